@@ -1,0 +1,514 @@
+/* html.c: the html backend. One self-contained UTF-8 page per document:
+ * inline CSS, images inlined as data: URIs, nothing fetched from outside.
+ *
+ * DocsGPT's html renderer is the baseline (reference §2.5): the same wrapper
+ * and CSS, the title as <h1>, heading level n as <h(n+1)> (capped at 6),
+ * lists, tables with <thead>, code as <pre><code>. On top of it: runs
+ * (<strong> <em> <u> <s> <code> <a href>), nested lists, table widths as a
+ * <colgroup>, right-aligned numeric cells, images, print page breaks,
+ * `lang` on <html>, `dir` on right-to-left blocks (fonts/: first strong
+ * character), and the font stack the PDF backend uses.
+ *
+ * Safety: every spec string is escaped (& < > " '), so no spec text ever
+ * becomes markup; characters HTML and XML forbid (C0 controls except tab,
+ * LF and CR, DEL and C1 controls, U+FDD0..U+FDEF, U+xFFFE/U+xFFFF) become
+ * U+FFFD; links are written only for http:, https: and mailto: (the
+ * compiler checks this already; we check again) with rel="noopener
+ * noreferrer". A newline in running text is a <br> (as python-docx turns it
+ * into a line break); in code it is kept verbatim.
+ *
+ * The page is built in a buffer that is flushed to the sink every 64 KiB,
+ * so memory stays bounded by the largest single block.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "backend.h"
+#include "fonts.h"
+
+#define FLUSH_AT 65536
+
+typedef struct hw {
+    qr_buf b;
+    qr_sink *out;
+} hw;
+
+static void flush(hw *w)
+{
+    if (w->b.len && !w->b.oom) qr_sink_write(w->out, w->b.data, w->b.len);
+    w->b.len = 0;
+}
+
+static void maybe_flush(hw *w)
+{
+    if (w->b.len >= FLUSH_AT) flush(w);
+}
+
+static void puts_(hw *w, const char *s)
+{
+    qr_buf_puts(&w->b, s);
+}
+
+static void putn(hw *w, const char *s, size_t n)
+{
+    qr_buf_append(&w->b, s, n);
+}
+
+/* ---- escaping ---------------------------------------------------------------- */
+
+enum esc_mode {
+    ESC_TEXT, /* running text: newline (LF, CR LF, CR) -> <br> */
+    ESC_PRE,  /* code: CR LF and CR -> LF, tabs and spaces kept */
+    ESC_ATTR  /* attribute values and <title>: newlines kept as LF */
+};
+
+static const char fffd[] = "\xEF\xBF\xBD";
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when invalid;
+ * *cp receives the code point. The compiler guarantees valid UTF-8, but a
+ * backend must not trust that to stay safe. */
+static size_t utf8_dec(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    unsigned c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t len;
+    uint32_t v, min;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, v = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, v = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, v = c & 0x07, min = 0x10000;
+    else return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+    *cp = v;
+    return len;
+}
+
+/* Characters that may not appear in an HTML (or XML) document. */
+static int illegal_cp(uint32_t cp)
+{
+    if (cp < 0x20) return cp != '\t' && cp != '\n' && cp != '\r';
+    if (cp >= 0x7F && cp <= 0x9F) return 1;
+    if (cp >= 0xFDD0 && cp <= 0xFDEF) return 1;
+    return (cp & 0xFFFE) == 0xFFFE;
+}
+
+/* Escape n bytes of s into the buffer. */
+static void esc(hw *w, const char *str, size_t n, enum esc_mode mode)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0, start = 0; /* s[start..i) is pending literal output */
+    while (i < n) {
+        unsigned c = s[i];
+        /* Fast path: printable ASCII that needs no escape. */
+        if (c >= 0x20 && c < 0x7F && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'') {
+            i++;
+            continue;
+        }
+        if (c == '\t' || (c == '\n' && mode != ESC_TEXT)) {
+            i++;
+            continue;
+        }
+        if (c >= 0x80) {
+            uint32_t cp;
+            size_t len = utf8_dec(s + i, n - i, &cp);
+            if (len && !illegal_cp(cp)) {
+                i += len;
+                continue;
+            }
+            putn(w, (const char *)s + start, i - start);
+            putn(w, fffd, 3);
+            i += len ? len : 1;
+            start = i;
+            continue;
+        }
+        putn(w, (const char *)s + start, i - start);
+        switch (c) {
+        case '&': puts_(w, "&amp;"); break;
+        case '<': puts_(w, "&lt;"); break;
+        case '>': puts_(w, "&gt;"); break;
+        case '"': puts_(w, "&quot;"); break;
+        case '\'': puts_(w, "&#39;"); break;
+        case '\n': puts_(w, "<br>"); break; /* ESC_TEXT only */
+        case '\r':
+            if (i + 1 < n && s[i + 1] == '\n') i++;
+            puts_(w, mode == ESC_TEXT ? "<br>" : "\n");
+            break;
+        default: putn(w, fffd, 3); break; /* other C0 controls, DEL */
+        }
+        i++;
+        start = i;
+    }
+    putn(w, (const char *)s + start, i - start);
+}
+
+static void esc_str(hw *w, const char *s, enum esc_mode mode)
+{
+    if (s) esc(w, s, strlen(s), mode);
+}
+
+/* ---- numbers (locale-free: integers only through printf) ------------------ */
+
+/* A non-negative value with two decimals, trailing zeros dropped: "75", "33.33". */
+static void put_fixed2(hw *w, double v)
+{
+    if (!(v > 0)) v = 0;
+    if (v > 1e12) v = 1e12;
+    long long c = (long long)(v * 100.0 + 0.5);
+    long long ip = c / 100, fp = c % 100;
+    if (fp == 0) qr_buf_printf(&w->b, "%lld", ip);
+    else if (fp % 10 == 0) qr_buf_printf(&w->b, "%lld.%lld", ip, fp / 10);
+    else qr_buf_printf(&w->b, "%lld.%02lld", ip, fp);
+}
+
+/* ---- direction ---------------------------------------------------------------- */
+
+/* ` dir="..."` when an element's direction differs from the one it inherits
+ * (neutral text inherits). Returns the element's effective direction. */
+static int put_dir(hw *w, qr_dir d, int inherited_rtl)
+{
+    if (d == QR_DIR_NEUTRAL) return inherited_rtl;
+    int rtl = d == QR_DIR_RTL;
+    if (rtl != inherited_rtl) puts_(w, rtl ? " dir=\"rtl\"" : " dir=\"ltr\"");
+    return rtl;
+}
+
+/* ---- text runs ---------------------------------------------------------------- */
+
+/* Links only for the schemes the spec allows (checked again here). */
+static int link_ok(const char *url)
+{
+    static const char *const schemes[] = {"https:", "http:", "mailto:"};
+    if (!url) return 0;
+    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++) {
+        size_t k = strlen(schemes[i]);
+        if (strncasecmp(url, schemes[i], k) == 0) return 1;
+    }
+    return 0;
+}
+
+static void put_text(hw *w, const qr_text *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        const qr_run *r = &t->runs[i];
+        if (r->len == 0) continue;
+        int link = link_ok(r->link);
+        if (link) {
+            puts_(w, "<a href=\"");
+            esc_str(w, r->link, ESC_ATTR);
+            puts_(w, "\" rel=\"noopener noreferrer\">");
+        }
+        if (r->bold) puts_(w, "<strong>");
+        if (r->italic) puts_(w, "<em>");
+        if (r->underline) puts_(w, "<u>");
+        if (r->strike) puts_(w, "<s>");
+        if (r->code) puts_(w, "<code>");
+        esc(w, r->text, r->len, ESC_TEXT);
+        if (r->code) puts_(w, "</code>");
+        if (r->strike) puts_(w, "</s>");
+        if (r->underline) puts_(w, "</u>");
+        if (r->italic) puts_(w, "</em>");
+        if (r->bold) puts_(w, "</strong>");
+        if (link) puts_(w, "</a>");
+    }
+}
+
+/* ---- blocks ------------------------------------------------------------------- */
+
+static void put_heading(hw *w, const qr_block *b)
+{
+    int level = b->u.heading.level;
+    if (level < 1) level = 1;
+    int h = level + 1 > 6 ? 6 : level + 1;
+    qr_buf_printf(&w->b, "<h%d", h);
+    put_dir(w, qr_fonts_text_direction(&b->u.heading.text), 0);
+    putn(w, ">", 1);
+    put_text(w, &b->u.heading.text);
+    qr_buf_printf(&w->b, "</h%d>\n", h);
+}
+
+static void put_paragraph(hw *w, const qr_block *b)
+{
+    puts_(w, "<p");
+    put_dir(w, qr_fonts_text_direction(&b->u.paragraph.text), 0);
+    putn(w, ">", 1);
+    put_text(w, &b->u.paragraph.text);
+    puts_(w, "</p>\n");
+}
+
+/* The direction of a list: its first item with a strong direction. */
+static qr_dir items_dir(const qr_item *items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        qr_dir d = qr_fonts_text_direction(&items[i].text);
+        if (d != QR_DIR_NEUTRAL) return d;
+    }
+    return QR_DIR_NEUTRAL;
+}
+
+static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inherited_rtl,
+                     int depth)
+{
+    const char *tag = ordered ? "ol" : "ul";
+    qr_buf_printf(&w->b, "<%s", tag);
+    int rtl = put_dir(w, items_dir(items, n), inherited_rtl);
+    putn(w, ">", 1);
+    for (size_t i = 0; i < n; i++) {
+        const qr_item *it = &items[i];
+        puts_(w, "<li");
+        int item_rtl = put_dir(w, qr_fonts_text_direction(&it->text), rtl);
+        putn(w, ">", 1);
+        put_text(w, &it->text);
+        /* The compiler limits nesting to 9 levels; the depth guard only
+         * keeps a malformed tree from recursing without end. */
+        if (it->n_items && depth < 64) put_list(w, ordered, it->items, it->n_items, item_rtl, depth + 1);
+        puts_(w, "</li>");
+    }
+    qr_buf_printf(&w->b, "</%s>\n", tag);
+}
+
+static qr_dir cells_dir(const qr_tcell *cells, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cells[i].kind != QR_TCELL_TEXT) continue;
+        qr_dir d = qr_fonts_text_direction(&cells[i].text);
+        if (d != QR_DIR_NEUTRAL) return d;
+    }
+    return QR_DIR_NEUTRAL;
+}
+
+static void put_cell(hw *w, const qr_tcell *c, const char *tag, int table_rtl)
+{
+    qr_buf_printf(&w->b, "<%s", tag);
+    if (c && (c->kind == QR_TCELL_NUMBER)) {
+        puts_(w, " class=\"num\"");
+    } else if (c && c->kind == QR_TCELL_TEXT) {
+        put_dir(w, qr_fonts_text_direction(&c->text), table_rtl);
+    }
+    putn(w, ">", 1);
+    if (c) put_text(w, &c->text);
+    qr_buf_printf(&w->b, "</%s>", tag);
+}
+
+static void put_table(hw *w, const qr_table *t)
+{
+    /* The table's direction (column order) follows its first strong cell. */
+    qr_dir d = t->headers ? cells_dir(t->headers, t->n_headers) : QR_DIR_NEUTRAL;
+    for (size_t r = 0; d == QR_DIR_NEUTRAL && r < t->n_rows; r++) d = cells_dir(t->rows[r], t->n_cols);
+    puts_(w, "<table");
+    if (t->widths) puts_(w, " class=\"fixed\"");
+    int rtl = put_dir(w, d, 0);
+    puts_(w, ">\n");
+    if (t->widths) {
+        puts_(w, "<colgroup>");
+        for (size_t c = 0; c < t->n_cols; c++) {
+            puts_(w, "<col style=\"width:");
+            put_fixed2(w, t->widths[c] * 100.0);
+            puts_(w, "%\">");
+        }
+        puts_(w, "</colgroup>\n");
+    }
+    if (t->headers) {
+        puts_(w, "<thead><tr>");
+        for (size_t c = 0; c < t->n_cols; c++)
+            put_cell(w, c < t->n_headers ? &t->headers[c] : NULL, "th", rtl);
+        puts_(w, "</tr></thead>\n");
+    }
+    puts_(w, "<tbody>\n");
+    for (size_t r = 0; r < t->n_rows; r++) {
+        puts_(w, "<tr>");
+        for (size_t c = 0; c < t->n_cols; c++) put_cell(w, &t->rows[r][c], "td", rtl);
+        puts_(w, "</tr>\n");
+        maybe_flush(w);
+    }
+    puts_(w, "</tbody></table>\n");
+}
+
+static void put_code(hw *w, const qr_block *b)
+{
+    puts_(w, "<pre><code");
+    if (b->u.code.lang && *b->u.code.lang) {
+        puts_(w, " class=\"language-");
+        esc_str(w, b->u.code.lang, ESC_ATTR);
+        putn(w, "\"", 1);
+    }
+    putn(w, ">", 1);
+    esc(w, b->u.code.text, b->u.code.len, ESC_PRE);
+    puts_(w, "</code></pre>\n");
+}
+
+/* Base64 (RFC 4648, no line breaks), flushing as it goes. */
+static void put_base64(hw *w, const unsigned char *d, size_t n)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t i = 0;
+    while (i < n) {
+        size_t chunk = n - i < 3 * 16384 ? n - i : 3 * 16384;
+        size_t full = chunk / 3 * 3;
+        char *p = qr_buf_reserve(&w->b, chunk / 3 * 4 + 4);
+        if (!p) return;
+        char *o = p;
+        for (size_t k = 0; k < full; k += 3) {
+            uint32_t v = (uint32_t)d[i + k] << 16 | (uint32_t)d[i + k + 1] << 8 | d[i + k + 2];
+            *o++ = tab[v >> 18];
+            *o++ = tab[(v >> 12) & 63];
+            *o++ = tab[(v >> 6) & 63];
+            *o++ = tab[v & 63];
+        }
+        size_t rest = chunk - full;
+        if (rest) {
+            uint32_t v = (uint32_t)d[i + full] << 16;
+            if (rest == 2) v |= (uint32_t)d[i + full + 1] << 8;
+            *o++ = tab[v >> 18];
+            *o++ = tab[(v >> 12) & 63];
+            *o++ = rest == 2 ? tab[(v >> 6) & 63] : '=';
+            *o++ = '=';
+        }
+        w->b.len += (size_t)(o - p);
+        w->b.data[w->b.len] = '\0';
+        i += chunk;
+        maybe_flush(w);
+    }
+}
+
+/* CSS pixels of an image side: pixels at its own resolution, seen at 96 dpi. */
+static unsigned long css_px(uint32_t px, double dpi)
+{
+    if (!(dpi > 0)) dpi = 96;
+    double v = (double)px * 96.0 / dpi + 0.5;
+    if (v < 1) v = 1;
+    if (v > 1e7) v = 1e7;
+    return (unsigned long)v;
+}
+
+static void put_image(hw *w, const qr_image *im)
+{
+    puts_(w, "<figure><img src=\"data:");
+    puts_(w, im->type == QR_IMAGE_PNG ? "image/png" : "image/jpeg");
+    puts_(w, ";base64,");
+    put_base64(w, im->data, im->size);
+    puts_(w, "\" alt=\"");
+    esc_str(w, im->alt ? im->alt : "", ESC_ATTR);
+    putn(w, "\"", 1);
+    if (im->width_px && im->height_px)
+        qr_buf_printf(&w->b, " width=\"%lu\" height=\"%lu\"", css_px(im->width_px, im->dpi_x),
+                      css_px(im->height_px, im->dpi_y));
+    puts_(w, "></figure>\n");
+}
+
+static void put_block(hw *w, const qr_block *b)
+{
+    switch (b->type) {
+    case QR_BLOCK_HEADING: put_heading(w, b); break;
+    case QR_BLOCK_PARAGRAPH: put_paragraph(w, b); break;
+    case QR_BLOCK_LIST:
+        put_list(w, b->u.list.ordered, b->u.list.items, b->u.list.n_items, 0, 1);
+        break;
+    case QR_BLOCK_TABLE: put_table(w, &b->u.table); break;
+    case QR_BLOCK_CODE: put_code(w, b); break;
+    case QR_BLOCK_IMAGE: put_image(w, &b->u.image); break;
+    case QR_BLOCK_PAGE_BREAK: puts_(w, "<div class=\"page-break\"></div>\n"); break;
+    }
+}
+
+/* ---- the page ----------------------------------------------------------------- */
+
+/* The families the PDF backend uses (fonts/), in fallback order; the CJK
+ * flavour that matches the document's language goes first. */
+#define FONTS_HEAD "\"DejaVu Sans\",\"Noto Sans\",\"Noto Sans Arabic\",\"Noto Sans Hebrew\",\"Noto Sans Devanagari\","
+#define FONTS_TAIL "system-ui,sans-serif"
+
+static const char css[] =
+    "body{font-family:" FONTS_HEAD "\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
+    ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px}"
+    "body:lang(ja){font-family:" FONTS_HEAD "\"Noto Sans CJK JP\",\"Noto Sans CJK SC\",\"Noto Sans CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
+    "body:lang(ko){font-family:" FONTS_HEAD "\"Noto Sans CJK KR\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
+    "body:lang(zh-Hant),body:lang(zh-TW),body:lang(zh-HK),body:lang(zh-MO){font-family:" FONTS_HEAD "\"Noto Sans CJK TC\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK KR\"," FONTS_TAIL "}"
+    "h1,h2,h3,h4,h5,h6{line-height:1.25}"
+    "table{border-collapse:collapse;width:100%;margin:12px 0}"
+    "table.fixed{table-layout:fixed}"
+    "th,td{border:1px solid #d0d0d0;padding:6px 10px;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
+    "th,pre{background:#f5f5f5}"
+    "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:4;direction:ltr;text-align:left}"
+    "code{font-family:\"DejaVu Sans Mono\",ui-monospace,Menlo,Consolas,monospace}"
+    ":not(pre)>code{background:#f5f5f5;padding:0 .2em;border-radius:3px}"
+    "figure{margin:12px 0}"
+    "img{max-width:100%;height:auto}"
+    ".page-break{border-top:1px dashed #d0d0d0;margin:24px 0}"
+    "@media print{body{max-width:none;margin:0;padding:0}"
+    "pre{white-space:pre-wrap}"
+    "tr,img{break-inside:avoid}"
+    "h1,h2,h3,h4,h5,h6{break-after:avoid}"
+    ".page-break{border:0;margin:0;break-after:page}}";
+
+static void put_head(hw *w, const qr_doc *doc)
+{
+    puts_(w, "<!doctype html>\n<html lang=\"");
+    esc_str(w, doc->lang && *doc->lang ? doc->lang : "en", ESC_ATTR);
+    puts_(w, "\">\n<head>\n<meta charset=\"utf-8\">\n"
+             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>");
+    esc_str(w, doc->title && *doc->title ? doc->title : "Report", ESC_ATTR);
+    puts_(w, "</title>\n<style>");
+    puts_(w, css);
+    if (doc->page.width > 0 && doc->page.height > 0) {
+        /* The page the docx and pdf backends use, for printing. */
+        puts_(w, "@page{size:");
+        put_fixed2(w, doc->page.width);
+        puts_(w, "pt ");
+        put_fixed2(w, doc->page.height);
+        puts_(w, "pt;margin:");
+        put_fixed2(w, doc->page.margin_top);
+        puts_(w, "pt ");
+        put_fixed2(w, doc->page.margin_right);
+        puts_(w, "pt ");
+        put_fixed2(w, doc->page.margin_bottom);
+        puts_(w, "pt ");
+        put_fixed2(w, doc->page.margin_left);
+        puts_(w, "pt}");
+    }
+    puts_(w, "</style>\n</head>\n<body>\n");
+}
+
+static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
+{
+    const qr_doc *doc = ctx->doc;
+    hw w = {{0}, out};
+    put_head(&w, doc);
+    if (doc->title && *doc->title) {
+        puts_(&w, "<h1");
+        put_dir(&w, qr_fonts_direction(doc->title, strlen(doc->title)), 0);
+        putn(&w, ">", 1);
+        esc_str(&w, doc->title, ESC_TEXT);
+        puts_(&w, "</h1>\n");
+    }
+    for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom; i++) {
+        put_block(&w, &doc->blocks[i]);
+        maybe_flush(&w);
+    }
+    puts_(&w, "</body>\n</html>\n");
+    qr_status st = QR_OK;
+    if (w.b.oom) {
+        st = qr_fail(QR_E_NOMEM);
+        qr_errlist_add(ctx->errors, st, "", "out of memory while writing the html page", NULL);
+    } else {
+        flush(&w);
+        st = out->status;
+    }
+    qr_buf_free(&w.b);
+    ctx->pages = 0;
+    return st;
+}
+
+const qr_backend qr_backend_html = {
+    .name = "html",
+    .format = QR_FMT_HTML,
+    .render = html_render,
+};
