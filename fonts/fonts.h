@@ -1,0 +1,100 @@
+/* fonts.h: script itemization, font choice per run, paragraph direction.
+ *
+ * One text layer for every backend, so a Hindi word gets the same font in
+ * the PDF, the .docx and the .pptx. The only place that uses fontconfig.
+ *
+ * Usage (a backend writing one paragraph):
+ *
+ *     qr_fonts *f = qr_fonts_default();           // process-wide, never freed by you
+ *     qr_spans spans = {0};
+ *     qr_fonts_itemize_text(f, &para_text, doc->lang, &spans);
+ *     int rtl = qr_fonts_text_direction(&para_text) == QR_DIR_RTL;
+ *     for (size_t i = 0; i < spans.n; i++) {
+ *         const qr_span *s = &spans.items[i];
+ *         const qr_run *run = &para_text.runs[s->run];
+ *         // write run->text + s->start, s->len bytes with font s->family ...
+ *     }
+ *     // spans.missing lists code points no installed font covers: warn.
+ *     qr_spans_free(&spans);
+ */
+#ifndef QR_FONTS_H
+#define QR_FONTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../spec/error.h"
+#include "../spec/tree.h"
+
+/* Which OOXML font slot a run belongs in: docx w:rFonts ascii/hAnsi, eastAsia
+ * or cs; pptx a:latin, a:ea or a:cs. */
+typedef enum qr_font_slot {
+    QR_SLOT_LATIN,      /* Latin, Greek, Cyrillic, symbols, digits... */
+    QR_SLOT_EAST_ASIAN, /* Han, kana, hangul, CJK punctuation */
+    QR_SLOT_COMPLEX     /* Arabic, Hebrew, Indic, Thai, Khmer...: w:cs, w:rtl for RTL */
+} qr_font_slot;
+
+typedef enum qr_dir { QR_DIR_NEUTRAL = -1, QR_DIR_LTR = 0, QR_DIR_RTL = 1 } qr_dir;
+
+/* A run of one script with one font. Spans never cross a run boundary. */
+typedef struct qr_span {
+    uint32_t run;       /* index into the qr_text's runs (0 for plain strings) */
+    size_t start, len;  /* byte range inside that run's text */
+    uint32_t script;    /* ISO 15924 tag as HarfBuzz's hb_script_t ('Latn', 'Arab', 'Hani'...) */
+    const char *family; /* "DejaVu Sans", "Noto Sans Arabic", "Noto Sans CJK JP"... never NULL */
+    const char *file;   /* the font file fontconfig resolved for family (regular face), or "" */
+    qr_font_slot slot;
+    unsigned rtl : 1;   /* the script is written right to left */
+    const char *lang;   /* BCP 47 tag for w:lang/lang ("ar", "he", "hi", "ja", "zh-CN", "ko"...), or NULL */
+} qr_span;
+
+/* A code point no installed font covers, with the run it came from. */
+typedef struct qr_missing {
+    uint32_t run;
+    uint32_t cp;
+} qr_missing;
+
+typedef struct qr_spans {
+    qr_span *items;
+    size_t n, cap;
+    qr_missing *missing;
+    size_t n_missing, cap_missing;
+} qr_spans;
+
+typedef struct qr_fonts qr_fonts;
+
+/** The process-wide font set (the system's fontconfig configuration), loaded
+ *  once on first use and thread-safe. Never NULL; never free it. */
+qr_fonts *qr_fonts_default(void);
+
+/** A private font set holding only the fonts in dir (tests: "only DejaVu").
+ *  Returns NULL when dir holds no font. Free with qr_fonts_free(). */
+qr_fonts *qr_fonts_new_dir(const char *dir);
+void qr_fonts_free(qr_fonts *f);
+
+/** Split a text into spans of one script and one font each.
+ *  lang (BCP 47, may be NULL) picks the CJK flavour; without it the flavour
+ *  is chosen per sentence: kana -> JP, hangul without Han -> KR, else SC.
+ *  Appends to out (which must be zeroed or previously used). QR_E_NOMEM only. */
+qr_status qr_fonts_itemize_text(qr_fonts *f, const qr_text *text, const char *lang, qr_spans *out);
+
+/** The same for one plain UTF-8 string (spans get run = 0). */
+qr_status qr_fonts_itemize(qr_fonts *f, const char *utf8, size_t len, const char *lang,
+                           qr_spans *out);
+
+/** Empty the list, keeping its memory for reuse. */
+void qr_spans_reset(qr_spans *s);
+void qr_spans_free(qr_spans *s);
+
+/** Paragraph base direction from the first strong character (UAX #9 P2-P3):
+ *  "123 سلام world" is RTL, "Version 2 (نسخه)" is LTR, "123" is NEUTRAL. */
+qr_dir qr_fonts_direction(const char *utf8, size_t len);
+qr_dir qr_fonts_text_direction(const qr_text *text);
+
+/** The family quire uses for monospace (code) text: "DejaVu Sans Mono". */
+const char *qr_fonts_mono_family(void);
+
+/** A short lowercase name for a script tag ("latin", "arabic", "han"). */
+const char *qr_script_name(uint32_t script);
+
+#endif

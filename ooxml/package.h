@@ -1,0 +1,98 @@
+/* package.h: an OPC package (the zip behind .docx, .xlsx and .pptx) over libzip.
+ *
+ * Collect parts and relationships, then write the whole package at once:
+ *
+ *     qr_package *p = qr_package_new();
+ *     qr_package_add_part(p, "word/document.xml", QR_CT_DOCX_DOCUMENT, xml, len);
+ *     qr_package_rel(p, "", QR_REL_OFFICE_DOCUMENT, "word/document.xml", 0);
+ *     const char *rid = qr_package_rel(p, "word/document.xml", QR_REL_HYPERLINK,
+ *                                      "https://example.com", 1);
+ *     qr_package_set_title(p, doc->title);
+ *     qr_status st = qr_package_write(p, ctx->epoch, sink);
+ *     qr_package_free(p);
+ *
+ * The writer adds [Content_Types].xml, _rels/.rels (with the core and
+ * extended properties relationships), docProps/core.xml, docProps/app.xml
+ * and every part's .rels. Entry order is fixed ([Content_Types].xml,
+ * _rels/.rels, docProps, then parts in the order added, each followed by its
+ * .rels), every entry is dated 1980-01-01 00:00 and deflated (media are
+ * stored): the same parts give the same bytes.
+ */
+#ifndef QR_PACKAGE_H
+#define QR_PACKAGE_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+
+typedef struct qr_package qr_package;
+
+qr_package *qr_package_new(void);
+void qr_package_free(qr_package *p);
+
+/** Add a part whose bytes are ready. Takes ownership of data (malloc'd,
+ *  e.g. from qr_buf_steal) even on failure. name has no leading '/'. */
+qr_status qr_package_add_part(qr_package *p, const char *name, const char *content_type,
+                              char *data, size_t len);
+
+/** A part produced while the package is written, chunk by chunk, so a huge
+ *  part never sits in memory whole. fill() appends the next chunk to
+ *  chunk (which it may find non-empty: append only) and sets *done when the
+ *  part is complete. Parts are produced in the order added, so a later
+ *  part may use what an earlier one's fill() gathered (shared strings after
+ *  the sheets). ctx is borrowed; it must live until qr_package_write returns. */
+typedef qr_status (*qr_part_fill)(void *ctx, qr_buf *chunk, int *done);
+qr_status qr_package_add_stream(qr_package *p, const char *name, const char *content_type,
+                                qr_part_fill fill, void *ctx);
+
+/** Add a media part (PNG, JPEG), stored without recompression. data is
+ *  borrowed and must live until qr_package_write returns. The content type
+ *  comes from the extension (a Default entry). */
+qr_status qr_package_add_media(qr_package *p, const char *name, const unsigned char *data,
+                               size_t len);
+
+/** Add a relationship from source ("" for the package itself, or a part
+ *  name) to target (relative to the source's folder, or an absolute URL
+ *  with external=1). Returns its id, "rId1", "rId2", ... counted per
+ *  source in call order (owned by the package), or NULL on OOM. */
+const char *qr_package_rel(qr_package *p, const char *source, const char *type,
+                           const char *target, int external);
+
+/** Document title for docProps/core.xml (plain text; NULL for none). */
+qr_status qr_package_set_title(qr_package *p, const char *title);
+
+/** Extra children of <Properties> in docProps/app.xml, as well-formed
+ *  markup (e.g. "<Slides>3</Slides>"); copied. */
+qr_status qr_package_set_app_extra(qr_package *p, const char *markup);
+
+/** Write the package to out. epoch dates docProps/core.xml. */
+qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out);
+
+/* Content types of parts. */
+#define QR_CT_RELS "application/vnd.openxmlformats-package.relationships+xml"
+#define QR_CT_CORE "application/vnd.openxmlformats-package.core-properties+xml"
+#define QR_CT_APP "application/vnd.openxmlformats-officedocument.extended-properties+xml"
+#define QR_CT_THEME "application/vnd.openxmlformats-officedocument.theme+xml"
+
+/* Relationship types. */
+#define QR_REL_BASE "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+#define QR_REL_OFFICE_DOCUMENT QR_REL_BASE "officeDocument"
+#define QR_REL_CORE "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
+#define QR_REL_APP QR_REL_BASE "extended-properties"
+#define QR_REL_STYLES QR_REL_BASE "styles"
+#define QR_REL_THEME QR_REL_BASE "theme"
+#define QR_REL_HYPERLINK QR_REL_BASE "hyperlink"
+#define QR_REL_IMAGE QR_REL_BASE "image"
+#define QR_REL_NUMBERING QR_REL_BASE "numbering"
+#define QR_REL_SETTINGS QR_REL_BASE "settings"
+#define QR_REL_FONT_TABLE QR_REL_BASE "fontTable"
+#define QR_REL_WORKSHEET QR_REL_BASE "worksheet"
+#define QR_REL_SHARED_STRINGS QR_REL_BASE "sharedStrings"
+#define QR_REL_SLIDE QR_REL_BASE "slide"
+#define QR_REL_SLIDE_LAYOUT QR_REL_BASE "slideLayout"
+#define QR_REL_SLIDE_MASTER QR_REL_BASE "slideMaster"
+#define QR_REL_NOTES_SLIDE QR_REL_BASE "notesSlide"
+#define QR_REL_NOTES_MASTER QR_REL_BASE "notesMaster"
+
+#endif

@@ -1,0 +1,99 @@
+/* json_out.c: JSON string escaping for the CLI result line. */
+#include "json_out.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Length of a valid UTF-8 sequence at s (max n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len;
+    unsigned cp;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
+    else return 0;
+    if (len > n) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return len;
+}
+
+void qr_json_str_max(qr_buf *b, const char *str, size_t max)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t n = strlen(str);
+    int cut = 0;
+    if (n > max) {
+        n = max;
+        while (n > 0 && (s[n] & 0xC0) == 0x80) n--;
+        cut = 1;
+    }
+    qr_buf_putc(b, '"');
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c == '"' || c == '\\') {
+            qr_buf_putc(b, '\\');
+            qr_buf_putc(b, (char)c);
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            switch (c) {
+            case '\n': qr_buf_puts(b, "\\n"); break;
+            case '\t': qr_buf_puts(b, "\\t"); break;
+            case '\r': qr_buf_puts(b, "\\r"); break;
+            default: qr_buf_printf(b, "\\u%04x", c); break;
+            }
+            i++;
+        } else {
+            size_t l = utf8_len(s + i, n - i);
+            if (l == 0) {
+                qr_buf_puts(b, "\xEF\xBF\xBD");
+                i++;
+            } else {
+                qr_buf_append(b, s + i, l);
+                i += l;
+            }
+        }
+    }
+    if (cut) qr_buf_puts(b, "...");
+    qr_buf_putc(b, '"');
+}
+
+void qr_json_str(qr_buf *b, const char *s)
+{
+    qr_json_str_max(b, s ? s : "", (size_t)-1);
+}
+
+size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap)
+{
+    qr_buf_putc(b, '[');
+    size_t n = l->count < cap ? l->count : cap;
+    for (size_t i = 0; i < n; i++) {
+        const qr_error *e = &l->items[i];
+        if (i) qr_buf_putc(b, ',');
+        qr_buf_puts(b, "{\"path\":");
+        qr_json_str_max(b, e->path, 200);
+        qr_buf_puts(b, ",\"message\":");
+        qr_json_str_max(b, e->message, 300);
+        if (e->hint) {
+            qr_buf_puts(b, ",\"hint\":");
+            qr_json_str_max(b, e->hint, 200);
+        }
+        qr_buf_putc(b, '}');
+    }
+    qr_buf_putc(b, ']');
+    return l->count - n;
+}
+
+void qr_json_print(qr_buf *b)
+{
+    if (b->data) fwrite(b->data, 1, b->len, stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+}

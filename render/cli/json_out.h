@@ -1,0 +1,20 @@
+/* json_out.h: writing the CLI's one-line JSON results (no parsing here). */
+#ifndef QR_JSON_OUT_H
+#define QR_JSON_OUT_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+
+/** Append s as a JSON string literal (quoted, escaped; invalid UTF-8 bytes become U+FFFD). */
+void qr_json_str(qr_buf *b, const char *s);
+/** Append at most max bytes of s as a JSON string, cut at a UTF-8 boundary with "..." added. */
+void qr_json_str_max(qr_buf *b, const char *s, size_t max);
+/** Append an error list as a JSON array of {path,message,hint}, at most cap items;
+ *  returns how many were left out. */
+size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap);
+/** Print the buffer and a newline to stdout, flush. */
+void qr_json_print(qr_buf *b);
+
+#endif

@@ -1,0 +1,105 @@
+/* quire.h: the public API of libquire.
+ *
+ * Compile a JSON spec and render it to .docx, .xlsx, .pptx, .pdf, .html or
+ * .png, in memory or to a file (atomically). Thread-safe: no global mutable
+ * state beyond the font cache, which is loaded once and shared.
+ *
+ *     qr_result res;
+ *     qr_status st = qr_render_mem(spec, strlen(spec), QR_KIND_DOCUMENT,
+ *                                  QR_FORMAT_DOCX, NULL, &res);
+ *     if (st == QR_OK) fwrite(res.data, 1, res.size, fp);
+ *     else for (size_t i = 0; i < res.errors.count; i++)
+ *         fprintf(stderr, "%s: %s\n", res.errors.items[i].path, res.errors.items[i].message);
+ *     qr_result_free(&res);
+ */
+#ifndef QUIRE_H
+#define QUIRE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "quire_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define QUIRE_VERSION "0.1.0"
+
+/* The spec kinds (same values as the compiler's qr_kind). */
+#ifndef QR_KIND_DEFINED
+#define QR_KIND_DEFINED
+typedef enum qr_kind {
+    QR_KIND_DOCUMENT,
+    QR_KIND_SPREADSHEET,
+    QR_KIND_PRESENTATION,
+    QR_KIND_PDF,
+    QR_KIND_HTML,
+    QR_KIND_COUNT
+} qr_kind;
+#endif
+
+typedef enum qr_format {
+    QR_FORMAT_DOCX,
+    QR_FORMAT_XLSX,
+    QR_FORMAT_PPTX,
+    QR_FORMAT_PDF,
+    QR_FORMAT_HTML,
+    QR_FORMAT_PNG,
+    QR_FORMAT_COUNT
+} qr_format;
+
+typedef struct qr_render_opts {
+    const char *base_dir; /* folder for relative image paths; NULL: data: URIs only */
+    int png_page;         /* 1-based page for QR_FORMAT_PNG (default 1) */
+    int png_dpi;          /* default 96 */
+    size_t max_input;     /* 0: default 64 MiB */
+    size_t max_output;    /* 0: default 512 MiB */
+} qr_render_opts;
+
+/* What a render returns. errors holds spec errors (each with a JSON
+ * pointer); warnings holds e.g. characters no font covers. */
+typedef struct qr_result {
+    qr_status status;
+    unsigned char *data; /* the bytes (qr_render_mem only); freed by qr_result_free */
+    size_t size;
+    int pages;           /* pages (pdf, png), slides (pptx), sheets (xlsx); 0 if unknown */
+    qr_errlist errors;
+    qr_errlist warnings;
+} qr_result;
+
+/** Render a spec to memory. Always initialises *res; free it with
+ *  qr_result_free(). opts may be NULL. Returns res->status. */
+QR_EXPORT qr_status qr_render_mem(const char *spec, size_t len, qr_kind kind, qr_format format,
+                                  const qr_render_opts *opts, qr_result *res);
+
+/** Render a spec to a file, atomically: a temp file in the same folder,
+ *  fsync, rename. On failure no file is left. res->data stays NULL. */
+QR_EXPORT qr_status qr_render_file(const char *spec, size_t len, qr_kind kind, qr_format format,
+                                   const char *path, const qr_render_opts *opts, qr_result *res);
+
+/** Validate a spec without rendering. Errors go to res->errors. */
+QR_EXPORT qr_status qr_check(const char *spec, size_t len, qr_kind kind, qr_result *res);
+
+QR_EXPORT void qr_result_free(qr_result *res);
+
+/** "document", "spreadsheet", ... ; NULL for a bad value. */
+QR_EXPORT const char *qr_kind_str(qr_kind kind);
+/** Parse a kind name; returns 0 on success. */
+QR_EXPORT int qr_kind_from_str(const char *name, qr_kind *kind);
+/** The format's file extension without the dot ("docx") and MIME type. */
+QR_EXPORT const char *qr_format_ext(qr_format f);
+QR_EXPORT const char *qr_format_mime(qr_format f);
+/** Format from a file name's extension; returns 0 on success. */
+QR_EXPORT int qr_format_from_path(const char *path, qr_format *f);
+/** The format a kind renders to by default (document -> docx ...). */
+QR_EXPORT qr_format qr_kind_format(qr_kind kind);
+/** The kind a format implies (docx -> document, png -> pdf ...). */
+QR_EXPORT qr_kind qr_format_kind(qr_format f);
+/** Whether this build can render the format (1) or not (0). */
+QR_EXPORT int qr_format_available(qr_format f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,308 @@
+/* render.c: the public API. Compile, pick the backend, render to memory or
+ * atomically to a file. Joins spec/ and the backends; writes no store. */
+#include "quire.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "compile.h"
+#include "fonts.h"
+
+_Static_assert((int)QR_FORMAT_COUNT == (int)QR_FMT_COUNT, "qr_format and qr_fmt must agree");
+
+static const struct {
+    const char *ext, *mime;
+    qr_kind kind;
+} formats[] = {
+    [QR_FORMAT_DOCX] = {"docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", QR_KIND_DOCUMENT},
+    [QR_FORMAT_XLSX] = {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", QR_KIND_SPREADSHEET},
+    [QR_FORMAT_PPTX] = {"pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation", QR_KIND_PRESENTATION},
+    [QR_FORMAT_PDF] = {"pdf", "application/pdf", QR_KIND_PDF},
+    [QR_FORMAT_HTML] = {"html", "text/html", QR_KIND_HTML},
+    [QR_FORMAT_PNG] = {"png", "image/png", QR_KIND_PDF},
+};
+_Static_assert(sizeof formats / sizeof formats[0] == QR_FORMAT_COUNT, "one entry per format");
+
+const char *qr_format_ext(qr_format f)
+{
+    return (unsigned)f < QR_FORMAT_COUNT ? formats[f].ext : NULL;
+}
+
+const char *qr_format_mime(qr_format f)
+{
+    return (unsigned)f < QR_FORMAT_COUNT ? formats[f].mime : NULL;
+}
+
+qr_kind qr_format_kind(qr_format f)
+{
+    return (unsigned)f < QR_FORMAT_COUNT ? formats[f].kind : QR_KIND_DOCUMENT;
+}
+
+qr_format qr_kind_format(qr_kind k)
+{
+    switch (k) {
+    case QR_KIND_DOCUMENT: return QR_FORMAT_DOCX;
+    case QR_KIND_SPREADSHEET: return QR_FORMAT_XLSX;
+    case QR_KIND_PRESENTATION: return QR_FORMAT_PPTX;
+    case QR_KIND_PDF: return QR_FORMAT_PDF;
+    case QR_KIND_HTML: return QR_FORMAT_HTML;
+    case QR_KIND_COUNT: break;
+    }
+    return QR_FORMAT_DOCX;
+}
+
+int qr_format_from_path(const char *path, qr_format *f)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    if (!dot) return -1;
+    for (int i = 0; i < QR_FORMAT_COUNT; i++) {
+        if (strcasecmp(dot + 1, formats[i].ext) == 0) {
+            *f = (qr_format)i;
+            return 0;
+        }
+    }
+    if (strcasecmp(dot + 1, "htm") == 0) {
+        *f = QR_FORMAT_HTML;
+        return 0;
+    }
+    return -1;
+}
+
+const char *qr_kind_str(qr_kind k)
+{
+    return (unsigned)k < QR_KIND_COUNT ? qr_kind_name(k) : NULL;
+}
+
+int qr_kind_from_str(const char *name, qr_kind *kind)
+{
+    return qr_kind_parse(name, kind);
+}
+
+int qr_format_available(qr_format f)
+{
+    return qr_backend_for((qr_fmt)f) != NULL;
+}
+
+/* Which formats a kind's spec can render to: the document vocabulary
+ * (document, pdf, html) goes to docx, pdf, png and html; presentations to
+ * pptx; spreadsheets to xlsx. */
+static int kind_accepts(qr_kind k, qr_format f)
+{
+    switch (k) {
+    case QR_KIND_DOCUMENT:
+    case QR_KIND_PDF:
+    case QR_KIND_HTML:
+        return f == QR_FORMAT_DOCX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG || f == QR_FORMAT_HTML;
+    case QR_KIND_PRESENTATION: return f == QR_FORMAT_PPTX;
+    case QR_KIND_SPREADSHEET: return f == QR_FORMAT_XLSX;
+    case QR_KIND_COUNT: break;
+    }
+    return 0;
+}
+
+static void result_init(qr_result *res)
+{
+    memset(res, 0, sizeof *res);
+}
+
+void qr_result_free(qr_result *res)
+{
+    if (!res) return;
+    free(res->data);
+    qr_errlist_clear(&res->errors);
+    qr_errlist_clear(&res->warnings);
+    res->data = NULL;
+    res->size = 0;
+}
+
+static qr_status finish(qr_result *res, qr_status st)
+{
+    res->status = st;
+    return st;
+}
+
+static void compile_opts(qr_compile_opts *co, const qr_render_opts *opts)
+{
+    qr_compile_opts_default(co);
+    if (!opts) return;
+    co->base_dir = opts->base_dir;
+    if (opts->max_input) co->limits.max_input = opts->max_input;
+    if (opts->max_output) co->limits.max_output = opts->max_output;
+}
+
+qr_status qr_check(const char *spec, size_t len, qr_kind kind, qr_result *res)
+{
+    result_init(res);
+    if ((unsigned)kind >= QR_KIND_COUNT) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "unknown kind", NULL);
+        return finish(res, QR_E_USAGE);
+    }
+    qr_compile_opts co;
+    compile_opts(&co, NULL);
+    co.base_dir = NULL;
+    qr_doc *doc = NULL;
+    qr_status st = qr_compile(spec, len, kind, &co, &doc, &res->errors);
+    qr_doc_free(doc);
+    return finish(res, st);
+}
+
+/* Compile and run the backend into sink. */
+static qr_status render_to(const char *spec, size_t len, qr_kind kind, qr_format format,
+                           const qr_render_opts *opts, qr_sink *sink, qr_result *res)
+{
+    if ((unsigned)kind >= QR_KIND_COUNT || (unsigned)format >= QR_FORMAT_COUNT) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "unknown kind or format", NULL);
+        return QR_E_USAGE;
+    }
+    if (!kind_accepts(kind, format)) {
+        qr_errlist_addf(&res->errors, QR_E_USAGE, "", "use .docx, .pdf, .png or .html for documents, .pptx for presentations, .xlsx for spreadsheets",
+                        "a %s spec cannot be rendered as .%s", qr_kind_name(kind), qr_format_ext(format));
+        return QR_E_USAGE;
+    }
+    const qr_backend *be = qr_backend_for((qr_fmt)format);
+    if (!be) {
+        qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "", "this build of quire has no such backend",
+                        "the .%s backend is not built", qr_format_ext(format));
+        return QR_E_RENDER;
+    }
+    qr_compile_opts co;
+    compile_opts(&co, opts);
+    qr_doc *doc = NULL;
+    qr_status st = qr_compile(spec, len, kind, &co, &doc, &res->errors);
+    if (st != QR_OK) return st;
+
+    qr_render_ctx ctx = {0};
+    ctx.doc = doc;
+    ctx.fonts = qr_fonts_default();
+    ctx.warnings = &res->warnings;
+    ctx.errors = &res->errors;
+    ctx.png_page = opts && opts->png_page > 0 ? opts->png_page : 1;
+    ctx.png_dpi = opts && opts->png_dpi > 0 ? opts->png_dpi : 96;
+    ctx.epoch = qr_output_epoch();
+    sink->limit = co.limits.max_output;
+    st = be->render(&ctx, sink);
+    if (st == QR_OK && sink->status != QR_OK) st = sink->status;
+    if (st == QR_E_LIMIT && res->errors.count == 0)
+        qr_errlist_addf(&res->errors, QR_E_LIMIT, "", "raise max_output (quire --max-output BYTES)",
+                        "the output is larger than the limit of %zu bytes", sink->limit);
+    else if (st != QR_OK && res->errors.count == 0)
+        qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,
+                        qr_status_str(st));
+    res->pages = ctx.pages;
+    qr_doc_free(doc);
+    return st;
+}
+
+qr_status qr_render_mem(const char *spec, size_t len, qr_kind kind, qr_format format,
+                        const qr_render_opts *opts, qr_result *res)
+{
+    result_init(res);
+    qr_buf out = {0};
+    qr_sink sink;
+    qr_sink_init_buf(&sink, &out);
+    qr_status st = render_to(spec, len, kind, format, opts, &sink, res);
+    if (st == QR_OK && out.oom) st = QR_E_NOMEM;
+    if (st == QR_OK) {
+        res->data = (unsigned char *)qr_buf_steal(&out, &res->size);
+    } else {
+        qr_buf_free(&out);
+    }
+    return finish(res, st);
+}
+
+/* ---- atomic file output ----------------------------------------------------- */
+
+typedef struct file_sink {
+    int fd;
+} file_sink;
+
+static qr_status fd_write(void *closure, const void *data, size_t n)
+{
+    file_sink *fs = closure;
+    const char *p = data;
+    while (n) {
+        ssize_t w = write(fs->fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return errno == ENOSPC ? QR_E_IO : QR_E_IO;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return QR_OK;
+}
+
+/* Sync the folder that holds path, so a rename survives a crash. */
+static void sync_dir_of(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        strcpy(dir, ".");
+    } else if (slash == path) {
+        strcpy(dir, "/");
+    } else {
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof dir) return;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+qr_status qr_render_file(const char *spec, size_t len, qr_kind kind, qr_format format,
+                         const char *path, const qr_render_opts *opts, qr_result *res)
+{
+    result_init(res);
+    size_t plen = strlen(path);
+    if (plen == 0 || plen + 16 > PATH_MAX) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "output path is empty or too long", NULL);
+        return finish(res, QR_E_USAGE);
+    }
+    /* A temp file in the target folder, so the final rename is atomic. */
+    char tmp[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        qr_errlist_addf(&res->errors, QR_E_IO, "", "check that the folder exists and is writable",
+                        "cannot create a file next to %s: %s", path, strerror(errno));
+        return finish(res, QR_E_IO);
+    }
+    fchmod(fd, 0644);
+    file_sink fs = {fd};
+    qr_sink sink = {0};
+    sink.write = fd_write;
+    sink.closure = &fs;
+    qr_status st = render_to(spec, len, kind, format, opts, &sink, res);
+    if (st == QR_OK && fsync(fd) != 0) st = QR_E_IO;
+    if (close(fd) != 0 && st == QR_OK) st = QR_E_IO;
+    if (st == QR_OK && rename(tmp, path) != 0) {
+        qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot rename the output to %s: %s",
+                        path, strerror(errno));
+        st = QR_E_IO;
+    }
+    if (st != QR_OK) {
+        if (st == QR_E_IO && res->errors.count == 0)
+            qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot write %s: %s", path,
+                            strerror(errno));
+        unlink(tmp);
+    } else {
+        sync_dir_of(path);
+        res->size = sink.bytes;
+    }
+    return finish(res, st);
+}

@@ -1,0 +1,59 @@
+/* backend.h: the interface between the tree and the backends.
+ *
+ * A backend turns a compiled qr_doc into bytes written to a qr_sink. It never
+ * sees JSON and never parses anything. Each backend is one constant, defined
+ * with designated initialisers in its own folder and listed in
+ * render/backends.c:
+ *
+ *     const qr_backend qr_backend_docx = {
+ *         .name = "docx", .format = QR_FMT_DOCX, .render = docx_render,
+ *     };
+ */
+#ifndef QR_BACKEND_H
+#define QR_BACKEND_H
+
+#include "buf.h"
+#include "error.h"
+#include "tree.h"
+
+struct qr_fonts;
+
+/* Output formats (same values as quire.h's qr_format). */
+typedef enum qr_fmt {
+    QR_FMT_DOCX,
+    QR_FMT_XLSX,
+    QR_FMT_PPTX,
+    QR_FMT_PDF,
+    QR_FMT_HTML,
+    QR_FMT_PNG,
+    QR_FMT_COUNT
+} qr_fmt;
+
+/* Everything a backend gets besides the tree. */
+typedef struct qr_render_ctx {
+    const qr_doc *doc;
+    struct qr_fonts *fonts; /* the font set to use (qr_fonts_default() unless a test overrides) */
+    qr_errlist *warnings;   /* add warnings here (QR_OK code), e.g. uncovered characters */
+    qr_errlist *errors;     /* add render errors here, with the failing block's path */
+    int png_page;           /* PNG: 1-based page to render */
+    double png_dpi;         /* PNG: resolution */
+    int pages;              /* set by the backend: pages, slides or sheets */
+    long long epoch;        /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
+} qr_render_ctx;
+
+typedef struct qr_backend {
+    const char *name; /* "docx" */
+    qr_fmt format;
+    /* Write the whole output to out. Return QR_OK, or a failure status with
+     * an error added to ctx->errors. Must not leave anything allocated. */
+    qr_status (*render)(qr_render_ctx *ctx, qr_sink *out);
+} qr_backend;
+
+/* The fixed timestamp every output carries: SOURCE_DATE_EPOCH when set and
+ * valid, else 2026-01-01T00:00:00Z (so the same spec gives the same bytes). */
+long long qr_output_epoch(void);
+
+/* Format an epoch as W3CDTF / ISO 8601 UTC: "2026-01-01T00:00:00Z". buf: 21+ bytes. */
+void qr_format_epoch(long long epoch, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,77 @@
+/* compile.h: JSON spec text in, typed tree (tree.h) or a list of errors out.
+ *
+ * The only module that parses JSON. It reports *every* error, each with the
+ * JSON pointer of the value at fault, a message and a hint; unknown keys are
+ * errors with a did-you-mean hint. A spec sent as a JSON string that holds an
+ * object is accepted (models do this).
+ *
+ *     qr_errlist errs = {0};
+ *     qr_doc *doc = NULL;
+ *     qr_compile_opts o;
+ *     qr_compile_opts_default(&o);
+ *     qr_status st = qr_compile(text, len, QR_KIND_DOCUMENT, &o, &doc, &errs);
+ *     if (st != QR_OK) { ...print errs...; }
+ *     ... render doc ...
+ *     qr_doc_free(doc);
+ *     qr_errlist_clear(&errs);
+ */
+#ifndef QR_COMPILE_H
+#define QR_COMPILE_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+#include "tree.h"
+
+/* Limits. A spec past one fails with QR_E_LIMIT and an error naming the limit
+ * and how to raise it. 0 disables a limit. */
+typedef struct qr_limits {
+    size_t max_input;       /* bytes of spec text (64 MiB) */
+    size_t max_depth;       /* JSON nesting depth (64) */
+    size_t max_list_depth;  /* list and bullet nesting (9) */
+    size_t max_string;      /* bytes of one string (1 MiB) */
+    size_t max_cells;       /* cells in all sheets and tables (20,000,000) */
+    size_t max_image;       /* bytes of one image (20 MiB) */
+    size_t max_blocks;      /* blocks, slides or sheets (1,000,000) */
+    size_t max_output;      /* bytes of rendered output (512 MiB) */
+} qr_limits;
+
+typedef struct qr_compile_opts {
+    qr_limits limits;
+    /* Folder that relative image paths resolve against (the spec file's
+     * folder); NULL means images from paths are refused (data: URIs only). */
+    const char *base_dir;
+} qr_compile_opts;
+
+void qr_limits_default(qr_limits *l);
+void qr_compile_opts_default(qr_compile_opts *o);
+
+/** Compile spec text of the given kind. On QR_OK *out is the tree (free it
+ *  with qr_doc_free); otherwise *out is NULL and errs holds every error
+ *  (QR_E_JSON, QR_E_UTF8, QR_E_SPEC or QR_E_LIMIT as the status). */
+qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compile_opts *opts,
+                     qr_doc **out, qr_errlist *errs);
+
+/** Parse a kind name ("document", "pdf", ...). Returns 0 and sets *kind, or -1. */
+int qr_kind_parse(const char *name, qr_kind *kind);
+/** The kind's name ("document"). */
+const char *qr_kind_name(qr_kind kind);
+
+/** Canonical JSON of a spec (DESIGN.md "Store"): schema key order with
+ *  "type" first, 2-space indent, UTF-8 unescaped, trailing newline.
+ *  fmt(fmt(x)) == fmt(x). The spec is not validated beyond JSON syntax, so
+ *  any JSON canonicalises; unknown keys sort after the known ones, by name.
+ *  On success out holds the text. */
+qr_status qr_canonical(const char *json, size_t len, qr_buf *out, qr_errlist *errs);
+
+/** Guess the kind of a spec by its keys: "slides" -> presentation, "sheets"
+ *  -> spreadsheet, else document. Returns -1 when the text is not a JSON object. */
+int qr_kind_guess(const char *json, size_t len, qr_kind *kind);
+
+/** Format a double the shortest way that reads back to the same value,
+ *  locale-free ("1200.5", "1000", "1e+21", "-0"). buf needs 32 bytes.
+ *  Returns the length. Non-finite values give "NaN", "Infinity", "-Infinity". */
+int qr_fmt_double(double v, char *buf);
+
+#endif

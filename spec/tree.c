@@ -1,0 +1,40 @@
+/* tree.c: freeing a compiled document, and the fixed output timestamp. */
+#include "tree.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "backend.h"
+
+void qr_doc_free(qr_doc *doc)
+{
+    if (!doc) return;
+    qr_arena arena = doc->arena; /* the doc itself lives in its arena */
+    qr_arena_free(&arena);
+}
+
+/* 2026-01-01T00:00:00Z */
+#define QR_DEFAULT_EPOCH 1767225600LL
+
+long long qr_output_epoch(void)
+{
+    const char *s = getenv("SOURCE_DATE_EPOCH");
+    if (!s || !*s) return QR_DEFAULT_EPOCH;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    /* Out of range for the formats we write (zip DOS dates start in 1980,
+     * W3CDTF years have four digits): use the constant. */
+    if (errno || *end || v < 315532800LL || v > 253402300799LL) return QR_DEFAULT_EPOCH;
+    return v;
+}
+
+void qr_format_epoch(long long epoch, char *buf, size_t size)
+{
+    time_t t = (time_t)epoch;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

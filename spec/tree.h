@@ -1,0 +1,229 @@
+/* tree.h: the typed tree the compiler produces and every backend reads.
+ *
+ * One tree per compiled spec. Everything in it (structs, arrays, strings)
+ * lives in the qr_doc's arena and is freed by qr_doc_free(). Backends never
+ * see JSON: they walk these plain arrays. Strings are UTF-8, NUL-terminated,
+ * already validated; they may hold any character, including XML-illegal
+ * control characters, which each backend must strip or replace on output.
+ *
+ * Every text carries `path`, the JSON pointer of its spec value, so a backend
+ * can name it in warnings (uncovered characters, say).
+ */
+#ifndef QR_TREE_H
+#define QR_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "error.h"
+
+/* ---- kinds and formats ---------------------------------------------------- */
+
+/* The spec kinds of DESIGN.md. document, pdf and html share one vocabulary.
+ * (Also declared, identically, in the public quire.h.) */
+#ifndef QR_KIND_DEFINED
+#define QR_KIND_DEFINED
+typedef enum qr_kind {
+    QR_KIND_DOCUMENT,     /* .docx */
+    QR_KIND_SPREADSHEET,  /* .xlsx */
+    QR_KIND_PRESENTATION, /* .pptx */
+    QR_KIND_PDF,          /* .pdf */
+    QR_KIND_HTML,         /* .html */
+    QR_KIND_COUNT
+} qr_kind;
+#endif
+
+/* ---- text ------------------------------------------------------------------- */
+
+/* One run of text with its flags. */
+typedef struct qr_run {
+    const char *text; /* never NULL */
+    size_t len;       /* bytes */
+    unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
+    const char *link; /* http:, https: or mailto: URL, or NULL */
+} qr_run;
+
+/* A text value: "text" (one plain run) or "runs". n may be 0 (empty text). */
+typedef struct qr_text {
+    const qr_run *runs;
+    size_t n;
+    const char *path; /* JSON pointer of the value, e.g. "/blocks/2/runs" */
+} qr_text;
+
+/* ---- document blocks (document, pdf, html) ---------------------------------- */
+
+typedef enum qr_block_type {
+    QR_BLOCK_HEADING,
+    QR_BLOCK_PARAGRAPH,
+    QR_BLOCK_LIST,
+    QR_BLOCK_TABLE,
+    QR_BLOCK_CODE,
+    QR_BLOCK_IMAGE,
+    QR_BLOCK_PAGE_BREAK
+} qr_block_type;
+
+/* A list item: its text and its nested items (depth at most 9 in all). */
+typedef struct qr_item {
+    qr_text text;
+    const struct qr_item *items;
+    size_t n_items;
+} qr_item;
+
+/* A table cell. Numbers and booleans keep their kind (numeric cells are
+ * right-aligned by backends that can); text is their display form, with
+ * numbers formatted shortest-round-trip ("1200.5", "1000") and booleans as
+ * "true"/"false"; null is an empty text. */
+typedef enum qr_tcell_kind { QR_TCELL_TEXT, QR_TCELL_NUMBER, QR_TCELL_BOOL, QR_TCELL_EMPTY } qr_tcell_kind;
+typedef struct qr_tcell {
+    qr_tcell_kind kind;
+    qr_text text;
+} qr_tcell;
+
+typedef struct qr_table {
+    const qr_tcell *headers; /* NULL when the table has no header row */
+    size_t n_headers;
+    const qr_tcell *const *rows; /* rows[r] has n_cols cells: ragged rows are padded with EMPTY */
+    size_t n_rows;
+    size_t n_cols;         /* max(n_headers, longest row), at least 1 */
+    const double *widths;  /* n_cols relative widths summing to 1.0, or NULL (equal) */
+    const char *path;      /* JSON pointer of the table */
+} qr_table;
+
+/* An image, already read, checked by content (PNG or JPEG) and size-limited. */
+typedef enum qr_image_type { QR_IMAGE_PNG, QR_IMAGE_JPEG } qr_image_type;
+typedef struct qr_image {
+    qr_image_type type;
+    const unsigned char *data;
+    size_t size;
+    uint32_t width_px, height_px; /* from the file header */
+    double dpi_x, dpi_y;          /* from pHYs/JFIF when present, else 96 */
+    const char *alt;              /* alt text ("" when none) */
+    const char *name;             /* a stable file name ("image1.png"), unique in the doc */
+    const char *path;
+} qr_image;
+
+typedef struct qr_block {
+    qr_block_type type;
+    const char *path; /* JSON pointer of the block, "/blocks/3" or "/sections/0/paragraphs/1" */
+    union {
+        struct { qr_text text; int level; } heading; /* level 1..6 (html default 2) */
+        struct { qr_text text; } paragraph;
+        struct { int ordered; const qr_item *items; size_t n_items; } list;
+        qr_table table;
+        struct { const char *text; size_t len; const char *lang; } code; /* lang may be NULL */
+        qr_image image;
+    } u;
+} qr_block;
+
+/* Page settings, in points. Defaults: Letter portrait, 72 pt margins. */
+typedef struct qr_page {
+    double width, height; /* after orientation is applied */
+    double margin_top, margin_right, margin_bottom, margin_left;
+    int landscape;
+    const char *size_name; /* "Letter", "A4", "A5", "Legal" */
+} qr_page;
+
+/* ---- presentation --------------------------------------------------------- */
+
+typedef enum qr_layout {
+    QR_LAYOUT_TITLE_CONTENT, /* default: title + bullets */
+    QR_LAYOUT_TITLE,         /* title + subtitle */
+    QR_LAYOUT_SECTION,       /* section header */
+    QR_LAYOUT_BLANK
+} qr_layout;
+
+typedef struct qr_slide {
+    qr_layout layout;
+    int has_title;
+    qr_text title;
+    int has_subtitle;
+    qr_text subtitle;
+    const qr_item *bullets; /* levels through items */
+    size_t n_bullets;
+    const char *notes;      /* NULL when none; newlines kept */
+    const qr_table *table;  /* NULL when none */
+    const qr_image *image;  /* NULL when none */
+    const char *path;       /* "/slides/4" */
+} qr_slide;
+
+/* ---- spreadsheet ------------------------------------------------------------ */
+
+typedef enum qr_cell_type {
+    QR_CELL_EMPTY,
+    QR_CELL_NUMBER,  /* v.num */
+    QR_CELL_BOOL,    /* v.num is 0 or 1 */
+    QR_CELL_TEXT,    /* v.str, len bytes */
+    QR_CELL_DATE,    /* v.num is the Excel serial (1900 system); fmt is a date format */
+    QR_CELL_FORMULA  /* v.formula */
+} qr_cell_type;
+
+typedef struct qr_formula {
+    const char *text;      /* without the leading '=' */
+    int has_value;         /* an optional cached value */
+    qr_cell_type value_type; /* NUMBER, BOOL or TEXT */
+    double num;
+    const char *str;
+} qr_formula;
+
+/* 16 bytes: a million-row sheet must stay small. */
+typedef struct qr_cell {
+    uint8_t type;  /* qr_cell_type */
+    uint8_t pad;
+    uint16_t fmt;  /* index into qr_doc.formats; 0 = General */
+    uint32_t len;  /* bytes of v.str for TEXT */
+    union {
+        double num;
+        const char *str;
+        const qr_formula *formula;
+    } v;
+} qr_cell;
+
+typedef struct qr_row {
+    qr_cell *cells; /* n cells; trailing and inner EMPTY cells are allowed */
+    uint32_t n;
+} qr_row;
+
+typedef struct qr_sheet {
+    const char *name;   /* validated, or "SheetN" when the spec gave none */
+    qr_row *rows;
+    size_t n_rows;
+    size_t n_cols;      /* the longest row */
+    int header;         /* bold first row, frozen below it, autofilter */
+    const double *widths; /* n_widths column widths in character units, or NULL */
+    size_t n_widths;
+    int freeze_row, freeze_col; /* 0-based count of frozen rows/cols; 0,0 = none */
+    const char *path;
+} qr_sheet;
+
+/* ---- the document ------------------------------------------------------------ */
+
+typedef struct qr_doc {
+    qr_kind kind;
+    qr_arena arena;
+
+    const char *title; /* NULL when none (plain text: titles take no runs) */
+    const char *lang;  /* BCP 47 tag from the spec, or NULL */
+
+    /* document, pdf, html: legacy sections are already expanded into blocks,
+     * first (heading level 1, then paragraphs), followed by the spec's blocks. */
+    const qr_block *blocks;
+    size_t n_blocks;
+    qr_page page;
+
+    /* presentation */
+    const qr_slide *slides;
+    size_t n_slides;
+    int wide; /* 1 = 16:9 (default), 0 = 4:3 */
+
+    /* spreadsheet */
+    const qr_sheet *sheets;
+    size_t n_sheets;
+    const char *const *formats; /* formats[0] = "General"; custom and date formats follow */
+    size_t n_formats;
+} qr_doc;
+
+/** Free the document and everything in its arena. NULL is allowed. */
+void qr_doc_free(qr_doc *doc);
+
+#endif
