@@ -1,0 +1,208 @@
+#!/usr/bin/python3
+"""The quire command's contract: exit codes, the one-line JSON result, atomic
+output, stdin, usage errors. Uses the html backend (always built first) for
+renders; other formats are covered by their own suites."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+QUIRE = os.environ.get("QUIRE", "build/quire")
+
+
+def run(args, stdin=None):
+    p = subprocess.run([QUIRE] + args, input=stdin, capture_output=True, timeout=60)
+    out = p.stdout.decode("utf-8")
+    lines = out.splitlines()
+    return p.returncode, lines, p.stderr.decode("utf-8", "replace")
+
+
+def result(lines):
+    assert len(lines) == 1, "expected exactly one line of JSON, got %r" % lines
+    return json.loads(lines[0])
+
+
+class CliTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="quire-cli-")
+
+    def write(self, name, content):
+        p = os.path.join(self.dir, name)
+        mode = "wb" if isinstance(content, bytes) else "w"
+        with open(p, mode) as f:
+            f.write(content)
+        return p
+
+    def assert_no_output(self, out):
+        self.assertFalse(os.path.exists(out), "a failed render left %s" % out)
+        leftovers = [n for n in os.listdir(self.dir) if n.startswith(".")]
+        self.assertEqual(leftovers, [], "temp files left behind")
+
+    def test_render_ok_shape(self):
+        spec = self.write("s.json", '{"title":"T","blocks":[{"type":"paragraph","text":"hi"}]}')
+        out = os.path.join(self.dir, "r.html")
+        code, lines, _ = run(["render", spec, "-o", out])
+        self.assertEqual(code, 0)
+        r = result(lines)
+        self.assertEqual(r["status"], "ok")
+        self.assertEqual(r["path"], out)
+        self.assertEqual(r["kind"], "html")
+        self.assertEqual(r["mime_type"], "text/html")
+        self.assertEqual(r["size"], os.path.getsize(out))
+        self.assertEqual(r["warnings"], [])
+
+    def test_stdin(self):
+        out = os.path.join(self.dir, "r.html")
+        code, lines, _ = run(["render", "-", "-o", out], stdin=b'{"blocks":[{"type":"heading","text":"H"}]}')
+        self.assertEqual(code, 0, lines)
+        self.assertTrue(os.path.exists(out))
+
+    def test_string_spec_accepted(self):
+        inner = json.dumps({"blocks": [{"type": "paragraph", "text": "x"}]})
+        spec = self.write("s.json", json.dumps(inner))
+        out = os.path.join(self.dir, "r.html")
+        code, lines, _ = run(["render", spec, "-o", out])
+        self.assertEqual(code, 0, lines)
+
+    def spec_error(self, content, kind=None, ext="html"):
+        spec = self.write("bad.json", content)
+        out = os.path.join(self.dir, "out." + ext)
+        args = ["render", spec, "-o", out] + (["-k", kind] if kind else [])
+        code, lines, err = run(args)
+        r = result(lines)
+        self.assertEqual(r["status"], "error")
+        self.assert_no_output(out)
+        return code, r, err
+
+    def test_malformed_json(self):
+        code, r, err = self.spec_error('{"blocks": [}')
+        self.assertEqual(code, 1)
+        self.assertIn("line 1", r["errors"][0]["message"])
+        self.assertIn("column", r["errors"][0]["message"])
+
+    def test_invalid_utf8(self):
+        code, r, _ = self.spec_error(b'{"blocks":[{"type":"paragraph","text":"a\xff"}]}')
+        self.assertEqual(code, 1)
+        self.assertIn("byte", r["errors"][0]["message"])
+
+    def test_not_an_object(self):
+        code, r, _ = self.spec_error('[1,2]')
+        self.assertEqual(code, 1)
+        self.assertEqual(r["errors"][0]["path"], "")
+
+    def test_unknown_key_did_you_mean(self):
+        code, r, err = self.spec_error('{"blocks":[{"type":"paragraph","runs":[{"text":"a","bolt":true}]}]}')
+        self.assertEqual(code, 1)
+        e = r["errors"][0]
+        self.assertEqual(e["path"], "/blocks/0/runs/0/bolt")
+        self.assertIn("bold", e["hint"])
+        self.assertIn("/blocks/0/runs/0/bolt", err)
+
+    def test_wrong_type(self):
+        code, r, _ = self.spec_error('{"blocks":[{"type":"heading","text":"x","level":"two"}]}')
+        self.assertEqual(code, 1)
+        self.assertEqual(r["errors"][0]["path"], "/blocks/0/level")
+
+    def test_all_errors_reported_and_capped(self):
+        blocks = [{"type": "heading", "text": "x", "level": 9} for _ in range(50)]
+        code, r, _ = self.spec_error(json.dumps({"blocks": blocks}))
+        self.assertEqual(code, 1)
+        self.assertEqual(r["error"], "50 spec errors")
+        self.assertEqual(len(r["errors"]), 20)
+        self.assertEqual(r["errors_omitted"], 30)
+        self.assertEqual([e["path"] for e in r["errors"]], ["/blocks/%d/level" % i for i in range(20)])
+
+    def test_result_stays_small(self):
+        blocks = [{"type": "paragraph", "runs": [{"text": "x", "link": "javascript:" + "a" * 3000}]}
+                  for _ in range(100)]
+        code, r, _ = self.spec_error(json.dumps({"blocks": blocks}))
+        self.assertEqual(code, 1)
+        self.assertLess(len(json.dumps(r)), 4000)
+
+    def test_unknown_kind(self):
+        spec = self.write("s.json", '{"blocks":[]}')
+        code, lines, _ = run(["render", spec, "-o", os.path.join(self.dir, "x.html"), "-k", "hologram"])
+        self.assertEqual(code, 2)
+        self.assertEqual(result(lines)["status"], "error")
+
+    def test_kind_format_mismatch(self):
+        spec = self.write("s.json", '{"slides":[]}')
+        out = os.path.join(self.dir, "x.html")
+        code, lines, _ = run(["render", spec, "-o", out, "-k", "presentation"])
+        self.assertEqual(code, 2)
+        self.assert_no_output(out)
+
+    def test_usage_errors(self):
+        for args in ([], ["render"], ["render", "x.json"], ["bogus"], ["render", "x.json", "-o", "a.txt"],
+                     ["render", "x.json", "-o", "a.html", "--frobnicate"]):
+            code, lines, _ = run(args)
+            self.assertEqual(code, 2, args)
+            self.assertEqual(result(lines)["status"], "error")
+
+    def test_missing_file_is_io_error(self):
+        code, lines, _ = run(["render", os.path.join(self.dir, "nope.json"), "-o", os.path.join(self.dir, "a.html")])
+        self.assertEqual(code, 3)
+        self.assertEqual(result(lines)["status"], "error")
+
+    def test_unwritable_output_folder(self):
+        spec = self.write("s.json", '{"blocks":[]}')
+        code, lines, _ = run(["render", spec, "-o", os.path.join(self.dir, "no/such/dir/a.html")])
+        self.assertEqual(code, 3)
+
+    def test_input_limit(self):
+        spec = self.write("s.json", '{"blocks":[{"type":"paragraph","text":"%s"}]}' % ("a" * 5000))
+        out = os.path.join(self.dir, "a.html")
+        code, lines, _ = run(["render", spec, "-o", out, "--max-input", "1000"])
+        self.assertEqual(code, 4)
+        self.assertIn("max_input", result(lines)["errors"][0]["message"])
+        self.assert_no_output(out)
+
+    def test_output_limit(self):
+        spec = self.write("s.json", '{"blocks":[{"type":"paragraph","text":"%s"}]}' % ("a" * 5000))
+        out = os.path.join(self.dir, "a.html")
+        code, lines, _ = run(["render", spec, "-o", out, "--max-output", "1000"])
+        self.assertEqual(code, 4)
+        self.assert_no_output(out)
+
+    def test_failed_render_keeps_old_file(self):
+        out = self.write("keep.html", "old")
+        spec = self.write("bad.json", '{"blocks":[{"type":"nope"}]}')
+        code, lines, _ = run(["render", spec, "-o", out])
+        self.assertEqual(code, 1)
+        with open(out) as f:
+            self.assertEqual(f.read(), "old")
+
+    def test_check(self):
+        spec = self.write("s.json", '{"slides":[{"title":"x"}]}')
+        code, lines, _ = run(["check", spec, "-k", "presentation"])
+        self.assertEqual(code, 0, lines)
+        self.assertEqual(result(lines)["status"], "ok")
+        code, lines, _ = run(["check", spec, "-k", "document"])
+        self.assertEqual(code, 1)
+
+    def test_fmt_is_idempotent(self):
+        spec = self.write("s.json", '{"blocks":[{"text":"a","type":"paragraph"}],"title":"T"}')
+        p1 = subprocess.run([QUIRE, "fmt", spec], capture_output=True)
+        self.assertEqual(p1.returncode, 0)
+        once = p1.stdout.decode()
+        self.assertTrue(once.endswith("\n"))
+        self.assertLess(once.index('"type"'), once.index('"text"'))
+        p2 = subprocess.run([QUIRE, "fmt", "-"], input=p1.stdout, capture_output=True)
+        self.assertEqual(p2.stdout.decode(), once)
+        self.assertEqual(json.loads(once), {"title": "T", "blocks": [{"type": "paragraph", "text": "a"}]})
+
+    def test_help_and_version(self):
+        p = subprocess.run([QUIRE, "--help"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("render", p.stdout)
+        p = subprocess.run([QUIRE, "--version"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0)
+        self.assertTrue(p.stdout.startswith("quire "))
+
+
+if __name__ == "__main__":
+    r = unittest.main(exit=False, verbosity=1).result
+    print("%d passed, %d failed" % (r.testsRun - len(r.failures) - len(r.errors), len(r.failures) + len(r.errors)))
+    sys.exit(0 if r.wasSuccessful() else 1)

@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+"""Golden fixtures: render every fixtures/<case>/spec.json with every backend
+that applies and is built, and compare with fixtures/<case>/expected/<format>/.
+
+- OOXML (docx, xlsx, pptx): parts.txt (every zip entry, with the sha256 of
+  binary entries) and each XML part canonicalised (attributes sorted, one
+  element per line, text kept) as expected/<format>/<part>.
+- pdf: expected/pdf/pdf.txt: page count, fonts (pdffonts, subset tags
+  removed) and the text (pdftotext, whitespace folded).
+- html: expected/html/page.html, the file itself.
+Every output is also rendered twice (same bytes) and the OOXML files go
+through ../shared/tools/ooxml-validate, the PDFs through pdf-check.
+
+QUIRE_UPDATE_GOLDEN=1 rewrites the expected files.
+QUIRE_GOLDEN_FORMATS=docx,pdf limits the formats; QUIRE_GOLDEN_CASES=a,b the cases.
+Ends with the line "N passed, N failed".
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from xml.etree import ElementTree as ET
+
+QUIRE = os.environ.get("QUIRE", "build/quire")
+SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+SHARED = os.environ.get("QUIRE_SHARED", os.path.join(SRC, "..", "shared"))
+UPDATE = os.environ.get("QUIRE_UPDATE_GOLDEN") == "1"
+FIXTURES = os.path.join(SRC, "fixtures")
+
+FORMATS_BY_KIND = {
+    "document": ["docx", "pdf", "html"],
+    "presentation": ["pptx"],
+    "spreadsheet": ["xlsx"],
+}
+
+
+def kind_of(spec):
+    if isinstance(spec, str):
+        try:
+            spec = json.loads(spec)
+        except ValueError:
+            return "document"
+    if isinstance(spec, dict):
+        if "slides" in spec:
+            return "presentation"
+        if "sheets" in spec:
+            return "spreadsheet"
+    return "document"
+
+
+def render(spec_path, out_path, fmt):
+    kind = {"docx": "document", "pdf": "pdf", "html": "html", "pptx": "presentation", "xlsx": "spreadsheet"}[fmt]
+    p = subprocess.run([QUIRE, "render", spec_path, "-o", out_path, "-k", kind],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, SOURCE_DATE_EPOCH="1767225600"))
+    return p
+
+
+def canonical_xml(data):
+    """One element per line, attributes sorted, text kept exactly (escaped)."""
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as e:
+        return "NOT WELL-FORMED: %s\n" % e
+    out = []
+
+    def walk(el, depth):
+        attrs = " ".join('%s="%s"' % (k, v) for k, v in sorted(el.attrib.items()))
+        tag = el.tag
+        line = "  " * depth + "<" + tag + (" " + attrs if attrs else "") + ">"
+        if el.text and (el.text.strip() or len(el) == 0):
+            line += json.dumps(el.text, ensure_ascii=False)
+        out.append(line)
+        for ch in el:
+            walk(ch, depth + 1)
+            if ch.tail and ch.tail.strip():
+                out.append("  " * (depth + 1) + "tail " + json.dumps(ch.tail, ensure_ascii=False))
+    walk(root, 0)
+    return "\n".join(out) + "\n"
+
+
+def ooxml_expected(path):
+    files = {}
+    parts = []
+    with zipfile.ZipFile(path) as z:
+        for info in z.infolist():
+            data = z.read(info.filename)
+            if info.filename.endswith(".xml") or info.filename.endswith(".rels"):
+                parts.append(info.filename)
+                files[info.filename + ".txt"] = canonical_xml(data)
+            else:
+                parts.append("%s sha256=%s" % (info.filename, hashlib.sha256(data).hexdigest()))
+    files["parts.txt"] = "\n".join(parts) + "\n"
+    return files
+
+
+def pdf_expected(path):
+    info = subprocess.run(["pdfinfo", path], capture_output=True, text=True).stdout
+    pages = re.search(r"^Pages:\s+(\d+)", info, re.M)
+    fonts = subprocess.run(["pdffonts", path], capture_output=True, text=True).stdout.splitlines()[2:]
+    names = sorted({re.sub(r"^[A-Z]{6}\+", "", l.split()[0]) for l in fonts if l.strip()})
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True, text=True).stdout
+    text = re.sub(r"\s+", " ", text).strip()
+    # Wrap the folded text so diffs stay readable.
+    lines = [text[i:i + 100] for i in range(0, len(text), 100)]
+    return {"pdf.txt": "pages: %s\nfonts: %s\ntext:\n%s\n" % (pages.group(1) if pages else "?", ", ".join(names), "\n".join(lines))}
+
+
+def html_expected(path):
+    with open(path, encoding="utf-8") as f:
+        return {"page.html": f.read()}
+
+
+EXPECTED = {"docx": ooxml_expected, "xlsx": ooxml_expected, "pptx": ooxml_expected,
+            "pdf": pdf_expected, "html": html_expected}
+
+
+def compare(case, fmt, got):
+    exp_dir = os.path.join(FIXTURES, case, "expected", fmt)
+    if UPDATE:
+        if os.path.isdir(exp_dir):
+            shutil.rmtree(exp_dir)
+        for name, content in got.items():
+            p = os.path.join(exp_dir, name)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w", encoding="utf-8") as f:
+                f.write(content)
+        return []
+    problems = []
+    if not os.path.isdir(exp_dir):
+        return ["no expected/%s (run with QUIRE_UPDATE_GOLDEN=1)" % fmt]
+    want = {}
+    for dirpath, _, names in os.walk(exp_dir):
+        for n in names:
+            p = os.path.join(dirpath, n)
+            with open(p, encoding="utf-8") as f:
+                want[os.path.relpath(p, exp_dir)] = f.read()
+    for name in sorted(set(want) | set(got)):
+        if name not in got:
+            problems.append("%s: expected but not produced" % name)
+        elif name not in want:
+            problems.append("%s: produced but not expected" % name)
+        elif want[name] != got[name]:
+            import difflib
+            d = "".join(list(difflib.unified_diff(want[name].splitlines(True), got[name].splitlines(True),
+                                                  "expected/" + name, "got/" + name, n=1))[:40])
+            problems.append("%s differs:\n%s" % (name, d))
+    return problems
+
+
+def available(fmt, tmp):
+    """A backend that is not built answers exit 3 with 'not built'."""
+    spec = {"docx": '{"blocks":[]}', "pdf": '{"blocks":[]}', "html": '{"blocks":[]}',
+            "pptx": '{"slides":[]}', "xlsx": '{"sheets":[]}'}[fmt]
+    sp = os.path.join(tmp, "probe.json")
+    with open(sp, "w") as f:
+        f.write(spec)
+    p = render(sp, os.path.join(tmp, "probe." + fmt), fmt)
+    return not (p.returncode == 3 and "not built" in p.stdout)
+
+
+def main():
+    only_formats = [f for f in os.environ.get("QUIRE_GOLDEN_FORMATS", "").split(",") if f]
+    only_cases = [c for c in os.environ.get("QUIRE_GOLDEN_CASES", "").split(",") if c]
+    passed = failed = 0
+    tmp = tempfile.mkdtemp(prefix="quire-golden-")
+    built = {f: available(f, tmp) for f in EXPECTED}
+    print("backends built: " + ", ".join(f for f in built if built[f]))
+    print("backends not built (skipped): " + (", ".join(f for f in built if not built[f]) or "none"))
+    to_validate = {"ooxml": [], "pdf": []}
+    cases = sorted(c for c in os.listdir(FIXTURES)
+                   if c != "errors" and os.path.isfile(os.path.join(FIXTURES, c, "spec.json")))
+    for case in cases:
+        if only_cases and case not in only_cases:
+            continue
+        spec_path = os.path.join(FIXTURES, case, "spec.json")
+        with open(spec_path, encoding="utf-8") as f:
+            try:
+                spec = json.load(f)
+            except ValueError:
+                spec = None
+        for fmt in FORMATS_BY_KIND[kind_of(spec)]:
+            if only_formats and fmt not in only_formats:
+                continue
+            if not built[fmt]:
+                continue
+            out = os.path.join(tmp, "%s.%s" % (case, fmt))
+            p = render(spec_path, out, fmt)
+            problems = []
+            if p.returncode != 0:
+                problems.append("render failed (exit %d): %s %s" % (p.returncode, p.stdout.strip(), p.stderr.strip()[:500]))
+            else:
+                again = os.path.join(tmp, "%s.again.%s" % (case, fmt))
+                render(spec_path, again, fmt)
+                with open(out, "rb") as a, open(again, "rb") as b:
+                    if a.read() != b.read():
+                        problems.append("not deterministic: two renders differ")
+                problems += compare(case, fmt, EXPECTED[fmt](out))
+                if fmt in ("docx", "xlsx", "pptx"):
+                    to_validate["ooxml"].append(out)
+                elif fmt == "pdf":
+                    to_validate["pdf"].append(out)
+            name = "%s/%s" % (case, fmt)
+            if problems:
+                failed += 1
+                print("FAIL %s\n  %s" % (name, "\n  ".join(problems)))
+            else:
+                passed += 1
+                print("ok   %s" % name)
+    tools = os.path.join(SHARED, "tools")
+    if to_validate["ooxml"]:
+        p = subprocess.run([os.path.join(tools, "ooxml-validate"), "-q"] + to_validate["ooxml"],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            failed += 1
+            print("FAIL ooxml-validate\n" + p.stdout + p.stderr)
+        else:
+            passed += 1
+            print("ok   ooxml-validate (%d files)" % len(to_validate["ooxml"]))
+    if to_validate["pdf"]:
+        p = subprocess.run([os.path.join(tools, "pdf-check"), "-q"] + to_validate["pdf"],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            failed += 1
+            print("FAIL pdf-check\n" + p.stdout + p.stderr)
+        else:
+            passed += 1
+            print("ok   pdf-check (%d files)" % len(to_validate["pdf"]))
+    shutil.rmtree(tmp, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
