@@ -94,7 +94,26 @@ qr_dir qr_fonts_text_direction(const qr_text *text);
 /** The family quire uses for monospace (code) text: "DejaVu Sans Mono". */
 const char *qr_fonts_mono_family(void);
 
-/** A short lowercase name for a script tag ("latin", "arabic", "han"). */
+/** A short lowercase name for a script tag ("latin", "arabic", "han");
+ *  "other" for a script the table does not name. */
 const char *qr_script_name(uint32_t script);
+
+/** The file of family's face closest to bold/italic, for embedding (PDF).
+ *  Real bold and italic faces are used where the family has them; a missing
+ *  face falls back bold italic -> bold -> italic -> regular, so the caller
+ *  synthesises what the file lacks. Faces of normal width are preferred
+ *  ("DejaVu Sans" bold is DejaVuSans-Bold.ttf, not the condensed one).
+ *  Returns NULL when family is not installed in f. The string lives as long
+ *  as f (forever for qr_fonts_default()).
+ *      qr_fonts_face_file(f, "DejaVu Sans", 1, 1) -> ".../DejaVuSans-BoldOblique.ttf" */
+const char *qr_fonts_face_file(qr_fonts *f, const char *family, int bold, int italic);
+
+/** The face index inside that file (collections: "Noto Sans CJK JP" is one
+ *  face of NotoSansCJK-Regular.ttc), or -1 when the family is not installed. */
+int qr_fonts_face_index(qr_fonts *f, const char *family, int bold, int italic);
+
+/** Does the regular face of family cover code point cp? 0 when the family is
+ *  not installed. */
+int qr_fonts_has_char(qr_fonts *f, const char *family, uint32_t cp);
 
 #endif
