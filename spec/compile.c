@@ -1,0 +1,311 @@
+/* compile.c: the compiler's entry point. Checks the input size and UTF-8,
+ * parses with jansson (duplicate keys rejected, a string holding an object
+ * unwrapped), checks the nesting depth, then hands the object to the kind's
+ * compiler (compile_doc.c, compile_deck.c, compile_sheet.c). Also the kind
+ * names and the default limits. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile_int.h"
+
+static const char *const kind_names[] = {
+    [QR_KIND_DOCUMENT] = "document", [QR_KIND_SPREADSHEET] = "spreadsheet",
+    [QR_KIND_PRESENTATION] = "presentation", [QR_KIND_PDF] = "pdf", [QR_KIND_HTML] = "html",
+};
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == QR_KIND_COUNT, "one name per kind");
+
+int qr_kind_parse(const char *name, qr_kind *kind)
+{
+    if (!name) return -1;
+    for (int i = 0; i < QR_KIND_COUNT; i++) {
+        if (strcmp(name, kind_names[i]) == 0) {
+            *kind = (qr_kind)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *qr_kind_name(qr_kind kind)
+{
+    return (unsigned)kind < QR_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+void qr_limits_default(qr_limits *l)
+{
+    l->max_input = 64u << 20;
+    l->max_depth = 64;
+    l->max_list_depth = 9;
+    l->max_string = 1u << 20;
+    l->max_cells = 20000000;
+    l->max_image = 20u << 20;
+    l->max_blocks = 1000000;
+    l->max_output = 512u << 20;
+}
+
+void qr_compile_opts_default(qr_compile_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    qr_limits_default(&o->limits);
+}
+
+/* ---- UTF-8 ------------------------------------------------------------------- */
+
+size_t qr_utf8_check(const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < n) {
+        /* ASCII fast path, eight bytes at a time */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ull) break;
+            i += 8;
+        }
+        if (i >= n) break;
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) need = 1;
+        else if (c == 0xE0) need = 2, lo = 0xA0;
+        else if (c >= 0xE1 && c <= 0xEC) need = 2;
+        else if (c == 0xED) need = 2, hi = 0x9F; /* no surrogates */
+        else if (c >= 0xEE && c <= 0xEF) need = 2;
+        else if (c == 0xF0) need = 3, lo = 0x90;
+        else if (c >= 0xF1 && c <= 0xF3) need = 3;
+        else if (c == 0xF4) need = 3, hi = 0x8F;
+        else return i;
+        if (i + need >= n) return i;
+        if (s[i + 1] < lo || s[i + 1] > hi) return i;
+        for (size_t k = 2; k <= need; k++)
+            if ((s[i + k] & 0xC0) != 0x80) return i;
+        i += need + 1;
+    }
+    return (size_t)-1;
+}
+
+/* ---- parsing ---------------------------------------------------------------- */
+
+static json_t *load(const char *json, size_t len, json_error_t *je)
+{
+    return json_loadb(json, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, je);
+}
+
+static void json_error(qr_errlist *errs, const json_error_t *je, const char *where)
+{
+    const char *hint = NULL;
+    if (strstr(je->text, "too big") || strstr(je->text, "overflow"))
+        hint = "send a number this large as a string to keep every digit";
+    else if (strstr(je->text, "duplicate"))
+        hint = "give each key once per object";
+    qr_errlist_addf(errs, QR_E_JSON, "", hint, "%sJSON syntax error at line %d, column %d: %s", where,
+                    je->line, je->column, je->text);
+}
+
+json_t *qr_json_parse(const char *json, size_t len, qr_errlist *errs, qr_status *st)
+{
+    json_error_t je;
+    /* A byte order mark is not JSON, but editors write it: skip it. */
+    if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) json += 3, len -= 3;
+    json_t *root = load(json, len, &je);
+    if (!root) {
+        if (strstr(je.text, "maximum parsing depth")) {
+            *st = QR_E_LIMIT;
+            qr_errlist_addf(errs, QR_E_LIMIT, "", "raise qr_limits.max_depth",
+                            "JSON nested deeper than jansson's %d levels, past the limit max_depth",
+                            2048);
+            return NULL;
+        }
+        *st = QR_E_JSON;
+        json_error(errs, &je, "");
+        return NULL;
+    }
+    if (json_is_string(root)) {
+        /* Models send the spec as a JSON string holding the object. */
+        json_t *inner = load(json_string_value(root), json_string_length(root), &je);
+        json_decref(root);
+        if (!inner || !json_is_object(inner)) {
+            *st = QR_E_SPEC;
+            if (!inner)
+                qr_errlist_addf(errs, QR_E_SPEC, "", "send the spec as a JSON object",
+                                "the spec is a string that does not hold JSON (line %d, column %d: %s)",
+                                je.line, je.column, je.text);
+            else
+                qr_errlist_add(errs, QR_E_SPEC, "",
+                               "the spec is a string that does not hold a JSON object",
+                               "send the spec as a JSON object");
+            json_decref(inner);
+            return NULL;
+        }
+        root = inner;
+    }
+    *st = QR_OK;
+    return root;
+}
+
+/* ---- depth ---------------------------------------------------------------- */
+
+typedef struct frame {
+    json_t *v;
+    void *iter;     /* objects: the member being visited */
+    size_t idx;     /* arrays: the next index */
+    const char *key; /* objects: the key of the child being visited */
+} frame;
+
+/* The JSON pointer of the child being visited in the deepest frame. */
+static void frames_path(const frame *f, size_t n, qr_cc *cc)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (json_is_array(f[i].v)) qr_cc_push_index(cc, f[i].idx - 1);
+        else qr_cc_push_key(cc, f[i].key);
+    }
+}
+
+/* Iteratively check that no value nests deeper than max_depth containers.
+ * Returns 0, or -1 after reporting the first value too deep. */
+static int depth_check(qr_cc *cc, json_t *root, size_t max)
+{
+    if (!max || max > 2048) return 0;
+    frame *st = malloc((max + 1) * sizeof *st);
+    if (!st) return qr_cc_oom(cc), -1;
+    size_t n = 0;
+    st[n++] = (frame){root, json_is_object(root) ? json_object_iter(root) : NULL, 0, NULL};
+    while (n) {
+        frame *f = &st[n - 1];
+        json_t *child = NULL;
+        if (json_is_array(f->v)) {
+            size_t size = json_array_size(f->v);
+            while (f->idx < size) {
+                json_t *c = json_array_get(f->v, f->idx++);
+                if (json_is_array(c) || json_is_object(c)) {
+                    child = c;
+                    break;
+                }
+            }
+        } else {
+            while (f->iter) {
+                json_t *c = json_object_iter_value(f->iter);
+                f->key = json_object_iter_key(f->iter);
+                f->iter = json_object_iter_next(f->v, f->iter);
+                if (json_is_array(c) || json_is_object(c)) {
+                    child = c;
+                    break;
+                }
+            }
+        }
+        if (!child) {
+            n--;
+            continue;
+        }
+        if (n + 1 > max) {
+            frames_path(st, n, cc);
+            qr_cc_limit(cc, "max_depth", "JSON nested deeper than %zu levels; the limit max_depth is %zu",
+                        max, max);
+            free(st);
+            return -1;
+        }
+        st[n++] = (frame){child, json_is_object(child) ? json_object_iter(child) : NULL, 0, NULL};
+    }
+    free(st);
+    return 0;
+}
+
+/* ---- entry ---------------------------------------------------------------- */
+
+static const char *shape_hint(qr_kind kind)
+{
+    switch (kind) {
+    case QR_KIND_SPREADSHEET: return "a spreadsheet spec is {\"sheets\": [{\"name\": \"...\", \"rows\": [[...]]}]}";
+    case QR_KIND_PRESENTATION: return "a presentation spec is {\"title\": \"...\", \"slides\": [{\"title\": \"...\"}]}";
+    case QR_KIND_DOCUMENT:
+    case QR_KIND_PDF:
+    case QR_KIND_HTML:
+    case QR_KIND_COUNT: break;
+    }
+    return "a document spec is {\"title\": \"...\", \"blocks\": [{\"type\": \"paragraph\", \"text\": \"...\"}]}";
+}
+
+qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compile_opts *opts,
+                     qr_doc **out, qr_errlist *errs)
+{
+    if (out) *out = NULL;
+    if (!out || !errs || (!json && len) || (unsigned)kind >= QR_KIND_COUNT) {
+        if (errs) qr_errlist_add(errs, QR_E_USAGE, "", "qr_compile: bad arguments", NULL);
+        return qr_fail(QR_E_USAGE);
+    }
+    if (!json) json = "";
+    qr_compile_opts def;
+    if (!opts) {
+        qr_compile_opts_default(&def);
+        opts = &def;
+    }
+    const qr_limits *lim = &opts->limits;
+    if (lim->max_input && len > lim->max_input) {
+        qr_errlist_addf(errs, QR_E_LIMIT, "", "raise it with --max-input (library: qr_limits.max_input)",
+                        "input is %zu bytes; the limit max_input is %zu bytes", len,
+                        lim->max_input);
+        return QR_E_LIMIT;
+    }
+    size_t bad = qr_utf8_check(json, len);
+    if (bad != (size_t)-1) {
+        qr_errlist_addf(errs, QR_E_UTF8, "", "save the spec as UTF-8",
+                        "invalid UTF-8 at byte %zu", bad);
+        return QR_E_UTF8;
+    }
+    qr_status st;
+    json_t *root = qr_json_parse(json, len, errs, &st);
+    if (!root) return st;
+
+    qr_arena a = {0};
+    qr_doc *doc = qr_arena_alloc(&a, sizeof *doc);
+    if (!doc) {
+        json_decref(root);
+        qr_arena_free(&a);
+        qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+        return QR_E_NOMEM;
+    }
+    doc->arena = a;
+    doc->kind = kind;
+    qr_cc cc = {.doc = doc, .a = &doc->arena, .errs = errs, .lim = lim,
+                .base_dir = opts->base_dir, .kind = kind};
+
+    if (depth_check(&cc, root, lim->max_depth) == 0) {
+        if (!json_is_object(root)) {
+            qr_cc_err(&cc, shape_hint(kind), "expected a JSON object, got %s",
+                      qr_cc_type_name(root));
+        } else {
+            switch (kind) {
+            case QR_KIND_DOCUMENT:
+            case QR_KIND_PDF:
+            case QR_KIND_HTML: qr_cc_document(&cc, root); break;
+            case QR_KIND_PRESENTATION: qr_cc_presentation(&cc, root); break;
+            case QR_KIND_SPREADSHEET: qr_cc_spreadsheet(&cc, root); break;
+            case QR_KIND_COUNT: break;
+            }
+        }
+    }
+    json_decref(root);
+    free(cc.path);
+
+    if (cc.n_suppressed)
+        qr_errlist_addf(errs, QR_E_SPEC, "", "fix the errors listed first", "and %zu more errors",
+                        cc.n_suppressed);
+    if (cc.nomem) {
+        qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+        qr_doc_free(doc);
+        return qr_fail(QR_E_NOMEM);
+    }
+    if (cc.n_errors) {
+        qr_doc_free(doc);
+        return qr_fail(cc.limit ? QR_E_LIMIT : QR_E_SPEC);
+    }
+    *out = doc;
+    return QR_OK;
+}

@@ -1,0 +1,190 @@
+/* compile_deck.c: presentation specs. Top-level title/lang/size, and slides
+ * with a layout, title, subtitle, bullets (nested items), notes, and an
+ * optional image or table (the block shapes, "type" optional). */
+#include <stdio.h>
+#include <string.h>
+
+#include "compile_int.h"
+
+static const char *const deck_keys[] = {"title", "lang", "size", "slides", NULL};
+static const char *const slide_keys[] = {"layout", "title", "subtitle", "bullets",
+                                         "image",  "table", "notes",    NULL};
+static const char *const slide_image_keys[] = {"type", "src", "alt", NULL};
+static const char *const slide_table_keys[] = {"type", "headers", "rows", "widths", NULL};
+static const char *const layouts[] = {"title_content", "title", "section", "blank", NULL};
+
+/* A slide's "image" or "table" may say its type; if it does it must match. */
+static int type_matches(qr_cc *cc, json_t *obj, const char *want)
+{
+    json_t *t = json_object_get(obj, "type");
+    if (!t) return 1;
+    if (json_is_string(t) && strcmp(json_string_value(t), want) == 0) return 1;
+    qr_cc_err_key(cc, "type", "leave \"type\" out, or set it to match the key", "expected \"%s\"",
+                  want);
+    return 0;
+}
+
+static int slide_image(qr_cc *cc, json_t *v, qr_slide *s)
+{
+    size_t o = qr_cc_push_key(cc, "image");
+    int bad = 0;
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "image is {\"src\": \"data:image/png;base64,...\", \"alt\": \"...\"}",
+                  "expected an image object, got %s", qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return -1;
+    }
+    bad |= qr_cc_check_keys(cc, v, slide_image_keys, "a slide image") > 0;
+    bad |= !type_matches(cc, v, "image");
+    qr_image *img = qr_arena_alloc(cc->a, sizeof *img);
+    if (!img) {
+        qr_cc_oom(cc);
+        qr_cc_pop(cc, o);
+        return -1;
+    }
+    img->path = qr_cc_path(cc);
+    const char *alt = "";
+    if (qr_cc_get_string(cc, v, "alt", 0, &alt, NULL) < 0) bad = 1;
+    img->alt = alt ? alt : "";
+    json_t *src = json_object_get(v, "src");
+    if (!src) {
+        qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
+        bad = 1;
+    } else {
+        size_t o2 = qr_cc_push_key(cc, "src");
+        bad |= qr_cc_image_src(cc, src, img) < 0;
+        qr_cc_pop(cc, o2);
+    }
+    s->image = img;
+    qr_cc_pop(cc, o);
+    return bad ? -1 : 0;
+}
+
+static int slide_table(qr_cc *cc, json_t *v, qr_slide *s)
+{
+    size_t o = qr_cc_push_key(cc, "table");
+    int bad = 0;
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "table is {\"headers\": [...], \"rows\": [[...]]}",
+                  "expected a table object, got %s", qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return -1;
+    }
+    bad |= qr_cc_check_keys(cc, v, slide_table_keys, "a slide table") > 0;
+    bad |= !type_matches(cc, v, "table");
+    qr_table *t = qr_arena_alloc(cc->a, sizeof *t);
+    if (!t) {
+        qr_cc_oom(cc);
+        qr_cc_pop(cc, o);
+        return -1;
+    }
+    bad |= qr_cc_table(cc, v, t) < 0;
+    s->table = t;
+    qr_cc_pop(cc, o);
+    return bad ? -1 : 0;
+}
+
+/* A slide title or subtitle: a plain string. */
+static void slide_text(qr_cc *cc, json_t *v, const char *key, int *has, qr_text *out)
+{
+    json_t *t = json_object_get(v, key);
+    if (!t) return;
+    size_t o = qr_cc_push_key(cc, key);
+    if (qr_cc_text_plain(cc, t, out) >= 0) *has = 1;
+    qr_cc_pop(cc, o);
+}
+
+static void slide(qr_cc *cc, json_t *v, qr_slide *s)
+{
+    s->path = qr_cc_path(cc);
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "a slide is {\"title\": \"...\", \"bullets\": [\"...\"]}",
+                  "expected a slide object, got %s", qr_cc_type_name(v));
+        return;
+    }
+    qr_cc_check_keys(cc, v, slide_keys, "a slide");
+    json_t *layout = json_object_get(v, "layout");
+    if (layout) {
+        int found = -1;
+        if (json_is_string(layout))
+            for (int i = 0; layouts[i]; i++)
+                if (strcmp(json_string_value(layout), layouts[i]) == 0) found = i;
+        if (found < 0) {
+            char hint[120];
+            const char *sug = json_is_string(layout) ? qr_suggest(json_string_value(layout), layouts)
+                                                     : NULL;
+            if (sug) snprintf(hint, sizeof hint, "did you mean \"%s\"?", sug);
+            else
+                snprintf(hint, sizeof hint,
+                         "use \"title_content\", \"title\", \"section\" or \"blank\"");
+            qr_cc_err_key(cc, "layout", hint,
+                          "unknown layout; valid layouts are title_content, title, section, blank");
+        } else {
+            /* layouts[] is in qr_layout order. */
+            s->layout = (qr_layout)found;
+        }
+    }
+    slide_text(cc, v, "title", &s->has_title, &s->title);
+    slide_text(cc, v, "subtitle", &s->has_subtitle, &s->subtitle);
+    json_t *bullets = json_object_get(v, "bullets");
+    if (bullets) {
+        size_t o = qr_cc_push_key(cc, "bullets");
+        qr_cc_items(cc, bullets, 1, 0, &s->bullets, &s->n_bullets);
+        qr_cc_pop(cc, o);
+    }
+    const char *notes = NULL;
+    if (qr_cc_get_string(cc, v, "notes", 0, &notes, NULL) == 1) s->notes = notes;
+    json_t *img = json_object_get(v, "image");
+    if (img) slide_image(cc, img, s);
+    json_t *tab = json_object_get(v, "table");
+    if (tab) slide_table(cc, tab, s);
+}
+
+void qr_cc_presentation(qr_cc *cc, json_t *root)
+{
+    qr_doc *doc = cc->doc;
+    doc->wide = 1;
+    qr_cc_check_keys(cc, root, deck_keys, "a presentation spec");
+    qr_cc_title_lang(cc, root);
+    json_t *size = json_object_get(root, "size");
+    if (size) {
+        const char *s = json_is_string(size) ? json_string_value(size) : "";
+        if (strcmp(s, "16:9") == 0) doc->wide = 1;
+        else if (strcmp(s, "4:3") == 0) doc->wide = 0;
+        else
+            qr_cc_err_key(cc, "size", "use \"16:9\" (default) or \"4:3\"",
+                          "expected \"16:9\" or \"4:3\", got %s%.20s%s", *s ? "\"" : "",
+                          *s ? s : qr_cc_type_name(size), *s ? "\"" : "");
+    }
+    json_t *slides = json_object_get(root, "slides");
+    if (!slides) {
+        qr_cc_missing(cc, "slides", "add \"slides\": [{\"title\": \"...\", \"bullets\": [\"...\"]}]");
+        return;
+    }
+    size_t o = qr_cc_push_key(cc, "slides");
+    if (!json_is_array(slides)) {
+        qr_cc_err(cc, "slides is an array of slide objects",
+                  "expected an array of slides, got %s", qr_cc_type_name(slides));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    size_t n = json_array_size(slides);
+    if (!qr_cc_check_blocks(cc, n, "slides")) {
+        qr_cc_pop(cc, o);
+        return;
+    }
+    qr_slide *ss = n ? qr_arena_array(cc->a, n, sizeof *ss) : NULL;
+    if (n && !ss) {
+        qr_cc_oom(cc);
+        qr_cc_pop(cc, o);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t o2 = qr_cc_push_index(cc, i);
+        slide(cc, json_array_get(slides, i), &ss[i]);
+        qr_cc_pop(cc, o2);
+    }
+    qr_cc_pop(cc, o);
+    doc->slides = ss;
+    doc->n_slides = n;
+}

@@ -1,0 +1,603 @@
+/* compile_doc.c: the document vocabulary shared by document, pdf and html:
+ * top-level keys, page settings, legacy "sections" (expanded into heading +
+ * paragraph blocks placed before "blocks"), every block type, and tables
+ * (also used by slides). Also title/lang checks used by every kind. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "compile_int.h"
+
+static const char *const doc_keys[] = {"title", "lang", "page", "sections", "blocks", NULL};
+static const char *const section_keys[] = {"heading", "paragraphs", NULL};
+static const char *const page_keys[] = {"size", "orientation", "margins", NULL};
+static const char *const margin_keys[] = {"top", "right", "bottom", "left", NULL};
+static const char *const cell_keys[] = {"text", "runs", NULL};
+
+static const char *const block_types[] = {"heading", "paragraph", "list",       "table",
+                                          "code",    "image",     "page_break", NULL};
+static const char *const heading_keys[] = {"type", "text", "runs", "level", NULL};
+static const char *const paragraph_keys[] = {"type", "text", "runs", NULL};
+static const char *const list_keys[] = {"type", "ordered", "items", NULL};
+static const char *const table_keys[] = {"type", "headers", "rows", "widths", NULL};
+static const char *const code_keys[] = {"type", "text", "language", NULL};
+static const char *const image_keys[] = {"type", "src", "alt", NULL};
+static const char *const break_keys[] = {"type", NULL};
+
+/* ---- title and lang ---------------------------------------------------------- */
+
+/* BCP 47, lightly: a 2-3 letter (or 4-8 letter) language subtag, then
+ * subtags of 1-8 letters or digits joined by '-' ("en", "de-CH", "zh-Hans-CN"). */
+static int lang_ok(const char *s)
+{
+    size_t i = 0, n = 0;
+    while (isalpha((unsigned char)s[i])) i++;
+    if (i < 2 || i > 8) return 0;
+    while (s[i]) {
+        if (s[i] != '-' && s[i] != '_') return 0;
+        i++;
+        n = 0;
+        while (isalnum((unsigned char)s[i])) i++, n++;
+        if (n < 1 || n > 8) return 0;
+    }
+    return 1;
+}
+
+void qr_cc_title_lang(qr_cc *cc, json_t *root)
+{
+    const char *t = NULL;
+    size_t n = 0;
+    if (qr_cc_get_string(cc, root, "title", 0, &t, &n) == 1 && n) cc->doc->title = t;
+    const char *lang = NULL;
+    if (qr_cc_get_string(cc, root, "lang", 0, &lang, &n) == 1) {
+        if (!lang_ok(lang))
+            qr_cc_err_key(cc, "lang", "use a language tag like \"en\", \"de-CH\" or \"zh-Hans\"",
+                          "\"%.40s\" is not a language tag", lang);
+        else
+            cc->doc->lang = lang;
+    }
+}
+
+/* ---- page ------------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    double w, h;
+} sizes[] = {
+    {"Letter", 612, 792},
+    {"A4", 595.28, 841.89},
+    {"A5", 419.53, 595.28},
+    {"Legal", 612, 1008},
+};
+
+static int margin_value(qr_cc *cc, json_t *v, double *out)
+{
+    double d;
+    if (!qr_cc_number(v, &d)) {
+        qr_cc_err(cc, "margins are in points: 72 is one inch", "expected a number, got %s",
+                  qr_cc_type_name(v));
+        return -1;
+    }
+    if (d < 0 || d > 10000) {
+        char num[32];
+        qr_fmt_double(d, num);
+        qr_cc_err(cc, "margins are in points: 72 is one inch",
+                  "expected a margin from 0 to 10000 points, got %s", num);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+static void page(qr_cc *cc, json_t *v)
+{
+    qr_page *pg = &cc->doc->page;
+    size_t old = qr_cc_push_key(cc, "page");
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "page is an object like {\"size\": \"A4\", \"orientation\": \"landscape\"}",
+                  "expected an object, got %s", qr_cc_type_name(v));
+        qr_cc_pop(cc, old);
+        return;
+    }
+    qr_cc_check_keys(cc, v, page_keys, "page");
+    json_t *size = json_object_get(v, "size");
+    if (size) {
+        size_t o = qr_cc_push_key(cc, "size");
+        int found = 0;
+        if (json_is_string(size)) {
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                if (strcasecmp(json_string_value(size), sizes[i].name) == 0) {
+                    pg->width = sizes[i].w;
+                    pg->height = sizes[i].h;
+                    pg->size_name = sizes[i].name;
+                    found = 1;
+                }
+            }
+        }
+        if (!found) {
+            if (json_is_string(size))
+                qr_cc_err(cc, "use \"Letter\", \"A4\", \"A5\" or \"Legal\"",
+                          "unknown page size \"%.40s\"", json_string_value(size));
+            else
+                qr_cc_err(cc, "use \"Letter\", \"A4\", \"A5\" or \"Legal\"",
+                          "expected a page size name, got %s", qr_cc_type_name(size));
+        }
+        qr_cc_pop(cc, o);
+    }
+    json_t *orient = json_object_get(v, "orientation");
+    if (orient) {
+        const char *s = json_is_string(orient) ? json_string_value(orient) : NULL;
+        if (s && strcasecmp(s, "landscape") == 0) pg->landscape = 1;
+        else if (s && strcasecmp(s, "portrait") == 0) pg->landscape = 0;
+        else
+            qr_cc_err_key(cc, "orientation", "use \"portrait\" or \"landscape\"",
+                          "expected \"portrait\" or \"landscape\", got %s%.40s%s",
+                          s ? "\"" : "", s ? s : qr_cc_type_name(orient), s ? "\"" : "");
+    }
+    json_t *m = json_object_get(v, "margins");
+    if (m) {
+        size_t o = qr_cc_push_key(cc, "margins");
+        double d;
+        if (json_is_number(m)) {
+            if (margin_value(cc, m, &d) == 0)
+                pg->margin_top = pg->margin_right = pg->margin_bottom = pg->margin_left = d;
+        } else if (json_is_object(m)) {
+            qr_cc_check_keys(cc, m, margin_keys, "margins");
+            double *slots[] = {&pg->margin_top, &pg->margin_right, &pg->margin_bottom,
+                               &pg->margin_left};
+            for (int i = 0; i < 4; i++) {
+                json_t *e = json_object_get(m, margin_keys[i]);
+                if (!e) continue;
+                size_t o2 = qr_cc_push_key(cc, margin_keys[i]);
+                if (margin_value(cc, e, &d) == 0) *slots[i] = d;
+                qr_cc_pop(cc, o2);
+            }
+        } else {
+            qr_cc_err(cc, "use a number of points for all sides, or {\"top\", \"right\", \"bottom\", \"left\"}",
+                      "expected a number or an object, got %s", qr_cc_type_name(m));
+        }
+        qr_cc_pop(cc, o);
+    }
+    if (pg->landscape) {
+        double t = pg->width;
+        pg->width = pg->height;
+        pg->height = t;
+    }
+    if (pg->width - pg->margin_left - pg->margin_right <= 0 ||
+        pg->height - pg->margin_top - pg->margin_bottom <= 0) {
+        char w[32], h[32];
+        qr_fmt_double(pg->width, w);
+        qr_fmt_double(pg->height, h);
+        qr_cc_err_key(cc, "margins", "make the margins smaller",
+                      "the margins leave no room for text on a %s x %s pt page", w, h);
+    }
+    qr_cc_pop(cc, old);
+}
+
+/* ---- tables ------------------------------------------------------------------ */
+
+static int tcell(qr_cc *cc, json_t *v, qr_tcell *c)
+{
+    char num[40];
+    switch (json_typeof(v)) {
+    case JSON_STRING:
+        c->kind = QR_TCELL_TEXT;
+        return qr_cc_text_plain(cc, v, &c->text) < 0 ? -1 : 0;
+    case JSON_INTEGER:
+    case JSON_REAL: {
+        int n;
+        if (json_is_integer(v)) /* exact digits, even past 2^53: this is display text */
+            n = snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        else
+            n = qr_fmt_double(json_real_value(v), num);
+        c->kind = QR_TCELL_NUMBER;
+        c->text.path = qr_cc_path(cc);
+        qr_run *r = qr_arena_alloc(cc->a, sizeof *r);
+        const char *t = qr_cc_strndup(cc, num, (size_t)n);
+        if (!r || !t) return qr_cc_oom(cc), -1;
+        r->text = t;
+        r->len = (size_t)n;
+        c->text.runs = r;
+        c->text.n = 1;
+        return 0;
+    }
+    case JSON_TRUE:
+    case JSON_FALSE: {
+        const char *s = json_is_true(v) ? "true" : "false";
+        c->kind = QR_TCELL_BOOL;
+        c->text.path = qr_cc_path(cc);
+        qr_run *r = qr_arena_alloc(cc->a, sizeof *r);
+        if (!r) return qr_cc_oom(cc), -1;
+        r->text = s;
+        r->len = strlen(s);
+        c->text.runs = r;
+        c->text.n = 1;
+        return 0;
+    }
+    case JSON_NULL:
+        c->kind = QR_TCELL_EMPTY;
+        c->text.path = qr_cc_path(cc);
+        return 0;
+    case JSON_OBJECT: {
+        c->kind = QR_TCELL_TEXT;
+        int bad = qr_cc_check_keys(cc, v, cell_keys, "a table cell") > 0;
+        if (qr_cc_text(cc, v, 1, &c->text) < 0) bad = 1;
+        return bad ? -1 : 0;
+    }
+    case JSON_ARRAY:
+        break;
+    }
+    qr_cc_err(cc, "a cell is a string, number, boolean, null or {\"text\"|\"runs\"}",
+              "a table cell cannot be an array");
+    return -1;
+}
+
+/* An array of cells at the current path, padded with EMPTY to n_cols. */
+static qr_tcell *tcells(qr_cc *cc, json_t *arr, size_t n_cols, int *bad)
+{
+    size_t n = json_array_size(arr);
+    qr_tcell *cells = qr_arena_array(cc->a, n_cols, sizeof *cells);
+    if (!cells) {
+        qr_cc_oom(cc);
+        *bad = 1;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t old = qr_cc_push_index(cc, i);
+        if (tcell(cc, json_array_get(arr, i), &cells[i]) < 0) *bad = 1;
+        qr_cc_pop(cc, old);
+    }
+    for (size_t i = n; i < n_cols; i++) cells[i].kind = QR_TCELL_EMPTY;
+    return cells;
+}
+
+int qr_cc_table(qr_cc *cc, json_t *obj, qr_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->path = qr_cc_path(cc);
+    int bad = 0;
+    json_t *headers = json_object_get(obj, "headers");
+    json_t *rows = json_object_get(obj, "rows");
+    json_t *widths = json_object_get(obj, "widths");
+    if (headers && !json_is_array(headers)) {
+        qr_cc_err_key(cc, "headers", "headers is an array of cells like [\"Name\", \"Fee\"]",
+                      "expected an array, got %s", qr_cc_type_name(headers));
+        headers = NULL;
+        bad = 1;
+    }
+    if (!rows) {
+        qr_cc_missing(cc, "rows", "add \"rows\": [[\"a\", 1], [\"b\", 2]]");
+        bad = 1;
+    } else if (!json_is_array(rows)) {
+        qr_cc_err_key(cc, "rows", "rows is an array of rows like [[\"a\", 1], [\"b\", 2]]",
+                      "expected an array of rows, got %s", qr_cc_type_name(rows));
+        rows = NULL;
+        bad = 1;
+    }
+    size_t n_rows = rows ? json_array_size(rows) : 0;
+    size_t n_cols = headers ? json_array_size(headers) : 0;
+    size_t o = qr_cc_push_key(cc, "rows");
+    for (size_t r = 0; r < n_rows; r++) {
+        json_t *row = json_array_get(rows, r);
+        if (!json_is_array(row)) {
+            size_t o2 = qr_cc_push_index(cc, r);
+            qr_cc_err(cc, "a row is an array of cells like [\"a\", 1]",
+                      "expected an array of cells, got %s", qr_cc_type_name(row));
+            qr_cc_pop(cc, o2);
+            bad = 1;
+            continue;
+        }
+        if (json_array_size(row) > n_cols) n_cols = json_array_size(row);
+    }
+    qr_cc_pop(cc, o);
+    if (n_cols == 0) n_cols = 1;
+    if (!qr_cc_count_cells(cc, n_cols * (n_rows + (headers ? 1 : 0)))) return -1;
+    t->n_cols = n_cols;
+    if (headers) {
+        o = qr_cc_push_key(cc, "headers");
+        t->headers = tcells(cc, headers, n_cols, &bad);
+        t->n_headers = t->headers ? n_cols : 0;
+        qr_cc_pop(cc, o);
+    }
+    if (rows) {
+        qr_tcell **rs = n_rows ? qr_arena_array(cc->a, n_rows, sizeof *rs) : NULL;
+        if (n_rows && !rs) return qr_cc_oom(cc), -1;
+        o = qr_cc_push_key(cc, "rows");
+        for (size_t r = 0; r < n_rows; r++) {
+            json_t *row = json_array_get(rows, r);
+            size_t o2 = qr_cc_push_index(cc, r);
+            if (json_is_array(row)) rs[r] = tcells(cc, row, n_cols, &bad);
+            qr_cc_pop(cc, o2);
+        }
+        qr_cc_pop(cc, o);
+        t->rows = (const qr_tcell *const *)rs;
+        t->n_rows = n_rows;
+    }
+    if (widths) {
+        o = qr_cc_push_key(cc, "widths");
+        if (!json_is_array(widths)) {
+            qr_cc_err(cc, "widths are relative numbers, one per column: [3, 1]",
+                      "expected an array of numbers, got %s", qr_cc_type_name(widths));
+            bad = 1;
+        } else if (json_array_size(widths) != n_cols) {
+            qr_cc_err(cc, "give one width per column; they are relative: [3, 1] is 75% / 25%",
+                      "widths has %zu entries but the table has %zu columns",
+                      json_array_size(widths), n_cols);
+            bad = 1;
+        } else {
+            double *w = qr_arena_array(cc->a, n_cols, sizeof *w);
+            double sum = 0;
+            int wbad = !w;
+            for (size_t i = 0; w && i < n_cols; i++) {
+                json_t *e = json_array_get(widths, i);
+                size_t o2 = qr_cc_push_index(cc, i);
+                if (!qr_cc_number(e, &w[i]) || !(w[i] > 0) || w[i] > 1e9) {
+                    qr_cc_err(cc, "widths are relative: [3, 1] is 75% / 25%",
+                              "expected a positive number, got %s",
+                              qr_cc_number(e, &w[i]) ? "a number out of range" : qr_cc_type_name(e));
+                    wbad = 1;
+                } else {
+                    sum += w[i];
+                }
+                qr_cc_pop(cc, o2);
+            }
+            if (!wbad) {
+                for (size_t i = 0; i < n_cols; i++) w[i] /= sum;
+                t->widths = w;
+            } else {
+                bad = 1;
+            }
+        }
+        qr_cc_pop(cc, o);
+    }
+    return bad ? -1 : 0;
+}
+
+/* ---- blocks --------------------------------------------------------------------- */
+
+static void type_list(char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; block_types[i] && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", block_types[i]);
+}
+
+/* One element of "blocks" (current path /blocks/N). */
+static int block(qr_cc *cc, json_t *v, qr_block *b)
+{
+    b->path = qr_cc_path(cc);
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "a block is an object like {\"type\": \"paragraph\", \"text\": \"...\"}",
+                  "expected a block object, got %s", qr_cc_type_name(v));
+        return -1;
+    }
+    json_t *type = json_object_get(v, "type");
+    char types[160];
+    type_list(types, sizeof types);
+    if (!type) {
+        char hint[200];
+        snprintf(hint, sizeof hint, "add \"type\": one of %s", types);
+        qr_cc_missing(cc, "type", hint);
+        return -1;
+    }
+    if (!json_is_string(type)) {
+        qr_cc_err_key(cc, "type", NULL, "expected a block type name, got %s; valid types are %s",
+                      qr_cc_type_name(type), types);
+        return -1;
+    }
+    const char *tn = json_string_value(type);
+    int t = -1;
+    for (int i = 0; block_types[i]; i++)
+        if (strcmp(tn, block_types[i]) == 0) t = i;
+    if (t < 0) {
+        char hint[80];
+        const char *s = qr_suggest(tn, block_types);
+        if (s) snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
+        qr_cc_err_key(cc, "type", s ? hint : NULL,
+                      "unknown block type \"%.40s\"; valid types are %s", tn, types);
+        return -1;
+    }
+    b->type = (qr_block_type)t;
+    int bad = 0;
+    switch (b->type) {
+    case QR_BLOCK_HEADING: {
+        bad |= qr_cc_check_keys(cc, v, heading_keys, "a heading block") > 0;
+        bad |= qr_cc_text(cc, v, 1, &b->u.heading.text) < 0;
+        int level = cc->kind == QR_KIND_HTML ? 2 : 1;
+        bad |= qr_cc_get_int(cc, v, "level", 1, 6, &level) < 0;
+        b->u.heading.level = level;
+        break;
+    }
+    case QR_BLOCK_PARAGRAPH:
+        bad |= qr_cc_check_keys(cc, v, paragraph_keys, "a paragraph block") > 0;
+        bad |= qr_cc_text(cc, v, 1, &b->u.paragraph.text) < 0;
+        break;
+    case QR_BLOCK_LIST: {
+        bad |= qr_cc_check_keys(cc, v, list_keys, "a list block") > 0;
+        int ordered = 0;
+        bad |= qr_cc_get_bool(cc, v, "ordered", &ordered) < 0;
+        b->u.list.ordered = ordered;
+        json_t *items = json_object_get(v, "items");
+        if (!items) {
+            qr_cc_missing(cc, "items", "add \"items\": [\"first\", \"second\"]");
+            bad = 1;
+        } else {
+            size_t o = qr_cc_push_key(cc, "items");
+            bad |= qr_cc_items(cc, items, 1, 1, &b->u.list.items, &b->u.list.n_items) < 0;
+            qr_cc_pop(cc, o);
+        }
+        break;
+    }
+    case QR_BLOCK_TABLE:
+        bad |= qr_cc_check_keys(cc, v, table_keys, "a table block") > 0;
+        bad |= qr_cc_table(cc, v, &b->u.table) < 0;
+        break;
+    case QR_BLOCK_CODE: {
+        bad |= qr_cc_check_keys(cc, v, code_keys, "a code block") > 0;
+        if (json_object_get(v, "runs") && !json_object_get(v, "text")) {
+            qr_cc_err_key(cc, "runs", "code takes plain \"text\"", "a code block has no runs");
+            bad = 1;
+            break;
+        }
+        const char *s = NULL;
+        size_t n = 0;
+        if (qr_cc_get_string(cc, v, "text", 1, &s, &n) != 1) bad = 1;
+        b->u.code.text = s ? s : "";
+        b->u.code.len = n;
+        const char *lang = NULL;
+        if (qr_cc_get_string(cc, v, "language", 0, &lang, NULL) < 0) bad = 1;
+        b->u.code.lang = lang;
+        break;
+    }
+    case QR_BLOCK_IMAGE: {
+        bad |= qr_cc_check_keys(cc, v, image_keys, "an image block") > 0;
+        qr_image *img = &b->u.image;
+        img->path = b->path;
+        const char *alt = "";
+        if (qr_cc_get_string(cc, v, "alt", 0, &alt, NULL) < 0) bad = 1;
+        img->alt = alt ? alt : "";
+        json_t *src = json_object_get(v, "src");
+        if (!src) {
+            qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
+            bad = 1;
+        } else {
+            size_t o = qr_cc_push_key(cc, "src");
+            bad |= qr_cc_image_src(cc, src, img) < 0;
+            qr_cc_pop(cc, o);
+        }
+        break;
+    }
+    case QR_BLOCK_PAGE_BREAK:
+        bad |= qr_cc_check_keys(cc, v, break_keys, "a page_break block") > 0;
+        break;
+    }
+    return bad ? -1 : 0;
+}
+
+/* ---- legacy sections --------------------------------------------------------- */
+
+/* Count the blocks sections expand to (checked before allocation). */
+static size_t section_blocks(json_t *sections)
+{
+    size_t n = 0, i;
+    json_t *s;
+    json_array_foreach(sections, i, s)
+    {
+        if (!json_is_object(s)) continue;
+        json_t *h = json_object_get(s, "heading");
+        if (json_is_string(h) && json_string_length(h) > 0) n++;
+        json_t *ps = json_object_get(s, "paragraphs");
+        if (json_is_array(ps)) n += json_array_size(ps);
+    }
+    return n;
+}
+
+static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t *k)
+{
+    size_t o = qr_cc_push_key(cc, "sections");
+    size_t i;
+    json_t *s;
+    json_array_foreach(sections, i, s)
+    {
+        size_t o2 = qr_cc_push_index(cc, i);
+        if (!json_is_object(s)) {
+            qr_cc_err(cc, "a section is {\"heading\": \"...\", \"paragraphs\": [\"...\"]}",
+                      "expected a section object, got %s", qr_cc_type_name(s));
+            qr_cc_pop(cc, o2);
+            continue;
+        }
+        qr_cc_check_keys(cc, s, section_keys, "a section");
+        json_t *h = json_object_get(s, "heading");
+        if (h) {
+            size_t o3 = qr_cc_push_key(cc, "heading");
+            if (!json_is_string(h)) {
+                qr_cc_err(cc, NULL, "expected a string, got %s", qr_cc_type_name(h));
+            } else if (json_string_length(h) > 0) {
+                qr_block *b = &out[(*k)++];
+                b->type = QR_BLOCK_HEADING;
+                b->path = qr_cc_path(cc);
+                b->u.heading.level = 1;
+                qr_cc_text_plain(cc, h, &b->u.heading.text);
+            }
+            qr_cc_pop(cc, o3);
+        }
+        json_t *ps = json_object_get(s, "paragraphs");
+        if (ps) {
+            size_t o3 = qr_cc_push_key(cc, "paragraphs");
+            if (!json_is_array(ps)) {
+                qr_cc_err(cc, "paragraphs is an array of strings", "expected an array, got %s",
+                          qr_cc_type_name(ps));
+            } else {
+                size_t j;
+                json_t *p;
+                json_array_foreach(ps, j, p)
+                {
+                    size_t o4 = qr_cc_push_index(cc, j);
+                    qr_block *b = &out[(*k)++];
+                    b->type = QR_BLOCK_PARAGRAPH;
+                    b->path = qr_cc_path(cc);
+                    qr_cc_text_plain(cc, p, &b->u.paragraph.text);
+                    qr_cc_pop(cc, o4);
+                }
+            }
+            qr_cc_pop(cc, o3);
+        }
+        qr_cc_pop(cc, o2);
+    }
+    qr_cc_pop(cc, o);
+}
+
+/* ---- the document --------------------------------------------------------------- */
+
+void qr_cc_document(qr_cc *cc, json_t *root)
+{
+    qr_doc *doc = cc->doc;
+    doc->page = (qr_page){.width = 612, .height = 792, .margin_top = 72, .margin_right = 72,
+                          .margin_bottom = 72, .margin_left = 72, .size_name = "Letter"};
+    qr_cc_check_keys(cc, root, doc_keys, "a document spec");
+    qr_cc_title_lang(cc, root);
+    json_t *pg = json_object_get(root, "page");
+    if (pg) page(cc, pg);
+
+    json_t *sections = json_object_get(root, "sections");
+    json_t *blocks = json_object_get(root, "blocks");
+    if (!sections && !blocks) {
+        qr_cc_err(cc, "add \"blocks\": [{\"type\": \"paragraph\", \"text\": \"...\"}]",
+                  "missing \"blocks\" (or the legacy \"sections\")");
+        return;
+    }
+    if (sections && !json_is_array(sections)) {
+        qr_cc_err_key(cc, "sections", "sections is [{\"heading\": \"...\", \"paragraphs\": [\"...\"]}]",
+                      "expected an array of sections, got %s", qr_cc_type_name(sections));
+        sections = NULL;
+    }
+    if (blocks && !json_is_array(blocks)) {
+        qr_cc_err_key(cc, "blocks", "blocks is [{\"type\": \"paragraph\", \"text\": \"...\"}, ...]",
+                      "expected an array of blocks, got %s", qr_cc_type_name(blocks));
+        blocks = NULL;
+    }
+    size_t n_sec = sections ? section_blocks(sections) : 0;
+    size_t n_blk = blocks ? json_array_size(blocks) : 0;
+    if (!qr_cc_check_blocks(cc, n_sec + n_blk, "blocks")) return;
+    qr_block *bs = n_sec + n_blk ? qr_arena_array(cc->a, n_sec + n_blk, sizeof *bs) : NULL;
+    if (n_sec + n_blk && !bs) {
+        qr_cc_oom(cc);
+        return;
+    }
+    size_t k = 0;
+    if (sections) sections_compile(cc, sections, bs, &k);
+    if (blocks) {
+        size_t o = qr_cc_push_key(cc, "blocks");
+        for (size_t i = 0; i < n_blk; i++) {
+            size_t o2 = qr_cc_push_index(cc, i);
+            block(cc, json_array_get(blocks, i), &bs[k++]);
+            qr_cc_pop(cc, o2);
+        }
+        qr_cc_pop(cc, o);
+    }
+    doc->blocks = bs;
+    doc->n_blocks = k;
+}

@@ -1,0 +1,168 @@
+/* compile_int.h: what the compiler's files share (never installed).
+ *
+ * The compile context (qr_cc) carries the document being built, the error
+ * list, the limits and the JSON pointer of the value being compiled. Each
+ * compile_*.c file turns one part of the spec language into tree.h structs;
+ * they all report through qr_cc_err() at the current path and keep going, so
+ * every error of a spec is reported in one pass.
+ *
+ * Paths: qr_cc_push_key()/qr_cc_push_index() append a reference token to the
+ * current pointer and return the old length; qr_cc_pop() restores it.
+ */
+#ifndef QR_COMPILE_INT_H
+#define QR_COMPILE_INT_H
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "compile.h"
+
+/* Past this many recorded errors the compiler only counts, then adds one
+ * "N more errors" entry: a million bad rows must not cost a million messages. */
+#define QR_CC_MAX_ERRORS 1000
+
+typedef struct qr_cc {
+    qr_doc *doc;
+    qr_arena *a; /* &doc->arena */
+    qr_errlist *errs;
+    const qr_limits *lim;
+    const char *base_dir;
+    qr_kind kind;
+
+    char *path; /* the current JSON pointer (heap, NUL-terminated) */
+    size_t plen, pcap;
+
+    size_t n_errors;     /* errors reported (recorded or not) */
+    size_t n_suppressed; /* errors past QR_CC_MAX_ERRORS */
+    int limit;           /* a QR_E_LIMIT error was reported */
+    int nomem;           /* an allocation failed */
+    int cells_over;      /* max_cells was reported: stop counting */
+    size_t n_cells;      /* table and sheet cells so far */
+    unsigned n_images;   /* images so far: names image1, image2, ... */
+
+    char *pool; /* string pool chunk: strings packed without alignment */
+    size_t pool_left;
+
+    void *sheet_state; /* compile_sheet.c: number format table */
+} qr_cc;
+
+/* ---- compile_cc.c: paths, errors, keys, typed getters -------------------- */
+
+size_t qr_cc_push_key(qr_cc *cc, const char *key);
+size_t qr_cc_push_index(qr_cc *cc, size_t i);
+void qr_cc_pop(qr_cc *cc, size_t old);
+/** The current path, copied into the document arena. */
+const char *qr_cc_path(qr_cc *cc);
+
+/** A spec error (QR_E_SPEC) at the current path. hint may be NULL. */
+void qr_cc_err(qr_cc *cc, const char *hint, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/** A spec error at the current path plus one key (the path of a member). */
+void qr_cc_err_key(qr_cc *cc, const char *key, const char *hint, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/** A limit error (QR_E_LIMIT) at the current path naming limit `name`
+ *  ("max_cells"); the hint says how to raise it. */
+void qr_cc_limit(qr_cc *cc, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/** Record that memory ran out (reported once at the end). */
+void qr_cc_oom(qr_cc *cc);
+
+/** "a string", "an array", ... for messages. */
+const char *qr_cc_type_name(const json_t *v);
+
+/** Report every key of obj not in keys (NULL-terminated) as `unknown key
+ *  "k"` at its own path, with a did-you-mean hint; "footnote(s)" get
+ *  "footnotes are not supported". what names the object for the hint
+ *  ("a paragraph block"). Returns the number of unknown keys. */
+int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char *what);
+
+/** Copy a JSON string into the arena (packed), checking max_string and
+ *  embedded NULs. Reports at the current path; NULL on error. */
+const char *qr_cc_str(qr_cc *cc, json_t *s, size_t *len);
+/** Copy n bytes into the string pool. */
+const char *qr_cc_strndup(qr_cc *cc, const char *s, size_t n);
+
+/* Typed members. Each returns 1 when the key is present and valid, 0 when it
+ * is absent (an error when required), -1 when it is present but wrong (the
+ * error is reported at the member's path). */
+int qr_cc_get_string(qr_cc *cc, json_t *obj, const char *key, int required, const char **out,
+                     size_t *len);
+int qr_cc_get_bool(qr_cc *cc, json_t *obj, const char *key, int *out);
+int qr_cc_get_int(qr_cc *cc, json_t *obj, const char *key, long lo, long hi, int *out);
+/** A JSON number (integer or real) as a double. */
+int qr_cc_number(const json_t *v, double *out);
+/** Report `missing "key"` at the current path. */
+void qr_cc_missing(qr_cc *cc, const char *key, const char *hint);
+
+/** Count cells against max_cells; returns 0 (and reports once) past it. */
+int qr_cc_count_cells(qr_cc *cc, size_t n);
+/** Check an array length against max_blocks; returns 0 (and reports) past it. */
+int qr_cc_check_blocks(qr_cc *cc, size_t n, const char *what);
+
+/* ---- compile_text.c: text values, runs, links, list items ---------------- */
+
+/** Compile obj's "text" or "runs" into *out. required: report when both are
+ *  absent. Returns 1 when a text was found, 0 when absent, -1 on error. */
+int qr_cc_text(qr_cc *cc, json_t *obj, int required, qr_text *out);
+/** A plain string as a one-run text (the current path is the string's). */
+int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out);
+/** List items or bullets (an array at the current path); depth is the level
+ *  of these items (1 for a top-level list). nonempty: an empty array is an
+ *  error. */
+int qr_cc_items(qr_cc *cc, json_t *arr, size_t depth, int nonempty, const qr_item **out,
+                size_t *n);
+/** Whether a URL has an allowed scheme (http:, https:, mailto:). */
+int qr_cc_link_ok(const char *url);
+
+/* ---- compile_doc.c: tables (shared with slides) -------------------------- */
+
+/** Compile a table object at the current path into *t (headers, rows,
+ *  widths; the caller has checked the keys). Returns 0 or -1. */
+int qr_cc_table(qr_cc *cc, json_t *obj, qr_table *t);
+
+/* ---- image.c ----------------------------------------------------------- */
+
+/** Load the image named by src (the current path is src's) into *img:
+ *  data: URI or a path under base_dir; PNG or JPEG by content. Returns 0 or
+ *  -1 (reported). img->alt/path are left to the caller. */
+int qr_cc_image_src(qr_cc *cc, json_t *src, qr_image *img);
+
+/** Read the header of PNG or JPEG bytes. Returns 0 and fills type, width,
+ *  height and dpi, or -1 with *why set to a constant reason. */
+int qr_image_probe(const unsigned char *p, size_t n, qr_image *img, const char **why);
+
+/* ---- compile_doc.c / compile_deck.c / compile_sheet.c -------------------- */
+
+void qr_cc_document(qr_cc *cc, json_t *root);
+void qr_cc_presentation(qr_cc *cc, json_t *root);
+void qr_cc_spreadsheet(qr_cc *cc, json_t *root);
+/** title and lang (shared by every kind). */
+void qr_cc_title_lang(qr_cc *cc, json_t *root);
+
+/* ---- compile.c ----------------------------------------------------------- */
+
+/** Check UTF-8; returns the byte offset of the first bad byte, or (size_t)-1. */
+size_t qr_utf8_check(const char *s, size_t n);
+/** Parse JSON text (already UTF-8 checked) with duplicate keys rejected and
+ *  a string holding an object unwrapped. On failure reports a QR_E_JSON
+ *  (or QR_E_SPEC for a bad string-wrapped spec, QR_E_LIMIT for depth) error
+ *  and returns NULL. */
+json_t *qr_json_parse(const char *json, size_t len, qr_errlist *errs, qr_status *st);
+
+/* ---- suggest.c ------------------------------------------------------------- */
+
+/** The candidate closest to word (edit distance, case-insensitive), or NULL
+ *  when none is close enough to be a likely typo. */
+const char *qr_suggest(const char *word, const char *const *cands);
+
+#endif

@@ -1,0 +1,793 @@
+/* compile_sheet.c: spreadsheet specs. Sheets (names checked the way Excel
+ * checks them), rows of compact 16-byte cells, number formats (deduplicated
+ * into doc->formats), dates as Excel serials, formulas, widths and freeze
+ * panes.
+ *
+ * Speed and memory: a sheet can hold millions of cells. Each row is
+ * converted with a fast path for scalars (no path string is built unless a
+ * cell is wrong), its strings are copied once into the packed string pool,
+ * and then the row's jansson values are freed at once, so the peak stays
+ * near the size of jansson's tree rather than twice that.
+ *
+ * Integers: a JSON integer beyond +-2^53 is refused (a spec error), because
+ * a spreadsheet number is a double and would silently lose digits (an id
+ * like 9007199254740993 would come back as ...992); the hint says to send it
+ * as a string, which keeps every digit. */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include "compile_int.h"
+
+static const char *const book_keys[] = {"title", "lang", "sheets", NULL};
+static const char *const sheet_keys[] = {"name", "header", "freeze", "widths",
+                                         "columns", "rows", NULL};
+static const char *const cell_keys[] = {"value", "date", "formula", "format", NULL};
+
+#define EXCEL_ROWS 1048576u
+#define EXCEL_COLS 16384u
+#define MAX_FORMATS 65535u
+#define MAX_FORMAT_LEN 255u
+#define MAX_FORMULA_LEN 8192u
+#define INT_EXACT 9007199254740992LL /* 2^53 */
+
+/* ---- number formats ---------------------------------------------------------- */
+
+typedef struct fmt_table {
+    const char **items; /* items[0] = "General" */
+    size_t n, cap;
+    uint32_t *slots; /* open addressing: index+1, 0 = free */
+    size_t n_slots;
+} fmt_table;
+
+static uint32_t hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static int fmt_grow(fmt_table *t)
+{
+    size_t ns = t->n_slots ? t->n_slots * 2 : 64;
+    uint32_t *slots = calloc(ns, sizeof *slots);
+    if (!slots) return -1;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t h = hash(t->items[i], strlen(t->items[i])) & (ns - 1);
+        while (slots[h]) h = (h + 1) & (ns - 1);
+        slots[h] = (uint32_t)i + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->n_slots = ns;
+    return 0;
+}
+
+/* The index of format s (n bytes), adding it; -1 when memory runs out, -2
+ * when the table is full. */
+static long fmt_index(qr_cc *cc, fmt_table *t, const char *s, size_t n)
+{
+    if ((t->n + 1) * 2 > t->n_slots && fmt_grow(t) < 0) return -1;
+    size_t h = hash(s, n) & (t->n_slots - 1);
+    while (t->slots[h]) {
+        const char *e = t->items[t->slots[h] - 1];
+        if (strlen(e) == n && memcmp(e, s, n) == 0) return (long)t->slots[h] - 1;
+        h = (h + 1) & (t->n_slots - 1);
+    }
+    if (t->n >= MAX_FORMATS + 1) return -2;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        const char **items = realloc(t->items, cap * sizeof *items);
+        if (!items) return -1;
+        t->items = items;
+        t->cap = cap;
+    }
+    const char *copy = qr_cc_strndup(cc, s, n);
+    if (!copy) return -1;
+    t->items[t->n] = copy;
+    t->slots[h] = (uint32_t)t->n + 1;
+    return (long)t->n++;
+}
+
+/* "format" of a cell object at the current path; 1 and *fmt set, 0 absent, -1 bad. */
+static int cell_format(qr_cc *cc, fmt_table *t, json_t *obj, uint16_t *fmt)
+{
+    json_t *f = json_object_get(obj, "format");
+    if (!f) return 0;
+    size_t o = qr_cc_push_key(cc, "format");
+    int r = -1;
+    if (!json_is_string(f)) {
+        qr_cc_err(cc, "a number format is a string like \"0.00\" or \"0.0%\"",
+                  "expected a string, got %s", qr_cc_type_name(f));
+    } else if (json_string_length(f) == 0 || json_string_length(f) > MAX_FORMAT_LEN) {
+        qr_cc_err(cc, "a number format is a string like \"0.00\" or \"0.0%\"",
+                  "a number format has 1 to %u characters", MAX_FORMAT_LEN);
+    } else if (memchr(json_string_value(f), '\0', json_string_length(f))) {
+        qr_cc_err(cc, NULL, "strings may not contain NUL (\\u0000)");
+    } else {
+        long i = fmt_index(cc, t, json_string_value(f), json_string_length(f));
+        if (i == -1) qr_cc_oom(cc);
+        else if (i == -2)
+            qr_cc_limit(cc, "max_formats", "more than %u distinct number formats", MAX_FORMATS);
+        else {
+            *fmt = (uint16_t)i;
+            r = 1;
+        }
+    }
+    qr_cc_pop(cc, o);
+    return r;
+}
+
+/* ---- dates ------------------------------------------------------------------------ */
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's algorithm). */
+static long days_from_civil(long y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (long)doe - 719468;
+}
+
+static int digits(const char *s, int n, unsigned *out)
+{
+    unsigned v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return 0;
+        v = v * 10 + (unsigned)(s[i] - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+/* "YYYY-MM-DD", "YYYY-MM-DDTHH:MM" or "YYYY-MM-DDTHH:MM:SS" (T or a space).
+ * Returns 0 and the serial, or -1 with *why. */
+static int parse_date(const char *s, size_t n, double *serial, int *has_time, const char **why)
+{
+    unsigned y, mo, d, h = 0, mi = 0, se = 0;
+    *why = "expected a date like \"2026-11-30\" or \"2026-11-30T14:05:00\"";
+    if (n != 10 && n != 16 && n != 19) return -1;
+    if (!digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
+        !digits(s + 8, 2, &d))
+        return -1;
+    *has_time = n > 10;
+    if (n > 10) {
+        if ((s[10] != 'T' && s[10] != ' ') || !digits(s + 11, 2, &h) || s[13] != ':' ||
+            !digits(s + 14, 2, &mi))
+            return -1;
+        if (n == 19 && (s[16] != ':' || !digits(s + 17, 2, &se))) return -1;
+    }
+    static const unsigned mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap)) {
+        *why = "no such day in the calendar";
+        return -1;
+    }
+    if (h > 23 || mi > 59 || se > 59) {
+        *why = "no such time of day (hours 00-23, minutes and seconds 00-59)";
+        return -1;
+    }
+    /* Excel's 1900 system counts from 1899-12-30 (25569 days before 1970)
+     * and believes 1900-02-29 existed, so serials agree with the calendar
+     * only from 1900-03-01 (serial 61). */
+    long days = days_from_civil((long)y, mo, d) + 25569;
+    if (days < 61) {
+        *why = "dates before 1900-03-01 cannot be Excel dates (the 1900 date system counts a "
+               "29 February 1900 that never existed)";
+        return -1;
+    }
+    *serial = (double)days + (double)(h * 3600 + mi * 60 + se) / 86400.0;
+    return 0;
+}
+
+/* ---- cells ------------------------------------------------------------------------ */
+
+/* A scalar value (cached formula value or "value"): NUMBER, BOOL or TEXT.
+ * Returns the type, or EMPTY for null, or -1 (reported at the current path). */
+static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *len)
+{
+    switch (json_typeof(v)) {
+    case JSON_INTEGER: {
+        json_int_t i = json_integer_value(v);
+        if (i > INT_EXACT || i < -INT_EXACT) {
+            qr_cc_err(cc, "send it as a string to keep every digit",
+                      "the integer %" JSON_INTEGER_FORMAT
+                      " is beyond +-2^53 and would lose digits as a spreadsheet number",
+                      i);
+            return -1;
+        }
+        *num = (double)i;
+        return QR_CELL_NUMBER;
+    }
+    case JSON_REAL: *num = json_real_value(v); return QR_CELL_NUMBER;
+    case JSON_TRUE: *num = 1; return QR_CELL_BOOL;
+    case JSON_FALSE: *num = 0; return QR_CELL_BOOL;
+    case JSON_NULL: return QR_CELL_EMPTY;
+    case JSON_STRING:
+        *str = qr_cc_str(cc, v, len);
+        if (!*str) return -1;
+        if (*len > UINT32_MAX) {
+            qr_cc_limit(cc, "max_string", "a cell string of %zu bytes", *len);
+            return -1;
+        }
+        return QR_CELL_TEXT;
+    case JSON_ARRAY:
+    case JSON_OBJECT: break;
+    }
+    qr_cc_err(cc, "a value is a number, a string or true/false", "expected a scalar, got %s",
+              qr_cc_type_name(v));
+    return -1;
+}
+
+/* A cell object at the current path. */
+static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
+{
+    int bad = qr_cc_check_keys(cc, v, cell_keys, "a cell object") > 0;
+    json_t *value = json_object_get(v, "value");
+    json_t *date = json_object_get(v, "date");
+    json_t *formula = json_object_get(v, "formula");
+    uint16_t fmt = 0;
+    int fr = cell_format(cc, ft, v, &fmt);
+    if (fr < 0) bad = 1;
+    if (date && (value || formula)) {
+        qr_cc_err(cc, "a cell is one of {\"value\"}, {\"date\"} or {\"formula\", \"value\"?}",
+                  "\"date\" cannot be combined with \"%s\"", value ? "value" : "formula");
+        return -1;
+    }
+    if (formula) {
+        size_t o = qr_cc_push_key(cc, "formula");
+        const char *s = NULL;
+        size_t n = 0;
+        if (!json_is_string(formula)) {
+            qr_cc_err(cc, "a formula is a string like \"SUM(B2:B9)\"", "expected a string, got %s",
+                      qr_cc_type_name(formula));
+        } else if ((s = qr_cc_str(cc, formula, &n)) != NULL) {
+            if (n && s[0] == '=') s++, n--;
+            if (n == 0) {
+                qr_cc_err(cc, "write the formula without or with a leading '=': \"SUM(B2:B9)\"",
+                          "the formula is empty");
+                s = NULL;
+            } else if (n > MAX_FORMULA_LEN) {
+                qr_cc_err(cc, NULL, "a formula has at most %u characters (Excel's limit)",
+                          MAX_FORMULA_LEN);
+                s = NULL;
+            }
+        }
+        qr_cc_pop(cc, o);
+        if (!s) return -1;
+        qr_formula *f = qr_arena_alloc(cc->a, sizeof *f);
+        if (!f) return qr_cc_oom(cc), -1;
+        f->text = s;
+        if (value) {
+            o = qr_cc_push_key(cc, "value");
+            size_t len = 0;
+            int t = scalar(cc, value, &f->num, &f->str, &len);
+            qr_cc_pop(cc, o);
+            if (t < 0) return -1;
+            if (t != QR_CELL_EMPTY) {
+                f->has_value = 1;
+                f->value_type = (qr_cell_type)t;
+            }
+        }
+        c->type = QR_CELL_FORMULA;
+        c->fmt = fmt;
+        c->v.formula = f;
+        return bad ? -1 : 0;
+    }
+    if (date) {
+        size_t o = qr_cc_push_key(cc, "date");
+        const char *why = NULL;
+        double serial = 0;
+        int has_time = 0;
+        int ok = 0;
+        if (!json_is_string(date))
+            qr_cc_err(cc, "a date is a string like \"2026-11-30\"", "expected a string, got %s",
+                      qr_cc_type_name(date));
+        else if (parse_date(json_string_value(date), json_string_length(date), &serial, &has_time,
+                            &why) < 0)
+            qr_cc_err(cc, "use \"YYYY-MM-DD\" or \"YYYY-MM-DDTHH:MM:SS\"; send older dates as text",
+                      "%s, got \"%.40s\"", why, json_string_value(date));
+        else
+            ok = 1;
+        qr_cc_pop(cc, o);
+        if (!ok) return -1;
+        if (fr == 0) {
+            const char *df = has_time ? "yyyy-mm-dd hh:mm:ss" : "yyyy-mm-dd";
+            long i = fmt_index(cc, ft, df, strlen(df));
+            if (i < 0) return qr_cc_oom(cc), -1;
+            fmt = (uint16_t)i;
+        }
+        c->type = QR_CELL_DATE;
+        c->fmt = fmt;
+        c->v.num = serial;
+        return bad ? -1 : 0;
+    }
+    if (!value) {
+        qr_cc_err(cc, "write {\"value\": 0.25, \"format\": \"0.0%\"}, {\"date\": \"2026-11-30\"} "
+                      "or {\"formula\": \"SUM(B2:B9)\"}",
+                  "a cell object needs \"value\", \"date\" or \"formula\"");
+        return -1;
+    }
+    size_t o = qr_cc_push_key(cc, "value");
+    double num = 0;
+    const char *str = NULL;
+    size_t len = 0;
+    int t = scalar(cc, value, &num, &str, &len);
+    qr_cc_pop(cc, o);
+    if (t < 0) return -1;
+    c->type = (uint8_t)t;
+    c->fmt = fmt;
+    if (t == QR_CELL_TEXT) {
+        c->v.str = str;
+        c->len = (uint32_t)len;
+    } else {
+        c->v.num = num;
+    }
+    return bad ? -1 : 0;
+}
+
+/* Convert one cell. The path is only built when something is wrong. */
+static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r, size_t col)
+{
+    size_t o;
+    int res;
+    switch (json_typeof(v)) {
+    case JSON_STRING: {
+        size_t n = json_string_length(v);
+        const char *s = json_string_value(v);
+        if ((cc->lim->max_string && n > cc->lim->max_string) || n > UINT32_MAX ||
+            memchr(s, '\0', n))
+            break; /* the slow path reports it */
+        c->type = QR_CELL_TEXT;
+        c->len = (uint32_t)n;
+        c->v.str = qr_cc_strndup(cc, s, n);
+        return c->v.str ? 0 : -1;
+    }
+    case JSON_INTEGER: {
+        json_int_t i = json_integer_value(v);
+        if (i > INT_EXACT || i < -INT_EXACT) break;
+        c->type = QR_CELL_NUMBER;
+        c->v.num = (double)i;
+        return 0;
+    }
+    case JSON_REAL:
+        c->type = QR_CELL_NUMBER;
+        c->v.num = json_real_value(v);
+        return 0;
+    case JSON_TRUE:
+    case JSON_FALSE:
+        c->type = QR_CELL_BOOL;
+        c->v.num = json_is_true(v);
+        return 0;
+    case JSON_NULL: c->type = QR_CELL_EMPTY; return 0;
+    case JSON_ARRAY:
+    case JSON_OBJECT: break;
+    }
+    o = qr_cc_push_index(cc, r);
+    qr_cc_push_index(cc, col);
+    if (json_is_array(v)) {
+        qr_cc_err(cc,
+                  "put one value per cell; for a formatted value use {\"value\": 0.25, \"format\": "
+                  "\"0.0%%\"}",
+                  "a cell cannot be an array");
+        res = -1;
+    } else if (json_is_object(v)) {
+        res = cell_object(cc, ft, v, c);
+    } else {
+        double num;
+        const char *str = NULL;
+        size_t len = 0;
+        res = scalar(cc, v, &num, &str, &len) < 0 ? -1 : 0;
+    }
+    qr_cc_pop(cc, o);
+    return res;
+}
+
+/* ---- sheet names ---------------------------------------------------------------- */
+
+static int name_error(const char *s, size_t n, const char **why)
+{
+    size_t cps = 0;
+    int blank = 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if ((ch & 0xC0) != 0x80) cps++;
+        if (ch != ' ') blank = 0;
+        if (ch < 0x20 || ch == 0x7F) {
+            *why = "a sheet name cannot hold control characters";
+            return 1;
+        }
+        if (strchr("[]:*?/\\", ch)) {
+            *why = "a sheet name cannot hold any of [ ] : * ? / \\";
+            return 1;
+        }
+    }
+    if (n == 0 || blank) {
+        *why = "a sheet name cannot be blank";
+        return 1;
+    }
+    if (cps > 31) {
+        *why = "a sheet name has at most 31 characters";
+        return 1;
+    }
+    if (s[0] == '\'' || s[n - 1] == '\'') {
+        *why = "a sheet name cannot begin or end with an apostrophe";
+        return 1;
+    }
+    if (n == 7 && strncasecmp(s, "History", 7) == 0) {
+        *why = "\"History\" is reserved by Excel";
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct name_ref {
+    char *folded;
+    size_t index;
+} name_ref;
+
+static int name_cmp(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    int c = strcmp(x->folded, y->folded);
+    if (c) return c;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static char *fold(const char *s)
+{
+    size_t n = strlen(s);
+    char *f = malloc(n + 1);
+    if (!f) return NULL;
+    for (size_t i = 0; i <= n; i++) f[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+    return f;
+}
+
+static int name_taken(const name_ref *refs, size_t n, const char *folded)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(refs[mid].folded, folded);
+        if (c == 0) return 1;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return 0;
+}
+
+/* Validate the explicit names, reject duplicates (ignoring case), and give
+ * unnamed sheets "SheetN": N is the 1-based index, bumped past any name in
+ * use. names[i] is set for every sheet. */
+static void sheet_names(qr_cc *cc, json_t *sheets, const char **names)
+{
+    size_t n = json_array_size(sheets), m = 0;
+    name_ref *refs = calloc(n ? n : 1, sizeof *refs);
+    if (!refs) {
+        qr_cc_oom(cc);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *sh = json_array_get(sheets, i);
+        json_t *nm = json_is_object(sh) ? json_object_get(sh, "name") : NULL;
+        if (!nm) continue;
+        size_t o = qr_cc_push_index(cc, i);
+        qr_cc_push_key(cc, "name");
+        const char *why;
+        if (!json_is_string(nm)) {
+            qr_cc_err(cc, NULL, "expected a string, got %s", qr_cc_type_name(nm));
+        } else if (name_error(json_string_value(nm), json_string_length(nm), &why)) {
+            qr_cc_err(cc, "Excel sheet names: 1-31 characters, none of [ ] : * ? / \\",
+                      "bad sheet name \"%.64s\": %s", json_string_value(nm), why);
+        } else {
+            names[i] = qr_cc_str(cc, nm, NULL);
+            refs[m].folded = fold(json_string_value(nm));
+            refs[m].index = i;
+            if (!refs[m].folded) qr_cc_oom(cc);
+            else m++;
+        }
+        qr_cc_pop(cc, o);
+    }
+    qsort(refs, m, sizeof *refs, name_cmp);
+    /* Duplicates: the first sheet (lowest index) keeps the name; report the
+     * others in index order. */
+    unsigned char *dup = calloc(n ? n : 1, 1);
+    size_t *first = calloc(n ? n : 1, sizeof *first);
+    if (!dup || !first) qr_cc_oom(cc);
+    for (size_t k = 1; dup && first && k < m; k++) {
+        if (strcmp(refs[k].folded, refs[k - 1].folded) == 0) {
+            dup[refs[k].index] = 1;
+            first[refs[k].index] = dup[refs[k - 1].index] ? first[refs[k - 1].index] : refs[k - 1].index;
+        }
+    }
+    for (size_t i = 0; dup && first && i < n; i++) {
+        if (!dup[i]) continue;
+        size_t o = qr_cc_push_index(cc, i);
+        qr_cc_push_key(cc, "name");
+        qr_cc_err(cc, "sheet names must be unique, ignoring case",
+                  "sheet name \"%.64s\" is already used by sheet %zu", names[i], first[i]);
+        qr_cc_pop(cc, o);
+    }
+    size_t next = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *sh = json_array_get(sheets, i);
+        if (names[i] || (json_is_object(sh) && json_object_get(sh, "name"))) continue;
+        size_t k = next > i + 1 ? next : i + 1;
+        char buf[40];
+        for (;; k++) {
+            snprintf(buf, sizeof buf, "sheet%zu", k);
+            if (!name_taken(refs, m, buf)) break;
+        }
+        next = k + 1;
+        snprintf(buf, sizeof buf, "Sheet%zu", k);
+        names[i] = qr_cc_strndup(cc, buf, strlen(buf));
+    }
+    for (size_t k = 0; k < m; k++) free(refs[k].folded);
+    free(refs);
+    free(dup);
+    free(first);
+}
+
+/* ---- sheets ------------------------------------------------------------------------- */
+
+/* "A2" -> row 1, col 0 (the counts of frozen rows and columns). */
+static int parse_ref(const char *s, int *row, int *col)
+{
+    size_t i = 0;
+    unsigned long c = 0, r = 0;
+    while (isalpha((unsigned char)s[i]) && i < 3) c = c * 26 + (unsigned long)(toupper((unsigned char)s[i++]) - 'A' + 1);
+    if (i == 0 || c > EXCEL_COLS) return -1;
+    size_t j = i;
+    while (isdigit((unsigned char)s[j]) && j - i < 8) r = r * 10 + (unsigned long)(s[j++] - '0');
+    if (j == i || s[j] || s[i] == '0' || r > EXCEL_ROWS) return -1;
+    *row = (int)r - 1;
+    *col = (int)c - 1;
+    return 0;
+}
+
+static void sheet_widths(qr_cc *cc, json_t *w, qr_sheet *sh)
+{
+    size_t o = qr_cc_push_key(cc, "widths");
+    if (!json_is_array(w)) {
+        qr_cc_err(cc, "widths are column widths in characters: [18, 12]",
+                  "expected an array of numbers, got %s", qr_cc_type_name(w));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    size_t n = json_array_size(w);
+    if (n > EXCEL_COLS) {
+        qr_cc_err(cc, NULL, "widths has %zu entries; a sheet has at most %u columns", n, EXCEL_COLS);
+        qr_cc_pop(cc, o);
+        return;
+    }
+    double *ws = n ? qr_arena_array(cc->a, n, sizeof *ws) : NULL;
+    if (n && !ws) {
+        qr_cc_oom(cc);
+        qr_cc_pop(cc, o);
+        return;
+    }
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(w, i);
+        size_t o2 = qr_cc_push_index(cc, i);
+        if (!qr_cc_number(e, &ws[i])) {
+            qr_cc_err(cc, "widths are column widths in characters: [18, 12]",
+                      "expected a number, got %s", qr_cc_type_name(e));
+            bad = 1;
+        } else if (!(ws[i] > 0 && ws[i] <= 255)) {
+            char num[32];
+            qr_fmt_double(ws[i], num);
+            qr_cc_err(cc, "Excel column widths are from just above 0 to 255 characters",
+                      "expected a width above 0 and at most 255, got %s", num);
+            bad = 1;
+        }
+        qr_cc_pop(cc, o2);
+    }
+    if (!bad) {
+        sh->widths = ws;
+        sh->n_widths = n;
+    }
+    qr_cc_pop(cc, o);
+}
+
+#if defined(__GLIBC__)
+/* Give the pages of freed rows back to the system every so often, so the
+ * peak is jansson's tree, not jansson's tree plus the cells. */
+enum { TRIM_EVERY = 1u << 17 };
+#endif
+
+static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char *name)
+{
+    sh->path = qr_cc_path(cc);
+    sh->name = name ? name : "";
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "a sheet is {\"name\": \"...\", \"rows\": [[...], ...]}",
+                  "expected a sheet object, got %s", qr_cc_type_name(v));
+        return;
+    }
+    qr_cc_check_keys(cc, v, sheet_keys, "a sheet");
+    int header = 0, has_header = qr_cc_get_bool(cc, v, "header", &header);
+    json_t *columns = json_object_get(v, "columns");
+    if (columns && !json_is_array(columns)) {
+        qr_cc_err_key(cc, "columns", "columns is an array of column names",
+                      "expected an array of strings, got %s", qr_cc_type_name(columns));
+        columns = NULL;
+    }
+    if (columns && has_header == 0) header = 1;
+    sh->header = header;
+    json_t *freeze = json_object_get(v, "freeze");
+    int frozen = 0;
+    if (freeze) {
+        int r, c;
+        if (!json_is_string(freeze) || parse_ref(json_string_value(freeze), &r, &c) < 0) {
+            qr_cc_err_key(cc, "freeze", "name the first cell that scrolls, like \"A2\" or \"B3\"",
+                          "expected a cell reference like \"A2\", got %s%.20s%s",
+                          json_is_string(freeze) ? "\"" : "",
+                          json_is_string(freeze) ? json_string_value(freeze)
+                                                 : qr_cc_type_name(freeze),
+                          json_is_string(freeze) ? "\"" : "");
+        } else {
+            sh->freeze_row = r;
+            sh->freeze_col = c;
+            frozen = 1;
+        }
+    }
+    if (header && !frozen) sh->freeze_row = 1;
+    json_t *w = json_object_get(v, "widths");
+    if (w) sheet_widths(cc, w, sh);
+
+    json_t *rows = json_object_get(v, "rows");
+    if (!rows) {
+        qr_cc_missing(cc, "rows", "add \"rows\": [[\"Region\", \"Revenue\"], [\"EMEA\", 1200.5]]");
+        return;
+    }
+    if (!json_is_array(rows)) {
+        qr_cc_err_key(cc, "rows", "rows is an array of rows: [[\"a\", 1], [\"b\", 2]]",
+                      "expected an array of rows, got %s", qr_cc_type_name(rows));
+        return;
+    }
+    size_t n_json = json_array_size(rows), hdr = columns ? 1 : 0;
+    if (n_json + hdr > EXCEL_ROWS) {
+        qr_cc_err_key(cc, "rows", "split the rows over several sheets",
+                      "%zu rows; a sheet holds at most %u rows (Excel's limit)", n_json + hdr,
+                      EXCEL_ROWS);
+        return;
+    }
+    qr_row *out = qr_arena_array(cc->a, n_json + hdr ? n_json + hdr : 1, sizeof *out);
+    if (!out) {
+        qr_cc_oom(cc);
+        return;
+    }
+    size_t n_cols = 0;
+    if (columns) {
+        size_t n = json_array_size(columns);
+        size_t o = qr_cc_push_key(cc, "columns");
+        if (n > EXCEL_COLS) {
+            qr_cc_err(cc, NULL, "%zu columns; a sheet has at most %u columns", n, EXCEL_COLS);
+            n = 0;
+        }
+        qr_cell *cells = n ? qr_arena_array(cc->a, n, sizeof *cells) : NULL;
+        if (n && !cells) qr_cc_oom(cc), n = 0;
+        qr_cc_count_cells(cc, n);
+        for (size_t i = 0; i < n; i++) {
+            json_t *e = json_array_get(columns, i);
+            size_t o2 = qr_cc_push_index(cc, i);
+            size_t len = 0;
+            if (!json_is_string(e)) {
+                qr_cc_err(cc, "columns is an array of column names",
+                          "expected a string, got %s", qr_cc_type_name(e));
+            } else if ((cells[i].v.str = qr_cc_str(cc, e, &len)) != NULL) {
+                cells[i].type = QR_CELL_TEXT;
+                cells[i].len = (uint32_t)len;
+            }
+            qr_cc_pop(cc, o2);
+        }
+        out[0].cells = cells;
+        out[0].n = (uint32_t)n;
+        n_cols = n;
+        qr_cc_pop(cc, o);
+    }
+    size_t o = qr_cc_push_key(cc, "rows");
+    for (size_t r = 0; r < n_json; r++) {
+        json_t *row = json_array_get(rows, r);
+        qr_row *dst = &out[r + hdr];
+        if (!json_is_array(row)) {
+            size_t o2 = qr_cc_push_index(cc, r);
+            qr_cc_err(cc, "a row is an array of cells: [\"EMEA\", 1200.5, null, true]",
+                      "expected an array of cells, got %s", qr_cc_type_name(row));
+            qr_cc_pop(cc, o2);
+            continue;
+        }
+        size_t n = json_array_size(row);
+        if (n > EXCEL_COLS) {
+            size_t o2 = qr_cc_push_index(cc, r);
+            qr_cc_err(cc, NULL, "%zu cells; a row has at most %u (Excel's limit)", n, EXCEL_COLS);
+            qr_cc_pop(cc, o2);
+            continue;
+        }
+        if (!qr_cc_count_cells(cc, n)) break;
+        if (n) {
+            qr_cell *cells = qr_arena_array(cc->a, n, sizeof *cells);
+            if (!cells) {
+                qr_cc_oom(cc);
+                break;
+            }
+            for (size_t c = 0; c < n; c++) cell(cc, ft, json_array_get(row, c), &cells[c], r, c);
+            dst->cells = cells;
+            dst->n = (uint32_t)n;
+            if (n > n_cols) n_cols = n;
+        }
+        /* The row is converted: free its JSON now. */
+        json_array_set_new(rows, r, json_null());
+#if defined(__GLIBC__)
+        if ((r & (TRIM_EVERY - 1)) == TRIM_EVERY - 1) malloc_trim(0);
+#endif
+    }
+    qr_cc_pop(cc, o);
+    sh->rows = out;
+    sh->n_rows = n_json + hdr;
+    sh->n_cols = n_cols;
+}
+
+void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
+{
+    qr_doc *doc = cc->doc;
+    qr_cc_check_keys(cc, root, book_keys, "a spreadsheet spec");
+    qr_cc_title_lang(cc, root);
+    json_t *sheets = json_object_get(root, "sheets");
+    if (!sheets) {
+        qr_cc_missing(cc, "sheets", "add \"sheets\": [{\"name\": \"Data\", \"rows\": [[\"a\", 1]]}]");
+        return;
+    }
+    size_t o = qr_cc_push_key(cc, "sheets");
+    if (!json_is_array(sheets)) {
+        qr_cc_err(cc, "sheets is an array: [{\"name\": \"Data\", \"rows\": [[\"a\", 1]]}]",
+                  "expected an array of sheets, got %s", qr_cc_type_name(sheets));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    size_t n = json_array_size(sheets);
+    fmt_table ft = {0};
+    const char **names = NULL;
+    qr_sheet *ss = NULL;
+    if (!qr_cc_check_blocks(cc, n, "sheets")) goto done;
+    if (fmt_index(cc, &ft, "General", 7) != 0) {
+        qr_cc_oom(cc);
+        goto done;
+    }
+    names = calloc(n ? n : 1, sizeof *names);
+    ss = n ? qr_arena_array(cc->a, n, sizeof *ss) : NULL;
+    if (!names || (n && !ss)) {
+        qr_cc_oom(cc);
+        goto done;
+    }
+    sheet_names(cc, sheets, names);
+    for (size_t i = 0; i < n; i++) {
+        size_t o2 = qr_cc_push_index(cc, i);
+        sheet(cc, &ft, json_array_get(sheets, i), &ss[i], names[i]);
+        qr_cc_pop(cc, o2);
+    }
+    const char **formats = qr_arena_array(cc->a, ft.n, sizeof *formats);
+    if (!formats) {
+        qr_cc_oom(cc);
+        goto done;
+    }
+    memcpy(formats, ft.items, ft.n * sizeof *formats);
+    doc->formats = formats;
+    doc->n_formats = ft.n;
+    doc->sheets = ss;
+    doc->n_sheets = n;
+done:
+    free(names);
+    free(ft.items);
+    free(ft.slots);
+    qr_cc_pop(cc, o);
+}
