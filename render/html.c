@@ -227,11 +227,13 @@ static void put_heading(hw *w, const qr_block *b)
     int level = b->u.heading.level;
     if (level < 1) level = 1;
     int h = level + 1 > 6 ? 6 : level + 1;
-    qr_buf_printf(&w->b, "<h%d", h);
+    char open[4] = {'<', 'h', (char)('0' + h), '\0'};
+    char close[7] = {'<', '/', 'h', (char)('0' + h), '>', '\n', '\0'};
+    puts_(w, open);
     put_dir(w, qr_fonts_text_direction(&b->u.heading.text), 0);
     putn(w, ">", 1);
     put_text(w, &b->u.heading.text);
-    qr_buf_printf(&w->b, "</h%d>\n", h);
+    puts_(w, close);
 }
 
 static void put_paragraph(hw *w, const qr_block *b)
@@ -256,8 +258,7 @@ static qr_dir items_dir(const qr_item *items, size_t n)
 static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inherited_rtl,
                      int depth)
 {
-    const char *tag = ordered ? "ol" : "ul";
-    qr_buf_printf(&w->b, "<%s", tag);
+    puts_(w, ordered ? "<ol" : "<ul");
     int rtl = put_dir(w, items_dir(items, n), inherited_rtl);
     putn(w, ">", 1);
     for (size_t i = 0; i < n; i++) {
@@ -271,7 +272,7 @@ static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inh
         if (it->n_items && depth < 64) put_list(w, ordered, it->items, it->n_items, item_rtl, depth + 1);
         puts_(w, "</li>");
     }
-    qr_buf_printf(&w->b, "</%s>\n", tag);
+    puts_(w, ordered ? "</ol>" : "</ul>");
 }
 
 static qr_dir cells_dir(const qr_tcell *cells, size_t n)
@@ -284,9 +285,9 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
     return QR_DIR_NEUTRAL;
 }
 
-static void put_cell(hw *w, const qr_tcell *c, const char *tag, int table_rtl)
+static void put_cell(hw *w, const qr_tcell *c, int th, int table_rtl)
 {
-    qr_buf_printf(&w->b, "<%s", tag);
+    puts_(w, th ? "<th" : "<td");
     if (c && (c->kind == QR_TCELL_NUMBER)) {
         puts_(w, " class=\"num\"");
     } else if (c && c->kind == QR_TCELL_TEXT) {
@@ -294,7 +295,7 @@ static void put_cell(hw *w, const qr_tcell *c, const char *tag, int table_rtl)
     }
     putn(w, ">", 1);
     if (c) put_text(w, &c->text);
-    qr_buf_printf(&w->b, "</%s>", tag);
+    puts_(w, th ? "</th>" : "</td>");
 }
 
 static void put_table(hw *w, const qr_table *t)
@@ -318,13 +319,13 @@ static void put_table(hw *w, const qr_table *t)
     if (t->headers) {
         puts_(w, "<thead><tr>");
         for (size_t c = 0; c < t->n_cols; c++)
-            put_cell(w, c < t->n_headers ? &t->headers[c] : NULL, "th", rtl);
+            put_cell(w, c < t->n_headers ? &t->headers[c] : NULL, 1, rtl);
         puts_(w, "</tr></thead>\n");
     }
     puts_(w, "<tbody>\n");
     for (size_t r = 0; r < t->n_rows; r++) {
         puts_(w, "<tr>");
-        for (size_t c = 0; c < t->n_cols; c++) put_cell(w, &t->rows[r][c], "td", rtl);
+        for (size_t c = 0; c < t->n_cols; c++) put_cell(w, &t->rows[r][c], 0, rtl);
         puts_(w, "</tr>\n");
         maybe_flush(w);
     }
@@ -410,6 +411,7 @@ static void put_block(hw *w, const qr_block *b)
     case QR_BLOCK_PARAGRAPH: put_paragraph(w, b); break;
     case QR_BLOCK_LIST:
         put_list(w, b->u.list.ordered, b->u.list.items, b->u.list.n_items, 0, 1);
+        putn(w, "\n", 1);
         break;
     case QR_BLOCK_TABLE: put_table(w, &b->u.table); break;
     case QR_BLOCK_CODE: put_code(w, b); break;

@@ -389,7 +389,7 @@ class Blocks(unittest.TestCase):
                          [["no", "header"], ["ragged", ""]])
         # Code keeps tabs and spaces.
         self.assertEqual(elements(kids[16]), [("pre", ()), ("code", ())])
-        self.assertEqual(text_of(kids[16]), spec["blocks"][16]["text"])
+        self.assertEqual(text_of(kids[16]), spec["blocks"][15]["text"])
         # The image, inline, with its alt text and size.
         self.assertEqual(kids[17].tag, "figure")
         img = kids[17].find("img")
