@@ -20,6 +20,8 @@ int qr_cli_fonts(int argc, char **argv) __attribute__((weak));
 int qr_cli_store(int argc, char **argv) __attribute__((weak));
 
 #define MAX_ERRORS_SHOWN 20
+/* Bytes of errors in a result line: the whole line stays under 4,000 characters. */
+#define RESULT_BUDGET 3300
 
 static const char usage_text[] =
     "usage: quire COMMAND [ARGS]\n"
@@ -68,7 +70,7 @@ static int print_failure(qr_status st, const qr_result *res)
         snprintf(head, sizeof head, "%s (%zu errors)", qr_status_str(st), n);
     qr_json_str(&b, head);
     qr_buf_puts(&b, ",\"errors\":");
-    size_t omitted = qr_json_errors(&b, &res->errors, MAX_ERRORS_SHOWN);
+    size_t omitted = qr_json_errors(&b, &res->errors, MAX_ERRORS_SHOWN, RESULT_BUDGET);
     if (omitted) qr_buf_printf(&b, ",\"errors_omitted\":%zu", omitted);
     qr_buf_putc(&b, '}');
     qr_json_print(&b);
@@ -173,7 +175,7 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
     if (res->pages > 0) qr_buf_printf(&b, ",\"pages\":%d", res->pages);
     if (pages_files > 0) qr_buf_printf(&b, ",\"files\":%d", pages_files);
     qr_buf_puts(&b, ",\"warnings\":");
-    size_t omitted = qr_json_errors(&b, &res->warnings, MAX_ERRORS_SHOWN);
+    size_t omitted = qr_json_errors(&b, &res->warnings, MAX_ERRORS_SHOWN, RESULT_BUDGET);
     if (omitted) qr_buf_printf(&b, ",\"warnings_omitted\":%zu", omitted);
     qr_buf_putc(&b, '}');
     qr_json_print(&b);

@@ -70,20 +70,20 @@ void qr_json_str(qr_buf *b, const char *s)
     qr_json_str_max(b, s ? s : "", (size_t)-1);
 }
 
-size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap)
+size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget)
 {
+    size_t start = b->len, n = 0;
     qr_buf_putc(b, '[');
-    size_t n = l->count < cap ? l->count : cap;
-    for (size_t i = 0; i < n; i++) {
-        const qr_error *e = &l->items[i];
-        if (i) qr_buf_putc(b, ',');
+    for (; n < l->count && n < cap && b->len - start < budget; n++) {
+        const qr_error *e = &l->items[n];
+        if (n) qr_buf_putc(b, ',');
         qr_buf_puts(b, "{\"path\":");
-        qr_json_str_max(b, e->path, 200);
+        qr_json_str_max(b, e->path, 120);
         qr_buf_puts(b, ",\"message\":");
-        qr_json_str_max(b, e->message, 300);
+        qr_json_str_max(b, e->message, 160);
         if (e->hint) {
             qr_buf_puts(b, ",\"hint\":");
-            qr_json_str_max(b, e->hint, 200);
+            qr_json_str_max(b, e->hint, 120);
         }
         qr_buf_putc(b, '}');
     }

@@ -11,9 +11,11 @@
 void qr_json_str(qr_buf *b, const char *s);
 /** Append at most max bytes of s as a JSON string, cut at a UTF-8 boundary with "..." added. */
 void qr_json_str_max(qr_buf *b, const char *s, size_t max);
-/** Append an error list as a JSON array of {path,message,hint}, at most cap items;
- *  returns how many were left out. */
-size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap);
+/** Append an error list as a JSON array of {path,message,hint}: at most cap
+ *  items, and no more once the array has grown past budget bytes (long
+ *  strings are cut), so a result line stays small. Returns how many were
+ *  left out. */
+size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget);
 /** Print the buffer and a newline to stdout, flush. */
 void qr_json_print(qr_buf *b);
 
