@@ -1,0 +1,112 @@
+/* xlsx_workbook.c: xl/workbook.xml, the list of sheets.
+ *
+ * Sheets are named as the compiler validated them and point to their parts
+ * through r:id rId1.. (xlsx.c adds the relationships in the same order).
+ * An autofilter needs Excel's hidden _xlnm._FilterDatabase name over the
+ * same range, local to its sheet. calcPr fullCalcOnLoad makes Excel and
+ * LibreOffice compute every formula on open, so formulas written without a
+ * cached value never show a stale 0.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "xlsx_int.h"
+#include "xml.h"
+
+/* <x:bookViews> */
+static void write_book_views(qr_xml *x)
+{
+    qr_xml_start(x, "bookViews");
+    qr_xml_leaf(x, "workbookView", "xWindow", "0", "yWindow", "0", "windowWidth", "16384",
+                "windowHeight", "8192", NULL);
+    qr_xml_end(x);
+}
+
+/* <x:sheets> */
+static void write_sheets(qr_xml *x, const qr_sheet *sheets, size_t n)
+{
+    qr_xml_start(x, "sheets");
+    for (size_t i = 0; i < n; i++) {
+        char id[32];
+        /* <x:sheet> */
+        qr_xml_start(x, "sheet");
+        qr_xml_attr(x, "name", sheets[i].name);
+        qr_xml_attr_int(x, "sheetId", (long long)i + 1);
+        snprintf(id, sizeof id, "rId%zu", i + 1);
+        qr_xml_attr(x, "r:id", id);
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+}
+
+/* 'Name'!$A$1:$J$100 : the sheet name quoted, apostrophes doubled. */
+static int filter_ref(qr_buf *b, const qr_sheet *sh)
+{
+    char range[64];
+    qr_xlsx_used_range(sh, range, sizeof range);
+    char *colon = strchr(range, ':');
+    if (!colon) return -1;
+    *colon = '\0';
+    qr_buf_putc(b, '\'');
+    for (const char *p = sh->name; *p; p++) {
+        if (*p == '\'') qr_buf_putc(b, '\'');
+        qr_buf_putc(b, *p);
+    }
+    qr_buf_puts(b, "'!");
+    const char *parts[2] = {range, colon + 1};
+    for (int k = 0; k < 2; k++) {
+        const char *r = parts[k];
+        size_t letters = strspn(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        if (k) qr_buf_putc(b, ':');
+        qr_buf_printf(b, "$%.*s$%s", (int)letters, r, r + letters);
+    }
+    return b->oom ? -1 : 0;
+}
+
+/* <x:definedNames> */
+static void write_defined_names(qr_xml *x, const qr_sheet *sheets, size_t n)
+{
+    int any = 0;
+    qr_buf ref = {0};
+    for (size_t i = 0; i < n; i++) {
+        char range[64];
+        qr_xlsx_used_range(&sheets[i], range, sizeof range);
+        if (!sheets[i].header || !strchr(range, ':')) continue;
+        if (!any) qr_xml_start(x, "definedNames");
+        any = 1;
+        ref.len = 0;
+        filter_ref(&ref, &sheets[i]);
+        /* <x:definedName> */
+        qr_xml_start(x, "definedName");
+        qr_xml_attr(x, "name", "_xlnm._FilterDatabase");
+        qr_xml_attr_int(x, "localSheetId", (long long)i);
+        qr_xml_attr(x, "hidden", "1");
+        if (ref.data) qr_xml_text(x, ref.data, ref.len);
+        qr_xml_end(x);
+    }
+    if (any) qr_xml_end(x);
+    qr_buf_free(&ref);
+}
+
+/* <x:calcPr> */
+static void write_calc_pr(qr_xml *x)
+{
+    qr_xml_leaf(x, "calcPr", "calcId", "191029", "fullCalcOnLoad", "1", NULL);
+}
+
+/* <x:workbook> */
+qr_status qr_xlsx_workbook_write(const qr_sheet *sheets, size_t n, qr_buf *out)
+{
+    qr_xml *x = qr_xml_new(out);
+    if (!x) return QR_E_NOMEM;
+    qr_xml_decl(x);
+    qr_xml_start(x, "workbook");
+    qr_xml_attr(x, "xmlns", QR_NS_SML);
+    qr_xml_attr(x, "xmlns:r", QR_NS_REL);
+    write_book_views(x);
+    write_sheets(x, sheets, n);
+    write_defined_names(x, sheets, n);
+    write_calc_pr(x);
+    qr_xml_end(x);
+    return qr_xml_free(x);
+}
