@@ -7,8 +7,11 @@
  * threads needs no lock. The process-wide set shares fontconfig's current
  * configuration (the one pango uses) and is built under pthread_once.
  */
+#include <dirent.h>
 #include <hb.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,15 +295,60 @@ qr_fonts *qr_fonts_default(void)
     return default_fonts;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Add every font file under dir (sorted by name, subfolders too) to cfg.
+ * File by file, because FcConfigAppFontAddDir wants to write a cache and
+ * complains on stderr when the private configuration has no cache folder. */
+static void add_dir(FcConfig *cfg, const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            char **nn = realloc(names, nc * sizeof *nn);
+            if (!nn) break;
+            names = nn;
+            cap = nc;
+        }
+        if (!(names[n] = strdup(e->d_name))) break;
+        n++;
+    }
+    closedir(d);
+    if (n) qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(len);
+        if (path) {
+            snprintf(path, len, "%s/%s", dir, names[i]);
+            struct stat st;
+            if (stat(path, &st) == 0) {
+                if (S_ISDIR(st.st_mode) && depth < 8)
+                    add_dir(cfg, path, depth + 1);
+                else if (S_ISREG(st.st_mode))
+                    FcConfigAppFontAddFile(cfg, (const FcChar8 *)path);
+            }
+            free(path);
+        }
+        free(names[i]);
+    }
+    free(names);
+}
+
 qr_fonts *qr_fonts_new_dir(const char *dir)
 {
     if (!dir) return NULL;
     FcConfig *cfg = FcConfigCreate();
     if (!cfg) return NULL;
-    if (!FcConfigAppFontAddDir(cfg, (const FcChar8 *)dir)) {
-        FcConfigDestroy(cfg);
-        return NULL;
-    }
+    add_dir(cfg, dir, 0);
     FcFontSet *app = FcConfigGetFonts(cfg, FcSetApplication);
     if (!app || app->nfont == 0) {
         FcConfigDestroy(cfg);
