@@ -1,0 +1,162 @@
+/* docx.c: the Word backend (document -> .docx). Assembles the package.
+ *
+ * Order of work: word/document.xml first, because writing it gathers what
+ * the other parts depend on (hyperlink and image relationships, ordered-list
+ * instances for numbering.xml, the font families for fontTable.xml); then
+ * styles, numbering (when there are lists), settings, webSettings and
+ * fontTable; the images' media parts last. Relationship ids are counters in
+ * that order, so the same spec gives the same bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docx_int.h"
+
+long qr_docx_twips(double pt)
+{
+    double t = pt * 20.0;
+    if (!(t > 0)) return 0;
+    if (t > 31680.0 * 20) t = 31680.0 * 20; /* 22 in: Word's largest page side */
+    return (long)(t + 0.5);
+}
+
+void qr_docx_fail(qr_docx *d, qr_status st)
+{
+    if (st != QR_OK && d->status == QR_OK) d->status = qr_fail(st);
+}
+
+void qr_docx_use_family(qr_docx *d, const char *family)
+{
+    if (!family || !*family) return;
+    for (size_t i = 0; i < d->n_families; i++)
+        if (d->families[i] == family || strcmp(d->families[i], family) == 0) return;
+    if (d->n_families == d->cap_families) {
+        size_t cap = d->cap_families ? d->cap_families * 2 : 8;
+        const char **nf = realloc(d->families, cap * sizeof *nf);
+        if (!nf) {
+            qr_docx_fail(d, QR_E_NOMEM);
+            return;
+        }
+        d->families = nf;
+        d->cap_families = cap;
+    }
+    d->families[d->n_families++] = family;
+}
+
+void qr_docx_media_name(const qr_image *im, size_t index, char *buf, size_t size)
+{
+    /* The compiler names images "image1.png", unique per document. Anything
+     * that is not a plain file name gets a generated one, so no image name
+     * can make a bad zip entry. */
+    const char *n = im->name ? im->name : "";
+    size_t len = strlen(n);
+    int ok = len > 0 && len < size && len < 200 && n[0] != '.';
+    for (size_t i = 0; ok && i < len; i++) {
+        char c = n[i];
+        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '.' || c == '_' || c == '-';
+    }
+    if (ok)
+        memcpy(buf, n, len + 1);
+    else
+        snprintf(buf, size, "image-%zu.%s", index + 1, im->type == QR_IMAGE_PNG ? "png" : "jpeg");
+}
+
+/* Serialise one part with writer and add it to the package. */
+static void add_part(qr_docx *d, const char *name, const char *ct,
+                     qr_status (*writer)(qr_docx *, qr_buf *))
+{
+    if (d->status != QR_OK) return;
+    qr_buf b = {0};
+    qr_status st = writer(d, &b);
+    if (st == QR_OK && b.oom) st = QR_E_NOMEM;
+    if (st != QR_OK) {
+        qr_buf_free(&b);
+        qr_docx_fail(d, st);
+        return;
+    }
+    size_t len;
+    char *data = qr_buf_steal(&b, &len);
+    qr_docx_fail(d, qr_package_add_part(d->pkg, name, ct, data, len));
+}
+
+static void rel(qr_docx *d, const char *type, const char *target)
+{
+    if (d->status != QR_OK) return;
+    if (!qr_package_rel(d->pkg, "word/document.xml", type, target, 0))
+        qr_docx_fail(d, QR_E_NOMEM);
+}
+
+static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
+{
+    qr_docx d;
+    memset(&d, 0, sizeof d);
+    d.ctx = ctx;
+    d.doc = ctx->doc;
+    d.fonts = ctx->fonts ? ctx->fonts : qr_fonts_default();
+    d.pkg = qr_package_new();
+    if (!d.pkg) {
+        qr_errlist_add(ctx->errors, QR_E_NOMEM, "", "out of memory while writing the .docx", NULL);
+        return qr_fail(QR_E_NOMEM);
+    }
+    const qr_page *pg = &d.doc->page;
+    long tw = qr_docx_twips(pg->width) - qr_docx_twips(pg->margin_left) -
+              qr_docx_twips(pg->margin_right);
+    d.text_width = tw < 720 ? 720 : tw; /* margins wider than the page: keep half an inch */
+
+    qr_docx_use_family(&d, QR_DOCX_FONT);
+    qr_docx_use_family(&d, qr_fonts_mono_family());
+
+    if (qr_package_rel(d.pkg, "", QR_REL_OFFICE_DOCUMENT, "word/document.xml", 0) == NULL)
+        qr_docx_fail(&d, QR_E_NOMEM);
+    add_part(&d, "word/document.xml", QR_CT_DOCX_DOCUMENT, qr_docx_document);
+    rel(&d, QR_REL_STYLES, "styles.xml");
+    add_part(&d, "word/styles.xml", QR_CT_DOCX_STYLES, qr_docx_styles);
+    if (d.has_lists) {
+        rel(&d, QR_REL_NUMBERING, "numbering.xml");
+        add_part(&d, "word/numbering.xml", QR_CT_DOCX_NUMBERING, qr_docx_numbering);
+    }
+    rel(&d, QR_REL_SETTINGS, "settings.xml");
+    add_part(&d, "word/settings.xml", QR_CT_DOCX_SETTINGS, qr_docx_settings);
+    rel(&d, QR_REL_WEB_SETTINGS, "webSettings.xml");
+    add_part(&d, "word/webSettings.xml", QR_CT_DOCX_WEB_SETTINGS, qr_docx_web_settings);
+    rel(&d, QR_REL_FONT_TABLE, "fontTable.xml");
+    add_part(&d, "word/fontTable.xml", QR_CT_DOCX_FONT_TABLE, qr_docx_font_table);
+
+    /* Media after the XML parts: their relationships were made while the
+     * document was written, so ids follow the images' order in the tree. */
+    for (size_t i = 0; i < d.n_images && d.status == QR_OK; i++) {
+        const qr_image *im = d.images[i];
+        char name[600];
+        char file[512];
+        qr_docx_media_name(im, i, file, sizeof file);
+        snprintf(name, sizeof name, "word/media/%s", file);
+        qr_docx_fail(&d, qr_package_add_media(d.pkg, name, im->data, im->size));
+    }
+    if (d.status == QR_OK && d.doc->title && *d.doc->title)
+        qr_docx_fail(&d, qr_package_set_title(d.pkg, d.doc->title));
+
+    qr_status st = d.status;
+    if (st == QR_OK) st = qr_package_write(d.pkg, ctx->epoch, out);
+    if (st != QR_OK && ctx->errors->count == 0) {
+        if (st == QR_E_NOMEM)
+            qr_errlist_add(ctx->errors, st, "", "out of memory while writing the .docx", NULL);
+        else if (st != QR_E_LIMIT && st != QR_E_IO)
+            qr_errlist_add(ctx->errors, st, "", "the .docx backend failed", NULL);
+    }
+
+    qr_package_free(d.pkg);
+    qr_spans_free(&d.spans);
+    free(d.links);
+    free(d.images);
+    free(d.families);
+    free(d.warned);
+    return st;
+}
+
+const qr_backend qr_backend_docx = {
+    .name = "docx",
+    .format = QR_FMT_DOCX,
+    .render = docx_render,
+};

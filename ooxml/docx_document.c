@@ -1,0 +1,764 @@
+/* docx_document.c: word/document.xml, the body of a Word document.
+ *
+ * One pass over the block tree, each element written once, in schema order:
+ * the title (Title style), headings (Heading 1..6), paragraphs, lists
+ * (numbered paragraphs), tables, code blocks, inline images and page breaks,
+ * then <w:sectPr> as the body's last child.
+ *
+ * Text goes through fonts/: every paragraph is split into spans of one script
+ * and one font, and each span becomes one <w:r> whose <w:rFonts> names that
+ * font in the slot Word uses for the script (ascii/hAnsi, eastAsia or cs),
+ * with <w:rtl>, <w:cs> and <w:lang>. Right-to-left paragraphs get <w:bidi>,
+ * which also makes their start (default) alignment the right edge, in Word
+ * and LibreOffice alike. Inside a run, tab, newline and CR become <w:tab/>
+ * and <w:br/>; characters XML forbids become U+FFFD (qr_xml).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "docx_int.h"
+
+#define EMU_PER_TWIP 635
+
+/* ---- element writers ---------------------------------------------------------- */
+
+/* <w:rPr> */
+void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p)
+{
+    int fonts = p->hint || p->ascii || p->east_asian || p->complex;
+    if (!(p->style || fonts || p->bold || p->italic || p->strike || p->underline || p->shading ||
+          p->rtl || p->cs || p->lang || p->lang_ea || p->lang_bidi))
+        return;
+    qr_xml_start(x, "w:rPr");
+    if (p->style) qr_xml_leaf(x, "w:rStyle", "w:val", p->style, NULL);
+    if (fonts) {
+        /* <w:rFonts> */
+        qr_xml_start(x, "w:rFonts");
+        if (p->hint) qr_xml_attr(x, "w:hint", p->hint);
+        if (p->ascii) {
+            qr_xml_attr(x, "w:ascii", p->ascii);
+            qr_xml_attr(x, "w:hAnsi", p->ascii);
+        }
+        if (p->east_asian) qr_xml_attr(x, "w:eastAsia", p->east_asian);
+        if (p->complex) qr_xml_attr(x, "w:cs", p->complex);
+        qr_xml_end(x);
+    }
+    if (p->bold) {
+        qr_xml_leaf(x, "w:b", NULL);
+        qr_xml_leaf(x, "w:bCs", NULL);
+    }
+    if (p->italic) {
+        qr_xml_leaf(x, "w:i", NULL);
+        qr_xml_leaf(x, "w:iCs", NULL);
+    }
+    if (p->strike) qr_xml_leaf(x, "w:strike", NULL);
+    if (p->underline) qr_xml_leaf(x, "w:u", "w:val", "single", NULL);
+    if (p->shading)
+        qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", p->shading, NULL);
+    if (p->rtl) qr_xml_leaf(x, "w:rtl", NULL);
+    if (p->cs) qr_xml_leaf(x, "w:cs", NULL);
+    if (p->lang || p->lang_ea || p->lang_bidi) {
+        /* <w:lang> */
+        qr_xml_start(x, "w:lang");
+        if (p->lang) qr_xml_attr(x, "w:val", p->lang);
+        if (p->lang_ea) qr_xml_attr(x, "w:eastAsia", p->lang_ea);
+        if (p->lang_bidi) qr_xml_attr(x, "w:bidi", p->lang_bidi);
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+}
+
+/* <w:pPr> */
+void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p)
+{
+    if (!(p->style || p->keep_next || p->num_id > 0 || p->bidi || p->jc)) return;
+    qr_xml_start(x, "w:pPr");
+    if (p->style) qr_xml_leaf(x, "w:pStyle", "w:val", p->style, NULL);
+    if (p->keep_next) qr_xml_leaf(x, "w:keepNext", NULL);
+    if (p->num_id > 0) {
+        /* <w:numPr> */
+        qr_xml_start(x, "w:numPr");
+        qr_xml_start(x, "w:ilvl");
+        qr_xml_attr_int(x, "w:val", p->ilvl);
+        qr_xml_end(x);
+        qr_xml_start(x, "w:numId");
+        qr_xml_attr_int(x, "w:val", p->num_id);
+        qr_xml_end(x);
+        qr_xml_end(x);
+    }
+    if (p->bidi) qr_xml_leaf(x, "w:bidi", NULL);
+    if (p->jc) qr_xml_leaf(x, "w:jc", "w:val", p->jc, NULL);
+    qr_xml_end(x);
+}
+
+/* <w:sectPr> */
+void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page)
+{
+    qr_xml_start(x, "w:sectPr");
+    /* <w:pgSz> */
+    qr_xml_start(x, "w:pgSz");
+    qr_xml_attr_int(x, "w:w", qr_docx_twips(page->width));
+    qr_xml_attr_int(x, "w:h", qr_docx_twips(page->height));
+    if (page->landscape) qr_xml_attr(x, "w:orient", "landscape");
+    qr_xml_end(x);
+    /* <w:pgMar> */
+    long top = qr_docx_twips(page->margin_top), bottom = qr_docx_twips(page->margin_bottom);
+    qr_xml_start(x, "w:pgMar");
+    qr_xml_attr_int(x, "w:top", top);
+    qr_xml_attr_int(x, "w:right", qr_docx_twips(page->margin_right));
+    qr_xml_attr_int(x, "w:bottom", bottom);
+    qr_xml_attr_int(x, "w:left", qr_docx_twips(page->margin_left));
+    /* Header and footer sit half an inch from the edge, or inside a
+     * narrower margin. */
+    qr_xml_attr_int(x, "w:header", top < 720 ? top / 2 : 720);
+    qr_xml_attr_int(x, "w:footer", bottom < 720 ? bottom / 2 : 720);
+    qr_xml_attr_int(x, "w:gutter", 0);
+    qr_xml_end(x);
+    qr_xml_end(x);
+}
+
+void qr_docx_grid(long width, const double *widths, size_t n, long *cols)
+{
+    if (n == 0) return;
+    double sum = 0;
+    if (widths)
+        for (size_t i = 0; i < n; i++) sum += widths[i] > 0 ? widths[i] : 0;
+    /* Cumulative rounding: every column is within a twip of its share and
+     * the columns add up to the width exactly. */
+    double cum = 0;
+    long prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        double share = sum > 0 ? (widths[i] > 0 ? widths[i] : 0) / sum : 1.0 / (double)n;
+        cum += share;
+        long edge = i + 1 == n ? width : (long)((double)width * cum + 0.5);
+        cols[i] = edge - prev;
+        if (cols[i] < 1) cols[i] = 1; /* a zero-width column would vanish */
+        prev = edge;
+    }
+}
+
+/* ---- text --------------------------------------------------------------------- */
+
+/* <w:t>, with xml:space="preserve" when spaces would otherwise be lost. */
+static void write_w_t(qr_xml *x, const char *s, size_t n)
+{
+    if (n == 0) return;
+    qr_xml_start(x, "w:t");
+    if (qr_xml_needs_preserve(s, n)) qr_xml_attr(x, "xml:space", "preserve");
+    qr_xml_text(x, s, n);
+    qr_xml_end(x);
+}
+
+/* A run's content: text, <w:tab/> for tabs, <w:br/> for LF, CR LF and CR. */
+static void write_run_content(qr_xml *x, const char *s, size_t n)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c != '\t' && c != '\n' && c != '\r') continue;
+        write_w_t(x, s + start, i - start);
+        if (c == '\t') {
+            qr_xml_leaf(x, "w:tab", NULL);
+        } else {
+            if (c == '\r' && i + 1 < n && s[i + 1] == '\n') i++;
+            qr_xml_leaf(x, "w:br", NULL);
+        }
+        start = i + 1;
+    }
+    write_w_t(x, s + start, n - start);
+}
+
+/* <w:r> */
+static void write_w_r(qr_xml *x, const qr_docx_rpr *rpr, const char *s, size_t n)
+{
+    qr_xml_start(x, "w:r");
+    qr_docx_write_w_rpr(x, rpr);
+    write_run_content(x, s, n);
+    qr_xml_end(x);
+}
+
+/* Links only for the schemes the spec allows (the compiler checked; we
+ * check again, as the html backend does). */
+static int link_ok(const char *url)
+{
+    return url && (strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
+                   strncasecmp(url, "mailto:", 7) == 0);
+}
+
+static size_t hash_str(const char *s)
+{
+    size_t h = 1469598103934665603ULL & (size_t)-1;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
+    return h;
+}
+
+/* The relationship id of a hyperlink target: one relationship per distinct
+ * URL, numbered in first-use order. NULL on OOM. */
+static const char *link_rid(qr_docx *d, const char *url)
+{
+    if (d->n_links * 2 >= d->cap_links) {
+        size_t cap = d->cap_links ? d->cap_links * 2 : 64;
+        qr_docx_link *nl = calloc(cap, sizeof *nl);
+        if (!nl) {
+            qr_docx_fail(d, QR_E_NOMEM);
+            return NULL;
+        }
+        for (size_t i = 0; i < d->cap_links; i++) {
+            if (!d->links[i].url) continue;
+            size_t j = hash_str(d->links[i].url) & (cap - 1);
+            while (nl[j].url) j = (j + 1) & (cap - 1);
+            nl[j] = d->links[i];
+        }
+        free(d->links);
+        d->links = nl;
+        d->cap_links = cap;
+    }
+    size_t j = hash_str(url) & (d->cap_links - 1);
+    while (d->links[j].url) {
+        if (strcmp(d->links[j].url, url) == 0) return d->links[j].rid;
+        j = (j + 1) & (d->cap_links - 1);
+    }
+    const char *rid = qr_package_rel(d->pkg, "word/document.xml", QR_REL_HYPERLINK, url, 1);
+    if (!rid) {
+        qr_docx_fail(d, QR_E_NOMEM);
+        return NULL;
+    }
+    d->links[j].url = url;
+    d->links[j].rid = rid;
+    d->n_links++;
+    return rid;
+}
+
+/* Warn once per document for each code point no installed font covers. */
+static void warn_missing(qr_docx *d, const char *path)
+{
+    for (size_t i = 0; i < d->spans.n_missing; i++) {
+        uint32_t cp = d->spans.missing[i].cp;
+        size_t lo = 0, hi = d->n_warned;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (d->warned[mid] < cp) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < d->n_warned && d->warned[lo] == cp) continue;
+        if (d->n_warned == d->cap_warned) {
+            size_t cap = d->cap_warned ? d->cap_warned * 2 : 16;
+            uint32_t *nw = realloc(d->warned, cap * sizeof *nw);
+            if (!nw) {
+                qr_docx_fail(d, QR_E_NOMEM);
+                return;
+            }
+            d->warned = nw;
+            d->cap_warned = cap;
+        }
+        memmove(d->warned + lo + 1, d->warned + lo, (d->n_warned - lo) * sizeof *d->warned);
+        d->warned[lo] = cp;
+        d->n_warned++;
+        qr_errlist_addf(d->ctx->warnings, QR_OK, path ? path : "",
+                        "install a font that has this character; Word shows it as a box",
+                        "no installed font covers U+%04X", (unsigned)cp);
+    }
+}
+
+/* Formatting a whole paragraph imposes on its runs. */
+typedef struct para_fmt {
+    unsigned bold : 1; /* table header cells */
+    unsigned code : 1; /* code blocks: monospace, no character shading (the paragraph has it) */
+} para_fmt;
+
+/* The run properties of one span of run r. */
+static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf,
+                     qr_docx_rpr *p)
+{
+    memset(p, 0, sizeof *p);
+    const char *mono = qr_fonts_mono_family();
+    int code = r->code || pf.code;
+    if (link_ok(r->link)) p->style = "Hyperlink";
+    switch (s->slot) {
+    case QR_SLOT_LATIN:
+        /* The document default (docDefaults) needs no repeating. */
+        p->ascii = code ? mono : strcmp(s->family, QR_DOCX_FONT) == 0 ? NULL : s->family;
+        p->lang = s->lang && !(d->doc->lang && strcmp(s->lang, d->doc->lang) == 0) ? s->lang : NULL;
+        break;
+    case QR_SLOT_EAST_ASIAN:
+        /* Only eastAsia changes for CJK (ascii/hAnsi stay with the Latin
+         * font); the hint sends shared punctuation to the CJK font too. */
+        p->hint = "eastAsia";
+        p->east_asian = s->family;
+        if (code) p->ascii = mono;
+        p->lang_ea = s->lang;
+        break;
+    case QR_SLOT_COMPLEX:
+        p->complex = s->family;
+        p->cs = 1;
+        p->rtl = s->rtl;
+        if (code) p->ascii = mono;
+        p->lang_bidi = s->lang;
+        break;
+    }
+    qr_docx_use_family(d, s->family);
+    p->bold = r->bold || pf.bold;
+    p->italic = r->italic;
+    p->underline = r->underline;
+    p->strike = r->strike;
+    if (r->code && !pf.code) p->shading = QR_DOCX_CODE_FILL;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static int rpr_eq(const qr_docx_rpr *a, const qr_docx_rpr *b)
+{
+    return str_eq(a->style, b->style) && str_eq(a->hint, b->hint) && str_eq(a->ascii, b->ascii) &&
+           str_eq(a->east_asian, b->east_asian) && str_eq(a->complex, b->complex) &&
+           a->bold == b->bold && a->italic == b->italic && a->strike == b->strike &&
+           a->underline == b->underline && a->rtl == b->rtl && a->cs == b->cs &&
+           str_eq(a->shading, b->shading) && str_eq(a->lang, b->lang) &&
+           str_eq(a->lang_ea, b->lang_ea) && str_eq(a->lang_bidi, b->lang_bidi);
+}
+
+/* The runs of a text: one <w:r> per span (adjacent spans of one run that
+ * come out alike, say kana then kanji in one font, share a <w:r>), inside
+ * <w:hyperlink> for links. */
+static void write_text(qr_docx *d, const qr_text *t, para_fmt pf)
+{
+    if (d->status != QR_OK || t->n == 0) return;
+    qr_xml *x = d->x;
+    qr_spans_reset(&d->spans);
+    qr_status st = qr_fonts_itemize_text(d->fonts, t, d->doc->lang, &d->spans);
+    if (st != QR_OK) {
+        qr_docx_fail(d, st);
+        return;
+    }
+    if (d->spans.n_missing) warn_missing(d, t->path);
+    long open_link = -1; /* the run whose <w:hyperlink> is open */
+    const qr_span *items = d->spans.items;
+    size_t n = d->spans.n;
+    for (size_t i = 0, next; i < n; i = next) {
+        const qr_span *s = &items[i];
+        next = i + 1;
+        if (s->run >= t->n) continue;
+        const qr_run *r = &t->runs[s->run];
+        if (s->start > r->len || s->len > r->len - s->start) continue;
+        if (open_link >= 0 && open_link != (long)s->run) {
+            qr_xml_end(x);
+            open_link = -1;
+        }
+        if (open_link < 0 && link_ok(r->link)) {
+            const char *rid = link_rid(d, r->link);
+            if (!rid) return;
+            /* <w:hyperlink> */
+            qr_xml_start(x, "w:hyperlink");
+            qr_xml_attr(x, "w:history", "1");
+            qr_xml_attr(x, "r:id", rid);
+            open_link = (long)s->run;
+        }
+        qr_docx_rpr rpr, more;
+        span_rpr(d, s, r, pf, &rpr);
+        size_t len = s->len;
+        for (; next < n; next++) {
+            const qr_span *m = &items[next];
+            if (m->run != s->run || m->start != s->start + len || m->len > r->len - m->start)
+                break;
+            span_rpr(d, m, r, pf, &more);
+            if (!rpr_eq(&rpr, &more)) break;
+            len += m->len;
+        }
+        write_w_r(x, &rpr, r->text + s->start, len);
+    }
+    if (open_link >= 0) qr_xml_end(x);
+}
+
+/* <w:p> holding a text. ppr->bidi is set here from the text's direction. */
+static void write_w_p(qr_docx *d, qr_docx_ppr *ppr, const qr_text *t, para_fmt pf)
+{
+    qr_xml *x = d->x;
+    if (qr_fonts_text_direction(t) == QR_DIR_RTL) ppr->bidi = 1;
+    qr_xml_start(x, "w:p");
+    qr_docx_write_w_ppr(x, ppr);
+    write_text(d, t, pf);
+    qr_xml_end(x);
+}
+
+/* ---- blocks ------------------------------------------------------------------- */
+
+static void write_title(qr_docx *d, const char *title)
+{
+    qr_run r = {0};
+    r.text = title;
+    r.len = strlen(title);
+    qr_text t = {&r, 1, "/title"};
+    qr_docx_ppr ppr = {0};
+    ppr.style = "Title";
+    write_w_p(d, &ppr, &t, (para_fmt){0});
+}
+
+static void write_heading(qr_docx *d, const qr_block *b)
+{
+    static const char *const styles[] = {"Heading1", "Heading2", "Heading3",
+                                         "Heading4", "Heading5", "Heading6"};
+    int level = b->u.heading.level;
+    if (level < 1) level = 1;
+    if (level > 6) level = 6;
+    qr_docx_ppr ppr = {0};
+    ppr.style = styles[level - 1];
+    write_w_p(d, &ppr, &b->u.heading.text, (para_fmt){0});
+}
+
+static void write_paragraph(qr_docx *d, const qr_block *b)
+{
+    qr_docx_ppr ppr = {0};
+    write_w_p(d, &ppr, &b->u.paragraph.text, (para_fmt){0});
+}
+
+static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, int ilvl,
+                        int depth)
+{
+    for (size_t i = 0; i < n && d->status == QR_OK; i++) {
+        const qr_item *it = &items[i];
+        qr_docx_ppr ppr = {0};
+        ppr.style = "ListParagraph";
+        ppr.num_id = num_id;
+        ppr.ilvl = ilvl;
+        write_w_p(d, &ppr, &it->text, (para_fmt){0});
+        /* The compiler allows 9 levels (ilvl 0..8); deeper items, should a
+         * tree ever hold them, stay on the last level. The depth guard only
+         * keeps a malformed tree from recursing without end. */
+        if (it->n_items && depth < 64)
+            write_items(d, it->items, it->n_items, num_id, ilvl < QR_DOCX_LEVELS - 1 ? ilvl + 1 : ilvl,
+                        depth + 1);
+    }
+}
+
+static void write_list(qr_docx *d, const qr_block *b)
+{
+    int num_id = QR_DOCX_BULLET_NUM;
+    if (b->u.list.ordered) num_id = QR_DOCX_BULLET_NUM + 1 + d->n_ordered++;
+    d->has_lists = 1;
+    write_items(d, b->u.list.items, b->u.list.n_items, num_id, 0, 0);
+}
+
+/* The direction of a row of cells: its first cell with a strong direction. */
+static qr_dir cells_dir(const qr_tcell *cells, size_t n)
+{
+    for (size_t i = 0; cells && i < n; i++) {
+        if (cells[i].kind != QR_TCELL_TEXT) continue;
+        qr_dir dir = qr_fonts_text_direction(&cells[i].text);
+        if (dir != QR_DIR_NEUTRAL) return dir;
+    }
+    return QR_DIR_NEUTRAL;
+}
+
+static void write_border(qr_xml *x, const char *name)
+{
+    qr_xml_leaf(x, name, "w:val", "single", "w:color", "808080", "w:sz", "4", "w:space", "0",
+                NULL);
+}
+
+/* <w:tblPr> */
+static void write_w_tblpr(qr_xml *x, long width, int rtl)
+{
+    qr_xml_start(x, "w:tblPr");
+    qr_xml_leaf(x, "w:tblStyle", "w:val", "TableGrid", NULL);
+    if (rtl) qr_xml_leaf(x, "w:bidiVisual", NULL);
+    /* <w:tblW> */
+    qr_xml_start(x, "w:tblW");
+    qr_xml_attr_int(x, "w:w", width);
+    qr_xml_attr(x, "w:type", "dxa");
+    qr_xml_end(x);
+    /* <w:tblBorders> */
+    qr_xml_start(x, "w:tblBorders");
+    write_border(x, "w:top");
+    write_border(x, "w:left");
+    write_border(x, "w:bottom");
+    write_border(x, "w:right");
+    write_border(x, "w:insideH");
+    write_border(x, "w:insideV");
+    qr_xml_end(x);
+    qr_xml_leaf(x, "w:tblLayout", "w:type", "fixed", NULL);
+    qr_xml_leaf(x, "w:tblLook", "w:val", "04A0", "w:firstRow", "1", "w:lastRow", "0",
+                "w:firstColumn", "0", "w:lastColumn", "0", "w:noHBand", "1", "w:noVBand", "1",
+                NULL);
+    qr_xml_end(x);
+}
+
+/* <w:tr>: n cells of cols (cells may be fewer than columns: header rows). */
+static void write_w_tr(qr_docx *d, const qr_tcell *cells, size_t n, const long *cols,
+                       size_t n_cols, int header)
+{
+    qr_xml *x = d->x;
+    qr_xml_start(x, "w:tr");
+    if (header) {
+        /* <w:trPr>: the header row repeats on every page and stays whole. */
+        qr_xml_start(x, "w:trPr");
+        qr_xml_leaf(x, "w:cantSplit", NULL);
+        qr_xml_leaf(x, "w:tblHeader", NULL);
+        qr_xml_end(x);
+    }
+    for (size_t c = 0; c < n_cols && d->status == QR_OK; c++) {
+        const qr_tcell *cell = cells && c < n ? &cells[c] : NULL;
+        /* <w:tc> */
+        qr_xml_start(x, "w:tc");
+        qr_xml_start(x, "w:tcPr");
+        qr_xml_start(x, "w:tcW");
+        qr_xml_attr_int(x, "w:w", cols[c]);
+        qr_xml_attr(x, "w:type", "dxa");
+        qr_xml_end(x);
+        if (header)
+            qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", "E7E6E6", NULL);
+        qr_xml_end(x);
+        qr_docx_ppr ppr = {0};
+        ppr.style = "TableContents";
+        if (cell && cell->kind == QR_TCELL_NUMBER) ppr.jc = "right";
+        para_fmt pf = {0};
+        pf.bold = header;
+        if (cell) {
+            write_w_p(d, &ppr, &cell->text, pf);
+        } else {
+            qr_xml_start(x, "w:p");
+            qr_docx_write_w_ppr(x, &ppr);
+            qr_xml_end(x);
+        }
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+}
+
+/* <w:tbl> */
+static void write_w_tbl(qr_docx *d, const qr_table *t)
+{
+    qr_xml *x = d->x;
+    size_t nc = t->n_cols ? t->n_cols : 1;
+    long *cols = malloc(nc * sizeof *cols);
+    if (!cols) {
+        qr_docx_fail(d, QR_E_NOMEM);
+        return;
+    }
+    qr_docx_grid(d->text_width, t->widths, nc, cols);
+    long total = 0;
+    for (size_t c = 0; c < nc; c++) total += cols[c];
+    qr_dir dir = cells_dir(t->headers, t->n_headers);
+    for (size_t r = 0; dir == QR_DIR_NEUTRAL && r < t->n_rows; r++)
+        dir = cells_dir(t->rows[r], t->n_cols);
+
+    qr_xml_start(x, "w:tbl");
+    write_w_tblpr(x, total, dir == QR_DIR_RTL);
+    /* <w:tblGrid> */
+    qr_xml_start(x, "w:tblGrid");
+    for (size_t c = 0; c < nc; c++) {
+        qr_xml_start(x, "w:gridCol");
+        qr_xml_attr_int(x, "w:w", cols[c]);
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+    if (t->headers) write_w_tr(d, t->headers, t->n_headers, cols, nc, 1);
+    for (size_t r = 0; r < t->n_rows && d->status == QR_OK; r++)
+        write_w_tr(d, t->rows[r], t->n_cols, cols, nc, 0);
+    /* A table with no rows at all still needs one (CT_Tbl allows none, but
+     * Word and LibreOffice reject an empty table). */
+    if (!t->headers && t->n_rows == 0) write_w_tr(d, NULL, 0, cols, nc, 0);
+    qr_xml_end(x);
+    free(cols);
+}
+
+static void write_code(qr_docx *d, const qr_block *b)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/text", b->path ? b->path : "");
+    qr_run r = {0};
+    r.text = b->u.code.text;
+    r.len = b->u.code.len;
+    qr_text t = {&r, 1, path};
+    qr_docx_ppr ppr = {0};
+    ppr.style = "Code";
+    para_fmt pf = {0};
+    pf.code = 1;
+    /* Code reads left to right whatever its comments hold: no <w:bidi>. */
+    qr_xml_start(d->x, "w:p");
+    qr_docx_write_w_ppr(d->x, &ppr);
+    write_text(d, &t, pf);
+    qr_xml_end(d->x);
+}
+
+/* Image extent in EMU: pixels at the image's resolution, scaled down
+ * (keeping the aspect ratio) to fit the text width and height. */
+static void image_extent(const qr_docx *d, const qr_image *im, long long *cx, long long *cy)
+{
+    double dx = im->dpi_x > 1 ? im->dpi_x : 96, dy = im->dpi_y > 1 ? im->dpi_y : 96;
+    double w = (double)im->width_px * 914400.0 / dx;
+    double h = (double)im->height_px * 914400.0 / dy;
+    if (w < 1) w = 1;
+    if (h < 1) h = 1;
+    const qr_page *pg = &d->doc->page;
+    double max_w = (double)d->text_width * EMU_PER_TWIP;
+    double text_h = (double)(qr_docx_twips(pg->height) - qr_docx_twips(pg->margin_top) -
+                             qr_docx_twips(pg->margin_bottom)) * EMU_PER_TWIP;
+    double max_h = text_h > 914400 ? text_h : 914400;
+    double s = 1;
+    if (w * s > max_w) s = max_w / w;
+    if (h * s > max_h) s = max_h / h;
+    *cx = (long long)(w * s + 0.5);
+    *cy = (long long)(h * s + 0.5);
+    if (*cx < 1) *cx = 1;
+    if (*cy < 1) *cy = 1;
+}
+
+/* <wp:inline> */
+static void write_wp_inline(qr_xml *x, long long cx, long long cy, size_t id, const char *file,
+                            const char *alt, const char *rid)
+{
+    qr_xml_start(x, "wp:inline");
+    qr_xml_attr(x, "distT", "0");
+    qr_xml_attr(x, "distB", "0");
+    qr_xml_attr(x, "distL", "0");
+    qr_xml_attr(x, "distR", "0");
+    qr_xml_start(x, "wp:extent");
+    qr_xml_attr_int(x, "cx", cx);
+    qr_xml_attr_int(x, "cy", cy);
+    qr_xml_end(x);
+    qr_xml_leaf(x, "wp:effectExtent", "l", "0", "t", "0", "r", "0", "b", "0", NULL);
+    /* <wp:docPr> */
+    char name[64];
+    snprintf(name, sizeof name, "Picture %zu", id);
+    qr_xml_start(x, "wp:docPr");
+    qr_xml_attr_int(x, "id", (long long)id);
+    qr_xml_attr(x, "name", name);
+    if (alt && *alt) qr_xml_attr(x, "descr", alt);
+    qr_xml_end(x);
+    qr_xml_start(x, "wp:cNvGraphicFramePr");
+    qr_xml_leaf(x, "a:graphicFrameLocks", "noChangeAspect", "1", NULL);
+    qr_xml_end(x);
+    /* <a:graphic> */
+    qr_xml_start(x, "a:graphic");
+    qr_xml_start(x, "a:graphicData");
+    qr_xml_attr(x, "uri", "http://schemas.openxmlformats.org/drawingml/2006/picture");
+    /* <pic:pic> */
+    qr_xml_start(x, "pic:pic");
+    qr_xml_start(x, "pic:nvPicPr");
+    qr_xml_start(x, "pic:cNvPr");
+    qr_xml_attr(x, "id", "0");
+    qr_xml_attr(x, "name", file);
+    if (alt && *alt) qr_xml_attr(x, "descr", alt);
+    qr_xml_end(x);
+    qr_xml_leaf(x, "pic:cNvPicPr", NULL);
+    qr_xml_end(x);
+    qr_xml_start(x, "pic:blipFill");
+    qr_xml_leaf(x, "a:blip", "r:embed", rid, NULL);
+    qr_xml_start(x, "a:stretch");
+    qr_xml_leaf(x, "a:fillRect", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_start(x, "pic:spPr");
+    qr_xml_start(x, "a:xfrm");
+    qr_xml_leaf(x, "a:off", "x", "0", "y", "0", NULL);
+    qr_xml_start(x, "a:ext");
+    qr_xml_attr_int(x, "cx", cx);
+    qr_xml_attr_int(x, "cy", cy);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_start(x, "a:prstGeom");
+    qr_xml_attr(x, "prst", "rect");
+    qr_xml_leaf(x, "a:avLst", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_end(x); /* pic:pic */
+    qr_xml_end(x); /* a:graphicData */
+    qr_xml_end(x); /* a:graphic */
+    qr_xml_end(x); /* wp:inline */
+}
+
+static void write_image(qr_docx *d, const qr_block *b)
+{
+    const qr_image *im = &b->u.image;
+    if (d->n_images == d->cap_images) {
+        size_t cap = d->cap_images ? d->cap_images * 2 : 8;
+        const qr_image **ni = realloc(d->images, cap * sizeof *ni);
+        if (!ni) {
+            qr_docx_fail(d, QR_E_NOMEM);
+            return;
+        }
+        d->images = ni;
+        d->cap_images = cap;
+    }
+    size_t index = d->n_images;
+    d->images[d->n_images++] = im;
+    char file[512], target[600];
+    qr_docx_media_name(im, index, file, sizeof file);
+    snprintf(target, sizeof target, "media/%s", file);
+    const char *rid = qr_package_rel(d->pkg, "word/document.xml", QR_REL_IMAGE, target, 0);
+    if (!rid) {
+        qr_docx_fail(d, QR_E_NOMEM);
+        return;
+    }
+    long long cx, cy;
+    image_extent(d, im, &cx, &cy);
+    qr_xml *x = d->x;
+    qr_xml_start(x, "w:p");
+    qr_xml_start(x, "w:r");
+    qr_xml_start(x, "w:drawing");
+    write_wp_inline(x, cx, cy, index + 1, file, im->alt, rid);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_end(x);
+}
+
+static void write_page_break(qr_docx *d)
+{
+    qr_xml *x = d->x;
+    qr_xml_start(x, "w:p");
+    qr_xml_start(x, "w:r");
+    qr_xml_leaf(x, "w:br", "w:type", "page", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+}
+
+static void write_block(qr_docx *d, const qr_block *b)
+{
+    switch (b->type) {
+    case QR_BLOCK_HEADING: write_heading(d, b); break;
+    case QR_BLOCK_PARAGRAPH: write_paragraph(d, b); break;
+    case QR_BLOCK_LIST: write_list(d, b); break;
+    case QR_BLOCK_TABLE: write_w_tbl(d, &b->u.table); break;
+    case QR_BLOCK_CODE: write_code(d, b); break;
+    case QR_BLOCK_IMAGE: write_image(d, b); break;
+    case QR_BLOCK_PAGE_BREAK: write_page_break(d); break;
+    }
+}
+
+/* <w:document> */
+qr_status qr_docx_document(qr_docx *d, qr_buf *out)
+{
+    qr_xml *x = qr_xml_new(out);
+    if (!x) return qr_fail(QR_E_NOMEM);
+    d->x = x;
+    qr_xml_decl(x);
+    qr_xml_start(x, "w:document");
+    qr_xml_attr(x, "xmlns:w", QR_NS_W);
+    qr_xml_attr(x, "xmlns:r", QR_NS_REL);
+    qr_xml_attr(x, "xmlns:wp", QR_NS_WP);
+    qr_xml_attr(x, "xmlns:a", QR_NS_A);
+    qr_xml_attr(x, "xmlns:pic", QR_NS_PIC);
+    qr_xml_start(x, "w:body");
+    if (d->doc->title && *d->doc->title) write_title(d, d->doc->title);
+    for (size_t i = 0; i < d->doc->n_blocks && d->status == QR_OK; i++) {
+        const qr_block *b = &d->doc->blocks[i];
+        write_block(d, b);
+        if (qr_xml_status(x) != QR_OK) break;
+        /* Two adjacent tables would merge into one, and a table must not
+         * end the body: an empty paragraph keeps them apart, as Word does. */
+        if (b->type == QR_BLOCK_TABLE &&
+            (i + 1 == d->doc->n_blocks || d->doc->blocks[i + 1].type == QR_BLOCK_TABLE))
+            qr_xml_leaf(x, "w:p", NULL);
+    }
+    qr_docx_write_w_sectpr(x, &d->doc->page);
+    qr_xml_end(x); /* w:body */
+    qr_xml_end(x); /* w:document */
+    d->x = NULL;
+    qr_status st = qr_xml_free(x);
+    if (st == QR_OK) st = d->status;
+    return st;
+}

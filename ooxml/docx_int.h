@@ -1,0 +1,154 @@
+/* docx_int.h: the Word backend's internals, shared by its part writers.
+ *
+ * docx.c assembles the package: it writes word/document.xml first (which
+ * gathers what the other parts need: ordered-list instances, hyperlinks,
+ * images, font families), then styles, numbering, settings and fontTable.
+ * Each part lives in its own file; each element writer is named after its
+ * element (qr_docx_write_w_rpr() writes <w:rPr>) and writes children and
+ * attributes in the order of ECMA-376 Transitional wml.xsd.
+ *
+ * Units: twips (1/20 pt) for page geometry and table widths, half-points for
+ * font sizes, EMU (914400 per inch, 12700 per pt, 635 per twip) for images.
+ */
+#ifndef QR_DOCX_INT_H
+#define QR_DOCX_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "fonts.h"
+#include "package.h"
+#include "xml.h"
+
+#define QR_NS_W "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+#define QR_NS_WP "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
+
+#define QR_CT_DOCX_PREFIX "application/vnd.openxmlformats-officedocument.wordprocessingml."
+#define QR_CT_DOCX_DOCUMENT QR_CT_DOCX_PREFIX "document.main+xml"
+#define QR_CT_DOCX_STYLES QR_CT_DOCX_PREFIX "styles+xml"
+#define QR_CT_DOCX_NUMBERING QR_CT_DOCX_PREFIX "numbering+xml"
+#define QR_CT_DOCX_SETTINGS QR_CT_DOCX_PREFIX "settings+xml"
+#define QR_CT_DOCX_FONT_TABLE QR_CT_DOCX_PREFIX "fontTable+xml"
+#define QR_CT_DOCX_WEB_SETTINGS QR_CT_DOCX_PREFIX "webSettings+xml"
+#define QR_REL_WEB_SETTINGS QR_REL_BASE "webSettings"
+
+/* Numbering: numId 1 is every bullet list (abstractNum 0); each ordered list
+ * gets its own numId from 2 up, pointing at abstractNum 1 with a
+ * startOverride of 1 on every level, so every ordered list restarts at 1. */
+#define QR_DOCX_BULLET_NUM 1
+#define QR_DOCX_ABSTRACT_BULLET 0
+#define QR_DOCX_ABSTRACT_DECIMAL 1
+#define QR_DOCX_LEVELS 9
+
+/* The document's default font (docDefaults): fonts/' Latin family. Runs in
+ * it name no font of their own. */
+#define QR_DOCX_FONT "DejaVu Sans"
+/* Default body text: 11 pt, in half-points. */
+#define QR_DOCX_BODY_SIZE 22
+/* Shading behind code (inline and blocks). */
+#define QR_DOCX_CODE_FILL "F2F2F2"
+
+/* A hyperlink target and its relationship id (open addressing by hash). */
+typedef struct qr_docx_link {
+    const char *url; /* borrowed from the tree; NULL: empty slot */
+    const char *rid; /* owned by the package */
+} qr_docx_link;
+
+/* The state of one render. */
+typedef struct qr_docx {
+    qr_render_ctx *ctx;
+    const qr_doc *doc;
+    qr_fonts *fonts;
+    qr_package *pkg;
+    qr_xml *x;       /* the writer of the part being produced */
+    qr_spans spans;  /* reused for every paragraph */
+    long text_width; /* twips between the margins */
+    qr_status status;
+
+    /* numbering */
+    int has_lists;
+    int n_ordered; /* ordered list instances: numIds 2 .. n_ordered + 1 */
+
+    /* hyperlinks, deduplicated by URL */
+    qr_docx_link *links;
+    size_t n_links, cap_links; /* cap is a power of two */
+
+    /* images in document order (their media parts are added after the document) */
+    const qr_image **images;
+    size_t n_images, cap_images;
+
+    /* font families used by runs, in first-use order (for fontTable.xml) */
+    const char **families;
+    size_t n_families, cap_families;
+
+    /* code points already warned about (sorted), so each is reported once */
+    uint32_t *warned;
+    size_t n_warned, cap_warned;
+} qr_docx;
+
+/* Run properties, the inputs of <w:rPr>. NULL / 0 fields are left out. */
+typedef struct qr_docx_rpr {
+    const char *style;      /* w:rStyle */
+    const char *hint;       /* w:rFonts/@w:hint ("eastAsia") */
+    const char *ascii;      /* w:rFonts/@w:ascii and @w:hAnsi */
+    const char *east_asian; /* w:rFonts/@w:eastAsia */
+    const char *complex;    /* w:rFonts/@w:cs */
+    unsigned bold : 1, italic : 1, strike : 1, underline : 1, rtl : 1, cs : 1;
+    const char *shading;    /* w:shd/@w:fill (hex RGB) */
+    const char *lang;       /* w:lang/@w:val */
+    const char *lang_ea;    /* w:lang/@w:eastAsia */
+    const char *lang_bidi;  /* w:lang/@w:bidi */
+} qr_docx_rpr;
+
+/* Paragraph properties, the inputs of <w:pPr>. */
+typedef struct qr_docx_ppr {
+    const char *style; /* w:pStyle */
+    int num_id;        /* w:numPr when > 0 */
+    int ilvl;
+    int keep_next;
+    unsigned bidi : 1;
+    const char *jc;    /* w:jc/@w:val */
+} qr_docx_ppr;
+
+/* ---- parts (each appends one complete XML part to out) ---------------------- */
+
+qr_status qr_docx_document(qr_docx *d, qr_buf *out);
+qr_status qr_docx_styles(qr_docx *d, qr_buf *out);
+qr_status qr_docx_numbering(qr_docx *d, qr_buf *out);
+qr_status qr_docx_settings(qr_docx *d, qr_buf *out);
+qr_status qr_docx_font_table(qr_docx *d, qr_buf *out);
+qr_status qr_docx_web_settings(qr_docx *d, qr_buf *out);
+
+/* ---- element writers (exposed for tests/unit/test_docx.c) ------------------- */
+
+/* <w:rPr>; nothing when every field is empty. */
+void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p);
+/* <w:pPr>; nothing when every field is empty. */
+void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p);
+/* <w:sectPr> for a page (sizes in points). */
+void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page);
+/* <w:num> numId pointing at abstractNumId; restart: a startOverride of 1 on
+ * every level. */
+void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart);
+/* <w:abstractNum> for bullets (ordered = 0) or decimal numbers. */
+void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered);
+/* <w:tblGrid>: n columns over width twips from relative widths (NULL: equal);
+ * cols receives each column's twips (the last takes the rounding rest). */
+void qr_docx_grid(long width, const double *widths, size_t n, long *cols);
+
+/* ---- helpers shared by the parts ------------------------------------------- */
+
+/* Points to twips, rounded. */
+long qr_docx_twips(double pt);
+
+/* Remember a font family for fontTable.xml (deduplicated). */
+void qr_docx_use_family(qr_docx *d, const char *family);
+
+/* The file name of the index-th image under word/media/. */
+void qr_docx_media_name(const qr_image *im, size_t index, char *buf, size_t size);
+
+/* Record a failure (the first wins). */
+void qr_docx_fail(qr_docx *d, qr_status st);
+
+#endif

@@ -1,0 +1,89 @@
+/* docx_numbering.c: word/numbering.xml, the list definitions.
+ *
+ * Two abstract definitions of nine levels each: bullets (• ◦ ▪ in turn) and
+ * decimal numbers ("1.", with every level counting on its own). numId 1 is
+ * every bullet list. Each ordered list gets its own <w:num> with a
+ * startOverride of 1 on every level: Word and LibreOffice count per
+ * abstract definition, so without it the second ordered list of a document
+ * would go on at 5, 6, 7 (python-docx #25, docx.js #548).
+ */
+#include <stdio.h>
+
+#include "docx_int.h"
+
+/* <w:lvl> */
+static void write_w_lvl(qr_xml *x, int ilvl, int ordered)
+{
+    static const char *const bullets[] = {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA"};
+    char text[8];
+    qr_xml_start(x, "w:lvl");
+    qr_xml_attr_int(x, "w:ilvl", ilvl);
+    qr_xml_leaf(x, "w:start", "w:val", "1", NULL);
+    qr_xml_leaf(x, "w:numFmt", "w:val", ordered ? "decimal" : "bullet", NULL);
+    if (ordered) snprintf(text, sizeof text, "%%%d.", ilvl + 1);
+    qr_xml_leaf(x, "w:lvlText", "w:val", ordered ? text : bullets[ilvl % 3], NULL);
+    qr_xml_leaf(x, "w:lvlJc", "w:val", "left", NULL);
+    qr_xml_start(x, "w:pPr");
+    qr_xml_start(x, "w:ind");
+    qr_xml_attr_int(x, "w:left", 720L * (ilvl + 1));
+    qr_xml_attr_int(x, "w:hanging", 360);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    if (!ordered) {
+        /* The bullet glyphs are in DejaVu Sans, whatever the item's font. */
+        qr_xml_start(x, "w:rPr");
+        qr_xml_leaf(x, "w:rFonts", "w:hint", "default", "w:ascii", QR_DOCX_FONT, "w:hAnsi",
+                    QR_DOCX_FONT, "w:cs", QR_DOCX_FONT, NULL);
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+}
+
+/* <w:abstractNum> */
+void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered)
+{
+    char nsid[16];
+    /* A fixed 4-byte id (8 hex digits): deterministic, distinct per definition. */
+    snprintf(nsid, sizeof nsid, "%08X", 0x51A3B7C0u + (unsigned)abstract_id);
+    qr_xml_start(x, "w:abstractNum");
+    qr_xml_attr_int(x, "w:abstractNumId", abstract_id);
+    qr_xml_leaf(x, "w:nsid", "w:val", nsid, NULL);
+    qr_xml_leaf(x, "w:multiLevelType", "w:val", "hybridMultilevel", NULL);
+    for (int l = 0; l < QR_DOCX_LEVELS; l++) write_w_lvl(x, l, ordered);
+    qr_xml_end(x);
+}
+
+/* <w:num> */
+void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart)
+{
+    qr_xml_start(x, "w:num");
+    qr_xml_attr_int(x, "w:numId", num_id);
+    qr_xml_start(x, "w:abstractNumId");
+    qr_xml_attr_int(x, "w:val", abstract_id);
+    qr_xml_end(x);
+    for (int l = 0; restart && l < QR_DOCX_LEVELS; l++) {
+        /* <w:lvlOverride> */
+        qr_xml_start(x, "w:lvlOverride");
+        qr_xml_attr_int(x, "w:ilvl", l);
+        qr_xml_leaf(x, "w:startOverride", "w:val", "1", NULL);
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+}
+
+/* <w:numbering> */
+qr_status qr_docx_numbering(qr_docx *d, qr_buf *out)
+{
+    qr_xml *x = qr_xml_new(out);
+    if (!x) return qr_fail(QR_E_NOMEM);
+    qr_xml_decl(x);
+    qr_xml_start(x, "w:numbering");
+    qr_xml_attr(x, "xmlns:w", QR_NS_W);
+    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_BULLET, 0);
+    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_DECIMAL, 1);
+    qr_docx_write_w_num(x, QR_DOCX_BULLET_NUM, QR_DOCX_ABSTRACT_BULLET, 0);
+    for (int i = 0; i < d->n_ordered; i++)
+        qr_docx_write_w_num(x, QR_DOCX_BULLET_NUM + 1 + i, QR_DOCX_ABSTRACT_DECIMAL, 1);
+    qr_xml_end(x);
+    return qr_xml_free(x);
+}

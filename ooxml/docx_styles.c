@@ -1,0 +1,242 @@
+/* docx_styles.c: word/styles.xml, the style sheet.
+ *
+ * Word's built-in names and ids, so Word, LibreOffice and python-docx
+ * recognise them: "Normal", "Title", "heading 1".."heading 6" (ids
+ * Heading1..Heading6, each with its outline level, so the navigation pane
+ * and a table of contents see them), "List Paragraph", "Hyperlink",
+ * "Table Grid", plus the defaults Word expects (Default Paragraph Font,
+ * Normal Table, No List) and two of ours: "Code" (monospace on a grey
+ * ground) and "Table Contents" (tight spacing inside cells).
+ *
+ * The document's defaults: DejaVu Sans 11 pt, the spec's language; every
+ * run names its own fonts anyway (fonts/ picks them per script).
+ */
+#include <stdio.h>
+
+#include "docx_int.h"
+
+static void leaf_val(qr_xml *x, const char *name, const char *val)
+{
+    qr_xml_leaf(x, name, "w:val", val, NULL);
+}
+
+static void leaf_int(qr_xml *x, const char *name, long val)
+{
+    qr_xml_start(x, name);
+    qr_xml_attr_int(x, "w:val", val);
+    qr_xml_end(x);
+}
+
+/* <w:style ...> with its name; the caller writes the rest and ends it. */
+static void style_start(qr_xml *x, const char *type, const char *id, const char *name, int dflt)
+{
+    qr_xml_start(x, "w:style");
+    qr_xml_attr(x, "w:type", type);
+    qr_xml_attr(x, "w:styleId", id);
+    if (dflt) qr_xml_attr(x, "w:default", "1");
+    leaf_val(x, "w:name", name);
+}
+
+/* <w:spacing> */
+static void write_w_spacing(qr_xml *x, long before, long after, long line)
+{
+    qr_xml_start(x, "w:spacing");
+    if (before >= 0) qr_xml_attr_int(x, "w:before", before);
+    if (after >= 0) qr_xml_attr_int(x, "w:after", after);
+    if (line > 0) {
+        qr_xml_attr_int(x, "w:line", line);
+        qr_xml_attr(x, "w:lineRule", "auto");
+    }
+    qr_xml_end(x);
+}
+
+/* <w:sz> and <w:szCs> (half-points). */
+static void write_w_sz(qr_xml *x, long half_points)
+{
+    leaf_int(x, "w:sz", half_points);
+    leaf_int(x, "w:szCs", half_points);
+}
+
+/* <w:docDefaults> */
+static void write_w_docdefaults(qr_xml *x, const char *lang)
+{
+    qr_xml_start(x, "w:docDefaults");
+    qr_xml_start(x, "w:rPrDefault");
+    qr_xml_start(x, "w:rPr");
+    qr_xml_leaf(x, "w:rFonts", "w:ascii", QR_DOCX_FONT, "w:hAnsi", QR_DOCX_FONT, "w:cs",
+                QR_DOCX_FONT, NULL);
+    write_w_sz(x, QR_DOCX_BODY_SIZE);
+    qr_xml_leaf(x, "w:lang", "w:val", lang, NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_start(x, "w:pPrDefault");
+    qr_xml_start(x, "w:pPr");
+    write_w_spacing(x, -1, 120, 264);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_end(x);
+}
+
+/* <w:style w:styleId="HeadingN"> */
+static void write_heading_style(qr_xml *x, int level)
+{
+    static const long sizes[] = {32, 28, 26, 24, 22, 22};
+    static const long before[] = {360, 280, 240, 200, 200, 200};
+    char id[16], name[16];
+    snprintf(id, sizeof id, "Heading%d", level);
+    snprintf(name, sizeof name, "heading %d", level);
+    style_start(x, "paragraph", id, name, 0);
+    leaf_val(x, "w:basedOn", "Normal");
+    leaf_val(x, "w:next", "Normal");
+    leaf_int(x, "w:uiPriority", 9);
+    if (level > 1) qr_xml_leaf(x, "w:unhideWhenUsed", NULL);
+    qr_xml_leaf(x, "w:qFormat", NULL);
+    qr_xml_start(x, "w:pPr");
+    qr_xml_leaf(x, "w:keepNext", NULL);
+    qr_xml_leaf(x, "w:keepLines", NULL);
+    write_w_spacing(x, before[level - 1], 120, 0);
+    leaf_int(x, "w:outlineLvl", level - 1);
+    qr_xml_end(x);
+    qr_xml_start(x, "w:rPr");
+    qr_xml_leaf(x, "w:b", NULL);
+    qr_xml_leaf(x, "w:bCs", NULL);
+    if (level >= 5) {
+        qr_xml_leaf(x, "w:i", NULL);
+        qr_xml_leaf(x, "w:iCs", NULL);
+    }
+    leaf_val(x, "w:color", "1F3864");
+    write_w_sz(x, sizes[level - 1]);
+    qr_xml_end(x);
+    qr_xml_end(x);
+}
+
+/* <w:tblBorders> */
+static void write_w_tblborders(qr_xml *x)
+{
+    static const char *const sides[] = {"w:top", "w:left", "w:bottom", "w:right", "w:insideH",
+                                        "w:insideV"};
+    qr_xml_start(x, "w:tblBorders");
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+        qr_xml_leaf(x, sides[i], "w:val", "single", "w:color", "808080", "w:sz", "4", "w:space",
+                    "0", NULL);
+    qr_xml_end(x);
+}
+
+/* <w:styles> */
+qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
+{
+    qr_xml *x = qr_xml_new(out);
+    if (!x) return qr_fail(QR_E_NOMEM);
+    const char *lang = d->doc->lang && *d->doc->lang ? d->doc->lang : "en-US";
+    const char *mono = qr_fonts_mono_family();
+    qr_xml_decl(x);
+    qr_xml_start(x, "w:styles");
+    qr_xml_attr(x, "xmlns:w", QR_NS_W);
+    write_w_docdefaults(x, lang);
+
+    style_start(x, "paragraph", "Normal", "Normal", 1);
+    qr_xml_leaf(x, "w:qFormat", NULL);
+    qr_xml_end(x);
+
+    style_start(x, "character", "DefaultParagraphFont", "Default Paragraph Font", 1);
+    leaf_int(x, "w:uiPriority", 1);
+    qr_xml_leaf(x, "w:semiHidden", NULL);
+    qr_xml_leaf(x, "w:unhideWhenUsed", NULL);
+    qr_xml_end(x);
+
+    style_start(x, "table", "TableNormal", "Normal Table", 1);
+    leaf_int(x, "w:uiPriority", 99);
+    qr_xml_leaf(x, "w:semiHidden", NULL);
+    qr_xml_leaf(x, "w:unhideWhenUsed", NULL);
+    qr_xml_start(x, "w:tblPr");
+    qr_xml_leaf(x, "w:tblInd", "w:w", "0", "w:type", "dxa", NULL);
+    qr_xml_start(x, "w:tblCellMar");
+    qr_xml_leaf(x, "w:top", "w:w", "0", "w:type", "dxa", NULL);
+    qr_xml_leaf(x, "w:left", "w:w", "108", "w:type", "dxa", NULL);
+    qr_xml_leaf(x, "w:bottom", "w:w", "0", "w:type", "dxa", NULL);
+    qr_xml_leaf(x, "w:right", "w:w", "108", "w:type", "dxa", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_end(x);
+
+    style_start(x, "numbering", "NoList", "No List", 1);
+    leaf_int(x, "w:uiPriority", 99);
+    qr_xml_leaf(x, "w:semiHidden", NULL);
+    qr_xml_leaf(x, "w:unhideWhenUsed", NULL);
+    qr_xml_end(x);
+
+    style_start(x, "paragraph", "Title", "Title", 0);
+    leaf_val(x, "w:basedOn", "Normal");
+    leaf_val(x, "w:next", "Normal");
+    leaf_int(x, "w:uiPriority", 10);
+    qr_xml_leaf(x, "w:qFormat", NULL);
+    qr_xml_start(x, "w:pPr");
+    qr_xml_leaf(x, "w:keepNext", NULL);
+    write_w_spacing(x, 0, 240, 240);
+    qr_xml_leaf(x, "w:contextualSpacing", NULL);
+    qr_xml_end(x);
+    qr_xml_start(x, "w:rPr");
+    leaf_val(x, "w:color", "1F3864");
+    leaf_int(x, "w:kern", 28);
+    write_w_sz(x, 52);
+    qr_xml_end(x);
+    qr_xml_end(x);
+
+    for (int level = 1; level <= 6; level++) write_heading_style(x, level);
+
+    style_start(x, "paragraph", "ListParagraph", "List Paragraph", 0);
+    leaf_val(x, "w:basedOn", "Normal");
+    leaf_int(x, "w:uiPriority", 34);
+    qr_xml_leaf(x, "w:qFormat", NULL);
+    qr_xml_start(x, "w:pPr");
+    write_w_spacing(x, -1, 60, 0);
+    qr_xml_leaf(x, "w:ind", "w:left", "720", NULL);
+    qr_xml_leaf(x, "w:contextualSpacing", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+
+    style_start(x, "paragraph", "Code", "Code", 0);
+    leaf_val(x, "w:basedOn", "Normal");
+    leaf_int(x, "w:uiPriority", 39);
+    qr_xml_leaf(x, "w:qFormat", NULL);
+    qr_xml_start(x, "w:pPr");
+    qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", QR_DOCX_CODE_FILL,
+                NULL);
+    write_w_spacing(x, 0, 120, 240);
+    qr_xml_end(x);
+    qr_xml_start(x, "w:rPr");
+    qr_xml_leaf(x, "w:rFonts", "w:ascii", mono, "w:hAnsi", mono, "w:cs", mono, NULL);
+    qr_xml_leaf(x, "w:noProof", NULL);
+    write_w_sz(x, 20);
+    qr_xml_end(x);
+    qr_xml_end(x);
+
+    style_start(x, "paragraph", "TableContents", "Table Contents", 0);
+    leaf_val(x, "w:basedOn", "Normal");
+    leaf_int(x, "w:uiPriority", 39);
+    qr_xml_start(x, "w:pPr");
+    write_w_spacing(x, 40, 40, 0);
+    qr_xml_end(x);
+    qr_xml_end(x);
+
+    style_start(x, "character", "Hyperlink", "Hyperlink", 0);
+    leaf_val(x, "w:basedOn", "DefaultParagraphFont");
+    leaf_int(x, "w:uiPriority", 99);
+    qr_xml_leaf(x, "w:unhideWhenUsed", NULL);
+    qr_xml_start(x, "w:rPr");
+    leaf_val(x, "w:color", "0563C1");
+    leaf_val(x, "w:u", "single");
+    qr_xml_end(x);
+    qr_xml_end(x);
+
+    style_start(x, "table", "TableGrid", "Table Grid", 0);
+    leaf_val(x, "w:basedOn", "TableNormal");
+    leaf_int(x, "w:uiPriority", 39);
+    qr_xml_start(x, "w:tblPr");
+    write_w_tblborders(x);
+    qr_xml_end(x);
+    qr_xml_end(x);
+
+    qr_xml_end(x); /* w:styles */
+    return qr_xml_free(x);
+}
