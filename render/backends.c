@@ -4,7 +4,7 @@
 #include "backends.h"
 
 extern const qr_backend qr_backend_html;
-/* extern const qr_backend qr_backend_docx; */
+extern const qr_backend qr_backend_docx;
 extern const qr_backend qr_backend_xlsx;
 /* extern const qr_backend qr_backend_pptx; */
 /* #ifdef QUIRE_HAVE_PDF extern const qr_backend qr_backend_pdf, qr_backend_png; #endif */
@@ -13,7 +13,7 @@ const qr_backend *qr_backend_for(qr_fmt f)
 {
     switch (f) {
     case QR_FMT_HTML: return &qr_backend_html;
-    case QR_FMT_DOCX: return NULL;
+    case QR_FMT_DOCX: return &qr_backend_docx;
     case QR_FMT_XLSX: return &qr_backend_xlsx;
     case QR_FMT_PPTX: return NULL;
     case QR_FMT_PDF: return NULL;
