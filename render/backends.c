@@ -6,8 +6,10 @@
 extern const qr_backend qr_backend_html;
 extern const qr_backend qr_backend_docx;
 extern const qr_backend qr_backend_xlsx;
-/* extern const qr_backend qr_backend_pptx; */
-/* #ifdef QUIRE_HAVE_PDF extern const qr_backend qr_backend_pdf, qr_backend_png; #endif */
+extern const qr_backend qr_backend_pptx;
+#ifdef QUIRE_HAVE_PDF
+extern const qr_backend qr_backend_pdf, qr_backend_png;
+#endif
 
 const qr_backend *qr_backend_for(qr_fmt f)
 {
@@ -15,9 +17,14 @@ const qr_backend *qr_backend_for(qr_fmt f)
     case QR_FMT_HTML: return &qr_backend_html;
     case QR_FMT_DOCX: return &qr_backend_docx;
     case QR_FMT_XLSX: return &qr_backend_xlsx;
-    case QR_FMT_PPTX: return NULL;
+    case QR_FMT_PPTX: return &qr_backend_pptx;
+#ifdef QUIRE_HAVE_PDF
+    case QR_FMT_PDF: return &qr_backend_pdf;
+    case QR_FMT_PNG: return &qr_backend_png;
+#else
     case QR_FMT_PDF: return NULL;
     case QR_FMT_PNG: return NULL;
+#endif
     case QR_FMT_COUNT: break;
     }
     return NULL;

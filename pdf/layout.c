@@ -1,0 +1,733 @@
+/* layout.c: pass 1 of the PDF/PNG backend: measure, then paginate.
+ *
+ * measure: every block becomes a pd_block whose texts are laid out once at
+ * their final width (the text column, a list indent, a table column), so each
+ * line's height is known. paginate: a cursor walks the blocks top to bottom
+ * and emits positioned boxes (pd_op) page by page: text lines, fills, grid
+ * lines, images and outline destinations. Text breaks between lines; table
+ * rows move whole to the next page, repeating the header row, unless a row is
+ * taller than a page, in which case its cells continue line by line.
+ * Headings keep with the next block. Nothing is drawn here.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdf_int.h"
+
+/* Type scale (points). */
+#define BODY_SIZE 11.0
+#define TITLE_SIZE 24.0
+#define TABLE_SIZE 10.0
+#define CODE_SIZE 9.0
+#define PARA_AFTER 6.0
+#define LIST_INDENT 18.0
+#define LIST_GAP 2.0
+#define CELL_PAD 4.0
+#define CODE_PAD 6.0
+
+#define HEADER_BG 0xE6E6E6
+#define GRID_RGB 0x808080
+#define CODE_BG 0xF5F5F5
+
+static const double head_size[7] = {0, 20, 16, 14, 12, 11, 11};
+static const double head_before[7] = {0, 16, 14, 12, 10, 8, 8};
+static const double head_after[7] = {0, 8, 6, 6, 4, 4, 4};
+
+/* ---- measure -------------------------------------------------------------------- */
+
+static void roman(unsigned n, char *out)
+{
+    static const struct { unsigned v; const char *s; } t[] = {
+        {1000, "m"}, {900, "cm"}, {500, "d"}, {400, "cd"}, {100, "c"}, {90, "xc"},
+        {50, "l"},   {40, "xl"},  {10, "x"},  {9, "ix"},  {5, "v"},   {4, "iv"}, {1, "i"}};
+    out[0] = '\0';
+    if (n == 0 || n > 3999) {
+        snprintf(out, 16, "%u", n);
+        return;
+    }
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        while (n >= t[i].v) {
+            strcat(out, t[i].s);
+            n -= t[i].v;
+        }
+}
+
+static void alpha(unsigned n, char *out)
+{
+    char tmp[16];
+    int k = 0;
+    while (n > 0 && k < 15) {
+        n--;
+        tmp[k++] = (char)('a' + n % 26);
+        n /= 26;
+    }
+    for (int i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
+    out[k] = '\0';
+}
+
+/* The marker of item n (1-based) at depth d (0-based). Ordered lists cycle
+ * 1. a. i. by depth, as Word and browsers do; bullets cycle • ◦ ▪. */
+static void marker_text(int ordered, int depth, unsigned n, char *out)
+{
+    static const char *bullets[3] = {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA"};
+    if (!ordered) {
+        strcpy(out, bullets[depth % 3]);
+        return;
+    }
+    char num[24];
+    switch (depth % 3) {
+    case 0: snprintf(num, sizeof num, "%u", n); break;
+    case 1: alpha(n, num); break;
+    default: roman(n, num); break;
+    }
+    snprintf(out, 32, "%s.", num);
+}
+
+typedef struct list_acc {
+    pd_item *items;
+    size_t n, cap;
+    const qr_item **src; /* the item of each entry */
+    int *depth;
+    const pd_text *bullet[3]; /* shared bullet layouts per depth */
+    double step[9];           /* indent of each depth: the widest marker there, or more */
+} list_acc;
+
+/* First pass over a list: one entry per item in reading order, with its
+ * marker laid out, so each depth's indent can fit its widest marker. */
+static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, size_t n,
+                              int ordered, int depth, const char *path)
+{
+    pd_style st = {.size = BODY_SIZE};
+    for (size_t i = 0; i < n && c->status == QR_OK; i++) {
+        const qr_item *it = &items[i];
+        if (acc->n == acc->cap) {
+            size_t cap = acc->cap ? acc->cap * 2 : 16;
+            pd_item *p = realloc(acc->items, cap * sizeof *p);
+            const qr_item **q = realloc(acc->src, cap * sizeof *q);
+            int *dp = realloc(acc->depth, cap * sizeof *dp);
+            if (p) acc->items = p;
+            if (q) acc->src = q;
+            if (dp) acc->depth = dp;
+            if (!p || !q || !dp) return qr_pdf_fail(c, QR_E_NOMEM, path, "out of memory");
+            acc->cap = cap;
+        }
+        size_t k = acc->n++;
+        pd_item *pi = &acc->items[k];
+        memset(pi, 0, sizeof *pi);
+        acc->src[k] = it;
+        acc->depth[k] = depth < 9 ? depth : 8;
+        char m[40];
+        marker_text(ordered, depth, (unsigned)(i + 1), m);
+        if (!ordered && acc->bullet[depth % 3]) {
+            pi->marker = acc->bullet[depth % 3];
+        } else {
+            pi->marker = qr_pdf_text(c, NULL, m, strlen(m), &st, 0, it->text.path);
+            if (!pi->marker) return c->status;
+            if (!ordered) acc->bullet[depth % 3] = pi->marker;
+        }
+        double need = pi->marker->width + 6;
+        if (need > acc->step[acc->depth[k]]) acc->step[acc->depth[k]] = need;
+        if (it->n_items) {
+            qr_status st2 = list_markers(c, acc, it->items, it->n_items, ordered, depth + 1, path);
+            if (st2 != QR_OK) return st2;
+        }
+    }
+    return c->status;
+}
+
+/* Second pass: lay out each item's body at its depth's indent. A body in a
+ * right-to-left paragraph hangs from the right edge, its marker on the right. */
+static qr_status list_bodies(pd_ctx *c, list_acc *acc)
+{
+    pd_style st = {.size = BODY_SIZE};
+    double indent[9], x = 0;
+    for (int d = 0; d < 9; d++) {
+        x += acc->step[d] > LIST_INDENT ? acc->step[d] : LIST_INDENT;
+        /* Keep at least a third of the column for the text, however deep. */
+        indent[d] = x < c->width * 2 / 3 ? x : c->width * 2 / 3;
+    }
+    for (size_t k = 0; k < acc->n && c->status == QR_OK; k++) {
+        pd_item *pi = &acc->items[k];
+        const qr_item *it = acc->src[k];
+        double in = indent[acc->depth[k]];
+        pi->body = qr_pdf_text(c, &it->text, NULL, 0, &st, c->width - in, it->text.path);
+        if (!pi->body) return c->status;
+        double gap = 5.0;
+        if (pi->body->rtl) {
+            pi->body_x = 0;
+            pi->marker_x = c->width - in + gap;
+        } else {
+            pi->body_x = in;
+            pi->marker_x = in - gap - pi->marker->width;
+        }
+    }
+    return c->status;
+}
+
+static void image_destroy_data(void *p)
+{
+    (void)p; /* the bytes live in the document's arena */
+}
+
+typedef struct png_reader {
+    const unsigned char *p;
+    size_t left;
+} png_reader;
+
+static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int len)
+{
+    png_reader *r = closure;
+    if (len > r->left) return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, r->p, len);
+    r->p += len;
+    r->left -= len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static int keep_surface(pd_ctx *c, cairo_surface_t *s)
+{
+    if (c->n_surfaces == c->cap_surfaces) {
+        size_t cap = c->cap_surfaces ? c->cap_surfaces * 2 : 8;
+        cairo_surface_t **p = realloc(c->surfaces, cap * sizeof *p);
+        if (!p) return -1;
+        c->surfaces = p;
+        c->cap_surfaces = cap;
+    }
+    c->surfaces[c->n_surfaces++] = s;
+    return 0;
+}
+
+static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const char *path)
+{
+    double dx = im->dpi_x > 0 ? im->dpi_x : 96, dy = im->dpi_y > 0 ? im->dpi_y : 96;
+    double w = im->width_px * 72.0 / dx, h = im->height_px * 72.0 / dy;
+    cairo_surface_t *s = NULL;
+    if (im->type == QR_IMAGE_PNG) {
+        png_reader r = {im->data, im->size};
+        s = cairo_image_surface_create_from_png_stream(png_read, &r);
+        if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+            cairo_surface_destroy(s);
+            s = NULL;
+            qr_errlist_addf(c->rc->warnings, QR_OK, path, "re-save the image as PNG or JPEG",
+                            "the PNG image could not be decoded; a placeholder is drawn");
+        } else if (!im->width_px || !im->height_px) {
+            w = cairo_image_surface_get_width(s) * 72.0 / dx;
+            h = cairo_image_surface_get_height(s) * 72.0 / dy;
+        }
+    } else if (!c->for_png) {
+        /* A 1x1 surface carrying the JPEG file: cairo's PDF surface writes the
+         * bytes as a DCTDecode image and draws it in the surface's unit square,
+         * scaled to the box. No decoding, no re-encoding. */
+        s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+        if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS &&
+            cairo_surface_set_mime_data(s, CAIRO_MIME_TYPE_JPEG, im->data, im->size,
+                                        image_destroy_data, NULL) == CAIRO_STATUS_SUCCESS) {
+            /* keep */
+        } else {
+            cairo_surface_destroy(s);
+            s = NULL;
+        }
+    }
+    if (s && keep_surface(c, s) != 0) {
+        cairo_surface_destroy(s);
+        return qr_pdf_fail(c, QR_E_NOMEM, path, "out of memory");
+    }
+    if (!(w > 0) || !(h > 0)) w = h = 72;
+    /* Scale to fit the text width and the page's text height. */
+    double page_h = c->bottom - c->top;
+    double k = 1;
+    if (w > c->width) k = c->width / w;
+    if (h * k > page_h) k = page_h / h;
+    b->img_w = w * k;
+    b->img_h = h * k;
+    b->surface = s;
+    if (!s) {
+        /* PNG preview of a JPEG (no decoder here) or an undecodable image: a
+         * light box with the alt text. */
+        pd_style st = {.size = 9, .align = PD_ALIGN_CENTER};
+        const char *label = im->alt && *im->alt ? im->alt : "image";
+        double lw = b->img_w - 8 > 8 ? b->img_w - 8 : 8;
+        b->alt = qr_pdf_text(c, NULL, label, strlen(label), &st, lw, path);
+        if (!b->alt) return c->status;
+    }
+    return QR_OK;
+}
+
+static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
+{
+    size_t nc = t->n_cols ? t->n_cols : 1;
+    b->n_cols = nc;
+    b->n_rows = t->n_rows;
+    b->col_x = qr_arena_array(&c->arena, nc, sizeof *b->col_x);
+    b->col_w = qr_arena_array(&c->arena, nc, sizeof *b->col_w);
+    if (!b->col_x || !b->col_w) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
+    double x = 0;
+    for (size_t i = 0; i < nc; i++) {
+        double f = t->widths ? t->widths[i] : 1.0 / (double)nc;
+        if (!(f >= 0)) f = 0;
+        b->col_x[i] = x;
+        b->col_w[i] = f * c->width;
+        x += b->col_w[i];
+    }
+    pd_style head = {.size = TABLE_SIZE, .bold = 1};
+    pd_style body = {.size = TABLE_SIZE};
+    if (t->headers) {
+        b->header = qr_arena_array(&c->arena, nc, sizeof *b->header);
+        if (!b->header) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
+        for (size_t i = 0; i < nc; i++) {
+            double cw = b->col_w[i] - 2 * CELL_PAD;
+            if (cw < 1) cw = 1;
+            static const qr_text empty = {0};
+            const qr_text *tx = i < t->n_headers ? &t->headers[i].text : &empty;
+            b->header[i] = qr_pdf_text(c, tx, NULL, 0, &head, cw, t->path);
+            if (!b->header[i]) return c->status;
+        }
+    }
+    if (t->n_rows) {
+        if (t->n_rows > SIZE_MAX / nc) return qr_pdf_fail(c, QR_E_LIMIT, t->path, "table too large");
+        b->cells = qr_arena_array(&c->arena, t->n_rows * nc, sizeof *b->cells);
+        if (!b->cells) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
+    }
+    for (size_t r = 0; r < t->n_rows; r++)
+        for (size_t i = 0; i < nc; i++) {
+            const qr_tcell *cell = &t->rows[r][i];
+            double cw = b->col_w[i] - 2 * CELL_PAD;
+            if (cw < 1) cw = 1;
+            body.align = cell->kind == QR_TCELL_NUMBER ? PD_ALIGN_END : PD_ALIGN_START;
+            const pd_text *pt = qr_pdf_text(c, &cell->text, NULL, 0, &body, cw, cell->text.path);
+            if (!pt) return c->status;
+            b->cells[r * nc + i] = pt;
+        }
+    return QR_OK;
+}
+
+/* Plain text of a qr_text for the outline: runs joined, whitespace and
+ * control characters folded to spaces. */
+static const char *outline_text(pd_ctx *c, const qr_text *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++) n += t->runs[i].len;
+    if (n > 512) n = 512; /* an outline entry is a label */
+    char *s = qr_arena_alloc(&c->arena, n + 1);
+    if (!s) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < t->n && k < n; i++)
+        for (size_t j = 0; j < t->runs[i].len && k < n; j++) {
+            unsigned char ch = (unsigned char)t->runs[i].text[j];
+            s[k++] = ch < 0x20 || ch == 0x7F ? ' ' : (char)ch;
+        }
+    /* Don't end inside a UTF-8 sequence. */
+    while (k > 0 && ((unsigned char)s[k - 1] & 0xC0) == 0x80) k--;
+    if (k > 0 && ((unsigned char)s[k - 1] & 0xC0) == 0xC0) k--;
+    s[k] = '\0';
+    return s;
+}
+
+static qr_status measure(pd_ctx *c)
+{
+    const qr_doc *d = c->doc;
+    size_t nb = d->n_blocks + (d->title && *d->title ? 1 : 0);
+    c->blocks = qr_arena_array(&c->arena, nb ? nb : 1, sizeof *c->blocks);
+    if (!c->blocks) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+    size_t k = 0;
+    if (d->title && *d->title) {
+        pd_block *b = &c->blocks[k++];
+        pd_style st = {.size = TITLE_SIZE, .bold = 1, .align = PD_ALIGN_CENTER};
+        b->kind = PB_TEXT;
+        b->path = "/title";
+        b->space_after = 14;
+        b->text = qr_pdf_text(c, NULL, d->title, strlen(d->title), &st, c->width, "/title");
+        if (!b->text) return c->status;
+    }
+    list_acc acc = {0};
+    for (size_t i = 0; i < d->n_blocks && c->status == QR_OK; i++) {
+        const qr_block *qb = &d->blocks[i];
+        pd_block *b = &c->blocks[k++];
+        b->path = qb->path;
+        switch (qb->type) {
+        case QR_BLOCK_HEADING: {
+            int lv = qb->u.heading.level;
+            if (lv < 1) lv = 1;
+            if (lv > 6) lv = 6;
+            pd_style st = {.size = head_size[lv], .bold = 1, .italic = lv == 6};
+            b->kind = PB_TEXT;
+            b->heading = lv;
+            b->space_before = head_before[lv];
+            b->space_after = head_after[lv];
+            b->text = qr_pdf_text(c, &qb->u.heading.text, NULL, 0, &st, c->width, qb->path);
+            b->outline = outline_text(c, &qb->u.heading.text);
+            break;
+        }
+        case QR_BLOCK_PARAGRAPH: {
+            pd_style st = {.size = BODY_SIZE};
+            b->kind = PB_TEXT;
+            b->space_after = PARA_AFTER;
+            b->text = qr_pdf_text(c, &qb->u.paragraph.text, NULL, 0, &st, c->width, qb->path);
+            break;
+        }
+        case QR_BLOCK_LIST:
+            b->kind = PB_LIST;
+            b->space_before = 2;
+            b->space_after = PARA_AFTER + 2;
+            acc.n = 0;
+            acc.bullet[0] = acc.bullet[1] = acc.bullet[2] = NULL;
+            memset(acc.step, 0, sizeof acc.step);
+            if (list_markers(c, &acc, qb->u.list.items, qb->u.list.n_items, qb->u.list.ordered,
+                             0, qb->path) == QR_OK &&
+                list_bodies(c, &acc) == QR_OK && acc.n) {
+                b->items = qr_arena_array(&c->arena, acc.n, sizeof *b->items);
+                if (!b->items) {
+                    qr_pdf_fail(c, QR_E_NOMEM, qb->path, "out of memory");
+                    break;
+                }
+                memcpy(b->items, acc.items, acc.n * sizeof *b->items);
+                b->n_items = acc.n;
+            }
+            break;
+        case QR_BLOCK_TABLE:
+            b->kind = PB_TABLE;
+            b->space_before = 4;
+            b->space_after = 10;
+            measure_table(c, b, &qb->u.table);
+            break;
+        case QR_BLOCK_CODE: {
+            pd_style st = {.size = CODE_SIZE, .mono = 1};
+            b->kind = PB_CODE;
+            b->space_before = 2;
+            b->space_after = 8;
+            double w = c->width - 2 * CODE_PAD;
+            b->text = qr_pdf_text(c, NULL, qb->u.code.text, qb->u.code.len, &st, w > 1 ? w : 1,
+                                  qb->path);
+            break;
+        }
+        case QR_BLOCK_IMAGE:
+            b->kind = PB_IMAGE;
+            b->space_before = 4;
+            b->space_after = 8;
+            measure_image(c, b, &qb->u.image, qb->path);
+            break;
+        case QR_BLOCK_PAGE_BREAK:
+            b->kind = PB_BREAK;
+            break;
+        }
+    }
+    free(acc.items);
+    free(acc.src);
+    free(acc.depth);
+    c->n_blocks = k;
+    return c->status;
+}
+
+/* ---- paginate -------------------------------------------------------------------- */
+
+typedef struct flow {
+    pd_ctx *c;
+    double y;
+    int fresh; /* nothing placed on this page yet (below a repeated header) */
+} flow;
+
+static pd_op *op_add(pd_ctx *c, pd_op_kind kind)
+{
+    if (c->status != QR_OK) return NULL;
+    if (c->n_ops == c->cap_ops) {
+        size_t cap = c->cap_ops ? c->cap_ops * 2 : 1024;
+        pd_op *p = realloc(c->ops, cap * sizeof *p);
+        if (!p) {
+            qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+            return NULL;
+        }
+        c->ops = p;
+        c->cap_ops = cap;
+    }
+    pd_op *o = &c->ops[c->n_ops++];
+    memset(o, 0, sizeof *o);
+    o->kind = (uint8_t)kind;
+    return o;
+}
+
+static void new_page(flow *f)
+{
+    pd_ctx *c = f->c;
+    if (c->status != QR_OK) return;
+    if (c->n_pages + 1 >= c->cap_pages) {
+        size_t cap = c->cap_pages ? c->cap_pages * 2 : 64;
+        size_t *p = realloc(c->page_start, cap * sizeof *p);
+        if (!p) {
+            qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+            return;
+        }
+        c->page_start = p;
+        c->cap_pages = cap;
+    }
+    c->page_start[c->n_pages++] = c->n_ops;
+    f->y = c->top;
+    f->fresh = 1;
+}
+
+static int page_empty(const flow *f)
+{
+    return f->c->page_start[f->c->n_pages - 1] == f->c->n_ops;
+}
+
+static void add_line(pd_ctx *c, const pd_text *t, size_t i, double x, double y_top)
+{
+    pd_op *o = op_add(c, OP_LINE);
+    if (!o) return;
+    o->text = t;
+    o->line = i;
+    o->x = x + t->lines[i].x;
+    o->y = y_top + t->lines[i].top + t->lines[i].ascent;
+}
+
+static void add_rect(pd_ctx *c, pd_op_kind k, uint32_t rgb, double x, double y, double w,
+                     double h)
+{
+    pd_op *o = op_add(c, k);
+    if (!o) return;
+    o->color = rgb;
+    o->x = x;
+    o->y = y;
+    o->w = w;
+    o->h = h;
+}
+
+/* Place a text box at column offset x, flowing its lines across pages.
+ * bg != 0: a fill of colour bg behind each page's part, padded by pad.
+ * marker: drawn beside the first line, at marker_x. dest: the heading block
+ * whose outline entry points at the first line. */
+static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double pad,
+                       const pd_text *marker, double marker_x, const pd_block *dest)
+{
+    pd_ctx *c = f->c;
+    size_t i = 0;
+    while (i < t->n_lines && c->status == QR_OK) {
+        double avail = c->bottom - f->y - 2 * pad;
+        size_t j = i;
+        double h = 0;
+        while (j < t->n_lines && h + t->lines[j].height <= avail + 0.01) h += t->lines[j++].height;
+        if (j == i) {
+            if (!f->fresh) {
+                new_page(f);
+                continue;
+            }
+            h += t->lines[j++].height; /* a line taller than a page: place it anyway */
+        }
+        if (bg) add_rect(c, OP_FILL, bg, c->left + x - pad, f->y, t->width + 2 * pad, h + 2 * pad);
+        double y0 = f->y + pad - t->lines[i].top;
+        if (dest && i == 0) {
+            pd_op *o = op_add(c, OP_DEST);
+            if (o) {
+                o->blk = dest;
+                o->x = c->left;
+                o->y = f->y;
+            }
+        }
+        for (size_t k = i; k < j; k++) {
+            add_line(c, t, k, c->left + x, y0);
+            if (k == 0 && marker && marker->n_lines) {
+                /* marker baseline on the first line's baseline */
+                double base = y0 + t->lines[0].top + t->lines[0].ascent;
+                add_line(c, marker, 0, c->left + marker_x,
+                         base - marker->lines[0].top - marker->lines[0].ascent);
+            }
+        }
+        f->y += h + 2 * pad;
+        f->fresh = 0;
+        i = j;
+        if (i < t->n_lines) new_page(f);
+    }
+    if (t->n_lines == 0) f->fresh = 0;
+}
+
+static double text_first(const pd_text *t)
+{
+    return t && t->n_lines ? t->lines[0].height : 0;
+}
+
+static double row_height(const pd_text *const *cells, size_t nc)
+{
+    double h = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (cells[i]->height > h) h = cells[i]->height;
+    return h + 2 * CELL_PAD;
+}
+
+/* The height the first unbreakable piece of a block needs, for keep-with-next. */
+static double first_piece(const pd_block *b)
+{
+    switch (b->kind) {
+    case PB_TEXT: return b->space_before + text_first(b->text);
+    case PB_CODE: return b->space_before + text_first(b->text) + 2 * CODE_PAD;
+    case PB_LIST: return b->space_before + (b->n_items ? text_first(b->items[0].body) : 0);
+    case PB_TABLE: {
+        double h = b->space_before;
+        if (b->header) h += row_height(b->header, b->n_cols);
+        if (b->n_rows) h += row_height(b->cells, b->n_cols);
+        return h;
+    }
+    case PB_IMAGE: return b->space_before + b->img_h;
+    case PB_BREAK: return 0;
+    }
+    return 0;
+}
+
+/* One table row, placed whole when it fits (on this page or the next), else
+ * split line by line across pages. */
+static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, int is_header,
+                      int repeat_header);
+
+static void table_new_page(flow *f, const pd_block *b, int repeat_header)
+{
+    new_page(f);
+    if (repeat_header && b->header) {
+        place_row(f, b, b->header, 1, 0);
+        f->fresh = 1; /* a page with only the header still counts as empty */
+    }
+}
+
+static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, int is_header,
+                      int repeat_header)
+{
+    pd_ctx *c = f->c;
+    size_t nc = b->n_cols;
+    double h = row_height(cells, nc);
+    double head_h = repeat_header && b->header ? row_height(b->header, nc) : 0;
+    if (f->y + h > c->bottom + 0.01 && !f->fresh && h <= c->bottom - c->top - head_h)
+        table_new_page(f, b, repeat_header);
+    size_t next_stack[16], take_stack[16];
+    size_t *next = next_stack, *take = take_stack;
+    if (nc > 16) {
+        next = calloc(nc, sizeof *next);
+        take = calloc(nc, sizeof *take);
+    }
+    if (!next || !take) {
+        qr_pdf_fail(c, QR_E_NOMEM, b->path, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < nc; i++) next[i] = 0;
+    while (c->status == QR_OK) {
+        double avail = c->bottom - f->y - 2 * CELL_PAD;
+        double frag = 0;
+        int any = 0, left = 0;
+        for (size_t i = 0; i < nc; i++) {
+            const pd_text *t = cells[i];
+            size_t j = next[i];
+            double hh = 0;
+            while (j < t->n_lines && hh + t->lines[j].height <= avail + 0.01)
+                hh += t->lines[j++].height;
+            if (j == next[i] && j < t->n_lines && f->fresh) hh += t->lines[j++].height;
+            if (j > next[i]) any = 1;
+            take[i] = j;
+            if (hh > frag) frag = hh;
+        }
+        int done_before = 1;
+        for (size_t i = 0; i < nc; i++)
+            if (next[i] < cells[i]->n_lines) done_before = 0;
+        if (!any && !done_before) {
+            table_new_page(f, b, repeat_header);
+            continue;
+        }
+        double top = f->y;
+        double fh = frag + 2 * CELL_PAD;
+        if (is_header)
+            for (size_t i = 0; i < nc; i++)
+                add_rect(c, OP_FILL, HEADER_BG, c->left + b->col_x[i], top, b->col_w[i], fh);
+        for (size_t i = 0; i < nc; i++) {
+            const pd_text *t = cells[i];
+            if (next[i] >= t->n_lines) continue;
+            double y0 = top + CELL_PAD - t->lines[next[i]].top;
+            for (size_t k = next[i]; k < take[i]; k++)
+                add_line(c, t, k, c->left + b->col_x[i] + CELL_PAD, y0);
+        }
+        for (size_t i = 0; i < nc; i++)
+            add_rect(c, OP_STROKE, GRID_RGB, c->left + b->col_x[i], top, b->col_w[i], fh);
+        f->y += fh;
+        f->fresh = 0;
+        for (size_t i = 0; i < nc; i++) {
+            next[i] = take[i];
+            if (next[i] < cells[i]->n_lines) left = 1;
+        }
+        if (!left) break;
+        table_new_page(f, b, repeat_header);
+    }
+out:
+    if (next != next_stack) free(next);
+    if (take != take_stack) free(take);
+}
+
+static void place_table(flow *f, const pd_block *b)
+{
+    pd_ctx *c = f->c;
+    double content = c->bottom - c->top;
+    double head_h = b->header ? row_height(b->header, b->n_cols) : 0;
+    /* Repeat the header on each page unless it is itself most of a page. */
+    int repeat = b->header && head_h <= content / 3;
+    double first = b->n_rows ? row_height(b->cells, b->n_cols) : 0;
+    if (!f->fresh && f->y + head_h + first > c->bottom && head_h + first <= content)
+        new_page(f);
+    if (b->header) place_row(f, b, b->header, 1, 0);
+    for (size_t r = 0; r < b->n_rows && c->status == QR_OK; r++)
+        place_row(f, b, b->cells + r * b->n_cols, 0, repeat);
+}
+
+static void place_image(flow *f, const pd_block *b)
+{
+    pd_ctx *c = f->c;
+    if (f->y + b->img_h > c->bottom + 0.01 && !f->fresh) new_page(f);
+    pd_op *o = op_add(c, OP_IMAGE);
+    if (!o) return;
+    o->blk = b;
+    o->x = c->left;
+    o->y = f->y;
+    o->w = b->img_w;
+    o->h = b->img_h;
+    f->y += b->img_h;
+    f->fresh = 0;
+}
+
+static void paginate(pd_ctx *c)
+{
+    flow f = {.c = c};
+    new_page(&f);
+    for (size_t i = 0; i < c->n_blocks && c->status == QR_OK; i++) {
+        const pd_block *b = &c->blocks[i];
+        if (b->kind == PB_BREAK) {
+            if (!page_empty(&f)) new_page(&f);
+            continue;
+        }
+        if (!f.fresh) f.y += b->space_before;
+        if (b->heading && i + 1 < c->n_blocks) {
+            /* keep with next: the heading and the next block's first piece */
+            double need = b->text->height + b->space_after + first_piece(&c->blocks[i + 1]);
+            if (!f.fresh && f.y + need > c->bottom && need <= c->bottom - c->top) new_page(&f);
+        }
+        switch (b->kind) {
+        case PB_TEXT:
+            place_text(&f, b->text, 0, 0, 0, NULL, 0, b->heading ? b : NULL);
+            break;
+        case PB_CODE:
+            place_text(&f, b->text, CODE_PAD, CODE_BG, CODE_PAD, NULL, 0, NULL);
+            break;
+        case PB_LIST:
+            for (size_t k = 0; k < b->n_items && c->status == QR_OK; k++) {
+                const pd_item *it = &b->items[k];
+                if (k && !f.fresh) f.y += LIST_GAP;
+                place_text(&f, it->body, it->body_x, 0, 0, it->marker, it->marker_x, NULL);
+            }
+            break;
+        case PB_TABLE: place_table(&f, b); break;
+        case PB_IMAGE: place_image(&f, b); break;
+        case PB_BREAK: break;
+        }
+        f.y += b->space_after;
+    }
+    if (c->status == QR_OK) c->page_start[c->n_pages] = c->n_ops; /* sentinel */
+}
+
+qr_status qr_pdf_layout(pd_ctx *c)
+{
+    if (measure(c) != QR_OK) return c->status;
+    paginate(c);
+    return c->status;
+}

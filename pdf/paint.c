@@ -1,0 +1,205 @@
+/* paint.c: pass 2 of the PDF/PNG backend: draw one page's boxes on a cairo_t.
+ *
+ * The boxes were positioned by layout.c; painting only replays them, so a
+ * PDF page and its PNG preview come from the same layout. On a PDF surface
+ * it also writes the link annotations (cairo_tag_begin(CAIRO_TAG_LINK) with
+ * the link's glyph rectangles) and the outline entries of the headings.
+ * Numbers passed to cairo in tag attributes are formatted without the C
+ * locale's help, so a caller's setlocale() cannot change the bytes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo-pdf.h>
+
+#include "pdf_int.h"
+
+#define TEXT_RGB 0x000000
+#define FOOTER_RGB 0x555555
+#define FOOTER_SIZE 9.0
+#define IMAGE_BOX_BG 0xF0F0F0
+#define IMAGE_BOX_LINE 0xB0B0B0
+
+static void set_rgb(cairo_t *cr, uint32_t rgb)
+{
+    cairo_set_source_rgb(cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0,
+                         (rgb & 0xFF) / 255.0);
+}
+
+/* A point value with two decimals, locale-free: "72.5" -> "72.50". */
+static void put_num(qr_buf *b, double v)
+{
+    long long h = llround(v * 100);
+    const char *sign = "";
+    if (h < 0) {
+        sign = "-";
+        h = -h;
+    }
+    qr_buf_printf(b, "%s%lld.%02lld", sign, h / 100, h % 100);
+}
+
+/* cairo's attribute strings quote with ' and escape with \. */
+static void put_quoted(qr_buf *b, const char *s)
+{
+    qr_buf_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'' || *s == '\\') qr_buf_putc(b, '\\');
+        qr_buf_putc(b, *s);
+    }
+    qr_buf_putc(b, '\'');
+}
+
+static void line_links(cairo_t *cr, const pd_op *o)
+{
+    const pd_text *t = o->text;
+    const pd_line *ln = &t->lines[o->line];
+    int ls = ln->line->start_index, le = ls + ln->line->length;
+    double layout_x = o->x - ln->x, top = o->y - ln->ascent;
+    for (size_t k = 0; k < t->n_links; k++) {
+        const pd_link *lk = &t->links[k];
+        int s = lk->start > ls ? lk->start : ls, e = lk->end < le ? lk->end : le;
+        if (s >= e) continue;
+        int *ranges = NULL, n = 0;
+        pango_layout_line_get_x_ranges(ln->line, s, e, &ranges, &n);
+        qr_buf b = {0};
+        qr_buf_puts(&b, "rect=[");
+        int any = 0;
+        for (int i = 0; i < n; i++) {
+            double x0 = layout_x + (double)ranges[2 * i] / PANGO_SCALE;
+            double w = (double)(ranges[2 * i + 1] - ranges[2 * i]) / PANGO_SCALE;
+            if (w <= 0) continue;
+            if (any) qr_buf_putc(&b, ' ');
+            put_num(&b, x0);
+            qr_buf_putc(&b, ' ');
+            put_num(&b, top);
+            qr_buf_putc(&b, ' ');
+            put_num(&b, w);
+            qr_buf_putc(&b, ' ');
+            put_num(&b, ln->height);
+            any = 1;
+        }
+        g_free(ranges);
+        qr_buf_puts(&b, "] uri=");
+        put_quoted(&b, lk->uri);
+        if (any && !b.oom) {
+            cairo_tag_begin(cr, CAIRO_TAG_LINK, b.data);
+            cairo_tag_end(cr, CAIRO_TAG_LINK);
+        }
+        qr_buf_free(&b);
+    }
+}
+
+static void paint_image(pd_ctx *c, cairo_t *cr, const pd_op *o)
+{
+    const pd_block *b = o->blk;
+    if (b->surface) {
+        int sw = cairo_image_surface_get_width(b->surface);
+        int sh = cairo_image_surface_get_height(b->surface);
+        if (sw <= 0 || sh <= 0) return;
+        cairo_save(cr);
+        cairo_translate(cr, o->x, o->y);
+        cairo_scale(cr, o->w / sw, o->h / sh);
+        cairo_set_source_surface(cr, b->surface, 0, 0);
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
+        cairo_paint(cr);
+        cairo_restore(cr);
+        return;
+    }
+    /* placeholder: a light box with the alt text, centred */
+    cairo_save(cr);
+    set_rgb(cr, IMAGE_BOX_BG);
+    cairo_rectangle(cr, o->x, o->y, o->w, o->h);
+    cairo_fill_preserve(cr);
+    set_rgb(cr, IMAGE_BOX_LINE);
+    cairo_set_line_width(cr, 0.75);
+    cairo_stroke(cr);
+    const pd_text *t = b->alt;
+    if (t) {
+        size_t n = 0;
+        while (n < t->n_lines && t->lines[n].top + t->lines[n].height <= o->h - 8) n++;
+        double h = n ? t->lines[n - 1].top + t->lines[n - 1].height : 0;
+        double y0 = o->y + (o->h - h) / 2, x0 = o->x + (o->w - t->width) / 2;
+        set_rgb(cr, 0x606060);
+        for (size_t i = 0; i < n; i++) {
+            cairo_move_to(cr, x0 + t->lines[i].x, y0 + t->lines[i].top + t->lines[i].ascent);
+            pango_cairo_show_layout_line(cr, t->lines[i].line);
+        }
+    }
+    cairo_restore(cr);
+    (void)c;
+}
+
+static void outline_add(pd_ctx *c, cairo_t *cr, const pd_op *o, size_t page, pd_outline *ol)
+{
+    const pd_block *b = o->blk;
+    int level = b->heading;
+    while (ol->depth > 0 && ol->level[ol->depth - 1] >= level) ol->depth--;
+    int parent = ol->depth > 0 ? ol->id[ol->depth - 1] : CAIRO_PDF_OUTLINE_ROOT;
+    qr_buf a = {0};
+    qr_buf_printf(&a, "page=%zu pos=[", page + 1);
+    put_num(&a, o->x);
+    qr_buf_putc(&a, ' ');
+    put_num(&a, o->y);
+    qr_buf_putc(&a, ']');
+    if (!a.oom) {
+        int id = cairo_pdf_surface_add_outline(cairo_get_target(cr), parent,
+                                               b->outline ? b->outline : "", a.data, 0);
+        if (ol->depth < 8) {
+            ol->id[ol->depth] = id;
+            ol->level[ol->depth] = level;
+            ol->depth++;
+        }
+    }
+    qr_buf_free(&a);
+    (void)c;
+}
+
+static void paint_footer(pd_ctx *c, cairo_t *cr, size_t p)
+{
+    char s[64];
+    snprintf(s, sizeof s, "%zu / %zu", p + 1, c->n_pages);
+    pd_style st = {.size = FOOTER_SIZE};
+    const pd_text *t = qr_pdf_text(c, NULL, s, strlen(s), &st, 0, "");
+    if (!t || !t->n_lines) return;
+    double margin = c->page_h - c->bottom;
+    double mid = c->page_h - margin / 2;
+    if (margin < t->lines[0].height) mid = c->page_h - t->lines[0].height / 2;
+    double x = (c->page_w - t->width) / 2;
+    double y = mid - t->lines[0].height / 2 + t->lines[0].ascent;
+    set_rgb(cr, FOOTER_RGB);
+    cairo_move_to(cr, x + t->lines[0].x, y);
+    pango_cairo_show_layout_line(cr, t->lines[0].line);
+}
+
+void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol)
+{
+    size_t a = c->page_start[p], z = c->page_start[p + 1];
+    for (size_t i = a; i < z; i++) {
+        const pd_op *o = &c->ops[i];
+        switch ((pd_op_kind)o->kind) {
+        case OP_LINE:
+            set_rgb(cr, TEXT_RGB);
+            cairo_move_to(cr, o->x, o->y);
+            pango_cairo_show_layout_line(cr, o->text->lines[o->line].line);
+            if (ol && o->text->n_links) line_links(cr, o);
+            break;
+        case OP_FILL:
+            set_rgb(cr, o->color);
+            cairo_rectangle(cr, o->x, o->y, o->w, o->h);
+            cairo_fill(cr);
+            break;
+        case OP_STROKE:
+            set_rgb(cr, o->color);
+            cairo_set_line_width(cr, 0.5);
+            cairo_rectangle(cr, o->x, o->y, o->w, o->h);
+            cairo_stroke(cr);
+            break;
+        case OP_IMAGE: paint_image(c, cr, o); break;
+        case OP_DEST:
+            if (ol) outline_add(c, cr, o, p, ol);
+            break;
+        }
+    }
+    paint_footer(c, cr, p);
+}

@@ -1,0 +1,258 @@
+/* pdf.c: the PDF and PNG backends (cairo + pango + HarfBuzz).
+ *
+ * Passes (like cairo's paginated surfaces: measure, then paint):
+ *
+ *   1. measure (layout.c): every block of the tree becomes a pd_block; each
+ *      text is itemized by fonts/ (one family per script span), turned into a
+ *      PangoLayout at its final width (text column, list indent, table
+ *      column) and its lines measured once. Pango shapes with HarfBuzz, runs
+ *      bidi (fribidi) and breaks lines (UAX #14).
+ *   2. paginate (layout.c): a cursor walks the measured blocks and emits
+ *      positioned boxes (pd_op: text lines, fills, grid lines, images,
+ *      outline destinations) page by page. Text breaks between lines; a table
+ *      row moves whole to the next page with the header row repeated (a row
+ *      taller than a page continues line by line); a heading keeps with the
+ *      next block. The page count is known here.
+ *   3. paint (paint.c): PDF replays every page's boxes on a cairo PDF surface,
+ *      with the footer "N / M", link annotations and the outline; PNG replays
+ *      one page (ctx->png_page) on an image surface at ctx->png_dpi.
+ *
+ * Same spec, same bytes: the PDF dates come from ctx->epoch, pango runs with
+ * hinting off and unrounded glyph positions (so the PDF and the PNG share one
+ * layout whatever the resolution), cairo's font subset tags derive from the
+ * subset's content, and nothing depends on the locale or on time.
+ *
+ * Threads: a PangoFontMap is not thread-safe, so each thread keeps its own
+ * (created on first use, freed when the thread exits); fontconfig's
+ * configuration underneath is shared. Each render has its own PangoContext.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo-pdf.h>
+
+#include "pdf_int.h"
+
+qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt, ...)
+{
+    if (c->status != QR_OK) return c->status;
+    c->status = qr_fail(st);
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    qr_errlist_add(c->rc->errors, st, path ? path : "", msg, NULL);
+    return st;
+}
+
+/* ---- per-thread font map ---------------------------------------------------------- */
+
+static pthread_key_t map_key;
+static pthread_once_t map_once = PTHREAD_ONCE_INIT;
+
+static void map_free(void *p)
+{
+    if (p) g_object_unref(p);
+}
+
+static void map_key_init(void)
+{
+    pthread_key_create(&map_key, map_free);
+}
+
+static PangoFontMap *thread_font_map(void)
+{
+    pthread_once(&map_once, map_key_init);
+    PangoFontMap *m = pthread_getspecific(map_key);
+    if (!m) {
+        m = pango_cairo_font_map_new();
+        if (!m) return NULL;
+        pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(m), 72.0);
+        pthread_setspecific(map_key, m);
+    }
+    return m;
+}
+
+/* ---- context ------------------------------------------------------------------------ */
+
+static qr_status ctx_init(pd_ctx *c, qr_render_ctx *rc, int for_png)
+{
+    memset(c, 0, sizeof *c);
+    c->rc = rc;
+    c->doc = rc->doc;
+    c->fonts = rc->fonts ? rc->fonts : qr_fonts_default();
+    c->lang = rc->doc->lang;
+    c->for_png = for_png;
+
+    const qr_page *pg = &rc->doc->page;
+    c->page_w = pg->width > 0 ? pg->width : 612;
+    c->page_h = pg->height > 0 ? pg->height : 792;
+    c->left = pg->margin_left >= 0 ? pg->margin_left : 72;
+    c->top = pg->margin_top >= 0 ? pg->margin_top : 72;
+    double mr = pg->margin_right >= 0 ? pg->margin_right : 72;
+    double mb = pg->margin_bottom >= 0 ? pg->margin_bottom : 72;
+    c->width = c->page_w - c->left - mr;
+    c->bottom = c->page_h - mb;
+    /* Margins that leave (almost) no room are the compiler's to refuse;
+     * here we only make sure the layout can make progress. */
+    if (c->width < 36) {
+        c->left = (c->page_w - 36) / 2 > 0 ? (c->page_w - 36) / 2 : 0;
+        c->width = c->page_w - 2 * c->left;
+    }
+    if (c->bottom - c->top < 36) {
+        c->top = (c->page_h - 36) / 2 > 0 ? (c->page_h - 36) / 2 : 0;
+        c->bottom = c->page_h - c->top;
+    }
+
+    PangoFontMap *map = thread_font_map();
+    if (!map) return qr_pdf_fail(c, QR_E_RENDER, "", "pango has no font map");
+    c->pc = pango_font_map_create_context(map);
+    if (!c->pc) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(c->pc, fo);
+    cairo_font_options_destroy(fo);
+    pango_cairo_context_set_resolution(c->pc, 72.0);
+    pango_context_set_round_glyph_positions(c->pc, FALSE);
+    pango_context_set_base_dir(c->pc, PANGO_DIRECTION_LTR);
+    pango_context_set_language(c->pc, pango_language_from_string(c->lang ? c->lang : "en"));
+    return QR_OK;
+}
+
+static void ctx_free(pd_ctx *c)
+{
+    for (size_t i = 0; i < c->n_layouts; i++) g_object_unref(c->layouts[i]);
+    free(c->layouts);
+    for (size_t i = 0; i < c->n_surfaces; i++) cairo_surface_destroy(c->surfaces[i]);
+    free(c->surfaces);
+    if (c->pc) g_object_unref(c->pc);
+    free(c->ops);
+    free(c->page_start);
+    free(c->run_off);
+    free(c->warned);
+    qr_buf_free(&c->tbuf);
+    qr_spans_free(&c->spans);
+    qr_arena_free(&c->arena);
+}
+
+static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    return qr_sink_write(closure, data, len) == QR_OK ? CAIRO_STATUS_SUCCESS
+                                                      : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* The sink's status when it failed, else a render failure for cairo's. */
+static qr_status cairo_fail(pd_ctx *c, qr_sink *out, cairo_status_t cs)
+{
+    if (out->status != QR_OK) return c->status = out->status;
+    if (cs == CAIRO_STATUS_NO_MEMORY) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+    return qr_pdf_fail(c, QR_E_RENDER, "", "cairo failed: %s", cairo_status_to_string(cs));
+}
+
+/* ---- PDF ------------------------------------------------------------------------------ */
+
+static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
+{
+    pd_ctx c;
+    qr_status st = ctx_init(&c, rc, 0);
+    if (st == QR_OK) st = qr_pdf_layout(&c);
+    if (st != QR_OK) {
+        ctx_free(&c);
+        return st;
+    }
+    rc->pages = (int)c.n_pages;
+
+    cairo_surface_t *s = cairo_pdf_surface_create_for_stream(sink_write, out, c.page_w, c.page_h);
+    char date[32];
+    qr_format_epoch(rc->epoch, date, sizeof date);
+    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
+    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
+    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quire");
+    if (c.doc->title && *c.doc->title)
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, c.doc->title);
+    cairo_t *cr = cairo_create(s);
+    /* cairo 1.16 gives every link annotation a structure element but writes
+     * the structure tree only when it has a structure tag of its own: without
+     * one, the file references objects it never writes (qpdf: "file is
+     * damaged"). A "Document" element around all pages makes it whole. */
+    if (c.has_links) cairo_tag_begin(cr, "Document", "");
+    pd_outline ol = {0};
+    for (size_t p = 0; p < c.n_pages && c.status == QR_OK; p++) {
+        qr_pdf_paint_page(&c, cr, p, &ol);
+        cairo_show_page(cr);
+        if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
+    }
+    if (c.has_links) cairo_tag_end(cr, "Document");
+    cairo_status_t cs = cairo_status(cr);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
+        cairo_fail(&c, out, cs);
+    st = c.status;
+    ctx_free(&c);
+    return st;
+}
+
+/* ---- PNG ------------------------------------------------------------------------------ */
+
+/* The largest preview we draw: 200 megapixels (800 MB of ARGB). */
+#define PNG_MAX_PIXELS 200000000.0
+
+static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
+{
+    pd_ctx c;
+    qr_status st = ctx_init(&c, rc, 1);
+    if (st == QR_OK) st = qr_pdf_layout(&c);
+    if (st != QR_OK) {
+        ctx_free(&c);
+        return st;
+    }
+    rc->pages = (int)c.n_pages;
+    int page = rc->png_page > 0 ? rc->png_page : 1;
+    if ((size_t)page > c.n_pages) {
+        qr_errlist_addf(rc->errors, QR_E_USAGE, "", "use --page 1 to choose a page that exists",
+                        "page %d is out of range: the document has %zu page%s", page, c.n_pages,
+                        c.n_pages == 1 ? "" : "s");
+        ctx_free(&c);
+        return qr_fail(QR_E_USAGE);
+    }
+    double dpi = rc->png_dpi > 0 ? rc->png_dpi : 96;
+    double sc = dpi / 72.0;
+    double wpx = ceil(c.page_w * sc - 1e-6), hpx = ceil(c.page_h * sc - 1e-6);
+    if (wpx < 1) wpx = 1;
+    if (hpx < 1) hpx = 1;
+    if (wpx > 32767 || hpx > 32767 || wpx * hpx > PNG_MAX_PIXELS) {
+        qr_errlist_addf(rc->errors, QR_E_LIMIT, "", "lower --dpi",
+                        "a %.0f x %.0f pixel page is larger than the PNG limit", wpx, hpx);
+        ctx_free(&c);
+        return qr_fail(QR_E_LIMIT);
+    }
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)wpx, (int)hpx);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_scale(cr, sc, sc);
+    qr_pdf_paint_page(&c, cr, (size_t)(page - 1), NULL);
+    cairo_status_t cs = cairo_status(cr);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_write_to_png_stream(s, sink_write, out);
+    cairo_surface_destroy(s);
+    if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
+        cairo_fail(&c, out, cs);
+    st = c.status;
+    ctx_free(&c);
+    return st;
+}
+
+const qr_backend qr_backend_pdf = {.name = "pdf", .format = QR_FMT_PDF, .render = pdf_render};
+const qr_backend qr_backend_png = {.name = "png", .format = QR_FMT_PNG, .render = png_render};

@@ -1,0 +1,181 @@
+/* pdf_int.h: internals of the PDF/PNG backend, shared by pdf.c (the passes
+ * and the two backends), text.c (PangoLayouts from qr_text), layout.c
+ * (measure and paginate) and paint.c (draw one page on a cairo_t).
+ *
+ * Never installed; nothing outside pdf/ includes it. The only place in the
+ * library that sees cairo or pango.
+ */
+#ifndef QR_PDF_INT_H
+#define QR_PDF_INT_H
+
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "backend.h"
+#include "buf.h"
+#include "fonts.h"
+
+/* ---- laid-out text ---------------------------------------------------------- */
+
+/* A link inside a text: a byte range of the layout's text and its URI. */
+typedef struct pd_link {
+    int start, end;
+    const char *uri;
+} pd_link;
+
+/* One line of a layout, measured once (points, relative to the layout's top-left). */
+typedef struct pd_line {
+    PangoLayoutLine *line; /* owned by the layout */
+    double x;              /* left of the line's logical box (alignment included) */
+    double top, height;    /* logical box */
+    double ascent;         /* baseline - top */
+} pd_line;
+
+/* A paragraph-like text laid out at a fixed width. */
+typedef struct pd_text {
+    PangoLayout *layout; /* unreffed by pd_ctx_free */
+    pd_line *lines;
+    size_t n_lines;
+    double width, height; /* width: the wrap width (or the ink width when unwrapped) */
+    pd_link *links;
+    size_t n_links;
+    int rtl; /* the paragraph direction quire chose (fonts/) */
+} pd_text;
+
+/* How a text is set. */
+typedef struct pd_style {
+    double size; /* points */
+    unsigned bold : 1, italic : 1, mono : 1;
+    int align; /* PD_ALIGN_* */
+} pd_style;
+
+enum { PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END };
+
+/* ---- measured blocks ---------------------------------------------------------- */
+
+typedef enum pb_kind { PB_TEXT, PB_LIST, PB_TABLE, PB_CODE, PB_IMAGE, PB_BREAK } pb_kind;
+
+/* One list item, flattened: its marker and body, placed at an indent. */
+typedef struct pd_item {
+    const pd_text *marker;
+    const pd_text *body;
+    double body_x, marker_x; /* from the text column's left edge */
+} pd_item;
+
+typedef struct pd_block {
+    pb_kind kind;
+    const char *path;
+    double space_before, space_after;
+    int heading;          /* 1..6 for headings (keep with next, outline entry), 0 otherwise */
+    const char *outline;  /* the heading's text for the outline */
+    const pd_text *text;  /* PB_TEXT, PB_CODE */
+    pd_item *items;       /* PB_LIST */
+    size_t n_items;
+    /* PB_TABLE */
+    size_t n_cols, n_rows;
+    double *col_x, *col_w;
+    const pd_text **header; /* n_cols, or NULL */
+    const pd_text **cells;  /* n_rows * n_cols */
+    /* PB_IMAGE */
+    cairo_surface_t *surface; /* NULL: draw a placeholder box */
+    double img_w, img_h;
+    const pd_text *alt;   /* placeholder label */
+} pd_block;
+
+/* ---- positioned boxes: what pass 1 produces, pass 2 paints ---------------------- */
+
+typedef enum pd_op_kind {
+    OP_LINE,   /* a text line: x, y = its baseline origin */
+    OP_FILL,   /* a filled rectangle */
+    OP_STROKE, /* a rectangle outline */
+    OP_IMAGE,  /* blk's image in x, y, w, h */
+    OP_DEST    /* blk is a heading that starts at x, y: an outline entry */
+} pd_op_kind;
+
+typedef struct pd_op {
+    uint8_t kind;
+    uint32_t color; /* 0xRRGGBB for FILL/STROKE */
+    double x, y, w, h;
+    const pd_text *text; /* OP_LINE */
+    size_t line;
+    const pd_block *blk; /* OP_IMAGE, OP_DEST */
+} pd_op;
+
+/* ---- the render context ---------------------------------------------------------- */
+
+typedef struct pd_ctx {
+    qr_render_ctx *rc;
+    const qr_doc *doc;
+    qr_fonts *fonts;
+    const char *lang;
+    qr_arena arena; /* scratch: pd_text, pd_block, lines... */
+    PangoContext *pc;
+    int for_png;   /* images: PNG previews cannot draw JPEG mime data */
+    int has_links; /* some text holds a link */
+
+    /* page geometry, points */
+    double page_w, page_h, left, top, width, bottom;
+
+    pd_block *blocks;
+    size_t n_blocks;
+
+    pd_op *ops;
+    size_t n_ops, cap_ops;
+    size_t *page_start; /* ops of page p: [page_start[p], page_start[p+1]) */
+    size_t n_pages, cap_pages;
+
+    /* owned objects, released by pd_ctx_free */
+    PangoLayout **layouts;
+    size_t n_layouts, cap_layouts;
+    cairo_surface_t **surfaces;
+    size_t n_surfaces, cap_surfaces;
+
+    /* scratch, reused for every text */
+    qr_spans spans;
+    qr_buf tbuf;
+    size_t *run_off;
+    size_t cap_run_off;
+
+    /* code points already warned about (open addressing, 0 = empty) */
+    uint32_t *warned;
+    size_t cap_warned, n_warned;
+
+    qr_status status; /* sticky: the first failure wins */
+} pd_ctx;
+
+/* pdf.c */
+qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* text.c */
+/** Lay out a qr_text (or, when t is NULL, the plain UTF-8 string s of n
+ *  bytes) at width points (<= 0: unwrapped). Warns about uncovered code
+ *  points under path. Returns NULL on failure (c->status is set). */
+pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const pd_style *st,
+                     double width, const char *path);
+/** Keep a layout until pd_ctx_free. Returns 0, or -1 on OOM. */
+int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l);
+
+/* layout.c */
+/** Pass 1: measure every block and paginate into c->ops / c->page_start. */
+qr_status qr_pdf_layout(pd_ctx *c);
+
+/* paint.c */
+/* The open outline entries while painting a PDF: parents of the next one. */
+typedef struct pd_outline {
+    int id[8], level[8];
+    int depth;
+} pd_outline;
+
+/** Pass 2: paint page p (0-based) on cr, in points, with its footer. ol !=
+ *  NULL: cr's target is a PDF surface; also write link annotations and the
+ *  outline entries of the headings on this page. */
+void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol);
+
+#endif

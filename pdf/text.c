@@ -1,0 +1,289 @@
+/* text.c: turn a qr_text into a measured PangoLayout.
+ *
+ * Spec text is never parsed as markup: the runs are concatenated into one
+ * UTF-8 buffer and every style is a PangoAttribute over a byte range. The
+ * font of each piece is the family fonts/ chose for its script span (one
+ * PangoAttrFontDesc per span), so the PDF embeds exactly the fonts fonts/
+ * names. Pango then shapes each item with HarfBuzz, runs the Unicode bidi
+ * algorithm (fribidi) and breaks lines (UAX #14, dictionary breaks for Thai
+ * and Khmer); we only measure the resulting lines.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdf_int.h"
+
+#define LINK_RGB 0x0645AD
+#define CODE_BG 0xEEEEEE
+
+int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l)
+{
+    if (c->n_layouts == c->cap_layouts) {
+        size_t cap = c->cap_layouts ? c->cap_layouts * 2 : 256;
+        PangoLayout **p = realloc(c->layouts, cap * sizeof *p);
+        if (!p) return -1;
+        c->layouts = p;
+        c->cap_layouts = cap;
+    }
+    c->layouts[c->n_layouts++] = l;
+    return 0;
+}
+
+/* Warn once per document about each code point no installed font covers. */
+static void warn_missing(pd_ctx *c, const char *path)
+{
+    for (size_t i = 0; i < c->spans.n_missing; i++) {
+        uint32_t cp = c->spans.missing[i].cp;
+        uint32_t key = cp + 1; /* 0 marks an empty slot */
+        if (c->n_warned * 2 >= c->cap_warned) {
+            size_t cap = c->cap_warned ? c->cap_warned * 2 : 64;
+            uint32_t *t = calloc(cap, sizeof *t);
+            if (!t) return;
+            for (size_t j = 0; j < c->cap_warned; j++) {
+                uint32_t k = c->warned[j];
+                if (!k) continue;
+                size_t h = (k * 2654435761u) & (cap - 1);
+                while (t[h]) h = (h + 1) & (cap - 1);
+                t[h] = k;
+            }
+            free(c->warned);
+            c->warned = t;
+            c->cap_warned = cap;
+        }
+        size_t h = (key * 2654435761u) & (c->cap_warned - 1);
+        while (c->warned[h] && c->warned[h] != key) h = (h + 1) & (c->cap_warned - 1);
+        if (c->warned[h]) continue;
+        c->warned[h] = key;
+        c->n_warned++;
+        qr_errlist_addf(c->rc->warnings, QR_OK, path ? path : "",
+                        "install a font that covers it (fonts-noto-core, fonts-noto-extra)",
+                        "no installed font covers U+%04X", (unsigned)cp);
+    }
+}
+
+/* Copy n bytes, replacing control characters pango would draw as hex boxes
+ * (everything below U+0020 but tab and newline, and DEL) with a space. One
+ * byte for one byte, so the spans' byte offsets stay valid. */
+static void put_clean(qr_buf *b, const char *s, size_t n)
+{
+    char *d = qr_buf_reserve(b, n);
+    if (!d) return;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        d[i] = (ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7F ? ' ' : (char)ch;
+    }
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+/* The mono face replaces the Latin base face in code; other scripts keep
+ * the family fonts/ chose (DejaVu Sans Mono has no Arabic or Han). */
+static const char *code_family(const qr_span *s)
+{
+    if (s->slot == QR_SLOT_LATIN && strncmp(s->family, "DejaVu", 6) == 0)
+        return qr_fonts_mono_family();
+    return s->family;
+}
+
+static void insert(PangoAttrList *al, PangoAttribute *a, size_t start, size_t end)
+{
+    a->start_index = (guint)start;
+    a->end_index = (guint)end;
+    pango_attr_list_insert(al, a);
+}
+
+static void insert_span(PangoAttrList *al, const qr_span *s, size_t off, int bold, int italic,
+                        int mono)
+{
+    PangoFontDescription *fd = pango_font_description_new();
+    pango_font_description_set_family_static(fd, mono ? code_family(s) : s->family);
+    pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_font_description_set_style(fd, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+    insert(al, pango_attr_font_desc_new(fd), off + s->start, off + s->start + s->len);
+    pango_font_description_free(fd);
+    if (s->lang)
+        insert(al, pango_attr_language_new(pango_language_from_string(s->lang)), off + s->start,
+               off + s->start + s->len);
+}
+
+static PangoAttribute *color_attr(int bg, uint32_t rgb)
+{
+    guint16 r = (guint16)(((rgb >> 16) & 0xFF) * 257), g = (guint16)(((rgb >> 8) & 0xFF) * 257),
+            b = (guint16)((rgb & 0xFF) * 257);
+    return bg ? pango_attr_background_new(r, g, b) : pango_attr_foreground_new(r, g, b);
+}
+
+/* The direction pango's auto-dir gives the first paragraph of a text: its
+ * first strong character, up to the first newline (pango_find_base_dir). */
+static int first_dir_rtl(const char *s, size_t n)
+{
+    const char *nl = memchr(s, '\n', n);
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    PangoDirection d = pango_find_base_dir(s, (int)(nl ? (size_t)(nl - s) : n));
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return d == PANGO_DIRECTION_RTL;
+}
+
+pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const pd_style *st,
+                     double width, const char *path)
+{
+    if (c->status != QR_OK) return NULL;
+    size_t nruns = t ? t->n : 1;
+    c->tbuf.len = 0;
+    if (nruns + 1 > c->cap_run_off) {
+        size_t cap = nruns + 16;
+        size_t *p = realloc(c->run_off, cap * sizeof *p);
+        if (!p) goto oom;
+        c->run_off = p;
+        c->cap_run_off = cap;
+    }
+    if (qr_buf_reserve(&c->tbuf, 1) == NULL) goto oom;
+    c->tbuf.data[0] = '\0';
+    for (size_t i = 0; i < nruns; i++) {
+        c->run_off[i] = c->tbuf.len;
+        if (t)
+            put_clean(&c->tbuf, t->runs[i].text, t->runs[i].len);
+        else
+            put_clean(&c->tbuf, s, n);
+    }
+    if (c->tbuf.oom) goto oom;
+
+    qr_spans_reset(&c->spans);
+    qr_status fst = t ? qr_fonts_itemize_text(c->fonts, t, c->lang, &c->spans)
+                      : qr_fonts_itemize(c->fonts, s, n, c->lang, &c->spans);
+    if (fst != QR_OK) goto oom;
+    warn_missing(c, path ? path : t ? t->path : NULL);
+
+    pd_text *pt = qr_arena_alloc(&c->arena, sizeof *pt);
+    if (!pt) goto oom;
+
+    /* Attributes, inserted in increasing start order so each insert appends. */
+    PangoAttrList *al = pango_attr_list_new();
+    /* A word broken by character (a 10,000-letter word, a URL) gets no
+     * inserted hyphen: the extracted text stays the text of the spec. */
+    insert(al, pango_attr_insert_hyphens_new(FALSE), 0, c->tbuf.len);
+    size_t si = 0, n_links = 0;
+    for (size_t r = 0; r < nruns; r++) {
+        const qr_run *run = t ? &t->runs[r] : NULL;
+        size_t off = c->run_off[r];
+        size_t end = off + (run ? run->len : n);
+        int bold = st->bold || (run && run->bold), italic = st->italic || (run && run->italic);
+        int mono = st->mono || (run && run->code);
+        if (run && end > off) {
+            if (run->link) {
+                insert(al, color_attr(0, LINK_RGB), off, end);
+                n_links++;
+            }
+            if (run->underline || run->link)
+                insert(al, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), off, end);
+            if (run->strike) insert(al, pango_attr_strikethrough_new(TRUE), off, end);
+            if (run->code) insert(al, color_attr(1, CODE_BG), off, end);
+        }
+        while (si < c->spans.n && c->spans.items[si].run == r) {
+            insert_span(al, &c->spans.items[si], off, bold, italic, mono);
+            si++;
+        }
+    }
+    /* Spans out of order (not expected): add the rest anyway. */
+    for (; si < c->spans.n; si++) {
+        const qr_span *sp = &c->spans.items[si];
+        if (sp->run >= nruns) continue;
+        const qr_run *run = t ? &t->runs[sp->run] : NULL;
+        insert_span(al, sp, c->run_off[sp->run], st->bold || (run && run->bold),
+                    st->italic || (run && run->italic), st->mono || (run && run->code));
+    }
+
+    if (n_links) {
+        c->has_links = 1;
+        pt->links = qr_arena_array(&c->arena, n_links, sizeof *pt->links);
+        if (!pt->links) {
+            pango_attr_list_unref(al);
+            goto oom;
+        }
+        for (size_t r = 0; r < nruns; r++) {
+            const qr_run *run = &t->runs[r];
+            if (!run->link || !run->len) continue;
+            pd_link *lk = &pt->links[pt->n_links++];
+            lk->start = (int)c->run_off[r];
+            lk->end = (int)(c->run_off[r] + run->len);
+            lk->uri = run->link;
+        }
+    }
+
+    PangoLayout *lay = pango_layout_new(c->pc);
+    if (qr_pdf_keep_layout(c, lay) != 0) {
+        g_object_unref(lay);
+        pango_attr_list_unref(al);
+        goto oom;
+    }
+    PangoFontDescription *base = pango_font_description_new();
+    pango_font_description_set_family_static(base, st->mono ? qr_fonts_mono_family()
+                                                            : "DejaVu Sans");
+    pango_font_description_set_absolute_size(base, st->size * PANGO_SCALE);
+    pango_font_description_set_weight(base, st->bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_font_description_set_style(base, st->italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+    pango_layout_set_font_description(lay, base);
+    pango_font_description_free(base);
+    pango_layout_set_auto_dir(lay, TRUE);
+    if (width > 0) {
+        pango_layout_set_width(lay, (int)(width * PANGO_SCALE));
+        pango_layout_set_wrap(lay, PANGO_WRAP_WORD_CHAR);
+    }
+    pango_layout_set_text(lay, c->tbuf.data, (int)c->tbuf.len);
+    pango_layout_set_attributes(lay, al);
+    pango_attr_list_unref(al);
+
+    qr_dir dir = t ? qr_fonts_text_direction(t) : qr_fonts_direction(s, n);
+    pt->rtl = dir == QR_DIR_RTL;
+    pt->layout = lay;
+    PangoAlignment al_start = PANGO_ALIGN_LEFT;
+    if (st->align == PD_ALIGN_CENTER) {
+        pango_layout_set_alignment(lay, PANGO_ALIGN_CENTER);
+    } else {
+        /* With auto-dir, pango swaps LEFT and RIGHT in a paragraph it finds
+         * right-to-left. fonts/ decides the direction: where pango's own
+         * guess differs, ask for the other side so the swap lands right. */
+        int pango_rtl = first_dir_rtl(c->tbuf.data, c->tbuf.len);
+        int end = st->align == PD_ALIGN_END;
+        int want_right = pt->rtl ? !end : end;
+        int right = pango_rtl ? !want_right : want_right;
+        al_start = right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT;
+        if (al_start != PANGO_ALIGN_LEFT) pango_layout_set_alignment(lay, al_start);
+    }
+
+    /* Measure every line once. */
+    int nl = pango_layout_get_line_count(lay);
+    pt->lines = qr_arena_array(&c->arena, nl > 0 ? (size_t)nl : 1, sizeof *pt->lines);
+    if (!pt->lines) goto oom;
+    PangoLayoutIter *it = pango_layout_get_iter(lay);
+    size_t k = 0;
+    double bottom = 0;
+    do {
+        if (k >= (size_t)nl) break;
+        PangoRectangle log;
+        pango_layout_iter_get_line_extents(it, NULL, &log);
+        int base_y = pango_layout_iter_get_baseline(it);
+        pd_line *ln = &pt->lines[k++];
+        ln->line = pango_layout_iter_get_line_readonly(it);
+        ln->x = (double)log.x / PANGO_SCALE;
+        ln->top = (double)log.y / PANGO_SCALE;
+        ln->height = (double)log.height / PANGO_SCALE;
+        ln->ascent = (double)(base_y - log.y) / PANGO_SCALE;
+        bottom = ln->top + ln->height;
+    } while (pango_layout_iter_next_line(it));
+    pango_layout_iter_free(it);
+    pt->n_lines = k;
+    pt->height = bottom;
+    if (width > 0) {
+        pt->width = width;
+    } else {
+        PangoRectangle log;
+        pango_layout_get_extents(lay, NULL, &log);
+        pt->width = (double)log.width / PANGO_SCALE;
+    }
+    return pt;
+oom:
+    if (c->status == QR_OK) qr_pdf_fail(c, QR_E_NOMEM, path ? path : "", "out of memory");
+    return NULL;
+}
