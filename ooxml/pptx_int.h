@@ -1,0 +1,210 @@
+/* pptx_int.h: what the pptx files share (never installed).
+ *
+ * The presentation backend is split by part: pptx.c (the backend constant,
+ * the package, presentation.xml and the small property parts),
+ * pptx_slide.c (slides: shapes, text bodies, runs, tables, pictures, and
+ * the shrink-to-fit estimate), pptx_master.c (the slide master and the four
+ * layouts), pptx_theme.c (the theme) and pptx_notes.c (notes master and
+ * notes slides). Element writers are named after their element
+ * (write_a_rpr writes <a:rPr>) and write children and attributes in the
+ * order of pml.xsd / dml-main.xsd.
+ *
+ * Geometry is in EMU (914400 per inch, 12700 per point); font sizes in
+ * hundredths of a point, as DrawingML writes them.
+ */
+#ifndef QR_PPTX_INT_H
+#define QR_PPTX_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "fonts.h"
+#include "package.h"
+#include "xml.h"
+
+#define QR_NS_P "http://schemas.openxmlformats.org/presentationml/2006/main"
+
+#define QR_CT_PPTX_BASE "application/vnd.openxmlformats-officedocument.presentationml."
+#define QR_CT_PPTX_PRESENTATION QR_CT_PPTX_BASE "presentation.main+xml"
+#define QR_CT_PPTX_SLIDE QR_CT_PPTX_BASE "slide+xml"
+#define QR_CT_PPTX_LAYOUT QR_CT_PPTX_BASE "slideLayout+xml"
+#define QR_CT_PPTX_MASTER QR_CT_PPTX_BASE "slideMaster+xml"
+#define QR_CT_PPTX_NOTES_MASTER QR_CT_PPTX_BASE "notesMaster+xml"
+#define QR_CT_PPTX_NOTES_SLIDE QR_CT_PPTX_BASE "notesSlide+xml"
+#define QR_CT_PPTX_PRES_PROPS QR_CT_PPTX_BASE "presProps+xml"
+#define QR_CT_PPTX_VIEW_PROPS QR_CT_PPTX_BASE "viewProps+xml"
+#define QR_CT_PPTX_TABLE_STYLES QR_CT_PPTX_BASE "tableStyles+xml"
+
+#define QR_REL_PRES_PROPS QR_REL_BASE "presProps"
+#define QR_REL_VIEW_PROPS QR_REL_BASE "viewProps"
+#define QR_REL_TABLE_STYLES QR_REL_BASE "tableStyles"
+
+/* Fonts of the theme (latin, east Asian, complex) and of code runs. */
+#define QR_PPTX_FONT_LATIN "DejaVu Sans"
+#define QR_PPTX_FONT_EA "Noto Sans CJK SC"
+#define QR_PPTX_FONT_CS "Noto Sans Arabic"
+
+#define QR_PPTX_EMU_PER_PT 12700
+/* The notes page: 7.5 in x 10 in portrait. */
+#define QR_PPTX_NOTES_CX 6858000
+#define QR_PPTX_NOTES_CY 9144000
+/* Text box insets (DrawingML defaults): 0.1 in left/right, 0.05 in top/bottom. */
+#define QR_PPTX_INS_LR 91440
+#define QR_PPTX_INS_TB 45720
+/* Deepest bullet level (a:pPr lvl 0..8). */
+#define QR_PPTX_LEVELS 9
+
+/* Layout parts, in the order written (slideLayoutN.xml, N = index + 1). */
+enum { QR_PPTX_LAYOUT_TITLE, QR_PPTX_LAYOUT_CONTENT, QR_PPTX_LAYOUT_SECTION, QR_PPTX_LAYOUT_BLANK,
+       QR_PPTX_N_LAYOUTS };
+
+/* A rectangle in EMU. */
+typedef struct qr_pptx_box {
+    long long x, y, cx, cy;
+} qr_pptx_box;
+
+/* Where the placeholders of the layouts sit, for one slide size. */
+typedef struct qr_pptx_geom {
+    long long sw, sh;     /* slide size */
+    qr_pptx_box title;    /* title of title_content and the master */
+    qr_pptx_box body;     /* content area of title_content and the master */
+    qr_pptx_box ctr_title, subtitle; /* title layout */
+    qr_pptx_box sec_title, sec_body; /* section layout */
+} qr_pptx_geom;
+
+void qr_pptx_geom_init(qr_pptx_geom *g, int wide);
+
+/* Level styles shared by the master's bodyStyle and explicit paragraphs. */
+int qr_pptx_level_sz(int lvl);        /* hundredths of a point: 2800, 2400, ... */
+long long qr_pptx_level_marl(int lvl); /* EMU */
+long long qr_pptx_level_indent(int lvl);
+const char *qr_pptx_level_char(int lvl); /* "•", "–", "▪" */
+
+/* Title sizes (hundredths of a point). */
+#define QR_PPTX_SZ_TITLE 4400
+#define QR_PPTX_SZ_CTR_TITLE 6000
+#define QR_PPTX_SZ_SUBTITLE 2400
+#define QR_PPTX_SZ_SECTION_TITLE 6000
+#define QR_PPTX_SZ_SECTION_BODY 2400
+#define QR_PPTX_SZ_NOTES 1200
+#define QR_PPTX_SZ_TABLE_MAX 1800
+#define QR_PPTX_SZ_TABLE_MIN 800
+
+/* The render state of one presentation. */
+typedef struct qr_pptx {
+    qr_render_ctx *ctx;
+    const qr_doc *doc;
+    qr_package *pkg;
+    qr_pptx_geom geom;
+    qr_spans spans;   /* scratch, reused per paragraph */
+    qr_status status; /* sticky */
+    /* Code points already warned about (each is reported once). */
+    uint32_t *warned;
+    size_t n_warned, cap_warned;
+    /* Hyperlinks of the part being written: one relationship per URL. */
+    const char *part;
+    struct qr_pptx_link { const char *url; const char *rid; } *links;
+    size_t n_links, cap_links;
+    size_t n_notes; /* slides with notes */
+} qr_pptx;
+
+/* ---- element writers (pptx_slide.c) ----------------------------------------- */
+
+/* Run properties. */
+typedef struct qr_pptx_rpr {
+    const char *lang;   /* BCP 47 or NULL */
+    int sz;             /* hundredths of a point; 0 inherits */
+    unsigned b : 1, i : 1, u : 1, strike : 1;
+    qr_font_slot slot;  /* which of a:latin, a:ea, a:cs carries family */
+    const char *family; /* NULL: inherit the theme fonts */
+    const char *link_rid; /* a:hlinkClick r:id, or NULL */
+} qr_pptx_rpr;
+
+/** <a:rPr> (or, with name "a:endParaRPr", the end-of-paragraph properties). */
+void qr_pptx_write_a_rpr(qr_xml *x, const char *name, const qr_pptx_rpr *p);
+
+enum { QR_PPTX_ALGN_INHERIT, QR_PPTX_ALGN_L, QR_PPTX_ALGN_CTR, QR_PPTX_ALGN_R };
+enum { QR_PPTX_BULLET_INHERIT, QR_PPTX_BULLET_NONE, QR_PPTX_BULLET_CHAR };
+
+/* Paragraph properties. */
+typedef struct qr_pptx_ppr {
+    int lvl;    /* 0..8 */
+    int bullet; /* QR_PPTX_BULLET_*: CHAR writes marL/indent and the glyph of lvl */
+    int rtl;
+    int algn;   /* QR_PPTX_ALGN_*; rtl paragraphs are right-aligned */
+} qr_pptx_ppr;
+
+/** <a:pPr>; nothing when every field inherits. */
+void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p);
+
+/** <a:p>: one paragraph of text, itemized by script (fonts/), one <a:r> per
+ *  span, <a:br/> for newlines. sz: explicit size or 0 to inherit.
+ *  ppr->rtl is decided here from the text (first strong character). Warns
+ *  about uncovered code points and registers hyperlinks on pp->part. */
+void qr_pptx_write_a_p(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz);
+
+/* ---- shrink to fit ---------------------------------------------------------- */
+
+/* One paragraph as the estimate sees it. */
+typedef struct qr_pptx_para {
+    const qr_text *text;
+    int sz;               /* hundredths of a point */
+    long long marl;       /* left margin, EMU */
+    int space_before;     /* hundredths of a point */
+} qr_pptx_para;
+
+/** Estimate the height of paragraphs in a text box of inner width w and
+ *  inner height h (EMU) and choose normAutofit's fontScale and
+ *  lnSpcReduction (in 1/1000 %: 100000 = 100 %) so they fit, as PowerPoint
+ *  would after an edit. line: line spacing in 1/1000 % (90000). Returns 1
+ *  when the text fits (possibly shrunk), 0 when it does not fit even at the
+ *  smallest scale (25 %). */
+int qr_pptx_fit(const qr_pptx_para *p, size_t n, long long w, long long h, int line,
+                int *font_scale, int *ln_reduction);
+
+/** Estimated advance of UTF-8 text in 1/1000 em (DejaVu Sans metrics;
+ *  CJK full width; combining marks zero). */
+long long qr_pptx_text_width(const char *s, size_t len, int mono, int bold);
+
+/** Estimated number of lines of t in a line of width_milli_em (1/1000 em). */
+long long qr_pptx_text_lines(const qr_text *t, long long width_milli_em);
+
+/* ---- parts ------------------------------------------------------------------ */
+
+/** slides/slideN.xml (+ its notes slide) for slide i (0-based). */
+qr_status qr_pptx_slide(qr_pptx *pp, size_t i);
+/** slideMasters/slideMaster1.xml and slideLayouts/slideLayout1..4.xml. */
+qr_status qr_pptx_master(qr_pptx *pp);
+/** theme/themeN.xml. */
+qr_status qr_pptx_theme(qr_pptx *pp, const char *part);
+/** notesMasters/notesMaster1.xml (and its theme). */
+qr_status qr_pptx_notes_master(qr_pptx *pp);
+/** notesSlides/notesSlideN.xml for slide i, with the slide's notes. */
+qr_status qr_pptx_notes_slide(qr_pptx *pp, size_t i);
+
+/** Write the <a:lvlNpPr> level styles of a text list style (bodyStyle). */
+void qr_pptx_write_body_levels(qr_xml *x, const char *font_ref_latin, const char *font_ref_ea,
+                               const char *font_ref_cs);
+
+/** <p:nvGrpSpPr> and <p:grpSpPr> that open every spTree. */
+void qr_pptx_write_tree_start(qr_xml *x);
+/** <a:xfrm> (or p:xfrm) for a box. */
+void qr_pptx_write_xfrm(qr_xml *x, const char *name, const qr_pptx_box *b);
+
+/** Add a finished part: the buffer's bytes move into the package. */
+qr_status qr_pptx_add(qr_pptx *pp, const char *name, const char *ct, qr_buf *b, qr_xml *x);
+
+/** Start a part: an XML writer with the declaration written. */
+qr_xml *qr_pptx_begin(qr_pptx *pp, qr_buf *b);
+
+/** Open the root element with xmlns:a, xmlns:r and xmlns:p. */
+void qr_pptx_root(qr_xml *x, const char *name);
+
+/** A relationship id from the part being written to an external URL, one per URL. */
+const char *qr_pptx_link_rid(qr_pptx *pp, const char *url);
+
+/** Record a failure (sticky). Returns pp->status. */
+qr_status qr_pptx_fail(qr_pptx *pp, qr_status st);
+
+#endif

@@ -1,0 +1,143 @@
+/* pptx_theme.c: the theme (ppt/theme/themeN.xml) of the slide master and
+ * of the notes master. One fixed, flat theme: the 12 colours a clrScheme
+ * requires, a fontScheme whose latin/ea/cs fonts are the families fonts/
+ * picks (DejaVu Sans, Noto Sans CJK, Noto Sans Arabic) with per-script
+ * supplemental fonts, and a fmtScheme with the three fill, line, effect
+ * and background fill styles the schema requires (solid and subtle: no
+ * gradients or shadows that would look dated). */
+#include "pptx_int.h"
+
+/* <a:srgbClr> */
+static void write_a_srgbclr(qr_xml *x, const char *hex)
+{
+    qr_xml_leaf(x, "a:srgbClr", "val", hex, NULL);
+}
+
+/* <a:solidFill> of a scheme colour, optionally shaded (tint/shade in 1/1000 %). */
+static void write_a_solidfill_scheme(qr_xml *x, const char *clr, const char *mod, const char *val)
+{
+    qr_xml_start(x, "a:solidFill");
+    qr_xml_start(x, "a:schemeClr");
+    qr_xml_attr(x, "val", clr);
+    if (mod) qr_xml_leaf(x, mod, "val", val, NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+}
+
+/* <a:clrScheme> */
+static void write_a_clrscheme(qr_xml *x)
+{
+    static const char *const slots[12][2] = {
+        {"a:dk1", "000000"},     {"a:lt1", "FFFFFF"},     {"a:dk2", "1F2937"},
+        {"a:lt2", "E5E7EB"},     {"a:accent1", "2563EB"}, {"a:accent2", "EA580C"},
+        {"a:accent3", "16A34A"}, {"a:accent4", "9333EA"}, {"a:accent5", "0891B2"},
+        {"a:accent6", "CA8A04"}, {"a:hlink", "1D4ED8"},   {"a:folHlink", "7C3AED"},
+    };
+    qr_xml_start(x, "a:clrScheme");
+    qr_xml_attr(x, "name", "quire");
+    for (int i = 0; i < 12; i++) {
+        qr_xml_start(x, slots[i][0]);
+        write_a_srgbclr(x, slots[i][1]);
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+}
+
+/* <a:majorFont> / <a:minorFont>: the three slots plus per-script fonts, so
+ * PowerPoint picks a covering family for each script even before it reads
+ * the run's own a:ea/a:cs. */
+static void write_a_fontcollection(qr_xml *x, const char *name)
+{
+    static const char *const scripts[][2] = {
+        {"Jpan", "Noto Sans CJK JP"}, {"Hang", "Noto Sans CJK KR"}, {"Hans", "Noto Sans CJK SC"},
+        {"Hant", "Noto Sans CJK TC"}, {"Arab", "Noto Sans Arabic"}, {"Hebr", "Noto Sans Hebrew"},
+        {"Thai", "Noto Sans Thai"},   {"Deva", "Noto Sans Devanagari"},
+        {"Beng", "Noto Sans Bengali"}, {"Taml", "Noto Sans Tamil"},
+    };
+    qr_xml_start(x, name);
+    qr_xml_leaf(x, "a:latin", "typeface", QR_PPTX_FONT_LATIN, NULL);
+    qr_xml_leaf(x, "a:ea", "typeface", QR_PPTX_FONT_EA, NULL);
+    qr_xml_leaf(x, "a:cs", "typeface", QR_PPTX_FONT_CS, NULL);
+    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++)
+        qr_xml_leaf(x, "a:font", "script", scripts[i][0], "typeface", scripts[i][1], NULL);
+    qr_xml_end(x);
+}
+
+/* <a:fontScheme> */
+static void write_a_fontscheme(qr_xml *x)
+{
+    qr_xml_start(x, "a:fontScheme");
+    qr_xml_attr(x, "name", "quire");
+    write_a_fontcollection(x, "a:majorFont");
+    write_a_fontcollection(x, "a:minorFont");
+    qr_xml_end(x);
+}
+
+/* <a:ln> of a line style. */
+static void write_a_ln(qr_xml *x, const char *w)
+{
+    qr_xml_start(x, "a:ln");
+    qr_xml_attr(x, "w", w);
+    qr_xml_attr(x, "cap", "flat");
+    qr_xml_attr(x, "cmpd", "sng");
+    qr_xml_attr(x, "algn", "ctr");
+    write_a_solidfill_scheme(x, "phClr", NULL, NULL);
+    qr_xml_leaf(x, "a:prstDash", "val", "solid", NULL);
+    qr_xml_leaf(x, "a:miter", "lim", "800000", NULL);
+    qr_xml_end(x);
+}
+
+/* <a:fmtScheme> */
+static void write_a_fmtscheme(qr_xml *x)
+{
+    qr_xml_start(x, "a:fmtScheme");
+    qr_xml_attr(x, "name", "quire");
+
+    qr_xml_start(x, "a:fillStyleLst");
+    write_a_solidfill_scheme(x, "phClr", NULL, NULL);
+    write_a_solidfill_scheme(x, "phClr", "a:tint", "75000");
+    write_a_solidfill_scheme(x, "phClr", "a:shade", "85000");
+    qr_xml_end(x);
+
+    qr_xml_start(x, "a:lnStyleLst");
+    write_a_ln(x, "6350");
+    write_a_ln(x, "12700");
+    write_a_ln(x, "19050");
+    qr_xml_end(x);
+
+    qr_xml_start(x, "a:effectStyleLst");
+    for (int i = 0; i < 3; i++) {
+        qr_xml_start(x, "a:effectStyle");
+        qr_xml_leaf(x, "a:effectLst", NULL);
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+
+    qr_xml_start(x, "a:bgFillStyleLst");
+    write_a_solidfill_scheme(x, "phClr", NULL, NULL);
+    write_a_solidfill_scheme(x, "phClr", "a:tint", "95000");
+    write_a_solidfill_scheme(x, "phClr", "a:shade", "90000");
+    qr_xml_end(x);
+
+    qr_xml_end(x);
+}
+
+/* <a:theme> */
+qr_status qr_pptx_theme(qr_pptx *pp, const char *part)
+{
+    qr_buf b;
+    qr_xml *x = qr_pptx_begin(pp, &b);
+    if (!x) return pp->status;
+    qr_xml_start(x, "a:theme");
+    qr_xml_attr(x, "xmlns:a", QR_NS_A);
+    qr_xml_attr(x, "name", "quire");
+    qr_xml_start(x, "a:themeElements");
+    write_a_clrscheme(x);
+    write_a_fontscheme(x);
+    write_a_fmtscheme(x);
+    qr_xml_end(x);
+    qr_xml_leaf(x, "a:objectDefaults", NULL);
+    qr_xml_leaf(x, "a:extraClrSchemeLst", NULL);
+    qr_xml_end(x);
+    return qr_pptx_add(pp, part, QR_CT_THEME, &b, x);
+}
