@@ -243,7 +243,7 @@ static qr_fonts *build(FcConfig *cfg)
 
 int qr_fonts_last_resort(const qr_fonts *f, uint32_t cp)
 {
-    if (!FcCharSetHasChar(f->any, cp)) return -1;
+    if (!f->any || !FcCharSetHasChar(f->any, cp)) return -1;
     for (size_t j = 0; j < f->n_sorted; j++)
         if (FcCharSetHasChar(f->fams[f->sorted[j]].cs, cp)) return f->sorted[j];
     return -1;
@@ -254,38 +254,54 @@ int qr_fonts_last_resort(const qr_fonts *f, uint32_t cp)
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;
 static qr_fonts *default_fonts;
 
-/* Used when fontconfig cannot even start: no faces, every span names the
- * table's families and every character is reported missing. */
-static qr_family empty_families[1];
+/* Used when fontconfig cannot even start: no faces (placeholders only, sorted
+ * by name), every span names the table's families and every visible
+ * character is reported missing. */
+static qr_family empty_families[1 + QR_CJK_COUNT];
 static int empty_sorted[1];
 static int empty_script_fam[256];
 static qr_fonts empty_fonts;
 
 static void init_empty(void)
 {
-    empty_families[0].name = (char *)"DejaVu Sans";
-    empty_families[0].file = "";
+    static const char *const names[1 + QR_CJK_COUNT] = {
+        "DejaVu Sans", "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK SC",
+        "Noto Sans CJK TC"};
+    for (int i = 0; i < 1 + QR_CJK_COUNT; i++) {
+        empty_families[i].name = (char *)names[i];
+        empty_families[i].file = "";
+    }
     empty_fonts.fams = empty_families;
-    empty_fonts.n_fams = 1;
+    empty_fonts.n_fams = 1 + QR_CJK_COUNT;
     empty_fonts.sorted = empty_sorted;
-    for (size_t s = 0; s < qr_fonts_n_scripts && s < 256; s++) empty_script_fam[s] = -1;
+    for (size_t s = 0; s < 256; s++) empty_script_fam[s] = -1;
     empty_fonts.script_fam = empty_script_fam;
     for (int c = 0; c < QR_CHAIN_COUNT; c++) empty_fonts.chain[c] = c == 0 ? 0 : -1;
-    for (int c = 0; c < QR_CJK_COUNT; c++) empty_fonts.cjk[c] = -1;
+    empty_fonts.cjk[QR_CJK_JP] = 1;
+    empty_fonts.cjk[QR_CJK_KR] = 2;
+    empty_fonts.cjk[QR_CJK_SC] = 3;
+    empty_fonts.cjk[QR_CJK_TC] = 4;
     empty_fonts.is_default = 1;
 }
 
+/* The default set lives until exit on purpose. Fontconfig stores pointers
+ * inside patterns and charsets as offsets, which LeakSanitizer cannot follow,
+ * so in sanitizer builds its allocations are excluded from leak reports. */
+void __lsan_disable(void) __attribute__((weak));
+void __lsan_enable(void) __attribute__((weak));
+
 static void init_default(void)
 {
+    if (__lsan_disable) __lsan_disable();
     FcConfig *cfg = FcConfigReference(NULL);
     qr_fonts *f = cfg ? build(cfg) : NULL; /* on failure build() dropped cfg */
+    if (__lsan_enable) __lsan_enable();
     if (f) {
         f->is_default = 1;
         default_fonts = f;
         return;
     }
     init_empty();
-    if (empty_fonts.any == NULL) empty_fonts.any = FcCharSetCreate();
     default_fonts = &empty_fonts;
 }
 

@@ -534,7 +534,7 @@ qr_status qr_fonts_itemize(qr_fonts *f, const char *utf8, size_t len, const char
 qr_status qr_fonts_itemize_text(qr_fonts *f, const qr_text *text, const char *lang, qr_spans *out)
 {
     if (!text || text->n == 0) return out ? QR_OK : qr_fail(QR_E_USAGE);
-    seg local[16];
+    seg local[16] = {{0}};
     seg *segs = text->n <= 16 ? local : malloc(text->n * sizeof *segs);
     if (!segs) return qr_fail(QR_E_NOMEM);
     for (size_t r = 0; r < text->n; r++) {

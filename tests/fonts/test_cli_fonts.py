@@ -102,6 +102,20 @@ def main():
         rc, lines = run("--spec", spec, "-k", "nonsense")
         check("bad kind", rc == 2, rc)
 
+        # A fontconfig configuration with no fonts at all: still spans (naming
+        # the table's families, no file) and every visible character reported.
+        conf = os.path.join(d, "fonts.conf")
+        with open(conf, "w") as f:
+            f.write('<?xml version="1.0"?>\n<fontconfig></fontconfig>\n')
+        env = dict(os.environ, FONTCONFIG_FILE=conf)
+        p = subprocess.run([QUIRE, "fonts", "Hi हि"], capture_output=True, env=env)
+        lines = [json.loads(l) for l in p.stdout.decode("utf-8").splitlines()]
+        check("no fonts rc", p.returncode == 0, p.returncode)
+        check("no fonts spans", [(x["text"], x["family"], x["file"]) for x in spans(lines)] ==
+              [("Hi ", "DejaVu Sans", ""), ("हि", "Noto Sans Devanagari", "")], lines)
+        check("no fonts missing", [x["missing"] for x in lines if "missing" in x] ==
+              ["U+0048", "U+0069", "U+0939", "U+093F"], lines)
+
     rc, lines = run()
     check("no args", rc == 2 and lines[0]["status"] == "error", (rc, lines))
     rc, lines = run("a", "b")
