@@ -167,21 +167,25 @@ static qr_status render_to(const char *spec, size_t len, qr_kind kind, qr_format
                         "a %s spec cannot be rendered as .%s", qr_kind_name(kind), qr_format_ext(format));
         return QR_E_USAGE;
     }
-    const qr_backend *be = qr_backend_for((qr_fmt)format);
-    if (!be) {
-        qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "", "this build of quire has no such backend",
-                        "the .%s backend is not built", qr_format_ext(format));
-        return QR_E_RENDER;
-    }
+    /* Spec errors come first: they are what the caller can fix. */
     qr_compile_opts co;
     compile_opts(&co, opts);
     qr_doc *doc = NULL;
     qr_status st = qr_compile(spec, len, kind, &co, &doc, &res->errors);
     if (st != QR_OK) return st;
+    const qr_backend *be = qr_backend_for((qr_fmt)format);
+    if (!be) {
+        qr_doc_free(doc);
+        qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "", "this build of quire has no such backend",
+                        "the .%s backend is not built", qr_format_ext(format));
+        return QR_E_RENDER;
+    }
 
     qr_render_ctx ctx = {0};
     ctx.doc = doc;
-    ctx.fonts = qr_fonts_default();
+    /* The font set costs a fontconfig load on first use: only the backends
+     * that choose fonts per run get it (html and xlsx leave fonts to the reader). */
+    ctx.fonts = format == QR_FORMAT_HTML || format == QR_FORMAT_XLSX ? NULL : qr_fonts_default();
     ctx.warnings = &res->warnings;
     ctx.errors = &res->errors;
     ctx.png_page = opts && opts->png_page > 0 ? opts->png_page : 1;

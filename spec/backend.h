@@ -32,7 +32,7 @@ typedef enum qr_fmt {
 /* Everything a backend gets besides the tree. */
 typedef struct qr_render_ctx {
     const qr_doc *doc;
-    struct qr_fonts *fonts; /* the font set to use (qr_fonts_default() unless a test overrides) */
+    struct qr_fonts *fonts; /* the font set (qr_fonts_default()); NULL for html and xlsx, which need none */
     qr_errlist *warnings;   /* add warnings here (QR_OK code), e.g. uncovered characters */
     qr_errlist *errors;     /* add render errors here, with the failing block's path */
     int png_page;           /* PNG: 1-based page to render */
