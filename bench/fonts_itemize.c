@@ -27,9 +27,9 @@ static double now(void)
 }
 
 static const char *const words[] = {
-    "report", "quarter", "revenue", "growth", "customer", "market", "analysis", "the", "of",
-    "and", "strategy", "product", "team", "delivery", "results", "operating", "margin", "plan",
-    "review", "forecast", "budget", "risk", "pipeline", "release", "quality", "support"};
+    "report", "quarter",  "revenue", "growth", "customer", "market",  "analysis",  "the",    "of",
+    "and",    "strategy", "product", "team",   "delivery", "results", "operating", "margin", "plan",
+    "review", "forecast", "budget",  "risk",   "pipeline", "release", "quality",   "support"};
 
 static const char *const mixed =
     "Quarterly report — Отчёт за квартал, Ελληνικά: x − y → z ≤ 5 ≥ 1 ≠ ∞ ✓ €. "
@@ -90,7 +90,8 @@ int main(int argc, char **argv)
             if (k > total || nr == 15) k = total;
             total -= k;
             char *buf = malloc(16 * (size_t)k + 2), *q = buf;
-            for (int w = 0; w < k; w++) q += sprintf(q, "%s ", words[rnd(26)]);
+            for (int w = 0; w < k; w++)
+                q += sprintf(q, "%s ", words[rnd(26)]);
             runs[nr].text = buf;
             runs[nr].len = (size_t)(q - buf);
             runs[nr].bold = rnd(4) == 0;

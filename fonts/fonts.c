@@ -149,12 +149,14 @@ static int load_faces(qr_fonts *f)
     const char *wanted[QR_CHAIN_COUNT + QR_CJK_COUNT + 64];
     size_t n_wanted = 0;
     wanted[n_wanted++] = "DejaVu Sans";
-    for (int c = 0; c < QR_CJK_COUNT; c++) wanted[n_wanted++] = qr_fonts_cjk_family[c];
+    for (int c = 0; c < QR_CJK_COUNT; c++)
+        wanted[n_wanted++] = qr_fonts_cjk_family[c];
     for (size_t s = 0; s < qr_fonts_n_scripts && n_wanted < sizeof wanted / sizeof *wanted; s++)
         if (qr_fonts_scripts[s].family) wanted[n_wanted++] = qr_fonts_scripts[s].family;
     for (size_t w = 0; w < n_wanted; w++) {
         int found = 0;
-        for (size_t j = 0; j < f->n_fams && !found; j++) found = !strcmp(f->fams[j].name, wanted[w]);
+        for (size_t j = 0; j < f->n_fams && !found; j++)
+            found = !strcmp(f->fams[j].name, wanted[w]);
         if (!found && add_family(&f->fams, &f->n_fams, &cap, wanted[w]) < 0) return -1;
     }
 
@@ -215,7 +217,8 @@ static void resolve_table(qr_fonts *f)
 {
     static const char *const chain[QR_CHAIN_COUNT] = {"DejaVu Sans", "Noto Sans Math",
                                                       "Noto Sans Symbols2", "Noto Sans Symbols"};
-    for (int c = 0; c < QR_CHAIN_COUNT; c++) f->chain[c] = qr_fonts_family_index(f, chain[c]);
+    for (int c = 0; c < QR_CHAIN_COUNT; c++)
+        f->chain[c] = qr_fonts_family_index(f, chain[c]);
     for (int c = 0; c < QR_CJK_COUNT; c++)
         f->cjk[c] = qr_fonts_family_index(f, qr_fonts_cjk_family[c]);
     for (size_t s = 0; s < qr_fonts_n_scripts; s++) {
@@ -264,9 +267,9 @@ static qr_fonts empty_fonts;
 
 static void init_empty(void)
 {
-    static const char *const names[1 + QR_CJK_COUNT] = {
-        "DejaVu Sans", "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK SC",
-        "Noto Sans CJK TC"};
+    static const char *const names[1 + QR_CJK_COUNT] = {"DejaVu Sans", "Noto Sans CJK JP",
+                                                        "Noto Sans CJK KR", "Noto Sans CJK SC",
+                                                        "Noto Sans CJK TC"};
     for (int i = 0; i < 1 + QR_CJK_COUNT; i++) {
         empty_families[i].name = (char *)names[i];
         empty_families[i].file = "";
@@ -274,9 +277,11 @@ static void init_empty(void)
     empty_fonts.fams = empty_families;
     empty_fonts.n_fams = 1 + QR_CJK_COUNT;
     empty_fonts.sorted = empty_sorted;
-    for (size_t s = 0; s < 256; s++) empty_script_fam[s] = -1;
+    for (size_t s = 0; s < 256; s++)
+        empty_script_fam[s] = -1;
     empty_fonts.script_fam = empty_script_fam;
-    for (int c = 0; c < QR_CHAIN_COUNT; c++) empty_fonts.chain[c] = c == 0 ? 0 : -1;
+    for (int c = 0; c < QR_CHAIN_COUNT; c++)
+        empty_fonts.chain[c] = c == 0 ? 0 : -1;
     empty_fonts.cjk[QR_CJK_JP] = 1;
     empty_fonts.cjk[QR_CJK_KR] = 2;
     empty_fonts.cjk[QR_CJK_SC] = 3;

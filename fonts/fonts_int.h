@@ -39,8 +39,8 @@ static inline size_t qr_fonts_utf8(const unsigned char *s, size_t n, uint32_t *c
     }
     if (c >= 0xF0 && c <= 0xF4 && n >= 4 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80 &&
         (s[3] & 0xC0) == 0x80) {
-        uint32_t v = ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) |
-                     (s[3] & 0x3Fu);
+        uint32_t v =
+            ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
         if (v >= 0x10000 && v <= 0x10FFFF) {
             *cp = v;
             return 4;
@@ -60,9 +60,9 @@ typedef struct qr_script_info {
     const char *name;   /* "arabic" */
     const char *family; /* preferred family, NULL: the base (DejaVu Sans) or, for CJK, by flavour */
     qr_font_slot slot;
-    const char *lang;   /* default BCP 47 tag, NULL for none */
-    const char *langs;  /* space-separated primary subtags written in this script */
-    unsigned cjk : 1;   /* Han, kana, hangul, bopomofo: the family depends on the flavour */
+    const char *lang;  /* default BCP 47 tag, NULL for none */
+    const char *langs; /* space-separated primary subtags written in this script */
+    unsigned cjk : 1;  /* Han, kana, hangul, bopomofo: the family depends on the flavour */
 } qr_script_info;
 
 extern const qr_script_info qr_fonts_scripts[];

@@ -93,7 +93,8 @@ static int seen_add(seen_set *s, uint32_t run, uint32_t cp)
         for (size_t i = 0; i < s->cap; i++) {
             if (!s->keys[i]) continue;
             size_t h = (size_t)(s->keys[i] * 0x9E3779B97F4A7C15ull) & (nc - 1);
-            while (nk[h]) h = (h + 1) & (nc - 1);
+            while (nk[h])
+                h = (h + 1) & (nc - 1);
             nk[h] = s->keys[i];
         }
         free(s->keys);
@@ -144,7 +145,8 @@ static void classify(hb_unicode_funcs_t *uf, cpi *c)
     }
     hb_unicode_general_category_t gc = hb_unicode_general_category(uf, cp);
     hb_script_t sc = hb_unicode_script(uf, cp);
-    c->ign = gc == HB_UNICODE_GENERAL_CATEGORY_CONTROL || gc == HB_UNICODE_GENERAL_CATEGORY_FORMAT ||
+    c->ign = gc == HB_UNICODE_GENERAL_CATEGORY_CONTROL ||
+             gc == HB_UNICODE_GENERAL_CATEGORY_FORMAT ||
              gc == HB_UNICODE_GENERAL_CATEGORY_LINE_SEPARATOR ||
              gc == HB_UNICODE_GENERAL_CATEGORY_PARAGRAPH_SEPARATOR ||
              gc == HB_UNICODE_GENERAL_CATEGORY_SURROGATE || default_ignorable(cp);
@@ -256,7 +258,8 @@ static void sentence_flavours(cpi *v, size_t n)
             if (is_sentence_end(v[j++].cp)) break;
         }
         uint8_t fl = kana ? QR_CJK_JP : (hangul && !han) ? QR_CJK_KR : QR_CJK_SC;
-        for (; i < j; i++) v[i].flav = fl;
+        for (; i < j; i++)
+            v[i].flav = fl;
     }
 }
 
@@ -317,9 +320,9 @@ static void set_script(ctx *x, uint32_t script)
     if (x->c_si) {
         x->c_slot = x->c_si->slot;
         size_t k = (size_t)(x->c_si - qr_fonts_scripts);
-        x->c_fam = x->c_si->cjk ? -1
+        x->c_fam = x->c_si->cjk               ? -1
                    : x->f->script_fam[k] >= 0 ? x->f->script_fam[k]
-                                               : x->f->chain[QR_CHAIN_BASE];
+                                              : x->f->chain[QR_CHAIN_BASE];
     } else {
         x->c_slot = x->c_rtl ? QR_SLOT_COMPLEX : QR_SLOT_LATIN;
         x->c_fam = x->f->chain[QR_CHAIN_BASE];
@@ -447,7 +450,8 @@ static qr_status itemize(qr_fonts *f, const seg *segs, size_t n_segs, const char
     /* Fast path: pure ASCII with a base family that covers it. */
     if (f->ascii_ok) {
         int ascii = 1, letter = 0;
-        for (size_t r = 0; r < n_segs && ascii; r++) ascii = all_ascii(segs[r].s, segs[r].len);
+        for (size_t r = 0; r < n_segs && ascii; r++)
+            ascii = all_ascii(segs[r].s, segs[r].len);
         if (ascii) {
             for (size_t r = 0; r < n_segs && !letter; r++)
                 letter = has_ascii_letter(segs[r].s, segs[r].len);
@@ -473,7 +477,8 @@ static qr_status itemize(qr_fonts *f, const seg *segs, size_t n_segs, const char
     size_t cap = 0;
     for (size_t r = 0; r < n_segs; r++) {
         const unsigned char *s = (const unsigned char *)segs[r].s;
-        for (size_t i = 0; i < segs[r].len; i++) cap += (s[i] & 0xC0) != 0x80;
+        for (size_t i = 0; i < segs[r].len; i++)
+            cap += (s[i] & 0xC0) != 0x80;
     }
     cap += 16;
     cpi *v = malloc(cap * sizeof *v);

@@ -76,8 +76,8 @@ const qr_script_info qr_fonts_scripts[] = {
 };
 const size_t qr_fonts_n_scripts = sizeof qr_fonts_scripts / sizeof qr_fonts_scripts[0];
 
-const char *const qr_fonts_cjk_family[QR_CJK_COUNT] = {
-    "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK JP", "Noto Sans CJK KR"};
+const char *const qr_fonts_cjk_family[QR_CJK_COUNT] = {"Noto Sans CJK SC", "Noto Sans CJK TC",
+                                                       "Noto Sans CJK JP", "Noto Sans CJK KR"};
 static const char *const cjk_lang[QR_CJK_COUNT] = {"zh-CN", "zh-TW", "ja-JP", "ko-KR"};
 static const char *const cjk_primary[QR_CJK_COUNT] = {"zh", "zh", "ja", "ko"};
 
@@ -104,7 +104,8 @@ static int lower(int c)
 static size_t primary_len(const char *lang)
 {
     size_t n = 0;
-    while (lang[n] && lang[n] != '-' && lang[n] != '_') n++;
+    while (lang[n] && lang[n] != '-' && lang[n] != '_')
+        n++;
     return n;
 }
 
@@ -152,14 +153,17 @@ static int in_list(const char *lang, const char *list)
     if (!list || n == 0) return 0;
     for (const char *p = list; *p;) {
         size_t k = 0;
-        while (p[k] && p[k] != ' ') k++;
+        while (p[k] && p[k] != ' ')
+            k++;
         if (k == n) {
             size_t i = 0;
-            while (i < n && lower((unsigned char)lang[i]) == p[i]) i++;
+            while (i < n && lower((unsigned char)lang[i]) == p[i])
+                i++;
             if (i == n) return 1;
         }
         p += k;
-        while (*p == ' ') p++;
+        while (*p == ' ')
+            p++;
     }
     return 0;
 }

@@ -48,7 +48,8 @@ static void json_strn(qr_buf *b, const char *s, size_t n)
         /* Copy a valid sequence as is. */
         size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
         int ok = k && c <= 0xF4 && i + k <= n;
-        for (size_t j = 1; ok && j < k; j++) ok = (p[i + j] & 0xC0) == 0x80;
+        for (size_t j = 1; ok && j < k; j++)
+            ok = (p[i + j] & 0xC0) == 0x80;
         if (ok && k == 3) {
             unsigned v = ((c & 0x0Fu) << 12) | ((p[i + 1] & 0x3Fu) << 6);
             ok = v >= 0x800 && (v < 0xD800 || v > 0xDFFF);
@@ -214,9 +215,11 @@ static void show_items(walk *w, const qr_item *items, size_t n)
 
 static void show_table(walk *w, const qr_table *t)
 {
-    for (size_t c = 0; t->headers && c < t->n_headers; c++) show_tree_text(w, &t->headers[c].text);
+    for (size_t c = 0; t->headers && c < t->n_headers; c++)
+        show_tree_text(w, &t->headers[c].text);
     for (size_t r = 0; r < t->n_rows; r++)
-        for (size_t c = 0; c < t->n_cols; c++) show_tree_text(w, &t->rows[r][c].text);
+        for (size_t c = 0; c < t->n_cols; c++)
+            show_tree_text(w, &t->rows[r][c].text);
 }
 
 static void show_image(walk *w, const qr_image *im)

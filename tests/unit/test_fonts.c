@@ -58,7 +58,8 @@ static size_t utf8_next(const char *s, size_t n, size_t i, uint32_t *cp)
     size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
     assert_true(i + k <= n);
     uint32_t v = k == 1 ? c : k == 2 ? (c & 0x1F) : k == 3 ? (c & 0x0F) : (c & 0x07);
-    for (size_t j = 1; j < k; j++) v = (v << 6) | (p[j] & 0x3F);
+    for (size_t j = 1; j < k; j++)
+        v = (v << 6) | (p[j] & 0x3F);
     *cp = v;
     return k;
 }
@@ -114,8 +115,8 @@ static void check_spans(qr_fonts *f, const qr_text *t, const qr_spans *sp, int s
                 uint32_t cp;
                 i += utf8_next(t->runs[r].text, t->runs[r].len, i, &cp);
                 if (invisible(cp)) continue;
-                int covered = s->file[0] && idx >= 0 &&
-                              FT_Get_Char_Index(face_for(s->file, idx), cp) != 0;
+                int covered =
+                    s->file[0] && idx >= 0 && FT_Get_Char_Index(face_for(s->file, idx), cp) != 0;
                 if (covered) continue;
                 if (!in_missing(sp, (uint32_t)r, cp) && cp != ' ')
                     fail_msg("U+%04X in run %zu (%s) is neither covered nor missing", cp, r,
@@ -188,7 +189,8 @@ static void test_direction(void **state)
     const char *open = "\xE2\x81\xA6hello";
     assert_int_equal(qr_fonts_direction(open, strlen(open)), QR_DIR_NEUTRAL);
     /* Embedding controls are not strong. */
-    const char *rle = "\xE2\x80\xAB" "12 שלום";
+    const char *rle = "\xE2\x80\xAB"
+                      "12 שלום";
     assert_int_equal(qr_fonts_direction(rle, strlen(rle)), QR_DIR_RTL);
 
     qr_run runs[2] = {{0}};
@@ -278,7 +280,8 @@ static void test_every_script(void **state)
         char buf[128];
         snprintf(buf, sizeof buf, "%s %s, %s.", c->text, c->text, c->text);
         itemize(buf, NULL, &sp);
-        for (size_t k = 0; k < sp.n; k++) assert_int_equal(sp.items[k].script, c->script);
+        for (size_t k = 0; k < sp.n; k++)
+            assert_int_equal(sp.items[k].script, c->script);
         assert_int_equal(sp.items[0].start, 0);
         assert_string_equal(sp.items[0].family, c->family);
     }
@@ -493,7 +496,8 @@ static void test_emoji_and_symbols(void **state)
         assert_int_not_equal(sp.missing[i].cp, 0xFE0F);
         assert_int_not_equal(sp.missing[i].cp, 0x200D);
     }
-    for (size_t i = 0; i < sp.n; i++) assert_int_equal(sp.items[i].script, TAG('L', 'a', 't', 'n'));
+    for (size_t i = 0; i < sp.n; i++)
+        assert_int_equal(sp.items[i].script, TAG('L', 'a', 't', 'n'));
 
     /* A flag: regional indicators no font here covers are reported once each. */
     s = "🇺🇸🇺🇸";
@@ -526,7 +530,8 @@ static void test_cjk_flavour(void **state)
     assert_string_equal(span_at(s, &sp, "レポート")->family, "Noto Sans CJK JP");
     assert_string_equal(span_at(s, &sp, "분기")->family, "Noto Sans CJK KR");
     assert_string_equal(span_at(s, &sp, "분기")->lang, "ko-KR");
-    for (size_t i = 0; i < sp.n; i++) assert_int_equal(sp.items[i].slot, QR_SLOT_EAST_ASIAN);
+    for (size_t i = 0; i < sp.n; i++)
+        assert_int_equal(sp.items[i].slot, QR_SLOT_EAST_ASIAN);
 
     /* Hangul with Han in one sentence: the Han is SC, the hangul always KR. */
     s = "한국 漢字.";
@@ -543,11 +548,16 @@ static void test_cjk_flavour(void **state)
     struct {
         const char *lang, *family, *span_lang;
     } langs[] = {
-        {"ja", "Noto Sans CJK JP", "ja"},          {"ja-JP", "Noto Sans CJK JP", "ja-JP"},
-        {"ko", "Noto Sans CJK KR", "ko"},          {"zh", "Noto Sans CJK SC", "zh"},
-        {"zh-CN", "Noto Sans CJK SC", "zh-CN"},    {"zh-TW", "Noto Sans CJK TC", "zh-TW"},
-        {"zh-Hant", "Noto Sans CJK TC", "zh-Hant"}, {"zh-HK", "Noto Sans CJK TC", "zh-HK"},
-        {"zh_hant_tw", "Noto Sans CJK TC", "zh_hant_tw"}, {"en", "Noto Sans CJK SC", "zh-CN"},
+        {"ja", "Noto Sans CJK JP", "ja"},
+        {"ja-JP", "Noto Sans CJK JP", "ja-JP"},
+        {"ko", "Noto Sans CJK KR", "ko"},
+        {"zh", "Noto Sans CJK SC", "zh"},
+        {"zh-CN", "Noto Sans CJK SC", "zh-CN"},
+        {"zh-TW", "Noto Sans CJK TC", "zh-TW"},
+        {"zh-Hant", "Noto Sans CJK TC", "zh-Hant"},
+        {"zh-HK", "Noto Sans CJK TC", "zh-HK"},
+        {"zh_hant_tw", "Noto Sans CJK TC", "zh_hant_tw"},
+        {"en", "Noto Sans CJK SC", "zh-CN"},
     };
     s = "季度报告";
     for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++) {
@@ -562,7 +572,8 @@ static void test_cjk_flavour(void **state)
     qr_spans_free(&sp);
 }
 
-/* ---- languages of spans ------------------------------------------------------------------------ */
+/* ---- languages of spans ------------------------------------------------------------------------
+ */
 
 static void test_span_lang(void **state)
 {
@@ -590,7 +601,8 @@ static void test_span_lang(void **state)
     qr_spans_free(&sp);
 }
 
-/* ---- a multi-script paragraph: fonts cover their spans ---------------------------------------- */
+/* ---- a multi-script paragraph: fonts cover their spans ----------------------------------------
+ */
 
 static const char *const mixed =
     "Quarterly report — Отчёт за квартал, Ελληνικά: x − y → z ≤ 5 ≥ 1 ≠ ∞ ✓ €. "
@@ -626,7 +638,8 @@ static void test_mixed_paragraph(void **state)
     qr_spans_free(&sp);
 }
 
-/* ---- runs: context crosses them, spans never do -------------------------------------------------- */
+/* ---- runs: context crosses them, spans never do
+ * -------------------------------------------------- */
 
 static void test_runs(void **state)
 {
@@ -680,7 +693,8 @@ static void test_runs(void **state)
     qr_spans_free(&sp);
 }
 
-/* ---- invalid UTF-8 does not crash ----------------------------------------------------------------- */
+/* ---- invalid UTF-8 does not crash
+ * ----------------------------------------------------------------- */
 
 static void test_invalid_utf8(void **state)
 {
@@ -697,7 +711,8 @@ static void test_invalid_utf8(void **state)
     qr_spans_free(&sp);
 }
 
-/* ---- faces --------------------------------------------------------------------------------------- */
+/* ---- faces
+ * --------------------------------------------------------------------------------------- */
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -751,7 +766,8 @@ static void test_faces(void **state)
     assert_string_equal(qr_script_name(TAG('Z', 'z', 'z', 'q')), "other");
 }
 
-/* ---- a private set holding only DejaVu Sans ----------------------------------------------------- */
+/* ---- a private set holding only DejaVu Sans -----------------------------------------------------
+ */
 
 static void test_only_dejavu(void **state)
 {
@@ -804,7 +820,8 @@ static void test_only_dejavu(void **state)
     assert_null(qr_fonts_new_dir(NULL));
 }
 
-/* ---- threads ------------------------------------------------------------------------------------ */
+/* ---- threads ------------------------------------------------------------------------------------
+ */
 
 typedef struct thread_arg {
     size_t n_spans;
@@ -835,15 +852,18 @@ static void test_threads(void **state)
     pthread_t th[4];
     thread_arg args[4];
     memset(args, 0, sizeof args);
-    for (int i = 0; i < 4; i++) assert_int_equal(pthread_create(&th[i], NULL, thread_main, &args[i]), 0);
-    for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, thread_main, &args[i]), 0);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
     for (int i = 0; i < 4; i++) {
         assert_true(args[i].ok);
         assert_int_equal(args[i].n_spans, args[0].n_spans);
     }
 }
 
-/* ---- a megabyte of mixed text ------------------------------------------------------------------ */
+/* ---- a megabyte of mixed text ------------------------------------------------------------------
+ */
 
 static void test_large(void **state)
 {
