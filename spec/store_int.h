@@ -1,0 +1,32 @@
+/* store_int.h: file helpers of the folder store (store_lock.c), shared by
+ * store.c and its tests. Every name is relative to a folder descriptor, so
+ * no path is built outside the store. Never installed. */
+#ifndef QR_STORE_INT_H
+#define QR_STORE_INT_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/** Open (creating) dirfd/name and take an exclusive flock on it; blocks.
+ *  Returns the descriptor that holds the lock, or -1 (errno set). */
+int qr_store_lock(int dirfd, const char *name);
+/** Release a lock taken with qr_store_lock (closes fd; -1 is ignored). */
+void qr_store_unlock(int fd);
+
+/** Write data to dirfd/name atomically: a ".tmp.<name>.<random>" file,
+ *  fsync, rename over name, fsync the folder (sync = 0 skips both fsyncs).
+ *  Returns 0, or -1 (errno set) with no temp file left. */
+int qr_store_write_atomic(int dirfd, const char *name, const void *data, size_t len, int sync);
+
+/** Append the whole of dirfd/name to out. Returns 0, or -1 (errno set). */
+int qr_store_read_file(int dirfd, const char *name, qr_buf *out);
+
+/** fsync a folder descriptor. */
+int qr_store_sync_dir(int dirfd);
+
+/** A random suffix of 16 hex digits for temp names (getrandom or /dev/urandom,
+ *  falling back to pid, address and clock). */
+void qr_store_random_hex(char out[17]);
+
+#endif
