@@ -33,6 +33,10 @@ typedef enum qr_font_slot {
     QR_SLOT_EAST_ASIAN, /* Han, kana, hangul, CJK punctuation */
     QR_SLOT_COMPLEX     /* Arabic, Hebrew, Indic, Thai, Khmer...: w:cs, w:rtl for RTL */
 } qr_font_slot;
+/* Armenian, Georgian, Ethiopic and Cherokee are LATIN: Word sets them with the
+ * hAnsi font. Common characters only a CJK font has (。 after Latin text,
+ * fullwidth digits) are EAST_ASIAN. Spans give the regular face's file; for
+ * bold or italic runs ask qr_fonts_face_file(). */
 
 typedef enum qr_dir { QR_DIR_NEUTRAL = -1, QR_DIR_LTR = 0, QR_DIR_RTL = 1 } qr_dir;
 
