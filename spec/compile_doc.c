@@ -278,20 +278,11 @@ int qr_cc_table(qr_cc *cc, json_t *obj, qr_table *t)
     }
     size_t n_rows = rows ? json_array_size(rows) : 0;
     size_t n_cols = headers ? json_array_size(headers) : 0;
-    size_t o = qr_cc_push_key(cc, "rows");
     for (size_t r = 0; r < n_rows; r++) {
         json_t *row = json_array_get(rows, r);
-        if (!json_is_array(row)) {
-            size_t o2 = qr_cc_push_index(cc, r);
-            qr_cc_err(cc, "a row is an array of cells like [\"a\", 1]",
-                      "expected an array of cells, got %s", qr_cc_type_name(row));
-            qr_cc_pop(cc, o2);
-            bad = 1;
-            continue;
-        }
-        if (json_array_size(row) > n_cols) n_cols = json_array_size(row);
+        if (json_is_array(row) && json_array_size(row) > n_cols) n_cols = json_array_size(row);
     }
-    qr_cc_pop(cc, o);
+    size_t o;
     if (n_cols == 0) n_cols = 1;
     if (!qr_cc_count_cells(cc, n_cols * (n_rows + (headers ? 1 : 0)))) return -1;
     t->n_cols = n_cols;
@@ -308,7 +299,13 @@ int qr_cc_table(qr_cc *cc, json_t *obj, qr_table *t)
         for (size_t r = 0; r < n_rows; r++) {
             json_t *row = json_array_get(rows, r);
             size_t o2 = qr_cc_push_index(cc, r);
-            if (json_is_array(row)) rs[r] = tcells(cc, row, n_cols, &bad);
+            if (json_is_array(row)) {
+                rs[r] = tcells(cc, row, n_cols, &bad);
+            } else {
+                qr_cc_err(cc, "a row is an array of cells like [\"a\", 1]",
+                          "expected an array of cells, got %s", qr_cc_type_name(row));
+                bad = 1;
+            }
             qr_cc_pop(cc, o2);
         }
         qr_cc_pop(cc, o);
@@ -437,11 +434,6 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         break;
     case QR_BLOCK_CODE: {
         bad |= qr_cc_check_keys(cc, v, code_keys, "a code block") > 0;
-        if (json_object_get(v, "runs") && !json_object_get(v, "text")) {
-            qr_cc_err_key(cc, "runs", "code takes plain \"text\"", "a code block has no runs");
-            bad = 1;
-            break;
-        }
         const char *s = NULL;
         size_t n = 0;
         if (qr_cc_get_string(cc, v, "text", 1, &s, &n) != 1) bad = 1;

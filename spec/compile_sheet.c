@@ -376,7 +376,7 @@ static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
     if (json_is_array(v)) {
         qr_cc_err(cc,
                   "put one value per cell; for a formatted value use {\"value\": 0.25, \"format\": "
-                  "\"0.0%%\"}",
+                  "\"0.0%\"}",
                   "a cell cannot be an array");
         res = -1;
     } else if (json_is_object(v)) {
