@@ -6,7 +6,7 @@
  * paragraph of 1 MB and 4 MB of mixed-script text (linear time check).
  * With FILE, also itemizes each line of FILE as one paragraph.
  *
- * Build against a build folder's static library:
+ * Built by CMake as build/bench/fonts_itemize; by hand:
  *   cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Ispec -Ifonts bench/fonts_itemize.c \
  *      build-NAME/libquire.a $(pkg-config --libs fontconfig harfbuzz freetype2 fribidi \
  *      jansson libxml-2.0 libzip cairo pangocairo pangoft2) -lpthread -lm -o fonts_itemize
