@@ -312,14 +312,22 @@ static const char *outline_text(pd_ctx *c, const qr_text *t)
     char *s = qr_arena_alloc(&c->arena, n + 1);
     if (!s) return NULL;
     size_t k = 0;
-    for (size_t i = 0; i < t->n && k < n; i++)
-        for (size_t j = 0; j < t->runs[i].len && k < n; j++) {
-            unsigned char ch = (unsigned char)t->runs[i].text[j];
-            s[k++] = ch < 0x20 || ch == 0x7F ? ' ' : (char)ch;
-        }
+    for (size_t i = 0; i < t->n && k < n; i++) {
+        size_t m = t->runs[i].len < n - k ? t->runs[i].len : n - k;
+        memcpy(s + k, t->runs[i].text, m);
+        k += m;
+    }
     /* Don't end inside a UTF-8 sequence. */
-    while (k > 0 && ((unsigned char)s[k - 1] & 0xC0) == 0x80) k--;
-    if (k > 0 && ((unsigned char)s[k - 1] & 0xC0) == 0xC0) k--;
+    size_t e = k;
+    while (e > 0 && ((unsigned char)s[e - 1] & 0xC0) == 0x80) e--;
+    if (e > 0) {
+        unsigned char lead = (unsigned char)s[e - 1];
+        size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        if (k - (e - 1) < len) k = e - 1;
+    }
+    qr_pdf_clean(s, s, k);
+    for (size_t i = 0; i < k; i++)
+        if (s[i] == '\n' || s[i] == '\t') s[i] = ' ';
     s[k] = '\0';
     return s;
 }

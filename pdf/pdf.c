@@ -175,8 +175,15 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quire");
-    if (c.doc->title && *c.doc->title)
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, c.doc->title);
+    if (c.doc->title && *c.doc->title) {
+        size_t n = strlen(c.doc->title);
+        char *t = qr_arena_alloc(&c.arena, n + 1);
+        if (t) {
+            qr_pdf_clean(t, c.doc->title, n);
+            t[n] = '\0';
+            cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, t);
+        }
+    }
     cairo_t *cr = cairo_create(s);
     /* cairo 1.16 gives every link annotation a structure element but writes
      * the structure tree only when it has a structure tag of its own: without

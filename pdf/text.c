@@ -62,17 +62,44 @@ static void warn_missing(pd_ctx *c, const char *path)
     }
 }
 
-/* Copy n bytes, replacing control characters pango would draw as hex boxes
- * (everything below U+0020 but tab and newline, and DEL) with a space. One
- * byte for one byte, so the spans' byte offsets stay valid. */
+void qr_pdf_clean(char *d, const char *src, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    for (size_t i = 0; i < n;) {
+        unsigned char ch = s[i];
+        if (ch < 0x80) {
+            d[i] = (ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7F ? ' ' : (char)ch;
+            i++;
+            continue;
+        }
+        size_t len = ch >= 0xF0 ? 4 : ch >= 0xE0 ? 3 : ch >= 0xC0 ? 2 : 1;
+        if (i + len > n) len = n - i;
+        uint32_t cp = 0;
+        if (len == 3)
+            cp = ((uint32_t)(ch & 0x0F) << 12) | ((uint32_t)(s[i + 1] & 0x3F) << 6) |
+                 (s[i + 2] & 0x3F);
+        else if (len == 4)
+            cp = ((uint32_t)(ch & 0x07) << 18) | ((uint32_t)(s[i + 1] & 0x3F) << 12) |
+                 ((uint32_t)(s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
+        int nonchar = len >= 3 && ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE);
+        if (nonchar) {
+            /* U+FFFD is 3 bytes; a 4-byte noncharacter gets a space after it */
+            d[i] = (char)0xEF, d[i + 1] = (char)0xBF, d[i + 2] = (char)0xBD;
+            if (len == 4) d[i + 3] = ' ';
+        } else if (ch == 0xC2 && len == 2 && s[i + 1] < 0xA0) {
+            d[i] = d[i + 1] = ' '; /* C1 controls */
+        } else {
+            memmove(d + i, s + i, len);
+        }
+        i += len;
+    }
+}
+
 static void put_clean(qr_buf *b, const char *s, size_t n)
 {
     char *d = qr_buf_reserve(b, n);
     if (!d) return;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        d[i] = (ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7F ? ' ' : (char)ch;
-    }
+    qr_pdf_clean(d, s, n);
     b->len += n;
     b->data[b->len] = '\0';
 }
