@@ -1,36 +1,63 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets (clang, ASan + UBSan) and run each for a while,
-# seeded from fixtures/. FUZZ_SECONDS per target (default 60); the corpus
-# grows in build-fuzz/corpus/<target>. Crashes land in build-fuzz/crashes/.
+# one after the other, seeded from fixtures/. The corpus grows in
+# build-fuzz/corpus/<target>; crashes land in build-fuzz/crashes/.
+#
+#   FUZZ_SECONDS=60        seconds per target (CI); 600 for the long run
+#   FUZZ_TARGETS="a b"     run only these targets (default: every fuzz_*)
+#   FUZZ_JOBS=2            build parallelism (default: nproc)
+#   FUZZ_BUILD=build-fuzz  build folder
+#
+# Targets: fuzz_compile (compiler + canonical JSON, every kind), fuzz_render
+# (compile + render into memory; the first byte picks docx/xlsx/pptx/pdf/
+# html/png), fuzz_edit (merge patch, spec_append, JSON Patch, then compile),
+# fuzz_store (damaged meta/version/ledger files through show/log/diff/edit/
+# fsck). Prints executions and coverage per target; exits 1 if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${FUZZ_SECONDS:-60}
-CC=clang cmake -S . -B build-fuzz -DQUIRE_FUZZ=ON -DQUIRE_TESTS=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j"$(nproc)" >/dev/null
-mkdir -p build-fuzz/crashes
+B=${FUZZ_BUILD:-build-fuzz}
+CC=clang cmake -S . -B "$B" -DQUIRE_FUZZ=ON -DQUIRE_TESTS=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+  cmake --build "$B" -j"${FUZZ_JOBS:-$(nproc)}" --target $FUZZ_TARGETS >/dev/null
+else
+  cmake --build "$B" -j"${FUZZ_JOBS:-$(nproc)}" >/dev/null
+fi
+mkdir -p "$B/crashes"
 status=0
-for bin in build-fuzz/tests/fuzz/fuzz_*; do
+for bin in "$B"/tests/fuzz/fuzz_*; do
   [ -x "$bin" ] || continue
   name=$(basename "$bin")
-  corpus=build-fuzz/corpus/$name
+  if [ -n "${FUZZ_TARGETS:-}" ] && ! [[ " $FUZZ_TARGETS " == *" $name "* ]]; then continue; fi
+  corpus=$B/corpus/$name
   mkdir -p "$corpus"
-  # Seeds: every fixture spec, prefixed with each selector byte 0..5.
-  for spec in fixtures/*/spec.json fixtures/errors/*/spec.json; do
-    [ -f "$spec" ] || continue
-    [ "$(stat -c %s "$spec")" -lt 200000 ] || continue
-    base=$(echo "$spec" | tr '/' '_')
-    for sel in 0 1 2 3 4 5; do
-      [ -f "$corpus/$base.$sel" ] || { printf "\\x3$sel"; cat "$spec"; } > "$corpus/$base.$sel"
-    done
-  done
-  if [ -d "tests/fuzz/seeds/$name" ]; then cp -n tests/fuzz/seeds/$name/* "$corpus/" 2>/dev/null || true; fi
+  case $name in
+    fuzz_edit|fuzz_store)
+      # Multi-part inputs: fixture specs with edits, or whole store artifacts.
+      python3 tests/fuzz/seeds/make_seeds.py "$name" "$corpus" >/dev/null ;;
+    *)
+      # Every fixture spec, prefixed with each selector byte '0'..'5'.
+      for spec in fixtures/*/spec.json fixtures/errors/*/spec.json; do
+        [ -f "$spec" ] || continue
+        [ "$(stat -c %s "$spec")" -lt 200000 ] || continue
+        base=$(echo "$spec" | tr '/' '_')
+        for sel in 0 1 2 3 4 5; do
+          [ -f "$corpus/$base.$sel" ] || { printf "\\x3$sel"; cat "$spec"; } > "$corpus/$base.$sel"
+        done
+      done ;;
+  esac
+  # Committed seeds (regressions found by earlier runs).
+  if [ -d "tests/fuzz/seeds/$name" ]; then cp -n "tests/fuzz/seeds/$name"/* "$corpus/" 2>/dev/null || true; fi
   echo "fuzz: $name for ${SECS}s"
+  start=$(date +%s)
   if ! ASAN_OPTIONS=detect_leaks=1 "$bin" "$corpus" -dict=tests/fuzz/json.dict -max_total_time="$SECS" \
-      -max_len=65536 -timeout=20 -rss_limit_mb=2048 -artifact_prefix=build-fuzz/crashes/$name- \
-      -print_final_stats=1 >build-fuzz/$name.log 2>&1; then
-    echo "fuzz: $name FAILED"; tail -60 build-fuzz/$name.log; status=1
+      -max_len=65536 -timeout=20 -rss_limit_mb=2048 -artifact_prefix="$B/crashes/$name-" \
+      -print_final_stats=1 >"$B/$name.log" 2>&1; then
+    echo "fuzz: $name FAILED"; tail -60 "$B/$name.log"; status=1
   else
-    grep -E "^stat::number_of_executed_units|cov:" build-fuzz/$name.log | tail -2
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$name.log" | tail -1)
+    cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9a-zA-Z]+' "$B/$name.log" | tail -1)
+    echo "fuzz: $name ok: $execs executions in $(( $(date +%s) - start ))s, $cov"
   fi
 done
 exit $status
