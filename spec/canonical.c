@@ -251,7 +251,7 @@ qr_status qr_canonical(const char *json, size_t len, qr_buf *out, qr_errlist *er
         return qr_fail(QR_E_UTF8);
     }
     qr_status st;
-    json_t *root = qr_json_parse(json, len, errs, &st);
+    json_t *root = qr_json_parse(json, len, 1, errs, &st);
     if (!root) return st;
     qr_buf b = {0};
     int r = emit(&b, root, json_is_object(root) ? C_TOP : C_ANY, 0);
@@ -272,7 +272,7 @@ int qr_kind_guess(const char *json, size_t len, qr_kind *kind)
     if (!json || qr_utf8_check(json, len) != (size_t)-1) return -1;
     qr_errlist errs = {0};
     qr_status st;
-    json_t *root = qr_json_parse(json, len, &errs, &st);
+    json_t *root = qr_json_parse(json, len, 0, &errs, &st);
     qr_errlist_clear(&errs);
     if (!root) return -1;
     int r = -1;

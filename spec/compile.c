@@ -109,7 +109,8 @@ static void json_error(qr_errlist *errs, const json_error_t *je, const char *whe
                     je->line, je->column, je->text);
 }
 
-json_t *qr_json_parse(const char *json, size_t len, qr_errlist *errs, qr_status *st)
+json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist *errs,
+                      qr_status *st)
 {
     json_error_t je;
     /* A byte order mark is not JSON, but editors write it: skip it. */
@@ -130,6 +131,11 @@ json_t *qr_json_parse(const char *json, size_t len, qr_errlist *errs, qr_status 
     if (json_is_string(root)) {
         /* Models send the spec as a JSON string holding the object. */
         json_t *inner = load(json_string_value(root), json_string_length(root), &je);
+        if (keep_strings && (!inner || !json_is_object(inner))) {
+            json_decref(inner);
+            *st = QR_OK;
+            return root;
+        }
         json_decref(root);
         if (!inner || !json_is_object(inner)) {
             *st = QR_E_SPEC;
@@ -260,7 +266,7 @@ qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compil
         return QR_E_UTF8;
     }
     qr_status st;
-    json_t *root = qr_json_parse(json, len, errs, &st);
+    json_t *root = qr_json_parse(json, len, 0, errs, &st);
     if (!root) return st;
 
     qr_arena a = {0};

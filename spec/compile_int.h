@@ -154,10 +154,12 @@ void qr_cc_title_lang(qr_cc *cc, json_t *root);
 /** Check UTF-8; returns the byte offset of the first bad byte, or (size_t)-1. */
 size_t qr_utf8_check(const char *s, size_t n);
 /** Parse JSON text (already UTF-8 checked) with duplicate keys rejected and
- *  a string holding an object unwrapped. On failure reports a QR_E_JSON
- *  (or QR_E_SPEC for a bad string-wrapped spec, QR_E_LIMIT for depth) error
- *  and returns NULL. */
-json_t *qr_json_parse(const char *json, size_t len, qr_errlist *errs, qr_status *st);
+ *  a string holding an object unwrapped. A string that does not hold an
+ *  object is returned as it is when keep_strings, else it is an error. On
+ *  failure reports a QR_E_JSON (or QR_E_SPEC for a bad string-wrapped spec,
+ *  QR_E_LIMIT for depth) error and returns NULL. */
+json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist *errs,
+                      qr_status *st);
 
 /* ---- suggest.c ------------------------------------------------------------- */
 
