@@ -99,6 +99,9 @@ QR_EXPORT qr_kind qr_format_kind(qr_format f);
 /** Whether this build can render the format (1) or not (0). */
 QR_EXPORT int qr_format_available(qr_format f);
 
+/* The versioned spec store. */
+#include "quire_store.h"
+
 #ifdef __cplusplus
 }
 #endif

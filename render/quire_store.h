@@ -1,0 +1,174 @@
+/* quire_store.h: the versioned spec store of libquire (included by quire.h).
+ *
+ * A store is a folder (DESIGN.md "Store"). Each artifact has an id, a kind,
+ * a title, an owner and versions 1..head; each version keeps its spec as
+ * canonical JSON and the rendered bytes it produced. Versions are only ever
+ * appended: edit, rewrite and restore add one; a spec equal to the head's
+ * adds nothing ("unchanged"). Every write validates and renders first; a
+ * spec error or a render failure writes nothing.
+ *
+ *     qr_store *st;
+ *     qr_errlist errs = {0};
+ *     if (qr_store_open("/var/lib/quire", NULL, &st, &errs) != QR_OK) ...;
+ *     qr_store_result r;
+ *     qr_store_create(st, QR_KIND_DOCUMENT, spec, strlen(spec), "Q3 report", NULL, "alice", &r);
+ *     if (r.status == QR_OK) printf("%s v%d %s\n", r.artifact_id, r.version.version, r.version.filename);
+ *     qr_store_result_free(&r);
+ *     qr_store_edit(st, id, NULL, "{\"blocks\": [{\"type\": \"page_break\"}]}", NULL, &r);
+ *     ...
+ *     qr_store_close(st);
+ *
+ * Every function fills its result whatever happens (free it with its free
+ * function) and returns result.status: QR_OK; QR_E_SPEC, QR_E_JSON or
+ * QR_E_EDIT (errors name JSON pointers: into the spec, or into the edit
+ * request {"spec_patch", "spec_append", "ops"}); QR_E_USAGE (a bad id or
+ * version); QR_E_RENDER (e.g. the format's backend is not built);
+ * QR_E_STORE (no such artifact, or damage: run qr_store_fsck); QR_E_IO;
+ * QR_E_QUOTA (an owner quota; the messages are DocsGPT's).
+ *
+ * Thread-safe: one qr_store may be used from many threads and processes at
+ * once; writes to one artifact are serialised by a lock in the store, and
+ * quotas are checked under a per-owner lock, so they hold exactly.
+ */
+#ifndef QUIRE_STORE_H
+#define QUIRE_STORE_H
+
+#include "quire.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct qr_store qr_store;
+
+typedef struct qr_store_opts {
+    /* Quotas per owner; 0 disables one. */
+    unsigned long long max_artifacts;     /* artifacts (5000) */
+    unsigned long long max_total_bytes;   /* specs + distinct rendered files (5 GiB) */
+    unsigned long long max_version_bytes; /* one stored file of a version (50 MiB) */
+    /* The clock for versions' "created" time (seconds since 1970, UTC);
+     * NULL: the real time. Output bytes never depend on it. */
+    long long (*now)(void *arg);
+    void *now_arg;
+    int no_sync;       /* 1: skip fsync (throwaway stores only: no crash safety) */
+    size_t max_output; /* render limit in bytes (0: the default 512 MiB) */
+} qr_store_opts;
+
+/** The defaults above. Start from these, then change fields. */
+QR_EXPORT void qr_store_opts_default(qr_store_opts *o);
+
+/** Open the store folder at path, creating it if absent. opts may be NULL
+ *  (the defaults). On failure *out is NULL and errs says why. Close with
+ *  qr_store_close. */
+QR_EXPORT qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **out,
+                                  qr_errlist *errs);
+QR_EXPORT void qr_store_close(qr_store *s);
+
+/* One version of an artifact. */
+typedef struct qr_store_version {
+    int version;
+    char action[16];   /* "create", "edit", "rewrite", "restore" */
+    int parent;        /* the version it followed; 0 for version 1 */
+    int restored_from; /* restore: the version copied; else 0 */
+    char created[32];  /* UTC, "2026-07-01T12:00:00Z" */
+    char spec_sha256[65];
+    unsigned long long spec_size;
+    char sha256[65]; /* of the rendered bytes */
+    unsigned long long size;
+    char *filename;  /* "Q3_report.docx" (stable across versions) */
+    char *mime_type;
+} qr_store_version;
+
+/* The result of create, edit, rewrite, restore, show, log and export. */
+typedef struct qr_store_result {
+    qr_status status;
+    char artifact_id[65];
+    char *kind, *title, *owner; /* NULL when the artifact was not reached */
+    int head;                   /* the artifact's head version after the call */
+    int unchanged;              /* the spec equalled the head's: nothing written */
+    qr_store_version version;   /* the version written, or shown / exported */
+    char *spec;                 /* show: the canonical spec (NUL-terminated) */
+    size_t spec_len;
+    unsigned char *data; /* export: the rendered bytes */
+    size_t size;
+    qr_store_version *log; /* log: versions 1..head */
+    size_t log_count;
+    qr_errlist errors;
+    qr_errlist warnings; /* from rendering, e.g. characters no font covers */
+} qr_store_result;
+
+/** Free everything a result holds; it is left zeroed. */
+QR_EXPORT void qr_store_result_free(qr_store_result *r);
+
+/** Create an artifact: validate and render spec (a JSON object, or a JSON
+ *  string holding one), then store it as version 1. id NULL: 16 random hex
+ *  digits; else [A-Za-z0-9_-]{1,64} and new. owner NULL: "default" (same
+ *  rule as ids). title may be NULL; it names the file: html is always
+ *  "report.html", else "<title or 'artifact'>.<ext>" made safe (ASCII,
+ *  spaces to "_"; "<id>.<ext>" when nothing is left). */
+QR_EXPORT qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                                    const char *title, const char *id, const char *owner,
+                                    qr_store_result *res);
+
+/** Edit the head: patch (RFC 7386 merge patch object), append ({key:
+ *  [items]}), ops (RFC 6902 array), each JSON text or NULL, at least one
+ *  given; applied in that order, then the whole spec is validated and
+ *  rendered again. */
+QR_EXPORT qr_status qr_store_edit(qr_store *s, const char *id, const char *patch,
+                                  const char *append, const char *ops, qr_store_result *res);
+
+/** Replace the spec (same kind). */
+QR_EXPORT qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t len,
+                                     qr_store_result *res);
+
+/** Append a copy of version n (its spec and rendered bytes). */
+QR_EXPORT qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res);
+
+/** Version n (0: the head): res->spec and res->version. */
+QR_EXPORT qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res);
+
+/** Every version: res->log, res->log_count. */
+QR_EXPORT qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res);
+
+/** Version n's rendered bytes (0: the head), checked against their sha256:
+ *  res->data, res->size, res->version. */
+QR_EXPORT qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *res);
+
+/* What changed between two versions. */
+typedef struct qr_store_diff {
+    qr_status status;
+    int from, to;
+    char **added, **removed, **changed; /* JSON pointers */
+    size_t n_added, n_removed, n_changed;
+    char *unified; /* unified diff of the canonical specs ("" when equal) */
+    qr_errlist errors;
+} qr_store_diff;
+
+/** Compare versions a and b of an artifact. Free with qr_store_diff_free. */
+QR_EXPORT qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b,
+                                           qr_store_diff *out);
+QR_EXPORT void qr_store_diff_free(qr_store_diff *d);
+
+/* The store's health. */
+typedef struct qr_store_fsck {
+    qr_status status; /* QR_OK, or QR_E_STORE when there are problems */
+    size_t artifacts, versions, blobs;
+    qr_errlist problems; /* damage: path (relative to the store) and message */
+    qr_errlist stray;    /* leftovers of interrupted writers; harmless */
+    size_t repaired;
+} qr_store_fsck;
+
+/** Check every artifact: meta.json, versions 1..head without gaps, each
+ *  spec's and blob's sha256, owner ledgers. repair = 1 removes stray files
+ *  and rebuilds ledgers (run it while nothing writes). */
+QR_EXPORT qr_status qr_store_fsck_run(qr_store *s, int repair, qr_store_fsck *out);
+QR_EXPORT void qr_store_fsck_free(qr_store_fsck *r);
+
+/** The file name rule above, into out (size >= 80). */
+QR_EXPORT void qr_store_filename(qr_kind kind, const char *title, const char *id, char *out,
+                                 size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

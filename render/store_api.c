@@ -1,0 +1,575 @@
+/* store_api.c: the public store API (quire_store.h). Joins the folder store
+ * (spec/store.h: text and bytes, never renders) with the compiler, the edit
+ * engine and the renderer (which never write the store): validate, edit,
+ * canonicalise and render here, then hand the results to the store. */
+#include "quire_store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "edit.h"
+#include "store.h"
+
+struct qr_store {
+    qr_folder *f;
+    qr_store_opts o;
+};
+
+void qr_store_opts_default(qr_store_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_artifacts = 5000;
+    o->max_total_bytes = 5ull << 30;
+    o->max_version_bytes = 50ull << 20;
+}
+
+static int64_t call_clock(void *p)
+{
+    const qr_store *s = p;
+    return (int64_t)s->o.now(s->o.now_arg);
+}
+
+qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **out,
+                        qr_errlist *errs)
+{
+    *out = NULL;
+    qr_store *s = calloc(1, sizeof *s);
+    if (!s) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    if (opts) s->o = *opts;
+    else qr_store_opts_default(&s->o);
+    qr_folder_opts fo;
+    qr_folder_opts_default(&fo);
+    fo.max_artifacts = s->o.max_artifacts;
+    fo.max_total_bytes = s->o.max_total_bytes;
+    fo.max_version_bytes = s->o.max_version_bytes;
+    fo.no_sync = s->o.no_sync;
+    if (s->o.now) {
+        fo.now = call_clock;
+        fo.now_arg = s;
+    }
+    qr_status st = qr_folder_open(path, &fo, &s->f, errs);
+    if (st != QR_OK) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    return QR_OK;
+}
+
+void qr_store_close(qr_store *s)
+{
+    if (!s) return;
+    qr_folder_close(s->f);
+    free(s);
+}
+
+/* ---- results ------------------------------------------------------------------- */
+
+static void version_free(qr_store_version *v)
+{
+    free(v->filename);
+    free(v->mime_type);
+    memset(v, 0, sizeof *v);
+}
+
+void qr_store_result_free(qr_store_result *r)
+{
+    if (!r) return;
+    free(r->kind);
+    free(r->title);
+    free(r->owner);
+    version_free(&r->version);
+    free(r->spec);
+    free(r->data);
+    for (size_t i = 0; i < r->log_count; i++) version_free(&r->log[i]);
+    free(r->log);
+    qr_errlist_clear(&r->errors);
+    qr_errlist_clear(&r->warnings);
+    memset(r, 0, sizeof *r);
+}
+
+static void result_init(qr_store_result *r, const char *id)
+{
+    memset(r, 0, sizeof *r);
+    if (id && strlen(id) < sizeof r->artifact_id) strcpy(r->artifact_id, id);
+}
+
+static qr_status finish(qr_store_result *r, qr_status st)
+{
+    r->status = st;
+    return st;
+}
+
+/* Copy a store record into a public version (strings duplicated). */
+static void version_from(qr_store_version *v, const qr_vrec *rec)
+{
+    memset(v, 0, sizeof *v);
+    v->version = rec->version;
+    memcpy(v->action, rec->action, sizeof v->action);
+    v->parent = rec->parent;
+    v->restored_from = rec->restored_from;
+    memcpy(v->created, rec->created, sizeof v->created);
+    memcpy(v->spec_sha256, rec->spec_sha256, sizeof v->spec_sha256);
+    v->spec_size = rec->spec_size;
+    memcpy(v->sha256, rec->sha256, sizeof v->sha256);
+    v->size = rec->size;
+    v->filename = rec->filename ? strdup(rec->filename) : NULL;
+    v->mime_type = rec->mime_type ? strdup(rec->mime_type) : NULL;
+}
+
+static void meta_into(qr_store_result *r, const qr_folder_meta *m)
+{
+    free(r->kind);
+    free(r->title);
+    free(r->owner);
+    r->kind = strdup(m->kind);
+    r->title = strdup(m->title);
+    r->owner = strdup(m->owner);
+    r->head = m->head;
+}
+
+/* ---- file names ------------------------------------------------------------------- */
+
+/* Latin-1 letters to their ASCII base (werkzeug's NFKD + ASCII, for the
+ * common case); other non-ASCII characters are dropped. */
+static char latin1_base(unsigned cp)
+{
+    static const char map[] = "AAAAAAACEEEEIIIIDNOOOOOxOUUUUYTsaaaaaaaceeeeiiiidnooooo/ouuuuyty";
+    if (cp >= 0xC0 && cp <= 0xFF) {
+        char c = map[cp - 0xC0];
+        return (c == 'x' || c == '/' || c == 'T' || c == 't' || c == 's') ? 0 : c;
+    }
+    return 0;
+}
+
+void qr_store_filename(qr_kind kind, const char *title, const char *id, char *out, size_t size)
+{
+    const char *ext = qr_format_ext(qr_kind_format(kind));
+    if (kind == QR_KIND_HTML) {
+        snprintf(out, size, "report.html");
+        return;
+    }
+    /* f"{title.strip() or 'artifact'}.{ext}", then secure_filename */
+    char raw[512];
+    const char *t = title ? title : "";
+    while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
+    size_t tl = strlen(t);
+    while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\t' || t[tl - 1] == '\n' || t[tl - 1] == '\r')) tl--;
+    if (tl > 400) tl = 400;
+    snprintf(raw, sizeof raw, "%.*s.%s", (int)tl, tl ? t : "artifact", ext);
+    if (!tl) snprintf(raw, sizeof raw, "artifact.%s", ext);
+    /* ASCII only (Latin-1 letters lose their accents), "/" to a space,
+     * whitespace runs to "_", keep [A-Za-z0-9_.-], strip "._" at the ends */
+    char ascii[512];
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)raw;
+    while (*p && n + 1 < sizeof ascii) {
+        unsigned c = *p;
+        if (c < 0x80) {
+            ascii[n++] = c == '/' || c == '\\' ? ' ' : (char)c;
+            p++;
+        } else if ((c & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80) {
+            char b = latin1_base(((c & 0x1F) << 6) | (p[1] & 0x3F));
+            if (b) ascii[n++] = b;
+            p += 2;
+        } else {
+            p++;
+            while ((*p & 0xC0) == 0x80) p++;
+        }
+    }
+    ascii[n] = '\0';
+    char clean[512];
+    size_t k = 0;
+    int pend_space = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = ascii[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            pend_space = k > 0;
+            continue;
+        }
+        if (pend_space) clean[k++] = '_', pend_space = 0;
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+            c == '.' || c == '-')
+            clean[k++] = c;
+    }
+    clean[k] = '\0';
+    char *s = clean;
+    while (*s == '.' || *s == '_') s++;
+    size_t sl = strlen(s);
+    while (sl && (s[sl - 1] == '.' || s[sl - 1] == '_')) s[--sl] = '\0';
+    /* only the extension left (the title had nothing usable): secure_filename
+     * would give "docx"; DocsGPT's fallback is "<uuid>.<ext>" for empty */
+    if (sl == 0 || strcmp(s, ext) == 0) snprintf(out, size, "%s.%s", id ? id : "artifact", ext);
+    else snprintf(out, size, "%s", s);
+}
+
+/* ---- the join ------------------------------------------------------------------------- */
+
+/* Canonical text of spec (a JSON string holding an object is unwrapped). */
+static qr_status canonical(const char *spec, size_t len, qr_buf *out, qr_errlist *errs)
+{
+    qr_buf inner = {0};
+    if (qr_edit_unwrap(spec, len, &inner)) {
+        spec = inner.data;
+        len = inner.len;
+    }
+    qr_status st = qr_canonical(spec, len, out, errs);
+    qr_buf_free(&inner);
+    return st;
+}
+
+/* Render canonical text; fills rr (free with qr_result_free). */
+static qr_status render(qr_store *s, qr_kind kind, const qr_buf *spec, qr_result *rr,
+                        qr_store_result *res)
+{
+    qr_render_opts ro = {0};
+    ro.max_output = s->o.max_output;
+    qr_status st = qr_render_mem(spec->data, spec->len, kind, qr_kind_format(kind), &ro, rr);
+    qr_errlist_move(&res->warnings, &rr->warnings);
+    if (st != QR_OK) qr_errlist_move(&res->errors, &rr->errors);
+    return st;
+}
+
+qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                          const char *title, const char *id, const char *owner,
+                          qr_store_result *res)
+{
+    char gen[17];
+    if (!id) {
+        qr_folder_new_id(gen);
+        id = gen;
+    }
+    result_init(res, id);
+    if ((unsigned)kind >= QR_KIND_COUNT) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "unknown kind",
+                       "use document, spreadsheet, presentation, pdf or html");
+        return finish(res, QR_E_USAGE);
+    }
+    if (!qr_folder_id_valid(id)) {
+        qr_errlist_addf(&res->errors, QR_E_USAGE, "", "use 1 to 64 letters, digits, '_' or '-'",
+                        "invalid artifact id \"%.80s\"", id);
+        return finish(res, QR_E_USAGE);
+    }
+    if (!spec) spec = "", len = 0;
+    qr_buf canon = {0};
+    qr_status st = canonical(spec, len, &canon, &res->errors);
+    if (st != QR_OK) {
+        qr_buf_free(&canon);
+        return finish(res, st);
+    }
+    qr_result rr;
+    st = render(s, kind, &canon, &rr, res);
+    if (st == QR_OK) {
+        char fname[128];
+        qr_store_filename(kind, title, id, fname, sizeof fname);
+        qr_folder_put put = {0};
+        put.action = "create";
+        put.spec = canon.data;
+        put.spec_len = canon.len;
+        put.data = rr.data;
+        put.size = rr.size;
+        put.filename = fname;
+        put.mime_type = qr_format_mime(qr_kind_format(kind));
+        qr_vrec rec;
+        st = qr_folder_create(s->f, id, qr_kind_name(kind), title && *title ? title : fname,
+                              owner, &put, &rec, &res->errors);
+        if (st == QR_OK) {
+            version_from(&res->version, &rec);
+            qr_vrec_free(&rec);
+            res->kind = strdup(qr_kind_name(kind));
+            res->title = strdup(title && *title ? title : fname);
+            res->owner = strdup(owner ? owner : "default");
+            res->head = 1;
+        }
+    }
+    qr_result_free(&rr);
+    qr_buf_free(&canon);
+    return finish(res, st);
+}
+
+/* Validate, render and append new_spec (canonical) to an open transaction;
+ * unchanged when it equals the head. */
+static qr_status append_spec(qr_store *s, qr_folder_txn *t, const char *action, const qr_buf *canon,
+                             qr_store_result *res)
+{
+    const qr_folder_meta *m = qr_folder_txn_meta(t);
+    meta_into(res, m);
+    qr_kind kind;
+    if (qr_kind_parse(m->kind, &kind) != 0)
+        return qr_errlist_addf(&res->errors, QR_E_STORE, "", "run quire fsck",
+                               "artifact \"%s\" has an unknown kind \"%s\"", m->id, m->kind);
+    qr_buf head = {0};
+    qr_status st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
+    if (st != QR_OK) {
+        qr_buf_free(&head);
+        return st;
+    }
+    int same = head.len == canon->len && memcmp(head.data, canon->data, head.len) == 0;
+    qr_buf_free(&head);
+    qr_vrec rec;
+    if (same) {
+        st = qr_folder_version(s->f, m->id, m->head, &rec, &res->errors);
+        if (st == QR_OK) {
+            version_from(&res->version, &rec);
+            qr_vrec_free(&rec);
+            res->unchanged = 1;
+        }
+        return st;
+    }
+    qr_result rr;
+    st = render(s, kind, canon, &rr, res);
+    if (st == QR_OK) {
+        qr_folder_put put = {0};
+        put.action = action;
+        put.spec = canon->data;
+        put.spec_len = canon->len;
+        put.data = rr.data;
+        put.size = rr.size;
+        st = qr_folder_commit(t, &put, &rec, &res->errors);
+        if (st == QR_OK) {
+            version_from(&res->version, &rec);
+            qr_vrec_free(&rec);
+            res->head = rec.version;
+        }
+    }
+    qr_result_free(&rr);
+    return st;
+}
+
+qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
+                        const char *ops, qr_store_result *res)
+{
+    result_init(res, id);
+    qr_edit e = {0};
+    e.patch = patch;
+    e.patch_len = patch ? strlen(patch) : 0;
+    e.append = append;
+    e.append_len = append ? strlen(append) : 0;
+    e.ops = ops;
+    e.ops_len = ops ? strlen(ops) : 0;
+    if (!patch && !append && !ops) {
+        qr_buf none = {0};
+        qr_status st = qr_edit_apply("{}", 2, &e, &none, &res->errors);
+        return finish(res, st);
+    }
+    qr_folder_txn *t;
+    qr_status st = qr_folder_begin(s->f, id, &t, &res->errors);
+    if (st != QR_OK) return finish(res, st);
+    const qr_folder_meta *m = qr_folder_txn_meta(t);
+    meta_into(res, m);
+    qr_buf head = {0}, edited = {0}, canon = {0};
+    st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
+    if (st == QR_OK) st = qr_edit_apply(head.data, head.len, &e, &edited, &res->errors);
+    if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, &res->errors);
+    if (st == QR_OK) st = append_spec(s, t, "edit", &canon, res);
+    qr_buf_free(&head);
+    qr_buf_free(&edited);
+    qr_buf_free(&canon);
+    qr_folder_end(t);
+    return finish(res, st);
+}
+
+qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t len,
+                           qr_store_result *res)
+{
+    result_init(res, id);
+    if (!spec) spec = "", len = 0;
+    qr_buf canon = {0};
+    qr_status st = canonical(spec, len, &canon, &res->errors);
+    if (st != QR_OK) {
+        qr_buf_free(&canon);
+        return finish(res, st);
+    }
+    qr_folder_txn *t;
+    st = qr_folder_begin(s->f, id, &t, &res->errors);
+    if (st == QR_OK) {
+        st = append_spec(s, t, "rewrite", &canon, res);
+        qr_folder_end(t);
+    }
+    qr_buf_free(&canon);
+    return finish(res, st);
+}
+
+qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
+{
+    result_init(res, id);
+    if (n < 1) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1", "quire log ID lists them");
+        return finish(res, QR_E_USAGE);
+    }
+    qr_folder_txn *t;
+    qr_status st = qr_folder_begin(s->f, id, &t, &res->errors);
+    if (st != QR_OK) return finish(res, st);
+    const qr_folder_meta *m = qr_folder_txn_meta(t);
+    meta_into(res, m);
+    qr_buf old = {0}, head = {0};
+    qr_vrec orec = {0}, rec;
+    st = qr_folder_version(s->f, m->id, n, &orec, &res->errors);
+    if (st == QR_OK) st = qr_folder_spec(s->f, m->id, n, &old, &res->errors);
+    if (st == QR_OK) st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
+    if (st == QR_OK && head.len == old.len && memcmp(head.data, old.data, old.len) == 0) {
+        st = qr_folder_version(s->f, m->id, m->head, &rec, &res->errors);
+        if (st == QR_OK) {
+            version_from(&res->version, &rec);
+            qr_vrec_free(&rec);
+            res->unchanged = 1;
+        }
+    } else if (st == QR_OK) {
+        qr_folder_put put = {0};
+        put.action = "restore";
+        put.restored_from = n;
+        put.spec = old.data;
+        put.spec_len = old.len;
+        put.sha256 = orec.sha256;
+        put.size = (size_t)orec.size;
+        st = qr_folder_commit(t, &put, &rec, &res->errors);
+        if (st == QR_OK) {
+            version_from(&res->version, &rec);
+            res->head = rec.version;
+            qr_vrec_free(&rec);
+        }
+    }
+    qr_vrec_free(&orec);
+    qr_buf_free(&old);
+    qr_buf_free(&head);
+    qr_folder_end(t);
+    return finish(res, st);
+}
+
+static qr_status read_meta(qr_store *s, const char *id, qr_store_result *res)
+{
+    qr_folder_meta m;
+    qr_status st = qr_folder_meta_load(s->f, id, &m, &res->errors);
+    if (st == QR_OK) {
+        meta_into(res, &m);
+        qr_folder_meta_free(&m);
+    }
+    return st;
+}
+
+qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res)
+{
+    result_init(res, id);
+    qr_status st = read_meta(s, id, res);
+    qr_vrec rec;
+    if (st == QR_OK) st = qr_folder_version(s->f, id, n ? n : res->head, &rec, &res->errors);
+    if (st == QR_OK) {
+        version_from(&res->version, &rec);
+        qr_vrec_free(&rec);
+        qr_buf b = {0};
+        st = qr_folder_spec(s->f, id, res->version.version, &b, &res->errors);
+        if (st == QR_OK) res->spec = qr_buf_steal(&b, &res->spec_len);
+        qr_buf_free(&b);
+    }
+    return finish(res, st);
+}
+
+qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
+{
+    result_init(res, id);
+    qr_status st = read_meta(s, id, res);
+    qr_vrec *recs = NULL;
+    size_t n = 0;
+    if (st == QR_OK) st = qr_folder_log(s->f, id, &recs, &n, &res->errors);
+    if (st == QR_OK) {
+        res->log = calloc(n ? n : 1, sizeof *res->log);
+        if (!res->log) st = qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        for (size_t i = 0; res->log && i < n; i++) version_from(&res->log[i], &recs[i]);
+        if (res->log) res->log_count = n;
+        if (n) version_from(&res->version, &recs[n - 1]);
+        res->head = (int)n;
+    }
+    for (size_t i = 0; i < n; i++) qr_vrec_free(&recs[i]);
+    free(recs);
+    return finish(res, st);
+}
+
+qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *res)
+{
+    result_init(res, id);
+    qr_status st = read_meta(s, id, res);
+    qr_vrec rec;
+    if (st == QR_OK) st = qr_folder_version(s->f, id, n ? n : res->head, &rec, &res->errors);
+    if (st == QR_OK) {
+        version_from(&res->version, &rec);
+        qr_buf b = {0};
+        st = qr_folder_blob(s->f, rec.sha256, &b, &res->errors);
+        if (st == QR_OK) {
+            size_t len;
+            res->data = (unsigned char *)qr_buf_steal(&b, &len);
+            res->size = len;
+        }
+        qr_buf_free(&b);
+        qr_vrec_free(&rec);
+    }
+    return finish(res, st);
+}
+
+qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_store_diff *out)
+{
+    memset(out, 0, sizeof *out);
+    out->from = a;
+    out->to = b;
+    qr_buf ta = {0}, tb = {0};
+    qr_status st = QR_OK;
+    if (a < 1 || b < 1)
+        st = qr_errlist_add(&out->errors, QR_E_USAGE, "", "versions are numbered from 1", "quire log ID lists them");
+    if (st == QR_OK) st = qr_folder_spec(s->f, id, a, &ta, &out->errors);
+    if (st == QR_OK) st = qr_folder_spec(s->f, id, b, &tb, &out->errors);
+    if (st == QR_OK) {
+        char na[32], nb[32];
+        snprintf(na, sizeof na, "v%06d.json", a);
+        snprintf(nb, sizeof nb, "v%06d.json", b);
+        qr_spec_diff d;
+        st = qr_spec_diff_texts(ta.data, ta.len, tb.data, tb.len, na, nb, &d, &out->errors);
+        if (st == QR_OK) {
+            out->added = d.added, out->n_added = d.n_added;
+            out->removed = d.removed, out->n_removed = d.n_removed;
+            out->changed = d.changed, out->n_changed = d.n_changed;
+            size_t ulen;
+            if (!d.unified.data) qr_buf_puts(&d.unified, "");
+            out->unified = qr_buf_steal(&d.unified, &ulen);
+        }
+    }
+    qr_buf_free(&ta);
+    qr_buf_free(&tb);
+    out->status = st;
+    return st;
+}
+
+void qr_store_diff_free(qr_store_diff *d)
+{
+    if (!d) return;
+    qr_spec_diff sd = {0};
+    sd.added = d->added, sd.n_added = d->n_added;
+    sd.removed = d->removed, sd.n_removed = d->n_removed;
+    sd.changed = d->changed, sd.n_changed = d->n_changed;
+    qr_spec_diff_free(&sd);
+    free(d->unified);
+    qr_errlist_clear(&d->errors);
+    memset(d, 0, sizeof *d);
+}
+
+qr_status qr_store_fsck_run(qr_store *s, int repair, qr_store_fsck *out)
+{
+    memset(out, 0, sizeof *out);
+    qr_folder_fsck rep;
+    qr_status st = qr_folder_check(s->f, repair, &rep);
+    out->status = st;
+    out->artifacts = rep.artifacts;
+    out->versions = rep.versions;
+    out->blobs = rep.blobs;
+    out->repaired = rep.repaired;
+    out->problems = rep.problems;
+    out->stray = rep.stray;
+    return st;
+}
+
+void qr_store_fsck_free(qr_store_fsck *r)
+{
+    if (!r) return;
+    qr_errlist_clear(&r->problems);
+    qr_errlist_clear(&r->stray);
+    memset(r, 0, sizeof *r);
+}
