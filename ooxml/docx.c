@@ -150,6 +150,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     qr_spans_free(&d.spans);
     free(d.links);
     free(d.images);
+    free(d.image_rids);
     free(d.families);
     free(d.warned);
     return st;

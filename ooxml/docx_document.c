@@ -236,6 +236,8 @@ static void warn_missing(qr_docx *d, const char *path)
 {
     for (size_t i = 0; i < d->spans.n_missing; i++) {
         uint32_t cp = d->spans.missing[i].cp;
+        /* Characters XML forbids are written as U+FFFD: nothing to cover. */
+        if (cp < 0x20 || cp == 0xFFFE || cp == 0xFFFF) continue;
         size_t lo = 0, hi = d->n_warned;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
@@ -671,6 +673,27 @@ static void write_wp_inline(qr_xml *x, long long cx, long long cy, size_t id, co
     qr_xml_end(x); /* wp:inline */
 }
 
+/* The relationship of the index-th stored image, made on first use. */
+static const char *image_rid(qr_docx *d, size_t index, const char *target)
+{
+    if (index >= d->cap_image_rids) {
+        size_t cap = d->cap_images;
+        const char **nr = realloc(d->image_rids, cap * sizeof *nr);
+        if (!nr) {
+            qr_docx_fail(d, QR_E_NOMEM);
+            return NULL;
+        }
+        for (size_t i = d->cap_image_rids; i < cap; i++) nr[i] = NULL;
+        d->image_rids = nr;
+        d->cap_image_rids = cap;
+    }
+    if (!d->image_rids[index]) {
+        d->image_rids[index] = qr_package_rel(d->pkg, "word/document.xml", QR_REL_IMAGE, target, 0);
+        if (!d->image_rids[index]) qr_docx_fail(d, QR_E_NOMEM);
+    }
+    return d->image_rids[index];
+}
+
 static void write_image(qr_docx *d, const qr_block *b)
 {
     const qr_image *im = &b->u.image;
@@ -684,23 +707,30 @@ static void write_image(qr_docx *d, const qr_block *b)
         d->images = ni;
         d->cap_images = cap;
     }
+    /* The same bytes twice (one file used in two places) are stored once. */
     size_t index = d->n_images;
-    d->images[d->n_images++] = im;
-    char file[512], target[600];
-    qr_docx_media_name(im, index, file, sizeof file);
-    snprintf(target, sizeof target, "media/%s", file);
-    const char *rid = qr_package_rel(d->pkg, "word/document.xml", QR_REL_IMAGE, target, 0);
-    if (!rid) {
-        qr_docx_fail(d, QR_E_NOMEM);
-        return;
+    for (size_t i = 0; i < d->n_images; i++) {
+        const qr_image *o = d->images[i];
+        if (o->type == im->type && o->size == im->size &&
+            (o->data == im->data || memcmp(o->data, im->data, im->size) == 0)) {
+            index = i;
+            break;
+        }
     }
+    if (index == d->n_images) d->images[d->n_images++] = im;
+    char file[512], target[600];
+    qr_docx_media_name(d->images[index], index, file, sizeof file);
+    snprintf(target, sizeof target, "media/%s", file);
+    const char *rid = image_rid(d, index, target);
+    if (!rid) return;
+    d->n_pictures++;
     long long cx, cy;
     image_extent(d, im, &cx, &cy);
     qr_xml *x = d->x;
     qr_xml_start(x, "w:p");
     qr_xml_start(x, "w:r");
     qr_xml_start(x, "w:drawing");
-    write_wp_inline(x, cx, cy, index + 1, file, im->alt, rid);
+    write_wp_inline(x, cx, cy, d->n_pictures, file, im->alt, rid);
     qr_xml_end(x);
     qr_xml_end(x);
     qr_xml_end(x);

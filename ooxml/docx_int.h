@@ -77,6 +77,9 @@ typedef struct qr_docx {
     /* images in document order (their media parts are added after the document) */
     const qr_image **images;
     size_t n_images, cap_images;
+    const char **image_rids; /* per stored image, its relationship id */
+    size_t cap_image_rids;
+    size_t n_pictures;       /* image blocks so far: wp:docPr ids */
 
     /* font families used by runs, in first-use order (for fontTable.xml) */
     const char **families;

@@ -202,7 +202,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_start(x, "w:pPr");
     qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", QR_DOCX_CODE_FILL,
                 NULL);
-    write_w_spacing(x, 0, 120, 240);
+    write_w_spacing(x, 120, 120, 240);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
     qr_xml_leaf(x, "w:rFonts", "w:ascii", mono, "w:hAnsi", mono, "w:cs", mono, NULL);
