@@ -201,7 +201,9 @@ static int meta_parse(const char *text, size_t len, qr_folder_meta *m)
     }
     const char *id = jstr(j, "id");
     json_t *head = json_object_get(j, "head");
-    int ok = id && strlen(id) < sizeof m->id && jstr(j, "kind") && jstr(j, "owner") &&
+    /* id and owner name files (owner ledgers and locks): a damaged meta.json
+     * must not lead a writer or fsck out of the store. */
+    int ok = qr_folder_id_valid(id) && jstr(j, "kind") && qr_folder_id_valid(jstr(j, "owner")) &&
              jstr(j, "filename") && jstr(j, "mime_type") && json_is_integer(head);
     if (ok) {
         snprintf(m->id, sizeof m->id, "%s", id);
@@ -309,10 +311,11 @@ static int probe_head(int dir, int cached)
 {
     char name[32];
     int n = cached > 0 ? cached : 0;
-    while (n > 0) {
+    if (n > 0) {
         vname(name, sizeof name, n, "meta");
-        if (exists_at(dir, name)) break;
-        n--; /* a damaged cache: walk back */
+        /* A damaged cache (say head 2000000000): probe from the start, never
+         * walk back one version at a time. */
+        if (!exists_at(dir, name)) n = 0;
     }
     for (;;) {
         vname(name, sizeof name, n + 1, "meta");
