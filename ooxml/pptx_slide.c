@@ -298,6 +298,8 @@ static void warn_missing(qr_pptx *pp, const qr_text *t)
 {
     for (size_t i = 0; i < pp->spans.n_missing; i++) {
         uint32_t cp = pp->spans.missing[i].cp;
+        /* Characters XML forbids are written as U+FFFD (xml.h): not a font matter. */
+        if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF) continue;
         size_t k;
         for (k = 0; k < pp->n_warned; k++)
             if (pp->warned[k] == cp) break;
