@@ -1,0 +1,444 @@
+"""quire: Python binding of libquire (ctypes, standard library only).
+
+Render a spec, or keep versioned artifacts in a store, from a Python
+gateway::
+
+    import quire
+    pdf = quire.render({"title": "T", "blocks": [...]}, "pdf")     # -> bytes
+
+    with quire.Store("/var/lib/quire") as st:
+        a = st.create("document", spec, title="Q3 report", owner="alice")
+        st.edit(a["artifact_id"], append={"blocks": [{"type": "page_break"}]})
+        st.edit(a["artifact_id"], ops=[{"op": "replace", "path": "/title", "value": "Q4"}])
+        data = st.export(a["artifact_id"])                          # head's bytes
+
+Results are dicts shaped like DocsGPT's tool payload
+(``{"status": "ok", "artifact_id", "version", "filename", "mime_type",
+"size", ...}``). Every failure raises QuireError, whose ``errors`` is the
+list of ``{"path", "message", "hint"}`` (JSON pointers into the spec, or
+into the edit request ``{"spec_patch", "spec_append", "ops"}``).
+
+Specs, patches, appends and ops may be given as Python objects or as JSON
+text. The library is found through $QUIRE_LIB, else next to this file or in
+the source tree's build folders, else on the loader's path. Calls release
+the GIL; a Store may be shared by threads.
+"""
+import ctypes
+import ctypes.util
+import glob
+import json
+import os
+
+__all__ = ["QuireError", "Store", "render", "check", "format_available", "KINDS", "FORMATS"]
+
+KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
+FORMATS = ("docx", "xlsx", "pptx", "pdf", "html", "png")
+_KIND_FORMAT = {"document": "docx", "spreadsheet": "xlsx", "presentation": "pptx", "pdf": "pdf",
+                "html": "html"}
+
+
+class QuireError(Exception):
+    """A failed call. status: "spec error", "edit error", "quota exceeded"...;
+    code: the qr_status number; exit_code: what the CLI would exit with;
+    errors: [{"path", "message", "hint"}]."""
+
+    def __init__(self, message, status="error", code=0, errors=None, exit_code=1):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.code = code
+        self.errors = errors or []
+        self.exit_code = exit_code
+
+
+# ---- the C types -------------------------------------------------------------
+
+class _Error(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_int), ("path", ctypes.c_char_p), ("message", ctypes.c_char_p),
+                ("hint", ctypes.c_char_p)]
+
+
+class _ErrList(ctypes.Structure):
+    _fields_ = [("items", ctypes.POINTER(_Error)), ("count", ctypes.c_size_t),
+                ("cap", ctypes.c_size_t), ("oom", ctypes.c_int)]
+
+
+class _Result(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
+                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList)]
+
+
+class _RenderOpts(ctypes.Structure):
+    _fields_ = [("base_dir", ctypes.c_char_p), ("png_page", ctypes.c_int), ("png_dpi", ctypes.c_int),
+                ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t)]
+
+
+_CLOCK = ctypes.CFUNCTYPE(ctypes.c_longlong, ctypes.c_void_p)
+
+
+class _StoreOpts(ctypes.Structure):
+    _fields_ = [("max_artifacts", ctypes.c_ulonglong), ("max_total_bytes", ctypes.c_ulonglong),
+                ("max_version_bytes", ctypes.c_ulonglong), ("now", _CLOCK),
+                ("now_arg", ctypes.c_void_p), ("no_sync", ctypes.c_int),
+                ("max_output", ctypes.c_size_t)]
+
+
+class _Version(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_int), ("action", ctypes.c_char * 16), ("parent", ctypes.c_int),
+                ("restored_from", ctypes.c_int), ("created", ctypes.c_char * 32),
+                ("spec_sha256", ctypes.c_char * 65), ("spec_size", ctypes.c_ulonglong),
+                ("sha256", ctypes.c_char * 65), ("size", ctypes.c_ulonglong),
+                ("filename", ctypes.c_char_p), ("mime_type", ctypes.c_char_p)]
+
+
+class _StoreResult(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("artifact_id", ctypes.c_char * 65),
+                ("kind", ctypes.c_char_p), ("title", ctypes.c_char_p), ("owner", ctypes.c_char_p),
+                ("head", ctypes.c_int), ("unchanged", ctypes.c_int), ("version", _Version),
+                ("spec", ctypes.c_void_p), ("spec_len", ctypes.c_size_t),
+                ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
+                ("log", ctypes.POINTER(_Version)), ("log_count", ctypes.c_size_t),
+                ("errors", _ErrList), ("warnings", _ErrList)]
+
+
+class _Diff(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("from_", ctypes.c_int), ("to", ctypes.c_int),
+                ("added", ctypes.POINTER(ctypes.c_char_p)), ("removed", ctypes.POINTER(ctypes.c_char_p)),
+                ("changed", ctypes.POINTER(ctypes.c_char_p)), ("n_added", ctypes.c_size_t),
+                ("n_removed", ctypes.c_size_t), ("n_changed", ctypes.c_size_t),
+                ("unified", ctypes.c_char_p), ("errors", _ErrList)]
+
+
+class _Fsck(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("artifacts", ctypes.c_size_t), ("versions", ctypes.c_size_t),
+                ("blobs", ctypes.c_size_t), ("problems", _ErrList), ("stray", _ErrList),
+                ("repaired", ctypes.c_size_t)]
+
+
+# ---- loading ----------------------------------------------------------------------
+
+def _find_library():
+    env = os.environ.get("QUIRE_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [os.path.join(here, "libquire.so")]
+    root = os.path.abspath(os.path.join(here, "..", ".."))
+    candidates += sorted(glob.glob(os.path.join(root, "build*", "libquire.so")))
+    for c in candidates:
+        if os.path.exists(c):
+            return c
+    found = ctypes.util.find_library("quire")
+    if found:
+        return found
+    raise OSError("libquire.so not found: set QUIRE_LIB to its path")
+
+
+_lib = None
+
+
+def _L():
+    global _lib
+    if _lib is not None:
+        return _lib
+    lib = ctypes.CDLL(_find_library())
+    P, c = ctypes.POINTER, ctypes
+    sigs = {
+        "qr_render_mem": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, c.c_int, P(_RenderOpts), P(_Result)]),
+        "qr_check": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, P(_Result)]),
+        "qr_result_free": (None, [P(_Result)]),
+        "qr_status_str": (c.c_char_p, [c.c_int]),
+        "qr_status_exit": (c.c_int, [c.c_int]),
+        "qr_kind_from_str": (c.c_int, [c.c_char_p, P(c.c_int)]),
+        "qr_format_from_path": (c.c_int, [c.c_char_p, P(c.c_int)]),
+        "qr_format_available": (c.c_int, [c.c_int]),
+        "qr_errlist_clear": (None, [P(_ErrList)]),
+        "qr_store_opts_default": (None, [P(_StoreOpts)]),
+        "qr_store_open": (c.c_int, [c.c_char_p, P(_StoreOpts), P(c.c_void_p), P(_ErrList)]),
+        "qr_store_close": (None, [c.c_void_p]),
+        "qr_store_result_free": (None, [P(_StoreResult)]),
+        "qr_store_create": (c.c_int, [c.c_void_p, c.c_int, c.c_char_p, c.c_size_t, c.c_char_p, c.c_char_p,
+                                      c.c_char_p, P(_StoreResult)]),
+        "qr_store_edit": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
+                                    P(_StoreResult)]),
+        "qr_store_rewrite": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_StoreResult)]),
+        "qr_store_restore": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreResult)]),
+        "qr_store_show": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreResult)]),
+        "qr_store_log": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreResult)]),
+        "qr_store_export": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreResult)]),
+        "qr_store_diff_versions": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, c.c_int, P(_Diff)]),
+        "qr_store_diff_free": (None, [P(_Diff)]),
+        "qr_store_fsck_run": (c.c_int, [c.c_void_p, c.c_int, P(_Fsck)]),
+        "qr_store_fsck_free": (None, [P(_Fsck)]),
+    }
+    for name, (res, args) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = res
+        fn.argtypes = args
+    _lib = lib
+    return lib
+
+
+# ---- helpers ------------------------------------------------------------------------
+
+def _s(b):
+    return b.decode("utf-8", "replace") if b is not None else None
+
+
+def _errors(el):
+    out = []
+    for i in range(el.count):
+        e = el.items[i]
+        out.append({"path": _s(e.path), "message": _s(e.message), "hint": _s(e.hint)})
+    return out
+
+
+def _raise(status, errlist):
+    lib = _L()
+    errors = _errors(errlist)
+    name = _s(lib.qr_status_str(status))
+    if len(errors) == 1:
+        msg = errors[0]["message"]
+    elif status == 1:
+        msg = "%d spec errors" % len(errors)
+    else:
+        msg = "%s (%d errors)" % (name, len(errors))
+    raise QuireError(msg, status=name, code=status, errors=errors, exit_code=lib.qr_status_exit(status))
+
+
+def _json_bytes(value, what):
+    """JSON text of value: a str is sent as is (the library unwraps a JSON
+    string holding an object), anything else is dumped."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    try:
+        return json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError) as e:
+        raise QuireError("%s is not JSON-serialisable: %s" % (what, e), status="usage error", code=5,
+                         exit_code=2)
+
+
+def _kind(kind):
+    k = ctypes.c_int()
+    if not isinstance(kind, str) or _L().qr_kind_from_str(kind.encode(), ctypes.byref(k)) != 0:
+        raise QuireError("unknown kind %r: use %s" % (kind, ", ".join(KINDS)), status="usage error", code=5,
+                         exit_code=2)
+    return k.value
+
+
+def _format(fmt):
+    f = ctypes.c_int()
+    if not isinstance(fmt, str) or _L().qr_format_from_path(("x." + fmt).encode(), ctypes.byref(f)) != 0:
+        raise QuireError("unknown format %r: use %s" % (fmt, ", ".join(FORMATS)), status="usage error", code=5,
+                         exit_code=2)
+    return f.value
+
+
+def format_available(fmt):
+    """Whether this libquire can render the format ("docx", "pdf", ...)."""
+    return bool(_L().qr_format_available(_format(fmt)))
+
+
+def render(spec, kind, format=None, max_output=0):
+    """Render spec (dict or JSON text) of kind ("document", ...) to bytes, in
+    format (default: the kind's own, e.g. document -> docx; documents also
+    render to "pdf", "html" and "png")."""
+    lib = _L()
+    k = _kind(kind)
+    f = _format(format or _KIND_FORMAT[kind])
+    text = _json_bytes(spec, "spec")
+    opts = _RenderOpts(None, 1, 96, 0, max_output)
+    res = _Result()
+    st = lib.qr_render_mem(text, len(text), k, f, ctypes.byref(opts), ctypes.byref(res))
+    try:
+        if st != 0:
+            _raise(st, res.errors)
+        return ctypes.string_at(res.data, res.size)
+    finally:
+        lib.qr_result_free(ctypes.byref(res))
+
+
+def check(spec, kind):
+    """Validate spec without rendering; raises QuireError listing every error."""
+    lib = _L()
+    text = _json_bytes(spec, "spec")
+    res = _Result()
+    st = lib.qr_check(text, len(text), _kind(kind), ctypes.byref(res))
+    try:
+        if st != 0:
+            _raise(st, res.errors)
+    finally:
+        lib.qr_result_free(ctypes.byref(res))
+
+
+def _version(v):
+    d = {"version": v.version, "action": _s(v.action), "parent": v.parent or None,
+         "created": _s(v.created), "size": v.size, "sha256": _s(v.sha256),
+         "spec_sha256": _s(v.spec_sha256), "spec_size": v.spec_size, "filename": _s(v.filename),
+         "mime_type": _s(v.mime_type)}
+    if v.restored_from:
+        d["restored_from"] = v.restored_from
+    return d
+
+
+class Store:
+    """A versioned artifact store in a folder (created if absent).
+
+    Quotas are per owner; 0 disables one. now: a function returning the
+    time (seconds since 1970, UTC) recorded as versions' "created"."""
+
+    def __init__(self, path, max_artifacts=5000, max_total_bytes=5 << 30,
+                 max_version_bytes=50 << 20, max_output=0, no_sync=False, now=None):
+        lib = _L()
+        opts = _StoreOpts()
+        lib.qr_store_opts_default(ctypes.byref(opts))
+        opts.max_artifacts = max_artifacts
+        opts.max_total_bytes = max_total_bytes
+        opts.max_version_bytes = max_version_bytes
+        opts.max_output = max_output
+        opts.no_sync = 1 if no_sync else 0
+        self._clock = _CLOCK(lambda _arg: int(now())) if now else _CLOCK()
+        opts.now = self._clock
+        self._h = ctypes.c_void_p()
+        errs = _ErrList()
+        st = lib.qr_store_open(os.fsencode(path), ctypes.byref(opts), ctypes.byref(self._h), ctypes.byref(errs))
+        if st != 0:
+            try:
+                _raise(st, errs)
+            finally:
+                lib.qr_errlist_clear(ctypes.byref(errs))
+        self.path = path
+
+    def close(self):
+        if self._h:
+            _L().qr_store_close(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _handle(self):
+        if not self._h:
+            raise QuireError("the store is closed", status="usage error", code=5, exit_code=2)
+        return self._h
+
+    def _call(self, fn, *args):
+        lib = _L()
+        res = _StoreResult()
+        st = fn(self._handle(), *args, ctypes.byref(res))
+        return lib, st, res
+
+    @staticmethod
+    def _payload(res):
+        return {"status": "ok", "artifact_id": _s(res.artifact_id), "version": res.version.version,
+                "filename": _s(res.version.filename), "mime_type": _s(res.version.mime_type),
+                "size": res.version.size, "kind": _s(res.kind), "title": _s(res.title),
+                "owner": _s(res.owner), "action": _s(res.version.action),
+                "unchanged": bool(res.unchanged), "sha256": _s(res.version.sha256),
+                "warnings": _errors(res.warnings)}
+
+    def _write(self, fn, *args):
+        lib, st, res = self._call(fn, *args)
+        try:
+            if st != 0:
+                _raise(st, res.errors)
+            return self._payload(res)
+        finally:
+            lib.qr_store_result_free(ctypes.byref(res))
+
+    def create(self, kind, spec, title=None, id=None, owner=None):
+        """Validate and render spec, store it as version 1 of a new artifact
+        (id: given, or 16 random hex digits). Returns the payload dict."""
+        text = _json_bytes(spec, "spec")
+        enc = lambda s: s.encode("utf-8") if s is not None else None
+        return self._write(_L().qr_store_create, _kind(kind), text, len(text), enc(title), enc(id), enc(owner))
+
+    def edit(self, id, patch=None, append=None, ops=None):
+        """Merge-patch (RFC 7386), append ({key: [items]}) and JSON Patch
+        ops (RFC 6902), in that order, on the head; then validate and render
+        the whole spec. "unchanged" is True when the result equals the head."""
+        return self._write(_L().qr_store_edit, id.encode("utf-8"), _json_bytes(patch, "patch"),
+                           _json_bytes(append, "append"), _json_bytes(ops, "ops"))
+
+    def rewrite(self, id, spec):
+        """Replace the spec (same kind)."""
+        text = _json_bytes(spec, "spec")
+        return self._write(_L().qr_store_rewrite, id.encode("utf-8"), text, len(text))
+
+    def restore(self, id, version):
+        """Append a copy of an earlier version."""
+        return self._write(_L().qr_store_restore, id.encode("utf-8"), int(version))
+
+    def show_text(self, id, version=None):
+        """The canonical JSON text of a version (default: the head)."""
+        lib, st, res = self._call(_L().qr_store_show, id.encode("utf-8"), int(version or 0))
+        try:
+            if st != 0:
+                _raise(st, res.errors)
+            return ctypes.string_at(res.spec, res.spec_len).decode("utf-8")
+        finally:
+            lib.qr_store_result_free(ctypes.byref(res))
+
+    def show(self, id, version=None):
+        """A version's spec as Python objects (default: the head)."""
+        return json.loads(self.show_text(id, version))
+
+    def log(self, id):
+        """Every version, oldest first: [{"version", "action", "parent", "created", ...}]."""
+        lib, st, res = self._call(_L().qr_store_log, id.encode("utf-8"))
+        try:
+            if st != 0:
+                _raise(st, res.errors)
+            return [_version(res.log[i]) for i in range(res.log_count)]
+        finally:
+            lib.qr_store_result_free(ctypes.byref(res))
+
+    def export(self, id, version=None):
+        """The rendered bytes of a version (default: the head)."""
+        lib, st, res = self._call(_L().qr_store_export, id.encode("utf-8"), int(version or 0))
+        try:
+            if st != 0:
+                _raise(st, res.errors)
+            return ctypes.string_at(res.data, res.size)
+        finally:
+            lib.qr_store_result_free(ctypes.byref(res))
+
+    def diff(self, id, a, b):
+        """{"added", "removed", "changed": [JSON pointers], "diff": unified text}."""
+        lib = _L()
+        d = _Diff()
+        st = lib.qr_store_diff_versions(self._handle(), id.encode("utf-8"), int(a), int(b), ctypes.byref(d))
+        try:
+            if st != 0:
+                _raise(st, d.errors)
+            lst = lambda p, n: [_s(p[i]) for i in range(n)]
+            return {"from": a, "to": b, "added": lst(d.added, d.n_added),
+                    "removed": lst(d.removed, d.n_removed), "changed": lst(d.changed, d.n_changed),
+                    "diff": _s(d.unified) or ""}
+        finally:
+            lib.qr_store_diff_free(ctypes.byref(d))
+
+    def fsck(self, repair=False):
+        """Check the store: {"status", "artifacts", "versions", "blobs", "problems", "stray"}."""
+        lib = _L()
+        f = _Fsck()
+        st = lib.qr_store_fsck_run(self._handle(), 1 if repair else 0, ctypes.byref(f))
+        try:
+            return {"status": "ok" if st == 0 else "error", "artifacts": f.artifacts,
+                    "versions": f.versions, "blobs": f.blobs, "repaired": f.repaired,
+                    "problems": _errors(f.problems), "stray": _errors(f.stray)}
+        finally:
+            lib.qr_store_fsck_free(ctypes.byref(f))

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""test_binding.py: the Python binding (bindings/python/quire.py) over
+libquire ($QUIRE_LIB): render, check, and a Store's create / edit /
+rewrite / restore / show / log / export / diff / fsck, errors as
+QuireError with their paths, quotas, ids, unchanged edits, failed renders
+that append nothing, threads sharing one Store, the injectable clock."""
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import unittest
+
+SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
+
+import quire  # noqa: E402
+
+DOC = {"title": "Services Agreement",
+       "blocks": [{"type": "heading", "text": "Fees", "level": 1},
+                  {"type": "paragraph", "runs": ["The ", {"text": "Client", "bold": True}, " pays."]}]}
+FIXED = 1782907200  # 2026-07-01T12:00:00Z
+
+
+class RenderTest(unittest.TestCase):
+    def test_html_and_string_spec(self):
+        html = quire.render(DOC, "html")
+        self.assertIn(b"Fees", html)
+        self.assertIn(b"<b>Client</b>", html.replace(b"<strong>", b"<b>").replace(b"</strong>", b"</b>"))
+        # a JSON string, and a JSON string holding the object, give the same bytes
+        self.assertEqual(quire.render(json.dumps(DOC), "html"), html)
+        self.assertEqual(quire.render(json.dumps(json.dumps(DOC)), "html"), html)
+
+    def test_formats(self):
+        checked = []
+        for fmt, magic in (("docx", b"PK"), ("pdf", b"%PDF"), ("html", b"<!")):
+            if not quire.format_available(fmt):
+                continue
+            data = quire.render(DOC, "document", fmt)
+            self.assertTrue(data.startswith(magic), fmt)
+            checked.append(fmt)
+        print("render formats checked:", ", ".join(checked), file=sys.stderr)
+        self.assertIn("html", checked)
+
+    def test_errors(self):
+        bad = {"title": "T", "blocks": [{"type": "heading", "text": "x", "level": 9}]}
+        with self.assertRaises(quire.QuireError) as cm:
+            quire.render(bad, "html")
+        e = cm.exception
+        self.assertEqual(e.status, "spec error")
+        self.assertEqual(e.exit_code, 1)
+        self.assertEqual(e.errors[0]["path"], "/blocks/0/level")
+        with self.assertRaises(quire.QuireError) as cm:
+            quire.check(bad, "document")
+        self.assertEqual(cm.exception.errors[0]["path"], "/blocks/0/level")
+        quire.check(DOC, "document")
+        with self.assertRaises(quire.QuireError) as cm:
+            quire.render(DOC, "nonsense")
+        self.assertEqual(cm.exception.exit_code, 2)
+
+
+class StoreTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="quire-py-")
+        self.st = quire.Store(os.path.join(self.dir, "store"), now=lambda: FIXED)
+
+    def tearDown(self):
+        self.st.close()
+        shutil.rmtree(self.dir)
+
+    def test_lifecycle(self):
+        st = self.st
+        a = st.create("document", DOC, title="Q3 Deck", owner="alice")
+        self.assertEqual(a["status"], "ok")
+        self.assertEqual(a["version"], 1)
+        self.assertEqual(a["filename"], "Q3_Deck.docx")
+        self.assertEqual(a["mime_type"],
+                         "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+        self.assertEqual(len(a["artifact_id"]), 16)
+        aid = a["artifact_id"]
+        data = st.export(aid)
+        self.assertEqual(len(data), a["size"])
+        self.assertTrue(data.startswith(b"PK"))
+
+        b = st.edit(aid, patch={"title": "New title"})
+        self.assertEqual(b["version"], 2)
+        self.assertEqual(b["filename"], "Q3_Deck.docx")  # stable across versions
+        c = st.edit(aid, append={"blocks": [{"type": "paragraph", "text": "Appended"}]},
+                    ops=[{"op": "replace", "path": "/blocks/0/text", "value": "Charges"}])
+        self.assertEqual(c["version"], 3)
+        spec = st.show(aid)
+        self.assertEqual(spec["title"], "New title")
+        self.assertEqual(spec["blocks"][0]["text"], "Charges")
+        self.assertEqual(spec["blocks"][-1], {"type": "paragraph", "text": "Appended"})
+        self.assertTrue(st.show_text(aid, 1).endswith("\n"))
+        self.assertEqual(st.show(aid, 1), json.loads(json.dumps(DOC)))
+
+        # an edit that changes nothing appends nothing
+        u = st.edit(aid, patch={"title": "New title"})
+        self.assertTrue(u["unchanged"])
+        self.assertEqual(u["version"], 3)
+
+        r = st.restore(aid, 1)
+        self.assertEqual(r["version"], 4)
+        self.assertEqual(r["action"], "restore")
+        self.assertEqual(st.export(aid, 4), st.export(aid, 1))
+        w = st.rewrite(aid, json.dumps({"title": "Rewritten", "blocks": []}))
+        self.assertEqual(w["version"], 5)
+
+        log = st.log(aid)
+        self.assertEqual([v["version"] for v in log], [1, 2, 3, 4, 5])
+        self.assertEqual([v["action"] for v in log], ["create", "edit", "edit", "restore", "rewrite"])
+        self.assertEqual([v["parent"] for v in log], [None, 1, 2, 3, 4])
+        self.assertEqual(log[3]["restored_from"], 1)
+        self.assertTrue(all(v["created"] == "2026-07-01T12:00:00Z" for v in log))
+
+        d = st.diff(aid, 1, 3)
+        self.assertEqual(d["changed"], ["/title", "/blocks/0/text"])
+        self.assertEqual(d["added"], ["/blocks/2"])
+        self.assertIn('-  "title": "Services Agreement",', d["diff"])
+        self.assertIn('+  "title": "New title",', d["diff"])
+
+        f = st.fsck()
+        self.assertEqual(f["status"], "ok", f)
+        self.assertEqual((f["artifacts"], f["versions"]), (1, 5))
+
+    def test_edit_errors(self):
+        aid = self.st.create("html", DOC, id="page")["artifact_id"]
+        self.assertEqual(aid, "page")
+        cases = [
+            (dict(ops=[{"op": "test", "path": "/title", "value": "Services Agreement"},
+                       {"op": "remove", "path": "/blocks/7"}]), "/ops/1/path",
+             'cannot remove "/blocks/7": index 7 is out of range: the array at "/blocks" has 2 items'),
+            (dict(append={"blocks": {"type": "page_break"}}), "/spec_append/blocks",
+             "spec_append['blocks'] must be a list of items to append."),
+            (dict(append={"title": ["x"]}), "/spec_append/title",
+             "spec_append target 'title' is not a list in the current spec."),
+            (dict(), "", "edit needs spec_patch, spec_append and/or ops."),
+        ]
+        for kwargs, path, message in cases:
+            with self.assertRaises(quire.QuireError) as cm:
+                self.st.edit(aid, **kwargs)
+            self.assertEqual(cm.exception.errors[0]["path"], path)
+            self.assertEqual(cm.exception.errors[0]["message"], message)
+            self.assertEqual(cm.exception.exit_code, 1)
+        # an edit the compiler rejects names the spec path, and writes nothing
+        with self.assertRaises(quire.QuireError) as cm:
+            self.st.edit(aid, ops=[{"op": "replace", "path": "/blocks/0/level", "value": 9}])
+        self.assertEqual(cm.exception.errors[0]["path"], "/blocks/0/level")
+        # a patch sent as a JSON string holding the object is accepted
+        ok = self.st.edit(aid, patch=json.dumps({"lang": "en"}))
+        self.assertEqual(ok["version"], 2)
+        self.assertEqual(len(self.st.log(aid)), 2)
+        with self.assertRaises(quire.QuireError) as cm:
+            self.st.log("nope")
+        self.assertEqual(cm.exception.message, 'no artifact "nope" in this store')
+        self.assertEqual(cm.exception.exit_code, 3)
+
+    def test_ids(self):
+        for bad in ("../x", "/etc/passwd", "", "a/b", "x" * 65):
+            with self.assertRaises(quire.QuireError) as cm:
+                self.st.create("html", DOC, id=bad)
+            self.assertEqual(cm.exception.exit_code, 2, bad)
+            with self.assertRaises(quire.QuireError):
+                self.st.show(bad)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "x")))
+        self.assertEqual(sorted(os.listdir(os.path.join(self.dir, "store"))), [".owners", "blobs"])
+
+    def test_failed_render_appends_nothing(self):
+        aid = self.st.create("html", DOC)["artifact_id"]
+        small = quire.Store(os.path.join(self.dir, "store"), max_output=4000)
+        try:
+            big = [{"type": "paragraph", "text": "x" * 100}] * 50
+            with self.assertRaises(quire.QuireError) as cm:
+                small.edit(aid, append={"blocks": big})
+            self.assertEqual(cm.exception.status, "limit exceeded")
+            self.assertEqual(cm.exception.exit_code, 4)
+            with self.assertRaises(quire.QuireError):
+                small.create("html", {"title": "T", "blocks": big}, id="never")
+        finally:
+            small.close()
+        self.assertEqual(len(self.st.log(aid)), 1)
+        with self.assertRaises(quire.QuireError):
+            self.st.log("never")
+        self.assertEqual(self.st.fsck()["stray"], [])
+
+    def test_quotas(self):
+        st = quire.Store(os.path.join(self.dir, "q"), max_artifacts=2, max_version_bytes=3000)
+        try:
+            st.create("html", DOC, owner="o")
+            st.create("html", DOC, owner="o")
+            with self.assertRaises(quire.QuireError) as cm:
+                st.create("html", DOC, owner="o")
+            self.assertEqual(cm.exception.message,
+                             "artifact count quota reached (2); delete artifacts to free space")
+            self.assertEqual(cm.exception.status, "quota exceeded")
+            self.assertEqual(cm.exception.exit_code, 4)
+            st.create("html", DOC, owner="other")
+            big = {"title": "T", "blocks": [{"type": "paragraph", "text": "y" * 4000}]}
+            with self.assertRaises(quire.QuireError) as cm:
+                st.create("html", big, owner="p")
+            self.assertRegex(cm.exception.message,
+                             r"^artifact is too large: \d+ bytes exceeds the 3000-byte per-file cap$")
+        finally:
+            st.close()
+
+    def test_threads(self):
+        aid = self.st.create("html", {"title": "T", "blocks": []})["artifact_id"]
+        errors = []
+
+        def work(t):
+            try:
+                for i in range(25):
+                    self.st.edit(aid, append={"blocks": [{"type": "paragraph", "text": "t%d-%d" % (t, i)}]})
+            except Exception as e:  # pragma: no cover - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        log = self.st.log(aid)
+        self.assertEqual([v["version"] for v in log], list(range(1, 202)))
+        texts = [b["text"] for b in self.st.show(aid)["blocks"]]
+        self.assertEqual(sorted(texts), sorted("t%d-%d" % (t, i) for t in range(8) for i in range(25)))
+        for n in (2, 100, 201):
+            self.assertEqual(len(self.st.show(aid, n)["blocks"]), n - 1)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
