@@ -170,6 +170,11 @@ static long long measure(const qr_text *t, long long W, int *tall)
                 w.cur = 0;
                 continue;
             }
+            if (cp > 0x20 && cp < 0x7F) { /* the common case: printable ASCII */
+                int cw = run->code ? 602 : ascii_w[cp - 0x20];
+                w.word += run->bold && !run->code ? cw * 108 / 100 : cw;
+                continue;
+            }
             int cw = cp_width(cp, run->code);
             if (run->bold && !run->code) cw = cw * 108 / 100;
             if (cp == ' ' || cp == '\t' || cp == 0x3000) {
