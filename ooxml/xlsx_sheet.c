@@ -525,7 +525,8 @@ qr_status qr_xlsx_sheet_fill(void *ctx, qr_buf *chunk, int *done)
 {
     qr_xlsx_sheet *w = ctx;
     if (w->status != QR_OK) return w->status;
-    if (w->stage == 0 && !w->prod && w->threaded &&
+    /* While a producer runs it owns stage and next_row: test prod first. */
+    if (!w->prod && w->stage == 0 && w->threaded &&
         (double)w->sh->n_rows * (double)w->sh->n_cols >= THREAD_MIN_CELLS)
         producer_start(w); /* on failure, produce here */
     qr_status st;
