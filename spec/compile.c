@@ -211,9 +211,15 @@ static int depth_check(qr_cc *cc, json_t *root, size_t max)
             continue;
         }
         if (n + 1 > max) {
+            /* reported for the whole spec (""), naming where in the message */
             frames_path(st, n, cc);
-            qr_cc_limit(cc, "max_depth", "JSON nested deeper than %zu levels; the limit max_depth is %zu",
-                        max, max);
+            char where[160];
+            snprintf(where, sizeof where, "%s%s", cc->plen > 120 ? "..." : "",
+                     cc->path + (cc->plen > 120 ? cc->plen - 120 : 0));
+            qr_cc_pop(cc, 0);
+            qr_cc_limit(cc, "max_depth",
+                        "JSON nested deeper than %zu levels (at %s); the limit max_depth is %zu",
+                        max, where, max);
             free(st);
             return -1;
         }

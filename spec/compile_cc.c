@@ -131,7 +131,7 @@ void qr_cc_limit(qr_cc *cc, const char *name, const char *fmt, ...)
 
 void qr_cc_missing(qr_cc *cc, const char *key, const char *hint)
 {
-    qr_cc_err(cc, hint, "missing \"%s\"", key);
+    qr_cc_err_key(cc, key, hint, "missing \"%s\"", key);
 }
 
 const char *qr_cc_type_name(const json_t *v)

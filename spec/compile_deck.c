@@ -34,7 +34,8 @@ static int slide_image(qr_cc *cc, json_t *v, qr_slide *s)
         qr_cc_pop(cc, o);
         return -1;
     }
-    bad |= qr_cc_check_keys(cc, v, slide_image_keys, "a slide image") > 0;
+    int unk = qr_cc_check_keys(cc, v, slide_image_keys, "a slide image");
+    bad |= unk > 0;
     bad |= !type_matches(cc, v, "image");
     qr_image *img = qr_arena_alloc(cc->a, sizeof *img);
     if (!img) {
@@ -48,7 +49,8 @@ static int slide_image(qr_cc *cc, json_t *v, qr_slide *s)
     img->alt = alt ? alt : "";
     json_t *src = json_object_get(v, "src");
     if (!src) {
-        qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
+        if (!unk)
+            qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
         bad = 1;
     } else {
         size_t o2 = qr_cc_push_key(cc, "src");
@@ -70,7 +72,8 @@ static int slide_table(qr_cc *cc, json_t *v, qr_slide *s)
         qr_cc_pop(cc, o);
         return -1;
     }
-    bad |= qr_cc_check_keys(cc, v, slide_table_keys, "a slide table") > 0;
+    int unk = qr_cc_check_keys(cc, v, slide_table_keys, "a slide table");
+    bad |= unk > 0;
     bad |= !type_matches(cc, v, "table");
     qr_table *t = qr_arena_alloc(cc->a, sizeof *t);
     if (!t) {
@@ -78,7 +81,7 @@ static int slide_table(qr_cc *cc, json_t *v, qr_slide *s)
         qr_cc_pop(cc, o);
         return -1;
     }
-    bad |= qr_cc_table(cc, v, t) < 0;
+    bad |= qr_cc_table(cc, v, unk, t) < 0;
     s->table = t;
     qr_cc_pop(cc, o);
     return bad ? -1 : 0;
@@ -158,7 +161,8 @@ void qr_cc_presentation(qr_cc *cc, json_t *root)
     }
     json_t *slides = json_object_get(root, "slides");
     if (!slides) {
-        qr_cc_missing(cc, "slides", "add \"slides\": [{\"title\": \"...\", \"bullets\": [\"...\"]}]");
+        qr_cc_err(cc, "add \"slides\": [{\"title\": \"...\", \"bullets\": [\"...\"]}]",
+                  "missing \"slides\"");
         return;
     }
     size_t o = qr_cc_push_key(cc, "slides");

@@ -222,8 +222,9 @@ static int tcell(qr_cc *cc, json_t *v, qr_tcell *c)
         return 0;
     case JSON_OBJECT: {
         c->kind = QR_TCELL_TEXT;
-        int bad = qr_cc_check_keys(cc, v, cell_keys, "a table cell") > 0;
-        if (qr_cc_text(cc, v, 1, &c->text) < 0) bad = 1;
+        int unk = qr_cc_check_keys(cc, v, cell_keys, "a table cell");
+        int bad = unk > 0;
+        if (qr_cc_text(cc, v, !unk, &c->text) < 0) bad = 1;
         return bad ? -1 : 0;
     }
     case JSON_ARRAY:
@@ -253,7 +254,7 @@ static qr_tcell *tcells(qr_cc *cc, json_t *arr, size_t n_cols, int *bad)
     return cells;
 }
 
-int qr_cc_table(qr_cc *cc, json_t *obj, qr_table *t)
+int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
 {
     memset(t, 0, sizeof *t);
     t->path = qr_cc_path(cc);
@@ -268,7 +269,7 @@ int qr_cc_table(qr_cc *cc, json_t *obj, qr_table *t)
         bad = 1;
     }
     if (!rows) {
-        qr_cc_missing(cc, "rows", "add \"rows\": [[\"a\", 1], [\"b\", 2]]");
+        if (!quiet) qr_cc_missing(cc, "rows", "add \"rows\": [[\"a\", 1], [\"b\", 2]]");
         bad = 1;
     } else if (!json_is_array(rows)) {
         qr_cc_err_key(cc, "rows", "rows is an array of rows like [[\"a\", 1], [\"b\", 2]]",
@@ -398,28 +399,28 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         return -1;
     }
     b->type = (qr_block_type)t;
-    int bad = 0;
+    int bad = 0, unk;
     switch (b->type) {
     case QR_BLOCK_HEADING: {
-        bad |= qr_cc_check_keys(cc, v, heading_keys, "a heading block") > 0;
-        bad |= qr_cc_text(cc, v, 1, &b->u.heading.text) < 0;
+        bad |= (unk = qr_cc_check_keys(cc, v, heading_keys, "a heading block")) > 0;
+        bad |= qr_cc_text(cc, v, !unk, &b->u.heading.text) < 0;
         int level = cc->kind == QR_KIND_HTML ? 2 : 1;
         bad |= qr_cc_get_int(cc, v, "level", 1, 6, &level) < 0;
         b->u.heading.level = level;
         break;
     }
     case QR_BLOCK_PARAGRAPH:
-        bad |= qr_cc_check_keys(cc, v, paragraph_keys, "a paragraph block") > 0;
-        bad |= qr_cc_text(cc, v, 1, &b->u.paragraph.text) < 0;
+        bad |= (unk = qr_cc_check_keys(cc, v, paragraph_keys, "a paragraph block")) > 0;
+        bad |= qr_cc_text(cc, v, !unk, &b->u.paragraph.text) < 0;
         break;
     case QR_BLOCK_LIST: {
-        bad |= qr_cc_check_keys(cc, v, list_keys, "a list block") > 0;
+        bad |= (unk = qr_cc_check_keys(cc, v, list_keys, "a list block")) > 0;
         int ordered = 0;
         bad |= qr_cc_get_bool(cc, v, "ordered", &ordered) < 0;
         b->u.list.ordered = ordered;
         json_t *items = json_object_get(v, "items");
         if (!items) {
-            qr_cc_missing(cc, "items", "add \"items\": [\"first\", \"second\"]");
+            if (!unk) qr_cc_missing(cc, "items", "add \"items\": [\"first\", \"second\"]");
             bad = 1;
         } else {
             size_t o = qr_cc_push_key(cc, "items");
@@ -429,14 +430,14 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         break;
     }
     case QR_BLOCK_TABLE:
-        bad |= qr_cc_check_keys(cc, v, table_keys, "a table block") > 0;
-        bad |= qr_cc_table(cc, v, &b->u.table) < 0;
+        bad |= (unk = qr_cc_check_keys(cc, v, table_keys, "a table block")) > 0;
+        bad |= qr_cc_table(cc, v, unk, &b->u.table) < 0;
         break;
     case QR_BLOCK_CODE: {
-        bad |= qr_cc_check_keys(cc, v, code_keys, "a code block") > 0;
+        bad |= (unk = qr_cc_check_keys(cc, v, code_keys, "a code block")) > 0;
         const char *s = NULL;
         size_t n = 0;
-        if (qr_cc_get_string(cc, v, "text", 1, &s, &n) != 1) bad = 1;
+        if (qr_cc_get_string(cc, v, "text", !unk, &s, &n) != 1) bad = 1;
         b->u.code.text = s ? s : "";
         b->u.code.len = n;
         const char *lang = NULL;
@@ -445,7 +446,7 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         break;
     }
     case QR_BLOCK_IMAGE: {
-        bad |= qr_cc_check_keys(cc, v, image_keys, "an image block") > 0;
+        bad |= (unk = qr_cc_check_keys(cc, v, image_keys, "an image block")) > 0;
         qr_image *img = &b->u.image;
         img->path = b->path;
         const char *alt = "";
@@ -453,7 +454,8 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         img->alt = alt ? alt : "";
         json_t *src = json_object_get(v, "src");
         if (!src) {
-            qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
+            if (!unk)
+                qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
             bad = 1;
         } else {
             size_t o = qr_cc_push_key(cc, "src");

@@ -101,7 +101,9 @@ int qr_cc_get_bool(qr_cc *cc, json_t *obj, const char *key, int *out);
 int qr_cc_get_int(qr_cc *cc, json_t *obj, const char *key, long lo, long hi, int *out);
 /** A JSON number (integer or real) as a double. */
 int qr_cc_number(const json_t *v, double *out);
-/** Report `missing "key"` at the current path. */
+/** Report `missing "key"` at the path the member would have. Objects with
+ *  an unknown key skip this report: the unknown key is most likely the
+ *  missing one misspelt, and one error says it. */
 void qr_cc_missing(qr_cc *cc, const char *key, const char *hint);
 
 /** Count cells against max_cells; returns 0 (and reports once) past it. */
@@ -127,8 +129,9 @@ int qr_cc_link_ok(const char *url);
 /* ---- compile_doc.c: tables (shared with slides) -------------------------- */
 
 /** Compile a table object at the current path into *t (headers, rows,
- *  widths; the caller has checked the keys). Returns 0 or -1. */
-int qr_cc_table(qr_cc *cc, json_t *obj, qr_table *t);
+ *  widths; the caller has checked the keys: quiet when some were unknown,
+ *  which skips the missing "rows" report). Returns 0 or -1. */
+int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t);
 
 /* ---- image.c ----------------------------------------------------------- */
 

@@ -230,7 +230,8 @@ static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *l
 /* A cell object at the current path. */
 static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
 {
-    int bad = qr_cc_check_keys(cc, v, cell_keys, "a cell object") > 0;
+    int unk = qr_cc_check_keys(cc, v, cell_keys, "a cell object");
+    int bad = unk > 0;
     json_t *value = json_object_get(v, "value");
     json_t *date = json_object_get(v, "date");
     json_t *formula = json_object_get(v, "formula");
@@ -311,6 +312,7 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
         return bad ? -1 : 0;
     }
     if (!value) {
+        if (unk) return -1; /* the unknown key is most likely it, misspelt */
         qr_cc_err(cc, "write {\"value\": 0.25, \"format\": \"0.0%\"}, {\"date\": \"2026-11-30\"} "
                       "or {\"formula\": \"SUM(B2:B9)\"}",
                   "a cell object needs \"value\", \"date\" or \"formula\"");
@@ -613,7 +615,7 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
                   "expected a sheet object, got %s", qr_cc_type_name(v));
         return;
     }
-    qr_cc_check_keys(cc, v, sheet_keys, "a sheet");
+    int unk = qr_cc_check_keys(cc, v, sheet_keys, "a sheet");
     int header = 0, has_header = qr_cc_get_bool(cc, v, "header", &header);
     json_t *columns = json_object_get(v, "columns");
     if (columns && !json_is_array(columns)) {
@@ -646,7 +648,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
 
     json_t *rows = json_object_get(v, "rows");
     if (!rows) {
-        qr_cc_missing(cc, "rows", "add \"rows\": [[\"Region\", \"Revenue\"], [\"EMEA\", 1200.5]]");
+        if (!unk)
+            qr_cc_missing(cc, "rows", "add \"rows\": [[\"Region\", \"Revenue\"], [\"EMEA\", 1200.5]]");
         return;
     }
     if (!json_is_array(rows)) {
@@ -744,7 +747,8 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     qr_cc_title_lang(cc, root);
     json_t *sheets = json_object_get(root, "sheets");
     if (!sheets) {
-        qr_cc_missing(cc, "sheets", "add \"sheets\": [{\"name\": \"Data\", \"rows\": [[\"a\", 1]]}]");
+        qr_cc_err(cc, "add \"sheets\": [{\"name\": \"Data\", \"rows\": [[\"a\", 1]]}]",
+                  "missing \"sheets\"");
         return;
     }
     size_t o = qr_cc_push_key(cc, "sheets");

@@ -57,10 +57,11 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
                   "expected a string or a run object, got %s", qr_cc_type_name(v));
         return -1;
     }
-    int bad = qr_cc_check_keys(cc, v, run_keys, "a run") > 0;
+    int unk = qr_cc_check_keys(cc, v, run_keys, "a run");
+    int bad = unk > 0;
     const char *t = NULL;
     size_t n = 0;
-    if (qr_cc_get_string(cc, v, "text", 1, &t, &n) != 1) bad = 1;
+    if (qr_cc_get_string(cc, v, "text", !unk, &t, &n) != 1) bad = 1;
     r->text = t;
     r->len = n;
     int b;
@@ -153,8 +154,9 @@ static int item(qr_cc *cc, json_t *v, size_t depth, qr_item *it)
                   "expected a string or an item object, got %s", qr_cc_type_name(v));
         return -1;
     }
-    int bad = qr_cc_check_keys(cc, v, item_keys, "a list item") > 0;
-    if (qr_cc_text(cc, v, 1, &it->text) < 0) bad = 1;
+    int unk = qr_cc_check_keys(cc, v, item_keys, "a list item");
+    int bad = unk > 0;
+    if (qr_cc_text(cc, v, !unk, &it->text) < 0) bad = 1;
     json_t *sub = json_object_get(v, "items");
     if (sub) {
         size_t old = qr_cc_push_key(cc, "items");
@@ -183,9 +185,13 @@ int qr_cc_items(qr_cc *cc, json_t *arr, size_t depth, int nonempty, const qr_ite
         return 0;
     }
     if (cc->lim->max_list_depth && depth > cc->lim->max_list_depth) {
-        qr_cc_limit(cc, "max_list_depth",
-                    "list nesting of %zu levels; the limit max_list_depth is %zu levels", depth,
-                    cc->lim->max_list_depth);
+        /* A spec error (the language allows 9 levels), reported at the first
+         * item that is too deep, naming the limit that sets it. */
+        size_t o = qr_cc_push_index(cc, 0);
+        qr_cc_err(cc, "use fewer levels (or raise qr_limits.max_list_depth)",
+                  "list nesting of %zu levels; the limit max_list_depth is %zu levels", depth,
+                  cc->lim->max_list_depth);
+        qr_cc_pop(cc, o);
         return -1;
     }
     if (!qr_cc_check_blocks(cc, n, "items")) return -1;
