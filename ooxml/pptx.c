@@ -8,6 +8,10 @@
  * title slide either). Slide size: 16:9 (12192000 x 6858000 EMU) unless the
  * spec asks for 4:3 (9144000 x 6858000).
  *
+ * A deck of 0 slides is a valid package with no sldIdLst (PowerPoint opens
+ * it empty); LibreOffice Impress always has a page, so it shows (and
+ * exports to PDF) one empty slide.
+ *
  * Part order (fixed, so the same spec gives the same bytes): presentation,
  * master, layouts, theme, then slide 1 (and its notes slide), slide 2, ...,
  * the notes master and its theme, then the property parts.
