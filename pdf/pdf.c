@@ -60,9 +60,20 @@ static void map_free(void *p)
     if (p) g_object_unref(p);
 }
 
+/* Key destructors run when a thread exits, never for the thread that calls
+ * exit(): drop that thread's map at exit too (run at dlclose when libquire
+ * is unloaded), so leak checkers see every map freed. */
+static void map_at_exit(void)
+{
+    PangoFontMap *m = pthread_getspecific(map_key);
+    pthread_setspecific(map_key, NULL);
+    map_free(m);
+}
+
 static void map_key_init(void)
 {
     pthread_key_create(&map_key, map_free);
+    atexit(map_at_exit);
 }
 
 static PangoFontMap *thread_font_map(void)
