@@ -610,6 +610,7 @@ static void write_p_graphicframe(qr_pptx *pp, qr_xml *x, int id, const qr_table 
 {
     size_t nc = t->n_cols ? t->n_cols : 1;
     size_t nr = t->n_rows + (t->headers ? 1 : 0);
+    if (nr == 0) return; /* PowerPoint repairs an a:tbl without rows: write no frame */
     long long *cols = malloc(nc * sizeof *cols);
     long long *rows = malloc((nr ? nr : 1) * sizeof *rows);
     if (!cols || !rows) {
