@@ -29,8 +29,12 @@ void qr_docx_fail(qr_docx *d, qr_status st)
 void qr_docx_use_family(qr_docx *d, const char *family)
 {
     if (!family || !*family) return;
+    /* fonts/ hands out the same pointer for a family every time: compare
+     * pointers first, names only for a newcomer. */
     for (size_t i = 0; i < d->n_families; i++)
-        if (d->families[i] == family || strcmp(d->families[i], family) == 0) return;
+        if (d->families[i] == family) return;
+    for (size_t i = 0; i < d->n_families; i++)
+        if (strcmp(d->families[i], family) == 0) return;
     if (d->n_families == d->cap_families) {
         size_t cap = d->cap_families ? d->cap_families * 2 : 8;
         const char **nf = realloc(d->families, cap * sizeof *nf);

@@ -270,6 +270,16 @@ typedef struct para_fmt {
     unsigned code : 1; /* code blocks: monospace, no character shading (the paragraph has it) */
 } para_fmt;
 
+/* Whether family is the document default (fonts/ hands out one pointer per
+ * family, so after the first match a pointer compare does). */
+static int is_default_font(qr_docx *d, const char *family)
+{
+    if (family == d->default_font) return 1;
+    if (strcmp(family, QR_DOCX_FONT) != 0) return 0;
+    d->default_font = family;
+    return 1;
+}
+
 /* The run properties of one span of run r. */
 static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf,
                      qr_docx_rpr *p)
@@ -281,7 +291,7 @@ static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf,
     switch (s->slot) {
     case QR_SLOT_LATIN:
         /* The document default (docDefaults) needs no repeating. */
-        p->ascii = code ? mono : strcmp(s->family, QR_DOCX_FONT) == 0 ? NULL : s->family;
+        p->ascii = code ? mono : is_default_font(d, s->family) ? NULL : s->family;
         p->lang = s->lang && !(d->doc->lang && strcmp(s->lang, d->doc->lang) == 0) ? s->lang : NULL;
         break;
     case QR_SLOT_EAST_ASIAN:

@@ -82,6 +82,7 @@ typedef struct qr_docx {
     size_t n_pictures;       /* image blocks so far: wp:docPr ids */
 
     /* font families used by runs, in first-use order (for fontTable.xml) */
+    const char *default_font; /* fonts/' pointer for QR_DOCX_FONT, once seen */
     const char **families;
     size_t n_families, cap_families;
 
