@@ -1,5 +1,4 @@
-/* xml.h: a streaming XML writer (no DOM), writing straight into a qr_buf
- * (it replaced a layer over libxml2's xmlTextWriter, byte for byte).
+/* xml.h: a streaming XML writer (no DOM) over libxml2's xmlTextWriter.
  *
  * Each element is written once, in order (cmark, libxlsxwriter). Text and
  * attribute values are sanitised first: characters that XML 1.0 forbids
