@@ -81,8 +81,7 @@ uint32_t qr_xlsx_numfmt_id(qr_xlsx_styles *st, uint32_t fmt)
             }
         }
     }
-    /* General spelled out stays 0; record it so the lookup is not repeated. */
-    st->numfmt_id[fmt] = id ? id : 0;
+    st->numfmt_id[fmt] = id; /* 0 for "General" spelled out: looked up again, harmlessly */
     return id;
 }
 

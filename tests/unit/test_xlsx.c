@@ -347,6 +347,25 @@ static void test_stream_threaded_same_bytes(void **state)
     assert_non_null(strstr(a + n1 - 2000, "<row r=\"60000\">"));
     qr_xlsx_sst_free(&s1);
     qr_xlsx_sst_free(&s2);
+
+    /* The packager gives up after one block: fini stops and joins the
+     * producer, which is blocked on a full queue (no hang, no leak). */
+    qr_xlsx_styles st;
+    qr_xlsx_sst s3;
+    assert_int_equal(qr_xlsx_styles_init(&st, formats, 4), 0);
+    assert_int_equal(qr_xlsx_sst_init(&s3), 0);
+    qr_xlsx_sheet w;
+    qr_xlsx_sheet_init(&w, &sh, 1, &s3, &st);
+    qr_buf chunk = {0};
+    int done = 0;
+    assert_int_equal(qr_xlsx_sheet_fill(&w, &chunk, &done), QR_OK);
+    assert_false(done);
+    assert_non_null(w.prod);
+    qr_xlsx_sheet_fini(&w);
+    assert_null(w.prod);
+    qr_buf_free(&chunk);
+    qr_xlsx_sst_free(&s3);
+    qr_xlsx_styles_free(&st);
     free(a);
     free(b);
     free(rows);
