@@ -58,9 +58,13 @@ int qr_folder_new_id(char out[17])
     return 0;
 }
 
-static int sync_on(const qr_folder *f)
+/* The fsyncs to do: want, unless the store was opened with no_sync. Per
+ * version: the ledger file, a new blob and its folder, the spec file, the
+ * .meta file and the artifact folder (which makes both renames durable;
+ * ext4 and xfs journal the two renames of one folder in order). */
+static int sync_on(const qr_folder *f, int want)
 {
-    return !f->o.no_sync;
+    return f->o.no_sync ? 0 : want;
 }
 
 static qr_status io_error(qr_errlist *errs, const char *path, const char *what)
@@ -504,7 +508,7 @@ static int ledger_save(qr_folder *f, const char *owner, const ledger *l)
     }
     char name[96];
     ledger_name(name, sizeof name, owner, "json");
-    int rc = j ? dump_to(f->owners, name, j, sync_on(f)) : -1;
+    int rc = j ? dump_to(f->owners, name, j, sync_on(f, QR_SYNC_FILE)) : -1;
     json_decref(j);
     return rc;
 }
@@ -643,7 +647,7 @@ static int blob_put(qr_folder *f, const qr_vrec *rec, const void *data)
     struct stat st;
     if (fstatat(f->blobs, rec->sha256, &st, AT_SYMLINK_NOFOLLOW) == 0 && (uint64_t)st.st_size == rec->size)
         return 0; /* content-addressed: already there */
-    return qr_store_write_atomic(f->blobs, rec->sha256, data, (size_t)rec->size, sync_on(f));
+    return qr_store_write_atomic(f->blobs, rec->sha256, data, (size_t)rec->size, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
 }
 
 /* Under the owner lock: check quotas, record the intent, write the blob and
@@ -707,8 +711,8 @@ static int write_version_files(qr_folder *f, int dir, const qr_vrec *rec, const 
 {
     char name[32];
     vname(name, sizeof name, rec->version, "json");
-    if (qr_store_write_atomic(dir, name, spec, len, sync_on(f)) != 0) return -1;
-    if (vrec_write(dir, rec, sync_on(f)) != 0) {
+    if (qr_store_write_atomic(dir, name, spec, len, sync_on(f, QR_SYNC_FILE)) != 0) return -1;
+    if (vrec_write(dir, rec, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) != 0) {
         int e = errno;
         unlinkat(dir, name, 0);
         errno = e;
@@ -773,7 +777,7 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
         goto fail;
     }
     close(lk);
-    if (write_version_files(f, dir, rec, put->spec, put->spec_len) != 0 || meta_write(dir, &m, sync_on(f)) != 0) {
+    if (write_version_files(f, dir, rec, put->spec, put->spec_len) != 0 || meta_write(dir, &m, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) != 0) {
         st = io_error(errs, "", "cannot write the artifact");
         goto fail;
     }
@@ -792,7 +796,7 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
                                      "artifact \"%s\" already exists", id);
             else
                 st = io_error(errs, "", "cannot move the new artifact into place");
-        } else if (sync_on(f)) {
+        } else if (sync_on(f, QR_SYNC_DIR)) {
             qr_store_sync_dir(f->root);
         }
         if (st != QR_OK) rollback(f, owner, &l);
@@ -878,7 +882,7 @@ qr_status qr_folder_commit(qr_folder_txn *t, const qr_folder_put *put, qr_vrec *
     /* meta.json's head is a cache that readers probe past: refresh it every
      * HEAD_CACHE_EVERY versions, not each time (a replacing rename costs a
      * flush on ext4). */
-    if (n % HEAD_CACHE_EVERY == 0) meta_write(t->dir, &t->meta, sync_on(f));
+    if (n % HEAD_CACHE_EVERY == 0) meta_write(t->dir, &t->meta, 0);
     return QR_OK;
 }
 
@@ -1093,7 +1097,7 @@ static void check_artifact(fsck_ctx *c, const char *id)
     } else if (have_meta && m.head < head && c->repair) {
         /* the head is a cache that lags by design: refresh it, quietly */
         m.head = head;
-        meta_write(dir, &m, sync_on(c->f));
+        meta_write(dir, &m, sync_on(c->f, QR_SYNC_FILE | QR_SYNC_DIR));
     }
     usage *u = have_meta ? usage_for(c, m.owner) : NULL;
     if (u) u->artifacts++;

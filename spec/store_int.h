@@ -14,8 +14,12 @@ int qr_store_lock(int dirfd, const char *name);
 /** Release a lock taken with qr_store_lock (closes fd; -1 is ignored). */
 void qr_store_unlock(int fd);
 
+/* What qr_store_write_atomic makes durable. */
+#define QR_SYNC_FILE 1 /* fsync the file before the rename */
+#define QR_SYNC_DIR 2  /* fsync the folder after it (the rename itself) */
+
 /** Write data to dirfd/name atomically: a ".tmp.<name>.<random>" file,
- *  fsync, rename over name, fsync the folder (sync = 0 skips both fsyncs).
+ *  rename over name; sync is 0 or QR_SYNC_FILE | QR_SYNC_DIR.
  *  Returns 0, or -1 (errno set) with no temp file left. */
 int qr_store_write_atomic(int dirfd, const char *name, const void *data, size_t len, int sync);
 

@@ -85,14 +85,14 @@ int qr_store_write_atomic(int dirfd, const char *name, const void *data, size_t 
         p += w;
         left -= (size_t)w;
     }
-    if (sync && fsync(fd) != 0) goto fail;
+    if ((sync & QR_SYNC_FILE) && fsync(fd) != 0) goto fail;
     if (close(fd) != 0) {
         fd = -1;
         goto fail;
     }
     fd = -1;
     if (renameat(dirfd, tmp, dirfd, name) != 0) goto fail;
-    if (sync) fsync(dirfd);
+    if (sync & QR_SYNC_DIR) fsync(dirfd);
     return 0;
 fail: {
     int e = errno;
