@@ -332,26 +332,25 @@ static const char *outline_text(pd_ctx *c, const qr_text *t)
     return s;
 }
 
-static qr_status measure(pd_ctx *c)
+qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
+{
+    const char *t = c->doc->title;
+    pd_style st = {.size = TITLE_SIZE, .bold = 1, .align = PD_ALIGN_CENTER};
+    b->kind = PB_TEXT;
+    b->path = "/title";
+    b->space_after = 14;
+    b->text = qr_pdf_text(c, NULL, t, strlen(t), &st, c->width, "/title");
+    return c->status;
+}
+
+qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to)
 {
     const qr_doc *d = c->doc;
-    size_t nb = d->n_blocks + (d->title && *d->title ? 1 : 0);
-    c->blocks = qr_arena_array(&c->arena, nb ? nb : 1, sizeof *c->blocks);
-    if (!c->blocks) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
     size_t k = 0;
-    if (d->title && *d->title) {
-        pd_block *b = &c->blocks[k++];
-        pd_style st = {.size = TITLE_SIZE, .bold = 1, .align = PD_ALIGN_CENTER};
-        b->kind = PB_TEXT;
-        b->path = "/title";
-        b->space_after = 14;
-        b->text = qr_pdf_text(c, NULL, d->title, strlen(d->title), &st, c->width, "/title");
-        if (!b->text) return c->status;
-    }
     list_acc acc = {0};
-    for (size_t i = 0; i < d->n_blocks && c->status == QR_OK; i++) {
+    for (size_t i = from; i < to && c->status == QR_OK; i++) {
         const qr_block *qb = &d->blocks[i];
-        pd_block *b = &c->blocks[k++];
+        pd_block *b = &out[k++];
         b->path = qb->path;
         switch (qb->type) {
         case QR_BLOCK_HEADING: {
@@ -423,7 +422,6 @@ static qr_status measure(pd_ctx *c)
     free(acc.items);
     free(acc.src);
     free(acc.depth);
-    c->n_blocks = k;
     return c->status;
 }
 
@@ -733,9 +731,8 @@ static void paginate(pd_ctx *c)
     if (c->status == QR_OK) c->page_start[c->n_pages] = c->n_ops; /* sentinel */
 }
 
-qr_status qr_pdf_layout(pd_ctx *c)
+qr_status qr_pdf_paginate(pd_ctx *c)
 {
-    if (measure(c) != QR_OK) return c->status;
     paginate(c);
     return c->status;
 }

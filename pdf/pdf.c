@@ -91,7 +91,8 @@ static PangoFontMap *thread_font_map(void)
 
 /* ---- context ------------------------------------------------------------------------ */
 
-static qr_status ctx_init(pd_ctx *c, qr_render_ctx *rc, int for_png)
+/* Page geometry and inputs: everything but pango. */
+static void ctx_geom(pd_ctx *c, qr_render_ctx *rc, int for_png)
 {
     memset(c, 0, sizeof *c);
     c->rc = rc;
@@ -119,7 +120,11 @@ static qr_status ctx_init(pd_ctx *c, qr_render_ctx *rc, int for_png)
         c->top = (c->page_h - 36) / 2 > 0 ? (c->page_h - 36) / 2 : 0;
         c->bottom = c->page_h - c->top;
     }
+}
 
+/* The PangoContext, on the calling thread's font map. */
+static qr_status ctx_pango(pd_ctx *c)
+{
     PangoFontMap *map = thread_font_map();
     if (!map) return qr_pdf_fail(c, QR_E_RENDER, "", "pango has no font map");
     c->pc = pango_font_map_create_context(map);
@@ -137,8 +142,21 @@ static qr_status ctx_init(pd_ctx *c, qr_render_ctx *rc, int for_png)
     return QR_OK;
 }
 
+static qr_status ctx_init(pd_ctx *c, qr_render_ctx *rc, int for_png)
+{
+    ctx_geom(c, rc, for_png);
+    return ctx_pango(c);
+}
+
 static void ctx_free(pd_ctx *c)
 {
+    if (c->helper) {
+        ctx_free(c->helper);
+        free(c->helper);
+        c->helper = NULL;
+    }
+    qr_errlist_clear(&c->helper_warnings);
+    qr_errlist_clear(&c->helper_errors);
     for (size_t i = 0; i < c->n_layouts; i++) g_object_unref(c->layouts[i]);
     free(c->layouts);
     for (size_t i = 0; i < c->n_surfaces; i++) cairo_surface_destroy(c->surfaces[i]);
@@ -167,13 +185,130 @@ static qr_status cairo_fail(pd_ctx *c, qr_sink *out, cairo_status_t cs)
     return qr_pdf_fail(c, QR_E_RENDER, "", "cairo failed: %s", cairo_status_to_string(cs));
 }
 
+/* ---- pass 1: measure (on two threads for big documents), paginate ----------------------- */
+
+/* Below this much text a second thread costs more (its own font map to
+ * warm up) than it saves. */
+#define PARALLEL_MIN_BYTES (96 * 1024)
+
+static size_t text_cost(const qr_text *t)
+{
+    size_t n = 16;
+    for (size_t i = 0; i < t->n; i++) n += t->runs[i].len;
+    return n;
+}
+
+static size_t items_cost(const qr_item *it, size_t n)
+{
+    size_t s = 0;
+    for (size_t i = 0; i < n; i++) s += text_cost(&it[i].text) + items_cost(it[i].items, it[i].n_items);
+    return s;
+}
+
+/* Roughly the pango work a block takes: its text bytes. */
+static size_t block_cost(const qr_block *b)
+{
+    switch (b->type) {
+    case QR_BLOCK_HEADING: return text_cost(&b->u.heading.text);
+    case QR_BLOCK_PARAGRAPH: return text_cost(&b->u.paragraph.text);
+    case QR_BLOCK_LIST: return items_cost(b->u.list.items, b->u.list.n_items);
+    case QR_BLOCK_TABLE: {
+        size_t s = 0;
+        for (size_t i = 0; i < b->u.table.n_headers; i++) s += text_cost(&b->u.table.headers[i].text);
+        for (size_t r = 0; r < b->u.table.n_rows; r++)
+            for (size_t i = 0; i < b->u.table.n_cols; i++)
+                s += text_cost(&b->u.table.rows[r][i].text);
+        return s;
+    }
+    case QR_BLOCK_CODE: return b->u.code.len + 16;
+    case QR_BLOCK_IMAGE: return 64;
+    case QR_BLOCK_PAGE_BREAK: return 1;
+    }
+    return 1;
+}
+
+typedef struct helper_job {
+    pd_ctx *h;
+    pd_block *out;
+    size_t from, to;
+} helper_job;
+
+static void *helper_main(void *p)
+{
+    helper_job *j = p;
+    if (ctx_pango(j->h) == QR_OK) qr_pdf_measure_blocks(j->h, j->out, j->from, j->to);
+    return NULL;
+}
+
+/* Bring the helper's findings into c, in document order: its blocks all
+ * come after c's, so its warnings follow c's (one per code point still). */
+static void merge_helper(pd_ctx *c, pd_ctx *h)
+{
+    c->has_links |= h->has_links;
+    for (size_t i = 0; i < c->helper_warnings.count; i++) {
+        const qr_error *w = &c->helper_warnings.items[i];
+        int dup = 0;
+        if (strncmp(w->message, "no installed font covers", 24) == 0)
+            for (size_t k = 0; k < c->rc->warnings->count && !dup; k++)
+                dup = strcmp(c->rc->warnings->items[k].message, w->message) == 0;
+        if (!dup) qr_errlist_add(c->rc->warnings, w->code, w->path, w->message, w->hint);
+    }
+    if (h->status != QR_OK && c->status == QR_OK) {
+        c->status = h->status;
+        qr_errlist_move(c->rc->errors, &c->helper_errors);
+    }
+}
+
+static qr_status layout(pd_ctx *c)
+{
+    const qr_doc *d = c->doc;
+    size_t title = d->title && *d->title ? 1 : 0;
+    c->n_blocks = d->n_blocks + title;
+    c->blocks = qr_arena_array(&c->arena, c->n_blocks ? c->n_blocks : 1, sizeof *c->blocks);
+    if (!c->blocks) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+    if (title && qr_pdf_measure_title(c, &c->blocks[0]) != QR_OK) return c->status;
+    pd_block *out = c->blocks + title;
+
+    /* Split the blocks in two halves of equal text; a helper thread with its
+     * own PangoContext (and font map) measures the second half. */
+    size_t total = 0, mid = d->n_blocks;
+    for (size_t i = 0; i < d->n_blocks; i++) total += block_cost(&d->blocks[i]);
+    if (total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2) {
+        size_t acc = 0;
+        for (mid = 0; mid < d->n_blocks - 1 && acc < total / 2; mid++)
+            acc += block_cost(&d->blocks[mid]);
+    }
+    if (mid < d->n_blocks) {
+        pd_ctx *h = malloc(sizeof *h);
+        if (h) {
+            c->helper_rc = *c->rc;
+            c->helper_rc.warnings = &c->helper_warnings;
+            c->helper_rc.errors = &c->helper_errors;
+            ctx_geom(h, &c->helper_rc, c->for_png);
+            helper_job job = {h, out + mid, mid, d->n_blocks};
+            pthread_t th;
+            if (pthread_create(&th, NULL, helper_main, &job) == 0) {
+                c->helper = h;
+                qr_pdf_measure_blocks(c, out, 0, mid);
+                pthread_join(th, NULL);
+                merge_helper(c, h);
+                if (c->status != QR_OK) return c->status;
+                return qr_pdf_paginate(c);
+            }
+            free(h);
+        }
+    }
+    if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
+    return qr_pdf_paginate(c);
+}
+
 /* ---- PDF ------------------------------------------------------------------------------ */
 
 static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 {
     pd_ctx c;
     qr_status st = ctx_init(&c, rc, 0);
-    if (st == QR_OK) st = qr_pdf_layout(&c);
+    if (st == QR_OK) st = layout(&c);
     if (st != QR_OK) {
         ctx_free(&c);
         return st;
@@ -229,7 +364,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
 {
     pd_ctx c;
     qr_status st = ctx_init(&c, rc, 1);
-    if (st == QR_OK) st = qr_pdf_layout(&c);
+    if (st == QR_OK) st = layout(&c);
     if (st != QR_OK) {
         ctx_free(&c);
         return st;

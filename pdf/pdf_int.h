@@ -144,6 +144,12 @@ typedef struct pd_ctx {
     size_t cap_warned, n_warned;
 
     qr_status status; /* sticky: the first failure wins */
+
+    /* the helper that measured the second half of the blocks (its layouts
+     * and arena live until this context is freed), or NULL */
+    struct pd_ctx *helper;
+    qr_render_ctx helper_rc;
+    qr_errlist helper_warnings, helper_errors;
 } pd_ctx;
 
 /* pdf.c */
@@ -168,8 +174,12 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
 int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l);
 
 /* layout.c */
-/** Pass 1: measure every block and paginate into c->ops / c->page_start. */
-qr_status qr_pdf_layout(pd_ctx *c);
+/** Pass 1a: measure the title into *b. */
+qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b);
+/** Pass 1a: measure the document's blocks [from, to) into out[0..to-from). */
+qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to);
+/** Pass 1b: paginate c->blocks into c->ops / c->page_start. */
+qr_status qr_pdf_paginate(pd_ctx *c);
 
 /* paint.c */
 /* The open outline entries while painting a PDF: parents of the next one. */

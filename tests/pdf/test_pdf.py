@@ -384,6 +384,61 @@ class PdfBackend(unittest.TestCase):
             text = ws(p.stdout.decode())
             self.assertTrue(text.startswith("# Item Note Amount Paid"), (page, text[:60]))
 
+    def words(self, pdf):
+        """[(page, xMin, yMin, xMax, yMax, word)] from pdftotext -bbox."""
+        out = pdf + ".bbox.html"
+        run(["pdftotext", "-bbox", pdf, out])
+        with open(out, encoding="utf-8") as f:
+            doc = f.read()
+        res = []
+        for n, page in enumerate(re.finditer(r"<page [^>]*>(.*?)</page>", doc, re.S), 1):
+            for m in re.finditer(r'<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" '
+                                 r'yMax="([\d.-]+)">(.*?)</word>', page.group(1)):
+                res.append((n, float(m.group(1)), float(m.group(2)), float(m.group(3)),
+                            float(m.group(4)), html.unescape(m.group(5))))
+        return res
+
+    def test_rtl_right_aligned(self):
+        words = self.words(self.pdfs["pdf-multiscript"])
+        hebrew = [w for w in words if re.search("[\u0590-\u05FF]", w[5])]
+        arabic = [w for w in words if re.search("[\u0600-\u06FF]", w[5])]
+        self.assertTrue(hebrew and arabic)
+        # right-to-left paragraphs end at the right margin (612 - 72)
+        self.assertAlmostEqual(max(w[3] for w in hebrew), 540, delta=3)
+        for a in arabic:
+            mid = (a[2] + a[4]) / 2
+            on_line = [w for w in words if w[0] == a[0] and abs((w[2] + w[4]) / 2 - mid) < 4]
+            if any(w[5] == "Version" for w in on_line):
+                # "Version 2 (نسخه) ..." starts with a Latin letter: left to right
+                self.assertAlmostEqual(min(w[1] for w in on_line), 72, delta=1)
+            else:
+                self.assertAlmostEqual(max(w[3] for w in on_line), 540, delta=3)
+
+    def test_heading_never_ends_a_page(self):
+        blocks = []
+        for k in range(40):
+            blocks.append({"type": "heading", "text": "Heading %d" % k, "level": 1 + k % 3})
+            for j in range(1 + k % 3):
+                blocks.append({"type": "paragraph",
+                               "text": " ".join(["word%d" % i for i in range((k * 7 + j * 13) % 90 + 5)])})
+        path = os.path.join(self.tmp, "keep.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"blocks": blocks}, f)
+        pdf = os.path.join(self.tmp, "keep.pdf")
+        rc, res = render(path, pdf)
+        self.assertEqual(rc, 0, res)
+        self.assertGreater(res["pages"], 3)
+        words = self.words(pdf)
+        for page in range(1, res["pages"] + 1):
+            body = [w for w in words if w[0] == page and w[2] < 792 - 72]
+            last_y = max(w[2] for w in body)
+            last_line = [w[5] for w in sorted(body, key=lambda w: w[1]) if abs(w[2] - last_y) < 1]
+            self.assertNotEqual(last_line[0], "Heading", (page, last_line))
+        # and nothing was lost
+        text = ws(pdf_text(pdf))
+        for k in range(40):
+            self.assertIn("Heading %d " % k, text + " ")
+
     def test_same_bytes(self):
         for name in MY_CASES:
             spec = os.path.join(SRC, "fixtures", name, "spec.json")
