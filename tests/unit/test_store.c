@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "quire.h"
 #include "sha256.h"
 #include "store.h"
 #include "store_int.h"
@@ -395,10 +396,12 @@ typedef struct thread_arg {
     int failures;
 } thread_arg;
 
+#define FOLDER_EDITS 25 /* the 8 x 100 run is test_api_threads, through render too */
+
 static void *writer(void *p)
 {
     thread_arg *a = p;
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < FOLDER_EDITS; i++) {
         qr_folder_txn *t;
         qr_errlist e = {0};
         if (qr_folder_begin(a->f, "shared", &t, &e) != QR_OK) {
@@ -440,9 +443,9 @@ static void test_threads(void **state)
     qr_vrec *log;
     size_t n;
     assert_int_equal(qr_folder_log(f, "shared", &log, &n, &e), QR_OK);
-    assert_int_equal(n, 801);
-    /* every (thread, i) exactly once, versions 1..801 in order */
-    static char seen[8][100];
+    assert_int_equal(n, 8 * FOLDER_EDITS + 1);
+    /* every (thread, i) exactly once, versions in order */
+    static char seen[8][FOLDER_EDITS];
     memset(seen, 0, sizeof seen);
     for (size_t i = 1; i < n; i++) {
         assert_int_equal(log[i].version, (int)i + 1);
@@ -459,10 +462,102 @@ static void test_threads(void **state)
     free(log);
     qr_folder_fsck rep;
     assert_int_equal(qr_folder_check(f, 0, &rep), QR_OK);
-    assert_int_equal(rep.versions, 801);
+    assert_int_equal(rep.versions, 8 * FOLDER_EDITS + 1);
     qr_errlist_clear(&rep.problems);
     qr_errlist_clear(&rep.stray);
     qr_folder_close(f);
+}
+
+/* The public API (render + store) from 8 threads sharing one qr_store. */
+typedef struct api_arg {
+    qr_store *s;
+    int tid, failures;
+} api_arg;
+
+static void *api_writer(void *p)
+{
+    api_arg *a = p;
+    for (int i = 0; i < 100; i++) {
+        char app[128];
+        snprintf(app, sizeof app, "{\"blocks\":[{\"type\":\"paragraph\",\"text\":\"t%d-%d\"}]}", a->tid, i);
+        qr_store_result r;
+        if (qr_store_edit(a->s, "api", NULL, app, NULL, &r) != QR_OK || r.unchanged) a->failures++;
+        qr_store_result_free(&r);
+    }
+    return NULL;
+}
+
+static void test_api_threads(void **state)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/api", root);
+    qr_store_opts o;
+    qr_store_opts_default(&o);
+    o.no_sync = 1; /* the locks under test do not depend on fsync */
+    qr_store *s;
+    qr_errlist e = {0};
+    assert_int_equal(qr_store_open(path, &o, &s, &e), QR_OK);
+    const char *spec = "{\"title\":\"T\",\"blocks\":[]}";
+    qr_store_result r;
+    assert_int_equal(qr_store_create(s, QR_KIND_HTML, spec, strlen(spec), "T", "api", NULL, &r), QR_OK);
+    assert_string_equal(r.version.filename, "report.html");
+    qr_store_result_free(&r);
+    pthread_t th[8];
+    api_arg args[8];
+    for (int i = 0; i < 8; i++) {
+        args[i] = (api_arg){s, i, 0};
+        pthread_create(&th[i], NULL, api_writer, &args[i]);
+    }
+    for (int i = 0; i < 8; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(args[i].failures, 0);
+    }
+    assert_int_equal(qr_store_log(s, "api", &r), QR_OK);
+    assert_int_equal(r.log_count, 801);
+    for (size_t i = 0; i < r.log_count; i++) assert_int_equal(r.log[i].version, (int)i + 1);
+    qr_store_result_free(&r);
+    /* version n holds n-1 paragraphs, and the head's are all distinct */
+    for (int n = 1; n <= 801; n += 100) {
+        assert_int_equal(qr_store_show(s, "api", n, &r), QR_OK);
+        int count = 0;
+        for (const char *p = r.spec; (p = strstr(p, "\"paragraph\"")); p++) count++;
+        assert_int_equal(count, n - 1);
+        qr_store_result_free(&r);
+    }
+    assert_int_equal(qr_store_show(s, "api", 0, &r), QR_OK);
+    for (int t = 0; t < 8; t++)
+        for (int i = 0; i < 100; i++) {
+            char want[32];
+            snprintf(want, sizeof want, "\"t%d-%d\"", t, i);
+            const char *hit = strstr(r.spec, want);
+            assert_non_null(hit);
+            assert_null(strstr(hit + 1, want));
+        }
+    qr_store_result_free(&r);
+    qr_store_fsck f;
+    assert_int_equal(qr_store_fsck_run(s, 0, &f), QR_OK);
+    assert_int_equal(f.versions, 801);
+    qr_store_fsck_free(&f);
+    qr_store_close(s);
+}
+
+static void test_filenames(void **state)
+{
+    char out[128];
+    qr_store_filename(QR_KIND_HTML, "Anything", "id1", out, sizeof out);
+    assert_string_equal(out, "report.html");
+    qr_store_filename(QR_KIND_PRESENTATION, "Q3 Deck", "id1", out, sizeof out);
+    assert_string_equal(out, "Q3_Deck.pptx");
+    qr_store_filename(QR_KIND_DOCUMENT, "  ", "id1", out, sizeof out);
+    assert_string_equal(out, "artifact.docx");
+    qr_store_filename(QR_KIND_DOCUMENT, NULL, "id1", out, sizeof out);
+    assert_string_equal(out, "artifact.docx");
+    qr_store_filename(QR_KIND_PDF, "../../etc/passwd", "id1", out, sizeof out);
+    assert_string_equal(out, "etc_passwd.pdf");
+    qr_store_filename(QR_KIND_SPREADSHEET, "R\xc3\xa9sum\xc3\xa9 2026: \"final\"", "id1", out, sizeof out);
+    assert_string_equal(out, "Resume_2026_final.xlsx");
+    qr_store_filename(QR_KIND_DOCUMENT, "\xe6\x97\xa5\xe6\x9c\xac", "id1", out, sizeof out);
+    assert_string_equal(out, "id1.docx");
 }
 
 static void test_diff(void **state)
@@ -551,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_ids),    cmocka_unit_test(test_versions_and_reads),
         cmocka_unit_test(test_crash_leftovers), cmocka_unit_test(test_quotas),
         cmocka_unit_test(test_threads), cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_api_threads), cmocka_unit_test(test_filenames),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
