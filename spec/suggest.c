@@ -45,8 +45,38 @@ static int prefix_ci(const char *shorter, size_t n, const char *longer)
     return 1;
 }
 
+/* Words models use for our keys and block types. An alias is suggested
+ * only when its target is among the candidates. */
+static const char *const aliases[][2] = {
+    {"href", "link"},       {"url", "link"},         {"uri", "link"},
+    {"monospace", "code"},  {"content", "text"},     {"body", "text"},
+    {"value", "text"},      {"children", "items"},   {"subitems", "items"},
+    {"bullets", "items"},   {"cells", "rows"},       {"data", "rows"},
+    {"header", "headers"},  {"columns", "headers"},  {"source", "src"},
+    {"path", "src"},        {"image", "src"},        {"caption", "alt"},
+    {"alt_text", "alt"},    {"lang", "language"},    {"heading", "title"},
+    {"speaker_notes", "notes"}, {"sheet", "name"},   {"points", "bullets"},
+    {"items", "bullets"},   {"cols", "columns"},     {"frozen", "freeze"},
+    {"freeze_panes", "freeze"}, {"pages", "blocks"}, {"content", "blocks"},
+    {"paragraphs", "blocks"}, {"text", "paragraph"}, {"para", "paragraph"},
+    {"p", "paragraph"},     {"h1", "heading"},       {"h2", "heading"},
+    {"h3", "heading"},      {"header", "heading"},   {"title", "heading"},
+    {"ul", "list"},         {"ol", "list"},          {"bullet_list", "list"},
+    {"numbered_list", "list"}, {"bulleted_list", "list"}, {"pre", "code"},
+    {"code_block", "code"}, {"img", "image"},        {"picture", "image"},
+    {"figure", "image"},    {"break", "page_break"}, {"pagebreak", "page_break"},
+    {"page-break", "page_break"}, {"new_page", "page_break"}, {"grid", "table"},
+    {"formatting", "format"}, {"number_format", "format"}, {"num_format", "format"},
+    {"fmt", "format"},      {"function", "formula"}, {"datetime", "date"},
+};
+
 const char *qr_suggest(const char *word, const char *const *cands)
 {
+    for (size_t a = 0; a < sizeof aliases / sizeof aliases[0]; a++) {
+        if (strcmp(word, aliases[a][0]) != 0) continue;
+        for (size_t k = 0; cands[k]; k++)
+            if (strcmp(cands[k], aliases[a][1]) == 0) return cands[k];
+    }
     size_t n = strlen(word);
     if (n == 0 || n > MAXW) return NULL;
     const char *best = NULL;

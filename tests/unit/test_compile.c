@@ -991,6 +991,17 @@ static void test_error_messages(void **state)
     expect_one(D, "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': [{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', 'items': [{'text': '7', 'items': [{'text': '8', 'items': [{'text': '9', 'items': ['10']}]}]}]}]}]}]}]}]}]}]}",
                SPEC, "/blocks/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0",
                "max_list_depth", "qr_limits.max_list_depth");
+    /* words models use get the right suggestion */
+    expect_one(D, "{'blocks': [{'type': 'bullet_list', 'items': ['a']}]}", SPEC, "/blocks/0/type",
+               "unknown block type \"bullet_list\"", "did you mean \"list\"?");
+    expect_one(D, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'href': 'https://x.org'}]}]}",
+               SPEC, "/blocks/0/runs/0/href", "unknown key \"href\"", "did you mean \"link\"?");
+    expect_one(D, "{'blocks': [{'type': 'paragraph', 'content': 'x'}]}", SPEC, "/blocks/0/content",
+               NULL, "did you mean \"text\"?");
+    expect_one(S, "{'sheets': [{'rows': [[{'value': 1, 'number_format': '0'}]]}]}", SPEC,
+               "/sheets/0/rows/0/0/number_format", NULL, "did you mean \"format\"?");
+    expect_one(K, "{'slides': [{'title': 'a', 'points': ['b']}]}", SPEC, "/slides/0/points", NULL,
+               "did you mean \"bullets\"?");
     /* nine levels are fine */
     qr_doc *d = ok(D, "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': [{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', 'items': [{'text': '7', 'items': [{'text': '8', 'items': ['9']}]}]}]}]}]}]}]}]}]}");
     qr_doc_free(d);
