@@ -158,6 +158,16 @@ static int key_known(const char *key, const char *const *keys)
     return 0;
 }
 
+/* Top-level keys that name another kind of spec. */
+static const char *other_kind(const char *key)
+{
+    if (!strcmp(key, "slides")) return "presentation spec (.pptx)";
+    if (!strcmp(key, "sheets")) return "spreadsheet spec (.xlsx)";
+    if (!strcmp(key, "blocks") || !strcmp(key, "sections") || !strcmp(key, "page"))
+        return "document spec (.docx, .pdf, .html)";
+    return NULL;
+}
+
 int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char *what)
 {
     int unknown = 0;
@@ -174,8 +184,12 @@ int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char
         }
         char hint[512];
         const char *s = qr_suggest(key, keys);
+        const char *other = other_kind(key);
         if (s) {
             snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
+        } else if (other && cc->plen == 0) {
+            snprintf(hint, sizeof hint, "\"%s\" belongs in a %s; this is a %s spec", key, other,
+                     qr_kind_name(cc->kind));
         } else {
             size_t n = (size_t)snprintf(hint, sizeof hint, "%s takes:", what);
             for (size_t i = 0; keys[i] && n < sizeof hint; i++)

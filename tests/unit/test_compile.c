@@ -987,7 +987,9 @@ static void test_error_messages(void **state)
     expect_one(K, "{'slides': [{'layout': 'titel'}]}", SPEC, "/slides/0/layout", "unknown layout",
                "did you mean \"title\"?");
     expect_one(D, "{'blocks': [], 'slides': []}", SPEC, "/slides", "unknown key \"slides\"",
-               "a document spec takes:");
+               "\"slides\" belongs in a presentation spec (.pptx); this is a document spec");
+    expect_one(D, "{'blocks': [], 'colour': []}", SPEC, "/colour", "unknown key \"colour\"",
+               "a document spec takes: \"title\", \"lang\", \"page\", \"sections\", \"blocks\"");
     expect_one(D, "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': [{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', 'items': [{'text': '7', 'items': [{'text': '8', 'items': [{'text': '9', 'items': ['10']}]}]}]}]}]}]}]}]}]}]}",
                SPEC, "/blocks/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0",
                "max_list_depth", "qr_limits.max_list_depth");
