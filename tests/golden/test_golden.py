@@ -16,6 +16,7 @@ QUIRE_GOLDEN_FORMATS=docx,pdf limits the formats; QUIRE_GOLDEN_CASES=a,b the cas
 Ends with the line "N passed, N failed".
 """
 import hashlib
+import io
 import json
 import os
 import re
@@ -62,17 +63,30 @@ def render(spec_path, out_path, fmt):
 
 
 def canonical_xml(data):
-    """One element per line, attributes sorted, text kept exactly (escaped)."""
+    """One element per line, attributes sorted, text kept exactly (JSON-quoted),
+    names written with the prefixes the part itself declares."""
+    prefixes = {}
     try:
+        for _, (prefix, uri) in ET.iterparse(io.BytesIO(data), events=("start-ns",)):
+            prefixes.setdefault(uri, prefix)
         root = ET.fromstring(data)
     except ET.ParseError as e:
         return "NOT WELL-FORMED: %s\n" % e
+    prefixes.setdefault("http://www.w3.org/XML/1998/namespace", "xml")
+
+    def name(n):
+        if n.startswith("{"):
+            uri, local = n[1:].split("}", 1)
+            p = prefixes.get(uri)
+            if p is None:
+                return n
+            return "%s:%s" % (p, local) if p else local
+        return n
     out = []
 
     def walk(el, depth):
-        attrs = " ".join('%s="%s"' % (k, v) for k, v in sorted(el.attrib.items()))
-        tag = el.tag
-        line = "  " * depth + "<" + tag + (" " + attrs if attrs else "") + ">"
+        attrs = " ".join('%s="%s"' % (name(k), v) for k, v in sorted(el.attrib.items(), key=lambda kv: name(kv[0])))
+        line = "  " * depth + "<" + name(el.tag) + (" " + attrs if attrs else "") + ">"
         if el.text and (el.text.strip() or len(el) == 0):
             line += json.dumps(el.text, ensure_ascii=False)
         out.append(line)
