@@ -12,9 +12,9 @@
  *     if (qr_store_open("/var/lib/quire", NULL, &st, &errs) != QR_OK) ...;
  *     qr_store_result r;
  *     qr_store_create(st, QR_KIND_DOCUMENT, spec, strlen(spec), "Q3 report", NULL, "alice", &r);
- *     if (r.status == QR_OK) printf("%s v%d %s\n", r.artifact_id, r.version.version, r.version.filename);
- *     qr_store_result_free(&r);
- *     qr_store_edit(st, id, NULL, "{\"blocks\": [{\"type\": \"page_break\"}]}", NULL, &r);
+ *     if (r.status == QR_OK) printf("%s v%d %s\n", r.artifact_id, r.version.version,
+ * r.version.filename); qr_store_result_free(&r); qr_store_edit(st, id, NULL, "{\"blocks\":
+ * [{\"type\": \"page_break\"}]}", NULL, &r);
  *     ...
  *     qr_store_close(st);
  *
@@ -75,7 +75,7 @@ typedef struct qr_store_version {
     unsigned long long spec_size;
     char sha256[65]; /* of the rendered bytes */
     unsigned long long size;
-    char *filename;  /* "Q3_report.docx" (stable across versions) */
+    char *filename; /* "Q3_report.docx" (stable across versions) */
     char *mime_type;
 } qr_store_version;
 

@@ -36,8 +36,10 @@ qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **
     *out = NULL;
     qr_store *s = calloc(1, sizeof *s);
     if (!s) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-    if (opts) s->o = *opts;
-    else qr_store_opts_default(&s->o);
+    if (opts)
+        s->o = *opts;
+    else
+        qr_store_opts_default(&s->o);
     qr_folder_opts fo;
     qr_folder_opts_default(&fo);
     fo.max_artifacts = s->o.max_artifacts;
@@ -82,7 +84,8 @@ void qr_store_result_free(qr_store_result *r)
     version_free(&r->version);
     free(r->spec);
     free(r->data);
-    for (size_t i = 0; i < r->log_count; i++) version_free(&r->log[i]);
+    for (size_t i = 0; i < r->log_count; i++)
+        version_free(&r->log[i]);
     free(r->log);
     qr_errlist_clear(&r->errors);
     qr_errlist_clear(&r->warnings);
@@ -153,9 +156,11 @@ void qr_store_filename(qr_kind kind, const char *title, const char *id, char *ou
     /* f"{title.strip() or 'artifact'}.{ext}", then secure_filename */
     char raw[512];
     const char *t = title ? title : "";
-    while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
+    while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
+        t++;
     size_t tl = strlen(t);
-    while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\t' || t[tl - 1] == '\n' || t[tl - 1] == '\r')) tl--;
+    while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\t' || t[tl - 1] == '\n' || t[tl - 1] == '\r'))
+        tl--;
     if (tl > 400) tl = 400;
     snprintf(raw, sizeof raw, "%.*s.%s", (int)tl, tl ? t : "artifact", ext);
     if (!tl) snprintf(raw, sizeof raw, "artifact.%s", ext);
@@ -175,7 +180,8 @@ void qr_store_filename(qr_kind kind, const char *title, const char *id, char *ou
             p += 2;
         } else {
             p++;
-            while ((*p & 0xC0) == 0x80) p++;
+            while ((*p & 0xC0) == 0x80)
+                p++;
         }
     }
     ascii[n] = '\0';
@@ -189,19 +195,23 @@ void qr_store_filename(qr_kind kind, const char *title, const char *id, char *ou
             continue;
         }
         if (pend_space) clean[k++] = '_', pend_space = 0;
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-            c == '.' || c == '-')
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '.' || c == '-')
             clean[k++] = c;
     }
     clean[k] = '\0';
     char *s = clean;
-    while (*s == '.' || *s == '_') s++;
+    while (*s == '.' || *s == '_')
+        s++;
     size_t sl = strlen(s);
-    while (sl && (s[sl - 1] == '.' || s[sl - 1] == '_')) s[--sl] = '\0';
+    while (sl && (s[sl - 1] == '.' || s[sl - 1] == '_'))
+        s[--sl] = '\0';
     /* only the extension left (the title had nothing usable): secure_filename
      * would give "docx"; DocsGPT's fallback is "<uuid>.<ext>" for empty */
-    if (sl == 0 || strcmp(s, ext) == 0) snprintf(out, size, "%s.%s", id ? id : "artifact", ext);
-    else snprintf(out, size, "%s", s);
+    if (sl == 0 || strcmp(s, ext) == 0)
+        snprintf(out, size, "%s.%s", id ? id : "artifact", ext);
+    else
+        snprintf(out, size, "%s", s);
 }
 
 /* ---- the join ------------------------------------------------------------------------- */
@@ -272,8 +282,8 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
         put.filename = fname;
         put.mime_type = qr_format_mime(qr_kind_format(kind));
         qr_vrec rec;
-        st = qr_folder_create(s->f, id, qr_kind_name(kind), title && *title ? title : fname,
-                              owner, &put, &rec, &res->errors);
+        st = qr_folder_create(s->f, id, qr_kind_name(kind), title && *title ? title : fname, owner,
+                              &put, &rec, &res->errors);
         if (st == QR_OK) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
@@ -395,7 +405,8 @@ qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *
 {
     result_init(res, id);
     if (n < 1) {
-        qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1", "quire log ID lists them");
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
+                       "quire log ID lists them");
         return finish(res, QR_E_USAGE);
     }
     qr_folder_txn *t;
@@ -475,12 +486,14 @@ qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
     if (st == QR_OK) {
         res->log = calloc(n ? n : 1, sizeof *res->log);
         if (!res->log) st = qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
-        for (size_t i = 0; res->log && i < n; i++) version_from(&res->log[i], &recs[i]);
+        for (size_t i = 0; res->log && i < n; i++)
+            version_from(&res->log[i], &recs[i]);
         if (res->log) res->log_count = n;
         if (n) version_from(&res->version, &recs[n - 1]);
         res->head = (int)n;
     }
-    for (size_t i = 0; i < n; i++) qr_vrec_free(&recs[i]);
+    for (size_t i = 0; i < n; i++)
+        qr_vrec_free(&recs[i]);
     free(recs);
     return finish(res, st);
 }
@@ -514,7 +527,8 @@ qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_s
     qr_buf ta = {0}, tb = {0};
     qr_status st = QR_OK;
     if (a < 1 || b < 1)
-        st = qr_errlist_add(&out->errors, QR_E_USAGE, "", "versions are numbered from 1", "quire log ID lists them");
+        st = qr_errlist_add(&out->errors, QR_E_USAGE, "", "versions are numbered from 1",
+                            "quire log ID lists them");
     if (st == QR_OK) st = qr_folder_spec(s->f, id, a, &ta, &out->errors);
     if (st == QR_OK) st = qr_folder_spec(s->f, id, b, &tb, &out->errors);
     if (st == QR_OK) {

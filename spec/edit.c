@@ -16,14 +16,20 @@
 static const char *type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
     case JSON_INTEGER:
-    case JSON_REAL: return "a number";
+    case JSON_REAL:
+        return "a number";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
     }
     return "a value";
 }
@@ -32,17 +38,22 @@ void qr_edit_pointer_push(qr_buf *b, const char *token)
 {
     qr_buf_putc(b, '/');
     for (const char *p = token; *p; p++) {
-        if (*p == '~') qr_buf_puts(b, "~0");
-        else if (*p == '/') qr_buf_puts(b, "~1");
-        else qr_buf_putc(b, *p);
+        if (*p == '~')
+            qr_buf_puts(b, "~0");
+        else if (*p == '/')
+            qr_buf_puts(b, "~1");
+        else
+            qr_buf_putc(b, *p);
     }
 }
 
 /* "base/i/field" into a caller buffer. */
 static void op_path(char *dst, size_t n, const char *base, size_t i, const char *field)
 {
-    if (field) snprintf(dst, n, "%s/%zu/%s", base, i, field);
-    else snprintf(dst, n, "%s/%zu", base, i);
+    if (field)
+        snprintf(dst, n, "%s/%zu/%s", base, i, field);
+    else
+        snprintf(dst, n, "%s/%zu", base, i);
 }
 
 int qr_edit_json_equal(const json_t *a, const json_t *b)
@@ -58,7 +69,8 @@ int qr_edit_json_equal(const json_t *a, const json_t *b)
         if (json_object_size(a) != json_object_size(b)) return 0;
         const char *k;
         json_t *va;
-        json_object_foreach((json_t *)a, k, va) {
+        json_object_foreach((json_t *)a, k, va)
+        {
             json_t *vb = json_object_get(b, k);
             if (!vb || !qr_edit_json_equal(va, vb)) return 0;
         }
@@ -95,7 +107,8 @@ static json_t *merge_owned(json_t *target, const json_t *patch)
     }
     const char *k;
     json_t *v;
-    json_object_foreach((json_t *)patch, k, v) {
+    json_object_foreach((json_t *)patch, k, v)
+    {
         if (json_is_null(v)) {
             json_object_del(target, k);
             continue;
@@ -126,12 +139,14 @@ qr_status qr_edit_append(json_t *doc, const json_t *append, const char *base, qr
 {
     qr_status st = QR_OK;
     if (!json_is_object(doc)) {
-        return qr_errlist_addf(errs, QR_E_EDIT, "", "spec_append adds to top-level lists of an object",
-                               "spec_append needs a spec that is an object, got %s", type_name(doc));
+        return qr_errlist_addf(
+            errs, QR_E_EDIT, "", "spec_append adds to top-level lists of an object",
+            "spec_append needs a spec that is an object, got %s", type_name(doc));
     }
     const char *k;
     json_t *items;
-    json_object_foreach((json_t *)append, k, items) {
+    json_object_foreach((json_t *)append, k, items)
+    {
         qr_buf p = {0};
         qr_buf_puts(&p, base);
         qr_edit_pointer_push(&p, k);
@@ -174,7 +189,8 @@ typedef struct pointer {
 
 static void pointer_free(pointer *p)
 {
-    for (size_t i = 0; i < p->n; i++) free(p->tok[i]);
+    for (size_t i = 0; i < p->n; i++)
+        free(p->tok[i]);
     free(p->tok);
     p->tok = NULL;
     p->n = 0;
@@ -187,7 +203,8 @@ static int pointer_parse(const char *s, pointer *out, char *why, size_t whysz)
     out->n = 0;
     if (*s == '\0') return 0;
     if (*s != '/') {
-        snprintf(why, whysz, "\"%s\" is not a JSON pointer: it must be \"\" or start with \"/\"", s);
+        snprintf(why, whysz, "\"%s\" is not a JSON pointer: it must be \"\" or start with \"/\"",
+                 s);
         return -1;
     }
     size_t cap = 0;
@@ -206,7 +223,9 @@ static int pointer_parse(const char *s, pointer *out, char *why, size_t whysz)
                     i++;
                 } else {
                     snprintf(why, whysz,
-                             "\"%s\" is not a JSON pointer: \"~\" must be followed by 0 or 1 (\"~0\" is ~, \"~1\" is /)", s);
+                             "\"%s\" is not a JSON pointer: \"~\" must be followed by 0 or 1 "
+                             "(\"~0\" is ~, \"~1\" is /)",
+                             s);
                     free(t);
                     pointer_free(out);
                     return -1;
@@ -239,7 +258,8 @@ oom:
 static char *pointer_prefix(const pointer *p, size_t n)
 {
     qr_buf b = {0};
-    for (size_t i = 0; i < n; i++) qr_edit_pointer_push(&b, p->tok[i]);
+    for (size_t i = 0; i < n; i++)
+        qr_edit_pointer_push(&b, p->tok[i]);
     if (!b.data) qr_buf_puts(&b, "");
     return b.data ? b.data : strdup("");
 }
@@ -273,17 +293,21 @@ static json_t *resolve(json_t *root, const pointer *p, size_t n, char *why, size
         } else if (json_is_array(cur)) {
             size_t idx;
             if (strcmp(t, "-") == 0) {
-                snprintf(why, whysz, "\"-\" (past the end of the array at \"%s\") names no element", at);
+                snprintf(why, whysz, "\"-\" (past the end of the array at \"%s\") names no element",
+                         at);
             } else if (array_index(t, &idx) != 0) {
-                snprintf(why, whysz, "\"%s\" is not an array index (the value at \"%s\" is an array)", t, at);
+                snprintf(why, whysz,
+                         "\"%s\" is not an array index (the value at \"%s\" is an array)", t, at);
             } else if (idx >= json_array_size(cur)) {
-                snprintf(why, whysz, "index %zu is out of range: the array at \"%s\" has %zu item%s", idx,
-                         at, json_array_size(cur), json_array_size(cur) == 1 ? "" : "s");
+                snprintf(why, whysz,
+                         "index %zu is out of range: the array at \"%s\" has %zu item%s", idx, at,
+                         json_array_size(cur), json_array_size(cur) == 1 ? "" : "s");
             } else {
                 next = json_array_get(cur, idx);
             }
         } else {
-            snprintf(why, whysz, "the value at \"%s\" is %s, which has no members", at, type_name(cur));
+            snprintf(why, whysz, "the value at \"%s\" is %s, which has no members", at,
+                     type_name(cur));
         }
         free(at);
         if (!next) return NULL;
@@ -354,14 +378,16 @@ static int put_value(json_t **root, const pointer *p, json_t *value, int replace
         if (strcmp(t, "-") == 0 && !replace) {
             idx = size;
         } else if (strcmp(t, "-") == 0) {
-            snprintf(why, whysz, "\"-\" (past the end of the array at \"%s\") names no element to replace", at);
+            snprintf(why, whysz,
+                     "\"-\" (past the end of the array at \"%s\") names no element to replace", at);
             bad = 1;
         } else if (array_index(t, &idx) != 0) {
-            snprintf(why, whysz, "\"%s\" is not an array index (the value at \"%s\" is an array)", t, at);
+            snprintf(why, whysz, "\"%s\" is not an array index (the value at \"%s\" is an array)",
+                     t, at);
             bad = 1;
         } else if (replace ? idx >= size : idx > size) {
-            snprintf(why, whysz, "index %zu is out of range: the array at \"%s\" has %zu item%s", idx, at,
-                     size, size == 1 ? "" : "s");
+            snprintf(why, whysz, "index %zu is out of range: the array at \"%s\" has %zu item%s",
+                     idx, at, size, size == 1 ? "" : "s");
             bad = 1;
         }
         free(at);
@@ -422,7 +448,8 @@ static int pointer_member(op_ctx *c, const json_t *op, const char *key, pointer 
     }
     char why[768];
     if (pointer_parse(json_string_value(v), out, why, sizeof why) != 0) {
-        op_error(c, key, "escape \"~\" as \"~0\" and \"/\" as \"~1\" inside a member name", "%s", why);
+        op_error(c, key, "escape \"~\" as \"~0\" and \"/\" as \"~1\" inside a member name", "%s",
+                 why);
         return -1;
     }
     return 0;
@@ -431,9 +458,9 @@ static int pointer_member(op_ctx *c, const json_t *op, const char *key, pointer 
 static qr_status apply_one(json_t **doc, const json_t *op, op_ctx *c)
 {
     if (!json_is_object(op))
-        return op_error(c, NULL, "e.g. {\"op\": \"replace\", \"path\": \"/title\", \"value\": \"New\"}",
-                        "each operation must be an object with \"op\" and \"path\", got %s",
-                        type_name(op));
+        return op_error(
+            c, NULL, "e.g. {\"op\": \"replace\", \"path\": \"/title\", \"value\": \"New\"}",
+            "each operation must be an object with \"op\" and \"path\", got %s", type_name(op));
     json_t *opv = json_object_get(op, "op");
     if (!opv)
         return op_error(c, NULL, "op is one of add, remove, replace, move, copy, test",
@@ -477,13 +504,15 @@ static qr_status apply_one(json_t **doc, const json_t *op, op_ctx *c)
             break;
         }
         if (put_value(doc, &path, v, which == 2, why, sizeof why) != 0)
-            st = op_error(c, "path", "add creates a member or inserts into an array whose parent exists",
+            st = op_error(c, "path",
+                          "add creates a member or inserts into an array whose parent exists",
                           "cannot %s \"%s\": %s", name, ps, why);
         break;
     }
     case 1: /* remove */
         if (path.n == 0) {
-            st = op_error(c, "path", "remove a member, e.g. \"/blocks/3\"", "cannot remove the whole spec");
+            st = op_error(c, "path", "remove a member, e.g. \"/blocks/3\"",
+                          "cannot remove the whole spec");
         } else if (remove_value(*doc, &path, why, sizeof why) != 0) {
             st = op_error(c, "path", NULL, "cannot remove \"%s\": %s", ps, why);
         }
@@ -549,10 +578,10 @@ done:
 qr_status qr_edit_json_patch(json_t **doc, const json_t *ops, const char *base, qr_errlist *errs)
 {
     if (!json_is_array(ops))
-        return qr_errlist_addf(errs, QR_E_EDIT, base,
-                               "e.g. [{\"op\": \"replace\", \"path\": \"/title\", \"value\": \"New\"}]",
-                               "ops must be a JSON array of operations (RFC 6902), got %s",
-                               type_name(ops));
+        return qr_errlist_addf(
+            errs, QR_E_EDIT, base,
+            "e.g. [{\"op\": \"replace\", \"path\": \"/title\", \"value\": \"New\"}]",
+            "ops must be a JSON array of operations (RFC 6902), got %s", type_name(ops));
     op_ctx c = {errs, base, 0};
     for (size_t i = 0; i < json_array_size(ops); i++) {
         c.i = i;
@@ -601,7 +630,8 @@ static json_t *load_part(const char *text, size_t len, const char *name, int wan
         return NULL;
     }
     if (json_is_string(v)) {
-        json_t *inner = json_loadb(json_string_value(v), json_string_length(v), DECODE_FLAGS, &jerr);
+        json_t *inner =
+            json_loadb(json_string_value(v), json_string_length(v), DECODE_FLAGS, &jerr);
         if (inner && (want_array ? json_is_array(inner) : json_is_object(inner))) {
             json_decref(v);
             return inner;
@@ -610,15 +640,19 @@ static json_t *load_part(const char *text, size_t len, const char *name, int wan
     }
     if (want_array ? !json_is_array(v) : !json_is_object(v)) {
         if (strcmp(name, "spec_patch") == 0)
-            qr_errlist_addf(errs, QR_E_EDIT, path, "e.g. {\"title\": \"New\"}; null deletes a member",
-                            "spec_patch must be a JSON object (merge-patch), got %s.", type_name(v));
+            qr_errlist_addf(
+                errs, QR_E_EDIT, path, "e.g. {\"title\": \"New\"}; null deletes a member",
+                "spec_patch must be a JSON object (merge-patch), got %s.", type_name(v));
         else if (strcmp(name, "spec_append") == 0)
-            qr_errlist_addf(errs, QR_E_EDIT, path, "e.g. {\"blocks\": [{\"type\": \"paragraph\", \"text\": \"More\"}]}",
-                            "spec_append must be a JSON object of {key: [items]}, got %s.", type_name(v));
-        else
             qr_errlist_addf(errs, QR_E_EDIT, path,
-                            "e.g. [{\"op\": \"replace\", \"path\": \"/title\", \"value\": \"New\"}]",
-                            "ops must be a JSON array of operations (RFC 6902), got %s.", type_name(v));
+                            "e.g. {\"blocks\": [{\"type\": \"paragraph\", \"text\": \"More\"}]}",
+                            "spec_append must be a JSON object of {key: [items]}, got %s.",
+                            type_name(v));
+        else
+            qr_errlist_addf(
+                errs, QR_E_EDIT, path,
+                "e.g. [{\"op\": \"replace\", \"path\": \"/title\", \"value\": \"New\"}]",
+                "ops must be a JSON array of operations (RFC 6902), got %s.", type_name(v));
         json_decref(v);
         return NULL;
     }
@@ -629,21 +663,24 @@ qr_status qr_edit_apply(const char *spec, size_t len, const qr_edit *e, qr_buf *
                         qr_errlist *errs)
 {
     if (!e || (!e->patch && !e->append && !e->ops))
-        return qr_errlist_add(errs, QR_E_EDIT, "",
-                              "edit needs spec_patch, spec_append and/or ops.",
-                              "spec_patch is a merge patch, spec_append is {key: [items]}, ops is a JSON Patch array");
+        return qr_errlist_add(errs, QR_E_EDIT, "", "edit needs spec_patch, spec_append and/or ops.",
+                              "spec_patch is a merge patch, spec_append is {key: [items]}, ops is "
+                              "a JSON Patch array");
     json_t *patch = NULL, *append = NULL, *ops = NULL, *doc = NULL;
     qr_status st = QR_OK;
-    if (e->patch && !(patch = load_part(e->patch, e->patch_len, "spec_patch", 0, errs))) st = QR_E_EDIT;
-    if (e->append && !(append = load_part(e->append, e->append_len, "spec_append", 0, errs))) st = QR_E_EDIT;
+    if (e->patch && !(patch = load_part(e->patch, e->patch_len, "spec_patch", 0, errs)))
+        st = QR_E_EDIT;
+    if (e->append && !(append = load_part(e->append, e->append_len, "spec_append", 0, errs)))
+        st = QR_E_EDIT;
     if (e->ops && !(ops = load_part(e->ops, e->ops_len, "ops", 1, errs))) st = QR_E_EDIT;
     if (st != QR_OK) goto done;
 
     json_error_t jerr;
     doc = json_loadb(spec, len, DECODE_FLAGS, &jerr);
     if (!doc) {
-        st = qr_errlist_addf(errs, QR_E_JSON, "", NULL, "the current spec is not valid JSON: %s (line %d)",
-                             jerr.text, jerr.line);
+        st = qr_errlist_addf(errs, QR_E_JSON, "", NULL,
+                             "the current spec is not valid JSON: %s (line %d)", jerr.text,
+                             jerr.line);
         goto done;
     }
     if (patch) {

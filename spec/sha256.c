@@ -62,7 +62,8 @@ void qr_sha256_update(qr_sha256 *c, const void *data, size_t len)
         compress(c->h, c->block);
         c->fill = 0;
     }
-    for (; len >= 64; p += 64, len -= 64) compress(c->h, p);
+    for (; len >= 64; p += 64, len -= 64)
+        compress(c->h, p);
     memcpy(c->block, p, len);
     c->fill = len;
 }
@@ -77,7 +78,8 @@ void qr_sha256_final(qr_sha256 *c, unsigned char out[32])
         c->fill = 0;
     }
     memset(c->block + c->fill, 0, 56 - c->fill);
-    for (int i = 0; i < 8; i++) c->block[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
+    for (int i = 0; i < 8; i++)
+        c->block[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
     compress(c->h, c->block);
     for (int i = 0; i < 8; i++) {
         out[4 * i] = (unsigned char)(c->h[i] >> 24);

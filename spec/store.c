@@ -45,8 +45,8 @@ int qr_folder_id_valid(const char *id)
     size_t n = 0;
     for (const char *p = id; *p; p++, n++) {
         char c = *p;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-              c == '-'))
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-'))
             return 0;
     }
     return n >= 1 && n <= 64;
@@ -69,8 +69,9 @@ static int sync_on(const qr_folder *f, int want)
 
 static qr_status io_error(qr_errlist *errs, const char *path, const char *what)
 {
-    return qr_errlist_addf(errs, QR_E_IO, path, "check the store folder's permissions and free space",
-                           "%s: %s", what, strerror(errno));
+    return qr_errlist_addf(errs, QR_E_IO, path,
+                           "check the store folder's permissions and free space", "%s: %s", what,
+                           strerror(errno));
 }
 
 static int exists_at(int dirfd, const char *name)
@@ -96,12 +97,16 @@ qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder
                          qr_errlist *errs)
 {
     *out = NULL;
-    if (!path || !*path) return qr_errlist_add(errs, QR_E_USAGE, "", "the store path is empty", NULL);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) return io_error(errs, "", "cannot create the store folder");
+    if (!path || !*path)
+        return qr_errlist_add(errs, QR_E_USAGE, "", "the store path is empty", NULL);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return io_error(errs, "", "cannot create the store folder");
     qr_folder *f = calloc(1, sizeof *f);
     if (!f) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-    if (opts) f->o = *opts;
-    else qr_folder_opts_default(&f->o);
+    if (opts)
+        f->o = *opts;
+    else
+        qr_folder_opts_default(&f->o);
     f->root = f->blobs = f->owners = -1;
     f->root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (f->root < 0) goto fail;
@@ -177,9 +182,10 @@ static int dump_to(int dirfd, const char *name, json_t *j, int sync)
 
 static int meta_write(int dirfd, const qr_folder_meta *m, int sync)
 {
-    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i}", "id", m->id, "kind", m->kind,
-                          "title", m->title ? m->title : "", "owner", m->owner, "filename", m->filename,
-                          "mime_type", m->mime_type, "created", m->created, "head", m->head);
+    json_t *j =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i}", "id", m->id, "kind", m->kind, "title",
+                  m->title ? m->title : "", "owner", m->owner, "filename", m->filename, "mime_type",
+                  m->mime_type, "created", m->created, "head", m->head);
     if (!j) {
         errno = ENOMEM;
         return -1;
@@ -220,7 +226,8 @@ static int meta_parse(const char *text, size_t len, qr_folder_meta *m)
         m->head = (int)json_integer_value(head);
     }
     json_decref(j);
-    if (ok && !(m->kind && m->title && m->owner && m->filename && m->mime_type && m->created)) ok = 0;
+    if (ok && !(m->kind && m->title && m->owner && m->filename && m->mime_type && m->created))
+        ok = 0;
     if (!ok) qr_folder_meta_free(m);
     return ok ? 0 : -1;
 }
@@ -258,12 +265,12 @@ static int vrec_parse(const char *text, size_t len, qr_vrec *r)
     memset(r, 0, sizeof *r);
     json_t *j = json_loadb(text, len, 0, NULL);
     json_t *o = json_object_get(j, "output");
-    int ok = json_is_object(j) && json_is_integer(json_object_get(j, "version")) && jstr(j, "action") &&
-             strlen(jstr(j, "action")) < sizeof r->action && jstr(j, "created") &&
-             strlen(jstr(j, "created")) < sizeof r->created && is_hex64(jstr(j, "spec_sha256")) &&
-             json_is_integer(json_object_get(j, "spec_size")) && json_is_object(o) &&
-             is_hex64(jstr(o, "sha256")) && json_is_integer(json_object_get(o, "size")) && jstr(o, "name") &&
-             jstr(o, "mime_type");
+    int ok = json_is_object(j) && json_is_integer(json_object_get(j, "version")) &&
+             jstr(j, "action") && strlen(jstr(j, "action")) < sizeof r->action &&
+             jstr(j, "created") && strlen(jstr(j, "created")) < sizeof r->created &&
+             is_hex64(jstr(j, "spec_sha256")) && json_is_integer(json_object_get(j, "spec_size")) &&
+             json_is_object(o) && is_hex64(jstr(o, "sha256")) &&
+             json_is_integer(json_object_get(o, "size")) && jstr(o, "name") && jstr(o, "mime_type");
     if (ok) {
         r->version = (int)json_integer_value(json_object_get(j, "version"));
         snprintf(r->action, sizeof r->action, "%s", jstr(j, "action"));
@@ -334,13 +341,15 @@ static qr_status load_meta_at(int dir, const char *id, qr_folder_meta *m, qr_err
     qr_buf b = {0};
     if (qr_store_read_file(dir, "meta.json", &b) != 0) {
         qr_buf_free(&b);
-        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "artifact \"%s\" has no readable meta.json: %s",
-                               id, strerror(errno));
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                               "artifact \"%s\" has no readable meta.json: %s", id,
+                               strerror(errno));
     }
     int rc = meta_parse(b.data, b.len, m);
     qr_buf_free(&b);
     if (rc != 0)
-        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "artifact \"%s\" has a damaged meta.json", id);
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                               "artifact \"%s\" has a damaged meta.json", id);
     m->head = probe_head(dir, m->head);
     return QR_OK;
 }
@@ -362,12 +371,14 @@ static qr_status read_vrec_at(int dir, const char *id, int n, qr_vrec *rec, qr_e
     qr_buf b = {0};
     if (qr_store_read_file(dir, name, &b) != 0) {
         qr_buf_free(&b);
-        return qr_errlist_addf(errs, QR_E_STORE, "", NULL, "artifact \"%s\" has no version %d", id, n);
+        return qr_errlist_addf(errs, QR_E_STORE, "", NULL, "artifact \"%s\" has no version %d", id,
+                               n);
     }
     int rc = vrec_parse(b.data, b.len, rec);
     qr_buf_free(&b);
     if (rc != 0 || rec->version != n)
-        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "%s/%s is damaged", id, name);
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "%s/%s is damaged", id,
+                               name);
     return QR_OK;
 }
 
@@ -381,7 +392,8 @@ static qr_status resolve_version(int dir, const char *id, int *n, qr_errlist *er
     if (*n == 0) *n = head;
     if (*n < 1 || *n > head)
         return qr_errlist_addf(errs, QR_E_USAGE, "", "quire log ID lists the versions",
-                               "artifact \"%s\" has no version %d (versions 1 to %d)", id, *n, head);
+                               "artifact \"%s\" has no version %d (versions 1 to %d)", id, *n,
+                               head);
     return QR_OK;
 }
 
@@ -405,8 +417,8 @@ qr_status qr_folder_spec(qr_folder *f, const char *id, int n, qr_buf *out, qr_er
         char name[32];
         vname(name, sizeof name, n, "json");
         if (qr_store_read_file(dir, name, out) != 0)
-            st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "cannot read %s/%s: %s", id, name,
-                                 strerror(errno));
+            st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "cannot read %s/%s: %s",
+                                 id, name, strerror(errno));
     }
     close(dir);
     return st;
@@ -417,13 +429,13 @@ qr_status qr_folder_blob(qr_folder *f, const char *sha256, qr_buf *out, qr_errli
     if (!is_hex64(sha256)) return qr_errlist_add(errs, QR_E_USAGE, "", "not a sha256", NULL);
     size_t start = out->len;
     if (qr_store_read_file(f->blobs, sha256, out) != 0)
-        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is missing: %s", sha256,
-                               strerror(errno));
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is missing: %s",
+                               sha256, strerror(errno));
     char hex[65];
     qr_sha256_hex(out->data + start, out->len - start, hex);
     if (strcmp(hex, sha256) != 0)
-        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is damaged (its sha256 is %s)",
-                               sha256, hex);
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                               "blob %s is damaged (its sha256 is %s)", sha256, hex);
     return QR_OK;
 }
 
@@ -498,13 +510,14 @@ static int ledger_load(qr_folder *f, const char *owner, ledger *l)
 
 static int ledger_save(qr_folder *f, const char *owner, const ledger *l)
 {
-    json_t *j = json_pack("{s:s, s:I, s:I}", "owner", owner, "artifacts", (json_int_t)l->artifacts, "bytes",
-                          (json_int_t)l->bytes);
+    json_t *j = json_pack("{s:s, s:I, s:I}", "owner", owner, "artifacts", (json_int_t)l->artifacts,
+                          "bytes", (json_int_t)l->bytes);
     if (j && l->pending) {
         json_object_set_new(j, "pending",
-                            json_pack("{s:s, s:i, s:s, s:I, s:I, s:s}", "id", l->p_id, "version", l->p_version,
-                                      "spec_sha256", l->p_spec_sha, "artifacts", (json_int_t)l->p_artifacts,
-                                      "bytes", (json_int_t)l->p_bytes, "blob", l->p_blob));
+                            json_pack("{s:s, s:i, s:s, s:I, s:I, s:s}", "id", l->p_id, "version",
+                                      l->p_version, "spec_sha256", l->p_spec_sha, "artifacts",
+                                      (json_int_t)l->p_artifacts, "bytes", (json_int_t)l->p_bytes,
+                                      "blob", l->p_blob));
     }
     char name[96];
     ledger_name(name, sizeof name, owner, "json");
@@ -587,7 +600,8 @@ static int owner_begin(qr_folder *f, const char *owner, ledger *l, qr_errlist *e
         return -1;
     }
     if (ledger_load(f, owner, l) != 0 || ledger_settle(f, owner, l) != 0) {
-        io_error(errs, "", "cannot read the owner's quota ledger (quire fsck --repair rebuilds it)");
+        io_error(errs, "",
+                 "cannot read the owner's quota ledger (quire fsck --repair rebuilds it)");
         qr_store_unlock(fd);
         return -1;
     }
@@ -596,14 +610,16 @@ static int owner_begin(qr_folder *f, const char *owner, ledger *l, qr_errlist *e
 
 static qr_status quota_error(qr_errlist *errs, const char *msg)
 {
-    return qr_errlist_add(errs, QR_E_QUOTA, "", msg, "ask the store's operator to raise the quota, or delete artifacts");
+    return qr_errlist_add(errs, QR_E_QUOTA, "", msg,
+                          "ask the store's operator to raise the quota, or delete artifacts");
 }
 
 static qr_status check_file_cap(qr_folder *f, uint64_t size, qr_errlist *errs)
 {
     if (f->o.max_version_bytes && size > f->o.max_version_bytes) {
         char msg[160];
-        snprintf(msg, sizeof msg, "artifact is too large: %llu bytes exceeds the %llu-byte per-file cap",
+        snprintf(msg, sizeof msg,
+                 "artifact is too large: %llu bytes exceeds the %llu-byte per-file cap",
                  (unsigned long long)size, (unsigned long long)f->o.max_version_bytes);
         return quota_error(errs, msg);
     }
@@ -626,7 +642,8 @@ static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int pare
         qr_sha256_hex(put->data, put->size, rec->sha256);
     } else {
         if (!is_hex64(put->sha256) || !exists_at(f->blobs, put->sha256))
-            return qr_errlist_add(errs, QR_E_STORE, "", "the version's rendered bytes are missing", "run quire fsck");
+            return qr_errlist_add(errs, QR_E_STORE, "", "the version's rendered bytes are missing",
+                                  "run quire fsck");
         snprintf(rec->sha256, sizeof rec->sha256, "%s", put->sha256);
     }
     rec->size = put->size;
@@ -645,26 +662,30 @@ static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int pare
 static int blob_put(qr_folder *f, const qr_vrec *rec, const void *data)
 {
     struct stat st;
-    if (fstatat(f->blobs, rec->sha256, &st, AT_SYMLINK_NOFOLLOW) == 0 && (uint64_t)st.st_size == rec->size)
+    if (fstatat(f->blobs, rec->sha256, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        (uint64_t)st.st_size == rec->size)
         return 0; /* content-addressed: already there */
-    return qr_store_write_atomic(f->blobs, rec->sha256, data, (size_t)rec->size, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
+    return qr_store_write_atomic(f->blobs, rec->sha256, data, (size_t)rec->size,
+                                 sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
 }
 
 /* Under the owner lock: check quotas, record the intent, write the blob and
  * marker. *l is updated; on error nothing is changed. */
-static qr_status reserve(qr_folder *f, const char *owner, ledger *l, const char *id, const qr_vrec *rec,
-                         const void *data, int new_artifact, qr_errlist *errs)
+static qr_status reserve(qr_folder *f, const char *owner, ledger *l, const char *id,
+                         const qr_vrec *rec, const void *data, int new_artifact, qr_errlist *errs)
 {
     int new_blob = !marker_has(f, owner, rec->sha256);
     uint64_t delta = rec->spec_size + (new_blob ? rec->size : 0);
     char msg[160];
     if (new_artifact && f->o.max_artifacts && l->artifacts + 1 > f->o.max_artifacts) {
-        snprintf(msg, sizeof msg, "artifact count quota reached (%llu); delete artifacts to free space",
+        snprintf(msg, sizeof msg,
+                 "artifact count quota reached (%llu); delete artifacts to free space",
                  (unsigned long long)f->o.max_artifacts);
         return quota_error(errs, msg);
     }
     if (f->o.max_total_bytes && l->bytes + delta > f->o.max_total_bytes) {
-        snprintf(msg, sizeof msg, "artifact storage quota reached (%llu bytes); delete artifacts to free space",
+        snprintf(msg, sizeof msg,
+                 "artifact storage quota reached (%llu bytes); delete artifacts to free space",
                  (unsigned long long)f->o.max_total_bytes);
         return quota_error(errs, msg);
     }
@@ -678,8 +699,10 @@ static qr_status reserve(qr_folder *f, const char *owner, ledger *l, const char 
     nl.p_artifacts = new_artifact ? 1 : 0;
     nl.p_bytes = delta;
     snprintf(nl.p_blob, sizeof nl.p_blob, "%s", new_blob ? rec->sha256 : "");
-    if (ledger_save(f, owner, &nl) != 0) return io_error(errs, "", "cannot write the owner's quota ledger");
-    if ((data && blob_put(f, rec, data) != 0) || (new_blob && marker_add(f, owner, rec->sha256) != 0)) {
+    if (ledger_save(f, owner, &nl) != 0)
+        return io_error(errs, "", "cannot write the owner's quota ledger");
+    if ((data && blob_put(f, rec, data) != 0) ||
+        (new_blob && marker_add(f, owner, rec->sha256) != 0)) {
         qr_status st = io_error(errs, "", "cannot write the rendered bytes");
         if (new_blob) marker_del(f, owner, rec->sha256);
         ledger_save(f, owner, l); /* roll back the intent */
@@ -707,7 +730,8 @@ static void rollback(qr_folder *f, const char *owner, ledger *l)
  * added, so settling rolls the intent back. */
 
 /* Write vN.json then vN.meta (the commit point) into dir. */
-static int write_version_files(qr_folder *f, int dir, const qr_vrec *rec, const char *spec, size_t len)
+static int write_version_files(qr_folder *f, int dir, const qr_vrec *rec, const char *spec,
+                               size_t len)
 {
     char name[32];
     vname(name, sizeof name, rec->version, "json");
@@ -747,9 +771,11 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     if (!owner) owner = "default";
     if (!qr_folder_id_valid(owner)) return bad_id(errs, "owner", owner);
-    if (!kind || !*kind) return qr_errlist_add(errs, QR_E_USAGE, "", "name the artifact's kind", NULL);
+    if (!kind || !*kind)
+        return qr_errlist_add(errs, QR_E_USAGE, "", "name the artifact's kind", NULL);
     if (exists_at(f->root, id))
-        return qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it", "artifact \"%s\" already exists", id);
+        return qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+                               "artifact \"%s\" already exists", id);
     qr_status st = prepare(f, put, 1, 0, rec, errs);
     if (st != QR_OK) return st;
 
@@ -777,7 +803,8 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
         goto fail;
     }
     close(lk);
-    if (write_version_files(f, dir, rec, put->spec, put->spec_len) != 0 || meta_write(dir, &m, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) != 0) {
+    if (write_version_files(f, dir, rec, put->spec, put->spec_len) != 0 ||
+        meta_write(dir, &m, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) != 0) {
         st = io_error(errs, "", "cannot write the artifact");
         goto fail;
     }
@@ -834,10 +861,11 @@ qr_status qr_folder_begin(qr_folder *f, const char *id, qr_folder_txn **out, qr_
     }
     qr_status st = load_meta_at(dir, id, &t->meta, errs);
     if (st == QR_OK && strcmp(t->meta.id, id) != 0)
-        st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "artifact \"%s\" has the meta.json of \"%s\"", id,
-                             t->meta.id);
+        st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                             "artifact \"%s\" has the meta.json of \"%s\"", id, t->meta.id);
     if (st == QR_OK && t->meta.head < 1)
-        st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "artifact \"%s\" has no versions", id);
+        st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                             "artifact \"%s\" has no versions", id);
     if (st != QR_OK) {
         qr_folder_end(t);
         return st;
@@ -851,7 +879,8 @@ const qr_folder_meta *qr_folder_txn_meta(const qr_folder_txn *t)
     return &t->meta;
 }
 
-qr_status qr_folder_commit(qr_folder_txn *t, const qr_folder_put *put, qr_vrec *rec, qr_errlist *errs)
+qr_status qr_folder_commit(qr_folder_txn *t, const qr_folder_put *put, qr_vrec *rec,
+                           qr_errlist *errs)
 {
     qr_folder *f = t->f;
     int n = t->meta.head + 1;
@@ -925,7 +954,8 @@ static void strset_add(strset *s, const char *x)
 
 static void strset_free(strset *s)
 {
-    for (size_t i = 0; i < s->n; i++) free(s->v[i]);
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
     free(s->v);
     memset(s, 0, sizeof *s);
 }
@@ -966,14 +996,17 @@ static void problem(fsck_ctx *c, const char *path, const char *fmt, const char *
     qr_errlist_add(&c->rep->problems, QR_E_STORE, path, msg, NULL);
 }
 
-static void stray(fsck_ctx *c, int dirfd, const char *rel, const char *name, const char *why, int is_dir)
+static void stray(fsck_ctx *c, int dirfd, const char *rel, const char *name, const char *why,
+                  int is_dir)
 {
     char path[512];
     snprintf(path, sizeof path, "%s%s", rel, name);
     qr_errlist_add(&c->rep->stray, QR_E_STORE, path, why, NULL);
     if (c->repair) {
-        if (is_dir) remove_flat_dir(dirfd, name);
-        else unlinkat(dirfd, name, 0);
+        if (is_dir)
+            remove_flat_dir(dirfd, name);
+        else
+            unlinkat(dirfd, name, 0);
         c->rep->repaired++;
     }
 }
@@ -1025,7 +1058,8 @@ static void check_artifact(fsck_ctx *c, const char *id)
     /* meta.json, with the head cache as written */
     qr_buf b = {0};
     qr_folder_meta m;
-    int have_meta = qr_store_read_file(dir, "meta.json", &b) == 0 && meta_parse(b.data, b.len, &m) == 0;
+    int have_meta =
+        qr_store_read_file(dir, "meta.json", &b) == 0 && meta_parse(b.data, b.len, &m) == 0;
     qr_buf_free(&b);
     char mpath[128];
     snprintf(mpath, sizeof mpath, "%smeta.json", rel);
@@ -1044,7 +1078,9 @@ static void check_artifact(fsck_ctx *c, const char *id)
     while (d && (e = readdir(d))) {
         const char *nm = e->d_name, *ext;
         int v;
-        if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, "meta.json") || !strcmp(nm, ".lock")) continue;
+        if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, "meta.json") ||
+            !strcmp(nm, ".lock"))
+            continue;
         if (!strncmp(nm, ".tmp.", 5)) {
             stray(c, dir, rel, nm, "temp file of an interrupted write", 0);
             continue;
@@ -1055,7 +1091,8 @@ static void check_artifact(fsck_ctx *c, const char *id)
         }
         if ((size_t)v >= hascap) {
             size_t cap = hascap ? hascap : 64;
-            while (cap <= (size_t)v) cap *= 2;
+            while (cap <= (size_t)v)
+                cap *= 2;
             unsigned char *nh = realloc(has, cap);
             if (!nh) break;
             memset(nh + hascap, 0, cap - hascap);
@@ -1067,7 +1104,8 @@ static void check_artifact(fsck_ctx *c, const char *id)
     }
     if (d) closedir(d);
     int head = 0;
-    while (head < maxv && (has[head + 1] & 2)) head++;
+    while (head < maxv && (has[head + 1] & 2))
+        head++;
     for (int v = 1; v <= maxv; v++) {
         char name[32], path[160];
         if (v <= head) {
@@ -1080,19 +1118,22 @@ static void check_artifact(fsck_ctx *c, const char *id)
         }
         if (has[v] & 2) {
             char msg[96];
-            snprintf(msg, sizeof msg, "versions are not numbered without gaps: %d is missing", head + 1);
+            snprintf(msg, sizeof msg, "versions are not numbered without gaps: %d is missing",
+                     head + 1);
             vname(name, sizeof name, v, "meta");
             snprintf(path, sizeof path, "%s%s", rel, name);
             problem(c, path, "%s", msg);
         } else if (has[v] & 1) {
             vname(name, sizeof name, v, "json");
-            stray(c, dir, rel, name, "spec of a version whose writer was interrupted (no .meta)", 0);
+            stray(c, dir, rel, name, "spec of a version whose writer was interrupted (no .meta)",
+                  0);
         }
     }
     if (have_meta && head == 0) problem(c, mpath, "the artifact has no complete version%s", NULL);
     if (have_meta && m.head > head) {
         char msg[96];
-        snprintf(msg, sizeof msg, "says head %d, but version %d is the last complete one", m.head, head);
+        snprintf(msg, sizeof msg, "says head %d, but version %d is the last complete one", m.head,
+                 head);
         problem(c, mpath, "%s", msg);
     } else if (have_meta && m.head < head && c->repair) {
         /* the head is a cache that lags by design: refresh it, quietly */
@@ -1164,7 +1205,8 @@ static void check_owners(fsck_ctx *c)
         int loaded = ledger_load(f, u->owner, &l) == 0;
         if (loaded) ledger_settle(f, u->owner, &l);
         uint64_t bytes = u->spec_bytes;
-        for (size_t k = 0; k < u->blobs.n; k++) bytes += blob_size(f, u->blobs.v[k]);
+        for (size_t k = 0; k < u->blobs.n; k++)
+            bytes += blob_size(f, u->blobs.v[k]);
         int markers_ok = 1;
         for (size_t k = 0; k < u->blobs.n; k++)
             if (!marker_has(f, u->owner, u->blobs.v[k])) markers_ok = 0;
@@ -1172,15 +1214,18 @@ static void check_owners(fsck_ctx *c)
         if (!loaded || l.artifacts != u->artifacts || l.bytes != bytes || !markers_ok) {
             char msg[256];
             snprintf(msg, sizeof msg,
-                     "quota ledger says %llu artifacts, %llu bytes; the store holds %llu artifacts, %llu bytes "
+                     "quota ledger says %llu artifacts, %llu bytes; the store holds %llu "
+                     "artifacts, %llu bytes "
                      "(quire fsck --repair rebuilds it)",
-                     (unsigned long long)(loaded ? l.artifacts : 0), (unsigned long long)(loaded ? l.bytes : 0),
-                     (unsigned long long)u->artifacts, (unsigned long long)bytes);
+                     (unsigned long long)(loaded ? l.artifacts : 0),
+                     (unsigned long long)(loaded ? l.bytes : 0), (unsigned long long)u->artifacts,
+                     (unsigned long long)bytes);
             if (c->repair) {
                 memset(&l, 0, sizeof l);
                 l.artifacts = u->artifacts;
                 l.bytes = bytes;
-                for (size_t k = 0; k < u->blobs.n; k++) marker_add(f, u->owner, u->blobs.v[k]);
+                for (size_t k = 0; k < u->blobs.n; k++)
+                    marker_add(f, u->owner, u->blobs.v[k]);
                 if (ledger_save(f, u->owner, &l) == 0) c->rep->repaired++;
                 qr_errlist_add(&c->rep->stray, QR_E_STORE, path, msg, NULL);
             } else {
@@ -1199,11 +1244,14 @@ static void check_owners(fsck_ctx *c)
             if (e->d_name[0] == '.') continue;
             if (!strset_has(&u->blobs, e->d_name)) {
                 if (c->repair) {
-                    stray(c, dirfd(d), rel, e->d_name, "quota marker of a blob the owner does not reference", 0);
+                    stray(c, dirfd(d), rel, e->d_name,
+                          "quota marker of a blob the owner does not reference", 0);
                 } else {
                     snprintf(path, sizeof path, "%s%s", rel, e->d_name);
-                    qr_errlist_add(&c->rep->problems, QR_E_STORE, path,
-                                   "quota marker of a blob the owner does not reference (quire fsck --repair)", NULL);
+                    qr_errlist_add(
+                        &c->rep->problems, QR_E_STORE, path,
+                        "quota marker of a blob the owner does not reference (quire fsck --repair)",
+                        NULL);
                 }
             }
         }
@@ -1222,21 +1270,25 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
     int fd = dup(f->root);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     if (!d) {
-        qr_errlist_addf(&rep->problems, QR_E_IO, "", NULL, "cannot list the store: %s", strerror(errno));
+        qr_errlist_addf(&rep->problems, QR_E_IO, "", NULL, "cannot list the store: %s",
+                        strerror(errno));
         return QR_E_IO;
     }
     rewinddir(d);
     strset names = {0};
     struct dirent *e;
-    while ((e = readdir(d))) strset_add(&names, e->d_name);
+    while ((e = readdir(d)))
+        strset_add(&names, e->d_name);
     closedir(d);
     for (size_t i = 0; i < names.n; i++) {
         const char *nm = names.v[i];
-        if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, "blobs") || !strcmp(nm, ".owners")) continue;
+        if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, "blobs") || !strcmp(nm, ".owners"))
+            continue;
         if (!strncmp(nm, ".tmp.", 5)) {
             struct stat st;
             int isdir = fstatat(f->root, nm, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
-            stray(&c, f->root, "", nm, isdir ? "a new artifact whose writer was interrupted" : "temp file", isdir);
+            stray(&c, f->root, "", nm,
+                  isdir ? "a new artifact whose writer was interrupted" : "temp file", isdir);
             continue;
         }
         if (!qr_folder_id_valid(nm)) {
@@ -1253,11 +1305,15 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
     while (d && (e = readdir(d))) {
         const char *nm = e->d_name;
         if (!strcmp(nm, ".") || !strcmp(nm, "..")) continue;
-        if (!strncmp(nm, ".tmp.", 5)) stray(&c, f->blobs, "blobs/", nm, "temp file of an interrupted write", 0);
-        else if (!is_hex64(nm)) problem(&c, "blobs/", "unexpected file %s", nm);
+        if (!strncmp(nm, ".tmp.", 5))
+            stray(&c, f->blobs, "blobs/", nm, "temp file of an interrupted write", 0);
+        else if (!is_hex64(nm))
+            problem(&c, "blobs/", "unexpected file %s", nm);
         else if (!strset_has(&c.referenced, nm))
-            stray(&c, f->blobs, "blobs/", nm, "no version references this blob (its writer was interrupted)", 0);
-        else rep->blobs++;
+            stray(&c, f->blobs, "blobs/", nm,
+                  "no version references this blob (its writer was interrupted)", 0);
+        else
+            rep->blobs++;
     }
     if (d) closedir(d);
     /* ledgers of owners that no longer hold any artifact */
@@ -1274,7 +1330,8 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
     }
     if (d) closedir(d);
     check_owners(&c);
-    for (size_t i = 0; i < c.n_owners; i++) strset_free(&c.owners[i].blobs);
+    for (size_t i = 0; i < c.n_owners; i++)
+        strset_free(&c.owners[i].blobs);
     free(c.owners);
     strset_free(&c.good_blobs);
     strset_free(&c.bad_blobs);

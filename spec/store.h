@@ -133,7 +133,7 @@ typedef struct qr_folder_fsck {
     size_t artifacts, versions, blobs;
     qr_errlist problems; /* path = file relative to the store */
     qr_errlist stray;
-    size_t repaired;     /* items fixed or removed with repair */
+    size_t repaired; /* items fixed or removed with repair */
 } qr_folder_fsck;
 /** Check the whole store. With repair, remove stray files, update lagging
  *  meta.json heads and rebuild owner ledgers (run it with no writers). */

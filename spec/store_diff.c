@@ -36,16 +36,20 @@ static void walk(const json_t *a, const json_t *b, qr_buf *path, plist *added, p
     if (json_is_object(a) && json_is_object(b)) {
         const char *k;
         json_t *va;
-        json_object_foreach((json_t *)a, k, va) {
+        json_object_foreach((json_t *)a, k, va)
+        {
             qr_edit_pointer_push(path, k);
             json_t *vb = json_object_get(b, k);
-            if (!vb) plist_add(removed, path);
-            else walk(va, vb, path, added, removed, changed);
+            if (!vb)
+                plist_add(removed, path);
+            else
+                walk(va, vb, path, added, removed, changed);
             path->len = mark;
             if (path->data) path->data[mark] = '\0';
         }
         json_t *vb;
-        json_object_foreach((json_t *)b, k, vb) {
+        json_object_foreach((json_t *)b, k, vb)
+        {
             if (json_object_get(a, k)) continue;
             qr_edit_pointer_push(path, k);
             plist_add(added, path);
@@ -58,9 +62,12 @@ static void walk(const json_t *a, const json_t *b, qr_buf *path, plist *added, p
         size_t na = json_array_size(a), nb = json_array_size(b);
         for (size_t i = 0; i < na || i < nb; i++) {
             qr_buf_printf(path, "/%zu", i);
-            if (i >= nb) plist_add(removed, path);
-            else if (i >= na) plist_add(added, path);
-            else walk(json_array_get(a, i), json_array_get(b, i), path, added, removed, changed);
+            if (i >= nb)
+                plist_add(removed, path);
+            else if (i >= na)
+                plist_add(added, path);
+            else
+                walk(json_array_get(a, i), json_array_get(b, i), path, added, removed, changed);
             path->len = mark;
             if (path->data) path->data[mark] = '\0';
         }
@@ -76,11 +83,14 @@ qr_status qr_spec_diff_texts(const char *a, size_t alen, const char *b, size_t b
     memset(out, 0, sizeof *out);
     json_error_t e;
     json_t *ja = json_loadb(a, alen, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
-    if (!ja) return qr_errlist_addf(errs, QR_E_STORE, "", NULL, "%s is not valid JSON: %s", a_name, e.text);
+    if (!ja)
+        return qr_errlist_addf(errs, QR_E_STORE, "", NULL, "%s is not valid JSON: %s", a_name,
+                               e.text);
     json_t *jb = json_loadb(b, blen, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
     if (!jb) {
         json_decref(ja);
-        return qr_errlist_addf(errs, QR_E_STORE, "", NULL, "%s is not valid JSON: %s", b_name, e.text);
+        return qr_errlist_addf(errs, QR_E_STORE, "", NULL, "%s is not valid JSON: %s", b_name,
+                               e.text);
     }
     plist ad = {0}, rm = {0}, ch = {0};
     qr_buf path = {0};
@@ -99,9 +109,12 @@ qr_status qr_spec_diff_texts(const char *a, size_t alen, const char *b, size_t b
 void qr_spec_diff_free(qr_spec_diff *d)
 {
     if (!d) return;
-    for (size_t i = 0; i < d->n_added; i++) free(d->added[i]);
-    for (size_t i = 0; i < d->n_removed; i++) free(d->removed[i]);
-    for (size_t i = 0; i < d->n_changed; i++) free(d->changed[i]);
+    for (size_t i = 0; i < d->n_added; i++)
+        free(d->added[i]);
+    for (size_t i = 0; i < d->n_removed; i++)
+        free(d->removed[i]);
+    for (size_t i = 0; i < d->n_changed; i++)
+        free(d->changed[i]);
     free(d->added);
     free(d->removed);
     free(d->changed);
@@ -185,11 +198,15 @@ static void myers(const line *a, size_t n, const line *b, size_t m, size_t ao, s
         long *P = d ? trace[d - 1] : NULL;
         for (long k = -d; k <= d; k += 2) {
             long x;
-            if (d == 0) x = 0;
-            else if (k == -d || (k != d && P[k - 1 + (d - 1)] < P[k + 1 + (d - 1)])) x = P[k + 1 + (d - 1)];
-            else x = P[k - 1 + (d - 1)] + 1;
+            if (d == 0)
+                x = 0;
+            else if (k == -d || (k != d && P[k - 1 + (d - 1)] < P[k + 1 + (d - 1)]))
+                x = P[k + 1 + (d - 1)];
+            else
+                x = P[k - 1 + (d - 1)] + 1;
             long y = x - k;
-            while (x < N && y < M && line_eq(&a[x], &b[y])) x++, y++;
+            while (x < N && y < M && line_eq(&a[x], &b[y]))
+                x++, y++;
             V[k + d] = x;
             if (x >= N && y >= M) {
                 found = d;
@@ -199,8 +216,10 @@ static void myers(const line *a, size_t n, const line *b, size_t m, size_t ao, s
     }
     if (found < 0) {
         /* too different (or out of memory): all of a removed, all of b added */
-        for (size_t i = 0; i < n; i++) dops_add(out, '-', ao + i, bo);
-        for (size_t j = 0; j < m; j++) dops_add(out, '+', ao + n, bo + j);
+        for (size_t i = 0; i < n; i++)
+            dops_add(out, '-', ao + i, bo);
+        for (size_t j = 0; j < m; j++)
+            dops_add(out, '+', ao + n, bo + j);
     } else {
         /* backtrack from (N, M), collecting the script in reverse */
         dops rev = {0};
@@ -208,25 +227,31 @@ static void myers(const line *a, size_t n, const line *b, size_t m, size_t ao, s
         for (long d = found; d > 0; d--) {
             long *P = trace[d - 1];
             long k = x - y, pk;
-            if (k == -d || (k != d && P[k - 1 + (d - 1)] < P[k + 1 + (d - 1)])) pk = k + 1;
-            else pk = k - 1;
+            if (k == -d || (k != d && P[k - 1 + (d - 1)] < P[k + 1 + (d - 1)]))
+                pk = k + 1;
+            else
+                pk = k - 1;
             long px = P[pk + (d - 1)], py = px - pk;
             while (x > px && y > py && (pk == k + 1 ? y - 1 > py : x - 1 > px)) {
                 dops_add(&rev, ' ', ao + (size_t)(x - 1), bo + (size_t)(y - 1));
                 x--, y--;
             }
-            if (pk == k + 1) dops_add(&rev, '+', ao + (size_t)px, bo + (size_t)(y - 1));
-            else dops_add(&rev, '-', ao + (size_t)(x - 1), bo + (size_t)py);
+            if (pk == k + 1)
+                dops_add(&rev, '+', ao + (size_t)px, bo + (size_t)(y - 1));
+            else
+                dops_add(&rev, '-', ao + (size_t)(x - 1), bo + (size_t)py);
             x = px, y = py;
         }
         while (x > 0 && y > 0) {
             dops_add(&rev, ' ', ao + (size_t)(x - 1), bo + (size_t)(y - 1));
             x--, y--;
         }
-        for (size_t i = rev.n; i > 0; i--) dops_add(out, rev.v[i - 1].op, rev.v[i - 1].ai, rev.v[i - 1].bi);
+        for (size_t i = rev.n; i > 0; i--)
+            dops_add(out, rev.v[i - 1].op, rev.v[i - 1].ai, rev.v[i - 1].bi);
         free(rev.v);
     }
-    for (long d = 0; trace && d <= maxd; d++) free(trace[d]);
+    for (long d = 0; trace && d <= maxd; d++)
+        free(trace[d]);
     free(trace);
 }
 
@@ -240,8 +265,10 @@ static void put_line(qr_buf *out, char mark, const line *l)
 /* "@@ -s,c +s,c @@": GNU style (a count of 0 names the line before). */
 static void hunk_range(qr_buf *out, size_t start, size_t count)
 {
-    if (count == 1) qr_buf_printf(out, "%zu", start + 1);
-    else qr_buf_printf(out, "%zu,%zu", count ? start + 1 : start, count);
+    if (count == 1)
+        qr_buf_printf(out, "%zu", start + 1);
+    else
+        qr_buf_printf(out, "%zu,%zu", count ? start + 1 : start, count);
 }
 
 void qr_line_diff(const char *a, size_t alen, const char *b, size_t blen, const char *a_name,
@@ -252,12 +279,16 @@ void qr_line_diff(const char *a, size_t alen, const char *b, size_t blen, const 
     dops d = {0};
     if (!la || !lb) goto done;
     size_t pre = 0;
-    while (pre < n && pre < m && line_eq(&la[pre], &lb[pre])) pre++;
+    while (pre < n && pre < m && line_eq(&la[pre], &lb[pre]))
+        pre++;
     size_t suf = 0;
-    while (suf < n - pre && suf < m - pre && line_eq(&la[n - 1 - suf], &lb[m - 1 - suf])) suf++;
-    for (size_t i = 0; i < pre; i++) dops_add(&d, ' ', i, i);
+    while (suf < n - pre && suf < m - pre && line_eq(&la[n - 1 - suf], &lb[m - 1 - suf]))
+        suf++;
+    for (size_t i = 0; i < pre; i++)
+        dops_add(&d, ' ', i, i);
     myers(la + pre, n - pre - suf, lb + pre, m - pre - suf, pre, pre, &d);
-    for (size_t i = 0; i < suf; i++) dops_add(&d, ' ', n - suf + i, m - suf + i);
+    for (size_t i = 0; i < suf; i++)
+        dops_add(&d, ' ', n - suf + i, m - suf + i);
     if (d.oom) goto done;
 
     int any = 0;
@@ -270,16 +301,19 @@ void qr_line_diff(const char *a, size_t alen, const char *b, size_t blen, const 
     while (i < d.n) {
         /* next change */
         size_t c = i;
-        while (c < d.n && d.v[c].op == ' ') c++;
+        while (c < d.n && d.v[c].op == ' ')
+            c++;
         if (c == d.n) break;
         size_t start = c > ctx ? c - ctx : 0;
         if (start < i) start = i;
         /* extend while the gap of kept lines to the next change is <= 2*ctx */
         size_t end = c;
         for (;;) {
-            while (end < d.n && d.v[end].op != ' ') end++;
+            while (end < d.n && d.v[end].op != ' ')
+                end++;
             size_t k = end;
-            while (k < d.n && d.v[k].op == ' ') k++;
+            while (k < d.n && d.v[k].op == ' ')
+                k++;
             if (k < d.n && k - end <= 2 * ctx) {
                 end = k;
                 continue;
@@ -310,8 +344,10 @@ void qr_line_diff(const char *a, size_t alen, const char *b, size_t blen, const 
         qr_buf_puts(out, " @@\n");
         for (size_t k = start; k < end; k++) {
             const dop *o = &d.v[k];
-            if (o->op == '+') put_line(out, '+', &lb[o->bi]);
-            else put_line(out, o->op, &la[o->ai]);
+            if (o->op == '+')
+                put_line(out, '+', &lb[o->bi]);
+            else
+                put_line(out, o->op, &la[o->ai]);
         }
         i = end;
     }

@@ -50,7 +50,8 @@ void qr_store_random_hex(char out[17])
         clock_gettime(CLOCK_MONOTONIC, &ts);
         uint64_t x = (uint64_t)getpid() * 0x9e3779b97f4a7c15u ^ (uint64_t)ts.tv_nsec ^
                      ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)(uintptr_t)out;
-        for (int i = 0; i < 8; i++, x >>= 8) r[i] = (unsigned char)x;
+        for (int i = 0; i < 8; i++, x >>= 8)
+            r[i] = (unsigned char)x;
     }
     for (int i = 0; i < 8; i++) {
         out[2 * i] = hx[r[i] >> 4];
@@ -94,7 +95,7 @@ int qr_store_write_atomic(int dirfd, const char *name, const void *data, size_t 
     if (renameat(dirfd, tmp, dirfd, name) != 0) goto fail;
     if (sync & QR_SYNC_DIR) fsync(dirfd);
     return 0;
-fail: {
+fail : {
     int e = errno;
     if (fd >= 0) close(fd);
     unlinkat(dirfd, tmp, 0);

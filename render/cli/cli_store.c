@@ -48,9 +48,12 @@ static int failure(qr_status st, const qr_errlist *errs)
     qr_buf b = {0};
     size_t n = errs->count;
     char head[600];
-    if (n == 1) snprintf(head, sizeof head, "%s", errs->items[0].message);
-    else if (st == QR_E_SPEC) snprintf(head, sizeof head, "%zu spec errors", n);
-    else snprintf(head, sizeof head, "%s (%zu errors)", qr_status_str(st), n);
+    if (n == 1)
+        snprintf(head, sizeof head, "%s", errs->items[0].message);
+    else if (st == QR_E_SPEC)
+        snprintf(head, sizeof head, "%zu spec errors", n);
+    else
+        snprintf(head, sizeof head, "%s (%zu errors)", qr_status_str(st), n);
     qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
     qr_json_str_max(&b, head, 500);
     qr_buf_puts(&b, ",\"errors\":");
@@ -110,12 +113,12 @@ static int parse_args(int argc, char **argv, args *a)
         return usage("QUIRE_MAX_VERSION_BYTES must be a number", NULL);
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name, field)                                            \
-    if (strcmp(s, name) == 0) {                                     \
-        if (!v) return usage("%s needs a value", name);             \
-        a->field = v;                                               \
-        i++;                                                        \
-        continue;                                                   \
+#define OPT(name, field)                                                                           \
+    if (strcmp(s, name) == 0) {                                                                    \
+        if (!v) return usage("%s needs a value", name);                                            \
+        a->field = v;                                                                              \
+        i++;                                                                                       \
+        continue;                                                                                  \
     }
         OPT("--store", store)
         OPT("-k", kind)
@@ -130,13 +133,16 @@ static int parse_args(int argc, char **argv, args *a)
         OPT("--output", out)
 #undef OPT
         if (strcmp(s, "--version") == 0) {
-            if (parse_version(v, &a->version)) return usage("--version needs a version number from 1", NULL);
+            if (parse_version(v, &a->version))
+                return usage("--version needs a version number from 1", NULL);
             i++;
         } else if (strcmp(s, "--max-artifacts") == 0) {
-            if (parse_u64(v, &a->opts.max_artifacts)) return usage("--max-artifacts needs a number", NULL);
+            if (parse_u64(v, &a->opts.max_artifacts))
+                return usage("--max-artifacts needs a number", NULL);
             i++;
         } else if (strcmp(s, "--max-bytes") == 0) {
-            if (parse_u64(v, &a->opts.max_total_bytes)) return usage("--max-bytes needs a byte count", NULL);
+            if (parse_u64(v, &a->opts.max_total_bytes))
+                return usage("--max-bytes needs a byte count", NULL);
             i++;
         } else if (strcmp(s, "--max-version-bytes") == 0) {
             if (parse_u64(v, &a->opts.max_version_bytes))
@@ -221,7 +227,9 @@ static int print_write(qr_status st, const qr_store_result *r)
 
 static int cmd_create(qr_store *s, const args *a)
 {
-    if (!a->kind) return usage("name the kind with -k (document, spreadsheet, presentation, pdf, html)", NULL);
+    if (!a->kind)
+        return usage("name the kind with -k (document, spreadsheet, presentation, pdf, html)",
+                     NULL);
     qr_kind kind;
     if (qr_kind_from_str(a->kind, &kind) != 0)
         return usage("-k takes document, spreadsheet, presentation, pdf or html, not %s", a->kind);
@@ -240,9 +248,11 @@ static int cmd_create(qr_store *s, const args *a)
 
 static int cmd_edit(qr_store *s, const args *a)
 {
-    if (a->npos != 1) return usage("name the artifact: quire edit ID [--patch F] [--append F] [--ops F]", NULL);
+    if (a->npos != 1)
+        return usage("name the artifact: quire edit ID [--patch F] [--append F] [--ops F]", NULL);
     if (!a->patch && !a->append && !a->ops)
-        return usage("edit needs one of --patch F (merge patch), --append F ({key: [items]}) or --ops F (JSON Patch)",
+        return usage("edit needs one of --patch F (merge patch), --append F ({key: [items]}) or "
+                     "--ops F (JSON Patch)",
                      NULL);
     char *parts[3] = {NULL, NULL, NULL};
     const char *files[3] = {a->patch, a->append, a->ops};
@@ -257,7 +267,8 @@ static int cmd_edit(qr_store *s, const args *a)
         rc = print_write(st, &r);
         qr_store_result_free(&r);
     }
-    for (int i = 0; i < 3; i++) free(parts[i]);
+    for (int i = 0; i < 3; i++)
+        free(parts[i]);
     return rc;
 }
 
@@ -279,7 +290,8 @@ static int cmd_rewrite(qr_store *s, const args *a)
 static int cmd_restore(qr_store *s, const args *a)
 {
     int n;
-    if (a->npos != 2 || parse_version(a->pos[1], &n)) return usage("usage: quire restore ID N (N from 1)", NULL);
+    if (a->npos != 2 || parse_version(a->pos[1], &n))
+        return usage("usage: quire restore ID N (N from 1)", NULL);
     qr_store_result r;
     qr_status st = qr_store_restore(s, a->pos[0], n, &r);
     int rc = print_write(st, &r);
@@ -293,7 +305,8 @@ static int cmd_show(qr_store *s, const args *a)
     qr_store_result r;
     qr_status st = qr_store_show(s, a->pos[0], a->version, &r);
     int rc = 0;
-    if (st != QR_OK) rc = failure(st, &r.errors);
+    if (st != QR_OK)
+        rc = failure(st, &r.errors);
     else {
         fwrite(r.spec, 1, r.spec_len, stdout);
         fflush(stdout);
@@ -323,12 +336,16 @@ static int cmd_log(qr_store *s, const args *a)
         qr_buf_printf(&b, ",\"head\":%d,\"versions\":[", r.head);
         for (size_t i = 0; i < r.log_count; i++) {
             const qr_store_version *v = &r.log[i];
-            qr_buf_printf(&b, "%s{\"version\":%d,\"action\":\"%s\",\"parent\":", i ? "," : "", v->version,
-                          v->action);
-            if (v->parent) qr_buf_printf(&b, "%d", v->parent);
-            else qr_buf_puts(&b, "null");
+            qr_buf_printf(&b, "%s{\"version\":%d,\"action\":\"%s\",\"parent\":", i ? "," : "",
+                          v->version, v->action);
+            if (v->parent)
+                qr_buf_printf(&b, "%d", v->parent);
+            else
+                qr_buf_puts(&b, "null");
             if (v->restored_from) qr_buf_printf(&b, ",\"restored_from\":%d", v->restored_from);
-            qr_buf_printf(&b, ",\"created\":\"%s\",\"size\":%llu,\"sha256\":\"%s\",\"spec_sha256\":\"%s\",\"filename\":",
+            qr_buf_printf(&b,
+                          ",\"created\":\"%s\",\"size\":%llu,\"sha256\":\"%s\",\"spec_sha256\":\"%"
+                          "s\",\"filename\":",
                           v->created, v->size, v->sha256, v->spec_sha256);
             qr_json_str(&b, v->filename);
             qr_buf_putc(&b, '}');
@@ -362,9 +379,12 @@ static int cmd_diff(qr_store *s, const args *a)
     if (st != QR_OK) {
         rc = failure(st, &d.errors);
     } else if (a->unified) {
-        for (size_t i = 0; i < d.n_added; i++) printf("added   %s\n", d.added[i]);
-        for (size_t i = 0; i < d.n_removed; i++) printf("removed %s\n", d.removed[i]);
-        for (size_t i = 0; i < d.n_changed; i++) printf("changed %s\n", d.changed[i]);
+        for (size_t i = 0; i < d.n_added; i++)
+            printf("added   %s\n", d.added[i]);
+        for (size_t i = 0; i < d.n_removed; i++)
+            printf("removed %s\n", d.removed[i]);
+        for (size_t i = 0; i < d.n_changed; i++)
+            printf("changed %s\n", d.changed[i]);
         fputs(d.unified, stdout);
         fflush(stdout);
     } else {
@@ -391,7 +411,8 @@ static int write_file_atomic(const char *path, const void *data, size_t len)
     char tmp[PATH_MAX];
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen) >= (int)sizeof tmp) {
+    if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen) >=
+        (int)sizeof tmp) {
         errno = ENAMETOOLONG;
         return -1;
     }
@@ -416,7 +437,7 @@ static int write_file_atomic(const char *path, const void *data, size_t len)
     fd = -1;
     if (rename(tmp, path) != 0) goto fail;
     return 0;
-fail: {
+fail : {
     int e = errno;
     if (fd >= 0) close(fd);
     unlink(tmp);
@@ -460,12 +481,14 @@ static int cmd_fsck(qr_store *s, const args *a)
     qr_buf_printf(&b, "{\"status\":\"%s\"", st == QR_OK ? "ok" : "error");
     if (st != QR_OK) {
         char head[160];
-        snprintf(head, sizeof head, "the store has %zu problem%s", f.problems.count, f.problems.count == 1 ? "" : "s");
+        snprintf(head, sizeof head, "the store has %zu problem%s", f.problems.count,
+                 f.problems.count == 1 ? "" : "s");
         qr_buf_puts(&b, ",\"error\":");
         qr_json_str(&b, head);
     }
-    qr_buf_printf(&b, ",\"artifacts\":%zu,\"versions\":%zu,\"blobs\":%zu,\"repaired\":%zu,\"problems\":",
-                  f.artifacts, f.versions, f.blobs, f.repaired);
+    qr_buf_printf(
+        &b, ",\"artifacts\":%zu,\"versions\":%zu,\"blobs\":%zu,\"repaired\":%zu,\"problems\":",
+        f.artifacts, f.versions, f.blobs, f.repaired);
     size_t om = qr_json_errors(&b, &f.problems, 50, BUDGET);
     if (om) qr_buf_printf(&b, ",\"problems_omitted\":%zu", om);
     qr_buf_puts(&b, ",\"stray\":");
@@ -488,9 +511,9 @@ int qr_cli_store(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(qr_store *, const args *);
-    } cmds[] = {{"create", cmd_create}, {"edit", cmd_edit},     {"rewrite", cmd_rewrite},
-                {"restore", cmd_restore}, {"show", cmd_show},   {"log", cmd_log},
-                {"diff", cmd_diff},     {"export", cmd_export}, {"fsck", cmd_fsck}};
+    } cmds[] = {{"create", cmd_create},   {"edit", cmd_edit},     {"rewrite", cmd_rewrite},
+                {"restore", cmd_restore}, {"show", cmd_show},     {"log", cmd_log},
+                {"diff", cmd_diff},       {"export", cmd_export}, {"fsck", cmd_fsck}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(a.cmd, cmds[i].name) != 0) continue;
         qr_store *s;

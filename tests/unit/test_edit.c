@@ -91,42 +91,49 @@ typedef struct jp_case {
 } jp_case;
 
 static const jp_case rfc6902[] = {
-    {"A.1 add object member", "{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\"}]",
-     "{\"baz\":\"qux\",\"foo\":\"bar\"}", NULL},
-    {"A.2 add array element", "{\"foo\":[\"bar\",\"baz\"]}", "[{\"op\":\"add\",\"path\":\"/foo/1\",\"value\":\"qux\"}]",
+    {"A.1 add object member", "{\"foo\":\"bar\"}",
+     "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\"}]", "{\"baz\":\"qux\",\"foo\":\"bar\"}",
+     NULL},
+    {"A.2 add array element", "{\"foo\":[\"bar\",\"baz\"]}",
+     "[{\"op\":\"add\",\"path\":\"/foo/1\",\"value\":\"qux\"}]",
      "{\"foo\":[\"bar\",\"qux\",\"baz\"]}", NULL},
-    {"A.3 remove object member", "{\"baz\":\"qux\",\"foo\":\"bar\"}", "[{\"op\":\"remove\",\"path\":\"/baz\"}]",
-     "{\"foo\":\"bar\"}", NULL},
-    {"A.4 remove array element", "{\"foo\":[\"bar\",\"qux\",\"baz\"]}", "[{\"op\":\"remove\",\"path\":\"/foo/1\"}]",
-     "{\"foo\":[\"bar\",\"baz\"]}", NULL},
-    {"A.5 replace", "{\"baz\":\"qux\",\"foo\":\"bar\"}", "[{\"op\":\"replace\",\"path\":\"/baz\",\"value\":\"boo\"}]",
+    {"A.3 remove object member", "{\"baz\":\"qux\",\"foo\":\"bar\"}",
+     "[{\"op\":\"remove\",\"path\":\"/baz\"}]", "{\"foo\":\"bar\"}", NULL},
+    {"A.4 remove array element", "{\"foo\":[\"bar\",\"qux\",\"baz\"]}",
+     "[{\"op\":\"remove\",\"path\":\"/foo/1\"}]", "{\"foo\":[\"bar\",\"baz\"]}", NULL},
+    {"A.5 replace", "{\"baz\":\"qux\",\"foo\":\"bar\"}",
+     "[{\"op\":\"replace\",\"path\":\"/baz\",\"value\":\"boo\"}]",
      "{\"baz\":\"boo\",\"foo\":\"bar\"}", NULL},
-    {"A.6 move value", "{\"foo\":{\"bar\":\"baz\",\"waldo\":\"fred\"},\"qux\":{\"corge\":\"grault\"}}",
+    {"A.6 move value",
+     "{\"foo\":{\"bar\":\"baz\",\"waldo\":\"fred\"},\"qux\":{\"corge\":\"grault\"}}",
      "[{\"op\":\"move\",\"from\":\"/foo/waldo\",\"path\":\"/qux/thud\"}]",
      "{\"foo\":{\"bar\":\"baz\"},\"qux\":{\"corge\":\"grault\",\"thud\":\"fred\"}}", NULL},
     {"A.7 move array element", "{\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}",
      "[{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/3\"}]",
      "{\"foo\":[\"all\",\"cows\",\"eat\",\"grass\"]}", NULL},
     {"A.8 test success", "{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}",
-     "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},{\"op\":\"test\",\"path\":\"/foo/1\",\"value\":2}]",
+     "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},{\"op\":\"test\",\"path\":\"/foo/"
+     "1\",\"value\":2}]",
      "{\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}", NULL},
-    {"A.9 test error", "{\"baz\":\"qux\"}", "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"bar\"}]", NULL,
-     "/ops/0/value"},
+    {"A.9 test error", "{\"baz\":\"qux\"}",
+     "[{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"bar\"}]", NULL, "/ops/0/value"},
     {"A.10 add nested member object", "{\"foo\":\"bar\"}",
      "[{\"op\":\"add\",\"path\":\"/child\",\"value\":{\"grandchild\":{}}}]",
      "{\"foo\":\"bar\",\"child\":{\"grandchild\":{}}}", NULL},
     {"A.11 ignore unrecognized elements", "{\"foo\":\"bar\"}",
-     "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\",\"xyz\":123}]", "{\"foo\":\"bar\",\"baz\":\"qux\"}", NULL},
-    {"A.12 add to nonexistent target", "{\"foo\":\"bar\"}", "[{\"op\":\"add\",\"path\":\"/baz/bat\",\"value\":\"qux\"}]",
-     NULL, "/ops/0/path"},
+     "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\",\"xyz\":123}]",
+     "{\"foo\":\"bar\",\"baz\":\"qux\"}", NULL},
+    {"A.12 add to nonexistent target", "{\"foo\":\"bar\"}",
+     "[{\"op\":\"add\",\"path\":\"/baz/bat\",\"value\":\"qux\"}]", NULL, "/ops/0/path"},
     {"A.13 invalid JSON patch document", "{\"foo\":\"bar\"}",
      "[{\"op\":\"add\",\"path\":\"/baz\",\"value\":\"qux\",\"op\":\"remove\"}]", NULL, "/ops"},
-    {"A.14 ~ escape ordering", "{\"/\":9,\"~1\":10}", "[{\"op\":\"test\",\"path\":\"/~01\",\"value\":10}]",
-     "{\"/\":9,\"~1\":10}", NULL},
+    {"A.14 ~ escape ordering", "{\"/\":9,\"~1\":10}",
+     "[{\"op\":\"test\",\"path\":\"/~01\",\"value\":10}]", "{\"/\":9,\"~1\":10}", NULL},
     {"A.15 comparing strings and numbers", "{\"/\":9,\"~1\":10}",
      "[{\"op\":\"test\",\"path\":\"/~01\",\"value\":\"10\"}]", NULL, "/ops/0/value"},
     {"A.16 adding an array value", "{\"foo\":[\"bar\"]}",
-     "[{\"op\":\"add\",\"path\":\"/foo/-\",\"value\":[\"abc\",\"def\"]}]", "{\"foo\":[\"bar\",[\"abc\",\"def\"]]}", NULL},
+     "[{\"op\":\"add\",\"path\":\"/foo/-\",\"value\":[\"abc\",\"def\"]}]",
+     "{\"foo\":[\"bar\",[\"abc\",\"def\"]]}", NULL},
 };
 
 static qr_status apply_ops(const char *doc, const char *ops, qr_buf *out, qr_errlist *errs)
@@ -145,7 +152,8 @@ static void test_rfc6902_appendix_a(void **state)
         qr_errlist errs = {0};
         qr_status st = apply_ops(c->doc, c->patch, &out, &errs);
         if (c->result) {
-            if (st != QR_OK) fail_msg("%s: %s: %s", c->name, errs.items[0].path, errs.items[0].message);
+            if (st != QR_OK)
+                fail_msg("%s: %s: %s", c->name, errs.items[0].path, errs.items[0].message);
             json_t *got = parse(out.data);
             assert_json_eq(got, c->result);
             json_decref(got);
@@ -170,7 +178,8 @@ static void expect_error(const char *doc, const qr_edit *e, const char *path, co
     assert_int_equal(st, QR_E_EDIT);
     assert_true(errs.count >= 1);
     if (strcmp(errs.items[0].path, path) != 0 || strcmp(errs.items[0].message, message) != 0)
-        fail_msg("got %s: %s\nwant %s: %s", errs.items[0].path, errs.items[0].message, path, message);
+        fail_msg("got %s: %s\nwant %s: %s", errs.items[0].path, errs.items[0].message, path,
+                 message);
     assert_null(out.data);
     qr_errlist_clear(&errs);
 }
@@ -185,36 +194,46 @@ static void test_ops_errors(void **state)
                      "{\"op\":\"replace\",\"path\":\"/slides/0/title\",\"value\":\"x\"},"
                      "{\"op\":\"replace\",\"path\":\"/slides/7/title\",\"value\":\"y\"}]"),
                  "/ops/2/path",
-                 "cannot replace \"/slides/7/title\": index 7 is out of range: the array at \"/slides\" has 2 items");
+                 "cannot replace \"/slides/7/title\": index 7 is out of range: the array at "
+                 "\"/slides\" has 2 items");
     expect_error(doc, OPS("[{\"op\":\"remove\",\"path\":\"/nope\"}]"), "/ops/0/path",
                  "cannot remove \"/nope\": the object at \"\" has no member \"nope\"");
     expect_error(doc, OPS("[{\"op\":\"add\",\"path\":\"/slides/01\",\"value\":1}]"), "/ops/0/path",
-                 "cannot add \"/slides/01\": \"01\" is not an array index (the value at \"/slides\" is an array)");
-    expect_error(doc, OPS("[{\"op\":\"add\",\"path\":\"/slides/3\",\"value\":1}]"), "/ops/0/path",
-                 "cannot add \"/slides/3\": index 3 is out of range: the array at \"/slides\" has 2 items");
-    expect_error(doc, OPS("[{\"op\":\"replace\",\"path\":\"/slides/-\",\"value\":1}]"), "/ops/0/path",
-                 "cannot replace \"/slides/-\": \"-\" (past the end of the array at \"/slides\") names no element");
+                 "cannot add \"/slides/01\": \"01\" is not an array index (the value at "
+                 "\"/slides\" is an array)");
+    expect_error(
+        doc, OPS("[{\"op\":\"add\",\"path\":\"/slides/3\",\"value\":1}]"), "/ops/0/path",
+        "cannot add \"/slides/3\": index 3 is out of range: the array at \"/slides\" has 2 items");
+    expect_error(doc, OPS("[{\"op\":\"replace\",\"path\":\"/slides/-\",\"value\":1}]"),
+                 "/ops/0/path",
+                 "cannot replace \"/slides/-\": \"-\" (past the end of the array at \"/slides\") "
+                 "names no element");
     expect_error(doc, OPS("[{\"op\":\"add\",\"path\":\"title\",\"value\":1}]"), "/ops/0/path",
                  "\"title\" is not a JSON pointer: it must be \"\" or start with \"/\"");
     expect_error(doc, OPS("[{\"op\":\"add\",\"path\":\"/a~2\",\"value\":1}]"), "/ops/0/path",
-                 "\"/a~2\" is not a JSON pointer: \"~\" must be followed by 0 or 1 (\"~0\" is ~, \"~1\" is /)");
-    expect_error(doc, OPS("[{\"op\":\"frob\",\"path\":\"/title\"}]"), "/ops/0/op", "unknown op \"frob\"");
+                 "\"/a~2\" is not a JSON pointer: \"~\" must be followed by 0 or 1 (\"~0\" is ~, "
+                 "\"~1\" is /)");
+    expect_error(doc, OPS("[{\"op\":\"frob\",\"path\":\"/title\"}]"), "/ops/0/op",
+                 "unknown op \"frob\"");
     expect_error(doc, OPS("[{\"path\":\"/title\"}]"), "/ops/0", "the operation has no \"op\"");
     expect_error(doc, OPS("[{\"op\":\"add\",\"value\":1}]"), "/ops/0", "add needs \"path\"");
     expect_error(doc, OPS("[{\"op\":\"add\",\"path\":\"/x\"}]"), "/ops/0", "add needs \"value\"");
     expect_error(doc, OPS("[{\"op\":\"copy\",\"path\":\"/x\"}]"), "/ops/0", "copy needs \"from\"");
-    expect_error(doc, OPS("[{\"op\":\"move\",\"from\":\"/slides\",\"path\":\"/slides/0/x\"}]"), "/ops/0/from",
-                 "cannot move \"/slides\" into \"/slides/0/x\"");
+    expect_error(doc, OPS("[{\"op\":\"move\",\"from\":\"/slides\",\"path\":\"/slides/0/x\"}]"),
+                 "/ops/0/from", "cannot move \"/slides\" into \"/slides/0/x\"");
     expect_error(doc, OPS("[{\"op\":\"copy\",\"from\":\"/zz\",\"path\":\"/x\"}]"), "/ops/0/from",
                  "cannot copy from \"/zz\": the object at \"\" has no member \"zz\"");
-    expect_error(doc, OPS("[{\"op\":\"add\",\"path\":\"/title/x\",\"value\":1}]"), "/ops/0/path",
-                 "cannot add \"/title/x\": the value at \"/title\" is a string, which has no members");
-    expect_error(doc, OPS("[{\"op\":\"test\",\"path\":\"/title\",\"value\":\"U\"}]"), "/ops/0/value",
-                 "test failed: the value at \"/title\" is \"T\", not \"U\"");
-    expect_error(doc, OPS("{\"op\":\"add\"}"), "/ops", "ops must be a JSON array of operations (RFC 6902), got an object.");
+    expect_error(
+        doc, OPS("[{\"op\":\"add\",\"path\":\"/title/x\",\"value\":1}]"), "/ops/0/path",
+        "cannot add \"/title/x\": the value at \"/title\" is a string, which has no members");
+    expect_error(doc, OPS("[{\"op\":\"test\",\"path\":\"/title\",\"value\":\"U\"}]"),
+                 "/ops/0/value", "test failed: the value at \"/title\" is \"T\", not \"U\"");
+    expect_error(doc, OPS("{\"op\":\"add\"}"), "/ops",
+                 "ops must be a JSON array of operations (RFC 6902), got an object.");
     expect_error(doc, OPS("[1]"), "/ops/0",
                  "each operation must be an object with \"op\" and \"path\", got a number");
-    expect_error(doc, OPS("[{\"op\":\"remove\",\"path\":\"\"}]"), "/ops/0/path", "cannot remove the whole spec");
+    expect_error(doc, OPS("[{\"op\":\"remove\",\"path\":\"\"}]"), "/ops/0/path",
+                 "cannot remove the whole spec");
 #undef OPS
 }
 
@@ -235,14 +254,19 @@ static void test_ops_more(void **state)
     assert_json_eq(got, "{\"a/b\":{\"m~n\":[1,2]},\"n\":1.0,\"c\":[0,1,2]}");
     json_decref(got);
     qr_buf_free(&out);
-    assert_int_equal(apply_ops(doc, "[{\"op\":\"replace\",\"path\":\"\",\"value\":{\"x\":1}}]", &out, &errs), QR_OK);
+    assert_int_equal(
+        apply_ops(doc, "[{\"op\":\"replace\",\"path\":\"\",\"value\":{\"x\":1}}]", &out, &errs),
+        QR_OK);
     assert_string_equal(out.data, "{\"x\":1}");
     qr_buf_free(&out);
     /* moving onto itself is a no-op */
-    assert_int_equal(apply_ops(doc, "[{\"op\":\"move\",\"from\":\"/n\",\"path\":\"/n\"}]", &out, &errs), QR_OK);
+    assert_int_equal(
+        apply_ops(doc, "[{\"op\":\"move\",\"from\":\"/n\",\"path\":\"/n\"}]", &out, &errs), QR_OK);
     qr_buf_free(&out);
     /* ops as a JSON string holding the array */
-    assert_int_equal(apply_ops(doc, "\"[{\\\"op\\\":\\\"remove\\\",\\\"path\\\":\\\"/n\\\"}]\"", &out, &errs), QR_OK);
+    assert_int_equal(
+        apply_ops(doc, "\"[{\\\"op\\\":\\\"remove\\\",\\\"path\\\":\\\"/n\\\"}]\"", &out, &errs),
+        QR_OK);
     assert_string_equal(out.data, "{\"a/b\":{\"m~n\":[1]}}");
     qr_buf_free(&out);
     assert_int_equal(errs.count, 0);
@@ -252,22 +276,25 @@ static void test_ops_more(void **state)
 
 static void test_order_patch_append_ops(void **state)
 {
-    const char *doc = "{\"title\":\"Old\",\"sections\":[{\"heading\":\"S\",\"paragraphs\":[\"p\"]}]}";
+    const char *doc =
+        "{\"title\":\"Old\",\"sections\":[{\"heading\":\"S\",\"paragraphs\":[\"p\"]}]}";
     qr_edit e = {0};
     e.patch = "{\"title\":\"New\",\"lang\":\"en\"}";
     e.patch_len = strlen(e.patch);
     e.append = "{\"blocks\":[{\"type\":\"paragraph\",\"text\":\"one\"}]}";
     e.append_len = strlen(e.append);
     /* ops see the appended blocks: append ran first */
-    e.ops = "[{\"op\":\"add\",\"path\":\"/blocks/-\",\"value\":{\"type\":\"paragraph\",\"text\":\"two\"}},"
+    e.ops = "[{\"op\":\"add\",\"path\":\"/blocks/"
+            "-\",\"value\":{\"type\":\"paragraph\",\"text\":\"two\"}},"
             "{\"op\":\"test\",\"path\":\"/title\",\"value\":\"New\"}]";
     e.ops_len = strlen(e.ops);
     qr_buf out = {0};
     qr_errlist errs = {0};
     assert_int_equal(qr_edit_apply(doc, strlen(doc), &e, &out, &errs), QR_OK);
-    assert_string_equal(out.data,
-                        "{\"title\":\"New\",\"sections\":[{\"heading\":\"S\",\"paragraphs\":[\"p\"]}],\"lang\":\"en\","
-                        "\"blocks\":[{\"type\":\"paragraph\",\"text\":\"one\"},{\"type\":\"paragraph\",\"text\":\"two\"}]}");
+    assert_string_equal(out.data, "{\"title\":\"New\",\"sections\":[{\"heading\":\"S\","
+                                  "\"paragraphs\":[\"p\"]}],\"lang\":\"en\","
+                                  "\"blocks\":[{\"type\":\"paragraph\",\"text\":\"one\"},{\"type\":"
+                                  "\"paragraph\",\"text\":\"two\"}]}");
     qr_buf_free(&out);
     /* append to an existing list */
     e.patch = NULL;
@@ -275,8 +302,9 @@ static void test_order_patch_append_ops(void **state)
     e.append = "{\"sections\":[{\"heading\":\"T\",\"paragraphs\":[]}]}";
     e.append_len = strlen(e.append);
     assert_int_equal(qr_edit_apply(doc, strlen(doc), &e, &out, &errs), QR_OK);
-    assert_string_equal(out.data, "{\"title\":\"Old\",\"sections\":[{\"heading\":\"S\",\"paragraphs\":[\"p\"]},"
-                                  "{\"heading\":\"T\",\"paragraphs\":[]}]}");
+    assert_string_equal(
+        out.data, "{\"title\":\"Old\",\"sections\":[{\"heading\":\"S\",\"paragraphs\":[\"p\"]},"
+                  "{\"heading\":\"T\",\"paragraphs\":[]}]}");
     qr_buf_free(&out);
     assert_int_equal(errs.count, 0);
 }
@@ -288,22 +316,27 @@ static void test_append_and_request_errors(void **state)
     expect_error(doc, &e, "", "edit needs spec_patch, spec_append and/or ops.");
     e.append = "{\"blocks\":{\"type\":\"paragraph\"}}";
     e.append_len = strlen(e.append);
-    expect_error(doc, &e, "/spec_append/blocks", "spec_append['blocks'] must be a list of items to append.");
+    expect_error(doc, &e, "/spec_append/blocks",
+                 "spec_append['blocks'] must be a list of items to append.");
     e.append = "{\"title\":[\"x\"]}";
     e.append_len = strlen(e.append);
-    expect_error(doc, &e, "/spec_append/title", "spec_append target 'title' is not a list in the current spec.");
+    expect_error(doc, &e, "/spec_append/title",
+                 "spec_append target 'title' is not a list in the current spec.");
     e.append = "[1]";
     e.append_len = 3;
-    expect_error(doc, &e, "/spec_append", "spec_append must be a JSON object of {key: [items]}, got an array.");
+    expect_error(doc, &e, "/spec_append",
+                 "spec_append must be a JSON object of {key: [items]}, got an array.");
     e.append = NULL;
     e.patch = "\"x\"";
     e.patch_len = 3;
-    expect_error(doc, &e, "/spec_patch", "spec_patch must be a JSON object (merge-patch), got a string.");
+    expect_error(doc, &e, "/spec_patch",
+                 "spec_patch must be a JSON object (merge-patch), got a string.");
     /* a key with "/" in it is escaped in the path */
     e.patch = NULL;
     e.append = "{\"a/b\":1}";
     e.append_len = strlen(e.append);
-    expect_error(doc, &e, "/spec_append/a~1b", "spec_append['a/b'] must be a list of items to append.");
+    expect_error(doc, &e, "/spec_append/a~1b",
+                 "spec_append['a/b'] must be a list of items to append.");
     /* syntax errors */
     e.append = NULL;
     e.patch = "{\"title\":";
@@ -334,7 +367,8 @@ static void test_string_wrapped_parts(void **state)
     e.append = NULL;
     e.patch = "\"[1]\"";
     e.patch_len = strlen(e.patch);
-    expect_error(doc, &e, "/spec_patch", "spec_patch must be a JSON object (merge-patch), got a string.");
+    expect_error(doc, &e, "/spec_patch",
+                 "spec_patch must be a JSON object (merge-patch), got a string.");
 
     qr_buf u = {0};
     assert_int_equal(qr_edit_unwrap("\"{\\\"a\\\":1}\"", 11, &u), 1);
@@ -354,7 +388,8 @@ static void test_inputs_not_mutated(void **state)
     qr_errlist errs = {0};
     assert_int_equal(qr_edit_append(work, app, "/spec_append", &errs), QR_OK);
     /* change the appended item in the result: the append input is untouched */
-    json_object_set_new(json_array_get(json_object_get(work, "blocks"), 1), "text", json_string("y"));
+    json_object_set_new(json_array_get(json_object_get(work, "blocks"), 1), "text",
+                        json_string("y"));
     assert_true(json_equal(app, app0));
     json_t *ops = parse("[{\"op\":\"add\",\"path\":\"/v\",\"value\":{\"k\":[1]}},"
                         "{\"op\":\"add\",\"path\":\"/v/k/-\",\"value\":2}]");

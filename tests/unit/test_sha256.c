@@ -70,7 +70,8 @@ static void test_padding_edges(void **state)
         qr_sha256 c;
         unsigned char d[32];
         qr_sha256_init(&c);
-        for (size_t i = 0; i < n; i++) qr_sha256_update(&c, m + i, 1);
+        for (size_t i = 0; i < n; i++)
+            qr_sha256_update(&c, m + i, 1);
         qr_sha256_final(&c, d);
         qr_sha256_tohex(d, hex2);
         qr_sha256_hex(m, n, hex);

@@ -38,7 +38,8 @@ static void rm_rf(const char *path)
 
 static int setup(void **state)
 {
-    snprintf(root, sizeof root, "%s/qr_store_test_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(root, sizeof root, "%s/qr_store_test_XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(root)) return -1;
     return 0;
 }
@@ -49,7 +50,8 @@ static int teardown(void **state)
     return 0;
 }
 
-static qr_folder *open_store(const char *sub, uint64_t max_art, uint64_t max_bytes, uint64_t max_ver)
+static qr_folder *open_store(const char *sub, uint64_t max_art, uint64_t max_bytes,
+                             uint64_t max_ver)
 {
     char path[400];
     snprintf(path, sizeof path, "%s/%s", root, sub);
@@ -79,7 +81,8 @@ static qr_folder_put put_of(const char *action, const char *spec, const char *ou
     return p;
 }
 
-static void commit_one(qr_folder *f, const char *id, const char *spec, const char *out, int want_version)
+static void commit_one(qr_folder *f, const char *id, const char *spec, const char *out,
+                       int want_version)
 {
     qr_folder_txn *t;
     qr_errlist e = {0};
@@ -164,7 +167,8 @@ static void test_versions_and_reads(void **state)
     qr_errlist_clear(&e);
 
     commit_one(f, "art1", "{\n  \"title\": \"B\"\n}\n", "<p>B</p>", 2);
-    commit_one(f, "art1", "{\n  \"title\": \"C\"\n}\n", "<p>A</p>", 3); /* same output as v1: one blob */
+    commit_one(f, "art1", "{\n  \"title\": \"C\"\n}\n", "<p>A</p>",
+               3); /* same output as v1: one blob */
 
     qr_folder_meta m;
     assert_int_equal(qr_folder_meta_load(f, "art1", &m, &e), QR_OK);
@@ -216,7 +220,8 @@ static void test_versions_and_reads(void **state)
     assert_int_equal(r.restored_from, 2);
     qr_vrec_free(&r);
     qr_folder_end(t);
-    for (size_t i = 0; i < n; i++) qr_vrec_free(&log[i]);
+    for (size_t i = 0; i < n; i++)
+        qr_vrec_free(&log[i]);
     free(log);
 
     qr_folder_fsck rep;
@@ -273,7 +278,8 @@ static void test_crash_leftovers(void **state)
     qr_buf_free(&lb);
     char ledger[512];
     int n = snprintf(ledger, sizeof ledger,
-                     "{\"owner\":\"bob\",\"artifacts\":%lld,\"bytes\":%lld,\"pending\":{\"id\":\"a\",\"version\":3,"
+                     "{\"owner\":\"bob\",\"artifacts\":%lld,\"bytes\":%lld,\"pending\":{\"id\":"
+                     "\"a\",\"version\":3,"
                      "\"spec_sha256\":\"%064d\",\"artifacts\":0,\"bytes\":1000,\"blob\":\"\"}}\n",
                      arts, bytes + 1000, 0);
     assert_int_equal(qr_store_write_atomic(ofd, "bob.json", ledger, (size_t)n, 0), 0);
@@ -323,7 +329,8 @@ static void test_crash_leftovers(void **state)
     int saw_spec = 0, saw_blob = 0;
     for (size_t i = 0; i < rep.problems.count; i++) {
         if (!strcmp(rep.problems.items[i].path, "a/v000002.json")) saw_spec = 1;
-        if (strstr(rep.problems.items[i].message, "missing or damaged, referenced by a version 1")) saw_blob = 1;
+        if (strstr(rep.problems.items[i].message, "missing or damaged, referenced by a version 1"))
+            saw_blob = 1;
     }
     assert_true(saw_spec);
     assert_true(saw_blob);
@@ -348,7 +355,8 @@ static void test_quotas(void **state)
     assert_int_equal(qr_folder_create(f, "q2", "html", "", "carol", &p, &r, &e), QR_OK);
     qr_vrec_free(&r);
     assert_int_equal(qr_folder_create(f, "q3", "html", "", "carol", &p, &r, &e), QR_E_QUOTA);
-    assert_string_equal(e.items[0].message, "artifact count quota reached (2); delete artifacts to free space");
+    assert_string_equal(e.items[0].message,
+                        "artifact count quota reached (2); delete artifacts to free space");
     qr_errlist_clear(&e);
     /* another owner is not affected */
     assert_int_equal(qr_folder_create(f, "d1", "html", "", "dave", &p, &r, &e), QR_OK);
@@ -356,9 +364,11 @@ static void test_quotas(void **state)
     /* per-file cap */
     qr_folder_txn *t;
     assert_int_equal(qr_folder_begin(f, "q1", &t, &e), QR_OK);
-    qr_folder_put big = put_of("edit", "{}\n", "01234567890123456789012345678901234567890"); /* 41 */
+    qr_folder_put big =
+        put_of("edit", "{}\n", "01234567890123456789012345678901234567890"); /* 41 */
     assert_int_equal(qr_folder_commit(t, &big, &r, &e), QR_E_QUOTA);
-    assert_string_equal(e.items[0].message, "artifact is too large: 41 bytes exceeds the 40-byte per-file cap");
+    assert_string_equal(e.items[0].message,
+                        "artifact is too large: 41 bytes exceeds the 40-byte per-file cap");
     qr_errlist_clear(&e);
     /* total bytes: used 16 of 100; each new 30-byte output + 3-byte spec = 33 */
     qr_folder_put a = put_of("edit", "{}\n", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
@@ -369,8 +379,9 @@ static void test_quotas(void **state)
     assert_int_equal(qr_folder_commit(t, &b, &r, &e), QR_OK); /* 82 */
     qr_vrec_free(&r);
     assert_int_equal(qr_folder_commit(t, &c, &r, &e), QR_E_QUOTA); /* 115 > 100 */
-    assert_string_equal(e.items[0].message,
-                        "artifact storage quota reached (100 bytes); delete artifacts to free space");
+    assert_string_equal(
+        e.items[0].message,
+        "artifact storage quota reached (100 bytes); delete artifacts to free space");
     qr_errlist_clear(&e);
     /* a repeated output costs only its spec: 85 */
     assert_int_equal(qr_folder_commit(t, &a, &r, &e), QR_OK);
@@ -414,8 +425,10 @@ static void *writer(void *p)
         snprintf(out, sizeof out, "out %d %d", a->tid, i);
         qr_folder_put put = put_of("edit", spec, out);
         qr_vrec r;
-        if (qr_folder_commit(t, &put, &r, &e) != QR_OK) a->failures++;
-        else qr_vrec_free(&r);
+        if (qr_folder_commit(t, &put, &r, &e) != QR_OK)
+            a->failures++;
+        else
+            qr_vrec_free(&r);
         qr_folder_end(t);
         qr_errlist_clear(&e);
     }
@@ -458,7 +471,8 @@ static void test_threads(void **state)
         seen[tid][k] = 1;
         qr_buf_free(&b);
     }
-    for (size_t i = 0; i < n; i++) qr_vrec_free(&log[i]);
+    for (size_t i = 0; i < n; i++)
+        qr_vrec_free(&log[i]);
     free(log);
     qr_folder_fsck rep;
     assert_int_equal(qr_folder_check(f, 0, &rep), QR_OK);
@@ -479,7 +493,8 @@ static void *api_writer(void *p)
     api_arg *a = p;
     for (int i = 0; i < 100; i++) {
         char app[128];
-        snprintf(app, sizeof app, "{\"blocks\":[{\"type\":\"paragraph\",\"text\":\"t%d-%d\"}]}", a->tid, i);
+        snprintf(app, sizeof app, "{\"blocks\":[{\"type\":\"paragraph\",\"text\":\"t%d-%d\"}]}",
+                 a->tid, i);
         qr_store_result r;
         if (qr_store_edit(a->s, "api", NULL, app, NULL, &r) != QR_OK || r.unchanged) a->failures++;
         qr_store_result_free(&r);
@@ -499,7 +514,8 @@ static void test_api_threads(void **state)
     assert_int_equal(qr_store_open(path, &o, &s, &e), QR_OK);
     const char *spec = "{\"title\":\"T\",\"blocks\":[]}";
     qr_store_result r;
-    assert_int_equal(qr_store_create(s, QR_KIND_HTML, spec, strlen(spec), "T", "api", NULL, &r), QR_OK);
+    assert_int_equal(qr_store_create(s, QR_KIND_HTML, spec, strlen(spec), "T", "api", NULL, &r),
+                     QR_OK);
     assert_string_equal(r.version.filename, "report.html");
     qr_store_result_free(&r);
     pthread_t th[8];
@@ -514,13 +530,15 @@ static void test_api_threads(void **state)
     }
     assert_int_equal(qr_store_log(s, "api", &r), QR_OK);
     assert_int_equal(r.log_count, 801);
-    for (size_t i = 0; i < r.log_count; i++) assert_int_equal(r.log[i].version, (int)i + 1);
+    for (size_t i = 0; i < r.log_count; i++)
+        assert_int_equal(r.log[i].version, (int)i + 1);
     qr_store_result_free(&r);
     /* version n holds n-1 paragraphs, and the head's are all distinct */
     for (int n = 1; n <= 801; n += 100) {
         assert_int_equal(qr_store_show(s, "api", n, &r), QR_OK);
         int count = 0;
-        for (const char *p = r.spec; (p = strstr(p, "\"paragraph\"")); p++) count++;
+        for (const char *p = r.spec; (p = strstr(p, "\"paragraph\"")); p++)
+            count++;
         assert_int_equal(count, n - 1);
         qr_store_result_free(&r);
     }
@@ -554,7 +572,8 @@ static void test_filenames(void **state)
     assert_string_equal(out, "artifact.docx");
     qr_store_filename(QR_KIND_PDF, "../../etc/passwd", "id1", out, sizeof out);
     assert_string_equal(out, "etc_passwd.pdf");
-    qr_store_filename(QR_KIND_SPREADSHEET, "R\xc3\xa9sum\xc3\xa9 2026: \"final\"", "id1", out, sizeof out);
+    qr_store_filename(QR_KIND_SPREADSHEET, "R\xc3\xa9sum\xc3\xa9 2026: \"final\"", "id1", out,
+                      sizeof out);
     assert_string_equal(out, "Resume_2026_final.xlsx");
     qr_store_filename(QR_KIND_DOCUMENT, "\xe6\x97\xa5\xe6\x9c\xac", "id1", out, sizeof out);
     assert_string_equal(out, "id1.docx");
@@ -562,8 +581,11 @@ static void test_filenames(void **state)
 
 static void test_diff(void **state)
 {
-    const char *a = "{\n  \"title\": \"A\",\n  \"blocks\": [\n    {\n      \"type\": \"heading\",\n      \"text\": \"H\"\n    }\n  ],\n  \"lang\": \"en\"\n}\n";
-    const char *b = "{\n  \"title\": \"B\",\n  \"blocks\": [\n    {\n      \"type\": \"heading\",\n      \"text\": \"H\"\n    },\n    {\n      \"type\": \"page_break\"\n    }\n  ],\n  \"page\": {\n    \"size\": \"A4\"\n  }\n}\n";
+    const char *a = "{\n  \"title\": \"A\",\n  \"blocks\": [\n    {\n      \"type\": "
+                    "\"heading\",\n      \"text\": \"H\"\n    }\n  ],\n  \"lang\": \"en\"\n}\n";
+    const char *b = "{\n  \"title\": \"B\",\n  \"blocks\": [\n    {\n      \"type\": "
+                    "\"heading\",\n      \"text\": \"H\"\n    },\n    {\n      \"type\": "
+                    "\"page_break\"\n    }\n  ],\n  \"page\": {\n    \"size\": \"A4\"\n  }\n}\n";
     qr_spec_diff d;
     qr_errlist e = {0};
     assert_int_equal(qr_spec_diff_texts(a, strlen(a), b, strlen(b), "v1", "v2", &d, &e), QR_OK);
@@ -574,26 +596,25 @@ static void test_diff(void **state)
     assert_string_equal(d.added[1], "/page");
     assert_int_equal(d.n_removed, 1);
     assert_string_equal(d.removed[0], "/lang");
-    assert_string_equal(d.unified.data,
-                        "--- v1\n+++ v2\n"
-                        "@@ -1,10 +1,15 @@\n"
-                        " {\n"
-                        "-  \"title\": \"A\",\n"
-                        "+  \"title\": \"B\",\n"
-                        "   \"blocks\": [\n"
-                        "     {\n"
-                        "       \"type\": \"heading\",\n"
-                        "       \"text\": \"H\"\n"
-                        "+    },\n"
-                        "+    {\n"
-                        "+      \"type\": \"page_break\"\n"
-                        "     }\n"
-                        "   ],\n"
-                        "-  \"lang\": \"en\"\n"
-                        "+  \"page\": {\n"
-                        "+    \"size\": \"A4\"\n"
-                        "+  }\n"
-                        " }\n");
+    assert_string_equal(d.unified.data, "--- v1\n+++ v2\n"
+                                        "@@ -1,10 +1,15 @@\n"
+                                        " {\n"
+                                        "-  \"title\": \"A\",\n"
+                                        "+  \"title\": \"B\",\n"
+                                        "   \"blocks\": [\n"
+                                        "     {\n"
+                                        "       \"type\": \"heading\",\n"
+                                        "       \"text\": \"H\"\n"
+                                        "+    },\n"
+                                        "+    {\n"
+                                        "+      \"type\": \"page_break\"\n"
+                                        "     }\n"
+                                        "   ],\n"
+                                        "-  \"lang\": \"en\"\n"
+                                        "+  \"page\": {\n"
+                                        "+    \"size\": \"A4\"\n"
+                                        "+  }\n"
+                                        " }\n");
     qr_spec_diff_free(&d);
 
     /* separate hunks, and identical texts give no diff */
@@ -609,7 +630,8 @@ static void test_diff(void **state)
     assert_null(out.data);
     /* a missing final newline is marked */
     qr_line_diff("a\n", 2, "a", 1, "a", "b", 3, &out);
-    assert_string_equal(out.data, "--- a\n+++ b\n@@ -1 +1 @@\n-a\n+a\n\\ No newline at end of file\n");
+    assert_string_equal(out.data,
+                        "--- a\n+++ b\n@@ -1 +1 @@\n-a\n+a\n\\ No newline at end of file\n");
     qr_buf_free(&out);
     /* random edits: the script must rebuild b from a */
     srand(7);
@@ -643,10 +665,14 @@ static void test_diff(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ids),    cmocka_unit_test(test_versions_and_reads),
-        cmocka_unit_test(test_crash_leftovers), cmocka_unit_test(test_quotas),
-        cmocka_unit_test(test_threads), cmocka_unit_test(test_diff),
-        cmocka_unit_test(test_api_threads), cmocka_unit_test(test_filenames),
+        cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_versions_and_reads),
+        cmocka_unit_test(test_crash_leftovers),
+        cmocka_unit_test(test_quotas),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_api_threads),
+        cmocka_unit_test(test_filenames),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
