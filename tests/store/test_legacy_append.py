@@ -9,6 +9,8 @@ the ones checked and the ones not built are printed, html must be there):
 `quire export` both versions, and read the text back in order
 (python-docx, pdftotext, the HTML's text): version 1 has the sections only;
 version 2 has the sections' headings and paragraphs, then the blocks.
+A format that is not built must fail `quire create` with exit 3 and leave
+no artifact behind.
 """
 import html.parser
 import json
@@ -91,6 +93,10 @@ def main():
             json.dump(APPEND, f)
         for fmt, kind in (("docx", "document"), ("pdf", "pdf"), ("html", "html")):
             if not quire.format_available(fmt):
+                # a kind whose backend is not built fails cleanly and stores nothing
+                rc, out, err = run("create", "-k", kind, "--id", "legacy-" + fmt, "--store", store, spec)
+                assert rc == 3 and json.loads(out)["status"] == "error", (fmt, rc, out)
+                assert not os.path.exists(os.path.join(store, "legacy-" + fmt))
                 missing.append(fmt)
                 continue
             rc, out, err = run("create", "-k", kind, "--title", "Legacy Report", "--id", "legacy-" + fmt,
