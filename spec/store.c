@@ -376,6 +376,7 @@ static qr_status read_vrec_at(int dir, const char *id, int n, qr_vrec *rec, qr_e
     }
     int rc = vrec_parse(b.data, b.len, rec);
     qr_buf_free(&b);
+    if (rc == 0 && rec->version != n) qr_vrec_free(rec); /* parsed, but another version's */
     if (rc != 0 || rec->version != n)
         return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "%s/%s is damaged", id,
                                name);
