@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${FUZZ_SECONDS:-60}
 B=${FUZZ_BUILD:-build-fuzz}
-CC=clang cmake -S . -B "$B" -DQUIRE_FUZZ=ON -DQUIRE_TESTS=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
+CC=clang cmake -S . -B "$B" -DQUIRE_FUZZ=ON -DQUIRE_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 if [ -n "${FUZZ_TARGETS:-}" ]; then
   cmake --build "$B" -j"${FUZZ_JOBS:-$(nproc)}" --target $FUZZ_TARGETS >/dev/null
 else
