@@ -9,15 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli_fonts.h"
+#include "cli/cli_store.h"
 #include "cli/json_out.h"
 #include "compile.h"
 #include "quire.h"
 
-/* Commands that live in their own files (render/cli/). They are weak so the
- * dispatcher links while a module is being built; a missing one answers
- * "not built" (exit 2). */
-int qr_cli_fonts(int argc, char **argv) __attribute__((weak));
-int qr_cli_store(int argc, char **argv) __attribute__((weak));
 
 #define MAX_ERRORS_SHOWN 20
 /* Bytes of errors in a result line: the whole line stays under 4,000 characters. */
@@ -402,12 +399,10 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
     if (strcmp(cmd, "fonts") == 0) {
-        if (!qr_cli_fonts) return usage_error("quire fonts is not built in this quire");
         return qr_cli_fonts(argc - 1, argv + 1);
     }
     for (int i = 0; store_commands[i]; i++) {
         if (strcmp(cmd, store_commands[i]) == 0) {
-            if (!qr_cli_store) return usage_error("the store commands are not built in this quire");
             return qr_cli_store(argc - 1, argv + 1);
         }
     }
