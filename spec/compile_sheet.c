@@ -114,7 +114,8 @@ static int cell_format(qr_cc *cc, fmt_table *t, json_t *obj, uint16_t *fmt)
         long i = fmt_index(cc, t, json_string_value(f), json_string_length(f));
         if (i == -1) qr_cc_oom(cc);
         else if (i == -2)
-            qr_cc_limit(cc, "max_formats", "more than %u distinct number formats", MAX_FORMATS);
+            qr_cc_err(cc, "reuse formats: a workbook holds at most 65535 distinct ones",
+                      "more than %u distinct number formats", MAX_FORMATS);
         else {
             *fmt = (uint16_t)i;
             r = 1;

@@ -1205,6 +1205,52 @@ static void test_rows_freed_and_big_sheet(void **state)
     free(s);
 }
 
+/* Excel's own limits: 65535 custom number formats, 1048576 rows, 16384 columns. */
+static void test_excel_limits(void **state)
+{
+    size_t n = 65536;
+    char *s = malloc(n * 40 + 64), *p = s;
+    p += sprintf(p, "{\"sheets\": [{\"rows\": [");
+    for (size_t i = 0; i < n; i++) p += sprintf(p, "%s[{\"value\": 1, \"format\": \"f%zu\"}]", i ? "," : "", i);
+    strcpy(p, "]}]}");
+    qr_errlist e = {0};
+    qr_doc *d = NULL;
+    assert_int_equal(qr_compile(s, strlen(s), S, NULL, &d, &e), QR_E_SPEC);
+    assert_int_equal(e.count, 1);
+    assert_string_equal(e.items[0].path, "/sheets/0/rows/65535/0/format");
+    assert_non_null(strstr(e.items[0].message, "65535"));
+    qr_errlist_clear(&e);
+    /* one fewer fits: fmt 65535 is the last index */
+    strcpy(strstr(s, ",[{\"value\": 1, \"format\": \"f65535\"}]"), "]}]}");
+    assert_int_equal(qr_compile(s, strlen(s), S, NULL, &d, &e), QR_OK);
+    assert_int_equal(d->n_formats, 65536);
+    assert_int_equal(d->sheets[0].rows[65534].cells[0].fmt, 65535);
+    assert_string_equal(d->formats[65535], "f65534");
+    qr_doc_free(d);
+    free(s);
+
+    n = 1048576; /* rows, plus the columns row: one too many */
+    s = malloc(n * 3 + 128);
+    p = s + sprintf(s, "{\"sheets\": [{\"columns\": [\"a\"], \"rows\": [");
+    for (size_t i = 0; i < n; i++) p += sprintf(p, "%s[]", i ? "," : "");
+    strcpy(p, "]}]}");
+    assert_int_equal(qr_compile(s, strlen(s), S, NULL, &d, &e), QR_E_SPEC);
+    assert_string_equal(e.items[0].path, "/sheets/0/rows");
+    assert_non_null(strstr(e.items[0].message, "1048576"));
+    qr_errlist_clear(&e);
+    free(s);
+
+    n = 16385;
+    s = malloc(n * 2 + 64);
+    p = s + sprintf(s, "{\"sheets\": [{\"rows\": [[1], [");
+    for (size_t i = 0; i < n; i++) p += sprintf(p, "%s0", i ? "," : "");
+    strcpy(p, "]]}]}");
+    assert_int_equal(qr_compile(s, strlen(s), S, NULL, &d, &e), QR_E_SPEC);
+    assert_string_equal(e.items[0].path, "/sheets/0/rows/1");
+    qr_errlist_clear(&e);
+    free(s);
+}
+
 static void test_kind_names(void **state)
 {
     qr_kind k;
@@ -1238,6 +1284,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_error_cap),
         cmocka_unit_test(test_rows_freed_and_big_sheet),
+        cmocka_unit_test(test_excel_limits),
         cmocka_unit_test(test_kind_names),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
