@@ -44,7 +44,6 @@ typedef struct qr_cc {
     char *pool; /* string pool chunk: strings packed without alignment */
     size_t pool_left;
 
-    void *sheet_state; /* compile_sheet.c: number format table */
 } qr_cc;
 
 /* ---- compile_cc.c: paths, errors, keys, typed getters -------------------- */
