@@ -355,38 +355,210 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     return st;
 }
 
-/* ---- PNG ------------------------------------------------------------------------------ */
-
 /* The largest preview we draw: 200 megapixels (800 MB of ARGB). */
 #define PNG_MAX_PIXELS 200000000.0
 
-static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
+/* ---- the PNG layout cache ----------------------------------------------------------- */
+
+/* `quire render --pages all` asks for one page per call. Each thread keeps
+ * the layout of the last document it rendered to PNG, keyed by a
+ * fingerprint of everything that shapes the layout, so page N+1 of the same
+ * spec is painted from the layout page N made instead of laying the whole
+ * document out again. The cached context holds no pointer into the document
+ * it came from (the tree is freed after each call); its warnings are kept
+ * and reported again on each hit. One entry per thread, freed at exit. */
+typedef struct png_cache {
+    uint64_t key;
+    pd_ctx *ctx;
+    qr_errlist warnings;
+} png_cache;
+
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static void cache_drop(png_cache *pc)
 {
-    pd_ctx c;
-    qr_status st = ctx_init(&c, rc, 1);
-    if (st == QR_OK) st = layout(&c);
-    if (st != QR_OK) {
-        ctx_free(&c);
-        return st;
+    if (pc->ctx) {
+        ctx_free(pc->ctx);
+        free(pc->ctx);
+        pc->ctx = NULL;
     }
-    rc->pages = (int)c.n_pages;
+    qr_errlist_clear(&pc->warnings);
+}
+
+static void cache_free(void *p)
+{
+    if (!p) return;
+    cache_drop(p);
+    free(p);
+}
+
+static void cache_key_init(void)
+{
+    pthread_key_create(&cache_key, cache_free);
+}
+
+static png_cache *thread_cache(void)
+{
+    pthread_once(&cache_once, cache_key_init);
+    png_cache *pc = pthread_getspecific(cache_key);
+    if (!pc) {
+        pc = calloc(1, sizeof *pc);
+        if (pc && pthread_setspecific(cache_key, pc) != 0) {
+            free(pc);
+            pc = NULL;
+        }
+    }
+    return pc;
+}
+
+/* FNV-1a, 64 bits. */
+static void fp_bytes(uint64_t *h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    uint64_t x = *h;
+    for (size_t i = 0; i < n; i++) {
+        x ^= s[i];
+        x *= 0x100000001b3ULL;
+    }
+    *h = x;
+}
+
+static void fp_u64(uint64_t *h, uint64_t v)
+{
+    fp_bytes(h, &v, sizeof v);
+}
+
+static void fp_f64(uint64_t *h, double v)
+{
+    fp_bytes(h, &v, sizeof v);
+}
+
+static void fp_str(uint64_t *h, const char *s)
+{
+    if (!s) {
+        fp_u64(h, UINT64_MAX);
+        return;
+    }
+    size_t n = strlen(s);
+    fp_u64(h, n);
+    fp_bytes(h, s, n);
+}
+
+static void fp_text(uint64_t *h, const qr_text *t)
+{
+    fp_u64(h, t->n);
+    for (size_t i = 0; i < t->n; i++) {
+        const qr_run *r = &t->runs[i];
+        fp_u64(h, r->len);
+        fp_bytes(h, r->text, r->len);
+        fp_u64(h, (uint64_t)(r->bold | r->italic << 1 | r->underline << 2 | r->strike << 3 |
+                             r->code << 4));
+        fp_str(h, r->link);
+    }
+}
+
+static void fp_items(uint64_t *h, const qr_item *it, size_t n)
+{
+    fp_u64(h, n);
+    for (size_t i = 0; i < n; i++) {
+        fp_text(h, &it[i].text);
+        fp_items(h, it[i].items, it[i].n_items);
+    }
+}
+
+/* Everything the layout depends on: the tree, the page, the fonts. */
+static uint64_t doc_fingerprint(const qr_render_ctx *rc)
+{
+    const qr_doc *d = rc->doc;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    fp_u64(&h, (uint64_t)(uintptr_t)rc->fonts);
+    fp_str(&h, d->title);
+    fp_str(&h, d->lang);
+    fp_f64(&h, d->page.width);
+    fp_f64(&h, d->page.height);
+    fp_f64(&h, d->page.margin_top);
+    fp_f64(&h, d->page.margin_right);
+    fp_f64(&h, d->page.margin_bottom);
+    fp_f64(&h, d->page.margin_left);
+    fp_u64(&h, d->n_blocks);
+    for (size_t i = 0; i < d->n_blocks; i++) {
+        const qr_block *b = &d->blocks[i];
+        fp_u64(&h, (uint64_t)b->type);
+        switch (b->type) {
+        case QR_BLOCK_HEADING:
+            fp_u64(&h, (uint64_t)b->u.heading.level);
+            fp_text(&h, &b->u.heading.text);
+            break;
+        case QR_BLOCK_PARAGRAPH: fp_text(&h, &b->u.paragraph.text); break;
+        case QR_BLOCK_LIST:
+            fp_u64(&h, (uint64_t)b->u.list.ordered);
+            fp_items(&h, b->u.list.items, b->u.list.n_items);
+            break;
+        case QR_BLOCK_TABLE: {
+            const qr_table *t = &b->u.table;
+            fp_u64(&h, t->n_cols);
+            fp_u64(&h, t->n_rows);
+            fp_u64(&h, t->headers ? t->n_headers : UINT64_MAX);
+            for (size_t k = 0; t->headers && k < t->n_headers; k++) fp_text(&h, &t->headers[k].text);
+            for (size_t k = 0; t->widths && k < t->n_cols; k++) fp_f64(&h, t->widths[k]);
+            for (size_t r = 0; r < t->n_rows; r++)
+                for (size_t k = 0; k < t->n_cols; k++) {
+                    fp_u64(&h, (uint64_t)t->rows[r][k].kind);
+                    fp_text(&h, &t->rows[r][k].text);
+                }
+            break;
+        }
+        case QR_BLOCK_CODE:
+            fp_u64(&h, b->u.code.len);
+            fp_bytes(&h, b->u.code.text, b->u.code.len);
+            break;
+        case QR_BLOCK_IMAGE: {
+            const qr_image *im = &b->u.image;
+            fp_u64(&h, (uint64_t)im->type);
+            fp_u64(&h, im->size);
+            fp_bytes(&h, im->data, im->size);
+            fp_u64(&h, im->width_px);
+            fp_u64(&h, im->height_px);
+            fp_f64(&h, im->dpi_x);
+            fp_f64(&h, im->dpi_y);
+            fp_str(&h, im->alt);
+            break;
+        }
+        case QR_BLOCK_PAGE_BREAK: break;
+        }
+    }
+    return h;
+}
+
+/* Cut the laid-out context loose from the document, which is freed after
+ * this call: painting needs only the boxes, the layouts and the fonts. */
+static void ctx_detach(pd_ctx *c)
+{
+    if (c->lang) c->lang = qr_arena_strdup(&c->arena, c->lang);
+    c->doc = NULL;
+}
+
+/* ---- PNG ------------------------------------------------------------------------------ */
+
+static qr_status png_paint(pd_ctx *c, qr_render_ctx *rc, qr_sink *out)
+{
+    rc->pages = (int)c->n_pages;
     int page = rc->png_page > 0 ? rc->png_page : 1;
-    if ((size_t)page > c.n_pages) {
+    if ((size_t)page > c->n_pages) {
         qr_errlist_addf(rc->errors, QR_E_USAGE, "", "use --page 1 to choose a page that exists",
-                        "page %d is out of range: the document has %zu page%s", page, c.n_pages,
-                        c.n_pages == 1 ? "" : "s");
-        ctx_free(&c);
+                        "page %d is out of range: the document has %zu page%s", page, c->n_pages,
+                        c->n_pages == 1 ? "" : "s");
         return qr_fail(QR_E_USAGE);
     }
     double dpi = rc->png_dpi > 0 ? rc->png_dpi : 96;
     double sc = dpi / 72.0;
-    double wpx = ceil(c.page_w * sc - 1e-6), hpx = ceil(c.page_h * sc - 1e-6);
+    double wpx = ceil(c->page_w * sc - 1e-6), hpx = ceil(c->page_h * sc - 1e-6);
     if (wpx < 1) wpx = 1;
     if (hpx < 1) hpx = 1;
     if (wpx > 32767 || hpx > 32767 || wpx * hpx > PNG_MAX_PIXELS) {
         qr_errlist_addf(rc->errors, QR_E_LIMIT, "", "lower --dpi",
                         "a %.0f x %.0f pixel page is larger than the PNG limit", wpx, hpx);
-        ctx_free(&c);
         return qr_fail(QR_E_LIMIT);
     }
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)wpx, (int)hpx);
@@ -394,16 +566,60 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_scale(cr, sc, sc);
-    qr_pdf_paint_page(&c, cr, (size_t)(page - 1), NULL);
+    qr_pdf_paint_page(c, cr, (size_t)(page - 1), NULL);
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
     cairo_surface_flush(s);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_write_to_png_stream(s, sink_write, out);
     cairo_surface_destroy(s);
-    if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
-        cairo_fail(&c, out, cs);
-    st = c.status;
-    ctx_free(&c);
+    if (c->status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
+        cairo_fail(c, out, cs);
+    return c->status;
+}
+
+static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
+{
+    uint64_t key = doc_fingerprint(rc);
+    png_cache *pc = thread_cache();
+    if (pc && pc->ctx && pc->key == key) {
+        pd_ctx *c = pc->ctx;
+        c->rc = rc;
+        for (size_t i = 0; i < pc->warnings.count; i++) {
+            const qr_error *w = &pc->warnings.items[i];
+            qr_errlist_add(rc->warnings, w->code, w->path, w->message, w->hint);
+        }
+        qr_status st = png_paint(c, rc, out);
+        if (c->status != QR_OK) cache_drop(pc); /* sticky failure: don't keep it */
+        return st;
+    }
+    if (pc) cache_drop(pc);
+
+    pd_ctx *c = malloc(sizeof *c);
+    if (!c) {
+        qr_errlist_add(rc->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        return qr_fail(QR_E_NOMEM);
+    }
+    size_t w0 = rc->warnings->count;
+    qr_status st = ctx_init(c, rc, 1);
+    if (st == QR_OK) st = layout(c);
+    if (st != QR_OK) {
+        ctx_free(c);
+        free(c);
+        return st;
+    }
+    ctx_detach(c);
+    st = png_paint(c, rc, out);
+    if (pc && c->status == QR_OK) {
+        pc->ctx = c;
+        pc->key = key;
+        for (size_t i = w0; i < rc->warnings->count; i++) {
+            const qr_error *w = &rc->warnings->items[i];
+            qr_errlist_add(&pc->warnings, w->code, w->path, w->message, w->hint);
+        }
+    } else {
+        ctx_free(c);
+        free(c);
+    }
     return st;
 }
 

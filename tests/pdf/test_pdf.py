@@ -466,6 +466,28 @@ class PdfBackend(unittest.TestCase):
         self.assertIn("page 99", msg)
         self.assertIn("%d pages" % self.results["pdf-tables"][1]["pages"], msg)
 
+    def test_png_all_pages(self):
+        # --pages all paints every page from one layout (cached per thread):
+        # each page is the same as a render of that page alone, and the
+        # layout's warnings are reported with the last page too
+        spec = {"title": "t", "blocks": [
+            {"type": "paragraph", "text": "private \ue000 use"}, {"type": "page_break"},
+            {"type": "paragraph", "text": "second page"}, {"type": "page_break"},
+            {"type": "paragraph", "text": "third page"}]}
+        path = os.path.join(self.tmp, "all.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(spec, f)
+        out = os.path.join(self.tmp, "all.png")
+        rc, res = render(path, out, "--pages", "all", "--dpi", "40")
+        self.assertEqual(rc, 0, res)
+        self.assertEqual((res["pages"], res["files"]), (3, 3))
+        self.assertIn("U+E000", json.dumps(res["warnings"]))
+        for p in (1, 2, 3):
+            one = os.path.join(self.tmp, "one.png")
+            self.assertEqual(render(path, one, "--page", str(p), "--dpi", "40")[0], 0)
+            with open(one, "rb") as a, open(os.path.join(self.tmp, "all-%d.png" % p), "rb") as b:
+                self.assertTrue(a.read() == b.read(), "page %d differs" % p)
+
     def test_uncovered_code_point_warns_once(self):
         spec = {"title": "t", "blocks": [
             {"type": "paragraph", "text": "private \ue000 use \ue000"},
