@@ -2,7 +2,9 @@
  * sanitises every string before it reaches the writer. */
 #include "xml.h"
 
+#include <libxml/parser.h>
 #include <libxml/xmlwriter.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +31,14 @@ static int out_close(void *ctx)
     return 0;
 }
 
+/* libxml2 sets up its global state (mutexes, per-thread storage) lazily and
+ * without a lock unless xmlInitParser() ran first: threads that write
+ * their first XML at once race there (ThreadSanitizer, test_threads). */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
 qr_xml *qr_xml_new(qr_buf *out)
 {
+    pthread_once(&xml_once, xmlInitParser);
     qr_xml *x = calloc(1, sizeof *x);
     if (!x) return NULL;
     xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(out_write, out_close, out, NULL);
