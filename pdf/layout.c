@@ -25,6 +25,7 @@
 #define LIST_GAP 2.0
 #define CELL_PAD 4.0
 #define CODE_PAD 6.0
+#define MAX_PNG_PIXELS 64e6 /* decoded PNG images: 256 MB of ARGB at most */
 
 #define HEADER_BG 0xE6E6E6
 #define GRID_RGB 0x808080
@@ -203,7 +204,14 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
     double dx = im->dpi_x > 0 ? im->dpi_x : 96, dy = im->dpi_y > 0 ? im->dpi_y : 96;
     double w = im->width_px * 72.0 / dx, h = im->height_px * 72.0 / dy;
     cairo_surface_t *s = NULL;
-    if (im->type == QR_IMAGE_PNG) {
+    if (im->type == QR_IMAGE_PNG && (double)im->width_px * im->height_px > MAX_PNG_PIXELS) {
+        /* A small file can claim a huge canvas (a "PNG bomb"): cairo would
+         * decode it into width * height * 4 bytes. */
+        qr_errlist_addf(c->rc->warnings, QR_OK, path, "scale the image down before embedding it",
+                        "the PNG image is %u x %u pixels, more than %.0f megapixels; a "
+                        "placeholder is drawn",
+                        (unsigned)im->width_px, (unsigned)im->height_px, MAX_PNG_PIXELS / 1e6);
+    } else if (im->type == QR_IMAGE_PNG) {
         png_reader r = {im->data, im->size};
         s = cairo_image_surface_create_from_png_stream(png_read, &r);
         if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {

@@ -334,15 +334,18 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     /* cairo 1.16 gives every link annotation a structure element but writes
      * the structure tree only when it has a structure tag of its own: without
      * one, the file references objects it never writes (qpdf: "file is
-     * damaged"). A "Document" element around all pages makes it whole. */
-    if (c.has_links) cairo_tag_begin(cr, "Document", "");
+     * damaged"). An empty "Document" element makes it whole. (Wrapping all
+     * pages in it would also work, but marks every drawing operation.) */
+    if (c.has_links) {
+        cairo_tag_begin(cr, "Document", "");
+        cairo_tag_end(cr, "Document");
+    }
     pd_outline ol = {0};
     for (size_t p = 0; p < c.n_pages && c.status == QR_OK; p++) {
         qr_pdf_paint_page(&c, cr, p, &ol);
         cairo_show_page(cr);
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
     }
-    if (c.has_links) cairo_tag_end(cr, "Document");
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
     cairo_surface_finish(s);

@@ -374,6 +374,30 @@ class PdfBackend(unittest.TestCase):
         self.assertTrue(any(r[3] == "1400" and r[4] == "2200" for r in rows), rows)
         self.assertTrue(any(r[2] == "image" and r[8] == "jpeg" for r in rows), rows)
 
+    def test_png_bomb_is_not_decoded(self):
+        # 20000 x 20000 pixels in a few hundred bytes: a placeholder and a warning
+        def chunk(t, d):
+            c = struct.pack(">I", len(d)) + t + d
+            return c + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+        w = h = 20000
+        co = zlib.compressobj(9)
+        raw = b"".join(co.compress(b"\x00" * (w * 3 + 1)) for _ in range(4)) + co.flush()
+        png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+               chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+        import base64
+        spec = {"blocks": [{"type": "image", "alt": "bomb",
+                            "src": "data:image/png;base64," + base64.b64encode(png).decode()}]}
+        path = os.path.join(self.tmp, "bomb.json")
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        out = os.path.join(self.tmp, "bomb.pdf")
+        rc, res = render(path, out)
+        if rc != 0:  # the compiler may refuse such an image itself: fine too
+            self.assertEqual(res["status"], "error")
+            return
+        self.assertIn("megapixels", json.dumps(res["warnings"]))
+        self.assertEqual(run([PDF_CHECK, out]).returncode, 0)
+
     def test_table_header_repeats(self):
         path = self.pdfs["pdf-tables"]
         rc, res = self.results["pdf-tables"]
