@@ -2,12 +2,26 @@
  *
  * Parts are gathered in memory (or as fill callbacks for streamed parts);
  * qr_package_write() lays out the zip in a fixed order into an in-memory
- * libzip source, then copies the archive to the sink. */
+ * libzip source, then copies the archive to the sink.
+ *
+ * Big parts (every streamed part, ready parts over 1 MiB) are deflated here
+ * rather than by libzip, pigz-style, on a few worker threads: the bytes are
+ * cut into fixed 512 KiB blocks by offset alone, each block is raw-deflated
+ * at level 1 on its own (primed with the previous 32 KiB as dictionary),
+ * ended with Z_SYNC_FLUSH (the last with Z_FINISH), and the outputs are
+ * concatenated in block order, so the stream is one valid deflate stream and
+ * its bytes do not depend on timing or on the number of threads. libzip
+ * then copies that data raw: a source whose stat says ZIP_CM_DEFLATE with
+ * size, comp_size and CRC is not recompressed (zip_close's add_data). */
 #include "package.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zip.h>
+#include <zlib.h>
 
 #include "backend.h" /* qr_format_epoch */
 #include "xml.h"
@@ -24,15 +38,29 @@ typedef struct part {
 typedef struct rel {
     char *source, *id, *type, *target;
     int external;
+    size_t next; /* the next relationship of the same source, NO_REL at the end */
 } rel;
+
+#define NO_REL ((size_t)-1)
+
+/* The relationships of one source: an open-addressing table entry keyed by
+ * the source name (borrowed from its first relationship). Only looked up,
+ * never iterated, so the hash order never reaches the output. */
+typedef struct rel_src {
+    const char *source; /* NULL: empty slot */
+    size_t count, first, last;
+} rel_src;
 
 struct qr_package {
     part *parts;
     size_t n_parts, cap_parts;
     rel *rels;
     size_t n_rels, cap_rels;
+    rel_src *srcs;
+    size_t n_srcs, cap_srcs; /* cap_srcs: a power of two (or 0) */
     char *title;
     char *app_extra;
+    int threads; /* compression threads, 0: default */
     qr_status status;
 };
 
@@ -57,12 +85,13 @@ void qr_package_free(qr_package *p)
     }
     free(p->parts);
     free(p->rels);
+    free(p->srcs);
     free(p->title);
     free(p->app_extra);
     free(p);
 }
 
-static char *dup(const char *s)
+static char *str_dup(const char *s)
 {
     if (!s) return NULL;
     size_t n = strlen(s) + 1;
@@ -82,8 +111,8 @@ static part *new_part(qr_package *p, const char *name, const char *content_type)
     }
     part *pt = &p->parts[p->n_parts];
     memset(pt, 0, sizeof *pt);
-    pt->name = dup(name);
-    pt->content_type = dup(content_type);
+    pt->name = str_dup(name);
+    pt->content_type = str_dup(content_type);
     if (!pt->name || (content_type && !pt->content_type)) {
         free(pt->name);
         free(pt->content_type);
@@ -126,6 +155,43 @@ qr_status qr_package_add_media(qr_package *p, const char *name, const unsigned c
     return QR_OK;
 }
 
+static size_t hash_str(const char *s)
+{
+    size_t h = 14695981039346656037u; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+/* The entry of source, or the empty slot where it would go. */
+static rel_src *src_slot(rel_src *tab, size_t cap, const char *source)
+{
+    size_t i = hash_str(source) & (cap - 1);
+    while (tab[i].source && strcmp(tab[i].source, source) != 0) i = (i + 1) & (cap - 1);
+    return &tab[i];
+}
+
+static const rel_src *src_find(const qr_package *p, const char *source)
+{
+    if (!p->cap_srcs) return NULL;
+    const rel_src *e = src_slot(p->srcs, p->cap_srcs, source);
+    return e->source ? e : NULL;
+}
+
+/* Make room for one more source (load at most 1/2). */
+static int src_reserve(qr_package *p)
+{
+    if ((p->n_srcs + 1) * 2 <= p->cap_srcs) return 0;
+    size_t cap = p->cap_srcs ? p->cap_srcs * 2 : 64;
+    rel_src *tab = calloc(cap, sizeof *tab);
+    if (!tab) return -1;
+    for (size_t i = 0; i < p->cap_srcs; i++)
+        if (p->srcs[i].source) *src_slot(tab, cap, p->srcs[i].source) = p->srcs[i];
+    free(p->srcs);
+    p->srcs = tab;
+    p->cap_srcs = cap;
+    return 0;
+}
+
 const char *qr_package_rel(qr_package *p, const char *source, const char *type,
                            const char *target, int external)
 {
@@ -139,17 +205,20 @@ const char *qr_package_rel(qr_package *p, const char *source, const char *type,
         p->rels = nr;
         p->cap_rels = cap;
     }
-    int n = 1;
-    for (size_t i = 0; i < p->n_rels; i++)
-        if (strcmp(p->rels[i].source, source) == 0) n++;
+    if (src_reserve(p) != 0) {
+        p->status = qr_fail(QR_E_NOMEM);
+        return NULL;
+    }
+    rel_src *e = src_slot(p->srcs, p->cap_srcs, source);
     char id[32];
-    snprintf(id, sizeof id, "rId%d", n);
+    snprintf(id, sizeof id, "rId%zu", (e->source ? e->count : 0) + 1);
     rel *r = &p->rels[p->n_rels];
-    r->source = dup(source);
-    r->id = dup(id);
-    r->type = dup(type);
-    r->target = dup(target);
+    r->source = str_dup(source);
+    r->id = str_dup(id);
+    r->type = str_dup(type);
+    r->target = str_dup(target);
     r->external = external;
+    r->next = NO_REL;
     if (!r->source || !r->id || !r->type || !r->target) {
         free(r->source);
         free(r->id);
@@ -158,14 +227,29 @@ const char *qr_package_rel(qr_package *p, const char *source, const char *type,
         p->status = qr_fail(QR_E_NOMEM);
         return NULL;
     }
+    if (e->source) {
+        p->rels[e->last].next = p->n_rels;
+        e->last = p->n_rels;
+        e->count++;
+    } else {
+        e->source = r->source;
+        e->first = e->last = p->n_rels;
+        e->count = 1;
+        p->n_srcs++;
+    }
     p->n_rels++;
     return r->id;
+}
+
+void qr_package_set_threads(qr_package *p, int threads)
+{
+    p->threads = threads;
 }
 
 qr_status qr_package_set_title(qr_package *p, const char *title)
 {
     free(p->title);
-    p->title = dup(title);
+    p->title = str_dup(title);
     if (title && !p->title) return p->status = qr_fail(QR_E_NOMEM);
     return QR_OK;
 }
@@ -173,7 +257,7 @@ qr_status qr_package_set_title(qr_package *p, const char *title)
 qr_status qr_package_set_app_extra(qr_package *p, const char *markup)
 {
     free(p->app_extra);
-    p->app_extra = dup(markup);
+    p->app_extra = str_dup(markup);
     if (markup && !p->app_extra) return p->status = qr_fail(QR_E_NOMEM);
     return QR_OK;
 }
@@ -232,9 +316,9 @@ static qr_status write_rels(qr_package *p, const char *source, qr_buf *out)
     qr_xml_decl(x);
     qr_xml_start(x, "Relationships");
     qr_xml_attr(x, "xmlns", "http://schemas.openxmlformats.org/package/2006/relationships");
-    for (size_t i = 0; i < p->n_rels; i++) {
+    const rel_src *e = src_find(p, source);
+    for (size_t i = e ? e->first : NO_REL; i != NO_REL; i = p->rels[i].next) {
         const rel *r = &p->rels[i];
-        if (strcmp(r->source, source) != 0) continue;
         qr_xml_start(x, "Relationship");
         qr_xml_attr(x, "Id", r->id);
         qr_xml_attr(x, "Type", r->type);
@@ -289,64 +373,376 @@ static qr_status write_app(qr_package *p, qr_buf *out)
 
 /* ---- zip ---------------------------------------------------------------------- */
 
-/* State of one streamed part while libzip pulls it. */
-typedef struct stream_src {
-    part *pt;
-    qr_buf chunk;
-    size_t pos;
-    int done;
-    qr_status status;
-    zip_error_t err;
-} stream_src;
+/* ---- parallel deflate ------------------------------------------------------ */
 
-static zip_int64_t stream_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
+#define BLOCK_SIZE ((size_t)512 << 10) /* the split: byte offsets only */
+#define DICT_SIZE ((size_t)32 << 10)   /* deflate's window */
+#define MAX_THREADS 4
+#define BIG_PART ((size_t)1 << 20)     /* ready parts above this are deflated here */
+
+/* One block. in/dict point into own (streamed parts) or into the part's data. */
+typedef struct job {
+    const unsigned char *in, *dict;
+    size_t len, dict_len;
+    int last;
+    unsigned char *own; /* DICT_SIZE + BLOCK_SIZE bytes, allocated on first use */
+    unsigned char *out; /* the raw deflate of the block */
+    size_t out_len, out_cap;
+    uLong crc;
+    int done, err;      /* set by the worker under the pool's lock */
+} job;
+
+/* Workers and a ring of jobs. Sequence numbers grow without wrapping: job k
+ * sits in slot k % cap; made counts slots handed to the filler, submitted
+ * the jobs ready for a worker, taken those a worker started, harvested those
+ * whose output was appended to the part. made - harvested <= cap. */
+typedef struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    pthread_t th[MAX_THREADS];
+    int n_threads; /* 0: compress on the calling thread */
+    job *jobs;
+    size_t cap, made, submitted, taken, harvested;
+    int stop;
+    z_stream zs; /* the calling thread's stream (n_threads == 0) */
+    int zs_ok;
+} pool;
+
+/* A part deflated here: what libzip copies raw. */
+typedef struct packed {
+    qr_buf z;           /* the deflate stream */
+    zip_uint64_t size;  /* uncompressed */
+    uLong crc;
+    size_t pos;
+    zip_error_t err;
+    int used;
+} packed;
+
+static int z_init(z_stream *zs)
 {
-    stream_src *s = ud;
+    memset(zs, 0, sizeof *zs);
+    /* Raw deflate (windowBits -15) at level 1 with libzip's memLevel. */
+    return deflateInit2(zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -1;
+}
+
+/* Deflate one block: a pure function of (dict, in, last). */
+static int compress_block(z_stream *zs, job *j)
+{
+    j->crc = crc32_z(0, j->in, j->len);
+    j->out_len = 0;
+    if (deflateReset(zs) != Z_OK) return -1;
+    if (j->dict_len && deflateSetDictionary(zs, j->dict, (uInt)j->dict_len) != Z_OK) return -1;
+    size_t need = deflateBound(zs, (uLong)j->len) + 64;
+    if (j->out_cap < need) {
+        unsigned char *o = realloc(j->out, need);
+        if (!o) return -1;
+        j->out = o;
+        j->out_cap = need;
+    }
+    zs->next_in = (Bytef *)(uintptr_t)j->in;
+    zs->avail_in = (uInt)j->len;
+    for (;;) {
+        if (j->out_len == j->out_cap) {
+            unsigned char *o = realloc(j->out, j->out_cap * 2);
+            if (!o) return -1;
+            j->out = o;
+            j->out_cap *= 2;
+        }
+        zs->next_out = j->out + j->out_len;
+        zs->avail_out = (uInt)(j->out_cap - j->out_len);
+        int rc = deflate(zs, j->last ? Z_FINISH : Z_SYNC_FLUSH);
+        j->out_len = j->out_cap - zs->avail_out;
+        if (rc == Z_STREAM_END) return 0;
+        if (rc != Z_OK && rc != Z_BUF_ERROR) return -1;
+        /* A sync flush is complete when deflate leaves output space over. */
+        if (!j->last && zs->avail_in == 0 && zs->avail_out != 0) return 0;
+    }
+}
+
+static void *worker(void *arg)
+{
+    pool *pl = arg;
+    z_stream zs;
+    int ok = z_init(&zs) == 0;
+    pthread_mutex_lock(&pl->mu);
+    for (;;) {
+        while (pl->taken == pl->submitted && !pl->stop) pthread_cond_wait(&pl->work, &pl->mu);
+        if (pl->taken == pl->submitted) break; /* stopping and nothing left */
+        job *j = &pl->jobs[pl->taken++ % pl->cap];
+        pthread_mutex_unlock(&pl->mu);
+        int err = ok ? compress_block(&zs, j) : -1;
+        pthread_mutex_lock(&pl->mu);
+        j->err = err;
+        j->done = 1;
+        pthread_cond_broadcast(&pl->done);
+    }
+    pthread_mutex_unlock(&pl->mu);
+    if (ok) deflateEnd(&zs);
+    return NULL;
+}
+
+/* Threads: qr_package_set_threads(), else QUIRE_PACKAGE_THREADS, else the
+ * online CPUs; at most MAX_THREADS. 1 compresses on the calling thread. */
+static int thread_count(const qr_package *p)
+{
+    long n = p->threads;
+    if (n <= 0) {
+        const char *e = getenv("QUIRE_PACKAGE_THREADS");
+        n = e ? strtol(e, NULL, 10) : 0;
+    }
+    if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    if (n > MAX_THREADS) n = MAX_THREADS;
+    return (int)n;
+}
+
+static pool *pool_new(int threads)
+{
+    pool *pl = calloc(1, sizeof *pl);
+    if (!pl) return NULL;
+    pl->cap = threads > 1 ? 2 * (size_t)threads : 2;
+    pl->jobs = calloc(pl->cap, sizeof *pl->jobs);
+    if (!pl->jobs || pthread_mutex_init(&pl->mu, NULL) != 0) {
+        free(pl->jobs);
+        free(pl);
+        return NULL;
+    }
+    if (pthread_cond_init(&pl->work, NULL) != 0) goto fail_mu;
+    if (pthread_cond_init(&pl->done, NULL) != 0) goto fail_work;
+    if (threads > 1) {
+        for (int i = 0; i < threads; i++) {
+            if (pthread_create(&pl->th[i], NULL, worker, pl) != 0) break;
+            pl->n_threads++;
+        }
+    }
+    if (pl->n_threads == 0 && z_init(&pl->zs) == 0) pl->zs_ok = 1;
+    if (pl->n_threads == 0 && !pl->zs_ok) goto fail_done;
+    return pl;
+fail_done:
+    pthread_cond_destroy(&pl->done);
+fail_work:
+    pthread_cond_destroy(&pl->work);
+fail_mu:
+    pthread_mutex_destroy(&pl->mu);
+    free(pl->jobs);
+    free(pl);
+    return NULL;
+}
+
+static void pool_free(pool *pl)
+{
+    if (!pl) return;
+    pthread_mutex_lock(&pl->mu);
+    pl->stop = 1;
+    pthread_cond_broadcast(&pl->work);
+    pthread_mutex_unlock(&pl->mu);
+    for (int i = 0; i < pl->n_threads; i++) pthread_join(pl->th[i], NULL);
+    if (pl->zs_ok) deflateEnd(&pl->zs);
+    for (size_t i = 0; i < pl->cap; i++) {
+        free(pl->jobs[i].own);
+        free(pl->jobs[i].out);
+    }
+    pthread_cond_destroy(&pl->done);
+    pthread_cond_destroy(&pl->work);
+    pthread_mutex_destroy(&pl->mu);
+    free(pl->jobs);
+    free(pl);
+}
+
+/* Wait for the oldest job and append its output to pk (pk NULL: discard). */
+static qr_status harvest(pool *pl, packed *pk)
+{
+    job *j = &pl->jobs[pl->harvested % pl->cap];
+    pthread_mutex_lock(&pl->mu);
+    while (!j->done) pthread_cond_wait(&pl->done, &pl->mu);
+    j->done = 0;
+    pl->harvested++;
+    pthread_mutex_unlock(&pl->mu);
+    if (!pk) return QR_OK;
+    if (j->err) return qr_fail(QR_E_NOMEM);
+    if (qr_buf_append(&pk->z, j->out, j->out_len) != 0) return qr_fail(QR_E_NOMEM);
+    pk->crc = crc32_combine(pk->crc, j->crc, (z_off_t)j->len);
+    pk->size += j->len;
+    return QR_OK;
+}
+
+/* A free slot for the next block, harvesting the oldest while the ring is
+ * full (only submitted jobs are waited for: cap >= 2 and at most one slot
+ * is being filled). */
+static qr_status acquire(pool *pl, packed *pk, job **out)
+{
+    while (pl->made - pl->harvested >= pl->cap) {
+        qr_status st = harvest(pl, pk);
+        if (st != QR_OK) return st;
+    }
+    job *j = &pl->jobs[pl->made++ % pl->cap];
+    j->in = j->dict = NULL;
+    j->len = j->dict_len = 0;
+    j->last = 0;
+    *out = j;
+    return QR_OK;
+}
+
+static void submit(pool *pl, job *j)
+{
+    if (pl->n_threads == 0) {
+        j->err = compress_block(&pl->zs, j);
+        j->done = 1;
+        pl->submitted++;
+        pl->taken++;
+        return;
+    }
+    pthread_mutex_lock(&pl->mu);
+    pl->submitted++;
+    pthread_cond_signal(&pl->work);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+/* Wait for every submitted job; keep their output when st is QR_OK. */
+static qr_status drain(pool *pl, packed *pk, qr_status st)
+{
+    while (pl->harvested < pl->submitted) {
+        qr_status s2 = harvest(pl, st == QR_OK ? pk : NULL);
+        if (st == QR_OK) st = s2;
+    }
+    pl->made = pl->submitted; /* a slot being filled when st failed is dropped */
+    return st;
+}
+
+/* Deflate ready bytes: the blocks point into data. */
+static qr_status pack_data(pool *pl, const unsigned char *data, size_t len, packed *pk)
+{
+    qr_status st = QR_OK;
+    size_t off = 0;
+    do {
+        job *j;
+        if ((st = acquire(pl, pk, &j)) != QR_OK) break;
+        j->in = data + off;
+        j->len = len - off < BLOCK_SIZE ? len - off : BLOCK_SIZE;
+        j->dict_len = off < DICT_SIZE ? off : DICT_SIZE;
+        j->dict = data + off - j->dict_len;
+        off += j->len;
+        j->last = off == len;
+        submit(pl, j);
+    } while (off < len);
+    return drain(pl, pk, st);
+}
+
+static qr_status own_block(job *j)
+{
+    if (!j->own && !(j->own = malloc(DICT_SIZE + BLOCK_SIZE))) return qr_fail(QR_E_NOMEM);
+    j->in = j->own + DICT_SIZE;
+    return QR_OK;
+}
+
+/* Deflate a streamed part while pulling its chunks: a block is sealed (not
+ * last) when a byte arrives that does not fit, and the block open when
+ * fill() says done is the last one. */
+static qr_status pack_stream(pool *pl, part *pt, packed *pk)
+{
+    qr_buf chunk = {0};
+    size_t pos = 0;
+    int done = 0;
+    job *cur;
+    qr_status st = acquire(pl, pk, &cur);
+    if (st == QR_OK) st = own_block(cur);
+    while (st == QR_OK) {
+        if (pos == chunk.len) {
+            if (done) break;
+            chunk.len = 0;
+            pos = 0;
+            st = pt->fill(pt->fill_ctx, &chunk, &done);
+            if (st == QR_OK && chunk.oom) st = qr_fail(QR_E_NOMEM);
+            continue;
+        }
+        if (cur->len == BLOCK_SIZE) {
+            job *next;
+            if ((st = acquire(pl, pk, &next)) != QR_OK || (st = own_block(next)) != QR_OK) break;
+            /* Prime the next block with this one's last DICT_SIZE bytes. */
+            next->dict_len = DICT_SIZE;
+            next->dict = next->own;
+            memcpy(next->own, cur->in + BLOCK_SIZE - DICT_SIZE, DICT_SIZE);
+            submit(pl, cur);
+            cur = next;
+        }
+        size_t take = chunk.len - pos;
+        if (take > BLOCK_SIZE - cur->len) take = BLOCK_SIZE - cur->len;
+        memcpy(cur->own + DICT_SIZE + cur->len, chunk.data + pos, take);
+        cur->len += take;
+        pos += take;
+    }
+    if (st == QR_OK) {
+        cur->last = 1;
+        submit(pl, cur);
+    }
+    qr_buf_free(&chunk);
+    return drain(pl, pk, st);
+}
+
+/* libzip reads a packed part as already deflated data. */
+static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
+{
+    packed *pk = ud;
     switch (cmd) {
     case ZIP_SOURCE_OPEN:
-        s->chunk.len = 0;
-        s->pos = 0;
-        s->done = 0;
+        pk->pos = 0;
         return 0;
     case ZIP_SOURCE_READ: {
-        zip_uint64_t n = 0;
-        while (n < len) {
-            if (s->pos == s->chunk.len) {
-                if (s->done) break;
-                s->chunk.len = 0;
-                s->pos = 0;
-                qr_status st = s->pt->fill(s->pt->fill_ctx, &s->chunk, &s->done);
-                if (st == QR_OK && s->chunk.oom) st = QR_E_NOMEM;
-                if (st != QR_OK) {
-                    s->status = st;
-                    zip_error_set(&s->err, ZIP_ER_READ, 0);
-                    return -1;
-                }
-                continue;
-            }
-            size_t take = s->chunk.len - s->pos;
-            if (take > len - n) take = (size_t)(len - n);
-            memcpy((char *)data + n, s->chunk.data + s->pos, take);
-            s->pos += take;
-            n += take;
-        }
+        size_t n = pk->z.len - pk->pos;
+        if (n > len) n = (size_t)len;
+        memcpy(data, pk->z.data + pk->pos, n);
+        pk->pos += n;
         return (zip_int64_t)n;
     }
     case ZIP_SOURCE_CLOSE: return 0;
     case ZIP_SOURCE_STAT: {
-        zip_stat_t *st = data;
+        zip_stat_t *st = ZIP_SOURCE_GET_ARGS(zip_stat_t, data, len, &pk->err);
+        if (!st) return -1;
         zip_stat_init(st);
+        st->valid = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_CRC | ZIP_STAT_COMP_METHOD |
+                    ZIP_STAT_ENCRYPTION_METHOD;
+        st->size = pk->size;
+        st->comp_size = pk->z.len;
+        st->crc = (zip_uint32_t)pk->crc;
+        st->comp_method = ZIP_CM_DEFLATE;
+        st->encryption_method = ZIP_EM_NONE;
         return sizeof *st;
     }
-    case ZIP_SOURCE_ERROR: return zip_error_to_data(&s->err, data, len);
+    case ZIP_SOURCE_GET_FILE_ATTRIBUTES: {
+        /* What libzip's own deflate at level 1 reports: "fast" in bits 1-2. */
+        zip_file_attributes_t *a = ZIP_SOURCE_GET_ARGS(zip_file_attributes_t, data, len, &pk->err);
+        if (!a) return -1;
+        a->valid |= ZIP_FILE_ATTRIBUTES_VERSION_NEEDED | ZIP_FILE_ATTRIBUTES_GENERAL_PURPOSE_BIT_FLAGS;
+        a->version_needed = 20;
+        a->general_purpose_bit_mask = 0x0006;
+        a->general_purpose_bit_flags = 2 << 1;
+        return sizeof *a;
+    }
+    case ZIP_SOURCE_ERROR: return zip_error_to_data(&pk->err, data, len);
     case ZIP_SOURCE_FREE: return 0;
     case ZIP_SOURCE_SUPPORTS:
         return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE,
-                                              ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, -1);
+                                              ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE,
+                                              ZIP_SOURCE_GET_FILE_ATTRIBUTES, -1);
     default:
-        zip_error_set(&s->err, ZIP_ER_OPNOTSUPP, 0);
+        zip_error_set(&pk->err, ZIP_ER_OPNOTSUPP, 0);
         return -1;
     }
+}
+
+/* Add a packed part, dated 1980-01-01 00:00. Its compression method stays
+ * libzip's default, so the source's ZIP_CM_DEFLATE is taken as is. */
+static qr_status packed_add(zip_t *za, const char *name, packed *pk)
+{
+    zip_source_t *src = zip_source_function(za, packed_cb, pk);
+    if (!src) return qr_fail(QR_E_NOMEM);
+    zip_int64_t idx = zip_file_add(za, name, src, ZIP_FL_ENC_UTF_8);
+    if (idx < 0) {
+        zip_source_free(src);
+        return qr_fail(QR_E_RENDER);
+    }
+    if (zip_file_set_dostime(za, (zip_uint64_t)idx, 0, 0x21, 0) != 0) return qr_fail(QR_E_RENDER);
+    return QR_OK;
 }
 
 /* Add one entry from memory (borrowed: freed by the caller after close),
@@ -386,9 +782,7 @@ static void rels_name(const char *part_name, char *buf, size_t size)
 
 static int has_rels(const qr_package *p, const char *source)
 {
-    for (size_t i = 0; i < p->n_rels; i++)
-        if (strcmp(p->rels[i].source, source) == 0) return 1;
-    return 0;
+    return src_find(p, source) != NULL;
 }
 
 qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
@@ -398,12 +792,13 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
     /* The generated parts, kept alive until zip_close() has read them. */
     size_t n_gen = 4 + p->n_parts;
     qr_buf *gen = calloc(n_gen, sizeof *gen);
-    stream_src *streams = calloc(p->n_parts ? p->n_parts : 1, sizeof *streams);
+    packed *packs = calloc(p->n_parts ? p->n_parts : 1, sizeof *packs);
+    pool *pl = NULL;
     zip_error_t zerr;
     zip_error_init(&zerr);
     zip_source_t *dst = NULL;
     zip_t *za = NULL;
-    if (!gen || !streams) {
+    if (!gen || !packs) {
         st = qr_fail(QR_E_NOMEM);
         goto done;
     }
@@ -436,26 +831,18 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
 
     for (size_t i = 0; i < p->n_parts; i++) {
         part *pt = &p->parts[i];
-        if (pt->fill) {
-            stream_src *s = &streams[i];
-            s->pt = pt;
-            zip_error_init(&s->err);
-            zip_source_t *src = zip_source_function(za, stream_cb, s);
-            if (!src) {
+        if (pt->fill || (pt->data && pt->len > BIG_PART)) {
+            packed *pk = &packs[i];
+            pk->used = 1;
+            zip_error_init(&pk->err);
+            pk->crc = crc32(0, NULL, 0);
+            if (!pl && !(pl = pool_new(thread_count(p)))) {
                 st = qr_fail(QR_E_NOMEM);
                 goto done;
             }
-            zip_int64_t idx = zip_file_add(za, pt->name, src, ZIP_FL_ENC_UTF_8);
-            if (idx < 0) {
-                zip_source_free(src);
-                st = qr_fail(QR_E_RENDER);
-                goto done;
-            }
-            if (zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 1) != 0 ||
-                zip_file_set_dostime(za, (zip_uint64_t)idx, 0, 0x21, 0) != 0) {
-                st = qr_fail(QR_E_RENDER);
-                goto done;
-            }
+            st = pt->fill ? pack_stream(pl, pt, pk)
+                          : pack_data(pl, (const unsigned char *)pt->data, pt->len, pk);
+            if (st || (st = packed_add(za, pt->name, pk))) goto done;
         } else if (pt->media) {
             if ((st = part_add(za, pt->name, pt->media, pt->len, 0))) goto done;
         } else {
@@ -469,11 +856,10 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
                 goto done;
         }
     }
+    pool_free(pl); /* every part is deflated: the workers can go */
+    pl = NULL;
     if (zip_close(za) != 0) {
-        za = NULL; /* libzip keeps it open on failure; discard below */
-        for (size_t i = 0; i < p->n_parts; i++)
-            if (streams[i].status != QR_OK) st = streams[i].status;
-        if (st == QR_OK) st = qr_fail(QR_E_RENDER);
+        st = qr_fail(QR_E_RENDER); /* libzip keeps it open on failure; discard below */
         goto done;
     }
     za = NULL;
@@ -498,13 +884,14 @@ done:
     zip_error_fini(&zerr);
     if (gen)
         for (size_t i = 0; i < n_gen; i++) qr_buf_free(&gen[i]);
-    if (streams) {
+    pool_free(pl);
+    if (packs) {
         for (size_t i = 0; i < p->n_parts; i++) {
-            qr_buf_free(&streams[i].chunk);
-            if (streams[i].pt) zip_error_fini(&streams[i].err);
+            qr_buf_free(&packs[i].z);
+            if (packs[i].used) zip_error_fini(&packs[i].err);
         }
     }
     free(gen);
-    free(streams);
+    free(packs);
     return st;
 }

@@ -16,7 +16,10 @@
  * and every part's .rels. Entry order is fixed ([Content_Types].xml,
  * _rels/.rels, docProps, then parts in the order added, each followed by its
  * .rels), every entry is dated 1980-01-01 00:00 and deflated (media are
- * stored): the same parts give the same bytes.
+ * stored): the same parts give the same bytes. Streamed parts and ready
+ * parts over 1 MiB are deflated at level 1 in 512 KiB blocks on up to 4
+ * threads; the split depends on byte offsets only, so the bytes do not
+ * depend on timing or on the number of threads.
  */
 #ifndef QR_PACKAGE_H
 #define QR_PACKAGE_H
@@ -65,6 +68,11 @@ qr_status qr_package_set_title(qr_package *p, const char *title);
 /** Extra children of <Properties> in docProps/app.xml, as well-formed
  *  markup (e.g. "<Slides>3</Slides>"); copied. */
 qr_status qr_package_set_app_extra(qr_package *p, const char *markup);
+
+/** Threads that deflate the big parts: 0 (the default) takes
+ *  QUIRE_PACKAGE_THREADS from the environment, else the online CPUs; at
+ *  most 4; 1 deflates on the calling thread. The output does not change. */
+void qr_package_set_threads(qr_package *p, int threads);
 
 /** Write the package to out. epoch dates docProps/core.xml. */
 qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out);
