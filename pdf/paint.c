@@ -50,6 +50,27 @@ static void put_quoted(qr_buf *b, const char *s)
     qr_buf_putc(b, '\'');
 }
 
+/* A URI as 7-bit ASCII without the characters cairo 1.16 writes unescaped
+ * into the PDF string "/URI (...)": an unbalanced parenthesis or a backslash
+ * there breaks the file. Everything outside RFC 3986's unreserved and
+ * reserved characters (and '%') is percent-encoded; the link still points
+ * where it did. */
+static void put_uri(qr_buf *b, const char *u)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (const unsigned char *p = (const unsigned char *)u; *p; p++) {
+        unsigned char ch = *p;
+        int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                   (ch && strchr("-._~:/?#[]@!$&'*+,;=%", ch) != NULL);
+        if (keep) {
+            qr_buf_putc(b, (char)ch);
+        } else {
+            char e[3] = {'%', hex[ch >> 4], hex[ch & 15]};
+            qr_buf_append(b, e, 3);
+        }
+    }
+}
+
 static void line_links(cairo_t *cr, const pd_op *o)
 {
     const pd_text *t = o->text;
@@ -81,7 +102,10 @@ static void line_links(cairo_t *cr, const pd_op *o)
         }
         g_free(ranges);
         qr_buf_puts(&b, "] uri=");
-        put_quoted(&b, lk->uri);
+        qr_buf uri = {0};
+        put_uri(&uri, lk->uri);
+        put_quoted(&b, uri.data ? uri.data : "");
+        qr_buf_free(&uri);
         if (any && !b.oom) {
             cairo_tag_begin(cr, CAIRO_TAG_LINK, b.data);
             cairo_tag_end(cr, CAIRO_TAG_LINK);

@@ -336,6 +336,31 @@ class PdfBackend(unittest.TestCase):
         self.assertRegex(info, r"Title:\s+Lists")
         self.assertRegex(info, r"CreationDate:.*2026")
 
+    def test_odd_links_and_outline_titles(self):
+        # cairo writes a link's URI unescaped into a PDF string: parentheses,
+        # backslashes and non-ASCII letters are percent-encoded first
+        spec = {"title": "Outline (test) \\ back", "blocks": [
+            {"type": "heading", "text": "عنوان عربي", "level": 1},
+            {"type": "heading", "text": "日本語の見出し (2)", "level": 2},
+            {"type": "paragraph", "runs": [
+                {"text": "odd", "link": "https://example.com/a)b(c\\d'e\"f?x=1&y=%20"},
+                " and ", {"text": "space", "link": "https://example.com/a b\u00e9"}]}]}
+        path = os.path.join(self.tmp, "links.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(spec, f, ensure_ascii=False)
+        out = os.path.join(self.tmp, "links.pdf")
+        rc, res = render(path, out)
+        self.assertEqual(rc, 0, res)
+        p = run([PDF_CHECK, out])
+        self.assertEqual(p.returncode, 0, p.stdout.decode() + p.stderr.decode())
+        with open(out, "rb") as f:
+            data = f.read()
+        self.assertIn(b"/URI (https://example.com/a%29b%28c%5Cd'e%22f?x=1&y=%20)", data)
+        self.assertIn(b"/URI (https://example.com/a%20b%C3%A9)", data)
+        outl = json.loads(run(["qpdf", "--json", "--json-key=outlines", out]).stdout.decode())
+        self.assertEqual(outl["outlines"][0]["title"], "عنوان عربي")
+        self.assertEqual(outl["outlines"][0]["kids"][0]["title"], "日本語の見出し (2)")
+
     def test_words_inside_margins(self):
         tol = 3.0
         for name, _, spec in self.fixtures:
