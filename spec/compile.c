@@ -1,4 +1,5 @@
-/* compile.c: the compiler's entry point. Checks the input size and UTF-8,
+/* compile.c: the compiler's entry points (text in memory or pulled through a
+ * reader, one path). Checks the input size and UTF-8 as the text streams,
  * parses with jansson (duplicate keys rejected, a string holding an object
  * unwrapped), checks the nesting depth, then hands the object to the kind's
  * compiler (compile_doc.c, compile_deck.c, compile_sheet.c). Also the kind
@@ -91,7 +92,168 @@ size_t qr_utf8_check(const char *str, size_t n)
     return (size_t)-1;
 }
 
+/* Incremental UTF-8 check over a stream of chunks: the same answer as
+ * qr_utf8_check over their concatenation. A sequence cut by a chunk's end
+ * waits in pend for the next chunk. */
+typedef struct utf8_stream {
+    size_t off;             /* bytes fed so far */
+    unsigned char pend[4];  /* an incomplete sequence at the end of the last chunk */
+    size_t npend;
+    size_t pend_at;         /* its offset */
+    size_t bad;             /* offset of the first bad byte, or (size_t)-1 */
+} utf8_stream;
+
+/* Bytes in the sequence a lead byte starts (as qr_utf8_check accepts), 0 if none. */
+static size_t utf8_seq_len(unsigned c)
+{
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) return 2;
+    if (c >= 0xE0 && c <= 0xEF) return 3;
+    if (c >= 0xF0 && c <= 0xF4) return 4;
+    return 0;
+}
+
+static void utf8_feed(utf8_stream *u, const char *s, size_t n)
+{
+    size_t i = 0;
+    if (u->bad != (size_t)-1) goto done;
+    if (u->npend) {
+        size_t want = utf8_seq_len(u->pend[0]);
+        while (u->npend < want && i < n) u->pend[u->npend++] = (unsigned char)s[i++];
+        if (u->npend < want) goto done;
+        u->npend = 0;
+        if (qr_utf8_check((const char *)u->pend, want) != (size_t)-1) {
+            u->bad = u->pend_at;
+            goto done;
+        }
+    }
+    size_t r = qr_utf8_check(s + i, n - i);
+    if (r != (size_t)-1) {
+        size_t want = utf8_seq_len((unsigned char)s[i + r]);
+        if (want && i + r + want > n) { /* cut by the chunk's end: decide with the next one */
+            u->npend = n - i - r;
+            memcpy(u->pend, s + i + r, u->npend);
+            u->pend_at = u->off + i + r;
+        } else {
+            u->bad = u->off + i + r;
+        }
+    }
+done:
+    u->off += n;
+}
+
+/* The input has ended: a sequence still incomplete is bad. */
+static void utf8_end(utf8_stream *u)
+{
+    if (u->npend && u->bad == (size_t)-1) u->bad = u->pend_at;
+    u->npend = 0;
+}
+
 /* ---- parsing ---------------------------------------------------------------- */
+
+/* The spec text as jansson reads it: through the caller's reader, counted
+ * against max_input and UTF-8 checked as it streams, a leading byte order
+ * mark dropped. When the input goes over max_input or holds bad UTF-8 the
+ * parse is cut short; the rest is then read only to count and check it, so
+ * the errors are those a check of the whole text before parsing would give. */
+typedef struct src {
+    qr_read_fn read;
+    void *ctx;
+    size_t max;         /* max_input; 0: none */
+    size_t total;       /* bytes read */
+    utf8_stream u;
+    int started, eof, ioerr;
+    int stop;           /* over max_input, bad UTF-8 or a read error: no more bytes for jansson */
+} src;
+
+/* One read: count, check. Returns the bytes, 0 at the end, (size_t)-1 to stop. */
+static size_t src_read(src *s, char *buf, size_t size)
+{
+    if (s->stop) return (size_t)-1;
+    if (s->eof) return 0;
+    size_t n = s->read(s->ctx, buf, size);
+    if (n == (size_t)-1 || n > size) {
+        s->ioerr = s->stop = 1;
+        return (size_t)-1;
+    }
+    if (n == 0) {
+        s->eof = 1;
+        utf8_end(&s->u);
+        if (s->u.bad != (size_t)-1) s->stop = 1;
+        return 0;
+    }
+    s->total += n;
+    if (s->max && s->total > s->max) {
+        s->stop = 1;
+        return (size_t)-1;
+    }
+    utf8_feed(&s->u, buf, n);
+    if (s->u.bad != (size_t)-1) {
+        s->stop = 1;
+        return (size_t)-1;
+    }
+    return n;
+}
+
+/* jansson's json_load_callback reader. (size_t)-1 reads as the end of input. */
+static size_t src_jansson(void *buffer, size_t buflen, void *data)
+{
+    src *s = data;
+    char *buf = buffer;
+    if (!s->started) {
+        /* A byte order mark is not JSON, but editors write it: skip it. */
+        s->started = 1;
+        char head[3];
+        size_t h = 0;
+        while (h < sizeof head) {
+            size_t n = src_read(s, head + h, sizeof head - h);
+            if (n == 0 || n == (size_t)-1) break;
+            h += n;
+        }
+        if (h == 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0) h = 0;
+        if (h) { /* jansson's buffer holds more than 3 bytes */
+            memcpy(buf, head, h);
+            return h;
+        }
+    }
+    size_t n = src_read(s, buf, buflen);
+    return n == (size_t)-1 ? (size_t)-1 : n;
+}
+
+/* Read what the parse left, to count it and check it. */
+static void src_drain(src *s)
+{
+    char buf[16384];
+    while (!s->eof && !s->ioerr) {
+        size_t n = s->read(s->ctx, buf, sizeof buf);
+        if (n == (size_t)-1 || n > sizeof buf) {
+            s->ioerr = 1;
+            break;
+        }
+        if (n == 0) {
+            s->eof = 1;
+            utf8_end(&s->u);
+            break;
+        }
+        s->total += n;
+        if (!(s->max && s->total > s->max)) utf8_feed(&s->u, buf, n);
+    }
+}
+
+typedef struct mem_src {
+    const char *p;
+    size_t left;
+} mem_src;
+
+static size_t mem_read(void *ctx, char *buf, size_t size)
+{
+    mem_src *m = ctx;
+    size_t n = size < m->left ? size : m->left;
+    memcpy(buf, m->p, n);
+    m->p += n;
+    m->left -= n;
+    return n;
+}
 
 static json_t *load(const char *json, size_t len, json_error_t *je)
 {
@@ -109,14 +271,38 @@ static void json_error(qr_errlist *errs, const json_error_t *je, const char *whe
                     je->line, je->column, je->text);
 }
 
-json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist *errs,
-                      qr_status *st)
+qr_status qr_input_size_check(size_t len, const qr_limits *lim, qr_errlist *errs)
+{
+    if (!lim->max_input || len <= lim->max_input) return QR_OK;
+    return qr_errlist_addf(errs, QR_E_LIMIT, "", "raise it with --max-input (library: qr_limits.max_input)",
+                           "input is %zu bytes; the limit max_input is %zu bytes", len,
+                           lim->max_input);
+}
+
+json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,
+                     qr_errlist *errs, qr_status *st)
 {
     json_error_t je;
-    /* A byte order mark is not JSON, but editors write it: skip it. */
-    if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) json += 3, len -= 3;
-    json_t *root = load(json, len, &je);
-    if (!root) {
+    src s = {.read = read, .ctx = ctx, .max = max_input, .u = {.bad = (size_t)-1}};
+    json_t *root = json_load_callback(src_jansson, &s,
+                                      JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    if (!root || s.stop) {
+        /* The first failure of a check over the whole text wins: size, then
+         * UTF-8, then syntax. */
+        json_decref(root);
+        src_drain(&s);
+        if (s.ioerr) {
+            *st = QR_E_IO;
+            qr_errlist_add(errs, QR_E_IO, "", "cannot read the spec", NULL);
+            return NULL;
+        }
+        qr_limits lim = {.max_input = max_input};
+        if ((*st = qr_input_size_check(s.total, &lim, errs)) != QR_OK) return NULL;
+        if (s.u.bad != (size_t)-1) {
+            *st = qr_errlist_addf(errs, QR_E_UTF8, "", "save the spec as UTF-8",
+                                  "invalid UTF-8 at byte %zu", s.u.bad);
+            return NULL;
+        }
         if (strstr(je.text, "maximum parsing depth")) {
             *st = QR_E_LIMIT;
             qr_errlist_addf(errs, QR_E_LIMIT, "", "raise qr_limits.max_depth",
@@ -154,6 +340,13 @@ json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist
     }
     *st = QR_OK;
     return root;
+}
+
+json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist *errs,
+                      qr_status *st)
+{
+    mem_src m = {json ? json : "", json ? len : 0};
+    return qr_json_read(mem_read, &m, 0, keep_strings, errs, st);
 }
 
 /* ---- depth ---------------------------------------------------------------- */
@@ -244,35 +437,18 @@ static const char *shape_hint(qr_kind kind)
     return "a document spec is {\"title\": \"...\", \"blocks\": [{\"type\": \"paragraph\", \"text\": \"...\"}]}";
 }
 
-qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compile_opts *opts,
-                     qr_doc **out, qr_errlist *errs)
+/* The path both entries share once their arguments are checked. */
+static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind,
+                              const qr_compile_opts *opts, qr_doc **out, qr_errlist *errs)
 {
-    if (out) *out = NULL;
-    if (!out || !errs || (!json && len) || (unsigned)kind >= QR_KIND_COUNT) {
-        if (errs) qr_errlist_add(errs, QR_E_USAGE, "", "qr_compile: bad arguments", NULL);
-        return qr_fail(QR_E_USAGE);
-    }
-    if (!json) json = "";
     qr_compile_opts def;
     if (!opts) {
         qr_compile_opts_default(&def);
         opts = &def;
     }
     const qr_limits *lim = &opts->limits;
-    if (lim->max_input && len > lim->max_input) {
-        qr_errlist_addf(errs, QR_E_LIMIT, "", "raise it with --max-input (library: qr_limits.max_input)",
-                        "input is %zu bytes; the limit max_input is %zu bytes", len,
-                        lim->max_input);
-        return QR_E_LIMIT;
-    }
-    size_t bad = qr_utf8_check(json, len);
-    if (bad != (size_t)-1) {
-        qr_errlist_addf(errs, QR_E_UTF8, "", "save the spec as UTF-8",
-                        "invalid UTF-8 at byte %zu", bad);
-        return QR_E_UTF8;
-    }
     qr_status st;
-    json_t *root = qr_json_parse(json, len, 0, errs, &st);
+    json_t *root = qr_json_read(read, ctx, lim->max_input, 0, errs, &st);
     if (!root) return st;
 
     qr_arena a = {0};
@@ -320,4 +496,27 @@ qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compil
     }
     *out = doc;
     return QR_OK;
+}
+
+qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compile_opts *opts,
+                     qr_doc **out, qr_errlist *errs)
+{
+    if (out) *out = NULL;
+    if (!out || !errs || (!json && len) || (unsigned)kind >= QR_KIND_COUNT) {
+        if (errs) qr_errlist_add(errs, QR_E_USAGE, "", "qr_compile: bad arguments", NULL);
+        return qr_fail(QR_E_USAGE);
+    }
+    mem_src m = {json ? json : "", len};
+    return compile_read(mem_read, &m, kind, opts, out, errs);
+}
+
+qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind,
+                            const qr_compile_opts *opts, qr_doc **out, qr_errlist *errs)
+{
+    if (out) *out = NULL;
+    if (!out || !errs || !read || (unsigned)kind >= QR_KIND_COUNT) {
+        if (errs) qr_errlist_add(errs, QR_E_USAGE, "", "qr_compile_reader: bad arguments", NULL);
+        return qr_fail(QR_E_USAGE);
+    }
+    return compile_read(read, ctx, kind, opts, out, errs);
 }

@@ -53,6 +53,27 @@ void qr_compile_opts_default(qr_compile_opts *o);
 qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compile_opts *opts,
                      qr_doc **out, qr_errlist *errs);
 
+/** Where qr_compile_reader gets the spec text: copy up to size bytes into
+ *  buf and return how many (at most size), 0 at the end of the input, or
+ *  (size_t)-1 on a read error. Called until it returns 0; the reads may be
+ *  of any length, even one byte, and may cut a UTF-8 sequence anywhere. */
+typedef size_t (*qr_read_fn)(void *ctx, char *buf, size_t size);
+
+/** Compile spec text pulled through read(ctx, ...) instead of held in one
+ *  buffer: the text is parsed as it streams and never kept, so only the
+ *  tree costs memory. Same results and errors as qr_compile over the whole
+ *  text: the size (max_input, counted as it streams), UTF-8 ("invalid UTF-8
+ *  at byte N") and syntax are checked in that order of precedence, so after
+ *  a failure the rest of the input is read (not kept) to count and check
+ *  it. A read error fails with QR_E_IO ("cannot read the spec"). */
+qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind,
+                            const qr_compile_opts *opts, qr_doc **out, qr_errlist *errs);
+
+/** The max_input check alone, for a caller that knows the size before
+ *  reading (a file's): QR_OK, or QR_E_LIMIT with the error the compiler
+ *  gives ("input is N bytes; the limit max_input is M bytes"). */
+qr_status qr_input_size_check(size_t len, const qr_limits *lim, qr_errlist *errs);
+
 /** Parse a kind name ("document", "pdf", ...). Returns 0 and sets *kind, or -1. */
 int qr_kind_parse(const char *name, qr_kind *kind);
 /** The kind's name ("document"). */

@@ -155,11 +155,17 @@ void qr_cc_title_lang(qr_cc *cc, json_t *root);
 
 /** Check UTF-8; returns the byte offset of the first bad byte, or (size_t)-1. */
 size_t qr_utf8_check(const char *s, size_t n);
-/** Parse JSON text (already UTF-8 checked) with duplicate keys rejected and
- *  a string holding an object unwrapped. A string that does not hold an
- *  object is returned as it is when keep_strings, else it is an error. On
- *  failure reports a QR_E_JSON (or QR_E_SPEC for a bad string-wrapped spec,
- *  QR_E_LIMIT for depth) error and returns NULL. */
+/** Parse JSON text pulled through read (see qr_compile_reader) with the
+ *  size (max_input; 0: none) and UTF-8 checked as it streams, a leading
+ *  byte order mark skipped, duplicate keys rejected and a string holding an
+ *  object unwrapped. A string that does not hold an object is returned as
+ *  it is when keep_strings, else it is an error. On failure reports one
+ *  error, the first a check of the whole text would find (QR_E_IO,
+ *  QR_E_LIMIT for size or depth, QR_E_UTF8, QR_E_JSON, or QR_E_SPEC for a
+ *  bad string-wrapped spec), sets *st and returns NULL. */
+json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,
+                     qr_errlist *errs, qr_status *st);
+/** qr_json_read over text in memory, with no size limit. */
 json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist *errs,
                       qr_status *st);
 
