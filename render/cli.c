@@ -255,12 +255,11 @@ static int cmd_render(int argc, char **argv)
         return usage_error("-k takes document, spreadsheet, presentation, pdf or html");
     char msg[512];
     qr_status st = QR_OK;
-    size_t len = 0;
     qr_limits lim;
     qr_limits_default(&lim);
     size_t max_input = a.max_input ? a.max_input : lim.max_input;
-    char *spec = read_input(a.spec, max_input, &len, &st, msg, sizeof msg);
-    if (!spec) return input_failure(st, msg);
+    if (strcmp(a.spec, "-") == 0 && isatty(STDIN_FILENO))
+        return input_failure(QR_E_USAGE, "refusing to read a spec from a terminal; pipe it or name a file");
 
     char dir[PATH_MAX];
     dir_of(a.spec, dir, sizeof dir);
@@ -275,7 +274,11 @@ static int cmd_render(int argc, char **argv)
     int files = 0;
     size_t total = 0;
     if (fmt == QR_FORMAT_PNG && a.all_pages) {
-        /* One PNG per page: out-1.png, out-2.png, ... */
+        /* One PNG per page: out-1.png, out-2.png, ... Each page compiles
+         * the spec again, so it is read once into memory (documents are small). */
+        size_t len = 0;
+        char *spec = read_input(a.spec, max_input, &len, &st, msg, sizeof msg);
+        if (!spec) return input_failure(st, msg);
         char path[PATH_MAX];
         int pages = 1;
         for (int p = 1; p <= pages; p++) {
@@ -288,11 +291,12 @@ static int cmd_render(int argc, char **argv)
             total += res.size;
             files++;
         }
+        free(spec);
     } else {
-        st = qr_render_file(spec, len, kind, fmt, a.out, &o, &res);
+        /* The spec streams from the file: its text is never held whole. */
+        st = qr_render_path(a.spec, kind, fmt, a.out, &o, &res);
         total = res.size;
     }
-    free(spec);
     if (st != QR_OK) {
         rc = print_failure(st, &res);
     } else {

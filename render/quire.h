@@ -78,6 +78,16 @@ QR_EXPORT qr_status qr_render_mem(const char *spec, size_t len, qr_kind kind, qr
 QR_EXPORT qr_status qr_render_file(const char *spec, size_t len, qr_kind kind, qr_format format,
                                    const char *path, const qr_render_opts *opts, qr_result *res);
 
+/** Like qr_render_file, but the spec is the file at spec_path ("-" reads
+ *  stdin), parsed as it streams: its text is never held in memory, so a
+ *  large spec costs only its compiled form. Errors are those of
+ *  qr_render_file over the file's bytes, plus QR_E_IO "cannot open PATH:
+ *  reason" / "cannot read PATH"; a regular file larger than max_input fails
+ *  before it is read. */
+QR_EXPORT qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_format format,
+                                   const char *out_path, const qr_render_opts *opts,
+                                   qr_result *res);
+
 /** Validate a spec without rendering. Errors go to res->errors. */
 QR_EXPORT qr_status qr_check(const char *spec, size_t len, qr_kind kind, qr_result *res);
 

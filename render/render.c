@@ -154,8 +154,16 @@ qr_status qr_check(const char *spec, size_t len, qr_kind kind, qr_result *res)
     return finish(res, st);
 }
 
+/* Where a spec comes from: text in memory, or a reader (read != NULL). */
+typedef struct spec_in {
+    const char *text;
+    size_t len;
+    qr_read_fn read;
+    void *ctx;
+} spec_in;
+
 /* Compile and run the backend into sink. */
-static qr_status render_to(const char *spec, size_t len, qr_kind kind, qr_format format,
+static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
                            const qr_render_opts *opts, qr_sink *sink, qr_result *res)
 {
     if ((unsigned)kind >= QR_KIND_COUNT || (unsigned)format >= QR_FORMAT_COUNT) {
@@ -171,7 +179,8 @@ static qr_status render_to(const char *spec, size_t len, qr_kind kind, qr_format
     qr_compile_opts co;
     compile_opts(&co, opts);
     qr_doc *doc = NULL;
-    qr_status st = qr_compile(spec, len, kind, &co, &doc, &res->errors);
+    qr_status st = in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
+                            : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
     if (st != QR_OK) return st;
     const qr_backend *be = qr_backend_for((qr_fmt)format);
     if (!be) {
@@ -212,7 +221,8 @@ qr_status qr_render_mem(const char *spec, size_t len, qr_kind kind, qr_format fo
     qr_buf out = {0};
     qr_sink sink;
     qr_sink_init_buf(&sink, &out);
-    qr_status st = render_to(spec, len, kind, format, opts, &sink, res);
+    spec_in in = {.text = spec, .len = len};
+    qr_status st = render_to(&in, kind, format, opts, &sink, res);
     if (st == QR_OK && out.oom) st = QR_E_NOMEM;
     if (st == QR_OK) {
         res->data = (unsigned char *)qr_buf_steal(&out, &res->size);
@@ -266,10 +276,10 @@ static void sync_dir_of(const char *path)
     }
 }
 
-qr_status qr_render_file(const char *spec, size_t len, qr_kind kind, qr_format format,
-                         const char *path, const qr_render_opts *opts, qr_result *res)
+/* Render to path atomically (res already initialised). */
+static qr_status render_file(const spec_in *in, qr_kind kind, qr_format format, const char *path,
+                             const qr_render_opts *opts, qr_result *res)
 {
-    result_init(res);
     size_t plen = strlen(path);
     if (plen == 0 || plen + 16 > PATH_MAX) {
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "output path is empty or too long", NULL);
@@ -291,7 +301,7 @@ qr_status qr_render_file(const char *spec, size_t len, qr_kind kind, qr_format f
     qr_sink sink = {0};
     sink.write = fd_write;
     sink.closure = &fs;
-    qr_status st = render_to(spec, len, kind, format, opts, &sink, res);
+    qr_status st = render_to(in, kind, format, opts, &sink, res);
     if (st == QR_OK && fsync(fd) != 0) st = QR_E_IO;
     if (close(fd) != 0 && st == QR_OK) st = QR_E_IO;
     if (st == QR_OK && rename(tmp, path) != 0) {
@@ -308,5 +318,87 @@ qr_status qr_render_file(const char *spec, size_t len, qr_kind kind, qr_format f
         sync_dir_of(path);
         res->size = sink.bytes;
     }
+    return finish(res, st);
+}
+
+qr_status qr_render_file(const char *spec, size_t len, qr_kind kind, qr_format format,
+                         const char *path, const qr_render_opts *opts, qr_result *res)
+{
+    result_init(res);
+    spec_in in = {.text = spec, .len = len};
+    return render_file(&in, kind, format, path, opts, res);
+}
+
+/* ---- spec from a file --------------------------------------------------------- */
+
+/* Reads a file descriptor in 64 KiB gulps, handed out as the compiler asks. */
+typedef struct fd_reader {
+    int fd;
+    int err;     /* errno of a failed read, else 0 */
+    char *buf;
+    size_t pos, len;
+} fd_reader;
+
+static size_t fd_read(void *ctx, char *out, size_t size)
+{
+    fd_reader *r = ctx;
+    if (r->pos == r->len) {
+        ssize_t n;
+        do n = read(r->fd, r->buf, 65536);
+        while (n < 0 && errno == EINTR);
+        if (n < 0) {
+            r->err = errno ? errno : EIO;
+            return (size_t)-1;
+        }
+        r->pos = 0;
+        r->len = (size_t)n;
+        if (n == 0) return 0;
+    }
+    size_t n = r->len - r->pos < size ? r->len - r->pos : size;
+    memcpy(out, r->buf + r->pos, n);
+    r->pos += n;
+    return n;
+}
+
+qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_format format,
+                         const char *out_path, const qr_render_opts *opts, qr_result *res)
+{
+    result_init(res);
+    if (!spec_path || !out_path) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "qr_render_path: name the spec and the output", NULL);
+        return finish(res, QR_E_USAGE);
+    }
+    int is_stdin = strcmp(spec_path, "-") == 0;
+    int fd = is_stdin ? STDIN_FILENO : open(spec_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot open %s: %s", spec_path,
+                        strerror(errno));
+        return finish(res, QR_E_IO);
+    }
+    /* A file's size is known: past max_input it fails before a byte is read. */
+    qr_compile_opts co;
+    compile_opts(&co, opts);
+    struct stat sb;
+    qr_status st;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (st = qr_input_size_check((size_t)sb.st_size, &co.limits, &res->errors)) != QR_OK) {
+        if (!is_stdin) close(fd);
+        return finish(res, st);
+    }
+    fd_reader r = {.fd = fd, .buf = malloc(65536)};
+    if (!r.buf) {
+        if (!is_stdin) close(fd);
+        qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        return finish(res, QR_E_NOMEM);
+    }
+    spec_in in = {.read = fd_read, .ctx = &r};
+    st = render_file(&in, kind, format, out_path, opts, res);
+    if (r.err && st == QR_E_IO) {
+        /* the compiler's "cannot read the spec", with the file named */
+        qr_errlist_clear(&res->errors);
+        qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot read %s", spec_path);
+    }
+    free(r.buf);
+    if (!is_stdin) close(fd);
     return finish(res, st);
 }
