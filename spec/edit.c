@@ -322,7 +322,39 @@ typedef struct op_ctx {
     qr_errlist *errs;
     const char *base;
     size_t i;
+    size_t bytes; /* the spec's compact size plus everything copied into it so far */
 } op_ctx;
+
+/* What ops may grow a spec to: the compiler's max_input (64 MiB). "copy" is
+ * the one op that grows a spec by more than its own text (40 ops copying
+ * "/blocks" to "/blocks/-" would ask for 2^40 blocks), so copies are charged
+ * against this budget and an edit past it fails before memory runs out. */
+#define EDIT_MAX_BYTES ((size_t)64 << 20)
+
+/* A lower bound of v's compact JSON size, stopping early past limit. */
+static size_t json_size(const json_t *v, size_t limit)
+{
+    size_t n = 0;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *k;
+        json_t *m;
+        n = 2;
+        json_object_foreach((json_t *)v, k, m) {
+            n += strlen(k) + 4 + json_size(m, limit);
+            if (n > limit) break;
+        }
+        return n;
+    }
+    case JSON_ARRAY:
+        n = 2;
+        for (size_t i = 0; i < json_array_size(v) && n <= limit; i++)
+            n += 1 + json_size(json_array_get(v, i), limit);
+        return n;
+    case JSON_STRING: return json_string_length(v) + 2;
+    default: return 1;
+    }
+}
 
 static qr_status op_error(op_ctx *c, const char *field, const char *hint, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -536,6 +568,17 @@ static qr_status apply_one(json_t **doc, const json_t *op, op_ctx *c)
             }
             if (from.n == path.n && strcmp(fs, ps) == 0) break; /* a move onto itself */
         }
+        if (which == 4) {
+            c->bytes += json_size(src, EDIT_MAX_BYTES);
+            if (c->bytes > EDIT_MAX_BYTES) {
+                char where[512];
+                op_path(where, sizeof where, c->base, c->i, "from");
+                st = qr_errlist_addf(c->errs, QR_E_LIMIT, where, "copy less, or send the spec whole (rewrite)",
+                                     "the copies would grow the spec past %zu bytes; the limit max_input is %zu bytes",
+                                     EDIT_MAX_BYTES, EDIT_MAX_BYTES);
+                break;
+            }
+        }
         json_t *v = json_deep_copy(src);
         if (!v) {
             st = QR_E_NOMEM;
@@ -582,13 +625,14 @@ qr_status qr_edit_json_patch(json_t **doc, const json_t *ops, const char *base, 
             errs, QR_E_EDIT, base,
             "e.g. [{\"op\": \"replace\", \"path\": \"/title\", \"value\": \"New\"}]",
             "ops must be a JSON array of operations (RFC 6902), got %s", type_name(ops));
-    op_ctx c = {errs, base, 0};
+    op_ctx c = {errs, base, 0, json_size(*doc, EDIT_MAX_BYTES)};
     for (size_t i = 0; i < json_array_size(ops); i++) {
         c.i = i;
         qr_status st = apply_one(doc, json_array_get(ops, i), &c);
         if (st != QR_OK) {
             if (st == QR_E_NOMEM) qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-            return st == QR_E_NOMEM ? QR_E_NOMEM : QR_E_EDIT; /* later ops see a broken doc: stop */
+            if (st == QR_E_NOMEM || st == QR_E_LIMIT) return st;
+            return QR_E_EDIT; /* later ops see a broken doc: stop */
         }
     }
     return QR_OK;
@@ -705,6 +749,6 @@ done:
     json_decref(append);
     json_decref(ops);
     json_decref(doc);
-    if (st != QR_OK && st != QR_E_NOMEM) st = QR_E_EDIT;
+    if (st != QR_OK && st != QR_E_NOMEM && st != QR_E_LIMIT) st = QR_E_EDIT;
     return st;
 }

@@ -45,7 +45,8 @@ typedef struct qr_edit {
 /** Apply e to the spec text. On QR_OK out holds the edited spec as compact
  *  JSON (member order kept). Otherwise out is left empty and errs holds the
  *  errors: QR_E_JSON for a part that is not JSON (or a spec that is not),
- *  QR_E_EDIT for an edit that cannot be applied (status QR_E_EDIT). */
+ *  QR_E_EDIT for an edit that cannot be applied (status QR_E_EDIT),
+ *  QR_E_LIMIT when "copy" ops would grow the spec past 64 MiB (max_input). */
 qr_status qr_edit_apply(const char *spec, size_t len, const qr_edit *e, qr_buf *out,
                         qr_errlist *errs);
 
