@@ -11,12 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "backends.h"
 #include "compile.h"
+#include "fonts.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
 
@@ -1264,6 +1267,347 @@ static void test_kind_names(void **state)
     assert_int_equal(qr_kind_parse(NULL, &k), -1);
 }
 
+/* ---- qr_compile_reader: the same results as qr_compile, read in pieces -------- */
+
+/* Hands out the text in pieces whose lengths cycle through sizes[] (one
+ * size 1: byte by byte), never more than asked; fails after fail_at bytes
+ * when fail_at is set. */
+typedef struct piece_reader {
+    const char *p;
+    size_t left, done, fail_at;
+    const size_t *sizes;
+    size_t n_sizes, turn;
+} piece_reader;
+
+static size_t piece_read(void *ctx, char *buf, size_t size)
+{
+    piece_reader *r = ctx;
+    if (r->fail_at && r->done >= r->fail_at) return (size_t)-1;
+    size_t n = r->sizes[r->turn++ % r->n_sizes];
+    if (n > size) n = size;
+    if (n > r->left) n = r->left;
+    memcpy(buf, r->p, n);
+    r->p += n;
+    r->left -= n;
+    r->done += n;
+    return n;
+}
+
+static const size_t one_byte[] = {1};
+static const size_t odd_pieces[] = {1, 2, 3, 5, 7, 4, 1, 6};
+
+static qr_status compile_pieces(const char *text, size_t len, const size_t *sizes, size_t n_sizes,
+                                qr_kind kind, const qr_compile_opts *o, qr_doc **doc,
+                                qr_errlist *e)
+{
+    piece_reader r = {.p = text, .left = len, .sizes = sizes, .n_sizes = n_sizes};
+    qr_status st = qr_compile_reader(piece_read, &r, kind, o, doc, e);
+    assert_int_equal(r.left, 0); /* read to the end, whatever the outcome */
+    return st;
+}
+
+static void assert_same_errors(const qr_errlist *a, const qr_errlist *b, const char *what)
+{
+    if (a->count != b->count) {
+        print_message("%s: %zu errors vs %zu\n", what, a->count, b->count);
+        dump(a);
+        dump(b);
+    }
+    assert_int_equal(a->count, b->count);
+    for (size_t i = 0; i < a->count; i++) {
+        assert_int_equal(a->items[i].code, b->items[i].code);
+        assert_string_equal(a->items[i].path, b->items[i].path);
+        assert_string_equal(a->items[i].message, b->items[i].message);
+        assert_true((a->items[i].hint == NULL) == (b->items[i].hint == NULL));
+        if (a->items[i].hint) assert_string_equal(a->items[i].hint, b->items[i].hint);
+    }
+}
+
+/* The tree, as the bytes the kind's backend writes from it (docx, pptx, xlsx). */
+static void tree_bytes(const qr_doc *d, qr_buf *out)
+{
+    qr_fmt f = d->kind == QR_KIND_SPREADSHEET ? QR_FMT_XLSX
+               : d->kind == QR_KIND_PRESENTATION ? QR_FMT_PPTX : QR_FMT_DOCX;
+    const qr_backend *be = qr_backend_for(f);
+    assert_non_null(be);
+    qr_errlist w = {0}, e = {0};
+    qr_render_ctx ctx = {.doc = d, .fonts = f == QR_FMT_XLSX ? NULL : qr_fonts_default(),
+                         .warnings = &w, .errors = &e, .png_page = 1, .png_dpi = 96,
+                         .epoch = qr_output_epoch()};
+    qr_sink sink;
+    qr_sink_init_buf(&sink, out);
+    assert_int_equal(be->render(&ctx, &sink), QR_OK);
+    assert_false(out->oom);
+    qr_errlist_clear(&w);
+    qr_errlist_clear(&e);
+}
+
+/* qr_compile and qr_compile_reader (byte by byte, and in odd pieces) agree:
+ * the same status, the same errors, and trees that render to the same bytes. */
+static void assert_same_compile(const char *text, size_t len, qr_kind kind,
+                                const qr_compile_opts *o, const char *what)
+{
+    qr_errlist e0 = {0};
+    qr_doc *d0 = NULL;
+    qr_status st0 = qr_compile(text, len, kind, o, &d0, &e0);
+    qr_buf b0 = {0};
+    if (d0) tree_bytes(d0, &b0);
+    for (int pass = 0; pass < 2; pass++) {
+        qr_errlist e1 = {0};
+        qr_doc *d1 = NULL;
+        qr_status st1 = pass == 0 ? compile_pieces(text, len, one_byte, 1, kind, o, &d1, &e1)
+                                  : compile_pieces(text, len, odd_pieces, 8, kind, o, &d1, &e1);
+        if (st1 != st0) print_message("%s: status %s streamed, %s in memory\n", what,
+                                      qr_status_str(st1), qr_status_str(st0));
+        assert_int_equal(st1, st0);
+        assert_same_errors(&e1, &e0, what);
+        assert_true((d1 == NULL) == (d0 == NULL));
+        if (d1) {
+            qr_buf b1 = {0};
+            tree_bytes(d1, &b1);
+            assert_int_equal(b1.len, b0.len);
+            assert_memory_equal(b1.data, b0.data, b0.len);
+            qr_buf_free(&b1);
+        }
+        qr_doc_free(d1);
+        qr_errlist_clear(&e1);
+    }
+    qr_buf_free(&b0);
+    qr_doc_free(d0);
+    qr_errlist_clear(&e0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    qr_buf b = {0};
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) qr_buf_append(&b, chunk, n);
+    fclose(fp);
+    return qr_buf_steal(&b, len);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted entries of a folder (caller frees each and the array). */
+static size_t list_dir(const char *dir, char ***out)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.') continue;
+        names = realloc(names, (n + 1) * sizeof *names);
+        names[n++] = strdup(de->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_names);
+    *out = names;
+    return n;
+}
+
+static void test_reader_fixtures(void **state)
+{
+    (void)state;
+    char root[4096], path[4096 + 600];
+    snprintf(root, sizeof root, "%s/fixtures", QR_SOURCE_DIR);
+    char **names;
+    size_t n = list_dir(root, &names), checked = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(names[i], "errors") == 0) goto next;
+        snprintf(path, sizeof path, "%s/%s/spec.json", root, names[i]);
+        size_t len;
+        char *text = slurp(path, &len);
+        if (!text) goto next;
+        qr_kind kind;
+        assert_int_equal(qr_kind_guess(text, len, &kind), 0);
+        qr_compile_opts o;
+        qr_compile_opts_default(&o);
+        snprintf(path, sizeof path, "%s/%s", root, names[i]);
+        o.base_dir = path; /* images resolve */
+        assert_same_compile(text, len, kind, &o, names[i]);
+        free(text);
+        checked++;
+    next:
+        free(names[i]);
+    }
+    free(names);
+    assert_true(checked >= 30);
+}
+
+static void test_reader_error_catalogue(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"document", "spreadsheet", "presentation", "pdf", "html"};
+    char root[4096], path[4096 + 600];
+    snprintf(root, sizeof root, "%s/fixtures/errors", QR_SOURCE_DIR);
+    char **names;
+    size_t n = list_dir(root, &names), checked = 0;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s/expect.json", root, names[i]);
+        size_t elen;
+        char *expect = slurp(path, &elen);
+        assert_non_null(expect);
+        qr_kind kind = QR_KIND_COUNT;
+        for (int k = 0; k < 5; k++) {
+            char want[64];
+            snprintf(want, sizeof want, "\"kind\": \"%s\"", kinds[k]);
+            if (strstr(expect, want)) qr_kind_parse(kinds[k], &kind);
+        }
+        assert_int_not_equal(kind, QR_KIND_COUNT);
+        snprintf(path, sizeof path, "%s/%s/spec.json", root, names[i]);
+        size_t len;
+        char *text = slurp(path, &len);
+        assert_non_null(text);
+        qr_compile_opts o;
+        qr_compile_opts_default(&o);
+        snprintf(path, sizeof path, "%s/%s", root, names[i]);
+        o.base_dir = path;
+        assert_same_compile(text, len, kind, &o, names[i]);
+        free(text);
+        free(expect);
+        free(names[i]);
+        checked++;
+    }
+    free(names);
+    assert_true(checked >= 144);
+}
+
+static void test_reader_utf8_split(void **state)
+{
+    (void)state;
+    /* 2-, 3- and 4-byte sequences, cut at every point by the pieces */
+    const char *good = "{\"title\": \"\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\", "
+                       "\"blocks\": [{\"type\": \"paragraph\", \"text\": \"\xE2\x82\xAC\xC3\xA9\xF0\x9F\x98\x80x\"}]}";
+    assert_same_compile(good, strlen(good), D, NULL, "good UTF-8");
+    for (size_t piece = 1; piece <= 9; piece++) {
+        const size_t sizes[] = {piece};
+        qr_errlist e = {0};
+        qr_doc *d = NULL;
+        assert_int_equal(compile_pieces(good, strlen(good), sizes, 1, D, NULL, &d, &e), QR_OK);
+        assert_string_equal(d->title, "\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
+        qr_doc_free(d);
+    }
+
+    /* bad sequences: a lead byte whose continuation comes in a later piece
+     * and is wrong, a truncated sequence at the end, an overlong form, a
+     * surrogate, a stray continuation byte, a 4-byte form past U+10FFFF */
+    static const char *const bad_specs[] = {
+        "{\"title\": \"ab\xE2\x82(\", \"blocks\": []}",
+        "{\"title\": \"ab\", \"blocks\": []}\xE2\x82",
+        "{\"title\": \"ab\", \"blocks\": []} \xF0",
+        "{\"title\": \"\xC0\xAF\", \"blocks\": []}",
+        "{\"title\": \"\xED\xA0\x80\", \"blocks\": []}",
+        "{\"title\": \"x\x80\", \"blocks\": []}",
+        "{\"title\": \"\xF4\x90\x80\x80\", \"blocks\": []}",
+        "{\"title\": \"\xF0\x9F\x98\", \"blocks\": []}",
+        /* bad UTF-8 after a JSON syntax error: still the UTF-8 error, as in memory */
+        "{\"title\" x \"\xFF\", \"blocks\": []}",
+        "[[[[ }\xC3",
+        /* after a complete value */
+        "{\"blocks\": []}   \xFE",
+        /* BOM, and a BOM cut short */
+        "\xEF\xBB\xBF{\"blocks\": []}",
+        "\xEF\xBB",
+        "\xEF\xBB\xBF",
+        "\xEF\xBB\xBF\xEF\xBB\xBF{\"blocks\": []}",
+    };
+    for (size_t i = 0; i < sizeof bad_specs / sizeof bad_specs[0]; i++) {
+        const char *t = bad_specs[i];
+        assert_same_compile(t, strlen(t), D, NULL, t);
+        for (size_t piece = 1; piece <= 5; piece++) {
+            const size_t sizes[] = {piece};
+            qr_errlist e0 = {0}, e1 = {0};
+            qr_doc *d0 = NULL, *d1 = NULL;
+            qr_status st0 = qr_compile(t, strlen(t), D, NULL, &d0, &e0);
+            assert_int_equal(compile_pieces(t, strlen(t), sizes, 1, D, NULL, &d1, &e1), st0);
+            assert_same_errors(&e1, &e0, t);
+            qr_doc_free(d0);
+            qr_doc_free(d1);
+            qr_errlist_clear(&e0);
+            qr_errlist_clear(&e1);
+        }
+    }
+    /* the offset is the lead byte's, counted from the start of the file */
+    qr_errlist e = {0};
+    qr_doc *d = NULL;
+    const char *t = bad_specs[0];
+    assert_int_equal(compile_pieces(t, strlen(t), one_byte, 1, D, NULL, &d, &e), QR_E_UTF8);
+    assert_string_equal(e.items[0].message, "invalid UTF-8 at byte 13");
+    qr_errlist_clear(&e);
+    t = bad_specs[8];
+    assert_int_equal(compile_pieces(t, strlen(t), one_byte, 1, D, NULL, &d, &e), QR_E_UTF8);
+    assert_int_equal(e.count, 1);
+    assert_string_equal(e.items[0].message, "invalid UTF-8 at byte 12");
+    qr_errlist_clear(&e);
+}
+
+static void test_reader_limits_and_failures(void **state)
+{
+    (void)state;
+    qr_compile_opts o;
+    qr_compile_opts_default(&o);
+    qr_errlist e = {0};
+    qr_doc *d = NULL;
+    const char *s = "{\"blocks\": []}";
+
+    /* max_input counted as the text streams; the message names the whole size */
+    o.limits.max_input = 10;
+    assert_int_equal(compile_pieces(s, strlen(s), one_byte, 1, D, &o, &d, &e), QR_E_LIMIT);
+    assert_null(d);
+    assert_int_equal(e.count, 1);
+    assert_string_equal(e.items[0].message, "input is 14 bytes; the limit max_input is 10 bytes");
+    assert_non_null(strstr(e.items[0].hint, "--max-input"));
+    qr_errlist_clear(&e);
+    assert_same_compile(s, strlen(s), D, &o, "max_input 10");
+    o.limits.max_input = 14; /* exactly at the limit is fine */
+    assert_same_compile(s, strlen(s), D, &o, "max_input 14");
+    assert_int_equal(compile_pieces(s, strlen(s), odd_pieces, 8, D, &o, &d, &e), QR_OK);
+    qr_doc_free(d);
+    o.limits.max_input = 13;
+    assert_same_compile(s, strlen(s), D, &o, "max_input 13");
+    /* size wins over bad UTF-8 and bad JSON, as in memory */
+    const char *bad = "{\xFF\"blocks\": [], \"x\": \"0123456789\"}";
+    o.limits.max_input = 20;
+    assert_int_equal(compile_pieces(bad, strlen(bad), one_byte, 1, D, &o, &d, &e), QR_E_LIMIT);
+    qr_errlist_clear(&e);
+    assert_same_compile(bad, strlen(bad), D, &o, "size before UTF-8");
+    o.limits.max_input = 0; /* disabled */
+    assert_same_compile(bad, strlen(bad), D, &o, "no max_input");
+    qr_compile_opts_default(&o);
+
+    /* a big spec, over jansson's own read size, in odd pieces */
+    qr_buf big = {0};
+    qr_buf_puts(&big, "{\"sheets\": [{\"name\": \"S\", \"rows\": [");
+    for (int r = 0; r < 3000; r++)
+        qr_buf_printf(&big, "%s[%d, \"r\xC3\xA9gion %d\", 1.5, true, null]", r ? ", " : "", r, r);
+    qr_buf_puts(&big, "]}]}");
+    assert_same_compile(big.data, big.len, S, &o, "big sheet");
+    qr_buf_free(&big);
+
+    /* a read error */
+    piece_reader r = {.p = s, .left = strlen(s), .sizes = one_byte, .n_sizes = 1, .fail_at = 5};
+    assert_int_equal(qr_compile_reader(piece_read, &r, D, NULL, &d, &e), QR_E_IO);
+    assert_null(d);
+    assert_int_equal(e.count, 1);
+    assert_string_equal(e.items[0].message, "cannot read the spec");
+    qr_errlist_clear(&e);
+
+    /* bad arguments */
+    assert_int_equal(qr_compile_reader(NULL, NULL, D, NULL, &d, &e), QR_E_USAGE);
+    qr_errlist_clear(&e);
+    r = (piece_reader){.p = s, .left = strlen(s), .sizes = one_byte, .n_sizes = 1};
+    assert_int_equal(qr_compile_reader(piece_read, &r, QR_KIND_COUNT, NULL, &d, &e), QR_E_USAGE);
+    qr_errlist_clear(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1286,6 +1630,10 @@ int main(void)
         cmocka_unit_test(test_rows_freed_and_big_sheet),
         cmocka_unit_test(test_excel_limits),
         cmocka_unit_test(test_kind_names),
+        cmocka_unit_test(test_reader_fixtures),
+        cmocka_unit_test(test_reader_error_catalogue),
+        cmocka_unit_test(test_reader_utf8_split),
+        cmocka_unit_test(test_reader_limits_and_failures),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
