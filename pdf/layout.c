@@ -118,8 +118,15 @@ static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, si
         memset(pi, 0, sizeof *pi);
         acc->src[k] = it;
         acc->depth[k] = depth < 9 ? depth : 8;
-        char m[40];
-        marker_text(ordered, depth, (unsigned)(i + 1), m);
+        char m[48];
+        if (ordered && qr_fonts_text_direction(&it->text) == QR_DIR_RTL) {
+            /* U+200F RIGHT-TO-LEFT MARK: the number reads right to left
+             * ("1." shows as ".1"), as in an Arabic or Hebrew list */
+            memcpy(m, "\xE2\x80\x8F", 3);
+            marker_text(ordered, depth, (unsigned)(i + 1), m + 3);
+        } else {
+            marker_text(ordered, depth, (unsigned)(i + 1), m);
+        }
         if (!ordered && acc->bullet[depth % 3]) {
             pi->marker = acc->bullet[depth % 3];
         } else {
@@ -270,12 +277,20 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
     b->col_x = qr_arena_array(&c->arena, nc, sizeof *b->col_x);
     b->col_w = qr_arena_array(&c->arena, nc, sizeof *b->col_w);
     if (!b->col_x || !b->col_w) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
+    /* A table whose first strong text (headers, then rows) is right to left
+     * runs its columns right to left, as Word's bidi tables do. */
+    qr_dir dir = QR_DIR_NEUTRAL;
+    for (size_t i = 0; t->headers && i < t->n_headers && dir == QR_DIR_NEUTRAL; i++)
+        dir = qr_fonts_text_direction(&t->headers[i].text);
+    for (size_t r = 0; r < t->n_rows && r < 8 && dir == QR_DIR_NEUTRAL; r++)
+        for (size_t i = 0; i < nc && dir == QR_DIR_NEUTRAL; i++)
+            dir = qr_fonts_text_direction(&t->rows[r][i].text);
     double x = 0;
     for (size_t i = 0; i < nc; i++) {
         double f = t->widths ? t->widths[i] : 1.0 / (double)nc;
         if (!(f >= 0)) f = 0;
-        b->col_x[i] = x;
         b->col_w[i] = f * c->width;
+        b->col_x[i] = dir == QR_DIR_RTL ? c->width - x - b->col_w[i] : x;
         x += b->col_w[i];
     }
     pd_style head = {.size = TABLE_SIZE, .bold = 1};
