@@ -541,6 +541,16 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
                 continue;
             }
             h += t->lines[j++].height; /* a line taller than a page: place it anyway */
+        } else if (j < t->n_lines && !bg) {
+            /* Widow and orphan control, as word processors do by default:
+             * never a paragraph's first line alone at the foot of a page
+             * (move it all), nor its last line alone at the top of the next
+             * (take one more line along). Code blocks break anywhere. */
+            if (i == 0 && j == 1 && !f->fresh) {
+                new_page(f);
+                continue;
+            }
+            if (t->n_lines - j == 1 && j - i >= (i == 0 ? 3u : 2u)) h -= t->lines[--j].height;
         }
         if (bg) add_rect(c, OP_FILL, bg, c->left + x - pad, f->y, t->width + 2 * pad, h + 2 * pad);
         double y0 = f->y + pad - t->lines[i].top;
@@ -569,9 +579,13 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
     if (t->n_lines == 0) f->fresh = 0;
 }
 
+/* The height a text needs at the foot of a page: its first line, or its
+ * first two when orphan control would not leave one line alone there. */
 static double text_first(const pd_text *t)
 {
-    return t && t->n_lines ? t->lines[0].height : 0;
+    if (!t || !t->n_lines) return 0;
+    if (t->n_lines == 1) return t->lines[0].height;
+    return t->lines[0].height + t->lines[1].height;
 }
 
 static double row_height(const pd_text *const *cells, size_t nc)

@@ -396,9 +396,18 @@ static void cache_free(void *p)
     free(p);
 }
 
+/* Like the font maps: the thread that calls exit() drops its cache too. */
+static void cache_at_exit(void)
+{
+    png_cache *pc = pthread_getspecific(cache_key);
+    pthread_setspecific(cache_key, NULL);
+    cache_free(pc);
+}
+
 static void cache_key_init(void)
 {
     pthread_key_create(&cache_key, cache_free);
+    atexit(cache_at_exit);
 }
 
 static png_cache *thread_cache(void)
