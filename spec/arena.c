@@ -22,13 +22,16 @@ void *qr_arena_alloc(qr_arena *a, size_t n)
     n = (n + align - 1) & ~(align - 1);
     if (n == 0) n = align;
     qr_arena_block *b = a->head;
+    int zeroed = 0;
     if (!b || b->size - b->used < n) {
         /* Grow geometrically with the total so a million small strings
-         * cost few blocks; a large request gets a block of its own. */
+         * cost few blocks; a large request gets a block of its own,
+         * zeroed by calloc: fresh pages cost no memory until written (a
+         * million-row sheet's row table fills as the rows compile). */
         size_t size = a->total / 4 > MIN_BLOCK ? a->total / 4 : MIN_BLOCK;
         if (size > 16u * 1024 * 1024) size = 16u * 1024 * 1024;
-        if (size < n) size = n;
-        b = malloc(sizeof *b + size);
+        if (size < n) size = n, zeroed = 1;
+        b = zeroed ? calloc(1, sizeof *b + size) : malloc(sizeof *b + size);
         if (!b) return NULL;
         b->used = 0;
         b->size = size;
@@ -38,7 +41,7 @@ void *qr_arena_alloc(qr_arena *a, size_t n)
     void *p = (char *)b->data + b->used;
     b->used += n;
     a->total += n;
-    memset(p, 0, n);
+    if (!zeroed) memset(p, 0, n);
     return p;
 }
 

@@ -506,6 +506,15 @@ qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compil
         if (errs) qr_errlist_add(errs, QR_E_USAGE, "", "qr_compile: bad arguments", NULL);
         return qr_fail(QR_E_USAGE);
     }
+    qr_compile_opts def;
+    if (!opts) {
+        qr_compile_opts_default(&def);
+        opts = &def;
+    }
+    /* The size is known: past max_input, fail before parsing (the streamed
+     * check would give the same error, after parsing up to the limit). */
+    qr_status st = qr_input_size_check(len, &opts->limits, errs);
+    if (st != QR_OK) return st;
     mem_src m = {json ? json : "", len};
     return compile_read(mem_read, &m, kind, opts, out, errs);
 }
