@@ -6,16 +6,31 @@
  *      text is itemized by fonts/ (one family per script span), turned into a
  *      PangoLayout at its final width (text column, list indent, table
  *      column) and its lines measured once. Pango shapes with HarfBuzz, runs
- *      bidi (fribidi) and breaks lines (UAX #14).
+ *      bidi (fribidi) and breaks lines (UAX #14). A big document is measured
+ *      on two threads: a helper with its own PangoContext takes the second
+ *      half of the blocks (the output does not depend on the split).
  *   2. paginate (layout.c): a cursor walks the measured blocks and emits
  *      positioned boxes (pd_op: text lines, fills, grid lines, images,
- *      outline destinations) page by page. Text breaks between lines; a table
- *      row moves whole to the next page with the header row repeated (a row
- *      taller than a page continues line by line); a heading keeps with the
- *      next block. The page count is known here.
+ *      outline destinations) page by page. Text breaks between lines (with
+ *      widow and orphan control); a table row moves whole to the next page
+ *      with the header row repeated (a row taller than a page continues line
+ *      by line); a heading keeps with the next block. The page count is
+ *      known here.
  *   3. paint (paint.c): PDF replays every page's boxes on a cairo PDF surface,
  *      with the footer "N / M", link annotations and the outline; PNG replays
- *      one page (ctx->png_page) on an image surface at ctx->png_dpi.
+ *      one page (ctx->png_page) on an image surface at ctx->png_dpi, from a
+ *      layout kept per thread so `--pages all` lays the document out once.
+ *
+ * Typography: DejaVu Sans 11 pt body (fonts/ picks the family per script),
+ * title 24 pt bold centred, headings 20/16/14/12/11/11 pt bold (level 6 bold
+ * italic), tables 10 pt with a shaded bold header row and 0.5 pt grid, code
+ * 9 pt DejaVu Sans Mono on a light grey box. List markers cycle by depth:
+ * bullets "•", "◦", "▪"; ordered lists "1.", "a.", "i." (as Word and browsers
+ * do; no "1.1" outline numbering). Right-to-left paragraphs are right
+ * aligned, RTL list items hang from the right edge, and a table whose first
+ * strong text is RTL runs its columns right to left. JPEG images go into the
+ * PDF as their own bytes (DCTDecode); a PNG preview, having no JPEG decoder,
+ * draws a light box with the alt text in their place.
  *
  * Same spec, same bytes: the PDF dates come from ctx->epoch, pango runs with
  * hinting off and unrounded glyph positions (so the PDF and the PNG share one
