@@ -59,6 +59,55 @@ class CliTest(unittest.TestCase):
         self.assertEqual(code, 0, lines)
         self.assertTrue(os.path.exists(out))
 
+    def big_spec(self, paragraphs=6000):
+        """A document spec well past 64 KiB, with 2-, 3- and 4-byte UTF-8
+        characters falling across every read boundary."""
+        blocks = ['{"type":"paragraph","text":"p%d \u00e9t\u00e9 \u20ac \U0001F600 %s"}' % (i, "x" * (i % 7))
+                  for i in range(paragraphs)]
+        return ('{"title":"Big","blocks":[%s]}' % ",".join(blocks)).encode("utf-8")
+
+    def test_stdin_larger_than_64k(self):
+        spec = self.big_spec()
+        self.assertGreater(len(spec), 4 * 65536)
+        out = os.path.join(self.dir, "big.html")
+        code, lines, _ = run(["render", "-", "-o", out], stdin=spec)
+        self.assertEqual(code, 0, lines)
+        with open(out, encoding="utf-8") as f:
+            html = f.read()
+        self.assertIn("p0 \u00e9t\u00e9 \u20ac \U0001F600 ", html)
+        self.assertIn("p5999 \u00e9t\u00e9 \u20ac \U0001F600 <", html)
+        # the same bytes from a file give the same output
+        out2 = os.path.join(self.dir, "big2.html")
+        code, lines, _ = run(["render", self.write("big.json", spec), "-o", out2])
+        self.assertEqual(code, 0, lines)
+        with open(out2, encoding="utf-8") as f:
+            self.assertEqual(f.read(), html)
+
+    def test_stdin_errors_past_64k(self):
+        spec = self.big_spec()
+        out = os.path.join(self.dir, "big.html")
+        # bad UTF-8 far into the stream, after a JSON syntax error: the UTF-8 error
+        # is the one reported, at its byte offset
+        at = spec.index(b'"p', 300000) + 1
+        bad = spec[:200] + b"}" + spec[201:at] + b"\xe2\x82(" + spec[at + 3:]
+        code, lines, _ = run(["render", "-", "-o", out], stdin=bad)
+        self.assertEqual(code, 1, lines)
+        errs = result(lines)["errors"]
+        self.assertEqual([e["message"] for e in errs], ["invalid UTF-8 at byte %d" % at])
+        self.assert_no_output(out)
+        # over max_input from a pipe: the whole size is named
+        code, lines, _ = run(["render", "-", "-o", out, "--max-input", "100000"], stdin=spec)
+        self.assertEqual(code, 4, lines)
+        self.assertEqual(result(lines)["errors"][0]["message"],
+                         "input is %d bytes; the limit max_input is 100000 bytes" % len(spec))
+        self.assert_no_output(out)
+        # and from a file, refused before reading
+        code, lines, _ = run(["render", self.write("big.json", spec), "-o", out, "--max-input", "100000"])
+        self.assertEqual(code, 4, lines)
+        self.assertEqual(result(lines)["errors"][0]["message"],
+                         "input is %d bytes; the limit max_input is 100000 bytes" % len(spec))
+        self.assert_no_output(out)
+
     def test_string_spec_accepted(self):
         inner = json.dumps({"blocks": [{"type": "paragraph", "text": "x"}]})
         spec = self.write("s.json", json.dumps(inner))
@@ -142,9 +191,17 @@ class CliTest(unittest.TestCase):
             self.assertEqual(result(lines)["status"], "error")
 
     def test_missing_file_is_io_error(self):
-        code, lines, _ = run(["render", os.path.join(self.dir, "nope.json"), "-o", os.path.join(self.dir, "a.html")])
+        nope = os.path.join(self.dir, "nope.json")
+        code, lines, _ = run(["render", nope, "-o", os.path.join(self.dir, "a.html")])
         self.assertEqual(code, 3)
         self.assertEqual(result(lines)["status"], "error")
+        self.assertEqual(result(lines)["errors"][0]["message"],
+                         "cannot open %s: No such file or directory" % nope)
+        # a folder opens but cannot be read
+        code, lines, _ = run(["render", self.dir, "-o", os.path.join(self.dir, "a.html")])
+        self.assertEqual(code, 3)
+        self.assertEqual(result(lines)["errors"][0]["message"], "cannot read %s" % self.dir)
+        self.assert_no_output(os.path.join(self.dir, "a.html"))
 
     def test_unwritable_output_folder(self):
         spec = self.write("s.json", '{"blocks":[]}')
