@@ -412,10 +412,11 @@ typedef struct pool {
 typedef struct packed {
     qr_buf z;           /* the deflate stream */
     zip_uint64_t size;  /* uncompressed */
+    zip_uint64_t comp;  /* z.len, kept once z is freed */
     uLong crc;
     size_t pos;
     zip_error_t err;
-    int used;
+    int used, spent;    /* spent: libzip read it all and z is freed */
 } packed;
 
 static int z_init(z_stream *zs)
@@ -685,6 +686,10 @@ static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_
     packed *pk = ud;
     switch (cmd) {
     case ZIP_SOURCE_OPEN:
+        if (pk->spent) { /* zip_close reads each entry once; never hand out less */
+            zip_error_set(&pk->err, ZIP_ER_READ, 0);
+            return -1;
+        }
         pk->pos = 0;
         return 0;
     case ZIP_SOURCE_READ: {
@@ -694,7 +699,14 @@ static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_
         pk->pos += n;
         return (zip_int64_t)n;
     }
-    case ZIP_SOURCE_CLOSE: return 0;
+    case ZIP_SOURCE_CLOSE:
+        /* The archive buffer has the data now: free our copy early, so the
+         * compressed bytes are not held twice while zip_close runs. */
+        if (pk->pos == pk->z.len) {
+            qr_buf_free(&pk->z);
+            pk->spent = 1;
+        }
+        return 0;
     case ZIP_SOURCE_STAT: {
         zip_stat_t *st = ZIP_SOURCE_GET_ARGS(zip_stat_t, data, len, &pk->err);
         if (!st) return -1;
@@ -702,7 +714,7 @@ static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_
         st->valid = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_CRC | ZIP_STAT_COMP_METHOD |
                     ZIP_STAT_ENCRYPTION_METHOD;
         st->size = pk->size;
-        st->comp_size = pk->z.len;
+        st->comp_size = pk->comp;
         st->crc = (zip_uint32_t)pk->crc;
         st->comp_method = ZIP_CM_DEFLATE;
         st->encryption_method = ZIP_EM_NONE;
@@ -842,6 +854,7 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
             }
             st = pt->fill ? pack_stream(pl, pt, pk)
                           : pack_data(pl, (const unsigned char *)pt->data, pt->len, pk);
+            pk->comp = pk->z.len;
             if (st || (st = packed_add(za, pt->name, pk))) goto done;
         } else if (pt->media) {
             if ((st = part_add(za, pt->name, pt->media, pt->len, 0))) goto done;
