@@ -603,7 +603,10 @@ static void sheet_widths(qr_cc *cc, json_t *w, qr_sheet *sh)
 
 #if defined(__GLIBC__)
 /* Give the pages of freed rows back to the system every so often, so the
- * peak is jansson's tree, not jansson's tree plus the cells. */
+ * peak is jansson's tree, not jansson's tree plus the cells. Not needed
+ * when jansson runs on the region allocator (json_alloc.c): its chunks are
+ * unmapped as soon as their rows are freed, and malloc's heap then holds
+ * no freed rows to trim. */
 enum { TRIM_EVERY = 1u << 17 };
 #endif
 
@@ -732,7 +735,7 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
         /* The row is converted: free its JSON now. */
         json_array_set_new(rows, r, json_null());
 #if defined(__GLIBC__)
-        if ((r & (TRIM_EVERY - 1)) == TRIM_EVERY - 1) malloc_trim(0);
+        if ((r & (TRIM_EVERY - 1)) == TRIM_EVERY - 1 && !qr_json_alloc_on()) malloc_trim(0);
 #endif
     }
     qr_cc_pop(cc, o);
