@@ -91,6 +91,13 @@ QR_EXPORT qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_forma
 /** Validate a spec without rendering. Errors go to res->errors. */
 QR_EXPORT qr_status qr_check(const char *spec, size_t len, qr_kind kind, qr_result *res);
 
+/** qr_check with the limits and base_dir of a render: opts->max_input
+ *  (and max_output, which a check never reaches) as for qr_render_mem, and
+ *  relative image paths resolved against opts->base_dir (NULL: refused, as
+ *  in qr_check). opts may be NULL, which is qr_check. */
+QR_EXPORT qr_status qr_check_opts(const char *spec, size_t len, qr_kind kind,
+                                  const qr_render_opts *opts, qr_result *res);
+
 QR_EXPORT void qr_result_free(qr_result *res);
 
 /** "document", "spreadsheet", ... ; NULL for a bad value. */

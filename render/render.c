@@ -140,14 +140,19 @@ static void compile_opts(qr_compile_opts *co, const qr_render_opts *opts)
 
 qr_status qr_check(const char *spec, size_t len, qr_kind kind, qr_result *res)
 {
+    return qr_check_opts(spec, len, kind, NULL, res);
+}
+
+qr_status qr_check_opts(const char *spec, size_t len, qr_kind kind, const qr_render_opts *opts,
+                        qr_result *res)
+{
     result_init(res);
     if ((unsigned)kind >= QR_KIND_COUNT) {
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "unknown kind", NULL);
         return finish(res, QR_E_USAGE);
     }
     qr_compile_opts co;
-    compile_opts(&co, NULL);
-    co.base_dir = NULL;
+    compile_opts(&co, opts);
     qr_doc *doc = NULL;
     qr_status st = qr_compile(spec, len, kind, &co, &doc, &res->errors);
     qr_doc_free(doc);

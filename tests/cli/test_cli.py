@@ -239,6 +239,26 @@ class CliTest(unittest.TestCase):
         code, lines, _ = run(["check", spec, "-k", "document"])
         self.assertEqual(code, 1)
 
+    def test_check_honours_max_input(self):
+        # Past the default 64 MiB (whitespace, cheap to parse): refused by
+        # default, accepted when --max-input allows it, refused again below it.
+        body = '{"sheets":[{"rows":[["a",1]]}]}'
+        spec = self.write("big.json", body + " " * (64 << 20))
+        size = os.path.getsize(spec)
+        code, lines, _ = run(["check", spec, "-k", "spreadsheet"])
+        self.assertEqual(code, 4, lines)
+        self.assertIn("max_input", json.dumps(result(lines)))
+        code, lines, _ = run(["check", spec, "-k", "spreadsheet", "--max-input", str(size)])
+        self.assertEqual(code, 0, lines)
+        self.assertEqual(result(lines), {"status": "ok", "kind": "spreadsheet", "errors": []})
+        with open(spec, "rb") as f:
+            code, lines, _ = run(["check", "-", "-k", "spreadsheet", "--max-input", str(size)],
+                                 stdin=f.read())
+        self.assertEqual(code, 0, lines)
+        code, lines, _ = run(["check", spec, "-k", "spreadsheet", "--max-input", str(size - 1)])
+        self.assertEqual(code, 4, lines)
+        self.assertIn("max_input", json.dumps(result(lines)))
+
     def test_fmt_is_idempotent(self):
         spec = self.write("s.json", '{"blocks":[{"text":"a","type":"paragraph"}],"title":"T"}')
         p1 = subprocess.run([QUIRE, "fmt", spec], capture_output=True)
