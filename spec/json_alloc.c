@@ -8,7 +8,7 @@
  * leaves holes that go back to the system only through malloc_trim.
  *
  * How: memory comes in 1 MiB chunks mapped at 1 MiB-aligned addresses,
- * each with a 16-byte header at its base. A request up to BIG bytes is
+ * each with a small header at its base. A request up to BIG bytes is
  * bump-allocated (8-byte steps) from the calling thread's current chunk; a
  * free finds the chunk by masking the pointer and counts down the chunk's
  * live allocations. The chunk whose count reaches zero, and which is no
@@ -62,7 +62,8 @@
 
 typedef struct chunk {
     _Atomic size_t live; /* allocations not freed yet (+ BIAS while current) */
-    size_t size;         /* bytes mapped: CHUNK, or a big region's size */
+    size_t size;         /* bytes mapped */
+    int big;             /* a region of one request above BIG (its size may be CHUNK too) */
 } chunk;
 #define HDR ((sizeof(chunk) + 15) & ~(size_t)15)
 
@@ -101,7 +102,7 @@ static void *map_aligned(size_t size)
 static void release(chunk *c)
 {
     size_t size = c->size;
-    if (size == CHUNK) {
+    if (!c->big) {
         atomic_fetch_sub(&g_chunks, 1);
         chunk *none = NULL;
         if (atomic_compare_exchange_strong(&g_spare, &none, c)) return;
@@ -144,6 +145,7 @@ static int refill(void)
         c = map_aligned(CHUNK);
         if (!c) return -1;
         c->size = CHUNK;
+        c->big = 0;
         atomic_fetch_add(&g_chunks, 1);
         atomic_fetch_add(&g_bytes, CHUNK);
     }
@@ -168,6 +170,7 @@ static void *big_alloc(size_t n)
     chunk *c = map_aligned(size);
     if (!c) return NULL;
     c->size = size;
+    c->big = 1;
     atomic_store_explicit(&c->live, 1, memory_order_relaxed);
     atomic_fetch_add(&g_big, 1);
     atomic_fetch_add(&g_bytes, size);

@@ -1608,6 +1608,141 @@ static void test_reader_limits_and_failures(void **state)
     qr_errlist_clear(&e);
 }
 
+/* ---- jansson on the region allocator (json_alloc.c) ------------------------ */
+
+typedef struct alloc_case {
+    char *name, *text, *dir;
+    size_t len;
+    qr_kind kind;
+    qr_status st;
+    qr_errlist errs;
+    qr_buf bytes;
+} alloc_case;
+
+/* Every fixture spec and every fixtures/errors case, read into memory. */
+static size_t alloc_cases(alloc_case **out)
+{
+    static const char *const kinds[] = {"document", "spreadsheet", "presentation", "pdf", "html"};
+    alloc_case *cs = NULL;
+    size_t n = 0;
+    for (int errors = 0; errors < 2; errors++) {
+        char root[4096], path[4096 + 600];
+        snprintf(root, sizeof root, "%s/fixtures%s", QR_SOURCE_DIR, errors ? "/errors" : "");
+        char **names;
+        size_t m = list_dir(root, &names);
+        for (size_t i = 0; i < m; i++) {
+            alloc_case c = {0};
+            snprintf(path, sizeof path, "%s/%s/spec.json", root, names[i]);
+            c.text = slurp(path, &c.len);
+            if (!c.text) goto next;
+            if (errors) {
+                snprintf(path, sizeof path, "%s/%s/expect.json", root, names[i]);
+                size_t elen;
+                char *expect = slurp(path, &elen);
+                assert_non_null(expect);
+                c.kind = QR_KIND_COUNT;
+                for (int k = 0; k < 5; k++) {
+                    char want[64];
+                    snprintf(want, sizeof want, "\"kind\": \"%s\"", kinds[k]);
+                    if (strstr(expect, want)) qr_kind_parse(kinds[k], &c.kind);
+                }
+                free(expect);
+                assert_int_not_equal(c.kind, QR_KIND_COUNT);
+            } else {
+                assert_int_equal(qr_kind_guess(c.text, c.len, &c.kind), 0);
+            }
+            snprintf(path, sizeof path, "%s/%s", root, names[i]);
+            c.dir = strdup(path);
+            c.name = strdup(names[i]);
+            cs = realloc(cs, (n + 1) * sizeof *cs);
+            cs[n++] = c;
+        next:
+            free(names[i]);
+        }
+        free(names);
+    }
+    /* And a sheet of 60,000 rows, whose tree spans many chunks. */
+    size_t rows = 60000;
+    char *t = malloc(rows * 96 + 64), *p = t;
+    p += sprintf(p, "{\"sheets\": [{\"name\": \"Big\", \"rows\": [");
+    for (size_t i = 0; i < rows; i++)
+        p += sprintf(p, "%s[%zu, \"r%zu\", %zu.25, true, null, \"a longer string in row %zu\", -%zu]",
+                     i ? "," : "", i, i, i, i, i);
+    strcpy(p, "]}]}");
+    cs = realloc(cs, (n + 1) * sizeof *cs);
+    cs[n++] = (alloc_case){.name = strdup("60000 rows"), .text = t, .len = strlen(t),
+                           .kind = QR_KIND_SPREADSHEET};
+    *out = cs;
+    return n;
+}
+
+static void alloc_compile(alloc_case *c)
+{
+    qr_compile_opts o;
+    qr_compile_opts_default(&o);
+    o.base_dir = c->dir;
+    qr_doc *d = NULL;
+    c->st = qr_compile(c->text, c->len, c->kind, &o, &d, &c->errs);
+    if (d) tree_bytes(d, &c->bytes);
+    qr_doc_free(d);
+}
+
+/* With jansson on the region allocator every case compiles to the same
+ * status, errors and tree (as the backend's bytes) as with malloc, and all
+ * of jansson's memory goes back. It switches the process over for good, so
+ * it runs last. */
+static void test_region_alloc_same_results(void **state)
+{
+    (void)state;
+    assert_false(qr_json_alloc_on());
+    alloc_case *cs;
+    size_t n = alloc_cases(&cs);
+    assert_true(n >= 30 + 144 + 1);
+    for (size_t i = 0; i < n; i++) alloc_compile(&cs[i]);
+
+    int on = qr_compile_use_region_alloc();
+#if defined(__SANITIZE_ADDRESS__)
+    assert_int_equal(on, 0); /* ASan keeps jansson on malloc */
+#else
+    assert_int_equal(on, 1);
+#endif
+    assert_int_equal(qr_json_alloc_on(), on);
+    size_t with_errors = 0;
+    for (size_t i = 0; i < n; i++) {
+        alloc_case r = {.text = cs[i].text, .len = cs[i].len, .kind = cs[i].kind, .dir = cs[i].dir};
+        alloc_compile(&r);
+        if (r.st != cs[i].st)
+            print_message("%s: %s with the region allocator, %s with malloc\n", cs[i].name,
+                          qr_status_str(r.st), qr_status_str(cs[i].st));
+        assert_int_equal(r.st, cs[i].st);
+        assert_same_errors(&r.errs, &cs[i].errs, cs[i].name);
+        assert_int_equal(r.bytes.len, cs[i].bytes.len);
+        if (r.bytes.len) assert_memory_equal(r.bytes.data, cs[i].bytes.data, r.bytes.len);
+        with_errors += r.errs.count > 0;
+        qr_errlist_clear(&r.errs);
+        qr_buf_free(&r.bytes);
+    }
+    assert_true(with_errors >= 144);
+    /* Every value was freed: this thread's current chunk is all that is left. */
+    qr_json_alloc_stat st;
+    qr_json_alloc_stats(&st);
+    assert_int_equal(st.chunks, on); /* used, and only its current chunk is left */
+    assert_int_equal(st.big, 0);
+    if (on) {
+        qr_json_alloc_thread_done();
+        qr_json_alloc_stats(&st);
+        assert_int_equal(st.chunks, 0);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(cs[i].name);
+        free(cs[i].text);
+        free(cs[i].dir);
+        qr_errlist_clear(&cs[i].errs);
+        qr_buf_free(&cs[i].bytes);
+    }
+    free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1634,6 +1769,7 @@ int main(void)
         cmocka_unit_test(test_reader_error_catalogue),
         cmocka_unit_test(test_reader_utf8_split),
         cmocka_unit_test(test_reader_limits_and_failures),
+        cmocka_unit_test(test_region_alloc_same_results), /* last: switches jansson over */
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
