@@ -371,8 +371,6 @@ static qr_status write_app(qr_package *p, qr_buf *out)
     return qr_xml_free(x);
 }
 
-/* ---- zip ---------------------------------------------------------------------- */
-
 /* ---- parallel deflate ------------------------------------------------------ */
 
 #define BLOCK_SIZE ((size_t)512 << 10) /* the split: byte offsets only */
@@ -395,7 +393,9 @@ typedef struct job {
 /* Workers and a ring of jobs. Sequence numbers grow without wrapping: job k
  * sits in slot k % cap; made counts slots handed to the filler, submitted
  * the jobs ready for a worker, taken those a worker started, harvested those
- * whose output was appended to the part. made - harvested <= cap. */
+ * whose output was appended to the part. made - harvested <= cap, so at
+ * most cap = 2 x threads blocks are in flight (input and output), whatever
+ * the part's size; the part's deflated bytes are kept whole. */
 typedef struct pool {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
@@ -679,6 +679,8 @@ static qr_status pack_stream(pool *pl, part *pt, packed *pk)
     qr_buf_free(&chunk);
     return drain(pl, pk, st);
 }
+
+/* ---- zip ---------------------------------------------------------------------- */
 
 /* libzip reads a packed part as already deflated data. */
 static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
