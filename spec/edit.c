@@ -322,14 +322,15 @@ typedef struct op_ctx {
     qr_errlist *errs;
     const char *base;
     size_t i;
-    size_t bytes; /* the spec's compact size plus everything copied into it so far */
+    size_t copied; /* compact JSON bytes the copy ops have duplicated so far */
 } op_ctx;
 
-/* What ops may grow a spec to: the compiler's max_input (64 MiB). "copy" is
- * the one op that grows a spec by more than its own text (40 ops copying
- * "/blocks" to "/blocks/-" would ask for 2^40 blocks), so copies are charged
- * against this budget and an edit past it fails before memory runs out. */
-#define EDIT_MAX_BYTES ((size_t)64 << 20)
+/* "copy" is the one op that grows a spec by more than its own text: 40 ops
+ * copying "/blocks" to "/blocks/-" ask for 2^40 blocks. An edit may copy at
+ * most this much (a parsed value takes about ten times its compact text in
+ * memory, so ~100 MB); past it the edit fails with QR_E_LIMIT before memory
+ * runs out. Bigger changes are a rewrite. */
+#define EDIT_MAX_COPY ((size_t)8 << 20)
 
 /* A lower bound of v's compact JSON size, stopping early past limit. */
 static size_t json_size(const json_t *v, size_t limit)
@@ -569,13 +570,14 @@ static qr_status apply_one(json_t **doc, const json_t *op, op_ctx *c)
             if (from.n == path.n && strcmp(fs, ps) == 0) break; /* a move onto itself */
         }
         if (which == 4) {
-            c->bytes += json_size(src, EDIT_MAX_BYTES);
-            if (c->bytes > EDIT_MAX_BYTES) {
+            c->copied += json_size(src, EDIT_MAX_COPY);
+            if (c->copied > EDIT_MAX_COPY) {
                 char where[512];
                 op_path(where, sizeof where, c->base, c->i, "from");
-                st = qr_errlist_addf(c->errs, QR_E_LIMIT, where, "copy less, or send the spec whole (rewrite)",
-                                     "the copies would grow the spec past %zu bytes; the limit max_input is %zu bytes",
-                                     EDIT_MAX_BYTES, EDIT_MAX_BYTES);
+                st = qr_errlist_addf(c->errs, QR_E_LIMIT, where, "copy less, or send the whole spec (rewrite)",
+                                     "the copy ops of this edit duplicate more than %zu bytes of JSON; "
+                                     "the limit for one edit is %zu bytes",
+                                     EDIT_MAX_COPY, EDIT_MAX_COPY);
                 break;
             }
         }
@@ -625,7 +627,7 @@ qr_status qr_edit_json_patch(json_t **doc, const json_t *ops, const char *base, 
             errs, QR_E_EDIT, base,
             "e.g. [{\"op\": \"replace\", \"path\": \"/title\", \"value\": \"New\"}]",
             "ops must be a JSON array of operations (RFC 6902), got %s", type_name(ops));
-    op_ctx c = {errs, base, 0, json_size(*doc, EDIT_MAX_BYTES)};
+    op_ctx c = {errs, base, 0, 0};
     for (size_t i = 0; i < json_array_size(ops); i++) {
         c.i = i;
         qr_status st = apply_one(doc, json_array_get(ops, i), &c);

@@ -46,7 +46,8 @@ typedef struct qr_edit {
  *  JSON (member order kept). Otherwise out is left empty and errs holds the
  *  errors: QR_E_JSON for a part that is not JSON (or a spec that is not),
  *  QR_E_EDIT for an edit that cannot be applied (status QR_E_EDIT),
- *  QR_E_LIMIT when "copy" ops would grow the spec past 64 MiB (max_input). */
+ *  QR_E_LIMIT when the "copy" ops of one edit duplicate more than 8 MiB of
+ *  JSON (a few copies double a spec each: that is a rewrite). */
 qr_status qr_edit_apply(const char *spec, size_t len, const qr_edit *e, qr_buf *out,
                         qr_errlist *errs);
 
