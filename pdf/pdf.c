@@ -37,9 +37,10 @@
  * layout whatever the resolution), cairo's font subset tags derive from the
  * subset's content, and nothing depends on the locale or on time.
  *
- * Threads: a PangoFontMap is not thread-safe, so each thread keeps its own
- * (created on first use, freed when the thread exits); fontconfig's
- * configuration underneath is shared. Each render has its own PangoContext.
+ * Threads: a PangoFontMap is not thread-safe, so each thread holds its own
+ * (borrowed from a pool on first use, returned when the thread exits, freed
+ * only at process exit); fontconfig's configuration underneath is shared.
+ * Each render has its own PangoContext.
  */
 #include <math.h>
 #include <pthread.h>
@@ -67,40 +68,79 @@ qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt
 
 /* ---- per-thread font map ---------------------------------------------------------- */
 
+/* A thread borrows a font map on first use and gives it back to a pool when
+ * it exits; maps are destroyed only at process exit. Destroying one while
+ * another thread renders is not safe with cairo 1.16: the last unref closes
+ * FreeType faces that cairo-ft shares between font maps (seen as a crash in
+ * cairo_scaled_font_glyph_extents on the main thread while a finished
+ * measuring thread dropped its map). Reuse also spares a new thread the
+ * font map's warm-up. */
 static pthread_key_t map_key;
 static pthread_once_t map_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static PangoFontMap **pool_free; /* maps no thread holds */
+static size_t pool_n_free;
+static PangoFontMap **pool_all; /* every map made, for the exit */
+static size_t pool_n_all, pool_cap;
 
-static void map_free(void *p)
+/* Thread exit: the map goes back to the pool, alive. */
+static void map_release(void *p)
 {
-    if (p) g_object_unref(p);
+    if (!p) return;
+    pthread_mutex_lock(&pool_lock);
+    pool_free[pool_n_free++] = p; /* pool_free has room for every map made */
+    pthread_mutex_unlock(&pool_lock);
 }
 
-/* Key destructors run when a thread exits, never for the thread that calls
- * exit(): drop that thread's map at exit too (run at dlclose when libquire
- * is unloaded), so leak checkers see every map freed. */
-static void map_at_exit(void)
+/* Process exit (or dlclose): every map is dropped, so leak checkers see them
+ * freed. No render may run then. */
+static void maps_at_exit(void)
 {
-    PangoFontMap *m = pthread_getspecific(map_key);
-    pthread_setspecific(map_key, NULL);
-    map_free(m);
+    pthread_mutex_lock(&pool_lock);
+    for (size_t i = 0; i < pool_n_all; i++) g_object_unref(pool_all[i]);
+    free(pool_all);
+    free(pool_free);
+    pool_all = pool_free = NULL;
+    pool_n_all = pool_n_free = pool_cap = 0;
+    pthread_mutex_unlock(&pool_lock);
 }
 
 static void map_key_init(void)
 {
-    pthread_key_create(&map_key, map_free);
-    atexit(map_at_exit);
+    pthread_key_create(&map_key, map_release);
+    atexit(maps_at_exit);
 }
 
+/* Room for one more map in both lists; 0 or -1 (pool_lock held). */
+static int pool_grow(void)
+{
+    if (pool_n_all < pool_cap) return 0;
+    size_t cap = pool_cap ? pool_cap * 2 : 8;
+    PangoFontMap **all = realloc(pool_all, cap * sizeof *all);
+    if (!all) return -1;
+    pool_all = all;
+    PangoFontMap **fr = realloc(pool_free, cap * sizeof *fr);
+    if (!fr) return -1;
+    pool_free = fr;
+    pool_cap = cap;
+    return 0;
+}
+
+/* The calling thread's font map: its own, one from the pool, or a new one. */
 static PangoFontMap *thread_font_map(void)
 {
     pthread_once(&map_once, map_key_init);
     PangoFontMap *m = pthread_getspecific(map_key);
-    if (!m) {
-        m = pango_cairo_font_map_new();
-        if (!m) return NULL;
+    if (m) return m;
+    pthread_mutex_lock(&pool_lock);
+    if (pool_n_free) {
+        m = pool_free[--pool_n_free];
+    } else if (pool_grow() == 0 && (m = pango_cairo_font_map_new()) != NULL) {
         pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(m), 72.0);
-        pthread_setspecific(map_key, m);
+        pool_all[pool_n_all++] = m;
     }
+    pthread_mutex_unlock(&pool_lock);
+    if (m) pthread_setspecific(map_key, m);
     return m;
 }
 
