@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 SHARED=${QUIRE_SHARED:-../../shared}
-PKGS=(python3 python3-docx python3-openpyxl python3-reportlab libxlsxwriter-dev libjansson-dev
+PKGS=(python3 python3-docx python3-openpyxl python3-reportlab python3-bidi python3-arabic-reshaper
+      libxlsxwriter-dev libjansson-dev
       pandoc time gzip)
 if [ "${1:-}" != "--debian" ] && ! command -v node >/dev/null; then PKGS+=(nodejs npm); fi
 missing=()
