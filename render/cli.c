@@ -81,51 +81,6 @@ static int print_failure(qr_status st, const qr_result *res)
     return qr_status_exit(st);
 }
 
-/* Read a whole file ("-" = stdin) into memory, up to max bytes (+1 to tell
- * that it is over). Returns NULL with *err set. */
-static char *read_input(const char *path, size_t max, size_t *len, qr_status *err, char *msg,
-                        size_t msgsz)
-{
-    FILE *fp;
-    if (strcmp(path, "-") == 0) {
-        if (isatty(STDIN_FILENO)) {
-            snprintf(msg, msgsz, "refusing to read a spec from a terminal; pipe it or name a file");
-            *err = QR_E_USAGE;
-            return NULL;
-        }
-        fp = stdin;
-    } else {
-        fp = fopen(path, "rb");
-        if (!fp) {
-            snprintf(msg, msgsz, "cannot open %s: %s", path, strerror(errno));
-            *err = QR_E_IO;
-            return NULL;
-        }
-    }
-    qr_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
-        if (qr_buf_append(&b, chunk, n) != 0) break;
-        if (max && b.len > max) break;
-    }
-    int failed = ferror(fp);
-    if (fp != stdin) fclose(fp);
-    if (b.oom || failed) {
-        snprintf(msg, msgsz, "cannot read %s", path);
-        *err = QR_E_IO;
-        qr_buf_free(&b);
-        return NULL;
-    }
-    if (max && b.len > max) {
-        snprintf(msg, msgsz, "the spec is larger than the limit max_input (%zu bytes); raise it with --max-input", max);
-        *err = QR_E_LIMIT;
-        qr_buf_free(&b);
-        return NULL;
-    }
-    return qr_buf_steal(&b, len);
-}
-
 static int input_failure(qr_status st, const char *msg)
 {
     qr_result res = {0};
@@ -277,7 +232,7 @@ static int cmd_render(int argc, char **argv)
         /* One PNG per page: out-1.png, out-2.png, ... Each page compiles
          * the spec again, so it is read once into memory (documents are small). */
         size_t len = 0;
-        char *spec = read_input(a.spec, max_input, &len, &st, msg, sizeof msg);
+        char *spec = qr_cli_read(a.spec, max_input, &len, &st, msg, sizeof msg);
         if (!spec) return input_failure(st, msg);
         char path[PATH_MAX];
         int pages = 1;
@@ -323,7 +278,7 @@ static int cmd_check(int argc, char **argv)
     size_t len = 0;
     qr_limits lim;
     qr_limits_default(&lim);
-    char *spec = read_input(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
+    char *spec = qr_cli_read(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
     if (!spec) return input_failure(st, msg);
     qr_result res;
     qr_render_opts o = {0};
@@ -356,7 +311,7 @@ static int cmd_fmt(int argc, char **argv)
     size_t len = 0;
     qr_limits lim;
     qr_limits_default(&lim);
-    char *spec = read_input(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
+    char *spec = qr_cli_read(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
     if (!spec) return input_failure(st, msg);
     qr_buf out = {0};
     qr_result res = {0};

@@ -6,6 +6,7 @@
  * installed font covers. Used to answer "why is this word in that font?".
  */
 #include "cli_fonts.h"
+#include "json_out.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,59 +21,6 @@ static const char usage[] =
     "usage: quire fonts [--lang LANG] TEXT\n"
     "       quire fonts --spec SPEC [-k KIND] [--lang LANG]\n"
     "Prints one JSON object per script run: text, script, family, file, direction.\n";
-
-/* Append n bytes of UTF-8 as a JSON string; invalid bytes become U+FFFD. */
-static void json_strn(qr_buf *b, const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    qr_buf_putc(b, '"');
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = p[i];
-        if (c < 0x80) {
-            if (c == '"' || c == '\\') {
-                qr_buf_putc(b, '\\');
-                qr_buf_putc(b, (char)c);
-            } else if (c == '\n') {
-                qr_buf_puts(b, "\\n");
-            } else if (c == '\t') {
-                qr_buf_puts(b, "\\t");
-            } else if (c < 0x20 || c == 0x7F) {
-                qr_buf_printf(b, "\\u%04x", c);
-            } else {
-                qr_buf_putc(b, (char)c);
-            }
-            i++;
-            continue;
-        }
-        /* Copy a valid sequence as is. */
-        size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-        int ok = k && c <= 0xF4 && i + k <= n;
-        for (size_t j = 1; ok && j < k; j++)
-            ok = (p[i + j] & 0xC0) == 0x80;
-        if (ok && k == 3) {
-            unsigned v = ((c & 0x0Fu) << 12) | ((p[i + 1] & 0x3Fu) << 6);
-            ok = v >= 0x800 && (v < 0xD800 || v > 0xDFFF);
-        }
-        if (ok && k == 4) {
-            unsigned v = ((c & 0x07u) << 18) | ((p[i + 1] & 0x3Fu) << 12);
-            ok = v >= 0x10000 && v <= 0x10FFFF;
-        }
-        if (ok) {
-            qr_buf_append(b, p + i, k);
-            i += k;
-        } else {
-            qr_buf_puts(b, "\\ufffd");
-            i++;
-        }
-    }
-    qr_buf_putc(b, '"');
-}
-
-static void json_str(qr_buf *b, const char *s)
-{
-    json_strn(b, s, strlen(s));
-}
 
 static void put_utf8(qr_buf *b, uint32_t cp)
 {
@@ -97,7 +45,7 @@ static void put_utf8(qr_buf *b, uint32_t cp)
         u[3] = (char)(0x80 | (cp & 0x3F));
         k = 4;
     }
-    json_strn(b, u, k);
+    qr_json_strn(b, u, k);
 }
 
 static const char *slot_name(qr_font_slot s)
@@ -154,21 +102,21 @@ static void show_text(walk *w, const qr_text *t, const char *path)
         qr_buf_puts(b, "{");
         if (path) {
             qr_buf_puts(b, "\"path\":");
-            json_str(b, path);
+            qr_json_str(b, path);
             qr_buf_printf(b, ",\"run\":%u,", (unsigned)s->run);
         }
         qr_buf_puts(b, "\"text\":");
-        json_strn(b, t->runs[s->run].text + s->start, s->len);
+        qr_json_strn(b, t->runs[s->run].text + s->start, s->len);
         qr_buf_puts(b, ",\"script\":");
-        json_str(b, qr_script_name(s->script));
+        qr_json_str(b, qr_script_name(s->script));
         qr_buf_puts(b, ",\"family\":");
-        json_str(b, s->family);
+        qr_json_str(b, s->family);
         qr_buf_puts(b, ",\"file\":");
-        json_str(b, s->file ? s->file : "");
+        qr_json_str(b, s->file ? s->file : "");
         qr_buf_printf(b, ",\"direction\":\"%s\",\"paragraph\":\"%s\",\"slot\":\"%s\",\"lang\":",
                       s->rtl ? "rtl" : "ltr", para, slot_name(s->slot));
         if (s->lang)
-            json_str(b, s->lang);
+            qr_json_str(b, s->lang);
         else
             qr_buf_puts(b, "null");
         qr_buf_puts(b, "}");
@@ -180,7 +128,7 @@ static void show_text(walk *w, const qr_text *t, const char *path)
         qr_buf_puts(b, "{");
         if (path) {
             qr_buf_puts(b, "\"path\":");
-            json_str(b, path);
+            qr_json_str(b, path);
             qr_buf_printf(b, ",\"run\":%u,", (unsigned)m->run);
         }
         qr_buf_printf(b, "\"missing\":\"U+%04X\",\"char\":", (unsigned)m->cp);
@@ -296,9 +244,9 @@ static int usage_error(const char *msg)
 {
     qr_buf b = {0};
     qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
-    json_str(&b, msg);
+    qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"errors\":[{\"path\":\"\",\"message\":");
-    json_str(&b, msg);
+    qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"hint\":\"see quire fonts --help\"}]}\n");
     if (!b.oom) fwrite(b.data, 1, b.len, stdout);
     qr_buf_free(&b);
@@ -308,24 +256,8 @@ static int usage_error(const char *msg)
 
 static char *read_file(const char *path, size_t *len, char *msg, size_t msgsz)
 {
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!fp) {
-        snprintf(msg, msgsz, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    qr_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        if (qr_buf_append(&b, chunk, n) != 0) break;
-    int failed = ferror(fp) || b.oom;
-    if (fp != stdin) fclose(fp);
-    if (failed) {
-        snprintf(msg, msgsz, "cannot read %s", path);
-        qr_buf_free(&b);
-        return NULL;
-    }
-    return qr_buf_steal(&b, len);
+    qr_status st;
+    return qr_cli_read(path, 0, len, &st, msg, msgsz);
 }
 
 static int show_spec(walk *w, const char *path, const char *kind_name)
@@ -336,9 +268,9 @@ static int show_spec(walk *w, const char *path, const char *kind_name)
     qr_buf b = {0};
     if (!text) {
         qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
-        json_str(&b, msg);
+        qr_json_str(&b, msg);
         qr_buf_puts(&b, ",\"errors\":[{\"path\":\"\",\"message\":");
-        json_str(&b, msg);
+        qr_json_str(&b, msg);
         qr_buf_puts(&b, ",\"hint\":null}]}\n");
         if (!b.oom) fwrite(b.data, 1, b.len, stdout);
         qr_buf_free(&b);
@@ -375,17 +307,17 @@ static int show_spec(walk *w, const char *path, const char *kind_name)
             qr_buf_printf(&b, "\"%zu %s errors\"", errs.count,
                           st == QR_E_SPEC ? "spec" : qr_status_str(st));
         else
-            json_str(&b, errs.count ? errs.items[0].message : qr_status_str(st));
+            qr_json_str(&b, errs.count ? errs.items[0].message : qr_status_str(st));
         qr_buf_puts(&b, ",\"errors\":[");
         for (size_t i = 0; i < errs.count; i++) {
             const qr_error *e = &errs.items[i];
             qr_buf_puts(&b, i ? ",{\"path\":" : "{\"path\":");
-            json_str(&b, e->path ? e->path : "");
+            qr_json_str(&b, e->path ? e->path : "");
             qr_buf_puts(&b, ",\"message\":");
-            json_str(&b, e->message ? e->message : "");
+            qr_json_str(&b, e->message ? e->message : "");
             qr_buf_puts(&b, ",\"hint\":");
             if (e->hint)
-                json_str(&b, e->hint);
+                qr_json_str(&b, e->hint);
             else
                 qr_buf_puts(&b, "null");
             qr_buf_puts(&b, "}");

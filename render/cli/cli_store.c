@@ -168,31 +168,11 @@ static int parse_args(int argc, char **argv, args *a)
 /* A whole file, or stdin for "-". NULL with an exit code in *rc. */
 static char *slurp(const char *path, size_t *len, int *rc)
 {
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!fp) {
-        char msg[600];
-        snprintf(msg, sizeof msg, "cannot open %s: %s", path, strerror(errno));
-        *rc = failure_msg(QR_E_IO, "%s", msg);
-        return NULL;
-    }
-    if (fp == stdin && isatty(STDIN_FILENO)) {
-        *rc = usage("refusing to read from a terminal; pipe the JSON or name a file", NULL);
-        return NULL;
-    }
-    qr_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        if (qr_buf_append(&b, chunk, n) != 0) break;
-    int bad = ferror(fp) || b.oom;
-    if (fp != stdin) fclose(fp);
-    if (bad) {
-        qr_buf_free(&b);
-        *rc = failure_msg(QR_E_IO, "cannot read %s", path);
-        return NULL;
-    }
-    if (!b.data) qr_buf_puts(&b, "");
-    return qr_buf_steal(&b, len);
+    char msg[600];
+    qr_status st;
+    char *data = qr_cli_read(path, 0, len, &st, msg, sizeof msg);
+    if (!data) *rc = st == QR_E_USAGE ? usage(msg, NULL) : failure_msg(st, "%s", msg);
+    return data;
 }
 
 static void put_version_fields(qr_buf *b, const qr_store_result *r)

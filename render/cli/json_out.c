@@ -1,8 +1,10 @@
 /* json_out.c: JSON string escaping for the CLI result line. */
 #include "json_out.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Length of a valid UTF-8 sequence at s (max n bytes), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)
@@ -25,16 +27,9 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-void qr_json_str_max(qr_buf *b, const char *str, size_t max)
+/* Append n bytes as a quoted JSON string; "..." inside the quotes when cut. */
+static void str_n(qr_buf *b, const unsigned char *s, size_t n, int cut)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    size_t n = strlen(str);
-    int cut = 0;
-    if (n > max) {
-        n = max;
-        while (n > 0 && (s[n] & 0xC0) == 0x80) n--;
-        cut = 1;
-    }
     qr_buf_putc(b, '"');
     for (size_t i = 0; i < n;) {
         unsigned char c = s[i];
@@ -63,6 +58,24 @@ void qr_json_str_max(qr_buf *b, const char *str, size_t max)
     }
     if (cut) qr_buf_puts(b, "...");
     qr_buf_putc(b, '"');
+}
+
+void qr_json_str_max(qr_buf *b, const char *str, size_t max)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t n = strlen(str);
+    int cut = 0;
+    if (n > max) {
+        n = max;
+        while (n > 0 && (s[n] & 0xC0) == 0x80) n--;
+        cut = 1;
+    }
+    str_n(b, s, n, cut);
+}
+
+void qr_json_strn(qr_buf *b, const char *s, size_t n)
+{
+    str_n(b, (const unsigned char *)s, n, 0);
 }
 
 void qr_json_str(qr_buf *b, const char *s)
@@ -96,4 +109,47 @@ void qr_json_print(qr_buf *b)
     if (b->data) fwrite(b->data, 1, b->len, stdout);
     fputc('\n', stdout);
     fflush(stdout);
+}
+
+char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, char *msg,
+                  size_t msgsz)
+{
+    FILE *fp;
+    if (strcmp(path, "-") == 0) {
+        if (isatty(STDIN_FILENO)) {
+            snprintf(msg, msgsz, "refusing to read from a terminal; pipe the JSON or name a file");
+            *err = QR_E_USAGE;
+            return NULL;
+        }
+        fp = stdin;
+    } else {
+        fp = fopen(path, "rb");
+        if (!fp) {
+            snprintf(msg, msgsz, "cannot open %s: %s", path, strerror(errno));
+            *err = QR_E_IO;
+            return NULL;
+        }
+    }
+    qr_buf b = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
+        if (qr_buf_append(&b, chunk, n) != 0) break;
+        if (max && b.len > max) break;
+    }
+    int failed = ferror(fp);
+    if (fp != stdin) fclose(fp);
+    if (b.oom || failed) {
+        snprintf(msg, msgsz, "cannot read %s", path);
+        *err = QR_E_IO;
+        qr_buf_free(&b);
+        return NULL;
+    }
+    if (max && b.len > max) {
+        snprintf(msg, msgsz, "the spec is larger than the limit max_input (%zu bytes); raise it with --max-input", max);
+        *err = QR_E_LIMIT;
+        qr_buf_free(&b);
+        return NULL;
+    }
+    return qr_buf_steal(&b, len);
 }
