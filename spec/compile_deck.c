@@ -44,19 +44,7 @@ static int slide_image(qr_cc *cc, json_t *v, qr_slide *s)
         return -1;
     }
     img->path = qr_cc_path(cc);
-    const char *alt = "";
-    if (qr_cc_get_string(cc, v, "alt", 0, &alt, NULL) < 0) bad = 1;
-    img->alt = alt ? alt : "";
-    json_t *src = json_object_get(v, "src");
-    if (!src) {
-        if (!unk)
-            qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
-        bad = 1;
-    } else {
-        size_t o2 = qr_cc_push_key(cc, "src");
-        bad |= qr_cc_image_src(cc, src, img) < 0;
-        qr_cc_pop(cc, o2);
-    }
+    bad |= qr_cc_image_fields(cc, v, img, unk);
     s->image = img;
     qr_cc_pop(cc, o);
     return bad ? -1 : 0;

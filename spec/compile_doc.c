@@ -449,19 +449,7 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         bad |= (unk = qr_cc_check_keys(cc, v, image_keys, "an image block")) > 0;
         qr_image *img = &b->u.image;
         img->path = b->path;
-        const char *alt = "";
-        if (qr_cc_get_string(cc, v, "alt", 0, &alt, NULL) < 0) bad = 1;
-        img->alt = alt ? alt : "";
-        json_t *src = json_object_get(v, "src");
-        if (!src) {
-            if (!unk)
-                qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
-            bad = 1;
-        } else {
-            size_t o = qr_cc_push_key(cc, "src");
-            bad |= qr_cc_image_src(cc, src, img) < 0;
-            qr_cc_pop(cc, o);
-        }
+        bad |= qr_cc_image_fields(cc, v, img, unk);
         break;
     }
     case QR_BLOCK_PAGE_BREAK:

@@ -138,6 +138,11 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t);
  *  data: URI or a path under base_dir; PNG or JPEG by content. Returns 0 or
  *  -1 (reported). img->alt/path are left to the caller. */
 int qr_cc_image_src(qr_cc *cc, json_t *src, qr_image *img);
+/* The "alt" and "src" members of an image object v (a block or a slide's
+ * image) into img; unk: v already had an unknown key (then a missing "src"
+ * is not reported, the unknown key usually being the misspelt one).
+ * Returns 1 when something was wrong (reported), else 0. */
+int qr_cc_image_fields(qr_cc *cc, json_t *v, qr_image *img, int unk);
 
 /** Read the header of PNG or JPEG bytes. Returns 0 and fills type, width,
  *  height and dpi, or -1 with *why set to a constant reason. */

@@ -361,3 +361,22 @@ int qr_cc_image_src(qr_cc *cc, json_t *src, qr_image *img)
     if (!img->name) return qr_cc_oom(cc), -1;
     return 0;
 }
+
+int qr_cc_image_fields(qr_cc *cc, json_t *v, qr_image *img, int unk)
+{
+    int bad = 0;
+    const char *alt = "";
+    if (qr_cc_get_string(cc, v, "alt", 0, &alt, NULL) < 0) bad = 1;
+    img->alt = alt ? alt : "";
+    json_t *src = json_object_get(v, "src");
+    if (!src) {
+        if (!unk)
+            qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
+        bad = 1;
+    } else {
+        size_t o = qr_cc_push_key(cc, "src");
+        bad |= qr_cc_image_src(cc, src, img) < 0;
+        qr_cc_pop(cc, o);
+    }
+    return bad;
+}
