@@ -44,6 +44,7 @@ void qr_limits_default(qr_limits *l)
     l->max_image = 20u << 20;
     l->max_blocks = 1000000;
     l->max_output = 512u << 20;
+    l->max_table_cells = 100000;
 }
 
 void qr_compile_opts_default(qr_compile_opts *o)

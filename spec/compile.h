@@ -35,6 +35,8 @@ typedef struct qr_limits {
     size_t max_image;       /* bytes of one image (20 MiB) */
     size_t max_blocks;      /* blocks, slides or sheets (1,000,000) */
     size_t max_output;      /* bytes of rendered output (512 MiB) */
+    size_t max_table_cells; /* cells in all tables of a document or deck (100,000):
+                             * laid out, unlike sheet cells, so far costlier */
 } qr_limits;
 
 typedef struct qr_compile_opts {

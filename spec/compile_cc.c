@@ -339,6 +339,20 @@ int qr_cc_count_cells(qr_cc *cc, size_t n)
     return 1;
 }
 
+int qr_cc_count_table_cells(qr_cc *cc, size_t n)
+{
+    if (cc->table_cells_over) return 0;
+    cc->n_table_cells += n;
+    if (cc->lim->max_table_cells && cc->n_table_cells > cc->lim->max_table_cells) {
+        cc->table_cells_over = 1;
+        qr_cc_limit(cc, "max_table_cells",
+                    "more than %zu table cells; the limit max_table_cells is %zu cells",
+                    cc->lim->max_table_cells, cc->lim->max_table_cells);
+        return 0;
+    }
+    return qr_cc_count_cells(cc, n);
+}
+
 int qr_cc_check_blocks(qr_cc *cc, size_t n, const char *what)
 {
     if (cc->lim->max_blocks && n > cc->lim->max_blocks) {

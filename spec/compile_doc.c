@@ -285,7 +285,7 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
     }
     size_t o;
     if (n_cols == 0) n_cols = 1;
-    if (!qr_cc_count_cells(cc, n_cols * (n_rows + (headers ? 1 : 0)))) return -1;
+    if (!qr_cc_count_table_cells(cc, n_cols * (n_rows + (headers ? 1 : 0)))) return -1;
     t->n_cols = n_cols;
     if (headers) {
         o = qr_cc_push_key(cc, "headers");

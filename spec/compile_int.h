@@ -38,6 +38,8 @@ typedef struct qr_cc {
     int limit;           /* a QR_E_LIMIT error was reported */
     int nomem;           /* an allocation failed */
     int cells_over;      /* max_cells was reported: stop counting */
+    size_t n_table_cells; /* cells of document and slide tables */
+    int table_cells_over; /* max_table_cells was reported */
     size_t n_cells;      /* table and sheet cells so far */
     unsigned n_images;   /* images so far: names image1, image2, ... */
 
@@ -107,6 +109,9 @@ void qr_cc_missing(qr_cc *cc, const char *key, const char *hint);
 
 /** Count cells against max_cells; returns 0 (and reports once) past it. */
 int qr_cc_count_cells(qr_cc *cc, size_t n);
+/** Count table cells against max_table_cells (and max_cells); returns 0
+ *  (and reports once) past either. */
+int qr_cc_count_table_cells(qr_cc *cc, size_t n);
 /** Check an array length against max_blocks; returns 0 (and reports) past it. */
 int qr_cc_check_blocks(qr_cc *cc, size_t n, const char *what);
 

@@ -12,6 +12,7 @@ output file. Specs are generated into a temp dir (nothing big is committed).
   max_list_depth   a list 9 levels deep                  10 levels
   max_string       a 1 MiB paragraph                     1 MiB + 1 byte
   max_cells        20,000,000 sheet cells (xlsx)         20,000,001
+  max_table_cells  100,000 table cells (pdf, the costliest)  100,001
   max_image        a 20 MiB PNG (by path)                20 MiB + 1 byte
   max_blocks       1,000,000 blocks (html)               1,000,001
   max_output       --max-output = the output's size      one byte less
@@ -84,6 +85,12 @@ def cells_sheet(n):
     if rest:
         rows.append("[" + ",".join(["1"] * rest) + "]")
     return '{"sheets":[{"name":"Cells","rows":[' + ",".join(rows) + "]}]}"
+
+
+def table_doc(n_rows):
+    """One table of 5 columns: a header row and n_rows rows."""
+    row = '["cell",1,"x y z",true,null]'
+    return doc(['{"type":"table","headers":["a","b","c","d","e"],"rows":[%s]}' % ",".join([row] * n_rows)])
 
 
 def blocks_doc(n):
@@ -221,6 +228,13 @@ def main():
         case("20,000,000 cells", "max_cells", s, "xlsx", "ok")
         s = write("cells.json", cells_sheet(20000001))
         case("20,000,001 cells", "max_cells", s, "xlsx", ([4], True))
+        os.unlink(s)
+
+        # max_table_cells: 5 columns x (header + 19,999 rows) = 100,000 cells
+        s = write("table.json", table_doc(19999))
+        case("100,000 table cells", "max_table_cells", s, "pdf", "ok")
+        s = write("table.json", table_doc(20000))
+        case("100,005 table cells", "max_table_cells", s, "pdf", ([4], True))
         os.unlink(s)
 
         # max_output: the exact size of a known output, then one byte less
