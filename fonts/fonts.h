@@ -48,8 +48,9 @@ typedef struct qr_span {
     const char *family; /* "DejaVu Sans", "Noto Sans Arabic", "Noto Sans CJK JP"... never NULL */
     const char *file;   /* the font file fontconfig resolved for family (regular face), or "" */
     qr_font_slot slot;
-    unsigned rtl : 1;   /* the script is written right to left */
-    const char *lang;   /* BCP 47 tag for w:lang/lang ("ar", "he", "hi", "ja", "zh-CN", "ko"...), or NULL */
+    unsigned rtl : 1; /* the script is written right to left */
+    const char
+        *lang; /* BCP 47 tag for w:lang/lang ("ar", "he", "hi", "ja", "zh-CN", "ko"...), or NULL */
 } qr_span;
 
 /* A code point no installed font covers, with the run it came from. */

@@ -88,8 +88,7 @@ static void add_part(qr_docx *d, const char *name, const char *ct,
 static void rel(qr_docx *d, const char *type, const char *target)
 {
     if (d->status != QR_OK) return;
-    if (!qr_package_rel(d->pkg, "word/document.xml", type, target, 0))
-        qr_docx_fail(d, QR_E_NOMEM);
+    if (!qr_package_rel(d->pkg, "word/document.xml", type, target, 0)) qr_docx_fail(d, QR_E_NOMEM);
 }
 
 static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
@@ -105,8 +104,8 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
         return qr_fail(QR_E_NOMEM);
     }
     const qr_page *pg = &d.doc->page;
-    long tw = qr_docx_twips(pg->width) - qr_docx_twips(pg->margin_left) -
-              qr_docx_twips(pg->margin_right);
+    long tw =
+        qr_docx_twips(pg->width) - qr_docx_twips(pg->margin_left) - qr_docx_twips(pg->margin_right);
     d.text_width = tw < 720 ? 720 : tw; /* margins wider than the page: keep half an inch */
 
     qr_docx_use_family(&d, QR_DOCX_FONT);

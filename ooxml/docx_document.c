@@ -124,7 +124,8 @@ void qr_docx_grid(long width, const double *widths, size_t n, long *cols)
     if (n == 0) return;
     double sum = 0;
     if (widths)
-        for (size_t i = 0; i < n; i++) sum += widths[i] > 0 ? widths[i] : 0;
+        for (size_t i = 0; i < n; i++)
+            sum += widths[i] > 0 ? widths[i] : 0;
     /* Cumulative rounding: every column is within a twip of its share and
      * the columns add up to the width exactly. */
     double cum = 0;
@@ -190,7 +191,8 @@ static int link_ok(const char *url)
 static size_t hash_str(const char *s)
 {
     size_t h = 1469598103934665603ULL & (size_t)-1;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
     return h;
 }
 
@@ -208,7 +210,8 @@ static const char *link_rid(qr_docx *d, const char *url)
         for (size_t i = 0; i < d->cap_links; i++) {
             if (!d->links[i].url) continue;
             size_t j = hash_str(d->links[i].url) & (cap - 1);
-            while (nl[j].url) j = (j + 1) & (cap - 1);
+            while (nl[j].url)
+                j = (j + 1) & (cap - 1);
             nl[j] = d->links[i];
         }
         free(d->links);
@@ -241,8 +244,10 @@ static void warn_missing(qr_docx *d, const char *path)
         size_t lo = 0, hi = d->n_warned;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
-            if (d->warned[mid] < cp) lo = mid + 1;
-            else hi = mid;
+            if (d->warned[mid] < cp)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         if (lo < d->n_warned && d->warned[lo] == cp) continue;
         if (d->n_warned == d->cap_warned) {
@@ -281,8 +286,7 @@ static int is_default_font(qr_docx *d, const char *family)
 }
 
 /* The run properties of one span of run r. */
-static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf,
-                     qr_docx_rpr *p)
+static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf, qr_docx_rpr *p)
 {
     memset(p, 0, sizeof *p);
     const char *mono = qr_fonts_mono_family();
@@ -374,8 +378,7 @@ static void write_text(qr_docx *d, const qr_text *t, para_fmt pf)
         size_t len = s->len;
         for (; next < n; next++) {
             const qr_span *m = &items[next];
-            if (m->run != s->run || m->start != s->start + len || m->len > r->len - m->start)
-                break;
+            if (m->run != s->run || m->start != s->start + len || m->len > r->len - m->start) break;
             span_rpr(d, m, r, pf, &more);
             if (!rpr_eq(&rpr, &more)) break;
             len += m->len;
@@ -427,8 +430,7 @@ static void write_paragraph(qr_docx *d, const qr_block *b)
     write_w_p(d, &ppr, &b->u.paragraph.text, (para_fmt){0});
 }
 
-static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, int ilvl,
-                        int depth)
+static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, int ilvl, int depth)
 {
     for (size_t i = 0; i < n && d->status == QR_OK; i++) {
         const qr_item *it = &items[i];
@@ -441,8 +443,8 @@ static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, 
          * tree ever hold them, stay on the last level. The depth guard only
          * keeps a malformed tree from recursing without end. */
         if (it->n_items && depth < 64)
-            write_items(d, it->items, it->n_items, num_id, ilvl < QR_DOCX_LEVELS - 1 ? ilvl + 1 : ilvl,
-                        depth + 1);
+            write_items(d, it->items, it->n_items, num_id,
+                        ilvl < QR_DOCX_LEVELS - 1 ? ilvl + 1 : ilvl, depth + 1);
     }
 }
 
@@ -467,8 +469,7 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
 
 static void write_border(qr_xml *x, const char *name)
 {
-    qr_xml_leaf(x, name, "w:val", "single", "w:color", "808080", "w:sz", "4", "w:space", "0",
-                NULL);
+    qr_xml_leaf(x, name, "w:val", "single", "w:color", "808080", "w:sz", "4", "w:space", "0", NULL);
 }
 
 /* <w:tblPr> */
@@ -499,8 +500,8 @@ static void write_w_tblpr(qr_xml *x, long width, int rtl)
 }
 
 /* <w:tr>: n cells of cols (cells may be fewer than columns: header rows). */
-static void write_w_tr(qr_docx *d, const qr_tcell *cells, size_t n, const long *cols,
-                       size_t n_cols, int header)
+static void write_w_tr(qr_docx *d, const qr_tcell *cells, size_t n, const long *cols, size_t n_cols,
+                       int header)
 {
     qr_xml *x = d->x;
     qr_xml_start(x, "w:tr");
@@ -552,7 +553,8 @@ static void write_w_tbl(qr_docx *d, const qr_table *t)
     }
     qr_docx_grid(d->text_width, t->widths, nc, cols);
     long total = 0;
-    for (size_t c = 0; c < nc; c++) total += cols[c];
+    for (size_t c = 0; c < nc; c++)
+        total += cols[c];
     qr_dir dir = cells_dir(t->headers, t->n_headers);
     for (size_t r = 0; dir == QR_DIR_NEUTRAL && r < t->n_rows; r++)
         dir = cells_dir(t->rows[r], t->n_cols);
@@ -608,7 +610,8 @@ static void image_extent(const qr_docx *d, const qr_image *im, long long *cx, lo
     const qr_page *pg = &d->doc->page;
     double max_w = (double)d->text_width * EMU_PER_TWIP;
     double text_h = (double)(qr_docx_twips(pg->height) - qr_docx_twips(pg->margin_top) -
-                             qr_docx_twips(pg->margin_bottom)) * EMU_PER_TWIP;
+                             qr_docx_twips(pg->margin_bottom)) *
+                    EMU_PER_TWIP;
     double max_h = text_h > 914400 ? text_h : 914400;
     double s = 1;
     if (w * s > max_w) s = max_w / w;
@@ -693,7 +696,8 @@ static const char *image_rid(qr_docx *d, size_t index, const char *target)
             qr_docx_fail(d, QR_E_NOMEM);
             return NULL;
         }
-        for (size_t i = d->cap_image_rids; i < cap; i++) nr[i] = NULL;
+        for (size_t i = d->cap_image_rids; i < cap; i++)
+            nr[i] = NULL;
         d->image_rids = nr;
         d->cap_image_rids = cap;
     }
@@ -759,13 +763,27 @@ static void write_page_break(qr_docx *d)
 static void write_block(qr_docx *d, const qr_block *b)
 {
     switch (b->type) {
-    case QR_BLOCK_HEADING: write_heading(d, b); break;
-    case QR_BLOCK_PARAGRAPH: write_paragraph(d, b); break;
-    case QR_BLOCK_LIST: write_list(d, b); break;
-    case QR_BLOCK_TABLE: write_w_tbl(d, &b->u.table); break;
-    case QR_BLOCK_CODE: write_code(d, b); break;
-    case QR_BLOCK_IMAGE: write_image(d, b); break;
-    case QR_BLOCK_PAGE_BREAK: write_page_break(d); break;
+    case QR_BLOCK_HEADING:
+        write_heading(d, b);
+        break;
+    case QR_BLOCK_PARAGRAPH:
+        write_paragraph(d, b);
+        break;
+    case QR_BLOCK_LIST:
+        write_list(d, b);
+        break;
+    case QR_BLOCK_TABLE:
+        write_w_tbl(d, &b->u.table);
+        break;
+    case QR_BLOCK_CODE:
+        write_code(d, b);
+        break;
+    case QR_BLOCK_IMAGE:
+        write_image(d, b);
+        break;
+    case QR_BLOCK_PAGE_BREAK:
+        write_page_break(d);
+        break;
     }
 }
 

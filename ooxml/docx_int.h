@@ -79,7 +79,7 @@ typedef struct qr_docx {
     size_t n_images, cap_images;
     const char **image_rids; /* per stored image, its relationship id */
     size_t cap_image_rids;
-    size_t n_pictures;       /* image blocks so far: wp:docPr ids */
+    size_t n_pictures; /* image blocks so far: wp:docPr ids */
 
     /* font families used by runs, in first-use order (for fontTable.xml) */
     const char *default_font; /* fonts/' pointer for QR_DOCX_FONT, once seen */
@@ -99,10 +99,10 @@ typedef struct qr_docx_rpr {
     const char *east_asian; /* w:rFonts/@w:eastAsia */
     const char *complex;    /* w:rFonts/@w:cs */
     unsigned bold : 1, italic : 1, strike : 1, underline : 1, rtl : 1, cs : 1;
-    const char *shading;    /* w:shd/@w:fill (hex RGB) */
-    const char *lang;       /* w:lang/@w:val */
-    const char *lang_ea;    /* w:lang/@w:eastAsia */
-    const char *lang_bidi;  /* w:lang/@w:bidi */
+    const char *shading;   /* w:shd/@w:fill (hex RGB) */
+    const char *lang;      /* w:lang/@w:val */
+    const char *lang_ea;   /* w:lang/@w:eastAsia */
+    const char *lang_bidi; /* w:lang/@w:bidi */
 } qr_docx_rpr;
 
 /* Paragraph properties, the inputs of <w:pPr>. */
@@ -112,7 +112,7 @@ typedef struct qr_docx_ppr {
     int ilvl;
     int keep_next;
     unsigned bidi : 1;
-    const char *jc;    /* w:jc/@w:val */
+    const char *jc; /* w:jc/@w:val */
 } qr_docx_ppr;
 
 /* ---- parts (each appends one complete XML part to out) ---------------------- */

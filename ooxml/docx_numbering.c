@@ -49,7 +49,8 @@ void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered)
     qr_xml_attr_int(x, "w:abstractNumId", abstract_id);
     qr_xml_leaf(x, "w:nsid", "w:val", nsid, NULL);
     qr_xml_leaf(x, "w:multiLevelType", "w:val", "hybridMultilevel", NULL);
-    for (int l = 0; l < QR_DOCX_LEVELS; l++) write_w_lvl(x, l, ordered);
+    for (int l = 0; l < QR_DOCX_LEVELS; l++)
+        write_w_lvl(x, l, ordered);
     qr_xml_end(x);
 }
 

@@ -62,7 +62,11 @@ static void write_w_font(qr_xml *x, const char *name)
     int sans = !mono && !serif && contains(name, "Sans");
     qr_xml_start(x, "w:font");
     qr_xml_attr(x, "w:name", name);
-    qr_xml_leaf(x, "w:family", "w:val", mono ? "modern" : serif ? "roman" : sans ? "swiss" : "auto",
+    qr_xml_leaf(x, "w:family", "w:val",
+                mono    ? "modern"
+                : serif ? "roman"
+                : sans  ? "swiss"
+                        : "auto",
                 NULL);
     qr_xml_leaf(x, "w:pitch", "w:val", mono ? "fixed" : "variable", NULL);
     qr_xml_end(x);
@@ -76,7 +80,8 @@ qr_status qr_docx_font_table(qr_docx *d, qr_buf *out)
     qr_xml_decl(x);
     qr_xml_start(x, "w:fonts");
     qr_xml_attr(x, "xmlns:w", QR_NS_W);
-    for (size_t i = 0; i < d->n_families; i++) write_w_font(x, d->families[i]);
+    for (size_t i = 0; i < d->n_families; i++)
+        write_w_font(x, d->families[i]);
     qr_xml_end(x);
     return qr_xml_free(x);
 }

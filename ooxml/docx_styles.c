@@ -113,8 +113,8 @@ static void write_heading_style(qr_xml *x, int level)
 /* <w:tblBorders> */
 static void write_w_tblborders(qr_xml *x)
 {
-    static const char *const sides[] = {"w:top", "w:left", "w:bottom", "w:right", "w:insideH",
-                                        "w:insideV"};
+    static const char *const sides[] = {"w:top",   "w:left",    "w:bottom",
+                                        "w:right", "w:insideH", "w:insideV"};
     qr_xml_start(x, "w:tblBorders");
     for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
         qr_xml_leaf(x, sides[i], "w:val", "single", "w:color", "808080", "w:sz", "4", "w:space",
@@ -182,7 +182,8 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_end(x);
     qr_xml_end(x);
 
-    for (int level = 1; level <= 6; level++) write_heading_style(x, level);
+    for (int level = 1; level <= 6; level++)
+        write_heading_style(x, level);
 
     style_start(x, "paragraph", "ListParagraph", "List Paragraph", 0);
     leaf_val(x, "w:basedOn", "Normal");
@@ -200,8 +201,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_int(x, "w:uiPriority", 39);
     qr_xml_leaf(x, "w:qFormat", NULL);
     qr_xml_start(x, "w:pPr");
-    qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", QR_DOCX_CODE_FILL,
-                NULL);
+    qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", QR_DOCX_CODE_FILL, NULL);
     write_w_spacing(x, 120, 120, 240);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");

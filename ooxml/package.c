@@ -27,11 +27,11 @@
 #include "xml.h"
 
 typedef struct part {
-    char *name, *content_type; /* content_type NULL: media (Default by extension) */
-    char *data;                /* owned (ready parts) */
-    const unsigned char *media;/* borrowed (media) */
+    char *name, *content_type;  /* content_type NULL: media (Default by extension) */
+    char *data;                 /* owned (ready parts) */
+    const unsigned char *media; /* borrowed (media) */
     size_t len;
-    qr_part_fill fill;         /* streamed parts */
+    qr_part_fill fill; /* streamed parts */
     void *fill_ctx;
 } part;
 
@@ -122,8 +122,8 @@ static part *new_part(qr_package *p, const char *name, const char *content_type)
     return pt;
 }
 
-qr_status qr_package_add_part(qr_package *p, const char *name, const char *content_type,
-                              char *data, size_t len)
+qr_status qr_package_add_part(qr_package *p, const char *name, const char *content_type, char *data,
+                              size_t len)
 {
     part *pt = new_part(p, name, content_type);
     if (!pt) {
@@ -158,7 +158,8 @@ qr_status qr_package_add_media(qr_package *p, const char *name, const unsigned c
 static size_t hash_str(const char *s)
 {
     size_t h = 14695981039346656037u; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
     return h;
 }
 
@@ -166,7 +167,8 @@ static size_t hash_str(const char *s)
 static rel_src *src_slot(rel_src *tab, size_t cap, const char *source)
 {
     size_t i = hash_str(source) & (cap - 1);
-    while (tab[i].source && strcmp(tab[i].source, source) != 0) i = (i + 1) & (cap - 1);
+    while (tab[i].source && strcmp(tab[i].source, source) != 0)
+        i = (i + 1) & (cap - 1);
     return &tab[i];
 }
 
@@ -192,8 +194,8 @@ static int src_reserve(qr_package *p)
     return 0;
 }
 
-const char *qr_package_rel(qr_package *p, const char *source, const char *type,
-                           const char *target, int external)
+const char *qr_package_rel(qr_package *p, const char *source, const char *type, const char *target,
+                           int external)
 {
     if (p->n_rels == p->cap_rels) {
         size_t cap = p->cap_rels ? p->cap_rels * 2 : 16;
@@ -294,7 +296,8 @@ static qr_status write_content_types(qr_package *p, qr_buf *out)
             if (e2 && strcmp(e2 + 1, ext) == 0) seen = 1;
         }
         if (!seen)
-            qr_xml_leaf(x, "Default", "Extension", ext, "ContentType", media_type(p->parts[i].name), NULL);
+            qr_xml_leaf(x, "Default", "Extension", ext, "ContentType", media_type(p->parts[i].name),
+                        NULL);
     }
     qr_xml_leaf(x, "Override", "PartName", "/docProps/core.xml", "ContentType", QR_CT_CORE, NULL);
     qr_xml_leaf(x, "Override", "PartName", "/docProps/app.xml", "ContentType", QR_CT_APP, NULL);
@@ -338,7 +341,8 @@ static qr_status write_core(qr_package *p, long long epoch, qr_buf *out)
     if (!x) return QR_E_NOMEM;
     qr_xml_decl(x);
     qr_xml_start(x, "cp:coreProperties");
-    qr_xml_attr(x, "xmlns:cp", "http://schemas.openxmlformats.org/package/2006/metadata/core-properties");
+    qr_xml_attr(x, "xmlns:cp",
+                "http://schemas.openxmlformats.org/package/2006/metadata/core-properties");
     qr_xml_attr(x, "xmlns:dc", "http://purl.org/dc/elements/1.1/");
     qr_xml_attr(x, "xmlns:dcterms", "http://purl.org/dc/terms/");
     qr_xml_attr(x, "xmlns:dcmitype", "http://purl.org/dc/dcmitype/");
@@ -363,8 +367,10 @@ static qr_status write_app(qr_package *p, qr_buf *out)
     if (!x) return QR_E_NOMEM;
     qr_xml_decl(x);
     qr_xml_start(x, "Properties");
-    qr_xml_attr(x, "xmlns", "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties");
-    qr_xml_attr(x, "xmlns:vt", "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes");
+    qr_xml_attr(x, "xmlns",
+                "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties");
+    qr_xml_attr(x, "xmlns:vt",
+                "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes");
     qr_xml_elem_text(x, "Application", "quire");
     if (p->app_extra) qr_xml_raw(x, p->app_extra, strlen(p->app_extra));
     qr_xml_end(x);
@@ -376,7 +382,7 @@ static qr_status write_app(qr_package *p, qr_buf *out)
 #define BLOCK_SIZE ((size_t)512 << 10) /* the split: byte offsets only */
 #define DICT_SIZE ((size_t)32 << 10)   /* deflate's window */
 #define MAX_THREADS 4
-#define BIG_PART ((size_t)1 << 20)     /* ready parts above this are deflated here */
+#define BIG_PART ((size_t)1 << 20) /* ready parts above this are deflated here */
 
 /* One block. in/dict point into own (streamed parts) or into the part's data. */
 typedef struct job {
@@ -387,7 +393,7 @@ typedef struct job {
     unsigned char *out; /* the raw deflate of the block */
     size_t out_len, out_cap;
     uLong crc;
-    int done, err;      /* set by the worker under the pool's lock */
+    int done, err; /* set by the worker under the pool's lock */
 } job;
 
 /* Workers and a ring of jobs. Sequence numbers grow without wrapping: job k
@@ -410,13 +416,13 @@ typedef struct pool {
 
 /* A part deflated here: what libzip copies raw. */
 typedef struct packed {
-    qr_buf z;           /* the deflate stream */
-    zip_uint64_t size;  /* uncompressed */
-    zip_uint64_t comp;  /* z.len, kept once z is freed */
+    qr_buf z;          /* the deflate stream */
+    zip_uint64_t size; /* uncompressed */
+    zip_uint64_t comp; /* z.len, kept once z is freed */
     uLong crc;
     size_t pos;
     zip_error_t err;
-    int used, spent;    /* spent: libzip read it all and z is freed */
+    int used, spent; /* spent: libzip read it all and z is freed */
 } packed;
 
 static int z_init(z_stream *zs)
@@ -467,7 +473,8 @@ static void *worker(void *arg)
     int ok = z_init(&zs) == 0;
     pthread_mutex_lock(&pl->mu);
     for (;;) {
-        while (pl->taken == pl->submitted && !pl->stop) pthread_cond_wait(&pl->work, &pl->mu);
+        while (pl->taken == pl->submitted && !pl->stop)
+            pthread_cond_wait(&pl->work, &pl->mu);
         if (pl->taken == pl->submitted) break; /* stopping and nothing left */
         job *j = &pl->jobs[pl->taken++ % pl->cap];
         pthread_mutex_unlock(&pl->mu);
@@ -537,7 +544,8 @@ static void pool_free(pool *pl)
     pl->stop = 1;
     pthread_cond_broadcast(&pl->work);
     pthread_mutex_unlock(&pl->mu);
-    for (int i = 0; i < pl->n_threads; i++) pthread_join(pl->th[i], NULL);
+    for (int i = 0; i < pl->n_threads; i++)
+        pthread_join(pl->th[i], NULL);
     if (pl->zs_ok) deflateEnd(&pl->zs);
     for (size_t i = 0; i < pl->cap; i++) {
         free(pl->jobs[i].own);
@@ -555,7 +563,8 @@ static qr_status harvest(pool *pl, packed *pk)
 {
     job *j = &pl->jobs[pl->harvested % pl->cap];
     pthread_mutex_lock(&pl->mu);
-    while (!j->done) pthread_cond_wait(&pl->done, &pl->mu);
+    while (!j->done)
+        pthread_cond_wait(&pl->done, &pl->mu);
     j->done = 0;
     pl->harvested++;
     pthread_mutex_unlock(&pl->mu);
@@ -726,14 +735,17 @@ static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_
         /* What libzip's own deflate at level 1 reports: "fast" in bits 1-2. */
         zip_file_attributes_t *a = ZIP_SOURCE_GET_ARGS(zip_file_attributes_t, data, len, &pk->err);
         if (!a) return -1;
-        a->valid |= ZIP_FILE_ATTRIBUTES_VERSION_NEEDED | ZIP_FILE_ATTRIBUTES_GENERAL_PURPOSE_BIT_FLAGS;
+        a->valid |=
+            ZIP_FILE_ATTRIBUTES_VERSION_NEEDED | ZIP_FILE_ATTRIBUTES_GENERAL_PURPOSE_BIT_FLAGS;
         a->version_needed = 20;
         a->general_purpose_bit_mask = 0x0006;
         a->general_purpose_bit_flags = 2 << 1;
         return sizeof *a;
     }
-    case ZIP_SOURCE_ERROR: return zip_error_to_data(&pk->err, data, len);
-    case ZIP_SOURCE_FREE: return 0;
+    case ZIP_SOURCE_ERROR:
+        return zip_error_to_data(&pk->err, data, len);
+    case ZIP_SOURCE_FREE:
+        return 0;
     case ZIP_SOURCE_SUPPORTS:
         return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE,
                                               ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE,
@@ -834,13 +846,17 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
     }
     zip_source_keep(dst);
 
-    if ((st = write_content_types(p, &gen[0])) || (st = part_add(za, "[Content_Types].xml", gen[0].data, gen[0].len, 6)))
+    if ((st = write_content_types(p, &gen[0])) ||
+        (st = part_add(za, "[Content_Types].xml", gen[0].data, gen[0].len, 6)))
         goto done;
-    if ((st = write_rels(p, "", &gen[1])) || (st = part_add(za, "_rels/.rels", gen[1].data, gen[1].len, 6)))
+    if ((st = write_rels(p, "", &gen[1])) ||
+        (st = part_add(za, "_rels/.rels", gen[1].data, gen[1].len, 6)))
         goto done;
-    if ((st = write_core(p, epoch, &gen[2])) || (st = part_add(za, "docProps/core.xml", gen[2].data, gen[2].len, 6)))
+    if ((st = write_core(p, epoch, &gen[2])) ||
+        (st = part_add(za, "docProps/core.xml", gen[2].data, gen[2].len, 6)))
         goto done;
-    if ((st = write_app(p, &gen[3])) || (st = part_add(za, "docProps/app.xml", gen[3].data, gen[3].len, 6)))
+    if ((st = write_app(p, &gen[3])) ||
+        (st = part_add(za, "docProps/app.xml", gen[3].data, gen[3].len, 6)))
         goto done;
 
     for (size_t i = 0; i < p->n_parts; i++) {
@@ -898,7 +914,8 @@ done:
     if (dst) zip_source_free(dst);
     zip_error_fini(&zerr);
     if (gen)
-        for (size_t i = 0; i < n_gen; i++) qr_buf_free(&gen[i]);
+        for (size_t i = 0; i < n_gen; i++)
+            qr_buf_free(&gen[i]);
     pool_free(pl);
     if (packs) {
         for (size_t i = 0; i < p->n_parts; i++) {

@@ -36,8 +36,8 @@ void qr_package_free(qr_package *p);
 
 /** Add a part whose bytes are ready. Takes ownership of data (malloc'd,
  *  e.g. from qr_buf_steal) even on failure. name has no leading '/'. */
-qr_status qr_package_add_part(qr_package *p, const char *name, const char *content_type,
-                              char *data, size_t len);
+qr_status qr_package_add_part(qr_package *p, const char *name, const char *content_type, char *data,
+                              size_t len);
 
 /** A part produced while the package is written, chunk by chunk, so a huge
  *  part never sits in memory whole. fill() appends the next chunk to
@@ -59,8 +59,8 @@ qr_status qr_package_add_media(qr_package *p, const char *name, const unsigned c
  *  name) to target (relative to the source's folder, or an absolute URL
  *  with external=1). Returns its id, "rId1", "rId2", ... counted per
  *  source in call order (owned by the package), or NULL on OOM. */
-const char *qr_package_rel(qr_package *p, const char *source, const char *type,
-                           const char *target, int external);
+const char *qr_package_rel(qr_package *p, const char *source, const char *type, const char *target,
+                           int external);
 
 /** Document title for docProps/core.xml (plain text; NULL for none). */
 qr_status qr_package_set_title(qr_package *p, const char *title);
@@ -86,7 +86,8 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out);
 /* Relationship types. */
 #define QR_REL_BASE "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 #define QR_REL_OFFICE_DOCUMENT QR_REL_BASE "officeDocument"
-#define QR_REL_CORE "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
+#define QR_REL_CORE                                                                                \
+    "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
 #define QR_REL_APP QR_REL_BASE "extended-properties"
 #define QR_REL_STYLES QR_REL_BASE "styles"
 #define QR_REL_THEME QR_REL_BASE "theme"

@@ -282,14 +282,15 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
     /* Relationships of presentation.xml first: its ids go into the part. */
     const char *pres = "ppt/presentation.xml";
     if (!qr_package_rel(pp.pkg, "", QR_REL_OFFICE_DOCUMENT, pres, 0)) goto oom;
-    ids.master = qr_package_rel(pp.pkg, pres, QR_REL_SLIDE_MASTER, "slideMasters/slideMaster1.xml", 0);
+    ids.master =
+        qr_package_rel(pp.pkg, pres, QR_REL_SLIDE_MASTER, "slideMasters/slideMaster1.xml", 0);
     if (!ids.master) goto oom;
     for (size_t i = 0; i < doc->n_slides; i++) {
         snprintf(name, sizeof name, "slides/slide%zu.xml", i + 1);
         if (!(ids.slides[i] = qr_package_rel(pp.pkg, pres, QR_REL_SLIDE, name, 0))) goto oom;
     }
-    if (pp.n_notes &&
-        !(ids.notes_master = qr_package_rel(pp.pkg, pres, QR_REL_NOTES_MASTER, "notesMasters/notesMaster1.xml", 0)))
+    if (pp.n_notes && !(ids.notes_master = qr_package_rel(pp.pkg, pres, QR_REL_NOTES_MASTER,
+                                                          "notesMasters/notesMaster1.xml", 0)))
         goto oom;
     if (!qr_package_rel(pp.pkg, pres, QR_REL_PRES_PROPS, "presProps.xml", 0) ||
         !qr_package_rel(pp.pkg, pres, QR_REL_VIEW_PROPS, "viewProps.xml", 0) ||
@@ -297,7 +298,8 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
         !qr_package_rel(pp.pkg, pres, QR_REL_TABLE_STYLES, "tableStyles.xml", 0))
         goto oom;
 
-    if (write_presentation(&pp, &ids) || qr_pptx_master(&pp) || qr_pptx_theme(&pp, "ppt/theme/theme1.xml"))
+    if (write_presentation(&pp, &ids) || qr_pptx_master(&pp) ||
+        qr_pptx_theme(&pp, "ppt/theme/theme1.xml"))
         goto done;
     for (size_t i = 0; i < doc->n_slides; i++) {
         if (qr_pptx_slide(&pp, i)) goto done;
@@ -309,9 +311,10 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
     if (qr_pptx_fail(&pp, qr_package_set_title(pp.pkg, doc->title))) goto done;
     {
         char extra[256];
-        snprintf(extra, sizeof extra,
-                 "<PresentationFormat>%s</PresentationFormat><Slides>%zu</Slides><Notes>%zu</Notes>",
-                 doc->wide ? "Widescreen" : "On-screen Show (4:3)", doc->n_slides, pp.n_notes);
+        snprintf(
+            extra, sizeof extra,
+            "<PresentationFormat>%s</PresentationFormat><Slides>%zu</Slides><Notes>%zu</Notes>",
+            doc->wide ? "Widescreen" : "On-screen Show (4:3)", doc->n_slides, pp.n_notes);
         if (qr_pptx_fail(&pp, qr_package_set_app_extra(pp.pkg, extra))) goto done;
     }
     qr_pptx_fail(&pp, qr_package_write(pp.pkg, ctx->epoch, out));

@@ -56,8 +56,13 @@
 #define QR_PPTX_LEVELS 9
 
 /* Layout parts, in the order written (slideLayoutN.xml, N = index + 1). */
-enum { QR_PPTX_LAYOUT_TITLE, QR_PPTX_LAYOUT_CONTENT, QR_PPTX_LAYOUT_SECTION, QR_PPTX_LAYOUT_BLANK,
-       QR_PPTX_N_LAYOUTS };
+enum {
+    QR_PPTX_LAYOUT_TITLE,
+    QR_PPTX_LAYOUT_CONTENT,
+    QR_PPTX_LAYOUT_SECTION,
+    QR_PPTX_LAYOUT_BLANK,
+    QR_PPTX_N_LAYOUTS
+};
 
 /* A rectangle in EMU. */
 typedef struct qr_pptx_box {
@@ -66,9 +71,9 @@ typedef struct qr_pptx_box {
 
 /* Where the placeholders of the layouts sit, for one slide size. */
 typedef struct qr_pptx_geom {
-    long long sw, sh;     /* slide size */
-    qr_pptx_box title;    /* title of title_content and the master */
-    qr_pptx_box body;     /* content area of title_content and the master */
+    long long sw, sh;                /* slide size */
+    qr_pptx_box title;               /* title of title_content and the master */
+    qr_pptx_box body;                /* content area of title_content and the master */
     qr_pptx_box ctr_title, subtitle; /* title layout */
     qr_pptx_box sec_title, sec_body; /* section layout */
 } qr_pptx_geom;
@@ -76,7 +81,7 @@ typedef struct qr_pptx_geom {
 void qr_pptx_geom_init(qr_pptx_geom *g, int wide);
 
 /* Level styles shared by the master's bodyStyle and explicit paragraphs. */
-int qr_pptx_level_sz(int lvl);        /* hundredths of a point: 2800, 2400, ... */
+int qr_pptx_level_sz(int lvl);         /* hundredths of a point: 2800, 2400, ... */
 long long qr_pptx_level_marl(int lvl); /* EMU */
 long long qr_pptx_level_indent(int lvl);
 const char *qr_pptx_level_char(int lvl); /* "•", "–", "▪" */
@@ -104,7 +109,10 @@ typedef struct qr_pptx {
     size_t n_warned, cap_warned;
     /* Hyperlinks of the part being written: one relationship per URL. */
     const char *part;
-    struct qr_pptx_link { const char *url; const char *rid; } *links;
+    struct qr_pptx_link {
+        const char *url;
+        const char *rid;
+    } * links;
     size_t n_links, cap_links;
     size_t n_notes; /* slides with notes */
 } qr_pptx;
@@ -113,11 +121,11 @@ typedef struct qr_pptx {
 
 /* Run properties. */
 typedef struct qr_pptx_rpr {
-    const char *lang;   /* BCP 47 or NULL */
-    int sz;             /* hundredths of a point; 0 inherits */
+    const char *lang; /* BCP 47 or NULL */
+    int sz;           /* hundredths of a point; 0 inherits */
     unsigned b : 1, i : 1, u : 1, strike : 1;
-    qr_font_slot slot;  /* which of a:latin, a:ea, a:cs carries family */
-    const char *family; /* NULL: inherit the theme fonts */
+    qr_font_slot slot;    /* which of a:latin, a:ea, a:cs carries family */
+    const char *family;   /* NULL: inherit the theme fonts */
     const char *link_rid; /* a:hlinkClick r:id, or NULL */
 } qr_pptx_rpr;
 
@@ -132,7 +140,7 @@ typedef struct qr_pptx_ppr {
     int lvl;    /* 0..8 */
     int bullet; /* QR_PPTX_BULLET_*: CHAR writes marL/indent and the glyph of lvl */
     int rtl;
-    int algn;   /* QR_PPTX_ALGN_*; rtl paragraphs are right-aligned */
+    int algn; /* QR_PPTX_ALGN_*; rtl paragraphs are right-aligned */
 } qr_pptx_ppr;
 
 /** <a:pPr>; nothing when every field inherits. */
@@ -149,9 +157,9 @@ void qr_pptx_write_a_p(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr
 /* One paragraph as the estimate sees it. */
 typedef struct qr_pptx_para {
     const qr_text *text;
-    int sz;               /* hundredths of a point */
-    long long marl;       /* left margin, EMU */
-    int space_before;     /* hundredths of a point */
+    int sz;           /* hundredths of a point */
+    long long marl;   /* left margin, EMU */
+    int space_before; /* hundredths of a point */
 } qr_pptx_para;
 
 /** Estimate the height of paragraphs in a text box of inner width w and

@@ -224,8 +224,8 @@ static void write_p_clrmap(qr_xml *x)
 {
     qr_xml_leaf(x, "p:clrMap", "bg1", "lt1", "tx1", "dk1", "bg2", "lt2", "tx2", "dk2", "accent1",
                 "accent1", "accent2", "accent2", "accent3", "accent3", "accent4", "accent4",
-                "accent5", "accent5", "accent6", "accent6", "hlink", "hlink", "folHlink", "folHlink",
-                NULL);
+                "accent5", "accent5", "accent6", "accent6", "hlink", "hlink", "folHlink",
+                "folHlink", NULL);
 }
 
 /* <p:bg> from the theme's first background fill, in bg1 (white). */
@@ -251,7 +251,8 @@ static qr_status write_master(qr_pptx *pp, const char *const *layout_rids)
     write_p_bg(x);
     qr_xml_start(x, "p:spTree");
     qr_pptx_write_tree_start(x);
-    ph_spec title = {.type = "title", .name = "Title Placeholder 1", .box = &g->title, .anchor = "ctr"};
+    ph_spec title = {
+        .type = "title", .name = "Title Placeholder 1", .box = &g->title, .anchor = "ctr"};
     ph_spec body = {.type = "body", .idx = 1, .name = "Text Placeholder 2", .box = &g->body};
     write_p_sp_placeholder(x, 2, &title);
     write_p_sp_placeholder(x, 3, &body);
@@ -280,7 +281,7 @@ static qr_status write_layout(qr_pptx *pp, int which)
 {
     static const char *const types[QR_PPTX_N_LAYOUTS] = {"title", "obj", "secHead", "blank"};
     static const char *const names[QR_PPTX_N_LAYOUTS] = {"Title Slide", "Title and Content",
-                                                          "Section Header", "Blank"};
+                                                         "Section Header", "Blank"};
     const qr_pptx_geom *g = &pp->geom;
     char part[64];
     snprintf(part, sizeof part, "ppt/slideLayouts/slideLayout%d.xml", which + 1);
@@ -298,10 +299,19 @@ static qr_status write_layout(qr_pptx *pp, int which)
     qr_pptx_write_tree_start(x);
     switch (which) {
     case QR_PPTX_LAYOUT_TITLE: {
-        ph_spec t = {.type = "ctrTitle", .name = "Title 1", .box = &g->ctr_title, .anchor = "b",
-                     .sz = QR_PPTX_SZ_CTR_TITLE, .centered = 1};
-        ph_spec s = {.type = "subTitle", .idx = 1, .name = "Subtitle 2", .box = &g->subtitle,
-                     .sz = QR_PPTX_SZ_SUBTITLE, .centered = 1, .plain = 1};
+        ph_spec t = {.type = "ctrTitle",
+                     .name = "Title 1",
+                     .box = &g->ctr_title,
+                     .anchor = "b",
+                     .sz = QR_PPTX_SZ_CTR_TITLE,
+                     .centered = 1};
+        ph_spec s = {.type = "subTitle",
+                     .idx = 1,
+                     .name = "Subtitle 2",
+                     .box = &g->subtitle,
+                     .sz = QR_PPTX_SZ_SUBTITLE,
+                     .centered = 1,
+                     .plain = 1};
         write_p_sp_placeholder(x, 2, &t);
         write_p_sp_placeholder(x, 3, &s);
         break;
@@ -314,15 +324,23 @@ static qr_status write_layout(qr_pptx *pp, int which)
         break;
     }
     case QR_PPTX_LAYOUT_SECTION: {
-        ph_spec t = {.type = "title", .name = "Title 1", .box = &g->sec_title, .anchor = "b",
+        ph_spec t = {.type = "title",
+                     .name = "Title 1",
+                     .box = &g->sec_title,
+                     .anchor = "b",
                      .sz = QR_PPTX_SZ_SECTION_TITLE};
-        ph_spec s = {.type = "body", .idx = 1, .name = "Text Placeholder 2", .box = &g->sec_body,
-                     .sz = QR_PPTX_SZ_SECTION_BODY, .plain = 1};
+        ph_spec s = {.type = "body",
+                     .idx = 1,
+                     .name = "Text Placeholder 2",
+                     .box = &g->sec_body,
+                     .sz = QR_PPTX_SZ_SECTION_BODY,
+                     .plain = 1};
         write_p_sp_placeholder(x, 2, &t);
         write_p_sp_placeholder(x, 3, &s);
         break;
     }
-    default: break; /* blank: no placeholders */
+    default:
+        break; /* blank: no placeholders */
     }
     qr_xml_end(x); /* p:spTree */
     qr_xml_end(x); /* p:cSld */

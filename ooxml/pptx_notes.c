@@ -90,8 +90,8 @@ qr_status qr_pptx_notes_master(qr_pptx *pp)
     qr_xml_end(x); /* p:cSld */
     qr_xml_leaf(x, "p:clrMap", "bg1", "lt1", "tx1", "dk1", "bg2", "lt2", "tx2", "dk2", "accent1",
                 "accent1", "accent2", "accent2", "accent3", "accent3", "accent4", "accent4",
-                "accent5", "accent5", "accent6", "accent6", "hlink", "hlink", "folHlink", "folHlink",
-                NULL);
+                "accent5", "accent5", "accent6", "accent6", "hlink", "hlink", "folHlink",
+                "folHlink", NULL);
     qr_xml_start(x, "p:notesStyle");
     qr_xml_start(x, "a:lvl1pPr");
     qr_xml_attr(x, "marL", "0");
@@ -125,7 +125,8 @@ qr_status qr_pptx_notes_slide(qr_pptx *pp, size_t i)
     snprintf(slide_part, sizeof slide_part, "ppt/slides/slide%zu.xml", i + 1);
     snprintf(slide_target, sizeof slide_target, "../slides/slide%zu.xml", i + 1);
     if (!qr_package_rel(pp->pkg, slide_part, QR_REL_NOTES_SLIDE, target, 0) ||
-        !qr_package_rel(pp->pkg, part, QR_REL_NOTES_MASTER, "../notesMasters/notesMaster1.xml", 0) ||
+        !qr_package_rel(pp->pkg, part, QR_REL_NOTES_MASTER, "../notesMasters/notesMaster1.xml",
+                        0) ||
         !qr_package_rel(pp->pkg, part, QR_REL_SLIDE, slide_target, 0))
         return qr_pptx_fail(pp, QR_E_NOMEM);
     snprintf(path, sizeof path, "%s/notes", sl->path ? sl->path : "");

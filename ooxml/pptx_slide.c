@@ -32,15 +32,15 @@
 
 /* DejaVu Sans advance widths of ASCII 32..126, in 1/1000 em. */
 static const unsigned short ascii_w[95] = {
-    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, /* sp..  / */
-    636, 636, 636, 636, 636, 636, 636, 636, 636, 636,                               /* 0..9 */
-    337, 337, 838, 838, 838, 531, 1000,                                             /* : .. @ */
-    684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863,                /* A..M */
-    748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685,                /* N..Z */
-    390, 337, 390, 838, 500, 500,                                                   /* [ .. ` */
-    613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974,                /* a..m */
-    634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525,                /* n..z */
-    636, 337, 636, 838,                                                             /* { .. ~ */
+    318, 401, 460, 838, 636, 950, 780,  275, 390, 390, 500, 838, 318, 361, 318, 337, /* sp..  / */
+    636, 636, 636, 636, 636, 636, 636,  636, 636, 636,                               /* 0..9 */
+    337, 337, 838, 838, 838, 531, 1000,                                              /* : .. @ */
+    684, 686, 698, 770, 632, 575, 775,  752, 295, 295, 656, 557, 863,                /* A..M */
+    748, 787, 603, 787, 695, 635, 611,  732, 684, 989, 685, 611, 685,                /* N..Z */
+    390, 337, 390, 838, 500, 500,                                                    /* [ .. ` */
+    613, 635, 550, 635, 615, 352, 635,  634, 278, 278, 579, 278, 974,                /* a..m */
+    634, 612, 635, 635, 411, 521, 392,  634, 592, 818, 592, 592, 525,                /* n..z */
+    636, 337, 636, 838,                                                              /* { .. ~ */
 };
 
 static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
@@ -52,9 +52,12 @@ static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
         *cp = c;
         return 1;
     }
-    if (c >= 0xC2 && c <= 0xDF) len = 2, v = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, v = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, v = c & 0x07;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, v = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, v = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, v = c & 0x07;
     else {
         *cp = 0xFFFD;
         return 1;
@@ -114,7 +117,8 @@ static int cp_width(uint32_t cp, int mono)
     if (mono) return 602;
     if (cp < 0x7F) return ascii_w[cp - 0x20];
     if (cp == 0xA0) return 318;
-    if ((cp >= 0x0600 && cp <= 0x08FF) || (cp >= 0xFB50 && cp <= 0xFDFF) || (cp >= 0xFE70 && cp <= 0xFEFF))
+    if ((cp >= 0x0600 && cp <= 0x08FF) || (cp >= 0xFB50 && cp <= 0xFDFF) ||
+        (cp >= 0xFE70 && cp <= 0xFEFF))
         return 520;
     if (cp >= 0x0590 && cp <= 0x05FF) return 600;
     return 620;
@@ -231,9 +235,9 @@ int qr_pptx_fit(const qr_pptx_para *p, size_t n, long long w, long long h, int l
     /* PowerPoint's order: first tighten the lines (10 %, then 20 %), then
      * shrink the font in 7.5 % steps, down to 25 %. */
     static const int steps[][2] = {
-        {100000, 0},     {100000, 10000}, {92500, 10000}, {92500, 20000}, {85000, 20000},
-        {77500, 20000},  {70000, 20000},  {62500, 20000}, {55000, 20000}, {47500, 20000},
-        {40000, 20000},  {32500, 20000},  {25000, 20000},
+        {100000, 0},    {100000, 10000}, {92500, 10000}, {92500, 20000}, {85000, 20000},
+        {77500, 20000}, {70000, 20000},  {62500, 20000}, {55000, 20000}, {47500, 20000},
+        {40000, 20000}, {32500, 20000},  {25000, 20000},
     };
     size_t ns = sizeof steps / sizeof steps[0];
     for (size_t k = 0; k < ns; k++) {
@@ -264,7 +268,9 @@ void qr_pptx_write_a_rpr(qr_xml *x, const char *name, const qr_pptx_rpr *p)
     if (p->strike) qr_xml_attr(x, "strike", "sngStrike");
     /* children in CT_TextCharacterProperties order: ... latin, ea, cs, sym, hlinkClick */
     if (p->family) {
-        const char *slot = p->slot == QR_SLOT_EAST_ASIAN ? "a:ea" : p->slot == QR_SLOT_COMPLEX ? "a:cs" : "a:latin";
+        const char *slot = p->slot == QR_SLOT_EAST_ASIAN ? "a:ea"
+                           : p->slot == QR_SLOT_COMPLEX  ? "a:cs"
+                                                         : "a:latin";
         qr_xml_leaf(x, slot, "typeface", p->family, NULL);
     }
     if (p->link_rid) qr_xml_leaf(x, "a:hlinkClick", "r:id", p->link_rid, NULL);
@@ -279,15 +285,23 @@ void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p)
     if (p->bullet == QR_PPTX_BULLET_INHERIT && !p->lvl && !algn && !p->rtl) return;
     int lvl = p->lvl < 0 ? 0 : p->lvl >= QR_PPTX_LEVELS ? QR_PPTX_LEVELS - 1 : p->lvl;
     qr_xml_start(x, "a:pPr");
-    /* attributes in CT_TextParagraphProperties order: marL, marR, lvl, indent, algn, defTabSz, rtl */
-    if (p->bullet == QR_PPTX_BULLET_CHAR) qr_xml_attr_int(x, "marL", qr_pptx_level_marl(lvl));
-    else if (p->bullet == QR_PPTX_BULLET_NONE) qr_xml_attr(x, "marL", "0");
+    /* attributes in CT_TextParagraphProperties order: marL, marR, lvl, indent, algn, defTabSz, rtl
+     */
+    if (p->bullet == QR_PPTX_BULLET_CHAR)
+        qr_xml_attr_int(x, "marL", qr_pptx_level_marl(lvl));
+    else if (p->bullet == QR_PPTX_BULLET_NONE)
+        qr_xml_attr(x, "marL", "0");
     if (lvl) qr_xml_attr_int(x, "lvl", lvl);
-    if (p->bullet == QR_PPTX_BULLET_CHAR) qr_xml_attr_int(x, "indent", qr_pptx_level_indent(lvl));
-    else if (p->bullet == QR_PPTX_BULLET_NONE) qr_xml_attr(x, "indent", "0");
-    if (algn == QR_PPTX_ALGN_L) qr_xml_attr(x, "algn", "l");
-    else if (algn == QR_PPTX_ALGN_CTR) qr_xml_attr(x, "algn", "ctr");
-    else if (algn == QR_PPTX_ALGN_R) qr_xml_attr(x, "algn", "r");
+    if (p->bullet == QR_PPTX_BULLET_CHAR)
+        qr_xml_attr_int(x, "indent", qr_pptx_level_indent(lvl));
+    else if (p->bullet == QR_PPTX_BULLET_NONE)
+        qr_xml_attr(x, "indent", "0");
+    if (algn == QR_PPTX_ALGN_L)
+        qr_xml_attr(x, "algn", "l");
+    else if (algn == QR_PPTX_ALGN_CTR)
+        qr_xml_attr(x, "algn", "ctr");
+    else if (algn == QR_PPTX_ALGN_R)
+        qr_xml_attr(x, "algn", "r");
     if (p->rtl) qr_xml_attr(x, "rtl", "1");
     if (p->bullet == QR_PPTX_BULLET_CHAR) {
         qr_xml_leaf(x, "a:buFont", "typeface", QR_PPTX_FONT_LATIN, NULL);
@@ -304,7 +318,8 @@ static void warn_missing(qr_pptx *pp, const qr_text *t)
     for (size_t i = 0; i < pp->spans.n_missing; i++) {
         uint32_t cp = pp->spans.missing[i].cp;
         /* Characters XML forbids are written as U+FFFD (xml.h): not a font matter. */
-        if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF) continue;
+        if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF)
+            continue;
         size_t k;
         for (k = 0; k < pp->n_warned; k++)
             if (pp->warned[k] == cp) break;
@@ -320,9 +335,10 @@ static void warn_missing(qr_pptx *pp, const qr_text *t)
             pp->cap_warned = cap;
         }
         pp->warned[pp->n_warned++] = cp;
-        qr_errlist_addf(pp->ctx->warnings, QR_OK, t->path ? t->path : "",
-                        "install a font that covers it (Debian: fonts-noto-core, fonts-noto-cjk) or remove it",
-                        "no installed font covers U+%04X", (unsigned)cp);
+        qr_errlist_addf(
+            pp->ctx->warnings, QR_OK, t->path ? t->path : "",
+            "install a font that covers it (Debian: fonts-noto-core, fonts-noto-cjk) or remove it",
+            "no installed font covers U+%04X", (unsigned)cp);
     }
 }
 
@@ -359,7 +375,8 @@ static int link_ok(const char *url)
 }
 
 /* <a:p> */
-static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz, int bold)
+static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz,
+                           int bold)
 {
     ppr.rtl = qr_fonts_text_direction(t) == QR_DIR_RTL;
     qr_xml_start(x, "a:p");
@@ -418,7 +435,8 @@ typedef struct pars {
     size_t n, cap;
 } pars;
 
-static int pars_add(qr_pptx *pp, pars *ps, const qr_text *t, int lvl, int bullet, int algn, int sz, int spc)
+static int pars_add(qr_pptx *pp, pars *ps, const qr_text *t, int lvl, int bullet, int algn, int sz,
+                    int spc)
 {
     if (ps->n == ps->cap) {
         size_t cap = ps->cap ? ps->cap * 2 : 16;
@@ -439,14 +457,14 @@ static int pars_add(qr_pptx *pp, pars *ps, const qr_text *t, int lvl, int bullet
 }
 
 /* Bullets, depth first: a:pPr lvl = nesting depth (0..8). */
-static int add_items(qr_pptx *pp, pars *ps, const qr_item *items, size_t n, int lvl, int bullet, int algn,
-                     int fixed_sz)
+static int add_items(qr_pptx *pp, pars *ps, const qr_item *items, size_t n, int lvl, int bullet,
+                     int algn, int fixed_sz)
 {
     if (lvl >= QR_PPTX_LEVELS) lvl = QR_PPTX_LEVELS - 1;
     for (size_t i = 0; i < n; i++) {
         int sz = fixed_sz ? fixed_sz : qr_pptx_level_sz(lvl);
-        if (pars_add(pp, ps, &items[i].text, bullet == QR_PPTX_BULLET_CHAR ? lvl : 0, bullet, algn, sz,
-                     lvl == 0 ? 1000 : 500))
+        if (pars_add(pp, ps, &items[i].text, bullet == QR_PPTX_BULLET_CHAR ? lvl : 0, bullet, algn,
+                     sz, lvl == 0 ? 1000 : 500))
             return -1;
         if (items[i].n_items &&
             add_items(pp, ps, items[i].items, items[i].n_items, lvl + 1, bullet, algn, fixed_sz))
@@ -482,8 +500,8 @@ static void write_a_bodypr(qr_pptx *pp, qr_xml *x, const text_shape *sh, const c
         est[i].space_before = p->space_before;
     }
     int scale = 100000, red = 0;
-    int fits = qr_pptx_fit(est, sh->ps->n, sh->box.cx - 2 * QR_PPTX_INS_LR, sh->box.cy - 2 * QR_PPTX_INS_TB,
-                           90000, &scale, &red);
+    int fits = qr_pptx_fit(est, sh->ps->n, sh->box.cx - 2 * QR_PPTX_INS_LR,
+                           sh->box.cy - 2 * QR_PPTX_INS_TB, 90000, &scale, &red);
     free(est);
     if (!fits)
         qr_errlist_addf(pp->ctx->warnings, QR_OK, slide_path, "split the text over more slides",
@@ -511,8 +529,10 @@ static void write_p_sp(qr_pptx *pp, qr_xml *x, int id, const text_shape *sh, con
     qr_xml_attr(x, "name", sh->name);
     qr_xml_end(x);
     qr_xml_start(x, "p:cNvSpPr");
-    if (sh->placeholder) qr_xml_leaf(x, "a:spLocks", "noGrp", "1", NULL);
-    else qr_xml_attr(x, "txBox", "1");
+    if (sh->placeholder)
+        qr_xml_leaf(x, "a:spLocks", "noGrp", "1", NULL);
+    else
+        qr_xml_attr(x, "txBox", "1");
     qr_xml_end(x);
     qr_xml_start(x, "p:nvPr");
     if (sh->placeholder) {
@@ -541,8 +561,8 @@ static void write_p_sp(qr_pptx *pp, qr_xml *x, int id, const text_shape *sh, con
         write_a_p_full(pp, x, p->text, p->ppr, sh->placeholder ? 0 : p->sz, 0);
     }
     if (sh->ps->n == 0) qr_xml_leaf(x, "a:p", NULL); /* a txBody needs one a:p */
-    qr_xml_end(x); /* p:txBody */
-    qr_xml_end(x); /* p:sp */
+    qr_xml_end(x);                                   /* p:txBody */
+    qr_xml_end(x);                                   /* p:sp */
 }
 
 /* ---- tables ------------------------------------------------------------------------ */
@@ -569,7 +589,8 @@ static long long table_heights(const qr_table *t, const long long *cols, int sz,
         long long hmax = 0;
         for (size_t c = 0; c < t->n_cols; c++) {
             const qr_tcell *cell = table_cell(t, r, c);
-            long long W = (cols[c] - 2 * CELL_MAR_LR) * 100000 / ((long long)sz * QR_PPTX_EMU_PER_PT);
+            long long W =
+                (cols[c] - 2 * CELL_MAR_LR) * 100000 / ((long long)sz * QR_PPTX_EMU_PER_PT);
             int tall = 0;
             long long lines = cell ? measure(&cell->text, W, &tall) : 1;
             long long h = lines * em * (tall ? 145 : 120) / 100 + 2 * CELL_MAR_TB;
@@ -605,8 +626,8 @@ static void write_a_tc(qr_pptx *pp, qr_xml *x, const qr_tcell *cell, int sz, int
 /* <p:graphicFrame> holding an <a:tbl>: grid widths from the table's
  * relative widths over the area, a font size (18 pt down to 8 pt) chosen
  * so the estimated rows fit the area's height. */
-static void write_p_graphicframe(qr_pptx *pp, qr_xml *x, int id, const qr_table *t, qr_pptx_box area,
-                                 const char *slide_path)
+static void write_p_graphicframe(qr_pptx *pp, qr_xml *x, int id, const qr_table *t,
+                                 qr_pptx_box area, const char *slide_path)
 {
     size_t nc = t->n_cols ? t->n_cols : 1;
     size_t nr = t->n_rows + (t->headers ? 1 : 0);
@@ -636,7 +657,8 @@ static void write_p_graphicframe(qr_pptx *pp, qr_xml *x, int id, const qr_table 
     }
     if (total > area.cy)
         qr_errlist_addf(pp->ctx->warnings, QR_OK, t->path ? t->path : slide_path,
-                        "split the table over more slides", "the table does not fit the slide even at 8 pt");
+                        "split the table over more slides",
+                        "the table does not fit the slide even at 8 pt");
 
     qr_xml_start(x, "p:graphicFrame");
     qr_xml_start(x, "p:nvGraphicFramePr");
@@ -697,7 +719,8 @@ static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, qr_
         qr_pptx_fail(pp, QR_E_NOMEM);
         return;
     }
-    double w = img->width_px ? (double)img->width_px : 1, h = img->height_px ? (double)img->height_px : 1;
+    double w = img->width_px ? (double)img->width_px : 1,
+           h = img->height_px ? (double)img->height_px : 1;
     double s = (double)area.cx / w;
     if ((double)area.cy / h < s) s = (double)area.cy / h;
     long long cx = (long long)(w * s), cy = (long long)(h * s);
@@ -768,7 +791,8 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     snprintf(part, sizeof part, "ppt/slides/slide%zu.xml", i + 1);
     int lay = layout_part[sl->layout];
     snprintf(target, sizeof target, "../slideLayouts/slideLayout%d.xml", lay + 1);
-    if (!qr_package_rel(pp->pkg, part, QR_REL_SLIDE_LAYOUT, target, 0)) return qr_pptx_fail(pp, QR_E_NOMEM);
+    if (!qr_package_rel(pp->pkg, part, QR_REL_SLIDE_LAYOUT, target, 0))
+        return qr_pptx_fail(pp, QR_E_NOMEM);
     pp->part = part;
     pp->n_links = 0;
 
@@ -787,7 +811,8 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
         body_sz = QR_PPTX_SZ_SECTION_BODY;
     }
     int title_algn = sl->layout == QR_LAYOUT_TITLE ? QR_PPTX_ALGN_CTR : QR_PPTX_ALGN_INHERIT;
-    if (sl->has_title) pars_add(pp, &title, &sl->title, 0, QR_PPTX_BULLET_INHERIT, title_algn, title_sz, 0);
+    if (sl->has_title)
+        pars_add(pp, &title, &sl->title, 0, QR_PPTX_BULLET_INHERIT, title_algn, title_sz, 0);
     if (sl->has_subtitle)
         pars_add(pp, &body, &sl->subtitle, 0, QR_PPTX_BULLET_NONE, body_algn,
                  body_sz ? body_sz : QR_PPTX_SZ_SUBTITLE, 0);
@@ -811,8 +836,10 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     if (visuals && body.n) split_h(body_box, &text_area, &vis_area);
     table_area = image_area = vis_area;
     if (visuals == 2) {
-        if (body.n) split_v(vis_area, &table_area, &image_area);
-        else split_h(vis_area, &table_area, &image_area);
+        if (body.n)
+            split_v(vis_area, &table_area, &image_area);
+        else
+            split_h(vis_area, &table_area, &image_area);
     }
 
     qr_buf b;
@@ -825,13 +852,21 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     int id = 2;
     int ph = sl->layout != QR_LAYOUT_BLANK;
     if (title.n) {
-        text_shape sh = {.name = "Title", .placeholder = ph, .ph_type = title_ph, .box = title_box,
-                         .anchor = "ctr", .ps = &title};
+        text_shape sh = {.name = "Title",
+                         .placeholder = ph,
+                         .ph_type = title_ph,
+                         .box = title_box,
+                         .anchor = "ctr",
+                         .ps = &title};
         write_p_sp(pp, x, id++, &sh, sl->path);
     }
     if (body.n) {
-        text_shape sh = {.name = "Content", .placeholder = ph, .ph_type = body_ph, .ph_idx = 1,
-                         .box = text_area, .ps = &body};
+        text_shape sh = {.name = "Content",
+                         .placeholder = ph,
+                         .ph_type = body_ph,
+                         .ph_idx = 1,
+                         .box = text_area,
+                         .ps = &body};
         write_p_sp(pp, x, id++, &sh, sl->path);
     }
     if (sl->table) write_p_graphicframe(pp, x, id++, sl->table, table_area, sl->path);

@@ -49,9 +49,10 @@ static void write_a_clrscheme(qr_xml *x)
 static void write_a_fontcollection(qr_xml *x, const char *name)
 {
     static const char *const scripts[][2] = {
-        {"Jpan", "Noto Sans CJK JP"}, {"Hang", "Noto Sans CJK KR"}, {"Hans", "Noto Sans CJK SC"},
-        {"Hant", "Noto Sans CJK TC"}, {"Arab", "Noto Sans Arabic"}, {"Hebr", "Noto Sans Hebrew"},
-        {"Thai", "Noto Sans Thai"},   {"Deva", "Noto Sans Devanagari"},
+        {"Jpan", "Noto Sans CJK JP"},  {"Hang", "Noto Sans CJK KR"},
+        {"Hans", "Noto Sans CJK SC"},  {"Hant", "Noto Sans CJK TC"},
+        {"Arab", "Noto Sans Arabic"},  {"Hebr", "Noto Sans Hebrew"},
+        {"Thai", "Noto Sans Thai"},    {"Deva", "Noto Sans Devanagari"},
         {"Beng", "Noto Sans Bengali"}, {"Taml", "Noto Sans Tamil"},
     };
     qr_xml_start(x, name);

@@ -23,10 +23,9 @@
 static qr_status check_grid(qr_render_ctx *ctx, const qr_sheet *sh)
 {
     if (sh->n_rows > QR_XLSX_MAX_ROWS)
-        return qr_errlist_addf(ctx->errors, QR_E_LIMIT, sh->path ? sh->path : "",
-                               "split the rows over several sheets",
-                               "the sheet has %zu rows; Excel allows at most %u", sh->n_rows,
-                               QR_XLSX_MAX_ROWS);
+        return qr_errlist_addf(
+            ctx->errors, QR_E_LIMIT, sh->path ? sh->path : "", "split the rows over several sheets",
+            "the sheet has %zu rows; Excel allows at most %u", sh->n_rows, QR_XLSX_MAX_ROWS);
     if (sh->n_cols > QR_XLSX_MAX_COLS)
         return qr_errlist_addf(ctx->errors, QR_E_LIMIT, sh->path ? sh->path : "",
                                "split the columns over several sheets",
@@ -110,7 +109,8 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
 
 done:
     if (ws)
-        for (size_t i = 0; i < n; i++) qr_xlsx_sheet_fini(&ws[i]);
+        for (size_t i = 0; i < n; i++)
+            qr_xlsx_sheet_fini(&ws[i]);
     if (st == QR_E_NOMEM && ctx->errors->count == 0)
         qr_errlist_add(ctx->errors, QR_E_NOMEM, "", "out of memory while writing the workbook",
                        "free memory or split the workbook");

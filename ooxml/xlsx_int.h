@@ -24,10 +24,13 @@
 #include "tree.h"
 
 #define QR_NS_SML "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-#define QR_CT_XLSX_WORKBOOK "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
-#define QR_CT_XLSX_WORKSHEET "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
+#define QR_CT_XLSX_WORKBOOK                                                                        \
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
+#define QR_CT_XLSX_WORKSHEET                                                                       \
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
 #define QR_CT_XLSX_STYLES "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"
-#define QR_CT_XLSX_SST "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+#define QR_CT_XLSX_SST                                                                             \
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
 
 /* Excel's grid. */
 #define QR_XLSX_MAX_ROWS 1048576u
@@ -83,8 +86,8 @@ enum {
 typedef struct qr_xlsx_styles {
     const char *const *formats; /* doc->formats */
     size_t n_formats;
-    int32_t *xf_of;      /* [n_formats * 8]: (fmt, flags) -> xf index, -1 = unused yet */
-    uint32_t *xf_key;    /* xf index -> fmt << 3 | flags; xf 0 is General, no flags */
+    int32_t *xf_of;   /* [n_formats * 8]: (fmt, flags) -> xf index, -1 = unused yet */
+    uint32_t *xf_key; /* xf index -> fmt << 3 | flags; xf 0 is General, no flags */
     uint32_t n_xf, cap_xf;
     uint32_t *numfmt_id; /* [n_formats]: numFmtId, 0 = not assigned yet */
     uint32_t *custom;    /* custom format indexes in id order (ids 164, 165, ...) */
@@ -113,15 +116,15 @@ typedef struct qr_xlsx_producer qr_xlsx_producer;
 
 typedef struct qr_xlsx_sheet {
     const qr_sheet *sh;
-    int first;           /* the first sheet: tabSelected */
+    int first; /* the first sheet: tabSelected */
     qr_xlsx_sst *sst;
     qr_xlsx_styles *styles;
     /* streaming cursor */
-    int stage;           /* 0 head, 1 rows, 2 tail, 3 done */
+    int stage; /* 0 head, 1 rows, 2 tail, 3 done */
     size_t next_row;
     qr_status status;
     qr_xlsx_producer *prod; /* the XML-producing thread of a big sheet, or NULL */
-    int threaded;        /* allow a producer thread for big sheets */
+    int threaded;           /* allow a producer thread for big sheets */
 } qr_xlsx_sheet;
 
 /** A sheet writer over sh, filling sst and styles. */

@@ -46,7 +46,8 @@ int qr_xlsx_col_name(uint32_t col, char *buf)
         tmp[n++] = (char)('A' + (c - 1) % 26);
         c = (c - 1) / 26;
     }
-    for (int i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    for (int i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
     buf[n] = '\0';
     return n;
 }
@@ -60,7 +61,8 @@ static char *put_u64(char *p, uint64_t u)
         tmp[n++] = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    while (n) *p++ = tmp[--n];
+    while (n)
+        *p++ = tmp[--n];
     return p;
 }
 
@@ -100,8 +102,16 @@ int qr_xlsx_needs_quote(const char *s, size_t len)
 {
     if (!len) return 0;
     switch (s[0]) {
-    case '=': case '+': case '-': case '@': case '\t': case '\r': case '\n': return 1;
-    default: return 0;
+    case '=':
+    case '+':
+    case '-':
+    case '@':
+    case '\t':
+    case '\r':
+    case '\n':
+        return 1;
+    default:
+        return 0;
     }
 }
 
@@ -304,8 +314,10 @@ static int write_c(qr_buf *b, const qr_cell *cell, uint32_t col, const char *rn,
     case QR_CELL_FORMULA: {
         const qr_formula *f = cell->v.formula;
         int vt = f && f->has_value ? (int)f->value_type : -1;
-        if (vt == QR_CELL_TEXT) p = PUT(p, " t=\"str\"");
-        else if (vt == QR_CELL_BOOL) p = PUT(p, " t=\"b\"");
+        if (vt == QR_CELL_TEXT)
+            p = PUT(p, " t=\"str\"");
+        else if (vt == QR_CELL_BOOL)
+            p = PUT(p, " t=\"b\"");
         p = PUT(p, "><f>");
         b->len = (size_t)(p - b->data);
         const char *ft = f && f->text ? f->text : "";
@@ -411,7 +423,8 @@ static void *produce(void *arg)
     unsigned tail = 0;
     for (;;) {
         pthread_mutex_lock(&pr->mu);
-        while (pr->count == QUEUE_LEN && !pr->stop) pthread_cond_wait(&pr->cv, &pr->mu);
+        while (pr->count == QUEUE_LEN && !pr->stop)
+            pthread_cond_wait(&pr->cv, &pr->mu);
         int stop = pr->stop;
         pthread_mutex_unlock(&pr->mu);
         if (stop) break;
@@ -443,7 +456,8 @@ static void producer_join(qr_xlsx_sheet *w)
     pthread_join(pr->thread, NULL);
     pthread_mutex_destroy(&pr->mu);
     pthread_cond_destroy(&pr->cv);
-    for (int i = 0; i < QUEUE_LEN; i++) qr_buf_free(&pr->q[i]);
+    for (int i = 0; i < QUEUE_LEN; i++)
+        qr_buf_free(&pr->q[i]);
     free(pr);
     w->prod = NULL;
 }
@@ -477,7 +491,8 @@ static qr_status take_block(qr_xlsx_sheet *w, qr_buf *chunk, int *done)
 {
     qr_xlsx_producer *pr = w->prod;
     pthread_mutex_lock(&pr->mu);
-    while (pr->count == 0) pthread_cond_wait(&pr->cv, &pr->mu);
+    while (pr->count == 0)
+        pthread_cond_wait(&pr->cv, &pr->mu);
     int last = pr->finished && pr->count == 1;
     qr_status st = last ? pr->status : QR_OK;
     pthread_mutex_unlock(&pr->mu);

@@ -49,7 +49,8 @@ static int grow_slots(qr_xlsx_sst *s)
     if (!ns) return -1;
     for (uint32_t i = 0; i < s->n; i++) {
         uint32_t j = s->items[i].hash & nmask;
-        while (ns[j]) j = (j + 1) & nmask;
+        while (ns[j])
+            j = (j + 1) & nmask;
         ns[j] = i + 1;
     }
     free(s->slots);

@@ -29,7 +29,8 @@ int qr_xlsx_styles_init(qr_xlsx_styles *st, const char *const *formats, size_t n
         qr_xlsx_styles_free(st);
         return -1;
     }
-    for (size_t i = 0; i < st->n_formats * 8; i++) st->xf_of[i] = -1;
+    for (size_t i = 0; i < st->n_formats * 8; i++)
+        st->xf_of[i] = -1;
     st->xf_of[0] = 0;
     st->xf_key[0] = 0;
     st->n_xf = 1;
@@ -52,8 +53,8 @@ static const struct {
     uint32_t id;
     const char *code;
 } builtin[] = {
-    {1, "0"},     {2, "0.00"},      {3, "#,##0"}, {4, "#,##0.00"},
-    {9, "0%"},    {10, "0.00%"},    {11, "0.00E+00"}, {49, "@"},
+    {1, "0"},  {2, "0.00"},   {3, "#,##0"},     {4, "#,##0.00"},
+    {9, "0%"}, {10, "0.00%"}, {11, "0.00E+00"}, {49, "@"},
 };
 
 static const char *format_code(const qr_xlsx_styles *st, uint32_t fmt)
@@ -214,7 +215,8 @@ static void write_cell_xfs(qr_xml *x, const qr_xlsx_styles *st)
 {
     qr_xml_start(x, "cellXfs");
     qr_xml_attr_int(x, "count", st->n_xf);
-    for (uint32_t i = 0; i < st->n_xf; i++) write_xf(x, st, st->xf_key[i]);
+    for (uint32_t i = 0; i < st->n_xf; i++)
+        write_xf(x, st, st->xf_key[i]);
     qr_xml_end(x);
 }
 

@@ -89,10 +89,14 @@ static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
         *cp = c;
         return 1;
     }
-    if (c >= 0xC2 && c <= 0xDF) len = 2, v = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, v = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, v = c & 0x07;
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, v = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, v = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, v = c & 0x07;
+    else
+        return 0;
     if (len > n) return 0;
     for (size_t i = 1; i < len; i++) {
         if ((s[i] & 0xC0) != 0x80) return 0;
@@ -125,10 +129,14 @@ static int sanitise(qr_buf *b, const char *text, size_t len, int escape, int att
         size_t adv = 1;
         if (c >= 0x20 && c < 0x80) {
             if (escape) {
-                if (c == '&') rep = "&amp;";
-                else if (c == '<') rep = "&lt;";
-                else if (c == '>') rep = "&gt;";
-                else if (attr && c == '"') rep = "&quot;";
+                if (c == '&')
+                    rep = "&amp;";
+                else if (c == '<')
+                    rep = "&lt;";
+                else if (c == '>')
+                    rep = "&gt;";
+                else if (attr && c == '"')
+                    rep = "&quot;";
             }
         } else if (c < 0x20) {
             if (c == '\t' || c == '\n') {

@@ -39,9 +39,11 @@ static const double head_after[7] = {0, 8, 6, 6, 4, 4, 4};
 
 static void roman(unsigned n, char *out)
 {
-    static const struct { unsigned v; const char *s; } t[] = {
-        {1000, "m"}, {900, "cm"}, {500, "d"}, {400, "cd"}, {100, "c"}, {90, "xc"},
-        {50, "l"},   {40, "xl"},  {10, "x"},  {9, "ix"},  {5, "v"},   {4, "iv"}, {1, "i"}};
+    static const struct {
+        unsigned v;
+        const char *s;
+    } t[] = {{1000, "m"}, {900, "cm"}, {500, "d"}, {400, "cd"}, {100, "c"}, {90, "xc"}, {50, "l"},
+             {40, "xl"},  {10, "x"},   {9, "ix"},  {5, "v"},    {4, "iv"},  {1, "i"}};
     out[0] = '\0';
     if (n == 0 || n > 3999) {
         snprintf(out, 16, "%u", n);
@@ -63,7 +65,8 @@ static void alpha(unsigned n, char *out)
         tmp[k++] = (char)('a' + n % 26);
         n /= 26;
     }
-    for (int i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
+    for (int i = 0; i < k; i++)
+        out[i] = tmp[k - 1 - i];
     out[k] = '\0';
 }
 
@@ -78,9 +81,15 @@ static void marker_text(int ordered, int depth, unsigned n, char *out)
     }
     char num[24];
     switch (depth % 3) {
-    case 0: snprintf(num, sizeof num, "%u", n); break;
-    case 1: alpha(n, num); break;
-    default: roman(n, num); break;
+    case 0:
+        snprintf(num, sizeof num, "%u", n);
+        break;
+    case 1:
+        alpha(n, num);
+        break;
+    default:
+        roman(n, num);
+        break;
     }
     snprintf(out, 32, "%s.", num);
 }
@@ -96,8 +105,8 @@ typedef struct list_acc {
 
 /* First pass over a list: one entry per item in reading order, with its
  * marker laid out, so each depth's indent can fit its widest marker. */
-static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, size_t n,
-                              int ordered, int depth, const char *path)
+static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, size_t n, int ordered,
+                              int depth, const char *path)
 {
     pd_style st = {.size = BODY_SIZE};
     for (size_t i = 0; i < n && c->status == QR_OK; i++) {
@@ -308,7 +317,8 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
         }
     }
     if (t->n_rows) {
-        if (t->n_rows > SIZE_MAX / nc) return qr_pdf_fail(c, QR_E_LIMIT, t->path, "table too large");
+        if (t->n_rows > SIZE_MAX / nc)
+            return qr_pdf_fail(c, QR_E_LIMIT, t->path, "table too large");
         b->cells = qr_arena_array(&c->arena, t->n_rows * nc, sizeof *b->cells);
         if (!b->cells) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
     }
@@ -330,7 +340,8 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
 static const char *outline_text(pd_ctx *c, const qr_text *t)
 {
     size_t n = 0;
-    for (size_t i = 0; i < t->n; i++) n += t->runs[i].len;
+    for (size_t i = 0; i < t->n; i++)
+        n += t->runs[i].len;
     if (n > 512) n = 512; /* an outline entry is a label */
     char *s = qr_arena_alloc(&c->arena, n + 1);
     if (!s) return NULL;
@@ -342,7 +353,8 @@ static const char *outline_text(pd_ctx *c, const qr_text *t)
     }
     /* Don't end inside a UTF-8 sequence. */
     size_t e = k;
-    while (e > 0 && ((unsigned char)s[e - 1] & 0xC0) == 0x80) e--;
+    while (e > 0 && ((unsigned char)s[e - 1] & 0xC0) == 0x80)
+        e--;
     if (e > 0) {
         unsigned char lead = (unsigned char)s[e - 1];
         size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
@@ -403,8 +415,8 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             acc.n = 0;
             acc.bullet[0] = acc.bullet[1] = acc.bullet[2] = NULL;
             memset(acc.step, 0, sizeof acc.step);
-            if (list_markers(c, &acc, qb->u.list.items, qb->u.list.n_items, qb->u.list.ordered,
-                             0, qb->path) == QR_OK &&
+            if (list_markers(c, &acc, qb->u.list.items, qb->u.list.n_items, qb->u.list.ordered, 0,
+                             qb->path) == QR_OK &&
                 list_bodies(c, &acc) == QR_OK && acc.n) {
                 b->items = qr_arena_array(&c->arena, acc.n, sizeof *b->items);
                 if (!b->items) {
@@ -427,8 +439,8 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             b->space_before = 2;
             b->space_after = 8;
             double w = c->width - 2 * CODE_PAD;
-            b->text = qr_pdf_text(c, NULL, qb->u.code.text, qb->u.code.len, &st, w > 1 ? w : 1,
-                                  qb->path);
+            b->text =
+                qr_pdf_text(c, NULL, qb->u.code.text, qb->u.code.len, &st, w > 1 ? w : 1, qb->path);
             break;
         }
         case QR_BLOCK_IMAGE:
@@ -509,8 +521,7 @@ static void add_line(pd_ctx *c, const pd_text *t, size_t i, double x, double y_t
     o->y = y_top + t->lines[i].top + t->lines[i].ascent;
 }
 
-static void add_rect(pd_ctx *c, pd_op_kind k, uint32_t rgb, double x, double y, double w,
-                     double h)
+static void add_rect(pd_ctx *c, pd_op_kind k, uint32_t rgb, double x, double y, double w, double h)
 {
     pd_op *o = op_add(c, k);
     if (!o) return;
@@ -534,7 +545,8 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
         double avail = c->bottom - f->y - 2 * pad;
         size_t j = i;
         double h = 0;
-        while (j < t->n_lines && h + t->lines[j].height <= avail + 0.01) h += t->lines[j++].height;
+        while (j < t->n_lines && h + t->lines[j].height <= avail + 0.01)
+            h += t->lines[j++].height;
         if (j == i) {
             if (!f->fresh) {
                 new_page(f);
@@ -600,17 +612,22 @@ static double row_height(const pd_text *const *cells, size_t nc)
 static double first_piece(const pd_block *b)
 {
     switch (b->kind) {
-    case PB_TEXT: return b->space_before + text_first(b->text);
-    case PB_CODE: return b->space_before + text_first(b->text) + 2 * CODE_PAD;
-    case PB_LIST: return b->space_before + (b->n_items ? text_first(b->items[0].body) : 0);
+    case PB_TEXT:
+        return b->space_before + text_first(b->text);
+    case PB_CODE:
+        return b->space_before + text_first(b->text) + 2 * CODE_PAD;
+    case PB_LIST:
+        return b->space_before + (b->n_items ? text_first(b->items[0].body) : 0);
     case PB_TABLE: {
         double h = b->space_before;
         if (b->header) h += row_height(b->header, b->n_cols);
         if (b->n_rows) h += row_height(b->cells, b->n_cols);
         return h;
     }
-    case PB_IMAGE: return b->space_before + b->img_h;
-    case PB_BREAK: return 0;
+    case PB_IMAGE:
+        return b->space_before + b->img_h;
+    case PB_BREAK:
+        return 0;
     }
     return 0;
 }
@@ -648,7 +665,8 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
         qr_pdf_fail(c, QR_E_NOMEM, b->path, "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < nc; i++) next[i] = 0;
+    for (size_t i = 0; i < nc; i++)
+        next[i] = 0;
     while (c->status == QR_OK) {
         double avail = c->bottom - f->y - 2 * CELL_PAD;
         double frag = 0;
@@ -707,8 +725,7 @@ static void place_table(flow *f, const pd_block *b)
     /* Repeat the header on each page unless it is itself most of a page. */
     int repeat = b->header && head_h <= content / 3;
     double first = b->n_rows ? row_height(b->cells, b->n_cols) : 0;
-    if (!f->fresh && f->y + head_h + first > c->bottom && head_h + first <= content)
-        new_page(f);
+    if (!f->fresh && f->y + head_h + first > c->bottom && head_h + first <= content) new_page(f);
     if (b->header) place_row(f, b, b->header, 1, 0);
     for (size_t r = 0; r < b->n_rows && c->status == QR_OK; r++)
         place_row(f, b, b->cells + r * b->n_cols, 0, repeat);
@@ -759,9 +776,14 @@ static void paginate(pd_ctx *c)
                 place_text(&f, it->body, it->body_x, 0, 0, it->marker, it->marker_x, NULL);
             }
             break;
-        case PB_TABLE: place_table(&f, b); break;
-        case PB_IMAGE: place_image(&f, b); break;
-        case PB_BREAK: break;
+        case PB_TABLE:
+            place_table(&f, b);
+            break;
+        case PB_IMAGE:
+            place_image(&f, b);
+            break;
+        case PB_BREAK:
+            break;
         }
         f.y += b->space_after;
     }

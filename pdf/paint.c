@@ -60,8 +60,8 @@ static void put_uri(qr_buf *b, const char *u)
     static const char hex[] = "0123456789ABCDEF";
     for (const unsigned char *p = (const unsigned char *)u; *p; p++) {
         unsigned char ch = *p;
-        int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                   (ch && strchr("-._~:/?#[]@!$&'*+,;=%", ch) != NULL);
+        int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                   (ch >= '0' && ch <= '9') || (ch && strchr("-._~:/?#[]@!$&'*+,;=%", ch) != NULL);
         if (keep) {
             qr_buf_putc(b, (char)ch);
         } else {
@@ -141,7 +141,8 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const pd_op *o)
     const pd_text *t = b->alt;
     if (t) {
         size_t n = 0;
-        while (n < t->n_lines && t->lines[n].top + t->lines[n].height <= o->h - 8) n++;
+        while (n < t->n_lines && t->lines[n].top + t->lines[n].height <= o->h - 8)
+            n++;
         double h = n ? t->lines[n - 1].top + t->lines[n - 1].height : 0;
         double y0 = o->y + (o->h - h) / 2, x0 = o->x + (o->w - t->width) / 2;
         set_rgb(cr, 0x606060);
@@ -158,7 +159,8 @@ static void outline_add(pd_ctx *c, cairo_t *cr, const pd_op *o, size_t page, pd_
 {
     const pd_block *b = o->blk;
     int level = b->heading;
-    while (ol->depth > 0 && ol->level[ol->depth - 1] >= level) ol->depth--;
+    while (ol->depth > 0 && ol->level[ol->depth - 1] >= level)
+        ol->depth--;
     int parent = ol->depth > 0 ? ol->id[ol->depth - 1] : CAIRO_PDF_OUTLINE_ROOT;
     qr_buf a = {0};
     qr_buf_printf(&a, "page=%zu pos=[", page + 1);
@@ -219,7 +221,9 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol)
             cairo_rectangle(cr, o->x, o->y, o->w, o->h);
             cairo_stroke(cr);
             break;
-        case OP_IMAGE: paint_image(c, cr, o); break;
+        case OP_IMAGE:
+            paint_image(c, cr, o);
+            break;
         case OP_DEST:
             if (ol) outline_add(c, cr, o, p, ol);
             break;

@@ -97,7 +97,8 @@ static void map_release(void *p)
 static void maps_at_exit(void)
 {
     pthread_mutex_lock(&pool_lock);
-    for (size_t i = 0; i < pool_n_all; i++) g_object_unref(pool_all[i]);
+    for (size_t i = 0; i < pool_n_all; i++)
+        g_object_unref(pool_all[i]);
     free(pool_all);
     free(pool_free);
     pool_all = pool_free = NULL;
@@ -212,9 +213,11 @@ static void ctx_free(pd_ctx *c)
     }
     qr_errlist_clear(&c->helper_warnings);
     qr_errlist_clear(&c->helper_errors);
-    for (size_t i = 0; i < c->n_layouts; i++) g_object_unref(c->layouts[i]);
+    for (size_t i = 0; i < c->n_layouts; i++)
+        g_object_unref(c->layouts[i]);
     free(c->layouts);
-    for (size_t i = 0; i < c->n_surfaces; i++) cairo_surface_destroy(c->surfaces[i]);
+    for (size_t i = 0; i < c->n_surfaces; i++)
+        cairo_surface_destroy(c->surfaces[i]);
     free(c->surfaces);
     if (c->pc) g_object_unref(c->pc);
     free(c->ops);
@@ -249,14 +252,16 @@ static qr_status cairo_fail(pd_ctx *c, qr_sink *out, cairo_status_t cs)
 static size_t text_cost(const qr_text *t)
 {
     size_t n = 16;
-    for (size_t i = 0; i < t->n; i++) n += t->runs[i].len;
+    for (size_t i = 0; i < t->n; i++)
+        n += t->runs[i].len;
     return n;
 }
 
 static size_t items_cost(const qr_item *it, size_t n)
 {
     size_t s = 0;
-    for (size_t i = 0; i < n; i++) s += text_cost(&it[i].text) + items_cost(it[i].items, it[i].n_items);
+    for (size_t i = 0; i < n; i++)
+        s += text_cost(&it[i].text) + items_cost(it[i].items, it[i].n_items);
     return s;
 }
 
@@ -264,20 +269,27 @@ static size_t items_cost(const qr_item *it, size_t n)
 static size_t block_cost(const qr_block *b)
 {
     switch (b->type) {
-    case QR_BLOCK_HEADING: return text_cost(&b->u.heading.text);
-    case QR_BLOCK_PARAGRAPH: return text_cost(&b->u.paragraph.text);
-    case QR_BLOCK_LIST: return items_cost(b->u.list.items, b->u.list.n_items);
+    case QR_BLOCK_HEADING:
+        return text_cost(&b->u.heading.text);
+    case QR_BLOCK_PARAGRAPH:
+        return text_cost(&b->u.paragraph.text);
+    case QR_BLOCK_LIST:
+        return items_cost(b->u.list.items, b->u.list.n_items);
     case QR_BLOCK_TABLE: {
         size_t s = 0;
-        for (size_t i = 0; i < b->u.table.n_headers; i++) s += text_cost(&b->u.table.headers[i].text);
+        for (size_t i = 0; i < b->u.table.n_headers; i++)
+            s += text_cost(&b->u.table.headers[i].text);
         for (size_t r = 0; r < b->u.table.n_rows; r++)
             for (size_t i = 0; i < b->u.table.n_cols; i++)
                 s += text_cost(&b->u.table.rows[r][i].text);
         return s;
     }
-    case QR_BLOCK_CODE: return b->u.code.len + 16;
-    case QR_BLOCK_IMAGE: return 64;
-    case QR_BLOCK_PAGE_BREAK: return 1;
+    case QR_BLOCK_CODE:
+        return b->u.code.len + 16;
+    case QR_BLOCK_IMAGE:
+        return 64;
+    case QR_BLOCK_PAGE_BREAK:
+        return 1;
     }
     return 1;
 }
@@ -327,7 +339,8 @@ static qr_status layout(pd_ctx *c)
     /* Split the blocks in two halves of equal text; a helper thread with its
      * own PangoContext (and font map) measures the second half. */
     size_t total = 0, mid = d->n_blocks;
-    for (size_t i = 0; i < d->n_blocks; i++) total += block_cost(&d->blocks[i]);
+    for (size_t i = 0; i < d->n_blocks; i++)
+        total += block_cost(&d->blocks[i]);
     if (total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2) {
         size_t acc = 0;
         for (mid = 0; mid < d->n_blocks - 1 && acc < total / 2; mid++)
@@ -557,7 +570,9 @@ static uint64_t doc_fingerprint(const qr_render_ctx *rc)
             fp_u64(&h, (uint64_t)b->u.heading.level);
             fp_text(&h, &b->u.heading.text);
             break;
-        case QR_BLOCK_PARAGRAPH: fp_text(&h, &b->u.paragraph.text); break;
+        case QR_BLOCK_PARAGRAPH:
+            fp_text(&h, &b->u.paragraph.text);
+            break;
         case QR_BLOCK_LIST:
             fp_u64(&h, (uint64_t)b->u.list.ordered);
             fp_items(&h, b->u.list.items, b->u.list.n_items);
@@ -567,8 +582,10 @@ static uint64_t doc_fingerprint(const qr_render_ctx *rc)
             fp_u64(&h, t->n_cols);
             fp_u64(&h, t->n_rows);
             fp_u64(&h, t->headers ? t->n_headers : UINT64_MAX);
-            for (size_t k = 0; t->headers && k < t->n_headers; k++) fp_text(&h, &t->headers[k].text);
-            for (size_t k = 0; t->widths && k < t->n_cols; k++) fp_f64(&h, t->widths[k]);
+            for (size_t k = 0; t->headers && k < t->n_headers; k++)
+                fp_text(&h, &t->headers[k].text);
+            for (size_t k = 0; t->widths && k < t->n_cols; k++)
+                fp_f64(&h, t->widths[k]);
             for (size_t r = 0; r < t->n_rows; r++)
                 for (size_t k = 0; k < t->n_cols; k++) {
                     fp_u64(&h, (uint64_t)t->rows[r][k].kind);
@@ -592,7 +609,8 @@ static uint64_t doc_fingerprint(const qr_render_ctx *rc)
             fp_str(&h, im->alt);
             break;
         }
-        case QR_BLOCK_PAGE_BREAK: break;
+        case QR_BLOCK_PAGE_BREAK:
+            break;
         }
     }
     return h;

@@ -69,10 +69,10 @@ typedef struct pd_block {
     pb_kind kind;
     const char *path;
     double space_before, space_after;
-    int heading;          /* 1..6 for headings (keep with next, outline entry), 0 otherwise */
-    const char *outline;  /* the heading's text for the outline */
-    const pd_text *text;  /* PB_TEXT, PB_CODE */
-    pd_item *items;       /* PB_LIST */
+    int heading;         /* 1..6 for headings (keep with next, outline entry), 0 otherwise */
+    const char *outline; /* the heading's text for the outline */
+    const pd_text *text; /* PB_TEXT, PB_CODE */
+    pd_item *items;      /* PB_LIST */
     size_t n_items;
     /* PB_TABLE */
     size_t n_cols, n_rows;
@@ -82,7 +82,7 @@ typedef struct pd_block {
     /* PB_IMAGE */
     cairo_surface_t *surface; /* NULL: draw a placeholder box */
     double img_w, img_h;
-    const pd_text *alt;   /* placeholder label */
+    const pd_text *alt; /* placeholder label */
 } pd_block;
 
 /* ---- positioned boxes: what pass 1 produces, pass 2 paints ---------------------- */

@@ -44,7 +44,8 @@ static void warn_missing(pd_ctx *c, const char *path)
                 uint32_t k = c->warned[j];
                 if (!k) continue;
                 size_t h = (k * 2654435761u) & (cap - 1);
-                while (t[h]) h = (h + 1) & (cap - 1);
+                while (t[h])
+                    h = (h + 1) & (cap - 1);
                 t[h] = k;
             }
             free(c->warned);
@@ -52,7 +53,8 @@ static void warn_missing(pd_ctx *c, const char *path)
             c->cap_warned = cap;
         }
         size_t h = (key * 2654435761u) & (c->cap_warned - 1);
-        while (c->warned[h] && c->warned[h] != key) h = (h + 1) & (c->cap_warned - 1);
+        while (c->warned[h] && c->warned[h] != key)
+            h = (h + 1) & (c->cap_warned - 1);
         if (c->warned[h]) continue;
         c->warned[h] = key;
         c->n_warned++;
@@ -245,8 +247,8 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         goto oom;
     }
     PangoFontDescription *base = pango_font_description_new();
-    pango_font_description_set_family_static(base, st->mono ? qr_fonts_mono_family()
-                                                            : "DejaVu Sans");
+    pango_font_description_set_family_static(base,
+                                             st->mono ? qr_fonts_mono_family() : "DejaVu Sans");
     pango_font_description_set_absolute_size(base, st->size * PANGO_SCALE);
     pango_font_description_set_weight(base, st->bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_font_description_set_style(base, st->italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);

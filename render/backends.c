@@ -14,18 +14,27 @@ extern const qr_backend qr_backend_pdf, qr_backend_png;
 const qr_backend *qr_backend_for(qr_fmt f)
 {
     switch (f) {
-    case QR_FMT_HTML: return &qr_backend_html;
-    case QR_FMT_DOCX: return &qr_backend_docx;
-    case QR_FMT_XLSX: return &qr_backend_xlsx;
-    case QR_FMT_PPTX: return &qr_backend_pptx;
+    case QR_FMT_HTML:
+        return &qr_backend_html;
+    case QR_FMT_DOCX:
+        return &qr_backend_docx;
+    case QR_FMT_XLSX:
+        return &qr_backend_xlsx;
+    case QR_FMT_PPTX:
+        return &qr_backend_pptx;
 #ifdef QUIRE_HAVE_PDF
-    case QR_FMT_PDF: return &qr_backend_pdf;
-    case QR_FMT_PNG: return &qr_backend_png;
+    case QR_FMT_PDF:
+        return &qr_backend_pdf;
+    case QR_FMT_PNG:
+        return &qr_backend_png;
 #else
-    case QR_FMT_PDF: return NULL;
-    case QR_FMT_PNG: return NULL;
+    case QR_FMT_PDF:
+        return NULL;
+    case QR_FMT_PNG:
+        return NULL;
 #endif
-    case QR_FMT_COUNT: break;
+    case QR_FMT_COUNT:
+        break;
     }
     return NULL;
 }

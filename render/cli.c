@@ -15,7 +15,6 @@
 #include "compile.h"
 #include "quire.h"
 
-
 #define MAX_ERRORS_SHOWN 20
 /* Bytes of errors in a result line: the whole line stays under 4,000 characters. */
 #define RESULT_BUDGET 3300
@@ -162,13 +161,16 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
             if (!v || strcmp(v, "all") != 0) return usage_error("--pages takes 'all'");
             a->all_pages = 1, i++;
         } else if (strcmp(s, "--dpi") == 0) {
-            if (!v || atoi(v) < 10 || atoi(v) > 1200) return usage_error("--dpi needs a number from 10 to 1200");
+            if (!v || atoi(v) < 10 || atoi(v) > 1200)
+                return usage_error("--dpi needs a number from 10 to 1200");
             a->dpi = atoi(v), i++;
         } else if (strcmp(s, "--max-input") == 0) {
-            if (!v || parse_size(v, &a->max_input)) return usage_error("--max-input needs a byte count");
+            if (!v || parse_size(v, &a->max_input))
+                return usage_error("--max-input needs a byte count");
             i++;
         } else if (strcmp(s, "--max-output") == 0) {
-            if (!v || parse_size(v, &a->max_output)) return usage_error("--max-output needs a byte count");
+            if (!v || parse_size(v, &a->max_output))
+                return usage_error("--max-output needs a byte count");
             i++;
         } else if (s[0] == '-' && s[1] != '\0') {
             char msg[256];
@@ -203,7 +205,8 @@ static int cmd_render(int argc, char **argv)
     if (rc) return rc;
     qr_format fmt;
     if (qr_format_from_path(a.out, &fmt) != 0) {
-        return usage_error("the output's extension must be .docx, .xlsx, .pptx, .pdf, .html or .png");
+        return usage_error(
+            "the output's extension must be .docx, .xlsx, .pptx, .pdf, .html or .png");
     }
     qr_kind kind = qr_format_kind(fmt);
     if (a.kind && qr_kind_from_str(a.kind, &kind) != 0)
@@ -214,7 +217,8 @@ static int cmd_render(int argc, char **argv)
     qr_limits_default(&lim);
     size_t max_input = a.max_input ? a.max_input : lim.max_input;
     if (strcmp(a.spec, "-") == 0 && isatty(STDIN_FILENO))
-        return input_failure(QR_E_USAGE, "refusing to read a spec from a terminal; pipe it or name a file");
+        return input_failure(QR_E_USAGE,
+                             "refusing to read a spec from a terminal; pipe it or name a file");
 
     char dir[PATH_MAX];
     dir_of(a.spec, dir, sizeof dir);
@@ -269,7 +273,8 @@ static int cmd_check(int argc, char **argv)
     if (rc) return rc;
     qr_kind kind;
     if (!a.kind) {
-        return usage_error("name the kind with -k (document, spreadsheet, presentation, pdf, html)");
+        return usage_error(
+            "name the kind with -k (document, spreadsheet, presentation, pdf, html)");
     }
     if (qr_kind_from_str(a.kind, &kind) != 0)
         return usage_error("-k takes document, spreadsheet, presentation, pdf or html");
@@ -278,7 +283,8 @@ static int cmd_check(int argc, char **argv)
     size_t len = 0;
     qr_limits lim;
     qr_limits_default(&lim);
-    char *spec = qr_cli_read(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
+    char *spec =
+        qr_cli_read(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
     if (!spec) return input_failure(st, msg);
     qr_result res;
     qr_render_opts o = {0};
@@ -311,7 +317,8 @@ static int cmd_fmt(int argc, char **argv)
     size_t len = 0;
     qr_limits lim;
     qr_limits_default(&lim);
-    char *spec = qr_cli_read(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
+    char *spec =
+        qr_cli_read(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
     if (!spec) return input_failure(st, msg);
     qr_buf out = {0};
     qr_result res = {0};
@@ -334,8 +341,8 @@ static int cmd_fmt(int argc, char **argv)
     return rc;
 }
 
-static const char *const store_commands[] = {"create", "edit", "rewrite", "show", "log",
-                                             "diff", "restore", "export", "fsck", NULL};
+static const char *const store_commands[] = {"create", "edit",    "rewrite", "show", "log",
+                                             "diff",   "restore", "export",  "fsck", NULL};
 
 int main(int argc, char **argv)
 {

@@ -77,10 +77,14 @@ static size_t utf8_dec(const unsigned char *s, size_t n, uint32_t *cp)
     }
     size_t len;
     uint32_t v, min;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, v = c & 0x1F, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, v = c & 0x0F, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, v = c & 0x07, min = 0x10000;
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, v = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, v = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, v = c & 0x07, min = 0x10000;
+    else
+        return 0;
     if (n < len) return 0;
     for (size_t i = 1; i < len; i++) {
         if ((s[i] & 0xC0) != 0x80) return 0;
@@ -131,17 +135,31 @@ static void esc(hw *w, const char *str, size_t n, enum esc_mode mode)
         }
         putn(w, (const char *)s + start, i - start);
         switch (c) {
-        case '&': puts_(w, "&amp;"); break;
-        case '<': puts_(w, "&lt;"); break;
-        case '>': puts_(w, "&gt;"); break;
-        case '"': puts_(w, "&quot;"); break;
-        case '\'': puts_(w, "&#39;"); break;
-        case '\n': puts_(w, "<br>"); break; /* ESC_TEXT only */
+        case '&':
+            puts_(w, "&amp;");
+            break;
+        case '<':
+            puts_(w, "&lt;");
+            break;
+        case '>':
+            puts_(w, "&gt;");
+            break;
+        case '"':
+            puts_(w, "&quot;");
+            break;
+        case '\'':
+            puts_(w, "&#39;");
+            break;
+        case '\n':
+            puts_(w, "<br>");
+            break; /* ESC_TEXT only */
         case '\r':
             if (i + 1 < n && s[i + 1] == '\n') i++;
             puts_(w, mode == ESC_TEXT ? "<br>" : "\n");
             break;
-        default: putn(w, fffd, 3); break; /* other C0 controls, DEL */
+        default:
+            putn(w, fffd, 3);
+            break; /* other C0 controls, DEL */
         }
         i++;
         start = i;
@@ -163,9 +181,12 @@ static void put_fixed2(hw *w, double v)
     if (v > 1e12) v = 1e12;
     long long c = (long long)(v * 100.0 + 0.5);
     long long ip = c / 100, fp = c % 100;
-    if (fp == 0) qr_buf_printf(&w->b, "%lld", ip);
-    else if (fp % 10 == 0) qr_buf_printf(&w->b, "%lld.%lld", ip, fp / 10);
-    else qr_buf_printf(&w->b, "%lld.%02lld", ip, fp);
+    if (fp == 0)
+        qr_buf_printf(&w->b, "%lld", ip);
+    else if (fp % 10 == 0)
+        qr_buf_printf(&w->b, "%lld.%lld", ip, fp / 10);
+    else
+        qr_buf_printf(&w->b, "%lld.%02lld", ip, fp);
 }
 
 /* ---- direction ---------------------------------------------------------------- */
@@ -269,7 +290,8 @@ static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inh
         put_text(w, &it->text);
         /* The compiler limits nesting to 9 levels; the depth guard only
          * keeps a malformed tree from recursing without end. */
-        if (it->n_items && depth < 64) put_list(w, ordered, it->items, it->n_items, item_rtl, depth + 1);
+        if (it->n_items && depth < 64)
+            put_list(w, ordered, it->items, it->n_items, item_rtl, depth + 1);
         puts_(w, "</li>");
     }
     puts_(w, ordered ? "</ol>" : "</ul>");
@@ -302,7 +324,8 @@ static void put_table(hw *w, const qr_table *t)
 {
     /* The table's direction (column order) follows its first strong cell. */
     qr_dir d = t->headers ? cells_dir(t->headers, t->n_headers) : QR_DIR_NEUTRAL;
-    for (size_t r = 0; d == QR_DIR_NEUTRAL && r < t->n_rows; r++) d = cells_dir(t->rows[r], t->n_cols);
+    for (size_t r = 0; d == QR_DIR_NEUTRAL && r < t->n_rows; r++)
+        d = cells_dir(t->rows[r], t->n_cols);
     puts_(w, "<table");
     if (t->widths) puts_(w, " class=\"fixed\"");
     int rtl = put_dir(w, d, 0);
@@ -325,7 +348,8 @@ static void put_table(hw *w, const qr_table *t)
     puts_(w, "<tbody>\n");
     for (size_t r = 0; r < t->n_rows; r++) {
         puts_(w, "<tr>");
-        for (size_t c = 0; c < t->n_cols; c++) put_cell(w, &t->rows[r][c], 0, rtl);
+        for (size_t c = 0; c < t->n_cols; c++)
+            put_cell(w, &t->rows[r][c], 0, rtl);
         puts_(w, "</tr>\n");
         maybe_flush(w);
     }
@@ -407,16 +431,28 @@ static void put_image(hw *w, const qr_image *im)
 static void put_block(hw *w, const qr_block *b)
 {
     switch (b->type) {
-    case QR_BLOCK_HEADING: put_heading(w, b); break;
-    case QR_BLOCK_PARAGRAPH: put_paragraph(w, b); break;
+    case QR_BLOCK_HEADING:
+        put_heading(w, b);
+        break;
+    case QR_BLOCK_PARAGRAPH:
+        put_paragraph(w, b);
+        break;
     case QR_BLOCK_LIST:
         put_list(w, b->u.list.ordered, b->u.list.items, b->u.list.n_items, 0, 1);
         putn(w, "\n", 1);
         break;
-    case QR_BLOCK_TABLE: put_table(w, &b->u.table); break;
-    case QR_BLOCK_CODE: put_code(w, b); break;
-    case QR_BLOCK_IMAGE: put_image(w, &b->u.image); break;
-    case QR_BLOCK_PAGE_BREAK: puts_(w, "<div class=\"page-break\"></div>\n"); break;
+    case QR_BLOCK_TABLE:
+        put_table(w, &b->u.table);
+        break;
+    case QR_BLOCK_CODE:
+        put_code(w, b);
+        break;
+    case QR_BLOCK_IMAGE:
+        put_image(w, &b->u.image);
+        break;
+    case QR_BLOCK_PAGE_BREAK:
+        puts_(w, "<div class=\"page-break\"></div>\n");
+        break;
     }
 }
 
@@ -424,22 +460,31 @@ static void put_block(hw *w, const qr_block *b)
 
 /* The families the PDF backend uses (fonts/), in fallback order; the CJK
  * flavour that matches the document's language goes first. */
-#define FONTS_HEAD "\"DejaVu Sans\",\"Noto Sans\",\"Noto Sans Arabic\",\"Noto Sans Hebrew\",\"Noto Sans Devanagari\","
+#define FONTS_HEAD                                                                                 \
+    "\"DejaVu Sans\",\"Noto Sans\",\"Noto Sans Arabic\",\"Noto Sans Hebrew\",\"Noto Sans "         \
+    "Devanagari\","
 #define FONTS_TAIL "system-ui,sans-serif"
 
 static const char css[] =
-    "body{font-family:" FONTS_HEAD "\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
+    "body{font-family:" FONTS_HEAD "\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
+                                   "KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
     ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px}"
-    "body:lang(ja){font-family:" FONTS_HEAD "\"Noto Sans CJK JP\",\"Noto Sans CJK SC\",\"Noto Sans CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
-    "body:lang(ko){font-family:" FONTS_HEAD "\"Noto Sans CJK KR\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
-    "body:lang(zh-Hant),body:lang(zh-TW),body:lang(zh-HK),body:lang(zh-MO){font-family:" FONTS_HEAD "\"Noto Sans CJK TC\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK KR\"," FONTS_TAIL "}"
+    "body:lang(ja){font-family:" FONTS_HEAD "\"Noto Sans CJK JP\",\"Noto Sans CJK SC\",\"Noto Sans "
+                                            "CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
+    "body:lang(ko){font-family:" FONTS_HEAD "\"Noto Sans CJK KR\",\"Noto Sans CJK SC\",\"Noto Sans "
+                                            "CJK JP\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
+    "body:lang(zh-Hant),body:lang(zh-TW),body:lang(zh-HK),body:lang(zh-MO){font-family:" FONTS_HEAD
+    "\"Noto Sans CJK TC\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
+    "KR\"," FONTS_TAIL "}"
     "h1,h2,h3,h4,h5,h6{line-height:1.25}"
     "table{border-collapse:collapse;width:100%;margin:12px 0}"
     "table.fixed{table-layout:fixed}"
-    "th,td{border:1px solid #d0d0d0;padding:6px 10px;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
+    "th,td{border:1px solid #d0d0d0;padding:6px "
+    "10px;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
     "th,pre{background:#f5f5f5}"
     "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
-    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:4;direction:ltr;text-align:left}"
+    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:4;direction:ltr;"
+    "text-align:left}"
     "code{font-family:\"DejaVu Sans Mono\",ui-monospace,Menlo,Consolas,monospace}"
     ":not(pre)>code{background:#f5f5f5;padding:0 .2em;border-radius:3px}"
     "figure{margin:12px 0}"

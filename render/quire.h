@@ -63,7 +63,7 @@ typedef struct qr_result {
     qr_status status;
     unsigned char *data; /* the bytes (qr_render_mem only); freed by qr_result_free */
     size_t size;
-    int pages;           /* pages (pdf, png), slides (pptx), sheets (xlsx); 0 if unknown */
+    int pages; /* pages (pdf, png), slides (pptx), sheets (xlsx); 0 if unknown */
     qr_errlist errors;
     qr_errlist warnings;
 } qr_result;

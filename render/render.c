@@ -21,9 +21,14 @@ static const struct {
     const char *ext, *mime;
     qr_kind kind;
 } formats[] = {
-    [QR_FORMAT_DOCX] = {"docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", QR_KIND_DOCUMENT},
-    [QR_FORMAT_XLSX] = {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", QR_KIND_SPREADSHEET},
-    [QR_FORMAT_PPTX] = {"pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation", QR_KIND_PRESENTATION},
+    [QR_FORMAT_DOCX] = {"docx",
+                        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                        QR_KIND_DOCUMENT},
+    [QR_FORMAT_XLSX] = {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                        QR_KIND_SPREADSHEET},
+    [QR_FORMAT_PPTX] = {"pptx",
+                        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+                        QR_KIND_PRESENTATION},
     [QR_FORMAT_PDF] = {"pdf", "application/pdf", QR_KIND_PDF},
     [QR_FORMAT_HTML] = {"html", "text/html", QR_KIND_HTML},
     [QR_FORMAT_PNG] = {"png", "image/png", QR_KIND_PDF},
@@ -48,12 +53,18 @@ qr_kind qr_format_kind(qr_format f)
 qr_format qr_kind_format(qr_kind k)
 {
     switch (k) {
-    case QR_KIND_DOCUMENT: return QR_FORMAT_DOCX;
-    case QR_KIND_SPREADSHEET: return QR_FORMAT_XLSX;
-    case QR_KIND_PRESENTATION: return QR_FORMAT_PPTX;
-    case QR_KIND_PDF: return QR_FORMAT_PDF;
-    case QR_KIND_HTML: return QR_FORMAT_HTML;
-    case QR_KIND_COUNT: break;
+    case QR_KIND_DOCUMENT:
+        return QR_FORMAT_DOCX;
+    case QR_KIND_SPREADSHEET:
+        return QR_FORMAT_XLSX;
+    case QR_KIND_PRESENTATION:
+        return QR_FORMAT_PPTX;
+    case QR_KIND_PDF:
+        return QR_FORMAT_PDF;
+    case QR_KIND_HTML:
+        return QR_FORMAT_HTML;
+    case QR_KIND_COUNT:
+        break;
     }
     return QR_FORMAT_DOCX;
 }
@@ -100,10 +111,14 @@ static int kind_accepts(qr_kind k, qr_format f)
     case QR_KIND_DOCUMENT:
     case QR_KIND_PDF:
     case QR_KIND_HTML:
-        return f == QR_FORMAT_DOCX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG || f == QR_FORMAT_HTML;
-    case QR_KIND_PRESENTATION: return f == QR_FORMAT_PPTX;
-    case QR_KIND_SPREADSHEET: return f == QR_FORMAT_XLSX;
-    case QR_KIND_COUNT: break;
+        return f == QR_FORMAT_DOCX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG ||
+               f == QR_FORMAT_HTML;
+    case QR_KIND_PRESENTATION:
+        return f == QR_FORMAT_PPTX;
+    case QR_KIND_SPREADSHEET:
+        return f == QR_FORMAT_XLSX;
+    case QR_KIND_COUNT:
+        break;
     }
     return 0;
 }
@@ -176,8 +191,11 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         return QR_E_USAGE;
     }
     if (!kind_accepts(kind, format)) {
-        qr_errlist_addf(&res->errors, QR_E_USAGE, "", "use .docx, .pdf, .png or .html for documents, .pptx for presentations, .xlsx for spreadsheets",
-                        "a %s spec cannot be rendered as .%s", qr_kind_name(kind), qr_format_ext(format));
+        qr_errlist_addf(&res->errors, QR_E_USAGE, "",
+                        "use .docx, .pdf, .png or .html for documents, .pptx for presentations, "
+                        ".xlsx for spreadsheets",
+                        "a %s spec cannot be rendered as .%s", qr_kind_name(kind),
+                        qr_format_ext(format));
         return QR_E_USAGE;
     }
     /* Spec errors come first: they are what the caller can fix. */
@@ -190,8 +208,9 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     const qr_backend *be = qr_backend_for((qr_fmt)format);
     if (!be) {
         qr_doc_free(doc);
-        qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "", "this build of quire has no such backend",
-                        "the .%s backend is not built", qr_format_ext(format));
+        qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
+                        "this build of quire has no such backend", "the .%s backend is not built",
+                        qr_format_ext(format));
         return QR_E_RENDER;
     }
 
@@ -310,8 +329,8 @@ static qr_status render_file(const spec_in *in, qr_kind kind, qr_format format, 
     if (st == QR_OK && fsync(fd) != 0) st = QR_E_IO;
     if (close(fd) != 0 && st == QR_OK) st = QR_E_IO;
     if (st == QR_OK && rename(tmp, path) != 0) {
-        qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot rename the output to %s: %s",
-                        path, strerror(errno));
+        qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot rename the output to %s: %s", path,
+                        strerror(errno));
         st = QR_E_IO;
     }
     if (st != QR_OK) {
@@ -339,7 +358,7 @@ qr_status qr_render_file(const char *spec, size_t len, qr_kind kind, qr_format f
 /* Reads a file descriptor in 64 KiB gulps, handed out as the compiler asks. */
 typedef struct fd_reader {
     int fd;
-    int err;     /* errno of a failed read, else 0 */
+    int err; /* errno of a failed read, else 0 */
     char *buf;
     size_t pos, len;
 } fd_reader;
@@ -349,7 +368,8 @@ static size_t fd_read(void *ctx, char *out, size_t size)
     fd_reader *r = ctx;
     if (r->pos == r->len) {
         ssize_t n;
-        do n = read(r->fd, r->buf, 65536);
+        do
+            n = read(r->fd, r->buf, 65536);
         while (n < 0 && errno == EINTR);
         if (n < 0) {
             r->err = errno ? errno : EIO;
@@ -370,7 +390,8 @@ qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_format format,
 {
     result_init(res);
     if (!spec_path || !out_path) {
-        qr_errlist_add(&res->errors, QR_E_USAGE, "", "qr_render_path: name the spec and the output", NULL);
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "qr_render_path: name the spec and the output",
+                       NULL);
         return finish(res, QR_E_USAGE);
     }
     int is_stdin = strcmp(spec_path, "-") == 0;

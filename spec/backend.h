@@ -32,13 +32,14 @@ typedef enum qr_fmt {
 /* Everything a backend gets besides the tree. */
 typedef struct qr_render_ctx {
     const qr_doc *doc;
-    struct qr_fonts *fonts; /* the font set (qr_fonts_default()); NULL for html and xlsx, which need none */
-    qr_errlist *warnings;   /* add warnings here (QR_OK code), e.g. uncovered characters */
-    qr_errlist *errors;     /* add render errors here, with the failing block's path */
-    int png_page;           /* PNG: 1-based page to render */
-    double png_dpi;         /* PNG: resolution */
-    int pages;              /* set by the backend: pages, slides or sheets */
-    long long epoch;        /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
+    struct qr_fonts
+        *fonts; /* the font set (qr_fonts_default()); NULL for html and xlsx, which need none */
+    qr_errlist *warnings; /* add warnings here (QR_OK code), e.g. uncovered characters */
+    qr_errlist *errors;   /* add render errors here, with the failing block's path */
+    int png_page;         /* PNG: 1-based page to render */
+    double png_dpi;       /* PNG: resolution */
+    int pages;            /* set by the backend: pages, slides or sheets */
+    long long epoch;      /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
 } qr_render_ctx;
 
 typedef struct qr_backend {

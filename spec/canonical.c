@@ -30,11 +30,11 @@ typedef enum ctx {
     C_COUNT
 } ctx;
 
-static const char *const order_top[] = {"title", "lang", "size", "page", "sections",
+static const char *const order_top[] = {"title",  "lang",   "size",   "page", "sections",
                                         "blocks", "slides", "sheets", NULL};
-static const char *const order_block[] = {"type",  "level",   "text",     "runs",
-                                          "ordered", "items", "headers",  "rows",
-                                          "widths", "language", "src",    "alt", NULL};
+static const char *const order_block[] = {"type",  "level",   "text", "runs",   "ordered",
+                                          "items", "headers", "rows", "widths", "language",
+                                          "src",   "alt",     NULL};
 static const char *const order_run[] = {"text",   "bold", "italic", "underline",
                                         "strike", "code", "link",   NULL};
 static const char *const order_item[] = {"text", "runs", "items", NULL};
@@ -49,10 +49,10 @@ static const char *const order_cell[] = {"value", "date", "formula", "format", N
 static const char *const order_none[] = {NULL};
 
 static const char *const *const orders[C_COUNT] = {
-    [C_ANY] = order_none,         [C_TOP] = order_top,     [C_BLOCK] = order_block,
-    [C_RUN] = order_run,          [C_ITEM] = order_item,   [C_SECTION] = order_section,
-    [C_PAGE] = order_page,        [C_MARGINS] = order_margins, [C_SLIDE] = order_slide,
-    [C_SHEET] = order_sheet,      [C_CELL] = order_cell,
+    [C_ANY] = order_none,    [C_TOP] = order_top,         [C_BLOCK] = order_block,
+    [C_RUN] = order_run,     [C_ITEM] = order_item,       [C_SECTION] = order_section,
+    [C_PAGE] = order_page,   [C_MARGINS] = order_margins, [C_SLIDE] = order_slide,
+    [C_SHEET] = order_sheet, [C_CELL] = order_cell,
 };
 
 /* The context of a member's value (arrays pass it on to their elements). */
@@ -74,18 +74,21 @@ static ctx member_ctx(ctx parent, const char *key)
         if (!strcmp(key, "runs")) return C_RUN;
         if (!strcmp(key, "items")) return C_ITEM;
         return C_ANY;
-    case C_PAGE: return !strcmp(key, "margins") ? C_MARGINS : C_ANY;
+    case C_PAGE:
+        return !strcmp(key, "margins") ? C_MARGINS : C_ANY;
     case C_SLIDE:
         if (!strcmp(key, "bullets")) return C_ITEM;
         if (!strcmp(key, "image") || !strcmp(key, "table")) return C_BLOCK;
         return C_ANY;
-    case C_SHEET: return !strcmp(key, "rows") ? C_CELL : C_ANY;
+    case C_SHEET:
+        return !strcmp(key, "rows") ? C_CELL : C_ANY;
     case C_ANY:
     case C_RUN:
     case C_SECTION:
     case C_MARGINS:
     case C_CELL:
-    case C_COUNT: break;
+    case C_COUNT:
+        break;
     }
     return C_ANY;
 }
@@ -133,13 +136,27 @@ static void put_string(qr_buf *b, const char *s, size_t n)
         start = i + 1;
         char esc[7] = {'\\', 0};
         switch (c) {
-        case '"': esc[1] = '"'; break;
-        case '\\': esc[1] = '\\'; break;
-        case '\n': esc[1] = 'n'; break;
-        case '\r': esc[1] = 'r'; break;
-        case '\t': esc[1] = 't'; break;
-        case '\b': esc[1] = 'b'; break;
-        case '\f': esc[1] = 'f'; break;
+        case '"':
+            esc[1] = '"';
+            break;
+        case '\\':
+            esc[1] = '\\';
+            break;
+        case '\n':
+            esc[1] = 'n';
+            break;
+        case '\r':
+            esc[1] = 'r';
+            break;
+        case '\t':
+            esc[1] = 't';
+            break;
+        case '\b':
+            esc[1] = 'b';
+            break;
+        case '\f':
+            esc[1] = 'f';
+            break;
         default:
             memcpy(esc, "\\u00", 4);
             esc[4] = hex[c >> 4];
@@ -157,8 +174,12 @@ static void put_scalar(qr_buf *b, json_t *v)
 {
     char num[40];
     switch (json_typeof(v)) {
-    case JSON_STRING: put_string(b, json_string_value(v), json_string_length(v)); break;
-    case JSON_INTEGER: qr_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); break;
+    case JSON_STRING:
+        put_string(b, json_string_value(v), json_string_length(v));
+        break;
+    case JSON_INTEGER:
+        qr_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        break;
     case JSON_REAL: {
         int n = qr_fmt_double(json_real_value(v), num);
         /* keep it a real when it reads like an integer */
@@ -166,11 +187,18 @@ static void put_scalar(qr_buf *b, json_t *v)
         qr_buf_append(b, num, (size_t)n);
         break;
     }
-    case JSON_TRUE: qr_buf_puts(b, "true"); break;
-    case JSON_FALSE: qr_buf_puts(b, "false"); break;
-    case JSON_NULL: qr_buf_puts(b, "null"); break;
+    case JSON_TRUE:
+        qr_buf_puts(b, "true");
+        break;
+    case JSON_FALSE:
+        qr_buf_puts(b, "false");
+        break;
+    case JSON_NULL:
+        qr_buf_puts(b, "null");
+        break;
     case JSON_OBJECT:
-    case JSON_ARRAY: break;
+    case JSON_ARRAY:
+        break;
     }
 }
 
@@ -277,9 +305,12 @@ int qr_kind_guess(const char *json, size_t len, qr_kind *kind)
     if (!root) return -1;
     int r = -1;
     if (json_is_object(root)) {
-        if (json_object_get(root, "slides")) *kind = QR_KIND_PRESENTATION;
-        else if (json_object_get(root, "sheets")) *kind = QR_KIND_SPREADSHEET;
-        else *kind = QR_KIND_DOCUMENT;
+        if (json_object_get(root, "slides"))
+            *kind = QR_KIND_PRESENTATION;
+        else if (json_object_get(root, "sheets"))
+            *kind = QR_KIND_SPREADSHEET;
+        else
+            *kind = QR_KIND_DOCUMENT;
         r = 0;
     }
     json_decref(root);

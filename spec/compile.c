@@ -12,8 +12,11 @@
 #include "compile_int.h"
 
 static const char *const kind_names[] = {
-    [QR_KIND_DOCUMENT] = "document", [QR_KIND_SPREADSHEET] = "spreadsheet",
-    [QR_KIND_PRESENTATION] = "presentation", [QR_KIND_PDF] = "pdf", [QR_KIND_HTML] = "html",
+    [QR_KIND_DOCUMENT] = "document",
+    [QR_KIND_SPREADSHEET] = "spreadsheet",
+    [QR_KIND_PRESENTATION] = "presentation",
+    [QR_KIND_PDF] = "pdf",
+    [QR_KIND_HTML] = "html",
 };
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == QR_KIND_COUNT, "one name per kind");
 
@@ -75,15 +78,24 @@ size_t qr_utf8_check(const char *str, size_t n)
         }
         size_t need;
         unsigned lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) need = 1;
-        else if (c == 0xE0) need = 2, lo = 0xA0;
-        else if (c >= 0xE1 && c <= 0xEC) need = 2;
-        else if (c == 0xED) need = 2, hi = 0x9F; /* no surrogates */
-        else if (c >= 0xEE && c <= 0xEF) need = 2;
-        else if (c == 0xF0) need = 3, lo = 0x90;
-        else if (c >= 0xF1 && c <= 0xF3) need = 3;
-        else if (c == 0xF4) need = 3, hi = 0x8F;
-        else return i;
+        if (c >= 0xC2 && c <= 0xDF)
+            need = 1;
+        else if (c == 0xE0)
+            need = 2, lo = 0xA0;
+        else if (c >= 0xE1 && c <= 0xEC)
+            need = 2;
+        else if (c == 0xED)
+            need = 2, hi = 0x9F; /* no surrogates */
+        else if (c >= 0xEE && c <= 0xEF)
+            need = 2;
+        else if (c == 0xF0)
+            need = 3, lo = 0x90;
+        else if (c >= 0xF1 && c <= 0xF3)
+            need = 3;
+        else if (c == 0xF4)
+            need = 3, hi = 0x8F;
+        else
+            return i;
         if (i + need >= n) return i;
         if (s[i + 1] < lo || s[i + 1] > hi) return i;
         for (size_t k = 2; k <= need; k++)
@@ -97,11 +109,11 @@ size_t qr_utf8_check(const char *str, size_t n)
  * qr_utf8_check over their concatenation. A sequence cut by a chunk's end
  * waits in pend for the next chunk. */
 typedef struct utf8_stream {
-    size_t off;             /* bytes fed so far */
-    unsigned char pend[4];  /* an incomplete sequence at the end of the last chunk */
+    size_t off;            /* bytes fed so far */
+    unsigned char pend[4]; /* an incomplete sequence at the end of the last chunk */
     size_t npend;
-    size_t pend_at;         /* its offset */
-    size_t bad;             /* offset of the first bad byte, or (size_t)-1 */
+    size_t pend_at; /* its offset */
+    size_t bad;     /* offset of the first bad byte, or (size_t)-1 */
 } utf8_stream;
 
 /* Bytes in the sequence a lead byte starts (as qr_utf8_check accepts), 0 if none. */
@@ -120,7 +132,8 @@ static void utf8_feed(utf8_stream *u, const char *s, size_t n)
     if (u->bad != (size_t)-1) goto done;
     if (u->npend) {
         size_t want = utf8_seq_len(u->pend[0]);
-        while (u->npend < want && i < n) u->pend[u->npend++] = (unsigned char)s[i++];
+        while (u->npend < want && i < n)
+            u->pend[u->npend++] = (unsigned char)s[i++];
         if (u->npend < want) goto done;
         u->npend = 0;
         if (qr_utf8_check((const char *)u->pend, want) != (size_t)-1) {
@@ -160,11 +173,11 @@ static void utf8_end(utf8_stream *u)
 typedef struct src {
     qr_read_fn read;
     void *ctx;
-    size_t max;         /* max_input; 0: none */
-    size_t total;       /* bytes read */
+    size_t max;   /* max_input; 0: none */
+    size_t total; /* bytes read */
     utf8_stream u;
     int started, eof, ioerr;
-    int stop;           /* over max_input, bad UTF-8 or a read error: no more bytes for jansson */
+    int stop; /* over max_input, bad UTF-8 or a read error: no more bytes for jansson */
 } src;
 
 /* One read: count, check. Returns the bytes, 0 at the end, (size_t)-1 to stop. */
@@ -268,16 +281,16 @@ static void json_error(qr_errlist *errs, const json_error_t *je, const char *whe
         hint = "send a number this large as a string to keep every digit";
     else if (strstr(je->text, "duplicate"))
         hint = "give each key once per object";
-    qr_errlist_addf(errs, QR_E_JSON, "", hint, "%sJSON syntax error at line %d, column %d: %s", where,
-                    je->line, je->column, je->text);
+    qr_errlist_addf(errs, QR_E_JSON, "", hint, "%sJSON syntax error at line %d, column %d: %s",
+                    where, je->line, je->column, je->text);
 }
 
 qr_status qr_input_size_check(size_t len, const qr_limits *lim, qr_errlist *errs)
 {
     if (!lim->max_input || len <= lim->max_input) return QR_OK;
-    return qr_errlist_addf(errs, QR_E_LIMIT, "", "raise it with --max-input (library: qr_limits.max_input)",
-                           "input is %zu bytes; the limit max_input is %zu bytes", len,
-                           lim->max_input);
+    return qr_errlist_addf(
+        errs, QR_E_LIMIT, "", "raise it with --max-input (library: qr_limits.max_input)",
+        "input is %zu bytes; the limit max_input is %zu bytes", len, lim->max_input);
 }
 
 json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,
@@ -285,8 +298,8 @@ json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_stri
 {
     json_error_t je;
     src s = {.read = read, .ctx = ctx, .max = max_input, .u = {.bad = (size_t)-1}};
-    json_t *root = json_load_callback(src_jansson, &s,
-                                      JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    json_t *root = json_load_callback(
+        src_jansson, &s, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
     if (!root || s.stop) {
         /* The first failure of a check over the whole text wins: size, then
          * UTF-8, then syntax. */
@@ -327,9 +340,10 @@ json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_stri
         if (!inner || !json_is_object(inner)) {
             *st = QR_E_SPEC;
             if (!inner)
-                qr_errlist_addf(errs, QR_E_SPEC, "", "send the spec as a JSON object",
-                                "the spec is a string that does not hold JSON (line %d, column %d: %s)",
-                                je.line, je.column, je.text);
+                qr_errlist_addf(
+                    errs, QR_E_SPEC, "", "send the spec as a JSON object",
+                    "the spec is a string that does not hold JSON (line %d, column %d: %s)",
+                    je.line, je.column, je.text);
             else
                 qr_errlist_add(errs, QR_E_SPEC, "",
                                "the spec is a string that does not hold a JSON object",
@@ -354,8 +368,8 @@ json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist
 
 typedef struct frame {
     json_t *v;
-    void *iter;     /* objects: the member being visited */
-    size_t idx;     /* arrays: the next index */
+    void *iter;      /* objects: the member being visited */
+    size_t idx;      /* arrays: the next index */
     const char *key; /* objects: the key of the child being visited */
 } frame;
 
@@ -363,8 +377,10 @@ typedef struct frame {
 static void frames_path(const frame *f, size_t n, qr_cc *cc)
 {
     for (size_t i = 0; i < n; i++) {
-        if (json_is_array(f[i].v)) qr_cc_push_index(cc, f[i].idx - 1);
-        else qr_cc_push_key(cc, f[i].key);
+        if (json_is_array(f[i].v))
+            qr_cc_push_index(cc, f[i].idx - 1);
+        else
+            qr_cc_push_key(cc, f[i].key);
     }
 }
 
@@ -428,19 +444,23 @@ static int depth_check(qr_cc *cc, json_t *root, size_t max)
 static const char *shape_hint(qr_kind kind)
 {
     switch (kind) {
-    case QR_KIND_SPREADSHEET: return "a spreadsheet spec is {\"sheets\": [{\"name\": \"...\", \"rows\": [[...]]}]}";
-    case QR_KIND_PRESENTATION: return "a presentation spec is {\"title\": \"...\", \"slides\": [{\"title\": \"...\"}]}";
+    case QR_KIND_SPREADSHEET:
+        return "a spreadsheet spec is {\"sheets\": [{\"name\": \"...\", \"rows\": [[...]]}]}";
+    case QR_KIND_PRESENTATION:
+        return "a presentation spec is {\"title\": \"...\", \"slides\": [{\"title\": \"...\"}]}";
     case QR_KIND_DOCUMENT:
     case QR_KIND_PDF:
     case QR_KIND_HTML:
-    case QR_KIND_COUNT: break;
+    case QR_KIND_COUNT:
+        break;
     }
-    return "a document spec is {\"title\": \"...\", \"blocks\": [{\"type\": \"paragraph\", \"text\": \"...\"}]}";
+    return "a document spec is {\"title\": \"...\", \"blocks\": [{\"type\": \"paragraph\", "
+           "\"text\": \"...\"}]}";
 }
 
 /* The path both entries share once their arguments are checked. */
-static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind,
-                              const qr_compile_opts *opts, qr_doc **out, qr_errlist *errs)
+static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr_compile_opts *opts,
+                              qr_doc **out, qr_errlist *errs)
 {
     qr_compile_opts def;
     if (!opts) {
@@ -462,8 +482,12 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind,
     }
     doc->arena = a;
     doc->kind = kind;
-    qr_cc cc = {.doc = doc, .a = &doc->arena, .errs = errs, .lim = lim,
-                .base_dir = opts->base_dir, .kind = kind};
+    qr_cc cc = {.doc = doc,
+                .a = &doc->arena,
+                .errs = errs,
+                .lim = lim,
+                .base_dir = opts->base_dir,
+                .kind = kind};
 
     if (depth_check(&cc, root, lim->max_depth) == 0) {
         if (!json_is_object(root)) {
@@ -473,10 +497,17 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind,
             switch (kind) {
             case QR_KIND_DOCUMENT:
             case QR_KIND_PDF:
-            case QR_KIND_HTML: qr_cc_document(&cc, root); break;
-            case QR_KIND_PRESENTATION: qr_cc_presentation(&cc, root); break;
-            case QR_KIND_SPREADSHEET: qr_cc_spreadsheet(&cc, root); break;
-            case QR_KIND_COUNT: break;
+            case QR_KIND_HTML:
+                qr_cc_document(&cc, root);
+                break;
+            case QR_KIND_PRESENTATION:
+                qr_cc_presentation(&cc, root);
+                break;
+            case QR_KIND_SPREADSHEET:
+                qr_cc_spreadsheet(&cc, root);
+                break;
+            case QR_KIND_COUNT:
+                break;
             }
         }
     }
@@ -520,8 +551,8 @@ qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compil
     return compile_read(mem_read, &m, kind, opts, out, errs);
 }
 
-qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind,
-                            const qr_compile_opts *opts, qr_doc **out, qr_errlist *errs)
+qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind, const qr_compile_opts *opts,
+                            qr_doc **out, qr_errlist *errs)
 {
     if (out) *out = NULL;
     if (!out || !errs || !read || (unsigned)kind >= QR_KIND_COUNT) {

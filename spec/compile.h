@@ -68,8 +68,8 @@ typedef size_t (*qr_read_fn)(void *ctx, char *buf, size_t size);
  *  at byte N") and syntax are checked in that order of precedence, so after
  *  a failure the rest of the input is read (not kept) to count and check
  *  it. A read error fails with QR_E_IO ("cannot read the spec"). */
-qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind,
-                            const qr_compile_opts *opts, qr_doc **out, qr_errlist *errs);
+qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind, const qr_compile_opts *opts,
+                            qr_doc **out, qr_errlist *errs);
 
 /** The max_input check alone, for a caller that knows the size before
  *  reading (a file's): QR_OK, or QR_E_LIMIT with the error the compiler

@@ -16,7 +16,8 @@ static int path_reserve(qr_cc *cc, size_t extra)
 {
     if (cc->plen + extra + 1 <= cc->pcap) return 0;
     size_t cap = cc->pcap ? cc->pcap : 128;
-    while (cap < cc->plen + extra + 1) cap *= 2;
+    while (cap < cc->plen + extra + 1)
+        cap *= 2;
     char *p = realloc(cc->path, cap);
     if (!p) {
         qr_cc_oom(cc);
@@ -137,14 +138,22 @@ void qr_cc_missing(qr_cc *cc, const char *key, const char *hint)
 const char *qr_cc_type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    case JSON_NULL: return "null";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number";
+    case JSON_TRUE:
+        return "true";
+    case JSON_FALSE:
+        return "false";
+    case JSON_NULL:
+        return "null";
     }
     return "a value";
 }
@@ -178,7 +187,8 @@ int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char
         if (key_known(key, keys)) continue;
         unknown++;
         if (strcmp(key, "footnote") == 0 || strcmp(key, "footnotes") == 0) {
-            qr_cc_err_key(cc, key, "put the note in the text, e.g. in parentheses or a final section",
+            qr_cc_err_key(cc, key,
+                          "put the note in the text, e.g. in parentheses or a final section",
                           "footnotes are not supported");
             continue;
         }
@@ -193,7 +203,8 @@ int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char
         } else {
             size_t n = (size_t)snprintf(hint, sizeof hint, "%s takes:", what);
             for (size_t i = 0; keys[i] && n < sizeof hint; i++)
-                n += (size_t)snprintf(hint + n, sizeof hint - n, "%s \"%s\"", i ? "," : "", keys[i]);
+                n +=
+                    (size_t)snprintf(hint + n, sizeof hint - n, "%s \"%s\"", i ? "," : "", keys[i]);
         }
         /* Keys are UTF-8 of any length: quote at most 64 bytes of one. */
         qr_cc_err_key(cc, key, hint, "unknown key \"%.64s\"", key);

@@ -102,9 +102,10 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
                 if (strcmp(json_string_value(layout), layouts[i]) == 0) found = i;
         if (found < 0) {
             char hint[120];
-            const char *sug = json_is_string(layout) ? qr_suggest(json_string_value(layout), layouts)
-                                                     : NULL;
-            if (sug) snprintf(hint, sizeof hint, "did you mean \"%s\"?", sug);
+            const char *sug =
+                json_is_string(layout) ? qr_suggest(json_string_value(layout), layouts) : NULL;
+            if (sug)
+                snprintf(hint, sizeof hint, "did you mean \"%s\"?", sug);
             else
                 snprintf(hint, sizeof hint,
                          "use \"title_content\", \"title\", \"section\" or \"blank\"");
@@ -140,8 +141,10 @@ void qr_cc_presentation(qr_cc *cc, json_t *root)
     json_t *size = json_object_get(root, "size");
     if (size) {
         const char *s = json_is_string(size) ? json_string_value(size) : "";
-        if (strcmp(s, "16:9") == 0) doc->wide = 1;
-        else if (strcmp(s, "4:3") == 0) doc->wide = 0;
+        if (strcmp(s, "16:9") == 0)
+            doc->wide = 1;
+        else if (strcmp(s, "4:3") == 0)
+            doc->wide = 0;
         else
             qr_cc_err_key(cc, "size", "use \"16:9\" (default) or \"4:3\"",
                           "expected \"16:9\" or \"4:3\", got %s%.20s%s", *s ? "\"" : "",
@@ -155,8 +158,8 @@ void qr_cc_presentation(qr_cc *cc, json_t *root)
     }
     size_t o = qr_cc_push_key(cc, "slides");
     if (!json_is_array(slides)) {
-        qr_cc_err(cc, "slides is an array of slide objects",
-                  "expected an array of slides, got %s", qr_cc_type_name(slides));
+        qr_cc_err(cc, "slides is an array of slide objects", "expected an array of slides, got %s",
+                  qr_cc_type_name(slides));
         qr_cc_pop(cc, o);
         return;
     }

@@ -33,13 +33,15 @@ static const char *const break_keys[] = {"type", NULL};
 static int lang_ok(const char *s)
 {
     size_t i = 0, n = 0;
-    while (isalpha((unsigned char)s[i])) i++;
+    while (isalpha((unsigned char)s[i]))
+        i++;
     if (i < 2 || i > 8) return 0;
     while (s[i]) {
         if (s[i] != '-' && s[i] != '_') return 0;
         i++;
         n = 0;
-        while (isalnum((unsigned char)s[i])) i++, n++;
+        while (isalnum((unsigned char)s[i]))
+            i++, n++;
         if (n < 1 || n > 8) return 0;
     }
     return 1;
@@ -129,12 +131,14 @@ static void page(qr_cc *cc, json_t *v)
     json_t *orient = json_object_get(v, "orientation");
     if (orient) {
         const char *s = json_is_string(orient) ? json_string_value(orient) : NULL;
-        if (s && strcasecmp(s, "landscape") == 0) pg->landscape = 1;
-        else if (s && strcasecmp(s, "portrait") == 0) pg->landscape = 0;
+        if (s && strcasecmp(s, "landscape") == 0)
+            pg->landscape = 1;
+        else if (s && strcasecmp(s, "portrait") == 0)
+            pg->landscape = 0;
         else
             qr_cc_err_key(cc, "orientation", "use \"portrait\" or \"landscape\"",
-                          "expected \"portrait\" or \"landscape\", got %s%.40s%s",
-                          s ? "\"" : "", s ? s : qr_cc_type_name(orient), s ? "\"" : "");
+                          "expected \"portrait\" or \"landscape\", got %s%.40s%s", s ? "\"" : "",
+                          s ? s : qr_cc_type_name(orient), s ? "\"" : "");
     }
     json_t *m = json_object_get(v, "margins");
     if (m) {
@@ -155,7 +159,9 @@ static void page(qr_cc *cc, json_t *v)
                 qr_cc_pop(cc, o2);
             }
         } else {
-            qr_cc_err(cc, "use a number of points for all sides, or {\"top\", \"right\", \"bottom\", \"left\"}",
+            qr_cc_err(cc,
+                      "use a number of points for all sides, or {\"top\", \"right\", \"bottom\", "
+                      "\"left\"}",
                       "expected a number or an object, got %s", qr_cc_type_name(m));
         }
         qr_cc_pop(cc, o);
@@ -250,7 +256,8 @@ static qr_tcell *tcells(qr_cc *cc, json_t *arr, size_t n_cols, int *bad)
         if (tcell(cc, json_array_get(arr, i), &cells[i]) < 0) *bad = 1;
         qr_cc_pop(cc, old);
     }
-    for (size_t i = n; i < n_cols; i++) cells[i].kind = QR_TCELL_EMPTY;
+    for (size_t i = n; i < n_cols; i++)
+        cells[i].kind = QR_TCELL_EMPTY;
     return cells;
 }
 
@@ -334,7 +341,8 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
                 if (!qr_cc_number(e, &w[i]) || !(w[i] > 0) || w[i] > 1e9) {
                     qr_cc_err(cc, "widths are relative: [3, 1] is 75% / 25%",
                               "expected a positive number, got %s",
-                              qr_cc_number(e, &w[i]) ? "a number out of range" : qr_cc_type_name(e));
+                              qr_cc_number(e, &w[i]) ? "a number out of range"
+                                                     : qr_cc_type_name(e));
                     wbad = 1;
                 } else {
                     sum += w[i];
@@ -342,7 +350,8 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
                 qr_cc_pop(cc, o2);
             }
             if (!wbad) {
-                for (size_t i = 0; i < n_cols; i++) w[i] /= sum;
+                for (size_t i = 0; i < n_cols; i++)
+                    w[i] /= sum;
                 t->widths = w;
             } else {
                 bad = 1;
@@ -537,8 +546,13 @@ static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t 
 void qr_cc_document(qr_cc *cc, json_t *root)
 {
     qr_doc *doc = cc->doc;
-    doc->page = (qr_page){.width = 612, .height = 792, .margin_top = 72, .margin_right = 72,
-                          .margin_bottom = 72, .margin_left = 72, .size_name = "Letter"};
+    doc->page = (qr_page){.width = 612,
+                          .height = 792,
+                          .margin_top = 72,
+                          .margin_right = 72,
+                          .margin_bottom = 72,
+                          .margin_left = 72,
+                          .size_name = "Letter"};
     qr_cc_check_keys(cc, root, doc_keys, "a document spec");
     qr_cc_title_lang(cc, root);
     json_t *pg = json_object_get(root, "page");
@@ -552,7 +566,8 @@ void qr_cc_document(qr_cc *cc, json_t *root)
         return;
     }
     if (sections && !json_is_array(sections)) {
-        qr_cc_err_key(cc, "sections", "sections is [{\"heading\": \"...\", \"paragraphs\": [\"...\"]}]",
+        qr_cc_err_key(cc, "sections",
+                      "sections is [{\"heading\": \"...\", \"paragraphs\": [\"...\"]}]",
                       "expected an array of sections, got %s", qr_cc_type_name(sections));
         sections = NULL;
     }

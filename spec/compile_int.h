@@ -33,15 +33,15 @@ typedef struct qr_cc {
     char *path; /* the current JSON pointer (heap, NUL-terminated) */
     size_t plen, pcap;
 
-    size_t n_errors;     /* errors reported (recorded or not) */
-    size_t n_suppressed; /* errors past QR_CC_MAX_ERRORS */
-    int limit;           /* a QR_E_LIMIT error was reported */
-    int nomem;           /* an allocation failed */
-    int cells_over;      /* max_cells was reported: stop counting */
+    size_t n_errors;      /* errors reported (recorded or not) */
+    size_t n_suppressed;  /* errors past QR_CC_MAX_ERRORS */
+    int limit;            /* a QR_E_LIMIT error was reported */
+    int nomem;            /* an allocation failed */
+    int cells_over;       /* max_cells was reported: stop counting */
     size_t n_table_cells; /* cells of document and slide tables */
     int table_cells_over; /* max_table_cells was reported */
-    size_t n_cells;      /* table and sheet cells so far */
-    unsigned n_images;   /* images so far: names image1, image2, ... */
+    size_t n_cells;       /* table and sheet cells so far */
+    unsigned n_images;    /* images so far: names image1, image2, ... */
 
     char *pool; /* string pool chunk: strings packed without alignment */
     size_t pool_left;
@@ -125,8 +125,7 @@ int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out);
 /** List items or bullets (an array at the current path); depth is the level
  *  of these items (1 for a top-level list). nonempty: an empty array is an
  *  error. */
-int qr_cc_items(qr_cc *cc, json_t *arr, size_t depth, int nonempty, const qr_item **out,
-                size_t *n);
+int qr_cc_items(qr_cc *cc, json_t *arr, size_t depth, int nonempty, const qr_item **out, size_t *n);
 /** Whether a URL has an allowed scheme (http:, https:, mailto:). */
 int qr_cc_link_ok(const char *url);
 

@@ -26,8 +26,8 @@
 #include "compile_int.h"
 
 static const char *const book_keys[] = {"title", "lang", "sheets", NULL};
-static const char *const sheet_keys[] = {"name", "header", "freeze", "widths",
-                                         "columns", "rows", NULL};
+static const char *const sheet_keys[] = {"name",    "header", "freeze", "widths",
+                                         "columns", "rows",   NULL};
 static const char *const cell_keys[] = {"value", "date", "formula", "format", NULL};
 
 #define EXCEL_ROWS 1048576u
@@ -49,7 +49,8 @@ typedef struct fmt_table {
 static uint32_t hash(const char *s, size_t n)
 {
     uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
     return h;
 }
 
@@ -60,7 +61,8 @@ static int fmt_grow(fmt_table *t)
     if (!slots) return -1;
     for (size_t i = 0; i < t->n; i++) {
         size_t h = hash(t->items[i], strlen(t->items[i])) & (ns - 1);
-        while (slots[h]) h = (h + 1) & (ns - 1);
+        while (slots[h])
+            h = (h + 1) & (ns - 1);
         slots[h] = (uint32_t)i + 1;
     }
     free(t->slots);
@@ -112,7 +114,8 @@ static int cell_format(qr_cc *cc, fmt_table *t, json_t *obj, uint16_t *fmt)
         qr_cc_err(cc, NULL, "strings may not contain NUL (\\u0000)");
     } else {
         long i = fmt_index(cc, t, json_string_value(f), json_string_length(f));
-        if (i == -1) qr_cc_oom(cc);
+        if (i == -1)
+            qr_cc_oom(cc);
         else if (i == -2)
             qr_cc_err(cc, "reuse formats: a workbook holds at most 65535 distinct ones",
                       "more than %u distinct number formats", MAX_FORMATS);
@@ -208,10 +211,17 @@ static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *l
         *num = (double)i;
         return QR_CELL_NUMBER;
     }
-    case JSON_REAL: *num = json_real_value(v); return QR_CELL_NUMBER;
-    case JSON_TRUE: *num = 1; return QR_CELL_BOOL;
-    case JSON_FALSE: *num = 0; return QR_CELL_BOOL;
-    case JSON_NULL: return QR_CELL_EMPTY;
+    case JSON_REAL:
+        *num = json_real_value(v);
+        return QR_CELL_NUMBER;
+    case JSON_TRUE:
+        *num = 1;
+        return QR_CELL_BOOL;
+    case JSON_FALSE:
+        *num = 0;
+        return QR_CELL_BOOL;
+    case JSON_NULL:
+        return QR_CELL_EMPTY;
     case JSON_STRING:
         *str = qr_cc_str(cc, v, len);
         if (!*str) return -1;
@@ -221,7 +231,8 @@ static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *l
         }
         return QR_CELL_TEXT;
     case JSON_ARRAY:
-    case JSON_OBJECT: break;
+    case JSON_OBJECT:
+        break;
     }
     qr_cc_err(cc, "a value is a number, a string or true/false", "expected a scalar, got %s",
               qr_cc_type_name(v));
@@ -314,8 +325,9 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
     }
     if (!value) {
         if (unk) return -1; /* the unknown key is most likely it, misspelt */
-        qr_cc_err(cc, "write {\"value\": 0.25, \"format\": \"0.0%\"}, {\"date\": \"2026-11-30\"} "
-                      "or {\"formula\": \"SUM(B2:B9)\"}",
+        qr_cc_err(cc,
+                  "write {\"value\": 0.25, \"format\": \"0.0%\"}, {\"date\": \"2026-11-30\"} "
+                  "or {\"formula\": \"SUM(B2:B9)\"}",
                   "a cell object needs \"value\", \"date\" or \"formula\"");
         return -1;
     }
@@ -370,9 +382,12 @@ static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
         c->type = QR_CELL_BOOL;
         c->v.num = json_is_true(v);
         return 0;
-    case JSON_NULL: c->type = QR_CELL_EMPTY; return 0;
+    case JSON_NULL:
+        c->type = QR_CELL_EMPTY;
+        return 0;
     case JSON_ARRAY:
-    case JSON_OBJECT: break;
+    case JSON_OBJECT:
+        break;
     }
     o = qr_cc_push_index(cc, r);
     qr_cc_push_index(cc, col);
@@ -450,7 +465,8 @@ static char *fold(const char *s)
     size_t n = strlen(s);
     char *f = malloc(n + 1);
     if (!f) return NULL;
-    for (size_t i = 0; i <= n; i++) f[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+    for (size_t i = 0; i <= n; i++)
+        f[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
     return f;
 }
 
@@ -461,8 +477,10 @@ static int name_taken(const name_ref *refs, size_t n, const char *folded)
         size_t mid = (lo + hi) / 2;
         int c = strcmp(refs[mid].folded, folded);
         if (c == 0) return 1;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return 0;
 }
@@ -494,8 +512,10 @@ static void sheet_names(qr_cc *cc, json_t *sheets, const char **names)
             names[i] = qr_cc_str(cc, nm, NULL);
             refs[m].folded = fold(json_string_value(nm));
             refs[m].index = i;
-            if (!refs[m].folded) qr_cc_oom(cc);
-            else m++;
+            if (!refs[m].folded)
+                qr_cc_oom(cc);
+            else
+                m++;
         }
         qr_cc_pop(cc, o);
     }
@@ -508,7 +528,8 @@ static void sheet_names(qr_cc *cc, json_t *sheets, const char **names)
     for (size_t k = 1; dup && first && k < m; k++) {
         if (strcmp(refs[k].folded, refs[k - 1].folded) == 0) {
             dup[refs[k].index] = 1;
-            first[refs[k].index] = dup[refs[k - 1].index] ? first[refs[k - 1].index] : refs[k - 1].index;
+            first[refs[k].index] =
+                dup[refs[k - 1].index] ? first[refs[k - 1].index] : refs[k - 1].index;
         }
     }
     for (size_t i = 0; dup && first && i < n; i++) {
@@ -533,7 +554,8 @@ static void sheet_names(qr_cc *cc, json_t *sheets, const char **names)
         snprintf(buf, sizeof buf, "Sheet%zu", k);
         names[i] = qr_cc_strndup(cc, buf, strlen(buf));
     }
-    for (size_t k = 0; k < m; k++) free(refs[k].folded);
+    for (size_t k = 0; k < m; k++)
+        free(refs[k].folded);
     free(refs);
     free(dup);
     free(first);
@@ -546,10 +568,12 @@ static int parse_ref(const char *s, int *row, int *col)
 {
     size_t i = 0;
     unsigned long c = 0, r = 0;
-    while (isalpha((unsigned char)s[i]) && i < 3) c = c * 26 + (unsigned long)(toupper((unsigned char)s[i++]) - 'A' + 1);
+    while (isalpha((unsigned char)s[i]) && i < 3)
+        c = c * 26 + (unsigned long)(toupper((unsigned char)s[i++]) - 'A' + 1);
     if (i == 0 || c > EXCEL_COLS) return -1;
     size_t j = i;
-    while (isdigit((unsigned char)s[j]) && j - i < 8) r = r * 10 + (unsigned long)(s[j++] - '0');
+    while (isdigit((unsigned char)s[j]) && j - i < 8)
+        r = r * 10 + (unsigned long)(s[j++] - '0');
     if (j == i || s[j] || s[i] == '0' || r > EXCEL_ROWS) return -1;
     *row = (int)r - 1;
     *col = (int)c - 1;
@@ -567,7 +591,8 @@ static void sheet_widths(qr_cc *cc, json_t *w, qr_sheet *sh)
     }
     size_t n = json_array_size(w);
     if (n > EXCEL_COLS) {
-        qr_cc_err(cc, NULL, "widths has %zu entries; a sheet has at most %u columns", n, EXCEL_COLS);
+        qr_cc_err(cc, NULL, "widths has %zu entries; a sheet has at most %u columns", n,
+                  EXCEL_COLS);
         qr_cc_pop(cc, o);
         return;
     }
@@ -653,7 +678,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     json_t *rows = json_object_get(v, "rows");
     if (!rows) {
         if (!unk)
-            qr_cc_missing(cc, "rows", "add \"rows\": [[\"Region\", \"Revenue\"], [\"EMEA\", 1200.5]]");
+            qr_cc_missing(cc, "rows",
+                          "add \"rows\": [[\"Region\", \"Revenue\"], [\"EMEA\", 1200.5]]");
         return;
     }
     if (!json_is_array(rows)) {
@@ -689,8 +715,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
             size_t o2 = qr_cc_push_index(cc, i);
             size_t len = 0;
             if (!json_is_string(e)) {
-                qr_cc_err(cc, "columns is an array of column names",
-                          "expected a string, got %s", qr_cc_type_name(e));
+                qr_cc_err(cc, "columns is an array of column names", "expected a string, got %s",
+                          qr_cc_type_name(e));
             } else if ((cells[i].v.str = qr_cc_str(cc, e, &len)) != NULL) {
                 cells[i].type = QR_CELL_TEXT;
                 cells[i].len = (uint32_t)len;
@@ -727,7 +753,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
                 qr_cc_oom(cc);
                 break;
             }
-            for (size_t c = 0; c < n; c++) cell(cc, ft, json_array_get(row, c), &cells[c], r, c);
+            for (size_t c = 0; c < n; c++)
+                cell(cc, ft, json_array_get(row, c), &cells[c], r, c);
             dst->cells = cells;
             dst->n = (uint32_t)n;
             if (n > n_cols) n_cols = n;

@@ -65,16 +65,26 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
     r->text = t;
     r->len = n;
     int b;
-    if (qr_cc_get_bool(cc, v, "bold", &b) == 1) r->bold = b != 0;
-    else if (json_object_get(v, "bold")) bad = 1;
-    if (qr_cc_get_bool(cc, v, "italic", &b) == 1) r->italic = b != 0;
-    else if (json_object_get(v, "italic")) bad = 1;
-    if (qr_cc_get_bool(cc, v, "underline", &b) == 1) r->underline = b != 0;
-    else if (json_object_get(v, "underline")) bad = 1;
-    if (qr_cc_get_bool(cc, v, "strike", &b) == 1) r->strike = b != 0;
-    else if (json_object_get(v, "strike")) bad = 1;
-    if (qr_cc_get_bool(cc, v, "code", &b) == 1) r->code = b != 0;
-    else if (json_object_get(v, "code")) bad = 1;
+    if (qr_cc_get_bool(cc, v, "bold", &b) == 1)
+        r->bold = b != 0;
+    else if (json_object_get(v, "bold"))
+        bad = 1;
+    if (qr_cc_get_bool(cc, v, "italic", &b) == 1)
+        r->italic = b != 0;
+    else if (json_object_get(v, "italic"))
+        bad = 1;
+    if (qr_cc_get_bool(cc, v, "underline", &b) == 1)
+        r->underline = b != 0;
+    else if (json_object_get(v, "underline"))
+        bad = 1;
+    if (qr_cc_get_bool(cc, v, "strike", &b) == 1)
+        r->strike = b != 0;
+    else if (json_object_get(v, "strike"))
+        bad = 1;
+    if (qr_cc_get_bool(cc, v, "code", &b) == 1)
+        r->code = b != 0;
+    else if (json_object_get(v, "code"))
+        bad = 1;
     const char *link = NULL;
     int lr = qr_cc_get_string(cc, v, "link", 0, &link, NULL);
     if (lr < 0) bad = 1;
@@ -132,8 +142,10 @@ int qr_cc_text(qr_cc *cc, json_t *obj, int required, qr_text *out)
             for (size_t i = 0; i < n; i++) {
                 size_t o = qr_cc_push_index(cc, i);
                 memset(&rs[k], 0, sizeof rs[k]);
-                if (run(cc, json_array_get(runs, i), &rs[k]) < 0) result = -1;
-                else if (rs[k].len) k++;
+                if (run(cc, json_array_get(runs, i), &rs[k]) < 0)
+                    result = -1;
+                else if (rs[k].len)
+                    k++;
                 qr_cc_pop(cc, o);
             }
             out->runs = rs;

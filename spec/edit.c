@@ -341,7 +341,8 @@ static size_t json_size(const json_t *v, size_t limit)
         const char *k;
         json_t *m;
         n = 2;
-        json_object_foreach((json_t *)v, k, m) {
+        json_object_foreach((json_t *)v, k, m)
+        {
             n += strlen(k) + 4 + json_size(m, limit);
             if (n > limit) break;
         }
@@ -352,8 +353,10 @@ static size_t json_size(const json_t *v, size_t limit)
         for (size_t i = 0; i < json_array_size(v) && n <= limit; i++)
             n += 1 + json_size(json_array_get(v, i), limit);
         return n;
-    case JSON_STRING: return json_string_length(v) + 2;
-    default: return 1;
+    case JSON_STRING:
+        return json_string_length(v) + 2;
+    default:
+        return 1;
     }
 }
 
@@ -574,10 +577,11 @@ static qr_status apply_one(json_t **doc, const json_t *op, op_ctx *c)
             if (c->copied > EDIT_MAX_COPY) {
                 char where[512];
                 op_path(where, sizeof where, c->base, c->i, "from");
-                st = qr_errlist_addf(c->errs, QR_E_LIMIT, where, "copy less, or send the whole spec (rewrite)",
-                                     "the copy ops of this edit duplicate more than %zu bytes of JSON; "
-                                     "the limit for one edit is %zu bytes",
-                                     EDIT_MAX_COPY, EDIT_MAX_COPY);
+                st = qr_errlist_addf(
+                    c->errs, QR_E_LIMIT, where, "copy less, or send the whole spec (rewrite)",
+                    "the copy ops of this edit duplicate more than %zu bytes of JSON; "
+                    "the limit for one edit is %zu bytes",
+                    EDIT_MAX_COPY, EDIT_MAX_COPY);
                 break;
             }
         }

@@ -33,20 +33,26 @@ const char *qr_status_str(qr_status s)
 int qr_status_exit(qr_status s)
 {
     switch (s) {
-    case QR_OK: return 0;
+    case QR_OK:
+        return 0;
     case QR_E_SPEC:
     case QR_E_JSON:
     case QR_E_UTF8:
-    case QR_E_EDIT: return 1;
+    case QR_E_EDIT:
+        return 1;
     case QR_E_USAGE:
-    case QR_E_UNSUPPORTED: return 2;
+    case QR_E_UNSUPPORTED:
+        return 2;
     case QR_E_IO:
     case QR_E_RENDER:
     case QR_E_NOMEM:
-    case QR_E_STORE: return 3;
+    case QR_E_STORE:
+        return 3;
     case QR_E_LIMIT:
-    case QR_E_QUOTA: return 4;
-    case QR_STATUS_COUNT: break;
+    case QR_E_QUOTA:
+        return 4;
+    case QR_STATUS_COUNT:
+        break;
     }
     return 3;
 }

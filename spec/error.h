@@ -22,21 +22,21 @@ extern "C" {
 typedef enum qr_status {
     QR_OK = 0,
     /* spec errors: exit 1 */
-    QR_E_SPEC,          /* the spec is invalid (the list says why) */
-    QR_E_JSON,          /* JSON syntax error */
-    QR_E_UTF8,          /* invalid UTF-8 in the input */
-    QR_E_EDIT,          /* an edit (patch, append, ops) cannot be applied */
+    QR_E_SPEC, /* the spec is invalid (the list says why) */
+    QR_E_JSON, /* JSON syntax error */
+    QR_E_UTF8, /* invalid UTF-8 in the input */
+    QR_E_EDIT, /* an edit (patch, append, ops) cannot be applied */
     /* usage errors: exit 2 */
-    QR_E_USAGE,         /* bad arguments to a command or function */
-    QR_E_UNSUPPORTED,   /* the backend for this format is not built */
+    QR_E_USAGE,       /* bad arguments to a command or function */
+    QR_E_UNSUPPORTED, /* the backend for this format is not built */
     /* I/O and render failures: exit 3 */
-    QR_E_IO,            /* reading or writing a file failed */
-    QR_E_RENDER,        /* a backend failed */
-    QR_E_NOMEM,         /* out of memory */
-    QR_E_STORE,         /* the store is damaged or an artifact is missing */
+    QR_E_IO,     /* reading or writing a file failed */
+    QR_E_RENDER, /* a backend failed */
+    QR_E_NOMEM,  /* out of memory */
+    QR_E_STORE,  /* the store is damaged or an artifact is missing */
     /* limits and quotas: exit 4 */
-    QR_E_LIMIT,         /* an input or output limit was exceeded */
-    QR_E_QUOTA,         /* an owner quota was exceeded */
+    QR_E_LIMIT, /* an input or output limit was exceeded */
+    QR_E_QUOTA, /* an owner quota was exceeded */
     QR_STATUS_COUNT
 } qr_status;
 

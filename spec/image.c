@@ -72,7 +72,8 @@ static int probe_jpeg(const unsigned char *p, size_t n, qr_image *img, const cha
     *why = "a JPEG file without a frame header (SOF)";
     while (off < n) {
         if (p[off] != 0xFF) return -1;
-        while (off < n && p[off] == 0xFF) off++; /* fill bytes */
+        while (off < n && p[off] == 0xFF)
+            off++; /* fill bytes */
         if (off >= n) return -1;
         unsigned m = p[off++];
         if (m == 0xD8 || m == 0x01 || (m >= 0xD0 && m <= 0xD7)) continue; /* no length */
@@ -83,8 +84,10 @@ static int probe_jpeg(const unsigned char *p, size_t n, qr_image *img, const cha
         const unsigned char *d = p + off + 2;
         if (m == 0xE0 && len >= 16 && memcmp(d, "JFIF\0", 5) == 0) {
             unsigned units = d[7], x = be16(d + 8), y = be16(d + 10);
-            if (x && y && units == 1) dx = x, dy = y;
-            else if (x && y && units == 2) dx = x * 2.54, dy = y * 2.54;
+            if (x && y && units == 1)
+                dx = x, dy = y;
+            else if (x && y && units == 2)
+                dx = x * 2.54, dy = y * 2.54;
         }
         if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
             if (len < 8) return -1;
@@ -146,7 +149,8 @@ static size_t b64_decode(const char *s, size_t n, unsigned char *out)
             v[j] = b64(c);
             if (v[j] < 0) return (size_t)-1;
         }
-        uint32_t x = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+        uint32_t x =
+            (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
         out[k++] = (unsigned char)(x >> 16);
         if (pad < 2) out[k++] = (unsigned char)(x >> 8);
         if (pad < 1) out[k++] = (unsigned char)x;
@@ -181,8 +185,9 @@ static int from_data_uri(qr_cc *cc, const char *s, size_t n, unsigned char **dat
     size_t elen = n - (size_t)(enc - s);
     size_t max = elen / 4 * 3;
     if (cc->lim->max_image && max > cc->lim->max_image + 2) {
-        qr_cc_limit(cc, "max_image", "an image of about %zu bytes; the limit max_image is %zu bytes",
-                    max, cc->lim->max_image);
+        qr_cc_limit(cc, "max_image",
+                    "an image of about %zu bytes; the limit max_image is %zu bytes", max,
+                    cc->lim->max_image);
         return -1;
     }
     unsigned char *buf = qr_arena_alloc(cc->a, max ? max : 1);
@@ -251,13 +256,20 @@ static int path_ok(qr_cc *cc, const char *s)
 static const char *errno_text(int e)
 {
     switch (e) {
-    case ENOENT: return "no such file";
-    case EACCES: return "permission denied";
-    case ENOTDIR: return "a folder in the path is not a folder";
-    case ELOOP: return "too many symbolic links";
-    case ENAMETOOLONG: return "the path is too long";
-    case EISDIR: return "it is a folder";
-    default: return strerror(e);
+    case ENOENT:
+        return "no such file";
+    case EACCES:
+        return "permission denied";
+    case ENOTDIR:
+        return "a folder in the path is not a folder";
+    case ELOOP:
+        return "too many symbolic links";
+    case ENAMETOOLONG:
+        return "the path is too long";
+    case EISDIR:
+        return "it is a folder";
+    default:
+        return strerror(e);
     }
 }
 
@@ -303,8 +315,9 @@ static int from_file(qr_cc *cc, const char *src, unsigned char **data, size_t *s
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
         qr_cc_err(cc, NULL, "cannot read image \"%.80s\": not a regular file", src);
     } else if (cc->lim->max_image && (uintmax_t)st.st_size > cc->lim->max_image) {
-        qr_cc_limit(cc, "max_image", "image \"%.80s\" has %jd bytes; the limit max_image is %zu bytes",
-                    src, (intmax_t)st.st_size, cc->lim->max_image);
+        qr_cc_limit(cc, "max_image",
+                    "image \"%.80s\" has %jd bytes; the limit max_image is %zu bytes", src,
+                    (intmax_t)st.st_size, cc->lim->max_image);
     } else {
         size_t n = (size_t)st.st_size, k = 0;
         unsigned char *buf = qr_arena_alloc(cc->a, n ? n : 1);
@@ -371,7 +384,8 @@ int qr_cc_image_fields(qr_cc *cc, json_t *v, qr_image *img, int unk)
     json_t *src = json_object_get(v, "src");
     if (!src) {
         if (!unk)
-            qr_cc_missing(cc, "src", "add \"src\": \"data:image/png;base64,...\" or a relative path");
+            qr_cc_missing(cc, "src",
+                          "add \"src\": \"data:image/png;base64,...\" or a relative path");
         bad = 1;
     } else {
         size_t o = qr_cc_push_key(cc, "src");

@@ -24,8 +24,8 @@
 #include "compile.h"
 
 static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 #define TWO53 9007199254740992.0
 
@@ -38,7 +38,8 @@ static int utoa(uint64_t u, char *buf)
         tmp[n++] = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    for (int i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    for (int i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
     return n;
 }
 
@@ -51,7 +52,8 @@ static int layout(int neg, const char *d, int k, int e, char *buf)
     if (k <= e && e <= 21) {
         memcpy(p, d, (size_t)k);
         p += k;
-        for (int i = k; i < e; i++) *p++ = '0';
+        for (int i = k; i < e; i++)
+            *p++ = '0';
     } else if (0 < e && e <= 21) {
         memcpy(p, d, (size_t)e);
         p += e;
@@ -61,7 +63,8 @@ static int layout(int neg, const char *d, int k, int e, char *buf)
     } else if (-6 < e && e <= 0) {
         *p++ = '0';
         *p++ = '.';
-        for (int i = 0; i < -e; i++) *p++ = '0';
+        for (int i = 0; i < -e; i++)
+            *p++ = '0';
         memcpy(p, d, (size_t)k);
         p += k;
     } else {
@@ -83,7 +86,8 @@ static int layout(int neg, const char *d, int k, int e, char *buf)
 int qr_fmt_double(double v, char *buf)
 {
     if (isnan(v)) return (int)(strcpy(buf, "NaN"), 3);
-    if (isinf(v)) return v < 0 ? (int)(strcpy(buf, "-Infinity"), 9) : (int)(strcpy(buf, "Infinity"), 8);
+    if (isinf(v))
+        return v < 0 ? (int)(strcpy(buf, "-Infinity"), 9) : (int)(strcpy(buf, "Infinity"), 8);
     int neg = signbit(v) != 0;
     double a = fabs(v);
     if (a == 0) return neg ? (int)(strcpy(buf, "-0"), 2) : (int)(strcpy(buf, "0"), 1);
@@ -106,7 +110,8 @@ int qr_fmt_double(double v, char *buf)
                 k = utoa(u, d);
                 /* strip trailing zeros (m may end in 0 when s rounded up) */
                 int z = 0;
-                while (k - z > 1 && d[k - 1 - z] == '0') z++;
+                while (k - z > 1 && d[k - 1 - z] == '0')
+                    z++;
                 e = k - p;
                 return layout(neg, d, k - z, e, buf);
             }
@@ -124,7 +129,8 @@ int qr_fmt_double(double v, char *buf)
         for (; *q && *q != 'e' && *q != 'E'; q++)
             if (*q >= '0' && *q <= '9') d[k++] = *q;
         int x = atoi(q + 1);
-        while (k > 1 && d[k - 1] == '0') k--;
+        while (k > 1 && d[k - 1] == '0')
+            k--;
         return layout(neg, d, k, x + 1, buf);
     }
     return 0; /* not reached: %.16e always reads back */

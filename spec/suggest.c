@@ -20,15 +20,18 @@ static int lower(int c)
 static size_t osa(const char *a, size_t n, const char *b, size_t m)
 {
     size_t d[MAXW + 1][MAXW + 1];
-    for (size_t i = 0; i <= n; i++) d[i][0] = i;
-    for (size_t j = 0; j <= m; j++) d[0][j] = j;
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
     for (size_t i = 1; i <= n; i++) {
         for (size_t j = 1; j <= m; j++) {
             size_t cost = lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]);
             size_t v = d[i - 1][j] + 1;
             if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
             if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && lower((unsigned char)a[i - 1]) == lower((unsigned char)b[j - 2]) &&
+            if (i > 1 && j > 1 &&
+                lower((unsigned char)a[i - 1]) == lower((unsigned char)b[j - 2]) &&
                 lower((unsigned char)a[i - 2]) == lower((unsigned char)b[j - 1]) &&
                 d[i - 2][j - 2] + 1 < v)
                 v = d[i - 2][j - 2] + 1;
@@ -48,26 +51,66 @@ static int prefix_ci(const char *shorter, size_t n, const char *longer)
 /* Words models use for our keys and block types. An alias is suggested
  * only when its target is among the candidates. */
 static const char *const aliases[][2] = {
-    {"href", "link"},       {"url", "link"},         {"uri", "link"},
-    {"monospace", "code"},  {"content", "text"},     {"body", "text"},
-    {"value", "text"},      {"children", "items"},   {"subitems", "items"},
-    {"bullets", "items"},   {"cells", "rows"},       {"data", "rows"},
-    {"header", "headers"},  {"columns", "headers"},  {"source", "src"},
-    {"path", "src"},        {"image", "src"},        {"caption", "alt"},
-    {"alt_text", "alt"},    {"lang", "language"},    {"heading", "title"},
-    {"speaker_notes", "notes"}, {"sheet", "name"},   {"points", "bullets"},
-    {"items", "bullets"},   {"cols", "columns"},     {"frozen", "freeze"},
-    {"freeze_panes", "freeze"}, {"pages", "blocks"}, {"content", "blocks"},
-    {"paragraphs", "blocks"}, {"text", "paragraph"}, {"para", "paragraph"},
-    {"p", "paragraph"},     {"h1", "heading"},       {"h2", "heading"},
-    {"h3", "heading"},      {"header", "heading"},   {"title", "heading"},
-    {"ul", "list"},         {"ol", "list"},          {"bullet_list", "list"},
-    {"numbered_list", "list"}, {"bulleted_list", "list"}, {"pre", "code"},
-    {"code_block", "code"}, {"img", "image"},        {"picture", "image"},
-    {"figure", "image"},    {"break", "page_break"}, {"pagebreak", "page_break"},
-    {"page-break", "page_break"}, {"new_page", "page_break"}, {"grid", "table"},
-    {"formatting", "format"}, {"number_format", "format"}, {"num_format", "format"},
-    {"fmt", "format"},      {"function", "formula"}, {"datetime", "date"},
+    {"href", "link"},
+    {"url", "link"},
+    {"uri", "link"},
+    {"monospace", "code"},
+    {"content", "text"},
+    {"body", "text"},
+    {"value", "text"},
+    {"children", "items"},
+    {"subitems", "items"},
+    {"bullets", "items"},
+    {"cells", "rows"},
+    {"data", "rows"},
+    {"header", "headers"},
+    {"columns", "headers"},
+    {"source", "src"},
+    {"path", "src"},
+    {"image", "src"},
+    {"caption", "alt"},
+    {"alt_text", "alt"},
+    {"lang", "language"},
+    {"heading", "title"},
+    {"speaker_notes", "notes"},
+    {"sheet", "name"},
+    {"points", "bullets"},
+    {"items", "bullets"},
+    {"cols", "columns"},
+    {"frozen", "freeze"},
+    {"freeze_panes", "freeze"},
+    {"pages", "blocks"},
+    {"content", "blocks"},
+    {"paragraphs", "blocks"},
+    {"text", "paragraph"},
+    {"para", "paragraph"},
+    {"p", "paragraph"},
+    {"h1", "heading"},
+    {"h2", "heading"},
+    {"h3", "heading"},
+    {"header", "heading"},
+    {"title", "heading"},
+    {"ul", "list"},
+    {"ol", "list"},
+    {"bullet_list", "list"},
+    {"numbered_list", "list"},
+    {"bulleted_list", "list"},
+    {"pre", "code"},
+    {"code_block", "code"},
+    {"img", "image"},
+    {"picture", "image"},
+    {"figure", "image"},
+    {"break", "page_break"},
+    {"pagebreak", "page_break"},
+    {"page-break", "page_break"},
+    {"new_page", "page_break"},
+    {"grid", "table"},
+    {"formatting", "format"},
+    {"number_format", "format"},
+    {"num_format", "format"},
+    {"fmt", "format"},
+    {"function", "formula"},
+    {"datetime", "date"},
 };
 
 const char *qr_suggest(const char *word, const char *const *cands)

@@ -74,7 +74,12 @@ typedef struct qr_item {
  * right-aligned by backends that can); text is their display form, with
  * numbers formatted shortest-round-trip ("1200.5", "1000") and booleans as
  * "true"/"false"; null is an empty text. */
-typedef enum qr_tcell_kind { QR_TCELL_TEXT, QR_TCELL_NUMBER, QR_TCELL_BOOL, QR_TCELL_EMPTY } qr_tcell_kind;
+typedef enum qr_tcell_kind {
+    QR_TCELL_TEXT,
+    QR_TCELL_NUMBER,
+    QR_TCELL_BOOL,
+    QR_TCELL_EMPTY
+} qr_tcell_kind;
 typedef struct qr_tcell {
     qr_tcell_kind kind;
     qr_text text;
@@ -85,9 +90,9 @@ typedef struct qr_table {
     size_t n_headers;
     const qr_tcell *const *rows; /* rows[r] has n_cols cells: ragged rows are padded with EMPTY */
     size_t n_rows;
-    size_t n_cols;         /* max(n_headers, longest row), at least 1 */
-    const double *widths;  /* n_cols relative widths summing to 1.0, or NULL (equal) */
-    const char *path;      /* JSON pointer of the table */
+    size_t n_cols;        /* max(n_headers, longest row), at least 1 */
+    const double *widths; /* n_cols relative widths summing to 1.0, or NULL (equal) */
+    const char *path;     /* JSON pointer of the table */
 } qr_table;
 
 /* An image, already read, checked by content (PNG or JPEG) and size-limited. */
@@ -107,11 +112,24 @@ typedef struct qr_block {
     qr_block_type type;
     const char *path; /* JSON pointer of the block, "/blocks/3" or "/sections/0/paragraphs/1" */
     union {
-        struct { qr_text text; int level; } heading; /* level 1..6 (html default 2) */
-        struct { qr_text text; } paragraph;
-        struct { int ordered; const qr_item *items; size_t n_items; } list;
+        struct {
+            qr_text text;
+            int level;
+        } heading; /* level 1..6 (html default 2) */
+        struct {
+            qr_text text;
+        } paragraph;
+        struct {
+            int ordered;
+            const qr_item *items;
+            size_t n_items;
+        } list;
         qr_table table;
-        struct { const char *text; size_t len; const char *lang; } code; /* lang may be NULL */
+        struct {
+            const char *text;
+            size_t len;
+            const char *lang;
+        } code; /* lang may be NULL */
         qr_image image;
     } u;
 } qr_block;
@@ -141,26 +159,26 @@ typedef struct qr_slide {
     qr_text subtitle;
     const qr_item *bullets; /* levels through items */
     size_t n_bullets;
-    const char *notes;      /* NULL when none; newlines kept */
-    const qr_table *table;  /* NULL when none */
-    const qr_image *image;  /* NULL when none */
-    const char *path;       /* "/slides/4" */
+    const char *notes;     /* NULL when none; newlines kept */
+    const qr_table *table; /* NULL when none */
+    const qr_image *image; /* NULL when none */
+    const char *path;      /* "/slides/4" */
 } qr_slide;
 
 /* ---- spreadsheet ------------------------------------------------------------ */
 
 typedef enum qr_cell_type {
     QR_CELL_EMPTY,
-    QR_CELL_NUMBER,  /* v.num */
-    QR_CELL_BOOL,    /* v.num is 0 or 1 */
-    QR_CELL_TEXT,    /* v.str, len bytes */
-    QR_CELL_DATE,    /* v.num is the Excel serial (1900 system); fmt is a date format */
-    QR_CELL_FORMULA  /* v.formula */
+    QR_CELL_NUMBER, /* v.num */
+    QR_CELL_BOOL,   /* v.num is 0 or 1 */
+    QR_CELL_TEXT,   /* v.str, len bytes */
+    QR_CELL_DATE,   /* v.num is the Excel serial (1900 system); fmt is a date format */
+    QR_CELL_FORMULA /* v.formula */
 } qr_cell_type;
 
 typedef struct qr_formula {
-    const char *text;      /* without the leading '=' */
-    int has_value;         /* an optional cached value */
+    const char *text;        /* without the leading '=' */
+    int has_value;           /* an optional cached value */
     qr_cell_type value_type; /* NUMBER, BOOL or TEXT */
     double num;
     const char *str;
@@ -168,10 +186,10 @@ typedef struct qr_formula {
 
 /* 16 bytes: a million-row sheet must stay small. */
 typedef struct qr_cell {
-    uint8_t type;  /* qr_cell_type */
+    uint8_t type; /* qr_cell_type */
     uint8_t pad;
-    uint16_t fmt;  /* index into qr_doc.formats; 0 = General */
-    uint32_t len;  /* bytes of v.str for TEXT */
+    uint16_t fmt; /* index into qr_doc.formats; 0 = General */
+    uint32_t len; /* bytes of v.str for TEXT */
     union {
         double num;
         const char *str;
@@ -185,11 +203,11 @@ typedef struct qr_row {
 } qr_row;
 
 typedef struct qr_sheet {
-    const char *name;   /* validated, or "SheetN" when the spec gave none */
+    const char *name; /* validated, or "SheetN" when the spec gave none */
     qr_row *rows;
     size_t n_rows;
-    size_t n_cols;      /* the longest row */
-    int header;         /* bold first row, frozen below it, autofilter */
+    size_t n_cols;        /* the longest row */
+    int header;           /* bold first row, frozen below it, autofilter */
     const double *widths; /* n_widths column widths in character units, or NULL */
     size_t n_widths;
     int freeze_row, freeze_col; /* 0-based count of frozen rows/cols; 0,0 = none */

@@ -13,16 +13,21 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     size_t len;
     unsigned cp;
     if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, cp = c & 0x07;
+    else
+        return 0;
     if (len > n) return 0;
     for (size_t i = 1; i < len; i++) {
         if ((s[i] & 0xC0) != 0x80) return 0;
         cp = (cp << 6) | (s[i] & 0x3F);
     }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
         return 0;
     return len;
 }
@@ -39,10 +44,18 @@ static void str_n(qr_buf *b, const unsigned char *s, size_t n, int cut)
             i++;
         } else if (c < 0x20 || c == 0x7F) {
             switch (c) {
-            case '\n': qr_buf_puts(b, "\\n"); break;
-            case '\t': qr_buf_puts(b, "\\t"); break;
-            case '\r': qr_buf_puts(b, "\\r"); break;
-            default: qr_buf_printf(b, "\\u%04x", c); break;
+            case '\n':
+                qr_buf_puts(b, "\\n");
+                break;
+            case '\t':
+                qr_buf_puts(b, "\\t");
+                break;
+            case '\r':
+                qr_buf_puts(b, "\\r");
+                break;
+            default:
+                qr_buf_printf(b, "\\u%04x", c);
+                break;
             }
             i++;
         } else {
@@ -67,7 +80,8 @@ void qr_json_str_max(qr_buf *b, const char *str, size_t max)
     int cut = 0;
     if (n > max) {
         n = max;
-        while (n > 0 && (s[n] & 0xC0) == 0x80) n--;
+        while (n > 0 && (s[n] & 0xC0) == 0x80)
+            n--;
         cut = 1;
     }
     str_n(b, s, n, cut);
@@ -146,7 +160,10 @@ char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, cha
         return NULL;
     }
     if (max && b.len > max) {
-        snprintf(msg, msgsz, "the spec is larger than the limit max_input (%zu bytes); raise it with --max-input", max);
+        snprintf(
+            msg, msgsz,
+            "the spec is larger than the limit max_input (%zu bytes); raise it with --max-input",
+            max);
         *err = QR_E_LIMIT;
         qr_buf_free(&b);
         return NULL;

@@ -67,7 +67,8 @@ static void errs_sane(const qr_errlist *errs)
 /* Merge patch: not changing its inputs, and idempotent (RFC 7386). */
 static void fuzz_merge(const json_t *target, const json_t *patch)
 {
-    char *t0 = target ? json_dumps(target, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    char *t0 =
+        target ? json_dumps(target, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     char *p0 = json_dumps(patch, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_t *once = qr_edit_merge_patch(target, patch);
     if (once) {
@@ -76,7 +77,8 @@ static void fuzz_merge(const json_t *target, const json_t *patch)
         json_decref(twice);
         json_decref(once);
     }
-    char *t1 = target ? json_dumps(target, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    char *t1 =
+        target ? json_dumps(target, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     char *p1 = json_dumps(patch, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
     check((!t0 && !t1) || (t0 && t1 && strcmp(t0, t1) == 0));
     check(p0 && p1 && strcmp(p0, p1) == 0);

@@ -38,9 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define N_PARTS 7
 #define CHAIN 6
 
-static char base[256];             /* the chain's top folder */
-static char chain[CHAIN][512];     /* base/c0, base/c0/c1, ... */
-static char store[600];            /* chain[CHAIN-1]/store */
+static char base[256];         /* the chain's top folder */
+static char chain[CHAIN][512]; /* base/c0, base/c0/c1, ... */
+static char store[600];        /* chain[CHAIN-1]/store */
 
 static void check(int ok)
 {
@@ -86,7 +86,9 @@ static int only(const char *dir, const char *const *allowed)
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
         int hit = 0;
         for (const char *const *a = allowed; *a; a++)
-            if (!strcmp(e->d_name, *a) || (!strcmp(*a, ".tmp.*") && !strncmp(e->d_name, ".tmp.", 5))) hit = 1;
+            if (!strcmp(e->d_name, *a) ||
+                (!strcmp(*a, ".tmp.*") && !strncmp(e->d_name, ".tmp.", 5)))
+                hit = 1;
         if (!hit) {
             fprintf(stderr, "fuzz_store: %s/%s was created outside the store\n", dir, e->d_name);
             ok = 0;
@@ -155,7 +157,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     part[k] = (const char *)data + start;
     len[k++] = size - start;
-    for (; k < N_PARTS; k++) part[k] = "", len[k] = 0;
+    for (; k < N_PARTS; k++)
+        part[k] = "", len[k] = 0;
 
     rm_tree(store);
     qr_folder_opts fo;
@@ -185,7 +188,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* show: meta, a version's record, its spec and its blob */
     qr_folder_meta m;
     if (qr_folder_meta_load(f, "a", &m, &errs) == QR_OK) {
-        check(m.head >= 0 && m.kind && m.title && m.owner && m.filename && m.mime_type && m.created);
+        check(m.head >= 0 && m.kind && m.title && m.owner && m.filename && m.mime_type &&
+              m.created);
         qr_folder_meta_free(&m);
     }
     qr_errlist_clear(&errs);
@@ -219,7 +223,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     qr_vrec *recs = NULL;
     size_t nrec = 0;
     qr_folder_log(f, "a", &recs, &nrec, &errs);
-    for (size_t i = 0; i < nrec; i++) qr_vrec_free(&recs[i]);
+    for (size_t i = 0; i < nrec; i++)
+        qr_vrec_free(&recs[i]);
     free(recs);
     qr_errlist_clear(&errs);
 
@@ -228,8 +233,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         qr_folder_txn *t = NULL;
         if (qr_folder_begin(f, "a", &t, &errs) == QR_OK) {
             static const char spec[] = "{\n  \"blocks\": []\n}\n";
-            qr_folder_put put = {.action = "edit", .spec = spec, .spec_len = sizeof spec - 1,
-                                 .data = "bytes", .size = 5};
+            qr_folder_put put = {.action = "edit",
+                                 .spec = spec,
+                                 .spec_len = sizeof spec - 1,
+                                 .data = "bytes",
+                                 .size = 5};
             qr_vrec r;
             if (qr_folder_commit(t, &put, &r, &errs) == QR_OK) qr_vrec_free(&r);
             qr_folder_end(t);

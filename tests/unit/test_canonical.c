@@ -19,14 +19,16 @@ static char *canon(const char *in)
     qr_errlist e = {0};
     qr_status st = qr_canonical(in, strlen(in), &b, &e);
     if (st != QR_OK)
-        for (size_t i = 0; i < e.count; i++) print_message("%s\n", e.items[i].message);
+        for (size_t i = 0; i < e.count; i++)
+            print_message("%s\n", e.items[i].message);
     assert_int_equal(st, QR_OK);
     assert_int_equal(e.count, 0);
     qr_errlist_clear(&e);
     /* idempotent */
     qr_buf b2 = {0};
     assert_int_equal(qr_canonical(b.data, b.len, &b2, &e), QR_OK);
-    if (strcmp(b.data, b2.data) != 0) print_message("not idempotent:\n%s\n---\n%s\n", b.data, b2.data);
+    if (strcmp(b.data, b2.data) != 0)
+        print_message("not idempotent:\n%s\n---\n%s\n", b.data, b2.data);
     assert_string_equal(b.data, b2.data);
     qr_buf_free(&b2);
     return b.data;
@@ -42,84 +44,90 @@ static void expect(const char *in, const char *want)
 
 static void test_document(void **state)
 {
-    expect("{\"blocks\":[{\"text\":\"Fees\",\"level\":1,\"type\":\"heading\"},"
-           "{\"runs\":[\"The \",{\"link\":\"https://x.org\",\"bold\":true,\"text\":\"Client\"}],\"type\":\"paragraph\"},"
-           "{\"items\":[\"a\",{\"items\":[\"b\"],\"text\":\"c\"}],\"ordered\":true,\"type\":\"list\"},"
-           "{\"widths\":[3,1],\"rows\":[[\"Setup\",1000],[\"x\",{\"text\":\"y\"}]],\"headers\":[\"S\",\"F\"],\"type\":\"table\"},"
-           "{\"type\":\"page_break\"}],"
-           "\"zeta\":1,\"alpha\":{},\"page\":{\"margins\":{\"left\":1,\"top\":2},\"size\":\"A4\"},"
-           "\"sections\":[{\"paragraphs\":[],\"heading\":\"H\"}],\"lang\":\"en\",\"title\":\"T\"}",
-           "{\n"
-           "  \"title\": \"T\",\n"
-           "  \"lang\": \"en\",\n"
-           "  \"page\": {\n"
-           "    \"size\": \"A4\",\n"
-           "    \"margins\": {\n"
-           "      \"top\": 2,\n"
-           "      \"left\": 1\n"
-           "    }\n"
-           "  },\n"
-           "  \"sections\": [\n"
-           "    {\n"
-           "      \"heading\": \"H\",\n"
-           "      \"paragraphs\": []\n"
-           "    }\n"
-           "  ],\n"
-           "  \"blocks\": [\n"
-           "    {\n"
-           "      \"type\": \"heading\",\n"
-           "      \"level\": 1,\n"
-           "      \"text\": \"Fees\"\n"
-           "    },\n"
-           "    {\n"
-           "      \"type\": \"paragraph\",\n"
-           "      \"runs\": [\n"
-           "        \"The \",\n"
-           "        {\n"
-           "          \"text\": \"Client\",\n"
-           "          \"bold\": true,\n"
-           "          \"link\": \"https://x.org\"\n"
-           "        }\n"
-           "      ]\n"
-           "    },\n"
-           "    {\n"
-           "      \"type\": \"list\",\n"
-           "      \"ordered\": true,\n"
-           "      \"items\": [\n"
-           "        \"a\",\n"
-           "        {\n"
-           "          \"text\": \"c\",\n"
-           "          \"items\": [\"b\"]\n"
-           "        }\n"
-           "      ]\n"
-           "    },\n"
-           "    {\n"
-           "      \"type\": \"table\",\n"
-           "      \"headers\": [\"S\", \"F\"],\n"
-           "      \"rows\": [\n"
-           "        [\"Setup\", 1000],\n"
-           "        [\n"
-           "          \"x\",\n"
-           "          {\n"
-           "            \"text\": \"y\"\n"
-           "          }\n"
-           "        ]\n"
-           "      ],\n"
-           "      \"widths\": [3, 1]\n"
-           "    },\n"
-           "    {\n"
-           "      \"type\": \"page_break\"\n"
-           "    }\n"
-           "  ],\n"
-           "  \"alpha\": {},\n"
-           "  \"zeta\": 1\n"
-           "}\n");
+    expect(
+        "{\"blocks\":[{\"text\":\"Fees\",\"level\":1,\"type\":\"heading\"},"
+        "{\"runs\":[\"The "
+        "\",{\"link\":\"https://"
+        "x.org\",\"bold\":true,\"text\":\"Client\"}],\"type\":\"paragraph\"},"
+        "{\"items\":[\"a\",{\"items\":[\"b\"],\"text\":\"c\"}],\"ordered\":true,\"type\":\"list\"},"
+        "{\"widths\":[3,1],\"rows\":[[\"Setup\",1000],[\"x\",{\"text\":\"y\"}]],\"headers\":[\"S\","
+        "\"F\"],\"type\":\"table\"},"
+        "{\"type\":\"page_break\"}],"
+        "\"zeta\":1,\"alpha\":{},\"page\":{\"margins\":{\"left\":1,\"top\":2},\"size\":\"A4\"},"
+        "\"sections\":[{\"paragraphs\":[],\"heading\":\"H\"}],\"lang\":\"en\",\"title\":\"T\"}",
+        "{\n"
+        "  \"title\": \"T\",\n"
+        "  \"lang\": \"en\",\n"
+        "  \"page\": {\n"
+        "    \"size\": \"A4\",\n"
+        "    \"margins\": {\n"
+        "      \"top\": 2,\n"
+        "      \"left\": 1\n"
+        "    }\n"
+        "  },\n"
+        "  \"sections\": [\n"
+        "    {\n"
+        "      \"heading\": \"H\",\n"
+        "      \"paragraphs\": []\n"
+        "    }\n"
+        "  ],\n"
+        "  \"blocks\": [\n"
+        "    {\n"
+        "      \"type\": \"heading\",\n"
+        "      \"level\": 1,\n"
+        "      \"text\": \"Fees\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"type\": \"paragraph\",\n"
+        "      \"runs\": [\n"
+        "        \"The \",\n"
+        "        {\n"
+        "          \"text\": \"Client\",\n"
+        "          \"bold\": true,\n"
+        "          \"link\": \"https://x.org\"\n"
+        "        }\n"
+        "      ]\n"
+        "    },\n"
+        "    {\n"
+        "      \"type\": \"list\",\n"
+        "      \"ordered\": true,\n"
+        "      \"items\": [\n"
+        "        \"a\",\n"
+        "        {\n"
+        "          \"text\": \"c\",\n"
+        "          \"items\": [\"b\"]\n"
+        "        }\n"
+        "      ]\n"
+        "    },\n"
+        "    {\n"
+        "      \"type\": \"table\",\n"
+        "      \"headers\": [\"S\", \"F\"],\n"
+        "      \"rows\": [\n"
+        "        [\"Setup\", 1000],\n"
+        "        [\n"
+        "          \"x\",\n"
+        "          {\n"
+        "            \"text\": \"y\"\n"
+        "          }\n"
+        "        ]\n"
+        "      ],\n"
+        "      \"widths\": [3, 1]\n"
+        "    },\n"
+        "    {\n"
+        "      \"type\": \"page_break\"\n"
+        "    }\n"
+        "  ],\n"
+        "  \"alpha\": {},\n"
+        "  \"zeta\": 1\n"
+        "}\n");
 }
 
 static void test_presentation(void **state)
 {
-    expect("{\"slides\":[{\"notes\":\"n\",\"table\":{\"rows\":[[1]],\"type\":\"table\"},\"image\":{\"alt\":\"a\",\"src\":\"x.png\"},"
-           "\"bullets\":[{\"items\":[\"d\"],\"runs\":[{\"italic\":true,\"text\":\"e\"}]}],\"subtitle\":\"s\",\"title\":\"t\",\"layout\":\"title\"},{}],"
+    expect("{\"slides\":[{\"notes\":\"n\",\"table\":{\"rows\":[[1]],\"type\":\"table\"},\"image\":{"
+           "\"alt\":\"a\",\"src\":\"x.png\"},"
+           "\"bullets\":[{\"items\":[\"d\"],\"runs\":[{\"italic\":true,\"text\":\"e\"}]}],"
+           "\"subtitle\":\"s\",\"title\":\"t\",\"layout\":\"title\"},{}],"
            "\"size\":\"4:3\",\"title\":\"Q3\"}",
            "{\n"
            "  \"title\": \"Q3\",\n"
@@ -159,9 +167,11 @@ static void test_presentation(void **state)
 
 static void test_spreadsheet(void **state)
 {
-    expect("{\"sheets\":[{\"rows\":[[\"Region\",\"Revenue\",null,true],[\"EMEA\",1200.5,{\"format\":\"0.0%\",\"value\":0.25}],"
+    expect("{\"sheets\":[{\"rows\":[[\"Region\",\"Revenue\",null,true],[\"EMEA\",1200.5,{"
+           "\"format\":\"0.0%\",\"value\":0.25}],"
            "[{\"format\":\"d\",\"date\":\"2026-11-30\"},{\"value\":1,\"formula\":\"SUM(A1)\"}],[]],"
-           "\"columns\":[\"a\",\"b\"],\"widths\":[18,12.5],\"freeze\":\"A2\",\"header\":true,\"name\":\"Q3\"}],\"title\":\"B\"}",
+           "\"columns\":[\"a\",\"b\"],\"widths\":[18,12.5],\"freeze\":\"A2\",\"header\":true,"
+           "\"name\":\"Q3\"}],\"title\":\"B\"}",
            "{\n"
            "  \"title\": \"B\",\n"
            "  \"sheets\": [\n"
@@ -201,13 +211,17 @@ static void test_spreadsheet(void **state)
 static void test_scalars(void **state)
 {
     /* reals stay reals; integers stay integers */
-    expect("[1.0, 10, -0.0, 0.1, 1e21, 1E-7, 2.50, 100000000000000000000.0, -5, 1200.5e0, 0.30000000000000004]",
-           "[1.0, 10, -0.0, 0.1, 1e+21, 1e-7, 2.5, 100000000000000000000.0, -5, 1200.5, 0.30000000000000004]\n");
+    expect("[1.0, 10, -0.0, 0.1, 1e21, 1E-7, 2.50, 100000000000000000000.0, -5, 1200.5e0, "
+           "0.30000000000000004]",
+           "[1.0, 10, -0.0, 0.1, 1e+21, 1e-7, 2.5, 100000000000000000000.0, -5, 1200.5, "
+           "0.30000000000000004]\n");
     expect("[9223372036854775807, -9223372036854775808]",
            "[9223372036854775807, -9223372036854775808]\n");
     /* strings: UTF-8 unescaped; only ", \\ and controls escaped */
-    expect("[\"\\u00e9\\u65e5\", \"é/<>\", \"q\\\"b\\\\n\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f\", \"\\u0000x\", \"\\ud83d\\ude00\"]",
-           "[\"é日\", \"é/<>\", \"q\\\"b\\\\n\\n\\t\\r\\b\\f\\u0001\\u001f\x7f\", \"\\u0000x\", \"\xF0\x9F\x98\x80\"]\n");
+    expect("[\"\\u00e9\\u65e5\", \"é/<>\", \"q\\\"b\\\\n\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f\", "
+           "\"\\u0000x\", \"\\ud83d\\ude00\"]",
+           "[\"é日\", \"é/<>\", \"q\\\"b\\\\n\\n\\t\\r\\b\\f\\u0001\\u001f\x7f\", \"\\u0000x\", "
+           "\"\xF0\x9F\x98\x80\"]\n");
     expect("\"just a string\"", "\"just a string\"\n");
     expect("true", "true\n");
     expect("[]", "[]\n");
@@ -285,14 +299,10 @@ static void test_kind_guess(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_document),
-        cmocka_unit_test(test_presentation),
-        cmocka_unit_test(test_spreadsheet),
-        cmocka_unit_test(test_scalars),
-        cmocka_unit_test(test_string_spec),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_canonical_compiles),
-        cmocka_unit_test(test_kind_guess),
+        cmocka_unit_test(test_document),           cmocka_unit_test(test_presentation),
+        cmocka_unit_test(test_spreadsheet),        cmocka_unit_test(test_scalars),
+        cmocka_unit_test(test_string_spec),        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_canonical_compiles), cmocka_unit_test(test_kind_guess),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

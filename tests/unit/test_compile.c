@@ -28,7 +28,8 @@ static char *J(const char *s)
 {
     size_t n = strlen(s);
     char *d = malloc(n + 1);
-    for (size_t i = 0; i <= n; i++) d[i] = s[i] == '\'' ? '"' : s[i] == '`' ? '\'' : s[i];
+    for (size_t i = 0; i <= n; i++)
+        d[i] = s[i] == '\'' ? '"' : s[i] == '`' ? '\'' : s[i];
     return d;
 }
 
@@ -78,7 +79,8 @@ static qr_errlist bad(qr_kind kind, const char *spec, qr_status want)
     qr_doc *d = (qr_doc *)1;
     qr_status st = run(kind, spec, &d, &e, NULL);
     if (st != want) {
-        print_message("status %s, wanted %s, for %s\n", qr_status_str(st), qr_status_str(want), spec);
+        print_message("status %s, wanted %s, for %s\n", qr_status_str(st), qr_status_str(want),
+                      spec);
         dump(&e);
     }
     assert_int_equal(st, want);
@@ -125,7 +127,8 @@ static char *b64(const unsigned char *p, size_t n)
     size_t i = 0;
     for (; i + 3 <= n; i += 3) {
         uint32_t x = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        *o++ = tab[x >> 18], *o++ = tab[(x >> 12) & 63], *o++ = tab[(x >> 6) & 63], *o++ = tab[x & 63];
+        *o++ = tab[x >> 18], *o++ = tab[(x >> 12) & 63], *o++ = tab[(x >> 6) & 63],
+        *o++ = tab[x & 63];
     }
     if (n - i == 1) {
         uint32_t x = (uint32_t)p[i] << 16;
@@ -139,16 +142,18 @@ static char *b64(const unsigned char *p, size_t n)
 }
 
 /* A 1x1 PNG (a real file). */
-static const char PNG1[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+static const char PNG1[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwG"
+                           "A60e6kgAAAABJRU5ErkJggg==";
 
 /* PNG header bytes: 640x480 with a pHYs of 3780 px/m (96.012 dpi) x 11811 (300 dpi). */
 static size_t png_bytes(unsigned char *p)
 {
     static const unsigned char b[] = {
-        0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n',
-        0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 2, 0x80, 0, 0, 1, 0xE0, 8, 2, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 9, 'p', 'H', 'Y', 's', 0, 0, 0x0E, 0xC4, 0, 0, 0x2E, 0x23, 1, 0, 0, 0, 0,
-        0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+        0x89, 'P',  'N',  'G', '\r', '\n', 0x1A, '\n', 0,    0,    0,   13,  'I', 'H',
+        'D',  'R',  0,    0,   2,    0x80, 0,    0,    1,    0xE0, 8,   2,   0,   0,
+        0,    0,    0,    0,   0,    0,    0,    0,    9,    'p',  'H', 'Y', 's', 0,
+        0,    0x0E, 0xC4, 0,   0,    0x2E, 0x23, 1,    0,    0,    0,   0,   0,   0,
+        0,    0,    'I',  'E', 'N',  'D',  0xAE, 0x42, 0x60, 0x82};
     memcpy(p, b, sizeof b);
     return sizeof b;
 }
@@ -156,11 +161,11 @@ static size_t png_bytes(unsigned char *p)
 /* JPEG header bytes: JFIF 72 dpi, SOF0 of 300x200. */
 static size_t jpeg_bytes(unsigned char *p)
 {
-    static const unsigned char b[] = {
-        0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 1, 0, 72, 0, 72, 0, 0,
-        0xFF, 0xDB, 0, 4, 0, 0, /* a tiny DQT-shaped segment to skip */
-        0xFF, 0xC0, 0, 17, 8, 0, 200, 1, 44, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1,
-        0xFF, 0xD9};
+    static const unsigned char b[] = {0xFF, 0xD8, 0xFF, 0xE0, 0,  16, 'J',  'F', 'I',  'F',  0,
+                                      1,    1,    1,    0,    72, 0,  72,   0,   0,    0xFF, 0xDB,
+                                      0,    4,    0,    0, /* a tiny DQT-shaped segment to skip */
+                                      0xFF, 0xC0, 0,    17,   8,  0,  200,  1,   44,   3,    1,
+                                      0x22, 0,    2,    0x11, 1,  3,  0x11, 1,   0xFF, 0xD9};
     memcpy(p, b, sizeof b);
     return sizeof b;
 }
@@ -176,18 +181,21 @@ static int setup(void **state)
 static void test_document_every_block(void **state)
 {
     char spec[2048];
-    snprintf(spec, sizeof spec,
-             "{'title': 'Services Agreement', 'lang': 'en', 'page': {'size': 'a4'}, 'blocks': ["
-             "{'type': 'heading', 'text': 'Fees', 'level': 3},"
-             "{'type': 'paragraph', 'runs': ['The ', {'text': 'Client', 'bold': true, 'italic': true},"
-             " {'text': 'x', 'underline': true, 'strike': true, 'code': true},"
-             " {'text': 'site', 'link': 'HTTPS://example.com'}, '', ' pays *b* <b>.']},"
-             "{'type': 'list', 'ordered': true, 'items': ['Setup', {'text': 'Support', 'items': ['Hours', {'runs': [{'text': 'Deep', 'bold': true}], 'items': []}]}]},"
-             "{'type': 'table', 'headers': ['Service', 'Fee'], 'rows': [['Setup', 1000], ['Support', 12.5, true, null, {'text': 'x'}], []], 'widths': [3, 1, 1, 2, 1]},"
-             "{'type': 'code', 'text': 'print(1)\\n', 'language': 'python'},"
-             "{'type': 'image', 'src': 'data:image/png;base64,%s', 'alt': 'Dot'},"
-             "{'type': 'page_break'}]}",
-             PNG1);
+    snprintf(
+        spec, sizeof spec,
+        "{'title': 'Services Agreement', 'lang': 'en', 'page': {'size': 'a4'}, 'blocks': ["
+        "{'type': 'heading', 'text': 'Fees', 'level': 3},"
+        "{'type': 'paragraph', 'runs': ['The ', {'text': 'Client', 'bold': true, 'italic': true},"
+        " {'text': 'x', 'underline': true, 'strike': true, 'code': true},"
+        " {'text': 'site', 'link': 'HTTPS://example.com'}, '', ' pays *b* <b>.']},"
+        "{'type': 'list', 'ordered': true, 'items': ['Setup', {'text': 'Support', 'items': "
+        "['Hours', {'runs': [{'text': 'Deep', 'bold': true}], 'items': []}]}]},"
+        "{'type': 'table', 'headers': ['Service', 'Fee'], 'rows': [['Setup', 1000], ['Support', "
+        "12.5, true, null, {'text': 'x'}], []], 'widths': [3, 1, 1, 2, 1]},"
+        "{'type': 'code', 'text': 'print(1)\\n', 'language': 'python'},"
+        "{'type': 'image', 'src': 'data:image/png;base64,%s', 'alt': 'Dot'},"
+        "{'type': 'page_break'}]}",
+        PNG1);
     qr_doc *d = ok(QR_KIND_DOCUMENT, spec);
     assert_int_equal(d->kind, QR_KIND_DOCUMENT);
     assert_string_equal(d->title, "Services Agreement");
@@ -248,10 +256,12 @@ static void test_document_every_block(void **state)
     assert_int_equal(tb->rows[1][3].kind, QR_TCELL_EMPTY);
     assert_int_equal(tb->rows[1][4].kind, QR_TCELL_TEXT);
     assert_text(&tb->rows[1][4].text, "x");
-    for (int c = 0; c < 5; c++) assert_int_equal(tb->rows[2][c].kind, QR_TCELL_EMPTY);
+    for (int c = 0; c < 5; c++)
+        assert_int_equal(tb->rows[2][c].kind, QR_TCELL_EMPTY);
     assert_non_null(tb->widths);
     double sum = 0;
-    for (int c = 0; c < 5; c++) sum += tb->widths[c];
+    for (int c = 0; c < 5; c++)
+        sum += tb->widths[c];
     assert_true(sum > 0.9999999 && sum < 1.0000001);
     assert_true(tb->widths[0] == 3.0 / 8 && tb->widths[3] == 2.0 / 8);
     assert_string_equal(tb->path, "/blocks/3");
@@ -279,10 +289,11 @@ static void test_document_every_block(void **state)
 
 static void test_document_defaults(void **state)
 {
-    qr_doc *d = ok(QR_KIND_DOCUMENT,
-                   "{'blocks': [{'type': 'heading', 'text': 'H'}, {'type': 'paragraph', 'text': ''},"
-                   "{'type': 'list', 'items': ['a']}, {'type': 'table', 'rows': []},"
-                   "{'type': 'code', 'text': ''}]}");
+    qr_doc *d =
+        ok(QR_KIND_DOCUMENT,
+           "{'blocks': [{'type': 'heading', 'text': 'H'}, {'type': 'paragraph', 'text': ''},"
+           "{'type': 'list', 'items': ['a']}, {'type': 'table', 'rows': []},"
+           "{'type': 'code', 'text': ''}]}");
     assert_null(d->title);
     assert_null(d->lang);
     assert_string_equal(d->page.size_name, "Letter");
@@ -330,10 +341,11 @@ static void test_document_page(void **state)
 
 static void test_document_legacy_sections(void **state)
 {
-    qr_doc *d = ok(QR_KIND_DOCUMENT,
-                   "{'title': 'Brief', 'blocks': [{'type': 'paragraph', 'text': 'Appended'}],"
-                   " 'sections': [{'heading': 'Overview', 'paragraphs': ['First para.', 'Second para.']},"
-                   " {'paragraphs': ['No heading']}, {'heading': ''}, {}]}");
+    qr_doc *d =
+        ok(QR_KIND_DOCUMENT,
+           "{'title': 'Brief', 'blocks': [{'type': 'paragraph', 'text': 'Appended'}],"
+           " 'sections': [{'heading': 'Overview', 'paragraphs': ['First para.', 'Second para.']},"
+           " {'paragraphs': ['No heading']}, {'heading': ''}, {}]}");
     assert_int_equal(d->n_blocks, 5);
     assert_int_equal(d->blocks[0].type, QR_BLOCK_HEADING);
     assert_int_equal(d->blocks[0].u.heading.level, 1);
@@ -349,7 +361,8 @@ static void test_document_legacy_sections(void **state)
     qr_doc_free(d);
 
     /* the DocsGPT example, sections only (html's heading level stays 1 for sections) */
-    d = ok(QR_KIND_DOCUMENT, "{'title':'Brief','sections':[{'heading':'Overview','paragraphs':['First para.','Second para.']}]}");
+    d = ok(QR_KIND_DOCUMENT, "{'title':'Brief','sections':[{'heading':'Overview','paragraphs':['"
+                             "First para.','Second para.']}]}");
     assert_int_equal(d->n_blocks, 3);
     qr_doc_free(d);
     d = ok(QR_KIND_DOCUMENT, "{'sections': []}");
@@ -360,7 +373,8 @@ static void test_document_legacy_sections(void **state)
 /* Every example of reference §2. */
 static void test_docsgpt_examples(void **state)
 {
-    qr_doc *d = ok(QR_KIND_PRESENTATION, "{'title':'Q3','slides':[{'title':'Revenue','bullets':['Up 12%','EMEA strongest'],'notes':'Mention churn'}]}");
+    qr_doc *d = ok(QR_KIND_PRESENTATION, "{'title':'Q3','slides':[{'title':'Revenue','bullets':['"
+                                         "Up 12%','EMEA strongest'],'notes':'Mention churn'}]}");
     assert_int_equal(d->n_slides, 1);
     qr_doc_free(d);
     d = ok(QR_KIND_PRESENTATION, "{'slides':[{'title':'x'}]}");
@@ -368,25 +382,35 @@ static void test_docsgpt_examples(void **state)
     d = ok(QR_KIND_PRESENTATION, "{'slides':[]}");
     assert_int_equal(d->n_slides, 0);
     qr_doc_free(d);
-    d = ok(QR_KIND_SPREADSHEET, "{'sheets':[{'name':'Q3','rows':[['Region','Revenue'],['EMEA',1200.5],['APAC',980]]}]}");
+    d = ok(QR_KIND_SPREADSHEET,
+           "{'sheets':[{'name':'Q3','rows':[['Region','Revenue'],['EMEA',1200.5],['APAC',980]]}]}");
     assert_int_equal(d->sheets[0].n_rows, 3);
     qr_doc_free(d);
-    d = ok(QR_KIND_PDF, "{'title':'Patch Notes','blocks':[{'type':'heading','text':'Hunter','level':1},{'type':'paragraph','text':'Body.'}]}");
+    d = ok(QR_KIND_PDF, "{'title':'Patch "
+                        "Notes','blocks':[{'type':'heading','text':'Hunter','level':1},{'type':'"
+                        "paragraph','text':'Body.'}]}");
     assert_int_equal(d->n_blocks, 2);
     qr_doc_free(d);
-    d = ok(QR_KIND_HTML, "{'title':'Report','blocks':[{'type':'heading','text':'Intro','level':2},{'type':'list','ordered':true,'items':['a','b']},{'type':'table','headers':['h'],'rows':[['c']]},{'type':'code','text':'print(1)'}]}");
+    d = ok(QR_KIND_HTML, "{'title':'Report','blocks':[{'type':'heading','text':'Intro','level':2},{"
+                         "'type':'list','ordered':true,'items':['a','b']},{'type':'table','headers'"
+                         ":['h'],'rows':[['c']]},{'type':'code','text':'print(1)'}]}");
     assert_int_equal(d->n_blocks, 4);
     qr_doc_free(d);
     /* the design's examples */
-    d = ok(QR_KIND_PRESENTATION, "{'title': 'Q3', 'size': '16:9', 'slides': [{'title': 'Revenue', 'bullets': ['Up 12%', {'text': 'EMEA', 'items': ['DE', 'FR']}], 'notes': 'Mention churn', 'layout': 'title_content'}]}");
+    d = ok(QR_KIND_PRESENTATION, "{'title': 'Q3', 'size': '16:9', 'slides': [{'title': 'Revenue', "
+                                 "'bullets': ['Up 12%', {'text': 'EMEA', 'items': ['DE', 'FR']}], "
+                                 "'notes': 'Mention churn', 'layout': 'title_content'}]}");
     qr_doc_free(d);
-    d = ok(QR_KIND_SPREADSHEET, "{'sheets': [{'name': 'Q3', 'rows': [['Region', 'Revenue'], ['EMEA', 1200.5]], 'header': true, 'widths': [18, 12], 'freeze': 'A2'}]}");
+    d = ok(QR_KIND_SPREADSHEET,
+           "{'sheets': [{'name': 'Q3', 'rows': [['Region', 'Revenue'], ['EMEA', 1200.5]], "
+           "'header': true, 'widths': [18, 12], 'freeze': 'A2'}]}");
     qr_doc_free(d);
     /* injection payloads stay literal text */
     d = ok(QR_KIND_PRESENTATION, "{'slides':[{'title':'__import__(`os`).system(`rm -rf /`)'}]}");
     assert_text(&d->slides[0].title, "__import__('os').system('rm -rf /')");
     qr_doc_free(d);
-    d = ok(QR_KIND_HTML, "{'blocks':[{'type':'paragraph','text':'<script>alert(1)</script>'},{'type':'code','text':'</code><img onerror=x>'}]}");
+    d = ok(QR_KIND_HTML, "{'blocks':[{'type':'paragraph','text':'<script>alert(1)</"
+                         "script>'},{'type':'code','text':'</code><img onerror=x>'}]}");
     assert_text(&d->blocks[0].u.paragraph.text, "<script>alert(1)</script>");
     qr_doc_free(d);
 }
@@ -394,7 +418,8 @@ static void test_docsgpt_examples(void **state)
 static void test_string_spec(void **state)
 {
     /* a spec sent as a JSON string holding the object */
-    qr_doc *d = ok(QR_KIND_DOCUMENT, "\"{\\'blocks\\': [{\\'type\\': \\'paragraph\\', \\'text\\': \\'hi\\'}]}\"");
+    qr_doc *d = ok(QR_KIND_DOCUMENT,
+                   "\"{\\'blocks\\': [{\\'type\\': \\'paragraph\\', \\'text\\': \\'hi\\'}]}\"");
     assert_int_equal(d->n_blocks, 1);
     assert_text(&d->blocks[0].u.paragraph.text, "hi");
     qr_doc_free(d);
@@ -413,9 +438,11 @@ static void test_presentation(void **state)
     snprintf(spec, sizeof spec,
              "{'title': 'Deck', 'lang': 'de-CH', 'size': '4:3', 'slides': ["
              "{'layout': 'title', 'title': 'Hello', 'subtitle': 'World'},"
-             "{'title': 'Points', 'bullets': ['one', {'text': 'two', 'items': ['2a', {'text': '2b', 'items': ['2b1']}]}], 'notes': 'line1\\nline2'},"
+             "{'title': 'Points', 'bullets': ['one', {'text': 'two', 'items': ['2a', {'text': "
+             "'2b', 'items': ['2b1']}]}], 'notes': 'line1\\nline2'},"
              "{'layout': 'section', 'title': ''},"
-             "{'layout': 'blank', 'image': {'type': 'image', 'src': 'data:image/png;base64,%s', 'alt': 'a'}},"
+             "{'layout': 'blank', 'image': {'type': 'image', 'src': 'data:image/png;base64,%s', "
+             "'alt': 'a'}},"
              "{'image': {'src': 'data:image/png;base64,%s'}, 'table': {'rows': [[1, 2], [3]]}},"
              "{'table': {'type': 'table', 'headers': ['a', 'b'], 'rows': [], 'widths': [1, 1]}},"
              "{}]}",
@@ -477,16 +504,19 @@ static void test_presentation(void **state)
 
 static void test_spreadsheet_cells(void **state)
 {
-    qr_doc *d = ok(QR_KIND_SPREADSHEET,
-                   "{'title': 'Book', 'sheets': [{'name': 'Q3', 'rows': ["
-                   "['text', '=SUM(A1)', 12, -2.5, true, false, null],"
-                   "[{'value': 0.25, 'format': '0.0%'}, {'value': 'txt', 'format': '@'}, {'value': true}],"
-                   "[{'date': '2026-11-30'}, {'date': '2026-11-30T12:00'}, {'date': '1900-03-01', 'format': 'dd/mm/yyyy'},"
-                   " {'date': '2000-01-01 06:00:00'}],"
-                   "[{'formula': '=SUM(C1:C2)', 'value': 12}, {'formula': 'A1&B1', 'value': 'ab', 'format': '0.0%'},"
-                   " {'formula': 'TRUE()', 'value': true}, {'formula': 'NOW()'}],"
-                   "[9007199254740992, -9007199254740992, 1e300, {'value': null}],"
-                   "[]]}]}");
+    qr_doc *d =
+        ok(QR_KIND_SPREADSHEET,
+           "{'title': 'Book', 'sheets': [{'name': 'Q3', 'rows': ["
+           "['text', '=SUM(A1)', 12, -2.5, true, false, null],"
+           "[{'value': 0.25, 'format': '0.0%'}, {'value': 'txt', 'format': '@'}, {'value': true}],"
+           "[{'date': '2026-11-30'}, {'date': '2026-11-30T12:00'}, {'date': '1900-03-01', "
+           "'format': 'dd/mm/yyyy'},"
+           " {'date': '2000-01-01 06:00:00'}],"
+           "[{'formula': '=SUM(C1:C2)', 'value': 12}, {'formula': 'A1&B1', 'value': 'ab', "
+           "'format': '0.0%'},"
+           " {'formula': 'TRUE()', 'value': true}, {'formula': 'NOW()'}],"
+           "[9007199254740992, -9007199254740992, 1e300, {'value': null}],"
+           "[]]}]}");
     assert_string_equal(d->title, "Book");
     assert_int_equal(d->n_sheets, 1);
     const qr_sheet *sh = &d->sheets[0];
@@ -565,15 +595,16 @@ static void test_spreadsheet_cells(void **state)
 
 static void test_spreadsheet_sheets(void **state)
 {
-    qr_doc *d = ok(QR_KIND_SPREADSHEET,
-                   "{'sheets': ["
-                   "{'rows': [[1]], 'header': true},"                              /* Sheet1 */
-                   "{'name': 'Sheet3', 'rows': [], 'freeze': 'C5'},"
-                   "{'rows': [], 'columns': ['id', 'name'], 'widths': [10, 20.5]}," /* Sheet4 */
-                   "{'rows': [['x']], 'columns': ['id'], 'header': false, 'freeze': 'b1'}," /* Sheet5 */
-                   "{'name': 'Straße ü 日本', 'rows': [[]]},"
-                   "{'name': 'sheet7', 'rows': []},"
-                   "{'rows': []}]}"); /* Sheet7 is taken (ignoring case): Sheet8 */
+    qr_doc *d =
+        ok(QR_KIND_SPREADSHEET,
+           "{'sheets': ["
+           "{'rows': [[1]], 'header': true}," /* Sheet1 */
+           "{'name': 'Sheet3', 'rows': [], 'freeze': 'C5'},"
+           "{'rows': [], 'columns': ['id', 'name'], 'widths': [10, 20.5]},"         /* Sheet4 */
+           "{'rows': [['x']], 'columns': ['id'], 'header': false, 'freeze': 'b1'}," /* Sheet5 */
+           "{'name': 'Straße ü 日本', 'rows': [[]]},"
+           "{'name': 'sheet7', 'rows': []},"
+           "{'rows': []}]}"); /* Sheet7 is taken (ignoring case): Sheet8 */
     assert_int_equal(d->n_sheets, 7);
     const qr_sheet *s = d->sheets;
     assert_string_equal(s[0].name, "Sheet1");
@@ -610,7 +641,8 @@ static void test_spreadsheet_sheets(void **state)
     assert_int_equal(d->n_sheets, 0);
     qr_doc_free(d);
     /* 31 characters (code points, not bytes) is fine */
-    d = ok(QR_KIND_SPREADSHEET, "{'sheets': [{'name': 'ééééééééééééééééééééééééééééééé', 'rows': []}]}");
+    d = ok(QR_KIND_SPREADSHEET,
+           "{'sheets': [{'name': 'ééééééééééééééééééééééééééééééé', 'rows': []}]}");
     qr_doc_free(d);
 }
 
@@ -654,8 +686,10 @@ static void test_images(void **state)
     char *pb = b64(png, np), *jb = b64(jpg, nj);
     char spec[1024];
     snprintf(spec, sizeof spec,
-             "{'blocks': [{'type': 'image', 'src': 'img/chart.png'}, {'type': 'image', 'src': './photo.jpg', 'alt': 'p'},"
-             "{'type': 'image', 'src': 'inside.png'}, {'type': 'image', 'src': 'data:image/jpeg;base64,%s'},"
+             "{'blocks': [{'type': 'image', 'src': 'img/chart.png'}, {'type': 'image', 'src': "
+             "'./photo.jpg', 'alt': 'p'},"
+             "{'type': 'image', 'src': 'inside.png'}, {'type': 'image', 'src': "
+             "'data:image/jpeg;base64,%s'},"
              "{'type': 'image', 'src': 'DATA:IMAGE/PNG;BASE64,%s'}]}",
              jb, pb);
     qr_doc *d = ok_opts(QR_KIND_DOCUMENT, spec, &o);
@@ -682,11 +716,13 @@ static void test_images(void **state)
 
     /* every refusal, each at its src */
     qr_errlist e = {0};
-    char *j = J("{'blocks': [{'type': 'image', 'src': 'escape.png'}, {'type': 'image', 'src': '../x.png'},"
-                "{'type': 'image', 'src': '/etc/passwd'}, {'type': 'image', 'src': 'img\\\\chart.png'},"
-                "{'type': 'image', 'src': 'missing.png'}, {'type': 'image', 'src': 'notes.txt'},"
-                "{'type': 'image', 'src': 'img/../img/chart.png'}, {'type': 'image', 'src': 'https://x.org/a.png'},"
-                "{'type': 'image', 'src': 'img'}, {'type': 'image', 'src': ''}]}");
+    char *j = J(
+        "{'blocks': [{'type': 'image', 'src': 'escape.png'}, {'type': 'image', 'src': '../x.png'},"
+        "{'type': 'image', 'src': '/etc/passwd'}, {'type': 'image', 'src': 'img\\\\chart.png'},"
+        "{'type': 'image', 'src': 'missing.png'}, {'type': 'image', 'src': 'notes.txt'},"
+        "{'type': 'image', 'src': 'img/../img/chart.png'}, {'type': 'image', 'src': "
+        "'https://x.org/a.png'},"
+        "{'type': 'image', 'src': 'img'}, {'type': 'image', 'src': ''}]}");
     assert_int_equal(qr_compile(j, strlen(j), QR_KIND_DOCUMENT, &o, &d, &e), QR_E_SPEC);
     if (e.count != 10) dump(&e);
     assert_int_equal(e.count, 10);
@@ -748,12 +784,13 @@ static void test_image_data_errors(void **state)
              gb);
     free(gb);
     qr_errlist e = bad(QR_KIND_DOCUMENT, spec, QR_E_SPEC);
-    const char *want[] = {"/blocks/0/src", "/blocks/1/src", "/blocks/2/src", "/blocks/3/src",
-                          "/blocks/4/src", "/blocks/5/src", "/blocks/6/src", "/blocks/7/src",
-                          "/blocks/8/src"};
+    const char *want[] = {"/blocks/0/src", "/blocks/1/src", "/blocks/2/src",
+                          "/blocks/3/src", "/blocks/4/src", "/blocks/5/src",
+                          "/blocks/6/src", "/blocks/7/src", "/blocks/8/src"};
     if (e.count != 9) dump(&e);
     assert_int_equal(e.count, 9);
-    for (size_t i = 0; i < 9; i++) assert_string_equal(e.items[i].path, want[i]);
+    for (size_t i = 0; i < 9; i++)
+        assert_string_equal(e.items[i].path, want[i]);
     assert_non_null(strstr(e.items[0].message, "not a PNG or JPEG"));
     assert_non_null(strstr(e.items[1].message, "image/gif"));
     assert_non_null(strstr(e.items[2].message, "base64"));
@@ -780,18 +817,24 @@ typedef struct err_case {
 
 static const err_case err_cases[] = {
     /* reference §9 rejections */
-    {D, SPEC, "{'title': 'x'}", {""}},                                     /* missing required key */
+    {D, SPEC, "{'title': 'x'}", {""}}, /* missing required key */
     {K, SPEC, "{'title': 'x'}", {""}},
     {S, SPEC, "{}", {""}},
-    {D, SPEC, "{'sections': [], 'bogus': 1}", {"/bogus"}},                 /* unknown key */
-    {S, SPEC, "{'sheets': 'Sheet1'}", {"/sheets"}},                        /* sheets as a string */
-    {D, SPEC, "[1, 2]", {""}},                                             /* non-object spec */
+    {D, SPEC, "{'sections': [], 'bogus': 1}", {"/bogus"}}, /* unknown key */
+    {S, SPEC, "{'sheets': 'Sheet1'}", {"/sheets"}},        /* sheets as a string */
+    {D, SPEC, "[1, 2]", {""}},                             /* non-object spec */
     {K, SPEC, "42", {""}},
     {S, SPEC, "null", {""}},
-    {H, SPEC, "{'blocks': [{'type': 'paragraph', 'text': 'a', 'style': 'x'}]}", {"/blocks/0/style"}},
+    {H,
+     SPEC,
+     "{'blocks': [{'type': 'paragraph', 'text': 'a', 'style': 'x'}]}",
+     {"/blocks/0/style"}},
     {H, SPEC, "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 9}]}", {"/blocks/0/level"}},
     {P, SPEC, "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 9}]}", {"/blocks/0/level"}},
-    {P, SPEC, "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 'two'}]}", {"/blocks/0/level"}},
+    {P,
+     SPEC,
+     "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 'two'}]}",
+     {"/blocks/0/level"}},
     {P, SPEC, "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 0}]}", {"/blocks/0/level"}},
     {P, SPEC, "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 1.5}]}", {"/blocks/0/level"}},
     /* strings that are not objects */
@@ -813,118 +856,219 @@ static const err_case err_cases[] = {
     {D, SPEC, "{'blocks': [{'type': 'paragraph', 'text': 'a', 'runs': ['b']}]}", {"/blocks/0"}},
     {D, SPEC, "{'blocks': [{'type': 'paragraph', 'text': 5}]}", {"/blocks/0/text"}},
     {D, SPEC, "{'blocks': [{'type': 'paragraph', 'runs': 'a'}]}", {"/blocks/0/runs"}},
-    {D, SPEC, "{'blocks': [{'type': 'paragraph', 'runs': [5, {'bold': true}, {'text': 'a', 'bolt': true}]}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'paragraph', 'runs': [5, {'bold': true}, {'text': 'a', 'bolt': "
+     "true}]}]}",
      {"/blocks/0/runs/0", "/blocks/0/runs/1/text", "/blocks/0/runs/2/bolt"}},
-    {D, SPEC, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'bold': 'yes', 'italic': 1}]}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'bold': 'yes', 'italic': 1}]}]}",
      {"/blocks/0/runs/0/bold", "/blocks/0/runs/0/italic"}},
-    {D, SPEC, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'link': 'javascript:alert(1)'},"
-              "{'text': 'b', 'link': 'data:text/html,x'}, {'text': 'c', 'link': 'file:///etc'},"
-              "{'text': 'd', 'link': '/relative'}, {'text': 'e', 'link': 5}]}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'link': 'javascript:alert(1)'},"
+     "{'text': 'b', 'link': 'data:text/html,x'}, {'text': 'c', 'link': 'file:///etc'},"
+     "{'text': 'd', 'link': '/relative'}, {'text': 'e', 'link': 5}]}]}",
      {"/blocks/0/runs/0/link", "/blocks/0/runs/1/link", "/blocks/0/runs/2/link",
       "/blocks/0/runs/3/link", "/blocks/0/runs/4/link"}},
-    {D, SPEC, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'footnote': 'x'}]}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'footnote': 'x'}]}]}",
      {"/blocks/0/runs/0/footnote"}},
     {D, SPEC, "{'blocks': [{'type': 'paragraph', 'text': 'a', 'level': 2}]}", {"/blocks/0/level"}},
     {D, SPEC, "{'blocks': [{'type': 'list'}]}", {"/blocks/0/items"}},
     {D, SPEC, "{'blocks': [{'type': 'list', 'items': []}]}", {"/blocks/0/items"}},
-    {D, SPEC, "{'blocks': [{'type': 'list', 'items': 'a', 'ordered': 'yes'}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'list', 'items': 'a', 'ordered': 'yes'}]}",
      {"/blocks/0/ordered", "/blocks/0/items"}},
-    {D, SPEC, "{'blocks': [{'type': 'list', 'items': [1, {'items': ['x']}, {'text': 'a', 'sub': []}, {'text': 'b', 'items': [[]]}]}]}",
-     {"/blocks/0/items/0", "/blocks/0/items/1", "/blocks/0/items/2/sub", "/blocks/0/items/3/items/0"}},
-    {D, SPEC, "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': [{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', 'items': [{'text': '7', 'items': [{'text': '8', 'items': [{'text': '9', 'items': [{'text': '10', 'items': ['11']}]}]}]}]}]}]}]}]}]}]}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'list', 'items': [1, {'items': ['x']}, {'text': 'a', 'sub': []}, "
+     "{'text': 'b', 'items': [[]]}]}]}",
+     {"/blocks/0/items/0", "/blocks/0/items/1", "/blocks/0/items/2/sub",
+      "/blocks/0/items/3/items/0"}},
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': "
+     "[{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', "
+     "'items': [{'text': '7', 'items': [{'text': '8', 'items': [{'text': '9', 'items': [{'text': "
+     "'10', 'items': ['11']}]}]}]}]}]}]}]}]}]}]}]}",
      {"/blocks/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0"}},
     {D, SPEC, "{'blocks': [{'type': 'table'}]}", {"/blocks/0/rows"}},
     {D, SPEC, "{'blocks': [{'type': 'table', 'rows': {}}]}", {"/blocks/0/rows"}},
     {D, SPEC, "{'blocks': [{'type': 'table', 'headers': 'a', 'rows': []}]}", {"/blocks/0/headers"}},
-    {D, SPEC, "{'blocks': [{'type': 'table', 'rows': [['a', ['b']], 'row', ['c', {'value': 1}, {'text': 'x', 'bold': true}]]}]}",
-     {"/blocks/0/rows/0/1", "/blocks/0/rows/1", "/blocks/0/rows/2/1/value", "/blocks/0/rows/2/2/bold"}},
-    {D, SPEC, "{'blocks': [{'type': 'table', 'headers': [{'runs': 1}], 'rows': [['a']]}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'table', 'rows': [['a', ['b']], 'row', ['c', {'value': 1}, {'text': "
+     "'x', 'bold': true}]]}]}",
+     {"/blocks/0/rows/0/1", "/blocks/0/rows/1", "/blocks/0/rows/2/1/value",
+      "/blocks/0/rows/2/2/bold"}},
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'table', 'headers': [{'runs': 1}], 'rows': [['a']]}]}",
      {"/blocks/0/headers/0/runs"}},
-    {D, SPEC, "{'blocks': [{'type': 'table', 'rows': [['a', 'b']], 'widths': [1]}]}", {"/blocks/0/widths"}},
-    {D, SPEC, "{'blocks': [{'type': 'table', 'rows': [['a', 'b', 'c']], 'widths': [1, 0, 'x']}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'table', 'rows': [['a', 'b']], 'widths': [1]}]}",
+     {"/blocks/0/widths"}},
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'table', 'rows': [['a', 'b', 'c']], 'widths': [1, 0, 'x']}]}",
      {"/blocks/0/widths/1", "/blocks/0/widths/2"}},
-    {D, SPEC, "{'blocks': [{'type': 'table', 'rows': [['a']], 'widths': 1}]}", {"/blocks/0/widths"}},
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'table', 'rows': [['a']], 'widths': 1}]}",
+     {"/blocks/0/widths"}},
     {D, SPEC, "{'blocks': [{'type': 'code'}]}", {"/blocks/0/text"}},
-    {D, SPEC, "{'blocks': [{'type': 'code', 'text': 'x', 'language': 3, 'lang': 'py'}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'code', 'text': 'x', 'language': 3, 'lang': 'py'}]}",
      {"/blocks/0/lang", "/blocks/0/language"}},
     {D, SPEC, "{'blocks': [{'type': 'code', 'runs': ['x']}]}", {"/blocks/0/runs"}},
     {D, SPEC, "{'blocks': [{'type': 'page_break', 'text': 'x'}]}", {"/blocks/0/text"}},
-    {D, SPEC, "{'blocks': [{'type': 'image', 'src': 'data:image/png;base64,AAAA', 'width': 5}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'image', 'src': 'data:image/png;base64,AAAA', 'width': 5}]}",
      {"/blocks/0/width", "/blocks/0/src"}},
     /* three mistakes give three errors */
-    {H, SPEC, "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 7}, {'type': 'paragraf', 'text': 'b'},"
-              "{'type': 'paragraph', 'runs': [{'text': 'c', 'italics': true}]}]}",
+    {H,
+     SPEC,
+     "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 7}, {'type': 'paragraf', 'text': 'b'},"
+     "{'type': 'paragraph', 'runs': [{'text': 'c', 'italics': true}]}]}",
      {"/blocks/0/level", "/blocks/1/type", "/blocks/2/runs/0/italics"}},
     /* page */
     {D, SPEC, "{'page': 'A4', 'blocks': []}", {"/page"}},
-    {D, SPEC, "{'page': {'size': 'B5', 'orientation': 'sideways', 'margin': 5}, 'blocks': []}",
+    {D,
+     SPEC,
+     "{'page': {'size': 'B5', 'orientation': 'sideways', 'margin': 5}, 'blocks': []}",
      {"/page/margin", "/page/size", "/page/orientation"}},
     {D, SPEC, "{'page': {'margins': 400}, 'blocks': []}", {"/page/margins"}},
-    {D, SPEC, "{'page': {'margins': {'top': -1, 'left': 'x', 'inner': 3}}, 'blocks': []}",
+    {D,
+     SPEC,
+     "{'page': {'margins': {'top': -1, 'left': 'x', 'inner': 3}}, 'blocks': []}",
      {"/page/margins/inner", "/page/margins/top", "/page/margins/left"}},
-    {D, SPEC, "{'page': {'size': 'A5', 'orientation': 'landscape', 'margins': {'top': 300, 'bottom': 120}}, 'blocks': []}",
+    {D,
+     SPEC,
+     "{'page': {'size': 'A5', 'orientation': 'landscape', 'margins': {'top': 300, 'bottom': 120}}, "
+     "'blocks': []}",
      {"/page/margins"}},
     /* legacy sections */
-    {D, SPEC, "{'sections': [{'heading': 1, 'paragraphs': ['a', 2], 'body': 'x'}, 'x', {'paragraphs': 'p'}]}",
+    {D,
+     SPEC,
+     "{'sections': [{'heading': 1, 'paragraphs': ['a', 2], 'body': 'x'}, 'x', {'paragraphs': "
+     "'p'}]}",
      {"/sections/0/body", "/sections/0/heading", "/sections/0/paragraphs/1", "/sections/1",
       "/sections/2/paragraphs"}},
     /* presentations */
     {K, SPEC, "{'slides': {}}", {"/slides"}},
     {K, SPEC, "{'slides': [], 'size': '16:10'}", {"/size"}},
     {K, SPEC, "{'slides': ['Title only']}", {"/slides/0"}},
-    {K, SPEC, "{'slides': [{'title': 1, 'subtitle': [], 'notes': 2}]}",
+    {K,
+     SPEC,
+     "{'slides': [{'title': 1, 'subtitle': [], 'notes': 2}]}",
      {"/slides/0/title", "/slides/0/subtitle", "/slides/0/notes"}},
-    {K, SPEC, "{'slides': [{'layout': 'title_only'}, {'layout': 3}, {'layuot': 'blank'}]}",
+    {K,
+     SPEC,
+     "{'slides': [{'layout': 'title_only'}, {'layout': 3}, {'layuot': 'blank'}]}",
      {"/slides/0/layout", "/slides/1/layout", "/slides/2/layuot"}},
-    {K, SPEC, "{'slides': [{'bullets': 'one'}, {'bullets': [1]}, {'bullets': [{'text': 'a', 'items': [{'txt': 'b'}]}]}]}",
+    {K,
+     SPEC,
+     "{'slides': [{'bullets': 'one'}, {'bullets': [1]}, {'bullets': [{'text': 'a', 'items': "
+     "[{'txt': 'b'}]}]}]}",
      {"/slides/0/bullets", "/slides/1/bullets/0", "/slides/2/bullets/0/items/0/txt"}},
-    {K, SPEC, "{'slides': [{'image': 'x.png'}, {'image': {'type': 'table', 'alt': 'a'}}, {'table': {'type': 'image', 'rows': []}}]}",
+    {K,
+     SPEC,
+     "{'slides': [{'image': 'x.png'}, {'image': {'type': 'table', 'alt': 'a'}}, {'table': {'type': "
+     "'image', 'rows': []}}]}",
      {"/slides/0/image", "/slides/1/image/type", "/slides/1/image/src", "/slides/2/table/type"}},
-    {K, SPEC, "{'slides': [{'table': {'rows': [[1, [2]]], 'caption': 'c'}}]}",
+    {K,
+     SPEC,
+     "{'slides': [{'table': {'rows': [[1, [2]]], 'caption': 'c'}}]}",
      {"/slides/0/table/caption", "/slides/0/table/rows/0/1"}},
-    {K, SPEC, "{'slides': [{'title': 'a', 'footnotes': ['b']}], 'theme': 'dark'}",
+    {K,
+     SPEC,
+     "{'slides': [{'title': 'a', 'footnotes': ['b']}], 'theme': 'dark'}",
      {"/theme", "/slides/0/footnotes"}},
     /* spreadsheets */
     {S, SPEC, "{'sheets': ['Sheet1']}", {"/sheets/0"}},
     {S, SPEC, "{'sheets': [{'name': 'A'}]}", {"/sheets/0/rows"}},
     {S, SPEC, "{'sheets': [{'rows': 'a'}]}", {"/sheets/0/rows"}},
     {S, SPEC, "{'sheets': [{'rows': [1, [2], 'x']}]}", {"/sheets/0/rows/0", "/sheets/0/rows/2"}},
-    {S, SPEC, "{'sheets': [{'rows': [[[1], {'a': 1}, {'value': [1]}, {'format': '0'}, {}]]}]}",
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [[[1], {'a': 1}, {'value': [1]}, {'format': '0'}, {}]]}]}",
      {"/sheets/0/rows/0/0", "/sheets/0/rows/0/1/a", "/sheets/0/rows/0/2/value",
       "/sheets/0/rows/0/3", "/sheets/0/rows/0/4"}},
-    {S, SPEC, "{'sheets': [{'rows': [[9007199254740993, -9007199254740993, 9007199254740992]]}]}",
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [[9007199254740993, -9007199254740993, 9007199254740992]]}]}",
      {"/sheets/0/rows/0/0", "/sheets/0/rows/0/1"}},
-    {S, SPEC, "{'sheets': [{'rows': [[{'date': '1899-12-31'}, {'date': '2026-02-29'}, {'date': '2026-13-01'},"
-              "{'date': '26-11-30'}, {'date': '2026-11-30T25:00'}, {'date': 20261130}, {'date': '2026-11-30', 'value': 1}]]}]}",
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [[{'date': '1899-12-31'}, {'date': '2026-02-29'}, {'date': "
+     "'2026-13-01'},"
+     "{'date': '26-11-30'}, {'date': '2026-11-30T25:00'}, {'date': 20261130}, {'date': "
+     "'2026-11-30', 'value': 1}]]}]}",
      {"/sheets/0/rows/0/0/date", "/sheets/0/rows/0/1/date", "/sheets/0/rows/0/2/date",
       "/sheets/0/rows/0/3/date", "/sheets/0/rows/0/4/date", "/sheets/0/rows/0/5/date",
       "/sheets/0/rows/0/6"}},
-    {S, SPEC, "{'sheets': [{'rows': [[{'formula': ''}, {'formula': '='}, {'formula': 5}, {'formula': 'A1', 'value': [1]},"
-              "{'value': 1, 'format': ''}, {'value': 1, 'format': 3}]]}]}",
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [[{'formula': ''}, {'formula': '='}, {'formula': 5}, {'formula': 'A1', "
+     "'value': [1]},"
+     "{'value': 1, 'format': ''}, {'value': 1, 'format': 3}]]}]}",
      {"/sheets/0/rows/0/0/formula", "/sheets/0/rows/0/1/formula", "/sheets/0/rows/0/2/formula",
       "/sheets/0/rows/0/3/value", "/sheets/0/rows/0/4/format", "/sheets/0/rows/0/5/format"}},
-    {S, SPEC, "{'sheets': [{'name': 'a/b', 'rows': []}, {'name': 'x[1]', 'rows': []}, {'name': '', 'rows': []},"
-              "{'name': '   ', 'rows': []}, {'name': '`quoted', 'rows': []}, {'name': 'History', 'rows': []},"
-              "{'name': 'abcdefghijklmnopqrstuvwxyzabcdef', 'rows': []}, {'name': 7, 'rows': []}]}",
+    {S,
+     SPEC,
+     "{'sheets': [{'name': 'a/b', 'rows': []}, {'name': 'x[1]', 'rows': []}, {'name': '', 'rows': "
+     "[]},"
+     "{'name': '   ', 'rows': []}, {'name': '`quoted', 'rows': []}, {'name': 'History', 'rows': "
+     "[]},"
+     "{'name': 'abcdefghijklmnopqrstuvwxyzabcdef', 'rows': []}, {'name': 7, 'rows': []}]}",
      {"/sheets/0/name", "/sheets/1/name", "/sheets/2/name", "/sheets/3/name", "/sheets/4/name",
       "/sheets/5/name", "/sheets/6/name", "/sheets/7/name"}},
-    {S, SPEC, "{'sheets': [{'name': 'Data', 'rows': []}, {'name': 'DATA', 'rows': []}, {'name': 'data', 'rows': []}]}",
+    {S,
+     SPEC,
+     "{'sheets': [{'name': 'Data', 'rows': []}, {'name': 'DATA', 'rows': []}, {'name': 'data', "
+     "'rows': []}]}",
      {"/sheets/1/name", "/sheets/2/name"}},
-    {S, SPEC, "{'sheets': [{'rows': [], 'freeze': 'A0'}, {'rows': [], 'freeze': '2A'}, {'rows': [], 'freeze': 2},"
-              "{'rows': [], 'freeze': 'XFE1'}, {'rows': [], 'header': 'yes'}]}",
-     {"/sheets/0/freeze", "/sheets/1/freeze", "/sheets/2/freeze", "/sheets/3/freeze", "/sheets/4/header"}},
-    {S, SPEC, "{'sheets': [{'rows': [], 'widths': [0, 256, 'x', 10]}, {'rows': [], 'widths': 10}]}",
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [], 'freeze': 'A0'}, {'rows': [], 'freeze': '2A'}, {'rows': [], "
+     "'freeze': 2},"
+     "{'rows': [], 'freeze': 'XFE1'}, {'rows': [], 'header': 'yes'}]}",
+     {"/sheets/0/freeze", "/sheets/1/freeze", "/sheets/2/freeze", "/sheets/3/freeze",
+      "/sheets/4/header"}},
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [], 'widths': [0, 256, 'x', 10]}, {'rows': [], 'widths': 10}]}",
      {"/sheets/0/widths/0", "/sheets/0/widths/1", "/sheets/0/widths/2", "/sheets/1/widths"}},
-    {S, SPEC, "{'sheets': [{'rows': [], 'columns': 'a'}, {'rows': [], 'columns': ['a', 1]}]}",
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [], 'columns': 'a'}, {'rows': [], 'columns': ['a', 1]}]}",
      {"/sheets/0/columns", "/sheets/1/columns/1"}},
-    {S, SPEC, "{'sheets': [{'rows': [], 'nmae': 'x', 'freez': 'A2'}], 'title': []}",
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [], 'nmae': 'x', 'freez': 'A2'}], 'title': []}",
      {"/title", "/sheets/0/nmae", "/sheets/0/freez"}},
-    {S, SPEC, "{'sheets': [{'rows': [[{'value': 1, 'footnote': 'x'}]]}]}", {"/sheets/0/rows/0/0/footnote"}},
+    {S,
+     SPEC,
+     "{'sheets': [{'rows': [[{'value': 1, 'footnote': 'x'}]]}]}",
+     {"/sheets/0/rows/0/0/footnote"}},
     /* an unknown key stands for the missing one: one error, not two */
-    {D, SPEC, "{'blocks': [{'type': 'paragraph', 'txt': 'a'}, {'type': 'list', 'itmes': []},"
-              "{'type': 'image', 'source': 'x'}, {'type': 'table', 'row': []}, {'type': 'code', 'body': 'x'}]}",
+    {D,
+     SPEC,
+     "{'blocks': [{'type': 'paragraph', 'txt': 'a'}, {'type': 'list', 'itmes': []},"
+     "{'type': 'image', 'source': 'x'}, {'type': 'table', 'row': []}, {'type': 'code', 'body': "
+     "'x'}]}",
      {"/blocks/0/txt", "/blocks/1/itmes", "/blocks/2/source", "/blocks/3/row", "/blocks/4/body"}},
-    {S, SPEC, "{'sheets': [{'row': []}, {'rows': [[{'vaule': 1}]]}]}", {"/sheets/0/row", "/sheets/1/rows/0/0/vaule"}},
+    {S,
+     SPEC,
+     "{'sheets': [{'row': []}, {'rows': [[{'vaule': 1}]]}]}",
+     {"/sheets/0/row", "/sheets/1/rows/0/0/vaule"}},
     /* but a top-level required key is always reported */
     {D, SPEC, "{'slides': [{'title': 'x'}]}", {"/slides", ""}},
     {K, SPEC, "{'sheets': []}", {"/sheets", ""}},
@@ -943,7 +1087,8 @@ static void test_error_table(void **state)
         qr_doc *d = (qr_doc *)1;
         qr_status st = run(c->kind, c->spec, &d, &e, NULL);
         size_t want = 0;
-        while (want < 8 && c->paths[want]) want++;
+        while (want < 8 && c->paths[want])
+            want++;
         int okay = st == c->status && d == NULL && e.count == want;
         for (size_t k = 0; okay && k < want; k++) {
             if (strcmp(e.items[k].path, c->paths[k]) != 0) okay = 0;
@@ -964,8 +1109,8 @@ static void test_error_table(void **state)
 /* Messages and hints that matter to a model reading them. */
 static void test_error_messages(void **state)
 {
-    expect_one(D, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'bolt': true}]}]}", SPEC,
-               "/blocks/0/runs/0/bolt", "unknown key \"bolt\"", "did you mean \"bold\"?");
+    expect_one(D, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'bolt': true}]}]}",
+               SPEC, "/blocks/0/runs/0/bolt", "unknown key \"bolt\"", "did you mean \"bold\"?");
     expect_one(P, "{'blocks': [{'type': 'heading', 'text': 'a', 'level': 9}]}", SPEC,
                "/blocks/0/level", "expected an integer from 1 to 6, got 9", NULL);
     expect_one(D, "{'blocks': [{'type': 'headng', 'text': 'x'}]}", SPEC, "/blocks/0/type",
@@ -975,8 +1120,9 @@ static void test_error_messages(void **state)
                "both", "pick one");
     expect_one(D, "{'blocks': [{'type': 'paragraph', 'text': 'a', 'footnotes': []}]}", SPEC,
                "/blocks/0/footnotes", "footnotes are not supported", NULL);
-    expect_one(D, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'link': 'javascript:x'}]}]}",
-               SPEC, "/blocks/0/runs/0/link", "not allowed", "https:");
+    expect_one(
+        D, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'link': 'javascript:x'}]}]}",
+        SPEC, "/blocks/0/runs/0/link", "not allowed", "https:");
     expect_one(D, "{'title': 'x'}", SPEC, "", "\"blocks\"", NULL);
     expect_one(D, "{'title': 'x'}", SPEC, "", "\"sections\"", NULL);
     expect_one(S, "{'sheets': [{'rows': [[12345678901234567]]}]}", SPEC, "/sheets/0/rows/0/0",
@@ -993,14 +1139,21 @@ static void test_error_messages(void **state)
                "\"slides\" belongs in a presentation spec (.pptx); this is a document spec");
     expect_one(D, "{'blocks': [], 'colour': []}", SPEC, "/colour", "unknown key \"colour\"",
                "a document spec takes: \"title\", \"lang\", \"page\", \"sections\", \"blocks\"");
-    expect_one(D, "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': [{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', 'items': [{'text': '7', 'items': [{'text': '8', 'items': [{'text': '9', 'items': ['10']}]}]}]}]}]}]}]}]}]}]}",
-               SPEC, "/blocks/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0",
-               "max_list_depth", "qr_limits.max_list_depth");
+    expect_one(
+        D,
+        "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': "
+        "[{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', "
+        "'items': [{'text': '7', 'items': [{'text': '8', 'items': [{'text': '9', 'items': "
+        "['10']}]}]}]}]}]}]}]}]}]}]}",
+        SPEC,
+        "/blocks/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0/items/0",
+        "max_list_depth", "qr_limits.max_list_depth");
     /* words models use get the right suggestion */
     expect_one(D, "{'blocks': [{'type': 'bullet_list', 'items': ['a']}]}", SPEC, "/blocks/0/type",
                "unknown block type \"bullet_list\"", "did you mean \"list\"?");
-    expect_one(D, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'href': 'https://x.org'}]}]}",
-               SPEC, "/blocks/0/runs/0/href", "unknown key \"href\"", "did you mean \"link\"?");
+    expect_one(
+        D, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'href': 'https://x.org'}]}]}",
+        SPEC, "/blocks/0/runs/0/href", "unknown key \"href\"", "did you mean \"link\"?");
     expect_one(D, "{'blocks': [{'type': 'paragraph', 'content': 'x'}]}", SPEC, "/blocks/0/content",
                NULL, "did you mean \"text\"?");
     expect_one(S, "{'sheets': [{'rows': [[{'value': 1, 'number_format': '0'}]]}]}", SPEC,
@@ -1008,7 +1161,10 @@ static void test_error_messages(void **state)
     expect_one(K, "{'slides': [{'title': 'a', 'points': ['b']}]}", SPEC, "/slides/0/points", NULL,
                "did you mean \"bullets\"?");
     /* nine levels are fine */
-    qr_doc *d = ok(D, "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': [{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', 'items': [{'text': '7', 'items': [{'text': '8', 'items': ['9']}]}]}]}]}]}]}]}]}]}");
+    qr_doc *d = ok(
+        D, "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': "
+           "[{'text': '3', 'items': [{'text': '4', 'items': [{'text': '5', 'items': [{'text': '6', "
+           "'items': [{'text': '7', 'items': [{'text': '8', 'items': ['9']}]}]}]}]}]}]}]}]}]}");
     qr_doc_free(d);
 }
 
@@ -1090,8 +1246,10 @@ static void test_limits(void **state)
 
     /* depth: 65 nested arrays inside an unknown key */
     char deep[400] = "{\"blocks\": [], \"x\": ";
-    for (int i = 0; i < 64; i++) strcat(deep, "[");
-    for (int i = 0; i < 64; i++) strcat(deep, "]");
+    for (int i = 0; i < 64; i++)
+        strcat(deep, "[");
+    for (int i = 0; i < 64; i++)
+        strcat(deep, "]");
     strcat(deep, "}");
     assert_int_equal(qr_compile(deep, strlen(deep), D, &o, &d, &e), QR_E_LIMIT);
     assert_int_equal(e.count, 1);
@@ -1132,14 +1290,16 @@ static void test_limits(void **state)
     assert_string_equal(e.items[0].path, "/sheets/0/rows");
     assert_non_null(strstr(e.items[0].message, "max_cells"));
     qr_errlist_clear(&e);
-    s = "{\"blocks\": [{\"type\": \"table\", \"headers\": [\"a\", \"b\"], \"rows\": [[1, 2], [3]]}]}";
+    s = "{\"blocks\": [{\"type\": \"table\", \"headers\": [\"a\", \"b\"], \"rows\": [[1, 2], "
+        "[3]]}]}";
     assert_int_equal(qr_compile(s, strlen(s), D, &o, &d, &e), QR_E_LIMIT);
     assert_string_equal(e.items[0].path, "/blocks/0");
     qr_errlist_clear(&e);
     qr_compile_opts_default(&o);
 
     o.limits.max_blocks = 2;
-    s = "{\"sections\": [{\"heading\": \"h\", \"paragraphs\": [\"a\"]}], \"blocks\": [{\"type\": \"page_break\"}]}";
+    s = "{\"sections\": [{\"heading\": \"h\", \"paragraphs\": [\"a\"]}], \"blocks\": [{\"type\": "
+        "\"page_break\"}]}";
     assert_int_equal(qr_compile(s, strlen(s), D, &o, &d, &e), QR_E_LIMIT);
     assert_non_null(strstr(e.items[0].message, "max_blocks"));
     qr_errlist_clear(&e);
@@ -1168,7 +1328,8 @@ static void test_error_cap(void **state)
     size_t n = 5000;
     char *s = malloc(n * 4 + 64), *p = s;
     p += sprintf(p, "{\"sheets\": [{\"rows\": [[");
-    for (size_t i = 0; i < n; i++) p += sprintf(p, "%s[]", i ? "," : "");
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s[]", i ? "," : "");
     strcpy(p, "]]}]}");
     qr_errlist e = {0};
     qr_doc *d = NULL;
@@ -1185,7 +1346,8 @@ static void test_rows_freed_and_big_sheet(void **state)
     /* 20,000 rows of mixed cells compile, with every cell checked */
     size_t n = 20000;
     char *s = malloc(n * 64 + 64), *p = s;
-    p += sprintf(p, "{\"sheets\": [{\"name\": \"Big\", \"columns\": [\"i\", \"s\", \"x\"], \"rows\": [");
+    p += sprintf(
+        p, "{\"sheets\": [{\"name\": \"Big\", \"columns\": [\"i\", \"s\", \"x\"], \"rows\": [");
     for (size_t i = 0; i < n; i++)
         p += sprintf(p, "%s[%zu, \"r%zu\", %zu.5]", i ? "," : "", i, i, i);
     strcpy(p, "]}]}");
@@ -1214,7 +1376,8 @@ static void test_excel_limits(void **state)
     size_t n = 65536;
     char *s = malloc(n * 40 + 64), *p = s;
     p += sprintf(p, "{\"sheets\": [{\"rows\": [");
-    for (size_t i = 0; i < n; i++) p += sprintf(p, "%s[{\"value\": 1, \"format\": \"f%zu\"}]", i ? "," : "", i);
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s[{\"value\": 1, \"format\": \"f%zu\"}]", i ? "," : "", i);
     strcpy(p, "]}]}");
     qr_errlist e = {0};
     qr_doc *d = NULL;
@@ -1235,7 +1398,8 @@ static void test_excel_limits(void **state)
     n = 1048576; /* rows, plus the columns row: one too many */
     s = malloc(n * 3 + 128);
     p = s + sprintf(s, "{\"sheets\": [{\"columns\": [\"a\"], \"rows\": [");
-    for (size_t i = 0; i < n; i++) p += sprintf(p, "%s[]", i ? "," : "");
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s[]", i ? "," : "");
     strcpy(p, "]}]}");
     assert_int_equal(qr_compile(s, strlen(s), S, NULL, &d, &e), QR_E_SPEC);
     assert_string_equal(e.items[0].path, "/sheets/0/rows");
@@ -1246,7 +1410,8 @@ static void test_excel_limits(void **state)
     n = 16385;
     s = malloc(n * 2 + 64);
     p = s + sprintf(s, "{\"sheets\": [{\"rows\": [[1], [");
-    for (size_t i = 0; i < n; i++) p += sprintf(p, "%s0", i ? "," : "");
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s0", i ? "," : "");
     strcpy(p, "]]}]}");
     assert_int_equal(qr_compile(s, strlen(s), S, NULL, &d, &e), QR_E_SPEC);
     assert_string_equal(e.items[0].path, "/sheets/0/rows/1");
@@ -1297,8 +1462,7 @@ static const size_t one_byte[] = {1};
 static const size_t odd_pieces[] = {1, 2, 3, 5, 7, 4, 1, 6};
 
 static qr_status compile_pieces(const char *text, size_t len, const size_t *sizes, size_t n_sizes,
-                                qr_kind kind, const qr_compile_opts *o, qr_doc **doc,
-                                qr_errlist *e)
+                                qr_kind kind, const qr_compile_opts *o, qr_doc **doc, qr_errlist *e)
 {
     piece_reader r = {.p = text, .left = len, .sizes = sizes, .n_sizes = n_sizes};
     qr_status st = qr_compile_reader(piece_read, &r, kind, o, doc, e);
@@ -1326,13 +1490,18 @@ static void assert_same_errors(const qr_errlist *a, const qr_errlist *b, const c
 /* The tree, as the bytes the kind's backend writes from it (docx, pptx, xlsx). */
 static void tree_bytes(const qr_doc *d, qr_buf *out)
 {
-    qr_fmt f = d->kind == QR_KIND_SPREADSHEET ? QR_FMT_XLSX
-               : d->kind == QR_KIND_PRESENTATION ? QR_FMT_PPTX : QR_FMT_DOCX;
+    qr_fmt f = d->kind == QR_KIND_SPREADSHEET    ? QR_FMT_XLSX
+               : d->kind == QR_KIND_PRESENTATION ? QR_FMT_PPTX
+                                                 : QR_FMT_DOCX;
     const qr_backend *be = qr_backend_for(f);
     assert_non_null(be);
     qr_errlist w = {0}, e = {0};
-    qr_render_ctx ctx = {.doc = d, .fonts = f == QR_FMT_XLSX ? NULL : qr_fonts_default(),
-                         .warnings = &w, .errors = &e, .png_page = 1, .png_dpi = 96,
+    qr_render_ctx ctx = {.doc = d,
+                         .fonts = f == QR_FMT_XLSX ? NULL : qr_fonts_default(),
+                         .warnings = &w,
+                         .errors = &e,
+                         .png_page = 1,
+                         .png_dpi = 96,
                          .epoch = qr_output_epoch()};
     qr_sink sink;
     qr_sink_init_buf(&sink, out);
@@ -1357,8 +1526,9 @@ static void assert_same_compile(const char *text, size_t len, qr_kind kind,
         qr_doc *d1 = NULL;
         qr_status st1 = pass == 0 ? compile_pieces(text, len, one_byte, 1, kind, o, &d1, &e1)
                                   : compile_pieces(text, len, odd_pieces, 8, kind, o, &d1, &e1);
-        if (st1 != st0) print_message("%s: status %s streamed, %s in memory\n", what,
-                                      qr_status_str(st1), qr_status_str(st0));
+        if (st1 != st0)
+            print_message("%s: status %s streamed, %s in memory\n", what, qr_status_str(st1),
+                          qr_status_str(st0));
         assert_int_equal(st1, st0);
         assert_same_errors(&e1, &e0, what);
         assert_true((d1 == NULL) == (d0 == NULL));
@@ -1384,7 +1554,8 @@ static char *slurp(const char *path, size_t *len)
     qr_buf b = {0};
     char chunk[8192];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) qr_buf_append(&b, chunk, n);
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+        qr_buf_append(&b, chunk, n);
     fclose(fp);
     return qr_buf_steal(&b, len);
 }
@@ -1485,7 +1656,8 @@ static void test_reader_utf8_split(void **state)
     (void)state;
     /* 2-, 3- and 4-byte sequences, cut at every point by the pieces */
     const char *good = "{\"title\": \"\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\", "
-                       "\"blocks\": [{\"type\": \"paragraph\", \"text\": \"\xE2\x82\xAC\xC3\xA9\xF0\x9F\x98\x80x\"}]}";
+                       "\"blocks\": [{\"type\": \"paragraph\", \"text\": "
+                       "\"\xE2\x82\xAC\xC3\xA9\xF0\x9F\x98\x80x\"}]}";
     assert_same_compile(good, strlen(good), D, NULL, "good UTF-8");
     for (size_t piece = 1; piece <= 9; piece++) {
         const size_t sizes[] = {piece};
@@ -1666,12 +1838,13 @@ static size_t alloc_cases(alloc_case **out)
     char *t = malloc(rows * 96 + 64), *p = t;
     p += sprintf(p, "{\"sheets\": [{\"name\": \"Big\", \"rows\": [");
     for (size_t i = 0; i < rows; i++)
-        p += sprintf(p, "%s[%zu, \"r%zu\", %zu.25, true, null, \"a longer string in row %zu\", -%zu]",
+        p += sprintf(p,
+                     "%s[%zu, \"r%zu\", %zu.25, true, null, \"a longer string in row %zu\", -%zu]",
                      i ? "," : "", i, i, i, i, i);
     strcpy(p, "]}]}");
     cs = realloc(cs, (n + 1) * sizeof *cs);
-    cs[n++] = (alloc_case){.name = strdup("60000 rows"), .text = t, .len = strlen(t),
-                           .kind = QR_KIND_SPREADSHEET};
+    cs[n++] = (alloc_case){
+        .name = strdup("60000 rows"), .text = t, .len = strlen(t), .kind = QR_KIND_SPREADSHEET};
     *out = cs;
     return n;
 }
@@ -1698,14 +1871,15 @@ static void test_region_alloc_same_results(void **state)
     alloc_case *cs;
     size_t n = alloc_cases(&cs);
     assert_true(n >= 30 + 144 + 1);
-    for (size_t i = 0; i < n; i++) alloc_compile(&cs[i]);
+    for (size_t i = 0; i < n; i++)
+        alloc_compile(&cs[i]);
 
     int on = qr_compile_use_region_alloc();
     /* The sanitizer builds keep jansson on malloc (json_alloc.c). */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     assert_int_equal(on, 0);
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                         \
     __has_feature(memory_sanitizer)
     assert_int_equal(on, 0);
 #else

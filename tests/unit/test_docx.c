@@ -185,8 +185,7 @@ static void test_num_start_override(void **state)
     char want[2048] = "<w:num w:numId=\"4\"><w:abstractNumId w:val=\"1\"/>";
     for (int l = 0; l < 9; l++)
         snprintf(want + strlen(want), sizeof want - strlen(want),
-                 "<w:lvlOverride w:ilvl=\"%d\"><w:startOverride w:val=\"1\"/></w:lvlOverride>",
-                 l);
+                 "<w:lvlOverride w:ilvl=\"%d\"><w:startOverride w:val=\"1\"/></w:lvlOverride>", l);
     strcat(want, "</w:num>");
     assert_written(w_num, &a, want);
 }
@@ -300,7 +299,8 @@ static char *part(const qr_buf *zipped, const char *name)
 static int count(const char *hay, const char *needle)
 {
     int n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle)) n++;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
     return n;
 }
 

@@ -75,14 +75,18 @@ static void test_small_and_alignment(void **state)
     qr_json_alloc_stats(&st);
     assert_true(st.chunks >= 2); /* ~2.6 MB of requests */
     assert_int_equal(st.big, 0);
-    for (size_t i = 0; i < N; i++) check(&its[i]);
+    for (size_t i = 0; i < N; i++)
+        check(&its[i]);
     /* Free the first half: the chunks holding only those go at once. */
-    for (size_t i = 0; i < N / 2; i++) qr_json_alloc_free(its[i].p);
+    for (size_t i = 0; i < N / 2; i++)
+        qr_json_alloc_free(its[i].p);
     qr_json_alloc_stat half;
     qr_json_alloc_stats(&half);
     assert_true(half.chunks < st.chunks);
-    for (size_t i = N / 2; i < N; i++) check(&its[i]);
-    for (size_t i = N / 2; i < N; i++) qr_json_alloc_free(its[i].p);
+    for (size_t i = N / 2; i < N; i++)
+        check(&its[i]);
+    for (size_t i = N / 2; i < N; i++)
+        qr_json_alloc_free(its[i].p);
     /* The current chunk stays until the thread leaves it. */
     qr_json_alloc_stats(&st);
     assert_int_equal(st.chunks, 1);
@@ -113,8 +117,10 @@ static void test_big(void **state)
     qr_json_alloc_stats(&st);
     assert_int_equal(st.big, K);
     assert_int_equal(st.chunks, 1);
-    for (size_t i = 0; i < K; i++) check(&its[i]);
-    for (size_t i = K; i-- > 0;) qr_json_alloc_free(its[i].p);
+    for (size_t i = 0; i < K; i++)
+        check(&its[i]);
+    for (size_t i = K; i-- > 0;)
+        qr_json_alloc_free(its[i].p);
     qr_json_alloc_stats(&st);
     assert_int_equal(st.big, 0);
     qr_json_alloc_free(small);
@@ -127,7 +133,7 @@ static void test_big(void **state)
 enum { THREADS = 4, PER_THREAD = 60000 };
 
 typedef struct job {
-    item *its;   /* this thread's slice */
+    item *its; /* this thread's slice */
     size_t n;
     uint64_t seed;
     int big_every;
@@ -173,8 +179,8 @@ static void test_threads_random_free(void **state)
     pthread_t th[THREADS];
     job jobs[THREADS];
     for (int t = 0; t < THREADS; t++) {
-        jobs[t] = (job){its + (size_t)t * PER_THREAD, PER_THREAD, 0x9E3779B97F4A7C15ull * (t + 1),
-                        997};
+        jobs[t] =
+            (job){its + (size_t)t * PER_THREAD, PER_THREAD, 0x9E3779B97F4A7C15ull * (t + 1), 997};
         assert_int_equal(pthread_create(&th[t], NULL, alloc_worker, &jobs[t]), 0);
     }
     for (int t = 0; t < THREADS; t++) {
@@ -198,7 +204,8 @@ static void test_threads_random_free(void **state)
         jobs[t] = (job){its + (size_t)t * PER_THREAD, PER_THREAD, 0, 0};
         assert_int_equal(pthread_create(&th[t], NULL, free_worker, &jobs[t]), 0);
     }
-    for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < THREADS; t++)
+        pthread_join(th[t], NULL);
     assert_all_returned();
     free(its);
 }

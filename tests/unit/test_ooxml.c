@@ -53,14 +53,20 @@ static void s_escape(qr_xml *x)
 static void test_xml_escape(void **state)
 {
     (void)state;
-    assert_xml(s_escape, "<t v=\"a&quot;b&lt;c&gt;&amp;d\">x &lt; y &amp;&amp; z &gt; ]]&gt; &lt;script&gt;</t>");
+    assert_xml(
+        s_escape,
+        "<t v=\"a&quot;b&lt;c&gt;&amp;d\">x &lt; y &amp;&amp; z &gt; ]]&gt; &lt;script&gt;</t>");
 }
 
 static void s_illegal(qr_xml *x)
 {
     qr_xml_start(x, "t");
     /* NUL inside, C0 controls, U+FFFE, a stray continuation byte; tab and LF stay. */
-    static const char text[] = "a\x01" "b\x1f" "c\xEF\xBF\xBE" "d\x80" "e\tf\ng";
+    static const char text[] = "a\x01"
+                               "b\x1f"
+                               "c\xEF\xBF\xBE"
+                               "d\x80"
+                               "e\tf\ng";
     qr_xml_text(x, text, sizeof text - 1);
     qr_xml_end(x);
 }
@@ -68,7 +74,11 @@ static void s_illegal(qr_xml *x)
 static void test_xml_illegal_chars(void **state)
 {
     (void)state;
-    assert_xml(s_illegal, "<t>a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD" "d\xEF\xBF\xBD" "e\tf\ng</t>");
+    assert_xml(s_illegal, "<t>a\xEF\xBF\xBD"
+                          "b\xEF\xBF\xBD"
+                          "c\xEF\xBF\xBD"
+                          "d\xEF\xBF\xBD"
+                          "e\tf\ng</t>");
 }
 
 static void test_xml_escape_fast_path(void **state)
@@ -107,14 +117,20 @@ static void build(qr_buf *out)
     assert_non_null(p);
     const char *doc = "<?xml version=\"1.0\"?><doc/>";
     char *d = strdup(doc);
-    assert_int_equal(qr_package_add_part(p, "word/document.xml", "application/x-doc+xml", d, strlen(d)), QR_OK);
+    assert_int_equal(
+        qr_package_add_part(p, "word/document.xml", "application/x-doc+xml", d, strlen(d)), QR_OK);
     static const unsigned char png[] = {0x89, 'P', 'N', 'G', 1, 2, 3};
     assert_int_equal(qr_package_add_media(p, "word/media/image1.png", png, sizeof png), QR_OK);
     counter c = {0};
-    assert_int_equal(qr_package_add_stream(p, "word/big.xml", "application/x-big+xml", fill_rows, &c), QR_OK);
-    assert_string_equal(qr_package_rel(p, "", QR_REL_OFFICE_DOCUMENT, "word/document.xml", 0), "rId1");
-    assert_string_equal(qr_package_rel(p, "word/document.xml", QR_REL_HYPERLINK, "https://example.com/?a=1&b=2", 1), "rId1");
-    assert_string_equal(qr_package_rel(p, "word/document.xml", QR_REL_IMAGE, "media/image1.png", 0), "rId2");
+    assert_int_equal(
+        qr_package_add_stream(p, "word/big.xml", "application/x-big+xml", fill_rows, &c), QR_OK);
+    assert_string_equal(qr_package_rel(p, "", QR_REL_OFFICE_DOCUMENT, "word/document.xml", 0),
+                        "rId1");
+    assert_string_equal(
+        qr_package_rel(p, "word/document.xml", QR_REL_HYPERLINK, "https://example.com/?a=1&b=2", 1),
+        "rId1");
+    assert_string_equal(qr_package_rel(p, "word/document.xml", QR_REL_IMAGE, "media/image1.png", 0),
+                        "rId2");
     assert_int_equal(qr_package_set_title(p, "T <&>"), QR_OK);
     qr_sink sink;
     qr_sink_init_buf(&sink, out);
@@ -144,8 +160,9 @@ static void test_package_layout(void **state)
     zip_source_t *src = zip_source_buffer_create(out.data, out.len, 0, &err);
     zip_t *za = zip_open_from_source(src, ZIP_RDONLY, &err);
     assert_non_null(za);
-    const char *order[] = {"[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "docProps/app.xml",
-                           "word/document.xml", "word/_rels/document.xml.rels",
+    const char *order[] = {"[Content_Types].xml",   "_rels/.rels",
+                           "docProps/core.xml",     "docProps/app.xml",
+                           "word/document.xml",     "word/_rels/document.xml.rels",
                            "word/media/image1.png", "word/big.xml"};
     assert_int_equal(zip_get_num_entries(za, 0), 8);
     for (int i = 0; i < 8; i++) {
@@ -157,19 +174,24 @@ static void test_package_layout(void **state)
     size_t len;
     char *ct = entry(za, "[Content_Types].xml", &len);
     assert_non_null(strstr(ct, "<Default Extension=\"png\" ContentType=\"image/png\"/>"));
-    assert_non_null(strstr(ct, "<Override PartName=\"/word/document.xml\" ContentType=\"application/x-doc+xml\"/>"));
+    assert_non_null(strstr(
+        ct, "<Override PartName=\"/word/document.xml\" ContentType=\"application/x-doc+xml\"/>"));
     assert_null(strstr(ct, "image1.png\""));
     free(ct);
     char *rels = entry(za, "word/_rels/document.xml.rels", &len);
-    assert_non_null(strstr(rels, "Target=\"https://example.com/?a=1&amp;b=2\" TargetMode=\"External\""));
+    assert_non_null(
+        strstr(rels, "Target=\"https://example.com/?a=1&amp;b=2\" TargetMode=\"External\""));
     free(rels);
     char *root = entry(za, "_rels/.rels", &len);
-    assert_non_null(strstr(root, "<Relationship Id=\"rId1\" Type=\"" QR_REL_OFFICE_DOCUMENT "\" Target=\"word/document.xml\"/>"));
+    assert_non_null(strstr(root, "<Relationship Id=\"rId1\" Type=\"" QR_REL_OFFICE_DOCUMENT
+                                 "\" Target=\"word/document.xml\"/>"));
     assert_non_null(strstr(root, "Id=\"rId2\" Type=\"" QR_REL_CORE "\""));
     free(root);
     char *core = entry(za, "docProps/core.xml", &len);
     assert_non_null(strstr(core, "<dc:title>T &lt;&amp;&gt;</dc:title>"));
-    assert_non_null(strstr(core, "<dcterms:created xsi:type=\"dcterms:W3CDTF\">2026-01-01T00:00:00Z</dcterms:created>"));
+    assert_non_null(strstr(
+        core,
+        "<dcterms:created xsi:type=\"dcterms:W3CDTF\">2026-01-01T00:00:00Z</dcterms:created>"));
     free(core);
     char *big = entry(za, "word/big.xml", &len);
     assert_true(strncmp(big, "<row r=\"1\"/><row r=\"2\"/>", 24) == 0);
@@ -216,7 +238,6 @@ static void test_package_stream_failure(void **state)
     qr_buf_free(&out);
 }
 
-
 /* ---- parallel deflate ------------------------------------------------------------ */
 
 /* Pseudo-random XML-ish bytes (compressible, but not trivially): n bytes from seed. */
@@ -228,9 +249,11 @@ static unsigned char *make_data(size_t n, unsigned seed)
     size_t i = 0;
     while (i < n) {
         x = x * 1103515245u + 12345u;
-        int len = snprintf((char *)d + i, n - i, "<c r=\"A%u\"><v>%u</v></c>", (x >> 8) % 100000, x >> 20);
+        int len = snprintf((char *)d + i, n - i, "<c r=\"A%u\"><v>%u</v></c>", (x >> 8) % 100000,
+                           x >> 20);
         if (len < 0 || (size_t)len >= n - i) {
-            while (i < n) d[i++] = 'x';
+            while (i < n)
+                d[i++] = 'x';
             break;
         }
         i += (size_t)len;
@@ -267,12 +290,15 @@ static qr_status build_big(qr_buf *out, const unsigned char *data, size_t len, s
     assert_non_null(p);
     qr_package_set_threads(p, threads);
     feeder f = {data, len, 0, fail_at, 0};
-    assert_int_equal(qr_package_add_stream(p, "xl/worksheets/sheet1.xml", "application/xml", fill_feed, &f), QR_OK);
+    assert_int_equal(
+        qr_package_add_stream(p, "xl/worksheets/sheet1.xml", "application/xml", fill_feed, &f),
+        QR_OK);
     if (ready) {
         char *copy = malloc(len);
         assert_non_null(copy);
         memcpy(copy, data, len);
-        assert_int_equal(qr_package_add_part(p, "xl/ready.xml", "application/xml", copy, len), QR_OK);
+        assert_int_equal(qr_package_add_part(p, "xl/ready.xml", "application/xml", copy, len),
+                         QR_OK);
     }
     qr_sink sink;
     qr_sink_init_buf(&sink, out);
@@ -321,7 +347,8 @@ static void test_package_parallel_roundtrip(void **state)
     zip_close(za);
     /* Every local header: dated 1980-01-01 00:00, no data descriptor, sizes
      * known up front (no zip64 extra field), and the entries in order. */
-    const char *order[] = {"[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "docProps/app.xml",
+    const char *order[] = {"[Content_Types].xml",      "_rels/.rels",
+                           "docProps/core.xml",        "docProps/app.xml",
                            "xl/worksheets/sheet1.xml", "xl/ready.xml"};
     const unsigned char *z = (const unsigned char *)out.data;
     size_t off = 0;
@@ -331,7 +358,8 @@ static void test_package_parallel_roundtrip(void **state)
         unsigned flags = z[off + 6] | (z[off + 7] << 8);
         unsigned method = z[off + 8] | (z[off + 9] << 8);
         unsigned dtime = z[off + 10] | (z[off + 11] << 8), ddate = z[off + 12] | (z[off + 13] << 8);
-        size_t csize = z[off + 18] | (z[off + 19] << 8) | ((size_t)z[off + 20] << 16) | ((size_t)z[off + 21] << 24);
+        size_t csize = z[off + 18] | (z[off + 19] << 8) | ((size_t)z[off + 20] << 16) |
+                       ((size_t)z[off + 21] << 24);
         size_t nlen = z[off + 26] | (z[off + 27] << 8), xlen = z[off + 28] | (z[off + 29] << 8);
         assert_int_equal(flags & 0x8, 0);
         assert_int_equal(method, 8);
@@ -422,13 +450,17 @@ static void test_package_many_rels(void **state)
         assert_int_equal(qr_package_add_part(p, name, "application/xml", strdup("<s/>"), 4), QR_OK);
         snprintf(target, sizeof target, "slides/slide%d.xml", i);
         snprintf(name, sizeof name, "rId%d", i);
-        assert_string_equal(qr_package_rel(p, "ppt/presentation.xml", QR_REL_SLIDE, target, 0), name);
+        assert_string_equal(qr_package_rel(p, "ppt/presentation.xml", QR_REL_SLIDE, target, 0),
+                            name);
     }
     for (int i = 1; i <= 300; i++) {
         snprintf(name, sizeof name, "ppt/slides/slide%d.xml", i);
-        assert_string_equal(qr_package_rel(p, name, QR_REL_SLIDE_LAYOUT, "../slideLayouts/slideLayout1.xml", 0), "rId1");
+        assert_string_equal(
+            qr_package_rel(p, name, QR_REL_SLIDE_LAYOUT, "../slideLayouts/slideLayout1.xml", 0),
+            "rId1");
         if (i % 3 == 0)
-            assert_string_equal(qr_package_rel(p, name, QR_REL_NOTES_SLIDE, "../notesSlides/n.xml", 0), "rId2");
+            assert_string_equal(
+                qr_package_rel(p, name, QR_REL_NOTES_SLIDE, "../notesSlides/n.xml", 0), "rId2");
     }
     qr_buf out = {0};
     qr_sink sink;

@@ -51,7 +51,8 @@ static void test_rpr_arabic(void **state)
     p.b = 1;
     p.slot = QR_SLOT_COMPLEX;
     p.family = "Noto Sans Arabic";
-    assert_xml(s_rpr, &p, "<a:rPr lang=\"ar\" b=\"1\"><a:cs typeface=\"Noto Sans Arabic\"/></a:rPr>");
+    assert_xml(s_rpr, &p,
+               "<a:rPr lang=\"ar\" b=\"1\"><a:cs typeface=\"Noto Sans Arabic\"/></a:rPr>");
 }
 
 static void test_rpr_east_asian(void **state)
@@ -85,18 +86,20 @@ static void test_ppr_level3(void **state)
 {
     (void)state;
     qr_pptx_ppr p = {.lvl = 3, .bullet = QR_PPTX_BULLET_CHAR};
-    assert_xml(s_ppr, &p,
-               "<a:pPr marL=\"1257300\" lvl=\"3\" indent=\"-228600\"><a:buFont typeface=\"DejaVu Sans\"/>"
-               "<a:buChar char=\"\xE2\x80\xA2\"/></a:pPr>");
+    assert_xml(
+        s_ppr, &p,
+        "<a:pPr marL=\"1257300\" lvl=\"3\" indent=\"-228600\"><a:buFont typeface=\"DejaVu Sans\"/>"
+        "<a:buChar char=\"\xE2\x80\xA2\"/></a:pPr>");
 }
 
 static void test_ppr_level1_dash(void **state)
 {
     (void)state;
     qr_pptx_ppr p = {.lvl = 1, .bullet = QR_PPTX_BULLET_CHAR};
-    assert_xml(s_ppr, &p,
-               "<a:pPr marL=\"571500\" lvl=\"1\" indent=\"-228600\"><a:buFont typeface=\"DejaVu Sans\"/>"
-               "<a:buChar char=\"\xE2\x80\x93\"/></a:pPr>");
+    assert_xml(
+        s_ppr, &p,
+        "<a:pPr marL=\"571500\" lvl=\"1\" indent=\"-228600\"><a:buFont typeface=\"DejaVu Sans\"/>"
+        "<a:buChar char=\"\xE2\x80\x93\"/></a:pPr>");
 }
 
 static void test_ppr_rtl(void **state)
@@ -113,8 +116,9 @@ static void test_ppr_rtl(void **state)
 static void test_level_glyphs(void **state)
 {
     (void)state;
-    const char *want[9] = {"\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA", "\xE2\x80\xA2", "\xE2\x80\x93",
-                           "\xE2\x96\xAA", "\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA"};
+    const char *want[9] = {"\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA",
+                           "\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA",
+                           "\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA"};
     for (int l = 0; l < 9; l++) {
         assert_string_equal(qr_pptx_level_char(l), want[l]);
         assert_true(qr_pptx_level_marl(l) > (l ? qr_pptx_level_marl(l - 1) : 0));
@@ -163,7 +167,8 @@ static void test_para_arabic(void **state)
     (void)state;
     para_arg a = {"\xD9\x85\xD8\xB1\xD8\xAD\xD8\xA8\xD8\xA7", {0}}; /* مرحبا */
     assert_xml(s_para, &a,
-               "<a:p><a:pPr algn=\"r\" rtl=\"1\"/><a:r><a:rPr lang=\"ar\"><a:cs typeface=\"Noto Sans Arabic\"/>"
+               "<a:p><a:pPr algn=\"r\" rtl=\"1\"/><a:r><a:rPr lang=\"ar\"><a:cs typeface=\"Noto "
+               "Sans Arabic\"/>"
                "</a:rPr><a:t>\xD9\x85\xD8\xB1\xD8\xAD\xD8\xA8\xD8\xA7</a:t></a:r></a:p>");
 }
 
@@ -174,7 +179,8 @@ static void test_para_newline_and_markup(void **state)
     assert_xml(s_para, &a,
                "<a:p><a:pPr marL=\"228600\" indent=\"-228600\"><a:buFont typeface=\"DejaVu Sans\"/>"
                "<a:buChar char=\"\xE2\x80\xA2\"/></a:pPr>"
-               "<a:r><a:rPr><a:latin typeface=\"DejaVu Sans\"/></a:rPr><a:t>&lt;b&gt;x&lt;/b&gt;</a:t></a:r>"
+               "<a:r><a:rPr><a:latin typeface=\"DejaVu "
+               "Sans\"/></a:rPr><a:t>&lt;b&gt;x&lt;/b&gt;</a:t></a:r>"
                "<a:br><a:rPr><a:latin typeface=\"DejaVu Sans\"/></a:rPr></a:br>"
                "<a:r><a:rPr><a:latin typeface=\"DejaVu Sans\"/></a:rPr><a:t>y</a:t></a:r></a:p>");
 }
@@ -185,7 +191,7 @@ static void test_text_width(void **state)
     assert_int_equal(qr_pptx_text_width("abc", 3, 0, 0), 613 + 635 + 550);
     assert_int_equal(qr_pptx_text_width("abc", 3, 1, 0), 3 * 602);
     assert_int_equal(qr_pptx_text_width("\xE6\x97\xA5\xE6\x9C\xAC", 6, 0, 0), 2000); /* 日本 */
-    assert_int_equal(qr_pptx_text_width("e\xCC\x81", 3, 0, 0), 615);                /* e + combining acute */
+    assert_int_equal(qr_pptx_text_width("e\xCC\x81", 3, 0, 0), 615); /* e + combining acute */
 }
 
 static void test_lines(void **state)
@@ -213,7 +219,8 @@ static void test_fit(void **state)
     run.len = strlen(run.text);
     qr_text t = {&run, 1, ""};
     qr_pptx_para p[30];
-    for (int i = 0; i < 30; i++) p[i] = (qr_pptx_para){&t, 2800, qr_pptx_level_marl(0), 1000};
+    for (int i = 0; i < 30; i++)
+        p[i] = (qr_pptx_para){&t, 2800, qr_pptx_level_marl(0), 1000};
     int scale = 0, red = -1;
     assert_int_equal(qr_pptx_fit(p, 2, w, h, 90000, &scale, &red), 1);
     assert_int_equal(scale, 100000);
@@ -221,18 +228,21 @@ static void test_fit(void **state)
 
     /* 30 bullets of two lines each cannot fit at 28 pt */
     qr_run longr = {0};
-    longr.text = "This is a deliberately long bullet point that keeps going with enough words to wrap "
-                 "over more than one line on the slide";
+    longr.text =
+        "This is a deliberately long bullet point that keeps going with enough words to wrap "
+        "over more than one line on the slide";
     longr.len = strlen(longr.text);
     qr_text lt = {&longr, 1, ""};
-    for (int i = 0; i < 30; i++) p[i].text = &lt;
+    for (int i = 0; i < 30; i++)
+        p[i].text = &lt;
     assert_int_equal(qr_pptx_fit(p, 30, w, h, 90000, &scale, &red), 1);
     assert_true(scale < 100000);
     assert_true(scale >= 25000);
     assert_int_equal(red, 20000);
 
     /* 10 bullets: a little tighter line spacing is enough */
-    for (int i = 0; i < 30; i++) p[i].text = &t;
+    for (int i = 0; i < 30; i++)
+        p[i].text = &t;
     assert_int_equal(qr_pptx_fit(p, 11, w, h, 90000, &scale, &red), 1);
     assert_true(scale <= 100000);
 }

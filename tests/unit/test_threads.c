@@ -24,17 +24,27 @@ typedef struct job {
 } job;
 
 static job jobs[] = {
-    {"{\"title\":\"T\",\"blocks\":[{\"type\":\"heading\",\"text\":\"Fees\"},{\"type\":\"paragraph\",\"runs\":[\"The \",{\"text\":\"Client\",\"bold\":true},\" pays. \\u0645\\u0631\\u062d\\u0628\\u0627 \\u4f60\\u597d\"]},{\"type\":\"table\",\"headers\":[\"a\",\"b\"],\"rows\":[[1,2]]}]}",
+    {"{\"title\":\"T\",\"blocks\":[{\"type\":\"heading\",\"text\":\"Fees\"},{\"type\":"
+     "\"paragraph\",\"runs\":[\"The \",{\"text\":\"Client\",\"bold\":true},\" pays. "
+     "\\u0645\\u0631\\u062d\\u0628\\u0627 "
+     "\\u4f60\\u597d\"]},{\"type\":\"table\",\"headers\":[\"a\",\"b\"],\"rows\":[[1,2]]}]}",
      QR_KIND_DOCUMENT, QR_FORMAT_DOCX},
-    {"{\"sheets\":[{\"name\":\"Q3\",\"rows\":[[\"Region\",\"Revenue\"],[\"EMEA\",1200.5],[\"=x\",{\"formula\":\"SUM(B2:B2)\"}]]}]}",
+    {"{\"sheets\":[{\"name\":\"Q3\",\"rows\":[[\"Region\",\"Revenue\"],[\"EMEA\",1200.5],[\"=x\",{"
+     "\"formula\":\"SUM(B2:B2)\"}]]}]}",
      QR_KIND_SPREADSHEET, QR_FORMAT_XLSX},
-    {"{\"title\":\"Q3\",\"slides\":[{\"title\":\"Revenue\",\"bullets\":[\"Up 12%\",{\"text\":\"EMEA\",\"items\":[\"DE\"]}],\"notes\":\"n\"}]}",
+    {"{\"title\":\"Q3\",\"slides\":[{\"title\":\"Revenue\",\"bullets\":[\"Up "
+     "12%\",{\"text\":\"EMEA\",\"items\":[\"DE\"]}],\"notes\":\"n\"}]}",
      QR_KIND_PRESENTATION, QR_FORMAT_PPTX},
-    {"{\"title\":\"P\",\"blocks\":[{\"type\":\"heading\",\"text\":\"\\u0928\\u092e\\u0938\\u094d\\u0924\\u0947\"},{\"type\":\"paragraph\",\"text\":\"\\u05e9\\u05dc\\u05d5\\u05dd world \\u65e5\\u672c\\u8a9e\"},{\"type\":\"list\",\"items\":[\"a\",\"b\"]}]}",
+    {"{\"title\":\"P\",\"blocks\":[{\"type\":\"heading\",\"text\":"
+     "\"\\u0928\\u092e\\u0938\\u094d\\u0924\\u0947\"},{\"type\":\"paragraph\",\"text\":"
+     "\"\\u05e9\\u05dc\\u05d5\\u05dd world "
+     "\\u65e5\\u672c\\u8a9e\"},{\"type\":\"list\",\"items\":[\"a\",\"b\"]}]}",
      QR_KIND_PDF, QR_FORMAT_PDF},
-    {"{\"title\":\"H\",\"blocks\":[{\"type\":\"paragraph\",\"text\":\"<script>x</script>\"},{\"type\":\"code\",\"text\":\"a\\tb\"}]}",
+    {"{\"title\":\"H\",\"blocks\":[{\"type\":\"paragraph\",\"text\":\"<script>x</"
+     "script>\"},{\"type\":\"code\",\"text\":\"a\\tb\"}]}",
      QR_KIND_HTML, QR_FORMAT_HTML},
-    {"{\"blocks\":[{\"type\":\"paragraph\",\"text\":\"png \\u0627\\u0644\\u0633\\u0644\\u0627\\u0645\"}]}",
+    {"{\"blocks\":[{\"type\":\"paragraph\",\"text\":\"png "
+     "\\u0627\\u0644\\u0633\\u0644\\u0627\\u0645\"}]}",
      QR_KIND_DOCUMENT, QR_FORMAT_PNG},
 };
 enum { N_JOBS = sizeof jobs / sizeof jobs[0], N_THREADS = 8, ROUNDS = 4 };
@@ -66,9 +76,11 @@ static void test_threads_render_alike(void **state)
             continue;
         }
         qr_result res;
-        qr_status st = qr_render_mem(jobs[k].spec, strlen(jobs[k].spec), jobs[k].kind, jobs[k].format, NULL, &res);
+        qr_status st = qr_render_mem(jobs[k].spec, strlen(jobs[k].spec), jobs[k].kind,
+                                     jobs[k].format, NULL, &res);
         if (st != QR_OK && res.errors.count)
-            printf("# %s: %s: %s\n", qr_format_ext(jobs[k].format), res.errors.items[0].path, res.errors.items[0].message);
+            printf("# %s: %s: %s\n", qr_format_ext(jobs[k].format), res.errors.items[0].path,
+                   res.errors.items[0].message);
         assert_int_equal(st, QR_OK);
         jobs[k].want = res.data;
         jobs[k].want_size = res.size;
@@ -80,9 +92,11 @@ static void test_threads_render_alike(void **state)
     pthread_t th[N_THREADS];
     for (int t = 0; t < N_THREADS; t++)
         assert_int_equal(pthread_create(&th[t], NULL, worker, (void *)(intptr_t)t), 0);
-    for (int t = 0; t < N_THREADS; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < N_THREADS; t++)
+        pthread_join(th[t], NULL);
     for (int k = 0; k < N_JOBS; k++) {
-        if (jobs[k].failures) printf("# %s: %d renders differed\n", qr_format_ext(jobs[k].format), jobs[k].failures);
+        if (jobs[k].failures)
+            printf("# %s: %d renders differed\n", qr_format_ext(jobs[k].format), jobs[k].failures);
         assert_int_equal(jobs[k].failures, 0);
         free(jobs[k].want);
     }

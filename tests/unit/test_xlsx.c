@@ -21,8 +21,11 @@ static void test_col_names(void **state)
 {
     (void)state;
     char b[16];
-    const struct { uint32_t col; const char *want; } cases[] = {
-        {0, "A"}, {25, "Z"}, {26, "AA"}, {51, "AZ"}, {52, "BA"}, {701, "ZZ"}, {702, "AAA"}, {16383, "XFD"}};
+    const struct {
+        uint32_t col;
+        const char *want;
+    } cases[] = {{0, "A"},   {25, "Z"},   {26, "AA"},   {51, "AZ"},
+                 {52, "BA"}, {701, "ZZ"}, {702, "AAA"}, {16383, "XFD"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(qr_xlsx_col_name(cases[i].col, b), (int)strlen(cases[i].want));
         assert_string_equal(b, cases[i].want);
@@ -37,8 +40,25 @@ static void test_fmt_num(void **state)
 {
     (void)state;
     /* Same text as qr_fmt_double for every value: integers take the inline path. */
-    double vals[] = {0, -0.0, 1, -1, 42, 980, 1200.5, 3.14, -5, 0.1, 0.25, 1e-7, 1e15, 1e21,
-                     9007199254740992.0, 123456789012345.0, -999999999999999.0, 0.000123, 1.0 / 3};
+    double vals[] = {0,
+                     -0.0,
+                     1,
+                     -1,
+                     42,
+                     980,
+                     1200.5,
+                     3.14,
+                     -5,
+                     0.1,
+                     0.25,
+                     1e-7,
+                     1e15,
+                     1e21,
+                     9007199254740992.0,
+                     123456789012345.0,
+                     -999999999999999.0,
+                     0.000123,
+                     1.0 / 3};
     char a[32], b[32];
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
         qr_xlsx_fmt_num(vals[i], a);
@@ -103,7 +123,8 @@ static void test_sst(void **state)
     assert_int_equal(s.n, 3);
     qr_buf out = {0};
     int done = 0;
-    while (!done) assert_int_equal(qr_xlsx_sst_fill(&s, &out, &done), QR_OK);
+    while (!done)
+        assert_int_equal(qr_xlsx_sst_fill(&s, &out, &done), QR_OK);
     assert_string_equal(out.data,
                         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
                         "<sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" "
@@ -122,7 +143,8 @@ static void test_sst(void **state)
         assert_int_equal(qr_xlsx_sst_add(&s, keys + (size_t)i * 12, (uint32_t)n), i);
     }
     for (int i = N - 1; i >= 0; i -= 7)
-        assert_int_equal(qr_xlsx_sst_add(&s, keys + (size_t)i * 12, (uint32_t)strlen(keys + (size_t)i * 12)), i);
+        assert_int_equal(
+            qr_xlsx_sst_add(&s, keys + (size_t)i * 12, (uint32_t)strlen(keys + (size_t)i * 12)), i);
     assert_int_equal(s.n, N);
     assert_true(s.mask + 1 >= 2u * N);
     qr_xlsx_sst_free(&s);
@@ -153,7 +175,8 @@ static void test_row_every_type(void **state)
     assert_int_equal(qr_xlsx_sst_init(&sst), 0);
     assert_int_equal(qr_xlsx_styles_init(&st, formats, 4), 0);
     qr_formula sum = {.text = "SUM(A1:A11)"};
-    qr_formula txt = {.text = "\"x\"&\"<y\"", .has_value = 1, .value_type = QR_CELL_TEXT, .str = "x<y"};
+    qr_formula txt = {
+        .text = "\"x\"&\"<y\"", .has_value = 1, .value_type = QR_CELL_TEXT, .str = "x<y"};
     qr_formula yes = {.text = "1>0", .has_value = 1, .value_type = QR_CELL_BOOL, .num = 1};
     qr_formula dbl = {.text = "A12*2", .has_value = 1, .value_type = QR_CELL_NUMBER, .num = 2401};
     qr_cell cells[13];
@@ -179,15 +202,15 @@ static void test_row_every_type(void **state)
     qr_row row = {cells, 13};
     qr_buf b = {0};
     assert_int_equal(qr_xlsx_write_row(&b, &row, 11, 0, &sst, &st), 0);
-    assert_string_equal(b.data,
-        "<row r=\"12\"><c r=\"A12\"><v>1200.5</v></c><c r=\"B12\" t=\"b\"><v>1</v></c>"
-        "<c r=\"C12\" t=\"s\"><v>0</v></c><c r=\"E12\" s=\"1\" t=\"s\"><v>1</v></c>"
-        "<c r=\"F12\" s=\"2\" t=\"s\"><v>2</v></c><c r=\"G12\" s=\"3\"><v>0.25</v></c>"
-        "<c r=\"H12\" s=\"4\"><v>46356</v></c><c r=\"I12\"><f>SUM(A1:A11)</f></c>"
-        "<c r=\"J12\" t=\"str\"><f>\"x\"&amp;\"&lt;y\"</f><v>x&lt;y</v></c>"
-        "<c r=\"K12\" t=\"b\"><f>1&gt;0</f><v>1</v></c>"
-        "<c r=\"L12\" s=\"5\"><f>A12*2</f><v>2401</v></c>"
-        "<c r=\"M12\" t=\"s\"><v>0</v></c></row>");
+    assert_string_equal(
+        b.data, "<row r=\"12\"><c r=\"A12\"><v>1200.5</v></c><c r=\"B12\" t=\"b\"><v>1</v></c>"
+                "<c r=\"C12\" t=\"s\"><v>0</v></c><c r=\"E12\" s=\"1\" t=\"s\"><v>1</v></c>"
+                "<c r=\"F12\" s=\"2\" t=\"s\"><v>2</v></c><c r=\"G12\" s=\"3\"><v>0.25</v></c>"
+                "<c r=\"H12\" s=\"4\"><v>46356</v></c><c r=\"I12\"><f>SUM(A1:A11)</f></c>"
+                "<c r=\"J12\" t=\"str\"><f>\"x\"&amp;\"&lt;y\"</f><v>x&lt;y</v></c>"
+                "<c r=\"K12\" t=\"b\"><f>1&gt;0</f><v>1</v></c>"
+                "<c r=\"L12\" s=\"5\"><f>A12*2</f><v>2401</v></c>"
+                "<c r=\"M12\" t=\"s\"><v>0</v></c></row>");
     assert_int_equal(sst.count, 4);
     assert_int_equal(sst.n, 3);
 
@@ -196,9 +219,9 @@ static void test_row_every_type(void **state)
     qr_cell hdr[3] = {text("Region"), text("-5"), num(7, 0)};
     qr_row hrow = {hdr, 3};
     assert_int_equal(qr_xlsx_write_row(&b, &hrow, 0, 1, &sst, &st), 0);
-    assert_string_equal(b.data,
-        "<row r=\"1\"><c r=\"A1\" s=\"6\" t=\"s\"><v>3</v></c>"
-        "<c r=\"B1\" s=\"7\" t=\"s\"><v>4</v></c><c r=\"C1\" s=\"6\"><v>7</v></c></row>");
+    assert_string_equal(
+        b.data, "<row r=\"1\"><c r=\"A1\" s=\"6\" t=\"s\"><v>3</v></c>"
+                "<c r=\"B1\" s=\"7\" t=\"s\"><v>4</v></c><c r=\"C1\" s=\"6\"><v>7</v></c></row>");
     b.len = 0;
     qr_cell none[2] = {{.type = QR_CELL_EMPTY}, {.type = QR_CELL_EMPTY}};
     qr_row erow = {none, 2};
@@ -214,19 +237,26 @@ static void test_row_every_type(void **state)
         "<cellXfs count=\"8\">"
         "<xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\"/>"
         "<xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" quotePrefix=\"1\"/>"
-        "<xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyAlignment=\"1\">"
+        "<xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" "
+        "applyAlignment=\"1\">"
         "<alignment wrapText=\"1\"/></xf>"
-        "<xf numFmtId=\"164\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyNumberFormat=\"1\"/>"
-        "<xf numFmtId=\"165\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyNumberFormat=\"1\"/>"
-        "<xf numFmtId=\"2\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyNumberFormat=\"1\"/>"
+        "<xf numFmtId=\"164\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" "
+        "applyNumberFormat=\"1\"/>"
+        "<xf numFmtId=\"165\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" "
+        "applyNumberFormat=\"1\"/>"
+        "<xf numFmtId=\"2\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\" "
+        "applyNumberFormat=\"1\"/>"
         "<xf numFmtId=\"0\" fontId=\"1\" fillId=\"0\" borderId=\"0\" xfId=\"0\" applyFont=\"1\"/>"
-        "<xf numFmtId=\"0\" fontId=\"1\" fillId=\"0\" borderId=\"0\" xfId=\"0\" quotePrefix=\"1\" applyFont=\"1\"/>"
+        "<xf numFmtId=\"0\" fontId=\"1\" fillId=\"0\" borderId=\"0\" xfId=\"0\" quotePrefix=\"1\" "
+        "applyFont=\"1\"/>"
         "</cellXfs>";
     assert_memory_equal(xfs, want_xfs, strlen(want_xfs));
-    assert_non_null(strstr(b.data, "<numFmts count=\"2\"><numFmt numFmtId=\"164\" formatCode=\"0.0%\"/>"
-                                   "<numFmt numFmtId=\"165\" formatCode=\"yyyy-mm-dd\"/></numFmts>"));
-    assert_non_null(strstr(b.data, "<fills count=\"2\"><fill><patternFill patternType=\"none\"/></fill>"
-                                   "<fill><patternFill patternType=\"gray125\"/></fill></fills>"));
+    assert_non_null(strstr(b.data,
+                           "<numFmts count=\"2\"><numFmt numFmtId=\"164\" formatCode=\"0.0%\"/>"
+                           "<numFmt numFmtId=\"165\" formatCode=\"yyyy-mm-dd\"/></numFmts>"));
+    assert_non_null(strstr(b.data,
+                           "<fills count=\"2\"><fill><patternFill patternType=\"none\"/></fill>"
+                           "<fill><patternFill patternType=\"gray125\"/></fill></fills>"));
     qr_buf_free(&b);
     qr_xlsx_styles_free(&st);
     qr_xlsx_sst_free(&sst);
@@ -236,11 +266,17 @@ static void test_sheet_head_tail(void **state)
 {
     (void)state;
     double widths[] = {18, 12.5, 0};
-    qr_sheet sh = {.name = "Q3", .n_rows = 3, .n_cols = 2, .header = 1, .widths = widths,
-                   .n_widths = 3, .freeze_row = 1};
+    qr_sheet sh = {.name = "Q3",
+                   .n_rows = 3,
+                   .n_cols = 2,
+                   .header = 1,
+                   .widths = widths,
+                   .n_widths = 3,
+                   .freeze_row = 1};
     qr_buf b = {0};
     assert_int_equal(qr_xlsx_write_sheet_head(&b, &sh, 1), 0);
-    assert_string_equal(b.data,
+    assert_string_equal(
+        b.data,
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
         "<worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" "
         "xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\">"
@@ -252,17 +288,19 @@ static void test_sheet_head_tail(void **state)
         "<col min=\"2\" max=\"2\" width=\"12.5\" customWidth=\"1\"/></cols><sheetData>");
     b.len = 0;
     assert_int_equal(qr_xlsx_write_sheet_tail(&b, &sh), 0);
-    assert_string_equal(b.data,
-        "</sheetData><autoFilter ref=\"A1:B3\"/><pageMargins left=\"0.7\" right=\"0.7\" "
-        "top=\"0.75\" bottom=\"0.75\" header=\"0.3\" footer=\"0.3\"/></worksheet>");
+    assert_string_equal(
+        b.data, "</sheetData><autoFilter ref=\"A1:B3\"/><pageMargins left=\"0.7\" right=\"0.7\" "
+                "top=\"0.75\" bottom=\"0.75\" header=\"0.3\" footer=\"0.3\"/></worksheet>");
 
     /* Both panes frozen, an empty sheet, not the first. */
     qr_sheet sh2 = {.name = "E", .freeze_row = 2, .freeze_col = 1};
     b.len = 0;
     qr_xlsx_write_sheet_head(&b, &sh2, 0);
-    assert_non_null(strstr(b.data,
+    assert_non_null(strstr(
+        b.data,
         "<dimension ref=\"A1\"/><sheetViews><sheetView workbookViewId=\"0\">"
-        "<pane xSplit=\"1\" ySplit=\"2\" topLeftCell=\"B3\" activePane=\"bottomRight\" state=\"frozen\"/>"
+        "<pane xSplit=\"1\" ySplit=\"2\" topLeftCell=\"B3\" activePane=\"bottomRight\" "
+        "state=\"frozen\"/>"
         "<selection pane=\"topRight\" activeCell=\"B1\" sqref=\"B1\"/>"
         "<selection pane=\"bottomLeft\" activeCell=\"A3\" sqref=\"A3\"/>"
         "<selection pane=\"bottomRight\" activeCell=\"B3\" sqref=\"B3\"/></sheetView></sheetViews>"
@@ -280,12 +318,13 @@ static void test_workbook(void **state)
                           {.name = "It's", .n_rows = 4, .n_cols = 28, .header = 1}};
     qr_buf b = {0};
     assert_int_equal(qr_xlsx_workbook_write(sheets, 2, &b), QR_OK);
-    assert_non_null(strstr(b.data, "<sheets><sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/>"
-                                   "<sheet name=\"It's\" sheetId=\"2\" r:id=\"rId2\"/></sheets>"
-                                   "<definedNames><definedName name=\"_xlnm._FilterDatabase\" "
-                                   "localSheetId=\"1\" hidden=\"1\">'It''s'!$A$1:$AB$4</definedName>"
-                                   "</definedNames><calcPr calcId=\"191029\" fullCalcOnLoad=\"1\"/>"
-                                   "</workbook>"));
+    assert_non_null(strstr(b.data,
+                           "<sheets><sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/>"
+                           "<sheet name=\"It's\" sheetId=\"2\" r:id=\"rId2\"/></sheets>"
+                           "<definedNames><definedName name=\"_xlnm._FilterDatabase\" "
+                           "localSheetId=\"1\" hidden=\"1\">'It''s'!$A$1:$AB$4</definedName>"
+                           "</definedNames><calcPr calcId=\"191029\" fullCalcOnLoad=\"1\"/>"
+                           "</workbook>"));
     qr_buf_free(&b);
 }
 
@@ -328,9 +367,12 @@ static void test_stream_threaded_same_bytes(void **state)
         rows[r].n = COLS - (uint32_t)(r % 3); /* ragged */
         for (size_t c = 0; c < COLS; c++) {
             qr_cell *x = &rows[r].cells[c];
-            if (c % 4 == 1) *x = text(words[(r + c) % 4]);
-            else if (c == 9) x->type = QR_CELL_EMPTY;
-            else *x = num((double)r * 1.25 - (double)c, (uint16_t)(c % 4));
+            if (c % 4 == 1)
+                *x = text(words[(r + c) % 4]);
+            else if (c == 9)
+                x->type = QR_CELL_EMPTY;
+            else
+                *x = num((double)r * 1.25 - (double)c, (uint16_t)(c % 4));
         }
     }
     qr_sheet sh = {.name = "Big", .rows = rows, .n_rows = ROWS, .n_cols = COLS, .header = 1};
