@@ -467,12 +467,12 @@ static void put_block(hw *w, const qr_block *b)
 
 static const char css[] =
     "body{font-family:" FONTS_HEAD "\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
-                                   "KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
+    "KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
     ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px}"
     "body:lang(ja){font-family:" FONTS_HEAD "\"Noto Sans CJK JP\",\"Noto Sans CJK SC\",\"Noto Sans "
-                                            "CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
+    "CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
     "body:lang(ko){font-family:" FONTS_HEAD "\"Noto Sans CJK KR\",\"Noto Sans CJK SC\",\"Noto Sans "
-                                            "CJK JP\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
+    "CJK JP\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
     "body:lang(zh-Hant),body:lang(zh-TW),body:lang(zh-HK),body:lang(zh-MO){font-family:" FONTS_HEAD
     "\"Noto Sans CJK TC\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\"," FONTS_TAIL "}"

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(
-  build-essential cmake pkg-config clang llvm libclang-rt-14-dev
+  build-essential cmake pkg-config clang clang-format llvm libclang-rt-14-dev
   libjansson-dev libxml2-dev libzip-dev zlib1g-dev
   libcairo2-dev libpango1.0-dev libharfbuzz-dev libfontconfig-dev libfreetype-dev libfribidi-dev
   libcmocka-dev
