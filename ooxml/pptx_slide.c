@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "pptx_int.h"
+#include "utf8.h"
 
 /* ---- measuring text ------------------------------------------------------------- */
 
@@ -43,38 +44,13 @@ static const unsigned short ascii_w[95] = {
     636, 337, 636, 838,                                                              /* { .. ~ */
 };
 
+/* One code point; an invalid byte counts as U+FFFD. */
 static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
-    unsigned c = s[0];
-    size_t len;
-    uint32_t v;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, v = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, v = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, v = c & 0x07;
-    else {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    if (n < len) {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            *cp = 0xFFFD;
-            return 1;
-        }
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    *cp = v;
-    return len;
+    size_t len = qr_utf8_decode(s, n, cp);
+    if (len) return len;
+    *cp = 0xFFFD;
+    return 1;
 }
 
 /* Full-width characters: CJK, kana, hangul, full-width forms, emoji. Each

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compile.h" /* qr_fmt_double */
+#include "utf8.h"
 
 struct qr_xml {
     xmlTextWriterPtr w;
@@ -78,38 +79,7 @@ qr_status qr_xml_free(qr_xml *x)
     return st;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes) and its code
- * point, or 0 when the bytes are not valid UTF-8. */
-static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
-{
-    unsigned c = s[0];
-    size_t len;
-    unsigned v;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, v = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, v = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, v = c & 0x07;
-    else
-        return 0;
-    if (len > n) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    if ((len == 3 && (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))) ||
-        (len == 4 && (v < 0x10000 || v > 0x10FFFF)))
-        return 0;
-    *cp = v;
-    return len;
-}
-
-static int xml_legal(unsigned cp)
+static int xml_legal(uint32_t cp)
 {
     if (cp < 0x20) return cp == 0x9 || cp == 0xA || cp == 0xD;
     return cp != 0xFFFE && cp != 0xFFFF;
@@ -147,8 +117,8 @@ static int sanitise(qr_buf *b, const char *text, size_t len, int escape, int att
                 rep = replacement;
             }
         } else {
-            unsigned cp;
-            adv = utf8_decode(s + i, len - i, &cp);
+            uint32_t cp;
+            adv = qr_utf8_decode(s + i, len - i, &cp);
             if (adv == 0) {
                 adv = 1;
                 rep = replacement;

@@ -26,6 +26,7 @@
 
 #include "backend.h"
 #include "fonts.h"
+#include "utf8.h"
 
 #define FLUSH_AT 65536
 
@@ -65,36 +66,6 @@ enum esc_mode {
 
 static const char fffd[] = "\xEF\xBF\xBD";
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when invalid;
- * *cp receives the code point. The compiler guarantees valid UTF-8, but a
- * backend must not trust that to stay safe. */
-static size_t utf8_dec(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    unsigned c = s[0];
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    size_t len;
-    uint32_t v, min;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, v = c & 0x1F, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, v = c & 0x0F, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, v = c & 0x07, min = 0x10000;
-    else
-        return 0;
-    if (n < len) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-    *cp = v;
-    return len;
-}
-
 /* Characters that may not appear in an HTML (or XML) document. */
 static int illegal_cp(uint32_t cp)
 {
@@ -122,7 +93,7 @@ static void esc(hw *w, const char *str, size_t n, enum esc_mode mode)
         }
         if (c >= 0x80) {
             uint32_t cp;
-            size_t len = utf8_dec(s + i, n - i, &cp);
+            size_t len = qr_utf8_decode(s + i, n - i, &cp);
             if (len && !illegal_cp(cp)) {
                 i += len;
                 continue;

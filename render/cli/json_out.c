@@ -6,31 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Length of a valid UTF-8 sequence at s (max n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len;
-    unsigned cp;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, cp = c & 0x07;
-    else
-        return 0;
-    if (len > n) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-        return 0;
-    return len;
-}
+#include "utf8.h"
 
 /* Append n bytes as a quoted JSON string; "..." inside the quotes when cut. */
 static void str_n(qr_buf *b, const unsigned char *s, size_t n, int cut)
@@ -59,7 +35,8 @@ static void str_n(qr_buf *b, const unsigned char *s, size_t n, int cut)
             }
             i++;
         } else {
-            size_t l = utf8_len(s + i, n - i);
+            uint32_t cp;
+            size_t l = qr_utf8_decode(s + i, n - i, &cp);
             if (l == 0) {
                 qr_buf_puts(b, "\xEF\xBF\xBD");
                 i++;
