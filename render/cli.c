@@ -266,6 +266,20 @@ static int cmd_render(int argc, char **argv)
     return rc;
 }
 
+/* The whole spec of a check or fmt (up to --max-input, default 64 MiB), or
+ * NULL with the exit code in *rc after printing the failure. */
+static char *read_spec(const render_args *a, size_t *len, int *rc)
+{
+    char msg[512];
+    qr_status st = QR_OK;
+    qr_limits lim;
+    qr_limits_default(&lim);
+    size_t max = a->max_input ? a->max_input : lim.max_input;
+    char *spec = qr_cli_read(a->spec, max, len, &st, msg, sizeof msg);
+    if (!spec) *rc = input_failure(st, msg);
+    return spec;
+}
+
 static int cmd_check(int argc, char **argv)
 {
     render_args a;
@@ -278,14 +292,10 @@ static int cmd_check(int argc, char **argv)
     }
     if (qr_kind_from_str(a.kind, &kind) != 0)
         return usage_error("-k takes document, spreadsheet, presentation, pdf or html");
-    char msg[512];
-    qr_status st = QR_OK;
     size_t len = 0;
-    qr_limits lim;
-    qr_limits_default(&lim);
-    char *spec =
-        qr_cli_read(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
-    if (!spec) return input_failure(st, msg);
+    char *spec = read_spec(&a, &len, &rc);
+    if (!spec) return rc;
+    qr_status st;
     qr_result res;
     qr_render_opts o = {0};
     o.max_input = a.max_input; /* 0: the default */
@@ -312,14 +322,11 @@ static int cmd_fmt(int argc, char **argv)
     render_args a;
     int rc = parse_render_args(argc, argv, &a, 0);
     if (rc) return rc;
-    char msg[512];
-    qr_status st = QR_OK;
     size_t len = 0;
-    qr_limits lim;
-    qr_limits_default(&lim);
-    char *spec =
-        qr_cli_read(a.spec, a.max_input ? a.max_input : lim.max_input, &len, &st, msg, sizeof msg);
-    if (!spec) return input_failure(st, msg);
+    char *spec = read_spec(&a, &len, &rc);
+    if (!spec) return rc;
+    char msg[512];
+    qr_status st;
     qr_buf out = {0};
     qr_result res = {0};
     st = qr_canonical(spec, len, &out, &res.errors);
