@@ -45,7 +45,7 @@ void qr_pptx_write_tree_start(qr_xml *x)
 }
 
 /* <a:defRPr> of a level style. */
-static void write_a_defrpr(qr_xml *x, int sz, const char *lt, const char *ea, const char *cs)
+void qr_pptx_write_a_defrpr(qr_xml *x, int sz, const char *lt, const char *ea, const char *cs)
 {
     qr_xml_start(x, "a:defRPr");
     qr_xml_attr_int(x, "sz", sz);
@@ -99,7 +99,7 @@ void qr_pptx_write_body_levels(qr_xml *x, const char *lt, const char *ea, const 
         write_a_spcbef(x, l == 0 ? 1000 : 500);
         qr_xml_leaf(x, "a:buFont", "typeface", QR_PPTX_FONT_LATIN, NULL);
         qr_xml_leaf(x, "a:buChar", "char", qr_pptx_level_char(l), NULL);
-        write_a_defrpr(x, qr_pptx_level_sz(l), lt, ea, cs);
+        qr_pptx_write_a_defrpr(x, qr_pptx_level_sz(l), lt, ea, cs);
         qr_xml_end(x);
     }
 }
@@ -114,7 +114,7 @@ static void write_p_titlestyle(qr_xml *x)
     write_a_lnspc(x, 90000);
     write_a_spcbef(x, 0);
     qr_xml_leaf(x, "a:buNone", NULL);
-    write_a_defrpr(x, QR_PPTX_SZ_TITLE, "+mj-lt", "+mj-ea", "+mj-cs");
+    qr_pptx_write_a_defrpr(x, QR_PPTX_SZ_TITLE, "+mj-lt", "+mj-ea", "+mj-cs");
     qr_xml_end(x);
     qr_xml_end(x);
 }
@@ -141,7 +141,7 @@ static void write_p_otherstyle(qr_xml *x)
         qr_xml_attr_int(x, "marL", 457200LL * l);
         qr_xml_attr(x, "algn", "l");
         qr_xml_attr(x, "defTabSz", "914400");
-        write_a_defrpr(x, 1800, "+mn-lt", "+mn-ea", "+mn-cs");
+        qr_pptx_write_a_defrpr(x, 1800, "+mn-lt", "+mn-ea", "+mn-cs");
         qr_xml_end(x);
     }
     qr_xml_end(x);

@@ -97,16 +97,7 @@ qr_status qr_pptx_notes_master(qr_pptx *pp)
     qr_xml_attr(x, "marL", "0");
     qr_xml_attr(x, "algn", "l");
     qr_xml_attr(x, "defTabSz", "914400");
-    qr_xml_start(x, "a:defRPr");
-    qr_xml_attr_int(x, "sz", QR_PPTX_SZ_NOTES);
-    qr_xml_attr(x, "kern", "1200");
-    qr_xml_start(x, "a:solidFill");
-    qr_xml_leaf(x, "a:schemeClr", "val", "tx1", NULL);
-    qr_xml_end(x);
-    qr_xml_leaf(x, "a:latin", "typeface", "+mn-lt", NULL);
-    qr_xml_leaf(x, "a:ea", "typeface", "+mn-ea", NULL);
-    qr_xml_leaf(x, "a:cs", "typeface", "+mn-cs", NULL);
-    qr_xml_end(x); /* a:defRPr */
+    qr_pptx_write_a_defrpr(x, QR_PPTX_SZ_NOTES, "+mn-lt", "+mn-ea", "+mn-cs");
     qr_xml_end(x); /* a:lvl1pPr */
     qr_xml_end(x); /* p:notesStyle */
     qr_xml_end(x);
