@@ -235,6 +235,39 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
                                                       : CAIRO_STATUS_WRITE_ERROR;
 }
 
+/* cairo's PDF surface writes in pieces of a few bytes (one per operator or
+ * number); a file sink would make a write(2) for each. The PDF goes through
+ * this buffer instead and reaches the sink in 64 KB pieces, the same bytes
+ * in the same order. */
+#define PDF_OUT_BUF (64 * 1024)
+
+typedef struct out_buf {
+    qr_sink *sink;
+    size_t n;
+    unsigned char data[PDF_OUT_BUF];
+} out_buf;
+
+/* Hand the buffered bytes to the sink; its sticky status. */
+static qr_status out_flush(out_buf *ob)
+{
+    size_t n = ob->n;
+    ob->n = 0;
+    return n ? qr_sink_write(ob->sink, ob->data, n) : ob->sink->status;
+}
+
+static cairo_status_t out_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    out_buf *ob = closure;
+    if (ob->sink->status != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
+    if (len > PDF_OUT_BUF - ob->n) {
+        if (out_flush(ob) != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
+        if (len >= PDF_OUT_BUF) return sink_write(ob->sink, data, len);
+    }
+    memcpy(ob->data + ob->n, data, len);
+    ob->n += len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
 /* The sink's status when it failed, else a render failure for cairo's. */
 static qr_status cairo_fail(pd_ctx *c, qr_sink *out, cairo_status_t cs)
 {
@@ -383,7 +416,15 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     }
     rc->pages = (int)c.n_pages;
 
-    cairo_surface_t *s = cairo_pdf_surface_create_for_stream(sink_write, out, c.page_w, c.page_h);
+    out_buf *ob = malloc(sizeof *ob);
+    if (!ob) {
+        qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
+        ctx_free(&c);
+        return QR_E_NOMEM;
+    }
+    ob->sink = out;
+    ob->n = 0;
+    cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
@@ -419,6 +460,8 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     cairo_surface_finish(s);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
+    out_flush(ob);
+    free(ob);
     if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
         cairo_fail(&c, out, cs);
     st = c.status;
