@@ -1,15 +1,16 @@
 /* compile.c: the compiler's entry points (text in memory or pulled through a
  * reader, one path). Checks the input size and UTF-8 as the text streams,
- * parses with jansson (duplicate keys rejected, a string holding an object
- * unwrapped), checks the nesting depth, then hands the object to the kind's
- * compiler (compile_doc.c, compile_deck.c, compile_sheet.c). Also the kind
- * names and the default limits. */
+ * parses with json_parse.c into jansson values (duplicate keys rejected, a
+ * string holding an object unwrapped), checks the nesting depth, then hands the object to the
+ * kind's compiler (compile_doc.c, compile_deck.c, compile_sheet.c). Also the kind names and the
+ * default limits. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compile_int.h"
+#include "json_parse.h"
 
 static const char *const kind_names[] = {
     [QR_KIND_DOCUMENT] = "document",
@@ -165,7 +166,7 @@ static void utf8_end(utf8_stream *u)
 
 /* ---- parsing ---------------------------------------------------------------- */
 
-/* The spec text as jansson reads it: through the caller's reader, counted
+/* The spec text as the JSON reader reads it: through the caller's reader, counted
  * against max_input and UTF-8 checked as it streams, a leading byte order
  * mark dropped. When the input goes over max_input or holds bad UTF-8 the
  * parse is cut short; the rest is then read only to count and check it, so
@@ -177,7 +178,7 @@ typedef struct src {
     size_t total; /* bytes read */
     utf8_stream u;
     int started, eof, ioerr;
-    int stop; /* over max_input, bad UTF-8 or a read error: no more bytes for jansson */
+    int stop; /* over max_input, bad UTF-8 or a read error: no more bytes for the parse */
 } src;
 
 /* One read: count, check. Returns the bytes, 0 at the end, (size_t)-1 to stop. */
@@ -209,8 +210,8 @@ static size_t src_read(src *s, char *buf, size_t size)
     return n;
 }
 
-/* jansson's json_load_callback reader. (size_t)-1 reads as the end of input. */
-static size_t src_jansson(void *buffer, size_t buflen, void *data)
+/* The JSON reader's reader (qr_jp_read_fn): (size_t)-1 stops the parse. */
+static size_t src_fill(void *buffer, size_t buflen, void *data)
 {
     src *s = data;
     char *buf = buffer;
@@ -225,7 +226,7 @@ static size_t src_jansson(void *buffer, size_t buflen, void *data)
             h += n;
         }
         if (h == 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0) h = 0;
-        if (h) { /* jansson's buffer holds more than 3 bytes */
+        if (h) { /* the reader's window holds more than 3 bytes */
             memcpy(buf, head, h);
             return h;
         }
@@ -269,20 +270,13 @@ static size_t mem_read(void *ctx, char *buf, size_t size)
     return n;
 }
 
-static json_t *load(const char *json, size_t len, json_error_t *je)
+static void json_error(qr_errlist *errs, const qr_jp_error *je)
 {
-    return json_loadb(json, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, je);
-}
-
-static void json_error(qr_errlist *errs, const json_error_t *je, const char *where)
-{
-    const char *hint = NULL;
-    if (strstr(je->text, "too big") || strstr(je->text, "overflow"))
+    const char *hint = je->hint;
+    if (!hint && (strstr(je->text, "too big") || strstr(je->text, "overflow")))
         hint = "send a number this large as a string to keep every digit";
-    else if (strstr(je->text, "duplicate"))
-        hint = "give each key once per object";
-    qr_errlist_addf(errs, QR_E_JSON, "", hint, "%sJSON syntax error at line %d, column %d: %s",
-                    where, je->line, je->column, je->text);
+    qr_errlist_addf(errs, QR_E_JSON, "", hint, "JSON syntax error at line %d, column %d: %s",
+                    je->line, je->column, je->text);
 }
 
 qr_status qr_input_size_check(size_t len, const qr_limits *lim, qr_errlist *errs)
@@ -296,10 +290,9 @@ qr_status qr_input_size_check(size_t len, const qr_limits *lim, qr_errlist *errs
 json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,
                      qr_errlist *errs, qr_status *st)
 {
-    json_error_t je;
+    qr_jp_error je;
     src s = {.read = read, .ctx = ctx, .max = max_input, .u = {.bad = (size_t)-1}};
-    json_t *root = json_load_callback(
-        src_jansson, &s, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+    json_t *root = qr_jp_load(src_fill, &s, &je);
     if (!root || s.stop) {
         /* The first failure of a check over the whole text wins: size, then
          * UTF-8, then syntax. */
@@ -317,20 +310,25 @@ json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_stri
                                   "invalid UTF-8 at byte %zu", s.u.bad);
             return NULL;
         }
-        if (strstr(je.text, "maximum parsing depth")) {
+        if (je.fail == QR_JP_DEPTH) {
             *st = QR_E_LIMIT;
             qr_errlist_addf(errs, QR_E_LIMIT, "", "raise qr_limits.max_depth",
-                            "JSON nested deeper than jansson's %d levels, past the limit max_depth",
-                            2048);
+                            "JSON nested deeper than %d levels, past the limit max_depth",
+                            QR_JP_MAX_DEPTH);
+            return NULL;
+        }
+        if (je.fail == QR_JP_NOMEM) {
+            *st =
+                qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory while reading the spec", NULL);
             return NULL;
         }
         *st = QR_E_JSON;
-        json_error(errs, &je, "");
+        json_error(errs, &je);
         return NULL;
     }
     if (json_is_string(root)) {
         /* Models send the spec as a JSON string holding the object. */
-        json_t *inner = load(json_string_value(root), json_string_length(root), &je);
+        json_t *inner = qr_jp_loadb(json_string_value(root), json_string_length(root), &je);
         if (keep_strings && (!inner || !json_is_object(inner))) {
             json_decref(inner);
             *st = QR_OK;

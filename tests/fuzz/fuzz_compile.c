@@ -1,9 +1,30 @@
 /* fuzz_compile.c: bytes through the spec compiler for every kind, and
- * through the canonical formatter. The first byte picks the kind. */
+ * through the canonical formatter. The first byte picks the kind. The JSON
+ * reader (spec/json_parse.c) is also checked against jansson's own loader:
+ * on valid UTF-8 both accept or both reject, and accepted values are equal. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "compile.h"
+#include "compile_int.h"
+#include "json_parse.h"
+
+static void same_as_jansson(const char *text, size_t len)
+{
+    if (qr_utf8_check(text, len) != (size_t)-1) return; /* the reader's promise */
+    if (memchr(text, '\0', len)) return; /* jansson skips raw NUL bytes; quire rejects them */
+    size_t open = 0;
+    for (size_t i = 0; i < len; i++)
+        open += text[i] == '[' || text[i] == '{';
+    if (open > QR_JP_MAX_DEPTH - 8) return; /* the two count depth a little differently */
+    json_t *want =
+        json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+    qr_jp_error e;
+    json_t *got = qr_jp_loadb(text, len, &e);
+    if (!want != !got || (want && !json_equal(want, got))) __builtin_trap();
+    json_decref(want);
+    json_decref(got);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -13,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     qr_kind kind = (qr_kind)(data[0] % QR_KIND_COUNT);
     const char *spec = (const char *)data + 1;
     size_t len = size - 1;
+    same_as_jansson(spec, len);
     qr_compile_opts o;
     qr_compile_opts_default(&o);
     o.base_dir = NULL; /* never touch the file system */
