@@ -26,5 +26,23 @@ cc "$tmp/use.c" $(pkg-config --cflags --libs quire) -Wl,-rpath,"$tmp/prefix/lib"
 "$tmp/use"
 test -x "$tmp/prefix/bin/quire"
 "$tmp/prefix/bin/quire" --version | grep -q '^quire '
+# The installed CLI finds its PDF module (<libdir>/quire/quire-pdf.so) from its own folder.
+if [ -f "$BIN/quire-pdf.so" ]; then
+    test -f "$tmp/prefix/lib/quire/quire-pdf.so"
+    echo '{"blocks":[{"type":"paragraph","text":"installed pdf"}]}' > "$tmp/spec.json"
+    "$tmp/prefix/bin/quire" render "$tmp/spec.json" -o "$tmp/out.pdf" | grep -q '"pages":1'
+    pdftotext "$tmp/out.pdf" - | grep -q 'installed pdf'
+    # without its module the CLI answers exit 3 ("not built") and writes nothing
+    mkdir "$tmp/alone" && cp "$BIN/quire" "$tmp/alone/"
+    set +e
+    "$tmp/alone/quire" render "$tmp/spec.json" -o "$tmp/alone/out.pdf" > "$tmp/alone/res.json"
+    rc=$?
+    set -e
+    test "$rc" = 3 && grep -q 'not built' "$tmp/alone/res.json" && test ! -e "$tmp/alone/out.pdf"
+    # html starts without cairo and pango
+    if ldd "$tmp/prefix/bin/quire" | grep -Eq 'libcairo|libpango'; then
+        echo "the CLI links cairo or pango"; exit 1
+    fi
+fi
 for h in quire.h quire_store.h error.h quire_export.h; do test -f "$tmp/prefix/include/quire/$h"; done
 echo "1 passed, 0 failed"
