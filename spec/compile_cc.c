@@ -55,8 +55,17 @@ size_t qr_cc_push_index(qr_cc *cc, size_t i)
 {
     size_t old = cc->plen;
     if (path_reserve(cc, 24) < 0) return old;
-    int n = snprintf(cc->path + cc->plen, 24, "/%zu", i);
-    cc->plen += (size_t)n;
+    char digits[24], *d = digits + sizeof digits;
+    do {
+        *--d = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    char *p = cc->path + cc->plen;
+    *p++ = '/';
+    size_t n = (size_t)(digits + sizeof digits - d);
+    memcpy(p, d, n);
+    p[n] = '\0';
+    cc->plen += n + 1;
     return old;
 }
 

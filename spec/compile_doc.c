@@ -383,7 +383,7 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     }
     json_t *type = json_object_get(v, "type");
     char types[160];
-    type_list(types, sizeof types);
+    if (!type || !json_is_string(type)) type_list(types, sizeof types);
     if (!type) {
         char hint[200];
         snprintf(hint, sizeof hint, "add \"type\": one of %s", types);
@@ -401,6 +401,7 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         if (strcmp(tn, block_types[i]) == 0) t = i;
     if (t < 0) {
         char hint[80];
+        type_list(types, sizeof types);
         const char *s = qr_suggest(tn, block_types);
         if (s) snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
         qr_cc_err_key(cc, "type", s ? hint : NULL,
