@@ -300,13 +300,30 @@ static int plain(unsigned char c)
     return c != '"' && c != '\\' && c >= 0x20;
 }
 
+/* The first byte from q on that is not plain, or end: eight bytes at a
+ * time while none of them is a quote, a backslash or below 0x20. */
+static const unsigned char *scan_plain(const unsigned char *q, const unsigned char *end)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    while (end - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
+        uint64_t hit = ((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) |
+                       ((slash - ones) & ~slash);
+        if (hit & highs) break;
+        q += 8;
+    }
+    while (q < end && plain(*q))
+        q++;
+    return q;
+}
+
 /* After the opening quote: the string's bytes, in the window when it lies
  * there whole and unescaped, else in tok. */
 static int read_string(jp *j, const char **s, size_t *n)
 {
-    const unsigned char *q = j->p;
-    while (q < j->end && plain(*q))
-        q++;
+    const unsigned char *q = scan_plain(j->p, j->end);
     if (q < j->end && *q == '"') {
         *s = (const char *)j->p;
         *n = (size_t)(q - j->p);
@@ -346,9 +363,7 @@ static int read_string(jp *j, const char **s, size_t *n)
                  "raw control character U+%04X inside a string", (unsigned)*q);
             return -1;
         }
-        q = j->p;
-        while (q < j->end && plain(*q))
-            q++;
+        q = scan_plain(j->p, j->end);
     }
 }
 
