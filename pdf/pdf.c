@@ -7,8 +7,9 @@
  *      PangoLayout at its final width (text column, list indent, table
  *      column) and its lines measured once. Pango shapes with HarfBuzz, runs
  *      bidi (fribidi) and breaks lines (UAX #14). A big document is measured
- *      on two threads: a helper with its own PangoContext takes the second
- *      half of the blocks (the output does not depend on the split).
+ *      on two threads: the blocks are cut into chunks of about equal text
+ *      that this thread and a helper with its own PangoContext claim in
+ *      order (the output does not depend on who measured what).
  *   2. paginate (layout.c): a cursor walks the measured blocks and emits
  *      positioned boxes (pd_op: text lines, fills, grid lines, images,
  *      outline destinations) page by page. Text breaks between lines (with
@@ -44,6 +45,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,41 +329,158 @@ static size_t block_cost(const qr_block *b)
     return 1;
 }
 
-typedef struct helper_job {
-    pd_ctx *h;
-    pd_block *out;
-    size_t from, to;
-} helper_job;
+/* The blocks go to the two threads in chunks of about equal text, claimed
+ * in order from a shared counter, so neither thread waits for the other at
+ * the end (a fixed half split left one idle for up to a third of the pass:
+ * the helper also warms up its own font map). Each chunk's warnings are kept
+ * apart and merged in document order afterwards. */
+#define PAR_CHUNKS 64
 
-static void *helper_main(void *p)
+typedef struct par {
+    pd_block *out; /* block i goes to out[i] */
+    size_t n_chunks;
+    size_t *end;           /* chunk k: blocks [end[k-1], end[k]) */
+    unsigned char *owner;  /* chunk k: 0 main, 1 helper */
+    size_t *w_from, *w_to; /* chunk k: its warnings in its owner's list */
+    atomic_size_t next;    /* the next chunk to claim */
+    atomic_int stop;       /* a chunk failed: claim no more */
+    size_t fail_chunk[2];  /* the chunk each thread failed in, or SIZE_MAX */
+    pd_ctx *ctx[2];
+    qr_errlist *warnings[2]; /* each thread's own */
+} par;
+
+/* Claim chunks until none is left; returns when done or stopped. */
+static void par_work(par *p, int who)
 {
-    helper_job *j = p;
-    if (ctx_pango(j->h) == QR_OK) qr_pdf_measure_blocks(j->h, j->out, j->from, j->to);
+    pd_ctx *c = p->ctx[who];
+    for (;;) {
+        if (atomic_load(&p->stop)) return;
+        size_t k = atomic_fetch_add(&p->next, 1);
+        if (k >= p->n_chunks) return;
+        size_t from = k ? p->end[k - 1] : 0, to = p->end[k];
+        p->owner[k] = (unsigned char)who;
+        p->w_from[k] = p->warnings[who]->count;
+        qr_pdf_measure_blocks(c, p->out + from, from, to);
+        p->w_to[k] = p->warnings[who]->count;
+        if (c->status != QR_OK) {
+            p->fail_chunk[who] = k;
+            atomic_store(&p->stop, 1);
+            return;
+        }
+    }
+}
+
+static void *helper_main(void *arg)
+{
+    par *p = arg;
+    /* Without a PangoContext of its own the helper claims nothing and the
+     * main thread measures every chunk. */
+    if (ctx_pango(p->ctx[1]) == QR_OK) par_work(p, 1);
     return NULL;
 }
 
-/* Bring the helper's findings into c, in document order: its blocks all
- * come after c's, so its warnings follow c's (one per code point still). */
-static void merge_helper(pd_ctx *c, pd_ctx *h)
+static int is_font_warning(const qr_error *w)
 {
-    c->has_links |= h->has_links;
-    for (size_t i = 0; i < c->helper_warnings.count; i++) {
-        const qr_error *w = &c->helper_warnings.items[i];
-        int dup = 0;
-        if (strncmp(w->message, "no installed font covers", 24) == 0)
-            for (size_t k = 0; k < c->rc->warnings->count && !dup; k++)
-                dup = strcmp(c->rc->warnings->items[k].message, w->message) == 0;
-        if (!dup) qr_errlist_add(c->rc->warnings, w->code, w->path, w->message, w->hint);
+    return strncmp(w->message, "no installed font covers", 24) == 0;
+}
+
+/* Bring both threads' warnings into rc, chunk by chunk in document order,
+ * up to chunk last (where measuring failed, else the last chunk), as one
+ * thread would have. Each thread warns once per code point among its own
+ * chunks, so the first chunk holding a code point warns about it; the
+ * others' warnings are dropped here (w0: where this document's start). */
+static void par_merge(par *p, qr_render_ctx *rc, size_t w0, size_t last)
+{
+    for (size_t k = 0; k <= last && k < p->n_chunks; k++) {
+        const qr_errlist *l = p->warnings[p->owner[k]];
+        for (size_t i = p->w_from[k]; i < p->w_to[k]; i++) {
+            const qr_error *w = &l->items[i];
+            int dup = 0;
+            if (is_font_warning(w))
+                for (size_t j = w0; j < rc->warnings->count && !dup; j++)
+                    dup = strcmp(rc->warnings->items[j].message, w->message) == 0;
+            if (!dup) qr_errlist_add(rc->warnings, w->code, w->path, w->message, w->hint);
+        }
     }
-    if (h->status != QR_OK && c->status == QR_OK) {
-        c->status = h->status;
-        qr_errlist_move(c->rc->errors, &c->helper_errors);
+}
+/* Measure the blocks on this thread and a helper; 0, or -1 when no helper
+ * could be started (nothing measured then). */
+static int layout_parallel(pd_ctx *c, pd_block *out, size_t w0)
+{
+    const qr_doc *d = c->doc;
+    size_t total = 0;
+    for (size_t i = 0; i < d->n_blocks; i++)
+        total += block_cost(&d->blocks[i]);
+    par p = {.out = out};
+    size_t n = d->n_blocks < PAR_CHUNKS ? d->n_blocks : PAR_CHUNKS;
+    p.end = calloc(n, sizeof *p.end);
+    p.owner = calloc(n, 1);
+    p.w_from = calloc(n, sizeof *p.w_from);
+    p.w_to = calloc(n, sizeof *p.w_to);
+    pd_ctx *h = malloc(sizeof *h);
+    int ret = -1;
+    if (!p.end || !p.owner || !p.w_from || !p.w_to || !h) goto out;
+    /* chunk boundaries: every total / n bytes of text, at least one block each */
+    size_t acc = 0;
+    for (size_t i = 0; i < d->n_blocks; i++) {
+        acc += block_cost(&d->blocks[i]);
+        if (p.n_chunks < n - 1 && acc >= (p.n_chunks + 1) * (total / n))
+            p.end[p.n_chunks++] = i + 1;
     }
+    p.end[p.n_chunks++] = d->n_blocks;
+    p.fail_chunk[0] = p.fail_chunk[1] = SIZE_MAX;
+    atomic_init(&p.next, 0);
+    atomic_init(&p.stop, 0);
+
+    /* each thread warns and fails into lists of its own, merged below */
+    qr_render_ctx *rc = c->rc;
+    qr_render_ctx main_rc = *rc;
+    qr_errlist main_warnings = {0}, main_errors = {0};
+    main_rc.warnings = &main_warnings;
+    main_rc.errors = &main_errors;
+    c->helper_rc = *rc;
+    c->helper_rc.warnings = &c->helper_warnings;
+    c->helper_rc.errors = &c->helper_errors;
+    ctx_geom(h, &c->helper_rc, c->for_png);
+    p.ctx[0] = c;
+    p.ctx[1] = h;
+    p.warnings[0] = &main_warnings;
+    p.warnings[1] = &c->helper_warnings;
+    pthread_t th;
+    if (pthread_create(&th, NULL, helper_main, &p) != 0) goto out;
+    c->helper = h;
+    h = NULL;
+    c->rc = &main_rc;
+    par_work(&p, 0);
+    pthread_join(th, NULL);
+    c->rc = rc;
+    pd_ctx *hc = c->helper;
+    c->has_links |= hc->has_links;
+    /* the first failure in document order wins */
+    size_t f0 = p.fail_chunk[0], f1 = p.fail_chunk[1];
+    par_merge(&p, rc, w0, f0 < f1 ? f0 : f1);
+    if (f1 < f0) {
+        c->status = hc->status;
+        qr_errlist_move(rc->errors, &c->helper_errors);
+    } else if (f0 != SIZE_MAX) {
+        qr_errlist_move(rc->errors, &main_errors);
+    }
+    qr_errlist_clear(&main_warnings);
+    qr_errlist_clear(&main_errors);
+    ret = 0;
+out:
+    free(h);
+    free(p.end);
+    free(p.owner);
+    free(p.w_from);
+    free(p.w_to);
+    return ret;
 }
 
 static qr_status layout(pd_ctx *c)
 {
     const qr_doc *d = c->doc;
+    size_t w0 = c->rc->warnings->count;
     size_t title = d->title && *d->title ? 1 : 0;
     c->n_blocks = d->n_blocks + title;
     c->blocks = qr_arena_array(&c->arena, c->n_blocks ? c->n_blocks : 1, sizeof *c->blocks);
@@ -369,37 +488,12 @@ static qr_status layout(pd_ctx *c)
     if (title && qr_pdf_measure_title(c, &c->blocks[0]) != QR_OK) return c->status;
     pd_block *out = c->blocks + title;
 
-    /* Split the blocks in two halves of equal text; a helper thread with its
-     * own PangoContext (and font map) measures the second half. */
-    size_t total = 0, mid = d->n_blocks;
-    for (size_t i = 0; i < d->n_blocks; i++)
+    size_t total = 0;
+    for (size_t i = 0; i < d->n_blocks && total < PARALLEL_MIN_BYTES; i++)
         total += block_cost(&d->blocks[i]);
-    if (total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2) {
-        size_t acc = 0;
-        for (mid = 0; mid < d->n_blocks - 1 && acc < total / 2; mid++)
-            acc += block_cost(&d->blocks[mid]);
-    }
-    if (mid < d->n_blocks) {
-        pd_ctx *h = malloc(sizeof *h);
-        if (h) {
-            c->helper_rc = *c->rc;
-            c->helper_rc.warnings = &c->helper_warnings;
-            c->helper_rc.errors = &c->helper_errors;
-            ctx_geom(h, &c->helper_rc, c->for_png);
-            helper_job job = {h, out + mid, mid, d->n_blocks};
-            pthread_t th;
-            if (pthread_create(&th, NULL, helper_main, &job) == 0) {
-                c->helper = h;
-                qr_pdf_measure_blocks(c, out, 0, mid);
-                pthread_join(th, NULL);
-                merge_helper(c, h);
-                if (c->status != QR_OK) return c->status;
-                return qr_pdf_paginate(c);
-            }
-            free(h);
-        }
-    }
-    if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
+    int done = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && layout_parallel(c, out, w0) == 0;
+    if (!done && qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
+    if (c->status != QR_OK) return c->status;
     return qr_pdf_paginate(c);
 }
 

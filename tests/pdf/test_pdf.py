@@ -551,6 +551,63 @@ class PdfBackend(unittest.TestCase):
         self.assertIn("/blocks/0", json.dumps(warns[0]))
         self.assertIn("no installed font covers U+E000", json.dumps(warns[0]))
 
+    def test_big_document_warns_in_order(self):
+        # Over 96 KB of text is measured on two threads in chunks: the
+        # warnings still come once per code point, at its first block, in
+        # document order, and the bytes are the same run after run.
+        def font_warnings(res):
+            out = []
+            for w in res.get("warnings", []):
+                m = re.search(r"no installed font covers U\+([0-9A-F]+)", w.get("message", ""))
+                if m:
+                    out.append((w.get("path"), int(m.group(1), 16)))
+            return out
+
+        words = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu "
+                 "nu xi omicron pi rho sigma tau upsilon phi chi psi omega ") * 6
+        blocks, first_at = [], {0xE000: "/title"}
+        for i in range(400):
+            cp = 0xE000 + (i * 7) % 53 if i % 3 == 0 else None
+            if i % 50 == 10:
+                cell = "\U000F0001" if i == 210 else "z"
+                blocks.append({"type": "table", "headers": ["a", "b"],
+                               "rows": [[words[:90], cell]] * 4})
+                if i == 210:
+                    first_at.setdefault(0xF0001, "/blocks/%d" % i)
+                continue
+            blocks.append({"type": "paragraph", "text": words + ("x %s y" % chr(cp) if cp else "")})
+            if cp:
+                first_at.setdefault(cp, "/blocks/%d" % i)
+        # which of these code points no installed font covers: ask a small
+        # document (measured on one thread)
+        small = os.path.join(self.tmp, "small.json")
+        with open(small, "w", encoding="utf-8") as f:
+            json.dump({"blocks": [{"type": "paragraph", "text": " ".join(map(chr, first_at))}]}, f)
+        rc, res = render(small, os.path.join(self.tmp, "small.pdf"))
+        self.assertEqual(rc, 0, res)
+        uncovered = {cp for _, cp in font_warnings(res)}
+        self.assertIn(0xE000, uncovered, res)
+        want = sorted(((first_at[cp], cp) for cp in uncovered),
+                      key=lambda e: -1 if e[0] == "/title" else int(e[0].split("/")[2]))
+
+        path = os.path.join(self.tmp, "big.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"title": "Big \ue000", "blocks": blocks}, f)
+        first = None
+        for k in range(4):
+            out = os.path.join(self.tmp, "big%d.pdf" % k)
+            rc, res = render(path, out)
+            self.assertEqual(rc, 0, res)
+            got = font_warnings(res)
+            self.assertEqual([g[1] for g in got], [w[1] for w in want], res)
+            for g, w in zip(got, want):
+                self.assertTrue(g[0] == w[0] or g[0].startswith(w[0] + "/"), (g, w))
+            with open(out, "rb") as f:
+                data = f.read()
+            if first is None:
+                first = data
+            self.assertTrue(data == first, "run %d differs" % k)
+
     def test_png_goldens(self):
         update = os.environ.get("QR_UPDATE_GOLDEN") == "1"
         os.makedirs(GOLDEN, exist_ok=True)
