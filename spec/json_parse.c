@@ -23,6 +23,7 @@
 
 #include "buf.h"
 #include "json_parse.h"
+#include "utf8.h"
 
 #define WINDOW ((size_t)64 << 10)
 #define END (-1) /* no more text */
@@ -205,26 +206,7 @@ static int hex4(jp *j, unsigned *out)
 static int put_utf8(jp *j, unsigned cp)
 {
     char u[4];
-    size_t n;
-    if (cp < 0x80) {
-        u[0] = (char)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        u[0] = (char)(0xC0 | cp >> 6);
-        u[1] = (char)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        u[0] = (char)(0xE0 | cp >> 12);
-        u[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-        u[2] = (char)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        u[0] = (char)(0xF0 | cp >> 18);
-        u[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-        u[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-        u[3] = (char)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
+    size_t n = qr_utf8_encode(cp, u);
     if (qr_buf_append(&j->tok, u, n) == 0) return 0;
     nomem(j);
     return -1;
@@ -309,8 +291,8 @@ static const unsigned char *scan_plain(const unsigned char *q, const unsigned ch
         uint64_t w;
         memcpy(&w, q, 8);
         uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
-        uint64_t hit = ((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) |
-                       ((slash - ones) & ~slash);
+        uint64_t hit =
+            ((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((slash - ones) & ~slash);
         if (hit & highs) break;
         q += 8;
     }

@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "compile.h"
 #include "fonts.h"
+#include "utf8.h"
 
 static const char usage[] =
     "usage: quire fonts [--lang LANG] TEXT\n"
@@ -25,26 +26,7 @@ static const char usage[] =
 static void put_utf8(qr_buf *b, uint32_t cp)
 {
     char u[4];
-    size_t k;
-    if (cp < 0x80) {
-        u[0] = (char)cp;
-        k = 1;
-    } else if (cp < 0x800) {
-        u[0] = (char)(0xC0 | (cp >> 6));
-        u[1] = (char)(0x80 | (cp & 0x3F));
-        k = 2;
-    } else if (cp < 0x10000) {
-        u[0] = (char)(0xE0 | (cp >> 12));
-        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[2] = (char)(0x80 | (cp & 0x3F));
-        k = 3;
-    } else {
-        u[0] = (char)(0xF0 | (cp >> 18));
-        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[3] = (char)(0x80 | (cp & 0x3F));
-        k = 4;
-    }
+    size_t k = qr_utf8_encode(cp, u);
     qr_json_strn(b, u, k);
 }
 
