@@ -231,6 +231,23 @@ static void ctx_free(pd_ctx *c)
     qr_arena_free(&c->arena);
 }
 
+/* Unref a context's layouts (and its helper's) now: the rest goes with
+ * ctx_free. */
+static void drop_layouts(pd_ctx *c)
+{
+    for (pd_ctx *x = c; x; x = x == c ? c->helper : NULL) {
+        for (size_t i = 0; i < x->n_layouts; i++)
+            g_object_unref(x->layouts[i]);
+        x->n_layouts = 0;
+    }
+}
+
+static void *drop_layouts_main(void *c)
+{
+    drop_layouts(c);
+    return NULL;
+}
+
 static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int len)
 {
     return qr_sink_write(closure, data, len) == QR_OK ? CAIRO_STATUS_SUCCESS
@@ -551,11 +568,17 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     }
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
+    /* Every page is painted: the layouts (tens of thousands of pango
+     * objects) are freed on another core while cairo writes the fonts.
+     * cairo holds no reference into them, and no pango call runs here. */
+    pthread_t th;
+    int dropping = c.helper && pthread_create(&th, NULL, drop_layouts_main, &c) == 0;
     cairo_surface_finish(s);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
     out_flush(ob);
     free(ob);
+    if (dropping) pthread_join(th, NULL);
     if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
         cairo_fail(&c, out, cs);
     st = c.status;
