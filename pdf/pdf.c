@@ -420,9 +420,11 @@ static void par_merge(par *p, qr_render_ctx *rc, size_t w0, size_t last)
         }
     }
 }
-/* Measure the blocks on this thread and a helper; 0, or -1 when no helper
- * could be started (nothing measured then). */
-static int layout_parallel(pd_ctx *c, pd_block *out, size_t w0)
+/* Measure the title (into *title, when not NULL) and the blocks on this
+ * thread and a helper; 0, or -1 when no helper could be started (nothing
+ * measured then). The helper starts first, so it warms up its font map while
+ * this thread sets the title. */
+static int layout_parallel(pd_ctx *c, pd_block *title, pd_block *out, size_t w0)
 {
     const qr_doc *d = c->doc;
     size_t total = 0;
@@ -467,6 +469,13 @@ static int layout_parallel(pd_ctx *c, pd_block *out, size_t w0)
     if (pthread_create(&th, NULL, helper_main, &p) != 0) goto out;
     c->helper = h;
     h = NULL;
+    ret = 0;
+    if (title && qr_pdf_measure_title(c, title) != QR_OK) {
+        /* the title failed first: nothing after it counts */
+        atomic_store(&p.stop, 1);
+        pthread_join(th, NULL);
+        goto out;
+    }
     c->rc = &main_rc;
     par_work(&p, 0);
     pthread_join(th, NULL);
@@ -484,7 +493,6 @@ static int layout_parallel(pd_ctx *c, pd_block *out, size_t w0)
     }
     qr_errlist_clear(&main_warnings);
     qr_errlist_clear(&main_errors);
-    ret = 0;
 out:
     free(h);
     free(p.end);
@@ -502,14 +510,17 @@ static qr_status layout(pd_ctx *c)
     c->n_blocks = d->n_blocks + title;
     c->blocks = qr_arena_array(&c->arena, c->n_blocks ? c->n_blocks : 1, sizeof *c->blocks);
     if (!c->blocks) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
-    if (title && qr_pdf_measure_title(c, &c->blocks[0]) != QR_OK) return c->status;
-    pd_block *out = c->blocks + title;
+    pd_block *tb = title ? &c->blocks[0] : NULL, *out = c->blocks + title;
 
     size_t total = 0;
     for (size_t i = 0; i < d->n_blocks && total < PARALLEL_MIN_BYTES; i++)
         total += block_cost(&d->blocks[i]);
-    int done = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && layout_parallel(c, out, w0) == 0;
-    if (!done && qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
+    int done =
+        total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && layout_parallel(c, tb, out, w0) == 0;
+    if (!done) {
+        if (tb && qr_pdf_measure_title(c, tb) != QR_OK) return c->status;
+        if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
+    }
     if (c->status != QR_OK) return c->status;
     return qr_pdf_paginate(c);
 }
