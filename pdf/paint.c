@@ -71,7 +71,9 @@ static void put_uri(qr_buf *b, const char *u)
     }
 }
 
-static void line_links(cairo_t *cr, const pd_op *o)
+/* The link annotations of a text line: cairo tag attributes, one per link,
+ * handed to emit. */
+static void link_attrs(const pd_op *o, void (*emit)(void *, const char *), void *arg)
 {
     const pd_text *t = o->text;
     const pd_line *ln = &t->lines[o->line];
@@ -106,15 +108,64 @@ static void line_links(cairo_t *cr, const pd_op *o)
         put_uri(&uri, lk->uri);
         put_quoted(&b, uri.data ? uri.data : "");
         qr_buf_free(&uri);
-        if (any && !b.oom) {
-            cairo_tag_begin(cr, CAIRO_TAG_LINK, b.data);
-            cairo_tag_end(cr, CAIRO_TAG_LINK);
-        }
+        if (any && !b.oom) emit(arg, b.data);
         qr_buf_free(&b);
     }
 }
 
-static void paint_image(pd_ctx *c, cairo_t *cr, const pd_op *o)
+static void emit_tag(void *cr, const char *attrs)
+{
+    cairo_tag_begin(cr, CAIRO_TAG_LINK, attrs);
+    cairo_tag_end(cr, CAIRO_TAG_LINK);
+}
+
+static void record_tag(void *out, const char *attrs)
+{
+    qr_pdf_rec_tag(out, attrs);
+}
+
+/* How a page is painted: with pango here (rd == NULL), or replaying what
+ * the recording helper saw (rd), until a cut mark hands back to pango. */
+typedef struct painter {
+    pd_ctx *c;
+    pd_recread *rd;
+} painter;
+
+/* At a cut mark: the helper stops, pango paints the rest here. */
+static void cut(painter *pt)
+{
+    qr_pdf_pipe_stop(pt->c);
+    pt->rd = NULL;
+}
+
+static void show_line(painter *pt, cairo_t *cr, PangoLayoutLine *line)
+{
+    if (pt->rd && qr_pdf_rec_replay_line(pt->rd, cr) == 0) return;
+    if (pt->rd) cut(pt);
+    pango_cairo_show_layout_line(cr, line);
+}
+
+static void line_links(painter *pt, cairo_t *cr, const pd_op *o)
+{
+    if (pt->rd) {
+        const char *a;
+        while ((a = qr_pdf_rec_replay_tag(pt->rd)) != NULL)
+            emit_tag(cr, a);
+        return;
+    }
+    link_attrs(o, emit_tag, cr);
+}
+
+/* The alt text lines that fit in an image's placeholder box. */
+static size_t alt_lines(const pd_text *t, const pd_op *o)
+{
+    size_t n = 0;
+    while (n < t->n_lines && t->lines[n].top + t->lines[n].height <= o->h - 8)
+        n++;
+    return n;
+}
+
+static void paint_image(painter *pt, cairo_t *cr, const pd_op *o)
 {
     const pd_block *b = o->blk;
     if (b->surface) {
@@ -140,19 +191,16 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const pd_op *o)
     cairo_stroke(cr);
     const pd_text *t = b->alt;
     if (t) {
-        size_t n = 0;
-        while (n < t->n_lines && t->lines[n].top + t->lines[n].height <= o->h - 8)
-            n++;
+        size_t n = alt_lines(t, o);
         double h = n ? t->lines[n - 1].top + t->lines[n - 1].height : 0;
         double y0 = o->y + (o->h - h) / 2, x0 = o->x + (o->w - t->width) / 2;
         set_rgb(cr, 0x606060);
         for (size_t i = 0; i < n; i++) {
             cairo_move_to(cr, x0 + t->lines[i].x, y0 + t->lines[i].top + t->lines[i].ascent);
-            pango_cairo_show_layout_line(cr, t->lines[i].line);
+            show_line(pt, cr, t->lines[i].line);
         }
     }
     cairo_restore(cr);
-    (void)c;
 }
 
 static void outline_add(pd_ctx *c, cairo_t *cr, const pd_op *o, size_t page, pd_outline *ol)
@@ -181,25 +229,52 @@ static void outline_add(pd_ctx *c, cairo_t *cr, const pd_op *o, size_t page, pd_
     (void)c;
 }
 
-static void paint_footer(pd_ctx *c, cairo_t *cr, size_t p)
+/* The footer "N / M" of page p, laid out in c; its line's origin in *x, *y. */
+static const pd_text *footer_text(pd_ctx *c, pd_ctx *f, size_t p, double *x, double *y)
 {
     char s[64];
     snprintf(s, sizeof s, "%zu / %zu", p + 1, c->n_pages);
     pd_style st = {.size = FOOTER_SIZE};
-    const pd_text *t = qr_pdf_text(c, NULL, s, strlen(s), &st, 0, "");
-    if (!t || !t->n_lines) return;
+    const pd_text *t = qr_pdf_text(f, NULL, s, strlen(s), &st, 0, "");
+    if (!t || !t->n_lines) return NULL;
     double margin = c->page_h - c->bottom;
     double mid = c->page_h - margin / 2;
     if (margin < t->lines[0].height) mid = c->page_h - t->lines[0].height / 2;
-    double x = (c->page_w - t->width) / 2;
-    double y = mid - t->lines[0].height / 2 + t->lines[0].ascent;
+    *x = (c->page_w - t->width) / 2 + t->lines[0].x;
+    *y = mid - t->lines[0].height / 2 + t->lines[0].ascent;
+    return t;
+}
+
+static void paint_footer(painter *pt, cairo_t *cr, size_t p)
+{
+    double x, y;
+    if (pt->rd) {
+        if (qr_pdf_rec_replay_footer(pt->rd, &x, &y) == 0) {
+            set_rgb(cr, FOOTER_RGB);
+            cairo_move_to(cr, x, y);
+            if (qr_pdf_rec_replay_line(pt->rd, cr) == 0) return;
+            /* a cut at the footer's line itself: pango draws it */
+        } else if (qr_pdf_rec_next(pt->rd) != REC_CUT) {
+            return; /* no footer (the helper could not lay it out) */
+        }
+        cut(pt);
+        const pd_text *t = footer_text(pt->c, pt->c, p, &x, &y);
+        if (!t) return;
+        set_rgb(cr, FOOTER_RGB);
+        cairo_move_to(cr, x, y);
+        pango_cairo_show_layout_line(cr, t->lines[0].line);
+        return;
+    }
+    const pd_text *t = footer_text(pt->c, pt->c, p, &x, &y);
+    if (!t) return;
     set_rgb(cr, FOOTER_RGB);
-    cairo_move_to(cr, x + t->lines[0].x, y);
+    cairo_move_to(cr, x, y);
     pango_cairo_show_layout_line(cr, t->lines[0].line);
 }
 
-void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol)
+void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recread *rd)
 {
+    painter pt = {c, rd};
     size_t a = c->page_start[p], z = c->page_start[p + 1];
     for (size_t i = a; i < z; i++) {
         const pd_op *o = &c->ops[i];
@@ -207,8 +282,8 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol)
         case OP_LINE:
             set_rgb(cr, TEXT_RGB);
             cairo_move_to(cr, o->x, o->y);
-            pango_cairo_show_layout_line(cr, o->text->lines[o->line].line);
-            if (ol && o->text->n_links) line_links(cr, o);
+            show_line(&pt, cr, o->text->lines[o->line].line);
+            if (ol && o->text->n_links) line_links(&pt, cr, o);
             break;
         case OP_FILL:
             set_rgb(cr, o->color);
@@ -222,12 +297,35 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol)
             cairo_stroke(cr);
             break;
         case OP_IMAGE:
-            paint_image(c, cr, o);
+            paint_image(&pt, cr, o);
             break;
         case OP_DEST:
             if (ol) outline_add(c, cr, o, p, ol);
             break;
         }
     }
-    paint_footer(c, cr, p);
+    paint_footer(&pt, cr, p);
+}
+
+int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf *out)
+{
+    size_t a = c->page_start[p], z = c->page_start[p + 1];
+    for (size_t i = a; i < z; i++) {
+        const pd_op *o = &c->ops[i];
+        if (o->kind == OP_LINE) {
+            if (qr_pdf_rec_line(r, out, o->text->lines[o->line].line) != 0) return -1;
+            if (o->text->n_links) link_attrs(o, record_tag, out);
+        } else if (o->kind == OP_IMAGE && !o->blk->surface && o->blk->alt) {
+            const pd_text *t = o->blk->alt;
+            for (size_t k = 0, n = alt_lines(t, o); k < n; k++)
+                if (qr_pdf_rec_line(r, out, t->lines[k].line) != 0) return -1;
+        }
+    }
+    double x, y;
+    const pd_text *t = footer_text(c, f, p, &x, &y);
+    if (t) {
+        qr_pdf_rec_footer(out, x, y);
+        if (qr_pdf_rec_line(r, out, t->lines[0].line) != 0) return -1;
+    }
+    return 0;
 }

@@ -18,7 +18,9 @@
  *      by line); a heading keeps with the next block. The page count is
  *      known here.
  *   3. paint (paint.c): PDF replays every page's boxes on a cairo PDF surface,
- *      with the footer "N / M", link annotations and the outline; PNG replays
+ *      with the footer "N / M", link annotations and the outline (for a big
+ *      document, a helper thread does pango's half of each page ahead of the
+ *      main thread, which replays the recorded cairo calls: replay.c); PNG replays
  *      one page (ctx->png_page) on an image surface at ctx->png_dpi, from a
  *      layout kept per thread so `--pages all` lays the document out once.
  *
@@ -206,8 +208,12 @@ static qr_status ctx_init(pd_ctx *c, qr_render_ctx *rc, int for_png)
     return ctx_pango(c);
 }
 
+static void pipe_free(pd_ctx *c);
+static pd_ctx *pipe_footer_ctx(pd_ctx *c);
+
 static void ctx_free(pd_ctx *c)
 {
+    pipe_free(c);
     if (c->helper) {
         ctx_free(c->helper);
         free(c->helper);
@@ -235,10 +241,12 @@ static void ctx_free(pd_ctx *c)
  * ctx_free. */
 static void drop_layouts(pd_ctx *c)
 {
-    for (pd_ctx *x = c; x; x = x == c ? c->helper : NULL) {
-        for (size_t i = 0; i < x->n_layouts; i++)
+    pd_ctx *all[3] = {c, c->helper, pipe_footer_ctx(c)};
+    for (size_t k = 0; k < 3; k++) {
+        pd_ctx *x = all[k];
+        for (size_t i = 0; x && i < x->n_layouts; i++)
             g_object_unref(x->layouts[i]);
-        x->n_layouts = 0;
+        if (x) x->n_layouts = 0;
     }
 }
 
@@ -525,6 +533,147 @@ static qr_status layout(pd_ctx *c)
     return qr_pdf_paginate(c);
 }
 
+/* ---- the paint pass's recording helper ------------------------------------------ */
+
+/* While the main thread replays page p on the PDF surface and cairo writes
+ * it, a helper records the pango half of the pages after it (replay.c).
+ * Pango is then used on the helper only: the main thread makes cairo calls
+ * alone until the helper has stopped (the end, a cut mark, a failure). */
+typedef struct pd_pipe {
+    pd_ctx *c;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    qr_buf *pages;   /* page p's recording */
+    size_t done;     /* pages recorded (under mu) */
+    int stopped;     /* the helper is done recording (under mu) */
+    atomic_int quit; /* the main thread asks it to stop */
+    pd_ctx f;        /* footers are laid out here, on the main context's PangoContext */
+    qr_render_ctx f_rc;
+    qr_errlist f_warnings, f_errors;
+} pd_pipe;
+
+static void *pipe_main(void *arg)
+{
+    pd_pipe *pp = arg;
+    pd_ctx *c = pp->c;
+    PangoRenderer *r = qr_pdf_rec_renderer_new();
+    for (size_t p = 0; r && p < c->n_pages && !atomic_load(&pp->quit); p++) {
+        int rc = qr_pdf_record_page(c, &pp->f, r, p, &pp->pages[p]);
+        if (pp->pages[p].oom) {
+            /* out of memory: a cut mark, if even that fits, else none */
+            pp->pages[p].len = 0;
+            pp->pages[p].oom = 0;
+            qr_pdf_rec_cut(&pp->pages[p]);
+            rc = -1;
+        }
+        pthread_mutex_lock(&pp->mu);
+        pp->done = p + 1;
+        pthread_cond_broadcast(&pp->cv);
+        pthread_mutex_unlock(&pp->mu);
+        if (rc != 0) break;
+    }
+    if (r) g_object_unref(r);
+    pthread_mutex_lock(&pp->mu);
+    pp->stopped = 1;
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
+    return NULL;
+}
+
+/* Start the helper for a big document; without one, pages are painted
+ * with pango on this thread. */
+static void pipe_start(pd_ctx *c)
+{
+    pd_pipe *pp = calloc(1, sizeof *pp);
+    if (!pp) return;
+    pp->pages = calloc(c->n_pages ? c->n_pages : 1, sizeof *pp->pages);
+    if (!pp->pages) {
+        free(pp);
+        return;
+    }
+    pp->c = c;
+    pthread_mutex_init(&pp->mu, NULL);
+    pthread_cond_init(&pp->cv, NULL);
+    atomic_init(&pp->quit, 0);
+    pp->f_rc = *c->rc;
+    pp->f_rc.warnings = &pp->f_warnings;
+    pp->f_rc.errors = &pp->f_errors;
+    ctx_geom(&pp->f, &pp->f_rc, 0);
+    pp->f.pc = g_object_ref(c->pc);
+    if (pthread_create(&pp->th, NULL, pipe_main, pp) != 0) {
+        g_object_unref(pp->f.pc);
+        pthread_mutex_destroy(&pp->mu);
+        pthread_cond_destroy(&pp->cv);
+        free(pp->pages);
+        free(pp);
+        return;
+    }
+    c->pipe = pp;
+}
+
+/* Page p's recording once the helper has it, or NULL: paint it with pango. */
+static pd_recread *pipe_page(pd_ctx *c, size_t p, pd_recread *rd)
+{
+    pd_pipe *pp = c->pipe;
+    if (!pp) return NULL;
+    pthread_mutex_lock(&pp->mu);
+    while (pp->done <= p && !pp->stopped)
+        pthread_cond_wait(&pp->cv, &pp->mu);
+    int have = pp->done > p;
+    pthread_mutex_unlock(&pp->mu);
+    if (!have) {
+        qr_pdf_pipe_stop(c);
+        return NULL;
+    }
+    rd->data = (const unsigned char *)pp->pages[p].data;
+    rd->len = pp->pages[p].len;
+    rd->pos = 0;
+    return rd;
+}
+
+/* Page p is painted: its recording is no longer needed. */
+static void pipe_page_done(pd_ctx *c, size_t p)
+{
+    if (c->pipe) qr_buf_free(&c->pipe->pages[p]);
+}
+
+void qr_pdf_pipe_stop(pd_ctx *c)
+{
+    pd_pipe *pp = c->pipe;
+    if (!pp || pp->stopped == 2) return;
+    atomic_store(&pp->quit, 1);
+    pthread_join(pp->th, NULL);
+    pp->stopped = 2; /* joined: pango is this thread's again */
+    if (pp->f.status != QR_OK && c->status == QR_OK) {
+        c->status = pp->f.status;
+        qr_errlist_move(c->rc->errors, &pp->f_errors);
+    }
+}
+
+static pd_ctx *pipe_footer_ctx(pd_ctx *c)
+{
+    return c->pipe ? &c->pipe->f : NULL;
+}
+
+/* After painting: the helper is stopped; its footers live until pipe_free. */
+static void pipe_free(pd_ctx *c)
+{
+    pd_pipe *pp = c->pipe;
+    if (!pp) return;
+    qr_pdf_pipe_stop(c);
+    for (size_t p = 0; p < c->n_pages; p++)
+        qr_buf_free(&pp->pages[p]);
+    free(pp->pages);
+    ctx_free(&pp->f);
+    qr_errlist_clear(&pp->f_warnings);
+    qr_errlist_clear(&pp->f_errors);
+    pthread_mutex_destroy(&pp->mu);
+    pthread_cond_destroy(&pp->cv);
+    free(pp);
+    c->pipe = NULL;
+}
+
 /* ---- PDF ------------------------------------------------------------------------------ */
 
 static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
@@ -572,11 +721,15 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         cairo_tag_end(cr, "Document");
     }
     pd_outline ol = {0};
+    if (c.helper) pipe_start(&c);
     for (size_t p = 0; p < c.n_pages && c.status == QR_OK; p++) {
-        qr_pdf_paint_page(&c, cr, p, &ol);
+        pd_recread rd;
+        qr_pdf_paint_page(&c, cr, p, &ol, pipe_page(&c, p, &rd));
+        pipe_page_done(&c, p);
         cairo_show_page(cr);
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
     }
+    qr_pdf_pipe_stop(&c);
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
     /* Every page is painted: the layouts (tens of thousands of pango
@@ -822,7 +975,7 @@ static qr_status png_paint(pd_ctx *c, qr_render_ctx *rc, qr_sink *out)
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_scale(cr, sc, sc);
-    qr_pdf_paint_page(c, cr, (size_t)(page - 1), NULL);
+    qr_pdf_paint_page(c, cr, (size_t)(page - 1), NULL, NULL);
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
     cairo_surface_flush(s);

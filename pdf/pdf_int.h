@@ -145,8 +145,11 @@ typedef struct pd_ctx {
 
     qr_status status; /* sticky: the first failure wins */
 
-    /* the helper that measured the second half of the blocks (its layouts
-     * and arena live until this context is freed), or NULL */
+    /* the PDF paint pass's recording helper (pdf.c), or NULL */
+    struct pd_pipe *pipe;
+
+    /* the helper that measured part of the blocks (its layouts and arena
+     * live until this context is freed), or NULL */
     struct pd_ctx *helper;
     qr_render_ctx helper_rc;
     qr_errlist helper_warnings, helper_errors;
@@ -181,6 +184,40 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
 /** Pass 1b: paginate c->blocks into c->ops / c->page_start. */
 qr_status qr_pdf_paginate(pd_ctx *c);
 
+/* replay.c */
+/* The records of a page's recording. */
+enum { REC_GLYPHS = 1, REC_RECT, REC_LINE_END, REC_TAG, REC_FOOTER, REC_CUT };
+/** A recording PangoRenderer (g_object_unref it). */
+PangoRenderer *qr_pdf_rec_renderer_new(void);
+/** Append what pango_cairo_show_layout_line(line) would draw on a PDF
+ *  surface to out. Returns 0, or -1 when only pango can draw the line (a
+ *  REC_CUT mark is appended instead: the reader paints from there itself). */
+int qr_pdf_rec_line(PangoRenderer *r, qr_buf *out, PangoLayoutLine *line);
+/** Append a link tag's attributes, the footer's origin, or a cut mark. */
+void qr_pdf_rec_tag(qr_buf *out, const char *attrs);
+void qr_pdf_rec_footer(qr_buf *out, double x, double y);
+void qr_pdf_rec_cut(qr_buf *out);
+
+/* A reader over one page's recording. */
+typedef struct pd_recread {
+    const unsigned char *data;
+    size_t len, pos;
+} pd_recread;
+
+/** The kind of the next record, or 0 at the end. */
+int qr_pdf_rec_next(pd_recread *rd);
+/** Replay the next line at cr's current point, as pango would draw it;
+ *  -1 at a cut mark (nothing read). */
+int qr_pdf_rec_replay_line(pd_recread *rd, cairo_t *cr);
+/** The next link tag's attributes, or NULL when the next record is not one. */
+const char *qr_pdf_rec_replay_tag(pd_recread *rd);
+/** The footer line's origin: 0, or -1 when the next record is not one. */
+int qr_pdf_rec_replay_footer(pd_recread *rd, double *x, double *y);
+
+/* pdf.c: the recording helper of a PDF's paint pass. */
+/** Stop it (wait for its thread); later pages are painted with pango here. */
+void qr_pdf_pipe_stop(pd_ctx *c);
+
 /* paint.c */
 /* The open outline entries while painting a PDF: parents of the next one. */
 typedef struct pd_outline {
@@ -191,6 +228,10 @@ typedef struct pd_outline {
 /** Pass 2: paint page p (0-based) on cr, in points, with its footer. ol !=
  *  NULL: cr's target is a PDF surface; also write link annotations and the
  *  outline entries of the headings on this page. */
-void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol);
+void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recread *rd);
+/** The pango half of painting page p of a PDF, on a helper thread: record
+ *  into out what qr_pdf_paint_page() then replays with rd (footer texts are
+ *  laid out in f). Returns 0, or -1 after a cut mark (stop recording). */
+int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf *out);
 
 #endif

@@ -608,6 +608,43 @@ class PdfBackend(unittest.TestCase):
                 first = data
             self.assertTrue(data == first, "run %d differs" % k)
 
+    def test_big_document_styles_and_links(self):
+        # A big document is painted with pango's half on a helper thread and
+        # replayed on the PDF surface: links, underlines, strikes, code
+        # backgrounds, placeholders and outlines come out as they do in a
+        # small one, the file is valid, and the bytes are the same each run.
+        words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu " * 4
+        blocks = []
+        for i in range(450):
+            if i % 40 == 0:
+                blocks.append({"type": "heading", "level": 1 + i // 40 % 3, "text": "Part %d" % i})
+            blocks.append({"type": "paragraph", "runs": [
+                words, {"text": "link %d" % i, "link": "https://example.com/b/%d" % i},
+                {"text": " bold", "bold": True}, {"text": " code()", "code": True},
+                {"text": " gone", "strike": True}, {"text": " under ", "underline": True},
+                {"text": "\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627 \u4f60\u597d"}]})
+        path = os.path.join(self.tmp, "styled.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"title": "Styled", "blocks": blocks}, f)
+        first = None
+        for k in range(3):
+            out = os.path.join(self.tmp, "styled%d.pdf" % k)
+            rc, res = render(path, out)
+            self.assertEqual(rc, 0, res)
+            with open(out, "rb") as f:
+                data = f.read()
+            if first is None:
+                first = data
+                self.assertEqual(run([PDF_CHECK, out]).returncode, 0)
+                for i in (0, 225, 449):
+                    self.assertIn(b"/URI (https://example.com/b/%d)" % i, data)
+                text = ws(pdf_text(out))
+                self.assertIn("link 449 bold code() gone under", text)
+                outl = json.loads(run(["qpdf", "--json", "--json-key=outlines",
+                                       out]).stdout.decode())["outlines"]
+                self.assertEqual(outl[0]["title"], "Part 0")
+            self.assertTrue(data == first, "run %d differs" % k)
+
     def test_png_goldens(self):
         update = os.environ.get("QR_UPDATE_GOLDEN") == "1"
         os.makedirs(GOLDEN, exist_ok=True)
