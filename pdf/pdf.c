@@ -222,7 +222,7 @@ static void ctx_free(pd_ctx *c)
     qr_errlist_clear(&c->helper_warnings);
     qr_errlist_clear(&c->helper_errors);
     for (size_t i = 0; i < c->n_layouts; i++)
-        g_object_unref(c->layouts[i]);
+        if (c->layouts[i]) g_object_unref(c->layouts[i]);
     free(c->layouts);
     for (size_t i = 0; i < c->n_surfaces; i++)
         cairo_surface_destroy(c->surfaces[i]);
@@ -245,7 +245,7 @@ static void drop_layouts(pd_ctx *c)
     for (size_t k = 0; k < 3; k++) {
         pd_ctx *x = all[k];
         for (size_t i = 0; x && i < x->n_layouts; i++)
-            g_object_unref(x->layouts[i]);
+            if (x->layouts[i]) g_object_unref(x->layouts[i]);
         if (x) x->n_layouts = 0;
     }
 }
@@ -546,12 +546,48 @@ typedef struct pd_pipe {
     pthread_cond_t cv;
     qr_buf *pages;   /* page p's recording */
     size_t done;     /* pages recorded (under mu) */
+    size_t painted;  /* pages the main thread has painted (under mu) */
     int stopped;     /* the helper is done recording (under mu) */
+    int joined;      /* the main thread has joined it: pango is its own again */
     atomic_int quit; /* the main thread asks it to stop */
     pd_ctx f;        /* footers are laid out here, on the main context's PangoContext */
     qr_render_ctx f_rc;
     qr_errlist f_warnings, f_errors;
 } pd_pipe;
+
+/* The text an op draws, if any. */
+static const pd_text *op_text(const pd_op *o)
+{
+    return o->kind == OP_LINE ? o->text : o->kind == OP_IMAGE ? o->blk->alt : NULL;
+}
+
+/* Every page recorded without a cut mark: the main thread makes cairo
+ * calls only from now on, so the layouts of the pages it has painted are
+ * freed here meanwhile (cairo keeps copies of what it drew), not all after
+ * the last page. */
+static void drop_painted(pd_pipe *pp)
+{
+    pd_ctx *c = pp->c;
+    for (size_t p = 0; p < c->n_pages; p++) /* each text's last page */
+        for (size_t i = c->page_start[p]; i < c->page_start[p + 1]; i++) {
+            const pd_text *t = op_text(&c->ops[i]);
+            if (t) ((pd_text *)t)->last_page = p;
+        }
+    for (size_t p = 0; p < c->n_pages; p++) {
+        pthread_mutex_lock(&pp->mu);
+        while (pp->painted <= p && !atomic_load(&pp->quit))
+            pthread_cond_wait(&pp->cv, &pp->mu);
+        int go = pp->painted > p;
+        pthread_mutex_unlock(&pp->mu);
+        if (!go) return;
+        for (size_t i = c->page_start[p]; i < c->page_start[p + 1]; i++) {
+            const pd_text *t = op_text(&c->ops[i]);
+            if (!t || t->last_page != p || !t->owner->layouts[t->slot]) continue;
+            g_object_unref(t->owner->layouts[t->slot]);
+            t->owner->layouts[t->slot] = NULL;
+        }
+    }
+}
 
 static void *pipe_main(void *arg)
 {
@@ -575,9 +611,11 @@ static void *pipe_main(void *arg)
     }
     if (r) g_object_unref(r);
     pthread_mutex_lock(&pp->mu);
+    int all = pp->done == c->n_pages && !atomic_load(&pp->quit);
     pp->stopped = 1;
     pthread_cond_broadcast(&pp->cv);
     pthread_mutex_unlock(&pp->mu);
+    if (all) drop_painted(pp);
     return NULL;
 }
 
@@ -635,16 +673,25 @@ static pd_recread *pipe_page(pd_ctx *c, size_t p, pd_recread *rd)
 /* Page p is painted: its recording is no longer needed. */
 static void pipe_page_done(pd_ctx *c, size_t p)
 {
-    if (c->pipe) qr_buf_free(&c->pipe->pages[p]);
+    pd_pipe *pp = c->pipe;
+    if (!pp || pp->joined) return;
+    qr_buf_free(&pp->pages[p]);
+    pthread_mutex_lock(&pp->mu);
+    pp->painted = p + 1;
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
 }
 
 void qr_pdf_pipe_stop(pd_ctx *c)
 {
     pd_pipe *pp = c->pipe;
-    if (!pp || pp->stopped == 2) return;
+    if (!pp || pp->joined) return;
+    pthread_mutex_lock(&pp->mu);
     atomic_store(&pp->quit, 1);
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
     pthread_join(pp->th, NULL);
-    pp->stopped = 2; /* joined: pango is this thread's again */
+    pp->joined = 1; /* joined: pango is this thread's again */
     if (pp->f.status != QR_OK && c->status == QR_OK) {
         c->status = pp->f.status;
         qr_errlist_move(c->rc->errors, &pp->f_errors);

@@ -43,6 +43,10 @@ typedef struct pd_text {
     pd_link *links;
     size_t n_links;
     int rtl; /* the paragraph direction quire chose (fonts/) */
+    /* layout == owner->layouts[slot]; last_page: the last page that draws
+     * it (set by the PDF paint pass's helper, which frees it after that) */
+    struct pd_ctx *owner;
+    size_t slot, last_page;
 } pd_text;
 
 /* How a text is set. */

@@ -246,6 +246,9 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         pango_attr_list_unref(al);
         goto oom;
     }
+    pt->owner = c;
+    pt->slot = c->n_layouts - 1;
+    pt->last_page = SIZE_MAX;
     PangoFontDescription *base = pango_font_description_new();
     pango_font_description_set_family_static(base,
                                              st->mono ? qr_fonts_mono_family() : "DejaVu Sans");
