@@ -48,8 +48,9 @@ def run(args, **kw):
     return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 
-def render(spec_path, out, *extra):
-    p = run([QUIRE, "render", spec_path, "-o", out] + list(extra))
+def render(spec_path, out, *extra, env=None):
+    p = run([QUIRE, "render", spec_path, "-o", out] + list(extra),
+            env=dict(os.environ, **env) if env else None)
     line = p.stdout.decode("utf-8", "replace").strip().splitlines()
     res = json.loads(line[-1]) if line else {}
     return p.returncode, res
@@ -622,7 +623,8 @@ class PdfBackend(unittest.TestCase):
                 words, {"text": "link %d" % i, "link": "https://example.com/b/%d" % i},
                 {"text": " bold", "bold": True}, {"text": " code()", "code": True},
                 {"text": " gone", "strike": True}, {"text": " under ", "underline": True},
-                {"text": "\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627 \u4f60\u597d"}]})
+                {"text": "\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627 \u4f60\u597d"},
+                " hex box \ue000" if i % 100 == 50 else ""]})
         path = os.path.join(self.tmp, "styled.json")
         with open(path, "w", encoding="utf-8") as f:
             json.dump({"title": "Styled", "blocks": blocks}, f)
@@ -644,6 +646,13 @@ class PdfBackend(unittest.TestCase):
                                        out]).stdout.decode())["outlines"]
                 self.assertEqual(outl[0]["title"], "Part 0")
             self.assertTrue(data == first, "run %d differs" % k)
+        # The two-thread paint replays pango's renderer (pdf/replay.c): the
+        # bytes must be those pango itself paints on one thread.
+        out = os.path.join(self.tmp, "styled-one-thread.pdf")
+        rc, res = render(path, out, env={"QUIRE_PDF_THREADS": "1"})
+        self.assertEqual(rc, 0, res)
+        with open(out, "rb") as f:
+            self.assertTrue(f.read() == first, "one thread and two threads paint different bytes")
 
     def test_png_goldens(self):
         update = os.environ.get("QR_UPDATE_GOLDEN") == "1"
