@@ -510,6 +510,68 @@ out:
     return ret;
 }
 
+/* cairo 1.16's FreeType backend keeps at most 10 faces open; opening one
+ * more closes a face it reads as unused without taking that face's lock, so
+ * with two threads shaping text in many fonts the face it closes can be in
+ * use on the other thread (a crash in about 1 run in 30 of M1 on a loaded
+ * machine). A second thread is therefore used only when all the text is set
+ * in DejaVu: its Sans and Sans Mono faces, with bold and oblique, are eight,
+ * under that limit. A character no font covers sends pango looking through
+ * other fonts, so it keeps the document on one thread too. */
+static int dejavu_text(pd_ctx *c, const qr_text *t, const char *s, size_t n)
+{
+    qr_spans_reset(&c->spans);
+    qr_status st = t ? qr_fonts_itemize_text(c->fonts, t, c->lang, &c->spans)
+                     : qr_fonts_itemize(c->fonts, s, n, c->lang, &c->spans);
+    if (st != QR_OK || c->spans.n_missing) return 0;
+    for (size_t i = 0; i < c->spans.n; i++)
+        if (strncmp(c->spans.items[i].family, "DejaVu", 6) != 0) return 0;
+    return 1;
+}
+
+static int dejavu_items(pd_ctx *c, const qr_item *it, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!dejavu_text(c, &it[i].text, NULL, 0) || !dejavu_items(c, it[i].items, it[i].n_items))
+            return 0;
+    return 1;
+}
+
+static int dejavu_block(pd_ctx *c, const qr_block *b)
+{
+    switch (b->type) {
+    case QR_BLOCK_HEADING:
+        return dejavu_text(c, &b->u.heading.text, NULL, 0);
+    case QR_BLOCK_PARAGRAPH:
+        return dejavu_text(c, &b->u.paragraph.text, NULL, 0);
+    case QR_BLOCK_LIST:
+        return dejavu_items(c, b->u.list.items, b->u.list.n_items);
+    case QR_BLOCK_TABLE:
+        for (size_t i = 0; i < b->u.table.n_headers; i++)
+            if (!dejavu_text(c, &b->u.table.headers[i].text, NULL, 0)) return 0;
+        for (size_t r = 0; r < b->u.table.n_rows; r++)
+            for (size_t i = 0; i < b->u.table.n_cols; i++)
+                if (!dejavu_text(c, &b->u.table.rows[r][i].text, NULL, 0)) return 0;
+        return 1;
+    case QR_BLOCK_CODE:
+        return dejavu_text(c, NULL, b->u.code.text, b->u.code.len);
+    case QR_BLOCK_IMAGE:
+        return !b->u.image.alt || dejavu_text(c, NULL, b->u.image.alt, strlen(b->u.image.alt));
+    case QR_BLOCK_PAGE_BREAK:
+        return 1;
+    }
+    return 0;
+}
+
+static int dejavu_only(pd_ctx *c)
+{
+    const qr_doc *d = c->doc;
+    if (d->title && !dejavu_text(c, NULL, d->title, strlen(d->title))) return 0;
+    for (size_t i = 0; i < d->n_blocks; i++)
+        if (!dejavu_block(c, &d->blocks[i])) return 0;
+    return 1;
+}
+
 /* QUIRE_PDF_THREADS=1 keeps a big document on one thread (measured and
  * painted with pango itself), for the test that compares the two paths'
  * bytes. */
@@ -532,7 +594,7 @@ static qr_status layout(pd_ctx *c)
     size_t total = 0;
     for (size_t i = 0; i < d->n_blocks && total < PARALLEL_MIN_BYTES; i++)
         total += block_cost(&d->blocks[i]);
-    int done = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread() &&
+    int done = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread() && dejavu_only(c) &&
                layout_parallel(c, tb, out, w0) == 0;
     if (!done) {
         if (tb && qr_pdf_measure_title(c, tb) != QR_OK) return c->status;
