@@ -238,4 +238,10 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
  *  laid out in f). Returns 0, or -1 after a cut mark (stop recording). */
 int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf *out);
 
+/* ---- faces.c ---------------------------------------------------------------- */
+
+/** Keep the FreeType face of every font lay draws with open for the life of
+ *  the process (see faces.c: cairo 1.16 closes unlocked faces past 10). */
+void qr_pdf_pin_faces(PangoLayout *lay);
+
 #endif

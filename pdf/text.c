@@ -305,6 +305,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         bottom = ln->top + ln->height;
     } while (pango_layout_iter_next_line(it));
     pango_layout_iter_free(it);
+    qr_pdf_pin_faces(lay);
     pt->n_lines = k;
     pt->height = bottom;
     if (width > 0) {
