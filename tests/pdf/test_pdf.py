@@ -21,6 +21,9 @@ import unicodedata
 import unittest
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import big_spec  # noqa: E402  (the big DejaVu document, shared with .ci/run)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.normpath(os.path.join(HERE, "..", "..")))
 QUIRE = os.environ.get("QUIRE", os.path.join(SRC, "build", "quire"))
@@ -614,19 +617,9 @@ class PdfBackend(unittest.TestCase):
         # replayed on the PDF surface: links, underlines, strikes, code
         # backgrounds, placeholders and outlines come out as they do in a
         # small one, the file is valid, and the bytes are the same each run.
-        words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu " * 4
-        blocks = []
-        for i in range(450):
-            if i % 40 == 0:
-                blocks.append({"type": "heading", "level": 1 + i // 40 % 3, "text": "Part %d" % i})
-            blocks.append({"type": "paragraph", "runs": [
-                words, {"text": "link %d" % i, "link": "https://example.com/b/%d" % i},
-                {"text": " bold", "bold": True}, {"text": " code()", "code": True},
-                {"text": " gone", "strike": True}, {"text": " under ", "underline": True},
-                {"text": " \u0395\u03bb\u03bb\u03b7\u03bd\u03b9\u03ba\u03ac \u041a\u0438\u0440\u0438\u043b\u043b\u0438\u0446\u0430 \u2192 \u00b1"}]})
         path = os.path.join(self.tmp, "styled.json")
         with open(path, "w", encoding="utf-8") as f:
-            json.dump({"title": "Styled", "blocks": blocks}, f)
+            json.dump(big_spec.spec(), f)
         first = None
         for k in range(3):
             out = os.path.join(self.tmp, "styled%d.pdf" % k)
