@@ -404,35 +404,27 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-static int is_font_warning(const qr_error *w)
-{
-    return strncmp(w->message, "no installed font covers", 24) == 0;
-}
-
 /* Bring both threads' warnings into rc, chunk by chunk in document order,
  * up to chunk last (where measuring failed, else the last chunk), as one
- * thread would have. Each thread warns once per code point among its own
- * chunks, so the first chunk holding a code point warns about it; the
- * others' warnings are dropped here (w0: where this document's start). */
-static void par_merge(par *p, qr_render_ctx *rc, size_t w0, size_t last)
+ * thread would have. (No "no installed font covers" warning can come from
+ * here, which each thread would give once for its own chunks: a document
+ * with an uncovered character stays on one thread, see dejavu_only().) */
+static void par_merge(par *p, qr_render_ctx *rc, size_t last)
 {
     for (size_t k = 0; k <= last && k < p->n_chunks; k++) {
         const qr_errlist *l = p->warnings[p->owner[k]];
         for (size_t i = p->w_from[k]; i < p->w_to[k]; i++) {
             const qr_error *w = &l->items[i];
-            int dup = 0;
-            if (is_font_warning(w))
-                for (size_t j = w0; j < rc->warnings->count && !dup; j++)
-                    dup = strcmp(rc->warnings->items[j].message, w->message) == 0;
-            if (!dup) qr_errlist_add(rc->warnings, w->code, w->path, w->message, w->hint);
+            qr_errlist_add(rc->warnings, w->code, w->path, w->message, w->hint);
         }
     }
 }
+
 /* Measure the title (into *title, when not NULL) and the blocks on this
  * thread and a helper; 0, or -1 when no helper could be started (nothing
  * measured then). The helper starts first, so it warms up its font map while
  * this thread sets the title. */
-static int layout_parallel(pd_ctx *c, pd_block *title, pd_block *out, size_t w0)
+static int layout_parallel(pd_ctx *c, pd_block *title, pd_block *out)
 {
     const qr_doc *d = c->doc;
     size_t total = 0;
@@ -492,7 +484,7 @@ static int layout_parallel(pd_ctx *c, pd_block *title, pd_block *out, size_t w0)
     c->has_links |= hc->has_links;
     /* the first failure in document order wins */
     size_t f0 = p.fail_chunk[0], f1 = p.fail_chunk[1];
-    par_merge(&p, rc, w0, f0 < f1 ? f0 : f1);
+    par_merge(&p, rc, f0 < f1 ? f0 : f1);
     if (f1 < f0) {
         c->status = hc->status;
         qr_errlist_move(rc->errors, &c->helper_errors);
@@ -584,7 +576,6 @@ static int one_thread(void)
 static qr_status layout(pd_ctx *c)
 {
     const qr_doc *d = c->doc;
-    size_t w0 = c->rc->warnings->count;
     size_t title = d->title && *d->title ? 1 : 0;
     c->n_blocks = d->n_blocks + title;
     c->blocks = qr_arena_array(&c->arena, c->n_blocks ? c->n_blocks : 1, sizeof *c->blocks);
@@ -595,7 +586,7 @@ static qr_status layout(pd_ctx *c)
     for (size_t i = 0; i < d->n_blocks && total < PARALLEL_MIN_BYTES; i++)
         total += block_cost(&d->blocks[i]);
     int done = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread() && dejavu_only(c) &&
-               layout_parallel(c, tb, out, w0) == 0;
+               layout_parallel(c, tb, out) == 0;
     if (!done) {
         if (tb && qr_pdf_measure_title(c, tb) != QR_OK) return c->status;
         if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
