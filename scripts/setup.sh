@@ -7,10 +7,10 @@ PKGS=(
   build-essential cmake pkg-config clang clang-format llvm libclang-rt-14-dev
   libjansson-dev libxml2-dev libzip-dev zlib1g-dev
   libcairo2-dev libpango1.0-dev libharfbuzz-dev libfontconfig-dev libfreetype-dev libfribidi-dev
-  libcmocka-dev
+  libcmocka-dev libpq-dev postgresql-15 libpoppler-glib-dev
   fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk
   poppler-utils qpdf libxml2-utils
-  python3 python3-docx python3-openpyxl python3-html5lib
+  python3 python3-docx python3-openpyxl python3-html5lib python3-jsonschema
   libreoffice-writer libreoffice-calc libreoffice-impress
   time valgrind
 )
