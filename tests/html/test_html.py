@@ -25,7 +25,8 @@ import html5lib
 
 QUIRE = os.environ.get("QUIRE")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-SHARED = os.environ.get("QUIRE_SHARED", os.path.join(SRC, "..", "shared"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import SHARED, require, unittest_exit  # noqa: E402
 FIX = os.path.join(SRC, "fixtures")
 
 PNG_URI = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAJ0lEQVR42g3HMQE"
@@ -507,7 +508,7 @@ class Speed(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        gen = os.path.join(SHARED, "bench", "gen_specs.py")
+        gen = require(cls, "bench/gen_specs.py")
         d = os.path.join(TMP, "bench")
         subprocess.run([sys.executable, gen, d, "D1"], check=True, capture_output=True)
         cls.spec = os.path.join(d, "D1.json")
@@ -593,4 +594,4 @@ class Speed(unittest.TestCase):
 if __name__ == "__main__":
     if not QUIRE:
         sys.exit("set QUIRE to the built quire binary")
-    unittest.main(verbosity=2)
+    sys.exit(unittest_exit(unittest.main(verbosity=2, exit=False).result))

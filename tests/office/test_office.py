@@ -17,8 +17,8 @@ import tempfile
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR",
                      os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-SHARED = os.environ.get("QUIRE_SHARED", os.path.join(os.path.dirname(SRC), "shared"))
-SMOKE = os.path.join(SHARED, "tools", "office-smoke")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import SHARED, SKIP, need, skipped, unittest_exit  # noqa: E402
 KIND = {"docx": "document", "xlsx": "spreadsheet", "pptx": "presentation"}
 
 
@@ -39,6 +39,9 @@ def main():
     if not shutil.which("soffice") and not shutil.which("libreoffice"):
         print("LibreOffice (soffice) is not installed: bash scripts/setup.sh installs it")
         return 1
+    SMOKE = need("tools/office-smoke")
+    if not SMOKE:
+        return SKIP
     want = set(os.environ.get("QUIRE_OFFICE_FORMATS", "docx,xlsx,pptx").split(","))
     root = os.path.join(SRC, "fixtures")
     tmp = tempfile.mkdtemp(prefix="quire-office-")

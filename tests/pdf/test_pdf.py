@@ -27,8 +27,8 @@ import big_spec  # noqa: E402  (the big DejaVu document, shared with .ci/run)
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.normpath(os.path.join(HERE, "..", "..")))
 QUIRE = os.environ.get("QUIRE", os.path.join(SRC, "build", "quire"))
-SHARED = os.environ.get("QUIRE_SHARED", os.path.normpath(os.path.join(SRC, "..", "shared")))
-PDF_CHECK = os.path.join(SHARED, "tools", "pdf-check")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import require, unittest_exit  # noqa: E402
 GOLDEN = os.path.join(HERE, "golden")
 GOLDEN_CASES = ["pdf-multiscript", "pdf-tables", "pdf-lists"]
 MY_CASES = ["pdf-tables", "pdf-lists", "pdf-multiscript", "pdf-edge-cases"]
@@ -298,7 +298,7 @@ class PdfBackend(unittest.TestCase):
             self.assertEqual(rc, 0, "%s: %s" % (name, res))
             self.assertEqual(res.get("status"), "ok", name)
             self.assertGreaterEqual(res.get("pages", 0), 1, name)
-            p = run([PDF_CHECK, "--pages", str(res["pages"]), self.pdfs[name]])
+            p = run([require(self, "tools/pdf-check"), "--pages", str(res["pages"]), self.pdfs[name]])
             self.assertEqual(p.returncode, 0, "%s: %s" % (name, p.stdout.decode() + p.stderr.decode()))
 
     def test_every_text_is_extractable(self):
@@ -355,7 +355,7 @@ class PdfBackend(unittest.TestCase):
         out = os.path.join(self.tmp, "links.pdf")
         rc, res = render(path, out)
         self.assertEqual(rc, 0, res)
-        p = run([PDF_CHECK, out])
+        p = run([require(self, "tools/pdf-check"), out])
         self.assertEqual(p.returncode, 0, p.stdout.decode() + p.stderr.decode())
         with open(out, "rb") as f:
             data = f.read()
@@ -425,7 +425,7 @@ class PdfBackend(unittest.TestCase):
             self.assertEqual(res["status"], "error")
             return
         self.assertIn("megapixels", json.dumps(res["warnings"]))
-        self.assertEqual(run([PDF_CHECK, out]).returncode, 0)
+        self.assertEqual(run([require(self, "tools/pdf-check"), out]).returncode, 0)
 
     def test_table_header_repeats(self):
         path = self.pdfs["pdf-tables"]
@@ -629,7 +629,7 @@ class PdfBackend(unittest.TestCase):
                 data = f.read()
             if first is None:
                 first = data
-                self.assertEqual(run([PDF_CHECK, out]).returncode, 0)
+                self.assertEqual(run([require(self, "tools/pdf-check"), out]).returncode, 0)
                 for i in (0, 225, 449):
                     self.assertIn(b"/URI (https://example.com/b/%d)" % i, data)
                 text = ws(pdf_text(out))
@@ -668,4 +668,4 @@ class PdfBackend(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(unittest_exit(unittest.main(verbosity=2, exit=False).result))

@@ -32,8 +32,8 @@ from xml.etree import ElementTree as ET
 
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-SHARED = os.environ.get("QUIRE_SHARED", os.path.join(SRC, "..", "shared"))
-TOOLS = os.path.join(SHARED, "tools")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import SKIP, need, skipped  # noqa: E402
 
 NS = {
     "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
@@ -458,8 +458,11 @@ def office(specs, files, tmp):
     if not shutil.which("soffice"):
         check(False, "office-smoke: LibreOffice (soffice) is not installed")
         return
+    smoke = need("tools/office-smoke")
+    if not smoke:
+        return
     outdir = os.path.join(tmp, "pdf")
-    p = subprocess.run([os.path.join(TOOLS, "office-smoke"), "--keep", outdir] + files,
+    p = subprocess.run([smoke, "--keep", outdir] + files,
                        capture_output=True, text=True, timeout=600)
     check(p.returncode == 0, "office-smoke: %s %s" % (p.stdout[-2000:], p.stderr[-2000:]))
     for case, path in zip(specs, files):
@@ -498,9 +501,8 @@ def check_warnings(tmp):
 
 
 def report_p1(tmp):
-    gen = os.path.join(SHARED, "bench", "gen_specs.py")
-    if not os.path.exists(gen):
-        print("report: P1 skipped (no %s)" % gen)
+    gen = need("bench/gen_specs.py")
+    if not gen:
         return
     subprocess.run([sys.executable, gen, tmp, "P1"], check=True, capture_output=True)
     spec = os.path.join(tmp, "P1.json")
@@ -541,14 +543,16 @@ def main():
             EXTRA[case](deck, spec)
     for case in EXTRA:
         check(case in specs, "fixture %s exists and renders" % case)
-    p = subprocess.run([os.path.join(TOOLS, "ooxml-validate"), "-q"] + files, capture_output=True, text=True)
-    check(p.returncode == 0, "ooxml-validate:\n" + p.stdout + p.stderr)
+    validate = need("tools/ooxml-validate")
+    if validate:
+        p = subprocess.run([validate, "-q"] + files, capture_output=True, text=True)
+        check(p.returncode == 0, "ooxml-validate:\n" + p.stdout + p.stderr)
     office(specs, files, tmp)
     check_warnings(tmp)
     report_p1(tmp)
     shutil.rmtree(tmp, ignore_errors=True)
     print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return 1 if failed else SKIP if skipped() else 0
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ from openpyxl.utils import get_column_letter
 
 QUIRE = os.environ.get("QUIRE")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-SHARED = os.environ.get("QUIRE_SHARED", os.path.join(SRC, "..", "shared"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import SHARED, require, unittest_exit  # noqa: E402
 FIX = os.path.join(SRC, "fixtures")
 TMP = tempfile.mkdtemp(prefix="quire-xlsx-")
 
@@ -127,7 +128,7 @@ class Xlsx(unittest.TestCase):
             self.assertIn(need, FIXTURES)
 
     def test_validate(self):
-        p = subprocess.run([os.path.join(SHARED, "tools", "ooxml-validate")] +
+        p = subprocess.run([require(self, "tools/ooxml-validate")] +
                            [self.out[n] for n in FIXTURES], capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
 
@@ -252,7 +253,7 @@ class Xlsx(unittest.TestCase):
     def test_libreoffice(self):
         """LibreOffice opens every fixture and computes the formulas."""
         keep = os.path.join(TMP, "pdf")
-        p = subprocess.run([os.path.join(SHARED, "tools", "office-smoke"), "--keep", keep] +
+        p = subprocess.run([require(self, "tools/office-smoke"), "--keep", keep] +
                            [self.out[n] for n in FIXTURES], capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
 
@@ -326,4 +327,4 @@ class Xlsx(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(unittest_exit(unittest.main(verbosity=2, exit=False).result))
