@@ -29,5 +29,13 @@ if [ "${1:-}" != "--debian" ] && command -v npm >/dev/null; then
   if [ ! -d work/npm/node_modules/pptxgenjs ]; then
     (cd work/npm && npm ci --no-audit --no-fund --loglevel=error)
   fi
+  # Typst (the PDF peer): the runner loads the compiler from ../typst/node_modules
+  # beside its own folder, so both are laid out as in ../shared/bench.
+  mkdir -p work/typst-peer/peers work/typst-peer/typst
+  cp "$SHARED/bench/peers/typst_pdf.js" work/typst-peer/peers/
+  cp "$SHARED/bench/typst/package.json" "$SHARED/bench/typst/package-lock.json" work/typst-peer/typst/
+  if [ ! -d work/typst-peer/typst/node_modules/@myriaddreamin/typst-ts-node-compiler ]; then
+    (cd work/typst-peer/typst && npm ci --no-audit --no-fund --loglevel=error)
+  fi
 fi
 echo "bench/setup: ok"
