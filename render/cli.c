@@ -4,6 +4,7 @@
  * failure, 4 limit or quota. Never reads a terminal, never prompts. */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,6 +358,12 @@ int main(int argc, char **argv)
      * fixed UTC dates), but libzip converts each entry's DOS date through
      * mktime(), which re-reads /etc/localtime on every call without TZ. */
     setenv("TZ", "UTC0", 1);
+    /* A short-lived process: grow the heap in 32 MiB steps and never trim
+     * it, instead of one brk() per page-sized growth and a trim after each
+     * big free (P1: 517 brk calls, about a sixth of its time). Untouched
+     * pages cost no memory; the host of libquire keeps its own policy. */
+    mallopt(M_TOP_PAD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     if (argc < 2) {
         fputs(usage_text, stderr);
         return usage_error("name a command");
