@@ -4,8 +4,9 @@
  * Layout: 2-space indent, one member or element per line, except arrays
  * whose elements are all scalars (a sheet row, widths, a table row), which
  * stay on one line: `[1, "a", null]`; rows are the unit of a diff. Keys come
- * in schema order ("type" first), chosen by where the object sits (a block,
- * a run, a slide...); unknown keys follow, sorted by bytes. Strings are
+ * in the schema table's order (schema.h; "type" first), chosen by where the
+ * object sits (a block, a run, a slide...: the table's child links); unknown
+ * keys follow, sorted by bytes. Strings are
  * UTF-8 with only '"', '\' and control characters escaped. Integers print
  * as integers; reals print shortest (qr_fmt_double) and keep a ".0" when
  * integral, so they read back as reals. A string holding an object (a spec
@@ -14,83 +15,25 @@
 #include <string.h>
 
 #include "compile_int.h"
+#include "schema.h"
 
-typedef enum ctx {
-    C_ANY,
-    C_TOP,
-    C_BLOCK,
-    C_RUN,
-    C_ITEM,
-    C_SECTION,
-    C_PAGE,
-    C_MARGINS,
-    C_SLIDE,
-    C_SHEET,
-    C_CELL,
-    C_COUNT
-} ctx;
+/* Where an object sits: a qr_sobj_id of the schema table (schema.h),
+ * QR_SO_BLOCK for a block, or QR_SO_NONE (unknown: keys sort by bytes). */
+typedef int ctx;
 
-static const char *const order_top[] = {"title",  "lang",   "size",   "page", "sections",
-                                        "blocks", "slides", "sheets", NULL};
-static const char *const order_block[] = {"type",  "level",   "text", "runs",   "ordered",
-                                          "items", "headers", "rows", "widths", "language",
-                                          "src",   "alt",     NULL};
-static const char *const order_run[] = {"text",   "bold", "italic", "underline",
-                                        "strike", "code", "link",   NULL};
-static const char *const order_item[] = {"text", "runs", "items", NULL};
-static const char *const order_section[] = {"heading", "paragraphs", NULL};
-static const char *const order_page[] = {"size", "orientation", "margins", NULL};
-static const char *const order_margins[] = {"top", "right", "bottom", "left", NULL};
-static const char *const order_slide[] = {"layout", "title", "subtitle", "bullets",
-                                          "image",  "table", "notes",    NULL};
-static const char *const order_sheet[] = {"name",    "header", "freeze", "widths",
-                                          "columns", "rows",   NULL};
-static const char *const order_cell[] = {"value", "date", "formula", "format", NULL};
-static const char *const order_none[] = {NULL};
-
-static const char *const *const orders[C_COUNT] = {
-    [C_ANY] = order_none,    [C_TOP] = order_top,         [C_BLOCK] = order_block,
-    [C_RUN] = order_run,     [C_ITEM] = order_item,       [C_SECTION] = order_section,
-    [C_PAGE] = order_page,   [C_MARGINS] = order_margins, [C_SLIDE] = order_slide,
-    [C_SHEET] = order_sheet, [C_CELL] = order_cell,
-};
-
-/* The context of a member's value (arrays pass it on to their elements). */
+/* The object a member's value holds (arrays pass it on to their elements). */
 static ctx member_ctx(ctx parent, const char *key)
 {
-    switch (parent) {
-    case C_TOP:
-        if (!strcmp(key, "page")) return C_PAGE;
-        if (!strcmp(key, "sections")) return C_SECTION;
-        if (!strcmp(key, "blocks")) return C_BLOCK;
-        if (!strcmp(key, "slides")) return C_SLIDE;
-        if (!strcmp(key, "sheets")) return C_SHEET;
-        return C_ANY;
-    case C_BLOCK:
-        if (!strcmp(key, "runs")) return C_RUN;
-        if (!strcmp(key, "items") || !strcmp(key, "headers") || !strcmp(key, "rows")) return C_ITEM;
-        return C_ANY;
-    case C_ITEM:
-        if (!strcmp(key, "runs")) return C_RUN;
-        if (!strcmp(key, "items")) return C_ITEM;
-        return C_ANY;
-    case C_PAGE:
-        return !strcmp(key, "margins") ? C_MARGINS : C_ANY;
-    case C_SLIDE:
-        if (!strcmp(key, "bullets")) return C_ITEM;
-        if (!strcmp(key, "image") || !strcmp(key, "table")) return C_BLOCK;
-        return C_ANY;
-    case C_SHEET:
-        return !strcmp(key, "rows") ? C_CELL : C_ANY;
-    case C_ANY:
-    case C_RUN:
-    case C_SECTION:
-    case C_MARGINS:
-    case C_CELL:
-    case C_COUNT:
-        break;
+    if (parent == QR_SO_BLOCK) {
+        /* any block type's key: the first block type that has it says */
+        for (size_t i = 0; i < qr_schema_n_blocks; i++) {
+            const qr_skey *k = qr_schema_key(qr_schema_blocks[i].obj, key);
+            if (k) return k->child;
+        }
+        return QR_SO_NONE;
     }
-    return C_ANY;
+    const qr_skey *k = qr_schema_key(parent, key);
+    return k ? k->child : QR_SO_NONE;
 }
 
 typedef struct member {
@@ -102,9 +45,30 @@ typedef struct member {
 static int rank_of(ctx c, const char *key)
 {
     if (!strcmp(key, "type")) return -1;
-    const char *const *o = orders[c];
-    for (int i = 0; o[i]; i++)
-        if (!strcmp(key, o[i])) return i;
+    if (c == QR_SO_BLOCK) {
+        /* the union of the block types' keys, in table order */
+        int rank = 0;
+        for (size_t i = 0; i < qr_schema_n_blocks; i++) {
+            const qr_sobj *o = &qr_schema_objs[qr_schema_blocks[i].obj];
+            for (size_t j = 0; j < o->n_keys; j++) {
+                const char *name = o->keys[j].name;
+                int seen = 0;
+                for (size_t i2 = 0; i2 <= i && !seen; i2++) {
+                    const qr_sobj *p = &qr_schema_objs[qr_schema_blocks[i2].obj];
+                    for (size_t j2 = 0; j2 < (i2 == i ? j : p->n_keys); j2++)
+                        if (!strcmp(p->keys[j2].name, name)) seen = 1;
+                }
+                if (seen) continue;
+                if (!strcmp(name, key)) return rank;
+                rank++;
+            }
+        }
+        return 1000;
+    }
+    if (c < 0 || c >= QR_SO_COUNT) return 1000;
+    const qr_sobj *o = &qr_schema_objs[c];
+    for (size_t i = 0; i < o->n_keys; i++)
+        if (!strcmp(key, o->keys[i].name)) return (int)i;
     return 1000;
 }
 
@@ -265,6 +229,14 @@ static int emit(qr_buf *b, json_t *v, ctx c, int ind)
     return 0;
 }
 
+/* The kind a spec's keys say (qr_kind_guess). */
+static qr_kind guess(json_t *root)
+{
+    if (json_object_get(root, "slides")) return QR_KIND_PRESENTATION;
+    if (json_object_get(root, "sheets")) return QR_KIND_SPREADSHEET;
+    return QR_KIND_DOCUMENT;
+}
+
 qr_status qr_canonical(const char *json, size_t len, qr_buf *out, qr_errlist *errs)
 {
     if (!out || !errs || (!json && len)) {
@@ -282,7 +254,9 @@ qr_status qr_canonical(const char *json, size_t len, qr_buf *out, qr_errlist *er
     json_t *root = qr_json_parse(json, len, 1, errs, &st);
     if (!root) return st;
     qr_buf b = {0};
-    int r = emit(&b, root, json_is_object(root) ? C_TOP : C_ANY, 0);
+    ctx top = QR_SO_NONE;
+    if (json_is_object(root)) top = qr_schema_top(guess(root));
+    int r = emit(&b, root, top, 0);
     qr_buf_putc(&b, '\n');
     json_decref(root);
     if (r < 0 || b.oom) {
@@ -305,12 +279,7 @@ int qr_kind_guess(const char *json, size_t len, qr_kind *kind)
     if (!root) return -1;
     int r = -1;
     if (json_is_object(root)) {
-        if (json_object_get(root, "slides"))
-            *kind = QR_KIND_PRESENTATION;
-        else if (json_object_get(root, "sheets"))
-            *kind = QR_KIND_SPREADSHEET;
-        else
-            *kind = QR_KIND_DOCUMENT;
+        *kind = guess(root);
         r = 0;
     }
     json_decref(root);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compile_int.h"
+#include "schema.h"
 
 /* ---- paths -------------------------------------------------------------- */
 
@@ -219,6 +220,13 @@ int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char
         qr_cc_err_key(cc, key, hint, "unknown key \"%.64s\"", key);
     }
     return unknown;
+}
+
+int qr_cc_check_obj(qr_cc *cc, json_t *obj, int id, const char *what)
+{
+    const char *names[QR_SCHEMA_MAX_KEYS + 1];
+    qr_schema_names((qr_sobj_id)id, names);
+    return qr_cc_check_keys(cc, obj, names, what);
 }
 
 /* ---- strings -------------------------------------------------------------- */

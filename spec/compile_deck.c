@@ -5,12 +5,9 @@
 #include <string.h>
 
 #include "compile_int.h"
+#include "schema.h"
 
-static const char *const deck_keys[] = {"title", "lang", "size", "slides", NULL};
-static const char *const slide_keys[] = {"layout", "title", "subtitle", "bullets",
-                                         "image",  "table", "notes",    NULL};
-static const char *const slide_image_keys[] = {"type", "src", "alt", NULL};
-static const char *const slide_table_keys[] = {"type", "headers", "rows", "widths", NULL};
+/* Keys: the schema table's (schema_table.c). */
 static const char *const layouts[] = {"title_content", "title", "section", "blank", NULL};
 
 /* A slide's "image" or "table" may say its type; if it does it must match. */
@@ -34,7 +31,7 @@ static int slide_image(qr_cc *cc, json_t *v, qr_slide *s)
         qr_cc_pop(cc, o);
         return -1;
     }
-    int unk = qr_cc_check_keys(cc, v, slide_image_keys, "a slide image");
+    int unk = qr_cc_check_obj(cc, v, QR_SO_SLIDE_IMAGE, "a slide image");
     bad |= unk > 0;
     bad |= !type_matches(cc, v, "image");
     qr_image *img = qr_arena_alloc(cc->a, sizeof *img);
@@ -60,7 +57,7 @@ static int slide_table(qr_cc *cc, json_t *v, qr_slide *s)
         qr_cc_pop(cc, o);
         return -1;
     }
-    int unk = qr_cc_check_keys(cc, v, slide_table_keys, "a slide table");
+    int unk = qr_cc_check_obj(cc, v, QR_SO_SLIDE_TABLE, "a slide table");
     bad |= unk > 0;
     bad |= !type_matches(cc, v, "table");
     qr_table *t = qr_arena_alloc(cc->a, sizeof *t);
@@ -93,7 +90,7 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
                   "expected a slide object, got %s", qr_cc_type_name(v));
         return;
     }
-    qr_cc_check_keys(cc, v, slide_keys, "a slide");
+    qr_cc_check_obj(cc, v, QR_SO_SLIDE, "a slide");
     json_t *layout = json_object_get(v, "layout");
     if (layout) {
         int found = -1;
@@ -136,7 +133,7 @@ void qr_cc_presentation(qr_cc *cc, json_t *root)
 {
     qr_doc *doc = cc->doc;
     doc->wide = 1;
-    qr_cc_check_keys(cc, root, deck_keys, "a presentation spec");
+    qr_cc_check_obj(cc, root, QR_SO_DECK, "a presentation spec");
     qr_cc_title_lang(cc, root);
     json_t *size = json_object_get(root, "size");
     if (size) {

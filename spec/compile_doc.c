@@ -9,22 +9,9 @@
 #include <strings.h>
 
 #include "compile_int.h"
+#include "schema.h"
 
-static const char *const doc_keys[] = {"title", "lang", "page", "sections", "blocks", NULL};
-static const char *const section_keys[] = {"heading", "paragraphs", NULL};
-static const char *const page_keys[] = {"size", "orientation", "margins", NULL};
-static const char *const margin_keys[] = {"top", "right", "bottom", "left", NULL};
-static const char *const cell_keys[] = {"text", "runs", NULL};
-
-static const char *const block_types[] = {"heading", "paragraph", "list",       "table",
-                                          "code",    "image",     "page_break", NULL};
-static const char *const heading_keys[] = {"type", "text", "runs", "level", NULL};
-static const char *const paragraph_keys[] = {"type", "text", "runs", NULL};
-static const char *const list_keys[] = {"type", "ordered", "items", NULL};
-static const char *const table_keys[] = {"type", "headers", "rows", "widths", NULL};
-static const char *const code_keys[] = {"type", "text", "language", NULL};
-static const char *const image_keys[] = {"type", "src", "alt", NULL};
-static const char *const break_keys[] = {"type", NULL};
+/* The keys of every object here are those of the schema table (schema_table.c). */
 
 /* ---- title and lang ---------------------------------------------------------- */
 
@@ -103,7 +90,7 @@ static void page(qr_cc *cc, json_t *v)
         qr_cc_pop(cc, old);
         return;
     }
-    qr_cc_check_keys(cc, v, page_keys, "page");
+    qr_cc_check_obj(cc, v, QR_SO_PAGE, "page");
     json_t *size = json_object_get(v, "size");
     if (size) {
         size_t o = qr_cc_push_key(cc, "size");
@@ -148,7 +135,9 @@ static void page(qr_cc *cc, json_t *v)
             if (margin_value(cc, m, &d) == 0)
                 pg->margin_top = pg->margin_right = pg->margin_bottom = pg->margin_left = d;
         } else if (json_is_object(m)) {
-            qr_cc_check_keys(cc, m, margin_keys, "margins");
+            const char *margin_keys[QR_SCHEMA_MAX_KEYS + 1];
+            qr_schema_names(QR_SO_MARGINS, margin_keys);
+            qr_cc_check_obj(cc, m, QR_SO_MARGINS, "margins");
             double *slots[] = {&pg->margin_top, &pg->margin_right, &pg->margin_bottom,
                                &pg->margin_left};
             for (int i = 0; i < 4; i++) {
@@ -228,7 +217,7 @@ static int tcell(qr_cc *cc, json_t *v, qr_tcell *c)
         return 0;
     case JSON_OBJECT: {
         c->kind = QR_TCELL_TEXT;
-        int unk = qr_cc_check_keys(cc, v, cell_keys, "a table cell");
+        int unk = qr_cc_check_obj(cc, v, QR_SO_TCELL, "a table cell");
         int bad = unk > 0;
         if (qr_cc_text(cc, v, !unk, &c->text) < 0) bad = 1;
         return bad ? -1 : 0;
@@ -364,12 +353,20 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
 
 /* ---- blocks --------------------------------------------------------------------- */
 
+/* The block type names of the schema table, NULL-terminated. */
+static void block_names(const char **names)
+{
+    for (size_t i = 0; i < qr_schema_n_blocks; i++)
+        names[i] = qr_schema_blocks[i].name;
+    names[qr_schema_n_blocks] = NULL;
+}
+
 static void type_list(char *buf, size_t size)
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (size_t i = 0; block_types[i] && n < size; i++)
-        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", block_types[i]);
+    for (size_t i = 0; i < qr_schema_n_blocks && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", qr_schema_blocks[i].name);
 }
 
 /* One element of "blocks" (current path /blocks/N). */
@@ -396,11 +393,11 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         return -1;
     }
     const char *tn = json_string_value(type);
-    int t = -1;
-    for (int i = 0; block_types[i]; i++)
-        if (strcmp(tn, block_types[i]) == 0) t = i;
+    int t = qr_schema_block(tn);
     if (t < 0) {
         char hint[80];
+        const char *block_types[QR_SCHEMA_MAX_KEYS + 1];
+        block_names(block_types);
         type_list(types, sizeof types);
         const char *s = qr_suggest(tn, block_types);
         if (s) snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
@@ -412,7 +409,7 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     int bad = 0, unk;
     switch (b->type) {
     case QR_BLOCK_HEADING: {
-        bad |= (unk = qr_cc_check_keys(cc, v, heading_keys, "a heading block")) > 0;
+        bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_HEADING, "a heading block")) > 0;
         bad |= qr_cc_text(cc, v, !unk, &b->u.heading.text) < 0;
         int level = cc->kind == QR_KIND_HTML ? 2 : 1;
         bad |= qr_cc_get_int(cc, v, "level", 1, 6, &level) < 0;
@@ -420,11 +417,11 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         break;
     }
     case QR_BLOCK_PARAGRAPH:
-        bad |= (unk = qr_cc_check_keys(cc, v, paragraph_keys, "a paragraph block")) > 0;
+        bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_PARAGRAPH, "a paragraph block")) > 0;
         bad |= qr_cc_text(cc, v, !unk, &b->u.paragraph.text) < 0;
         break;
     case QR_BLOCK_LIST: {
-        bad |= (unk = qr_cc_check_keys(cc, v, list_keys, "a list block")) > 0;
+        bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_LIST, "a list block")) > 0;
         int ordered = 0;
         bad |= qr_cc_get_bool(cc, v, "ordered", &ordered) < 0;
         b->u.list.ordered = ordered;
@@ -440,11 +437,11 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         break;
     }
     case QR_BLOCK_TABLE:
-        bad |= (unk = qr_cc_check_keys(cc, v, table_keys, "a table block")) > 0;
+        bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_TABLE, "a table block")) > 0;
         bad |= qr_cc_table(cc, v, unk, &b->u.table) < 0;
         break;
     case QR_BLOCK_CODE: {
-        bad |= (unk = qr_cc_check_keys(cc, v, code_keys, "a code block")) > 0;
+        bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_CODE, "a code block")) > 0;
         const char *s = NULL;
         size_t n = 0;
         if (qr_cc_get_string(cc, v, "text", !unk, &s, &n) != 1) bad = 1;
@@ -456,14 +453,14 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         break;
     }
     case QR_BLOCK_IMAGE: {
-        bad |= (unk = qr_cc_check_keys(cc, v, image_keys, "an image block")) > 0;
+        bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_IMAGE, "an image block")) > 0;
         qr_image *img = &b->u.image;
         img->path = b->path;
         bad |= qr_cc_image_fields(cc, v, img, unk);
         break;
     }
     case QR_BLOCK_PAGE_BREAK:
-        bad |= qr_cc_check_keys(cc, v, break_keys, "a page_break block") > 0;
+        bad |= qr_cc_check_obj(cc, v, QR_SO_PAGE_BREAK, "a page_break block") > 0;
         break;
     }
     return bad ? -1 : 0;
@@ -501,7 +498,7 @@ static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t 
             qr_cc_pop(cc, o2);
             continue;
         }
-        qr_cc_check_keys(cc, s, section_keys, "a section");
+        qr_cc_check_obj(cc, s, QR_SO_SECTION, "a section");
         json_t *h = json_object_get(s, "heading");
         if (h) {
             size_t o3 = qr_cc_push_key(cc, "heading");
@@ -554,7 +551,7 @@ void qr_cc_document(qr_cc *cc, json_t *root)
                           .margin_bottom = 72,
                           .margin_left = 72,
                           .size_name = "Letter"};
-    qr_cc_check_keys(cc, root, doc_keys, "a document spec");
+    qr_cc_check_obj(cc, root, QR_SO_DOCUMENT, "a document spec");
     qr_cc_title_lang(cc, root);
     json_t *pg = json_object_get(root, "page");
     if (pg) page(cc, pg);

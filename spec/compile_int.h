@@ -86,6 +86,8 @@ const char *qr_cc_type_name(const json_t *v);
  *  "footnotes are not supported". what names the object for the hint
  *  ("a paragraph block"). Returns the number of unknown keys. */
 int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char *what);
+/** qr_cc_check_keys with the keys of object id of the schema table (schema.h). */
+int qr_cc_check_obj(qr_cc *cc, json_t *obj, int id, const char *what);
 
 /** Copy a JSON string into the arena (packed), checking max_string and
  *  embedded NULs. Reports at the current path; NULL on error. */

@@ -24,11 +24,9 @@
 #endif
 
 #include "compile_int.h"
+#include "schema.h"
 
-static const char *const book_keys[] = {"title", "lang", "sheets", NULL};
-static const char *const sheet_keys[] = {"name",    "header", "freeze", "widths",
-                                         "columns", "rows",   NULL};
-static const char *const cell_keys[] = {"value", "date", "formula", "format", NULL};
+/* Keys: the schema table's (schema_table.c). */
 
 #define EXCEL_ROWS 1048576u
 #define EXCEL_COLS 16384u
@@ -242,7 +240,7 @@ static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *l
 /* A cell object at the current path. */
 static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
 {
-    int unk = qr_cc_check_keys(cc, v, cell_keys, "a cell object");
+    int unk = qr_cc_check_obj(cc, v, QR_SO_CELL, "a cell object");
     int bad = unk > 0;
     json_t *value = json_object_get(v, "value");
     json_t *date = json_object_get(v, "date");
@@ -644,7 +642,7 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
                   "expected a sheet object, got %s", qr_cc_type_name(v));
         return;
     }
-    int unk = qr_cc_check_keys(cc, v, sheet_keys, "a sheet");
+    int unk = qr_cc_check_obj(cc, v, QR_SO_SHEET, "a sheet");
     int header = 0, has_header = qr_cc_get_bool(cc, v, "header", &header);
     json_t *columns = json_object_get(v, "columns");
     if (columns && !json_is_array(columns)) {
@@ -774,7 +772,7 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
 void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
 {
     qr_doc *doc = cc->doc;
-    qr_cc_check_keys(cc, root, book_keys, "a spreadsheet spec");
+    qr_cc_check_obj(cc, root, QR_SO_WORKBOOK, "a spreadsheet spec");
     qr_cc_title_lang(cc, root);
     json_t *sheets = json_object_get(root, "sheets");
     if (!sheets) {

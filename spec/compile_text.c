@@ -5,10 +5,9 @@
 #include <strings.h>
 
 #include "compile_int.h"
+#include "schema.h"
 
-static const char *const run_keys[] = {"text",   "bold", "italic", "underline",
-                                       "strike", "code", "link",   NULL};
-static const char *const item_keys[] = {"text", "runs", "items", NULL};
+/* Keys: the schema table's (schema_table.c). */
 
 int qr_cc_link_ok(const char *url)
 {
@@ -57,7 +56,7 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
                   "expected a string or a run object, got %s", qr_cc_type_name(v));
         return -1;
     }
-    int unk = qr_cc_check_keys(cc, v, run_keys, "a run");
+    int unk = qr_cc_check_obj(cc, v, QR_SO_RUN, "a run");
     int bad = unk > 0;
     const char *t = NULL;
     size_t n = 0;
@@ -166,7 +165,7 @@ static int item(qr_cc *cc, json_t *v, size_t depth, qr_item *it)
                   "expected a string or an item object, got %s", qr_cc_type_name(v));
         return -1;
     }
-    int unk = qr_cc_check_keys(cc, v, item_keys, "a list item");
+    int unk = qr_cc_check_obj(cc, v, QR_SO_ITEM, "a list item");
     int bad = unk > 0;
     if (qr_cc_text(cc, v, !unk, &it->text) < 0) bad = 1;
     json_t *sub = json_object_get(v, "items");

@@ -1,0 +1,117 @@
+/* schema.h: the spec language's schema table, declared once (schema_table.c).
+ *
+ * Every object of the language (a document, a heading block, a run, a
+ * sheet cell...) is one qr_sobj: its keys in canonical order, which are
+ * required, which are quire's extensions beyond DocsGPT's language, the
+ * JSON Schema of each value and a short description. Three users read it:
+ *  - the compiler (compile_*.c) checks keys against it (qr_cc_check_obj),
+ *    so an unknown key there is an unknown key everywhere;
+ *  - canonical JSON (canonical.c) orders keys by it and finds the object a
+ *    member's value holds through qr_skey.child;
+ *  - `quire schema` / qr_schema() (schema.c) export it as JSON Schema
+ *    (draft 2020-12).
+ * The compiler still owns the meaning of values (ranges, formats, files);
+ * the table's value schemas say as much of that as JSON Schema can.
+ */
+#ifndef QR_SCHEMA_H
+#define QR_SCHEMA_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+#include "tree.h"
+
+typedef enum qr_sobj_id {
+    QR_SO_NONE = -1,
+    /* document, pdf, html */
+    QR_SO_DOCUMENT,
+    QR_SO_PAGE,
+    QR_SO_MARGINS,
+    QR_SO_SECTION,
+    QR_SO_HEADING,
+    QR_SO_PARAGRAPH,
+    QR_SO_LIST,
+    QR_SO_TABLE,
+    QR_SO_CODE,
+    QR_SO_IMAGE,
+    QR_SO_PAGE_BREAK,
+    QR_SO_RUN,
+    QR_SO_ITEM,
+    QR_SO_TCELL, /* a table cell object {text|runs} */
+    /* presentation */
+    QR_SO_DECK,
+    QR_SO_SLIDE,
+    QR_SO_SLIDE_IMAGE,
+    QR_SO_SLIDE_TABLE,
+    /* spreadsheet */
+    QR_SO_WORKBOOK,
+    QR_SO_SHEET,
+    QR_SO_CELL, /* a sheet cell object {value|date|formula, format} */
+    /* the edit payload */
+    QR_SO_EDIT,
+    QR_SO_OP,
+    QR_SO_COUNT,
+    /* not an object of its own: "any block", one of qr_schema_blocks (canonical
+     * order is the union of the block types' keys) */
+    QR_SO_BLOCK = 1000
+} qr_sobj_id;
+
+enum {
+    QR_SK_REQUIRED = 1, /* the compiler reports it missing */
+    QR_SK_EXT = 2       /* quire's extension: not in DocsGPT's language */
+};
+
+/* The most keys one object has (check_keys builds name lists on the stack). */
+#define QR_SCHEMA_MAX_KEYS 16
+
+typedef struct qr_skey {
+    const char *name;
+    unsigned flags;
+    int child;          /* the qr_sobj_id the value holds (through arrays), or QR_SO_NONE */
+    const char *schema; /* JSON Schema of the value, JSON text; NULL for a block's "type" */
+    const char *desc;   /* short: it goes into tool definitions */
+} qr_skey;
+
+typedef struct qr_sobj {
+    const char *name;  /* the $defs name ("heading") */
+    const char *desc;  /* what the object is */
+    const char *extra; /* JSON text merged into the object's schema (oneOf...), or NULL */
+    const qr_skey *keys;
+    size_t n_keys;
+} qr_sobj;
+
+/* One entry per qr_block_type, in enum order (static-asserted). */
+typedef struct qr_sblock {
+    const char *name; /* "heading", the value of "type" */
+    qr_sobj_id obj;
+} qr_sblock;
+
+extern const qr_sobj qr_schema_objs[QR_SO_COUNT];
+extern const qr_sblock qr_schema_blocks[];
+extern const size_t qr_schema_n_blocks;
+/* JSON Schema $defs that are not objects (a run: a string or a run object...):
+ * name and JSON text, NULL-terminated. */
+extern const char *const qr_schema_defs[][2];
+
+/** The object's key names in order, NULL-terminated, into names (at least
+ *  QR_SCHEMA_MAX_KEYS + 1 slots). Returns the count. */
+size_t qr_schema_names(qr_sobj_id id, const char **names);
+/** The key named key of object id, or NULL. */
+const qr_skey *qr_schema_key(qr_sobj_id id, const char *key);
+/** The block type named name, or -1. */
+int qr_schema_block(const char *name);
+/** The top-level object of a kind. */
+qr_sobj_id qr_schema_top(qr_kind kind);
+
+/* What qr_schema_json exports. */
+typedef enum qr_schema_what {
+    QR_SCHEMA_KIND, /* the spec of kind */
+    QR_SCHEMA_EDIT  /* the edit payload {spec_patch, spec_append, ops} */
+} qr_schema_what;
+
+/** The JSON Schema (draft 2020-12) of a kind's spec or of the edit
+ *  payload, pretty-printed with a trailing newline, into out. */
+qr_status qr_schema_json(qr_schema_what what, qr_kind kind, qr_buf *out, qr_errlist *errs);
+
+#endif

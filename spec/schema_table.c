@@ -1,0 +1,314 @@
+/* schema_table.c: the spec language's objects and keys, declared once
+ * (schema.h says who reads this table and how).
+ *
+ * Keys are listed in canonical order: canonical JSON prints them so ("type"
+ * first). A key's schema is JSON Schema text; "#/$defs/NAME" names an
+ * object of this table by its name, or an entry of qr_schema_defs.
+ *
+ * To add a block type (say "chart"):
+ *  1. add QR_BLOCK_CHART at the end of qr_block_type in tree.h;
+ *  2. add QR_SO_CHART to qr_sobj_id in schema.h (before QR_SO_COUNT);
+ *  3. add its keys below (chart_keys, "type" first, canonical order), its
+ *     qr_schema_objs entry and its qr_schema_blocks entry (enum order);
+ *     the _Static_assert below then holds again;
+ *  4. compile it in compile_doc.c's block() (qr_cc_check_obj with
+ *     QR_SO_CHART checks its keys). Canonical JSON and `quire schema`
+ *     follow from the table.
+ */
+#include <string.h>
+
+#include "schema.h"
+
+#define S_STR "{\"type\":\"string\"}"
+#define S_BOOL "{\"type\":\"boolean\"}"
+#define S_RUNS "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/run\"}}"
+#define S_ITEMS "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/item\"}}"
+#define S_CELLS "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/cell\"}}"
+#define S_ROWS "{\"type\":\"array\",\"items\":" S_CELLS "}"
+#define S_WIDTHS "{\"type\":\"array\",\"items\":{\"type\":\"number\",\"exclusiveMinimum\":0}}"
+#define S_MARGIN "{\"type\":\"number\",\"minimum\":0,\"maximum\":10000}"
+#define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
+#define TEXT_OR_RUNS "{\"oneOf\":[{\"required\":[\"text\"]},{\"required\":[\"runs\"]}]}"
+
+enum { R = QR_SK_REQUIRED, X = QR_SK_EXT, N = QR_SO_NONE };
+
+#define K(name, flags, child, schema, desc)                                                        \
+    {                                                                                              \
+        name, flags, child, schema, desc                                                           \
+    }
+#define OBJ(id, name, desc, extra, keys)                                                           \
+    [id] = {name, desc, extra, keys, sizeof keys / sizeof keys[0]}
+
+/* ---- document, pdf, html ---------------------------------------------------------- */
+
+static const qr_skey document_keys[] = {
+    K("title", 0, N, S_STR, "metadata title"),
+    K("lang", X, N, S_LANG, "BCP 47 tag"),
+    K("page", X, QR_SO_PAGE, "{\"$ref\":\"#/$defs/page\"}", NULL),
+    K("sections", 0, QR_SO_SECTION, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/section\"}}",
+      "legacy; before blocks"),
+    K("blocks", 0, QR_SO_BLOCK, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/block\"}}",
+      NULL),
+};
+static const qr_skey page_keys[] = {
+    K("size", 0, N,
+      "{\"type\":\"string\",\"pattern\":\"^([Ll][Ee][Tt][Tt][Ee][Rr]|[Aa][45]|[Ll][Ee][Gg][Aa][Ll])"
+      "$\"}",
+      "Letter (default), A4, A5, Legal"),
+    K("orientation", 0, N,
+      "{\"type\":\"string\",\"pattern\":\"^([Pp][Oo][Rr][Tt][Rr][Aa][Ii][Tt]|"
+      "[Ll][Aa][Nn][Dd][Ss][Cc][Aa][Pp][Ee])$\"}",
+      "portrait or landscape"),
+    K("margins", 0, QR_SO_MARGINS, "{\"anyOf\":[" S_MARGIN ",{\"$ref\":\"#/$defs/margins\"}]}",
+      "points, all sides or each"),
+};
+static const qr_skey margins_keys[] = {
+    K("top", 0, N, S_MARGIN, NULL),
+    K("right", 0, N, S_MARGIN, NULL),
+    K("bottom", 0, N, S_MARGIN, NULL),
+    K("left", 0, N, S_MARGIN, NULL),
+};
+static const qr_skey section_keys[] = {
+    K("heading", 0, N, S_STR, NULL),
+    K("paragraphs", 0, N, "{\"type\":\"array\",\"items\":" S_STR "}", NULL),
+};
+static const qr_skey heading_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("level", 0, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":6}",
+      "1-6; default 1 (html 2)"),
+    K("text", 0, N, S_STR, "plain text, literal"),
+    K("runs", X, QR_SO_RUN, S_RUNS, "formatted text"),
+};
+static const qr_skey paragraph_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("text", 0, N, S_STR, "plain text, literal"),
+    K("runs", X, QR_SO_RUN, S_RUNS, "formatted text"),
+};
+static const qr_skey list_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("ordered", 0, N, S_BOOL, NULL),
+    K("items", R, QR_SO_ITEM,
+      "{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/$defs/item\"}}",
+      "up to 9 levels"),
+};
+static const qr_skey table_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("headers", 0, QR_SO_TCELL, S_CELLS, NULL),
+    K("rows", R, QR_SO_TCELL, S_ROWS, NULL),
+    K("widths", X, N, S_WIDTHS, "relative, one per column"),
+};
+static const qr_skey code_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("text", R, N, S_STR, NULL),
+    K("language", 0, N, S_STR, NULL),
+};
+static const qr_skey image_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("src", R, N, S_STR, "data: URI or a relative path; PNG or JPEG"),
+    K("alt", 0, N, S_STR, NULL),
+};
+static const qr_skey page_break_keys[] = {
+    K("type", R, N, NULL, NULL),
+};
+static const qr_skey run_keys[] = {
+    K("text", R, N, S_STR, NULL),
+    K("bold", 0, N, S_BOOL, NULL),
+    K("italic", 0, N, S_BOOL, NULL),
+    K("underline", 0, N, S_BOOL, NULL),
+    K("strike", 0, N, S_BOOL, NULL),
+    K("code", 0, N, S_BOOL, "monospace"),
+    K("link", 0, N,
+      "{\"type\":\"string\",\"pattern\":\"^([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):\"}",
+      "https:, http: or mailto:"),
+};
+static const qr_skey item_keys[] = {
+    K("text", 0, N, S_STR, NULL),
+    K("runs", X, QR_SO_RUN, S_RUNS, NULL),
+    K("items", 0, QR_SO_ITEM, S_ITEMS, "nested items"),
+};
+static const qr_skey tcell_keys[] = {
+    K("text", 0, N, S_STR, NULL),
+    K("runs", 0, QR_SO_RUN, S_RUNS, NULL),
+};
+
+/* ---- presentation ------------------------------------------------------------------ */
+
+static const qr_skey deck_keys[] = {
+    K("title", 0, N, S_STR, "metadata title"),
+    K("lang", X, N, S_LANG, "BCP 47 tag"),
+    K("size", X, N, "{\"enum\":[\"16:9\",\"4:3\"]}", "default 16:9"),
+    K("slides", R, QR_SO_SLIDE, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/slide\"}}",
+      NULL),
+};
+static const qr_skey slide_keys[] = {
+    K("layout", X, N, "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\"]}",
+      "default title_content"),
+    K("title", 0, N, S_STR, NULL),
+    K("subtitle", X, N, S_STR, NULL),
+    K("bullets", 0, QR_SO_ITEM, S_ITEMS, "levels through items"),
+    K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
+    K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
+    K("notes", 0, N, S_STR, "speaker notes"),
+};
+static const qr_skey slide_image_keys[] = {
+    K("type", 0, N, "{\"const\":\"image\"}", NULL),
+    K("src", R, N, S_STR, "data: URI or a relative path; PNG or JPEG"),
+    K("alt", 0, N, S_STR, NULL),
+};
+static const qr_skey slide_table_keys[] = {
+    K("type", 0, N, "{\"const\":\"table\"}", NULL),
+    K("headers", 0, QR_SO_TCELL, S_CELLS, NULL),
+    K("rows", R, QR_SO_TCELL, S_ROWS, NULL),
+    K("widths", 0, N, S_WIDTHS, "relative, one per column"),
+};
+
+/* ---- spreadsheet ------------------------------------------------------------------- */
+
+static const qr_skey workbook_keys[] = {
+    K("title", X, N, S_STR, "metadata title"),
+    K("lang", X, N, S_LANG, "BCP 47 tag"),
+    K("sheets", R, QR_SO_SHEET, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet\"}}",
+      NULL),
+};
+static const qr_skey sheet_keys[] = {
+    K("name", 0, N,
+      "{\"type\":\"string\",\"minLength\":1,\"maxLength\":31,"
+      "\"pattern\":\"^[^'\\\\[\\\\]:*?/\\\\\\\\]([^\\\\[\\\\]:*?/\\\\\\\\]*[^'\\\\[\\\\]:*?/"
+      "\\\\\\\\])?$\"}",
+      "unique; default SheetN"),
+    K("header", X, N, S_BOOL, "bold, frozen first row"),
+    K("freeze", X, N, "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]{0,6}$\"}",
+      "first cell that scrolls, A2"),
+    K("widths", X, N,
+      "{\"type\":\"array\",\"items\":{\"type\":\"number\",\"exclusiveMinimum\":0,"
+      "\"maximum\":255}}",
+      "characters"),
+    K("columns", X, N, "{\"type\":\"array\",\"items\":" S_STR "}", "a header row"),
+    K("rows", R, QR_SO_CELL,
+      "{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/"
+      "sheet_cell\"}}}",
+      "ragged rows are fine"),
+};
+static const qr_skey cell_keys[] = {
+    K("value", X, N, "{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]}", NULL),
+    K("date", X, N,
+      "{\"type\":\"string\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}([T "
+      "][0-9]{2}:[0-9]{2}(:[0-9]{2})?)?$\"}",
+      "2026-11-30 or 2026-11-30T14:05:00"),
+    K("formula", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":8193}", "SUM(B2:B9)"),
+    K("format", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}", "0.0%"),
+};
+
+/* ---- the edit payload --------------------------------------------------------------- */
+
+static const qr_skey edit_keys[] = {
+    K("spec_patch", 0, N, "{\"type\":\"object\"}", "RFC 7386 merge patch; null deletes"),
+    K("spec_append", 0, N, "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"array\"}}",
+      "{key: [items]} appends to top-level lists"),
+    K("ops", X, QR_SO_OP, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/op\"}}",
+      "RFC 6902 JSON Patch"),
+};
+static const qr_skey op_keys[] = {
+    K("op", R, N, "{\"enum\":[\"add\",\"remove\",\"replace\",\"move\",\"copy\",\"test\"]}", NULL),
+    K("path", R, N, S_STR, "JSON pointer: /slides/2/title, /sheets/0/rows/-"),
+    K("from", 0, N, S_STR, "move, copy"),
+    K("value", 0, N, "{}", "add, replace, test"),
+};
+
+const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
+    OBJ(QR_SO_DOCUMENT, "document", "a document, pdf or html spec",
+        "{\"anyOf\":[{\"required\":[\"blocks\"]},{\"required\":[\"sections\"]}]}", document_keys),
+    OBJ(QR_SO_PAGE, "page", "page settings", NULL, page_keys),
+    OBJ(QR_SO_MARGINS, "margins", "margins in points", NULL, margins_keys),
+    OBJ(QR_SO_SECTION, "section", "legacy: a heading and paragraphs", NULL, section_keys),
+    OBJ(QR_SO_HEADING, "heading", NULL, TEXT_OR_RUNS, heading_keys),
+    OBJ(QR_SO_PARAGRAPH, "paragraph", NULL, TEXT_OR_RUNS, paragraph_keys),
+    OBJ(QR_SO_LIST, "list", NULL, NULL, list_keys),
+    OBJ(QR_SO_TABLE, "table", "cells: string, number, boolean, null or {text|runs}", NULL,
+        table_keys),
+    OBJ(QR_SO_CODE, "code", NULL, NULL, code_keys),
+    OBJ(QR_SO_IMAGE, "image", NULL, NULL, image_keys),
+    OBJ(QR_SO_PAGE_BREAK, "page_break", NULL, NULL, page_break_keys),
+    OBJ(QR_SO_RUN, "run_object", NULL, NULL, run_keys),
+    OBJ(QR_SO_ITEM, "item_object", NULL, TEXT_OR_RUNS, item_keys),
+    OBJ(QR_SO_TCELL, "cell_object", NULL, TEXT_OR_RUNS, tcell_keys),
+    OBJ(QR_SO_DECK, "presentation", "a presentation spec", NULL, deck_keys),
+    OBJ(QR_SO_SLIDE, "slide", NULL, NULL, slide_keys),
+    OBJ(QR_SO_SLIDE_IMAGE, "slide_image", NULL, NULL, slide_image_keys),
+    OBJ(QR_SO_SLIDE_TABLE, "slide_table", NULL, NULL, slide_table_keys),
+    OBJ(QR_SO_WORKBOOK, "spreadsheet", "a spreadsheet spec", NULL, workbook_keys),
+    OBJ(QR_SO_SHEET, "sheet", NULL, NULL, sheet_keys),
+    OBJ(QR_SO_CELL, "sheet_cell_object", "one of value, date or formula (+ value)",
+        "{\"anyOf\":[{\"required\":[\"value\"]},{\"required\":[\"date\"]},{\"required\":["
+        "\"formula\"]}],\"not\":{\"required\":[\"date\"],\"anyOf\":[{\"required\":[\"value\"]},{"
+        "\"required\":[\"formula\"]}]}}",
+        cell_keys),
+    OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
+    OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
+};
+
+const qr_sblock qr_schema_blocks[] = {
+    [QR_BLOCK_HEADING] = {"heading", QR_SO_HEADING},
+    [QR_BLOCK_PARAGRAPH] = {"paragraph", QR_SO_PARAGRAPH},
+    [QR_BLOCK_LIST] = {"list", QR_SO_LIST},
+    [QR_BLOCK_TABLE] = {"table", QR_SO_TABLE},
+    [QR_BLOCK_CODE] = {"code", QR_SO_CODE},
+    [QR_BLOCK_IMAGE] = {"image", QR_SO_IMAGE},
+    [QR_BLOCK_PAGE_BREAK] = {"page_break", QR_SO_PAGE_BREAK},
+};
+const size_t qr_schema_n_blocks = sizeof qr_schema_blocks / sizeof qr_schema_blocks[0];
+/* One entry per qr_block_type: the last enum value names the count. */
+_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_PAGE_BREAK + 1,
+               "one qr_schema_blocks entry per qr_block_type");
+
+const char *const qr_schema_defs[][2] = {
+    {"run", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/run_object\"}]}"},
+    {"item", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/item_object\"}]}"},
+    {"cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]},"
+             "{\"$ref\":\"#/$defs/cell_object\"}]}"},
+    {"sheet_cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]},"
+                   "{\"$ref\":\"#/$defs/sheet_cell_object\"}]}"},
+    {NULL, NULL},
+};
+
+size_t qr_schema_names(qr_sobj_id id, const char **names)
+{
+    const qr_sobj *o = &qr_schema_objs[id];
+    size_t n = 0;
+    for (; n < o->n_keys && n < QR_SCHEMA_MAX_KEYS; n++)
+        names[n] = o->keys[n].name;
+    names[n] = NULL;
+    return n;
+}
+
+const qr_skey *qr_schema_key(qr_sobj_id id, const char *key)
+{
+    if (id < 0 || id >= QR_SO_COUNT) return NULL;
+    const qr_sobj *o = &qr_schema_objs[id];
+    for (size_t i = 0; i < o->n_keys; i++)
+        if (strcmp(o->keys[i].name, key) == 0) return &o->keys[i];
+    return NULL;
+}
+
+int qr_schema_block(const char *name)
+{
+    for (size_t i = 0; i < qr_schema_n_blocks; i++)
+        if (strcmp(qr_schema_blocks[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+qr_sobj_id qr_schema_top(qr_kind kind)
+{
+    switch (kind) {
+    case QR_KIND_PRESENTATION:
+        return QR_SO_DECK;
+    case QR_KIND_SPREADSHEET:
+        return QR_SO_WORKBOOK;
+    case QR_KIND_DOCUMENT:
+    case QR_KIND_PDF:
+    case QR_KIND_HTML:
+    case QR_KIND_COUNT:
+        break;
+    }
+    return QR_SO_DOCUMENT;
+}
