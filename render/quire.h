@@ -55,6 +55,7 @@ typedef struct qr_render_opts {
     int png_dpi;          /* default 96 */
     size_t max_input;     /* 0: default 64 MiB */
     size_t max_output;    /* 0: default 512 MiB */
+    int strict;           /* 1: warnings are errors (QR_E_SPEC, no output), for CI */
 } qr_render_opts;
 
 /* What a render returns. errors holds spec errors (each with a JSON

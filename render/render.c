@@ -153,6 +153,14 @@ static void compile_opts(qr_compile_opts *co, const qr_render_opts *opts)
     if (opts->max_output) co->limits.max_output = opts->max_output;
 }
 
+/* opts->strict: warnings become errors (QR_E_SPEC). */
+static qr_status strict_check(qr_result *res)
+{
+    if (!res->warnings.count) return QR_OK;
+    qr_errlist_move(&res->errors, &res->warnings);
+    return qr_fail(QR_E_SPEC);
+}
+
 qr_status qr_check(const char *spec, size_t len, qr_kind kind, qr_result *res)
 {
     return qr_check_opts(spec, len, kind, NULL, res);
@@ -168,9 +176,11 @@ qr_status qr_check_opts(const char *spec, size_t len, qr_kind kind, const qr_ren
     }
     qr_compile_opts co;
     compile_opts(&co, opts);
+    co.warnings = &res->warnings;
     qr_doc *doc = NULL;
     qr_status st = qr_compile(spec, len, kind, &co, &doc, &res->errors);
     qr_doc_free(doc);
+    if (st == QR_OK && opts && opts->strict) st = strict_check(res);
     return finish(res, st);
 }
 
@@ -201,6 +211,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     /* Spec errors come first: they are what the caller can fix. */
     qr_compile_opts co;
     compile_opts(&co, opts);
+    co.warnings = &res->warnings;
     qr_doc *doc = NULL;
     qr_status st = in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
                             : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
@@ -227,6 +238,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);
     if (st == QR_OK && sink->status != QR_OK) st = sink->status;
+    if (st == QR_OK && opts && opts->strict) st = strict_check(res);
     if (st == QR_E_LIMIT && res->errors.count == 0)
         qr_errlist_addf(&res->errors, QR_E_LIMIT, "", "raise max_output (quire --max-output BYTES)",
                         "the output is larger than the limit of %zu bytes", sink->limit);

@@ -485,12 +485,25 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
                 .errs = errs,
                 .lim = lim,
                 .base_dir = opts->base_dir,
-                .kind = kind};
+                .kind = kind,
+                .warns = opts->warnings};
 
     if (depth_check(&cc, root, lim->max_depth) == 0) {
-        if (!json_is_object(root)) {
+        json_t *inner = json_is_object(root) ? json_object_get(root, "spec") : NULL;
+        if (json_is_array(root)) {
+            qr_cc_err(&cc,
+                      json_array_size(root) == 1 && json_is_object(json_array_get(root, 0))
+                          ? "send the object itself, without the array around it"
+                          : "send one spec, a JSON object; render each spec on its own",
+                      "expected a JSON object, got an array");
+        } else if (!json_is_object(root)) {
             qr_cc_err(&cc, shape_hint(kind), "expected a JSON object, got %s",
                       qr_cc_type_name(root));
+        } else if (json_is_object(inner) ||
+                   (json_is_string(inner) && json_object_get(root, "kind"))) {
+            /* {"kind": "document", "spec": {...}}: a tool call's arguments, whole */
+            qr_cc_err(&cc, "send the inner object (the value of \"spec\") as the spec",
+                      "the spec is wrapped in {\"kind\", \"spec\"}");
         } else {
             switch (kind) {
             case QR_KIND_DOCUMENT:
@@ -512,6 +525,9 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
     json_decref(root);
     free(cc.path);
 
+    if (cc.warns && cc.n_warnings > QR_CC_MAX_WARNINGS)
+        qr_errlist_addf(cc.warns, QR_OK, "", "fix the warnings listed first",
+                        "and %zu more warnings", cc.n_warnings - QR_CC_MAX_WARNINGS);
     if (cc.n_suppressed)
         qr_errlist_addf(errs, QR_E_SPEC, "", "fix the errors listed first", "and %zu more errors",
                         cc.n_suppressed);

@@ -44,6 +44,10 @@ typedef struct qr_compile_opts {
     /* Folder that relative image paths resolve against (the spec file's
      * folder); NULL means images from paths are refused (data: URIs only). */
     const char *base_dir;
+    /* Where warnings for likely mistakes go (markdown in plain text, a
+     * number or a formula sent as a sheet string: compile_warn.c), each
+     * with its path and a hint; NULL: not looked for. */
+    qr_errlist *warnings;
 } qr_compile_opts;
 
 void qr_limits_default(qr_limits *l);

@@ -97,6 +97,8 @@ static void add(qr_cc *cc, qr_status code, const char *path, const char *hint, c
         cc->n_suppressed++;
         return;
     }
+    /* Every error has a hint: the safety net for a message that has none. */
+    if (!hint) hint = "the kind's JSON Schema (qr_schema) shows the expected value";
     qr_errlist_add(cc->errs, code, path, msg, hint);
 }
 
@@ -282,13 +284,18 @@ int qr_cc_get_string(qr_cc *cc, json_t *obj, const char *key, int required, cons
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {
-        if (required) qr_cc_missing(cc, key, NULL);
+        if (required) {
+            char hint[96];
+            snprintf(hint, sizeof hint, "add \"%.40s\": \"...\"", key);
+            qr_cc_missing(cc, key, hint);
+        }
         return 0;
     }
     size_t old = qr_cc_push_key(cc, key);
     int r = -1;
     if (!json_is_string(v)) {
-        qr_cc_err(cc, NULL, "expected a string, got %s", qr_cc_type_name(v));
+        qr_cc_err(cc, "put the value in quotes: a JSON string", "expected a string, got %s",
+                  qr_cc_type_name(v));
     } else {
         *out = qr_cc_str(cc, v, len);
         if (*out) r = 1;
@@ -345,10 +352,17 @@ int qr_cc_get_int(qr_cc *cc, json_t *obj, const char *key, long lo, long hi, int
         char num[32];
         qr_fmt_double(d, num);
         snprintf(got, sizeof got, "%s", num);
+    } else if (json_is_string(v)) {
+        snprintf(got, sizeof got, "the string \"%.20s\"", json_string_value(v));
     } else {
         snprintf(got, sizeof got, "%s", qr_cc_type_name(v));
     }
-    qr_cc_err_key(cc, key, NULL, "expected an integer from %ld to %ld, got %s", lo, hi, got);
+    char hint[96];
+    if (json_is_string(v))
+        snprintf(hint, sizeof hint, "send a JSON number without quotes, from %ld to %ld", lo, hi);
+    else
+        snprintf(hint, sizeof hint, "use a whole number from %ld to %ld", lo, hi);
+    qr_cc_err_key(cc, key, hint, "expected an integer from %ld to %ld, got %s", lo, hi, got);
     return -1;
 }
 

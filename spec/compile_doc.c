@@ -388,21 +388,27 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         return -1;
     }
     if (!json_is_string(type)) {
-        qr_cc_err_key(cc, "type", NULL, "expected a block type name, got %s; valid types are %s",
+        qr_cc_err_key(cc, "type", "\"type\" is a string such as \"paragraph\"",
+                      "expected a block type name, got %s; valid types are %s",
                       qr_cc_type_name(type), types);
         return -1;
     }
     const char *tn = json_string_value(type);
     int t = qr_schema_block(tn);
     if (t < 0) {
-        char hint[80];
+        char hint[96];
         const char *block_types[QR_SCHEMA_MAX_KEYS + 1];
         block_names(block_types);
         type_list(types, sizeof types);
         const char *s = qr_suggest(tn, block_types);
         if (s) snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
-        qr_cc_err_key(cc, "type", s ? hint : NULL,
-                      "unknown block type \"%.40s\"; valid types are %s", tn, types);
+        if (!s)
+            snprintf(hint, sizeof hint, "%s",
+                     strncmp(tn, "footnote", 8) == 0
+                         ? "footnotes are not supported: put the note in the text"
+                         : "use one of the valid types");
+        qr_cc_err_key(cc, "type", hint, "unknown block type \"%.40s\"; valid types are %s", tn,
+                      types);
         return -1;
     }
     b->type = (qr_block_type)t;
@@ -503,7 +509,8 @@ static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t 
         if (h) {
             size_t o3 = qr_cc_push_key(cc, "heading");
             if (!json_is_string(h)) {
-                qr_cc_err(cc, NULL, "expected a string, got %s", qr_cc_type_name(h));
+                qr_cc_err(cc, "a section heading is a string", "expected a string, got %s",
+                          qr_cc_type_name(h));
             } else if (json_string_length(h) > 0) {
                 qr_block *b = &out[(*k)++];
                 b->type = QR_BLOCK_HEADING;

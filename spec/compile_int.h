@@ -21,6 +21,8 @@
 /* Past this many recorded errors the compiler only counts, then adds one
  * "N more errors" entry: a million bad rows must not cost a million messages. */
 #define QR_CC_MAX_ERRORS 1000
+/* The same for warnings. */
+#define QR_CC_MAX_WARNINGS 100
 
 typedef struct qr_cc {
     qr_doc *doc;
@@ -42,6 +44,9 @@ typedef struct qr_cc {
     int table_cells_over; /* max_table_cells was reported */
     size_t n_cells;       /* table and sheet cells so far */
     unsigned n_images;    /* images so far: names image1, image2, ... */
+
+    qr_errlist *warns; /* likely mistakes (compile_warn.c), or NULL */
+    size_t n_warnings; /* reported (recorded or not) */
 
     char *pool; /* string pool chunk: strings packed without alignment */
     size_t pool_left;
@@ -116,6 +121,28 @@ int qr_cc_count_cells(qr_cc *cc, size_t n);
 int qr_cc_count_table_cells(qr_cc *cc, size_t n);
 /** Check an array length against max_blocks; returns 0 (and reports) past it. */
 int qr_cc_check_blocks(qr_cc *cc, size_t n, const char *what);
+
+/* ---- compile_warn.c: warnings for likely mistakes ------------------------ */
+
+/** A warning (status QR_OK) at the current path; hint is required. */
+void qr_cc_warn(qr_cc *cc, const char *hint, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/** Warn when plain text s (n bytes, at the current path) looks like
+ *  markdown, which is rendered literally. */
+void qr_cc_warn_markdown(qr_cc *cc, const char *s, size_t n);
+/** Warn when a sheet string cell looks like a number, a percentage, a date
+ *  or a formula (all stored as text). The current path is the cell's. */
+void qr_cc_warn_cell(qr_cc *cc, const char *s, size_t n);
+/** Whether a sheet string may get a warning (cheap test of its first byte). */
+static inline int qr_cc_cell_suspect(const char *s, size_t n)
+{
+    if (!n) return 0;
+    unsigned char c = (unsigned char)s[0];
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == '=';
+}
 
 /* ---- compile_text.c: text values, runs, links, list items ---------------- */
 

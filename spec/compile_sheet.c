@@ -362,6 +362,12 @@ static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
         c->type = QR_CELL_TEXT;
         c->len = (uint32_t)n;
         c->v.str = qr_cc_strndup(cc, s, n);
+        if (cc->warns && qr_cc_cell_suspect(s, n)) {
+            o = qr_cc_push_index(cc, r);
+            qr_cc_push_index(cc, col);
+            qr_cc_warn_cell(cc, s, n);
+            qr_cc_pop(cc, o);
+        }
         return c->v.str ? 0 : -1;
     }
     case JSON_INTEGER: {
@@ -502,7 +508,8 @@ static void sheet_names(qr_cc *cc, json_t *sheets, const char **names)
         qr_cc_push_key(cc, "name");
         const char *why;
         if (!json_is_string(nm)) {
-            qr_cc_err(cc, NULL, "expected a string, got %s", qr_cc_type_name(nm));
+            qr_cc_err(cc, "a sheet name is a string like \"Q3\"", "expected a string, got %s",
+                      qr_cc_type_name(nm));
         } else if (name_error(json_string_value(nm), json_string_length(nm), &why)) {
             qr_cc_err(cc, "Excel sheet names: 1-31 characters, none of [ ] : * ? / \\",
                       "bad sheet name \"%.64s\": %s", json_string_value(nm), why);

@@ -1,6 +1,7 @@
 /* compile_text.c: text values ("text" or "runs"), run flags, links and list
- * items (lists and slide bullets). Text is literal: nothing here looks at
- * markup. Empty runs are dropped, so an empty text has n == 0. */
+ * items (lists and slide bullets). Text is literal: nothing here interprets
+ * markup (text that looks like markdown gets a warning, compile_warn.c). Empty runs are dropped, so
+ * an empty text has n == 0. */
 #include <string.h>
 #include <strings.h>
 
@@ -32,13 +33,15 @@ int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out)
     memset(out, 0, sizeof *out);
     out->path = qr_cc_path(cc);
     if (!json_is_string(s)) {
-        qr_cc_err(cc, NULL, "expected a string, got %s", qr_cc_type_name(s));
+        qr_cc_err(cc, "text is a JSON string; formatted text goes in \"runs\"",
+                  "expected a string, got %s", qr_cc_type_name(s));
         return -1;
     }
     size_t n;
     const char *t = qr_cc_str(cc, s, &n);
     if (!t) return -1;
     if (n == 0) return 1;
+    qr_cc_warn_markdown(cc, t, n);
     out->runs = one_run(cc, t, n);
     out->n = out->runs ? 1 : 0;
     return 1;
@@ -49,6 +52,7 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
 {
     if (json_is_string(v)) {
         r->text = qr_cc_str(cc, v, &r->len);
+        if (r->text) qr_cc_warn_markdown(cc, r->text, r->len);
         return r->text ? 0 : -1;
     }
     if (!json_is_object(v)) {
@@ -63,6 +67,11 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
     if (qr_cc_get_string(cc, v, "text", !unk, &t, &n) != 1) bad = 1;
     r->text = t;
     r->len = n;
+    if (t && !json_is_true(json_object_get(v, "code"))) {
+        size_t o = qr_cc_push_key(cc, "text");
+        qr_cc_warn_markdown(cc, t, n);
+        qr_cc_pop(cc, o);
+    }
     int b;
     if (qr_cc_get_bool(cc, v, "bold", &b) == 1)
         r->bold = b != 0;
