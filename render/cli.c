@@ -1,43 +1,30 @@
 /* cli.c: the `quire` command. Parses arguments, reads the spec, calls the
  * library, prints one line of JSON on stdout (human-readable error lines go
  * to stderr) and exits 0 ok, 1 spec error, 2 usage, 3 I/O or render
- * failure, 4 limit or quota. Never reads a terminal, never prompts. */
+ * failure, 4 limit or quota. Never reads a terminal, never prompts.
+ * Commands and options are declared in cli/cli_help.c, which prints the
+ * help, the man page and the completion; global options (--store) may
+ * come before the command. */
 #include <errno.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli/cli_fonts.h"
+#include "cli/cli_help.h"
 #include "cli/cli_store.h"
 #include "cli/json_out.h"
-#include "compile.h"
+#include "compile_int.h"
 #include "quire.h"
+#include "schema.h"
 
 #define MAX_ERRORS_SHOWN 20
 /* Bytes of errors in a result line: the whole line stays under 4,000 characters. */
 #define RESULT_BUDGET 3300
-
-static const char usage_text[] =
-    "usage: quire COMMAND [ARGS]\n"
-    "\n"
-    "  render SPEC|- -o OUT [-k KIND] [--base-dir DIR] [--page N | --pages all] [--dpi N]\n"
-    "         [--max-input BYTES] [--max-output BYTES]\n"
-    "      compile SPEC and write OUT (.docx .xlsx .pptx .pdf .html .png), atomically\n"
-    "  check SPEC|- -k KIND          validate only\n"
-    "  fmt SPEC|- [-o OUT]           print the canonical JSON of SPEC\n"
-    "  fonts TEXT | --spec SPEC      show script runs, fonts and direction\n"
-    "  create -k KIND [--title T] [--id ID] [--owner O] SPEC     (store commands;\n"
-    "  edit ID [--patch F] [--append F] [--ops F]                 --store DIR, default\n"
-    "  rewrite ID SPEC | show ID [--version N] | log ID           $QUIRE_STORE, else\n"
-    "  diff ID A B | restore ID N | export ID [--version N] -o OUT   ./.quire)\n"
-    "  fsck\n"
-    "\n"
-    "KIND: document, spreadsheet, presentation, pdf, html.\n"
-    "Result: one line of JSON on stdout. Exit: 0 ok, 1 spec error, 2 usage,\n"
-    "3 I/O or render failure, 4 limit or quota.\n";
 
 /* Print a usage error as the JSON result and return exit code 2. */
 static int usage_error(const char *msg)
@@ -45,7 +32,7 @@ static int usage_error(const char *msg)
     qr_buf b = {0};
     qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
     qr_json_str(&b, msg);
-    qr_buf_puts(&b, ",\"hint\":\"run quire --help\"}");
+    qr_buf_puts(&b, ",\"hint\":\"run quire help\"}");
     qr_json_print(&b);
     qr_buf_free(&b);
     fprintf(stderr, "quire: %s\n", msg);
@@ -74,8 +61,9 @@ static int print_failure(qr_status st, const qr_result *res)
     qr_buf_free(&b);
     for (size_t i = 0; i < n && i < MAX_ERRORS_SHOWN; i++) {
         const qr_error *e = &res->errors.items[i];
+        char hb[512];
         fprintf(stderr, "%s: %s", *e->path ? e->path : "/", e->message);
-        if (e->hint) fprintf(stderr, " (%s)", e->hint);
+        if (e->hint) fprintf(stderr, " (%s)", qr_cli_hint(e->hint, hb, sizeof hb));
         fputc('\n', stderr);
     }
     return qr_status_exit(st);
@@ -135,10 +123,68 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
 }
 
 typedef struct render_args {
-    const char *spec, *out, *kind, *base_dir;
-    int page, all_pages, dpi;
+    const char *spec, *out, *kind, *base_dir, *to;
+    int page, all_pages, dpi, strict;
     size_t max_input, max_output;
 } render_args;
+
+/* Names people and models give kinds: formats, programs, plurals. */
+static const char *const kind_alias[][2] = {
+    {"docx", "document"},
+    {"doc", "document"},
+    {"word", "document"},
+    {"text", "document"},
+    {"xlsx", "spreadsheet"},
+    {"xls", "spreadsheet"},
+    {"excel", "spreadsheet"},
+    {"sheet", "spreadsheet"},
+    {"sheets", "spreadsheet"},
+    {"csv", "spreadsheet"},
+    {"pptx", "presentation"},
+    {"ppt", "presentation"},
+    {"powerpoint", "presentation"},
+    {"slides", "presentation"},
+    {"deck", "presentation"},
+    {"png", "pdf"},
+    {"htm", "html"},
+    {"web", "html"},
+};
+
+/* Parse a -k value, or print a usage error with a did-you-mean and return
+ * its exit code. */
+static int kind_arg(const char *name, qr_kind *kind)
+{
+    if (qr_kind_from_str(name, kind) == 0) return 0;
+    const char *sug = NULL;
+    for (size_t i = 0; i < sizeof kind_alias / sizeof kind_alias[0] && !sug; i++)
+        if (strcasecmp(name, kind_alias[i][0]) == 0) sug = kind_alias[i][1];
+    if (!sug) {
+        const char *names[QR_KIND_COUNT + 1];
+        for (int i = 0; i < QR_KIND_COUNT; i++)
+            names[i] = qr_kind_str((qr_kind)i);
+        names[QR_KIND_COUNT] = NULL;
+        sug = qr_suggest(name, names);
+    }
+    char msg[256], hint[128];
+    snprintf(msg, sizeof msg,
+             "unknown kind \"%.60s\"; kinds are document, spreadsheet, "
+             "presentation, pdf, html",
+             name);
+    if (sug)
+        snprintf(hint, sizeof hint, "did you mean -k %s?", sug);
+    else
+        snprintf(hint, sizeof hint, "run quire help");
+    qr_buf b = {0};
+    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_str(&b, msg);
+    qr_buf_puts(&b, ",\"hint\":");
+    qr_json_str(&b, hint);
+    qr_buf_putc(&b, '}');
+    qr_json_print(&b);
+    qr_buf_free(&b);
+    fprintf(stderr, "quire: %s (%s)\n", msg, hint);
+    return 2;
+}
 
 static int parse_render_args(int argc, char **argv, render_args *a, int need_out)
 {
@@ -152,6 +198,11 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
         } else if (strcmp(s, "-k") == 0 || strcmp(s, "--kind") == 0) {
             if (!v) return usage_error("-k needs a kind");
             a->kind = v, i++;
+        } else if (strcmp(s, "-t") == 0 || strcmp(s, "--to") == 0) {
+            if (!v) return usage_error("--to needs a format: docx, xlsx, pptx, pdf, html or png");
+            a->to = v, i++;
+        } else if (strcmp(s, "--strict") == 0) {
+            a->strict = 1;
         } else if (strcmp(s, "--base-dir") == 0) {
             if (!v) return usage_error("--base-dir needs a folder");
             a->base_dir = v, i++;
@@ -204,14 +255,26 @@ static int cmd_render(int argc, char **argv)
     render_args a;
     int rc = parse_render_args(argc, argv, &a, 1);
     if (rc) return rc;
-    qr_format fmt;
-    if (qr_format_from_path(a.out, &fmt) != 0) {
+    int to_stdout = strcmp(a.out, "-") == 0;
+    qr_format fmt = QR_FORMAT_DOCX;
+    qr_kind kind = QR_KIND_DOCUMENT;
+    if (a.kind && (rc = kind_arg(a.kind, &kind)) != 0) return rc;
+    if (a.to) {
+        char name[32];
+        snprintf(name, sizeof name, "x.%.20s", a.to);
+        if (qr_format_from_path(name, &fmt) != 0)
+            return usage_error("--to takes docx, xlsx, pptx, pdf, html or png");
+    } else if (to_stdout) {
+        if (!a.kind)
+            return usage_error("with -o - name the format with --to (or the kind with -k)");
+        fmt = qr_kind_format(kind);
+    } else if (qr_format_from_path(a.out, &fmt) != 0) {
         return usage_error(
-            "the output's extension must be .docx, .xlsx, .pptx, .pdf, .html or .png");
+            "the output's extension must be .docx, .xlsx, .pptx, .pdf, .html or .png "
+            "(or name the format with --to)");
     }
-    qr_kind kind = qr_format_kind(fmt);
-    if (a.kind && qr_kind_from_str(a.kind, &kind) != 0)
-        return usage_error("-k takes document, spreadsheet, presentation, pdf or html");
+    if (!a.kind) kind = qr_format_kind(fmt);
+    if (to_stdout && a.all_pages) return usage_error("--pages all writes files: name OUT");
     char msg[512];
     qr_status st = QR_OK;
     qr_limits lim;
@@ -229,10 +292,35 @@ static int cmd_render(int argc, char **argv)
     o.png_dpi = a.dpi;
     o.max_input = max_input;
     o.max_output = a.max_output;
+    o.strict = a.strict;
 
     qr_result res;
     int files = 0;
     size_t total = 0;
+    if (to_stdout) {
+        /* The bytes go to stdout: the result line goes to stderr. */
+        size_t len = 0;
+        char *spec = qr_cli_read(a.spec, max_input, &len, &st, msg, sizeof msg);
+        if (!spec) return input_failure(st, msg);
+        st = qr_render_mem(spec, len, kind, fmt, &o, &res);
+        free(spec);
+        total = res.size;
+        if (st == QR_OK && (fwrite(res.data, 1, res.size, stdout) != res.size || fflush(stdout))) {
+            qr_result_free(&res);
+            return input_failure(QR_E_IO, "cannot write to stdout");
+        }
+        int saved = dup(STDOUT_FILENO);
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        if (st != QR_OK)
+            rc = print_failure(st, &res);
+        else
+            print_ok("-", kind, fmt, &res, total, 0), rc = 0;
+        fflush(stdout);
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+        qr_result_free(&res);
+        return rc;
+    }
     if (fmt == QR_FORMAT_PNG && a.all_pages) {
         /* One PNG per page: out-1.png, out-2.png, ... Each page compiles
          * the spec again, so it is read once into memory (documents are small). */
@@ -286,20 +374,18 @@ static int cmd_check(int argc, char **argv)
     render_args a;
     int rc = parse_render_args(argc, argv, &a, 0);
     if (rc) return rc;
-    qr_kind kind;
-    if (!a.kind) {
-        return usage_error(
-            "name the kind with -k (document, spreadsheet, presentation, pdf, html)");
-    }
-    if (qr_kind_from_str(a.kind, &kind) != 0)
-        return usage_error("-k takes document, spreadsheet, presentation, pdf or html");
+    qr_kind kind = QR_KIND_DOCUMENT;
+    if (a.kind && (rc = kind_arg(a.kind, &kind)) != 0) return rc;
     size_t len = 0;
     char *spec = read_spec(&a, &len, &rc);
     if (!spec) return rc;
+    /* No -k: the spec's shape says (slides, sheets, else document). */
+    if (!a.kind) qr_kind_guess(spec, len, &kind);
     qr_status st;
     qr_result res;
     qr_render_opts o = {0};
     o.max_input = a.max_input; /* 0: the default */
+    o.strict = a.strict;
     st = qr_check_opts(spec, len, kind, &o, &res);
     free(spec);
     if (st != QR_OK) {
@@ -308,7 +394,10 @@ static int cmd_check(int argc, char **argv)
         qr_buf b = {0};
         qr_buf_puts(&b, "{\"status\":\"ok\",\"kind\":");
         qr_json_str(&b, qr_kind_str(kind));
-        qr_buf_puts(&b, ",\"errors\":[]}");
+        qr_buf_puts(&b, ",\"errors\":[],\"warnings\":");
+        size_t omitted = qr_json_errors(&b, &res.warnings, MAX_ERRORS_SHOWN, RESULT_BUDGET);
+        if (omitted) qr_buf_printf(&b, ",\"warnings_omitted\":%zu", omitted);
+        qr_buf_putc(&b, '}');
         qr_json_print(&b);
         qr_buf_free(&b);
         rc = 0;
@@ -349,8 +438,72 @@ static int cmd_fmt(int argc, char **argv)
     return rc;
 }
 
-static const char *const store_commands[] = {"create", "edit",    "rewrite", "show", "log",
-                                             "diff",   "restore", "export",  "fsck", NULL};
+/* quire schema [-k KIND] [--edit]: the JSON Schema itself (not a result line). */
+static int cmd_schema(int argc, char **argv)
+{
+    qr_kind kind = QR_KIND_DOCUMENT;
+    int edit = 0, rc;
+    for (int i = 1; i < argc; i++) {
+        if ((strcmp(argv[i], "-k") == 0 || strcmp(argv[i], "--kind") == 0) && i + 1 < argc) {
+            if ((rc = kind_arg(argv[++i], &kind)) != 0) return rc;
+        } else if (strcmp(argv[i], "--edit") == 0) {
+            edit = 1;
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unexpected argument %.200s", argv[i]);
+            return usage_error(msg);
+        }
+    }
+    qr_result res;
+    qr_status st = qr_schema(kind, edit, &res);
+    if (st != QR_OK) {
+        rc = print_failure(st, &res);
+    } else {
+        fwrite(res.data, 1, res.size, stdout);
+        rc = fflush(stdout) ? 3 : 0;
+    }
+    qr_result_free(&res);
+    return rc;
+}
+
+/* quire help [CMD | --man | --man-spec | --completion] */
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        qr_cli_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--man") == 0) return qr_cli_man(stdout), 0;
+    if (strcmp(argv[1], "--man-spec") == 0) return qr_cli_man_spec(stdout), 0;
+    if (strcmp(argv[1], "--completion") == 0) return qr_cli_completion(stdout), 0;
+    const qr_cli_cmd *c = qr_cli_cmd_find(argv[1]);
+    if (!c) {
+        char msg[256];
+        const char *sug = qr_cli_cmd_suggest(argv[1]);
+        snprintf(msg, sizeof msg, "no command %.60s%s%s%s", argv[1], sug ? "; did you mean " : "",
+                 sug ? sug : "", sug ? "?" : "");
+        return usage_error(msg);
+    }
+    qr_cli_help(stdout, c);
+    return 0;
+}
+
+/* The store folder the store commands will use, made absolute for messages. */
+static void note_store(int argc, char **argv)
+{
+    const char *dir = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--store") == 0) dir = argv[i + 1];
+    if (!dir) dir = getenv("QUIRE_STORE");
+    if (!dir || !*dir) dir = ".quire";
+    static char abs[2 * PATH_MAX + 2];
+    char cwd[PATH_MAX];
+    if (dir[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(abs, sizeof abs, "%s", dir);
+    else
+        snprintf(abs, sizeof abs, "%s/%s", cwd, strncmp(dir, "./", 2) == 0 ? dir + 2 : dir);
+    qr_cli_set_store(abs);
+}
 
 int main(int argc, char **argv)
 {
@@ -364,8 +517,30 @@ int main(int argc, char **argv)
      * pages cost no memory; the host of libquire keeps its own policy. */
     mallopt(M_TOP_PAD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    /* Global options before the command (git's habit) move after it:
+     * `quire --store D log ID` is `quire log ID --store D`. */
+    char **args = malloc(((size_t)argc + 2) * sizeof *args);
+    if (!args) return 3;
+    int n = 0, g = 1;
+    const char *global[2] = {NULL, NULL};
+    while (g < argc) {
+        if (strcmp(argv[g], "--store") == 0 && g + 1 < argc) {
+            global[0] = argv[g], global[1] = argv[g + 1], g += 2;
+        } else if (strncmp(argv[g], "--store=", 8) == 0) {
+            global[0] = "--store", global[1] = argv[g] + 8, g++;
+        } else {
+            break;
+        }
+    }
+    args[n++] = argv[0];
+    for (int i = g; i < argc; i++)
+        args[n++] = argv[i];
+    if (global[0]) args[n++] = (char *)global[0], args[n++] = (char *)global[1];
+    args[n] = NULL;
+    argc = n, argv = args;
+
     if (argc < 2) {
-        fputs(usage_text, stderr);
+        qr_cli_usage(stderr);
         return usage_error("name a command");
     }
     const char *cmd = argv[1];
@@ -375,26 +550,36 @@ int main(int argc, char **argv)
      * whose code frees json_dumps() text with free(). */
     if (strcmp(cmd, "render") == 0 || strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0)
         qr_compile_use_region_alloc();
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage_text, stdout);
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        qr_cli_usage(stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
         printf("quire %s\n", QUIRE_VERSION);
         return 0;
     }
+    if (strcmp(cmd, "help") == 0) return cmd_help(argc - 1, argv + 1);
+    const qr_cli_cmd *c = qr_cli_cmd_find(cmd);
+    if (!c) {
+        char msg[256];
+        const char *sug = qr_cli_cmd_suggest(cmd);
+        snprintf(msg, sizeof msg, "unknown command %.60s%s%s%s", cmd, sug ? "; did you mean " : "",
+                 sug ? sug : "", sug ? "?" : "");
+        return usage_error(msg);
+    }
+    /* CMD --help for every command (before "--", which ends the options). */
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            qr_cli_help(stdout, c);
+            return 0;
+        }
+    }
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
-    if (strcmp(cmd, "fonts") == 0) {
-        return qr_cli_fonts(argc - 1, argv + 1);
-    }
-    for (int i = 0; store_commands[i]; i++) {
-        if (strcmp(cmd, store_commands[i]) == 0) {
-            return qr_cli_store(argc - 1, argv + 1);
-        }
-    }
-    char msg[256];
-    snprintf(msg, sizeof msg, "unknown command %s", cmd);
-    return usage_error(msg);
+    if (strcmp(cmd, "schema") == 0) return cmd_schema(argc - 1, argv + 1);
+    if (strcmp(cmd, "fonts") == 0) return qr_cli_fonts(argc - 1, argv + 1);
+    /* the rest are the store commands */
+    note_store(argc - 1, argv + 1);
+    return qr_cli_store(argc - 1, argv + 1);
 }

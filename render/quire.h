@@ -101,6 +101,15 @@ QR_EXPORT qr_status qr_check_opts(const char *spec, size_t len, qr_kind kind,
 
 QR_EXPORT void qr_result_free(qr_result *res);
 
+/** The JSON Schema (draft 2020-12) of a kind's spec, or with edit = 1 of
+ *  the edit payload {spec_patch, spec_append, ops}, generated from the
+ *  compiler's own schema table: every key the compiler accepts, required
+ *  keys, additionalProperties false, short descriptions (a tool
+ *  definition's size) and "x-quire-extension": true on quire's extensions.
+ *  On QR_OK res->data holds the JSON text (a newline ends it), res->size
+ *  its length. Free with qr_result_free(). */
+QR_EXPORT qr_status qr_schema(qr_kind kind, int edit, qr_result *res);
+
 /** "document", "spreadsheet", ... ; NULL for a bad value. */
 QR_EXPORT const char *qr_kind_str(qr_kind kind);
 /** Parse a kind name; returns 0 on success. */

@@ -240,7 +240,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (st == QR_OK && sink->status != QR_OK) st = sink->status;
     if (st == QR_OK && opts && opts->strict) st = strict_check(res);
     if (st == QR_E_LIMIT && res->errors.count == 0)
-        qr_errlist_addf(&res->errors, QR_E_LIMIT, "", "raise max_output (quire --max-output BYTES)",
+        qr_errlist_addf(&res->errors, QR_E_LIMIT, "", "raise qr_render_opts.max_output",
                         "the output is larger than the limit of %zu bytes", sink->limit);
     else if (st != QR_OK && res->errors.count == 0)
         qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,

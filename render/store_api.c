@@ -406,7 +406,7 @@ qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *
     result_init(res, id);
     if (n < 1) {
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
-                       "quire log ID lists them");
+                       "qr_store_log() lists them");
         return finish(res, QR_E_USAGE);
     }
     qr_folder_txn *t;
@@ -528,7 +528,7 @@ qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_s
     qr_status st = QR_OK;
     if (a < 1 || b < 1)
         st = qr_errlist_add(&out->errors, QR_E_USAGE, "", "versions are numbered from 1",
-                            "quire log ID lists them");
+                            "qr_store_log() lists them");
     if (st == QR_OK) st = qr_folder_spec(s->f, id, a, &ta, &out->errors);
     if (st == QR_OK) st = qr_folder_spec(s->f, id, b, &tb, &out->errors);
     if (st == QR_OK) {

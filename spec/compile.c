@@ -282,9 +282,9 @@ static void json_error(qr_errlist *errs, const qr_jp_error *je)
 qr_status qr_input_size_check(size_t len, const qr_limits *lim, qr_errlist *errs)
 {
     if (!lim->max_input || len <= lim->max_input) return QR_OK;
-    return qr_errlist_addf(
-        errs, QR_E_LIMIT, "", "raise it with --max-input (library: qr_limits.max_input)",
-        "input is %zu bytes; the limit max_input is %zu bytes", len, lim->max_input);
+    return qr_errlist_addf(errs, QR_E_LIMIT, "", "raise qr_limits.max_input",
+                           "input is %zu bytes; the limit max_input is %zu bytes", len,
+                           lim->max_input);
 }
 
 json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,

@@ -131,14 +131,7 @@ void qr_cc_limit(qr_cc *cc, const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (strcmp(name, "max_input") == 0 || strcmp(name, "max_output") == 0) {
-        char opt[32];
-        snprintf(opt, sizeof opt, "%s", name);
-        opt[3] = '-';
-        snprintf(hint, sizeof hint, "raise it with --%s (library: qr_limits.%s)", opt, name);
-    } else {
-        snprintf(hint, sizeof hint, "raise qr_limits.%s", name);
-    }
+    snprintf(hint, sizeof hint, "raise qr_limits.%s", name);
     add(cc, QR_E_LIMIT, cc->path ? cc->path : "", hint, msg);
 }
 

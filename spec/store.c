@@ -392,7 +392,7 @@ static qr_status resolve_version(int dir, const char *id, int *n, qr_errlist *er
     qr_folder_meta_free(&m);
     if (*n == 0) *n = head;
     if (*n < 1 || *n > head)
-        return qr_errlist_addf(errs, QR_E_USAGE, "", "quire log ID lists the versions",
+        return qr_errlist_addf(errs, QR_E_USAGE, "", "qr_store_log() lists the versions",
                                "artifact \"%s\" has no version %d (versions 1 to %d)", id, *n,
                                head);
     return QR_OK;

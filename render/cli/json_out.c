@@ -8,6 +8,9 @@
 
 #include "utf8.h"
 
+/* Room for a store folder named in a message. */
+#define PATH_MAX_SHOWN 200
+
 /* Append n bytes as a quoted JSON string; "..." inside the quotes when cut. */
 static void str_n(qr_buf *b, const unsigned char *s, size_t n, int cut)
 {
@@ -74,8 +77,45 @@ void qr_json_str(qr_buf *b, const char *s)
     qr_json_str_max(b, s ? s : "", (size_t)-1);
 }
 
+static const char *store_dir;
+
+void qr_cli_set_store(const char *dir)
+{
+    store_dir = dir;
+}
+
+/* Library wording -> CLI wording: the first match is replaced. */
+static const char *const hint_map[][2] = {
+    {"qr_limits.max_input", "max_input with --max-input BYTES"},
+    {"qr_limits.max_output", "max_output with --max-output BYTES"},
+    {"qr_render_opts.max_output", "max_output with --max-output BYTES"},
+    {"qr_store_log()", "quire log ID"},
+    {"the kind's JSON Schema (qr_schema)", "quire schema -k KIND"},
+};
+
+const char *qr_cli_hint(const char *hint, char *buf, size_t size)
+{
+    if (!hint) return NULL;
+    for (size_t i = 0; i < sizeof hint_map / sizeof hint_map[0]; i++) {
+        const char *at = strstr(hint, hint_map[i][0]);
+        if (!at) continue;
+        snprintf(buf, size, "%.*s%s%s", (int)(at - hint), hint, hint_map[i][1],
+                 at + strlen(hint_map[i][0]));
+        return buf;
+    }
+    return hint;
+}
+
+const char *qr_cli_message(const qr_error *e, char *buf, size_t size)
+{
+    if (e->code != QR_E_STORE || !store_dir || strstr(e->message, store_dir)) return e->message;
+    snprintf(buf, size, "%s (store folder %s)", e->message, store_dir);
+    return buf;
+}
+
 size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget)
 {
+    char mbuf[1024], hbuf[512];
     size_t start = b->len, n = 0;
     qr_buf_putc(b, '[');
     for (; n < l->count && n < cap && b->len - start < budget; n++) {
@@ -84,10 +124,11 @@ size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget)
         qr_buf_puts(b, "{\"path\":");
         qr_json_str_max(b, e->path, 120);
         qr_buf_puts(b, ",\"message\":");
-        qr_json_str_max(b, e->message, 160);
+        const char *msg = qr_cli_message(e, mbuf, sizeof mbuf);
+        qr_json_str_max(b, msg, msg == e->message ? 160 : 160 + PATH_MAX_SHOWN);
         if (e->hint) {
             qr_buf_puts(b, ",\"hint\":");
-            qr_json_str_max(b, e->hint, 120);
+            qr_json_str_max(b, qr_cli_hint(e->hint, hbuf, sizeof hbuf), 120);
         }
         qr_buf_putc(b, '}');
     }

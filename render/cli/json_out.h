@@ -25,6 +25,18 @@ size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget)
 char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, char *msg,
                   size_t msgsz);
 
+/** The store folder the store commands use (absolute when it could be
+ *  resolved): errors of the store (QR_E_STORE) name it in the result. */
+void qr_cli_set_store(const char *dir);
+/** The CLI's wording of a library hint: the library speaks of its API
+ *  ("raise qr_limits.max_input", "qr_store_log() lists the versions"), the
+ *  CLI of its commands and options ("--max-input BYTES", "quire log ID").
+ *  Returns hint itself or buf. */
+const char *qr_cli_hint(const char *hint, char *buf, size_t size);
+/** The CLI's message of an error: a store error names the store folder.
+ *  Returns e->message or buf. */
+const char *qr_cli_message(const qr_error *e, char *buf, size_t size);
+
 /** Print the buffer and a newline to stdout, flush. */
 void qr_json_print(qr_buf *b);
 

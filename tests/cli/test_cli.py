@@ -250,7 +250,7 @@ class CliTest(unittest.TestCase):
         self.assertIn("max_input", json.dumps(result(lines)))
         code, lines, _ = run(["check", spec, "-k", "spreadsheet", "--max-input", str(size)])
         self.assertEqual(code, 0, lines)
-        self.assertEqual(result(lines), {"status": "ok", "kind": "spreadsheet", "errors": []})
+        self.assertEqual(result(lines), {"status": "ok", "kind": "spreadsheet", "errors": [], "warnings": []})
         with open(spec, "rb") as f:
             code, lines, _ = run(["check", "-", "-k", "spreadsheet", "--max-input", str(size)],
                                  stdin=f.read())

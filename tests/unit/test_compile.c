@@ -1240,7 +1240,7 @@ static void test_limits(void **state)
     o.limits.max_input = 10;
     assert_int_equal(qr_compile(s, strlen(s), D, &o, &d, &e), QR_E_LIMIT);
     assert_string_equal(e.items[0].message, "input is 14 bytes; the limit max_input is 10 bytes");
-    assert_non_null(strstr(e.items[0].hint, "--max-input"));
+    assert_non_null(strstr(e.items[0].hint, "qr_limits.max_input"));
     qr_errlist_clear(&e);
     qr_compile_opts_default(&o);
 
@@ -1736,7 +1736,7 @@ static void test_reader_limits_and_failures(void **state)
     assert_null(d);
     assert_int_equal(e.count, 1);
     assert_string_equal(e.items[0].message, "input is 14 bytes; the limit max_input is 10 bytes");
-    assert_non_null(strstr(e.items[0].hint, "--max-input"));
+    assert_non_null(strstr(e.items[0].hint, "qr_limits.max_input"));
     qr_errlist_clear(&e);
     assert_same_compile(s, strlen(s), D, &o, "max_input 10");
     o.limits.max_input = 14; /* exactly at the limit is fine */
