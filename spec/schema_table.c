@@ -266,7 +266,9 @@ const char *const qr_schema_defs[][2] = {
     {"item", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/item_object\"}]}"},
     {"cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]},"
              "{\"$ref\":\"#/$defs/cell_object\"}]}"},
-    {"sheet_cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]},"
+    /* integers past 2^53 would lose digits as spreadsheet numbers: refused */
+    {"sheet_cell", "{\"anyOf\":[{\"type\":[\"string\",\"boolean\",\"null\"]},{\"type\":"
+                   "\"number\",\"minimum\":-9007199254740992,\"maximum\":9007199254740992},"
                    "{\"$ref\":\"#/$defs/sheet_cell_object\"}]}"},
     {NULL, NULL},
 };

@@ -270,7 +270,7 @@ void qr_cli_man_spec(FILE *f)
             if (key->flags & QR_SK_REQUIRED) fputs("required. ", f);
             if (key->flags & QR_SK_EXT) fputs("(ext) ", f);
             if (key->desc) roff(f, key->desc);
-            fputc('\n', f);
+            if (key->flags || key->desc) fputc('\n', f);
         }
         fputs(".El\n", f);
     }

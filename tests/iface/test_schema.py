@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""quire schema: the exported JSON Schema of every kind (and of the edit
+payload) is valid draft 2020-12 (jsonschema's meta-schema check), every
+fixture validates against it, and every error fixture the compiler rejects
+for its shape is rejected by the schema too. The library's qr_schema() gives
+the same text as the command."""
+import ctypes
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+
+QUIRE = os.environ.get("QUIRE", "build/quire")
+SRC = os.environ.get("QUIRE_SOURCE_DIR", ".")
+LIB = os.environ.get("QUIRE_LIB")
+KINDS = ["document", "spreadsheet", "presentation", "pdf", "html"]
+
+# Error fixtures whose fault is not the JSON's shape: the compiler checks
+# them against files, content, the calendar, other values or limits, which a
+# JSON Schema cannot say. Each is listed with why; every other error fixture
+# must be rejected by the schema.
+NOT_SHAPE = {
+    "deck-bullets-depth-10": "nesting past max_list_depth, a limit",
+    "list-depth-10": "nesting past max_list_depth, a limit",
+    "limit-string-length": "a string past max_string, a limit",
+    "deck-image-bad": "the image bytes are not PNG or JPEG",
+    "image-not-an-image": "the image bytes are not PNG or JPEG",
+    "image-bad-base64": "the data: URI's base64 is broken",
+    "image-svg": "the data: URI's media type",
+    "image-absolute-path": "a path rule checked against the base folder",
+    "image-dotdot": "a path rule checked against the base folder",
+    "image-http-url": "remote images are not fetched",
+    "image-missing-file": "the file does not exist",
+    "page-margins-too-big": "margins against the page size",
+    "sheet-date-before-1900": "the 1900 date system",
+    "sheet-date-feb-30": "the calendar",
+    "sheet-date-invalid": "the calendar",
+    "sheet-name-blank": "a name of spaces",
+    "sheet-name-duplicate-case": "names unique across sheets",
+    "sheet-name-history": "a name Excel reserves",
+    "table-widths-wrong-count": "widths against the column count",
+    "syntax-duplicate-key": "JSON syntax (Python's parser keeps the last key)",
+    "syntax-infinity-literal": "JSON syntax (Python's parser accepts Infinity)",
+    "syntax-nan-literal": "JSON syntax (Python's parser accepts NaN)",
+}
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL " + msg)
+
+
+def schema_text(args):
+    p = subprocess.run([QUIRE, "schema"] + args, capture_output=True, timeout=30)
+    if p.returncode != 0:
+        fail("quire schema %s: exit %d" % (args, p.returncode))
+    return p.stdout
+
+
+def kind_of(spec):
+    if "slides" in spec:
+        return "presentation"
+    if "sheets" in spec:
+        return "spreadsheet"
+    return "document"
+
+
+validators = {}
+for kind in KINDS:
+    text = schema_text(["-k", kind])
+    schema = json.loads(text)
+    jsonschema.Draft202012Validator.check_schema(schema)  # raises when invalid
+    if schema.get("$schema") != "https://json-schema.org/draft/2020-12/schema":
+        fail("%s: $schema is %r" % (kind, schema.get("$schema")))
+    if schema.get("additionalProperties") is not False:
+        fail("%s: the top level allows unknown keys" % kind)
+    validators[kind] = jsonschema.Draft202012Validator(schema)
+    if kind == "document" and len(text) >= 8192:
+        fail("the document schema is %d bytes, not under 8 KB" % len(text))
+    print("%-12s %5d bytes, %d $defs" % (kind, len(text), len(schema.get("$defs", {}))))
+
+# Every object schema forbids unknown keys, as the compiler does.
+doc = json.loads(schema_text(["-k", "document"]))
+for name, d in doc["$defs"].items():
+    if d.get("type") == "object" and d.get("additionalProperties") is not False:
+        fail("$defs/%s allows unknown keys" % name)
+if not doc["properties"]["page"].get("x-quire-extension"):
+    fail("page is not marked as an extension")
+if doc["properties"]["sections"].get("x-quire-extension"):
+    fail("sections (DocsGPT's own) is marked as an extension")
+
+# The edit payload.
+edit = json.loads(schema_text(["--edit"]))
+jsonschema.Draft202012Validator.check_schema(edit)
+ev = jsonschema.Draft202012Validator(edit)
+good = {"spec_patch": {"title": "New"}, "spec_append": {"blocks": [{"type": "page_break"}]},
+        "ops": [{"op": "replace", "path": "/slides/0/title", "value": "Q4"}]}
+for bad in ({"patch": {}}, {"ops": [{"op": "frobnicate", "path": "/a"}]}, {"ops": [{"path": "/a"}]},
+            {"spec_append": {"blocks": {}}}):
+    if ev.is_valid(bad):
+        fail("the edit schema accepts %s" % json.dumps(bad))
+if not ev.is_valid(good):
+    fail("the edit schema rejects %s: %s" % (json.dumps(good), next(ev.iter_errors(good)).message))
+
+# Every fixture validates.
+n_ok = 0
+for path in sorted(glob.glob(os.path.join(SRC, "fixtures", "*", "spec.json"))):
+    with open(path, encoding="utf-8") as f:
+        spec = json.load(f)
+    kind = kind_of(spec)
+    errs = sorted(validators[kind].iter_errors(spec), key=lambda e: list(e.absolute_path))
+    if errs:
+        fail("%s: %s at /%s" % (path, errs[0].message[:160],
+                                "/".join(str(p) for p in errs[0].absolute_path)))
+    n_ok += 1
+print("%d fixtures validate" % n_ok)
+
+# Every shape-error fixture is rejected.
+n_rej = 0
+seen = set()
+for d in sorted(glob.glob(os.path.join(SRC, "fixtures", "errors", "*", ""))):
+    name = os.path.basename(os.path.dirname(d))
+    with open(os.path.join(d, "expect.json")) as f:
+        exp = json.load(f)
+    raw = open(os.path.join(d, "spec.json"), "rb").read()
+    try:
+        spec = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        continue  # not JSON (syntax, UTF-8): nothing for a schema to judge
+    if name in NOT_SHAPE:
+        seen.add(name)
+        continue
+    if exp.get("exit") not in (1, 4):
+        continue
+    if validators[exp["kind"]].is_valid(spec):
+        fail("%s: the compiler rejects it, the schema accepts it" % name)
+    n_rej += 1
+for name in sorted(set(NOT_SHAPE) - seen):
+    fail("NOT_SHAPE names %s, which is not an error fixture any more" % name)
+print("%d shape-error fixtures rejected by the schema" % n_rej)
+
+# qr_schema() in the library gives the command's text.
+if LIB and os.path.exists(LIB):
+    lib = ctypes.CDLL(LIB)
+
+    class Errlist(ctypes.Structure):
+        _fields_ = [("items", ctypes.c_void_p), ("count", ctypes.c_size_t),
+                    ("cap", ctypes.c_size_t), ("oom", ctypes.c_int)]
+
+    class Result(ctypes.Structure):
+        _fields_ = [("status", ctypes.c_int), ("data", ctypes.POINTER(ctypes.c_ubyte)),
+                    ("size", ctypes.c_size_t), ("pages", ctypes.c_int), ("errors", Errlist),
+                    ("warnings", Errlist)]
+
+    for i, kind in enumerate(KINDS):
+        r = Result()
+        st = lib.qr_schema(i, 0, ctypes.byref(r))
+        text = ctypes.string_at(r.data, r.size)
+        lib.qr_result_free(ctypes.byref(r))
+        if st != 0 or text != schema_text(["-k", kind]):
+            fail("qr_schema(%s) differs from quire schema -k %s" % (kind, kind))
+    print("qr_schema() matches the command for every kind")
+else:
+    fail("QUIRE_LIB is not set: qr_schema() not checked")
+
+if failures:
+    print("%d failures" % len(failures))
+    sys.exit(1)
+print("ok")
