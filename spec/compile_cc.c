@@ -200,7 +200,13 @@ int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char
         char hint[512];
         const char *s = qr_suggest(key, keys);
         const char *other = other_kind(key);
-        if (s) {
+        const qr_skey *flag = qr_schema_key(QR_SO_RUN, key);
+        if (flag && strcmp(key, "text") != 0) {
+            /* {"type": "paragraph", "text": "x", "bold": true}: a run's flag on its holder */
+            snprintf(hint, sizeof hint,
+                     "\"%s\" belongs on a run: \"runs\": [{\"text\": \"...\", \"%s\": %s}]", key,
+                     key, strcmp(key, "link") == 0 ? "\"https://...\"" : "true");
+        } else if (s) {
             snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
         } else if (other && cc->plen == 0) {
             snprintf(hint, sizeof hint, "\"%s\" belongs in a %s; this is a %s spec", key, other,
