@@ -72,7 +72,11 @@ static int print_failure(qr_status st, const qr_result *res)
 static int input_failure(qr_status st, const char *msg)
 {
     qr_result res = {0};
-    qr_errlist_add(&res.errors, st, "", msg, NULL);
+    const char *hint = st == QR_E_LIMIT  ? "raise max_input with --max-input BYTES"
+                       : st == QR_E_IO   ? "check the path and its permissions"
+                       : st == QR_E_UTF8 ? "save the spec as UTF-8"
+                                         : "run quire help";
+    qr_errlist_add(&res.errors, st, "", msg, hint);
     int code = print_failure(st, &res);
     qr_result_free(&res);
     return code;
@@ -554,11 +558,7 @@ int main(int argc, char **argv)
         qr_cli_usage(stdout);
         return 0;
     }
-    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-        printf("quire %s\n", QUIRE_VERSION);
-        return 0;
-    }
-    if (strcmp(cmd, "help") == 0) return cmd_help(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0) cmd = "version";
     const qr_cli_cmd *c = qr_cli_cmd_find(cmd);
     if (!c) {
         char msg[256];
@@ -574,6 +574,11 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    if (strcmp(cmd, "version") == 0) {
+        printf("quire %s\n", QUIRE_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0) return cmd_help(argc - 1, argv + 1);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
