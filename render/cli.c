@@ -390,6 +390,10 @@ static int cmd_check(int argc, char **argv)
     qr_render_opts o = {0};
     o.max_input = a.max_input; /* 0: the default */
     o.strict = a.strict;
+    /* Relative images resolve as render resolves them: a spec that renders checks. */
+    char dir[PATH_MAX];
+    dir_of(a.spec, dir, sizeof dir);
+    o.base_dir = a.base_dir ? a.base_dir : dir;
     st = qr_check_opts(spec, len, kind, &o, &res);
     free(spec);
     if (st != QR_OK) {

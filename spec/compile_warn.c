@@ -23,28 +23,43 @@ void qr_cc_warn(qr_cc *cc, const char *hint, const char *fmt, ...)
 
 /* ---- markdown ------------------------------------------------------------------ */
 
-/* A closed pair of delim (1 or 2 bytes) around something not blank: **x**, `x`. */
+/* A closed pair of delim (1 or 2 bytes) around something not blank, at word
+ * boundaries as markdown wants them: **x**, `x`, but not __init__( or 2**3**4. */
+static int opens(const char *s, size_t i)
+{
+    return i == 0 || s[i - 1] == ' ' || strchr("(\"'[", s[i - 1]);
+}
+
+static int closes(const char *s, size_t n, size_t i)
+{
+    return i >= n || s[i] == ' ' || strchr(".,;:!?)\"'", s[i]);
+}
+
 static int pair(const char *s, size_t n, const char *delim)
 {
     size_t d = strlen(delim);
     for (size_t i = 0; i + d < n; i++) {
-        if (memcmp(s + i, delim, d) != 0) continue;
+        if (memcmp(s + i, delim, d) != 0 || !opens(s, i)) continue;
         size_t j = i + d;
         if (j >= n || s[j] == ' ' || memcmp(s + j, delim, d) == 0) continue;
         for (size_t k = j + 1; k + d <= n; k++)
-            if (memcmp(s + k, delim, d) == 0 && s[k - 1] != ' ') return 1;
-        return 0;
+            if (memcmp(s + k, delim, d) == 0 && s[k - 1] != ' ' && closes(s, n, k + d)) return 1;
     }
     return 0;
 }
 
-/* [text](url) */
+/* [text](url): a url with a scheme, a path or an anchor, no spaces. */
 static int md_link(const char *s, size_t n)
 {
     for (const char *p = memchr(s, ']', n); p; p = memchr(p + 1, ']', n - (size_t)(p + 1 - s))) {
-        if (p + 1 >= s + n || p[1] != '(') continue;
-        if (!memchr(s, '[', (size_t)(p - s))) continue;
-        if (memchr(p, ')', n - (size_t)(p - s))) return 1;
+        if (p + 2 >= s + n || p[1] != '(' || !memchr(s, '[', (size_t)(p - s))) continue;
+        const char *u = p + 2, *end = s + n;
+        if (!(strncmp(u, "http", 4) == 0 || strncmp(u, "mailto:", 7) == 0 || *u == '/' ||
+              *u == '#' || strncmp(u, "www.", 4) == 0))
+            continue;
+        while (u < end && *u != ')' && *u != ' ')
+            u++;
+        if (u < end && *u == ')') return 1;
     }
     return 0;
 }

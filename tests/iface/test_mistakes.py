@@ -144,7 +144,8 @@ for name, args, msg, hint in USAGE:
         failures.append(name)
 
 # Text that only looks like markdown gets no warning.
-for text in ["2 * 3 = 6", "snake_case names", "a - b", "Price: $5", "C# and F#", "#hashtag"]:
+for text in ["2 * 3 = 6", "snake_case names", "a - b", "Price: $5", "C# and F#", "#hashtag",
+             "__import__('os')", "2**3**4", "x[0](1)", "-5 degrees", "3.14 is pi"]:
     code, res = check([], doc(para(text)))
     if res.get("warnings"):
         failures.append("false warning for %r: %s" % (text, res["warnings"]))
