@@ -70,7 +70,8 @@ class _Result(ctypes.Structure):
 
 class _RenderOpts(ctypes.Structure):
     _fields_ = [("base_dir", ctypes.c_char_p), ("png_page", ctypes.c_int), ("png_dpi", ctypes.c_int),
-                ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t)]
+                ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t),
+                ("strict", ctypes.c_int)]
 
 
 _CLOCK = ctypes.CFUNCTYPE(ctypes.c_longlong, ctypes.c_void_p)
@@ -146,6 +147,7 @@ def _L():
     sigs = {
         "qr_render_mem": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, c.c_int, P(_RenderOpts), P(_Result)]),
         "qr_check": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, P(_Result)]),
+        "qr_schema": (c.c_int, [c.c_int, c.c_int, P(_Result)]),
         "qr_result_free": (None, [P(_Result)]),
         "qr_status_str": (c.c_char_p, [c.c_int]),
         "qr_status_exit": (c.c_int, [c.c_int]),
@@ -271,6 +273,21 @@ def check(spec, kind):
     try:
         if st != 0:
             _raise(st, res.errors)
+    finally:
+        lib.qr_result_free(ctypes.byref(res))
+
+
+def schema(kind="document", edit=False):
+    """The JSON Schema (draft 2020-12) of kind's spec, or with edit=True of the
+    edit payload {spec_patch, spec_append, ops}, as a dict: what a gateway
+    hands a model as a tool's parameters."""
+    lib = _L()
+    res = _Result()
+    st = lib.qr_schema(_kind(kind), 1 if edit else 0, ctypes.byref(res))
+    try:
+        if st != 0:
+            _raise(st, res.errors)
+        return json.loads(ctypes.string_at(res.data, res.size))
     finally:
         lib.qr_result_free(ctypes.byref(res))
 

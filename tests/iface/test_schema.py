@@ -168,6 +168,17 @@ if LIB and os.path.exists(LIB):
 else:
     fail("QUIRE_LIB is not set: qr_schema() not checked")
 
+# The Python binding's quire.schema() gives the same schema.
+sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
+import quire  # noqa: E402
+
+for kind in KINDS:
+    if quire.schema(kind) != json.loads(schema_text(["-k", kind])):
+        fail("quire.schema(%r) differs from quire schema -k %s" % (kind, kind))
+if quire.schema(edit=True) != json.loads(schema_text(["--edit"])):
+    fail("quire.schema(edit=True) differs from quire schema --edit")
+print("quire.schema() in the binding matches")
+
 if failures:
     print("%d failures" % len(failures))
     sys.exit(1)
