@@ -63,7 +63,8 @@ static int print_failure(qr_status st, const qr_result *res)
         const qr_error *e = &res->errors.items[i];
         char hb[512];
         fprintf(stderr, "%s: %s", *e->path ? e->path : "/", e->message);
-        if (e->hint) fprintf(stderr, " (%s)", qr_cli_hint(e->hint, hb, sizeof hb));
+        const char *hint = qr_cli_error_hint(e, hb, sizeof hb);
+        if (hint) fprintf(stderr, " (%s)", hint);
         fputc('\n', stderr);
     }
     return qr_status_exit(st);

@@ -106,6 +106,36 @@ const char *qr_cli_hint(const char *hint, char *buf, size_t size)
     return hint;
 }
 
+const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size)
+{
+    if (e->hint) return qr_cli_hint(e->hint, buf, size);
+    switch (e->code) {
+    case QR_OK: /* a warning without a hint says enough */
+        return NULL;
+    case QR_E_NOMEM:
+        return "memory ran out: send a smaller spec or split it";
+    case QR_E_IO:
+        return "check the path, its folder and their permissions";
+    case QR_E_RENDER:
+    case QR_E_UNSUPPORTED:
+        return "quire help render lists the formats";
+    case QR_E_STORE:
+        return "quire fsck checks the store; --repair fixes what it can";
+    case QR_E_LIMIT:
+    case QR_E_QUOTA:
+        return "quire help lists the options that raise limits and quotas";
+    case QR_E_USAGE:
+        return "run quire help";
+    case QR_E_SPEC:
+    case QR_E_JSON:
+    case QR_E_UTF8:
+    case QR_E_EDIT:
+    case QR_STATUS_COUNT:
+        break;
+    }
+    return "quire schema -k KIND shows the expected shape";
+}
+
 const char *qr_cli_message(const qr_error *e, char *buf, size_t size)
 {
     if (e->code != QR_E_STORE || !store_dir || strstr(e->message, store_dir)) return e->message;
@@ -126,9 +156,10 @@ size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget)
         qr_buf_puts(b, ",\"message\":");
         const char *msg = qr_cli_message(e, mbuf, sizeof mbuf);
         qr_json_str_max(b, msg, msg == e->message ? 160 : 160 + PATH_MAX_SHOWN);
-        if (e->hint) {
+        const char *hint = qr_cli_error_hint(e, hbuf, sizeof hbuf);
+        if (hint) {
             qr_buf_puts(b, ",\"hint\":");
-            qr_json_str_max(b, qr_cli_hint(e->hint, hbuf, sizeof hbuf), 120);
+            qr_json_str_max(b, hint, 120);
         }
         qr_buf_putc(b, '}');
     }

@@ -33,6 +33,10 @@ void qr_cli_set_store(const char *dir);
  *  CLI of its commands and options ("--max-input BYTES", "quire log ID").
  *  Returns hint itself or buf. */
 const char *qr_cli_hint(const char *hint, char *buf, size_t size);
+/** The CLI's hint of an error: its own (as qr_cli_hint words it), or one
+ *  from its status when the library gave none: every error has a hint
+ *  (a warning keeps none when it had none: NULL). */
+const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size);
 /** The CLI's message of an error: a store error names the store folder.
  *  Returns e->message or buf. */
 const char *qr_cli_message(const qr_error *e, char *buf, size_t size);
