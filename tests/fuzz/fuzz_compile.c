@@ -38,11 +38,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     qr_compile_opts o;
     qr_compile_opts_default(&o);
     o.base_dir = NULL; /* never touch the file system */
-    qr_errlist errs = {0};
+    qr_errlist errs = {0}, warns = {0};
+    o.warnings = &warns; /* the warnings for likely mistakes (compile_warn.c) too */
     qr_doc *doc = NULL;
     qr_compile(spec, len, kind, &o, &doc, &errs);
     qr_doc_free(doc);
     qr_errlist_clear(&errs);
+    qr_errlist_clear(&warns);
 
     qr_buf out = {0};
     if (qr_canonical(spec, len, &out, &errs) == QR_OK) {
