@@ -133,6 +133,8 @@ typedef struct render_args {
     size_t max_input, max_output;
 } render_args;
 
+static int hinted_usage(const char *msg, const char *hint);
+
 /* Names people and models give kinds: formats, programs, plurals. */
 static const char *const kind_alias[][2] = {
     {"docx", "document"},
@@ -179,6 +181,52 @@ static int kind_arg(const char *name, qr_kind *kind)
         snprintf(hint, sizeof hint, "did you mean -k %s?", sug);
     else
         snprintf(hint, sizeof hint, "run quire help");
+    return hinted_usage(msg, hint);
+}
+
+/* Names people give formats. */
+static const char *const format_alias[][2] = {
+    {"doc", "docx"}, {"word", "docx"},         {"document", "docx"}, {"odt", "docx"},
+    {"rtf", "docx"}, {"xls", "xlsx"},          {"excel", "xlsx"},    {"csv", "xlsx"},
+    {"ods", "xlsx"}, {"spreadsheet", "xlsx"},  {"ppt", "pptx"},      {"powerpoint", "pptx"},
+    {"odp", "pptx"}, {"presentation", "pptx"}, {"htm", "html"},      {"jpg", "png"},
+    {"jpeg", "png"}, {"image", "png"},
+};
+
+/* A format name ("docx", from --to or OUT's extension), or a usage error
+ * with a did-you-mean and its exit code. what: "--to" or "OUT". */
+static int format_arg(const char *name, const char *what, qr_format *fmt)
+{
+    char path[40];
+    snprintf(path, sizeof path, "x.%.30s", name);
+    if (qr_format_from_path(path, fmt) == 0) return 0;
+    const char *sug = NULL;
+    for (size_t i = 0; i < sizeof format_alias / sizeof format_alias[0] && !sug; i++)
+        if (strcasecmp(name, format_alias[i][0]) == 0) sug = format_alias[i][1];
+    if (!sug) {
+        const char *names[QR_FORMAT_COUNT + 1];
+        for (int i = 0; i < QR_FORMAT_COUNT; i++)
+            names[i] = qr_format_ext((qr_format)i);
+        names[QR_FORMAT_COUNT] = NULL;
+        sug = qr_suggest(name, names);
+    }
+    char msg[256], hint[128];
+    int ext = strcmp(what, "OUT") == 0;
+    snprintf(msg, sizeof msg, "%s \"%.60s\" is not a format quire writes: %s",
+             ext ? "the extension" : "--to", name,
+             ext ? ".docx, .xlsx, .pptx, .pdf, .html or .png"
+                 : "docx, xlsx, pptx, pdf, html or png");
+    if (sug)
+        snprintf(hint, sizeof hint, ext ? "did you mean .%s?" : "did you mean --to %s?", sug);
+    else
+        snprintf(hint, sizeof hint, "%s",
+                 ext ? "name the format with --to" : "run quire help render");
+    return hinted_usage(msg, hint);
+}
+
+/* A usage error (exit 2) with its own hint. */
+static int hinted_usage(const char *msg, const char *hint)
+{
     qr_buf b = {0};
     qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
     qr_json_str(&b, msg);
@@ -265,18 +313,15 @@ static int cmd_render(int argc, char **argv)
     qr_kind kind = QR_KIND_DOCUMENT;
     if (a.kind && (rc = kind_arg(a.kind, &kind)) != 0) return rc;
     if (a.to) {
-        char name[32];
-        snprintf(name, sizeof name, "x.%.20s", a.to);
-        if (qr_format_from_path(name, &fmt) != 0)
-            return usage_error("--to takes docx, xlsx, pptx, pdf, html or png");
+        if ((rc = format_arg(a.to, "--to", &fmt)) != 0) return rc;
     } else if (to_stdout) {
         if (!a.kind)
             return usage_error("with -o - name the format with --to (or the kind with -k)");
         fmt = qr_kind_format(kind);
     } else if (qr_format_from_path(a.out, &fmt) != 0) {
-        return usage_error(
-            "the output's extension must be .docx, .xlsx, .pptx, .pdf, .html or .png "
-            "(or name the format with --to)");
+        const char *slash = strrchr(a.out, '/');
+        const char *dot = strrchr(slash ? slash : a.out, '.');
+        return format_arg(dot ? dot + 1 : "", "OUT", &fmt);
     }
     if (!a.kind) kind = qr_format_kind(fmt);
     if (to_stdout && a.all_pages) return usage_error("--pages all writes files: name OUT");

@@ -143,6 +143,23 @@ for name, args, msg, hint in USAGE:
     if not ok:
         failures.append(name)
 
+# Format mistakes in render: (name, args, in the error, in the hint)
+RENDER = [
+    ("-o x.doc", ["-o", "x.doc"], "extension \"doc\"", "did you mean .docx?"),
+    ("-o x.pfd", ["-o", "x.pfd"], "extension \"pfd\"", "did you mean .pdf?"),
+    ("--to word", ["-o", "-", "--to", "word"], "--to \"word\"", "did you mean --to docx?"),
+    ("--to excel", ["-o", "-", "--to", "excel"], "--to \"excel\"", "did you mean --to xlsx?"),
+]
+for name, args, msg, hint in RENDER:
+    p = subprocess.run([QUIRE, "render", "-"] + args, input=json.dumps(doc(para("x"))).encode(),
+                       capture_output=True, timeout=60)
+    res = json.loads(p.stdout.decode())
+    ok = p.returncode == 2 and msg in res.get("error", "") and hint in res.get("hint", "")
+    print("%-4s %-36s %s" % ("ok" if ok else "FAIL", name, json.dumps(res)[:150]))
+    if not ok:
+        failures.append(name)
+USAGE += RENDER
+
 # Text that only looks like markdown gets no warning.
 for text in ["2 * 3 = 6", "snake_case names", "a - b", "Price: $5", "C# and F#", "#hashtag",
              "__import__('os')", "2**3**4", "x[0](1)", "-5 degrees", "3.14 is pi"]:
