@@ -559,6 +559,8 @@ static void note_store(int argc, char **argv)
     qr_cli_set_store(abs);
 }
 
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
     /* Nothing quire writes depends on the local time zone (outputs carry
@@ -591,8 +593,14 @@ int main(int argc, char **argv)
         args[n++] = argv[i];
     if (global[0]) args[n++] = (char *)global[0], args[n++] = (char *)global[1];
     args[n] = NULL;
-    argc = n, argv = args;
+    int rc = dispatch(n, args);
+    free(args);
+    return rc;
+}
 
+/* The command line, global options moved after the command. */
+static int dispatch(int argc, char **argv)
+{
     if (argc < 2) {
         qr_cli_usage(stderr);
         return usage_error("name a command");
