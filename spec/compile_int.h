@@ -134,8 +134,9 @@ void qr_cc_warn(qr_cc *cc, const char *hint, const char *fmt, ...)
  *  markdown, which is rendered literally. */
 void qr_cc_warn_markdown(qr_cc *cc, const char *s, size_t n);
 /** Warn when a sheet string cell looks like a number, a percentage, a date
- *  or a formula (all stored as text). The current path is the cell's. */
-void qr_cc_warn_cell(qr_cc *cc, const char *s, size_t n);
+ *  or a formula (all stored as text). The cell is rows[r][col] below the
+ *  current path; the path is only built for a warning that is recorded. */
+void qr_cc_warn_cell(qr_cc *cc, const char *s, size_t n, size_t r, size_t col);
 /** Whether a sheet string may get a warning (cheap test of its first byte). */
 static inline int qr_cc_cell_suspect(const char *s, size_t n)
 {

@@ -362,12 +362,7 @@ static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
         c->type = QR_CELL_TEXT;
         c->len = (uint32_t)n;
         c->v.str = qr_cc_strndup(cc, s, n);
-        if (cc->warns && qr_cc_cell_suspect(s, n)) {
-            o = qr_cc_push_index(cc, r);
-            qr_cc_push_index(cc, col);
-            qr_cc_warn_cell(cc, s, n);
-            qr_cc_pop(cc, o);
-        }
+        if (cc->warns && qr_cc_cell_suspect(s, n)) qr_cc_warn_cell(cc, s, n, r, col);
         return c->v.str ? 0 : -1;
     }
     case JSON_INTEGER: {

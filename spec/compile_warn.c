@@ -169,23 +169,35 @@ static int datelike(const char *s, size_t n)
     return mo >= 1 && mo <= 12 && d >= 1 && d <= 31;
 }
 
-void qr_cc_warn_cell(qr_cc *cc, const char *s, size_t n)
+void qr_cc_warn_cell(qr_cc *cc, const char *s, size_t n, size_t r, size_t col)
 {
     if (!cc->warns || !qr_cc_cell_suspect(s, n)) return;
-    if (s[0] == '=' && n > 1) {
-        qr_cc_warn(cc, "use {\"formula\": \"...\"} for a formula",
-                   "\"%.40s\" starts with '=': stored as text, not a formula", s);
+    int what = s[0] == '=' && n > 1 ? 3 : numeric(s, n);
+    if (!what && datelike(s, n)) what = 4;
+    if (!what) return;
+    if (cc->n_warnings >= QR_CC_MAX_WARNINGS) {
+        cc->n_warnings++; /* counted for "and N more", no path built */
         return;
     }
-    int num = numeric(s, n);
-    if (num == 1) {
+    size_t o = qr_cc_push_index(cc, r);
+    qr_cc_push_index(cc, col);
+    switch (what) {
+    case 1:
         qr_cc_warn(cc, "send a JSON number (980, not \"980\"); keep strings for text",
                    "\"%.40s\" reads as a number but is stored as text", s);
-    } else if (num == 2) {
+        break;
+    case 2:
         qr_cc_warn(cc, "send {\"value\": 0.12, \"format\": \"0%\"} for a percentage",
                    "\"%.40s\" reads as a percentage but is stored as text", s);
-    } else if (datelike(s, n)) {
+        break;
+    case 3:
+        qr_cc_warn(cc, "use {\"formula\": \"...\"} for a formula",
+                   "\"%.40s\" starts with '=': stored as text, not a formula", s);
+        break;
+    default:
         qr_cc_warn(cc, "send {\"date\": \"2026-11-30\"} for a date",
                    "\"%.40s\" reads as a date but is stored as text", s);
+        break;
     }
+    qr_cc_pop(cc, o);
 }
