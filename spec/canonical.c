@@ -27,22 +27,26 @@ typedef enum ctx {
     C_SLIDE,
     C_SHEET,
     C_CELL,
+    C_SERIES,
     C_COUNT
 } ctx;
 
 static const char *const order_top[] = {"title",  "lang",   "size",   "page", "sections",
                                         "blocks", "slides", "sheets", NULL};
-static const char *const order_block[] = {"type",  "level",   "text", "runs",   "ordered",
-                                          "items", "headers", "rows", "widths", "language",
-                                          "src",   "alt",     NULL};
+static const char *const order_block[] = {
+    "type",     "level",   "text",       "runs",   "ordered", "items",   "headers",
+    "rows",     "widths",  "language",   "src",    "chart",   "title",   "categories",
+    "series",   "x_title", "y_title",    "legend", "number_format", "labels", "stacked",
+    "percent",  "anchor",  "width",      "height", "alt",     NULL};
+static const char *const order_series[] = {"name", "values", "x", "y", "color", NULL};
 static const char *const order_run[] = {"text",   "bold", "italic", "underline",
                                         "strike", "code", "link",   NULL};
 static const char *const order_item[] = {"text", "runs", "items", NULL};
 static const char *const order_section[] = {"heading", "paragraphs", NULL};
 static const char *const order_page[] = {"size", "orientation", "margins", NULL};
 static const char *const order_margins[] = {"top", "right", "bottom", "left", NULL};
-static const char *const order_slide[] = {"layout", "title", "subtitle", "bullets",
-                                          "image",  "table", "notes",    NULL};
+static const char *const order_slide[] = {"layout", "title", "subtitle", "bullets", "image",
+                                          "table",  "chart", "notes",    NULL};
 static const char *const order_sheet[] = {"name",    "header", "freeze", "widths",
                                           "columns", "rows",   NULL};
 static const char *const order_cell[] = {"value", "date", "formula", "format", NULL};
@@ -52,7 +56,7 @@ static const char *const *const orders[C_COUNT] = {
     [C_ANY] = order_none,    [C_TOP] = order_top,         [C_BLOCK] = order_block,
     [C_RUN] = order_run,     [C_ITEM] = order_item,       [C_SECTION] = order_section,
     [C_PAGE] = order_page,   [C_MARGINS] = order_margins, [C_SLIDE] = order_slide,
-    [C_SHEET] = order_sheet, [C_CELL] = order_cell,
+    [C_SHEET] = order_sheet, [C_CELL] = order_cell,       [C_SERIES] = order_series,
 };
 
 /* The context of a member's value (arrays pass it on to their elements). */
@@ -69,6 +73,7 @@ static ctx member_ctx(ctx parent, const char *key)
     case C_BLOCK:
         if (!strcmp(key, "runs")) return C_RUN;
         if (!strcmp(key, "items") || !strcmp(key, "headers") || !strcmp(key, "rows")) return C_ITEM;
+        if (!strcmp(key, "series")) return C_SERIES;
         return C_ANY;
     case C_ITEM:
         if (!strcmp(key, "runs")) return C_RUN;
@@ -78,15 +83,17 @@ static ctx member_ctx(ctx parent, const char *key)
         return !strcmp(key, "margins") ? C_MARGINS : C_ANY;
     case C_SLIDE:
         if (!strcmp(key, "bullets")) return C_ITEM;
-        if (!strcmp(key, "image") || !strcmp(key, "table")) return C_BLOCK;
+        if (!strcmp(key, "image") || !strcmp(key, "table") || !strcmp(key, "chart")) return C_BLOCK;
         return C_ANY;
     case C_SHEET:
+        if (!strcmp(key, "charts")) return C_BLOCK;
         return !strcmp(key, "rows") ? C_CELL : C_ANY;
     case C_ANY:
     case C_RUN:
     case C_SECTION:
     case C_MARGINS:
     case C_CELL:
+    case C_SERIES:
     case C_COUNT:
         break;
     }

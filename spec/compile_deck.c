@@ -7,8 +7,8 @@
 #include "compile_int.h"
 
 static const char *const deck_keys[] = {"title", "lang", "size", "slides", NULL};
-static const char *const slide_keys[] = {"layout", "title", "subtitle", "bullets",
-                                         "image",  "table", "notes",    NULL};
+static const char *const slide_keys[] = {"layout", "title", "subtitle", "bullets", "image",
+                                         "table",  "chart", "notes",    NULL};
 static const char *const slide_image_keys[] = {"type", "src", "alt", NULL};
 static const char *const slide_table_keys[] = {"type", "headers", "rows", "widths", NULL};
 static const char *const layouts[] = {"title_content", "title", "section", "blank", NULL};
@@ -130,6 +130,16 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
     if (img) slide_image(cc, img, s);
     json_t *tab = json_object_get(v, "table");
     if (tab) slide_table(cc, tab, s);
+    json_t *ch = json_object_get(v, "chart");
+    if (ch) {
+        size_t o = qr_cc_push_key(cc, "chart");
+        qr_chart *c = qr_arena_alloc(cc->a, sizeof *c);
+        if (!c)
+            qr_cc_oom(cc);
+        else if (qr_cc_chart(cc, ch, QR_CC_CHART_SLIDE, c) == 0)
+            s->chart = c;
+        qr_cc_pop(cc, o);
+    }
 }
 
 void qr_cc_presentation(qr_cc *cc, json_t *root)

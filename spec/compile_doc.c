@@ -17,7 +17,7 @@ static const char *const margin_keys[] = {"top", "right", "bottom", "left", NULL
 static const char *const cell_keys[] = {"text", "runs", NULL};
 
 static const char *const block_types[] = {"heading", "paragraph", "list",       "table",
-                                          "code",    "image",     "page_break", NULL};
+                                          "code",    "image",     "page_break", "chart", NULL};
 static const char *const heading_keys[] = {"type", "text", "runs", "level", NULL};
 static const char *const paragraph_keys[] = {"type", "text", "runs", NULL};
 static const char *const list_keys[] = {"type", "ordered", "items", NULL};
@@ -464,6 +464,9 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     }
     case QR_BLOCK_PAGE_BREAK:
         bad |= qr_cc_check_keys(cc, v, break_keys, "a page_break block") > 0;
+        break;
+    case QR_BLOCK_CHART:
+        bad |= qr_cc_chart(cc, v, QR_CC_CHART_BLOCK, &b->u.chart) < 0;
         break;
     }
     return bad ? -1 : 0;
