@@ -492,6 +492,7 @@ qr_status qr_ooxml_chart_workbook(const qr_chart *ch, long long epoch, qr_buf *o
                 }
                 continue;
             }
+            if (r > se->n) continue; /* a shorter scatter series */
             y->type = QR_CELL_NUMBER, y->v.num = se->values[r - 1], y->fmt = fmt;
             if (scatter(ch)) cs[2 * s].type = QR_CELL_NUMBER, cs[2 * s].v.num = se->x[r - 1];
         }

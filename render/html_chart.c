@@ -284,6 +284,10 @@ static void table(qr_buf *b, const qr_chart *ch)
             escz(b, ch->categories[i]);
         qr_buf_puts(b, "</th>");
         for (size_t s = 0; s < ch->n_series; s++) {
+            if (i >= ch->series[s].n) {
+                qr_buf_puts(b, sc ? "<td></td><td></td>" : "<td></td>");
+                continue;
+            }
             if (sc) {
                 qr_buf_puts(b, "<td>");
                 value(b, ch->series[s].x[i]);

@@ -522,6 +522,7 @@ static void value_range(const qr_chart *c, double *lo, double *hi)
     for (size_t i = 0; i < c->n_points; i++) {
         double pos = 0, neg = 0;
         for (size_t s = 0; s < c->n_series; s++) {
+            if (i >= c->series[s].n) continue; /* a shorter scatter series */
             double v = val(c, s, i);
             if (c->stacked) {
                 if (c->type == QR_CHART_AREA)
@@ -610,7 +611,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
     if (scatter) {
         double xl = 0, xh = 0;
         for (size_t s = 0; s < c->n_series; s++)
-            for (size_t i = 0; i < np; i++) {
+            for (size_t i = 0; i < c->series[s].n; i++) {
                 double x = c->series[s].x[i];
                 if (x < xl) xl = x;
                 if (x > xh) xh = x;
@@ -750,7 +751,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
                 sh->pts = first / 2;
                 sh->n_pts = (l->p->n_pts - first) / 2;
             }
-            for (size_t i = 0; i < np; i++) {
+            for (size_t i = 0; i < se->n; i++) {
                 double x = scatter ? XPOS(se->x[i]) : px + band * ((double)i + 0.5);
                 double y = VPOS(se->values[i]);
                 if (scatter || np <= 60) circle(l, x, y, scatter ? 3 : 2.5, se->color);

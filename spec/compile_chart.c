@@ -523,7 +523,8 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     if (!sbad) {
         size_t want = cats ? ch->n_categories : ss[0].n;
         for (size_t i = 0; i < n; i++) {
-            if (ss[i].n == want) continue;
+            if (ch->type == QR_CHART_SCATTER && ss[i].n > want) want = ss[i].n;
+            if (ss[i].n == want || ch->type == QR_CHART_SCATTER) continue;
             size_t o2 = qr_cc_push_index(cc, i);
             const char *k = ch->type == QR_CHART_SCATTER ? "y" : "values";
             if (cats)

@@ -97,7 +97,7 @@ typedef struct qr_chart {
     const qr_chart_ref *categories_ref;  /* sheet charts: the range, or NULL */
     const qr_series *series;
     size_t n_series;
-    size_t n_points;                     /* every series' n */
+    size_t n_points;                     /* every series' n (scatter: the largest n) */
     const char *x_title, *y_title;       /* NULL when none */
     const char *number_format;           /* Excel format of values, NULL: General */
     qr_legend legend;                    /* default: bottom (none for one series but pie) */
