@@ -135,7 +135,7 @@ static double *ref_numbers(qr_cc *cc, const qr_chart_ref *r)
         if (!ok) {
             char a1[16];
             qr_chart_a1(row, col, 0, a1);
-            qr_cc_err(cc, "chart values must be numbers (a formula needs a cached number \"value\")",
+            qr_cc_err(cc, "chart values must be numbers; a formula needs a cached number \"value\"",
                       "cell %.60s!%s is not a number", r->sheet, a1);
             return NULL;
         }
@@ -195,8 +195,8 @@ static int numbers(qr_cc *cc, json_t *obj, const char *key, int sheet, const dou
         for (size_t i = 0; d && i < k; i++) {
             json_t *e = json_array_get(v, i);
             size_t o2 = qr_cc_push_index(cc, i);
-            if (!qr_cc_number(e, &d[i]) || !isfinite(d[i]) || fabs(d[i]) > 1e300) {
-                qr_cc_err(cc, "chart values are finite numbers",
+            if (!qr_cc_number(e, &d[i]) || !isfinite(d[i]) || fabs(d[i]) > 9.99e307) {
+                qr_cc_err(cc, "chart values are finite numbers below 1e308 (Excel's range)",
                           "expected a finite number, got %s",
                           json_is_number(e) ? "a number out of range" : qr_cc_type_name(e));
                 bad = 1;
@@ -253,6 +253,7 @@ static int series_one(qr_cc *cc, json_t *v, qr_chart *ch, int sheet, size_t inde
                           "a scatter series takes \"x\" and \"y\", not \"values\""),
                 bad = 1;
         size_t nx = 0;
+        if (bad) unk = 1; /* "values" was said: quiet about a missing x and y */
         if (!json_object_get(v, "x")) {
             if (!unk) qr_cc_missing(cc, "x", "add \"x\": [1, 2, 3]");
             bad = 1;
@@ -541,14 +542,14 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     qr_cc_pop(cc, o);
     if (!sbad && !cats && ch->type != QR_CHART_SCATTER) {
         /* No categories: number the points 1, 2, ... */
-        const char **t = qr_arena_array(cc->a, ch->n_points, sizeof *t);
-        if (!t) return qr_cc_oom(cc), -1;
+        const char **nums = qr_arena_array(cc->a, ch->n_points, sizeof *nums);
+        if (!nums) return qr_cc_oom(cc), -1;
         for (size_t i = 0; i < ch->n_points; i++) {
             char num[24];
             int k = snprintf(num, sizeof num, "%zu", i + 1);
-            t[i] = qr_cc_strndup(cc, num, (size_t)k);
+            nums[i] = qr_cc_strndup(cc, num, (size_t)k);
         }
-        ch->categories = t;
+        ch->categories = nums;
         ch->n_categories = ch->n_points;
     }
     return bad || sbad ? -1 : 0;
