@@ -552,7 +552,13 @@ qr_status qr_ooxml_add_chart(qr_package *pkg, const qr_chart *ch, const char *ro
         qr_buf_free(&wb);
         return st;
     }
-    return add_xml(pkg, ename, QR_CT_XLSX_PACKAGE, &wb);
+    if (wb.oom) {
+        qr_buf_free(&wb);
+        return qr_fail(QR_E_NOMEM);
+    }
+    size_t len;
+    char *data = qr_buf_steal(&wb, &len);
+    return qr_package_add_stored(pkg, ename, QR_CT_XLSX_PACKAGE, data, len);
 }
 
 void qr_ooxml_chart_graphic(qr_xml *x, const char *rid)
