@@ -258,8 +258,7 @@ static void ser(cw *w, size_t i)
         }
         qr_xml_end(x);
     }
-    if (ch->type == QR_CHART_BAR || ch->type == QR_CHART_COLUMN)
-        val(x, "c:invertIfNegative", "0");
+    if (ch->type == QR_CHART_BAR || ch->type == QR_CHART_COLUMN) val(x, "c:invertIfNegative", "0");
     if (ch->type == QR_CHART_LINE || scatter(ch)) marker(x, s->color, scatter(ch) ? 6 : 5);
     if (is_pie(ch))
         for (size_t p = 0; p < ch->n_points; p++) {
@@ -342,8 +341,8 @@ static void plot_area(cw *w)
     const qr_chart *ch = w->ch;
     qr_xml_start(x, "c:plotArea");
     qr_xml_leaf(x, "c:layout", NULL);
-    static const char *const groups[] = {"c:barChart", "c:barChart",      "c:lineChart",
-                                         "c:areaChart", "c:pieChart",     "c:doughnutChart",
+    static const char *const groups[] = {"c:barChart",    "c:barChart", "c:lineChart",
+                                         "c:areaChart",   "c:pieChart", "c:doughnutChart",
                                          "c:scatterChart"};
     qr_xml_start(x, groups[ch->type]);
     switch (ch->type) {

@@ -19,12 +19,23 @@ static void esc(qr_buf *b, const char *s, size_t n)
         unsigned char c = (unsigned char)s[i];
         const char *r = NULL;
         switch (c) {
-        case '&': r = "&amp;"; break;
-        case '<': r = "&lt;"; break;
-        case '>': r = "&gt;"; break;
-        case '"': r = "&quot;"; break;
-        case '\'': r = "&#39;"; break;
-        default: break;
+        case '&':
+            r = "&amp;";
+            break;
+        case '<':
+            r = "&lt;";
+            break;
+        case '>':
+            r = "&gt;";
+            break;
+        case '"':
+            r = "&quot;";
+            break;
+        case '\'':
+            r = "&#39;";
+            break;
+        default:
+            break;
         }
         if (r) {
             qr_buf_puts(b, r);

@@ -34,10 +34,10 @@ typedef enum ctx {
 static const char *const order_top[] = {"title",  "lang",   "size",   "page", "sections",
                                         "blocks", "slides", "sheets", NULL};
 static const char *const order_block[] = {
-    "type",     "level",   "text",       "runs",   "ordered", "items",   "headers",
-    "rows",     "widths",  "language",   "src",    "chart",   "title",   "categories",
-    "series",   "x_title", "y_title",    "legend", "number_format", "labels", "stacked",
-    "percent",  "anchor",  "width",      "height", "alt",     NULL};
+    "type",    "level",   "text",     "runs",   "ordered",       "items",  "headers",
+    "rows",    "widths",  "language", "src",    "chart",         "title",  "categories",
+    "series",  "x_title", "y_title",  "legend", "number_format", "labels", "stacked",
+    "percent", "anchor",  "width",    "height", "alt",           NULL};
 static const char *const order_series[] = {"name", "values", "x", "y", "color", NULL};
 static const char *const order_run[] = {"text",   "bold", "italic", "underline",
                                         "strike", "code", "link",   NULL};

@@ -229,7 +229,7 @@ size_t qr_chart_format(double v, const char *fmt, char *buf, size_t size)
                 i++;
         } else if (c == '_' || c == '*') {
             i++; /* padding: nothing */
-        } else if (c != '[' ) {
+        } else if (c != '[') {
             put(buf, size, &k, &c, 1);
         } else {
             while (i < end && fmt[i] != ']')
@@ -252,7 +252,8 @@ double qr_chart_estimate_width(void *ctx, const char *s, size_t n, double size, 
         if (c >= 0xF0 && i + 3 < n + 1)
             k = 4, cp = 0x10000;
         else if (c >= 0xE0)
-            k = 3, cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)(i + 1 < n ? s[i + 1] & 0x3F : 0) << 6;
+            k = 3, cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)(i + 1 < n ? s[i + 1] & 0x3F : 0)
+                                                         << 6;
         else if (c >= 0xC0)
             k = 2, cp = 0x100;
         w += cp >= 0x2E80 ? 1.0 : 0.56;
@@ -404,7 +405,8 @@ static size_t series_text(L *l, const qr_series *s, size_t i)
 static size_t value_text(L *l, const qr_chart *c, double v, double size, int percent)
 {
     char b[80];
-    size_t n = qr_chart_format(percent ? v / 100 : v, percent ? "0%" : c->number_format, b, sizeof b);
+    size_t n =
+        qr_chart_format(percent ? v / 100 : v, percent ? "0%" : c->number_format, b, sizeof b);
     return text(l, b, n, size, 0);
 }
 
@@ -433,8 +435,8 @@ static void legend(L *l, const qr_chart *c, double *top, double *bottom, double 
     }
     double widest = 0;
     for (size_t i = 0; i < n; i++) {
-        ts[i] = is_pie(c) ? textz(l, c->categories[i], S_LEGEND, 0)
-                          : series_text(l, &c->series[i], i);
+        ts[i] =
+            is_pie(c) ? textz(l, c->categories[i], S_LEGEND, 0) : series_text(l, &c->series[i], i);
         if (tw(l, ts[i]) > widest) widest = tw(l, ts[i]);
     }
     double lh = S_LEGEND * LH, sw = 8, gap = 4, sep = 12;
@@ -571,16 +573,16 @@ static void pie(L *l, const qr_chart *c, double x0, double y0, double x1, double
             if (c->labels && v > 0) {
                 double mid = a + da / 2, rr = ri > 0 ? (ri + ro) / 2 : ro * 0.62;
                 size_t t = value_text(l, c, v, S_LABEL, 0);
-                put_text(l, t, cx + rr * sin(mid), cy - rr * cos(mid) + S_LABEL * 0.35, QR_CA_MIDDLE,
-                         0xFFFFFF);
+                put_text(l, t, cx + rr * sin(mid), cy - rr * cos(mid) + S_LABEL * 0.35,
+                         QR_CA_MIDDLE, 0xFFFFFF);
             }
             a += da;
         }
         /* white separators between slices */
         a = 0;
         for (size_t i = 0; i < c->n_points && sum > 0 && c->n_points > 1; i++) {
-            line(l, cx + ri * sin(a), cy - ri * cos(a), cx + ro * sin(a), cy - ro * cos(a), 0xFFFFFF,
-                 1);
+            line(l, cx + ri * sin(a), cy - ri * cos(a), cx + ro * sin(a), cy - ro * cos(a),
+                 0xFFFFFF, 1);
             a += c->series[s].values[i] / sum * 2 * QR_PI;
         }
     }
@@ -650,8 +652,9 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
     if (pr - px < 10 || pb - py < 10) goto out;
     pw = pr - px, ph = pb - py;
     /* value -> coordinate along the value axis */
-#define VPOS(v) (horiz ? px + pw * ((v) - vt.lo) / (vt.hi - vt.lo) : pb - ph * ((v) - vt.lo) / (vt.hi - vt.lo))
-#define XPOS(v) (px + pw * ((v) - xt.lo) / (xt.hi - xt.lo))
+#define VPOS(v)                                                                                    \
+    (horiz ? px + pw * ((v)-vt.lo) / (vt.hi - vt.lo) : pb - ph * ((v)-vt.lo) / (vt.hi - vt.lo))
+#define XPOS(v) (px + pw * ((v)-xt.lo) / (xt.hi - xt.lo))
     for (int i = 0; i <= vt.n; i++) {
         double v = VPOS(vt.lo + vt.step * i);
         if (horiz) {

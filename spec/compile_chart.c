@@ -19,9 +19,9 @@ static const char *const block_keys[] = {
     "type",   "chart",         "title",  "categories", "series",  "x_title", "y_title",
     "legend", "number_format", "labels", "stacked",    "percent", "alt",     NULL};
 static const char *const sheet_keys[] = {
-    "type",    "chart",         "title",  "categories", "series",  "x_title", "y_title", "legend",
-    "labels",  "number_format", "stacked", "percent",   "alt",     "anchor",  "width",   "height",
-    NULL};
+    "type",    "chart",  "title",  "categories",    "series",  "x_title",
+    "y_title", "legend", "labels", "number_format", "stacked", "percent",
+    "alt",     "anchor", "width",  "height",        NULL};
 static const char *const series_keys[] = {"name", "values", "x", "y", "color", NULL};
 
 #define XL_ROWS 1048576u
@@ -56,12 +56,17 @@ static qr_chart_ref *range(qr_cc *cc, const char *s)
     size_t n = 0, i = 0;
     if (s[0] == '\'') {
         for (i = 1; s[i] && n + 1 < sizeof name; i++) {
-            if (s[i] == '\'' && s[i + 1] == '\'') name[n++] = '\'', i++;
-            else if (s[i] == '\'') break;
-            else name[n++] = s[i];
+            if (s[i] == '\'' && s[i + 1] == '\'')
+                name[n++] = '\'', i++;
+            else if (s[i] == '\'')
+                break;
+            else
+                name[n++] = s[i];
         }
-        if (s[i] != '\'') i = 0, n = 0;
-        else i++;
+        if (s[i] != '\'')
+            i = 0, n = 0;
+        else
+            i++;
     } else {
         while (s[i] && s[i] != '!' && n + 1 < sizeof name)
             name[n++] = s[i++];
@@ -184,9 +189,8 @@ static int numbers(qr_cc *cc, json_t *obj, const char *key, int sheet, const dou
                   "expected an array of numbers, got %s", qr_cc_type_name(v));
         bad = 1;
     } else if (json_array_size(v) > QR_CHART_MAX_POINTS) {
-        qr_cc_err(cc, "split the data over several charts",
-                  "%zu points; a series holds at most %d", json_array_size(v),
-                  QR_CHART_MAX_POINTS);
+        qr_cc_err(cc, "split the data over several charts", "%zu points; a series holds at most %d",
+                  json_array_size(v), QR_CHART_MAX_POINTS);
         bad = 1;
     } else {
         size_t k = json_array_size(v);
@@ -217,8 +221,8 @@ static int color(qr_cc *cc, json_t *v, qr_series *s)
     unsigned long c = 0;
     size_t i = 0;
     for (; i < 6 && isxdigit((unsigned char)t[i]); i++)
-        c = c * 16 + (unsigned long)(isdigit((unsigned char)t[i]) ? t[i] - '0'
-                                                                  : (t[i] | 0x20) - 'a' + 10);
+        c = c * 16 +
+            (unsigned long)(isdigit((unsigned char)t[i]) ? t[i] - '0' : (t[i] | 0x20) - 'a' + 10);
     if (i != 6 || t[6]) {
         qr_cc_err_key(cc, "color", "give a colour as \"#RRGGBB\", like \"#2563EB\"",
                       "expected a colour \"#RRGGBB\"");
@@ -267,8 +271,8 @@ static int series_one(qr_cc *cc, json_t *v, qr_chart *ch, int sheet, size_t inde
             bad = 1;
         }
         if (!bad && nx != n) {
-            qr_cc_err_key(cc, "y", "give one y per x",
-                          "\"y\" has %zu values but \"x\" has %zu", n, nx);
+            qr_cc_err_key(cc, "y", "give one y per x", "\"y\" has %zu values but \"x\" has %zu", n,
+                          nx);
             bad = 1;
         }
     } else {
@@ -326,8 +330,9 @@ static int categories(qr_cc *cc, json_t *v, int sheet, qr_chart *ch)
                   "expected an array of labels, got %s", qr_cc_type_name(v));
         bad = 1;
     } else if (json_array_size(v) > QR_CHART_MAX_POINTS) {
-        qr_cc_err(cc, "split the data over several charts", "%zu categories; a chart holds at most %d",
-                  json_array_size(v), QR_CHART_MAX_POINTS);
+        qr_cc_err(cc, "split the data over several charts",
+                  "%zu categories; a chart holds at most %d", json_array_size(v),
+                  QR_CHART_MAX_POINTS);
         bad = 1;
     } else {
         size_t n = json_array_size(v);
@@ -388,7 +393,8 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     ch->alt = "";
     int sheet = where == QR_CC_CHART_SHEET;
     if (!json_is_object(v)) {
-        qr_cc_err(cc, "a chart is {\"chart\": \"column\", \"categories\": [...], \"series\": [...]}",
+        qr_cc_err(cc,
+                  "a chart is {\"chart\": \"column\", \"categories\": [...], \"series\": [...]}",
                   "expected a chart object, got %s", qr_cc_type_name(v));
         return -1;
     }
@@ -414,10 +420,11 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
             if (strcmp(json_string_value(kind), chart_types[i]) == 0) t = i;
     if (t < 0) {
         char hint[80];
-        const char *s = json_is_string(kind) ? qr_suggest(json_string_value(kind), chart_types)
-                                             : NULL;
+        const char *s =
+            json_is_string(kind) ? qr_suggest(json_string_value(kind), chart_types) : NULL;
         if (s) snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
-        qr_cc_err_key(cc, "chart", s ? hint : "use bar, column, line, area, pie, doughnut or scatter",
+        qr_cc_err_key(cc, "chart",
+                      s ? hint : "use bar, column, line, area, pie, doughnut or scatter",
                       "unknown chart type; valid types are bar, column, line, area, pie, "
                       "doughnut, scatter");
         return -1;
@@ -445,8 +452,7 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     bad |= hs < 0 || hp < 0;
     int stackable = t == QR_CHART_BAR || t == QR_CHART_COLUMN || t == QR_CHART_AREA;
     if ((stacked || percent) && !stackable)
-        qr_cc_err_key(cc, stacked ? "stacked" : "percent",
-                      "only bar, column and area charts stack",
+        qr_cc_err_key(cc, stacked ? "stacked" : "percent", "only bar, column and area charts stack",
                       "a %s chart cannot be stacked", chart_types[t]),
             bad = 1;
     ch->percent = percent && stackable;
@@ -488,7 +494,9 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
 
     json_t *ser = json_object_get(v, "series");
     if (!ser) {
-        if (!unk) qr_cc_missing(cc, "series", "add \"series\": [{\"name\": \"2025\", \"values\": [1, 2]}]");
+        if (!unk)
+            qr_cc_missing(cc, "series",
+                          "add \"series\": [{\"name\": \"2025\", \"values\": [1, 2]}]");
         return -1;
     }
     size_t o = qr_cc_push_key(cc, "series");
@@ -501,8 +509,8 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
         return -1;
     }
     if (n > QR_CHART_MAX_SERIES) {
-        qr_cc_err(cc, "split the series over several charts", "%zu series; a chart holds at most %d",
-                  n, QR_CHART_MAX_SERIES);
+        qr_cc_err(cc, "split the series over several charts",
+                  "%zu series; a chart holds at most %d", n, QR_CHART_MAX_SERIES);
         qr_cc_pop(cc, o);
         return -1;
     }
@@ -521,6 +529,11 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     }
     ch->series = ss;
     ch->n_series = n;
+    /* literal values count against max_cells like table cells */
+    size_t lit = 0;
+    for (size_t i = 0; i < n; i++)
+        lit += (ss[i].values_ref ? 0 : ss[i].n) + (ss[i].x && !ss[i].x_ref ? ss[i].n : 0);
+    if (!qr_cc_count_cells(cc, lit)) sbad = 1;
     if (!sbad) {
         size_t want = cats ? ch->n_categories : ss[0].n;
         for (size_t i = 0; i < n; i++) {
@@ -529,8 +542,8 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
             size_t o2 = qr_cc_push_index(cc, i);
             const char *k = ch->type == QR_CHART_SCATTER ? "y" : "values";
             if (cats)
-                qr_cc_err_key(cc, k, "give one value per category",
-                              "%zu values but %zu categories", ss[i].n, want);
+                qr_cc_err_key(cc, k, "give one value per category", "%zu values but %zu categories",
+                              ss[i].n, want);
             else
                 qr_cc_err_key(cc, k, "give every series the same number of values",
                               "%zu values but series 0 has %zu", ss[i].n, want);

@@ -16,8 +16,8 @@ static const char *const page_keys[] = {"size", "orientation", "margins", NULL};
 static const char *const margin_keys[] = {"top", "right", "bottom", "left", NULL};
 static const char *const cell_keys[] = {"text", "runs", NULL};
 
-static const char *const block_types[] = {"heading", "paragraph", "list",       "table",
-                                          "code",    "image",     "page_break", "chart", NULL};
+static const char *const block_types[] = {"heading", "paragraph",  "list",  "table", "code",
+                                          "image",   "page_break", "chart", NULL};
 static const char *const heading_keys[] = {"type", "text", "runs", "level", NULL};
 static const char *const paragraph_keys[] = {"type", "text", "runs", NULL};
 static const char *const list_keys[] = {"type", "ordered", "items", NULL};

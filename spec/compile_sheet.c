@@ -787,7 +787,8 @@ static void sheet_charts(qr_cc *cc, json_t *v, size_t index, qr_sheet *sh)
     for (size_t i = 0; cs && i < n; i++) {
         size_t o3 = qr_cc_push_index(cc, i);
         qr_cc_chart(cc, json_array_get(arr, i), QR_CC_CHART_SHEET, &cs[i]);
-        if (!cs[i].anchor_row && !cs[i].anchor_col && !json_object_get(json_array_get(arr, i), "anchor"))
+        if (!cs[i].anchor_row && !cs[i].anchor_col &&
+            !json_object_get(json_array_get(arr, i), "anchor"))
             cs[i].anchor_col = (uint32_t)(sh->n_cols + 1); /* right of the data */
         qr_cc_pop(cc, o3);
     }

@@ -73,40 +73,40 @@ typedef enum qr_legend {
 
 /* A chart's reference to a sheet range (sheet charts only). */
 typedef struct qr_chart_ref {
-    const char *sheet; /* the sheet's name, as in the workbook */
+    const char *sheet;               /* the sheet's name, as in the workbook */
     uint32_t row0, col0, row1, col1; /* 0-based, inclusive; one row or one column */
 } qr_chart_ref;
 
 /* One series: n values (finite), and for scatter n x values. */
 typedef struct qr_series {
-    const char *name;  /* "" when none (backends say "Series N") */
+    const char *name; /* "" when none (backends say "Series N") */
     const double *values;
-    const double *x;   /* scatter only, else NULL */
+    const double *x; /* scatter only, else NULL */
     size_t n;
-    uint32_t color;    /* 0xRRGGBB */
-    int has_color;     /* 0: the theme's colour for the series' index */
+    uint32_t color;                         /* 0xRRGGBB */
+    int has_color;                          /* 0: the theme's colour for the series' index */
     const qr_chart_ref *values_ref, *x_ref; /* sheet ranges, or NULL */
     const char *path;
 } qr_series;
 
 typedef struct qr_chart {
     qr_chart_type type;
-    const char *title;                   /* NULL when none */
-    const char *const *categories;       /* n_categories, or NULL (scatter; then 1..n) */
+    const char *title;             /* NULL when none */
+    const char *const *categories; /* n_categories, or NULL (scatter; then 1..n) */
     size_t n_categories;
-    const qr_chart_ref *categories_ref;  /* sheet charts: the range, or NULL */
+    const qr_chart_ref *categories_ref; /* sheet charts: the range, or NULL */
     const qr_series *series;
     size_t n_series;
-    size_t n_points;                     /* every series' n (scatter: the largest n) */
-    const char *x_title, *y_title;       /* NULL when none */
-    const char *number_format;           /* Excel format of values, NULL: General */
-    qr_legend legend;                    /* default: bottom (none for one series but pie) */
-    int labels;                          /* data labels on points */
-    int stacked, percent;                /* bar, column, area */
-    const char *alt;                     /* "" when none */
+    size_t n_points;               /* every series' n (scatter: the largest n) */
+    const char *x_title, *y_title; /* NULL when none */
+    const char *number_format;     /* Excel format of values, NULL: General */
+    qr_legend legend;              /* default: bottom (none for one series but pie) */
+    int labels;                    /* data labels on points */
+    int stacked, percent;          /* bar, column, area */
+    const char *alt;               /* "" when none */
     /* sheet charts: top-left cell of the anchor and the size in points */
     uint32_t anchor_row, anchor_col;
-    double width, height;                /* points; 0: the backend's default */
+    double width, height; /* points; 0: the backend's default */
     const char *path;
 } qr_chart;
 

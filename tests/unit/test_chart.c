@@ -20,7 +20,8 @@ static void ticks(double lo, double hi, int n, double want_lo, double want_hi, d
 {
     qr_ticks t;
     qr_chart_ticks(lo, hi, n, &t);
-    if (fabs(t.lo - want_lo) > 1e-9 || fabs(t.hi - want_hi) > 1e-9 || fabs(t.step - want_step) > 1e-9)
+    if (fabs(t.lo - want_lo) > 1e-9 || fabs(t.hi - want_hi) > 1e-9 ||
+        fabs(t.step - want_step) > 1e-9)
         print_message("%g..%g in %d: %g..%g step %g\n", lo, hi, n, t.lo, t.hi, t.step);
     assert_true(fabs(t.lo - want_lo) < 1e-9);
     assert_true(fabs(t.hi - want_hi) < 1e-9);
@@ -119,12 +120,13 @@ static qr_doc *compile(const char *json, qr_kind kind)
 static void test_compile_block(void **state)
 {
     (void)state;
-    qr_doc *d = compile("{\"blocks\": [{\"type\": \"chart\", \"chart\": \"bar\", \"title\": \"R\","
-                        "\"categories\": [\"EMEA\", \"APAC\", \"AMER\"],"
-                        "\"series\": [{\"name\": \"2025\", \"values\": [1200, 980, 1430]},"
-                        "{\"name\": \"2026\", \"values\": [1350, 1010, 1610], \"color\": \"#112233\"}],"
-                        "\"legend\": \"none\", \"labels\": true, \"percent\": true}]}",
-                        QR_KIND_DOCUMENT);
+    qr_doc *d =
+        compile("{\"blocks\": [{\"type\": \"chart\", \"chart\": \"bar\", \"title\": \"R\","
+                "\"categories\": [\"EMEA\", \"APAC\", \"AMER\"],"
+                "\"series\": [{\"name\": \"2025\", \"values\": [1200, 980, 1430]},"
+                "{\"name\": \"2026\", \"values\": [1350, 1010, 1610], \"color\": \"#112233\"}],"
+                "\"legend\": \"none\", \"labels\": true, \"percent\": true}]}",
+                QR_KIND_DOCUMENT);
     assert_non_null(d);
     assert_int_equal(d->n_blocks, 1);
     const qr_chart *c = &d->blocks[0].u.chart;
@@ -163,12 +165,13 @@ static void test_compile_block(void **state)
 static void test_compile_sheet_ranges(void **state)
 {
     (void)state;
-    qr_doc *d = compile("{\"sheets\": [{\"name\": \"Q3\", \"rows\": [[\"W\", \"EMEA\"], [\"W1\", 120],"
-                        "[\"W2\", {\"formula\": \"B2*2\", \"value\": 240}], [\"W3\", 99.5]],"
-                        "\"charts\": [{\"chart\": \"line\", \"categories\": \"Q3!A2:A4\","
-                        "\"series\": [{\"name\": \"EMEA\", \"values\": \"'Q3'!$B$2:$B$4\"}],"
-                        "\"anchor\": \"D2\"}]}]}",
-                        QR_KIND_SPREADSHEET);
+    qr_doc *d =
+        compile("{\"sheets\": [{\"name\": \"Q3\", \"rows\": [[\"W\", \"EMEA\"], [\"W1\", 120],"
+                "[\"W2\", {\"formula\": \"B2*2\", \"value\": 240}], [\"W3\", 99.5]],"
+                "\"charts\": [{\"chart\": \"line\", \"categories\": \"Q3!A2:A4\","
+                "\"series\": [{\"name\": \"EMEA\", \"values\": \"'Q3'!$B$2:$B$4\"}],"
+                "\"anchor\": \"D2\"}]}]}",
+                QR_KIND_SPREADSHEET);
     assert_non_null(d);
     const qr_sheet *sh = &d->sheets[0];
     assert_int_equal(sh->n_charts, 1);
