@@ -421,6 +421,14 @@ static uint32_t entry_color(const qr_chart *c, size_t i)
     return is_pie(c) ? qr_chart_palette(i) : c->series[i].color;
 }
 
+/* "+N more" for the legend entries that do not fit. */
+static void more(L *l, size_t n, double x, double base)
+{
+    char b[40];
+    int k = snprintf(b, sizeof b, "+%zu more", n);
+    put_text(l, text(l, b, (size_t)k, S_LEGEND, 0), x, base, QR_CA_START, C_TEXT);
+}
+
 /* The legend: entries placed in the box, which shrinks by what it takes. */
 static void legend(L *l, const qr_chart *c, double *top, double *bottom, double *left,
                    double *right)
@@ -443,10 +451,11 @@ static void legend(L *l, const qr_chart *c, double *top, double *bottom, double 
     if (c->legend == QR_LEGEND_BOTTOM || c->legend == QR_LEGEND_TOP) {
         double avail = *right - *left;
         /* rows of entries, each row centred */
-        size_t i = 0, rows = 0;
+        size_t i = 0, rows = 0, max_rows = (size_t)((*bottom - *top) / 3 / lh);
         size_t starts[64];
         double widths[64];
-        while (i < n && rows < 64) {
+        if (max_rows < 1) max_rows = 1;
+        while (i < n && rows < 64 && rows < max_rows) {
             double w = 0;
             size_t j = i;
             while (j < n) {
@@ -469,6 +478,7 @@ static void legend(L *l, const qr_chart *c, double *top, double *bottom, double 
                 put_text(l, ts[j], x + sw + gap, base, QR_CA_START, C_TEXT);
                 x += sw + gap + tw(l, ts[j]);
             }
+            if (r + 1 == rows && i < n) more(l, n - i, x + sep, base);
         }
         if (c->legend == QR_LEGEND_BOTTOM)
             *bottom -= rows * lh + 4;
@@ -483,7 +493,10 @@ static void legend(L *l, const qr_chart *c, double *top, double *bottom, double 
         if (y0 < *top) y0 = *top;
         for (size_t j = 0; j < n; j++) {
             double base = y0 + j * lh + S_LEGEND;
-            if (base > *bottom) break;
+            if (base + lh > *bottom && j + 1 < n) {
+                more(l, n - j, x, base);
+                break;
+            }
             rect(l, x, base - sw + 0.5, sw, sw, entry_color(c, j));
             put_text(l, ts[j], x + sw + gap, base, QR_CA_START, C_TEXT);
         }
