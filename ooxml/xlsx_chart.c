@@ -4,6 +4,7 @@
  * series refer to the sheet ranges the spec named (dml_chart.h). The
  * worksheet refers to the drawing as its relationship rId1. */
 #include <stdio.h>
+#include <string.h>
 
 #include "dml_chart.h"
 #include "xlsx_int.h"
@@ -81,6 +82,7 @@ qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no,
     snprintf(target, sizeof target, "../drawings/drawing%zu.xml", sheet_no);
     const char *rid = qr_package_rel(p, sheet, QR_REL_DRAWING, target, 0);
     if (!rid) return qr_fail(QR_E_NOMEM);
+    if (strcmp(rid, "rId1") != 0) return qr_fail(QR_E_RENDER); /* the sheet tail says rId1 */
     qr_buf b = {0};
     qr_xml *x = qr_xml_new(&b);
     if (!x) return qr_fail(QR_E_NOMEM);
