@@ -59,16 +59,16 @@ qr_status qr_pdf_measure_chart(pd_ctx *c, pd_block *b, const qr_chart *ch)
     double *pts = qr_arena_array(&c->arena, p.n_pts ? p.n_pts : 1, sizeof *pts);
     if (kp && texts && shapes && pts) {
         *kp = p;
-        memcpy(shapes, p.shapes, p.n * sizeof *shapes);
-        memcpy(pts, p.pts, p.n_pts * sizeof *pts);
-        memcpy(texts, m.texts, m.n * sizeof *texts);
+        if (p.n) memcpy(shapes, p.shapes, p.n * sizeof *shapes);
+        if (p.n_pts) memcpy(pts, p.pts, p.n_pts * sizeof *pts);
+        if (m.n) memcpy(texts, m.texts, m.n * sizeof *texts);
         kp->shapes = shapes;
         kp->pts = pts;
         kp->texts = NULL; /* pd_texts replace them */
         kp->chars = NULL;
         kp->n_texts = m.n;
         kp->texts = qr_arena_array(&c->arena, p.n_texts ? p.n_texts : 1, sizeof *kp->texts);
-        if (kp->texts) memcpy(kp->texts, p.texts, p.n_texts * sizeof *kp->texts);
+        if (kp->texts && p.n_texts) memcpy(kp->texts, p.texts, p.n_texts * sizeof *kp->texts);
         b->plot = kp;
         b->chart_texts = texts;
         b->img_w = w;
