@@ -69,6 +69,7 @@ qr_status qr_pdf_measure_chart(pd_ctx *c, pd_block *b, const qr_chart *ch)
         kp->n_texts = m.n;
         kp->texts = qr_arena_array(&c->arena, p.n_texts ? p.n_texts : 1, sizeof *kp->texts);
         if (kp->texts && p.n_texts) memcpy(kp->texts, p.texts, p.n_texts * sizeof *kp->texts);
+        b->chart = ch;
         b->plot = kp;
         b->chart_texts = texts;
         b->img_w = w;

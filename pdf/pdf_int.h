@@ -87,8 +87,10 @@ typedef struct pd_block {
     cairo_surface_t *surface; /* NULL: draw a placeholder box */
     double img_w, img_h;
     const pd_text *alt; /* placeholder label */
-    /* PB_CHART (img_w x img_h): the laid-out chart and its labels' texts,
-     * plot->texts[i] measured as chart_texts[i] */
+    /* PB_CHART (img_w x img_h): the chart (alt text and data, for a
+     * Figure and a Table in a structure tree), its layout and its labels'
+     * texts, plot->texts[i] measured as chart_texts[i] */
+    const struct qr_chart *chart;
     const struct qr_chart_plot *plot;
     const pd_text **chart_texts;
 } pd_block;
