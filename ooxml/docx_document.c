@@ -784,6 +784,9 @@ static void write_block(qr_docx *d, const qr_block *b)
     case QR_BLOCK_PAGE_BREAK:
         write_page_break(d);
         break;
+    case QR_BLOCK_CHART:
+        qr_docx_write_chart(d, b);
+        break;
     }
 }
 

@@ -80,6 +80,7 @@ typedef struct qr_docx {
     const char **image_rids; /* per stored image, its relationship id */
     size_t cap_image_rids;
     size_t n_pictures; /* image blocks so far: wp:docPr ids */
+    size_t n_charts;   /* chart blocks so far: word/charts/chartN.xml */
 
     /* font families used by runs, in first-use order (for fontTable.xml) */
     const char *default_font; /* fonts/' pointer for QR_DOCX_FONT, once seen */
@@ -123,6 +124,9 @@ qr_status qr_docx_numbering(qr_docx *d, qr_buf *out);
 qr_status qr_docx_settings(qr_docx *d, qr_buf *out);
 qr_status qr_docx_font_table(qr_docx *d, qr_buf *out);
 qr_status qr_docx_web_settings(qr_docx *d, qr_buf *out);
+
+/* docx_chart.c: a chart block (its drawing, chart part and embedded workbook). */
+void qr_docx_write_chart(qr_docx *d, const qr_block *b);
 
 /* ---- element writers (exposed for tests/unit/test_docx.c) ------------------- */
 

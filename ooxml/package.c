@@ -30,6 +30,7 @@ typedef struct part {
     char *name, *content_type;  /* content_type NULL: media (Default by extension) */
     char *data;                 /* owned (ready parts) */
     const unsigned char *media; /* borrowed (media) */
+    int stored;                 /* data is written without deflate (qr_package_add_stored) */
     size_t len;
     qr_part_fill fill; /* streamed parts */
     void *fill_ctx;
@@ -133,6 +134,14 @@ qr_status qr_package_add_part(qr_package *p, const char *name, const char *conte
     pt->data = data;
     pt->len = len;
     return QR_OK;
+}
+
+qr_status qr_package_add_stored(qr_package *p, const char *name, const char *content_type,
+                                char *data, size_t len)
+{
+    qr_status st = qr_package_add_part(p, name, content_type, data, len);
+    if (st == QR_OK) p->parts[p->n_parts - 1].stored = 1;
+    return st;
 }
 
 qr_status qr_package_add_stream(qr_package *p, const char *name, const char *content_type,
@@ -861,7 +870,7 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
 
     for (size_t i = 0; i < p->n_parts; i++) {
         part *pt = &p->parts[i];
-        if (pt->fill || (pt->data && pt->len > BIG_PART)) {
+        if (pt->fill || (pt->data && !pt->stored && pt->len > BIG_PART)) {
             packed *pk = &packs[i];
             pk->used = 1;
             zip_error_init(&pk->err);
@@ -874,8 +883,9 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
                           : pack_data(pl, (const unsigned char *)pt->data, pt->len, pk);
             pk->comp = pk->z.len;
             if (st || (st = packed_add(za, pt->name, pk))) goto done;
-        } else if (pt->media) {
-            if ((st = part_add(za, pt->name, pt->media, pt->len, 0))) goto done;
+        } else if (pt->media || pt->stored) {
+            const void *d = pt->media ? (const void *)pt->media : (const void *)pt->data;
+            if ((st = part_add(za, pt->name, d, pt->len, 0))) goto done;
         } else {
             if ((st = part_add(za, pt->name, pt->data, pt->len, level_for(pt->len)))) goto done;
         }

@@ -39,6 +39,11 @@ void qr_package_free(qr_package *p);
 qr_status qr_package_add_part(qr_package *p, const char *name, const char *content_type, char *data,
                               size_t len);
 
+/** Like qr_package_add_part, but the part is stored, not deflated: an
+ *  embedded package (a chart's .xlsx) is compressed inside already. */
+qr_status qr_package_add_stored(qr_package *p, const char *name, const char *content_type,
+                                char *data, size_t len);
+
 /** A part produced while the package is written, chunk by chunk, so a huge
  *  part never sits in memory whole. fill() appends the next chunk to
  *  chunk (which it may find non-empty: append only) and sets *done when the

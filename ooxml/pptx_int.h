@@ -114,7 +114,8 @@ typedef struct qr_pptx {
         const char *rid;
     } * links;
     size_t n_links, cap_links;
-    size_t n_notes; /* slides with notes */
+    size_t n_notes;  /* slides with notes */
+    size_t n_charts; /* slide charts so far: ppt/charts/chartN.xml */
 } qr_pptx;
 
 /* ---- element writers (pptx_slide.c) ----------------------------------------- */
@@ -180,6 +181,10 @@ long long qr_pptx_text_lines(const qr_text *t, long long width_milli_em);
 
 /* ---- parts ------------------------------------------------------------------ */
 
+/** pptx_chart.c: a slide's chart in area (its graphic frame, chart part
+ *  and embedded workbook); part is the slide's part name. */
+void qr_pptx_write_chart(qr_pptx *pp, qr_xml *x, int id, const qr_chart *ch, qr_pptx_box area,
+                         const char *part);
 /** slides/slideN.xml (+ its notes slide) for slide i (0-based). */
 qr_status qr_pptx_slide(qr_pptx *pp, size_t i);
 /** slideMasters/slideMaster1.xml and slideLayouts/slideLayout1..4.xml. */

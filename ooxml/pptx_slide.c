@@ -807,7 +807,7 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
         body_box = g->sec_body;
         body_ph = "body";
     }
-    int visuals = (sl->table != NULL) + (sl->image != NULL);
+    int visuals = (sl->table != NULL) + (sl->image != NULL || sl->chart != NULL);
     qr_pptx_box text_area = body_box, vis_area = body_box, table_area, image_area;
     if (visuals && body.n) split_h(body_box, &text_area, &vis_area);
     table_area = image_area = vis_area;
@@ -846,7 +846,10 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
         write_p_sp(pp, x, id++, &sh, sl->path);
     }
     if (sl->table) write_p_graphicframe(pp, x, id++, sl->table, table_area, sl->path);
+    qr_pptx_box chart_area = image_area; /* a chart beside an image: below it */
+    if (sl->image && sl->chart) split_v(chart_area, &image_area, &chart_area);
     if (sl->image) write_p_pic(pp, x, id++, sl->image, image_area, part);
+    if (sl->chart) qr_pptx_write_chart(pp, x, id++, sl->chart, chart_area, part);
     qr_xml_end(x); /* p:spTree */
     qr_xml_end(x); /* p:cSld */
     qr_xml_start(x, "p:clrMapOvr");

@@ -50,6 +50,7 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
     }
 
     qr_status st = QR_OK;
+    size_t n_charts = 0;
     qr_xlsx_sst sst;
     qr_xlsx_styles styles;
     int have_sst = 0, have_styles = 0;
@@ -88,6 +89,7 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
             st = qr_fail(QR_E_NOMEM);
             goto done;
         }
+        if ((st = qr_xlsx_add_charts(p, &sheets[i], i + 1, &n_charts, ctx->epoch))) goto done;
     }
     if ((st = qr_package_add_stream(p, "xl/styles.xml", QR_CT_XLSX_STYLES, qr_xlsx_styles_fill,
                                     &styles)) ||

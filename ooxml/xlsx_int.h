@@ -21,6 +21,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "package.h"
 #include "tree.h"
 
 #define QR_NS_SML "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -128,6 +129,10 @@ typedef struct qr_xlsx_sheet {
 } qr_xlsx_sheet;
 
 /** A sheet writer over sh, filling sst and styles. */
+/** xlsx_chart.c: the drawing part of sheet sheet_no (1-based) holding its
+ *  charts (numbered on from *chart_no), related from the sheet as rId1. */
+qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no, size_t *chart_no,
+                             long long epoch);
 void qr_xlsx_sheet_init(qr_xlsx_sheet *w, const qr_sheet *sh, int first, qr_xlsx_sst *sst,
                         qr_xlsx_styles *styles);
 /** Stop and join a producer thread if one still runs. */

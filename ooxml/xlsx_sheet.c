@@ -245,6 +245,7 @@ int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh)
     qr_buf_puts(b, "</sheetData>");
     write_auto_filter(b, sh);
     write_page_margins(b);
+    if (sh->n_charts) qr_buf_puts(b, "<drawing r:id=\"rId1\"/>"); /* xlsx_chart.c */
     qr_buf_puts(b, "</worksheet>");
     return b->oom ? -1 : 0;
 }

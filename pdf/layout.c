@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "pdf_int.h"
 
 /* Type scale (points). */
@@ -452,6 +453,12 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
         case QR_BLOCK_PAGE_BREAK:
             b->kind = PB_BREAK;
             break;
+        case QR_BLOCK_CHART:
+            b->kind = PB_CHART;
+            b->space_before = 4;
+            b->space_after = 10;
+            qr_pdf_measure_chart(c, b, &qb->u.chart);
+            break;
         }
     }
     free(acc.items);
@@ -625,6 +632,7 @@ static double first_piece(const pd_block *b)
         return h;
     }
     case PB_IMAGE:
+    case PB_CHART:
         return b->space_before + b->img_h;
     case PB_BREAK:
         return 0;
@@ -746,6 +754,34 @@ static void place_image(flow *f, const pd_block *b)
     f->fresh = 0;
 }
 
+/* A chart: its shapes, then each label as a text line at its baseline. */
+static void place_chart(flow *f, const pd_block *b)
+{
+    pd_ctx *c = f->c;
+    if (f->y + b->img_h > c->bottom + 0.01 && !f->fresh) new_page(f);
+    pd_op *o = op_add(c, OP_CHART);
+    if (!o) return;
+    o->blk = b;
+    o->x = c->left;
+    o->y = f->y;
+    o->w = b->img_w;
+    o->h = b->img_h;
+    const qr_chart_plot *p = b->plot;
+    for (size_t i = 0; i < p->n; i++) {
+        const qr_chart_shape *s = &p->shapes[i];
+        const pd_text *t = s->kind == QR_CS_TEXT ? b->chart_texts[s->text] : NULL;
+        if (!t || !t->n_lines) continue;
+        pd_op *l = op_add(c, OP_LINE);
+        if (!l) return;
+        l->text = t;
+        l->color = s->color;
+        l->x = c->left + s->x - p->texts[s->text].width * s->anchor / 2 + t->lines[0].x;
+        l->y = f->y + s->y;
+    }
+    f->y += b->img_h;
+    f->fresh = 0;
+}
+
 static void paginate(pd_ctx *c)
 {
     flow f = {.c = c};
@@ -781,6 +817,9 @@ static void paginate(pd_ctx *c)
             break;
         case PB_IMAGE:
             place_image(&f, b);
+            break;
+        case PB_CHART:
+            place_chart(&f, b);
             break;
         case PB_BREAK:
             break;

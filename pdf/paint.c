@@ -280,7 +280,7 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
         const pd_op *o = &c->ops[i];
         switch ((pd_op_kind)o->kind) {
         case OP_LINE:
-            set_rgb(cr, TEXT_RGB);
+            set_rgb(cr, TEXT_RGB | o->color); /* colour: chart labels */
             cairo_move_to(cr, o->x, o->y);
             show_line(&pt, cr, o->text->lines[o->line].line);
             if (ol && o->text->n_links) line_links(&pt, cr, o);
@@ -301,6 +301,9 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
             break;
         case OP_DEST:
             if (ol) outline_add(c, cr, o, p, ol);
+            break;
+        case OP_CHART:
+            qr_pdf_paint_chart(cr, o);
             break;
         }
     }

@@ -350,6 +350,8 @@ static size_t block_cost(const qr_block *b)
         return 64;
     case QR_BLOCK_PAGE_BREAK:
         return 1;
+    case QR_BLOCK_CHART:
+        return 256 + 16 * b->u.chart.n_points * b->u.chart.n_series;
     }
     return 1;
 }
@@ -551,6 +553,17 @@ static int dejavu_block(pd_ctx *c, const qr_block *b)
         return !b->u.image.alt || dejavu_text(c, NULL, b->u.image.alt, strlen(b->u.image.alt));
     case QR_BLOCK_PAGE_BREAK:
         return 1;
+    case QR_BLOCK_CHART: {
+        const qr_chart *ch = &b->u.chart;
+        const char *t[3] = {ch->title, ch->x_title, ch->y_title};
+        for (int k = 0; k < 3; k++)
+            if (t[k] && !dejavu_text(c, NULL, t[k], strlen(t[k]))) return 0;
+        for (size_t k = 0; k < ch->n_categories; k++)
+            if (!dejavu_text(c, NULL, ch->categories[k], strlen(ch->categories[k]))) return 0;
+        for (size_t k = 0; k < ch->n_series; k++)
+            if (!dejavu_text(c, NULL, ch->series[k].name, strlen(ch->series[k].name))) return 0;
+        return 1;
+    }
     }
     return 0;
 }
@@ -1044,6 +1057,28 @@ static uint64_t doc_fingerprint(const qr_render_ctx *rc)
         }
         case QR_BLOCK_PAGE_BREAK:
             break;
+        case QR_BLOCK_CHART: {
+            const qr_chart *ch = &b->u.chart;
+            fp_u64(&h, (uint64_t)ch->type | (uint64_t)ch->legend << 8 |
+                           (uint64_t)(ch->labels | ch->stacked << 1 | ch->percent << 2) << 16);
+            fp_str(&h, ch->title);
+            fp_str(&h, ch->x_title);
+            fp_str(&h, ch->y_title);
+            fp_str(&h, ch->number_format);
+            fp_u64(&h, ch->n_categories);
+            for (size_t k = 0; k < ch->n_categories; k++)
+                fp_str(&h, ch->categories[k]);
+            fp_u64(&h, ch->n_series);
+            for (size_t k = 0; k < ch->n_series; k++) {
+                const qr_series *s = &ch->series[k];
+                fp_str(&h, s->name);
+                fp_u64(&h, s->color);
+                fp_u64(&h, s->n);
+                fp_bytes(&h, s->values, s->n * sizeof *s->values);
+                if (s->x) fp_bytes(&h, s->x, s->n * sizeof *s->x);
+            }
+            break;
+        }
         }
     }
     return h;

@@ -60,7 +60,7 @@ enum { PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END };
 
 /* ---- measured blocks ---------------------------------------------------------- */
 
-typedef enum pb_kind { PB_TEXT, PB_LIST, PB_TABLE, PB_CODE, PB_IMAGE, PB_BREAK } pb_kind;
+typedef enum pb_kind { PB_TEXT, PB_LIST, PB_TABLE, PB_CODE, PB_IMAGE, PB_BREAK, PB_CHART } pb_kind;
 
 /* One list item, flattened: its marker and body, placed at an indent. */
 typedef struct pd_item {
@@ -87,6 +87,12 @@ typedef struct pd_block {
     cairo_surface_t *surface; /* NULL: draw a placeholder box */
     double img_w, img_h;
     const pd_text *alt; /* placeholder label */
+    /* PB_CHART (img_w x img_h): the chart (alt text and data, for a
+     * Figure and a Table in a structure tree), its layout and its labels'
+     * texts, plot->texts[i] measured as chart_texts[i] */
+    const struct qr_chart *chart;
+    const struct qr_chart_plot *plot;
+    const pd_text **chart_texts;
 } pd_block;
 
 /* ---- positioned boxes: what pass 1 produces, pass 2 paints ---------------------- */
@@ -96,7 +102,8 @@ typedef enum pd_op_kind {
     OP_FILL,   /* a filled rectangle */
     OP_STROKE, /* a rectangle outline */
     OP_IMAGE,  /* blk's image in x, y, w, h */
-    OP_DEST    /* blk is a heading that starts at x, y: an outline entry */
+    OP_DEST,   /* blk is a heading that starts at x, y: an outline entry */
+    OP_CHART   /* blk's chart shapes in x, y, w, h (its labels follow as OP_LINE) */
 } pd_op_kind;
 
 typedef struct pd_op {
@@ -187,6 +194,13 @@ qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b);
 qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to);
 /** Pass 1b: paginate c->blocks into c->ops / c->page_start. */
 qr_status qr_pdf_paginate(pd_ctx *c);
+
+/* chart.c */
+struct qr_chart;
+/** Pass 1a: lay out a chart block (labels measured with pango) into *b. */
+qr_status qr_pdf_measure_chart(pd_ctx *c, pd_block *b, const struct qr_chart *ch);
+/** Pass 2: draw an OP_CHART box's shapes (not its labels). */
+void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o);
 
 /* replay.c */
 /* The records of a page's recording. */

@@ -26,6 +26,7 @@
 
 #include "backend.h"
 #include "fonts.h"
+#include "html_chart.h"
 #include "utf8.h"
 
 #define FLUSH_AT 65536
@@ -423,6 +424,9 @@ static void put_block(hw *w, const qr_block *b)
         break;
     case QR_BLOCK_PAGE_BREAK:
         puts_(w, "<div class=\"page-break\"></div>\n");
+        break;
+    case QR_BLOCK_CHART:
+        qr_html_chart(&w->b, &b->u.chart); /* an OOM is sticky in the buffer */
         break;
     }
 }

@@ -207,6 +207,12 @@ static int emit(qr_buf *b, json_t *v, ctx c, int ind)
         if (!ms) return -1;
         const char *key;
         json_t *e;
+        if (c == QR_SO_BLOCK) {
+            /* a block of a known type: that type's own key order */
+            json_t *t = json_object_get(v, "type");
+            int bt = json_is_string(t) ? qr_schema_block(json_string_value(t)) : -1;
+            if (bt >= 0) c = qr_schema_blocks[bt].obj;
+        }
         json_object_foreach(v, key, e) ms[k++] = (member){key, e, rank_of(c, key)};
         qsort(ms, n, sizeof *ms, member_cmp);
         qr_buf_puts(b, "{\n");

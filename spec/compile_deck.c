@@ -127,6 +127,16 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
     if (img) slide_image(cc, img, s);
     json_t *tab = json_object_get(v, "table");
     if (tab) slide_table(cc, tab, s);
+    json_t *ch = json_object_get(v, "chart");
+    if (ch) {
+        size_t o = qr_cc_push_key(cc, "chart");
+        qr_chart *c = qr_arena_alloc(cc->a, sizeof *c);
+        if (!c)
+            qr_cc_oom(cc);
+        else if (qr_cc_chart(cc, ch, QR_CC_CHART_SLIDE, c) == 0)
+            s->chart = c;
+        qr_cc_pop(cc, o);
+    }
 }
 
 void qr_cc_presentation(qr_cc *cc, json_t *root)

@@ -468,6 +468,9 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     case QR_BLOCK_PAGE_BREAK:
         bad |= qr_cc_check_obj(cc, v, QR_SO_PAGE_BREAK, "a page_break block") > 0;
         break;
+    case QR_BLOCK_CHART:
+        bad |= qr_cc_chart(cc, v, QR_CC_CHART_BLOCK, &b->u.chart) < 0;
+        break;
     }
     return bad ? -1 : 0;
 }

@@ -166,6 +166,15 @@ int qr_cc_link_ok(const char *url);
  *  which skips the missing "rows" report). Returns 0 or -1. */
 int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t);
 
+/* ---- compile_chart.c: charts ------------------------------------------- */
+
+/* Where a chart sits: a document block (needs "type"), a slide's "chart"
+ * ("type" optional) or a sheet's "charts" (ranges, "anchor", sizes). */
+enum { QR_CC_CHART_BLOCK, QR_CC_CHART_SLIDE, QR_CC_CHART_SHEET };
+/** Compile the chart object v at the current path into *ch; sheet charts
+ *  resolve ranges against cc->doc->sheets. Returns 0 or -1 (reported). */
+int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch);
+
 /* ---- image.c ----------------------------------------------------------- */
 
 /** Load the image named by src (the current path is src's) into *img:

@@ -771,6 +771,33 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     sh->n_cols = n_cols;
 }
 
+/* A sheet's "charts": an array of charts anchored on it. */
+static void sheet_charts(qr_cc *cc, json_t *v, size_t index, qr_sheet *sh)
+{
+    json_t *arr = json_is_object(v) ? json_object_get(v, "charts") : NULL;
+    if (!arr) return;
+    size_t o = qr_cc_push_index(cc, index), o2 = qr_cc_push_key(cc, "charts");
+    size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
+    qr_chart *cs = n ? qr_arena_array(cc->a, n, sizeof *cs) : NULL;
+    if (!json_is_array(arr))
+        qr_cc_err(cc, "charts is [{\"chart\": \"column\", \"categories\": \"Q3!A2:A9\", ...}]",
+                  "expected an array of charts, got %s", qr_cc_type_name(arr));
+    else if (n && !cs)
+        qr_cc_oom(cc);
+    for (size_t i = 0; cs && i < n; i++) {
+        size_t o3 = qr_cc_push_index(cc, i);
+        qr_cc_chart(cc, json_array_get(arr, i), QR_CC_CHART_SHEET, &cs[i]);
+        if (!cs[i].anchor_row && !cs[i].anchor_col &&
+            !json_object_get(json_array_get(arr, i), "anchor"))
+            cs[i].anchor_col = (uint32_t)(sh->n_cols + 1); /* right of the data */
+        qr_cc_pop(cc, o3);
+    }
+    sh->charts = cs;
+    sh->n_charts = cs ? n : 0;
+    qr_cc_pop(cc, o2);
+    qr_cc_pop(cc, o);
+}
+
 void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
 {
     qr_doc *doc = cc->doc;
@@ -820,6 +847,8 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     doc->n_formats = ft.n;
     doc->sheets = ss;
     doc->n_sheets = n;
+    for (size_t i = 0; i < n; i++) /* charts last: their ranges name any sheet */
+        sheet_charts(cc, json_array_get(sheets, i), i, &ss[i]);
 done:
     free(names);
     free(ft.items);

@@ -38,7 +38,11 @@ typedef enum qr_sobj_id {
     QR_SO_PAGE_BREAK,
     QR_SO_RUN,
     QR_SO_ITEM,
-    QR_SO_TCELL, /* a table cell object {text|runs} */
+    QR_SO_TCELL,       /* a table cell object {text|runs} */
+    QR_SO_CHART,       /* a chart block */
+    QR_SO_SLIDE_CHART, /* a slide's "chart" ("type" optional) */
+    QR_SO_SERIES,      /* one series of a chart */
+    QR_SO_SHEET_CHART, /* a sheet's chart: a chart anchored at a cell */
     /* presentation */
     QR_SO_DECK,
     QR_SO_SLIDE,

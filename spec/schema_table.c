@@ -5,7 +5,7 @@
  * first). A key's schema is JSON Schema text; "#/$defs/NAME" names an
  * object of this table by its name, or an entry of qr_schema_defs.
  *
- * To add a block type (say "chart"):
+ * To add a block type (as "chart" was):
  *  1. add QR_BLOCK_CHART at the end of qr_block_type in tree.h;
  *  2. add QR_SO_CHART to qr_sobj_id in schema.h (before QR_SO_COUNT);
  *  3. add its keys below (chart_keys, "type" first, canonical order), its
@@ -131,6 +131,55 @@ static const qr_skey tcell_keys[] = {
     K("runs", 0, QR_SO_RUN, S_RUNS, NULL),
 };
 
+/* ---- charts (a document's block, a slide's "chart", a sheet's "charts") ------------ */
+
+#define S_CHART_TYPE                                                                               \
+    "{\"enum\":[\"bar\",\"column\",\"line\",\"area\",\"pie\",\"doughnut\",\"scatter\"]}"
+#define S_NUMS "{\"type\":\"array\",\"maxItems\":4000,\"items\":{\"type\":\"number\"}}"
+#define S_NUMS_OR_RANGE "{\"anyOf\":[" S_NUMS ",{\"type\":\"string\",\"pattern\":\"!\"}]}"
+#define S_LABELS "{\"type\":\"array\",\"maxItems\":4000,\"items\":" S_STR "}"
+#define S_SERIES                                                                                   \
+    "{\"type\":\"array\",\"minItems\":1,\"maxItems\":255,\"items\":{\"$ref\":\"#/$defs/"           \
+    "series\"}}"
+#define CHART_KEYS(categories, values_note)                                                        \
+    K("chart", R, N, S_CHART_TYPE, NULL), K("title", 0, N, S_STR, NULL),                           \
+        K("categories", 0, N, categories, "one label per point"),                                  \
+        K("series", R, QR_SO_SERIES, S_SERIES, values_note), K("x_title", 0, N, S_STR, NULL),      \
+        K("y_title", 0, N, S_STR, NULL),                                                           \
+        K("legend", 0, N, "{\"enum\":[\"bottom\",\"right\",\"top\",\"left\",\"none\"]}",           \
+          "default bottom"),                                                                       \
+        K("number_format", 0, N, S_STR, "Excel format, #,##0"),                                    \
+        K("labels", 0, N, S_BOOL, "data labels"), K("stacked", 0, N, S_BOOL, NULL),                \
+        K("percent", 0, N, S_BOOL, "stacked to 100%")
+
+static const qr_skey chart_keys[] = {
+    K("type", R, N, NULL, NULL),
+    CHART_KEYS(S_LABELS, NULL),
+    K("alt", 0, N, S_STR, NULL),
+};
+static const qr_skey slide_chart_keys[] = {
+    K("type", 0, N, "{\"const\":\"chart\"}", NULL),
+    CHART_KEYS(S_LABELS, NULL),
+    K("alt", 0, N, S_STR, NULL),
+};
+static const qr_skey series_keys[] = {
+    K("name", 0, N, S_STR, NULL),
+    K("values", 0, N, S_NUMS_OR_RANGE, "numbers; on a sheet also a range \"Q3!B2:B9\""),
+    K("x", 0, N, S_NUMS_OR_RANGE, "scatter"),
+    K("y", 0, N, S_NUMS_OR_RANGE, "scatter"),
+    K("color", 0, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", NULL),
+};
+static const qr_skey sheet_chart_keys[] = {
+    K("type", 0, N, "{\"const\":\"chart\"}", NULL),
+    CHART_KEYS("{\"anyOf\":[" S_LABELS ",{\"type\":\"string\",\"pattern\":\"!\"}]}",
+               "values: numbers or a range"),
+    K("anchor", 0, N, "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]{0,6}$\"}",
+      "top-left cell"),
+    K("width", 0, N, "{\"type\":\"number\",\"exclusiveMinimum\":0}", NULL),
+    K("height", 0, N, "{\"type\":\"number\",\"exclusiveMinimum\":0}", NULL),
+    K("alt", 0, N, S_STR, NULL),
+};
+
 /* ---- presentation ------------------------------------------------------------------ */
 
 static const qr_skey deck_keys[] = {
@@ -148,6 +197,7 @@ static const qr_skey slide_keys[] = {
     K("bullets", 0, QR_SO_ITEM, S_ITEMS, "levels through items"),
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
+    K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
     K("notes", 0, N, S_STR, "speaker notes"),
 };
 static const qr_skey slide_image_keys[] = {
@@ -188,6 +238,8 @@ static const qr_skey sheet_keys[] = {
       "{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/"
       "sheet_cell\"}}}",
       "ragged rows are fine"),
+    K("charts", X, QR_SO_SHEET_CHART,
+      "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_chart\"}}", "anchored charts"),
 };
 static const qr_skey cell_keys[] = {
     K("value", X, N, "{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]}", NULL),
@@ -232,6 +284,10 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_RUN, "run_object", NULL, NULL, run_keys),
     OBJ(QR_SO_ITEM, "item_object", NULL, TEXT_OR_RUNS, item_keys),
     OBJ(QR_SO_TCELL, "cell_object", NULL, TEXT_OR_RUNS, tcell_keys),
+    OBJ(QR_SO_CHART, "chart", "a native chart", NULL, chart_keys),
+    OBJ(QR_SO_SLIDE_CHART, "slide_chart", "a native chart on the slide", NULL, slide_chart_keys),
+    OBJ(QR_SO_SERIES, "series", "values (or x and y for scatter)", NULL, series_keys),
+    OBJ(QR_SO_SHEET_CHART, "sheet_chart", "a chart anchored at a cell", NULL, sheet_chart_keys),
     OBJ(QR_SO_DECK, "presentation", "a presentation spec", NULL, deck_keys),
     OBJ(QR_SO_SLIDE, "slide", NULL, NULL, slide_keys),
     OBJ(QR_SO_SLIDE_IMAGE, "slide_image", NULL, NULL, slide_image_keys),
@@ -255,10 +311,11 @@ const qr_sblock qr_schema_blocks[] = {
     [QR_BLOCK_CODE] = {"code", QR_SO_CODE},
     [QR_BLOCK_IMAGE] = {"image", QR_SO_IMAGE},
     [QR_BLOCK_PAGE_BREAK] = {"page_break", QR_SO_PAGE_BREAK},
+    [QR_BLOCK_CHART] = {"chart", QR_SO_CHART},
 };
 const size_t qr_schema_n_blocks = sizeof qr_schema_blocks / sizeof qr_schema_blocks[0];
 /* One entry per qr_block_type: the last enum value names the count. */
-_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_PAGE_BREAK + 1,
+_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_CHART + 1,
                "one qr_schema_blocks entry per qr_block_type");
 
 const char *const qr_schema_defs[][2] = {

@@ -51,6 +51,65 @@ typedef struct qr_text {
     const char *path; /* JSON pointer of the value, e.g. "/blocks/2/runs" */
 } qr_text;
 
+/* ---- charts (a document block, a slide's chart, a sheet's charts) ---------- */
+
+typedef enum qr_chart_type {
+    QR_CHART_BAR, /* horizontal bars */
+    QR_CHART_COLUMN,
+    QR_CHART_LINE,
+    QR_CHART_AREA,
+    QR_CHART_PIE,
+    QR_CHART_DOUGHNUT,
+    QR_CHART_SCATTER
+} qr_chart_type;
+
+typedef enum qr_legend {
+    QR_LEGEND_BOTTOM,
+    QR_LEGEND_RIGHT,
+    QR_LEGEND_TOP,
+    QR_LEGEND_LEFT,
+    QR_LEGEND_NONE
+} qr_legend;
+
+/* A chart's reference to a sheet range (sheet charts only). */
+typedef struct qr_chart_ref {
+    const char *sheet;               /* the sheet's name, as in the workbook */
+    uint32_t row0, col0, row1, col1; /* 0-based, inclusive; one row or one column */
+} qr_chart_ref;
+
+/* One series: n values (finite), and for scatter n x values. */
+typedef struct qr_series {
+    const char *name; /* "" when none (backends say "Series N") */
+    const double *values;
+    const double *x; /* scatter only, else NULL */
+    size_t n;
+    uint32_t color;                         /* 0xRRGGBB */
+    int has_color;                          /* 0: the theme's colour for the series' index */
+    const qr_chart_ref *values_ref, *x_ref; /* sheet ranges, or NULL */
+    const char *path;
+} qr_series;
+
+typedef struct qr_chart {
+    qr_chart_type type;
+    const char *title;             /* NULL when none */
+    const char *const *categories; /* n_categories, or NULL (scatter; then 1..n) */
+    size_t n_categories;
+    const qr_chart_ref *categories_ref; /* sheet charts: the range, or NULL */
+    const qr_series *series;
+    size_t n_series;
+    size_t n_points;               /* every series' n (scatter: the largest n) */
+    const char *x_title, *y_title; /* NULL when none */
+    const char *number_format;     /* Excel format of values, NULL: General */
+    qr_legend legend;              /* default: bottom (none for one series but pie) */
+    int labels;                    /* data labels on points */
+    int stacked, percent;          /* bar, column, area */
+    const char *alt;               /* "" when none */
+    /* sheet charts: top-left cell of the anchor and the size in points */
+    uint32_t anchor_row, anchor_col;
+    double width, height; /* points; 0: the backend's default */
+    const char *path;
+} qr_chart;
+
 /* ---- document blocks (document, pdf, html) ---------------------------------- */
 
 typedef enum qr_block_type {
@@ -60,7 +119,8 @@ typedef enum qr_block_type {
     QR_BLOCK_TABLE,
     QR_BLOCK_CODE,
     QR_BLOCK_IMAGE,
-    QR_BLOCK_PAGE_BREAK
+    QR_BLOCK_PAGE_BREAK,
+    QR_BLOCK_CHART
 } qr_block_type;
 
 /* A list item: its text and its nested items (depth at most 9 in all). */
@@ -131,6 +191,7 @@ typedef struct qr_block {
             const char *lang;
         } code; /* lang may be NULL */
         qr_image image;
+        qr_chart chart;
     } u;
 } qr_block;
 
@@ -162,6 +223,7 @@ typedef struct qr_slide {
     const char *notes;     /* NULL when none; newlines kept */
     const qr_table *table; /* NULL when none */
     const qr_image *image; /* NULL when none */
+    const qr_chart *chart; /* NULL when none */
     const char *path;      /* "/slides/4" */
 } qr_slide;
 
@@ -211,6 +273,8 @@ typedef struct qr_sheet {
     const double *widths; /* n_widths column widths in character units, or NULL */
     size_t n_widths;
     int freeze_row, freeze_col; /* 0-based count of frozen rows/cols; 0,0 = none */
+    const qr_chart *charts;     /* n_charts charts anchored on this sheet */
+    size_t n_charts;
     const char *path;
 } qr_sheet;
 

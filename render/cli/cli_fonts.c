@@ -189,6 +189,15 @@ static void show_doc(walk *w, const qr_doc *d)
             break;
         case QR_BLOCK_PAGE_BREAK:
             break;
+        case QR_BLOCK_CHART: {
+            const qr_chart *c = &b->u.chart;
+            if (c->title) show_str(w, c->title, strlen(c->title), c->path);
+            for (size_t k = 0; k < c->n_categories; k++)
+                show_str(w, c->categories[k], strlen(c->categories[k]), c->path);
+            for (size_t k = 0; k < c->n_series; k++)
+                show_str(w, c->series[k].name, strlen(c->series[k].name), c->series[k].path);
+            break;
+        }
         }
     }
     for (size_t i = 0; i < d->n_slides; i++) {

@@ -160,6 +160,8 @@ def expected_body(spec):
             seq.append(("img", clean_attr(b.get("alt", ""))))
         elif t == "page_break":
             seq.append(("pb",))
+        elif t == "chart":  # issue 21; tests/charts checks the chart part itself
+            seq.append(("chart", clean_attr(b.get("alt", ""))))
         else:
             raise AssertionError("unknown block type " + t)
     return seq
@@ -213,7 +215,10 @@ def actual_body(document):
             drawings = list(child.iter(WP + "docPr"))
             pbreaks = [b for b in child.iter(W + "br") if b.get(W + "type") == "page"]
             num = child.find(W + "pPr/" + W + "numPr")
-            if drawings:
+            charts = list(child.iter("{http://schemas.openxmlformats.org/drawingml/2006/chart}chart"))
+            if charts:
+                seq.append(("chart", drawings[0].get("descr", ""), charts[0]))
+            elif drawings:
                 seq.append(("img", drawings[0].get("descr", ""), child))
             elif pbreaks:
                 seq.append(("pb", child))
@@ -392,6 +397,10 @@ def check_doc(name, spec, path, warnings):
                       f"ordered list numId {num_id} does not restart at 1: {overrides}")
         elif kind == "tbl":
             check_table(name, e[1], g[1], g[2], text_width)
+        elif kind == "chart":
+            check(name, g[1] == e[1], f"chart alt {g[1]!r} != {e[1]!r}")
+            rel = part.rels[g[2].get(R + "id")]
+            check(name, rel.reltype.endswith("/chart"), f"chart relationship {rel.reltype}")
         elif kind == "img":
             alt, el = e[1], g[2]
             check(name, g[1] == alt, f"image alt {g[1]!r} != {alt!r}")

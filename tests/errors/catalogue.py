@@ -192,6 +192,25 @@ CASES = [
     # ---- kinds ----
     ("kind-deck-as-document", D, {"slides": [{"title": "x"}]}, 1, ["", "/slides"]),
     ("kind-sheet-as-deck", P, {"sheets": []}, 1, ["", "/sheets"]),
+    # ---- charts (issue 21) ----
+    ("chart-unknown-type", D, {"blocks": [{"type": "chart", "chart": "colum", "series": [{"values": [1]}]}]}, 1, ["/blocks/0/chart"]),
+    ("chart-missing-series", D, {"blocks": [{"type": "chart", "chart": "bar"}]}, 1, ["/blocks/0/series"]),
+    ("chart-length-mismatch", D, {"blocks": [{"type": "chart", "chart": "column", "categories": ["a", "b", "c"],
+                                              "series": [{"values": [1, 2, 3]}, {"values": [1, 2]}]}]}, 1, ["/blocks/0/series/1/values"]),
+    ("chart-value-string", D, {"blocks": [{"type": "chart", "chart": "line", "series": [{"values": [1, "2", 3]}]}]}, 1, ["/blocks/0/series/0/values/1"]),
+    ("chart-value-huge", D, {"blocks": [{"type": "chart", "chart": "line", "series": [{"values": [1, 1e308, 3]}]}]}, 1, ["/blocks/0/series/0/values/1"]),
+    ("chart-too-many-series", D, {"blocks": [{"type": "chart", "chart": "line", "series": [{"values": [1]}] * 256}]}, 1, ["/blocks/0/series"]),
+    ("chart-too-many-points", D, {"blocks": [{"type": "chart", "chart": "line", "series": [{"values": [1] * 4001}]}]}, 1, ["/blocks/0/series/0/values"]),
+    ("chart-stacked-pie", D, {"blocks": [{"type": "chart", "chart": "pie", "stacked": True, "series": [{"values": [1]}]}]}, 1, ["/blocks/0/stacked"]),
+    ("chart-pie-negative", D, {"blocks": [{"type": "chart", "chart": "pie", "series": [{"values": [1, -2]}]}]}, 1, ["/blocks/0/series/0/values/1"]),
+    ("chart-scatter-values", D, {"blocks": [{"type": "chart", "chart": "scatter", "series": [{"values": [1]}]}]}, 1, ["/blocks/0/series/0/values"]),
+    ("chart-bad-color", D, {"blocks": [{"type": "chart", "chart": "bar", "series": [{"values": [1], "color": "blue"}]}]}, 1, ["/blocks/0/series/0/color"]),
+    ("chart-series-unknown-key", D, {"blocks": [{"type": "chart", "chart": "bar", "series": [{"valuez": [1]}]}]}, 1, ["/blocks/0/series/0/valuez"]),
+    ("chart-slide-legend", P, {"slides": [{"chart": {"chart": "bar", "legend": "middle", "series": [{"values": [1]}]}}]}, 1, ["/slides/0/chart/legend"]),
+    ("chart-sheet-bad-range", S, {"sheets": [{"name": "Q3", "rows": [[1]], "charts": [{"chart": "bar", "series": [{"values": "Q3!B2:C9"}]}]}]}, 1, ["/sheets/0/charts/0/series/0/values"]),
+    ("chart-sheet-no-sheet", S, {"sheets": [{"name": "Q3", "rows": [[1]], "charts": [{"chart": "bar", "series": [{"values": "Q4!A1:A1"}]}]}]}, 1, ["/sheets/0/charts/0/series/0/values"]),
+    ("chart-sheet-text-cell", S, {"sheets": [{"name": "Q3", "rows": [["x"]], "charts": [{"chart": "bar", "series": [{"values": "Q3!A1:A1"}]}]}]}, 1, ["/sheets/0/charts/0/series/0/values"]),
+    ("chart-sheet-anchor", S, {"sheets": [{"rows": [[1]], "charts": [{"chart": "bar", "anchor": "1A", "series": [{"values": [1]}]}]}]}, 1, ["/sheets/0/charts/0/anchor"]),
 ]
 
 

@@ -45,6 +45,14 @@ NOT_SHAPE = {
     "syntax-duplicate-key": "JSON syntax (Python's parser keeps the last key)",
     "syntax-infinity-literal": "JSON syntax (Python's parser accepts Infinity)",
     "syntax-nan-literal": "JSON syntax (Python's parser accepts NaN)",
+    "chart-length-mismatch": "values against the count of categories",
+    "chart-pie-negative": "a value's sign against the chart type",
+    "chart-scatter-values": "series keys against the chart type",
+    "chart-stacked-pie": "stacked against the chart type",
+    "chart-sheet-bad-range": "a range's shape (one row or column)",
+    "chart-sheet-no-sheet": "a range against the workbook's sheet names",
+    "chart-sheet-text-cell": "a range against the cells it names",
+    "chart-value-huge": "a number past Excel's range (1e308), which JSON Schema cannot bound exactly",
 }
 
 failures = []

@@ -75,7 +75,7 @@ static void test_table_holds(void **state)
         refs_resolve(qr_schema_defs[i][1]);
     }
     /* one entry per block type, "type" first and required */
-    assert_int_equal(qr_schema_n_blocks, QR_BLOCK_PAGE_BREAK + 1);
+    assert_int_equal(qr_schema_n_blocks, QR_BLOCK_CHART + 1);
     for (size_t b = 0; b < qr_schema_n_blocks; b++) {
         const qr_sobj *o = &qr_schema_objs[qr_schema_blocks[b].obj];
         assert_string_equal(o->keys[0].name, "type");

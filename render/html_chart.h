@@ -1,0 +1,15 @@
+/* html_chart.h: a chart in the html backend: inline SVG drawn from the
+ * chart model's geometry (spec/chart.h, the same picture as the PDF),
+ * role="img" with the alt text, and the data as a visually hidden <table>
+ * for screen readers. */
+#ifndef QR_HTML_CHART_H
+#define QR_HTML_CHART_H
+
+#include "buf.h"
+#include "tree.h"
+
+/** Append the chart's <figure> (SVG + data table) to b. Returns 0, or -1
+ *  when memory ran out. */
+int qr_html_chart(qr_buf *b, const qr_chart *ch);
+
+#endif
