@@ -56,6 +56,7 @@
 #include <cairo-pdf.h>
 
 #include "pdf_int.h"
+#include "preview.h"
 
 qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt, ...)
 {
@@ -210,6 +211,18 @@ static qr_status ctx_init(pd_ctx *c, qr_render_ctx *rc, int for_png)
 
 static void pipe_free(pd_ctx *c);
 static pd_ctx *pipe_footer_ctx(pd_ctx *c);
+static void ctx_free(pd_ctx *c);
+
+/* For the slide and sheet previews (preview.h). */
+qr_status qr_pdf_ctx_open(pd_ctx *c, qr_render_ctx *rc, int for_png)
+{
+    return ctx_init(c, rc, for_png);
+}
+
+void qr_pdf_ctx_close(pd_ctx *c)
+{
+    ctx_free(c);
+}
 
 static void ctx_free(pd_ctx *c)
 {
@@ -787,6 +800,7 @@ static void pipe_free(pd_ctx *c)
 
 static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 {
+    if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 0);
     pd_ctx c;
     qr_status st = ctx_init(&c, rc, 0);
     if (st == QR_OK) st = layout(&c);
@@ -1097,6 +1111,7 @@ static qr_status png_paint(pd_ctx *c, qr_render_ctx *rc, qr_sink *out)
 
 static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
 {
+    if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 1);
     uint64_t key = doc_fingerprint(rc);
     png_cache *pc = thread_cache();
     if (pc && pc->ctx && pc->key == key) {

@@ -104,7 +104,7 @@ int qr_format_available(qr_format f)
 
 /* Which formats a kind's spec can render to: the document vocabulary
  * (document, pdf, html) goes to docx, pdf, png and html; presentations to
- * pptx; spreadsheets to xlsx. */
+ * pptx, spreadsheets to xlsx, and both to pdf and png as previews. */
 static int kind_accepts(qr_kind k, qr_format f)
 {
     switch (k) {
@@ -113,10 +113,10 @@ static int kind_accepts(qr_kind k, qr_format f)
     case QR_KIND_HTML:
         return f == QR_FORMAT_DOCX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG ||
                f == QR_FORMAT_HTML;
-    case QR_KIND_PRESENTATION:
-        return f == QR_FORMAT_PPTX;
-    case QR_KIND_SPREADSHEET:
-        return f == QR_FORMAT_XLSX;
+    case QR_KIND_PRESENTATION: /* .pdf and .png: previews (pdf/slides.c) */
+        return f == QR_FORMAT_PPTX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG;
+    case QR_KIND_SPREADSHEET: /* .pdf and .png: previews (pdf/sheet.c) */
+        return f == QR_FORMAT_XLSX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG;
     case QR_KIND_COUNT:
         break;
     }
@@ -192,8 +192,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     }
     if (!kind_accepts(kind, format)) {
         qr_errlist_addf(&res->errors, QR_E_USAGE, "",
-                        "use .docx, .pdf, .png or .html for documents, .pptx for presentations, "
-                        ".xlsx for spreadsheets",
+                        "use .docx, .pdf, .png or .html for documents, .pptx, .pdf or .png for "
+                        "presentations, .xlsx, .pdf or .png for spreadsheets",
                         "a %s spec cannot be rendered as .%s", qr_kind_name(kind),
                         qr_format_ext(format));
         return QR_E_USAGE;
