@@ -86,7 +86,8 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
             double base = y + pitch * 0.8;
             if (l == 0 && marks[i]) {
                 double bx = ix + marl + pt(qr_slide_level_indent(p->lvl));
-                if (texts[i]->rtl) bx = ix + iw - marl + pt(-qr_slide_level_indent(p->lvl)) - marks[i]->width;
+                if (texts[i]->rtl)
+                    bx = ix + iw - marl + pt(-qr_slide_level_indent(p->lvl)) - marks[i]->width;
                 qr_pv_line(cr, marks[i], 0, bx, base);
             }
             qr_pv_line(cr, texts[i], l, texts[i]->rtl ? ix : ix + marl, base);
@@ -118,9 +119,8 @@ static void paint_table(pd_ctx *c, cairo_t *cr, const qr_table *t, const qr_slid
             pd_style st = {.size = size, .bold = header};
             if (cell && cell->kind == QR_TCELL_NUMBER) st.align = PD_ALIGN_END;
             double w = pt(g->cols[k]) - 2 * mx;
-            cells[k] = cell ? qr_pdf_text(c, &cell->text, NULL, 0, &st, w > 1 ? w : 1,
-                                          t->path)
-                            : NULL;
+            cells[k] =
+                cell ? qr_pdf_text(c, &cell->text, NULL, 0, &st, w > 1 ? w : 1, t->path) : NULL;
             if (c->status != QR_OK) return;
             if (cells[k] && cells[k]->height + 2 * my > h) h = cells[k]->height + 2 * my;
         }
@@ -207,7 +207,8 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box
         pd_text *t = qr_pdf_text(c, NULL, alt, strlen(alt), &st, w > 12 ? w - 12 : 1, im->path);
         cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
         for (size_t l = 0; t && l < t->n_lines; l++)
-            qr_pv_line(cr, t, l, x + 6, y + (h - t->height) / 2 + t->lines[l].top + t->lines[l].ascent);
+            qr_pv_line(cr, t, l, x + 6,
+                       y + (h - t->height) / 2 + t->lines[l].top + t->lines[l].ascent);
     }
     if (s) cairo_surface_destroy(s);
 }

@@ -14,6 +14,7 @@
 #include "backends.h"
 #include "compile.h"
 #include "fonts.h"
+#include "kind_sniff.h"
 
 _Static_assert((int)QR_FORMAT_COUNT == (int)QR_FMT_COUNT, "qr_format and qr_fmt must agree");
 
@@ -190,6 +191,15 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "unknown kind or format", NULL);
         return QR_E_USAGE;
     }
+    /* .pdf and .png fit every kind: the pdf kind they imply gives way to the
+     * spec's shape ("slides", "sheets"; kind_sniff.h). */
+    qr_sniff_reader sr = {0};
+    int sniffed = 0;
+    if (kind == QR_KIND_PDF && (format == QR_FORMAT_PDF || format == QR_FORMAT_PNG)) {
+        sniffed = in->read != NULL;
+        kind = sniffed ? qr_sniff_reader_open(&sr, in->read, in->ctx)
+                       : qr_kind_sniff(in->text, in->len);
+    }
     if (!kind_accepts(kind, format)) {
         qr_errlist_addf(&res->errors, QR_E_USAGE, "",
                         "use .docx, .pdf, .png or .html for documents, .pptx, .pdf or .png for "
@@ -202,8 +212,10 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     qr_compile_opts co;
     compile_opts(&co, opts);
     qr_doc *doc = NULL;
-    qr_status st = in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
-                            : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
+    qr_status st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
+                   : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
+                              : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
+    qr_sniff_reader_free(&sr);
     if (st != QR_OK) return st;
     const qr_backend *be = qr_backend_for((qr_fmt)format);
     if (!be) {
