@@ -314,7 +314,9 @@ static int write_c(qr_buf *b, const qr_cell *cell, uint32_t col, const char *rn,
     case QR_CELL_FORMULA: {
         const qr_formula *f = cell->v.formula;
         int vt = f && f->has_value ? (int)f->value_type : -1;
-        if (vt == QR_CELL_TEXT)
+        if (vt == QR_CELL_TEXT && f->is_error) /* #DIV/0! and friends (spec/formula.h) */
+            p = PUT(p, " t=\"e\"");
+        else if (vt == QR_CELL_TEXT)
             p = PUT(p, " t=\"str\"");
         else if (vt == QR_CELL_BOOL)
             p = PUT(p, " t=\"b\"");

@@ -14,6 +14,7 @@
 #include "backends.h"
 #include "compile.h"
 #include "fonts.h"
+#include "formula.h"
 #include "kind_sniff.h"
 
 _Static_assert((int)QR_FORMAT_COUNT == (int)QR_FMT_COUNT, "qr_format and qr_fmt must agree");
@@ -216,7 +217,13 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
                    : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
                               : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
     qr_sniff_reader_free(&sr);
-    if (st != QR_OK) return st;
+    /* Formulas get their computed values as cached values (spec/formula.h). */
+    if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET)
+        st = qr_formula_eval_doc(doc, qr_output_epoch(), &res->warnings);
+    if (st != QR_OK) {
+        qr_doc_free(doc);
+        return st;
+    }
     const qr_backend *be = qr_backend_for((qr_fmt)format);
     if (!be) {
         qr_doc_free(doc);
