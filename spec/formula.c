@@ -771,6 +771,7 @@ static val upper_lower(cur *k, val v, int upper)
 
 static val call(cur *k, const char *w, size_t wn)
 {
+    if (wn > 6 && strncasecmp(w, "_xlfn.", 6) == 0) w += 6, wn -= 6; /* as stored in files */
     val args[MAX_ARGS];
     int given[MAX_ARGS];
     size_t n = 0;
@@ -1047,4 +1048,48 @@ qr_fresult qr_formula_eval(qr_doc *doc, size_t sheet, const char *text, long lon
         break;
     }
     return res;
+}
+
+/* ---- the text written to the file -------------------------------------------------------------
+ */
+
+/* Functions newer than the file format: a file names them _xlfn.NAME, or
+ * Excel shows #NAME?. */
+static const char *const future[] = {"CONCAT", "TEXTJOIN", "IFS",    "SWITCH",   "MAXIFS",
+                                     "MINIFS", "XLOOKUP",  "XMATCH", "IFNA",     "XOR",
+                                     "DAYS",   "UNIQUE",   "LET",    "SEQUENCE", NULL};
+
+int qr_formula_file_text(const char *text, qr_buf *out)
+{
+    int changed = 0;
+    size_t start = 0, i = 0, n = strlen(text);
+    while (i < n) {
+        char ch = text[i];
+        if (ch == '"' || ch == '\'') { /* strings and quoted sheet names are copied as they are */
+            for (i++; i < n && text[i] != ch; i++)
+                ;
+            i++;
+            continue;
+        }
+        if (!word_char(ch) || (i > 0 && (word_char(text[i - 1]) || text[i - 1] == '.'))) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && word_char(text[j]))
+            j++;
+        if (j < n && text[j] == '(') {
+            for (size_t f = 0; future[f]; f++) {
+                if (!name_is(text + i, j - i, future[f])) continue;
+                qr_buf_append(out, text + start, i - start);
+                qr_buf_puts(out, "_xlfn.");
+                start = i;
+                changed = 1;
+                break;
+            }
+        }
+        i = j;
+    }
+    if (changed) qr_buf_append(out, text + start, n - start);
+    return changed;
 }

@@ -18,6 +18,7 @@
 #ifndef QR_FORMULA_H
 #define QR_FORMULA_H
 
+#include "buf.h"
 #include "error.h"
 #include "tree.h"
 
@@ -40,5 +41,11 @@ enum { QR_FR_NONE, QR_FR_NUMBER, QR_FR_BOOL, QR_FR_TEXT, QR_FR_ERROR };
 /** Evaluate text as if it were in sheet `sheet` of doc. QR_FR_NONE: the
  *  evaluator cannot (unsupported function, cycle). */
 qr_fresult qr_formula_eval(qr_doc *doc, size_t sheet, const char *text, long long epoch);
+
+/** The formula text as a file stores it: functions newer than the format
+ *  (CONCAT, TEXTJOIN, IFS, XLOOKUP...) prefixed _xlfn., outside strings.
+ *  Returns 1 with the whole text appended to out, or 0 (out untouched)
+ *  when the text needs no change. */
+int qr_formula_file_text(const char *text, qr_buf *out);
 
 #endif
