@@ -801,6 +801,7 @@ static void pipe_free(pd_ctx *c)
 static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 {
     if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 0);
+    if (rc->doc->kind == QR_KIND_SPREADSHEET) return qr_pdf_sheet_render(rc, out, 0);
     pd_ctx c;
     qr_status st = ctx_init(&c, rc, 0);
     if (st == QR_OK) st = layout(&c);
@@ -1112,6 +1113,7 @@ static qr_status png_paint(pd_ctx *c, qr_render_ctx *rc, qr_sink *out)
 static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
 {
     if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 1);
+    if (rc->doc->kind == QR_KIND_SPREADSHEET) return qr_pdf_sheet_render(rc, out, 1);
     uint64_t key = doc_fingerprint(rc);
     png_cache *pc = thread_cache();
     if (pc && pc->ctx && pc->key == key) {
