@@ -47,4 +47,17 @@ qr_status qr_pv_png_finish(pd_ctx *c, cairo_surface_t *s, cairo_t *cr, qr_sink *
 /** Draw line i of t with its baseline at (x + the line's own offset, y). */
 void qr_pv_line(cairo_t *cr, const pd_text *t, size_t i, double x, double y);
 
+/* ---- the contact sheet (contact.c) --------------------------------------------------- */
+
+/** Paint page i (0-based) of w x h points on cr, in points. */
+typedef void (*pv_paint_fn)(pd_ctx *c, cairo_t *cr, size_t i, void *ud);
+
+/** A PNG of pages [0, n) as numbered thumbnails of a w x h point page, on a
+ *  grid at most 2000 px on its long side (at most QR_PV_CONTACT_MAX
+ *  pages). Lays out text in c. */
+#define QR_PV_CONTACT_MAX 400
+#define QR_PV_CONTACT_PAGES 16 /* pages of a document or workbook */
+qr_status qr_pv_contact(pd_ctx *c, qr_sink *out, double w, double h, size_t n, pv_paint_fn paint,
+                        void *ud);
+
 #endif

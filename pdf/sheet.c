@@ -317,6 +317,23 @@ static void drop_layouts(pd_ctx *c)
     c->n_layouts = 0;
 }
 
+typedef struct plans {
+    const splan *p;
+    size_t n, total;
+} plans_t;
+
+/* Paint page i (0-based, over all sheets). */
+static void paint_nth(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
+{
+    const plans_t *ps = ud;
+    for (size_t s = 0; s < ps->n; s++) {
+        const splan *p = &ps->p[s];
+        if (i < p->first_page || i >= p->first_page + p->n_rb * p->n_cb) continue;
+        size_t k = i - p->first_page;
+        paint_page(c, cr, p, k / p->n_cb, k % p->n_cb, i, ps->total);
+    }
+}
+
 qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
 {
     const qr_doc *d = rc->doc;
@@ -345,19 +362,22 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
         free_plans(plans, ns);
         return st;
     }
+    plans_t ps = {plans, ns, total};
+    if (png && rc->png_contact) {
+        st = qr_pv_contact(&c, out, PAGE_W, PAGE_H,
+                           total < QR_PV_CONTACT_PAGES ? total : QR_PV_CONTACT_PAGES, paint_nth,
+                           &ps);
+        qr_pdf_ctx_close(&c);
+        free_plans(plans, ns);
+        return st;
+    }
     if (png) {
         size_t page = rc->png_page > 0 ? (size_t)rc->png_page : 1;
         st = qr_pv_png_check(rc, page, total, PAGE_W, PAGE_H);
         if (st == QR_OK) {
             cairo_t *cr;
             cairo_surface_t *s = qr_pv_png_surface(rc, PAGE_W, PAGE_H, &cr);
-            for (size_t i = 0; i < ns; i++) {
-                const splan *p = &plans[i];
-                size_t k = page - 1;
-                if (k < p->first_page || k >= p->first_page + p->n_rb * p->n_cb) continue;
-                k -= p->first_page;
-                paint_page(&c, cr, p, k / p->n_cb, k % p->n_cb, page - 1, total);
-            }
+            paint_nth(&c, cr, page - 1, &ps);
             st = qr_pv_png_finish(&c, s, cr, out);
         }
         qr_pdf_ctx_close(&c);

@@ -239,6 +239,11 @@ static void drop_layouts(pd_ctx *c)
     c->n_layouts = 0;
 }
 
+static void contact_paint(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
+{
+    if (i < c->doc->n_slides) paint_slide(c, cr, ud, i);
+}
+
 qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
 {
     const qr_doc *d = rc->doc;
@@ -250,6 +255,11 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
     pd_ctx c;
     qr_status st = qr_pdf_ctx_open(&c, rc, png);
     if (st != QR_OK) {
+        qr_pdf_ctx_close(&c);
+        return st;
+    }
+    if (png && rc->png_contact) {
+        st = qr_pv_contact(&c, out, w, h, n, contact_paint, &g);
         qr_pdf_ctx_close(&c);
         return st;
     }

@@ -55,6 +55,8 @@ typedef struct qr_render_opts {
     int png_dpi;          /* default 96 */
     size_t max_input;     /* 0: default 64 MiB */
     size_t max_output;    /* 0: default 512 MiB */
+    int png_contact;      /* QR_FORMAT_PNG: 1 = a contact sheet of every slide (or the first
+                             pages) as numbered thumbnails, at most 2000 px on its long side */
 } qr_render_opts;
 
 /* What a render returns. errors holds spec errors (each with a JSON

@@ -13,7 +13,9 @@ For every fixtures/deck-*/spec.json (and deck-layouts again at 4:3):
   .pptx's fontScale (their height over the title's, against the sizes);
 - PNG: --page N at 96 dpi is 1280 x 720 (16:9), --dpi scales it, --pages all
   writes one file per slide, --page past the end is a usage error (exit 2).
-Reports (does not assert) the P1 times: PDF, PNG of slide 1, LibreOffice.
+--contact: one PNG of at most 2000 px a side, same bytes twice, for decks,
+documents and workbooks; refused for .pdf.
+Reports (does not assert) the P1 times: PDF, PNG of slide 1, contact sheet.
 """
 import glob
 import json
@@ -258,16 +260,36 @@ def main():
     p = run(["render", path, "-o", png, "--page", "99"])
     check(p.returncode == 2 and "out of range" in p.stdout + p.stderr, "png: --page 99 is a usage error (exit 2, as for documents)")
 
+    # --contact: every slide (or a document's or workbook's first pages) on one PNG <= 2000 px
+    for case in ("deck-table-image", "deck-empty", "deck-4x3"):
+        c1, c2 = os.path.join(tmp, "c1.png"), os.path.join(tmp, "c2.png")
+        p = run(["render", cases[case][0], "-o", c1, "--contact", "--base-dir", os.path.dirname(cases[case][0])])
+        run(["render", cases[case][0], "-o", c2, "--contact", "--base-dir", os.path.dirname(cases[case][0])])
+        w, h = png_size(c1) if p.returncode == 0 else (0, 0)
+        check(p.returncode == 0 and 0 < w <= 2000 and 0 < h <= 2000, "contact %s: %d x %d" % (case, w, h))
+        with open(c1, "rb") as a, open(c2, "rb") as b:
+            check(a.read() == b.read(), "contact %s: same bytes twice" % case)
+    for fx in ("doc-every-block", "sheet-multi"):
+        sp = os.path.join(SRC, "fixtures", fx, "spec.json")
+        p = run(["render", sp, "-o", os.path.join(tmp, "c.png"), "--contact", "--base-dir", os.path.dirname(sp)])
+        w, h = png_size(os.path.join(tmp, "c.png")) if p.returncode == 0 else (0, 0)
+        check(p.returncode == 0 and 0 < w <= 2000 and 0 < h <= 2000, "contact %s: %d x %d" % (fx, w, h))
+    p = run(["render", path, "-o", os.path.join(tmp, "c.pdf"), "--contact"])
+    check(p.returncode == 2, "contact: only for .png (exit 2)")
+
     # P1 (reported, not asserted)
     gen = need("bench/gen_specs.py")
     if gen:
         subprocess.run([sys.executable, gen, tmp, "P1"], check=True, capture_output=True)
         p1 = os.path.join(tmp, "P1.json")
-        for out, extra in (("p1.pdf", []), ("p1.png", ["--page", "1"])):
+        for out, extra in (("p1.pdf", []), ("p1.png", ["--page", "1"]), ("p1-contact.png", ["--contact"])):
             t0 = time.perf_counter()
             p = run(["render", p1, "-o", os.path.join(tmp, out)] + extra)
             dt = time.perf_counter() - t0
             check(p.returncode == 0, "P1 -> %s" % out)
+            if "contact" in out:
+                w, h = png_size(os.path.join(tmp, out))
+                check(max(w, h) <= 2000 and min(w, h) > 1000, "P1 contact: 300 slides in %d x %d" % (w, h))
             print("report: P1 -> %s %.0f ms" % (out, dt * 1000))
     shutil.rmtree(tmp, ignore_errors=True)
     print("%d passed, %d failed" % (passed, failed))
