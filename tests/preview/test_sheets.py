@@ -176,6 +176,11 @@ def main():
     for k, pg in enumerate(wide_pages):
         check("key" in pg and "k1" in pg, "wide: page %d repeats the frozen column" % (k + 1))
 
+    pdf2 = os.path.join(tmp, "long2.pdf")
+    run(["render", sp, "-o", pdf2])
+    with open(pdf, "rb") as a, open(pdf2, "rb") as b:
+        check(a.read() == b.read(), "long: same spec, same bytes")
+
     png = os.path.join(tmp, "p.png")
     p = run(["render", sp, "-o", png])
     check(p.returncode == 0 and png_size(png) == (816, 1056), "png: Letter at 96 dpi is 816 x 1056")
