@@ -24,11 +24,14 @@ typedef struct val {
     uint32_t r0, c0, r1, c1;
 } val;
 
-#define MAX_DEPTH 1000 /* nested references evaluated on demand */
+#define MAX_DEPTH 1000    /* nested references evaluated on demand */
+#define MAX_WORK 20000000 /* formula evaluations in all, retries included */
 #define MAX_ARGS 64
 
 /* A formula's evaluation state, kept beside it (open addressing by address). */
-enum { ST_BUSY = 1, ST_NONE = 2 };
+/* ST_RETRY: gave up at MAX_DEPTH; tried again from another cell (a chain
+ * that runs down the sheet resolves from its bottom end). */
+enum { ST_BUSY = 1, ST_NONE = 2, ST_RETRY = 3 };
 typedef struct slot {
     const qr_formula *f;
     int st;
@@ -41,6 +44,9 @@ typedef struct ev {
     size_t cap;
     int depth;
     int cycle; /* a cycle was met */
+    int deep;  /* MAX_DEPTH was hit in the current top-level evaluation */
+    int retry; /* some formula is ST_RETRY */
+    long work;
     int oom;
 } ev;
 
@@ -101,18 +107,23 @@ static val formula_value(ev *e, size_t sheet, const qr_formula *fc)
     }
     slot *s = find_slot(e, f);
     if (!s) return v_none();
-    if (s->f == f) {
+    if (s->f == f && s->st != ST_RETRY) {
         if (s->st == ST_BUSY) e->cycle = 1;
         return v_none();
     }
-    if (e->depth >= MAX_DEPTH) return v_none();
+    if (e->depth >= MAX_DEPTH || e->work >= MAX_WORK) {
+        e->deep = 1;
+        return v_none();
+    }
+    e->work++;
     s->f = f;
     s->st = ST_BUSY;
     e->depth++;
     val v = eval_text(e, sheet, f->text);
     e->depth--;
     if (v.t == V_NONE) {
-        s->st = ST_NONE;
+        s->st = e->deep ? ST_RETRY : ST_NONE;
+        e->retry |= e->deep;
         return v;
     }
     f->has_value = 1;
@@ -991,29 +1002,38 @@ static void col_name(uint32_t c, char *buf)
     buf[n] = '\0';
 }
 
+/* Evaluate the formula at sheet s, row r, column c when it has no value. */
+static void eval_cell(ev *e, size_t s, size_t r, uint32_t c, qr_errlist *warnings)
+{
+    const qr_sheet *sh = &e->doc->sheets[s];
+    const qr_cell *cell = &sh->rows[r].cells[c];
+    if (cell->type != QR_CELL_FORMULA || cell->v.formula->has_value) return;
+    e->cycle = e->deep = 0;
+    val v = formula_value(e, s, cell->v.formula);
+    if (v.t == V_NONE && e->cycle && !e->deep && warnings) {
+        char col[8];
+        col_name(c, col);
+        qr_errlist_addf(
+            warnings, QR_OK, sh->path ? sh->path : "",
+            "break the cycle; the cell is computed when the file opens",
+            "the formula in %s!%s%zu refers to itself (a cycle): it has no cached value", sh->name,
+            col, r + 1);
+    }
+}
+
 qr_status qr_formula_eval_doc(qr_doc *doc, long long epoch, qr_errlist *warnings)
 {
     ev e;
     if (ev_open(&e, doc, epoch)) return QR_E_NOMEM;
-    for (size_t s = 0; s < doc->n_sheets && !e.oom; s++) {
-        const qr_sheet *sh = &doc->sheets[s];
-        for (size_t r = 0; r < sh->n_rows; r++)
-            for (uint32_t c = 0; c < sh->rows[r].n; c++) {
-                const qr_cell *cell = &sh->rows[r].cells[c];
-                if (cell->type != QR_CELL_FORMULA || cell->v.formula->has_value) continue;
-                e.cycle = 0;
-                val v = formula_value(&e, s, cell->v.formula);
-                if (v.t == V_NONE && e.cycle && warnings) {
-                    char col[8];
-                    col_name(c, col);
-                    qr_errlist_addf(warnings, QR_OK, sh->path ? sh->path : "",
-                                    "break the cycle; the cell is computed when the file opens",
-                                    "the formula in %s!%s%zu refers to itself (a cycle): it has "
-                                    "no cached value",
-                                    sh->name, col, r + 1);
-                }
-            }
-    }
+    for (size_t s = 0; s < doc->n_sheets && !e.oom; s++)
+        for (size_t r = 0; r < doc->sheets[s].n_rows; r++)
+            for (uint32_t c = 0; c < doc->sheets[s].rows[r].n; c++)
+                eval_cell(&e, s, r, c, warnings);
+    /* chains deeper than MAX_DEPTH that run down the sheet: from the bottom */
+    for (size_t s = doc->n_sheets; e.retry && s-- > 0 && !e.oom;)
+        for (size_t r = doc->sheets[s].n_rows; r-- > 0;)
+            for (uint32_t c = doc->sheets[s].rows[r].n; c-- > 0;)
+                eval_cell(&e, s, r, c, warnings);
     free(e.slots);
     return e.oom ? QR_E_NOMEM : QR_OK;
 }
