@@ -267,7 +267,7 @@ static int cmd_render(int argc, char **argv)
     if (st != QR_OK) {
         rc = print_failure(st, &res);
     } else {
-        print_ok(a.out, kind, fmt, &res, total, files);
+        print_ok(a.out, res.kind, fmt, &res, total, files);
         rc = 0;
     }
     qr_result_free(&res);

@@ -68,6 +68,7 @@ typedef struct qr_result {
     int pages; /* pages (pdf, png), slides (pptx), sheets (xlsx); 0 if unknown */
     qr_errlist errors;
     qr_errlist warnings;
+    qr_kind kind; /* the kind rendered: for .pdf and .png, the one the spec's shape says */
 } qr_result;
 
 /** Render a spec to memory. Always initialises *res; free it with

@@ -201,6 +201,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         kind = sniffed ? qr_sniff_reader_open(&sr, in->read, in->ctx)
                        : qr_kind_sniff(in->text, in->len);
     }
+    res->kind = kind;
     if (!kind_accepts(kind, format)) {
         qr_errlist_addf(&res->errors, QR_E_USAGE, "",
                         "use .docx, .pdf, .png or .html for documents, .pptx, .pdf or .png for "

@@ -65,7 +65,7 @@ class _ErrList(ctypes.Structure):
 
 class _Result(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
-                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList)]
+                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList), ("kind", ctypes.c_int)]
 
 
 class _RenderOpts(ctypes.Structure):

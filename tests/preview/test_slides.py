@@ -182,6 +182,7 @@ def main():
             continue
         n = len(spec["slides"])
         res = json.loads(p.stdout)
+        check(res["kind"] == "presentation", "%s: the result names the kind from the spec's shape" % case)
         check(res["pages"] == max(1, n), "%s: %d pages, want %d" % (case, res["pages"], max(1, n)))
         pages = pages_text(pdf)
         info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True).stdout
