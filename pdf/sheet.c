@@ -39,22 +39,30 @@
  * face fonts/ picks for Latin) from its own glyph cache, a fraction of a
  * layout's cost, so a 2,000-page workbook prints in seconds. */
 typedef struct afont {
-    cairo_font_face_t *face[2]; /* regular, bold */
+    PangoFont *font[2];         /* regular, bold: pango's own, so the faces are the ones it uses */
+    cairo_font_face_t *face[2]; /* theirs, not referenced */
     cairo_font_options_t *opt;
     double ascent, height; /* at FONT, points */
 } afont;
 
-static int afont_open(afont *a)
+static int afont_open(afont *a, pd_ctx *c)
 {
     memset(a, 0, sizeof *a);
     a->opt = cairo_font_options_create();
     cairo_font_options_set_hint_metrics(a->opt, CAIRO_HINT_METRICS_OFF);
     cairo_font_options_set_hint_style(a->opt, CAIRO_HINT_STYLE_NONE);
     cairo_font_options_set_antialias(a->opt, CAIRO_ANTIALIAS_GRAY);
-    for (int b = 0; b < 2; b++)
-        a->face[b] =
-            cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
-                                       b ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    for (int b = 0; b < 2; b++) {
+        PangoFontDescription *d = pango_font_description_from_string("DejaVu Sans");
+        pango_font_description_set_absolute_size(d, FONT * PANGO_SCALE);
+        pango_font_description_set_weight(d, b ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+        a->font[b] = pango_context_load_font(c->pc, d);
+        pango_font_description_free(d);
+        cairo_scaled_font_t *sf =
+            a->font[b] ? pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(a->font[b])) : NULL;
+        if (!sf) return -1;
+        a->face[b] = cairo_scaled_font_get_font_face(sf);
+    }
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
     cairo_t *cr = cairo_create(s);
     cairo_set_font_face(cr, a->face[0]);
@@ -73,7 +81,7 @@ static int afont_open(afont *a)
 static void afont_close(afont *a)
 {
     for (int b = 0; b < 2; b++)
-        if (a->face[b]) cairo_font_face_destroy(a->face[b]);
+        if (a->font[b]) g_object_unref(a->font[b]);
     if (a->opt) cairo_font_options_destroy(a->opt);
 }
 
@@ -445,26 +453,25 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
     }
     size_t total = pages ? pages : 1;
     rc->pages = (int)total;
-    afont af;
-    int have_af = afont_open(&af) == 0;
-    for (size_t i = 0; i < ns; i++)
-        plans[i].af = have_af ? &af : NULL;
     pd_ctx c;
+    afont af = {0};
     qr_status st = qr_pdf_ctx_open(&c, rc, png);
     if (st != QR_OK) {
         qr_pdf_ctx_close(&c);
         free_plans(plans, ns);
-        afont_close(&af);
         return st;
     }
+    int have_af = afont_open(&af, &c) == 0;
+    for (size_t i = 0; i < ns; i++)
+        plans[i].af = have_af ? &af : NULL;
     plans_t ps = {plans, ns, total};
     if (png && rc->png_contact) {
         st = qr_pv_contact(&c, out, PAGE_W, PAGE_H,
                            total < QR_PV_CONTACT_PAGES ? total : QR_PV_CONTACT_PAGES, paint_nth,
                            &ps);
+        afont_close(&af);
         qr_pdf_ctx_close(&c);
         free_plans(plans, ns);
-        afont_close(&af);
         return st;
     }
     if (png) {
@@ -476,16 +483,16 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
             paint_nth(&c, cr, page - 1, &ps);
             st = qr_pv_png_finish(&c, s, cr, out);
         }
+        afont_close(&af);
         qr_pdf_ctx_close(&c);
         free_plans(plans, ns);
-        afont_close(&af);
         return st;
     }
     pv_out *o = malloc(sizeof *o);
     if (!o) {
+        afont_close(&af);
         qr_pdf_ctx_close(&c);
         free_plans(plans, ns);
-        afont_close(&af);
         qr_errlist_add(rc->errors, QR_E_NOMEM, "", "out of memory", NULL);
         return qr_fail(QR_E_NOMEM);
     }
@@ -506,8 +513,8 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
     cairo_destroy(cr);
     st = qr_pv_pdf_finish(&c, s, o);
     free(o);
+    afont_close(&af);
     qr_pdf_ctx_close(&c);
     free_plans(plans, ns);
-    afont_close(&af);
     return st;
 }
