@@ -51,8 +51,8 @@
  * their pptx-side names. */
 #define QR_PPTX_EMU_PER_PT QR_SLIDE_EMU_PER_PT
 /* The notes page: 7.5 in x 10 in portrait. */
-#define QR_PPTX_NOTES_CX 6858000
-#define QR_PPTX_NOTES_CY 9144000
+#define QR_PPTX_NOTES_CX QR_SLIDE_NOTES_CX
+#define QR_PPTX_NOTES_CY QR_SLIDE_NOTES_CY
 #define QR_PPTX_INS_LR QR_SLIDE_INS_LR
 #define QR_PPTX_INS_TB QR_SLIDE_INS_TB
 #define QR_PPTX_LEVELS QR_SLIDE_LEVELS

@@ -12,6 +12,9 @@
  * text. Tables follow the "Medium Style 2 - Accent 1" style the .pptx
  * names: an accent header row with white bold text, banded rows, white
  * rules. Colours are the theme's (pptx_theme.c): text dk1, accent1 2563EB.
+ *
+ * With --notes each page is the slide's notes page instead, laid out as the
+ * .pptx's notes slides are: the slide above, its speaker notes below.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +242,36 @@ static void drop_layouts(pd_ctx *c)
     c->n_layouts = 0;
 }
 
+/* A notes page (--notes): slide i scaled into the slide image's box of the
+ * .pptx's notes page, framed, and its notes below in 12 pt, line by line. */
+static void paint_notes_page(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i)
+{
+    qr_slide_box img, body;
+    qr_slide_notes_boxes(g, &img, &body);
+    if (i < c->doc->n_slides) {
+        cairo_save(cr);
+        cairo_translate(cr, pt(img.x), pt(img.y));
+        cairo_scale(cr, (double)img.cx / (double)g->sw, (double)img.cy / (double)g->sh);
+        cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));
+        cairo_clip(cr);
+        paint_slide(c, cr, g, i);
+        cairo_restore(cr);
+    }
+    cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
+    cairo_set_line_width(cr, 0.75);
+    cairo_rectangle(cr, pt(img.x), pt(img.y), pt(img.cx), pt(img.cy));
+    cairo_stroke(cr);
+    const char *notes = i < c->doc->n_slides ? c->doc->slides[i].notes : NULL;
+    if (!notes || !*notes) return;
+    pd_style st = {.size = QR_SLIDE_SZ_NOTES / 100.0};
+    double x = pt(body.x + QR_SLIDE_INS_LR), y = pt(body.y + QR_SLIDE_INS_TB);
+    pd_text *t = qr_pdf_text(c, NULL, notes, strlen(notes), &st, pt(body.cx - 2 * QR_SLIDE_INS_LR),
+                             c->doc->slides[i].path);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (size_t l = 0; t && l < t->n_lines; l++)
+        qr_pv_line(cr, t, l, x, y + t->lines[l].top + t->lines[l].ascent);
+}
+
 static void contact_paint(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
 {
     if (i < c->doc->n_slides) paint_slide(c, cr, ud, i);
@@ -250,6 +283,8 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
     qr_slide_geom g;
     qr_slide_geom_init(&g, d->wide);
     double w = pt(g.sw), h = pt(g.sh);
+    int notes = rc->notes && !rc->png_contact;
+    if (notes) w = pt(QR_SLIDE_NOTES_CX), h = pt(QR_SLIDE_NOTES_CY);
     size_t n = d->n_slides;
     rc->pages = (int)(n ? n : 1);
     pd_ctx c;
@@ -269,7 +304,10 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
         if (st == QR_OK) {
             cairo_t *cr;
             cairo_surface_t *s = qr_pv_png_surface(rc, w, h, &cr);
-            if (n) paint_slide(&c, cr, &g, page - 1);
+            if (notes)
+                paint_notes_page(&c, cr, &g, page - 1);
+            else if (n)
+                paint_slide(&c, cr, &g, page - 1);
             st = qr_pv_png_finish(&c, s, cr, out);
         }
         qr_pdf_ctx_close(&c);
@@ -285,7 +323,10 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
     cairo_surface_t *s = qr_pv_pdf_surface(o, rc, w, h);
     cairo_t *cr = cairo_create(s);
     for (size_t i = 0; i < n && c.status == QR_OK; i++) {
-        paint_slide(&c, cr, &g, i);
+        if (notes)
+            paint_notes_page(&c, cr, &g, i);
+        else
+            paint_slide(&c, cr, &g, i);
         cairo_show_page(cr);
         drop_layouts(&c);
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;

@@ -24,9 +24,10 @@ static const char usage_text[] =
     "usage: quire COMMAND [ARGS]\n"
     "\n"
     "  render SPEC|- -o OUT [-k KIND] [--base-dir DIR] [--page N | --pages all] [--dpi N]\n"
-    "         [--max-input BYTES] [--max-output BYTES] [--contact]\n"
+    "         [--max-input BYTES] [--max-output BYTES] [--contact] [--notes]\n"
     "      compile SPEC and write OUT (.docx .xlsx .pptx .pdf .html .png), atomically;\n"
-    "      --contact: OUT.png shows every slide (or the first pages) as thumbnails\n"
+    "      --contact: OUT.png shows every slide (or the first pages) as thumbnails;\n"
+    "      --notes: a deck's .pdf/.png pages are notes pages (the slide, its notes below)\n"
     "  check SPEC|- -k KIND          validate only\n"
     "  fmt SPEC|- [-o OUT]           print the canonical JSON of SPEC\n"
     "  fonts TEXT | --spec SPEC      show script runs, fonts and direction\n"
@@ -137,7 +138,7 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
 
 typedef struct render_args {
     const char *spec, *out, *kind, *base_dir;
-    int page, all_pages, dpi, contact;
+    int page, all_pages, dpi, contact, notes;
     size_t max_input, max_output;
 } render_args;
 
@@ -164,6 +165,8 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
             a->all_pages = 1, i++;
         } else if (strcmp(s, "--contact") == 0) {
             a->contact = 1;
+        } else if (strcmp(s, "--notes") == 0) {
+            a->notes = 1;
         } else if (strcmp(s, "--dpi") == 0) {
             if (!v || atoi(v) < 10 || atoi(v) > 1200)
                 return usage_error("--dpi needs a number from 10 to 1200");
@@ -231,6 +234,7 @@ static int cmd_render(int argc, char **argv)
     o.png_page = a.page ? a.page : 1;
     o.png_dpi = a.dpi;
     o.png_contact = a.contact;
+    o.notes = a.notes;
     if (a.contact && (fmt != QR_FORMAT_PNG || a.all_pages || a.page))
         return usage_error(
             "--contact draws one .png of every page: use -o NAME.png, without --page");

@@ -57,6 +57,7 @@ typedef struct qr_render_opts {
     size_t max_output;    /* 0: default 512 MiB */
     int png_contact;      /* QR_FORMAT_PNG: 1 = a contact sheet of every slide (or the first
                              pages) as numbered thumbnails, at most 2000 px on its long side */
+    int notes;            /* .pdf/.png of a presentation: notes pages, each slide above its notes */
 } qr_render_opts;
 
 /* What a render returns. errors holds spec errors (each with a JSON

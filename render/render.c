@@ -244,6 +244,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.png_page = opts && opts->png_page > 0 ? opts->png_page : 1;
     ctx.png_dpi = opts && opts->png_dpi > 0 ? opts->png_dpi : 96;
     ctx.png_contact = opts && opts->png_contact;
+    ctx.notes = opts && opts->notes;
     ctx.epoch = qr_output_epoch();
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);

@@ -39,6 +39,7 @@ typedef struct qr_render_ctx {
     int png_page;         /* PNG: 1-based page to render */
     double png_dpi;       /* PNG: resolution */
     int png_contact;      /* PNG: a contact sheet of the pages instead of one (pdf/contact.c) */
+    int notes;            /* presentations as PDF/PNG: notes pages (pdf/slides.c) */
     int pages;            /* set by the backend: pages, slides or sheets */
     long long epoch;      /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
 } qr_render_ctx;

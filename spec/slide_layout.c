@@ -39,6 +39,14 @@ void qr_slide_geom_init(qr_slide_geom *g, int wide)
     g->sec_body = (qr_slide_box){m, 4589463, g->sw - 2 * m, 1500187};
 }
 
+void qr_slide_notes_boxes(const qr_slide_geom *g, qr_slide_box *img, qr_slide_box *body)
+{
+    long long w = 5486400; /* 6 in, centred on the 7.5 in page */
+    long long h = w * g->sh / g->sw;
+    *img = (qr_slide_box){685800, 1143000, w, h};
+    *body = (qr_slide_box){685800, 4400550, w, 3600450};
+}
+
 static const int level_sz[QR_SLIDE_LEVELS] = {2800, 2400, 2000, 1800, 1800, 1600, 1600, 1400, 1400};
 /* Bullet glyphs: U+2022 BULLET, U+2013 EN DASH, U+25AA BLACK SMALL SQUARE,
  * repeating; all three are in DejaVu Sans. */

@@ -56,6 +56,12 @@ typedef struct qr_slide_geom {
 /** The placeholder boxes of a 16:9 (wide) or 4:3 slide. */
 void qr_slide_geom_init(qr_slide_geom *g, int wide);
 
+/* The notes page: 7.5 in x 10 in portrait, the slide image above the notes. */
+#define QR_SLIDE_NOTES_CX 6858000
+#define QR_SLIDE_NOTES_CY 9144000
+/** The slide image's box and the notes' box on the notes page of g's slides. */
+void qr_slide_notes_boxes(const qr_slide_geom *g, qr_slide_box *img, qr_slide_box *body);
+
 /* Level styles (master bodyStyle and explicit paragraphs). */
 int qr_slide_level_sz(int lvl);           /* 2800, 2400, 2000, 1800, ... */
 long long qr_slide_level_marl(int lvl);   /* left margin of the text, EMU */

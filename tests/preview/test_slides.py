@@ -13,6 +13,7 @@ For every fixtures/deck-*/spec.json (and deck-layouts again at 4:3):
   .pptx's fontScale (their height over the title's, against the sizes);
 - PNG: --page N at 96 dpi is 1280 x 720 (16:9), --dpi scales it, --pages all
   writes one file per slide, --page past the end is a usage error (exit 2).
+--notes: notes pages (7.5 x 10 in) holding the slide and its notes lines.
 --contact: one PNG of at most 2000 px a side, same bytes twice, for decks,
 documents and workbooks; refused for .pdf.
 Reports (does not assert) the P1 times: PDF, PNG of slide 1, contact sheet.
@@ -277,6 +278,19 @@ def main():
         check(p.returncode == 0 and 0 < w <= 2000 and 0 < h <= 2000, "contact %s: %d x %d" % (fx, w, h))
     p = run(["render", path, "-o", os.path.join(tmp, "c.pdf"), "--contact"])
     check(p.returncode == 2, "contact: only for .png (exit 2)")
+
+    # --notes: notes pages, the slide above its speaker notes
+    case = "deck-notes"
+    npdf = os.path.join(tmp, "notes.pdf")
+    p = run(["render", cases[case][0], "-o", npdf, "--notes"])
+    info = subprocess.run(["pdfinfo", npdf], capture_output=True, text=True).stdout
+    check(p.returncode == 0 and re.search(r"Page size:\s+540 x 720 pts", info) is not None, "notes: 7.5 x 10 in pages")
+    pages = pages_text(npdf)
+    for i, s in enumerate(cases[case][1]["slides"]):
+        for t in slide_texts(s) + [ln for ln in (s.get("notes") or "").splitlines() if ln.strip()]:
+            check(holds(pages[i], t), "notes: page %d holds %r" % (i + 1, t))
+    p = run(["render", cases[case][0], "-o", png, "--notes", "--dpi", "72"])
+    check(p.returncode == 0 and png_size(png) == (540, 720), "notes: a PNG notes page is 540 x 720 at 72 dpi")
 
     # P1 (reported, not asserted)
     gen = need("bench/gen_specs.py")
