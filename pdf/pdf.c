@@ -802,6 +802,13 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 {
     if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 0);
     if (rc->doc->kind == QR_KIND_SPREADSHEET) return qr_pdf_sheet_render(rc, out, 0);
+    if (rc->page_first) {
+        qr_errlist_add(rc->errors, QR_E_USAGE, "",
+                       "--pages A-B makes a PDF of some pages of a presentation or spreadsheet; "
+                       "a document's PDF has every page",
+                       "use -o OUT.png --pages A-B for some pages of a document");
+        return qr_fail(QR_E_USAGE);
+    }
     pd_ctx c;
     qr_status st = ctx_init(&c, rc, 0);
     if (st == QR_OK) st = layout(&c);

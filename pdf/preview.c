@@ -56,6 +56,13 @@ cairo_surface_t *qr_pv_pdf_surface(pv_out *o, qr_render_ctx *rc, double w, doubl
     return s;
 }
 
+int qr_pv_in_range(const qr_render_ctx *rc, size_t p)
+{
+    if (rc->page_first <= 0) return 1;
+    return p + 1 >= (size_t)rc->page_first &&
+           (rc->page_last <= 0 || p + 1 <= (size_t)rc->page_last);
+}
+
 qr_status qr_pv_pdf_finish(pd_ctx *c, cairo_surface_t *s, pv_out *o)
 {
     cairo_surface_finish(s);

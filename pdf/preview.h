@@ -35,6 +35,8 @@ typedef struct pv_out {
 /** A PDF surface of w x h points writing to o (dates from rc->epoch, the
  *  doc's title as metadata). */
 cairo_surface_t *qr_pv_pdf_surface(pv_out *o, qr_render_ctx *rc, double w, double h);
+/** Is page p (0-based) in rc's page range (every page when none)? */
+int qr_pv_in_range(const qr_render_ctx *rc, size_t p);
 /** Finish and destroy a PDF surface, flush o; the status (c->status first). */
 qr_status qr_pv_pdf_finish(pd_ctx *c, cairo_surface_t *s, pv_out *o);
 /** Check page (1-based) against n pages and the pixel size against the

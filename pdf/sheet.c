@@ -499,17 +499,21 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
     o->sink = out;
     cairo_surface_t *s = qr_pv_pdf_surface(o, rc, PAGE_W, PAGE_H);
     cairo_t *cr = cairo_create(s);
+    size_t shown = 0;
     for (size_t i = 0; i < ns && c.status == QR_OK; i++) {
         const splan *p = &plans[i];
         for (size_t rb = 0; rb < p->n_rb && c.status == QR_OK; rb++)
             for (size_t cb = 0; cb < p->n_cb && c.status == QR_OK; cb++) {
-                paint_page(&c, cr, p, rb, cb, p->first_page + rb * p->n_cb + cb, total);
+                size_t pg = p->first_page + rb * p->n_cb + cb;
+                if (!qr_pv_in_range(rc, pg)) continue;
+                shown++;
+                paint_page(&c, cr, p, rb, cb, pg, total);
                 cairo_show_page(cr);
                 drop_layouts(&c);
                 if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
             }
     }
-    if (!pages) cairo_show_page(cr);
+    if (!shown) cairo_show_page(cr); /* no sheets (or an empty range): one blank page */
     cairo_destroy(cr);
     st = qr_pv_pdf_finish(&c, s, o);
     free(o);

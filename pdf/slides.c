@@ -322,7 +322,10 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
     o->sink = out;
     cairo_surface_t *s = qr_pv_pdf_surface(o, rc, w, h);
     cairo_t *cr = cairo_create(s);
+    size_t shown = 0;
     for (size_t i = 0; i < n && c.status == QR_OK; i++) {
+        if (!qr_pv_in_range(rc, i)) continue;
+        shown++;
         if (notes)
             paint_notes_page(&c, cr, &g, i);
         else
@@ -331,7 +334,7 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
         drop_layouts(&c);
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
     }
-    if (!n) cairo_show_page(cr); /* an empty deck: one blank slide */
+    if (!shown) cairo_show_page(cr); /* an empty deck (or range): one blank slide */
     cairo_destroy(cr);
     st = qr_pv_pdf_finish(&c, s, o);
     free(o);

@@ -58,6 +58,8 @@ typedef struct qr_render_opts {
     int png_contact;      /* QR_FORMAT_PNG: 1 = a contact sheet of every slide (or the first
                              pages) as numbered thumbnails, at most 2000 px on its long side */
     int notes;            /* .pdf/.png of a presentation: notes pages, each slide above its notes */
+    int page_first, page_last; /* .pdf of a presentation or spreadsheet: only these pages
+                                  (1-based, inclusive); 0, 0: every page */
 } qr_render_opts;
 
 /* What a render returns. errors holds spec errors (each with a JSON

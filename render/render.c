@@ -245,6 +245,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.png_dpi = opts && opts->png_dpi > 0 ? opts->png_dpi : 96;
     ctx.png_contact = opts && opts->png_contact;
     ctx.notes = opts && opts->notes;
+    ctx.page_first = opts && opts->page_first > 0 ? opts->page_first : 0;
+    ctx.page_last = opts && opts->page_last >= ctx.page_first ? opts->page_last : 0;
     ctx.epoch = qr_output_epoch();
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);

@@ -15,7 +15,8 @@ For every fixtures/sheet-*/spec.json:
 - a 150-row sheet with a header row: the header is on every page; a wide
   sheet with a frozen column: that column is on every page across;
 - PNG: page 1 at 96 dpi is 816 x 1056 (Letter), --page past the end fails.
-Reports (does not assert) S1's PNG page 1 and PDF times.
+S1 --pages 1-10 makes a 10-page PDF. Reports (does not assert) S1's PNG
+page 1, first-10-pages PDF and whole PDF times.
 """
 import csv
 import glob
@@ -191,10 +192,13 @@ def main():
     if gen:
         subprocess.run([sys.executable, gen, tmp, "S1"], check=True, capture_output=True)
         s1 = os.path.join(tmp, "S1.json")
-        for out in ("s1.png", "s1.pdf"):
+        for out, extra in (("s1.png", []), ("s1-10.pdf", ["--pages", "1-10"]), ("s1.pdf", [])):
             t0 = time.perf_counter()
-            p = run(["render", s1, "-o", os.path.join(tmp, out)])
+            p = run(["render", s1, "-o", os.path.join(tmp, out)] + extra)
             check(p.returncode == 0, "S1 -> %s" % out)
+            if extra:
+                info = subprocess.run(["pdfinfo", os.path.join(tmp, out)], capture_output=True, text=True).stdout
+                check(re.search(r"^Pages:\s+10$", info, re.M) is not None, "S1 --pages 1-10: 10 pages")
             print("report: S1 -> %s %.0f ms (%s pages)" % (out, (time.perf_counter() - t0) * 1000,
                                                         json.loads(p.stdout)["pages"] if p.returncode == 0 else "?"))
     shutil.rmtree(tmp, ignore_errors=True)

@@ -279,6 +279,24 @@ def main():
     p = run(["render", path, "-o", os.path.join(tmp, "c.pdf"), "--contact"])
     check(p.returncode == 2, "contact: only for .png (exit 2)")
 
+    # --pages A-B: a PDF of some slides, PNGs of some pages
+    rpdf = os.path.join(tmp, "range.pdf")
+    p = run(["render", path, "-o", rpdf, "--pages", "2-3"])
+    pages = pages_text(rpdf)
+    info = subprocess.run(["pdfinfo", rpdf], capture_output=True, text=True).stdout
+    check(p.returncode == 0 and re.search(r"^Pages:\s+2$", info, re.M) is not None, "range: 2 pages")
+    sl = cases["deck-layouts"][1]["slides"]
+    check(holds(pages[0], sl[1]["title"]) and holds(pages[1], sl[2]["title"]), "range: slides 2 and 3")
+    p = run(["render", path, "-o", os.path.join(tmp, "r.png"), "--pages", "5-9"])
+    check(p.returncode == 0 and os.path.exists(os.path.join(tmp, "r-5.png")) and os.path.exists(os.path.join(tmp, "r-6.png"))
+          and not os.path.exists(os.path.join(tmp, "r-7.png")) and not os.path.exists(os.path.join(tmp, "r-4.png")),
+          "range: PNGs of slides 5 and 6 (the last)")
+    doc = os.path.join(SRC, "fixtures", "doc-every-block", "spec.json")
+    p = run(["render", doc, "-o", rpdf, "--pages", "1-2"])
+    check(p.returncode == 2, "range: a document's PDF refuses a range (exit 2)")
+    p = run(["render", path, "-o", rpdf, "--pages", "3-1"])
+    check(p.returncode == 2, "range: 3-1 is a usage error")
+
     # --notes: notes pages, the slide above its speaker notes
     case = "deck-notes"
     npdf = os.path.join(tmp, "notes.pdf")
