@@ -12,9 +12,8 @@
  *  (positive;negative;zero;text) are honoured; a negative value in a
  *  format with a negative section is written without its minus sign, as
  *  Excel does ("(1,234)" from "#,##0;(#,##0)"). Colours and conditions in
- *  brackets are skipped; [$€-407] writes its symbol. *right is set to 1
- *  for a number (right-aligned), and the caller may show "###" when the
- *  result does not fit. */
+ *  brackets are skipped; [$€-407] writes its symbol. Whether the result
+ *  fits its column (else "###") is the caller's to decide. */
 size_t qr_cellfmt_number(const char *fmt, double v, char *out, size_t cap);
 
 /** Is fmt a date or time format (it holds y, m, d, h or s outside quotes)? */
