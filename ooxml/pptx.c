@@ -88,53 +88,6 @@ const char *qr_pptx_link_rid(qr_pptx *pp, const char *url)
     return rid;
 }
 
-/* ---- geometry and level styles ------------------------------------------------ */
-
-void qr_pptx_geom_init(qr_pptx_geom *g, int wide)
-{
-    g->sw = wide ? 12192000 : 9144000;
-    g->sh = 6858000;
-    /* PowerPoint's own layouts: margins of 6.875 % of the width (0.917 in
-     * on 16:9, 0.6875 in on 4:3), a title band and a content area. */
-    long long m = g->sw * 6875 / 100000;
-    g->title = (qr_pptx_box){m, 365125, g->sw - 2 * m, 1325563};
-    g->body = (qr_pptx_box){m, 1825625, g->sw - 2 * m, 4351338};
-    g->ctr_title = (qr_pptx_box){g->sw / 8, 1122363, g->sw * 3 / 4, 2387600};
-    g->subtitle = (qr_pptx_box){g->sw / 8, 3602038, g->sw * 3 / 4, 1655762};
-    g->sec_title = (qr_pptx_box){m, 1709738, g->sw - 2 * m, 2852737};
-    g->sec_body = (qr_pptx_box){m, 4589463, g->sw - 2 * m, 1500187};
-}
-
-static const int level_sz[QR_PPTX_LEVELS] = {2800, 2400, 2000, 1800, 1800, 1600, 1600, 1400, 1400};
-/* Bullet glyphs: U+2022 BULLET, U+2013 EN DASH, U+25AA BLACK SMALL SQUARE,
- * repeating; all three are in DejaVu Sans. */
-static const char *const level_char[3] = {"\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA"};
-
-int qr_pptx_level_sz(int lvl)
-{
-    if (lvl < 0) lvl = 0;
-    if (lvl >= QR_PPTX_LEVELS) lvl = QR_PPTX_LEVELS - 1;
-    return level_sz[lvl];
-}
-
-/* 0.25 in hanging indent; each level 0.375 in deeper, so nine levels still
- * leave most of a half-width column for text. */
-long long qr_pptx_level_marl(int lvl)
-{
-    return 228600 + (long long)lvl * 342900;
-}
-
-long long qr_pptx_level_indent(int lvl)
-{
-    (void)lvl;
-    return -228600;
-}
-
-const char *qr_pptx_level_char(int lvl)
-{
-    return level_char[(lvl < 0 ? 0 : lvl) % 3];
-}
-
 /* ---- presentation.xml ------------------------------------------------------------ */
 
 typedef struct pres_ids {

@@ -2,8 +2,8 @@
  *
  * The presentation backend is split by part: pptx.c (the backend constant,
  * the package, presentation.xml and the small property parts),
- * pptx_slide.c (slides: shapes, text bodies, runs, tables, pictures, and
- * the shrink-to-fit estimate), pptx_master.c (the slide master and the four
+ * pptx_slide.c (slides: shapes, text bodies, runs, tables, pictures, placed
+ * by spec/slide_layout.c), pptx_master.c (the slide master and the four
  * layouts), pptx_theme.c (the theme) and pptx_notes.c (notes master and
  * notes slides). Element writers are named after their element
  * (write_a_rpr writes <a:rPr>) and write children and attributes in the
@@ -21,6 +21,7 @@
 #include "backend.h"
 #include "fonts.h"
 #include "package.h"
+#include "slide_layout.h"
 #include "xml.h"
 
 #define QR_NS_P "http://schemas.openxmlformats.org/presentationml/2006/main"
@@ -45,15 +46,16 @@
 #define QR_PPTX_FONT_EA "Noto Sans CJK SC"
 #define QR_PPTX_FONT_CS "Noto Sans Arabic"
 
-#define QR_PPTX_EMU_PER_PT 12700
+/* Geometry, level styles, sizes and the shrink-to-fit estimate live in
+ * spec/slide_layout.h, shared with the PDF/PNG slide painter; these are
+ * their pptx-side names. */
+#define QR_PPTX_EMU_PER_PT QR_SLIDE_EMU_PER_PT
 /* The notes page: 7.5 in x 10 in portrait. */
-#define QR_PPTX_NOTES_CX 6858000
-#define QR_PPTX_NOTES_CY 9144000
-/* Text box insets (DrawingML defaults): 0.1 in left/right, 0.05 in top/bottom. */
-#define QR_PPTX_INS_LR 91440
-#define QR_PPTX_INS_TB 45720
-/* Deepest bullet level (a:pPr lvl 0..8). */
-#define QR_PPTX_LEVELS 9
+#define QR_PPTX_NOTES_CX QR_SLIDE_NOTES_CX
+#define QR_PPTX_NOTES_CY QR_SLIDE_NOTES_CY
+#define QR_PPTX_INS_LR QR_SLIDE_INS_LR
+#define QR_PPTX_INS_TB QR_SLIDE_INS_TB
+#define QR_PPTX_LEVELS QR_SLIDE_LEVELS
 
 /* Layout parts, in the order written (slideLayoutN.xml, N = index + 1). */
 enum {
@@ -64,37 +66,22 @@ enum {
     QR_PPTX_N_LAYOUTS
 };
 
-/* A rectangle in EMU. */
-typedef struct qr_pptx_box {
-    long long x, y, cx, cy;
-} qr_pptx_box;
+typedef qr_slide_box qr_pptx_box;
+typedef qr_slide_geom qr_pptx_geom;
+#define qr_pptx_geom_init qr_slide_geom_init
+#define qr_pptx_level_sz qr_slide_level_sz
+#define qr_pptx_level_marl qr_slide_level_marl
+#define qr_pptx_level_indent qr_slide_level_indent
+#define qr_pptx_level_char qr_slide_level_char
 
-/* Where the placeholders of the layouts sit, for one slide size. */
-typedef struct qr_pptx_geom {
-    long long sw, sh;                /* slide size */
-    qr_pptx_box title;               /* title of title_content and the master */
-    qr_pptx_box body;                /* content area of title_content and the master */
-    qr_pptx_box ctr_title, subtitle; /* title layout */
-    qr_pptx_box sec_title, sec_body; /* section layout */
-} qr_pptx_geom;
-
-void qr_pptx_geom_init(qr_pptx_geom *g, int wide);
-
-/* Level styles shared by the master's bodyStyle and explicit paragraphs. */
-int qr_pptx_level_sz(int lvl);         /* hundredths of a point: 2800, 2400, ... */
-long long qr_pptx_level_marl(int lvl); /* EMU */
-long long qr_pptx_level_indent(int lvl);
-const char *qr_pptx_level_char(int lvl); /* "•", "–", "▪" */
-
-/* Title sizes (hundredths of a point). */
-#define QR_PPTX_SZ_TITLE 4400
-#define QR_PPTX_SZ_CTR_TITLE 6000
-#define QR_PPTX_SZ_SUBTITLE 2400
-#define QR_PPTX_SZ_SECTION_TITLE 6000
-#define QR_PPTX_SZ_SECTION_BODY 2400
-#define QR_PPTX_SZ_NOTES 1200
-#define QR_PPTX_SZ_TABLE_MAX 1800
-#define QR_PPTX_SZ_TABLE_MIN 800
+#define QR_PPTX_SZ_TITLE QR_SLIDE_SZ_TITLE
+#define QR_PPTX_SZ_CTR_TITLE QR_SLIDE_SZ_CTR_TITLE
+#define QR_PPTX_SZ_SUBTITLE QR_SLIDE_SZ_SUBTITLE
+#define QR_PPTX_SZ_SECTION_TITLE QR_SLIDE_SZ_SECTION_TITLE
+#define QR_PPTX_SZ_SECTION_BODY QR_SLIDE_SZ_SECTION_BODY
+#define QR_PPTX_SZ_NOTES QR_SLIDE_SZ_NOTES
+#define QR_PPTX_SZ_TABLE_MAX QR_SLIDE_SZ_TABLE_MAX
+#define QR_PPTX_SZ_TABLE_MIN QR_SLIDE_SZ_TABLE_MIN
 
 /* The render state of one presentation. */
 typedef struct qr_pptx {
@@ -133,8 +120,17 @@ typedef struct qr_pptx_rpr {
 /** <a:rPr> (or, with name "a:endParaRPr", the end-of-paragraph properties). */
 void qr_pptx_write_a_rpr(qr_xml *x, const char *name, const qr_pptx_rpr *p);
 
-enum { QR_PPTX_ALGN_INHERIT, QR_PPTX_ALGN_L, QR_PPTX_ALGN_CTR, QR_PPTX_ALGN_R };
-enum { QR_PPTX_BULLET_INHERIT, QR_PPTX_BULLET_NONE, QR_PPTX_BULLET_CHAR };
+enum {
+    QR_PPTX_ALGN_INHERIT = QR_SLIDE_ALGN_INHERIT,
+    QR_PPTX_ALGN_L = QR_SLIDE_ALGN_L,
+    QR_PPTX_ALGN_CTR = QR_SLIDE_ALGN_CTR,
+    QR_PPTX_ALGN_R = QR_SLIDE_ALGN_R
+};
+enum {
+    QR_PPTX_BULLET_INHERIT = QR_SLIDE_BULLET_INHERIT,
+    QR_PPTX_BULLET_NONE = QR_SLIDE_BULLET_NONE,
+    QR_PPTX_BULLET_CHAR = QR_SLIDE_BULLET_CHAR
+};
 
 /* Paragraph properties. */
 typedef struct qr_pptx_ppr {
@@ -153,31 +149,12 @@ void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p);
  *  about uncovered code points and registers hyperlinks on pp->part. */
 void qr_pptx_write_a_p(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz);
 
-/* ---- shrink to fit ---------------------------------------------------------- */
+/* ---- shrink to fit (spec/slide_layout.h) ---------------------------------- */
 
-/* One paragraph as the estimate sees it. */
-typedef struct qr_pptx_para {
-    const qr_text *text;
-    int sz;           /* hundredths of a point */
-    long long marl;   /* left margin, EMU */
-    int space_before; /* hundredths of a point */
-} qr_pptx_para;
-
-/** Estimate the height of paragraphs in a text box of inner width w and
- *  inner height h (EMU) and choose normAutofit's fontScale and
- *  lnSpcReduction (in 1/1000 %: 100000 = 100 %) so they fit, as PowerPoint
- *  would after an edit. line: line spacing in 1/1000 % (90000). Returns 1
- *  when the text fits (possibly shrunk), 0 when it does not fit even at the
- *  smallest scale (25 %). */
-int qr_pptx_fit(const qr_pptx_para *p, size_t n, long long w, long long h, int line,
-                int *font_scale, int *ln_reduction);
-
-/** Estimated advance of UTF-8 text in 1/1000 em (DejaVu Sans metrics;
- *  CJK full width; combining marks zero). */
-long long qr_pptx_text_width(const char *s, size_t len, int mono, int bold);
-
-/** Estimated number of lines of t in a line of width_milli_em (1/1000 em). */
-long long qr_pptx_text_lines(const qr_text *t, long long width_milli_em);
+typedef qr_slide_est qr_pptx_para;
+#define qr_pptx_fit qr_slide_fit
+#define qr_pptx_text_width qr_slide_text_width
+#define qr_pptx_text_lines(t, w) qr_slide_text_lines((t), (w), NULL)
 
 /* ---- parts ------------------------------------------------------------------ */
 

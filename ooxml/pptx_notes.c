@@ -14,10 +14,7 @@
 /* The two boxes of a notes page: the slide image on top, the notes below. */
 static void notes_boxes(const qr_pptx *pp, qr_pptx_box *img, qr_pptx_box *body)
 {
-    long long w = 5486400; /* 6 in, centred on the 7.5 in page */
-    long long h = w * pp->geom.sh / pp->geom.sw;
-    *img = (qr_pptx_box){685800, 1143000, w, h};
-    *body = (qr_pptx_box){685800, 4400550, w, 3600450};
+    qr_slide_notes_boxes(&pp->geom, img, body); /* spec/slide_layout.h */
 }
 
 /* <p:sp> of a notes placeholder: the slide image (sldImg) or the body. */

@@ -1,12 +1,11 @@
 /* pptx_slide.c: one slide part (ppt/slides/slideN.xml) per spec slide, and
  * the text writers every pptx part shares (a:p, a:pPr, a:rPr).
  *
- * Layout. Each slide uses one of the four layouts; its title and text sit in
- * the layout's placeholders with explicit positions. On title_content the
- * content area holds the bullets; with a table or an image too, the bullets
- * take the left half and the table/image the right half. Tables and
- * pictures are placed inside their area: pictures scaled to fit keeping
- * their aspect ratio, tables with a font size chosen so the rows fit.
+ * Layout. Every position, size and the shrink-to-fit estimate come from
+ * the slide's plan (spec/slide_layout.h), which the PDF/PNG slide painter
+ * draws from too: here the plan is only written out. Each slide uses one
+ * of the four layouts; its title and text sit in the layout's placeholders
+ * with explicit positions.
  *
  * Text. Each paragraph is itemized by fonts/ into spans of one script and
  * one font; each span is one <a:r> whose <a:rPr> names the family in its
@@ -17,10 +16,8 @@
  *
  * Shrink to fit. PowerPoint only computes normAutofit's fontScale after the
  * text is edited, so files from python-pptx and PptxGenJS open with text
- * spilling off the slide. We estimate the text height ourselves (DejaVu
- * Sans advance widths, greedy word wrap, line height per script) and write
- * the fontScale and lnSpcReduction PowerPoint would have chosen, so the
- * slide opens fitted.
+ * spilling off the slide. We write the fontScale and lnSpcReduction the
+ * plan estimated, so the slide opens fitted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,207 +25,6 @@
 
 #include "pptx_int.h"
 #include "utf8.h"
-
-/* ---- measuring text ------------------------------------------------------------- */
-
-/* DejaVu Sans advance widths of ASCII 32..126, in 1/1000 em. */
-static const unsigned short ascii_w[95] = {
-    318, 401, 460, 838, 636, 950, 780,  275, 390, 390, 500, 838, 318, 361, 318, 337, /* sp..  / */
-    636, 636, 636, 636, 636, 636, 636,  636, 636, 636,                               /* 0..9 */
-    337, 337, 838, 838, 838, 531, 1000,                                              /* : .. @ */
-    684, 686, 698, 770, 632, 575, 775,  752, 295, 295, 656, 557, 863,                /* A..M */
-    748, 787, 603, 787, 695, 635, 611,  732, 684, 989, 685, 611, 685,                /* N..Z */
-    390, 337, 390, 838, 500, 500,                                                    /* [ .. ` */
-    613, 635, 550, 635, 615, 352, 635,  634, 278, 278, 579, 278, 974,                /* a..m */
-    634, 612, 635, 635, 411, 521, 392,  634, 592, 818, 592, 592, 525,                /* n..z */
-    636, 337, 636, 838,                                                              /* { .. ~ */
-};
-
-/* One code point; an invalid byte counts as U+FFFD. */
-static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    size_t len = qr_utf8_decode(s, n, cp);
-    if (len) return len;
-    *cp = 0xFFFD;
-    return 1;
-}
-
-/* Full-width characters: CJK, kana, hangul, full-width forms, emoji. Each
- * is also a place where a line may break. */
-static int is_wide(uint32_t cp)
-{
-    return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
-           (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
-           (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
-           (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-           (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-           (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1FAFF) ||
-           (cp >= 0x20000 && cp <= 0x3FFFD);
-}
-
-/* Combining marks and format characters: no advance of their own. */
-static int is_zero_width(uint32_t cp)
-{
-    return (cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x0483 && cp <= 0x0489) ||
-           (cp >= 0x0591 && cp <= 0x05BD) || (cp >= 0x05BF && cp <= 0x05C7) ||
-           (cp >= 0x0610 && cp <= 0x061A) || (cp >= 0x064B && cp <= 0x065F) || cp == 0x0670 ||
-           (cp >= 0x06D6 && cp <= 0x06ED) || (cp >= 0x200B && cp <= 0x200F) ||
-           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2069) ||
-           (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF;
-}
-
-/* Scripts whose fonts (Noto) have taller lines than DejaVu Sans. */
-static int is_tall(uint32_t cp)
-{
-    return (cp >= 0x0590 && cp <= 0x0FFF) || (cp >= 0xFB1D && cp <= 0xFDFF) ||
-           (cp >= 0xFE70 && cp <= 0xFEFF) || is_wide(cp);
-}
-
-static int cp_width(uint32_t cp, int mono)
-{
-    if (cp == '\t') return 4 * 318;
-    if (cp < 0x20) return 0;
-    if (is_zero_width(cp)) return 0;
-    if (is_wide(cp)) return 1000;
-    if (mono) return 602;
-    if (cp < 0x7F) return ascii_w[cp - 0x20];
-    if (cp == 0xA0) return 318;
-    if ((cp >= 0x0600 && cp <= 0x08FF) || (cp >= 0xFB50 && cp <= 0xFDFF) ||
-        (cp >= 0xFE70 && cp <= 0xFEFF))
-        return 520;
-    if (cp >= 0x0590 && cp <= 0x05FF) return 600;
-    return 620;
-}
-
-long long qr_pptx_text_width(const char *str, size_t len, int mono, int bold)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    long long w = 0;
-    for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        i += utf8_next(s + i, len - i, &cp);
-        int cw = cp_width(cp, mono);
-        w += bold && !mono ? cw * 108 / 100 : cw;
-    }
-    return w;
-}
-
-/* Greedy word wrap of a text into lines of width W (1/1000 em). Sets *tall
- * when the text holds a script with taller lines. */
-typedef struct wrap {
-    long long W, cur, word, lines;
-} wrap;
-
-static void place_word(wrap *w)
-{
-    if (w->word <= 0) return;
-    if (w->cur > 0 && w->cur + w->word > w->W) {
-        w->lines++;
-        w->cur = 0;
-    }
-    if (w->word > w->W) { /* a word longer than the line breaks inside */
-        w->lines += (w->word - 1) / w->W;
-        w->word -= ((w->word - 1) / w->W) * w->W;
-    }
-    w->cur += w->word;
-    w->word = 0;
-}
-
-static long long measure(const qr_text *t, long long W, int *tall)
-{
-    wrap w = {W < 1000 ? 1000 : W, 0, 0, 1};
-    for (size_t r = 0; r < t->n; r++) {
-        const qr_run *run = &t->runs[r];
-        const unsigned char *s = (const unsigned char *)run->text;
-        for (size_t i = 0; i < run->len;) {
-            uint32_t cp;
-            i += utf8_next(s + i, run->len - i, &cp);
-            if (cp == '\n' || cp == '\r' || cp == 0x2028 || cp == 0x2029) {
-                if (cp == '\r' && i < run->len && s[i] == '\n') i++;
-                place_word(&w);
-                w.lines++;
-                w.cur = 0;
-                continue;
-            }
-            if (cp > 0x20 && cp < 0x7F) { /* the common case: printable ASCII */
-                int cw = run->code ? 602 : ascii_w[cp - 0x20];
-                w.word += run->bold && !run->code ? cw * 108 / 100 : cw;
-                continue;
-            }
-            int cw = cp_width(cp, run->code);
-            if (run->bold && !run->code) cw = cw * 108 / 100;
-            if (cp == ' ' || cp == '\t' || cp == 0x3000) {
-                place_word(&w);
-                w.cur += cw;
-                continue;
-            }
-            if (tall && is_tall(cp)) *tall = 1;
-            if (is_wide(cp)) {
-                place_word(&w);
-                w.word = cw;
-                place_word(&w);
-                continue;
-            }
-            w.word += cw;
-        }
-    }
-    place_word(&w);
-    return w.lines;
-}
-
-long long qr_pptx_text_lines(const qr_text *t, long long width_milli_em)
-{
-    return measure(t, width_milli_em, NULL);
-}
-
-/* Height in EMU of the paragraphs at a font scale and line spacing (both in
- * 1/1000 %). */
-static long long paras_height(const qr_pptx_para *p, size_t n, long long w, long long scale,
-                              long long line)
-{
-    long long h = 0;
-    for (size_t i = 0; i < n; i++) {
-        long long sz = (long long)p[i].sz * scale / 100000; /* hundredths of a point */
-        if (sz < 100) sz = 100;
-        long long avail = w - p[i].marl;
-        if (avail < 1) avail = 1;
-        /* available width in 1/1000 em: avail EMU / (sz/100 pt * 12700 EMU/pt) * 1000 */
-        long long W = avail * 100000 / (sz * QR_PPTX_EMU_PER_PT);
-        int tall = 0;
-        long long lines = measure(p[i].text, W, &tall);
-        /* line height: 1.2 em (1.45 em for CJK, Arabic, Indic: Noto's taller lines) */
-        long long em = sz * QR_PPTX_EMU_PER_PT / 100;
-        long long lh = em * (tall ? 145 : 120) / 100 * line / 100000;
-        h += lines * lh;
-        if (i > 0) h += (long long)p[i].space_before * scale / 100000 * QR_PPTX_EMU_PER_PT / 100;
-    }
-    return h;
-}
-
-int qr_pptx_fit(const qr_pptx_para *p, size_t n, long long w, long long h, int line,
-                int *font_scale, int *ln_reduction)
-{
-    /* PowerPoint's order: first tighten the lines (10 %, then 20 %), then
-     * shrink the font in 7.5 % steps, down to 25 %. */
-    static const int steps[][2] = {
-        {100000, 0},    {100000, 10000}, {92500, 10000}, {92500, 20000}, {85000, 20000},
-        {77500, 20000}, {70000, 20000},  {62500, 20000}, {55000, 20000}, {47500, 20000},
-        {40000, 20000}, {32500, 20000},  {25000, 20000},
-    };
-    size_t ns = sizeof steps / sizeof steps[0];
-    for (size_t k = 0; k < ns; k++) {
-        long long ln = line - steps[k][1];
-        if (ln < 10000) ln = 10000;
-        if (paras_height(p, n, w, steps[k][0], ln) <= h) {
-            *font_scale = steps[k][0];
-            *ln_reduction = steps[k][1];
-            return 1;
-        }
-    }
-    *font_scale = steps[ns - 1][0];
-    *ln_reduction = steps[ns - 1][1];
-    return 0;
-}
 
 /* ---- text element writers ----------------------------------------------------------- */
 
@@ -398,130 +194,64 @@ void qr_pptx_write_a_p(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr
 
 /* ---- shapes ------------------------------------------------------------------------ */
 
-/* One paragraph of a text shape. */
-typedef struct par {
-    const qr_text *text;
-    qr_pptx_ppr ppr;
-    int sz;           /* its size (for the estimate; written only in text boxes) */
-    int space_before; /* hundredths of a point */
-} par;
-
-typedef struct pars {
-    par *items;
-    size_t n, cap;
-} pars;
-
-static int pars_add(qr_pptx *pp, pars *ps, const qr_text *t, int lvl, int bullet, int algn, int sz,
-                    int spc)
-{
-    if (ps->n == ps->cap) {
-        size_t cap = ps->cap ? ps->cap * 2 : 16;
-        par *np = realloc(ps->items, cap * sizeof *np);
-        if (!np) {
-            qr_pptx_fail(pp, QR_E_NOMEM);
-            return -1;
-        }
-        ps->items = np;
-        ps->cap = cap;
-    }
-    par *p = &ps->items[ps->n++];
-    p->text = t;
-    p->ppr = (qr_pptx_ppr){.lvl = lvl, .bullet = bullet, .algn = algn};
-    p->sz = sz;
-    p->space_before = spc;
-    return 0;
-}
-
-/* Bullets, depth first: a:pPr lvl = nesting depth (0..8). */
-static int add_items(qr_pptx *pp, pars *ps, const qr_item *items, size_t n, int lvl, int bullet,
-                     int algn, int fixed_sz)
-{
-    if (lvl >= QR_PPTX_LEVELS) lvl = QR_PPTX_LEVELS - 1;
-    for (size_t i = 0; i < n; i++) {
-        int sz = fixed_sz ? fixed_sz : qr_pptx_level_sz(lvl);
-        if (pars_add(pp, ps, &items[i].text, bullet == QR_PPTX_BULLET_CHAR ? lvl : 0, bullet, algn,
-                     sz, lvl == 0 ? 1000 : 500))
-            return -1;
-        if (items[i].n_items &&
-            add_items(pp, ps, items[i].items, items[i].n_items, lvl + 1, bullet, algn, fixed_sz))
-            return -1;
-    }
-    return 0;
-}
-
 /* A text shape: a placeholder of the layout, or a text box (blank layout). */
 typedef struct text_shape {
     const char *name;
     int placeholder;
     const char *ph_type; /* NULL: the content placeholder (obj) */
     int ph_idx;
-    qr_pptx_box box;
     const char *anchor; /* text boxes only */
-    const pars *ps;
+    const qr_slide_shape *sh;
 } text_shape;
 
-/* <a:bodyPr> with the estimated <a:normAutofit>. */
-static void write_a_bodypr(qr_pptx *pp, qr_xml *x, const text_shape *sh, const char *slide_path)
+/* <a:bodyPr> with the plan's <a:normAutofit>. */
+static void write_a_bodypr(qr_pptx *pp, qr_xml *x, const text_shape *ts, const char *slide_path)
 {
-    qr_pptx_para *est = malloc((sh->ps->n ? sh->ps->n : 1) * sizeof *est);
-    if (!est) {
-        qr_pptx_fail(pp, QR_E_NOMEM);
-        return;
-    }
-    for (size_t i = 0; i < sh->ps->n; i++) {
-        const par *p = &sh->ps->items[i];
-        est[i].text = p->text;
-        est[i].sz = p->sz;
-        est[i].marl = p->ppr.bullet == QR_PPTX_BULLET_CHAR ? qr_pptx_level_marl(p->ppr.lvl) : 0;
-        est[i].space_before = p->space_before;
-    }
-    int scale = 100000, red = 0;
-    int fits = qr_pptx_fit(est, sh->ps->n, sh->box.cx - 2 * QR_PPTX_INS_LR,
-                           sh->box.cy - 2 * QR_PPTX_INS_TB, 90000, &scale, &red);
-    free(est);
-    if (!fits)
+    const qr_slide_shape *sh = ts->sh;
+    if (!sh->fits)
         qr_errlist_addf(pp->ctx->warnings, QR_OK, slide_path, "split the text over more slides",
-                        "the text of \"%s\" does not fit the slide even shrunk to 25 %%", sh->name);
+                        "the text of \"%s\" does not fit the slide even shrunk to 25 %%", ts->name);
     qr_xml_start(x, "a:bodyPr");
-    if (!sh->placeholder) {
+    if (!ts->placeholder) {
         qr_xml_attr(x, "wrap", "square");
         qr_xml_attr(x, "rtlCol", "0");
-        if (sh->anchor) qr_xml_attr(x, "anchor", sh->anchor);
+        if (ts->anchor) qr_xml_attr(x, "anchor", ts->anchor);
     }
     qr_xml_start(x, "a:normAutofit");
-    if (scale != 100000) qr_xml_attr_int(x, "fontScale", scale);
-    if (red) qr_xml_attr_int(x, "lnSpcReduction", red);
+    if (sh->font_scale != 100000) qr_xml_attr_int(x, "fontScale", sh->font_scale);
+    if (sh->ln_reduction) qr_xml_attr_int(x, "lnSpcReduction", sh->ln_reduction);
     qr_xml_end(x);
     qr_xml_end(x);
 }
 
 /* <p:sp> */
-static void write_p_sp(qr_pptx *pp, qr_xml *x, int id, const text_shape *sh, const char *slide_path)
+static void write_p_sp(qr_pptx *pp, qr_xml *x, int id, const text_shape *ts, const char *slide_path)
 {
+    const qr_slide_shape *sh = ts->sh;
     qr_xml_start(x, "p:sp");
     qr_xml_start(x, "p:nvSpPr");
     qr_xml_start(x, "p:cNvPr");
     qr_xml_attr_int(x, "id", id);
-    qr_xml_attr(x, "name", sh->name);
+    qr_xml_attr(x, "name", ts->name);
     qr_xml_end(x);
     qr_xml_start(x, "p:cNvSpPr");
-    if (sh->placeholder)
+    if (ts->placeholder)
         qr_xml_leaf(x, "a:spLocks", "noGrp", "1", NULL);
     else
         qr_xml_attr(x, "txBox", "1");
     qr_xml_end(x);
     qr_xml_start(x, "p:nvPr");
-    if (sh->placeholder) {
+    if (ts->placeholder) {
         qr_xml_start(x, "p:ph");
-        if (sh->ph_type) qr_xml_attr(x, "type", sh->ph_type);
-        if (sh->ph_idx) qr_xml_attr_int(x, "idx", sh->ph_idx);
+        if (ts->ph_type) qr_xml_attr(x, "type", ts->ph_type);
+        if (ts->ph_idx) qr_xml_attr_int(x, "idx", ts->ph_idx);
         qr_xml_end(x);
     }
     qr_xml_end(x);
     qr_xml_end(x); /* p:nvSpPr */
     qr_xml_start(x, "p:spPr");
     qr_pptx_write_xfrm(x, "a:xfrm", &sh->box);
-    if (!sh->placeholder) {
+    if (!ts->placeholder) {
         qr_xml_start(x, "a:prstGeom");
         qr_xml_attr(x, "prst", "rect");
         qr_xml_leaf(x, "a:avLst", NULL);
@@ -530,53 +260,19 @@ static void write_p_sp(qr_pptx *pp, qr_xml *x, int id, const text_shape *sh, con
     }
     qr_xml_end(x);
     qr_xml_start(x, "p:txBody");
-    write_a_bodypr(pp, x, sh, slide_path);
+    write_a_bodypr(pp, x, ts, slide_path);
     qr_xml_leaf(x, "a:lstStyle", NULL);
-    for (size_t i = 0; i < sh->ps->n; i++) {
-        const par *p = &sh->ps->items[i];
-        write_a_p_full(pp, x, p->text, p->ppr, sh->placeholder ? 0 : p->sz, 0);
+    for (size_t i = 0; i < sh->n; i++) {
+        const qr_slide_para *p = &sh->paras[i];
+        qr_pptx_ppr ppr = {.lvl = p->lvl, .bullet = p->bullet, .algn = p->algn};
+        write_a_p_full(pp, x, p->text, ppr, ts->placeholder ? 0 : p->sz, 0);
     }
-    if (sh->ps->n == 0) qr_xml_leaf(x, "a:p", NULL); /* a txBody needs one a:p */
-    qr_xml_end(x);                                   /* p:txBody */
-    qr_xml_end(x);                                   /* p:sp */
+    if (sh->n == 0) qr_xml_leaf(x, "a:p", NULL); /* a txBody needs one a:p */
+    qr_xml_end(x);                               /* p:txBody */
+    qr_xml_end(x);                               /* p:sp */
 }
 
 /* ---- tables ------------------------------------------------------------------------ */
-
-#define CELL_MAR_LR 91440
-#define CELL_MAR_TB 45720
-
-static const qr_tcell *table_cell(const qr_table *t, size_t r, size_t c)
-{
-    if (t->headers) {
-        if (r == 0) return c < t->n_headers ? &t->headers[c] : NULL;
-        r--;
-    }
-    return &t->rows[r][c];
-}
-
-/* Row heights (EMU) of the table at size sz; returns the total. */
-static long long table_heights(const qr_table *t, const long long *cols, int sz, long long *rows)
-{
-    size_t nr = t->n_rows + (t->headers ? 1 : 0);
-    long long total = 0;
-    long long em = (long long)sz * QR_PPTX_EMU_PER_PT / 100;
-    for (size_t r = 0; r < nr; r++) {
-        long long hmax = 0;
-        for (size_t c = 0; c < t->n_cols; c++) {
-            const qr_tcell *cell = table_cell(t, r, c);
-            long long W =
-                (cols[c] - 2 * CELL_MAR_LR) * 100000 / ((long long)sz * QR_PPTX_EMU_PER_PT);
-            int tall = 0;
-            long long lines = cell ? measure(&cell->text, W, &tall) : 1;
-            long long h = lines * em * (tall ? 145 : 120) / 100 + 2 * CELL_MAR_TB;
-            if (h > hmax) hmax = h;
-        }
-        rows[r] = hmax;
-        total += hmax;
-    }
-    return total;
-}
 
 /* <a:tc> */
 static void write_a_tc(qr_pptx *pp, qr_xml *x, const qr_tcell *cell, int sz, int header)
@@ -591,47 +287,20 @@ static void write_a_tc(qr_pptx *pp, qr_xml *x, const qr_tcell *cell, int sz, int
     write_a_p_full(pp, x, cell ? &cell->text : &empty, ppr, sz, header);
     qr_xml_end(x); /* a:txBody */
     qr_xml_start(x, "a:tcPr");
-    qr_xml_attr_int(x, "marL", CELL_MAR_LR);
-    qr_xml_attr_int(x, "marR", CELL_MAR_LR);
-    qr_xml_attr_int(x, "marT", CELL_MAR_TB);
-    qr_xml_attr_int(x, "marB", CELL_MAR_TB);
+    qr_xml_attr_int(x, "marL", QR_SLIDE_CELL_MAR_LR);
+    qr_xml_attr_int(x, "marR", QR_SLIDE_CELL_MAR_LR);
+    qr_xml_attr_int(x, "marT", QR_SLIDE_CELL_MAR_TB);
+    qr_xml_attr_int(x, "marB", QR_SLIDE_CELL_MAR_TB);
     qr_xml_end(x);
     qr_xml_end(x);
 }
 
-/* <p:graphicFrame> holding an <a:tbl>: grid widths from the table's
- * relative widths over the area, a font size (18 pt down to 8 pt) chosen
- * so the estimated rows fit the area's height. */
+/* <p:graphicFrame> holding an <a:tbl> on the plan's grid. */
 static void write_p_graphicframe(qr_pptx *pp, qr_xml *x, int id, const qr_table *t,
-                                 qr_pptx_box area, const char *slide_path)
+                                 const qr_slide_grid *g, const char *slide_path)
 {
-    size_t nc = t->n_cols ? t->n_cols : 1;
-    size_t nr = t->n_rows + (t->headers ? 1 : 0);
-    if (nr == 0) return; /* PowerPoint repairs an a:tbl without rows: write no frame */
-    long long *cols = malloc(nc * sizeof *cols);
-    long long *rows = malloc((nr ? nr : 1) * sizeof *rows);
-    if (!cols || !rows) {
-        free(cols);
-        free(rows);
-        qr_pptx_fail(pp, QR_E_NOMEM);
-        return;
-    }
-    long long used = 0;
-    for (size_t c = 0; c < nc; c++) {
-        double f = t->widths ? t->widths[c] : 1.0 / (double)nc;
-        cols[c] = c + 1 == nc ? area.cx - used : (long long)(f * (double)area.cx + 0.5);
-        if (cols[c] < 2 * CELL_MAR_LR + 12700) cols[c] = 2 * CELL_MAR_LR + 12700;
-        used += cols[c];
-    }
-    static const int sizes[] = {1800, 1600, 1400, 1200, 1100, 1000, 900, 800};
-    int sz = 800;
-    long long total = 0;
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        total = table_heights(t, cols, sizes[k], rows);
-        sz = sizes[k];
-        if (total <= area.cy) break;
-    }
-    if (total > area.cy)
+    if (g->nr == 0) return;
+    if (!g->fits)
         qr_errlist_addf(pp->ctx->warnings, QR_OK, t->path ? t->path : slide_path,
                         "split the table over more slides",
                         "the table does not fit the slide even at 8 pt");
@@ -647,8 +316,7 @@ static void write_p_graphicframe(qr_pptx *pp, qr_xml *x, int id, const qr_table 
     qr_xml_end(x);
     qr_xml_leaf(x, "p:nvPr", NULL);
     qr_xml_end(x);
-    qr_pptx_box box = {area.x, area.y, used, total < area.cy ? total : area.cy};
-    qr_pptx_write_xfrm(x, "p:xfrm", &box);
+    qr_pptx_write_xfrm(x, "p:xfrm", &g->box);
     qr_xml_start(x, "a:graphic");
     qr_xml_start(x, "a:graphicData");
     qr_xml_attr(x, "uri", "http://schemas.openxmlformats.org/drawingml/2006/table");
@@ -659,31 +327,29 @@ static void write_p_graphicframe(qr_pptx *pp, qr_xml *x, int id, const qr_table 
     qr_xml_elem_text(x, "a:tableStyleId", "{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}");
     qr_xml_end(x);
     qr_xml_start(x, "a:tblGrid");
-    for (size_t c = 0; c < nc; c++) {
+    for (size_t c = 0; c < g->nc; c++) {
         qr_xml_start(x, "a:gridCol");
-        qr_xml_attr_int(x, "w", cols[c]);
+        qr_xml_attr_int(x, "w", g->cols[c]);
         qr_xml_end(x);
     }
     qr_xml_end(x);
-    for (size_t r = 0; r < nr; r++) {
+    for (size_t r = 0; r < g->nr; r++) {
         qr_xml_start(x, "a:tr");
-        qr_xml_attr_int(x, "h", rows[r]);
-        for (size_t c = 0; c < nc; c++)
-            write_a_tc(pp, x, table_cell(t, r, c), sz, t->headers && r == 0);
+        qr_xml_attr_int(x, "h", g->rows[r]);
+        for (size_t c = 0; c < g->nc; c++)
+            write_a_tc(pp, x, qr_slide_table_cell(t, r, c), g->sz, t->headers && r == 0);
         qr_xml_end(x);
     }
     qr_xml_end(x); /* a:tbl */
     qr_xml_end(x); /* a:graphicData */
     qr_xml_end(x); /* a:graphic */
     qr_xml_end(x); /* p:graphicFrame */
-    free(cols);
-    free(rows);
 }
 
 /* ---- pictures ---------------------------------------------------------------------- */
 
-/* <p:pic>: the image scaled to fit the area keeping its aspect ratio, centred. */
-static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, qr_pptx_box area,
+/* <p:pic> in the plan's box. */
+static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, const qr_pptx_box *box,
                         const char *part)
 {
     char media[512], target[512];
@@ -695,15 +361,6 @@ static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, qr_
         qr_pptx_fail(pp, QR_E_NOMEM);
         return;
     }
-    double w = img->width_px ? (double)img->width_px : 1,
-           h = img->height_px ? (double)img->height_px : 1;
-    double s = (double)area.cx / w;
-    if ((double)area.cy / h < s) s = (double)area.cy / h;
-    long long cx = (long long)(w * s), cy = (long long)(h * s);
-    if (cx < 1) cx = 1;
-    if (cy < 1) cy = 1;
-    qr_pptx_box box = {area.x + (area.cx - cx) / 2, area.y + (area.cy - cy) / 2, cx, cy};
-
     qr_xml_start(x, "p:pic");
     qr_xml_start(x, "p:nvPicPr");
     qr_xml_start(x, "p:cNvPr");
@@ -723,7 +380,7 @@ static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, qr_
     qr_xml_end(x);
     qr_xml_end(x);
     qr_xml_start(x, "p:spPr");
-    qr_pptx_write_xfrm(x, "a:xfrm", &box);
+    qr_pptx_write_xfrm(x, "a:xfrm", box);
     qr_xml_start(x, "a:prstGeom");
     qr_xml_attr(x, "prst", "rect");
     qr_xml_leaf(x, "a:avLst", NULL);
@@ -733,23 +390,6 @@ static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, qr_
 }
 
 /* ---- the slide ---------------------------------------------------------------------- */
-
-#define GAP 228600 /* 0.25 in between the text and the table/image */
-
-/* Split an area into a left and a right part. */
-static void split_h(qr_pptx_box a, qr_pptx_box *l, qr_pptx_box *r)
-{
-    long long half = (a.cx - GAP) / 2;
-    *l = (qr_pptx_box){a.x, a.y, half, a.cy};
-    *r = (qr_pptx_box){a.x + half + GAP, a.y, a.cx - half - GAP, a.cy};
-}
-
-static void split_v(qr_pptx_box a, qr_pptx_box *t, qr_pptx_box *b)
-{
-    long long half = (a.cy - GAP) / 2;
-    *t = (qr_pptx_box){a.x, a.y, a.cx, half};
-    *b = (qr_pptx_box){a.x, a.y + half + GAP, a.cx, a.cy - half - GAP};
-}
 
 static const int layout_part[] = {
     [QR_LAYOUT_TITLE_CONTENT] = QR_PPTX_LAYOUT_CONTENT,
@@ -762,7 +402,6 @@ static const int layout_part[] = {
 qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
 {
     const qr_slide *sl = &pp->doc->slides[i];
-    const qr_pptx_geom *g = &pp->geom;
     char part[64], target[64];
     snprintf(part, sizeof part, "ppt/slides/slide%zu.xml", i + 1);
     int lay = layout_part[sl->layout];
@@ -772,51 +411,8 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     pp->part = part;
     pp->n_links = 0;
 
-    /* Titles, and the text of the body: subtitle, then bullets. */
-    pars title = {0}, body = {0};
-    int body_bullet = QR_PPTX_BULLET_CHAR, body_algn = QR_PPTX_ALGN_INHERIT, body_sz = 0;
-    int title_sz = QR_PPTX_SZ_TITLE;
-    if (sl->layout == QR_LAYOUT_TITLE) {
-        title_sz = QR_PPTX_SZ_CTR_TITLE;
-        body_bullet = QR_PPTX_BULLET_NONE;
-        body_algn = QR_PPTX_ALGN_CTR;
-        body_sz = QR_PPTX_SZ_SUBTITLE;
-    } else if (sl->layout == QR_LAYOUT_SECTION) {
-        title_sz = QR_PPTX_SZ_SECTION_TITLE;
-        body_bullet = QR_PPTX_BULLET_NONE;
-        body_sz = QR_PPTX_SZ_SECTION_BODY;
-    }
-    int title_algn = sl->layout == QR_LAYOUT_TITLE ? QR_PPTX_ALGN_CTR : QR_PPTX_ALGN_INHERIT;
-    if (sl->has_title)
-        pars_add(pp, &title, &sl->title, 0, QR_PPTX_BULLET_INHERIT, title_algn, title_sz, 0);
-    if (sl->has_subtitle)
-        pars_add(pp, &body, &sl->subtitle, 0, QR_PPTX_BULLET_NONE, body_algn,
-                 body_sz ? body_sz : QR_PPTX_SZ_SUBTITLE, 0);
-    add_items(pp, &body, sl->bullets, sl->n_bullets, 0, body_bullet, body_algn, body_sz);
-
-    /* Areas. */
-    qr_pptx_box title_box = g->title, body_box = g->body;
-    const char *title_ph = "title", *body_ph = NULL;
-    if (sl->layout == QR_LAYOUT_TITLE) {
-        title_box = g->ctr_title;
-        body_box = g->subtitle;
-        title_ph = "ctrTitle";
-        body_ph = "subTitle";
-    } else if (sl->layout == QR_LAYOUT_SECTION) {
-        title_box = g->sec_title;
-        body_box = g->sec_body;
-        body_ph = "body";
-    }
-    int visuals = (sl->table != NULL) + (sl->image != NULL || sl->chart != NULL);
-    qr_pptx_box text_area = body_box, vis_area = body_box, table_area, image_area;
-    if (visuals && body.n) split_h(body_box, &text_area, &vis_area);
-    table_area = image_area = vis_area;
-    if (visuals == 2) {
-        if (body.n)
-            split_v(vis_area, &table_area, &image_area);
-        else
-            split_h(vis_area, &table_area, &image_area);
-    }
+    qr_slide_plan plan;
+    if (qr_slide_plan_make(&plan, &pp->geom, sl) != QR_OK) return qr_pptx_fail(pp, QR_E_NOMEM);
 
     qr_buf b;
     qr_xml *x = qr_pptx_begin(pp, &b);
@@ -826,30 +422,25 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     qr_xml_start(x, "p:spTree");
     qr_pptx_write_tree_start(x);
     int id = 2;
-    int ph = sl->layout != QR_LAYOUT_BLANK;
-    if (title.n) {
-        text_shape sh = {.name = "Title",
-                         .placeholder = ph,
-                         .ph_type = title_ph,
-                         .box = title_box,
+    if (plan.title.n) {
+        text_shape ts = {.name = "Title",
+                         .placeholder = plan.placeholders,
+                         .ph_type = plan.title_ph,
                          .anchor = "ctr",
-                         .ps = &title};
-        write_p_sp(pp, x, id++, &sh, sl->path);
+                         .sh = &plan.title};
+        write_p_sp(pp, x, id++, &ts, sl->path);
     }
-    if (body.n) {
-        text_shape sh = {.name = "Content",
-                         .placeholder = ph,
-                         .ph_type = body_ph,
+    if (plan.body.n) {
+        text_shape ts = {.name = "Content",
+                         .placeholder = plan.placeholders,
+                         .ph_type = plan.body_ph,
                          .ph_idx = 1,
-                         .box = text_area,
-                         .ps = &body};
-        write_p_sp(pp, x, id++, &sh, sl->path);
+                         .sh = &plan.body};
+        write_p_sp(pp, x, id++, &ts, sl->path);
     }
-    if (sl->table) write_p_graphicframe(pp, x, id++, sl->table, table_area, sl->path);
-    qr_pptx_box chart_area = image_area; /* a chart beside an image: below it */
-    if (sl->image && sl->chart) split_v(chart_area, &image_area, &chart_area);
-    if (sl->image) write_p_pic(pp, x, id++, sl->image, image_area, part);
-    if (sl->chart) qr_pptx_write_chart(pp, x, id++, sl->chart, chart_area, part);
+    if (sl->table) write_p_graphicframe(pp, x, id++, sl->table, &plan.table, sl->path);
+    if (sl->image) write_p_pic(pp, x, id++, sl->image, &plan.image, part);
+    if (sl->chart) qr_pptx_write_chart(pp, x, id++, sl->chart, plan.chart, part);
     qr_xml_end(x); /* p:spTree */
     qr_xml_end(x); /* p:cSld */
     qr_xml_start(x, "p:clrMapOvr");
@@ -858,8 +449,7 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     qr_xml_end(x); /* p:sld */
     qr_pptx_add(pp, part, QR_CT_PPTX_SLIDE, &b, x);
 done:
-    free(title.items);
-    free(body.items);
+    qr_slide_plan_free(&plan);
     pp->part = NULL;
     return pp->status;
 }

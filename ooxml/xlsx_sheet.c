@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "compile.h" /* qr_fmt_double */
+#include "formula.h"
 #include "xlsx_int.h"
 #include "xml.h" /* QR_NS_REL */
 
@@ -315,14 +316,25 @@ static int write_c(qr_buf *b, const qr_cell *cell, uint32_t col, const char *rn,
     case QR_CELL_FORMULA: {
         const qr_formula *f = cell->v.formula;
         int vt = f && f->has_value ? (int)f->value_type : -1;
-        if (vt == QR_CELL_TEXT)
+        if (vt == QR_CELL_TEXT && f->is_error) /* #DIV/0! and friends (spec/formula.h) */
+            p = PUT(p, " t=\"e\"");
+        else if (vt == QR_CELL_TEXT)
             p = PUT(p, " t=\"str\"");
         else if (vt == QR_CELL_BOOL)
             p = PUT(p, " t=\"b\"");
         p = PUT(p, "><f>");
         b->len = (size_t)(p - b->data);
         const char *ft = f && f->text ? f->text : "";
-        if (qr_xlsx_escape(b, ft, strlen(ft)) || qr_buf_append(b, "</f>", 4)) return -1;
+        qr_buf xl = {0}; /* _xlfn. names (spec/formula.h) */
+        if (qr_formula_file_text(ft, &xl)) {
+            if (xl.oom) return qr_buf_free(&xl), -1;
+            int bad = qr_xlsx_escape(b, xl.data, xl.len);
+            qr_buf_free(&xl);
+            if (bad) return -1;
+        } else if (qr_xlsx_escape(b, ft, strlen(ft))) {
+            return -1;
+        }
+        if (qr_buf_append(b, "</f>", 4)) return -1;
         if (vt == QR_CELL_TEXT) {
             const char *s = f->str ? f->str : "";
             if (qr_buf_append(b, "<v>", 3) || qr_xlsx_escape(b, s, strlen(s)) ||

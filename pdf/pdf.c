@@ -56,6 +56,7 @@
 #include <cairo-pdf.h>
 
 #include "pdf_int.h"
+#include "preview.h"
 
 qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt, ...)
 {
@@ -210,6 +211,18 @@ static qr_status ctx_init(pd_ctx *c, qr_render_ctx *rc, int for_png)
 
 static void pipe_free(pd_ctx *c);
 static pd_ctx *pipe_footer_ctx(pd_ctx *c);
+static void ctx_free(pd_ctx *c);
+
+/* For the slide and sheet previews (preview.h). */
+qr_status qr_pdf_ctx_open(pd_ctx *c, qr_render_ctx *rc, int for_png)
+{
+    return ctx_init(c, rc, for_png);
+}
+
+void qr_pdf_ctx_close(pd_ctx *c)
+{
+    ctx_free(c);
+}
 
 static void ctx_free(pd_ctx *c)
 {
@@ -800,6 +813,15 @@ static void pipe_free(pd_ctx *c)
 
 static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 {
+    if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 0);
+    if (rc->doc->kind == QR_KIND_SPREADSHEET) return qr_pdf_sheet_render(rc, out, 0);
+    if (rc->page_first) {
+        qr_errlist_add(rc->errors, QR_E_USAGE, "",
+                       "--pages A-B makes a PDF of some pages of a presentation or spreadsheet; "
+                       "a document's PDF has every page",
+                       "use -o OUT.png --pages A-B for some pages of a document");
+        return qr_fail(QR_E_USAGE);
+    }
     pd_ctx c;
     qr_status st = ctx_init(&c, rc, 0);
     if (st == QR_OK) st = layout(&c);
@@ -1130,8 +1152,32 @@ static qr_status png_paint(pd_ctx *c, qr_render_ctx *rc, qr_sink *out)
     return c->status;
 }
 
+static void doc_page(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
+{
+    (void)ud;
+    if (i < c->n_pages) qr_pdf_paint_page(c, cr, i, NULL, NULL);
+}
+
+/* A document's contact sheet: its first pages (contact.c). */
+static qr_status doc_contact(qr_render_ctx *rc, qr_sink *out)
+{
+    pd_ctx c;
+    qr_status st = ctx_init(&c, rc, 1);
+    if (st == QR_OK) st = layout(&c);
+    if (st == QR_OK) {
+        rc->pages = (int)c.n_pages;
+        size_t n = c.n_pages < QR_PV_CONTACT_PAGES ? c.n_pages : QR_PV_CONTACT_PAGES;
+        st = qr_pv_contact(&c, out, c.page_w, c.page_h, n, doc_page, NULL);
+    }
+    ctx_free(&c);
+    return st;
+}
+
 static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
 {
+    if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 1);
+    if (rc->doc->kind == QR_KIND_SPREADSHEET) return qr_pdf_sheet_render(rc, out, 1);
+    if (rc->png_contact) return doc_contact(rc, out);
     uint64_t key = doc_fingerprint(rc);
     png_cache *pc = thread_cache();
     if (pc && pc->ctx && pc->key == key) {

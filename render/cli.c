@@ -129,7 +129,8 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
 
 typedef struct render_args {
     const char *spec, *out, *kind, *base_dir, *to;
-    int page, all_pages, dpi, strict;
+    int page, all_pages, dpi, strict, contact, notes;
+    int first, last; /* --pages A-B */
     size_t max_input, max_output;
 } render_args;
 
@@ -263,8 +264,17 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
             if (!v || atoi(v) < 1) return usage_error("--page needs a page number from 1");
             a->page = atoi(v), i++;
         } else if (strcmp(s, "--pages") == 0) {
-            if (!v || strcmp(v, "all") != 0) return usage_error("--pages takes 'all'");
-            a->all_pages = 1, i++;
+            char tail;
+            if (v && strcmp(v, "all") == 0)
+                a->all_pages = 1;
+            else if (!v || sscanf(v, "%d-%d%c", &a->first, &a->last, &tail) != 2 || a->first < 1 ||
+                     a->last < a->first)
+                return usage_error("--pages takes 'all' or a range of pages like 1-10");
+            i++;
+        } else if (strcmp(s, "--contact") == 0) {
+            a->contact = 1;
+        } else if (strcmp(s, "--notes") == 0) {
+            a->notes = 1;
         } else if (strcmp(s, "--dpi") == 0) {
             if (!v || atoi(v) < 10 || atoi(v) > 1200)
                 return usage_error("--dpi needs a number from 10 to 1200");
@@ -340,6 +350,15 @@ static int cmd_render(int argc, char **argv)
     o.base_dir = a.base_dir ? a.base_dir : dir;
     o.png_page = a.page ? a.page : 1;
     o.png_dpi = a.dpi;
+    o.png_contact = a.contact;
+    o.notes = a.notes;
+    if (a.first && fmt != QR_FORMAT_PNG && fmt != QR_FORMAT_PDF)
+        return usage_error("--pages A-B is for .pdf (presentations, spreadsheets) and .png");
+    o.page_first = fmt == QR_FORMAT_PDF ? a.first : 0;
+    o.page_last = fmt == QR_FORMAT_PDF ? a.last : 0;
+    if (a.contact && (fmt != QR_FORMAT_PNG || a.all_pages || a.page || a.first))
+        return usage_error(
+            "--contact draws one .png of every page: use -o NAME.png, without --page");
     o.max_input = max_input;
     o.max_output = a.max_output;
     o.strict = a.strict;
@@ -371,16 +390,17 @@ static int cmd_render(int argc, char **argv)
         qr_result_free(&res);
         return rc;
     }
-    if (fmt == QR_FORMAT_PNG && a.all_pages) {
-        /* One PNG per page: out-1.png, out-2.png, ... Each page compiles
-         * the spec again, so it is read once into memory (documents are small). */
+    if (fmt == QR_FORMAT_PNG && (a.all_pages || a.first)) {
+        /* One PNG per page: out-1.png, out-2.png, ... (--pages A-B: out-A.png
+         * to out-B.png, or to the last page). Each page compiles the spec
+         * again, so it is read once into memory (documents are small). */
         size_t len = 0;
         char *spec = qr_cli_read(a.spec, max_input, &len, &st, msg, sizeof msg);
         if (!spec) return input_failure(st, msg);
         char path[PATH_MAX];
-        int pages = 1;
-        for (int p = 1; p <= pages; p++) {
-            if (p > 1) qr_result_free(&res);
+        int p0 = a.first ? a.first : 1, pages = p0;
+        for (int p = p0; p <= pages && (!a.last || p <= a.last); p++) {
+            if (p > p0) qr_result_free(&res);
             o.png_page = p;
             page_path(a.out, p, path, sizeof path);
             st = qr_render_file(spec, len, kind, fmt, path, &o, &res);
@@ -398,7 +418,7 @@ static int cmd_render(int argc, char **argv)
     if (st != QR_OK) {
         rc = print_failure(st, &res);
     } else {
-        print_ok(a.out, kind, fmt, &res, total, files);
+        print_ok(a.out, res.kind, fmt, &res, total, files);
         rc = 0;
     }
     qr_result_free(&res);

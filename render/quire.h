@@ -56,6 +56,11 @@ typedef struct qr_render_opts {
     size_t max_input;     /* 0: default 64 MiB */
     size_t max_output;    /* 0: default 512 MiB */
     int strict;           /* 1: warnings are errors (QR_E_SPEC, no output), for CI */
+    int png_contact;      /* QR_FORMAT_PNG: 1 = a contact sheet of every slide (or the first
+                             pages) as numbered thumbnails, at most 2000 px on its long side */
+    int notes;            /* .pdf/.png of a presentation: notes pages, each slide above its notes */
+    int page_first, page_last; /* .pdf of a presentation or spreadsheet: only these pages
+                                  (1-based, inclusive); 0, 0: every page */
 } qr_render_opts;
 
 /* What a render returns. errors holds spec errors (each with a JSON
@@ -67,6 +72,7 @@ typedef struct qr_result {
     int pages; /* pages (pdf, png), slides (pptx), sheets (xlsx); 0 if unknown */
     qr_errlist errors;
     qr_errlist warnings;
+    qr_kind kind; /* the kind rendered: for .pdf and .png, the one the spec's shape says */
 } qr_result;
 
 /** Render a spec to memory. Always initialises *res; free it with

@@ -14,6 +14,8 @@
 #include "backends.h"
 #include "compile.h"
 #include "fonts.h"
+#include "formula.h"
+#include "kind_sniff.h"
 
 _Static_assert((int)QR_FORMAT_COUNT == (int)QR_FMT_COUNT, "qr_format and qr_fmt must agree");
 
@@ -104,7 +106,7 @@ int qr_format_available(qr_format f)
 
 /* Which formats a kind's spec can render to: the document vocabulary
  * (document, pdf, html) goes to docx, pdf, png and html; presentations to
- * pptx; spreadsheets to xlsx. */
+ * pptx, spreadsheets to xlsx, and both to pdf and png as previews. */
 static int kind_accepts(qr_kind k, qr_format f)
 {
     switch (k) {
@@ -113,10 +115,10 @@ static int kind_accepts(qr_kind k, qr_format f)
     case QR_KIND_HTML:
         return f == QR_FORMAT_DOCX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG ||
                f == QR_FORMAT_HTML;
-    case QR_KIND_PRESENTATION:
-        return f == QR_FORMAT_PPTX;
-    case QR_KIND_SPREADSHEET:
-        return f == QR_FORMAT_XLSX;
+    case QR_KIND_PRESENTATION: /* .pdf and .png: previews (pdf/slides.c) */
+        return f == QR_FORMAT_PPTX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG;
+    case QR_KIND_SPREADSHEET: /* .pdf and .png: previews (pdf/sheet.c) */
+        return f == QR_FORMAT_XLSX || f == QR_FORMAT_PDF || f == QR_FORMAT_PNG;
     case QR_KIND_COUNT:
         break;
     }
@@ -200,10 +202,20 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "unknown kind or format", NULL);
         return QR_E_USAGE;
     }
+    /* .pdf and .png fit every kind: the pdf kind they imply gives way to the
+     * spec's shape ("slides", "sheets"; kind_sniff.h). */
+    qr_sniff_reader sr = {0};
+    int sniffed = 0;
+    if (kind == QR_KIND_PDF && (format == QR_FORMAT_PDF || format == QR_FORMAT_PNG)) {
+        sniffed = in->read != NULL;
+        kind = sniffed ? qr_sniff_reader_open(&sr, in->read, in->ctx)
+                       : qr_kind_sniff(in->text, in->len);
+    }
+    res->kind = kind;
     if (!kind_accepts(kind, format)) {
         qr_errlist_addf(&res->errors, QR_E_USAGE, "",
-                        "use .docx, .pdf, .png or .html for documents, .pptx for presentations, "
-                        ".xlsx for spreadsheets",
+                        "use .docx, .pdf, .png or .html for documents, .pptx, .pdf or .png for "
+                        "presentations, .xlsx, .pdf or .png for spreadsheets",
                         "a %s spec cannot be rendered as .%s", qr_kind_name(kind),
                         qr_format_ext(format));
         return QR_E_USAGE;
@@ -213,9 +225,17 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     compile_opts(&co, opts);
     co.warnings = &res->warnings;
     qr_doc *doc = NULL;
-    qr_status st = in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
-                            : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
-    if (st != QR_OK) return st;
+    qr_status st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
+                   : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
+                              : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
+    qr_sniff_reader_free(&sr);
+    /* Formulas get their computed values as cached values (spec/formula.h). */
+    if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET)
+        st = qr_formula_eval_doc(doc, qr_output_epoch(), &res->warnings);
+    if (st != QR_OK) {
+        qr_doc_free(doc);
+        return st;
+    }
     const qr_backend *be = qr_backend_for((qr_fmt)format);
     if (!be) {
         qr_doc_free(doc);
@@ -234,6 +254,10 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.errors = &res->errors;
     ctx.png_page = opts && opts->png_page > 0 ? opts->png_page : 1;
     ctx.png_dpi = opts && opts->png_dpi > 0 ? opts->png_dpi : 96;
+    ctx.png_contact = opts && opts->png_contact;
+    ctx.notes = opts && opts->notes;
+    ctx.page_first = opts && opts->page_first > 0 ? opts->page_first : 0;
+    ctx.page_last = opts && opts->page_last >= ctx.page_first ? opts->page_last : 0;
     ctx.epoch = qr_output_epoch();
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);

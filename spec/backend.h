@@ -38,8 +38,11 @@ typedef struct qr_render_ctx {
     qr_errlist *errors;   /* add render errors here, with the failing block's path */
     int png_page;         /* PNG: 1-based page to render */
     double png_dpi;       /* PNG: resolution */
-    int pages;            /* set by the backend: pages, slides or sheets */
-    long long epoch;      /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
+    int png_contact;      /* PNG: a contact sheet of the pages instead of one (pdf/contact.c) */
+    int notes;            /* presentations as PDF/PNG: notes pages (pdf/slides.c) */
+    int page_first, page_last; /* previews as PDF: only these pages (1-based); 0, 0: all */
+    int pages;                 /* set by the backend: pages, slides or sheets */
+    long long epoch;           /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
 } qr_render_ctx;
 
 typedef struct qr_backend {

@@ -244,6 +244,7 @@ typedef struct qr_formula {
     qr_cell_type value_type; /* NUMBER, BOOL or TEXT */
     double num;
     const char *str;
+    int is_error; /* the value is an Excel error: value_type TEXT, str "#DIV/0!" (spec/formula.h) */
 } qr_formula;
 
 /* 16 bytes: a million-row sheet must stay small. */

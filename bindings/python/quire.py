@@ -65,13 +65,14 @@ class _ErrList(ctypes.Structure):
 
 class _Result(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
-                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList)]
+                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList), ("kind", ctypes.c_int)]
 
 
 class _RenderOpts(ctypes.Structure):
     _fields_ = [("base_dir", ctypes.c_char_p), ("png_page", ctypes.c_int), ("png_dpi", ctypes.c_int),
                 ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t),
-                ("strict", ctypes.c_int)]
+                ("strict", ctypes.c_int), ("png_contact", ctypes.c_int),
+                ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int)]
 
 
 _CLOCK = ctypes.CFUNCTYPE(ctypes.c_longlong, ctypes.c_void_p)

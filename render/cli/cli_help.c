@@ -18,7 +18,11 @@ static const qr_cli_opt render_opts[] = {
     {"-k, --kind", "KIND", "the spec's kind; default from OUT's extension or the spec's shape"},
     {"--base-dir", "DIR", "folder for relative image paths (default: the spec's folder)"},
     {"--page", "N", "the page for .png (default 1)"},
-    {"--pages", "all", "one PNG per page: OUT-1.png, OUT-2.png, ..."},
+    {"--pages", "all|A-B",
+     "one PNG per page: OUT-1.png, OUT-2.png, ...; A-B: those pages (also a deck's or "
+     "sheet's .pdf)"},
+    {"--contact", NULL, "OUT.png: every slide (or the first pages) as numbered thumbnails"},
+    {"--notes", NULL, "a deck's .pdf/.png: notes pages, each slide above its notes"},
     {"--dpi", "N", "PNG resolution, 10 to 1200 (default 96)"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
     {"--max-output", "BYTES", "the output size limit (default 512 MiB)"},

@@ -1,0 +1,524 @@
+/* sheet.c: a spreadsheet as printed pages (PDF) or one page of them (PNG).
+ *
+ * Each sheet is a grid on Letter portrait pages with Excel's default
+ * margins (0.7 in left and right, 0.75 in top and bottom): column widths
+ * from the sheet's widths in characters (Excel's pixels: 7 per character
+ * plus 5, at 96 dpi; 8.43 characters by default), rows 15 pt tall, taller
+ * for text with line breaks (drawn wrapped, as the .xlsx asks). Pages run
+ * across, then down. The header row (or the frozen rows) is repeated at
+ * the top of every page, the frozen columns at the left. Values are shown
+ * as displayed: numbers and dates under their number format (spec/
+ * cellfmt.h), right-aligned, "###" when they do not fit; booleans TRUE and
+ * FALSE centred; formulas by their value (spec/formula.h). Text spills
+ * into empty cells to its right, as Excel draws it, and is clipped at the
+ * next filled cell. The footer holds the sheet's name and the page number.
+ *
+ * Only row heights are computed for the whole sheet (a scan of its text
+ * cells for line breaks, no text layout), so a PNG of page 1 of a
+ * 100,000-row sheet lays out one page of cells.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cellfmt.h"
+#include "preview.h"
+
+#define PAGE_W 612.0
+#define PAGE_H 792.0
+#define MARGIN_X 50.4            /* 0.7 in */
+#define MARGIN_Y 54.0            /* 0.75 in */
+#define FOOTER_Y (PAGE_H - 21.6) /* 0.3 in from the bottom */
+#define ROW_H 15.0
+#define LINE_H 11.5
+#define FONT 9.0
+#define PAD 2.5
+#define GRID 0xD4D4D4
+
+/* Printable ASCII cells skip pango: cairo sets them in DejaVu Sans (the
+ * face fonts/ picks for Latin) from its own glyph cache, a fraction of a
+ * layout's cost, so a 2,000-page workbook prints in seconds. */
+typedef struct afont {
+    PangoFont *font[2];         /* regular, bold: pango's own, so the faces are the ones it uses */
+    cairo_font_face_t *face[2]; /* theirs, not referenced */
+    cairo_font_options_t *opt;
+    double ascent, height; /* at FONT, points */
+} afont;
+
+static int afont_open(afont *a, pd_ctx *c)
+{
+    memset(a, 0, sizeof *a);
+    a->opt = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(a->opt, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(a->opt, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(a->opt, CAIRO_ANTIALIAS_GRAY);
+    for (int b = 0; b < 2; b++) {
+        PangoFontDescription *d = pango_font_description_from_string("DejaVu Sans");
+        pango_font_description_set_absolute_size(d, FONT * PANGO_SCALE);
+        pango_font_description_set_weight(d, b ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+        a->font[b] = pango_context_load_font(c->pc, d);
+        pango_font_description_free(d);
+        cairo_scaled_font_t *sf =
+            a->font[b] ? pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(a->font[b])) : NULL;
+        if (!sf) return -1;
+        a->face[b] = cairo_scaled_font_get_font_face(sf);
+    }
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_font_face(cr, a->face[0]);
+    cairo_set_font_size(cr, FONT);
+    cairo_set_font_options(cr, a->opt);
+    cairo_font_extents_t fe;
+    cairo_font_extents(cr, &fe);
+    a->ascent = fe.ascent;
+    a->height = fe.ascent + fe.descent;
+    int ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    return ok ? 0 : -1;
+}
+
+static void afont_close(afont *a)
+{
+    for (int b = 0; b < 2; b++)
+        if (a->font[b]) g_object_unref(a->font[b]);
+    if (a->opt) cairo_font_options_destroy(a->opt);
+}
+
+static int ascii_only(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7E) return 0;
+    return 1;
+}
+
+typedef struct splan {
+    const qr_sheet *sh;
+    size_t nc;    /* columns drawn (at least 1) */
+    double *colw; /* nc widths, points */
+    size_t rep_rows, rep_cols;
+    size_t *cband; /* column band k: columns [cband[k], cband[k+1]) */
+    size_t n_cb;
+    size_t *rband; /* row band k: rows [rband[k], rband[k+1]) */
+    size_t n_rb;
+    size_t first_page; /* 0-based page number of its first page */
+    const afont *af;   /* NULL: every cell through pango */
+} splan;
+
+static double col_points(double chars)
+{
+    double px = floor(chars * 7 + 5 + 0.5);
+    return px * 0.75;
+}
+
+static size_t text_lines(const qr_cell *c)
+{
+    if (c->type != QR_CELL_TEXT || !c->len) return 1;
+    size_t n = 1;
+    for (const char *p = c->v.str, *e = c->v.str + c->len; (p = memchr(p, '\n', (size_t)(e - p)));
+         p++)
+        n++;
+    return n;
+}
+
+static double row_height(const qr_sheet *sh, size_t r)
+{
+    const qr_row *row = &sh->rows[r];
+    size_t lines = 1;
+    for (uint32_t c = 0; c < row->n; c++) {
+        size_t l = text_lines(&row->cells[c]);
+        if (l > lines) lines = l;
+    }
+    return lines == 1 ? ROW_H : (double)lines * LINE_H + 4;
+}
+
+/* Split n items of sizes size(i) into bands of at most room, items [0, rep)
+ * repeated at the start of every band but the first. */
+static size_t *bands(size_t n, size_t rep, double room, const double *sizes, const qr_sheet *sh,
+                     size_t *n_out)
+{
+    size_t cap = 16, nb = 0;
+    size_t *b = malloc(cap * sizeof *b);
+    if (!b) return NULL;
+    double rep_size = 0;
+    for (size_t i = 0; i < rep && i < n; i++)
+        rep_size += sizes ? sizes[i] : row_height(sh, i);
+    if (rep_size > room / 2) rep_size = 0, rep = 0; /* too big to repeat */
+    size_t i = 0;
+    b[nb++] = 0;
+    double used = 0;
+    while (i < n) {
+        double s = sizes ? sizes[i] : row_height(sh, i);
+        if (used > 0 && used + s > room) {
+            if (nb + 1 >= cap) {
+                cap *= 2;
+                size_t *nbp = realloc(b, cap * sizeof *b);
+                if (!nbp) return free(b), NULL;
+                b = nbp;
+            }
+            b[nb++] = i;
+            used = rep_size;
+        }
+        used += s;
+        i++;
+    }
+    b[nb] = n;
+    *n_out = nb;
+    return b;
+}
+
+static int plan_sheet(splan *p, const qr_sheet *sh)
+{
+    memset(p, 0, sizeof *p);
+    p->sh = sh;
+    p->nc = sh->n_cols ? sh->n_cols : 1;
+    p->colw = malloc(p->nc * sizeof *p->colw);
+    if (!p->colw) return -1;
+    for (size_t c = 0; c < p->nc; c++) {
+        double w = sh->widths && c < sh->n_widths && sh->widths[c] > 0 ? sh->widths[c] : 8.43;
+        p->colw[c] = col_points(w > 255 ? 255 : w);
+    }
+    p->rep_rows = sh->freeze_row > 0 ? (size_t)sh->freeze_row : sh->header ? 1 : 0;
+    p->rep_cols = sh->freeze_col > 0 ? (size_t)sh->freeze_col : 0;
+    if (p->rep_cols >= p->nc) p->rep_cols = 0;
+    p->cband = bands(p->nc, p->rep_cols, PAGE_W - 2 * MARGIN_X, p->colw, sh, &p->n_cb);
+    size_t nr = sh->n_rows ? sh->n_rows : 1;
+    if (!sh->n_rows) {
+        p->rband = malloc(2 * sizeof *p->rband);
+        if (p->rband) p->rband[0] = 0, p->rband[1] = 0, p->n_rb = 1;
+    } else {
+        p->rband = bands(nr, p->rep_rows, PAGE_H - 2 * MARGIN_Y, NULL, sh, &p->n_rb);
+    }
+    return p->cband && p->rband ? 0 : -1;
+}
+
+static void free_plans(splan *p, size_t n)
+{
+    for (size_t i = 0; p && i < n; i++) {
+        free(p[i].colw);
+        free(p[i].cband);
+        free(p[i].rband);
+    }
+    free(p);
+}
+
+/* ---- cells ----------------------------------------------------------------------------- */
+
+enum { AL_L, AL_R, AL_C };
+
+/* What the cell shows: text (into buf when formatted), its alignment. */
+static const char *cell_display(const qr_doc *d, const qr_cell *c, char *buf, size_t cap,
+                                size_t *len, int *align, int *number)
+{
+    const char *fmt = c->fmt && c->fmt < d->n_formats ? d->formats[c->fmt] : NULL;
+    *number = 0;
+    *align = AL_L;
+    int type = c->type;
+    double num = c->v.num;
+    const char *str = c->v.str;
+    size_t slen = c->len;
+    if (type == QR_CELL_FORMULA) {
+        const qr_formula *f = c->v.formula;
+        if (!f || !f->has_value) return *len = 0, "";
+        type = f->value_type;
+        num = f->num;
+        str = f->str ? f->str : "";
+        slen = strlen(str);
+        if (f->is_error) {
+            *align = AL_C;
+            return *len = slen, str;
+        }
+    }
+    switch (type) {
+    case QR_CELL_NUMBER:
+    case QR_CELL_DATE:
+        *number = 1;
+        *align = AL_R;
+        if (fmt && strcmp(fmt, "@") == 0) fmt = NULL;
+        *len = qr_cellfmt_number(fmt, num, buf, cap);
+        return buf;
+    case QR_CELL_BOOL:
+        *align = AL_C;
+        *len = num != 0 ? 4 : 5;
+        return num != 0 ? "TRUE" : "FALSE";
+    case QR_CELL_TEXT:
+        *len = slen;
+        return str ? str : "";
+    default:
+        break;
+    }
+    *len = 0;
+    return "";
+}
+
+static int cell_empty(const qr_sheet *sh, size_t r, size_t c)
+{
+    if (r >= sh->n_rows || c >= sh->rows[r].n) return 1;
+    const qr_cell *cell = &sh->rows[r].cells[c];
+    if (cell->type == QR_CELL_EMPTY) return 1;
+    if (cell->type == QR_CELL_TEXT && cell->len == 0) return 1;
+    return 0;
+}
+
+/* ---- a page ------------------------------------------------------------------------------ */
+
+/* The rows (or columns) of band k with the repeated ones first. */
+static size_t band_items(size_t k, const size_t *b, size_t rep, size_t *items, size_t cap)
+{
+    size_t n = 0;
+    if (k > 0)
+        for (size_t i = 0; i < rep && n < cap; i++)
+            items[n++] = i;
+    for (size_t i = b[k]; i < b[k + 1] && n < cap; i++)
+        items[n++] = i;
+    return n;
+}
+
+static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t ci, double x,
+                       double y, double w, double h, double spill)
+{
+    const qr_sheet *sh = p->sh;
+    if (r >= sh->n_rows || ci >= sh->rows[r].n) return;
+    const qr_cell *cell = &sh->rows[r].cells[ci];
+    char buf[256];
+    size_t len;
+    int align, number;
+    const char *s = cell_display(c->doc, cell, buf, sizeof buf, &len, &align, &number);
+    if (!len) return;
+    int bold = sh->header && r == 0;
+    int wrap = cell->type == QR_CELL_TEXT && memchr(s, '\n', len) != NULL;
+    pd_style st = {.size = FONT, .bold = bold};
+    st.align = align == AL_R ? PD_ALIGN_END : align == AL_C ? PD_ALIGN_CENTER : PD_ALIGN_START;
+    double inner = w - 2 * PAD;
+    if (inner < 1) inner = 1;
+    if (p->af && !wrap && len < sizeof buf && ascii_only(s, len)) {
+        char txt[256], hashes[128];
+        memcpy(txt, s, len);
+        txt[len] = '\0';
+        cairo_save(cr);
+        cairo_set_font_face(cr, p->af->face[bold]);
+        cairo_set_font_size(cr, FONT);
+        cairo_set_font_options(cr, p->af->opt);
+        cairo_text_extents_t ex;
+        cairo_text_extents(cr, txt, &ex);
+        const char *show = txt;
+        double tw = ex.x_advance;
+        if (number && tw > inner + 0.01) {
+            size_t n = (size_t)(inner / (FONT * 0.84));
+            if (n < 1) n = 1;
+            if (n >= sizeof hashes) n = sizeof hashes - 1;
+            memset(hashes, '#', n);
+            hashes[n] = '\0';
+            cairo_text_extents(cr, hashes, &ex);
+            show = hashes;
+            tw = ex.x_advance;
+        }
+        double tx = align == AL_R ? x + w - PAD - tw : align == AL_C ? x + (w - tw) / 2 : x + PAD;
+        cairo_rectangle(cr, x, y, align == AL_L ? w + spill : w, h);
+        cairo_clip(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_glyph_t *g = NULL;
+        cairo_text_cluster_t *cl = NULL;
+        int ng = 0, ncl = 0;
+        cairo_text_cluster_flags_t fl;
+        cairo_scaled_font_t *sf = cairo_get_scaled_font(cr);
+        if (cairo_scaled_font_text_to_glyphs(sf, tx, y + (h - p->af->height) / 2 + p->af->ascent,
+                                             show, -1, &g, &ng, &cl, &ncl,
+                                             &fl) == CAIRO_STATUS_SUCCESS)
+            cairo_show_text_glyphs(cr, show, -1, g, ng, cl, ncl, fl);
+        cairo_glyph_free(g);
+        cairo_text_cluster_free(cl);
+        cairo_restore(cr);
+        return;
+    }
+    pd_text *t = qr_pdf_text(c, NULL, s, len, &st, wrap ? inner : 0, sh->path);
+    if (!t) return;
+    if (number && t->n_lines && t->width > inner + 0.01) {
+        /* a number that does not fit: ### across the cell, as Excel shows */
+        char hashes[128];
+        size_t n = (size_t)(inner / (FONT * 0.84)); /* the advance of # in DejaVu Sans */
+        if (n < 1) n = 1;
+        if (n >= sizeof hashes) n = sizeof hashes - 1;
+        memset(hashes, '#', n);
+        t = qr_pdf_text(c, NULL, hashes, n, &st, 0, sh->path);
+        if (!t) return;
+    }
+    double tx = x + PAD; /* unwrapped lines are placed here, wrapped ones by pango */
+    if (!wrap && align == AL_R) tx = x + w - PAD - t->width;
+    if (!wrap && align == AL_C) tx = x + (w - t->width) / 2;
+    cairo_save(cr);
+    double clip_w = align == AL_L && !wrap ? w + spill : w;
+    cairo_rectangle(cr, x, y, clip_w, h);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    double top = wrap ? y + 2 : y + (h - (t->n_lines ? t->lines[0].height : FONT)) / 2;
+    for (size_t l = 0; l < t->n_lines; l++)
+        qr_pv_line(cr, t, l, tx, top + t->lines[l].top + t->lines[l].ascent);
+    cairo_restore(cr);
+}
+
+static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t cb, size_t page,
+                       size_t pages)
+{
+    const qr_sheet *sh = p->sh;
+    size_t rows[256], cols[256];
+    size_t nr = sh->n_rows ? band_items(rb, p->rband, p->rep_rows, rows, 256) : 0;
+    size_t nc = band_items(cb, p->cband, p->rep_cols, cols, 256);
+    double xs[257], ys[257];
+    xs[0] = MARGIN_X;
+    for (size_t k = 0; k < nc; k++)
+        xs[k + 1] = xs[k] + p->colw[cols[k]];
+    ys[0] = MARGIN_Y;
+    for (size_t k = 0; k < nr; k++)
+        ys[k + 1] = ys[k] + row_height(sh, rows[k]);
+    /* the grid */
+    if (nr) {
+        cairo_set_line_width(cr, 0.5);
+        cairo_set_source_rgb(cr, ((GRID >> 16) & 255) / 255.0, ((GRID >> 8) & 255) / 255.0,
+                             (GRID & 255) / 255.0);
+        for (size_t k = 0; k <= nc; k++) {
+            cairo_move_to(cr, xs[k], ys[0]);
+            cairo_line_to(cr, xs[k], ys[nr]);
+        }
+        for (size_t k = 0; k <= nr; k++) {
+            cairo_move_to(cr, xs[0], ys[k]);
+            cairo_line_to(cr, xs[nc], ys[k]);
+        }
+        cairo_stroke(cr);
+    }
+    for (size_t i = 0; i < nr && c->status == QR_OK; i++) {
+        for (size_t k = 0; k < nc; k++) {
+            /* room to spill into: the empty cells to the right on this page */
+            double spill = 0;
+            size_t j = k + 1;
+            for (; j < nc && cell_empty(sh, rows[i], cols[j]); j++)
+                spill += p->colw[cols[j]];
+            if (j == nc) spill += PAGE_W - MARGIN_X - xs[nc]; /* past the last column */
+            paint_cell(c, cr, p, rows[i], cols[k], xs[k], ys[i], xs[k + 1] - xs[k],
+                       ys[i + 1] - ys[i], spill);
+        }
+    }
+    /* the footer: sheet name and page number */
+    char foot[512];
+    snprintf(foot, sizeof foot, "%s \xE2\x80\x94 page %zu of %zu", sh->name ? sh->name : "",
+             page + 1, pages);
+    pd_style fs = {.size = 8, .align = PD_ALIGN_CENTER};
+    pd_text *t = qr_pdf_text(c, NULL, foot, strlen(foot), &fs, PAGE_W - 2 * MARGIN_X, sh->path);
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    if (t && t->n_lines) qr_pv_line(cr, t, 0, MARGIN_X, FOOTER_Y);
+}
+
+static void drop_layouts(pd_ctx *c)
+{
+    for (size_t k = 0; k < c->n_layouts; k++)
+        if (c->layouts[k]) g_object_unref(c->layouts[k]);
+    c->n_layouts = 0;
+}
+
+typedef struct plans {
+    const splan *p;
+    size_t n, total;
+} plans_t;
+
+/* Paint page i (0-based, over all sheets). */
+static void paint_nth(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
+{
+    const plans_t *ps = ud;
+    for (size_t s = 0; s < ps->n; s++) {
+        const splan *p = &ps->p[s];
+        if (i < p->first_page || i >= p->first_page + p->n_rb * p->n_cb) continue;
+        size_t k = i - p->first_page;
+        paint_page(c, cr, p, k / p->n_cb, k % p->n_cb, i, ps->total);
+    }
+}
+
+qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
+{
+    const qr_doc *d = rc->doc;
+    size_t ns = d->n_sheets;
+    splan *plans = calloc(ns ? ns : 1, sizeof *plans);
+    if (!plans) {
+        qr_errlist_add(rc->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        return qr_fail(QR_E_NOMEM);
+    }
+    size_t pages = 0;
+    for (size_t i = 0; i < ns; i++) {
+        if (plan_sheet(&plans[i], &d->sheets[i])) {
+            free_plans(plans, ns);
+            qr_errlist_add(rc->errors, QR_E_NOMEM, d->sheets[i].path, "out of memory", NULL);
+            return qr_fail(QR_E_NOMEM);
+        }
+        plans[i].first_page = pages;
+        pages += plans[i].n_rb * plans[i].n_cb;
+    }
+    size_t total = pages ? pages : 1;
+    rc->pages = (int)total;
+    pd_ctx c;
+    afont af = {0};
+    qr_status st = qr_pdf_ctx_open(&c, rc, png);
+    if (st != QR_OK) {
+        qr_pdf_ctx_close(&c);
+        free_plans(plans, ns);
+        return st;
+    }
+    int have_af = afont_open(&af, &c) == 0;
+    for (size_t i = 0; i < ns; i++)
+        plans[i].af = have_af ? &af : NULL;
+    plans_t ps = {plans, ns, total};
+    if (png && rc->png_contact) {
+        st = qr_pv_contact(&c, out, PAGE_W, PAGE_H,
+                           total < QR_PV_CONTACT_PAGES ? total : QR_PV_CONTACT_PAGES, paint_nth,
+                           &ps);
+        afont_close(&af);
+        qr_pdf_ctx_close(&c);
+        free_plans(plans, ns);
+        return st;
+    }
+    if (png) {
+        size_t page = rc->png_page > 0 ? (size_t)rc->png_page : 1;
+        st = qr_pv_png_check(rc, page, total, PAGE_W, PAGE_H);
+        if (st == QR_OK) {
+            cairo_t *cr;
+            cairo_surface_t *s = qr_pv_png_surface(rc, PAGE_W, PAGE_H, &cr);
+            paint_nth(&c, cr, page - 1, &ps);
+            st = qr_pv_png_finish(&c, s, cr, out);
+        }
+        afont_close(&af);
+        qr_pdf_ctx_close(&c);
+        free_plans(plans, ns);
+        return st;
+    }
+    pv_out *o = malloc(sizeof *o);
+    if (!o) {
+        afont_close(&af);
+        qr_pdf_ctx_close(&c);
+        free_plans(plans, ns);
+        qr_errlist_add(rc->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        return qr_fail(QR_E_NOMEM);
+    }
+    o->sink = out;
+    cairo_surface_t *s = qr_pv_pdf_surface(o, rc, PAGE_W, PAGE_H);
+    cairo_t *cr = cairo_create(s);
+    size_t shown = 0;
+    for (size_t i = 0; i < ns && c.status == QR_OK; i++) {
+        const splan *p = &plans[i];
+        for (size_t rb = 0; rb < p->n_rb && c.status == QR_OK; rb++)
+            for (size_t cb = 0; cb < p->n_cb && c.status == QR_OK; cb++) {
+                size_t pg = p->first_page + rb * p->n_cb + cb;
+                if (!qr_pv_in_range(rc, pg)) continue;
+                shown++;
+                paint_page(&c, cr, p, rb, cb, pg, total);
+                cairo_show_page(cr);
+                drop_layouts(&c);
+                if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
+            }
+    }
+    if (!shown) cairo_show_page(cr); /* no sheets (or an empty range): one blank page */
+    cairo_destroy(cr);
+    st = qr_pv_pdf_finish(&c, s, o);
+    free(o);
+    afont_close(&af);
+    qr_pdf_ctx_close(&c);
+    free_plans(plans, ns);
+    return st;
+}

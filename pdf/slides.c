@@ -1,0 +1,343 @@
+/* slides.c: a presentation as PDF pages or a PNG, one page per slide at the
+ * slide's size, drawn from the same plan the .pptx writer writes
+ * (spec/slide_layout.h): placeholder boxes, paragraph sizes, bullet
+ * indents, the estimated normAutofit fontScale and lnSpcReduction, the
+ * table grid and the picture box.
+ *
+ * Text is set as PowerPoint sets a text body: inside the box's insets,
+ * anchored top, middle or bottom, each paragraph at its size times
+ * fontScale, lines at 1.2 em times the line spacing (90 % less
+ * lnSpcReduction: the pitch the estimate assumed), space before each
+ * paragraph but the first, the bullet glyph hanging 0.25 in left of the
+ * text. Tables follow the "Medium Style 2 - Accent 1" style the .pptx
+ * names: an accent header row with white bold text, banded rows, white
+ * rules. Colours are the theme's (pptx_theme.c): text dk1, accent1 2563EB.
+ *
+ * With --notes each page is the slide's notes page instead, laid out as the
+ * .pptx's notes slides are: the slide above, its speaker notes below.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "preview.h"
+#include "slide_layout.h"
+
+#define ACCENT 0x2563EB
+#define BAND1 0xBED0F7 /* accent1 at 30 % */
+#define BAND2 0xDFE8FB /* accent1 at 15 % */
+
+static double pt(long long emu)
+{
+    return (double)emu / QR_SLIDE_EMU_PER_PT;
+}
+
+static void set_rgb(cairo_t *cr, uint32_t rgb)
+{
+    cairo_set_source_rgb(cr, ((rgb >> 16) & 255) / 255.0, ((rgb >> 8) & 255) / 255.0,
+                         (rgb & 255) / 255.0);
+}
+
+/* ---- text shapes ------------------------------------------------------------------ */
+
+/* Lay out and draw one text shape (cr NULL: lay out only). */
+static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const char *path)
+{
+    if (!sh->n) return;
+    double scale = sh->font_scale / 100000.0;
+    double ln = (QR_SLIDE_LINE - sh->ln_reduction) / 100000.0;
+    double ix = pt(sh->box.x + QR_SLIDE_INS_LR), iy = pt(sh->box.y + QR_SLIDE_INS_TB);
+    double iw = pt(sh->box.cx - 2 * QR_SLIDE_INS_LR), ih = pt(sh->box.cy - 2 * QR_SLIDE_INS_TB);
+    const pd_text **texts = qr_arena_array(&c->arena, sh->n, sizeof *texts);
+    const pd_text **marks = qr_arena_array(&c->arena, sh->n, sizeof *marks);
+    if (!texts || !marks) {
+        qr_pdf_fail(c, QR_E_NOMEM, path, "out of memory");
+        return;
+    }
+    double total = 0;
+    for (size_t i = 0; i < sh->n; i++) {
+        const qr_slide_para *p = &sh->paras[i];
+        double size = p->sz / 100.0 * scale;
+        double marl = p->bullet == QR_SLIDE_BULLET_CHAR ? pt(qr_slide_level_marl(p->lvl)) : 0;
+        pd_style st = {.size = size};
+        st.align = p->algn == QR_SLIDE_ALGN_CTR ? PD_ALIGN_CENTER
+                   : p->algn == QR_SLIDE_ALGN_R ? PD_ALIGN_END
+                                                : PD_ALIGN_START;
+        texts[i] = qr_pdf_text(c, p->text, NULL, 0, &st, iw - marl > 1 ? iw - marl : 1,
+                               p->text->path ? p->text->path : path);
+        marks[i] = NULL;
+        if (p->bullet == QR_SLIDE_BULLET_CHAR) {
+            const char *g = qr_slide_level_char(p->lvl);
+            pd_style bs = {.size = size};
+            marks[i] = qr_pdf_text(c, NULL, g, strlen(g), &bs, 0, path);
+        }
+        if (!texts[i] || c->status != QR_OK) return;
+        if (i > 0) total += p->space_before / 100.0 * scale;
+        total += (double)texts[i]->n_lines * size * 1.2 * ln;
+    }
+    if (!cr) return;
+    double y = iy;
+    if (sh->anchor == QR_SLIDE_ANCHOR_CTR) y += (ih - total) / 2;
+    if (sh->anchor == QR_SLIDE_ANCHOR_B) y += ih - total;
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (size_t i = 0; i < sh->n; i++) {
+        const qr_slide_para *p = &sh->paras[i];
+        double size = p->sz / 100.0 * scale, pitch = size * 1.2 * ln;
+        double marl = p->bullet == QR_SLIDE_BULLET_CHAR ? pt(qr_slide_level_marl(p->lvl)) : 0;
+        if (i > 0) y += p->space_before / 100.0 * scale;
+        /* the baseline sits where DejaVu's ascent (0.93 of its 1.16 em line) puts it */
+        for (size_t l = 0; l < texts[i]->n_lines; l++) {
+            double base = y + pitch * 0.8;
+            if (l == 0 && marks[i]) {
+                double bx = ix + marl + pt(qr_slide_level_indent(p->lvl));
+                if (texts[i]->rtl)
+                    bx = ix + iw - marl + pt(-qr_slide_level_indent(p->lvl)) - marks[i]->width;
+                qr_pv_line(cr, marks[i], 0, bx, base);
+            }
+            qr_pv_line(cr, texts[i], l, texts[i]->rtl ? ix : ix + marl, base);
+            y += pitch;
+        }
+    }
+}
+
+/* ---- tables ----------------------------------------------------------------------- */
+
+static void paint_table(pd_ctx *c, cairo_t *cr, const qr_table *t, const qr_slide_grid *g)
+{
+    if (!g->nr) return;
+    double size = g->sz / 100.0;
+    double mx = pt(QR_SLIDE_CELL_MAR_LR), my = pt(QR_SLIDE_CELL_MAR_TB);
+    double y = pt(g->box.y);
+    for (size_t r = 0; r < g->nr; r++) {
+        int header = t->headers && r == 0;
+        size_t band = t->headers ? r - 1 : r;
+        /* a row grows to its text, as PowerPoint's rows do */
+        const pd_text **cells = qr_arena_array(&c->arena, g->nc, sizeof *cells);
+        if (!cells) {
+            qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
+            return;
+        }
+        double h = pt(g->rows[r]);
+        for (size_t k = 0; k < g->nc; k++) {
+            const qr_tcell *cell = qr_slide_table_cell(t, r, k);
+            pd_style st = {.size = size, .bold = header};
+            if (cell && cell->kind == QR_TCELL_NUMBER) st.align = PD_ALIGN_END;
+            double w = pt(g->cols[k]) - 2 * mx;
+            cells[k] =
+                cell ? qr_pdf_text(c, &cell->text, NULL, 0, &st, w > 1 ? w : 1, t->path) : NULL;
+            if (c->status != QR_OK) return;
+            if (cells[k] && cells[k]->height + 2 * my > h) h = cells[k]->height + 2 * my;
+        }
+        if (!cr) {
+            y += h;
+            continue;
+        }
+        double x = pt(g->box.x);
+        for (size_t k = 0; k < g->nc; k++) {
+            double w = pt(g->cols[k]);
+            set_rgb(cr, header ? ACCENT : band % 2 == 0 ? BAND1 : BAND2);
+            cairo_rectangle(cr, x, y, w, h);
+            cairo_fill(cr);
+            cairo_set_source_rgb(cr, 1, 1, 1);
+            cairo_set_line_width(cr, 1);
+            cairo_rectangle(cr, x, y, w, h);
+            cairo_stroke(cr);
+            const pd_text *tx = cells[k];
+            if (tx) {
+                if (header)
+                    cairo_set_source_rgb(cr, 1, 1, 1);
+                else
+                    cairo_set_source_rgb(cr, 0, 0, 0);
+                for (size_t l = 0; l < tx->n_lines; l++)
+                    qr_pv_line(cr, tx, l, x + mx, y + my + tx->lines[l].top + tx->lines[l].ascent);
+            }
+            x += w;
+        }
+        y += h;
+    }
+}
+
+/* ---- pictures ---------------------------------------------------------------------- */
+
+typedef struct png_src {
+    const unsigned char *p;
+    size_t n, pos;
+} png_src;
+
+static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int len)
+{
+    png_src *s = closure;
+    if (s->n - s->pos < len) return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, s->p + s->pos, len);
+    s->pos += len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box b)
+{
+    double x = pt(b.x), y = pt(b.y), w = pt(b.cx), h = pt(b.cy);
+    cairo_surface_t *s = NULL;
+    if (im->type == QR_IMAGE_PNG) {
+        png_src src = {im->data, im->size, 0};
+        s = cairo_image_surface_create_from_png_stream(png_read, &src);
+    } else if (!c->for_png) {
+        /* a 1x1 surface carrying the JPEG: the PDF gets its own bytes (DCTDecode) */
+        s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+        unsigned char *copy = malloc(im->size);
+        if (copy) memcpy(copy, im->data, im->size);
+        if (!copy || cairo_surface_set_mime_data(s, CAIRO_MIME_TYPE_JPEG, copy, im->size, free,
+                                                 copy) != CAIRO_STATUS_SUCCESS) {
+            free(copy);
+            cairo_surface_destroy(s);
+            s = NULL;
+        }
+    }
+    if (s && cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
+        double sw = cairo_image_surface_get_width(s), sh = cairo_image_surface_get_height(s);
+        cairo_save(cr);
+        cairo_translate(cr, x, y);
+        cairo_scale(cr, w / sw, h / sh);
+        cairo_set_source_surface(cr, s, 0, 0);
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
+        cairo_paint(cr);
+        cairo_restore(cr);
+    } else {
+        /* no decoder here (a JPEG in a PNG preview): a light box with the alt text */
+        set_rgb(cr, 0xEEEEEE);
+        cairo_rectangle(cr, x, y, w, h);
+        cairo_fill(cr);
+        const char *alt = im->alt && *im->alt ? im->alt : "image";
+        pd_style st = {.size = 12, .align = PD_ALIGN_CENTER};
+        pd_text *t = qr_pdf_text(c, NULL, alt, strlen(alt), &st, w > 12 ? w - 12 : 1, im->path);
+        cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+        for (size_t l = 0; t && l < t->n_lines; l++)
+            qr_pv_line(cr, t, l, x + 6,
+                       y + (h - t->height) / 2 + t->lines[l].top + t->lines[l].ascent);
+    }
+    if (s) cairo_surface_destroy(s);
+}
+
+/* ---- slides ----------------------------------------------------------------------------- */
+
+/* Draw slide i on cr (in points). */
+static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i)
+{
+    const qr_slide *sl = &c->doc->slides[i];
+    qr_slide_plan plan;
+    if (qr_slide_plan_make(&plan, g, sl) != QR_OK) {
+        qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
+        return;
+    }
+    paint_shape(c, cr, &plan.title, sl->path);
+    paint_shape(c, cr, &plan.body, sl->path);
+    if (sl->table && c->status == QR_OK) paint_table(c, cr, sl->table, &plan.table);
+    if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
+    qr_slide_plan_free(&plan);
+}
+
+/* Layouts of a slide are no longer needed once it is painted. */
+static void drop_layouts(pd_ctx *c)
+{
+    for (size_t k = 0; k < c->n_layouts; k++)
+        if (c->layouts[k]) g_object_unref(c->layouts[k]);
+    c->n_layouts = 0;
+}
+
+/* A notes page (--notes): slide i scaled into the slide image's box of the
+ * .pptx's notes page, framed, and its notes below in 12 pt, line by line. */
+static void paint_notes_page(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i)
+{
+    qr_slide_box img, body;
+    qr_slide_notes_boxes(g, &img, &body);
+    if (i < c->doc->n_slides) {
+        cairo_save(cr);
+        cairo_translate(cr, pt(img.x), pt(img.y));
+        cairo_scale(cr, (double)img.cx / (double)g->sw, (double)img.cy / (double)g->sh);
+        cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));
+        cairo_clip(cr);
+        paint_slide(c, cr, g, i);
+        cairo_restore(cr);
+    }
+    cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
+    cairo_set_line_width(cr, 0.75);
+    cairo_rectangle(cr, pt(img.x), pt(img.y), pt(img.cx), pt(img.cy));
+    cairo_stroke(cr);
+    const char *notes = i < c->doc->n_slides ? c->doc->slides[i].notes : NULL;
+    if (!notes || !*notes) return;
+    pd_style st = {.size = QR_SLIDE_SZ_NOTES / 100.0};
+    double x = pt(body.x + QR_SLIDE_INS_LR), y = pt(body.y + QR_SLIDE_INS_TB);
+    pd_text *t = qr_pdf_text(c, NULL, notes, strlen(notes), &st, pt(body.cx - 2 * QR_SLIDE_INS_LR),
+                             c->doc->slides[i].path);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (size_t l = 0; t && l < t->n_lines; l++)
+        qr_pv_line(cr, t, l, x, y + t->lines[l].top + t->lines[l].ascent);
+}
+
+static void contact_paint(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
+{
+    if (i < c->doc->n_slides) paint_slide(c, cr, ud, i);
+}
+
+qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
+{
+    const qr_doc *d = rc->doc;
+    qr_slide_geom g;
+    qr_slide_geom_init(&g, d->wide);
+    double w = pt(g.sw), h = pt(g.sh);
+    int notes = rc->notes && !rc->png_contact;
+    if (notes) w = pt(QR_SLIDE_NOTES_CX), h = pt(QR_SLIDE_NOTES_CY);
+    size_t n = d->n_slides;
+    rc->pages = (int)(n ? n : 1);
+    pd_ctx c;
+    qr_status st = qr_pdf_ctx_open(&c, rc, png);
+    if (st != QR_OK) {
+        qr_pdf_ctx_close(&c);
+        return st;
+    }
+    if (png && rc->png_contact) {
+        st = qr_pv_contact(&c, out, w, h, n, contact_paint, &g);
+        qr_pdf_ctx_close(&c);
+        return st;
+    }
+    if (png) {
+        size_t page = rc->png_page > 0 ? (size_t)rc->png_page : 1;
+        st = qr_pv_png_check(rc, page, n ? n : 1, w, h);
+        if (st == QR_OK) {
+            cairo_t *cr;
+            cairo_surface_t *s = qr_pv_png_surface(rc, w, h, &cr);
+            if (notes)
+                paint_notes_page(&c, cr, &g, page - 1);
+            else if (n)
+                paint_slide(&c, cr, &g, page - 1);
+            st = qr_pv_png_finish(&c, s, cr, out);
+        }
+        qr_pdf_ctx_close(&c);
+        return st;
+    }
+    pv_out *o = malloc(sizeof *o);
+    if (!o) {
+        qr_pdf_ctx_close(&c);
+        qr_errlist_add(rc->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        return qr_fail(QR_E_NOMEM);
+    }
+    o->sink = out;
+    cairo_surface_t *s = qr_pv_pdf_surface(o, rc, w, h);
+    cairo_t *cr = cairo_create(s);
+    size_t shown = 0;
+    for (size_t i = 0; i < n && c.status == QR_OK; i++) {
+        if (!qr_pv_in_range(rc, i)) continue;
+        shown++;
+        if (notes)
+            paint_notes_page(&c, cr, &g, i);
+        else
+            paint_slide(&c, cr, &g, i);
+        cairo_show_page(cr);
+        drop_layouts(&c);
+        if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
+    }
+    if (!shown) cairo_show_page(cr); /* an empty deck (or range): one blank slide */
+    cairo_destroy(cr);
+    st = qr_pv_pdf_finish(&c, s, o);
+    free(o);
+    qr_pdf_ctx_close(&c);
+    return st;
+}

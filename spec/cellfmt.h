@@ -1,0 +1,22 @@
+/* cellfmt.h: a cell's value as a spreadsheet displays it under its number
+ * format ("0.0%", "#,##0.00", "dd/mm/yyyy", "$#,##0;($#,##0)", "0.00E+00",
+ * "@", "General"), for the sheet preview (pdf/sheet.c). Locale-free: '.'
+ * decimals and ',' thousands, as the format codes are written. */
+#ifndef QR_CELLFMT_H
+#define QR_CELLFMT_H
+
+#include <stddef.h>
+
+/** Write v under format code fmt (NULL or "General": Excel's General) to
+ *  out, NUL-terminated, at most cap - 1 bytes; returns the length. Sections
+ *  (positive;negative;zero;text) are honoured; a negative value in a
+ *  format with a negative section is written without its minus sign, as
+ *  Excel does ("(1,234)" from "#,##0;(#,##0)"). Colours and conditions in
+ *  brackets are skipped; [$€-407] writes its symbol. Whether the result
+ *  fits its column (else "###") is the caller's to decide. */
+size_t qr_cellfmt_number(const char *fmt, double v, char *out, size_t cap);
+
+/** Is fmt a date or time format (it holds y, m, d, h or s outside quotes)? */
+int qr_cellfmt_is_date(const char *fmt);
+
+#endif
