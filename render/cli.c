@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli_fonts.h"
+#include "cli/cli_read.h"
 #include "cli/cli_store.h"
 #include "cli/json_out.h"
 #include "compile.h"
@@ -29,6 +30,9 @@ static const char usage_text[] =
     "  check SPEC|- -k KIND          validate only\n"
     "  fmt SPEC|- [-o OUT]           print the canonical JSON of SPEC\n"
     "  fonts TEXT | --spec SPEC      show script runs, fonts and direction\n"
+    "  read FILE [--to spec|json|markdown|text] [--chunks N] [-o OUT]\n"
+    "         [--max-unzipped BYTES] [--max-ratio N]   a .docx .xlsx .pptx .pdf back\n"
+    "  import FILE [--owner O] [--title T] [--id ID]   read FILE into a new artifact\n"
     "  create -k KIND [--title T] [--id ID] [--owner O] SPEC     (store commands;\n"
     "  edit ID [--patch F] [--append F] [--ops F]                 --store DIR, default\n"
     "  rewrite ID SPEC | show ID [--version N] | log ID           $QUIRE_STORE, else\n"
@@ -373,7 +377,8 @@ int main(int argc, char **argv)
      * (compile.h), which parses faster and gives a big spec's rows back to
      * the system as the compiler converts them. Not for the store commands,
      * whose code frees json_dumps() text with free(). */
-    if (strcmp(cmd, "render") == 0 || strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0)
+    if (strcmp(cmd, "render") == 0 || strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0 ||
+        strcmp(cmd, "read") == 0)
         qr_compile_use_region_alloc();
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);
@@ -386,6 +391,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
+    if (strcmp(cmd, "read") == 0) return qr_cli_read_cmd(argc - 1, argv + 1);
+    if (strcmp(cmd, "import") == 0) return qr_cli_import(argc - 1, argv + 1);
     if (strcmp(cmd, "fonts") == 0) {
         return qr_cli_fonts(argc - 1, argv + 1);
     }
