@@ -197,7 +197,7 @@ static void end_paragraph(dx *d)
                                                    : qr_rd_style_heading(&d->styles, d->pstyle);
     int num_id = d->has_num ? d->num_id : qr_rd_style_num(&d->styles, d->pstyle);
     int empty = qr_rd_runs_empty(&d->runs);
-    if (num_id > 0 && !empty && level <= 0) {
+    if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
         add_item(d, num_id, d->ilvl);
     } else if (!empty) {
         flush_list(d);

@@ -28,8 +28,48 @@ typedef struct xl {
 
 /* ---- shared strings -------------------------------------------------------------- */
 
+/* Undo the _xHHHH_ escapes OOXML uses for characters XML cannot hold
+ * (and _x005F_ for a literal underscore before such a pattern). */
+static void unescape_x(qr_buf *s)
+{
+    if (!s->data || !strstr(s->data, "_x")) return;
+    size_t o = 0;
+    for (size_t i = 0; i < s->len;) {
+        unsigned cp = 0;
+        int ok = i + 7 <= s->len && s->data[i] == '_' && s->data[i + 1] == 'x' && s->data[i + 6] == '_';
+        for (int k = 2; ok && k < 6; k++) {
+            char c = s->data[i + k];
+            int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (v < 0) ok = 0;
+            cp = cp * 16 + (unsigned)(v < 0 ? 0 : v);
+        }
+        if (!ok) {
+            s->data[o++] = s->data[i++];
+            continue;
+        }
+        i += 7;
+        /* Characters XML forbids stay replaced, as the writer left them readable. */
+        if (cp < 0x20 && cp != 9 && cp != 10 && cp != 13) cp = 0xFFFD;
+        if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+        if (cp < 0x80) {
+            s->data[o++] = (char)cp;
+        } else if (cp < 0x800) {
+            s->data[o++] = (char)(0xC0 | (cp >> 6));
+            s->data[o++] = (char)(0x80 | (cp & 63));
+        } else {
+            s->data[o++] = (char)(0xE0 | (cp >> 12));
+            s->data[o++] = (char)(0x80 | ((cp >> 6) & 63));
+            s->data[o++] = (char)(0x80 | (cp & 63));
+        }
+    }
+    s->len = o;
+    s->data[o] = '\0';
+}
+
 static void sst_push(strtab *t, qr_buf *s)
 {
+    unescape_x(s);
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 1024;
         size_t *no = realloc(t->off, cap * sizeof *no);
@@ -304,9 +344,12 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
             return;
         }
     } else if (strcmp(t, "inlineStr") == 0) {
+        unescape_x(&c->is);
         text = c->is.data ? c->is.data : "";
         text_len = c->is.len;
     } else if (strcmp(t, "str") == 0 || strcmp(t, "e") == 0) {
+        unescape_x(&c->v);
+        v = c->v.data ? c->v.data : "";
         text = v;
         text_len = c->v.len;
     }
