@@ -19,6 +19,7 @@ qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
                       "this quire was built without PDF reading (poppler-glib)");
 }
 #else
+#include <fribidi.h>
 #include <math.h>
 #include <poppler.h>
 
@@ -32,6 +33,60 @@ typedef struct lines {
     line *items;
     size_t n, cap;
 } lines;
+
+/* poppler gives right-to-left text in visual order, each character wrapped
+ * in U+202B ... U+202C: drop the marks and reorder the line to logical
+ * order (the bidi reordering of a visual line gives back its logical one
+ * for the common cases: RTL text with embedded numbers and Latin words). */
+static char *logical(const char *s, size_t n)
+{
+    FriBidiChar *u = malloc((n + 1) * sizeof *u), *v = malloc((n + 1) * sizeof *v);
+    char *out = malloc(n * 8 + 1);
+    if (!u || !v || !out) {
+        free(u), free(v), free(out);
+        return strndup(s, n);
+    }
+    FriBidiStrIndex len = fribidi_charset_to_unicode(FRIBIDI_CHAR_SET_UTF8, s, (FriBidiStrIndex)n, u);
+    FriBidiStrIndex k = 0;
+    int rtl = 0, last_rtl = 0;
+    for (FriBidiStrIndex i = 0; i < len; i++) {
+        FriBidiChar c = u[i];
+        if ((c >= 0x202A && c <= 0x202E) || c == 0xFEFF) continue;
+        FriBidiCharType t = fribidi_get_bidi_type(c);
+        if (FRIBIDI_IS_RTL(t)) rtl = last_rtl = 1;
+        else if (FRIBIDI_IS_LETTER(t)) last_rtl = 0;
+        u[k++] = c;
+    }
+    if (rtl) {
+        FriBidiParType base = last_rtl ? FRIBIDI_PAR_RTL : FRIBIDI_PAR_LTR;
+        if (fribidi_log2vis(u, k, &base, v, NULL, NULL, NULL)) memcpy(u, v, (size_t)k * sizeof *u);
+    }
+    /* Arabic presentation forms (what the glyphs map to, and what fribidi's
+     * shaping makes) back to letters; lam-alef to lam and alef. */
+    char *o = out;
+    for (FriBidiStrIndex i = 0; i < k; i++) {
+        FriBidiChar c = u[i];
+        char one[8];
+        int m = g_unichar_to_utf8((gunichar)c, one);
+        one[m] = '\0';
+        if ((c >= 0xFB50 && c <= 0xFDFF) || (c >= 0xFE70 && c <= 0xFEFC)) {
+            char *nf = g_utf8_normalize(one, -1, G_NORMALIZE_NFKC);
+            if (nf && strlen(nf) <= 8) {
+                strcpy(o, nf);
+                o += strlen(nf);
+                g_free(nf);
+                continue;
+            }
+            g_free(nf);
+        }
+        memcpy(o, one, (size_t)m);
+        o += m;
+    }
+    *o = '\0';
+    free(u);
+    free(v);
+    return out;
+}
 
 static void add_line(lines *ls, const char *s, size_t n, double size, double top, double bottom,
                      double left, int page)
@@ -47,7 +102,7 @@ static void add_line(lines *ls, const char *s, size_t n, double size, double top
         ls->cap = cap;
     }
     line *l = &ls->items[ls->n++];
-    l->text = strndup(s, n);
+    l->text = logical(s, n);
     l->size = size;
     l->top = top;
     l->bottom = bottom;
@@ -71,6 +126,13 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         glong chars = g_utf8_strlen(p, (gssize)n);
+        /* The layout has no boxes for the bidi marks poppler adds. */
+        glong marks = 0;
+        for (const char *q = p; q < p + n; q = g_utf8_next_char(q)) {
+            gunichar c = g_utf8_get_char(q);
+            if (c >= 0x202A && c <= 0x202E) marks++;
+        }
+        chars -= marks;
         double size = 0, top = 0, bottom = 0, left = 1e9;
         for (GList *a = attrs; a; a = a->next) {
             PopplerTextAttributes *ta = a->data;
@@ -88,6 +150,7 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
         }
         add_line(ls, p, n, size, top, bottom, left, index);
         ci += chars + (e ? 1 : 0);
+        (void)marks;
         p = e ? e + 1 : p + n;
     }
     poppler_page_free_text_attributes(attrs);
@@ -207,7 +270,7 @@ qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
         const char *rest = NULL;
         int bullet = l && !level && is_bullet(l->text, &ordered, &rest);
         double h = prev ? prev->bottom - prev->top : 0;
-        int gap = !prev || !l || l->page != prev->page || l->top - prev->bottom > h * 0.6 ||
+        int gap = !prev || !l || l->page != prev->page || l->top - prev->bottom > h * 0.35 ||
                   fabs(round(prev->size * 2) / 2 - s) > 0.1;
         int new_block = gap || level || bullet;
         if (new_block && para.len) {
@@ -218,6 +281,8 @@ qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
             para.len = 0;
         }
         if (!l) break;
+        /* A page number alone on its line ("3", "3/12") is the page's furniture. */
+        if (strspn(l->text, "0123456789/ ") == strlen(l->text)) continue;
         if (list_open && (!bullet || ordered != list_ordered) && !(gap == 0 && !bullet && !level)) {
             qr_buf_puts(b, "]}");
             list_open = 0;
