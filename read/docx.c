@@ -145,12 +145,10 @@ static void add_item(dx *d, int num_id, int ilvl)
         d->cap_items = cap;
     }
     qr_buf b = {0};
-    int plain = d->runs.n <= 1 && !(d->runs.n == 1 && (d->runs.items[0].bold ||
-                                                       d->runs.items[0].italic ||
-                                                       d->runs.items[0].underline ||
-                                                       d->runs.items[0].strike ||
-                                                       d->runs.items[0].code ||
-                                                       d->runs.items[0].link));
+    int plain = d->runs.n <= 1 &&
+                !(d->runs.n == 1 &&
+                  (d->runs.items[0].bold || d->runs.items[0].italic || d->runs.items[0].underline ||
+                   d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].link));
     if (plain) {
         if (d->runs.n)
             qr_rd_jstr(&b, d->runs.items[0].text.data, d->runs.items[0].text.len);
@@ -295,7 +293,8 @@ static char *cell_json(dx *d, int header)
         int plain = 1;
         for (size_t i = 0; i < rs->n; i++) {
             const qr_rd_run *x = &rs->items[i];
-            if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code || x->link)
+            if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code ||
+                x->link)
                 plain = 0;
         }
         if (plain) {
@@ -382,8 +381,10 @@ static void end_table(dx *d)
     int even = 1;
     double min = 0;
     for (size_t i = 0; i < d->n_grid; i++) {
-        if (d->grid[i] <= 0) even = 1, i = d->n_grid;
-        else if (fabs(d->grid[i] - d->grid[0]) > 2) even = 0;
+        if (d->grid[i] <= 0)
+            even = 1, i = d->n_grid;
+        else if (fabs(d->grid[i] - d->grid[0]) > 2)
+            even = 0;
         if (i < d->n_grid && (min == 0 || d->grid[i] < min)) min = d->grid[i];
     }
     if (!even && min > 0) {
@@ -579,7 +580,9 @@ static const char *size_name(long w, long h)
     static const struct {
         const char *name;
         long w, h;
-    } sizes[] = {{"Letter", 12240, 15840}, {"A4", 11906, 16838}, {"A5", 8391, 11906},
+    } sizes[] = {{"Letter", 12240, 15840},
+                 {"A4", 11906, 16838},
+                 {"A5", 8391, 11906},
                  {"Legal", 12240, 20160}};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         if (labs(w - sizes[i].w) <= 20 && labs(h - sizes[i].h) <= 20) return sizes[i].name;
@@ -650,7 +653,8 @@ static qr_status read_body(dx *d)
             element(d, x, xmlTextReaderIsEmptyElement(x));
         } else if (type == XML_READER_TYPE_END_ELEMENT) {
             end_element(d, x);
-        } else if ((type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE ||
+        } else if ((type == XML_READER_TYPE_TEXT ||
+                    type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE ||
                     type == XML_READER_TYPE_WHITESPACE || type == XML_READER_TYPE_CDATA) &&
                    d->in_t) {
             const char *s = (const char *)xmlTextReaderConstValue(x);
@@ -685,8 +689,7 @@ qr_status qr_rd_docx(qr_rd *r)
     const qr_rd_rel *sty = qr_rd_rels_type(&d.rels, "/styles");
     const qr_rd_rel *num = qr_rd_rels_type(&d.rels, "/numbering");
     if (st == QR_OK) st = qr_rd_styles_read(r, sty ? sty->target : "word/styles.xml", &d.styles);
-    if (st == QR_OK)
-        st = qr_rd_numbering_read(r, num ? num->target : "word/numbering.xml", &d.num);
+    if (st == QR_OK) st = qr_rd_numbering_read(r, num ? num->target : "word/numbering.xml", &d.num);
     if (st == QR_OK) {
         d.core_title = qr_rd_core_title(r);
         st = read_body(&d);
@@ -707,8 +710,10 @@ qr_status qr_rd_docx(qr_rd *r)
             qr_rd_jstr(b, d.styles.lang, strlen(d.styles.lang));
             comma = 1;
         }
-        if (!comma) qr_buf_puts(b, "\"blocks\":[");
-        else qr_buf_puts(b, ",\"blocks\":[");
+        if (!comma)
+            qr_buf_puts(b, "\"blocks\":[");
+        else
+            qr_buf_puts(b, ",\"blocks\":[");
         qr_buf_append(b, d.blocks.data ? d.blocks.data : "", d.blocks.len);
         qr_buf_putc(b, ']');
         write_page(&d, b);

@@ -131,10 +131,10 @@ int qr_rd_style_mono(const qr_rd_styles *s, const char *id)
         const qr_rd_style *st = qr_rd_style_get(s, id);
         if (!st) return 0;
         if (st->mono) return st->mono > 0;
-        if (st->name && (strcasecmp(st->name, "code") == 0 ||
-                         strcasecmp(st->name, "HTML Preformatted") == 0 ||
-                         strcasecmp(st->name, "Source Code") == 0 ||
-                         strcasecmp(st->name, "Verbatim Char") == 0))
+        if (st->name &&
+            (strcasecmp(st->name, "code") == 0 || strcasecmp(st->name, "HTML Preformatted") == 0 ||
+             strcasecmp(st->name, "Source Code") == 0 ||
+             strcasecmp(st->name, "Verbatim Char") == 0))
             return 1;
         id = st->based_on;
     }

@@ -20,11 +20,21 @@ void qr_rd_jstr(qr_buf *b, const char *s, size_t n)
         qr_buf_append(b, s + start, i - start);
         start = i + 1;
         switch (c) {
-        case '"': qr_buf_puts(b, "\\\""); break;
-        case '\\': qr_buf_puts(b, "\\\\"); break;
-        case '\n': qr_buf_puts(b, "\\n"); break;
-        case '\t': qr_buf_puts(b, "\\t"); break;
-        case '\r': qr_buf_puts(b, "\\r"); break;
+        case '"':
+            qr_buf_puts(b, "\\\"");
+            break;
+        case '\\':
+            qr_buf_puts(b, "\\\\");
+            break;
+        case '\n':
+            qr_buf_puts(b, "\\n");
+            break;
+        case '\t':
+            qr_buf_puts(b, "\\t");
+            break;
+        case '\r':
+            qr_buf_puts(b, "\\r");
+            break;
         default: {
             char u[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
             qr_buf_puts(b, u);
@@ -147,9 +157,9 @@ void qr_rd_runs_free(qr_rd_runs *rs)
 
 int qr_rd_mono_font(const char *f)
 {
-    static const char *const names[] = {"courier", "consolas", "mono", "menlo", "monaco",
-                                        "source code", "fira code", "lucida console", "inconsolata",
-                                        NULL};
+    static const char *const names[] = {"courier",     "consolas",    "mono",      "menlo",
+                                        "monaco",      "source code", "fira code", "lucida console",
+                                        "inconsolata", NULL};
     if (!f) return 0;
     char low[128];
     size_t n = 0;

@@ -137,8 +137,10 @@ static void put_text(const pieces *ps, qr_buf *b, const qr_text *t, int table)
         if (r->link) {
             qr_buf_puts(b, "](");
             for (const char *u = r->link; *u; u++) {
-                if (*u == ')' || *u == '(' || *u == ' ') qr_buf_printf(b, "%%%02X", (unsigned)*u);
-                else qr_buf_putc(b, *u);
+                if (*u == ')' || *u == '(' || *u == ' ')
+                    qr_buf_printf(b, "%%%02X", (unsigned)*u);
+                else
+                    qr_buf_putc(b, *u);
             }
             qr_buf_putc(b, ')');
         }
@@ -162,10 +164,10 @@ static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
         unsigned char c = (unsigned char)s[i];
         if ((c == '.' || c == '!' || c == '?') && i + 1 < n && s[i + 1] == ' ') end = i + 1;
         /* U+3002 。 U+FF01 ！ U+FF1F ？ (3 bytes: E3 80 82, EF BC 81, EF BC 9F), U+061F ؟ */
-        if (i + 2 < n && ((c == 0xE3 && (unsigned char)s[i + 1] == 0x80 &&
-                           (unsigned char)s[i + 2] == 0x82) ||
-                          (c == 0xEF && (unsigned char)s[i + 1] == 0xBC &&
-                           ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F))))
+        if (i + 2 < n &&
+            ((c == 0xE3 && (unsigned char)s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0x82) ||
+             (c == 0xEF && (unsigned char)s[i + 1] == 0xBC &&
+              ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F))))
             end = i + 3;
         if (!end) continue;
         add_piece(ps, start == 0 ? sep : " ", s + start, end - start, 0);
@@ -209,8 +211,10 @@ static void table_row(pieces *ps, const qr_tcell *cells, size_t n, size_t n_cols
     qr_buf b = {0};
     if (ps->md) qr_buf_puts(&b, "|");
     for (size_t c = 0; c < n_cols; c++) {
-        if (ps->md) qr_buf_putc(&b, ' ');
-        else if (c) qr_buf_putc(&b, '\t');
+        if (ps->md)
+            qr_buf_putc(&b, ' ');
+        else if (c)
+            qr_buf_putc(&b, '\t');
         if (cells && c < n) cell_text(ps, &b, &cells[c]);
         if (ps->md) qr_buf_puts(&b, " |");
     }
@@ -371,12 +375,16 @@ static void sheet_cell(const pieces *ps, qr_buf *b, const qr_cell *c, int md)
         } else if (f->has_value && f->value_type == QR_CELL_BOOL) {
             qr_buf_puts(b, f->num != 0 ? "TRUE" : "FALSE");
         } else if (f->has_value && f->str) {
-            if (md) md_escape(b, f->str, strlen(f->str), 1);
-            else qr_buf_puts(b, f->str);
+            if (md)
+                md_escape(b, f->str, strlen(f->str), 1);
+            else
+                qr_buf_puts(b, f->str);
         } else {
             qr_buf_putc(b, '=');
-            if (md) md_escape(b, f->text, strlen(f->text), 1);
-            else qr_buf_puts(b, f->text);
+            if (md)
+                md_escape(b, f->text, strlen(f->text), 1);
+            else
+                qr_buf_puts(b, f->text);
         }
         break;
     }
@@ -396,8 +404,10 @@ static void sheet_pieces(pieces *ps, const qr_sheet *s)
         t.len = 0;
         if (ps->md) qr_buf_putc(&t, '|');
         for (size_t c = 0; c < nc; c++) {
-            if (ps->md) qr_buf_putc(&t, ' ');
-            else if (c) qr_buf_putc(&t, '\t');
+            if (ps->md)
+                qr_buf_putc(&t, ' ');
+            else if (c)
+                qr_buf_putc(&t, '\t');
             if (c < s->rows[r].n) sheet_cell(ps, &t, &s->rows[r].cells[c], ps->md);
             if (ps->md) qr_buf_puts(&t, " |");
         }
@@ -421,8 +431,10 @@ static void slide_pieces(pieces *ps, const qr_slide *s, size_t index)
     if (!plain.len) qr_buf_printf(&plain, "Slide %zu", index + 1);
     set_path(ps, 1, plain.data, plain.len);
     if (ps->md) qr_buf_puts(&t, "## ");
-    if (s->has_title && s->title.n) put_text(ps, &t, &s->title, 0);
-    else qr_buf_append(&t, plain.data, plain.len);
+    if (s->has_title && s->title.n)
+        put_text(ps, &t, &s->title, 0);
+    else
+        qr_buf_append(&t, plain.data, plain.len);
     add_piece(ps, "\n\n", t.data, t.len, 1);
     add_piece(ps, "", "", 0, 0);
     ps->items[ps->n - 1].heading = -2;
@@ -449,8 +461,10 @@ static void slide_pieces(pieces *ps, const qr_slide *s, size_t index)
         t.len = 0;
         qr_buf_puts(&t, ps->md ? "> Notes: " : "Notes: ");
         for (const char *p = s->notes; *p; p++) {
-            if (*p == '\n' && ps->md) qr_buf_puts(&t, "\n> ");
-            else qr_buf_putc(&t, *p);
+            if (*p == '\n' && ps->md)
+                qr_buf_puts(&t, "\n> ");
+            else
+                qr_buf_putc(&t, *p);
         }
         add_piece(ps, "\n\n", t.data, t.len, 0);
     }
@@ -561,9 +575,12 @@ static void json_items(qr_buf *b, const qr_item *items, size_t n)
 
 static void json_tcell(qr_buf *b, const qr_tcell *c)
 {
-    if (c->kind == QR_TCELL_EMPTY) qr_buf_puts(b, "null");
-    else if (c->kind == QR_TCELL_NUMBER || c->kind == QR_TCELL_BOOL) plain_text(b, &c->text);
-    else json_text(b, &c->text);
+    if (c->kind == QR_TCELL_EMPTY)
+        qr_buf_puts(b, "null");
+    else if (c->kind == QR_TCELL_NUMBER || c->kind == QR_TCELL_BOOL)
+        plain_text(b, &c->text);
+    else
+        json_text(b, &c->text);
 }
 
 static void json_table(qr_buf *b, const qr_table *t)

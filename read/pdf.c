@@ -46,15 +46,18 @@ static char *logical(const char *s, size_t n)
         free(u), free(v), free(out);
         return strndup(s, n);
     }
-    FriBidiStrIndex len = fribidi_charset_to_unicode(FRIBIDI_CHAR_SET_UTF8, s, (FriBidiStrIndex)n, u);
+    FriBidiStrIndex len =
+        fribidi_charset_to_unicode(FRIBIDI_CHAR_SET_UTF8, s, (FriBidiStrIndex)n, u);
     FriBidiStrIndex k = 0;
     int rtl = 0, last_rtl = 0;
     for (FriBidiStrIndex i = 0; i < len; i++) {
         FriBidiChar c = u[i];
         if ((c >= 0x202A && c <= 0x202E) || c == 0xFEFF) continue;
         FriBidiCharType t = fribidi_get_bidi_type(c);
-        if (FRIBIDI_IS_RTL(t)) rtl = last_rtl = 1;
-        else if (FRIBIDI_IS_LETTER(t)) last_rtl = 0;
+        if (FRIBIDI_IS_RTL(t))
+            rtl = last_rtl = 1;
+        else if (FRIBIDI_IS_LETTER(t))
+            last_rtl = 0;
         u[k++] = c;
     }
     if (rtl) {
@@ -91,8 +94,10 @@ static char *logical(const char *s, size_t n)
 static void add_line(lines *ls, const char *s, size_t n, double size, double top, double bottom,
                      double left, int page)
 {
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
-    while (n && *s == ' ') s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+        n--;
+    while (n && *s == ' ')
+        s++, n--;
     if (!n) return;
     if (ls->n == ls->cap) {
         size_t cap = ls->cap ? ls->cap * 2 : 256;
@@ -163,7 +168,8 @@ static int is_bullet(const char *s, int *ordered, const char **rest)
     const unsigned char *u = (const unsigned char *)s;
     /* • U+2022, ◦ U+25E6, ▪ U+25AA, – U+2013 */
     if ((u[0] == 0xE2 && u[1] == 0x80 && (u[2] == 0xA2 || u[2] == 0x93)) ||
-        (u[0] == 0xE2 && u[1] == 0x97 && u[2] == 0xA6) || (u[0] == 0xE2 && u[1] == 0x96 && u[2] == 0xAA)) {
+        (u[0] == 0xE2 && u[1] == 0x97 && u[2] == 0xA6) ||
+        (u[0] == 0xE2 && u[1] == 0x96 && u[2] == 0xAA)) {
         *ordered = 0;
         *rest = s + 3;
     } else if ((s[0] == '-' || s[0] == '*') && s[1] == ' ') {
@@ -275,7 +281,8 @@ qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
         int new_block = gap || level || bullet;
         if (new_block && para.len) {
             if (list_open) qr_buf_puts(b, "]}"), list_open = 0;
-            qr_buf_puts(b, blocks++ ? ",{\"type\":\"paragraph\",\"text\":" : "{\"type\":\"paragraph\",\"text\":");
+            qr_buf_puts(b, blocks++ ? ",{\"type\":\"paragraph\",\"text\":"
+                                    : "{\"type\":\"paragraph\",\"text\":");
             qr_rd_jstr(b, para.data, para.len);
             qr_buf_putc(b, '}');
             para.len = 0;
@@ -288,7 +295,8 @@ qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
             list_open = 0;
         }
         if (level) {
-            qr_buf_puts(b, blocks++ ? ",{\"type\":\"heading\",\"text\":" : "{\"type\":\"heading\",\"text\":");
+            qr_buf_puts(b, blocks++ ? ",{\"type\":\"heading\",\"text\":"
+                                    : "{\"type\":\"heading\",\"text\":");
             qr_rd_jstr(b, l->text, strlen(l->text));
             qr_buf_printf(b, ",\"level\":%d}", level);
         } else if (bullet) {

@@ -210,7 +210,8 @@ static char *cell_json(px *p, int header)
     double v = t.len ? strtod(t.data, &end) : 0;
     if (!t.len) {
         qr_buf_puts(&b, "null");
-    } else if (p->cell_right && end && !*end && isfinite(v) && (t.data[0] == '-' || (t.data[0] >= '0' && t.data[0] <= '9'))) {
+    } else if (p->cell_right && end && !*end && isfinite(v) &&
+               (t.data[0] == '-' || (t.data[0] >= '0' && t.data[0] <= '9'))) {
         qr_buf_puts(&b, t.data);
     } else if (plain) {
         qr_rd_jstr(&b, t.data, t.len);
@@ -401,8 +402,10 @@ static qr_status read_part(px *p, const char *part)
             if (qr_rd_is(x, "Fallback") && !xmlTextReaderIsEmptyElement(x)) {
                 xmlTextReaderNext(x); /* the twin of alternate content */
                 type = xmlTextReaderNodeType(x);
-                if (type == XML_READER_TYPE_END_ELEMENT) end_element(p, x);
-                else if (type == XML_READER_TYPE_ELEMENT) element(p, x, xmlTextReaderIsEmptyElement(x));
+                if (type == XML_READER_TYPE_END_ELEMENT)
+                    end_element(p, x);
+                else if (type == XML_READER_TYPE_ELEMENT)
+                    element(p, x, xmlTextReaderIsEmptyElement(x));
                 continue;
             }
             element(p, x, xmlTextReaderIsEmptyElement(x));
@@ -440,7 +443,8 @@ static void read_notes(px *p, const char *part, qr_buf *out)
     while (x && qr_rd_xml_next(p->r, x, part) == 1) {
         int type = xmlTextReaderNodeType(x);
         if (type == XML_READER_TYPE_ELEMENT) {
-            if (qr_rd_is(x, "sp")) sp_body = 0, in_body = 1;
+            if (qr_rd_is(x, "sp"))
+                sp_body = 0, in_body = 1;
             else if (qr_rd_is(x, "ph")) {
                 char *t = qr_rd_attr(x, "type");
                 sp_body = t && strcmp(t, "body") == 0;
@@ -481,9 +485,12 @@ static const char *layout_of(px *p)
         if (xmlTextReaderNodeType(x) != XML_READER_TYPE_ELEMENT) continue;
         if (qr_rd_is(x, "sldLayout")) {
             char *t = qr_rd_attr(x, "type");
-            if (t && strcmp(t, "title") == 0) layout = "title";
-            else if (t && strcmp(t, "secHead") == 0) layout = "section";
-            else if (t && strcmp(t, "blank") == 0) layout = "blank";
+            if (t && strcmp(t, "title") == 0)
+                layout = "title";
+            else if (t && strcmp(t, "secHead") == 0)
+                layout = "section";
+            else if (t && strcmp(t, "blank") == 0)
+                layout = "blank";
             xmlFree(t);
         }
         break;
@@ -534,7 +541,8 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
             else
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
-        if (p.bullets.len) member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
+        if (p.bullets.len)
+            member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
         if (p.table.len) member(b, &comma, "\"table\":"), qr_buf_puts(b, p.table.data);
         if (p.image.len) member(b, &comma, "\"image\":"), qr_buf_puts(b, p.image.data);
         if (notes.len) member(b, &comma, "\"notes\":"), qr_rd_jstr(b, notes.data, notes.len);
@@ -590,7 +598,8 @@ qr_status qr_rd_pptx(qr_rd *r)
                     char *rid = NULL;
                     if (xmlTextReaderMoveToAttributeNs(
                             x, (const xmlChar *)"id",
-                            (const xmlChar *)"http://schemas.openxmlformats.org/officeDocument/2006/relationships") == 1) {
+                            (const xmlChar *)"http://schemas.openxmlformats.org/officeDocument/"
+                                             "2006/relationships") == 1) {
                         rid = (char *)xmlTextReaderValue(x);
                         xmlTextReaderMoveToElement(x);
                     }

@@ -92,10 +92,18 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
     qr_status st = detect(&r, data ? data : "", len, &f);
     if (st == QR_OK) {
         switch (f) {
-        case F_DOCX: st = qr_rd_docx(&r); break;
-        case F_XLSX: st = qr_rd_xlsx(&r); break;
-        case F_PPTX: st = qr_rd_pptx(&r); break;
-        case F_PDF: st = qr_rd_pdf(&r, data, len); break;
+        case F_DOCX:
+            st = qr_rd_docx(&r);
+            break;
+        case F_XLSX:
+            st = qr_rd_xlsx(&r);
+            break;
+        case F_PPTX:
+            st = qr_rd_pptx(&r);
+            break;
+        case F_PDF:
+            st = qr_rd_pdf(&r, data, len);
+            break;
         }
     }
     if (st == QR_OK && r.spec.oom) st = qr_rd_fail(&r, QR_E_NOMEM, "", NULL, "out of memory");

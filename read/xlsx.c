@@ -13,8 +13,8 @@
 #include "read_int.h"
 
 typedef struct strtab {
-    qr_buf text;  /* all strings, each NUL-terminated */
-    size_t *off;  /* offsets into text */
+    qr_buf text; /* all strings, each NUL-terminated */
+    size_t *off; /* offsets into text */
     size_t n, cap;
 } strtab;
 
@@ -36,11 +36,14 @@ static void unescape_x(qr_buf *s)
     size_t o = 0;
     for (size_t i = 0; i < s->len;) {
         unsigned cp = 0;
-        int ok = i + 7 <= s->len && s->data[i] == '_' && s->data[i + 1] == 'x' && s->data[i + 6] == '_';
+        int ok =
+            i + 7 <= s->len && s->data[i] == '_' && s->data[i + 1] == 'x' && s->data[i + 6] == '_';
         for (int k = 2; ok && k < 6; k++) {
             char c = s->data[i + k];
-            int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            int v = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
             if (v < 0) ok = 0;
             cp = cp * 16 + (unsigned)(v < 0 ? 0 : v);
         }
@@ -127,34 +130,62 @@ static qr_status read_sst(xl *w, const char *part)
 static const char *builtin_fmt(long id)
 {
     switch (id) {
-    case 1: return "0";
-    case 2: return "0.00";
-    case 3: return "#,##0";
-    case 4: return "#,##0.00";
-    case 9: return "0%";
-    case 10: return "0.00%";
-    case 11: return "0.00E+00";
-    case 12: return "# ?/?";
-    case 13: return "# ?\?/?\?";
-    case 14: return "mm-dd-yy";
-    case 15: return "d-mmm-yy";
-    case 16: return "d-mmm";
-    case 17: return "mmm-yy";
-    case 18: return "h:mm AM/PM";
-    case 19: return "h:mm:ss AM/PM";
-    case 20: return "h:mm";
-    case 21: return "h:mm:ss";
-    case 22: return "m/d/yy h:mm";
-    case 37: return "#,##0 ;(#,##0)";
-    case 38: return "#,##0 ;[Red](#,##0)";
-    case 39: return "#,##0.00;(#,##0.00)";
-    case 40: return "#,##0.00;[Red](#,##0.00)";
-    case 45: return "mm:ss";
-    case 46: return "[h]:mm:ss";
-    case 47: return "mmss.0";
-    case 48: return "##0.0E+0";
-    case 49: return "@";
-    default: return NULL;
+    case 1:
+        return "0";
+    case 2:
+        return "0.00";
+    case 3:
+        return "#,##0";
+    case 4:
+        return "#,##0.00";
+    case 9:
+        return "0%";
+    case 10:
+        return "0.00%";
+    case 11:
+        return "0.00E+00";
+    case 12:
+        return "# ?/?";
+    case 13:
+        return "# ?\?/?\?";
+    case 14:
+        return "mm-dd-yy";
+    case 15:
+        return "d-mmm-yy";
+    case 16:
+        return "d-mmm";
+    case 17:
+        return "mmm-yy";
+    case 18:
+        return "h:mm AM/PM";
+    case 19:
+        return "h:mm:ss AM/PM";
+    case 20:
+        return "h:mm";
+    case 21:
+        return "h:mm:ss";
+    case 22:
+        return "m/d/yy h:mm";
+    case 37:
+        return "#,##0 ;(#,##0)";
+    case 38:
+        return "#,##0 ;[Red](#,##0)";
+    case 39:
+        return "#,##0.00;(#,##0.00)";
+    case 40:
+        return "#,##0.00;[Red](#,##0.00)";
+    case 45:
+        return "mm:ss";
+    case 46:
+        return "[h]:mm:ss";
+    case 47:
+        return "mmss.0";
+    case 48:
+        return "##0.0E+0";
+    case 49:
+        return "@";
+    default:
+        return NULL;
     }
 }
 
@@ -171,7 +202,8 @@ static int is_date_fmt(const char *f, int *has_time)
         } else if (*p == '\\' || *p == '_' || *p == '*') {
             if (p[1]) p++;
         } else if (*p == '[') {
-            if ((p[1] == 'h' || p[1] == 'H' || p[1] == 'm' || p[1] == 's') && p[2] == ']') *has_time = date = 1;
+            if ((p[1] == 'h' || p[1] == 'H' || p[1] == 'm' || p[1] == 's') && p[2] == ']')
+                *has_time = date = 1;
             const char *e = strchr(p, ']');
             if (!e) break;
             p = e;
@@ -338,8 +370,10 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
             text = w->sst.text.data + w->sst.off[i];
             text_len = strlen(text);
         } else {
-            qr_errlist_addf(w->r->warns, QR_OK, "", NULL, "a cell names shared string %ld, which "
-                            "does not exist: read as empty", i);
+            qr_errlist_addf(w->r->warns, QR_OK, "", NULL,
+                            "a cell names shared string %ld, which "
+                            "does not exist: read as empty",
+                            i);
             qr_buf_puts(b, "null");
             return;
         }
@@ -371,8 +405,11 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
     }
     if (strcmp(t, "b") == 0) {
         const char *bv = strcmp(v, "1") == 0 || strcmp(v, "true") == 0 ? "true" : "false";
-        if (fmt) qr_buf_printf(b, "{\"value\":%s,\"format\":", bv), qr_rd_jstr(b, fmt, strlen(fmt)), qr_buf_putc(b, '}');
-        else qr_buf_puts(b, bv);
+        if (fmt)
+            qr_buf_printf(b, "{\"value\":%s,\"format\":", bv), qr_rd_jstr(b, fmt, strlen(fmt)),
+                qr_buf_putc(b, '}');
+        else
+            qr_buf_puts(b, bv);
         return;
     }
     if (strcmp(t, "d") == 0) {
@@ -517,8 +554,8 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
             } else if (qr_rd_is(x, "mergeCell")) {
                 char *ref = qr_rd_attr(x, "ref");
                 qr_errlist_addf(w->r->warns, QR_OK, "", "a spec has no merged cells",
-                                "sheet \"%s\": the merged range %s is read as separate cells",
-                                name, ref ? ref : "?");
+                                "sheet \"%s\": the merged range %s is read as separate cells", name,
+                                ref ? ref : "?");
                 xmlFree(ref);
             }
             continue;

@@ -114,7 +114,8 @@ static qr_status entry_open(qr_rd *r, const char *name, qr_rd_entry *e)
         if (st.valid & ZIP_STAT_COMP_SIZE) e->comp = st.comp_size;
         /* What the headers claim is checked first: an honest bomb stops here. */
         if ((st.valid & ZIP_STAT_SIZE) && r->max_unzipped &&
-            st.size > r->max_unzipped - (r->unzipped < r->max_unzipped ? r->unzipped : r->max_unzipped))
+            st.size >
+                r->max_unzipped - (r->unzipped < r->max_unzipped ? r->unzipped : r->max_unzipped))
             return qr_rd_fail(r, QR_E_LIMIT, e->name,
                               "raise it with --max-unzipped BYTES (0 disables it)",
                               "the part %s would take the package past %zu uncompressed bytes "
@@ -198,7 +199,8 @@ qr_status qr_rd_zip_read(qr_rd *r, const char *name, char **data, size_t *len)
         qr_buf_free(&b);
         return st;
     }
-    if (!b.data && qr_buf_puts(&b, "") != 0) return qr_rd_fail(r, QR_E_NOMEM, "", NULL, "out of memory");
+    if (!b.data && qr_buf_puts(&b, "") != 0)
+        return qr_rd_fail(r, QR_E_NOMEM, "", NULL, "out of memory");
     *data = qr_buf_steal(&b, len);
     return QR_OK;
 }
@@ -228,8 +230,8 @@ static int io_close(void *ctx)
     return 0;
 }
 
-int qr_rd_xml_io(qr_rd *r, const char *part, xmlInputReadCallback *rd,
-                 xmlInputCloseCallback *cl, void **ctx)
+int qr_rd_xml_io(qr_rd *r, const char *part, xmlInputReadCallback *rd, xmlInputCloseCallback *cl,
+                 void **ctx)
 {
     qr_rd_io *io = calloc(1, sizeof *io);
     if (!io) {

@@ -64,14 +64,20 @@ static int parse_args(int argc, char **argv, read_args *a, int import)
         unsigned long long n;
         if (!import && strcmp(s, "--to") == 0) {
             if (!v) return fail_usage("--to needs spec, json, markdown or text");
-            if (strcmp(v, "spec") == 0) a->o.to = QR_READ_SPEC;
-            else if (strcmp(v, "json") == 0) a->o.to = QR_READ_JSON;
-            else if (strcmp(v, "markdown") == 0 || strcmp(v, "md") == 0) a->o.to = QR_READ_MARKDOWN;
-            else if (strcmp(v, "text") == 0) a->o.to = QR_READ_TEXT;
-            else return fail_usage("--to takes spec, json, markdown or text");
+            if (strcmp(v, "spec") == 0)
+                a->o.to = QR_READ_SPEC;
+            else if (strcmp(v, "json") == 0)
+                a->o.to = QR_READ_JSON;
+            else if (strcmp(v, "markdown") == 0 || strcmp(v, "md") == 0)
+                a->o.to = QR_READ_MARKDOWN;
+            else if (strcmp(v, "text") == 0)
+                a->o.to = QR_READ_TEXT;
+            else
+                return fail_usage("--to takes spec, json, markdown or text");
             i++;
         } else if (!import && strcmp(s, "--chunks") == 0) {
-            if (parse_num(v, &n) || n < 1) return fail_usage("--chunks needs a character count from 1");
+            if (parse_num(v, &n) || n < 1)
+                return fail_usage("--chunks needs a character count from 1");
             a->o.chunks = (size_t)n, i++;
         } else if (!import && (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0)) {
             if (!v) return fail_usage("-o needs a file name");
@@ -142,7 +148,8 @@ int qr_cli_read_cmd(int argc, char **argv)
     } else if (a.out) {
         if (write_atomic(a.out, res.data, res.size) != 0) {
             qr_errlist errs = {0};
-            qr_errlist_addf(&errs, QR_E_IO, "", NULL, "cannot write %s: %s", a.out, strerror(errno));
+            qr_errlist_addf(&errs, QR_E_IO, "", NULL, "cannot write %s: %s", a.out,
+                            strerror(errno));
             rc = fail_errors(QR_E_IO, &errs);
             qr_errlist_clear(&errs);
         } else {
@@ -201,7 +208,8 @@ int qr_cli_import(int argc, char **argv)
         const char *base = strrchr(a.file, '/');
         base = base ? base + 1 : a.file;
         const char *dot = strrchr(base, '.');
-        snprintf(title, sizeof title, "%.*s", (int)(dot && dot > base ? dot - base : (long)strlen(base)), base);
+        snprintf(title, sizeof title, "%.*s",
+                 (int)(dot && dot > base ? dot - base : (long)strlen(base)), base);
     }
     qr_store_result sr;
     st = qr_store_create(s, kind, (const char *)res.data, res.size, title, a.id, a.owner, &sr);
