@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "compile.h"
 #include "docx_int.h"
 
 typedef struct item {
@@ -279,6 +280,15 @@ static int is_number(const char *s)
     return 1;
 }
 
+/* Whether s is the shortest round-trip form of its number ("1200.5", not
+ * "1200.50"): only then is the cell a number, so its text reads unchanged. */
+static int shortest(const char *s)
+{
+    char num[32];
+    qr_fmt_double(strtod(s, NULL), num);
+    return strcmp(num, s) == 0;
+}
+
 static char *cell_json(dx *d, int header)
 {
     qr_buf b = {0};
@@ -287,7 +297,7 @@ static char *cell_json(dx *d, int header)
     qr_rd_runs_plain(rs, &t);
     if (t.len == 0) {
         qr_buf_puts(&b, "null");
-    } else if (d->cell_right && is_number(t.data)) {
+    } else if (d->cell_right && is_number(t.data) && shortest(t.data)) {
         qr_buf_puts(&b, t.data);
     } else {
         int plain = 1;

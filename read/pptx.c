@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "compile.h"
 #include "read_int.h"
 
 typedef struct para {
@@ -42,6 +43,7 @@ typedef struct px {
     /* the slide's parts, as JSON members */
     qr_buf title, subtitle, bullets, table, image;
     int n_bullets;
+    int n_shapes; /* text shapes seen */
     /* table */
     qr_buf rows;
     qr_buf row;
@@ -156,6 +158,12 @@ static void end_shape(px *p)
     const char *ph = s->ph ? s->ph : "";
     int title = s->is_ph ? (strcmp(ph, "title") == 0 || strcmp(ph, "ctrTitle") == 0)
                          : (s->name && strncmp(s->name, "Title", 5) == 0);
+    /* Decks drawn with text boxes only (pptxgenjs, say): the first box, one
+     * paragraph without a bullet, is the title ("Content" is quire's body box). */
+    if (!s->is_ph && !title && p->n_shapes == 0 && !p->title.len && s->n == 1 &&
+        s->paras[0].no_bullet && !(s->name && strcmp(s->name, "Content") == 0))
+        title = 1;
+    if (s->n) p->n_shapes++;
     if (title && !p->title.len) {
         /* Title paragraphs join with a newline. */
         qr_rd_runs all = {0};
@@ -165,9 +173,7 @@ static void end_shape(px *p)
             if (i) qr_buf_putc(&t, '\n');
             qr_buf_puts(&t, s->paras[i].plain);
         }
-        if (s->n == 1) {
-            qr_buf_puts(&p->title, s->paras[0].json);
-        } else if (t.len) {
+        if (t.len) {
             qr_buf_puts(&p->title, "\"text\":");
             qr_rd_jstr(&p->title, t.data, t.len);
         }
@@ -179,21 +185,29 @@ static void end_shape(px *p)
             if (i) qr_buf_putc(&t, '\n');
             qr_buf_puts(&t, s->paras[i].plain);
         }
-        if (s->n == 1 && !p->subtitle.len)
-            qr_buf_puts(&p->subtitle, s->paras[0].json);
-        else if (t.len && !p->subtitle.len)
+        if (t.len && !p->subtitle.len)
             qr_buf_puts(&p->subtitle, "\"text\":"), qr_rd_jstr(&p->subtitle, t.data, t.len);
         qr_buf_free(&t);
     } else if (!title && s->n) {
         size_t from = 0;
         /* A first paragraph without a bullet, before bulleted ones, is the subtitle. */
         if (s->paras[0].no_bullet && !p->subtitle.len && *s->paras[0].plain) {
-            qr_buf_puts(&p->subtitle, s->paras[0].json);
+            qr_buf_puts(&p->subtitle, "\"text\":");
+            qr_rd_jstr(&p->subtitle, s->paras[0].plain, strlen(s->paras[0].plain));
             from = 1;
         }
         add_bullets(p, from);
     }
     shape_reset(s);
+}
+
+/* Whether s is the shortest round-trip form of v: only then is a cell a
+ * number, so that its text reads unchanged. */
+static int shortest(const char *s, double v)
+{
+    char num[32];
+    qr_fmt_double(v, num);
+    return strcmp(num, s) == 0;
 }
 
 static char *cell_json(px *p, int header)
@@ -210,8 +224,7 @@ static char *cell_json(px *p, int header)
     double v = t.len ? strtod(t.data, &end) : 0;
     if (!t.len) {
         qr_buf_puts(&b, "null");
-    } else if (p->cell_right && end && !*end && isfinite(v) &&
-               (t.data[0] == '-' || (t.data[0] >= '0' && t.data[0] <= '9'))) {
+    } else if (p->cell_right && end && !*end && isfinite(v) && shortest(t.data, v)) {
         qr_buf_puts(&b, t.data);
     } else if (plain) {
         qr_rd_jstr(&b, t.data, t.len);
