@@ -1,24 +1,20 @@
-/* pdf.c: a .pdf back into a document spec with poppler-glib: per page the
+/* poppler.c: a .pdf back into a document spec with poppler-glib: per page the
  * text in reading order (poppler's text layout, which gives right-to-left
  * and CJK text in logical order), split into lines with their font size and
  * position; lines join into paragraphs until a vertical gap or a change of
  * size; lines larger than the body size are headings (the larger, the
  * higher), lines starting with a bullet or "1." are list items. Password
- * PDFs and damaged files are input errors. */
+ * PDFs and damaged files are input errors.
+ *
+ * Built into libquire, and for the CLI into quire-read-pdf.so, which
+ * read/pdf/load.c opens on the first PDF: the CLI does not link poppler and
+ * its dozens of libraries, so every other command starts as fast as before. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "read_int.h"
+#include "pdf_int.h"
 
-#ifndef QUIRE_HAVE_POPPLER
-qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
-{
-    (void)data, (void)len;
-    return qr_rd_fail(r, QR_E_UNSUPPORTED, "", "rebuild quire with libpoppler-glib-dev installed",
-                      "this quire was built without PDF reading (poppler-glib)");
-}
-#else
 #include <fribidi.h>
 #include <math.h>
 #include <poppler.h>
@@ -197,22 +193,22 @@ static int cjk_end(const char *s)
     return u[0] >= 0xE3 && u[0] <= 0xED;
 }
 
-qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
+int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t msgsz,
+                   const char **hint)
 {
-    r->kind = QR_KIND_DOCUMENT;
     GBytes *bytes = g_bytes_new_static(data, len);
     GError *err = NULL;
     PopplerDocument *doc = poppler_document_new_from_bytes(bytes, NULL, &err);
     if (!doc) {
         int pw = err && err->domain == POPPLER_ERROR && err->code == POPPLER_ERROR_ENCRYPTED;
-        qr_status st = qr_rd_fail(r, QR_E_SPEC, "",
-                                  pw ? "remove the password and read that copy"
-                                     : "the file is damaged or not a PDF",
-                                  pw ? "the PDF is password-protected" : "cannot open the PDF: %s",
-                                  err ? err->message : "unknown error");
+        *hint = pw ? "remove the password and read that copy" : "the file is damaged or not a PDF";
+        if (pw)
+            snprintf(msg, msgsz, "the PDF is password-protected");
+        else
+            snprintf(msg, msgsz, "cannot open the PDF: %s", err ? err->message : "unknown error");
         if (err) g_error_free(err);
         g_bytes_unref(bytes);
-        return st;
+        return -1;
     }
     lines ls = {0};
     int pages = poppler_document_get_n_pages(doc);
@@ -254,7 +250,6 @@ qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
             sizes[a - 1] = t;
         }
     }
-    qr_buf *b = &r->spec;
     qr_buf_putc(b, '{');
     if (title && *title) {
         qr_buf_puts(b, "\"title\":");
@@ -332,6 +327,18 @@ qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
         free(ls.items[i].text);
     free(ls.items);
     g_free(title);
-    return QR_OK;
+    return b->oom ? -1 : 0;
+}
+
+#ifdef QUIRE_READ_PDF_MODULE_ENTRY
+/* The module's one export (read/pdf/load.c looks it up). */
+__attribute__((visibility("default"))) int qr_read_pdf_module_json(const void *data, size_t len,
+                                                                   qr_buf *b, char *msg,
+                                                                   size_t msgsz, const char **hint);
+__attribute__((visibility("default"))) int qr_read_pdf_module_json(const void *data, size_t len,
+                                                                   qr_buf *b, char *msg,
+                                                                   size_t msgsz, const char **hint)
+{
+    return qr_rd_pdf_json(data, len, b, msg, msgsz, hint);
 }
 #endif
