@@ -76,6 +76,19 @@ int qr_rd_attr_on(xmlTextReaderPtr x);
 /** Long value of an attribute, or def. */
 long qr_rd_attr_long(xmlTextReaderPtr x, const char *local, long def);
 
+/* SAX streaming for the big parts: callbacks per element and text; attrs
+ * are libxml2's (local, prefix, URI, value, end) quintuples. The same
+ * hostile-input rules (no network, no entities, DOCTYPE refused). */
+typedef struct qr_rd_sax {
+    void (*start)(void *ctx, const char *local, int nattr, const xmlChar **attrs);
+    void (*end)(void *ctx, const char *local);
+    void (*text)(void *ctx, const char *s, int len);
+    void *ctx;
+} qr_rd_sax;
+qr_status qr_rd_sax_stream(qr_rd *r, const char *part, const qr_rd_sax *s);
+/** An attribute's value (not NUL-terminated: *len bytes), or NULL. */
+const char *qr_rd_sax_attr(int nattr, const xmlChar **attrs, const char *local, size_t *len);
+
 /* ---- relationships (rels.c) -------------------------------------------------- */
 
 typedef struct qr_rd_rel {

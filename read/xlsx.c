@@ -337,6 +337,34 @@ typedef struct cellv {
     int has_v, has_f;
 } cellv;
 
+/* Whether s is a number in JSON's grammar (what Excel and quire write). */
+static int json_number(const char *s)
+{
+    const char *p = s;
+    if (*p == '-') p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
+        return 0;
+    if (*p == '.') {
+        p++;
+        if (!(*p >= '0' && *p <= '9')) return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        if (!(*p >= '0' && *p <= '9')) return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0' && p - s < 32;
+}
+
 /* One cell's JSON. */
 static void write_cell(xl *w, cellv *c, qr_buf *b)
 {
@@ -444,6 +472,8 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
         qr_buf_puts(b, ",\"format\":");
         qr_rd_jstr(b, fmt, strlen(fmt));
         qr_buf_putc(b, '}');
+    } else if (json_number(v)) {
+        qr_buf_append(b, v, c->v.len); /* already JSON: no round trip through a double */
     } else {
         qr_rd_jnum(b, num);
     }
@@ -481,6 +511,152 @@ static void close_row(qr_buf *b, sheet_state *s)
     s->row++;
 }
 
+/* The sheet's SAX state: the row and cell being read. */
+typedef struct sheet_sax {
+    xl *w;
+    const char *name;
+    qr_buf *b;
+    sheet_state s;
+    cellv c;
+    int in_cell, where; /* where: 1 <v>, 2 <f>, 3 <is><t> */
+    long cell_col;
+} sheet_sax;
+
+/* An attribute as a NUL-terminated copy in buf (cut to its size), or NULL. */
+static const char *attr(int nattr, const xmlChar **attrs, const char *local, char *buf, size_t size)
+{
+    size_t len;
+    const char *v = qr_rd_sax_attr(nattr, attrs, local, &len);
+    if (!v) return NULL;
+    if (len >= size) len = size - 1;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+static long attr_long(int nattr, const xmlChar **attrs, const char *local, long def)
+{
+    char buf[32];
+    const char *v = attr(nattr, attrs, local, buf, sizeof buf);
+    if (!v) return def;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return end == v ? def : n;
+}
+
+static void end_cell(sheet_sax *x)
+{
+    qr_buf *b = x->b;
+    x->in_cell = 0;
+    x->where = 0;
+    long col = x->cell_col;
+    if (col < x->s.col) col = x->s.col; /* out of order: keep the order of the file */
+    if (col > 16383) col = 16383;
+    for (; x->s.col < col; x->s.col++)
+        qr_buf_puts(b, x->s.col ? ",null" : "null");
+    if (x->s.col) qr_buf_putc(b, ',');
+    write_cell(x->w, &x->c, b);
+    x->s.col++;
+}
+
+static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar **attrs)
+{
+    sheet_sax *x = ctx;
+    char buf[64];
+    switch (local[0]) {
+    case 'c':
+        if (local[1] == '\0') {
+            if (!x->s.in_row) open_row(x->b, &x->s, x->s.row);
+            cellv *c = &x->c;
+            const char *t = attr(nattr, attrs, "t", buf, sizeof buf);
+            snprintf(c->t, sizeof c->t, "%.15s", t ? t : "n");
+            c->xf = attr_long(nattr, attrs, "s", -1);
+            c->v.len = c->f.len = c->is.len = 0;
+            c->has_v = c->has_f = 0;
+            const char *ref = attr(nattr, attrs, "r", buf, sizeof buf);
+            long col, row;
+            x->cell_col = ref && parse_ref(ref, &col, &row) == 0 ? col : x->s.col;
+            x->in_cell = 1;
+            return;
+        }
+        if (strcmp(local, "col") == 0) {
+            long lo = attr_long(nattr, attrs, "min", 0), hi = attr_long(nattr, attrs, "max", 0);
+            const char *wv = attr(nattr, attrs, "width", buf, sizeof buf);
+            double wd = wv ? strtod(wv, NULL) : 0;
+            for (long i = lo; i >= 1 && i <= hi && i <= 256; i++) {
+                x->s.widths[i - 1] = wd;
+                if (i > x->s.n_widths) x->s.n_widths = i;
+            }
+        }
+        return;
+    case 'v':
+        if (x->in_cell && local[1] == '\0') x->where = 1, x->c.has_v = 1;
+        return;
+    case 'f':
+        if (x->in_cell && local[1] == '\0') x->where = 2, x->c.has_f = 1;
+        return;
+    case 't':
+        if (x->in_cell && local[1] == '\0') x->where = 3;
+        return;
+    case 'r':
+        if (strcmp(local, "row") == 0) {
+            close_row(x->b, &x->s);
+            long r = attr_long(nattr, attrs, "r", x->s.row + 1) - 1;
+            if (r < x->s.row) r = x->s.row;
+            if (r > 1048575) r = 1048575;
+            open_row(x->b, &x->s, r);
+        } else if (strcmp(local, "rPh") == 0) {
+            x->where = -1; /* phonetic guides are not the text */
+        }
+        return;
+    case 'p':
+        if (strcmp(local, "pane") == 0) {
+            const char *state = attr(nattr, attrs, "state", buf, sizeof buf);
+            if (state && strncmp(state, "frozen", 6) == 0) {
+                x->s.freeze_col = attr_long(nattr, attrs, "xSplit", 0);
+                x->s.freeze_row = attr_long(nattr, attrs, "ySplit", 0);
+            }
+        }
+        return;
+    case 'a':
+        if (strcmp(local, "autoFilter") == 0) x->s.filter = 1;
+        return;
+    case 'm':
+        if (strcmp(local, "mergeCell") == 0) {
+            char ref[64];
+            const char *rf = attr(nattr, attrs, "ref", ref, sizeof ref);
+            qr_errlist_addf(x->w->r->warns, QR_OK, "", "a spec has no merged cells",
+                            "sheet \"%s\": the merged range %s is read as separate cells", x->name,
+                            rf ? rf : "?");
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+static void sheet_end(void *ctx, const char *local)
+{
+    sheet_sax *x = ctx;
+    if (local[1] == '\0' && (local[0] == 'v' || local[0] == 'f' || local[0] == 't')) {
+        x->where = 0;
+    } else if (local[0] == 'c' && local[1] == '\0' && x->in_cell) {
+        end_cell(x);
+    } else if (strcmp(local, "row") == 0) {
+        close_row(x->b, &x->s);
+    } else if (strcmp(local, "rPh") == 0) {
+        x->where = 0;
+    }
+}
+
+static void sheet_text(void *ctx, const char *s, int len)
+{
+    sheet_sax *x = ctx;
+    if (!x->in_cell || x->where <= 0) return;
+    qr_buf *dst = x->where == 1 ? &x->c.v : x->where == 2 ? &x->c.f : &x->c.is;
+    qr_buf_append(dst, s, (size_t)len);
+}
+
 static qr_status read_sheet(xl *w, const char *part, const char *name)
 {
     qr_buf *b = &w->r->spec;
@@ -488,122 +664,31 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     qr_buf_puts(b, "{\"name\":");
     qr_rd_jstr(b, name, strlen(name));
     qr_buf_puts(b, ",\"rows\":[");
-    sheet_state s;
-    memset(&s, 0, sizeof s);
-    cellv c;
-    memset(&c, 0, sizeof c);
-    xmlTextReaderPtr x = qr_rd_xml_stream(w->r, part);
-    if (!x) return w->r->errs->items[0].code;
-    int in_cell = 0, where = 0; /* 1 <v>, 2 <f>, 3 <is><t> */
-    long cell_col = 0;
-    while (qr_rd_xml_next(w->r, x, part) == 1) {
-        int type = xmlTextReaderNodeType(x);
-        if (type == XML_READER_TYPE_ELEMENT) {
-            int empty = xmlTextReaderIsEmptyElement(x);
-            if (qr_rd_is(x, "row")) {
-                close_row(b, &s);
-                long r = qr_rd_attr_long(x, "r", s.row + 1) - 1;
-                if (r < s.row) r = s.row;
-                if (r > 1048575) r = 1048575;
-                open_row(b, &s, r);
-                if (empty) close_row(b, &s);
-            } else if (qr_rd_is(x, "c")) {
-                if (!s.in_row) open_row(b, &s, s.row);
-                memset(c.t, 0, sizeof c.t);
-                c.t[0] = 'n';
-                char *t = qr_rd_attr(x, "t");
-                if (t) snprintf(c.t, sizeof c.t, "%s", t);
-                xmlFree(t);
-                c.xf = qr_rd_attr_long(x, "s", -1);
-                c.v.len = c.f.len = c.is.len = 0;
-                c.has_v = c.has_f = 0;
-                char *ref = qr_rd_attr(x, "r");
-                long col, row;
-                cell_col = ref && parse_ref(ref, &col, &row) == 0 ? col : s.col;
-                xmlFree(ref);
-                in_cell = 1;
-                if (empty) goto end_cell;
-            } else if (in_cell && qr_rd_is(x, "v")) {
-                where = empty ? 0 : 1;
-                c.has_v = 1;
-            } else if (in_cell && qr_rd_is(x, "f")) {
-                where = empty ? 0 : 2;
-                c.has_f = 1;
-            } else if (in_cell && qr_rd_is(x, "t")) {
-                where = empty ? 0 : 3;
-            } else if (in_cell && qr_rd_is(x, "rPh")) {
-                where = 0;
-            } else if (qr_rd_is(x, "col")) {
-                long lo = qr_rd_attr_long(x, "min", 0), hi = qr_rd_attr_long(x, "max", 0);
-                char *wv = qr_rd_attr(x, "width");
-                double wd = wv ? strtod(wv, NULL) : 0;
-                xmlFree(wv);
-                for (long i = lo; i >= 1 && i <= hi && i <= 256; i++) {
-                    s.widths[i - 1] = wd;
-                    if (i > s.n_widths) s.n_widths = i;
-                }
-            } else if (qr_rd_is(x, "pane")) {
-                char *state = qr_rd_attr(x, "state");
-                if (state && strncmp(state, "frozen", 6) == 0) {
-                    s.freeze_col = qr_rd_attr_long(x, "xSplit", 0);
-                    s.freeze_row = qr_rd_attr_long(x, "ySplit", 0);
-                }
-                xmlFree(state);
-            } else if (qr_rd_is(x, "autoFilter")) {
-                s.filter = 1;
-            } else if (qr_rd_is(x, "mergeCell")) {
-                char *ref = qr_rd_attr(x, "ref");
-                qr_errlist_addf(w->r->warns, QR_OK, "", "a spec has no merged cells",
-                                "sheet \"%s\": the merged range %s is read as separate cells", name,
-                                ref ? ref : "?");
-                xmlFree(ref);
-            }
-            continue;
-        }
-        if (type == XML_READER_TYPE_END_ELEMENT) {
-            if (qr_rd_is(x, "v") || qr_rd_is(x, "f") || qr_rd_is(x, "t")) {
-                where = 0;
-            } else if (qr_rd_is(x, "c") && in_cell) {
-                goto end_cell;
-            } else if (qr_rd_is(x, "row")) {
-                close_row(b, &s);
-            }
-            continue;
-        }
-        if (in_cell && where) {
-            const char *v = (const char *)xmlTextReaderConstValue(x);
-            qr_buf *dst = where == 1 ? &c.v : where == 2 ? &c.f : &c.is;
-            if (v) qr_buf_puts(dst, v);
-        }
-        continue;
-    end_cell:
-        in_cell = 0;
-        where = 0;
-        if (cell_col < s.col) cell_col = s.col; /* out of order: keep the order of the file */
-        if (cell_col > 16383) cell_col = 16383;
-        for (; s.col < cell_col; s.col++)
-            qr_buf_puts(b, s.col ? ",null" : "null");
-        if (s.col) qr_buf_putc(b, ',');
-        write_cell(w, &c, b);
-        s.col++;
-    }
-    close_row(b, &s);
-    qr_buf_free(&c.v);
-    qr_buf_free(&c.f);
-    qr_buf_free(&c.is);
-    qr_status st = qr_rd_xml_free(w->r, x);
+    sheet_sax x;
+    memset(&x, 0, sizeof x);
+    x.w = w;
+    x.name = name;
+    x.b = b;
+    qr_rd_sax sax = {sheet_start, sheet_end, sheet_text, &x};
+    qr_status st = qr_rd_sax_stream(w->r, part, &sax);
+    sheet_state *s = &x.s;
+    close_row(b, s);
+    qr_buf_free(&x.c.v);
+    qr_buf_free(&x.c.f);
+    qr_buf_free(&x.c.is);
     qr_buf_putc(b, ']');
-    if (s.filter) qr_buf_puts(b, ",\"header\":true");
-    if ((s.freeze_row || s.freeze_col) && !(s.filter && s.freeze_row == 1 && s.freeze_col == 0)) {
+    if (s->filter) qr_buf_puts(b, ",\"header\":true");
+    if ((s->freeze_row || s->freeze_col) &&
+        !(s->filter && s->freeze_row == 1 && s->freeze_col == 0)) {
         char ref[16];
-        col_name(s.freeze_col, ref);
-        qr_buf_printf(b, ",\"freeze\":\"%s%ld\"", ref, s.freeze_row + 1);
+        col_name(s->freeze_col, ref);
+        qr_buf_printf(b, ",\"freeze\":\"%s%ld\"", ref, s->freeze_row + 1);
     }
-    if (s.n_widths) {
+    if (s->n_widths) {
         qr_buf_puts(b, ",\"widths\":[");
-        for (long i = 0; i < s.n_widths; i++) {
+        for (long i = 0; i < s->n_widths; i++) {
             if (i) qr_buf_putc(b, ',');
-            qr_rd_jnum(b, s.widths[i] > 0 ? s.widths[i] : 8.43);
+            qr_rd_jnum(b, s->widths[i] > 0 ? s->widths[i] : 8.43);
         }
         qr_buf_putc(b, ']');
     }

@@ -100,6 +100,22 @@ with tempfile.TemporaryDirectory() as TMP:
     # libxml2 may refuse the entity declarations themselves: either way, nothing expands.
     check("billion laughs", write("lol.docx", docx_with(lol)), 1, ("DOCTYPE", "not well-formed"))
 
+    # The same in a sheet, which streams through the SAX path.
+    base_x = os.path.join(TMP, "base.xlsx")
+    subprocess.run([QUIRE, "render", os.path.join(SRC, "fixtures/sheet-ragged/spec.json"), "-o",
+                    base_x], check=True, capture_output=True)
+    sheet_xxe = xxe.replace(b"w:document", b"worksheet").replace(
+        b"<w:body><w:p><w:r><w:t>&x;</w:t></w:r></w:p></w:body>",
+        b'<sheetData><row><c t="inlineStr"><is><t>&x;</t></is></c></row></sheetData>')
+    out = io.BytesIO()
+    with zipfile.ZipFile(base_x) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = sheet_xxe
+            zout.writestr(item.filename, data)
+    check("XXE in a sheet", write("xxe.xlsx", out.getvalue()), 1, "DOCTYPE")
+
     ole = bytes([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) + b"\0" * 4096
     check("encrypted (OLE)", write("enc.docx", ole), 1, "encrypted")
 
