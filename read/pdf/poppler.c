@@ -57,8 +57,21 @@ static char *logical(const char *s, size_t n)
         u[k++] = c;
     }
     if (rtl) {
+        /* Reorder only: fribidi_log2vis would also shape (presentation forms). */
         FriBidiParType base = last_rtl ? FRIBIDI_PAR_RTL : FRIBIDI_PAR_LTR;
-        if (fribidi_log2vis(u, k, &base, v, NULL, NULL, NULL)) memcpy(u, v, (size_t)k * sizeof *u);
+        FriBidiCharType *types = malloc((size_t)k * sizeof *types);
+        FriBidiBracketType *brackets = malloc((size_t)k * sizeof *brackets);
+        FriBidiLevel *levels = malloc((size_t)k * sizeof *levels);
+        if (types && brackets && levels) {
+            fribidi_get_bidi_types(u, k, types);
+            fribidi_get_bracket_types(u, k, types, brackets);
+            if (fribidi_get_par_embedding_levels_ex(types, brackets, k, &base, levels) &&
+                !fribidi_reorder_line(FRIBIDI_FLAGS_DEFAULT, types, k, 0, base, levels, u, NULL))
+                rtl = 0; /* cannot reorder: the line stays as poppler gave it */
+        }
+        free(types);
+        free(brackets);
+        free(levels);
     }
     /* Arabic presentation forms (what the glyphs map to, and what fribidi's
      * shaping makes) back to letters; lam-alef to lam and alef. */
@@ -270,8 +283,8 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
         int ordered = 0;
         const char *rest = NULL;
         int bullet = l && !level && is_bullet(l->text, &ordered, &rest);
-        double h = prev ? prev->bottom - prev->top : 0;
-        int gap = !prev || !l || l->page != prev->page || l->top - prev->bottom > h * 0.35 ||
+        double h = prev ? prev->size : 0; /* the gap in font sizes: line boxes vary by script */
+        int gap = !prev || !l || l->page != prev->page || l->top - prev->bottom > h * 0.3 ||
                   fabs(round(prev->size * 2) / 2 - s) > 0.1;
         int new_block = gap || level || bullet;
         if (new_block && para.len) {
