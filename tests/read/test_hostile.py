@@ -129,6 +129,15 @@ with tempfile.TemporaryDirectory() as TMP:
     check("truncated zip", write("cut.docx", good[: len(good) // 2]), 1, "package")
     check("a part that is not XML", write("notxml.docx", docx_with(b"\x89PNG not xml at all")), 1,
           "not well-formed XML")
+    # PDFs: a password-protected copy (qpdf) and a truncated one.
+    pdf = os.path.join(TMP, "m.pdf")
+    subprocess.run([QUIRE, "render", os.path.join(SRC, "fixtures/pdf-lists/spec.json"), "-o", pdf],
+                   check=True, capture_output=True)
+    enc = os.path.join(TMP, "enc.pdf")
+    subprocess.run(["qpdf", "--encrypt", "pw", "pw", "256", "--", pdf, enc], check=True)
+    check("password PDF", enc, 1, "password-protected")
+    whole_pdf = open(pdf, "rb").read()
+    check("truncated PDF", write("cut.pdf", whole_pdf[: len(whole_pdf) // 3]), 1, "damaged")
     check("not an Office file", write("x.docx", b"hello world"), 1, "not a .docx")
     check("an empty file", write("empty.docx", b""), 1, "not a .docx")
 
