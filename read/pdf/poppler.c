@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile.h"
 #include "pdf_int.h"
 
 #include <fribidi.h>
@@ -20,9 +21,12 @@
 #include <poppler.h>
 
 typedef struct line {
-    char *text; /* UTF-8 */
+    char *text; /* UTF-8; cells separated by US (0x1F) */
     double size, top, bottom, left;
     int page;
+    int cells;    /* pieces the line splits into at wide horizontal gaps */
+    int bold;     /* its first character's font is bold */
+    size_t order; /* poppler's order, to keep it among equals */
 } line;
 
 typedef struct lines {
@@ -101,13 +105,29 @@ static char *logical(const char *s, size_t n)
 }
 
 static void add_line(lines *ls, const char *s, size_t n, double size, double top, double bottom,
-                     double left, int page)
+                     double left, int page, int cells, int bold, int merge)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
         n--;
     while (n && *s == ' ')
         s++, n--;
     if (!n) return;
+    /* poppler sometimes gives the cells of one row as lines of their own: a
+     * line on the same baseline, to the right of the last, is its next cell. */
+    line *last = ls->n && merge ? &ls->items[ls->n - 1] : NULL;
+    if (last && last->page == page && size > 0 && fabs(last->top - top) < size * 0.3 &&
+        left > last->left) {
+        size_t old = strlen(last->text);
+        char *t = realloc(last->text, old + n + 2);
+        if (!t) return;
+        t[old] = '\x1f';
+        memcpy(t + old + 1, s, n);
+        t[old + 1 + n] = '\0';
+        last->text = t;
+        last->cells += cells;
+        if (bottom > last->bottom) last->bottom = bottom;
+        return;
+    }
     if (ls->n == ls->cap) {
         size_t cap = ls->cap ? ls->cap * 2 : 256;
         line *nl = realloc(ls->items, cap * sizeof *nl);
@@ -116,12 +136,23 @@ static void add_line(lines *ls, const char *s, size_t n, double size, double top
         ls->cap = cap;
     }
     line *l = &ls->items[ls->n++];
-    l->text = logical(s, n);
+    l->text = merge ? strndup(s, n) : logical(s, n); /* the second pass has it logical */
     l->size = size;
     l->top = top;
     l->bottom = bottom;
     l->left = left;
     l->page = page;
+    l->cells = cells;
+    l->bold = bold;
+}
+
+static int by_position(const void *a, const void *b)
+{
+    const line *x = a, *y = b;
+    long tx = lround(x->top / 2), ty = lround(y->top / 2); /* 2 pt bands: one baseline */
+    if (tx != ty) return tx < ty ? -1 : 1;
+    if (x->left != y->left) return x->left < y->left ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /* The lines of one page: poppler's text, its per-character boxes and its
@@ -134,6 +165,7 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
     guint n_rects = 0;
     poppler_page_get_text_layout(pg, &rects, &n_rects);
     GList *attrs = poppler_page_get_text_attributes(pg);
+    lines raw = {0};
     const char *p = text;
     glong ci = 0; /* character index */
     while (*p) {
@@ -148,10 +180,12 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
         }
         chars -= marks;
         double size = 0, top = 0, bottom = 0, left = 1e9;
+        int bold = 0;
         for (GList *a = attrs; a; a = a->next) {
             PopplerTextAttributes *ta = a->data;
             if (ta->start_index <= ci && ta->end_index >= ci) {
                 size = ta->font_size;
+                bold = ta->font_name && strstr(ta->font_name, "Bold") != NULL;
                 break;
             }
         }
@@ -162,7 +196,50 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
             if (rects[k].x1 < left) left = rects[k].x1;
             got = 1;
         }
-        add_line(ls, p, n, size, top, bottom, left, index);
+        /* Left-to-right lines split into cells where the boxes leave a wide
+         * gap (table columns; poppler glues their text together). */
+        qr_buf cut = {0};
+        int cells = 1;
+        if (!marks && size > 0 && (guint)(ci + chars) <= n_rects) {
+            /* One visual line at a time: poppler may glue a line's end to the
+             * next line's start (a wrapped table cell, then the next row). */
+            const char *q = p;
+            double ptop = 0, pbottom = 0, pleft = 1e9;
+            int started = 0;
+            for (glong k = ci; q < p + n; k++) {
+                const char *next = g_utf8_next_char(q);
+                const PopplerRectangle *rc = &rects[k];
+                if (started && *q != ' ' && fabs(rc->y1 - ptop) > size * 0.5 && rc->y1 > ptop) {
+                    add_line(&raw, cut.data ? cut.data : "", cut.len, size, ptop, pbottom, pleft,
+                             index, cells, bold, 0);
+                    cut.len = 0;
+                    cells = 1;
+                    started = 0;
+                    pleft = 1e9;
+                }
+                if (*q != ' ' && !started) ptop = rc->y1, pbottom = rc->y2, started = 1;
+                if (*q != ' ' && rc->x1 < pleft) pleft = rc->x1;
+                if (*q != ' ' && rc->y2 > pbottom) pbottom = rc->y2;
+                /* A column gap: a space poppler stretched over it (wider than a
+                 * word space), or no space at all across a gap. */
+                int wide_space = *q == ' ' && rc->x2 - rc->x1 > size * 0.55;
+                int bare_gap = *q != ' ' && k > ci && rc->x1 - rects[k - 1].x2 > size * 0.45;
+                if ((wide_space || bare_gap) && cut.len && cut.data[cut.len - 1] != '\x1f') {
+                    while (cut.len && cut.data[cut.len - 1] == ' ')
+                        cut.len--;
+                    qr_buf_putc(&cut, '\x1f');
+                    cells++;
+                }
+                if (!(*q == ' ' && (wide_space || (cut.len && cut.data[cut.len - 1] == '\x1f'))))
+                    qr_buf_append(&cut, q, (size_t)(next - q));
+                q = next;
+            }
+            add_line(&raw, cut.data ? cut.data : "", cut.len, size, ptop, pbottom, pleft, index,
+                     cells, bold, 0);
+        } else {
+            add_line(&raw, p, n, size, top, bottom, left, index, 1, bold, 0);
+        }
+        qr_buf_free(&cut);
         ci += chars + (e ? 1 : 0);
         (void)marks;
         p = e ? e + 1 : p + n;
@@ -170,6 +247,19 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
     poppler_page_free_text_attributes(attrs);
     g_free(rects);
     g_free(text);
+    /* Top to bottom, then left to right (poppler's own order may put a
+     * table's last header cell after the footer); same-baseline lines then
+     * merge into rows of cells. */
+    for (size_t i = 0; i < raw.n; i++)
+        raw.items[i].order = i;
+    qsort(raw.items, raw.n, sizeof *raw.items, by_position);
+    for (size_t i = 0; i < raw.n; i++) {
+        line *l = &raw.items[i];
+        add_line(ls, l->text, strlen(l->text), l->size, l->top, l->bottom, l->left, l->page,
+                 l->cells, l->bold, 1);
+        free(l->text);
+    }
+    free(raw.items);
 }
 
 static int is_bullet(const char *s, int *ordered, const char **rest)
@@ -195,6 +285,90 @@ static int is_bullet(const char *s, int *ordered, const char **rest)
     while (**rest == ' ' || **rest == '\t')
         (*rest)++;
     return **rest != 0;
+}
+
+static void write_cells(qr_buf *b, const char *text)
+{
+    qr_buf_putc(b, '[');
+    const char *p = text;
+    for (int first = 1;; first = 0) {
+        const char *e = strchr(p, '\x1f');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (!first) qr_buf_putc(b, ',');
+        char num[32], cell[64];
+        char *end = NULL;
+        double v = 0;
+        if (n && n < sizeof cell) {
+            memcpy(cell, p, n);
+            cell[n] = '\0';
+            v = strtod(cell, &end);
+        }
+        /* A number when the text is the number's shortest form ("12.5", not "12.50"). */
+        if (end && !*end && isfinite(v) && qr_fmt_double(v, num) && strcmp(num, cell) == 0)
+            qr_buf_puts(b, num);
+        else
+            qr_rd_jstr(b, p, n);
+        if (!e) break;
+        p = e + 1;
+    }
+    qr_buf_putc(b, ']');
+}
+
+/* A table from rows of cells; a bold first row is the header, and a page's
+ * repeat of it is dropped, as are page numbers between the rows. */
+static void write_table(qr_buf *b, const line *rows, size_t n)
+{
+    size_t first = 0;
+    qr_buf_puts(b, "{\"type\":\"table\"");
+    if (rows[0].bold) {
+        qr_buf_puts(b, ",\"headers\":");
+        write_cells(b, rows[0].text);
+        first = 1;
+    }
+    qr_buf_puts(b, ",\"rows\":[");
+    int any = 0;
+    for (size_t i = first; i < n; i++) {
+        if (rows[i].cells != rows[0].cells) continue;
+        if (first && strcmp(rows[i].text, rows[0].text) == 0) continue;
+        if (any++) qr_buf_putc(b, ',');
+        /* The lines that follow a row with fewer cells continue its longest
+         * cell (a note that wraps in its column). */
+        qr_buf row = {0};
+        qr_buf_puts(&row, rows[i].text);
+        for (size_t k = i + 1; k < n && rows[k].cells < rows[0].cells; k++) {
+            if (strspn(rows[k].text, "0123456789/ ") == strlen(rows[k].text)) continue;
+            size_t best = 0, best_len = 0, start = 0, cell = 0;
+            for (size_t c = 0; c <= row.len; c++) {
+                if (c == row.len || row.data[c] == '\x1f') {
+                    if (c - start > best_len) best_len = c - start, best = cell;
+                    start = c + 1;
+                    cell++;
+                }
+            }
+            /* insert " text" at the end of cell `best` */
+            size_t at = 0;
+            for (size_t c = 0, cl = 0; c <= row.len; c++) {
+                if (c == row.len || row.data[c] == '\x1f') {
+                    if (cl == best) {
+                        at = c;
+                        break;
+                    }
+                    cl++;
+                }
+            }
+            qr_buf tail = {0};
+            qr_buf_append(&tail, row.data + at, row.len - at);
+            row.len = at;
+            qr_buf_putc(&row, ' ');
+            for (const char *t = rows[k].text; *t; t++)
+                qr_buf_putc(&row, *t == '\x1f' ? ' ' : *t);
+            qr_buf_append(&row, tail.data ? tail.data : "", tail.len);
+            qr_buf_free(&tail);
+        }
+        write_cells(b, row.data);
+        qr_buf_free(&row);
+    }
+    qr_buf_puts(b, "]}");
 }
 
 /* Lines end inside a word in CJK text: join them without a space. */
@@ -298,6 +472,26 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
         if (!l) break;
         /* A page number alone on its line ("3", "3/12") is the page's furniture. */
         if (strspn(l->text, "0123456789/ ") == strlen(l->text)) continue;
+        /* Two or more lines in a row that split into the same number of cells: a table. */
+        size_t end = i;
+        while (l->cells > 1 && end < ls.n &&
+               (ls.items[end].cells == l->cells ||
+                strspn(ls.items[end].text, "0123456789/ ") == strlen(ls.items[end].text) ||
+                /* a wrapped cell's next line, between two rows */
+                (end > i && ls.items[end].cells < l->cells &&
+                 ls.items[end].page == ls.items[end - 1].page &&
+                 ls.items[end].left > l->left + l->size &&
+                 ls.items[end].top - ls.items[end - 1].bottom < ls.items[end].size * 0.3)))
+            end++;
+        if (end - i >= 2) {
+            if (list_open) qr_buf_puts(b, "]}"), list_open = 0;
+            if (blocks++) qr_buf_putc(b, ',');
+            write_table(b, ls.items + i, end - i);
+            i = end - 1;
+            continue;
+        }
+        for (char *c = ls.items[i].text; *c; c++)
+            if (*c == '\x1f') *c = ' ';
         if (list_open && (!bullet || ordered != list_ordered) && !(gap == 0 && !bullet && !level)) {
             qr_buf_puts(b, "]}");
             list_open = 0;

@@ -93,6 +93,18 @@ with tempfile.TemporaryDirectory() as tmp:
                ["Latin, Greek, Cyrillic and symbols", "Right to left"], json.dumps(sp)[:300])
     else:
         expect("render the multi-script pdf", False, r.stdout)
+    # A table across pages: its header repeats on every page, one note wraps.
+    tpdf = os.path.join(tmp, "t.pdf")
+    fixture = json.load(open(os.path.join(SRC, "fixtures/pdf-tables/spec.json")))
+    q("render", os.path.join(SRC, "fixtures/pdf-tables/spec.json"), "-o", tpdf)
+    blocks = json.loads(q("read", tpdf).stdout)["blocks"]
+    tables = [b for b in blocks if b["type"] == "table"]
+    want = fixture["blocks"][2]
+    # booleans read back as text (a PDF has no types)
+    rows = [[str(c).lower() if isinstance(c, bool) else c for c in r] for r in want["rows"]]
+    expect("pdf table across pages: header and all rows", bool(tables) and
+           tables[0].get("headers") == want["headers"] and tables[0]["rows"] == rows,
+           json.dumps(tables[0] if tables else blocks)[:400])
 
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)
