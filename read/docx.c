@@ -440,80 +440,125 @@ static void add_text(dx *d, const char *s, size_t n)
     qr_rd_runs_add(&d->runs, s, n, &f);
 }
 
-static void element(dx *d, xmlTextReaderPtr x, int empty)
+/* An element as the SAX parser hands it: local name and attributes. */
+typedef struct node {
+    const char *local;
+    int nattr;
+    const xmlChar **attrs;
+} node;
+
+static int is(const node *x, const char *local)
 {
-    if (qr_rd_is(x, "p")) {
+    return strcmp(x->local, local) == 0;
+}
+
+/* An attribute by local name as a copy (xmlFree it), or NULL. */
+static char *attr_dup(const node *x, const char *local)
+{
+    size_t len;
+    const char *v = qr_rd_sax_attr(x->nattr, x->attrs, local, &len);
+    char *c = v ? (char *)xmlStrndup((const xmlChar *)v, (int)len) : NULL;
+    if (c) qr_rd_sax_amp(c, len);
+    return c;
+}
+
+static long attr_long(const node *x, const char *local, long def)
+{
+    char buf[32];
+    size_t len;
+    const char *v = qr_rd_sax_attr(x->nattr, x->attrs, local, &len);
+    if (!v || len >= sizeof buf) return def;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    char *end;
+    long n = strtol(buf, &end, 10);
+    return end == buf ? def : n;
+}
+
+/* w:b and kin: absent val = on. */
+static int attr_on(const node *x)
+{
+    size_t len;
+    const char *v = qr_rd_sax_attr(x->nattr, x->attrs, "val", &len);
+    if (!v) return 1;
+    return !((len == 1 && v[0] == '0') || (len == 5 && memcmp(v, "false", 5) == 0) ||
+             (len == 3 && memcmp(v, "off", 3) == 0) || (len == 4 && memcmp(v, "none", 4) == 0));
+}
+
+static void element(dx *d, const node *x, int empty)
+{
+    if (is(x, "p")) {
         para_reset(d);
-    } else if (qr_rd_is(x, "pPr")) {
+    } else if (is(x, "pPr")) {
         d->in_ppr = !empty;
-    } else if (qr_rd_is(x, "rPr")) {
+    } else if (is(x, "rPr")) {
         d->in_rpr = !empty && !d->in_ppr;
-    } else if (d->in_ppr && qr_rd_is(x, "pStyle")) {
+    } else if (d->in_ppr && is(x, "pStyle")) {
         xmlFree(d->pstyle);
-        d->pstyle = qr_rd_attr(x, "val");
-    } else if (d->in_ppr && qr_rd_is(x, "numId")) {
-        d->num_id = (int)qr_rd_attr_long(x, "val", 0);
+        d->pstyle = attr_dup(x, "val");
+    } else if (d->in_ppr && is(x, "numId")) {
+        d->num_id = (int)attr_long(x, "val", 0);
         d->has_num = 1;
-    } else if (d->in_ppr && qr_rd_is(x, "ilvl")) {
-        d->ilvl = (int)qr_rd_attr_long(x, "val", 0);
-    } else if (d->in_ppr && qr_rd_is(x, "outlineLvl")) {
-        d->outline = (int)qr_rd_attr_long(x, "val", -1);
-    } else if (d->in_ppr && qr_rd_is(x, "jc")) {
-        char *v = qr_rd_attr(x, "val");
+    } else if (d->in_ppr && is(x, "ilvl")) {
+        d->ilvl = (int)attr_long(x, "val", 0);
+    } else if (d->in_ppr && is(x, "outlineLvl")) {
+        d->outline = (int)attr_long(x, "val", -1);
+    } else if (d->in_ppr && is(x, "jc")) {
+        char *v = attr_dup(x, "val");
         d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
         xmlFree(v);
-    } else if (qr_rd_is(x, "r")) {
+    } else if (is(x, "r")) {
         d->in_run = !empty;
         run_reset(d);
         xmlFree(d->rstyle);
         d->rstyle = NULL;
-    } else if (d->in_rpr && qr_rd_is(x, "rStyle")) {
+    } else if (d->in_rpr && is(x, "rStyle")) {
         xmlFree(d->rstyle);
-        d->rstyle = qr_rd_attr(x, "val");
-    } else if (d->in_rpr && qr_rd_is(x, "b")) {
-        d->flags.bold = qr_rd_attr_on(x);
-    } else if (d->in_rpr && qr_rd_is(x, "i")) {
-        d->flags.italic = qr_rd_attr_on(x);
-    } else if (d->in_rpr && qr_rd_is(x, "u")) {
-        d->flags.underline = qr_rd_attr_on(x);
-    } else if (d->in_rpr && (qr_rd_is(x, "strike") || qr_rd_is(x, "dstrike"))) {
-        d->flags.strike = qr_rd_attr_on(x);
-    } else if (d->in_rpr && qr_rd_is(x, "rFonts")) {
-        char *f = qr_rd_attr(x, "ascii");
+        d->rstyle = attr_dup(x, "val");
+    } else if (d->in_rpr && is(x, "b")) {
+        d->flags.bold = attr_on(x);
+    } else if (d->in_rpr && is(x, "i")) {
+        d->flags.italic = attr_on(x);
+    } else if (d->in_rpr && is(x, "u")) {
+        d->flags.underline = attr_on(x);
+    } else if (d->in_rpr && (is(x, "strike") || is(x, "dstrike"))) {
+        d->flags.strike = attr_on(x);
+    } else if (d->in_rpr && is(x, "rFonts")) {
+        char *f = attr_dup(x, "ascii");
         if (f && qr_rd_mono_font(f)) d->flags.code = 1;
         xmlFree(f);
-    } else if (d->in_run && qr_rd_is(x, "t")) {
+    } else if (d->in_run && is(x, "t")) {
         d->in_t = !empty;
-    } else if (d->in_run && qr_rd_is(x, "tab")) {
+    } else if (d->in_run && is(x, "tab")) {
         add_text(d, "\t", 1);
-    } else if (d->in_run && (qr_rd_is(x, "br") || qr_rd_is(x, "cr"))) {
-        char *t = qr_rd_attr(x, "type");
+    } else if (d->in_run && (is(x, "br") || is(x, "cr"))) {
+        char *t = attr_dup(x, "type");
         if (t && strcmp(t, "page") == 0)
             d->page_break = 1;
         else if (!t || strcmp(t, "textWrapping") == 0)
             add_text(d, "\n", 1);
         xmlFree(t);
-    } else if (d->in_run && qr_rd_is(x, "noBreakHyphen")) {
+    } else if (d->in_run && is(x, "noBreakHyphen")) {
         add_text(d, "-", 1);
-    } else if (qr_rd_is(x, "hyperlink")) {
-        char *rid = qr_rd_attr(x, "id");
+    } else if (is(x, "hyperlink")) {
+        char *rid = attr_dup(x, "id");
         const qr_rd_rel *rel = qr_rd_rels_get(&d->rels, rid);
         d->link = rel && rel->external && link_ok(rel->target) ? rel->target : NULL;
         xmlFree(rid);
         if (empty) d->link = NULL;
-    } else if (qr_rd_is(x, "docPr")) {
+    } else if (is(x, "docPr")) {
         xmlFree(d->alt);
-        d->alt = qr_rd_attr(x, "descr");
-    } else if (qr_rd_is(x, "blip")) {
-        char *rid = qr_rd_attr(x, "embed");
+        d->alt = attr_dup(x, "descr");
+    } else if (is(x, "blip")) {
+        char *rid = attr_dup(x, "embed");
         if (rid) add_image(d, rid);
         xmlFree(rid);
-    } else if (qr_rd_is(x, "tbl")) {
+    } else if (is(x, "tbl")) {
         if (d->tbl_depth++ == 0) {
             end_paragraph(d); /* nothing pending, but keeps lists in order */
             flush_list(d);
         }
-    } else if (d->tbl_depth == 1 && qr_rd_is(x, "gridCol")) {
+    } else if (d->tbl_depth == 1 && is(x, "gridCol")) {
         if (d->n_grid == d->cap_grid) {
             size_t cap = d->cap_grid ? d->cap_grid * 2 : 8;
             double *ng = realloc(d->grid, cap * sizeof *ng);
@@ -521,8 +566,8 @@ static void element(dx *d, xmlTextReaderPtr x, int empty)
             d->grid = ng;
             d->cap_grid = cap;
         }
-        d->grid[d->n_grid++] = (double)qr_rd_attr_long(x, "w", 0);
-    } else if (d->tbl_depth == 1 && qr_rd_is(x, "tr")) {
+        d->grid[d->n_grid++] = (double)attr_long(x, "w", 0);
+    } else if (d->tbl_depth == 1 && is(x, "tr")) {
         if (d->n_rows == d->cap_rows) {
             size_t cap = d->cap_rows ? d->cap_rows * 2 : 16;
             row *nr = realloc(d->rows, cap * sizeof *nr);
@@ -531,47 +576,46 @@ static void element(dx *d, xmlTextReaderPtr x, int empty)
             d->cap_rows = cap;
         }
         memset(&d->rows[d->n_rows++], 0, sizeof(row));
-    } else if (d->tbl_depth == 1 && qr_rd_is(x, "tblHeader") && d->n_rows == 1) {
-        d->rows[0].header = qr_rd_attr_on(x);
-    } else if (d->tbl_depth == 1 && qr_rd_is(x, "tc")) {
+    } else if (d->tbl_depth == 1 && is(x, "tblHeader") && d->n_rows == 1) {
+        d->rows[0].header = attr_on(x);
+    } else if (d->tbl_depth == 1 && is(x, "tc")) {
         qr_rd_runs_reset(&d->cell_runs);
         d->cell_paras = 0;
         d->cell_right = 0;
-        if (empty) end_cell(d);
-    } else if (qr_rd_is(x, "sectPr") && d->tbl_depth == 0) {
+    } else if (is(x, "sectPr") && d->tbl_depth == 0) {
         /* the last one wins: the body's */
-    } else if (qr_rd_is(x, "pgSz")) {
-        d->pg_w = qr_rd_attr_long(x, "w", 0);
-        d->pg_h = qr_rd_attr_long(x, "h", 0);
-        char *o = qr_rd_attr(x, "orient");
+    } else if (is(x, "pgSz")) {
+        d->pg_w = attr_long(x, "w", 0);
+        d->pg_h = attr_long(x, "h", 0);
+        char *o = attr_dup(x, "orient");
         d->landscape = o && strcmp(o, "landscape") == 0;
         xmlFree(o);
-    } else if (qr_rd_is(x, "pgMar")) {
-        d->m_top = qr_rd_attr_long(x, "top", 1440);
-        d->m_right = qr_rd_attr_long(x, "right", 1440);
-        d->m_bottom = qr_rd_attr_long(x, "bottom", 1440);
-        d->m_left = qr_rd_attr_long(x, "left", 1440);
+    } else if (is(x, "pgMar")) {
+        d->m_top = attr_long(x, "top", 1440);
+        d->m_right = attr_long(x, "right", 1440);
+        d->m_bottom = attr_long(x, "bottom", 1440);
+        d->m_left = attr_long(x, "left", 1440);
     }
-    if (empty && qr_rd_is(x, "p")) end_paragraph(d);
+    if (empty && is(x, "p")) end_paragraph(d);
 }
 
-static void end_element(dx *d, xmlTextReaderPtr x)
+static void end_element(dx *d, const node *x)
 {
-    if (qr_rd_is(x, "p")) {
+    if (is(x, "p")) {
         end_paragraph(d);
-    } else if (qr_rd_is(x, "pPr")) {
+    } else if (is(x, "pPr")) {
         d->in_ppr = 0;
-    } else if (qr_rd_is(x, "rPr")) {
+    } else if (is(x, "rPr")) {
         d->in_rpr = 0;
-    } else if (qr_rd_is(x, "r")) {
+    } else if (is(x, "r")) {
         d->in_run = 0;
-    } else if (qr_rd_is(x, "t")) {
+    } else if (is(x, "t")) {
         d->in_t = 0;
-    } else if (qr_rd_is(x, "hyperlink")) {
+    } else if (is(x, "hyperlink")) {
         d->link = NULL;
-    } else if (qr_rd_is(x, "tc") && d->tbl_depth == 1) {
+    } else if (is(x, "tc") && d->tbl_depth == 1) {
         end_cell(d);
-    } else if (qr_rd_is(x, "tbl")) {
+    } else if (is(x, "tbl")) {
         if (--d->tbl_depth == 0) end_table(d);
     }
 }
@@ -579,10 +623,10 @@ static void end_element(dx *d, xmlTextReaderPtr x)
 /* Subtrees whose text is not the body's: text boxes (their paragraphs sit
  * inside a paragraph), the fallback twin of alternate content, deleted text
  * and field instructions. */
-static int skipped(xmlTextReaderPtr x)
+static int skipped(const node *x)
 {
-    return qr_rd_is(x, "txbxContent") || qr_rd_is(x, "Fallback") || qr_rd_is(x, "delText") ||
-           qr_rd_is(x, "instrText") || qr_rd_is(x, "pict") || qr_rd_is(x, "del");
+    return is(x, "txbxContent") || is(x, "Fallback") || is(x, "delText") || is(x, "instrText") ||
+           is(x, "pict") || is(x, "del");
 }
 
 static const char *size_name(long w, long h)
@@ -626,54 +670,54 @@ static void write_page(dx *d, qr_buf *b)
     qr_buf_putc(b, '}');
 }
 
+/* The body through libxml2's SAX2 parser: no node per element. */
+typedef struct body_sax {
+    dx *d;
+    int body, skip; /* inside <w:body>; depth inside a skipped subtree */
+} body_sax;
+
+static void body_start(void *ctx, const char *local, int nattr, const xmlChar **attrs)
+{
+    body_sax *s = ctx;
+    node x = {local, nattr, attrs};
+    if (s->skip) {
+        s->skip++;
+        return;
+    }
+    if (!s->body) {
+        s->body = is(&x, "body");
+        return;
+    }
+    if (skipped(&x)) {
+        s->skip = 1;
+        return;
+    }
+    element(s->d, &x, 0);
+}
+
+static void body_end(void *ctx, const char *local)
+{
+    body_sax *s = ctx;
+    if (s->skip) {
+        s->skip--;
+        return;
+    }
+    node x = {local, 0, NULL};
+    if (s->body) end_element(s->d, &x);
+}
+
+static void body_text(void *ctx, const char *t, int len)
+{
+    body_sax *s = ctx;
+    if (!s->skip && s->d->in_t) add_text(s->d, t, (size_t)len);
+}
+
 static qr_status read_body(dx *d)
 {
-    char *data;
-    size_t len;
-    qr_status st = qr_rd_zip_read(d->r, d->part, &data, &len);
-    if (st != QR_OK) return st;
-    xmlTextReaderPtr x = qr_rd_xml_mem(d->r, data, len, d->part);
-    int rc, body = 0;
-    while (x && (rc = qr_rd_xml_next(d->r, x, d->part)) == 1) {
-        int type = xmlTextReaderNodeType(x);
-        if (type == XML_READER_TYPE_ELEMENT) {
-            if (!body) {
-                if (qr_rd_is(x, "body")) body = 1;
-                continue;
-            }
-            if (skipped(x)) {
-                if (!xmlTextReaderIsEmptyElement(x) && xmlTextReaderNext(x) == 1) {
-                    /* Next() moved past the subtree: look at the node it reached. */
-                    while (1) {
-                        int t = xmlTextReaderNodeType(x);
-                        if (t == XML_READER_TYPE_ELEMENT && skipped(x) &&
-                            !xmlTextReaderIsEmptyElement(x)) {
-                            if (xmlTextReaderNext(x) != 1) break;
-                            continue;
-                        }
-                        if (t == XML_READER_TYPE_ELEMENT)
-                            element(d, x, xmlTextReaderIsEmptyElement(x));
-                        else if (t == XML_READER_TYPE_END_ELEMENT)
-                            end_element(d, x);
-                        break;
-                    }
-                }
-                continue;
-            }
-            element(d, x, xmlTextReaderIsEmptyElement(x));
-        } else if (type == XML_READER_TYPE_END_ELEMENT) {
-            end_element(d, x);
-        } else if ((type == XML_READER_TYPE_TEXT ||
-                    type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE ||
-                    type == XML_READER_TYPE_WHITESPACE || type == XML_READER_TYPE_CDATA) &&
-                   d->in_t) {
-            const char *s = (const char *)xmlTextReaderConstValue(x);
-            if (s) add_text(d, s, strlen(s));
-        }
-    }
-    st = qr_rd_xml_free(d->r, x);
-    free(data);
-    if (st == QR_OK && !body)
+    body_sax s = {d, 0, 0};
+    qr_rd_sax sax = {body_start, body_end, body_text, &s};
+    qr_status st = qr_rd_sax_stream(d->r, d->part, &sax);
+    if (st == QR_OK && !s.body)
         st = qr_rd_fail(d->r, QR_E_SPEC, d->part, "the file is not a Word document",
                         "%s has no <w:body>", d->part);
     return st;

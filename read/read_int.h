@@ -86,6 +86,9 @@ typedef struct qr_rd_sax {
     void *ctx;
 } qr_rd_sax;
 qr_status qr_rd_sax_stream(qr_rd *r, const char *part, const qr_rd_sax *s);
+/** Without entity substitution, SAX2 hands '&' in attribute values over as
+ *  "&#38;": turn those back into '&' in place; returns the new length. */
+size_t qr_rd_sax_amp(char *s, size_t n);
 /** An attribute's value (not NUL-terminated: *len bytes), or NULL. */
 const char *qr_rd_sax_attr(int nattr, const xmlChar **attrs, const char *local, size_t *len);
 

@@ -531,6 +531,7 @@ static const char *attr(int nattr, const xmlChar **attrs, const char *local, cha
     if (len >= size) len = size - 1;
     memcpy(buf, v, len);
     buf[len] = '\0';
+    qr_rd_sax_amp(buf, len);
     return buf;
 }
 

@@ -209,6 +209,21 @@ qr_status qr_rd_sax_stream(qr_rd *r, const char *part, const qr_rd_sax *s)
     return r->errs->count ? r->errs->items[0].code : QR_OK;
 }
 
+size_t qr_rd_sax_amp(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '&' && i + 5 <= n && memcmp(s + i, "&#38;", 5) == 0) {
+            s[o++] = '&';
+            i += 4;
+        } else {
+            s[o++] = s[i];
+        }
+    }
+    if (o < n) s[o] = '\0';
+    return o;
+}
+
 const char *qr_rd_sax_attr(int nattr, const xmlChar **attrs, const char *local, size_t *len)
 {
     for (int i = 0; i < nattr; i++) {
