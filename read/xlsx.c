@@ -368,6 +368,11 @@ static int json_number(const char *s)
 /* One cell's JSON. */
 static void write_cell(xl *w, cellv *c, qr_buf *b)
 {
+    /* The buffers are reused from cell to cell: terminate them at their length. */
+    if (c->v.data) c->v.data[c->v.len] = '\0';
+    if (c->f.data) c->f.data[c->f.len] = '\0';
+    if (c->is.data) c->is.data[c->is.len] = '\0';
+    if (!c->v.len && strcmp(c->t, "str") != 0 && strcmp(c->t, "inlineStr") != 0) c->has_v = 0;
     const char *fmt = c->xf >= 0 && (size_t)c->xf < w->n_xf ? w->fmt_of_xf[c->xf] : NULL;
     const char *v = c->v.data ? c->v.data : "";
     const char *t = c->t;
