@@ -451,6 +451,10 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
         qr_buf_putc(b, '}');
         return;
     }
+    if (!fmt && json_number(v)) {
+        qr_buf_append(b, v, c->v.len); /* already JSON: no round trip through a double */
+        return;
+    }
     char *end;
     double num = strtod(v, &end);
     if (end == v || !isfinite(num)) {
@@ -575,7 +579,11 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
             if (!x->s.in_row) open_row(x->b, &x->s, x->s.row);
             cellv *c = &x->c;
             const char *t = attr(nattr, attrs, "t", buf, sizeof buf);
-            snprintf(c->t, sizeof c->t, "%.15s", t ? t : "n");
+            if (!t) t = "n";
+            size_t k = 0;
+            for (; t[k] && k + 1 < sizeof c->t; k++)
+                c->t[k] = t[k];
+            c->t[k] = '\0';
             c->xf = attr_long(nattr, attrs, "s", -1);
             c->v.len = c->f.len = c->is.len = 0;
             c->has_v = c->has_f = 0;
