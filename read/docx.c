@@ -778,7 +778,14 @@ qr_status qr_rd_docx(qr_rd *r)
     for (size_t k = 0; k < d.n_items; k++)
         free(d.items[k].json);
     free(d.items);
-    d.n_rows = 0;
+    /* A table left open (a damaged file) still owns its rows. */
+    for (size_t i = 0; i < d.n_rows; i++) {
+        for (size_t c = 0; c < d.rows[i].n; c++) {
+            free(d.rows[i].cells[c].json);
+            free(d.rows[i].cells[c].json_header);
+        }
+        free(d.rows[i].cells);
+    }
     free(d.rows);
     free(d.grid);
     qr_rd_runs_free(&d.runs);
