@@ -119,6 +119,25 @@ static int parse_args(int argc, char **argv, read_args *a, int import)
     return 0;
 }
 
+/* Read FILE, or stdin for "-" (refused when it is a terminal). */
+static qr_status read_input(const read_args *a, qr_kind *kind, qr_result *res)
+{
+    if (strcmp(a->file, "-") != 0) return qr_read_file(a->file, &a->o, kind, res);
+    char msg[512];
+    qr_status st = QR_OK;
+    size_t len = 0;
+    char *data = qr_cli_read("-", a->o.max_input ? a->o.max_input : (size_t)64 << 20, &len, &st,
+                             msg, sizeof msg);
+    if (!data) {
+        memset(res, 0, sizeof *res);
+        qr_errlist_add(&res->errors, st, "", msg, NULL);
+        return res->status = st;
+    }
+    st = qr_read_mem(data, len, &a->o, kind, res);
+    free(data);
+    return st;
+}
+
 /* Write data to path atomically: a temp file beside it, fsync, rename. */
 static int write_atomic(const char *path, const void *data, size_t len)
 {
@@ -142,7 +161,7 @@ int qr_cli_read_cmd(int argc, char **argv)
     if (rc) return rc;
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;
-    qr_status st = qr_read_file(a.file, &a.o, &kind, &res);
+    qr_status st = read_input(&a, &kind, &res);
     if (st != QR_OK) {
         rc = fail_errors(st, &res.errors);
     } else if (a.out) {
@@ -183,7 +202,7 @@ int qr_cli_import(int argc, char **argv)
     a.o.to = QR_READ_SPEC;
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;
-    qr_status st = qr_read_file(a.file, &a.o, &kind, &res);
+    qr_status st = read_input(&a, &kind, &res);
     if (st != QR_OK) {
         rc = fail_errors(st, &res.errors);
         qr_result_free(&res);

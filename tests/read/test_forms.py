@@ -56,6 +56,17 @@ with tempfile.TemporaryDirectory() as tmp:
                for c in ch), json.dumps(ch, ensure_ascii=False))
     expect("a table row is never split", any(c["text"].endswith("A|B\t5") or "A|B\t5" in c["text"]
                                              for c in ch))
+    piped = subprocess.run([QUIRE, "read", "-", "--to", "markdown"], input=open(docx, "rb").read(),
+                           capture_output=True)
+    expect("read from stdin", piped.returncode == 0 and piped.stdout.decode() == md)
+    bad = q("read", docx, "--to", "yaml")
+    expect("a bad --to is a usage error", bad.returncode == 2 and "--to takes" in bad.stdout, bad.stdout)
+    missing = q("read", os.path.join(tmp, "nope.docx"))
+    expect("a missing file is an I/O error", missing.returncode == 3 and "cannot open" in missing.stdout)
+    outmd = os.path.join(tmp, "out.md")
+    wrote = q("read", docx, "--to", "markdown", "-o", outmd)
+    expect("-o writes the file and a result line", wrote.returncode == 0 and
+           json.loads(wrote.stdout)["status"] == "ok" and open(outmd).read() == md, wrote.stdout)
     # xlsx and pptx to markdown
     q("render", os.path.join(SRC, "fixtures/sheet-docsgpt-q3/spec.json"), "-o", os.path.join(tmp, "s.xlsx"))
     smd = q("read", os.path.join(tmp, "s.xlsx"), "--to", "markdown")
