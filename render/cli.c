@@ -16,6 +16,7 @@
 
 #include "cli/cli_fonts.h"
 #include "cli/cli_help.h"
+#include "cli/cli_read.h"
 #include "cli/cli_store.h"
 #include "cli/json_out.h"
 #include "compile_int.h"
@@ -630,7 +631,8 @@ static int dispatch(int argc, char **argv)
      * (compile.h), which parses faster and gives a big spec's rows back to
      * the system as the compiler converts them. Not for the store commands,
      * whose code frees json_dumps() text with free(). */
-    if (strcmp(cmd, "render") == 0 || strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0)
+    if (strcmp(cmd, "render") == 0 || strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0 ||
+        strcmp(cmd, "read") == 0)
         qr_compile_use_region_alloc();
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         qr_cli_usage(stdout);
@@ -662,7 +664,9 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
     if (strcmp(cmd, "schema") == 0) return cmd_schema(argc - 1, argv + 1);
     if (strcmp(cmd, "fonts") == 0) return qr_cli_fonts(argc - 1, argv + 1);
-    /* the rest are the store commands */
+    if (strcmp(cmd, "read") == 0) return qr_cli_read_cmd(argc - 1, argv + 1);
     note_store(argc - 1, argv + 1);
+    if (strcmp(cmd, "import") == 0) return qr_cli_import(argc - 1, argv + 1);
+    /* the rest are the store commands */
     return qr_cli_store(argc - 1, argv + 1);
 }

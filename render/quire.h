@@ -132,6 +132,41 @@ QR_EXPORT qr_kind qr_format_kind(qr_format f);
 /** Whether this build can render the format (1) or not (0). */
 QR_EXPORT int qr_format_available(qr_format f);
 
+/* ---- reading files back (read/) ----------------------------------------------
+ *
+ * qr_read_mem() takes the bytes of a .docx, .xlsx, .pptx or .pdf (told by
+ * content, not by name) and gives back what it holds: the spec that renders
+ * it (canonical JSON, as `quire fmt` prints), a structured JSON form, GitHub
+ * markdown or plain text, whole or in chunks. res->data holds the text
+ * (NUL-terminated); res->pages the slides or sheets; res->warnings what was
+ * skipped. Hostile input fails cleanly: QR_E_SPEC (exit 1) for a file that
+ * is damaged, encrypted or not one of the four formats (the message says
+ * which), QR_E_LIMIT (exit 4) past a cap, naming it. */
+typedef enum qr_read_to {
+    QR_READ_SPEC,     /* the spec, canonical JSON */
+    QR_READ_JSON,     /* {"kind", "title", "blocks"|"sheets"|"slides"} with plain text */
+    QR_READ_MARKDOWN, /* GitHub-flavoured: pipe tables, links kept */
+    QR_READ_TEXT      /* plain text in reading order */
+} qr_read_to;
+
+typedef struct qr_read_opts {
+    qr_read_to to;
+    size_t chunks;       /* > 0: {"chunks":[{"headings","text","chars"}]} of at most this many
+                          * characters, never splitting a sentence or a table row (markdown
+                          * text for QR_READ_SPEC/MARKDOWN/JSON, plain for QR_READ_TEXT) */
+    size_t max_input;    /* bytes of the file; 0: default 64 MiB */
+    size_t max_unzipped; /* uncompressed bytes of a package; 0: default 1 GiB; SIZE_MAX: none */
+    double max_ratio;    /* uncompressed/compressed bytes of one part; 0: default 500; < 0 none */
+} qr_read_opts;
+
+/** Read a file's bytes. kind (may be NULL) gets the spec's kind. Always
+ *  initialises *res; free it with qr_result_free(). opts may be NULL. */
+QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts *opts,
+                                qr_kind *kind, qr_result *res);
+/** qr_read_mem over the file at path (QR_E_IO when it cannot be read). */
+QR_EXPORT qr_status qr_read_file(const char *path, const qr_read_opts *opts, qr_kind *kind,
+                                 qr_result *res);
+
 /* The versioned spec store. */
 #include "quire_store.h"
 

@@ -12,14 +12,17 @@
 # (compile + render into memory; the first byte picks docx/xlsx/pptx/pdf/
 # html/png), fuzz_edit (merge patch, spec_append, JSON Patch, then compile),
 # fuzz_store (damaged meta/version/ledger files through show/log/diff/edit/
-# fsck). Prints executions and coverage per target; exits 1 if any failed.
+# fsck), fuzz_read (a file through qr_read_mem; the first byte picks the
+# output form). Prints executions and coverage per target; exits 1 if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${FUZZ_SECONDS:-60}
 B=${FUZZ_BUILD:-build-fuzz}
 CC=clang cmake -S . -B "$B" -DQUIRE_FUZZ=ON -DQUIRE_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 if [ -n "${FUZZ_TARGETS:-}" ]; then
-  cmake --build "$B" -j"${FUZZ_JOBS:-$(nproc)}" --target $FUZZ_TARGETS >/dev/null
+  extra=""
+  [[ " $FUZZ_TARGETS " == *" fuzz_read "* ]] && extra="quire"  # renders fuzz_read's seeds
+  cmake --build "$B" -j"${FUZZ_JOBS:-$(nproc)}" --target $FUZZ_TARGETS $extra >/dev/null
 else
   cmake --build "$B" -j"${FUZZ_JOBS:-$(nproc)}" >/dev/null
 fi
@@ -32,6 +35,20 @@ for bin in "$B"/tests/fuzz/fuzz_*; do
   corpus=$B/corpus/$name
   mkdir -p "$corpus"
   case $name in
+    fuzz_read)
+      # Every fixture rendered to docx, xlsx, pptx and pdf by the fuzz build's
+      # quire (files up to the input size cap), behind each selector byte.
+      for spec in fixtures/*/spec.json; do
+        base=$(echo "$spec" | tr '/' '_')
+        for ext in docx xlsx pptx pdf; do
+          out=$B/seed-read.$ext
+          "$B/quire" render "$spec" -o "$out" >/dev/null 2>&1 || continue
+          [ "$(stat -c %s "$out")" -lt 65536 ] || continue
+          for sel in 0 1 2 3 4; do
+            [ -f "$corpus/$base.$ext.$sel" ] || { printf "\\x3$sel"; cat "$out"; } > "$corpus/$base.$ext.$sel"
+          done
+        done
+      done ;;
     fuzz_edit|fuzz_store)
       # Multi-part inputs: fixture specs with edits, or whole store artifacts.
       python3 tests/fuzz/seeds/make_seeds.py "$name" "$corpus" >/dev/null ;;

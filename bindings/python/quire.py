@@ -460,3 +460,47 @@ class Store:
                     "problems": _errors(f.problems), "stray": _errors(f.stray)}
         finally:
             lib.qr_store_fsck_free(ctypes.byref(f))
+
+
+# ---- reading files back (issue 20; a separate hunk beside the store's) ----------------
+
+class _ReadOpts(ctypes.Structure):
+    _fields_ = [("to", ctypes.c_int), ("chunks", ctypes.c_size_t), ("max_input", ctypes.c_size_t),
+                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double)]
+
+
+_READ_TO = {"spec": 0, "json": 1, "markdown": 2, "text": 3}
+
+
+def read(file, to="spec", chunks=0):
+    """Read a .docx, .xlsx, .pptx or .pdf (bytes, or a path) back. to="spec"
+    returns (kind, spec dict); "json" a dict; "markdown" and "text" a str;
+    with chunks=N a list of {"headings", "text", "chars"} of at most N
+    characters. Raises QuireError for a damaged, encrypted or hostile file."""
+    lib = _L()
+    if to not in _READ_TO:
+        raise QuireError("to must be one of %s" % ", ".join(_READ_TO), status="usage error", code=5,
+                         exit_code=2)
+    fn = lib.qr_read_mem
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_ReadOpts),
+                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(_Result)]
+    if not isinstance(file, (bytes, bytearray)):
+        with open(file, "rb") as f:
+            file = f.read()
+    data = bytes(file)
+    opts = _ReadOpts(_READ_TO[to], chunks, 0, 0, 0.0)
+    kind = ctypes.c_int()
+    res = _Result()
+    st = fn(data, len(data), ctypes.byref(opts), ctypes.byref(kind), ctypes.byref(res))
+    try:
+        if st != 0:
+            _raise(st, res.errors)
+        text = ctypes.string_at(res.data, res.size).decode("utf-8")
+    finally:
+        lib.qr_result_free(ctypes.byref(res))
+    if chunks:
+        return json.loads(text)["chunks"]
+    if to == "spec":
+        return KINDS[kind.value], json.loads(text)
+    return json.loads(text) if to == "json" else text

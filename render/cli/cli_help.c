@@ -93,6 +93,27 @@ static const qr_cli_opt fsck_opts[] = {
     STORE_OPTS,
 };
 static const qr_cli_opt store_opts[] = {STORE_OPTS};
+#define READ_LIMIT_OPTS                                                                            \
+    {"--max-input", "BYTES", "the file size limit (default 64 MiB)"},                              \
+        {"--max-unzipped", "BYTES", "the total uncompressed size a package may claim"},            \
+    {                                                                                              \
+        "--max-ratio", "N", "the compression ratio past which a part is a zip bomb"                \
+    }
+static const qr_cli_opt read_opts[] = {
+    {"--to", "spec|json|markdown|text", "what to print (default spec)"},
+    {"--chunks", "N", "chunks of at most N characters, each with its heading path"},
+    {"-o, --output", "OUT", "write OUT (atomically) instead of stdout"},
+    READ_LIMIT_OPTS,
+    {"-h, --help", NULL, "show this help"},
+};
+static const qr_cli_opt import_opts[] = {
+    {"--owner", "O", "the artifact's owner"},
+    {"--title", "T", "its title (default: the file's)"},
+    {"--id", "ID", "its id (default: generated)"},
+    READ_LIMIT_OPTS,
+    {"--store", "DIR", "the store (default $QUIRE_STORE, else ./.quire)"},
+    {"-h, --help", NULL, "show this help"},
+};
 static const qr_cli_opt help_opts[] = {
     {"--man", NULL, "print the quire.1 man page (mdoc)"},
     {"--man-spec", NULL, "print the quire-spec.5 man page of the spec language"},
@@ -116,6 +137,11 @@ const qr_cli_cmd qr_cli_cmds[] = {
      OPTS(schema_opts)},
     {"fonts", "TEXT | --spec SPEC", "show script runs, fonts and direction", NULL,
      OPTS(fonts_opts)},
+    {"read", "FILE|- [--to spec|json|markdown|text] [--chunks N] [-o OUT]",
+     "read a .docx, .xlsx, .pptx or .pdf back into a spec, text, markdown or chunks", NULL,
+     OPTS(read_opts)},
+    {"import", "FILE [--owner O] [--title T] [--id ID]",
+     "read FILE into a new artifact of the store", NULL, OPTS(import_opts)},
     {"create", "-k KIND [--title T] [--id ID] [--owner O] SPEC|-",
      "store a new artifact (version 1)", NULL, OPTS(create_opts)},
     {"edit", "ID [--patch F] [--append F] [--ops F]", "apply an edit: a new version", NULL,

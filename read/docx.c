@@ -1,0 +1,804 @@
+/* docx.c: a .docx back into a document spec. word/document.xml streams
+ * through libxml2's reader once; paragraphs become headings (outline level
+ * or "heading N" style), list items (numbering), code (monospace style),
+ * images (data: URIs) or paragraphs with runs; tables keep their header row
+ * (tblHeader, else a bold first row), cells and grid widths; the last
+ * sectPr gives the page. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "compile.h"
+#include "docx_int.h"
+
+typedef struct item {
+    int level;
+    char *json; /* a JSON string, or an object's members without braces */
+    int plain;
+} item;
+
+typedef struct cell {
+    char *json, *json_header; /* the value, and as a header cell (bold dropped) */
+    int all_bold;
+} cell;
+
+typedef struct row {
+    cell *cells;
+    size_t n, cap;
+    int header;
+} row;
+
+typedef struct dx {
+    qr_rd *r;
+    const char *part;
+    qr_rd_styles styles;
+    qr_rd_numbering num;
+    qr_rd_rels rels;
+    char *core_title;
+    int have_title;
+    qr_buf blocks;
+    size_t n_blocks;
+
+    /* the paragraph being read */
+    char *pstyle;
+    int num_id, ilvl, outline, jc_right, has_num;
+    int page_break, in_ppr, in_rpr;
+    qr_rd_runs runs;
+    qr_buf images; /* image blocks of this paragraph, each preceded by a comma */
+    char *alt;
+
+    /* the run being read */
+    qr_rd_run flags;
+    int in_run, in_t;
+    char *rstyle;
+    char *link;
+
+    /* the list being collected */
+    item *items;
+    size_t n_items, cap_items;
+    int list_num, list_ordered;
+
+    /* the table being read (depth counts nested tables) */
+    int tbl_depth;
+    row *rows;
+    size_t n_rows, cap_rows;
+    qr_rd_runs cell_runs;
+    int cell_paras, cell_right;
+    double *grid;
+    size_t n_grid, cap_grid;
+
+    /* page */
+    long pg_w, pg_h, m_top, m_right, m_bottom, m_left;
+    int landscape;
+} dx;
+
+static void block_sep(dx *d)
+{
+    if (d->n_blocks++) qr_buf_putc(&d->blocks, ',');
+}
+
+/* ---- lists ----------------------------------------------------------------- */
+
+/* Items from *i on at this level, with their children, as JSON array members. */
+static void emit_items(dx *d, size_t *i, int level, qr_buf *b)
+{
+    int first = 1;
+    while (*i < d->n_items && d->items[*i].level >= level) {
+        item *it = &d->items[*i];
+        if (!first) qr_buf_putc(b, ',');
+        first = 0;
+        (*i)++;
+        int kids = *i < d->n_items && d->items[*i].level > it->level;
+        if (it->plain && !kids) {
+            qr_buf_puts(b, it->json);
+            continue;
+        }
+        qr_buf_putc(b, '{');
+        if (it->plain) {
+            qr_buf_puts(b, "\"text\":");
+            qr_buf_puts(b, it->json);
+        } else {
+            qr_buf_puts(b, it->json);
+        }
+        if (kids) {
+            qr_buf_puts(b, ",\"items\":[");
+            emit_items(d, i, d->items[*i].level, b);
+            qr_buf_putc(b, ']');
+        }
+        qr_buf_putc(b, '}');
+    }
+}
+
+static void flush_list(dx *d)
+{
+    if (!d->n_items) return;
+    block_sep(d);
+    qr_buf_puts(&d->blocks, "{\"type\":\"list\"");
+    if (d->list_ordered) qr_buf_puts(&d->blocks, ",\"ordered\":true");
+    qr_buf_puts(&d->blocks, ",\"items\":[");
+    size_t i = 0;
+    while (i < d->n_items)
+        emit_items(d, &i, d->items[i].level, &d->blocks);
+    qr_buf_puts(&d->blocks, "]}");
+    for (size_t k = 0; k < d->n_items; k++)
+        free(d->items[k].json);
+    d->n_items = 0;
+}
+
+static void add_item(dx *d, int num_id, int ilvl)
+{
+    int ordered = qr_rd_num_ordered(&d->num, num_id);
+    if (d->n_items && (num_id != d->list_num || ordered != d->list_ordered)) flush_list(d);
+    d->list_num = num_id;
+    d->list_ordered = ordered;
+    if (ilvl < 0) ilvl = 0;
+    if (ilvl > 8) ilvl = 8;
+    /* A level may only go one deeper than the item before it. */
+    int max = d->n_items ? d->items[d->n_items - 1].level + 1 : 0;
+    if (ilvl > max) ilvl = max;
+    if (d->n_items == d->cap_items) {
+        size_t cap = d->cap_items ? d->cap_items * 2 : 16;
+        item *ni = realloc(d->items, cap * sizeof *ni);
+        if (!ni) return;
+        d->items = ni;
+        d->cap_items = cap;
+    }
+    qr_buf b = {0};
+    int plain = d->runs.n <= 1 &&
+                !(d->runs.n == 1 &&
+                  (d->runs.items[0].bold || d->runs.items[0].italic || d->runs.items[0].underline ||
+                   d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].link));
+    if (plain) {
+        if (d->runs.n)
+            qr_rd_jstr(&b, d->runs.items[0].text.data, d->runs.items[0].text.len);
+        else
+            qr_buf_puts(&b, "\"\"");
+    } else {
+        qr_rd_runs_json(&d->runs, &b);
+    }
+    d->items[d->n_items].level = ilvl;
+    d->items[d->n_items].plain = plain;
+    d->items[d->n_items].json = b.data ? b.data : strdup("\"\"");
+    d->n_items++;
+}
+
+/* ---- paragraphs -------------------------------------------------------------- */
+
+static void para_reset(dx *d)
+{
+    xmlFree(d->pstyle);
+    d->pstyle = NULL;
+    d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = 0;
+    d->outline = -1;
+    qr_rd_runs_reset(&d->runs);
+    d->images.len = 0;
+}
+
+static void end_paragraph(dx *d)
+{
+    if (d->tbl_depth > 0) {
+        /* A cell's paragraphs join with newlines. */
+        if (d->cell_paras++ && !qr_rd_runs_empty(&d->runs)) {
+            qr_rd_run plain = {0};
+            qr_rd_runs_add(&d->cell_runs, "\n", 1, &plain);
+        }
+        for (size_t i = 0; i < d->runs.n; i++) {
+            qr_rd_run *rn = &d->runs.items[i];
+            qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
+        }
+        if (d->jc_right) d->cell_right = 1;
+        para_reset(d);
+        return;
+    }
+    int level = d->outline >= 0 && d->outline <= 8 ? d->outline + 1
+                                                   : qr_rd_style_heading(&d->styles, d->pstyle);
+    int num_id = d->has_num ? d->num_id : qr_rd_style_num(&d->styles, d->pstyle);
+    int empty = qr_rd_runs_empty(&d->runs);
+    if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
+        add_item(d, num_id, d->ilvl);
+    } else if (!empty) {
+        flush_list(d);
+        if (level == -1 && !d->have_title && d->n_blocks == 0) {
+            /* The Title paragraph: the title itself when the core has none. */
+            if (!d->core_title) {
+                qr_buf t = {0};
+                qr_rd_runs_plain(&d->runs, &t);
+                d->core_title = t.data;
+            }
+            d->have_title = 1;
+        } else if (level > 0) {
+            block_sep(d);
+            qr_buf_puts(&d->blocks, "{\"type\":\"heading\",");
+            qr_rd_runs_json(&d->runs, &d->blocks);
+            qr_buf_printf(&d->blocks, ",\"level\":%d}", level > 6 ? 6 : level);
+        } else if (qr_rd_style_mono(&d->styles, d->pstyle)) {
+            block_sep(d);
+            qr_buf t = {0};
+            qr_rd_runs_plain(&d->runs, &t);
+            qr_buf_puts(&d->blocks, "{\"type\":\"code\",\"text\":");
+            qr_rd_jstr(&d->blocks, t.data ? t.data : "", t.len);
+            qr_buf_putc(&d->blocks, '}');
+            qr_buf_free(&t);
+        } else {
+            block_sep(d);
+            qr_buf_puts(&d->blocks, "{\"type\":\"paragraph\",");
+            qr_rd_runs_json(&d->runs, &d->blocks);
+            qr_buf_putc(&d->blocks, '}');
+        }
+    }
+    if (d->images.len || d->page_break) flush_list(d);
+    if (d->images.len) {
+        block_sep(d);
+        qr_buf_append(&d->blocks, d->images.data, d->images.len);
+    }
+    if (d->page_break) {
+        block_sep(d);
+        qr_buf_puts(&d->blocks, "{\"type\":\"page_break\"}");
+    }
+    para_reset(d);
+}
+
+static void add_image(dx *d, const char *rid)
+{
+    const qr_rd_rel *rel = qr_rd_rels_get(&d->rels, rid);
+    if (!rel || rel->external) return;
+    qr_buf img = {0};
+    qr_buf_puts(&img, "{\"type\":\"image\",\"src\":");
+    if (!qr_rd_image_uri(d->r, rel->target, &img)) {
+        qr_errlist_addf(d->r->warns, QR_OK, rel->target, "only PNG and JPEG images are read",
+                        "skipped the image %s", rel->target);
+        qr_buf_free(&img);
+        return;
+    }
+    if (d->alt && *d->alt) {
+        qr_buf_puts(&img, ",\"alt\":");
+        qr_rd_jstr(&img, d->alt, strlen(d->alt));
+    }
+    qr_buf_putc(&img, '}');
+    /* Several images of one paragraph: "," separates them. */
+    if (d->images.len) qr_buf_putc(&d->images, ',');
+    qr_buf_append(&d->images, img.data, img.len);
+    qr_buf_free(&img);
+}
+
+/* ---- tables ------------------------------------------------------------------ */
+
+static int is_number(const char *s)
+{
+    if (!s || !*s) return 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !isfinite(v)) return 0;
+    /* JSON's number grammar: no leading '+', '.', or hex. */
+    const char *p = s[0] == '-' ? s + 1 : s;
+    if (!(*p >= '0' && *p <= '9')) return 0;
+    if (p[0] == '0' && p[1] >= '0' && p[1] <= '9') return 0;
+    for (; *p; p++)
+        if (!strchr("0123456789.eE+-", *p)) return 0;
+    return 1;
+}
+
+/* Whether s is the shortest round-trip form of its number ("1200.5", not
+ * "1200.50"): only then is the cell a number, so its text reads unchanged. */
+static int shortest(const char *s)
+{
+    char num[32];
+    qr_fmt_double(strtod(s, NULL), num);
+    return strcmp(num, s) == 0;
+}
+
+static char *cell_json(dx *d, int header)
+{
+    qr_buf b = {0};
+    qr_rd_runs *rs = &d->cell_runs;
+    qr_buf t = {0};
+    qr_rd_runs_plain(rs, &t);
+    if (t.len == 0) {
+        qr_buf_puts(&b, "null");
+    } else if (d->cell_right && is_number(t.data) && shortest(t.data)) {
+        qr_buf_puts(&b, t.data);
+    } else {
+        int plain = 1;
+        for (size_t i = 0; i < rs->n; i++) {
+            const qr_rd_run *x = &rs->items[i];
+            if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code ||
+                x->link)
+                plain = 0;
+        }
+        if (plain) {
+            qr_rd_jstr(&b, t.data, t.len);
+        } else {
+            qr_rd_runs copy = {0};
+            for (size_t i = 0; i < rs->n; i++) {
+                qr_rd_run f = rs->items[i];
+                if (header) f.bold = 0;
+                qr_rd_runs_add(&copy, rs->items[i].text.data, rs->items[i].text.len, &f);
+            }
+            qr_buf_putc(&b, '{');
+            qr_rd_runs_json(&copy, &b);
+            qr_buf_putc(&b, '}');
+            qr_rd_runs_free(&copy);
+        }
+    }
+    qr_buf_free(&t);
+    return b.data ? b.data : strdup("null");
+}
+
+static void end_cell(dx *d)
+{
+    if (!d->n_rows) return;
+    row *rw = &d->rows[d->n_rows - 1];
+    if (rw->n == rw->cap) {
+        size_t cap = rw->cap ? rw->cap * 2 : 8;
+        cell *nc = realloc(rw->cells, cap * sizeof *nc);
+        if (!nc) return;
+        rw->cells = nc;
+        rw->cap = cap;
+    }
+    cell *c = &rw->cells[rw->n++];
+    int bold = 1, any = 0;
+    for (size_t i = 0; i < d->cell_runs.n; i++) {
+        if (!d->cell_runs.items[i].text.len) continue;
+        any = 1;
+        if (!d->cell_runs.items[i].bold) bold = 0;
+    }
+    c->all_bold = bold;
+    (void)any;
+    c->json = cell_json(d, 0);
+    c->json_header = cell_json(d, 1);
+    qr_rd_runs_reset(&d->cell_runs);
+    d->cell_paras = 0;
+    d->cell_right = 0;
+}
+
+static void emit_row(qr_buf *b, const row *rw, int header)
+{
+    qr_buf_putc(b, '[');
+    for (size_t c = 0; c < rw->n; c++) {
+        if (c) qr_buf_putc(b, ',');
+        qr_buf_puts(b, header ? rw->cells[c].json_header : rw->cells[c].json);
+    }
+    qr_buf_putc(b, ']');
+}
+
+static void end_table(dx *d)
+{
+    flush_list(d);
+    block_sep(d);
+    qr_buf *b = &d->blocks;
+    qr_buf_puts(b, "{\"type\":\"table\"");
+    size_t first = 0;
+    if (d->n_rows > 0) {
+        row *h = &d->rows[0];
+        int bold = h->n > 0 && d->n_rows > 1;
+        for (size_t c = 0; c < h->n; c++)
+            if (!h->cells[c].all_bold && strcmp(h->cells[c].json, "null") != 0) bold = 0;
+        if (h->header || bold) {
+            qr_buf_puts(b, ",\"headers\":");
+            emit_row(b, h, 1);
+            first = 1;
+        }
+    }
+    qr_buf_puts(b, ",\"rows\":[");
+    for (size_t i = first; i < d->n_rows; i++) {
+        if (i > first) qr_buf_putc(b, ',');
+        emit_row(b, &d->rows[i], 0);
+    }
+    qr_buf_putc(b, ']');
+    /* Widths when the grid is uneven, as ratios to the narrowest column. */
+    int even = 1;
+    double min = 0;
+    for (size_t i = 0; i < d->n_grid; i++) {
+        if (d->grid[i] <= 0)
+            even = 1, i = d->n_grid;
+        else if (fabs(d->grid[i] - d->grid[0]) > 2)
+            even = 0;
+        if (i < d->n_grid && (min == 0 || d->grid[i] < min)) min = d->grid[i];
+    }
+    if (!even && min > 0) {
+        qr_buf_puts(b, ",\"widths\":[");
+        for (size_t i = 0; i < d->n_grid; i++) {
+            if (i) qr_buf_putc(b, ',');
+            qr_rd_jnum(b, round(d->grid[i] / min * 100) / 100);
+        }
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_putc(b, '}');
+    for (size_t i = 0; i < d->n_rows; i++) {
+        for (size_t c = 0; c < d->rows[i].n; c++) {
+            free(d->rows[i].cells[c].json);
+            free(d->rows[i].cells[c].json_header);
+        }
+        free(d->rows[i].cells);
+    }
+    d->n_rows = 0;
+    d->n_grid = 0;
+}
+
+/* ---- the body ------------------------------------------------------------------ */
+
+static int link_ok(const char *url)
+{
+    return url && (strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
+                   strncasecmp(url, "mailto:", 7) == 0);
+}
+
+static void run_reset(dx *d)
+{
+    memset(&d->flags, 0, sizeof d->flags);
+    d->flags.link = d->link;
+}
+
+static void add_text(dx *d, const char *s, size_t n)
+{
+    qr_rd_run f = d->flags;
+    f.link = d->link;
+    if (!f.code && d->rstyle && qr_rd_style_mono(&d->styles, d->rstyle)) f.code = 1;
+    if (!f.bold && d->rstyle && qr_rd_style_bold(&d->styles, d->rstyle)) f.bold = 1;
+    qr_rd_runs_add(&d->runs, s, n, &f);
+}
+
+/* An element as the SAX parser hands it: local name and attributes. */
+typedef struct node {
+    const char *local;
+    int nattr;
+    const xmlChar **attrs;
+} node;
+
+static int is(const node *x, const char *local)
+{
+    return strcmp(x->local, local) == 0;
+}
+
+/* An attribute by local name as a copy (xmlFree it), or NULL. */
+static char *attr_dup(const node *x, const char *local)
+{
+    size_t len;
+    const char *v = qr_rd_sax_attr(x->nattr, x->attrs, local, &len);
+    char *c = v ? (char *)xmlStrndup((const xmlChar *)v, (int)len) : NULL;
+    if (c) qr_rd_sax_amp(c, len);
+    return c;
+}
+
+static long attr_long(const node *x, const char *local, long def)
+{
+    char buf[32];
+    size_t len;
+    const char *v = qr_rd_sax_attr(x->nattr, x->attrs, local, &len);
+    if (!v || len >= sizeof buf) return def;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    char *end;
+    long n = strtol(buf, &end, 10);
+    return end == buf ? def : n;
+}
+
+/* w:b and kin: absent val = on. */
+static int attr_on(const node *x)
+{
+    size_t len;
+    const char *v = qr_rd_sax_attr(x->nattr, x->attrs, "val", &len);
+    if (!v) return 1;
+    return !((len == 1 && v[0] == '0') || (len == 5 && memcmp(v, "false", 5) == 0) ||
+             (len == 3 && memcmp(v, "off", 3) == 0) || (len == 4 && memcmp(v, "none", 4) == 0));
+}
+
+static void element(dx *d, const node *x, int empty)
+{
+    if (is(x, "p")) {
+        para_reset(d);
+    } else if (is(x, "pPr")) {
+        d->in_ppr = !empty;
+    } else if (is(x, "rPr")) {
+        d->in_rpr = !empty && !d->in_ppr;
+    } else if (d->in_ppr && is(x, "pStyle")) {
+        xmlFree(d->pstyle);
+        d->pstyle = attr_dup(x, "val");
+    } else if (d->in_ppr && is(x, "numId")) {
+        d->num_id = (int)attr_long(x, "val", 0);
+        d->has_num = 1;
+    } else if (d->in_ppr && is(x, "ilvl")) {
+        d->ilvl = (int)attr_long(x, "val", 0);
+    } else if (d->in_ppr && is(x, "outlineLvl")) {
+        d->outline = (int)attr_long(x, "val", -1);
+    } else if (d->in_ppr && is(x, "jc")) {
+        char *v = attr_dup(x, "val");
+        d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
+        xmlFree(v);
+    } else if (is(x, "r")) {
+        d->in_run = !empty;
+        run_reset(d);
+        xmlFree(d->rstyle);
+        d->rstyle = NULL;
+    } else if (d->in_rpr && is(x, "rStyle")) {
+        xmlFree(d->rstyle);
+        d->rstyle = attr_dup(x, "val");
+    } else if (d->in_rpr && is(x, "b")) {
+        d->flags.bold = attr_on(x);
+    } else if (d->in_rpr && is(x, "i")) {
+        d->flags.italic = attr_on(x);
+    } else if (d->in_rpr && is(x, "u")) {
+        d->flags.underline = attr_on(x);
+    } else if (d->in_rpr && (is(x, "strike") || is(x, "dstrike"))) {
+        d->flags.strike = attr_on(x);
+    } else if (d->in_rpr && is(x, "rFonts")) {
+        char *f = attr_dup(x, "ascii");
+        if (f && qr_rd_mono_font(f)) d->flags.code = 1;
+        xmlFree(f);
+    } else if (d->in_run && is(x, "t")) {
+        d->in_t = !empty;
+    } else if (d->in_run && is(x, "tab")) {
+        add_text(d, "\t", 1);
+    } else if (d->in_run && (is(x, "br") || is(x, "cr"))) {
+        char *t = attr_dup(x, "type");
+        if (t && strcmp(t, "page") == 0)
+            d->page_break = 1;
+        else if (!t || strcmp(t, "textWrapping") == 0)
+            add_text(d, "\n", 1);
+        xmlFree(t);
+    } else if (d->in_run && is(x, "noBreakHyphen")) {
+        add_text(d, "-", 1);
+    } else if (is(x, "hyperlink")) {
+        char *rid = attr_dup(x, "id");
+        const qr_rd_rel *rel = qr_rd_rels_get(&d->rels, rid);
+        d->link = rel && rel->external && link_ok(rel->target) ? rel->target : NULL;
+        xmlFree(rid);
+        if (empty) d->link = NULL;
+    } else if (is(x, "docPr")) {
+        xmlFree(d->alt);
+        d->alt = attr_dup(x, "descr");
+    } else if (is(x, "blip")) {
+        char *rid = attr_dup(x, "embed");
+        if (rid) add_image(d, rid);
+        xmlFree(rid);
+    } else if (is(x, "tbl")) {
+        if (d->tbl_depth++ == 0) {
+            end_paragraph(d); /* nothing pending, but keeps lists in order */
+            flush_list(d);
+        }
+    } else if (d->tbl_depth == 1 && is(x, "gridCol")) {
+        if (d->n_grid == d->cap_grid) {
+            size_t cap = d->cap_grid ? d->cap_grid * 2 : 8;
+            double *ng = realloc(d->grid, cap * sizeof *ng);
+            if (!ng) return;
+            d->grid = ng;
+            d->cap_grid = cap;
+        }
+        d->grid[d->n_grid++] = (double)attr_long(x, "w", 0);
+    } else if (d->tbl_depth == 1 && is(x, "tr")) {
+        if (d->n_rows == d->cap_rows) {
+            size_t cap = d->cap_rows ? d->cap_rows * 2 : 16;
+            row *nr = realloc(d->rows, cap * sizeof *nr);
+            if (!nr) return;
+            d->rows = nr;
+            d->cap_rows = cap;
+        }
+        memset(&d->rows[d->n_rows++], 0, sizeof(row));
+    } else if (d->tbl_depth == 1 && is(x, "tblHeader") && d->n_rows == 1) {
+        d->rows[0].header = attr_on(x);
+    } else if (d->tbl_depth == 1 && is(x, "tc")) {
+        qr_rd_runs_reset(&d->cell_runs);
+        d->cell_paras = 0;
+        d->cell_right = 0;
+    } else if (is(x, "sectPr") && d->tbl_depth == 0) {
+        /* the last one wins: the body's */
+    } else if (is(x, "pgSz")) {
+        d->pg_w = attr_long(x, "w", 0);
+        d->pg_h = attr_long(x, "h", 0);
+        char *o = attr_dup(x, "orient");
+        d->landscape = o && strcmp(o, "landscape") == 0;
+        xmlFree(o);
+    } else if (is(x, "pgMar")) {
+        d->m_top = attr_long(x, "top", 1440);
+        d->m_right = attr_long(x, "right", 1440);
+        d->m_bottom = attr_long(x, "bottom", 1440);
+        d->m_left = attr_long(x, "left", 1440);
+    }
+    if (empty && is(x, "p")) end_paragraph(d);
+}
+
+static void end_element(dx *d, const node *x)
+{
+    if (is(x, "p")) {
+        end_paragraph(d);
+    } else if (is(x, "pPr")) {
+        d->in_ppr = 0;
+    } else if (is(x, "rPr")) {
+        d->in_rpr = 0;
+    } else if (is(x, "r")) {
+        d->in_run = 0;
+    } else if (is(x, "t")) {
+        d->in_t = 0;
+    } else if (is(x, "hyperlink")) {
+        d->link = NULL;
+    } else if (is(x, "tc") && d->tbl_depth == 1) {
+        end_cell(d);
+    } else if (is(x, "tbl")) {
+        if (--d->tbl_depth == 0) end_table(d);
+    }
+}
+
+/* Subtrees whose text is not the body's: text boxes (their paragraphs sit
+ * inside a paragraph), the fallback twin of alternate content, deleted text
+ * and field instructions. */
+static int skipped(const node *x)
+{
+    return is(x, "txbxContent") || is(x, "Fallback") || is(x, "delText") || is(x, "instrText") ||
+           is(x, "pict") || is(x, "del");
+}
+
+static const char *size_name(long w, long h)
+{
+    static const struct {
+        const char *name;
+        long w, h;
+    } sizes[] = {{"Letter", 12240, 15840},
+                 {"A4", 11906, 16838},
+                 {"A5", 8391, 11906},
+                 {"Legal", 12240, 20160}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        if (labs(w - sizes[i].w) <= 20 && labs(h - sizes[i].h) <= 20) return sizes[i].name;
+    return NULL;
+}
+
+static void write_page(dx *d, qr_buf *b)
+{
+    if (!d->pg_w || !d->pg_h) return;
+    long w = d->pg_w, h = d->pg_h;
+    int land = d->landscape || w > h;
+    const char *name = land ? size_name(h, w) : size_name(w, h);
+    int margins = labs(d->m_top - 1440) > 1 || labs(d->m_right - 1440) > 1 ||
+                  labs(d->m_bottom - 1440) > 1 || labs(d->m_left - 1440) > 1;
+    if (!name) name = "Letter"; /* the spec names sizes only: the nearest default */
+    if (strcmp(name, "Letter") == 0 && !land && !margins) return;
+    qr_buf_puts(b, ",\"page\":{\"size\":");
+    qr_rd_jstr(b, name, strlen(name));
+    if (land) qr_buf_puts(b, ",\"orientation\":\"landscape\"");
+    if (margins) {
+        qr_buf_puts(b, ",\"margins\":{\"top\":");
+        qr_rd_jnum(b, round((double)d->m_top / 20 * 100) / 100);
+        qr_buf_puts(b, ",\"right\":");
+        qr_rd_jnum(b, round((double)d->m_right / 20 * 100) / 100);
+        qr_buf_puts(b, ",\"bottom\":");
+        qr_rd_jnum(b, round((double)d->m_bottom / 20 * 100) / 100);
+        qr_buf_puts(b, ",\"left\":");
+        qr_rd_jnum(b, round((double)d->m_left / 20 * 100) / 100);
+        qr_buf_putc(b, '}');
+    }
+    qr_buf_putc(b, '}');
+}
+
+/* The body through libxml2's SAX2 parser: no node per element. */
+typedef struct body_sax {
+    dx *d;
+    int body, skip; /* inside <w:body>; depth inside a skipped subtree */
+} body_sax;
+
+static void body_start(void *ctx, const char *local, int nattr, const xmlChar **attrs)
+{
+    body_sax *s = ctx;
+    node x = {local, nattr, attrs};
+    if (s->skip) {
+        s->skip++;
+        return;
+    }
+    if (!s->body) {
+        s->body = is(&x, "body");
+        return;
+    }
+    if (skipped(&x)) {
+        s->skip = 1;
+        return;
+    }
+    element(s->d, &x, 0);
+}
+
+static void body_end(void *ctx, const char *local)
+{
+    body_sax *s = ctx;
+    if (s->skip) {
+        s->skip--;
+        return;
+    }
+    node x = {local, 0, NULL};
+    if (s->body) end_element(s->d, &x);
+}
+
+static void body_text(void *ctx, const char *t, int len)
+{
+    body_sax *s = ctx;
+    if (!s->skip && s->d->in_t) add_text(s->d, t, (size_t)len);
+}
+
+static qr_status read_body(dx *d)
+{
+    body_sax s = {d, 0, 0};
+    qr_rd_sax sax = {body_start, body_end, body_text, &s};
+    qr_status st = qr_rd_sax_stream(d->r, d->part, &sax);
+    if (st == QR_OK && !s.body)
+        st = qr_rd_fail(d->r, QR_E_SPEC, d->part, "the file is not a Word document",
+                        "%s has no <w:body>", d->part);
+    return st;
+}
+
+qr_status qr_rd_docx(qr_rd *r)
+{
+    dx d;
+    memset(&d, 0, sizeof d);
+    d.r = r;
+    d.outline = -1;
+    qr_rd_rels root;
+    qr_status st = qr_rd_rels_read(r, "", &root);
+    const qr_rd_rel *main = st == QR_OK ? qr_rd_rels_type(&root, "/officeDocument") : NULL;
+    char *part = strdup(main && !main->external ? main->target : "word/document.xml");
+    qr_rd_rels_free(&root);
+    if (st != QR_OK) {
+        free(part);
+        return st;
+    }
+    d.part = part;
+    if (st == QR_OK) st = qr_rd_rels_read(r, part, &d.rels);
+    const qr_rd_rel *sty = qr_rd_rels_type(&d.rels, "/styles");
+    const qr_rd_rel *num = qr_rd_rels_type(&d.rels, "/numbering");
+    if (st == QR_OK) st = qr_rd_styles_read(r, sty ? sty->target : "word/styles.xml", &d.styles);
+    if (st == QR_OK) st = qr_rd_numbering_read(r, num ? num->target : "word/numbering.xml", &d.num);
+    if (st == QR_OK) {
+        d.core_title = qr_rd_core_title(r);
+        st = read_body(&d);
+    }
+    if (st == QR_OK) {
+        end_paragraph(&d);
+        flush_list(&d);
+        qr_buf *b = &r->spec;
+        qr_buf_putc(b, '{');
+        int comma = 0;
+        if (d.core_title && *d.core_title) {
+            qr_buf_puts(b, "\"title\":");
+            qr_rd_jstr(b, d.core_title, strlen(d.core_title));
+            comma = 1;
+        }
+        if (d.styles.lang && *d.styles.lang && strcmp(d.styles.lang, "en-US") != 0) {
+            qr_buf_puts(b, comma ? ",\"lang\":" : "\"lang\":");
+            qr_rd_jstr(b, d.styles.lang, strlen(d.styles.lang));
+            comma = 1;
+        }
+        if (!comma)
+            qr_buf_puts(b, "\"blocks\":[");
+        else
+            qr_buf_puts(b, ",\"blocks\":[");
+        qr_buf_append(b, d.blocks.data ? d.blocks.data : "", d.blocks.len);
+        qr_buf_putc(b, ']');
+        write_page(&d, b);
+        qr_buf_putc(b, '}');
+        if (b->oom || d.blocks.oom) st = qr_rd_fail(r, QR_E_NOMEM, "", NULL, "out of memory");
+        r->kind = QR_KIND_DOCUMENT;
+    }
+    for (size_t k = 0; k < d.n_items; k++)
+        free(d.items[k].json);
+    free(d.items);
+    /* A table left open (a damaged file) still owns its rows. */
+    for (size_t i = 0; i < d.n_rows; i++) {
+        for (size_t c = 0; c < d.rows[i].n; c++) {
+            free(d.rows[i].cells[c].json);
+            free(d.rows[i].cells[c].json_header);
+        }
+        free(d.rows[i].cells);
+    }
+    free(d.rows);
+    free(d.grid);
+    qr_rd_runs_free(&d.runs);
+    qr_rd_runs_free(&d.cell_runs);
+    qr_buf_free(&d.blocks);
+    qr_buf_free(&d.images);
+    xmlFree(d.pstyle);
+    xmlFree(d.rstyle);
+    xmlFree(d.alt);
+    free(d.core_title);
+    qr_rd_styles_free(&d.styles);
+    qr_rd_numbering_free(&d.num);
+    qr_rd_rels_free(&d.rels);
+    free(part);
+    return st;
+}

@@ -1,0 +1,51 @@
+/* docx_int.h: the styles and numbering the docx reader consults. */
+#ifndef QR_READ_DOCX_INT_H
+#define QR_READ_DOCX_INT_H
+
+#include "read_int.h"
+
+typedef struct qr_rd_style {
+    char *id, *name, *based_on;
+    int outline;   /* w:outlineLvl, -1 when none */
+    int num_id;    /* w:numPr/w:numId, 0 when none */
+    int mono;      /* 1 monospace ascii font, -1 another font, 0 unset */
+    int bold;      /* w:b in the style's run properties */
+    int character; /* a character style */
+} qr_rd_style;
+
+typedef struct qr_rd_styles {
+    qr_rd_style *items;
+    size_t n, cap;
+    char *lang; /* docDefaults w:lang w:val */
+} qr_rd_styles;
+
+typedef struct qr_rd_abstract {
+    int id, ordered;
+} qr_rd_abstract;
+typedef struct qr_rd_num {
+    int id, abstract;
+} qr_rd_num;
+typedef struct qr_rd_numbering {
+    qr_rd_abstract *abstracts;
+    size_t n_abstract;
+    qr_rd_num *nums;
+    size_t n_num;
+} qr_rd_numbering;
+
+qr_status qr_rd_styles_read(qr_rd *r, const char *part, qr_rd_styles *s);
+const qr_rd_style *qr_rd_style_get(const qr_rd_styles *s, const char *id);
+/** Heading level 1..9 of a paragraph style, -1 for Title, 0 for none. */
+int qr_rd_style_heading(const qr_rd_styles *s, const char *id);
+/** The numId a paragraph style carries, 0 for none. */
+int qr_rd_style_num(const qr_rd_styles *s, const char *id);
+/** Whether the style is monospace (its font, or a code style's name). */
+int qr_rd_style_mono(const qr_rd_styles *s, const char *id);
+int qr_rd_style_bold(const qr_rd_styles *s, const char *id);
+void qr_rd_styles_free(qr_rd_styles *s);
+
+qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb);
+/** Whether a numbering instance counts (decimal, letters...) at level 0. */
+int qr_rd_num_ordered(const qr_rd_numbering *nb, int num_id);
+void qr_rd_numbering_free(qr_rd_numbering *nb);
+
+#endif

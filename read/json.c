@@ -1,0 +1,172 @@
+/* json.c: the JSON a reader writes (strings, numbers) and the runs of one
+ * paragraph, merged so that the pieces a writer split a run into (one per
+ * script or font) come back as the one run they were. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "compile.h"
+#include "read_int.h"
+
+void qr_rd_jstr(qr_buf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    qr_buf_putc(b, '"');
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        qr_buf_append(b, s + start, i - start);
+        start = i + 1;
+        switch (c) {
+        case '"':
+            qr_buf_puts(b, "\\\"");
+            break;
+        case '\\':
+            qr_buf_puts(b, "\\\\");
+            break;
+        case '\n':
+            qr_buf_puts(b, "\\n");
+            break;
+        case '\t':
+            qr_buf_puts(b, "\\t");
+            break;
+        case '\r':
+            qr_buf_puts(b, "\\r");
+            break;
+        default: {
+            char u[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
+            qr_buf_puts(b, u);
+        }
+        }
+    }
+    qr_buf_append(b, s + start, n - start);
+    qr_buf_putc(b, '"');
+}
+
+void qr_rd_jnum(qr_buf *b, double v)
+{
+    char num[32];
+    qr_fmt_double(v, num);
+    qr_buf_puts(b, num);
+}
+
+static int same_flags(const qr_rd_run *a, const qr_rd_run *b)
+{
+    return a->bold == b->bold && a->italic == b->italic && a->underline == b->underline &&
+           a->strike == b->strike && a->code == b->code &&
+           (a->link == b->link || (a->link && b->link && strcmp(a->link, b->link) == 0));
+}
+
+void qr_rd_runs_add(qr_rd_runs *rs, const char *s, size_t n, const qr_rd_run *f)
+{
+    if (n == 0) return;
+    if (rs->n && same_flags(&rs->items[rs->n - 1], f)) {
+        qr_buf_append(&rs->items[rs->n - 1].text, s, n);
+        return;
+    }
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? rs->cap * 2 : 8;
+        qr_rd_run *ni = realloc(rs->items, cap * sizeof *ni);
+        if (!ni) return;
+        memset(ni + rs->cap, 0, (cap - rs->cap) * sizeof *ni);
+        rs->items = ni;
+        rs->cap = cap;
+    }
+    qr_rd_run *r = &rs->items[rs->n++];
+    qr_buf keep = r->text; /* reuse the buffer of an earlier paragraph */
+    keep.len = 0;
+    if (keep.data) keep.data[0] = '\0';
+    *r = *f;
+    r->text = keep;
+    r->link = f->link ? strdup(f->link) : NULL;
+    qr_buf_append(&r->text, s, n);
+}
+
+int qr_rd_runs_empty(const qr_rd_runs *rs)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->items[i].text.len) return 0;
+    return 1;
+}
+
+void qr_rd_runs_plain(const qr_rd_runs *rs, qr_buf *b)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        qr_buf_append(b, rs->items[i].text.data, rs->items[i].text.len);
+}
+
+static int plain(const qr_rd_run *r)
+{
+    return !r->bold && !r->italic && !r->underline && !r->strike && !r->code && !r->link;
+}
+
+void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
+{
+    if (rs->n == 0 || (rs->n == 1 && plain(&rs->items[0]))) {
+        qr_buf_puts(b, "\"text\":");
+        if (rs->n)
+            qr_rd_jstr(b, rs->items[0].text.data, rs->items[0].text.len);
+        else
+            qr_buf_puts(b, "\"\"");
+        return;
+    }
+    qr_buf_puts(b, "\"runs\":[");
+    for (size_t i = 0; i < rs->n; i++) {
+        const qr_rd_run *r = &rs->items[i];
+        if (i) qr_buf_putc(b, ',');
+        if (plain(r)) {
+            qr_rd_jstr(b, r->text.data, r->text.len);
+            continue;
+        }
+        qr_buf_puts(b, "{\"text\":");
+        qr_rd_jstr(b, r->text.data, r->text.len);
+        if (r->bold) qr_buf_puts(b, ",\"bold\":true");
+        if (r->italic) qr_buf_puts(b, ",\"italic\":true");
+        if (r->underline) qr_buf_puts(b, ",\"underline\":true");
+        if (r->strike) qr_buf_puts(b, ",\"strike\":true");
+        if (r->code) qr_buf_puts(b, ",\"code\":true");
+        if (r->link) {
+            qr_buf_puts(b, ",\"link\":");
+            qr_rd_jstr(b, r->link, strlen(r->link));
+        }
+        qr_buf_putc(b, '}');
+    }
+    qr_buf_putc(b, ']');
+}
+
+void qr_rd_runs_reset(qr_rd_runs *rs)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        free(rs->items[i].link);
+        rs->items[i].link = NULL;
+        rs->items[i].text.len = 0;
+    }
+    rs->n = 0;
+}
+
+void qr_rd_runs_free(qr_rd_runs *rs)
+{
+    qr_rd_runs_reset(rs);
+    for (size_t i = 0; i < rs->cap; i++)
+        qr_buf_free(&rs->items[i].text);
+    free(rs->items);
+    memset(rs, 0, sizeof *rs);
+}
+
+int qr_rd_mono_font(const char *f)
+{
+    static const char *const names[] = {"courier",     "consolas",    "mono",      "menlo",
+                                        "monaco",      "source code", "fira code", "lucida console",
+                                        "inconsolata", NULL};
+    if (!f) return 0;
+    char low[128];
+    size_t n = 0;
+    for (; f[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)((f[n] >= 'A' && f[n] <= 'Z') ? f[n] + 32 : f[n]);
+    low[n] = '\0';
+    for (int i = 0; names[i]; i++)
+        if (strstr(low, names[i])) return 1;
+    return 0;
+}

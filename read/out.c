@@ -1,0 +1,735 @@
+/* out.c: a compiled tree (what a reader read) written as structured JSON,
+ * GitHub-flavoured markdown or plain text, whole or in chunks for
+ * retrieval. Markdown and text are built as a list of pieces (a heading, a
+ * sentence, a list item, a table row) so that chunking packs whole pieces:
+ * a chunk never splits a sentence or a table row. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "read_int.h"
+
+/* ---- pieces ------------------------------------------------------------------ */
+
+typedef struct piece {
+    char *text;
+    const char *sep; /* before it: "\n\n" a new block, "\n" a new row or item, " " a sentence */
+    char *path;      /* the heading path as a JSON array, shared across pieces */
+    int heading;     /* a heading starts a new chunk */
+} piece;
+
+typedef struct pieces {
+    piece *items;
+    size_t n, cap;
+    int md;                /* markdown (else text) */
+    char *path;            /* current heading path (JSON array) */
+    const char *heads[10]; /* current headings by level */
+    size_t heads_len[10];
+} pieces;
+
+static void add_piece(pieces *ps, const char *sep, const char *s, size_t n, int heading)
+{
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? ps->cap * 2 : 64;
+        piece *ni = realloc(ps->items, cap * sizeof *ni);
+        if (!ni) return;
+        ps->items = ni;
+        ps->cap = cap;
+    }
+    piece *p = &ps->items[ps->n++];
+    p->text = malloc(n + 1);
+    if (p->text) {
+        memcpy(p->text, s, n);
+        p->text[n] = '\0';
+    }
+    p->sep = sep;
+    p->path = ps->path;
+    p->heading = heading;
+}
+
+/* A new heading at level (1..9): the path keeps the levels above it. */
+static void set_path(pieces *ps, int level, const char *s, size_t n)
+{
+    if (level < 1) level = 1;
+    if (level > 9) level = 9;
+    ps->heads[level] = s;
+    ps->heads_len[level] = n;
+    for (int l = level + 1; l < 10; l++)
+        ps->heads[l] = NULL;
+    qr_buf b = {0};
+    qr_buf_putc(&b, '[');
+    int first = 1;
+    for (int l = 0; l < 10; l++) {
+        if (!ps->heads[l]) continue;
+        if (!first) qr_buf_putc(&b, ',');
+        first = 0;
+        qr_rd_jstr(&b, ps->heads[l], ps->heads_len[l]);
+    }
+    qr_buf_putc(&b, ']');
+    ps->path = b.data; /* freed with the pieces: every distinct path is kept once */
+    add_piece(ps, "", "", 0, 0);
+    ps->items[ps->n - 1].heading = -1; /* owns the path */
+}
+
+/* ---- text of runs ------------------------------------------------------------- */
+
+static void md_escape(qr_buf *b, const char *s, size_t n, int table)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (strchr("\\`*_[]<>~", c) || (table && c == '|')) qr_buf_putc(b, '\\');
+        if (c == '\n') {
+            qr_buf_puts(b, table ? "<br>" : "  \n");
+            continue;
+        }
+        qr_buf_putc(b, c);
+    }
+}
+
+static void put_text(const pieces *ps, qr_buf *b, const qr_text *t, int table)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        const qr_run *r = &t->runs[i];
+        if (!ps->md) {
+            for (size_t k = 0; k < r->len; k++) {
+                char c = r->text[k];
+                qr_buf_putc(b, table && (c == '\n' || c == '\t') ? ' ' : c);
+            }
+            continue;
+        }
+        if (r->code) {
+            /* A code span: a fence longer than any backtick run inside. */
+            size_t run = 0, most = 0;
+            for (size_t k = 0; k < r->len; k++) {
+                run = r->text[k] == '`' ? run + 1 : 0;
+                if (run > most) most = run;
+            }
+            if (r->link) qr_buf_putc(b, '[');
+            for (size_t k = 0; k <= most; k++)
+                qr_buf_putc(b, '`');
+            for (size_t k = 0; k < r->len; k++) {
+                char c = r->text[k];
+                if (table && c == '|') qr_buf_putc(b, '\\');
+                qr_buf_putc(b, c == '\n' ? ' ' : c);
+            }
+            for (size_t k = 0; k <= most; k++)
+                qr_buf_putc(b, '`');
+            if (r->link) qr_buf_printf(b, "](%s)", r->link);
+            continue;
+        }
+        /* Emphasis markers hug the text: leading and trailing spaces stay outside. */
+        size_t lead = 0, trail = 0;
+        while (lead < r->len && r->text[lead] == ' ')
+            lead++;
+        while (trail < r->len - lead && r->text[r->len - 1 - trail] == ' ')
+            trail++;
+        const char *open = r->bold && r->italic ? "***" : r->bold ? "**" : r->italic ? "*" : "";
+        qr_buf_append(b, r->text, lead);
+        if (lead == r->len) continue;
+        if (r->link) qr_buf_putc(b, '[');
+        if (r->strike) qr_buf_puts(b, "~~");
+        qr_buf_puts(b, open);
+        md_escape(b, r->text + lead, r->len - lead - trail, table);
+        qr_buf_puts(b, open);
+        if (r->strike) qr_buf_puts(b, "~~");
+        if (r->link) {
+            qr_buf_puts(b, "](");
+            for (const char *u = r->link; *u; u++) {
+                if (*u == ')' || *u == '(' || *u == ' ')
+                    qr_buf_printf(b, "%%%02X", (unsigned)*u);
+                else
+                    qr_buf_putc(b, *u);
+            }
+            qr_buf_putc(b, ')');
+        }
+        qr_buf_append(b, r->text + r->len - trail, trail);
+    }
+}
+
+static void plain_text(qr_buf *b, const qr_text *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        qr_buf_append(b, t->runs[i].text, t->runs[i].len);
+}
+
+/* Split a paragraph's rendered text into sentences: after . ! ? and their
+ * CJK and Arabic kin, followed by a space (or for CJK, directly). */
+static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t end = 0;
+        unsigned char c = (unsigned char)s[i];
+        if ((c == '.' || c == '!' || c == '?') && i + 1 < n && s[i + 1] == ' ') end = i + 1;
+        /* U+3002 。 U+FF01 ！ U+FF1F ？ (3 bytes: E3 80 82, EF BC 81, EF BC 9F), U+061F ؟ */
+        if (i + 2 < n &&
+            ((c == 0xE3 && (unsigned char)s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0x82) ||
+             (c == 0xEF && (unsigned char)s[i + 1] == 0xBC &&
+              ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F))))
+            end = i + 3;
+        if (!end) continue;
+        add_piece(ps, start == 0 ? sep : " ", s + start, end - start, 0);
+        start = end;
+        while (start < n && s[start] == ' ')
+            start++;
+        i = start - 1;
+    }
+    if (start < n || start == 0) add_piece(ps, start == 0 ? sep : " ", s + start, n - start, 0);
+}
+
+/* ---- blocks ------------------------------------------------------------------ */
+
+static void items_pieces(pieces *ps, const qr_item *items, size_t n, int ordered, int depth,
+                         const char **sep)
+{
+    for (size_t i = 0; i < n; i++) {
+        qr_buf b = {0};
+        for (int k = 0; k < depth; k++)
+            qr_buf_puts(&b, ordered ? "   " : "  ");
+        if (ordered)
+            qr_buf_printf(&b, "%zu. ", i + 1);
+        else
+            qr_buf_puts(&b, "- ");
+        put_text(ps, &b, &items[i].text, 0);
+        add_piece(ps, *sep, b.data ? b.data : "", b.len, 0);
+        *sep = "\n";
+        qr_buf_free(&b);
+        if (items[i].n_items)
+            items_pieces(ps, items[i].items, items[i].n_items, ordered, depth + 1, sep);
+    }
+}
+
+static void cell_text(const pieces *ps, qr_buf *b, const qr_tcell *c)
+{
+    put_text(ps, b, &c->text, 1);
+}
+
+static void table_row(pieces *ps, const qr_tcell *cells, size_t n, size_t n_cols, const char *sep)
+{
+    qr_buf b = {0};
+    if (ps->md) qr_buf_puts(&b, "|");
+    for (size_t c = 0; c < n_cols; c++) {
+        if (ps->md)
+            qr_buf_putc(&b, ' ');
+        else if (c)
+            qr_buf_putc(&b, '\t');
+        if (cells && c < n) cell_text(ps, &b, &cells[c]);
+        if (ps->md) qr_buf_puts(&b, " |");
+    }
+    add_piece(ps, sep, b.data ? b.data : "", b.len, 0);
+    qr_buf_free(&b);
+}
+
+static void table_pieces(pieces *ps, const qr_table *t)
+{
+    size_t nc = t->n_cols ? t->n_cols : 1;
+    const char *sep = "\n\n";
+    if (t->headers || ps->md) {
+        table_row(ps, t->headers, t->headers ? t->n_headers : 0, nc, sep);
+        sep = "\n";
+        if (ps->md) {
+            qr_buf b = {0};
+            qr_buf_puts(&b, "|");
+            for (size_t c = 0; c < nc; c++)
+                qr_buf_puts(&b, " --- |");
+            add_piece(ps, "\n", b.data, b.len, 0);
+            qr_buf_free(&b);
+        }
+    }
+    for (size_t r = 0; r < t->n_rows; r++) {
+        table_row(ps, t->rows[r], nc, nc, sep);
+        sep = "\n";
+    }
+}
+
+static void block_pieces(pieces *ps, const qr_block *b, int shift)
+{
+    qr_buf t = {0};
+    switch (b->type) {
+    case QR_BLOCK_HEADING: {
+        qr_buf plain = {0};
+        plain_text(&plain, &b->u.heading.text);
+        int level = b->u.heading.level + shift;
+        set_path(ps, level, plain.data ? plain.data : "", plain.len);
+        /* The path points into the tree's text when it can: keep plain alive. */
+        if (ps->md)
+            for (int k = 0; k < (level > 6 ? 6 : level); k++)
+                qr_buf_putc(&t, '#');
+        if (ps->md) qr_buf_putc(&t, ' ');
+        put_text(ps, &t, &b->u.heading.text, 0);
+        add_piece(ps, "\n\n", t.data ? t.data : "", t.len, 1);
+        add_piece(ps, "", "", 0, 0);
+        ps->items[ps->n - 1].heading = -2; /* owns plain */
+        free(ps->items[ps->n - 1].text);
+        ps->items[ps->n - 1].text = plain.data ? plain.data : strdup("");
+        ps->items[ps->n - 1].sep = NULL;
+        break;
+    }
+    case QR_BLOCK_PARAGRAPH:
+        put_text(ps, &t, &b->u.paragraph.text, 0);
+        add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
+        break;
+    case QR_BLOCK_LIST: {
+        const char *sep = "\n\n";
+        items_pieces(ps, b->u.list.items, b->u.list.n_items, b->u.list.ordered, 0, &sep);
+        break;
+    }
+    case QR_BLOCK_TABLE:
+        table_pieces(ps, &b->u.table);
+        break;
+    case QR_BLOCK_CODE: {
+        size_t run = 0, most = 2;
+        for (size_t k = 0; k < b->u.code.len; k++) {
+            run = b->u.code.text[k] == '`' ? run + 1 : 0;
+            if (run > most) most = run;
+        }
+        if (ps->md) {
+            for (size_t k = 0; k <= most; k++)
+                qr_buf_putc(&t, '`');
+            qr_buf_putc(&t, '\n');
+        }
+        qr_buf_append(&t, b->u.code.text, b->u.code.len);
+        if (ps->md) {
+            qr_buf_putc(&t, '\n');
+            for (size_t k = 0; k <= most; k++)
+                qr_buf_putc(&t, '`');
+        }
+        add_piece(ps, "\n\n", t.data ? t.data : "", t.len, 0);
+        break;
+    }
+    case QR_BLOCK_IMAGE:
+        if (ps->md) {
+            qr_buf_puts(&t, "![");
+            md_escape(&t, b->u.image.alt, strlen(b->u.image.alt), 0);
+            qr_buf_printf(&t, "](%s)", b->u.image.name ? b->u.image.name : "image");
+        } else if (*b->u.image.alt) {
+            qr_buf_printf(&t, "[image: %s]", b->u.image.alt);
+        }
+        if (t.len) add_piece(ps, "\n\n", t.data, t.len, 0);
+        break;
+    case QR_BLOCK_PAGE_BREAK:
+        break;
+    }
+    qr_buf_free(&t);
+}
+
+/* ---- cells of sheets ------------------------------------------------------------ */
+
+/* An Excel serial (1900 system) as ISO 8601. */
+static void serial_date(qr_buf *b, double serial)
+{
+    double days = floor(serial);
+    double frac = serial - days;
+    /* Serial 60 is Excel's 1900-02-29, which never was; 61 is 1 March. */
+    long n = (long)days;
+    if (n > 60) n -= 1;
+    /* Day 1 = 1900-01-01, which is day -25567 from 1970-01-01; then the
+     * civil-from-days algorithm (H. Hinnant's). */
+    long e = n - 1 - 25567;
+    e += 719468;
+    long era = (e >= 0 ? e : e - 146096) / 146097;
+    long doe = e - era * 146097;
+    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long y = yoe + era * 400;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    long d = doy - (153 * mp + 2) / 5 + 1;
+    long m = mp < 10 ? mp + 3 : mp - 9;
+    qr_buf_printf(b, "%04ld-%02ld-%02ld", y + (m <= 2), m, d);
+    if (frac > 1e-9) {
+        long s = (long)llround(frac * 86400);
+        qr_buf_printf(b, "T%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    }
+}
+
+static void sheet_cell(const pieces *ps, qr_buf *b, const qr_cell *c, int md)
+{
+    char num[32];
+    switch ((qr_cell_type)c->type) {
+    case QR_CELL_EMPTY:
+        break;
+    case QR_CELL_NUMBER:
+        qr_fmt_double(c->v.num, num);
+        qr_buf_puts(b, num);
+        break;
+    case QR_CELL_BOOL:
+        qr_buf_puts(b, c->v.num != 0 ? "TRUE" : "FALSE");
+        break;
+    case QR_CELL_TEXT:
+        if (md)
+            md_escape(b, c->v.str, c->len, 1);
+        else
+            for (uint32_t k = 0; k < c->len; k++)
+                qr_buf_putc(b, c->v.str[k] == '\t' || c->v.str[k] == '\n' ? ' ' : c->v.str[k]);
+        break;
+    case QR_CELL_DATE:
+        serial_date(b, c->v.num);
+        break;
+    case QR_CELL_FORMULA: {
+        const qr_formula *f = c->v.formula;
+        if (f->has_value && f->value_type == QR_CELL_NUMBER) {
+            qr_fmt_double(f->num, num);
+            qr_buf_puts(b, num);
+        } else if (f->has_value && f->value_type == QR_CELL_BOOL) {
+            qr_buf_puts(b, f->num != 0 ? "TRUE" : "FALSE");
+        } else if (f->has_value && f->str) {
+            if (md)
+                md_escape(b, f->str, strlen(f->str), 1);
+            else
+                qr_buf_puts(b, f->str);
+        } else {
+            qr_buf_putc(b, '=');
+            if (md)
+                md_escape(b, f->text, strlen(f->text), 1);
+            else
+                qr_buf_puts(b, f->text);
+        }
+        break;
+    }
+    }
+    (void)ps;
+}
+
+static void sheet_pieces(pieces *ps, const qr_sheet *s)
+{
+    set_path(ps, 1, s->name, strlen(s->name));
+    qr_buf t = {0};
+    qr_buf_printf(&t, "%s%s", ps->md ? "## " : "", s->name);
+    add_piece(ps, "\n\n", t.data, t.len, 1);
+    size_t nc = s->n_cols ? s->n_cols : 1;
+    const char *sep = "\n\n";
+    for (size_t r = 0; r < s->n_rows; r++) {
+        t.len = 0;
+        if (ps->md) qr_buf_putc(&t, '|');
+        for (size_t c = 0; c < nc; c++) {
+            if (ps->md)
+                qr_buf_putc(&t, ' ');
+            else if (c)
+                qr_buf_putc(&t, '\t');
+            if (c < s->rows[r].n) sheet_cell(ps, &t, &s->rows[r].cells[c], ps->md);
+            if (ps->md) qr_buf_puts(&t, " |");
+        }
+        add_piece(ps, sep, t.data ? t.data : "", t.len, 0);
+        sep = "\n";
+        if (r == 0 && ps->md) {
+            t.len = 0;
+            qr_buf_putc(&t, '|');
+            for (size_t c = 0; c < nc; c++)
+                qr_buf_puts(&t, " --- |");
+            add_piece(ps, "\n", t.data, t.len, 0);
+        }
+    }
+    qr_buf_free(&t);
+}
+
+static void slide_pieces(pieces *ps, const qr_slide *s, size_t index)
+{
+    qr_buf t = {0}, plain = {0};
+    if (s->has_title) plain_text(&plain, &s->title);
+    if (!plain.len) qr_buf_printf(&plain, "Slide %zu", index + 1);
+    set_path(ps, 1, plain.data, plain.len);
+    if (ps->md) qr_buf_puts(&t, "## ");
+    if (s->has_title && s->title.n)
+        put_text(ps, &t, &s->title, 0);
+    else
+        qr_buf_append(&t, plain.data, plain.len);
+    add_piece(ps, "\n\n", t.data, t.len, 1);
+    add_piece(ps, "", "", 0, 0);
+    ps->items[ps->n - 1].heading = -2;
+    free(ps->items[ps->n - 1].text);
+    ps->items[ps->n - 1].text = plain.data;
+    ps->items[ps->n - 1].sep = NULL;
+    if (s->has_subtitle) {
+        t.len = 0;
+        put_text(ps, &t, &s->subtitle, 0);
+        add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
+    }
+    if (s->n_bullets) {
+        const char *sep = "\n\n";
+        items_pieces(ps, s->bullets, s->n_bullets, 0, 0, &sep);
+    }
+    if (s->table) table_pieces(ps, s->table);
+    if (s->image && *s->image->alt) {
+        t.len = 0;
+        qr_buf_printf(&t, ps->md ? "![%s](%s)" : "[image: %s]", s->image->alt,
+                      s->image->name ? s->image->name : "image");
+        add_piece(ps, "\n\n", t.data, t.len, 0);
+    }
+    if (s->notes && *s->notes) {
+        t.len = 0;
+        qr_buf_puts(&t, ps->md ? "> Notes: " : "Notes: ");
+        for (const char *p = s->notes; *p; p++) {
+            if (*p == '\n' && ps->md)
+                qr_buf_puts(&t, "\n> ");
+            else
+                qr_buf_putc(&t, *p);
+        }
+        add_piece(ps, "\n\n", t.data, t.len, 0);
+    }
+    qr_buf_free(&t);
+}
+
+static void doc_pieces(pieces *ps, const qr_doc *doc)
+{
+    int shift = 0;
+    if (doc->title && *doc->title && doc->kind != QR_KIND_SPREADSHEET &&
+        doc->kind != QR_KIND_PRESENTATION) {
+        set_path(ps, 1, doc->title, strlen(doc->title));
+        qr_buf t = {0};
+        qr_buf_printf(&t, "%s%s", ps->md ? "# " : "", doc->title);
+        add_piece(ps, "", t.data, t.len, 1);
+        qr_buf_free(&t);
+        shift = 1;
+    }
+    for (size_t i = 0; i < doc->n_blocks; i++)
+        block_pieces(ps, &doc->blocks[i], shift);
+    for (size_t i = 0; i < doc->n_sheets; i++)
+        sheet_pieces(ps, &doc->sheets[i]);
+    for (size_t i = 0; i < doc->n_slides; i++)
+        slide_pieces(ps, &doc->slides[i], i);
+}
+
+static void pieces_free(pieces *ps)
+{
+    for (size_t i = 0; i < ps->n; i++) {
+        if (ps->items[i].heading == -1) free(ps->items[i].path);
+        free(ps->items[i].text);
+    }
+    free(ps->items);
+}
+
+/* Characters (code points) of UTF-8 text. */
+static size_t chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static void flush_chunk(qr_buf *out, qr_buf *cur, const char *path, size_t *count)
+{
+    if (!cur->len) return;
+    qr_buf_puts(out, *count ? ",\n{\"headings\":" : "{\"headings\":");
+    qr_buf_puts(out, path ? path : "[]");
+    qr_buf_puts(out, ",\"text\":");
+    qr_rd_jstr(out, cur->data, cur->len);
+    qr_buf_printf(out, ",\"chars\":%zu}", chars(cur->data));
+    (*count)++;
+    cur->len = 0;
+}
+
+static void write_chunks(const pieces *ps, size_t max, qr_buf *out)
+{
+    qr_buf cur = {0};
+    size_t count = 0, cur_chars = 0;
+    const char *path = NULL;
+    qr_buf_puts(out, "{\"chunks\":[\n");
+    for (size_t i = 0; i < ps->n; i++) {
+        const piece *p = &ps->items[i];
+        if (p->heading < 0 || !p->text || !*p->text) continue;
+        size_t n = chars(p->text);
+        size_t sep = cur.len ? chars(p->sep) : 0;
+        if (p->heading || p->path != path || (cur.len && cur_chars + sep + n > max)) {
+            flush_chunk(out, &cur, path, &count);
+            cur_chars = 0;
+            sep = 0;
+        }
+        path = p->path;
+        if (cur.len) qr_buf_puts(&cur, p->sep);
+        qr_buf_puts(&cur, p->text);
+        cur_chars += sep + n;
+    }
+    flush_chunk(out, &cur, path, &count);
+    qr_buf_puts(out, "\n]}\n");
+    qr_buf_free(&cur);
+}
+
+/* ---- structured JSON ------------------------------------------------------------- */
+
+static void json_text(qr_buf *b, const qr_text *t)
+{
+    qr_buf p = {0};
+    plain_text(&p, t);
+    qr_rd_jstr(b, p.data ? p.data : "", p.len);
+    qr_buf_free(&p);
+}
+
+static void json_items(qr_buf *b, const qr_item *items, size_t n)
+{
+    qr_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) qr_buf_putc(b, ',');
+        qr_buf_puts(b, "{\"text\":");
+        json_text(b, &items[i].text);
+        if (items[i].n_items) {
+            qr_buf_puts(b, ",\"items\":");
+            json_items(b, items[i].items, items[i].n_items);
+        }
+        qr_buf_putc(b, '}');
+    }
+    qr_buf_putc(b, ']');
+}
+
+static void json_tcell(qr_buf *b, const qr_tcell *c)
+{
+    if (c->kind == QR_TCELL_EMPTY)
+        qr_buf_puts(b, "null");
+    else if (c->kind == QR_TCELL_NUMBER || c->kind == QR_TCELL_BOOL)
+        plain_text(b, &c->text);
+    else
+        json_text(b, &c->text);
+}
+
+static void json_table(qr_buf *b, const qr_table *t)
+{
+    qr_buf_puts(b, "{\"type\":\"table\"");
+    if (t->headers) {
+        qr_buf_puts(b, ",\"headers\":[");
+        for (size_t c = 0; c < t->n_headers; c++) {
+            if (c) qr_buf_putc(b, ',');
+            json_tcell(b, &t->headers[c]);
+        }
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_puts(b, ",\"rows\":[");
+    for (size_t r = 0; r < t->n_rows; r++) {
+        qr_buf_puts(b, r ? ",[" : "[");
+        for (size_t c = 0; c < t->n_cols; c++) {
+            if (c) qr_buf_putc(b, ',');
+            json_tcell(b, &t->rows[r][c]);
+        }
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_puts(b, "]}");
+}
+
+static void json_doc(const qr_doc *doc, qr_buf *b)
+{
+    static const char *const kinds[] = {"document", "spreadsheet", "presentation", "pdf", "html"};
+    qr_buf_printf(b, "{\"kind\":\"%s\"", kinds[doc->kind]);
+    if (doc->title) {
+        qr_buf_puts(b, ",\"title\":");
+        qr_rd_jstr(b, doc->title, strlen(doc->title));
+    }
+    if (doc->kind == QR_KIND_SPREADSHEET) {
+        qr_buf_puts(b, ",\"sheets\":[");
+        for (size_t i = 0; i < doc->n_sheets; i++) {
+            const qr_sheet *s = &doc->sheets[i];
+            if (i) qr_buf_putc(b, ',');
+            qr_buf_puts(b, "{\"name\":");
+            qr_rd_jstr(b, s->name, strlen(s->name));
+            qr_buf_puts(b, ",\"rows\":[");
+            for (size_t r = 0; r < s->n_rows; r++) {
+                qr_buf_puts(b, r ? ",\n[" : "\n[");
+                for (uint32_t c = 0; c < s->rows[r].n; c++) {
+                    const qr_cell *cl = &s->rows[r].cells[c];
+                    if (c) qr_buf_putc(b, ',');
+                    if (cl->type == QR_CELL_EMPTY) {
+                        qr_buf_puts(b, "null");
+                    } else if (cl->type == QR_CELL_NUMBER) {
+                        qr_rd_jnum(b, cl->v.num);
+                    } else if (cl->type == QR_CELL_BOOL) {
+                        qr_buf_puts(b, cl->v.num != 0 ? "true" : "false");
+                    } else {
+                        qr_buf t = {0};
+                        sheet_cell(NULL, &t, cl, 0);
+                        qr_rd_jstr(b, t.data ? t.data : "", t.len);
+                        qr_buf_free(&t);
+                    }
+                }
+                qr_buf_putc(b, ']');
+            }
+            qr_buf_puts(b, "]}");
+        }
+        qr_buf_puts(b, "]}\n");
+        return;
+    }
+    if (doc->kind == QR_KIND_PRESENTATION) {
+        qr_buf_puts(b, ",\"slides\":[");
+        for (size_t i = 0; i < doc->n_slides; i++) {
+            const qr_slide *s = &doc->slides[i];
+            qr_buf_puts(b, i ? ",\n{" : "\n{");
+            qr_buf_printf(b, "\"index\":%zu", i + 1);
+            if (s->has_title) qr_buf_puts(b, ",\"title\":"), json_text(b, &s->title);
+            if (s->has_subtitle) qr_buf_puts(b, ",\"subtitle\":"), json_text(b, &s->subtitle);
+            if (s->n_bullets)
+                qr_buf_puts(b, ",\"bullets\":"), json_items(b, s->bullets, s->n_bullets);
+            if (s->table) qr_buf_puts(b, ",\"table\":"), json_table(b, s->table);
+            if (s->notes) qr_buf_puts(b, ",\"notes\":"), qr_rd_jstr(b, s->notes, strlen(s->notes));
+            qr_buf_putc(b, '}');
+        }
+        qr_buf_puts(b, "]}\n");
+        return;
+    }
+    qr_buf_puts(b, ",\"blocks\":[");
+    for (size_t i = 0; i < doc->n_blocks; i++) {
+        const qr_block *k = &doc->blocks[i];
+        qr_buf_puts(b, i ? ",\n" : "\n");
+        switch (k->type) {
+        case QR_BLOCK_HEADING:
+            qr_buf_printf(b, "{\"type\":\"heading\",\"level\":%d,\"text\":", k->u.heading.level);
+            json_text(b, &k->u.heading.text);
+            qr_buf_putc(b, '}');
+            break;
+        case QR_BLOCK_PARAGRAPH:
+            qr_buf_puts(b, "{\"type\":\"paragraph\",\"text\":");
+            json_text(b, &k->u.paragraph.text);
+            qr_buf_putc(b, '}');
+            break;
+        case QR_BLOCK_LIST:
+            qr_buf_printf(b, "{\"type\":\"list\",\"ordered\":%s,\"items\":",
+                          k->u.list.ordered ? "true" : "false");
+            json_items(b, k->u.list.items, k->u.list.n_items);
+            qr_buf_putc(b, '}');
+            break;
+        case QR_BLOCK_TABLE:
+            json_table(b, &k->u.table);
+            break;
+        case QR_BLOCK_CODE:
+            qr_buf_puts(b, "{\"type\":\"code\",\"text\":");
+            qr_rd_jstr(b, k->u.code.text, k->u.code.len);
+            qr_buf_putc(b, '}');
+            break;
+        case QR_BLOCK_IMAGE:
+            qr_buf_puts(b, "{\"type\":\"image\",\"alt\":");
+            qr_rd_jstr(b, k->u.image.alt, strlen(k->u.image.alt));
+            qr_buf_printf(b, ",\"width\":%u,\"height\":%u}", k->u.image.width_px,
+                          k->u.image.height_px);
+            break;
+        case QR_BLOCK_PAGE_BREAK:
+            qr_buf_puts(b, "{\"type\":\"page_break\"}");
+            break;
+        }
+    }
+    qr_buf_puts(b, "]}\n");
+}
+
+qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out)
+{
+    if (to == QR_RD_JSON && !chunks) {
+        json_doc(doc, out);
+        return out->oom ? qr_fail(QR_E_NOMEM) : QR_OK;
+    }
+    pieces ps;
+    memset(&ps, 0, sizeof ps);
+    ps.md = to == QR_RD_MARKDOWN;
+    doc_pieces(&ps, doc);
+    if (chunks) {
+        write_chunks(&ps, chunks, out);
+    } else {
+        int any = 0;
+        for (size_t i = 0; i < ps.n; i++) {
+            const piece *p = &ps.items[i];
+            if (p->heading < 0 || !p->text) continue;
+            if (any && p->sep) qr_buf_puts(out, p->sep);
+            qr_buf_puts(out, p->text);
+            any = 1;
+        }
+        if (any) qr_buf_putc(out, '\n');
+    }
+    pieces_free(&ps);
+    return out->oom ? qr_fail(QR_E_NOMEM) : QR_OK;
+}

@@ -1,0 +1,551 @@
+/* poppler.c: a .pdf back into a document spec with poppler-glib: per page the
+ * text in reading order (poppler's text layout, which gives right-to-left
+ * and CJK text in logical order), split into lines with their font size and
+ * position; lines join into paragraphs until a vertical gap or a change of
+ * size; lines larger than the body size are headings (the larger, the
+ * higher), lines starting with a bullet or "1." are list items. Password
+ * PDFs and damaged files are input errors.
+ *
+ * Built into libquire, and for the CLI into quire-read-pdf.so, which
+ * read/pdf/load.c opens on the first PDF: the CLI does not link poppler and
+ * its dozens of libraries, so every other command starts as fast as before. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "pdf_int.h"
+
+#include <fribidi.h>
+#include <math.h>
+#include <poppler.h>
+
+typedef struct line {
+    char *text; /* UTF-8; cells separated by US (0x1F) */
+    double size, top, bottom, left;
+    int page;
+    int cells;    /* pieces the line splits into at wide horizontal gaps */
+    int bold;     /* its first character's font is bold */
+    size_t order; /* poppler's order, to keep it among equals */
+} line;
+
+typedef struct lines {
+    line *items;
+    size_t n, cap;
+} lines;
+
+/* poppler gives right-to-left text in visual order, each character wrapped
+ * in U+202B ... U+202C: drop the marks and reorder the line to logical
+ * order (the bidi reordering of a visual line gives back its logical one
+ * for the common cases: RTL text with embedded numbers and Latin words). */
+static char *logical(const char *s, size_t n)
+{
+    FriBidiChar *u = malloc((n + 1) * sizeof *u), *v = malloc((n + 1) * sizeof *v);
+    char *out = malloc(n * 8 + 1);
+    if (!u || !v || !out) {
+        free(u), free(v), free(out);
+        return strndup(s, n);
+    }
+    FriBidiStrIndex len =
+        fribidi_charset_to_unicode(FRIBIDI_CHAR_SET_UTF8, s, (FriBidiStrIndex)n, u);
+    FriBidiStrIndex k = 0;
+    int rtl = 0, last_rtl = 0;
+    for (FriBidiStrIndex i = 0; i < len; i++) {
+        FriBidiChar c = u[i];
+        if ((c >= 0x202A && c <= 0x202E) || c == 0xFEFF) continue;
+        FriBidiCharType t = fribidi_get_bidi_type(c);
+        if (FRIBIDI_IS_RTL(t))
+            rtl = last_rtl = 1;
+        else if (FRIBIDI_IS_LETTER(t))
+            last_rtl = 0;
+        u[k++] = c;
+    }
+    if (rtl) {
+        /* Reorder only: fribidi_log2vis would also shape (presentation forms). */
+        FriBidiParType base = last_rtl ? FRIBIDI_PAR_RTL : FRIBIDI_PAR_LTR;
+        FriBidiCharType *types = malloc((size_t)k * sizeof *types);
+        FriBidiBracketType *brackets = malloc((size_t)k * sizeof *brackets);
+        FriBidiLevel *levels = malloc((size_t)k * sizeof *levels);
+        if (types && brackets && levels) {
+            fribidi_get_bidi_types(u, k, types);
+            fribidi_get_bracket_types(u, k, types, brackets);
+            if (fribidi_get_par_embedding_levels_ex(types, brackets, k, &base, levels) &&
+                !fribidi_reorder_line(FRIBIDI_FLAGS_DEFAULT, types, k, 0, base, levels, u, NULL))
+                rtl = 0; /* cannot reorder: the line stays as poppler gave it */
+        }
+        free(types);
+        free(brackets);
+        free(levels);
+    }
+    /* Arabic presentation forms (what the glyphs map to, and what fribidi's
+     * shaping makes) back to letters; lam-alef to lam and alef. */
+    char *o = out;
+    for (FriBidiStrIndex i = 0; i < k; i++) {
+        FriBidiChar c = u[i];
+        char one[8];
+        int m = g_unichar_to_utf8((gunichar)c, one);
+        one[m] = '\0';
+        if ((c >= 0xFB50 && c <= 0xFDFF) || (c >= 0xFE70 && c <= 0xFEFC)) {
+            char *nf = g_utf8_normalize(one, -1, G_NORMALIZE_NFKC);
+            if (nf && strlen(nf) <= 8) {
+                strcpy(o, nf);
+                o += strlen(nf);
+                g_free(nf);
+                continue;
+            }
+            g_free(nf);
+        }
+        memcpy(o, one, (size_t)m);
+        o += m;
+    }
+    *o = '\0';
+    free(u);
+    free(v);
+    return out;
+}
+
+static void add_line(lines *ls, const char *s, size_t n, double size, double top, double bottom,
+                     double left, int page, int cells, int bold, int merge)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+        n--;
+    while (n && *s == ' ')
+        s++, n--;
+    if (!n) return;
+    /* poppler sometimes gives the cells of one row as lines of their own: a
+     * line on the same baseline, to the right of the last, is its next cell. */
+    line *last = ls->n && merge ? &ls->items[ls->n - 1] : NULL;
+    if (last && last->page == page && size > 0 && fabs(last->top - top) < size * 0.3 &&
+        left > last->left) {
+        size_t old = strlen(last->text);
+        char *t = realloc(last->text, old + n + 2);
+        if (!t) return;
+        t[old] = '\x1f';
+        memcpy(t + old + 1, s, n);
+        t[old + 1 + n] = '\0';
+        last->text = t;
+        last->cells += cells;
+        if (bottom > last->bottom) last->bottom = bottom;
+        return;
+    }
+    if (ls->n == ls->cap) {
+        size_t cap = ls->cap ? ls->cap * 2 : 256;
+        line *nl = realloc(ls->items, cap * sizeof *nl);
+        if (!nl) return;
+        ls->items = nl;
+        ls->cap = cap;
+    }
+    line *l = &ls->items[ls->n++];
+    l->text = merge ? strndup(s, n) : logical(s, n); /* the second pass has it logical */
+    l->size = size;
+    l->top = top;
+    l->bottom = bottom;
+    l->left = left;
+    l->page = page;
+    l->cells = cells;
+    l->bold = bold;
+}
+
+static int by_position(const void *a, const void *b)
+{
+    const line *x = a, *y = b;
+    long tx = lround(x->top / 2), ty = lround(y->top / 2); /* 2 pt bands: one baseline */
+    if (tx != ty) return tx < ty ? -1 : 1;
+    if (x->left != y->left) return x->left < y->left ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The lines of one page: poppler's text, its per-character boxes and its
+ * font attributes share one indexing (characters of the text). */
+static void page_lines(PopplerPage *pg, int index, lines *ls)
+{
+    char *text = poppler_page_get_text(pg);
+    if (!text) return;
+    PopplerRectangle *rects = NULL;
+    guint n_rects = 0;
+    poppler_page_get_text_layout(pg, &rects, &n_rects);
+    GList *attrs = poppler_page_get_text_attributes(pg);
+    lines raw = {0};
+    const char *p = text;
+    glong ci = 0; /* character index */
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        glong chars = g_utf8_strlen(p, (gssize)n);
+        /* The layout has no boxes for the bidi marks poppler adds. */
+        glong marks = 0;
+        for (const char *q = p; q < p + n; q = g_utf8_next_char(q)) {
+            gunichar c = g_utf8_get_char(q);
+            if (c >= 0x202A && c <= 0x202E) marks++;
+        }
+        chars -= marks;
+        double size = 0, top = 0, bottom = 0, left = 1e9;
+        int bold = 0;
+        for (GList *a = attrs; a; a = a->next) {
+            PopplerTextAttributes *ta = a->data;
+            if (ta->start_index <= ci && ta->end_index >= ci) {
+                size = ta->font_size;
+                bold = ta->font_name && strstr(ta->font_name, "Bold") != NULL;
+                break;
+            }
+        }
+        int got = 0;
+        for (glong k = ci; k < ci + chars && (guint)k < n_rects; k++) {
+            if (!got || rects[k].y1 < top) top = rects[k].y1;
+            if (!got || rects[k].y2 > bottom) bottom = rects[k].y2;
+            if (rects[k].x1 < left) left = rects[k].x1;
+            got = 1;
+        }
+        /* Left-to-right lines split into cells where the boxes leave a wide
+         * gap (table columns; poppler glues their text together). */
+        qr_buf cut = {0};
+        int cells = 1;
+        if (!marks && size > 0 && (guint)(ci + chars) <= n_rects) {
+            /* One visual line at a time: poppler may glue a line's end to the
+             * next line's start (a wrapped table cell, then the next row). */
+            const char *q = p;
+            double ptop = 0, pbottom = 0, pleft = 1e9;
+            int started = 0;
+            for (glong k = ci; q < p + n; k++) {
+                const char *next = g_utf8_next_char(q);
+                const PopplerRectangle *rc = &rects[k];
+                if (started && *q != ' ' && fabs(rc->y1 - ptop) > size * 0.5 && rc->y1 > ptop) {
+                    add_line(&raw, cut.data ? cut.data : "", cut.len, size, ptop, pbottom, pleft,
+                             index, cells, bold, 0);
+                    cut.len = 0;
+                    cells = 1;
+                    started = 0;
+                    pleft = 1e9;
+                }
+                if (*q != ' ' && !started) ptop = rc->y1, pbottom = rc->y2, started = 1;
+                if (*q != ' ' && rc->x1 < pleft) pleft = rc->x1;
+                if (*q != ' ' && rc->y2 > pbottom) pbottom = rc->y2;
+                /* A column gap: a space poppler stretched over it (wider than a
+                 * word space), or no space at all across a gap. */
+                int wide_space = *q == ' ' && rc->x2 - rc->x1 > size * 0.55;
+                int bare_gap = *q != ' ' && k > ci && rc->x1 - rects[k - 1].x2 > size * 0.45;
+                if ((wide_space || bare_gap) && cut.len && cut.data[cut.len - 1] != '\x1f') {
+                    while (cut.len && cut.data[cut.len - 1] == ' ')
+                        cut.len--;
+                    qr_buf_putc(&cut, '\x1f');
+                    cells++;
+                }
+                if (!(*q == ' ' && (wide_space || (cut.len && cut.data[cut.len - 1] == '\x1f'))))
+                    qr_buf_append(&cut, q, (size_t)(next - q));
+                q = next;
+            }
+            add_line(&raw, cut.data ? cut.data : "", cut.len, size, ptop, pbottom, pleft, index,
+                     cells, bold, 0);
+        } else {
+            add_line(&raw, p, n, size, top, bottom, left, index, 1, bold, 0);
+        }
+        qr_buf_free(&cut);
+        ci += chars + (e ? 1 : 0);
+        (void)marks;
+        p = e ? e + 1 : p + n;
+    }
+    poppler_page_free_text_attributes(attrs);
+    g_free(rects);
+    g_free(text);
+    /* Top to bottom, then left to right (poppler's own order may put a
+     * table's last header cell after the footer); same-baseline lines then
+     * merge into rows of cells. */
+    for (size_t i = 0; i < raw.n; i++)
+        raw.items[i].order = i;
+    qsort(raw.items, raw.n, sizeof *raw.items, by_position);
+    for (size_t i = 0; i < raw.n; i++) {
+        line *l = &raw.items[i];
+        add_line(ls, l->text, strlen(l->text), l->size, l->top, l->bottom, l->left, l->page,
+                 l->cells, l->bold, 1);
+        free(l->text);
+    }
+    free(raw.items);
+}
+
+static int is_bullet(const char *s, int *ordered, const char **rest)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    /* • U+2022, ◦ U+25E6, ▪ U+25AA, – U+2013 */
+    if ((u[0] == 0xE2 && u[1] == 0x80 && (u[2] == 0xA2 || u[2] == 0x93)) ||
+        (u[0] == 0xE2 && u[1] == 0x97 && u[2] == 0xA6) ||
+        (u[0] == 0xE2 && u[1] == 0x96 && u[2] == 0xAA)) {
+        *ordered = 0;
+        *rest = s + 3;
+    } else if ((s[0] == '-' || s[0] == '*') && s[1] == ' ') {
+        *ordered = 0;
+        *rest = s + 1;
+    } else {
+        const char *q = s;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q == s || q - s > 3 || (*q != '.' && *q != ')') || q[1] != ' ') return 0;
+        *ordered = 1;
+        *rest = q + 1;
+    }
+    while (**rest == ' ' || **rest == '\t')
+        (*rest)++;
+    return **rest != 0;
+}
+
+static void write_cells(qr_buf *b, const char *text)
+{
+    qr_buf_putc(b, '[');
+    const char *p = text;
+    for (int first = 1;; first = 0) {
+        const char *e = strchr(p, '\x1f');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (!first) qr_buf_putc(b, ',');
+        char num[32], cell[64];
+        char *end = NULL;
+        double v = 0;
+        if (n && n < sizeof cell) {
+            memcpy(cell, p, n);
+            cell[n] = '\0';
+            v = strtod(cell, &end);
+        }
+        /* A number when the text is the number's shortest form ("12.5", not "12.50"). */
+        if (end && !*end && isfinite(v) && qr_fmt_double(v, num) && strcmp(num, cell) == 0)
+            qr_buf_puts(b, num);
+        else
+            qr_rd_jstr(b, p, n);
+        if (!e) break;
+        p = e + 1;
+    }
+    qr_buf_putc(b, ']');
+}
+
+/* A table from rows of cells; a bold first row is the header, and a page's
+ * repeat of it is dropped, as are page numbers between the rows. */
+static void write_table(qr_buf *b, const line *rows, size_t n)
+{
+    size_t first = 0;
+    qr_buf_puts(b, "{\"type\":\"table\"");
+    if (rows[0].bold) {
+        qr_buf_puts(b, ",\"headers\":");
+        write_cells(b, rows[0].text);
+        first = 1;
+    }
+    qr_buf_puts(b, ",\"rows\":[");
+    int any = 0;
+    for (size_t i = first; i < n; i++) {
+        if (rows[i].cells != rows[0].cells) continue;
+        if (first && strcmp(rows[i].text, rows[0].text) == 0) continue;
+        if (any++) qr_buf_putc(b, ',');
+        /* The lines that follow a row with fewer cells continue its longest
+         * cell (a note that wraps in its column). */
+        qr_buf row = {0};
+        qr_buf_puts(&row, rows[i].text);
+        for (size_t k = i + 1; k < n && rows[k].cells < rows[0].cells; k++) {
+            if (strspn(rows[k].text, "0123456789/ ") == strlen(rows[k].text)) continue;
+            size_t best = 0, best_len = 0, start = 0, cell = 0;
+            for (size_t c = 0; c <= row.len; c++) {
+                if (c == row.len || row.data[c] == '\x1f') {
+                    if (c - start > best_len) best_len = c - start, best = cell;
+                    start = c + 1;
+                    cell++;
+                }
+            }
+            /* insert " text" at the end of cell `best` */
+            size_t at = 0;
+            for (size_t c = 0, cl = 0; c <= row.len; c++) {
+                if (c == row.len || row.data[c] == '\x1f') {
+                    if (cl == best) {
+                        at = c;
+                        break;
+                    }
+                    cl++;
+                }
+            }
+            qr_buf tail = {0};
+            qr_buf_append(&tail, row.data + at, row.len - at);
+            row.len = at;
+            qr_buf_putc(&row, ' ');
+            for (const char *t = rows[k].text; *t; t++)
+                qr_buf_putc(&row, *t == '\x1f' ? ' ' : *t);
+            qr_buf_append(&row, tail.data ? tail.data : "", tail.len);
+            qr_buf_free(&tail);
+        }
+        write_cells(b, row.data);
+        qr_buf_free(&row);
+    }
+    qr_buf_puts(b, "]}");
+}
+
+/* Lines end inside a word in CJK text: join them without a space. */
+static int cjk_end(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 3) return 0;
+    const unsigned char *u = (const unsigned char *)s + n - 3;
+    return u[0] >= 0xE3 && u[0] <= 0xED;
+}
+
+int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t msgsz,
+                   const char **hint)
+{
+    GBytes *bytes = g_bytes_new_static(data, len);
+    GError *err = NULL;
+    PopplerDocument *doc = poppler_document_new_from_bytes(bytes, NULL, &err);
+    if (!doc) {
+        int pw = err && err->domain == POPPLER_ERROR && err->code == POPPLER_ERROR_ENCRYPTED;
+        *hint = pw ? "remove the password and read that copy" : "the file is damaged or not a PDF";
+        if (pw)
+            snprintf(msg, msgsz, "the PDF is password-protected");
+        else
+            snprintf(msg, msgsz, "cannot open the PDF: %s", err ? err->message : "unknown error");
+        if (err) g_error_free(err);
+        g_bytes_unref(bytes);
+        return -1;
+    }
+    lines ls = {0};
+    int pages = poppler_document_get_n_pages(doc);
+    for (int i = 0; i < pages; i++) {
+        PopplerPage *pg = poppler_document_get_page(doc, i);
+        if (!pg) continue;
+        page_lines(pg, i, &ls);
+        g_object_unref(pg);
+    }
+    char *title = poppler_document_get_title(doc);
+    g_object_unref(doc);
+    g_bytes_unref(bytes);
+
+    /* The body size: the size most characters have (rounded to 0.5 pt). */
+    double best = 0;
+    size_t best_n = 0;
+    for (size_t i = 0; i < ls.n; i++) {
+        size_t count = 0;
+        double s = round(ls.items[i].size * 2) / 2;
+        for (size_t k = 0; k < ls.n; k++)
+            if (round(ls.items[k].size * 2) / 2 == s) count += strlen(ls.items[k].text);
+        if (count > best_n) best_n = count, best = s;
+        if (ls.n > 2000) break; /* big files: the first line's size is a fair guess */
+    }
+    /* Heading sizes, largest first, give levels 1.. */
+    double sizes[6];
+    int n_sizes = 0;
+    for (size_t i = 0; i < ls.n; i++) {
+        double s = round(ls.items[i].size * 2) / 2;
+        if (s <= best * 1.1) continue;
+        int k = 0;
+        while (k < n_sizes && sizes[k] != s)
+            k++;
+        if (k < n_sizes) continue;
+        if (n_sizes < 6) sizes[n_sizes++] = s;
+        for (int a = n_sizes - 1; a > 0 && sizes[a] > sizes[a - 1]; a--) {
+            double t = sizes[a];
+            sizes[a] = sizes[a - 1];
+            sizes[a - 1] = t;
+        }
+    }
+    qr_buf_putc(b, '{');
+    if (title && *title) {
+        qr_buf_puts(b, "\"title\":");
+        qr_rd_jstr(b, title, strlen(title));
+        qr_buf_putc(b, ',');
+    }
+    qr_buf_puts(b, "\"blocks\":[");
+    qr_buf para = {0};
+    int blocks = 0, list_open = 0, list_ordered = 0, items = 0;
+    size_t skip_title = title && *title && ls.n && strcmp(ls.items[0].text, title) == 0 ? 1 : 0;
+    for (size_t i = skip_title; i <= ls.n; i++) {
+        const line *l = i < ls.n ? &ls.items[i] : NULL;
+        const line *prev = i > skip_title ? &ls.items[i - 1] : NULL;
+        double s = l ? round(l->size * 2) / 2 : 0;
+        int level = 0;
+        for (int k = 0; l && k < n_sizes; k++)
+            if (sizes[k] == s) level = k + 1;
+        int ordered = 0;
+        const char *rest = NULL;
+        int bullet = l && !level && is_bullet(l->text, &ordered, &rest);
+        double h = prev ? prev->size : 0; /* the gap in font sizes: line boxes vary by script */
+        int gap = !prev || !l || l->page != prev->page || l->top - prev->bottom > h * 0.3 ||
+                  fabs(round(prev->size * 2) / 2 - s) > 0.1;
+        int new_block = gap || level || bullet;
+        if (new_block && para.len) {
+            if (list_open) qr_buf_puts(b, "]}"), list_open = 0;
+            qr_buf_puts(b, blocks++ ? ",{\"type\":\"paragraph\",\"text\":"
+                                    : "{\"type\":\"paragraph\",\"text\":");
+            qr_rd_jstr(b, para.data, para.len);
+            qr_buf_putc(b, '}');
+            para.len = 0;
+        }
+        if (!l) break;
+        /* A page number alone on its line ("3", "3/12") is the page's furniture. */
+        if (strspn(l->text, "0123456789/ ") == strlen(l->text)) continue;
+        /* Two or more lines in a row that split into the same number of cells: a table. */
+        size_t end = i;
+        while (l->cells > 1 && end < ls.n &&
+               (ls.items[end].cells == l->cells ||
+                strspn(ls.items[end].text, "0123456789/ ") == strlen(ls.items[end].text) ||
+                /* a wrapped cell's next line, between two rows */
+                (end > i && ls.items[end].cells < l->cells &&
+                 ls.items[end].page == ls.items[end - 1].page &&
+                 ls.items[end].left > l->left + l->size &&
+                 ls.items[end].top - ls.items[end - 1].bottom < ls.items[end].size * 0.3)))
+            end++;
+        if (end - i >= 2) {
+            if (list_open) qr_buf_puts(b, "]}"), list_open = 0;
+            if (blocks++) qr_buf_putc(b, ',');
+            write_table(b, ls.items + i, end - i);
+            i = end - 1;
+            continue;
+        }
+        for (char *c = ls.items[i].text; *c; c++)
+            if (*c == '\x1f') *c = ' ';
+        if (list_open && (!bullet || ordered != list_ordered) && !(gap == 0 && !bullet && !level)) {
+            qr_buf_puts(b, "]}");
+            list_open = 0;
+        }
+        if (level) {
+            qr_buf_puts(b, blocks++ ? ",{\"type\":\"heading\",\"text\":"
+                                    : "{\"type\":\"heading\",\"text\":");
+            qr_rd_jstr(b, l->text, strlen(l->text));
+            qr_buf_printf(b, ",\"level\":%d}", level);
+        } else if (bullet) {
+            if (!list_open) {
+                qr_buf_puts(b, blocks++ ? ",{\"type\":\"list\"" : "{\"type\":\"list\"");
+                if (ordered) qr_buf_puts(b, ",\"ordered\":true");
+                qr_buf_puts(b, ",\"items\":[");
+                list_open = 1;
+                list_ordered = ordered;
+                items = 0;
+            }
+            if (items++) qr_buf_putc(b, ',');
+            qr_rd_jstr(b, rest, strlen(rest));
+        } else if (list_open && !gap) {
+            /* A wrapped list item: its line continues the last item. */
+            if (b->len && b->data[b->len - 1] == '"') {
+                b->len--;
+                qr_buf_putc(b, ' ');
+                qr_buf t = {0};
+                qr_rd_jstr(&t, l->text, strlen(l->text));
+                qr_buf_append(b, t.data + 1, t.len - 1);
+                qr_buf_free(&t);
+            }
+        } else {
+            if (para.len && !cjk_end(para.data)) qr_buf_putc(&para, ' ');
+            qr_buf_puts(&para, l->text);
+        }
+    }
+    if (list_open) qr_buf_puts(b, "]}");
+    qr_buf_puts(b, "]}");
+    qr_buf_free(&para);
+    for (size_t i = 0; i < ls.n; i++)
+        free(ls.items[i].text);
+    free(ls.items);
+    g_free(title);
+    return b->oom ? -1 : 0;
+}
+
+#ifdef QUIRE_READ_PDF_MODULE_ENTRY
+/* The module's one export (read/pdf/load.c looks it up). */
+__attribute__((visibility("default"))) int qr_read_pdf_module_json(const void *data, size_t len,
+                                                                   qr_buf *b, char *msg,
+                                                                   size_t msgsz, const char **hint);
+__attribute__((visibility("default"))) int qr_read_pdf_module_json(const void *data, size_t len,
+                                                                   qr_buf *b, char *msg,
+                                                                   size_t msgsz, const char **hint)
+{
+    return qr_rd_pdf_json(data, len, b, msg, msgsz, hint);
+}
+#endif

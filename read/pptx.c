@@ -1,0 +1,658 @@
+/* pptx.c: a .pptx back into a presentation spec. Slides in presentation
+ * order (p:sldIdLst); per slide the layout (from its slide layout's type),
+ * the title and subtitle from their placeholders, bullets with levels from
+ * the body, a table (a:tbl, header row from firstRow), a picture (data:
+ * URI) and the speaker notes; 16:9 or 4:3 from the slide size. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "compile.h"
+#include "read_int.h"
+
+typedef struct para {
+    int lvl, no_bullet, right;
+    char *json; /* "text":... or "runs":[...] */
+    char *plain;
+    int is_plain;
+} para;
+
+typedef struct shape {
+    char *ph;   /* placeholder type ("title", "body"...), "" for a placeholder without type */
+    char *name; /* cNvPr name */
+    int is_ph;
+    para *paras;
+    size_t n, cap;
+} shape;
+
+typedef struct px {
+    qr_rd *r;
+    const char *part;
+    qr_rd_rels rels;
+    qr_buf *b;
+    /* text being read */
+    qr_rd_runs runs;
+    qr_rd_run flags;
+    int in_rpr, in_t, in_run;
+    char *link;
+    int lvl, no_bullet, right;
+    shape sh;
+    int in_sp, in_tbl;
+    /* the slide's parts, as JSON members */
+    qr_buf title, subtitle, bullets, table, image;
+    int n_bullets;
+    int n_shapes; /* text shapes seen */
+    /* table */
+    qr_buf rows;
+    qr_buf row;
+    int n_rows, n_cells, first_row, header_done;
+    double grid[64];
+    int n_grid;
+    qr_rd_runs cell;
+    int cell_right, cell_paras;
+    char *alt;
+} px;
+
+static int link_ok(const char *url)
+{
+    return url && (strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
+                   strncasecmp(url, "mailto:", 7) == 0);
+}
+
+static void shape_reset(shape *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->paras[i].json);
+        free(s->paras[i].plain);
+    }
+    s->n = 0;
+    xmlFree(s->ph);
+    xmlFree(s->name);
+    s->ph = s->name = NULL;
+    s->is_ph = 0;
+}
+
+static void end_para(px *p)
+{
+    if (p->in_tbl) {
+        if (p->cell_paras++ && !qr_rd_runs_empty(&p->runs)) {
+            qr_rd_run plain = {0};
+            qr_rd_runs_add(&p->cell, "\n", 1, &plain);
+        }
+        for (size_t i = 0; i < p->runs.n; i++)
+            qr_rd_runs_add(&p->cell, p->runs.items[i].text.data, p->runs.items[i].text.len,
+                           &p->runs.items[i]);
+        if (p->right) p->cell_right = 1;
+        qr_rd_runs_reset(&p->runs);
+        return;
+    }
+    shape *s = &p->sh;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 8;
+        para *np = realloc(s->paras, cap * sizeof *np);
+        if (!np) return;
+        s->paras = np;
+        s->cap = cap;
+    }
+    para *pa = &s->paras[s->n++];
+    pa->lvl = p->lvl;
+    pa->no_bullet = p->no_bullet;
+    pa->right = p->right;
+    qr_buf j = {0}, t = {0};
+    qr_rd_runs_json(&p->runs, &j);
+    qr_rd_runs_plain(&p->runs, &t);
+    pa->json = j.data ? j.data : strdup("\"text\":\"\"");
+    pa->plain = t.data ? t.data : strdup("");
+    pa->is_plain = strncmp(pa->json, "\"text\":", 7) == 0;
+    qr_rd_runs_reset(&p->runs);
+}
+
+/* Bullets from paragraphs from index i on, nested by level. */
+static void emit_bullets(px *p, size_t *i, int level, qr_buf *b, size_t end)
+{
+    int first = 1;
+    shape *s = &p->sh;
+    while (*i < end && s->paras[*i].lvl >= level) {
+        para *pa = &s->paras[*i];
+        (*i)++;
+        if (!*pa->plain) continue;
+        if (!first) qr_buf_putc(b, ',');
+        first = 0;
+        int kids = *i < end && s->paras[*i].lvl > pa->lvl;
+        if (pa->is_plain && !kids) {
+            qr_buf_puts(b, pa->json + 7);
+            continue;
+        }
+        qr_buf_putc(b, '{');
+        qr_buf_puts(b, pa->json);
+        if (kids) {
+            qr_buf_puts(b, ",\"items\":[");
+            emit_bullets(p, i, s->paras[*i].lvl, b, end);
+            qr_buf_putc(b, ']');
+        }
+        qr_buf_putc(b, '}');
+    }
+}
+
+static void add_bullets(px *p, size_t from)
+{
+    shape *s = &p->sh;
+    size_t i = from;
+    while (i < s->n) {
+        size_t before = p->bullets.len;
+        if (p->n_bullets) qr_buf_putc(&p->bullets, ',');
+        size_t mark = p->bullets.len;
+        emit_bullets(p, &i, s->paras[i].lvl, &p->bullets, s->n);
+        if (p->bullets.len == mark)
+            p->bullets.len = before; /* only empty paragraphs */
+        else
+            p->n_bullets = 1;
+    }
+}
+
+static void end_shape(px *p)
+{
+    shape *s = &p->sh;
+    const char *ph = s->ph ? s->ph : "";
+    int title = s->is_ph ? (strcmp(ph, "title") == 0 || strcmp(ph, "ctrTitle") == 0)
+                         : (s->name && strncmp(s->name, "Title", 5) == 0);
+    /* Decks drawn with text boxes only (pptxgenjs, say): the first box, one
+     * paragraph without a bullet, is the title ("Content" is quire's body box). */
+    if (!s->is_ph && !title && p->n_shapes == 0 && !p->title.len && s->n == 1 &&
+        s->paras[0].no_bullet && !(s->name && strcmp(s->name, "Content") == 0))
+        title = 1;
+    if (s->n) p->n_shapes++;
+    if (title && !p->title.len) {
+        /* Title paragraphs join with a newline. */
+        qr_rd_runs all = {0};
+        qr_buf_puts(&p->title, "");
+        qr_buf t = {0};
+        for (size_t i = 0; i < s->n; i++) {
+            if (i) qr_buf_putc(&t, '\n');
+            qr_buf_puts(&t, s->paras[i].plain);
+        }
+        if (t.len) {
+            qr_buf_puts(&p->title, "\"text\":");
+            qr_rd_jstr(&p->title, t.data, t.len);
+        }
+        qr_buf_free(&t);
+        qr_rd_runs_free(&all);
+    } else if (strcmp(ph, "subTitle") == 0) {
+        qr_buf t = {0};
+        for (size_t i = 0; i < s->n; i++) {
+            if (i) qr_buf_putc(&t, '\n');
+            qr_buf_puts(&t, s->paras[i].plain);
+        }
+        if (t.len && !p->subtitle.len)
+            qr_buf_puts(&p->subtitle, "\"text\":"), qr_rd_jstr(&p->subtitle, t.data, t.len);
+        qr_buf_free(&t);
+    } else if (!title && s->n) {
+        size_t from = 0;
+        /* A first paragraph without a bullet, before bulleted ones, is the subtitle. */
+        if (s->paras[0].no_bullet && !p->subtitle.len && *s->paras[0].plain) {
+            qr_buf_puts(&p->subtitle, "\"text\":");
+            qr_rd_jstr(&p->subtitle, s->paras[0].plain, strlen(s->paras[0].plain));
+            from = 1;
+        }
+        add_bullets(p, from);
+    }
+    shape_reset(s);
+}
+
+/* Whether s is the shortest round-trip form of v: only then is a cell a
+ * number, so that its text reads unchanged. */
+static int shortest(const char *s, double v)
+{
+    char num[32];
+    qr_fmt_double(v, num);
+    return strcmp(num, s) == 0;
+}
+
+static char *cell_json(px *p, int header)
+{
+    qr_buf b = {0}, t = {0};
+    qr_rd_runs_plain(&p->cell, &t);
+    int plain = 1;
+    for (size_t i = 0; i < p->cell.n; i++) {
+        const qr_rd_run *x = &p->cell.items[i];
+        if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code || x->link)
+            plain = 0;
+    }
+    char *end = NULL;
+    double v = t.len ? strtod(t.data, &end) : 0;
+    if (!t.len) {
+        qr_buf_puts(&b, "null");
+    } else if (p->cell_right && end && !*end && isfinite(v) && shortest(t.data, v)) {
+        qr_buf_puts(&b, t.data);
+    } else if (plain) {
+        qr_rd_jstr(&b, t.data, t.len);
+    } else {
+        qr_rd_runs copy = {0};
+        for (size_t i = 0; i < p->cell.n; i++) {
+            qr_rd_run f = p->cell.items[i];
+            if (header) f.bold = 0;
+            qr_rd_runs_add(&copy, f.text.data, f.text.len, &f);
+        }
+        qr_buf_putc(&b, '{');
+        qr_rd_runs_json(&copy, &b);
+        qr_buf_putc(&b, '}');
+        qr_rd_runs_free(&copy);
+    }
+    qr_buf_free(&t);
+    return b.data ? b.data : strdup("null");
+}
+
+static void element(px *p, xmlTextReaderPtr x, int empty)
+{
+    if (qr_rd_is(x, "sp")) {
+        shape_reset(&p->sh);
+        p->in_sp = 1;
+    } else if (qr_rd_is(x, "cNvPr")) {
+        if (p->in_sp && !p->sh.name) p->sh.name = qr_rd_attr(x, "name");
+        xmlFree(p->alt);
+        p->alt = qr_rd_attr(x, "descr");
+    } else if (qr_rd_is(x, "ph") && p->in_sp) {
+        p->sh.is_ph = 1;
+        xmlFree(p->sh.ph);
+        p->sh.ph = qr_rd_attr(x, "type");
+        if (!p->sh.ph) p->sh.ph = (char *)xmlStrdup((const xmlChar *)"body");
+    } else if (qr_rd_is(x, "p")) {
+        qr_rd_runs_reset(&p->runs);
+        p->lvl = 0;
+        p->no_bullet = 0;
+        p->right = 0;
+        if (empty) end_para(p);
+    } else if (qr_rd_is(x, "pPr")) {
+        p->lvl = (int)qr_rd_attr_long(x, "lvl", 0);
+        char *al = qr_rd_attr(x, "algn");
+        p->right = al && strcmp(al, "r") == 0;
+        xmlFree(al);
+    } else if (qr_rd_is(x, "buNone")) {
+        p->no_bullet = 1;
+    } else if (qr_rd_is(x, "r") || qr_rd_is(x, "fld")) {
+        memset(&p->flags, 0, sizeof p->flags);
+        p->link = NULL;
+        p->in_run = !empty;
+    } else if (p->in_run && qr_rd_is(x, "rPr")) {
+        p->flags.bold = qr_rd_attr_long(x, "b", 0) == 1;
+        p->flags.italic = qr_rd_attr_long(x, "i", 0) == 1;
+        char *u = qr_rd_attr(x, "u");
+        p->flags.underline = u && strcmp(u, "none") != 0;
+        xmlFree(u);
+        char *s = qr_rd_attr(x, "strike");
+        p->flags.strike = s && strcmp(s, "noStrike") != 0;
+        xmlFree(s);
+        p->in_rpr = !empty;
+    } else if (p->in_rpr && qr_rd_is(x, "latin")) {
+        char *f = qr_rd_attr(x, "typeface");
+        if (qr_rd_mono_font(f)) p->flags.code = 1;
+        xmlFree(f);
+    } else if (p->in_rpr && qr_rd_is(x, "hlinkClick")) {
+        char *rid = qr_rd_attr(x, "id");
+        const qr_rd_rel *rel = qr_rd_rels_get(&p->rels, rid);
+        p->link = rel && rel->external && link_ok(rel->target) ? rel->target : NULL;
+        xmlFree(rid);
+    } else if (p->in_run && qr_rd_is(x, "t")) {
+        p->in_t = !empty;
+    } else if (qr_rd_is(x, "br")) {
+        qr_rd_run f = {0};
+        qr_rd_runs_add(&p->runs, "\n", 1, &f);
+    } else if (qr_rd_is(x, "tbl")) {
+        p->in_tbl = 1;
+        p->rows.len = 0;
+        p->n_rows = 0;
+        p->n_grid = 0;
+        p->first_row = (int)qr_rd_attr_long(x, "firstRow", 0);
+    } else if (p->in_tbl && qr_rd_is(x, "tblPr")) {
+        char *fr = qr_rd_attr(x, "firstRow");
+        p->first_row = fr && (strcmp(fr, "1") == 0 || strcmp(fr, "true") == 0);
+        xmlFree(fr);
+    } else if (p->in_tbl && qr_rd_is(x, "gridCol")) {
+        if (p->n_grid < 64) p->grid[p->n_grid++] = (double)qr_rd_attr_long(x, "w", 0);
+    } else if (p->in_tbl && qr_rd_is(x, "tr")) {
+        p->row.len = 0;
+        p->n_cells = 0;
+    } else if (p->in_tbl && qr_rd_is(x, "tc")) {
+        qr_rd_runs_reset(&p->cell);
+        p->cell_right = 0;
+        p->cell_paras = 0;
+    } else if (qr_rd_is(x, "blip")) {
+        char *rid = qr_rd_attr(x, "embed");
+        const qr_rd_rel *rel = qr_rd_rels_get(&p->rels, rid);
+        xmlFree(rid);
+        if (rel && !rel->external && !p->image.len) {
+            qr_buf img = {0};
+            if (qr_rd_image_uri(p->r, rel->target, &img)) {
+                qr_buf_puts(&p->image, "{\"type\":\"image\",\"src\":");
+                qr_buf_append(&p->image, img.data, img.len);
+                if (p->alt && *p->alt) {
+                    qr_buf_puts(&p->image, ",\"alt\":");
+                    qr_rd_jstr(&p->image, p->alt, strlen(p->alt));
+                }
+                qr_buf_putc(&p->image, '}');
+            }
+            qr_buf_free(&img);
+        }
+    }
+}
+
+static void end_table(px *p)
+{
+    p->in_tbl = 0;
+    if (!p->n_rows || p->table.len) return;
+    qr_buf *b = &p->table;
+    qr_buf_puts(b, "{\"type\":\"table\"");
+    /* p->rows holds "[..]" rows separated by ','; the first is the header when firstRow. */
+    const char *rows = p->rows.data;
+    if (p->first_row) {
+        const char *sep = strchr(rows, '\x1f');
+        qr_buf_puts(b, ",\"headers\":");
+        qr_buf_append(b, rows, sep ? (size_t)(sep - rows) : strlen(rows));
+        rows = sep ? sep + 1 : "";
+    }
+    qr_buf_puts(b, ",\"rows\":[");
+    for (const char *s = rows; *s; s++)
+        qr_buf_putc(b, *s == '\x1f' ? ',' : *s);
+    qr_buf_putc(b, ']');
+    int even = 1;
+    double min = 0;
+    for (int i = 0; i < p->n_grid; i++) {
+        if (fabs(p->grid[i] - p->grid[0]) > 2 * 12700) even = 0;
+        if (p->grid[i] > 0 && (min == 0 || p->grid[i] < min)) min = p->grid[i];
+    }
+    if (!even && min > 0) {
+        qr_buf_puts(b, ",\"widths\":[");
+        for (int i = 0; i < p->n_grid; i++) {
+            if (i) qr_buf_putc(b, ',');
+            qr_rd_jnum(b, round(p->grid[i] / min * 100) / 100);
+        }
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_putc(b, '}');
+}
+
+static void end_element(px *p, xmlTextReaderPtr x)
+{
+    if (qr_rd_is(x, "p")) {
+        end_para(p);
+    } else if (qr_rd_is(x, "sp")) {
+        end_shape(p);
+        p->in_sp = 0;
+    } else if (qr_rd_is(x, "r") || qr_rd_is(x, "fld")) {
+        p->in_run = 0;
+    } else if (qr_rd_is(x, "rPr")) {
+        p->in_rpr = 0;
+    } else if (qr_rd_is(x, "t")) {
+        p->in_t = 0;
+    } else if (p->in_tbl && qr_rd_is(x, "tc")) {
+        int header = p->first_row && p->n_rows == 0;
+        char *j = cell_json(p, header);
+        qr_buf_puts(&p->row, p->n_cells++ ? "," : "");
+        qr_buf_puts(&p->row, j);
+        free(j);
+    } else if (p->in_tbl && qr_rd_is(x, "tr")) {
+        if (p->n_rows++) qr_buf_putc(&p->rows, '\x1f');
+        qr_buf_putc(&p->rows, '[');
+        qr_buf_append(&p->rows, p->row.data ? p->row.data : "", p->row.len);
+        qr_buf_putc(&p->rows, ']');
+    } else if (qr_rd_is(x, "tbl")) {
+        end_table(p);
+    }
+}
+
+static qr_status read_part(px *p, const char *part)
+{
+    char *data;
+    size_t len;
+    qr_status st = qr_rd_zip_read(p->r, part, &data, &len);
+    if (st != QR_OK) return st;
+    xmlTextReaderPtr x = qr_rd_xml_mem(p->r, data, len, part);
+    while (x && qr_rd_xml_next(p->r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            if (qr_rd_is(x, "Fallback") && !xmlTextReaderIsEmptyElement(x)) {
+                xmlTextReaderNext(x); /* the twin of alternate content */
+                type = xmlTextReaderNodeType(x);
+                if (type == XML_READER_TYPE_END_ELEMENT)
+                    end_element(p, x);
+                else if (type == XML_READER_TYPE_ELEMENT)
+                    element(p, x, xmlTextReaderIsEmptyElement(x));
+                continue;
+            }
+            element(p, x, xmlTextReaderIsEmptyElement(x));
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            end_element(p, x);
+        } else if (p->in_t && (type == XML_READER_TYPE_TEXT ||
+                               type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE ||
+                               type == XML_READER_TYPE_WHITESPACE)) {
+            const char *s = (const char *)xmlTextReaderConstValue(x);
+            qr_rd_run f = p->flags;
+            f.link = p->link;
+            if (s) qr_rd_runs_add(&p->runs, s, strlen(s), &f);
+        }
+    }
+    st = qr_rd_xml_free(p->r, x);
+    free(data);
+    return st;
+}
+
+/* The text of the notes placeholder, paragraphs joined by newlines. */
+static void read_notes(px *p, const char *part, qr_buf *out)
+{
+    px n;
+    memset(&n, 0, sizeof n);
+    n.r = p->r;
+    if (qr_rd_rels_read(p->r, part, &n.rels) != QR_OK) return;
+    char *data;
+    size_t len;
+    if (qr_rd_zip_read(p->r, part, &data, &len) != QR_OK) {
+        qr_rd_rels_free(&n.rels);
+        return;
+    }
+    xmlTextReaderPtr x = qr_rd_xml_mem(p->r, data, len, part);
+    int in_body = 0, in_t = 0, paras = 0, sp_body = 0;
+    while (x && qr_rd_xml_next(p->r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            if (qr_rd_is(x, "sp"))
+                sp_body = 0, in_body = 1;
+            else if (qr_rd_is(x, "ph")) {
+                char *t = qr_rd_attr(x, "type");
+                sp_body = t && strcmp(t, "body") == 0;
+                xmlFree(t);
+            } else if (qr_rd_is(x, "p") && in_body && sp_body) {
+                if (paras++) qr_buf_putc(out, '\n');
+            } else if (qr_rd_is(x, "t") && sp_body) {
+                in_t = !xmlTextReaderIsEmptyElement(x);
+            } else if (qr_rd_is(x, "br") && sp_body) {
+                qr_buf_putc(out, '\n');
+            }
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            if (qr_rd_is(x, "t")) in_t = 0;
+            if (qr_rd_is(x, "sp")) in_body = sp_body = 0;
+        } else if (in_t) {
+            const char *s = (const char *)xmlTextReaderConstValue(x);
+            if (s) qr_buf_puts(out, s);
+        }
+    }
+    qr_rd_xml_free(p->r, x);
+    free(data);
+    qr_rd_rels_free(&n.rels);
+    /* Trailing empty paragraphs say nothing. */
+    while (out->len && out->data[out->len - 1] == '\n')
+        out->data[--out->len] = '\0';
+}
+
+static const char *layout_of(px *p)
+{
+    const qr_rd_rel *rel = qr_rd_rels_type(&p->rels, "/slideLayout");
+    if (!rel || !qr_rd_zip_has(p->r, rel->target)) return NULL;
+    char *data;
+    size_t len;
+    if (qr_rd_zip_read(p->r, rel->target, &data, &len) != QR_OK) return NULL;
+    xmlTextReaderPtr x = qr_rd_xml_mem(p->r, data, len, rel->target);
+    const char *layout = NULL;
+    while (x && qr_rd_xml_next(p->r, x, rel->target) == 1) {
+        if (xmlTextReaderNodeType(x) != XML_READER_TYPE_ELEMENT) continue;
+        if (qr_rd_is(x, "sldLayout")) {
+            char *t = qr_rd_attr(x, "type");
+            if (t && strcmp(t, "title") == 0)
+                layout = "title";
+            else if (t && strcmp(t, "secHead") == 0)
+                layout = "section";
+            else if (t && strcmp(t, "blank") == 0)
+                layout = "blank";
+            xmlFree(t);
+        }
+        break;
+    }
+    qr_rd_xml_free(p->r, x);
+    free(data);
+    return layout;
+}
+
+static void member(qr_buf *b, int *comma, const char *key)
+{
+    if (*comma) qr_buf_putc(b, ',');
+    *comma = 1;
+    qr_buf_puts(b, key);
+}
+
+static qr_status read_slide(qr_rd *r, const char *part, int first)
+{
+    px p;
+    memset(&p, 0, sizeof p);
+    p.r = r;
+    p.part = part;
+    qr_status st = qr_rd_rels_read(r, part, &p.rels);
+    const char *layout = st == QR_OK ? layout_of(&p) : NULL;
+    if (st == QR_OK) st = read_part(&p, part);
+    qr_buf notes = {0};
+    const qr_rd_rel *nr = qr_rd_rels_type(&p.rels, "/notesSlide");
+    if (st == QR_OK && nr && qr_rd_zip_has(r, nr->target)) read_notes(&p, nr->target, &notes);
+    if (r->errs->count) st = r->errs->items[0].code;
+    if (st == QR_OK) {
+        qr_buf *b = &r->spec;
+        if (!first) qr_buf_putc(b, ',');
+        qr_buf_putc(b, '{');
+        int comma = 0;
+        if (layout) member(b, &comma, "\"layout\":"), qr_rd_jstr(b, layout, strlen(layout));
+        if (p.title.len) {
+            member(b, &comma, "\"title\":");
+            /* title is "text":... or "runs":[...]: a slide title is a text value. */
+            if (strncmp(p.title.data, "\"text\":", 7) == 0)
+                qr_buf_puts(b, p.title.data + 7);
+            else
+                qr_buf_printf(b, "{%s}", p.title.data);
+        }
+        if (p.subtitle.len) {
+            member(b, &comma, "\"subtitle\":");
+            if (strncmp(p.subtitle.data, "\"text\":", 7) == 0)
+                qr_buf_puts(b, p.subtitle.data + 7);
+            else
+                qr_buf_printf(b, "{%s}", p.subtitle.data);
+        }
+        if (p.bullets.len)
+            member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
+        if (p.table.len) member(b, &comma, "\"table\":"), qr_buf_puts(b, p.table.data);
+        if (p.image.len) member(b, &comma, "\"image\":"), qr_buf_puts(b, p.image.data);
+        if (notes.len) member(b, &comma, "\"notes\":"), qr_rd_jstr(b, notes.data, notes.len);
+        qr_buf_putc(b, '}');
+    }
+    shape_reset(&p.sh);
+    free(p.sh.paras);
+    qr_rd_runs_free(&p.runs);
+    qr_rd_runs_free(&p.cell);
+    qr_buf_free(&p.title);
+    qr_buf_free(&p.subtitle);
+    qr_buf_free(&p.bullets);
+    qr_buf_free(&p.table);
+    qr_buf_free(&p.image);
+    qr_buf_free(&p.rows);
+    qr_buf_free(&p.row);
+    qr_buf_free(&notes);
+    xmlFree(p.alt);
+    qr_rd_rels_free(&p.rels);
+    return st;
+}
+
+qr_status qr_rd_pptx(qr_rd *r)
+{
+    r->kind = QR_KIND_PRESENTATION;
+    qr_rd_rels root, rels;
+    qr_status st = qr_rd_rels_read(r, "", &root);
+    if (st != QR_OK) return st;
+    const qr_rd_rel *main = qr_rd_rels_type(&root, "/officeDocument");
+    char *pres = strdup(main && !main->external ? main->target : "ppt/presentation.xml");
+    qr_rd_rels_free(&root);
+    st = qr_rd_rels_read(r, pres, &rels);
+    char **ids = NULL;
+    size_t n = 0, cap = 0;
+    long cx = 0, cy = 0;
+    if (st == QR_OK) {
+        char *data;
+        size_t len;
+        st = qr_rd_zip_read(r, pres, &data, &len);
+        if (st == QR_OK) {
+            xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, pres);
+            while (x && qr_rd_xml_next(r, x, pres) == 1) {
+                if (xmlTextReaderNodeType(x) != XML_READER_TYPE_ELEMENT) continue;
+                if (qr_rd_is(x, "sldId")) {
+                    if (n == cap) {
+                        cap = cap ? cap * 2 : 16;
+                        char **ni = realloc(ids, cap * sizeof *ni);
+                        if (!ni) break;
+                        ids = ni;
+                    }
+                    ids[n++] = qr_rd_attr(x, "id");
+                    /* p:sldId has id (a number) and r:id: the last "id" read wins */
+                    char *rid = NULL;
+                    if (xmlTextReaderMoveToAttributeNs(
+                            x, (const xmlChar *)"id",
+                            (const xmlChar *)"http://schemas.openxmlformats.org/officeDocument/"
+                                             "2006/relationships") == 1) {
+                        rid = (char *)xmlTextReaderValue(x);
+                        xmlTextReaderMoveToElement(x);
+                    }
+                    xmlFree(ids[n - 1]);
+                    ids[n - 1] = rid;
+                } else if (qr_rd_is(x, "sldSz")) {
+                    cx = qr_rd_attr_long(x, "cx", 0);
+                    cy = qr_rd_attr_long(x, "cy", 0);
+                }
+            }
+            st = qr_rd_xml_free(r, x);
+            free(data);
+        }
+    }
+    if (st == QR_OK) {
+        qr_buf *b = &r->spec;
+        qr_buf_putc(b, '{');
+        char *title = qr_rd_core_title(r);
+        if (title) {
+            qr_buf_puts(b, "\"title\":");
+            qr_rd_jstr(b, title, strlen(title));
+            qr_buf_putc(b, ',');
+            free(title);
+        }
+        if (cx > 0 && cy > 0 && fabs((double)cx / (double)cy - 4.0 / 3.0) < 0.02)
+            qr_buf_puts(b, "\"size\":\"4:3\",");
+        qr_buf_puts(b, "\"slides\":[");
+        int first = 1;
+        for (size_t i = 0; i < n && st == QR_OK; i++) {
+            const qr_rd_rel *rel = qr_rd_rels_get(&rels, ids[i]);
+            if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) continue;
+            st = read_slide(r, rel->target, first);
+            first = 0;
+        }
+        qr_buf_puts(b, "]}");
+    }
+    for (size_t i = 0; i < n; i++)
+        xmlFree(ids[i]);
+    free(ids);
+    qr_rd_rels_free(&rels);
+    free(pres);
+    return st;
+}

@@ -1,0 +1,805 @@
+/* xlsx.c: a .xlsx back into a spreadsheet spec. Sheets in workbook order;
+ * each sheet's XML streams through libxml2's reader and every row is
+ * written out as it ends, so memory holds the shared strings and styles,
+ * not the sheet. Cells keep their type (shared and inline strings, numbers,
+ * booleans, errors as text), number formats, dates (by format, in the 1900
+ * or 1904 date system), formulas with their cached values; widths and
+ * frozen panes carry over; merged ranges are reported as warnings. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read_int.h"
+
+typedef struct strtab {
+    qr_buf text; /* all strings, each NUL-terminated */
+    size_t *off; /* offsets into text */
+    size_t n, cap;
+} strtab;
+
+typedef struct xl {
+    qr_rd *r;
+    strtab sst;
+    char **fmt_of_xf; /* per cellXfs index: the format code, NULL for General */
+    size_t n_xf;
+    int date1904;
+} xl;
+
+/* ---- shared strings -------------------------------------------------------------- */
+
+/* Undo the _xHHHH_ escapes OOXML uses for characters XML cannot hold
+ * (and _x005F_ for a literal underscore before such a pattern). */
+static void unescape_x(qr_buf *s)
+{
+    if (!s->data || !strstr(s->data, "_x")) return;
+    size_t o = 0;
+    for (size_t i = 0; i < s->len;) {
+        unsigned cp = 0;
+        int ok =
+            i + 7 <= s->len && s->data[i] == '_' && s->data[i + 1] == 'x' && s->data[i + 6] == '_';
+        for (int k = 2; ok && k < 6; k++) {
+            char c = s->data[i + k];
+            int v = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+            if (v < 0) ok = 0;
+            cp = cp * 16 + (unsigned)(v < 0 ? 0 : v);
+        }
+        if (!ok) {
+            s->data[o++] = s->data[i++];
+            continue;
+        }
+        i += 7;
+        /* Characters XML forbids stay replaced, as the writer left them readable. */
+        if (cp < 0x20 && cp != 9 && cp != 10 && cp != 13) cp = 0xFFFD;
+        if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+        if (cp < 0x80) {
+            s->data[o++] = (char)cp;
+        } else if (cp < 0x800) {
+            s->data[o++] = (char)(0xC0 | (cp >> 6));
+            s->data[o++] = (char)(0x80 | (cp & 63));
+        } else {
+            s->data[o++] = (char)(0xE0 | (cp >> 12));
+            s->data[o++] = (char)(0x80 | ((cp >> 6) & 63));
+            s->data[o++] = (char)(0x80 | (cp & 63));
+        }
+    }
+    s->len = o;
+    s->data[o] = '\0';
+}
+
+static void sst_push(strtab *t, qr_buf *s)
+{
+    unescape_x(s);
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        size_t *no = realloc(t->off, cap * sizeof *no);
+        if (!no) return;
+        t->off = no;
+        t->cap = cap;
+    }
+    t->off[t->n++] = t->text.len;
+    qr_buf_append(&t->text, s->data ? s->data : "", s->len);
+    qr_buf_putc(&t->text, '\0');
+}
+
+static qr_status read_sst(xl *w, const char *part)
+{
+    xmlTextReaderPtr x = qr_rd_xml_stream(w->r, part);
+    if (!x) return w->r->errs->items[0].code;
+    qr_buf cur = {0};
+    int in_si = 0, in_t = 0, skip = 0;
+    while (qr_rd_xml_next(w->r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            int empty = xmlTextReaderIsEmptyElement(x);
+            if (qr_rd_is(x, "si")) {
+                cur.len = 0;
+                in_si = 1;
+                if (empty) {
+                    sst_push(&w->sst, &cur);
+                    in_si = 0;
+                }
+            } else if (qr_rd_is(x, "rPh")) {
+                skip = !empty; /* phonetic guides are not the text */
+            } else if (qr_rd_is(x, "t") && in_si && !skip) {
+                in_t = !empty;
+            }
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            if (qr_rd_is(x, "si")) {
+                sst_push(&w->sst, &cur);
+                in_si = 0;
+            } else if (qr_rd_is(x, "t")) {
+                in_t = 0;
+            } else if (qr_rd_is(x, "rPh")) {
+                skip = 0;
+            }
+        } else if (in_t) {
+            const char *s = (const char *)xmlTextReaderConstValue(x);
+            if (s) qr_buf_puts(&cur, s);
+        }
+    }
+    qr_buf_free(&cur);
+    return qr_rd_xml_free(w->r, x);
+}
+
+/* ---- styles ---------------------------------------------------------------------- */
+
+static const char *builtin_fmt(long id)
+{
+    switch (id) {
+    case 1:
+        return "0";
+    case 2:
+        return "0.00";
+    case 3:
+        return "#,##0";
+    case 4:
+        return "#,##0.00";
+    case 9:
+        return "0%";
+    case 10:
+        return "0.00%";
+    case 11:
+        return "0.00E+00";
+    case 12:
+        return "# ?/?";
+    case 13:
+        return "# ?\?/?\?";
+    case 14:
+        return "mm-dd-yy";
+    case 15:
+        return "d-mmm-yy";
+    case 16:
+        return "d-mmm";
+    case 17:
+        return "mmm-yy";
+    case 18:
+        return "h:mm AM/PM";
+    case 19:
+        return "h:mm:ss AM/PM";
+    case 20:
+        return "h:mm";
+    case 21:
+        return "h:mm:ss";
+    case 22:
+        return "m/d/yy h:mm";
+    case 37:
+        return "#,##0 ;(#,##0)";
+    case 38:
+        return "#,##0 ;[Red](#,##0)";
+    case 39:
+        return "#,##0.00;(#,##0.00)";
+    case 40:
+        return "#,##0.00;[Red](#,##0.00)";
+    case 45:
+        return "mm:ss";
+    case 46:
+        return "[h]:mm:ss";
+    case 47:
+        return "mmss.0";
+    case 48:
+        return "##0.0E+0";
+    case 49:
+        return "@";
+    default:
+        return NULL;
+    }
+}
+
+/* Whether a format shows a date or time: d, m, y, h or s outside quotes,
+ * escapes and [brackets] (but [h] elapsed hours count). */
+static int is_date_fmt(const char *f, int *has_time)
+{
+    int date = 0;
+    *has_time = 0;
+    for (const char *p = f; p && *p; p++) {
+        if (*p == '"') {
+            p = strchr(p + 1, '"');
+            if (!p) break;
+        } else if (*p == '\\' || *p == '_' || *p == '*') {
+            if (p[1]) p++;
+        } else if (*p == '[') {
+            if ((p[1] == 'h' || p[1] == 'H' || p[1] == 'm' || p[1] == 's') && p[2] == ']')
+                *has_time = date = 1;
+            const char *e = strchr(p, ']');
+            if (!e) break;
+            p = e;
+        } else if (strchr("dDyY", *p)) {
+            date = 1;
+        } else if (strchr("hHsS", *p)) {
+            date = 1;
+            *has_time = 1;
+        } else if (*p == 'm' || *p == 'M') {
+            date = 1;
+        } else if (*p == '0' || *p == '#' || *p == '?' || *p == '@') {
+            return 0;
+        }
+    }
+    return date;
+}
+
+static qr_status read_styles(xl *w, const char *part)
+{
+    if (!qr_rd_zip_has(w->r, part)) return QR_OK;
+    char *data;
+    size_t len;
+    qr_status st = qr_rd_zip_read(w->r, part, &data, &len);
+    if (st != QR_OK) return st;
+    xmlTextReaderPtr x = qr_rd_xml_mem(w->r, data, len, part);
+    long *ids = NULL;
+    char **codes = NULL;
+    size_t n_codes = 0, cap_codes = 0, cap_xf = 0;
+    int in_xfs = 0;
+    while (x && qr_rd_xml_next(w->r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_END_ELEMENT && qr_rd_is(x, "cellXfs")) in_xfs = 0;
+        if (type != XML_READER_TYPE_ELEMENT) continue;
+        if (qr_rd_is(x, "numFmt")) {
+            if (n_codes == cap_codes) {
+                cap_codes = cap_codes ? cap_codes * 2 : 16;
+                long *ni = realloc(ids, cap_codes * sizeof *ni);
+                char **nc = realloc(codes, cap_codes * sizeof *nc);
+                if (ni) ids = ni;
+                if (nc) codes = nc;
+                if (!ni || !nc) break;
+            }
+            ids[n_codes] = qr_rd_attr_long(x, "numFmtId", -1);
+            codes[n_codes++] = qr_rd_attr(x, "formatCode");
+        } else if (qr_rd_is(x, "cellXfs")) {
+            in_xfs = !xmlTextReaderIsEmptyElement(x);
+        } else if (in_xfs && qr_rd_is(x, "xf")) {
+            if (w->n_xf == cap_xf) {
+                cap_xf = cap_xf ? cap_xf * 2 : 16;
+                char **nf = realloc(w->fmt_of_xf, cap_xf * sizeof *nf);
+                if (!nf) break;
+                w->fmt_of_xf = nf;
+            }
+            long id = qr_rd_attr_long(x, "numFmtId", 0);
+            const char *code = builtin_fmt(id);
+            for (size_t i = 0; i < n_codes; i++)
+                if (ids[i] == id && codes[i]) code = codes[i];
+            if (id >= 27 && id <= 36) code = "yyyy-mm-dd"; /* East Asian date built-ins */
+            if (id >= 50 && id <= 58) code = "yyyy-mm-dd";
+            w->fmt_of_xf[w->n_xf++] = code && strcmp(code, "General") != 0 ? strdup(code) : NULL;
+        }
+    }
+    st = qr_rd_xml_free(w->r, x);
+    for (size_t i = 0; i < n_codes; i++)
+        xmlFree(codes[i]);
+    free(codes);
+    free(ids);
+    free(data);
+    return st;
+}
+
+/* ---- cells ---------------------------------------------------------------------- */
+
+/* "BC12" -> column 54 (0-based 54), row 11; -1 when not a reference. */
+static int parse_ref(const char *s, long *col, long *row)
+{
+    long c = 0, r = 0;
+    const char *p = s;
+    while (*p >= 'A' && *p <= 'Z')
+        c = c * 26 + (*p++ - 'A' + 1);
+    if (p == s || !(*p >= '1' && *p <= '9')) return -1;
+    while (*p >= '0' && *p <= '9')
+        r = r * 10 + (*p++ - '0');
+    if (*p || c > 16384 || r > 1048576) return -1;
+    *col = c - 1;
+    *row = r - 1;
+    return 0;
+}
+
+static void col_name(long c, char *out)
+{
+    char tmp[8];
+    int n = 0;
+    for (c++; c > 0 && n < 7; c = (c - 1) / 26)
+        tmp[n++] = (char)('A' + (c - 1) % 26);
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* An Excel serial as ISO 8601; 0 when it is before 1900-03-01 (which quire
+ * cannot write as a date). */
+static int iso_date(double serial, int with_time, char *out, size_t size)
+{
+    if (!(serial >= 61) || serial > 2958465) return 0;
+    long long secs = llround(serial * 86400.0);
+    long days = (long)(secs / 86400);
+    long s = (long)(secs % 86400);
+    /* Serial 61 = 1900-03-01; serials count from 1899-12-30 from there on. */
+    long e = days - 25569 + 719468; /* 25569 = 1970-01-01 */
+    long era = (e >= 0 ? e : e - 146096) / 146097;
+    long doe = e - era * 146097;
+    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long y = yoe + era * 400;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    long d = doy - (153 * mp + 2) / 5 + 1;
+    long m = mp < 10 ? mp + 3 : mp - 9;
+    if (with_time)
+        snprintf(out, size, "%04ld-%02ld-%02ldT%02ld:%02ld:%02ld", y + (m <= 2), m, d, s / 3600,
+                 s / 60 % 60, s % 60);
+    else
+        snprintf(out, size, "%04ld-%02ld-%02ld", y + (m <= 2), m, d);
+    return 1;
+}
+
+typedef struct cellv {
+    char t[16];
+    long xf;
+    qr_buf v, f, is;
+    int has_v, has_f;
+} cellv;
+
+/* Whether s is a number in JSON's grammar (what Excel and quire write). */
+static int json_number(const char *s)
+{
+    const char *p = s;
+    if (*p == '-') p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
+        return 0;
+    if (*p == '.') {
+        p++;
+        if (!(*p >= '0' && *p <= '9')) return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        if (!(*p >= '0' && *p <= '9')) return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0' && p - s < 32;
+}
+
+/* One cell's JSON. */
+static void write_cell(xl *w, cellv *c, qr_buf *b)
+{
+    /* The buffers are reused from cell to cell: terminate them at their length. */
+    if (c->v.data) c->v.data[c->v.len] = '\0';
+    if (c->f.data) c->f.data[c->f.len] = '\0';
+    if (c->is.data) c->is.data[c->is.len] = '\0';
+    if (!c->v.len && strcmp(c->t, "str") != 0 && strcmp(c->t, "inlineStr") != 0) c->has_v = 0;
+    const char *fmt = c->xf >= 0 && (size_t)c->xf < w->n_xf ? w->fmt_of_xf[c->xf] : NULL;
+    const char *v = c->v.data ? c->v.data : "";
+    const char *t = c->t;
+    if (c->has_f) {
+        qr_buf_puts(b, "{\"formula\":");
+        qr_rd_jstr(b, c->f.data ? c->f.data : "", c->f.len);
+        if (c->has_v) {
+            qr_buf_puts(b, ",\"value\":");
+            if (strcmp(t, "str") == 0 || strcmp(t, "e") == 0 || strcmp(t, "s") == 0)
+                qr_rd_jstr(b, v, c->v.len);
+            else if (strcmp(t, "b") == 0)
+                qr_buf_puts(b, strcmp(v, "1") == 0 ? "true" : "false");
+            else
+                qr_rd_jnum(b, strtod(v, NULL));
+        }
+        if (fmt) {
+            qr_buf_puts(b, ",\"format\":");
+            qr_rd_jstr(b, fmt, strlen(fmt));
+        }
+        qr_buf_putc(b, '}');
+        return;
+    }
+    const char *text = NULL;
+    size_t text_len = 0;
+    if (strcmp(t, "s") == 0) {
+        long i = strtol(v, NULL, 10);
+        if (c->has_v && i >= 0 && (size_t)i < w->sst.n) {
+            text = w->sst.text.data + w->sst.off[i];
+            text_len = strlen(text);
+        } else {
+            qr_errlist_addf(w->r->warns, QR_OK, "", NULL,
+                            "a cell names shared string %ld, which "
+                            "does not exist: read as empty",
+                            i);
+            qr_buf_puts(b, "null");
+            return;
+        }
+    } else if (strcmp(t, "inlineStr") == 0) {
+        unescape_x(&c->is);
+        text = c->is.data ? c->is.data : "";
+        text_len = c->is.len;
+    } else if (strcmp(t, "str") == 0 || strcmp(t, "e") == 0) {
+        unescape_x(&c->v);
+        v = c->v.data ? c->v.data : "";
+        text = v;
+        text_len = c->v.len;
+    }
+    if (!c->has_v && !text) {
+        qr_buf_puts(b, "null");
+        return;
+    }
+    if (text) {
+        if (fmt) {
+            qr_buf_puts(b, "{\"value\":");
+            qr_rd_jstr(b, text, text_len);
+            qr_buf_puts(b, ",\"format\":");
+            qr_rd_jstr(b, fmt, strlen(fmt));
+            qr_buf_putc(b, '}');
+        } else {
+            qr_rd_jstr(b, text, text_len);
+        }
+        return;
+    }
+    if (strcmp(t, "b") == 0) {
+        const char *bv = strcmp(v, "1") == 0 || strcmp(v, "true") == 0 ? "true" : "false";
+        if (fmt)
+            qr_buf_printf(b, "{\"value\":%s,\"format\":", bv), qr_rd_jstr(b, fmt, strlen(fmt)),
+                qr_buf_putc(b, '}');
+        else
+            qr_buf_puts(b, bv);
+        return;
+    }
+    if (strcmp(t, "d") == 0) {
+        qr_buf_puts(b, "{\"date\":");
+        qr_rd_jstr(b, v, strlen(v) > 19 ? 19 : strlen(v));
+        qr_buf_putc(b, '}');
+        return;
+    }
+    if (!fmt && json_number(v)) {
+        qr_buf_append(b, v, c->v.len); /* already JSON: no round trip through a double */
+        return;
+    }
+    char *end;
+    double num = strtod(v, &end);
+    if (end == v || !isfinite(num)) {
+        qr_rd_jstr(b, v, c->v.len);
+        return;
+    }
+    int has_time = 0;
+    char iso[64];
+    if (fmt && is_date_fmt(fmt, &has_time) &&
+        iso_date(w->date1904 ? num + 1462 : num, has_time, iso, sizeof iso)) {
+        qr_buf_puts(b, "{\"date\":");
+        qr_rd_jstr(b, iso, strlen(iso));
+        const char *def = has_time ? "yyyy-mm-dd hh:mm:ss" : "yyyy-mm-dd";
+        if (strcmp(fmt, def) != 0) {
+            qr_buf_puts(b, ",\"format\":");
+            qr_rd_jstr(b, fmt, strlen(fmt));
+        }
+        qr_buf_putc(b, '}');
+        return;
+    }
+    if (fmt) {
+        qr_buf_puts(b, "{\"value\":");
+        qr_rd_jnum(b, num);
+        qr_buf_puts(b, ",\"format\":");
+        qr_rd_jstr(b, fmt, strlen(fmt));
+        qr_buf_putc(b, '}');
+    } else if (json_number(v)) {
+        qr_buf_append(b, v, c->v.len); /* already JSON: no round trip through a double */
+    } else {
+        qr_rd_jnum(b, num);
+    }
+}
+
+/* ---- one sheet ------------------------------------------------------------------ */
+
+typedef struct sheet_state {
+    long row;   /* rows written */
+    long col;   /* cells written in the open row */
+    int in_row; /* a row array is open */
+    double widths[256];
+    long n_widths;
+    long freeze_col, freeze_row;
+    int filter;
+} sheet_state;
+
+static void open_row(qr_buf *b, sheet_state *s, long r)
+{
+    /* Rows the file skips are empty rows. */
+    while (s->row < r) {
+        qr_buf_puts(b, s->row ? ",[]" : "[]");
+        s->row++;
+    }
+    qr_buf_puts(b, s->row ? ",[" : "[");
+    s->in_row = 1;
+    s->col = 0;
+}
+
+static void close_row(qr_buf *b, sheet_state *s)
+{
+    if (!s->in_row) return;
+    qr_buf_putc(b, ']');
+    s->in_row = 0;
+    s->row++;
+}
+
+/* The sheet's SAX state: the row and cell being read. */
+typedef struct sheet_sax {
+    xl *w;
+    const char *name;
+    qr_buf *b;
+    sheet_state s;
+    cellv c;
+    int in_cell, where; /* where: 1 <v>, 2 <f>, 3 <is><t> */
+    long cell_col;
+} sheet_sax;
+
+/* An attribute as a NUL-terminated copy in buf (cut to its size), or NULL. */
+static const char *attr(int nattr, const xmlChar **attrs, const char *local, char *buf, size_t size)
+{
+    size_t len;
+    const char *v = qr_rd_sax_attr(nattr, attrs, local, &len);
+    if (!v) return NULL;
+    if (len >= size) len = size - 1;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    qr_rd_sax_amp(buf, len);
+    return buf;
+}
+
+static long attr_long(int nattr, const xmlChar **attrs, const char *local, long def)
+{
+    char buf[32];
+    const char *v = attr(nattr, attrs, local, buf, sizeof buf);
+    if (!v) return def;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return end == v ? def : n;
+}
+
+static void end_cell(sheet_sax *x)
+{
+    qr_buf *b = x->b;
+    x->in_cell = 0;
+    x->where = 0;
+    long col = x->cell_col;
+    if (col < x->s.col) col = x->s.col; /* out of order: keep the order of the file */
+    if (col > 16383) col = 16383;
+    for (; x->s.col < col; x->s.col++)
+        qr_buf_puts(b, x->s.col ? ",null" : "null");
+    if (x->s.col) qr_buf_putc(b, ',');
+    write_cell(x->w, &x->c, b);
+    x->s.col++;
+}
+
+static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar **attrs)
+{
+    sheet_sax *x = ctx;
+    char buf[64];
+    switch (local[0]) {
+    case 'c':
+        if (local[1] == '\0') {
+            if (!x->s.in_row) open_row(x->b, &x->s, x->s.row);
+            cellv *c = &x->c;
+            const char *t = attr(nattr, attrs, "t", buf, sizeof buf);
+            if (!t) t = "n";
+            size_t k = 0;
+            for (; t[k] && k + 1 < sizeof c->t; k++)
+                c->t[k] = t[k];
+            c->t[k] = '\0';
+            c->xf = attr_long(nattr, attrs, "s", -1);
+            c->v.len = c->f.len = c->is.len = 0;
+            c->has_v = c->has_f = 0;
+            const char *ref = attr(nattr, attrs, "r", buf, sizeof buf);
+            long col, row;
+            x->cell_col = ref && parse_ref(ref, &col, &row) == 0 ? col : x->s.col;
+            x->in_cell = 1;
+            return;
+        }
+        if (strcmp(local, "col") == 0) {
+            long lo = attr_long(nattr, attrs, "min", 0), hi = attr_long(nattr, attrs, "max", 0);
+            const char *wv = attr(nattr, attrs, "width", buf, sizeof buf);
+            double wd = wv ? strtod(wv, NULL) : 0;
+            for (long i = lo; i >= 1 && i <= hi && i <= 256; i++) {
+                x->s.widths[i - 1] = wd;
+                if (i > x->s.n_widths) x->s.n_widths = i;
+            }
+        }
+        return;
+    case 'v':
+        if (x->in_cell && local[1] == '\0') x->where = 1, x->c.has_v = 1;
+        return;
+    case 'f':
+        if (x->in_cell && local[1] == '\0') x->where = 2, x->c.has_f = 1;
+        return;
+    case 't':
+        if (x->in_cell && local[1] == '\0') x->where = 3;
+        return;
+    case 'r':
+        if (strcmp(local, "row") == 0) {
+            close_row(x->b, &x->s);
+            long r = attr_long(nattr, attrs, "r", x->s.row + 1) - 1;
+            if (r < x->s.row) r = x->s.row;
+            if (r > 1048575) r = 1048575;
+            open_row(x->b, &x->s, r);
+        } else if (strcmp(local, "rPh") == 0) {
+            x->where = -1; /* phonetic guides are not the text */
+        }
+        return;
+    case 'p':
+        if (strcmp(local, "pane") == 0) {
+            const char *state = attr(nattr, attrs, "state", buf, sizeof buf);
+            if (state && strncmp(state, "frozen", 6) == 0) {
+                x->s.freeze_col = attr_long(nattr, attrs, "xSplit", 0);
+                x->s.freeze_row = attr_long(nattr, attrs, "ySplit", 0);
+            }
+        }
+        return;
+    case 'a':
+        if (strcmp(local, "autoFilter") == 0) x->s.filter = 1;
+        return;
+    case 'm':
+        if (strcmp(local, "mergeCell") == 0) {
+            char ref[64];
+            const char *rf = attr(nattr, attrs, "ref", ref, sizeof ref);
+            qr_errlist_addf(x->w->r->warns, QR_OK, "", "a spec has no merged cells",
+                            "sheet \"%s\": the merged range %s is read as separate cells", x->name,
+                            rf ? rf : "?");
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+static void sheet_end(void *ctx, const char *local)
+{
+    sheet_sax *x = ctx;
+    if (local[1] == '\0' && (local[0] == 'v' || local[0] == 'f' || local[0] == 't')) {
+        x->where = 0;
+    } else if (local[0] == 'c' && local[1] == '\0' && x->in_cell) {
+        end_cell(x);
+    } else if (strcmp(local, "row") == 0) {
+        close_row(x->b, &x->s);
+    } else if (strcmp(local, "rPh") == 0) {
+        x->where = 0;
+    }
+}
+
+static void sheet_text(void *ctx, const char *s, int len)
+{
+    sheet_sax *x = ctx;
+    if (!x->in_cell || x->where <= 0) return;
+    qr_buf *dst = x->where == 1 ? &x->c.v : x->where == 2 ? &x->c.f : &x->c.is;
+    qr_buf_append(dst, s, (size_t)len);
+}
+
+static qr_status read_sheet(xl *w, const char *part, const char *name)
+{
+    qr_buf *b = &w->r->spec;
+    /* The rows come first in the file; head keys are written after them. */
+    qr_buf_puts(b, "{\"name\":");
+    qr_rd_jstr(b, name, strlen(name));
+    qr_buf_puts(b, ",\"rows\":[");
+    sheet_sax x;
+    memset(&x, 0, sizeof x);
+    x.w = w;
+    x.name = name;
+    x.b = b;
+    qr_rd_sax sax = {sheet_start, sheet_end, sheet_text, &x};
+    qr_status st = qr_rd_sax_stream(w->r, part, &sax);
+    sheet_state *s = &x.s;
+    close_row(b, s);
+    qr_buf_free(&x.c.v);
+    qr_buf_free(&x.c.f);
+    qr_buf_free(&x.c.is);
+    qr_buf_putc(b, ']');
+    if (s->filter) qr_buf_puts(b, ",\"header\":true");
+    if ((s->freeze_row || s->freeze_col) &&
+        !(s->filter && s->freeze_row == 1 && s->freeze_col == 0)) {
+        char ref[16];
+        col_name(s->freeze_col, ref);
+        qr_buf_printf(b, ",\"freeze\":\"%s%ld\"", ref, s->freeze_row + 1);
+    }
+    if (s->n_widths) {
+        qr_buf_puts(b, ",\"widths\":[");
+        for (long i = 0; i < s->n_widths; i++) {
+            if (i) qr_buf_putc(b, ',');
+            qr_rd_jnum(b, s->widths[i] > 0 ? s->widths[i] : 8.43);
+        }
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_putc(b, '}');
+    return st;
+}
+
+/* ---- the workbook ----------------------------------------------------------------- */
+
+typedef struct sheet_ref {
+    char *name, *rid;
+} sheet_ref;
+
+qr_status qr_rd_xlsx(qr_rd *r)
+{
+    xl w;
+    memset(&w, 0, sizeof w);
+    w.r = r;
+    r->kind = QR_KIND_SPREADSHEET;
+    qr_rd_rels root, rels;
+    qr_status st = qr_rd_rels_read(r, "", &root);
+    if (st != QR_OK) return st;
+    const qr_rd_rel *main = qr_rd_rels_type(&root, "/officeDocument");
+    char *book = strdup(main && !main->external ? main->target : "xl/workbook.xml");
+    qr_rd_rels_free(&root);
+    st = qr_rd_rels_read(r, book, &rels);
+    sheet_ref *sheets = NULL;
+    size_t n_sheets = 0, cap = 0;
+    if (st == QR_OK) {
+        char *data;
+        size_t len;
+        st = qr_rd_zip_read(r, book, &data, &len);
+        if (st == QR_OK) {
+            xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, book);
+            while (x && qr_rd_xml_next(r, x, book) == 1) {
+                if (xmlTextReaderNodeType(x) != XML_READER_TYPE_ELEMENT) continue;
+                if (qr_rd_is(x, "workbookPr")) {
+                    char *v = qr_rd_attr(x, "date1904");
+                    w.date1904 = v && (strcmp(v, "1") == 0 || strcmp(v, "true") == 0);
+                    xmlFree(v);
+                } else if (qr_rd_is(x, "sheet")) {
+                    if (n_sheets == cap) {
+                        cap = cap ? cap * 2 : 8;
+                        sheet_ref *ns = realloc(sheets, cap * sizeof *ns);
+                        if (!ns) break;
+                        sheets = ns;
+                    }
+                    sheets[n_sheets].name = qr_rd_attr(x, "name");
+                    sheets[n_sheets].rid = qr_rd_attr(x, "id");
+                    n_sheets++;
+                }
+            }
+            st = qr_rd_xml_free(r, x);
+            free(data);
+        }
+    }
+    const qr_rd_rel *sst = qr_rd_rels_type(&rels, "/sharedStrings");
+    const qr_rd_rel *sty = qr_rd_rels_type(&rels, "/styles");
+    if (st == QR_OK && sst && qr_rd_zip_has(r, sst->target)) st = read_sst(&w, sst->target);
+    if (st == QR_OK && sty) st = read_styles(&w, sty->target);
+    if (st == QR_OK) {
+        qr_buf *b = &r->spec;
+        qr_buf_putc(b, '{');
+        char *title = qr_rd_core_title(r);
+        if (title) {
+            qr_buf_puts(b, "\"title\":");
+            qr_rd_jstr(b, title, strlen(title));
+            qr_buf_putc(b, ',');
+            free(title);
+        }
+        qr_buf_puts(b, "\"sheets\":[");
+        int first = 1;
+        for (size_t i = 0; i < n_sheets && st == QR_OK; i++) {
+            const qr_rd_rel *rel = qr_rd_rels_get(&rels, sheets[i].rid);
+            const char *nm = sheets[i].name ? sheets[i].name : "Sheet";
+            if (!rel || rel->external || !strstr(rel->type, "/worksheet")) {
+                qr_errlist_addf(r->warns, QR_OK, "", "only worksheets are read",
+                                "skipped the sheet \"%s\" (a chart sheet or missing part)", nm);
+                continue;
+            }
+            if (!first) qr_buf_putc(b, ',');
+            first = 0;
+            st = read_sheet(&w, rel->target, nm);
+        }
+        qr_buf_puts(b, "]}");
+    }
+    for (size_t i = 0; i < n_sheets; i++) {
+        xmlFree(sheets[i].name);
+        xmlFree(sheets[i].rid);
+    }
+    free(sheets);
+    for (size_t i = 0; i < w.n_xf; i++)
+        free(w.fmt_of_xf[i]);
+    free(w.fmt_of_xf);
+    qr_buf_free(&w.sst.text);
+    free(w.sst.off);
+    qr_rd_rels_free(&rels);
+    free(book);
+    return st;
+}

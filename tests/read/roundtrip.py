@@ -1,0 +1,221 @@
+"""The round trip of `quire read`: read(render(spec)) == fmt(spec), modulo
+the losses README.md lists under "Reading files back" (each rule here is one
+of them, by number). normalize() applies them to both sides."""
+import copy
+import json
+
+DEFAULT_MARGINS = {"top": 72, "right": 72, "bottom": 72, "left": 72}
+
+
+def runs_of(v):
+    """A text value (a string, or an object with text/runs) as merged runs (loss 1)."""
+    if isinstance(v, str):
+        runs = [{"text": v}]
+    elif "runs" in v:
+        runs = [{"text": r} if isinstance(r, str) else dict(r) for r in v["runs"]]
+    else:
+        runs = [{"text": v.get("text", "")}]
+    out = []
+    for r in runs:
+        flags = {k: r[k] for k in r if k != "text" and r[k]}
+        if not r["text"]:
+            continue
+        if out and out[-1][1] == flags:
+            out[-1] = (out[-1][0] + r["text"], flags)
+        else:
+            out.append((r["text"], flags))
+    return out
+
+
+def text_of(v):
+    return "".join(t for t, _ in runs_of(v))
+
+
+def cell(v, header):
+    if v is None or v == "":
+        return None  # loss 5: empty text and null are one empty cell
+    if isinstance(v, bool):
+        return str(v).lower()  # loss 6: booleans in tables come back as text
+    if isinstance(v, (int, float)):
+        return float(v)
+    runs = runs_of(v)
+    if header:  # loss 7: header cells are bold anyway
+        runs = [(t, {k: f for k, f in fl.items() if k != "bold"}) for t, fl in runs]
+    if all(not fl for _, fl in runs):
+        return "".join(t for t, _ in runs)
+    return runs
+
+
+def trim(row):
+    row = list(row)
+    while row and row[-1] is None:  # loss 4: ragged rows are padded
+        row.pop()
+    return row
+
+
+def widths(w, n):
+    if not w:
+        return None
+    s = sum(w)
+    w = [round(x / s, 2) for x in w]
+    return None if len(set(w)) == 1 else w  # loss 3: equal widths are no widths
+
+
+def table(t):
+    return {"headers": trim(cell(c, True) for c in t["headers"]) if t.get("headers") else None,
+            "rows": [trim(cell(c, False) for c in r) for r in t.get("rows", [])],
+            "widths": widths(t.get("widths"), 0)}
+
+
+def items(its):
+    return [{"runs": runs_of(i), "items": items(i.get("items", []) if isinstance(i, dict) else [])}
+            for i in its]
+
+
+def doc(spec):
+    blocks = []
+    for s in spec.get("sections", []):  # loss 9: legacy sections become blocks
+        if s.get("heading"):
+            blocks.append({"type": "heading", "text": s["heading"], "level": 1})
+        for p in s.get("paragraphs", []):
+            blocks.append({"type": "paragraph", "text": p})
+    blocks += spec.get("blocks", [])
+    out = []
+    for b in blocks:
+        t = b["type"]
+        if t == "heading":
+            if text_of(b):
+                out.append(("heading", b.get("level", 1), runs_of(b)))
+        elif t == "paragraph":
+            if text_of(b):  # loss 8: empty paragraphs and headings are dropped
+                out.append(("paragraph", runs_of(b)))
+        elif t == "list":
+            o = bool(b.get("ordered"))
+            # loss 2: adjacent lists of one kind (bullets) merge
+            if out and out[-1][0] == "list" and out[-1][1] == o and not o:
+                out[-1][2].extend(items(b["items"]))
+            else:
+                out.append(("list", o, items(b["items"])))
+        elif t == "table":
+            out.append(("table", table(b)))
+        elif t == "code":
+            out.append(("code", b["text"]))
+        elif t == "image":
+            out.append(("image", b.get("alt", "")))
+        elif t == "page_break":
+            out.append(("page_break",))
+    page = dict(spec.get("page", {}))
+    page.setdefault("size", "Letter")
+    page.setdefault("orientation", "portrait")
+    page["margins"] = dict(DEFAULT_MARGINS, **page.get("margins", {}))
+    lang = spec.get("lang")
+    if lang == "en-US":
+        lang = None  # loss 10: en-US is the default language
+    return {"title": spec.get("title") or None, "lang": lang, "page": page, "blocks": out}
+
+
+def sheet_cell(v):
+    if isinstance(v, dict):
+        v = dict(v)
+        if isinstance(v.get("formula"), str) and v["formula"].startswith("="):
+            v["formula"] = v["formula"][1:]  # loss 14: a formula's leading = is not stored
+        if v.get("format") == "General":
+            del v["format"]  # loss 11: General is no format
+        if "value" in v and "format" not in v and "formula" not in v:
+            v = v["value"]
+    if v == "":
+        return None
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    return v
+
+
+def sheets(spec):
+    out = []
+    for i, s in enumerate(spec.get("sheets", [])):
+        rows = s.get("rows", [])
+        header = bool(s.get("header"))
+        if "columns" in s:  # loss 15: legacy columns are the header row
+            rows = [s["columns"]] + rows
+            header = s.get("header", True)
+        rows = [trim(sheet_cell(c) for c in r) for r in rows]
+        while rows and not rows[-1]:
+            rows.pop()  # loss 12: trailing empty rows are not stored
+        freeze = s.get("freeze") or ("A2" if header else None)
+        if not rows:
+            header = False  # loss 16: an empty sheet has no header row to mark
+        out.append({"name": s.get("name") or "Sheet%d" % (i + 1), "rows": rows,
+                    "header": header, "freeze": freeze, "widths": s.get("widths")})
+    if not out:  # loss 17: a workbook has at least one sheet
+        out.append({"name": "Sheet1", "rows": [], "header": False, "freeze": None,
+                    "widths": None})
+    return {"title": spec.get("title") or None, "sheets": out}
+
+
+def deck(spec):
+    slides = []
+    for s in spec.get("slides", []):
+        slides.append({
+            "layout": s.get("layout", "title_content"),
+            "title": runs_of(s["title"]) if s.get("title") else [],
+            "subtitle": runs_of(s["subtitle"]) if s.get("subtitle") else [],
+            "bullets": items(s.get("bullets", [])),
+            "table": table(s["table"]) if s.get("table") and s["table"].get("rows") else None,
+            "image": s["image"].get("alt", "") if s.get("image") else None,
+            "notes": (s.get("notes") or "").rstrip("\n") or None})
+    return {"title": spec.get("title") or None, "size": spec.get("size", "16:9"), "slides": slides}
+
+
+def clean(v):
+    """Loss 13: characters XML cannot hold read back as U+FFFD; CR LF and CR as LF."""
+    if isinstance(v, str):
+        v = v.replace("\r\n", "\n").replace("\r", "\n")
+        return "".join("\ufffd" if (ord(c) < 32 and c not in "\t\n") or c in "\ufffe\uffff" else c
+                       for c in v)
+    if isinstance(v, list):
+        return [clean(x) for x in v]
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items()}
+    return v
+
+
+def normalize(spec, kind):
+    spec = clean(copy.deepcopy(spec))
+    if kind == "document":
+        return doc(spec)
+    if kind == "spreadsheet":
+        return sheets(spec)
+    return deck(spec)
+
+
+def first_difference(a, b, path=""):
+    if type(a) != type(b):
+        return "%s: %r != %r" % (path or "/", a, b)
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            d = first_difference(a.get(k), b.get(k), path + "/" + str(k))
+            if d:
+                return d
+        return None
+    if isinstance(a, (list, tuple)):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, "%s/%d" % (path, i))
+            if d:
+                return d
+        if len(a) != len(b):
+            return "%s: length %d != %d" % (path or "/", len(a), len(b))
+        return None
+    if isinstance(a, float) and isinstance(b, float):
+        return None if abs(a - b) <= 1e-9 * max(1, abs(a)) else "%s: %r != %r" % (path, a, b)
+    return None if a == b else "%s: %r != %r" % (path or "/", a, b)
+
+
+def drop_computed(spec, back):
+    """Loss 18: a formula cell the spec gave no value reads back with the value
+    quire computed for it (its cached <v>): drop that value from back."""
+    for s_sheet, b_sheet in zip(spec.get("sheets", []), back.get("sheets", [])):
+        for s_row, b_row in zip(s_sheet.get("rows", []), b_sheet.get("rows", [])):
+            for s_cell, b_cell in zip(s_row, b_row):
+                if (isinstance(s_cell, dict) and "formula" in s_cell and "value" not in s_cell
+                        and isinstance(b_cell, dict)):
+                    b_cell.pop("value", None)

@@ -1,0 +1,68 @@
+"""Every fixture rendered to its Office format and read back with `quire
+read` equals `quire fmt` of the fixture, modulo the documented losses
+(tests/read/roundtrip.py, README "Reading files back")."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from roundtrip import drop_computed, first_difference, normalize  # noqa: E402
+
+QUIRE = os.environ.get("QUIRE", "build/quire")
+SRC = os.environ.get("QUIRE_SOURCE_DIR", ".")
+EXT = {"document": "docx", "spreadsheet": "xlsx", "presentation": "pptx"}
+
+
+def kind_of(spec):
+    if "sheets" in spec:
+        return "spreadsheet"
+    if "slides" in spec:
+        return "presentation"
+    return "document"
+
+
+def main():
+    failed, checked = 0, 0
+    fixtures = os.path.join(SRC, "fixtures")
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in sorted(os.listdir(fixtures)):
+            path = os.path.join(fixtures, case, "spec.json")
+            if not os.path.isfile(path):
+                continue
+            fmt = subprocess.run([QUIRE, "fmt", path], capture_output=True, text=True)
+            if fmt.returncode != 0:
+                continue
+            spec = json.loads(fmt.stdout)
+            kind = kind_of(spec)
+            out = os.path.join(tmp, case + "." + EXT[kind])
+            r = subprocess.run([QUIRE, "render", path, "-o", out, "-k", kind],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                continue  # a fixture of another kind (pdf-only, html)
+            rd = subprocess.run([QUIRE, "read", out], capture_output=True, text=True)
+            checked += 1
+            if rd.returncode != 0:
+                print("FAIL %s: read exited %d: %s" % (case, rd.returncode, rd.stdout.strip()))
+                failed += 1
+                continue
+            back = json.loads(rd.stdout)
+            # read's spec is canonical: fmt of it changes nothing.
+            again = subprocess.run([QUIRE, "fmt", "-"], input=rd.stdout, capture_output=True,
+                                   text=True)
+            if again.stdout != rd.stdout:
+                print("FAIL %s: read's output is not canonical" % case)
+                failed += 1
+            drop_computed(spec, back)
+            d = first_difference(normalize(spec, kind), normalize(back, kind))
+            if d:
+                print("FAIL %s (%s): %s" % (case, kind, d))
+                failed += 1
+            else:
+                print("ok   %s (%s)" % (case, kind))
+    print("%d fixtures read back, %d failed" % (checked, failed))
+    sys.exit(1 if failed or checked < 20 else 0)
+
+
+main()
