@@ -302,6 +302,9 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
         case OP_DEST:
             if (ol) outline_add(c, cr, o, p, ol);
             break;
+        case OP_TAG:
+            if (ol) qr_pdf_tag_paint(cr, o);
+            break;
         }
     }
     paint_footer(&pt, cr, p);
