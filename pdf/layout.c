@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "look.h"
 #include "pdf_int.h"
 
 /* Type scale (points). */
@@ -37,61 +38,11 @@ static const double head_after[7] = {0, 8, 6, 6, 4, 4, 4};
 
 /* ---- measure -------------------------------------------------------------------- */
 
-static void roman(unsigned n, char *out)
-{
-    static const struct {
-        unsigned v;
-        const char *s;
-    } t[] = {{1000, "m"}, {900, "cm"}, {500, "d"}, {400, "cd"}, {100, "c"}, {90, "xc"}, {50, "l"},
-             {40, "xl"},  {10, "x"},   {9, "ix"},  {5, "v"},    {4, "iv"},  {1, "i"}};
-    out[0] = '\0';
-    if (n == 0 || n > 3999) {
-        snprintf(out, 16, "%u", n);
-        return;
-    }
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        while (n >= t[i].v) {
-            strcat(out, t[i].s);
-            n -= t[i].v;
-        }
-}
-
-static void alpha(unsigned n, char *out)
-{
-    char tmp[16];
-    int k = 0;
-    while (n > 0 && k < 15) {
-        n--;
-        tmp[k++] = (char)('a' + n % 26);
-        n /= 26;
-    }
-    for (int i = 0; i < k; i++)
-        out[i] = tmp[k - 1 - i];
-    out[k] = '\0';
-}
-
-/* The marker of item n (1-based) at depth d (0-based). Ordered lists cycle
- * 1. a. i. by depth, as Word and browsers do; bullets cycle • ◦ ▪. */
+/* The marker of item n (1-based) at depth d (0-based): spec/look.h's
+ * labels, shared with the other backends. */
 static void marker_text(int ordered, int depth, unsigned n, char *out)
 {
-    static const char *bullets[3] = {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA"};
-    if (!ordered) {
-        strcpy(out, bullets[depth % 3]);
-        return;
-    }
-    char num[24];
-    switch (depth % 3) {
-    case 0:
-        snprintf(num, sizeof num, "%u", n);
-        break;
-    case 1:
-        alpha(n, num);
-        break;
-    default:
-        roman(n, num);
-        break;
-    }
-    snprintf(out, 32, "%s.", num);
+    qr_look_label(ordered, depth, n, out);
 }
 
 typedef struct list_acc {
@@ -846,7 +797,7 @@ static void paginate(pd_ctx *c)
             place_list(&f, b);
             break;
         case PB_TABLE:
-            place_table(&f, b);
+            if (b->n_rows || b->header) place_table(&f, b); /* look.h: else nothing */
             break;
         case PB_IMAGE:
             add_tag(c, PD_TAG_FIGURE, 1);

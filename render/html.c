@@ -26,6 +26,7 @@
 
 #include "backend.h"
 #include "fonts.h"
+#include "look.h"
 #include "utf8.h"
 
 #define FLUSH_AT 65536
@@ -413,7 +414,7 @@ static void put_block(hw *w, const qr_block *b)
         putn(w, "\n", 1);
         break;
     case QR_BLOCK_TABLE:
-        put_table(w, &b->u.table);
+        if (!qr_look_table_skipped(&b->u.table)) put_table(w, &b->u.table);
         break;
     case QR_BLOCK_CODE:
         put_code(w, b);
@@ -448,13 +449,19 @@ static const char css[] =
     "\"Noto Sans CJK TC\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\"," FONTS_TAIL "}"
     "h1,h2,h3,h4,h5,h6{line-height:1.25}"
+    /* the PDF's type scale over its 11 pt body: title 24, headings 20 16
+     * 14 12 11 11; no heading smaller than body text */
+    "h1{font-size:2.18em}h2{font-size:1.82em}h3{font-size:1.45em}h4{font-size:1.27em}"
+    "h5{font-size:1.09em}h6{font-size:1em}"
+    "h1{text-align:center}" /* only the title is an h1 (look.h: centred) */
+    "p,li,h1,h2,h3,h4,h5,h6,figcaption{overflow-wrap:anywhere}"
     "table{border-collapse:collapse;width:100%;margin:12px 0}"
     "table.fixed{table-layout:fixed}"
     "th,td{border:1px solid #d0d0d0;padding:6px "
     "10px;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
     "th,pre{background:#f5f5f5}"
     "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
-    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:4;direction:ltr;"
+    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:8;direction:ltr;"
     "text-align:left}"
     "code{font-family:\"DejaVu Sans Mono\",ui-monospace,Menlo,Consolas,monospace}"
     ":not(pre)>code{background:#f5f5f5;padding:0 .2em;border-radius:3px}"
@@ -467,6 +474,26 @@ static const char css[] =
     "h1,h2,h3,h4,h5,h6{break-after:avoid}"
     ".page-break{border:0;margin:0;break-after:page}}";
 
+/* List labels per nesting depth from look.h ("ol ol{list-style-type:
+ * lower-alpha}" ...): browsers number every depth 1. 2. 3. and keep the
+ * square bullet below depth 3; the PDF and the docx cycle. */
+static void put_list_css(hw *w)
+{
+    static const char *const types[] = {[QR_LABEL_BULLET] = "",
+                                        [QR_LABEL_DECIMAL] = "decimal",
+                                        [QR_LABEL_LOWER_ALPHA] = "lower-alpha",
+                                        [QR_LABEL_LOWER_ROMAN] = "lower-roman"};
+    static const char *const bullets[] = {"disc", "circle", "square"};
+    for (int ordered = 1; ordered >= 0; ordered--)
+        for (int d = 1; d < 9; d++) {
+            for (int k = 0; k <= d; k++)
+                puts_(w, k ? (ordered ? " ol" : " ul") : (ordered ? "ol" : "ul"));
+            puts_(w, "{list-style-type:");
+            puts_(w, ordered ? types[qr_look_label_format(1, d)] : bullets[d % 3]);
+            puts_(w, "}");
+        }
+}
+
 static void put_head(hw *w, const qr_doc *doc)
 {
     puts_(w, "<!doctype html>\n<html lang=\"");
@@ -476,6 +503,7 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->title && *doc->title ? doc->title : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
+    put_list_css(w);
     if (doc->page.width > 0 && doc->page.height > 0) {
         /* The page the docx and pdf backends use, for printing. */
         puts_(w, "@page{size:");

@@ -45,7 +45,8 @@ class TaggedPdf(unittest.TestCase):
             if im.get("alt"):
                 alt = "".join(" " if ord(ch) < 32 else ch for ch in im["alt"])
                 self.assertEqual(fid.pdf_text_string(fe["/Alt"]), alt, name)
-        tables = [b for b in blocks if b.get("type") == "table"]
+        # a table with neither headers nor rows is drawn nowhere (spec/look.h)
+        tables = [b for b in blocks if b.get("type") == "table" and (b.get("headers") or b.get("rows"))]
         tels = [e for t, e in els if t == "Table"]
         self.assertEqual(len(tels), len(tables), name)
         for tb, te in zip(tables, tels):
