@@ -1097,7 +1097,13 @@ static qr_status png_paint(pd_ctx *c, qr_render_ctx *rc, qr_sink *out)
     rc->pages = (int)c->n_pages;
     int page = rc->png_page > 0 ? rc->png_page : 1;
     if ((size_t)page > c->n_pages) {
-        qr_errlist_addf(rc->errors, QR_E_USAGE, "", "use --page 1 to choose a page that exists",
+        char hint[96];
+        if (c->n_pages == 1)
+            snprintf(hint, sizeof hint, "the only page is 1: use --page 1 (or leave --page out)");
+        else
+            snprintf(hint, sizeof hint, "pages are 1 to %zu: use --page N with N in that range",
+                     c->n_pages);
+        qr_errlist_addf(rc->errors, QR_E_USAGE, "", hint,
                         "page %d is out of range: the document has %zu page%s", page, c->n_pages,
                         c->n_pages == 1 ? "" : "s");
         return qr_fail(QR_E_USAGE);
