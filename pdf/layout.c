@@ -574,11 +574,28 @@ static double text_first(const pd_text *t)
     return t->lines[0].height + t->lines[1].height;
 }
 
+/* The cells of a row share their first baseline: the lowest one (a cell
+ * whose first line reaches higher, with Arabic or Thai marks, sets it). */
+static double row_ascent(const pd_text *const *cells, size_t nc)
+{
+    double a = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (cells[i]->n_lines && cells[i]->lines[0].ascent > a) a = cells[i]->lines[0].ascent;
+    return a;
+}
+
+/* How far cell i moves down to share the row's first baseline. */
+static double cell_shift(const pd_text *t, double ascent)
+{
+    return t->n_lines ? ascent - t->lines[0].ascent : 0;
+}
+
 static double row_height(const pd_text *const *cells, size_t nc)
 {
-    double h = 0;
+    double h = 0, a = row_ascent(cells, nc);
     for (size_t i = 0; i < nc; i++)
-        if (cells[i]->height > h) h = cells[i]->height;
+        if (cells[i]->height + cell_shift(cells[i], a) > h)
+            h = cells[i]->height + cell_shift(cells[i], a);
     return h + 2 * CELL_PAD;
 }
 
@@ -645,6 +662,7 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
         next[i] = 0;
     int tagged = !f->untagged;
     if (tagged) add_tag(c, PD_TAG_TR, 1);
+    double row_asc = row_ascent(cells, nc);
     while (c->status == QR_OK) {
         double avail = c->bottom - f->y - 2 * CELL_PAD;
         double frag = 0;
@@ -652,7 +670,7 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
         for (size_t i = 0; i < nc; i++) {
             const pd_text *t = cells[i];
             size_t j = next[i];
-            double hh = 0;
+            double hh = j == 0 ? cell_shift(t, row_asc) : 0;
             while (j < t->n_lines && hh + t->lines[j].height <= avail + 0.01)
                 hh += t->lines[j++].height;
             if (j == next[i] && j < t->n_lines && f->fresh) hh += t->lines[j++].height;
@@ -676,6 +694,7 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
             const pd_text *t = cells[i];
             if (next[i] >= t->n_lines) continue;
             double y0 = top + CELL_PAD - t->lines[next[i]].top;
+            if (next[i] == 0) y0 += cell_shift(t, row_asc);
             if (tagged) add_tag(c, is_header ? PD_TAG_TH : PD_TAG_TD, 1);
             for (size_t k = next[i]; k < take[i]; k++)
                 add_line(c, t, k, c->left + b->col_x[i] + CELL_PAD, y0);
