@@ -159,6 +159,7 @@ static void ctx_geom(pd_ctx *c, qr_render_ctx *rc, int for_png)
     c->doc = rc->doc;
     c->fonts = rc->fonts ? rc->fonts : qr_fonts_default();
     c->lang = rc->doc->lang;
+    c->spans.cjk_lang = qr_fonts_doc_cjk_lang(rc->doc);
     c->for_png = for_png;
 
     const qr_page *pg = &rc->doc->page;
