@@ -34,6 +34,9 @@
 typedef struct hw {
     qr_buf b;
     qr_sink *out;
+    qr_fonts *fonts;
+    qr_spans spans;   /* the text being written, itemized by fonts/ */
+    const char *lang; /* <html lang> */
 } hw;
 
 static void flush(hw *w)
@@ -187,8 +190,57 @@ static int link_ok(const char *url)
     return 0;
 }
 
+static int ascii_only(const qr_text *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        for (size_t k = 0; k < t->runs[i].len; k++)
+            if ((unsigned char)t->runs[i].text[k] >= 0x80) return 0;
+    return 1;
+}
+
+/* A run's text; CJK and right-to-left spans whose language is not the
+ * page's get <span lang> (fonts/ names it: "ja", "zh-CN", "ar", "fa"...),
+ * so a browser picks Japanese glyph forms for Japanese Han. */
+static void put_run_text(hw *w, const qr_run *r, size_t run, int itemized)
+{
+    if (!itemized) {
+        esc(w, r->text, r->len, ESC_TEXT);
+        return;
+    }
+    size_t done = 0;
+    const char *open = NULL; /* the lang of the open <span>: neighbours share it */
+    for (size_t k = 0; k < w->spans.n; k++) {
+        const qr_span *sp = &w->spans.items[k];
+        if (sp->run != run || sp->start < done || sp->start + sp->len > r->len) continue;
+        const char *want = sp->lang && (sp->slot == QR_SLOT_EAST_ASIAN || sp->rtl) &&
+                                   strcmp(sp->lang, w->lang) != 0
+                               ? sp->lang
+                               : NULL;
+        if (open && (sp->start > done || !want || strcmp(open, want) != 0)) {
+            puts_(w, "</span>");
+            open = NULL;
+        }
+        if (sp->start > done) esc(w, r->text + done, sp->start - done, ESC_TEXT);
+        if (want && !open) {
+            puts_(w, "<span lang=\"");
+            esc_str(w, want, ESC_ATTR);
+            puts_(w, "\">");
+            open = want;
+        }
+        esc(w, r->text + sp->start, sp->len, ESC_TEXT);
+        done = sp->start + sp->len;
+    }
+    if (open) puts_(w, "</span>");
+    if (done < r->len) esc(w, r->text + done, r->len - done, ESC_TEXT);
+}
+
 static void put_text(hw *w, const qr_text *t)
 {
+    int itemized = 0;
+    if (!ascii_only(t)) {
+        qr_spans_reset(&w->spans);
+        itemized = qr_fonts_itemize_text(w->fonts, t, w->lang, &w->spans) == QR_OK;
+    }
     for (size_t i = 0; i < t->n; i++) {
         const qr_run *r = &t->runs[i];
         if (r->len == 0) continue;
@@ -203,7 +255,7 @@ static void put_text(hw *w, const qr_text *t)
         if (r->underline) puts_(w, "<u>");
         if (r->strike) puts_(w, "<s>");
         if (r->code) puts_(w, "<code>");
-        esc(w, r->text, r->len, ESC_TEXT);
+        put_run_text(w, r, i, itemized);
         if (r->code) puts_(w, "</code>");
         if (r->strike) puts_(w, "</s>");
         if (r->underline) puts_(w, "</u>");
@@ -526,7 +578,12 @@ static void put_head(hw *w, const qr_doc *doc)
 static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
 {
     const qr_doc *doc = ctx->doc;
-    hw w = {{0}, out};
+    hw w = {{0},
+            out,
+            ctx->fonts ? ctx->fonts : qr_fonts_default(),
+            {0},
+            doc->lang && *doc->lang ? doc->lang : "en"};
+    w.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
     put_head(&w, doc);
     if (doc->title && *doc->title) {
         puts_(&w, "<h1");
@@ -549,6 +606,7 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
         st = out->status;
     }
     qr_buf_free(&w.b);
+    qr_spans_free(&w.spans);
     ctx->pages = 0;
     return st;
 }

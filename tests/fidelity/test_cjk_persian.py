@@ -5,7 +5,7 @@ cell in a mostly Japanese document, are set in the Japanese face (docx
 w:eastAsia font and lang ja-JP on every East Asian run; the PDF embeds no
 Chinese face); a Han-only text in a mostly Korean document is Korean;
 Persian text is tagged fa (w:lang w:bidi), Arabic stays ar; a spec lang
-still decides."""
+still decides; html wraps CJK and right-to-left spans in <span lang>."""
 import os
 import re
 import subprocess
@@ -48,6 +48,23 @@ class CjkPersian(unittest.TestCase):
         fonts = subprocess.run(["pdffonts", pdf], capture_output=True, text=True).stdout
         self.assertIn("NotoSansCJKjp", fonts)
         self.assertNotIn("NotoSansCJKsc", fonts)
+
+    def test_html_span_lang(self):
+        out = os.path.join(self.tmp, "ja.html")
+        fid.render(JA, out, "html")
+        with open(out, encoding="utf-8") as f:
+            h = f.read()
+        self.assertIn('<html lang="en"', h)
+        self.assertIn('<p><span lang="ja-JP">これは日本語です。東京都。</span></p>', h)
+        self.assertIn('<td><span lang="ja-JP">山田</span></td>', h)
+        self.assertIn('<span lang="fa">من می‌خواهم این متن فارسی را بخوانم.</span>', h)
+        self.assertIn('<span lang="ar">مرحبا بالعالم</span>', h)
+        # the page's own language needs no span
+        ar = {"lang": "ar", "blocks": [{"type": "paragraph", "text": "مرحبا بالعالم and English"}]}
+        out = os.path.join(self.tmp, "ar.html")
+        fid.render(ar, out, "html")
+        with open(out, encoding="utf-8") as f:
+            self.assertNotIn("<span", f.read())
 
     def test_korean_document_and_spec_lang(self):
         ko = {"blocks": [{"type": "paragraph", "text": "안녕하세요 세계. 이것은 한국어 텍스트입니다."},
