@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "look.h"
 #include "pptx_int.h"
 
 /* ---- shared helpers ------------------------------------------------------------ */
@@ -106,9 +107,6 @@ void qr_pptx_geom_init(qr_pptx_geom *g, int wide)
 }
 
 static const int level_sz[QR_PPTX_LEVELS] = {2800, 2400, 2000, 1800, 1800, 1600, 1600, 1400, 1400};
-/* Bullet glyphs: U+2022 BULLET, U+2013 EN DASH, U+25AA BLACK SMALL SQUARE,
- * repeating; all three are in DejaVu Sans. */
-static const char *const level_char[3] = {"\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA"};
 
 int qr_pptx_level_sz(int lvl)
 {
@@ -130,9 +128,11 @@ long long qr_pptx_level_indent(int lvl)
     return -228600;
 }
 
+/* Bullet glyphs by level: spec/look.h's • ◦ ▪, repeating, as the PDF,
+ * docx and html draw them; all three are in DejaVu Sans. */
 const char *qr_pptx_level_char(int lvl)
 {
-    return level_char[(lvl < 0 ? 0 : lvl) % 3];
+    return qr_look_bullet(lvl);
 }
 
 /* ---- presentation.xml ------------------------------------------------------------ */
