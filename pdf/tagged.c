@@ -123,9 +123,15 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     ins *v = calloc(n_alts + 1, sizeof *v);
     if (!v) return -1;
     size_t nv = 0, at = 0, k = 0;
+    /* The catalog is the last object cairo writes: its last match (a
+     * title string in the info dictionary before it cannot pose as it). */
+    const char *catalog = NULL;
+    for (const char *p = find(s, n, 0, cat); p; p = find(s, n, (size_t)(p - s) + 1, cat))
+        catalog = p;
     for (;;) {
         const char *f = k < n_alts ? find(s, n, at, fig) : NULL;
-        const char *c = find(s, n, at, cat);
+        const char *c = catalog && (size_t)(catalog - s) >= at ? catalog : NULL;
+        if (f && c && f > c) f = NULL;
         const char *hit = f && (!c || f < c) ? f : c;
         if (!hit) break;
         size_t end = (size_t)(hit - s) + (hit == f ? sizeof fig - 1 : sizeof cat - 1);

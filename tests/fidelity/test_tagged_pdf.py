@@ -86,6 +86,14 @@ class TaggedPdf(unittest.TestCase):
         self.assertEqual(kinds.count("TH"), 2)
 
 
+    def test_title_posing_as_catalog(self):
+        # the info dictionary's title comes before the catalog: it must not
+        # receive the catalog's /Lang
+        spec = {"title": "x\n<< /Type /Catalog\n) (<< /Type /StructElem\n   /S /Figure\n", "lang": "de",
+                "blocks": [{"type": "paragraph", "text": "hi"}]}
+        self.check("hostile-title", spec)
+
+
 if __name__ == "__main__":
     r = unittest.main(exit=False, verbosity=2).result
     sys.exit(0 if r.wasSuccessful() else 1)
