@@ -492,7 +492,8 @@ static void put_block(hw *w, const qr_block *b)
 static const char css[] =
     "body{font-family:" FONTS_HEAD "\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
-    ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px}"
+    ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px;"
+    "overflow-wrap:anywhere}"
     "body:lang(ja){font-family:" FONTS_HEAD "\"Noto Sans CJK JP\",\"Noto Sans CJK SC\",\"Noto Sans "
     "CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
     "body:lang(ko){font-family:" FONTS_HEAD "\"Noto Sans CJK KR\",\"Noto Sans CJK SC\",\"Noto Sans "
@@ -503,10 +504,9 @@ static const char css[] =
     "h1,h2,h3,h4,h5,h6{line-height:1.25}"
     /* the PDF's type scale over its 11 pt body: title 24, headings 20 16
      * 14 12 11 11; no heading smaller than body text */
-    "h1{font-size:2.18em}h2{font-size:1.82em}h3{font-size:1.45em}h4{font-size:1.27em}"
-    "h5{font-size:1.09em}h6{font-size:1em}"
-    "h1{text-align:center}" /* only the title is an h1 (look.h: centred) */
-    "p,li,h1,h2,h3,h4,h5,h6,figcaption{overflow-wrap:anywhere}"
+    /* only the title is an h1 (look.h: centred) */
+    "h1{font-size:2.18em;text-align:center}h2{font-size:1.82em}h3{font-size:1.45em}"
+    "h4{font-size:1.27em}h5{font-size:1.09em}h6{font-size:1em}"
     "table{border-collapse:collapse;width:100%;margin:12px 0}"
     "table.fixed{table-layout:fixed}"
     "th,td{border:1px solid #d0d0d0;padding:6px "
@@ -529,19 +529,32 @@ static const char css[] =
 /* List labels per nesting depth from look.h ("ol ol{list-style-type:
  * lower-alpha}" ...): browsers number every depth 1. 2. 3. and keep the
  * square bullet below depth 3; the PDF and the docx cycle. */
-static void put_list_css(hw *w)
+static void put_list_css(hw *w, const qr_doc *doc)
 {
-    static const char *const types[] = {[QR_LABEL_BULLET] = "",
-                                        [QR_LABEL_DECIMAL] = "decimal",
-                                        [QR_LABEL_LOWER_ALPHA] = "lower-alpha",
-                                        [QR_LABEL_LOWER_ROMAN] = "lower-roman"};
-    static const char *const bullets[] = {"disc", "circle", "square"};
+    int nested = 0;
+    for (size_t i = 0; i < doc->n_blocks && !nested; i++) {
+        const qr_block *b = &doc->blocks[i];
+        for (size_t k = 0; b->type == QR_BLOCK_LIST && k < b->u.list.n_items; k++)
+            nested |= b->u.list.items[k].n_items > 0;
+    }
+    if (!nested) return; /* one level: the browsers' 1. 2. 3. and discs are the same */
+    static const char *const ol_types[] = {"decimal", "lower-alpha", "lower-roman"};
+    static const char *const ul_types[] = {"disc", "circle", "square"};
     for (int ordered = 1; ordered >= 0; ordered--)
-        for (int d = 1; d < 9; d++) {
-            for (int k = 0; k <= d; k++)
-                puts_(w, k ? (ordered ? " ol" : " ul") : (ordered ? "ol" : "ul"));
+        for (int t = 0; t < 3; t++) {
+            /* depths 1..8 of this label format, one rule */
+            int any = 0;
+            for (int d = 1; d < 9; d++) {
+                int fmt = ordered ? (int)qr_look_label_format(1, d) - QR_LABEL_DECIMAL : d % 3;
+                if (fmt != t || (!ordered && d < 3)) continue; /* ul ul, ul ul ul: the default */
+                if (any) putn(w, ",", 1);
+                any = 1;
+                for (int k = 0; k <= d; k++)
+                    puts_(w, k ? (ordered ? " ol" : " ul") : (ordered ? "ol" : "ul"));
+            }
+            if (!any) continue;
             puts_(w, "{list-style-type:");
-            puts_(w, ordered ? types[qr_look_label_format(1, d)] : bullets[d % 3]);
+            puts_(w, ordered ? ol_types[t] : ul_types[t]);
             puts_(w, "}");
         }
 }
@@ -555,7 +568,7 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->title && *doc->title ? doc->title : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
-    put_list_css(w);
+    put_list_css(w, doc);
     if (doc->page.width > 0 && doc->page.height > 0) {
         /* The page the docx and pdf backends use, for printing. */
         puts_(w, "@page{size:");
