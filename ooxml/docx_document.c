@@ -327,7 +327,7 @@ static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf,
     p->italic = r->italic;
     p->underline = r->underline;
     p->strike = r->strike;
-    if (r->code && !pf.code) p->shading = QR_DOCX_CODE_FILL;
+    if (r->code && !pf.code) p->shading = d->code_fill;
 }
 
 static int str_eq(const char *a, const char *b)
@@ -476,13 +476,13 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
     return QR_DIR_NEUTRAL;
 }
 
-static void write_border(qr_xml *x, const char *name)
+static void write_border(qr_xml *x, const char *name, const char *grid)
 {
-    qr_xml_leaf(x, name, "w:val", "single", "w:color", "808080", "w:sz", "4", "w:space", "0", NULL);
+    qr_xml_leaf(x, name, "w:val", "single", "w:color", grid, "w:sz", "4", "w:space", "0", NULL);
 }
 
 /* <w:tblPr> */
-static void write_w_tblpr(qr_xml *x, long width, int rtl)
+static void write_w_tblpr(qr_xml *x, long width, int rtl, const char *grid)
 {
     qr_xml_start(x, "w:tblPr");
     qr_xml_leaf(x, "w:tblStyle", "w:val", "TableGrid", NULL);
@@ -494,12 +494,12 @@ static void write_w_tblpr(qr_xml *x, long width, int rtl)
     qr_xml_end(x);
     /* <w:tblBorders> */
     qr_xml_start(x, "w:tblBorders");
-    write_border(x, "w:top");
-    write_border(x, "w:left");
-    write_border(x, "w:bottom");
-    write_border(x, "w:right");
-    write_border(x, "w:insideH");
-    write_border(x, "w:insideV");
+    write_border(x, "w:top", grid);
+    write_border(x, "w:left", grid);
+    write_border(x, "w:bottom", grid);
+    write_border(x, "w:right", grid);
+    write_border(x, "w:insideH", grid);
+    write_border(x, "w:insideV", grid);
     qr_xml_end(x);
     qr_xml_leaf(x, "w:tblLayout", "w:type", "fixed", NULL);
     qr_xml_leaf(x, "w:tblLook", "w:val", "04A0", "w:firstRow", "1", "w:lastRow", "0",
@@ -531,7 +531,8 @@ static void write_w_tr(qr_docx *d, const qr_tcell *cells, size_t n, const long *
         qr_xml_attr(x, "w:type", "dxa");
         qr_xml_end(x);
         if (header)
-            qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", "E7E6E6", NULL);
+            qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", d->header_fill,
+                        NULL);
         qr_xml_end(x);
         qr_docx_ppr ppr = {0};
         ppr.style = "TableContents";
@@ -569,7 +570,7 @@ static void write_w_tbl(qr_docx *d, const qr_table *t)
         dir = cells_dir(t->rows[r], t->n_cols);
 
     qr_xml_start(x, "w:tbl");
-    write_w_tblpr(x, total, dir == QR_DIR_RTL);
+    write_w_tblpr(x, total, dir == QR_DIR_RTL, d->grid);
     /* <w:tblGrid> */
     qr_xml_start(x, "w:tblGrid");
     for (size_t c = 0; c < nc; c++) {

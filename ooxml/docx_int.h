@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "fonts.h"
 #include "package.h"
+#include "style.h"
 #include "xml.h"
 
 #define QR_NS_W "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -44,10 +45,7 @@
 /* The document's default font (docDefaults): fonts/' Latin family. Runs in
  * it name no font of their own. */
 #define QR_DOCX_FONT "DejaVu Sans"
-/* Default body text: 11 pt, in half-points. */
-#define QR_DOCX_BODY_SIZE 22
-/* Shading behind code (inline and blocks). */
-#define QR_DOCX_CODE_FILL "F2F2F2"
+/* Sizes and colours come from the theme (spec/style.h, qr_docx.style). */
 
 /* A hyperlink target and its relationship id (open addressing by hash). */
 typedef struct qr_docx_link {
@@ -61,9 +59,13 @@ typedef struct qr_docx {
     const qr_doc *doc;
     qr_fonts *fonts;
     qr_package *pkg;
-    qr_xml *x;       /* the writer of the part being produced */
-    qr_spans spans;  /* reused for every paragraph */
-    long text_width; /* twips between the margins */
+    qr_xml *x;           /* the writer of the part being produced */
+    qr_spans spans;      /* reused for every paragraph */
+    long text_width;     /* twips between the margins */
+    qr_style style;      /* the spec's theme */
+    char code_fill[7];   /* style.code_fill as "RRGGBB": shading behind code */
+    char header_fill[7]; /* style.header_fill: table header cells */
+    char grid[7];        /* style.grid: table borders */
     qr_status status;
 
     /* numbering */

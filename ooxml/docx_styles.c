@@ -8,8 +8,10 @@
  * Normal Table, No List) and two of ours: "Code" (monospace on a grey
  * ground) and "Table Contents" (tight spacing inside cells).
  *
- * The document's defaults: DejaVu Sans 11 pt, the spec's language; every
- * run names its own fonts anyway (fonts/ picks them per script).
+ * The document's defaults: DejaVu Sans, the theme's body size and text
+ * colour, the spec's language; every run names its own fonts anyway
+ * (fonts/ picks them per script). Every size and colour is the theme's
+ * (spec/style.h), as the PDF, html and pptx backends read them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +23,20 @@
 static void leaf_val(qr_xml *x, const char *name, const char *val)
 {
     qr_xml_leaf(x, name, "w:val", val, NULL);
+}
+
+/* <name w:val="RRGGBB"> of a theme colour */
+static void leaf_color(qr_xml *x, const char *name, uint32_t rgb)
+{
+    char hex[7];
+    qr_style_hex(rgb, hex);
+    leaf_val(x, name, hex);
+}
+
+/* half-points of a size in points */
+static long half_points(double pt)
+{
+    return lround(pt * 2);
 }
 
 static void leaf_int(qr_xml *x, const char *name, long val)
@@ -56,9 +72,9 @@ static void write_w_spacing(qr_xml *x, long before, long after, long line)
 /* <w:sz> and <w:szCs> (half-points). */
 /* <w:tabs> of code: a stop every QR_LOOK_TAB_COLUMNS columns of the 10 pt
  * monospace font (look.h), across the text width, as the PDF's 8 columns. */
-static void write_code_tabs(qr_xml *x, long text_width)
+static void write_code_tabs(qr_xml *x, long text_width, double code_pt)
 {
-    long step = lround(QR_LOOK_TAB_COLUMNS * QR_LOOK_MONO_ADVANCE * 10.0 * 20.0);
+    long step = lround(QR_LOOK_TAB_COLUMNS * QR_LOOK_MONO_ADVANCE * code_pt * 20.0);
     qr_xml_start(x, "w:tabs");
     for (long pos = step; pos <= text_width; pos += step) {
         qr_xml_start(x, "w:tab");
@@ -76,14 +92,15 @@ static void write_w_sz(qr_xml *x, long half_points)
 }
 
 /* <w:docDefaults> */
-static void write_w_docdefaults(qr_xml *x, const char *lang)
+static void write_w_docdefaults(qr_xml *x, const char *lang, const qr_style *st)
 {
     qr_xml_start(x, "w:docDefaults");
     qr_xml_start(x, "w:rPrDefault");
     qr_xml_start(x, "w:rPr");
     qr_xml_leaf(x, "w:rFonts", "w:ascii", QR_DOCX_FONT, "w:hAnsi", QR_DOCX_FONT, "w:cs",
                 QR_DOCX_FONT, NULL);
-    write_w_sz(x, QR_DOCX_BODY_SIZE);
+    leaf_color(x, "w:color", st->text);
+    write_w_sz(x, half_points(st->body_pt));
     qr_xml_leaf(x, "w:lang", "w:val", lang, NULL);
     qr_xml_end(x);
     qr_xml_end(x);
@@ -96,9 +113,8 @@ static void write_w_docdefaults(qr_xml *x, const char *lang)
 }
 
 /* <w:style w:styleId="HeadingN"> */
-static void write_heading_style(qr_xml *x, int level)
+static void write_heading_style(qr_xml *x, int level, const qr_style *st)
 {
-    static const long sizes[] = {32, 28, 26, 24, 22, 22};
     static const long before[] = {360, 280, 240, 200, 200, 200};
     char id[16], name[16];
     snprintf(id, sizeof id, "Heading%d", level);
@@ -122,21 +138,23 @@ static void write_heading_style(qr_xml *x, int level)
         qr_xml_leaf(x, "w:i", NULL);
         qr_xml_leaf(x, "w:iCs", NULL);
     }
-    leaf_val(x, "w:color", "1F3864");
-    write_w_sz(x, sizes[level - 1]);
+    leaf_color(x, "w:color", st->heading);
+    write_w_sz(x, half_points(st->heading_pt[level - 1]));
     qr_xml_end(x);
     qr_xml_end(x);
 }
 
 /* <w:tblBorders> */
-static void write_w_tblborders(qr_xml *x)
+static void write_w_tblborders(qr_xml *x, uint32_t grid)
 {
+    char hex[7];
+    qr_style_hex(grid, hex);
     static const char *const sides[] = {"w:top",   "w:left",    "w:bottom",
                                         "w:right", "w:insideH", "w:insideV"};
     qr_xml_start(x, "w:tblBorders");
     for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
-        qr_xml_leaf(x, sides[i], "w:val", "single", "w:color", "808080", "w:sz", "4", "w:space",
-                    "0", NULL);
+        qr_xml_leaf(x, sides[i], "w:val", "single", "w:color", hex, "w:sz", "4", "w:space", "0",
+                    NULL);
     qr_xml_end(x);
 }
 
@@ -147,10 +165,11 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     if (!x) return qr_fail(QR_E_NOMEM);
     const char *lang = d->doc->lang && *d->doc->lang ? d->doc->lang : "en-US";
     const char *mono = qr_fonts_mono_family();
+    const qr_style *st = &d->style;
     qr_xml_decl(x);
     qr_xml_start(x, "w:styles");
     qr_xml_attr(x, "xmlns:w", QR_NS_W);
-    write_w_docdefaults(x, lang);
+    write_w_docdefaults(x, lang, st);
 
     style_start(x, "paragraph", "Normal", "Normal", 1);
     qr_xml_leaf(x, "w:qFormat", NULL);
@@ -190,18 +209,28 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_leaf(x, "w:qFormat", NULL);
     qr_xml_start(x, "w:pPr");
     qr_xml_leaf(x, "w:keepNext", NULL);
+    if (st->title_rule) {
+        char hex[7];
+        qr_style_hex(st->accent, hex);
+        qr_xml_start(x, "w:pBdr");
+        qr_xml_leaf(x, "w:bottom", "w:val", "single", "w:sz", "12", "w:space", "4", "w:color", hex,
+                    NULL);
+        qr_xml_end(x);
+    }
     write_w_spacing(x, 0, 240, 240);
     qr_xml_leaf(x, "w:contextualSpacing", NULL);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
-    leaf_val(x, "w:color", "1F3864");
+    qr_xml_leaf(x, "w:b", NULL);
+    qr_xml_leaf(x, "w:bCs", NULL);
+    leaf_color(x, "w:color", st->title);
     leaf_int(x, "w:kern", 28);
-    write_w_sz(x, 52);
+    write_w_sz(x, half_points(st->title_pt));
     qr_xml_end(x);
     qr_xml_end(x);
 
     for (int level = 1; level <= 6; level++)
-        write_heading_style(x, level);
+        write_heading_style(x, level, st);
 
     style_start(x, "paragraph", "ListParagraph", "List Paragraph", 0);
     leaf_val(x, "w:basedOn", "Normal");
@@ -219,14 +248,14 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_int(x, "w:uiPriority", 39);
     qr_xml_leaf(x, "w:qFormat", NULL);
     qr_xml_start(x, "w:pPr");
-    qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", QR_DOCX_CODE_FILL, NULL);
-    write_code_tabs(x, d->text_width);
+    qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", d->code_fill, NULL);
+    write_code_tabs(x, d->text_width, st->code_pt);
     write_w_spacing(x, 120, 120, 240);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
     qr_xml_leaf(x, "w:rFonts", "w:ascii", mono, "w:hAnsi", mono, "w:cs", mono, NULL);
     qr_xml_leaf(x, "w:noProof", NULL);
-    write_w_sz(x, 20);
+    write_w_sz(x, half_points(st->code_pt));
     qr_xml_end(x);
     qr_xml_end(x);
 
@@ -243,7 +272,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_int(x, "w:uiPriority", 99);
     qr_xml_leaf(x, "w:unhideWhenUsed", NULL);
     qr_xml_start(x, "w:rPr");
-    leaf_val(x, "w:color", "0563C1");
+    leaf_color(x, "w:color", st->link);
     leaf_val(x, "w:u", "single");
     qr_xml_end(x);
     qr_xml_end(x);
@@ -252,7 +281,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_val(x, "w:basedOn", "TableNormal");
     leaf_int(x, "w:uiPriority", 39);
     qr_xml_start(x, "w:tblPr");
-    write_w_tblborders(x);
+    write_w_tblborders(x, st->grid);
     qr_xml_end(x);
     qr_xml_end(x);
 

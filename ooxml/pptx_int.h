@@ -22,6 +22,7 @@
 #include "fonts.h"
 #include "package.h"
 #include "slide_layout.h"
+#include "style.h"
 #include "xml.h"
 
 #define QR_NS_P "http://schemas.openxmlformats.org/presentationml/2006/main"
@@ -89,6 +90,7 @@ typedef struct qr_pptx {
     const qr_doc *doc;
     qr_package *pkg;
     qr_pptx_geom geom;
+    qr_style style;   /* the spec's theme (spec/style.h) */
     qr_spans spans;   /* scratch, reused per paragraph */
     qr_status status; /* sticky */
     /* Code points already warned about (each is reported once). */

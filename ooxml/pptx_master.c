@@ -157,6 +157,7 @@ typedef struct ph_spec {
     int sz;             /* lstStyle lvl1 size, 0 = none */
     int centered;       /* lstStyle lvl1 algn="ctr" */
     int plain;          /* lstStyle lvl1: no bullet, no indent */
+    int on_accent;      /* lstStyle lvl1 text in lt2, the theme's text on the accent */
 } ph_spec;
 
 /* <p:sp> of a placeholder in the master or a layout. */
@@ -209,6 +210,11 @@ static void write_p_sp_placeholder(qr_xml *x, int id, const ph_spec *ph)
         if (ph->sz) {
             qr_xml_start(x, "a:defRPr");
             qr_xml_attr_int(x, "sz", ph->sz);
+            if (ph->on_accent) {
+                qr_xml_start(x, "a:solidFill");
+                qr_xml_leaf(x, "a:schemeClr", "val", "lt2", NULL);
+                qr_xml_end(x);
+            }
             qr_xml_end(x);
         }
         qr_xml_end(x);
@@ -219,13 +225,54 @@ static void write_p_sp_placeholder(qr_xml *x, int id, const ph_spec *ph)
     qr_xml_end(x); /* p:sp */
 }
 
-/* <p:clrMap> */
-static void write_p_clrmap(qr_xml *x)
+/* <p:sp> of a theme decoration: a rectangle filled with accent1, no line. */
+static void write_p_sp_accent(qr_xml *x, int id, const char *name, const qr_pptx_box *box)
 {
-    qr_xml_leaf(x, "p:clrMap", "bg1", "lt1", "tx1", "dk1", "bg2", "lt2", "tx2", "dk2", "accent1",
-                "accent1", "accent2", "accent2", "accent3", "accent3", "accent4", "accent4",
-                "accent5", "accent5", "accent6", "accent6", "hlink", "hlink", "folHlink",
-                "folHlink", NULL);
+    qr_xml_start(x, "p:sp");
+    qr_xml_start(x, "p:nvSpPr");
+    qr_xml_start(x, "p:cNvPr");
+    qr_xml_attr_int(x, "id", id);
+    qr_xml_attr(x, "name", name);
+    qr_xml_end(x);
+    qr_xml_leaf(x, "p:cNvSpPr", NULL);
+    qr_xml_leaf(x, "p:nvPr", NULL);
+    qr_xml_end(x); /* p:nvSpPr */
+    qr_xml_start(x, "p:spPr");
+    qr_pptx_write_xfrm(x, "a:xfrm", box);
+    qr_xml_start(x, "a:prstGeom");
+    qr_xml_attr(x, "prst", "rect");
+    qr_xml_leaf(x, "a:avLst", NULL);
+    qr_xml_end(x);
+    qr_xml_start(x, "a:solidFill");
+    qr_xml_leaf(x, "a:schemeClr", "val", "accent1", NULL);
+    qr_xml_end(x);
+    qr_xml_start(x, "a:ln");
+    qr_xml_leaf(x, "a:noFill", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x); /* p:spPr */
+    qr_xml_end(x); /* p:sp */
+}
+
+/* <p:bg> of a layout: accent1 (section slides of themes that fill them). */
+static void write_p_bg_accent(qr_xml *x)
+{
+    qr_xml_start(x, "p:bg");
+    qr_xml_start(x, "p:bgPr");
+    qr_xml_start(x, "a:solidFill");
+    qr_xml_leaf(x, "a:schemeClr", "val", "accent1", NULL);
+    qr_xml_end(x);
+    qr_xml_leaf(x, "a:effectLst", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+}
+
+/* <p:clrMap> */
+static void write_p_clrmap(qr_xml *x, int dark)
+{
+    qr_xml_leaf(x, "p:clrMap", "bg1", dark ? "dk1" : "lt1", "tx1", dark ? "lt1" : "dk1", "bg2",
+                "lt2", "tx2", "dk2", "accent1", "accent1", "accent2", "accent2", "accent3",
+                "accent3", "accent4", "accent4", "accent5", "accent5", "accent6", "accent6",
+                "hlink", "hlink", "folHlink", "folHlink", NULL);
 }
 
 /* <p:bg> from the theme's first background fill, in bg1 (white). */
@@ -256,9 +303,10 @@ static qr_status write_master(qr_pptx *pp, const char *const *layout_rids)
     ph_spec body = {.type = "body", .idx = 1, .name = "Text Placeholder 2", .box = &g->body};
     write_p_sp_placeholder(x, 2, &title);
     write_p_sp_placeholder(x, 3, &body);
+    if (pp->style.accent_bar) write_p_sp_accent(x, 4, "Accent Bar", &g->accent_bar);
     qr_xml_end(x); /* p:spTree */
     qr_xml_end(x); /* p:cSld */
-    write_p_clrmap(x);
+    write_p_clrmap(x, qr_style_dark(&pp->style));
     qr_xml_start(x, "p:sldLayoutIdLst");
     for (int i = 0; i < QR_PPTX_N_LAYOUTS; i++) {
         qr_xml_start(x, "p:sldLayoutId");
@@ -295,6 +343,8 @@ static qr_status write_layout(qr_pptx *pp, int which)
     qr_xml_attr(x, "preserve", "1");
     qr_xml_start(x, "p:cSld");
     qr_xml_attr(x, "name", names[which]);
+    int filled = which == QR_PPTX_LAYOUT_SECTION && pp->style.section_fill;
+    if (filled) write_p_bg_accent(x);
     qr_xml_start(x, "p:spTree");
     qr_pptx_write_tree_start(x);
     switch (which) {
@@ -314,6 +364,7 @@ static qr_status write_layout(qr_pptx *pp, int which)
                      .plain = 1};
         write_p_sp_placeholder(x, 2, &t);
         write_p_sp_placeholder(x, 3, &s);
+        if (pp->style.accent_bar) write_p_sp_accent(x, 4, "Title Rule", &g->title_rule);
         break;
     }
     case QR_PPTX_LAYOUT_CONTENT: {
@@ -328,13 +379,15 @@ static qr_status write_layout(qr_pptx *pp, int which)
                      .name = "Title 1",
                      .box = &g->sec_title,
                      .anchor = "b",
-                     .sz = QR_PPTX_SZ_SECTION_TITLE};
+                     .sz = QR_PPTX_SZ_SECTION_TITLE,
+                     .on_accent = filled};
         ph_spec s = {.type = "body",
                      .idx = 1,
                      .name = "Text Placeholder 2",
                      .box = &g->sec_body,
                      .sz = QR_PPTX_SZ_SECTION_BODY,
-                     .plain = 1};
+                     .plain = 1,
+                     .on_accent = filled};
         write_p_sp_placeholder(x, 2, &t);
         write_p_sp_placeholder(x, 3, &s);
         break;

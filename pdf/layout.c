@@ -17,11 +17,11 @@
 #include "look.h"
 #include "pdf_int.h"
 
-/* Type scale (points). */
-#define BODY_SIZE 11.0
-#define TITLE_SIZE 24.0
+/* Type scale (points): the theme's (spec/style.h, c->style). */
+#define BODY_SIZE (c->style.body_pt)
+#define TITLE_SIZE (c->style.title_pt)
 #define TABLE_SIZE 10.0
-#define CODE_SIZE 9.0
+#define CODE_SIZE (c->style.code_pt)
 #define PARA_AFTER 6.0
 #define LIST_INDENT 18.0
 #define LIST_GAP 2.0
@@ -29,11 +29,11 @@
 #define CODE_PAD 6.0
 #define MAX_PNG_PIXELS 64e6 /* decoded PNG images: 256 MB of ARGB at most */
 
-#define HEADER_BG 0xE6E6E6
-#define GRID_RGB 0x808080
-#define CODE_BG 0xF5F5F5
+#define HEADER_BG (c->style.header_fill)
+#define GRID_RGB (c->style.grid)
+#define CODE_BG (c->style.code_fill)
+#define TITLE_RULE 1.5 /* points: the theme's rule under the title */
 
-static const double head_size[7] = {0, 20, 16, 14, 12, 11, 11};
 static const double head_before[7] = {0, 16, 14, 12, 10, 8, 8};
 static const double head_after[7] = {0, 8, 6, 6, 4, 4, 4};
 
@@ -323,10 +323,15 @@ static const char *outline_text(pd_ctx *c, const qr_text *t)
 qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
 {
     const char *t = c->doc->title;
-    pd_style st = {.size = TITLE_SIZE, .bold = 1, .align = PD_ALIGN_CENTER};
+    pd_style st = {.size = TITLE_SIZE,
+                   .bold = 1,
+                   .align = PD_ALIGN_CENTER,
+                   .has_rgb = 1,
+                   .rgb = c->style.title};
     b->kind = PB_TEXT;
     b->path = "/title";
     b->space_after = 14;
+    b->rule = c->style.title_rule;
     b->text = qr_pdf_text(c, NULL, t, strlen(t), &st, c->width, "/title");
     return c->status;
 }
@@ -345,7 +350,11 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             int lv = qb->u.heading.level;
             if (lv < 1) lv = 1;
             if (lv > 6) lv = 6;
-            pd_style st = {.size = head_size[lv], .bold = 1, .italic = lv == 6};
+            pd_style st = {.size = c->style.heading_pt[lv - 1],
+                           .bold = 1,
+                           .italic = lv == 6,
+                           .has_rgb = 1,
+                           .rgb = c->style.heading};
             b->kind = PB_TEXT;
             b->heading = lv;
             b->space_before = head_before[lv];
@@ -841,6 +850,10 @@ static void paginate(pd_ctx *c)
             add_tag(c, tag, 1);
             place_text(&f, b->text, 0, 0, 0, NULL, 0, b->heading ? b : NULL);
             add_tag(c, tag, 0);
+            if (b->rule) {
+                add_rect(c, OP_FILL, c->style.accent, c->left, f.y + 4, c->width, TITLE_RULE);
+                f.y += 4 + TITLE_RULE;
+            }
             break;
         }
         case PB_CODE:

@@ -15,7 +15,6 @@
 
 #include "pdf_int.h"
 
-#define TEXT_RGB 0x000000
 #define FOOTER_RGB 0x555555
 #define FOOTER_SIZE 9.0
 #define IMAGE_BOX_BG 0xF0F0F0
@@ -280,7 +279,8 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
         const pd_op *o = &c->ops[i];
         switch ((pd_op_kind)o->kind) {
         case OP_LINE:
-            set_rgb(cr, TEXT_RGB | o->color); /* colour: chart labels */
+            /* the text's own colour (headings), a chart label's, or the theme's */
+            set_rgb(cr, o->text->has_rgb ? o->text->rgb : o->color ? o->color : c->style.text);
             cairo_move_to(cr, o->x, o->y);
             show_line(&pt, cr, o->text->lines[o->line].line);
             if (ol && o->text->n_links) line_links(&pt, cr, o);

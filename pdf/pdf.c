@@ -158,6 +158,7 @@ static void ctx_geom(pd_ctx *c, qr_render_ctx *rc, int for_png)
     memset(c, 0, sizeof *c);
     c->rc = rc;
     c->doc = rc->doc;
+    c->style = qr_style_of(rc->doc);
     c->fonts = rc->fonts ? rc->fonts : qr_fonts_default();
     c->lang = rc->doc->lang;
     c->spans.cjk_lang = qr_fonts_doc_cjk_lang(rc->doc);

@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "buf.h"
 #include "fonts.h"
+#include "style.h"
 
 /* ---- laid-out text ---------------------------------------------------------- */
 
@@ -42,7 +43,9 @@ typedef struct pd_text {
     double width, height; /* width: the wrap width (or the ink width when unwrapped) */
     pd_link *links;
     size_t n_links;
-    int rtl; /* the paragraph direction quire chose (fonts/) */
+    int rtl;     /* the paragraph direction quire chose (fonts/) */
+    int has_rgb; /* pd_style's colour */
+    uint32_t rgb;
     /* layout == owner->layouts[slot]; last_page: the last page that draws
      * it (set by the PDF paint pass's helper, which frees it after that) */
     struct pd_ctx *owner;
@@ -52,8 +55,9 @@ typedef struct pd_text {
 /* How a text is set. */
 typedef struct pd_style {
     double size; /* points */
-    unsigned bold : 1, italic : 1, mono : 1;
-    int align; /* PD_ALIGN_* */
+    unsigned bold : 1, italic : 1, mono : 1, has_rgb : 1;
+    int align;    /* PD_ALIGN_* */
+    uint32_t rgb; /* with has_rgb: the text's colour, else the theme's text colour */
 } pd_style;
 
 enum { PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END };
@@ -82,6 +86,7 @@ typedef struct pd_block {
     const char *path;
     double space_before, space_after;
     int heading;         /* 1..6 for headings (keep with next, outline entry), 0 otherwise */
+    int rule;            /* the title: a rule in the theme's accent below it */
     const char *outline; /* the heading's text for the outline */
     const pd_text *text; /* PB_TEXT, PB_CODE */
     pd_item *items;      /* PB_LIST */
@@ -146,6 +151,7 @@ typedef struct pd_op {
 typedef struct pd_ctx {
     qr_render_ctx *rc;
     const qr_doc *doc;
+    qr_style style; /* the spec's theme (spec/style.h): sizes and colours */
     qr_fonts *fonts;
     const char *lang;
     qr_arena arena; /* scratch: pd_text, pd_block, lines... */

@@ -22,9 +22,24 @@
 #include "preview.h"
 #include "slide_layout.h"
 
-#define ACCENT 0x2563EB
-#define BAND1 0xBED0F7 /* accent1 at 30 % */
-#define BAND2 0xDFE8FB /* accent1 at 15 % */
+/* The theme's colours (spec/style.h, c->style), as the .pptx's theme
+ * holds them: dk1 the darker of text and background, lt1 the lighter. */
+#define ACCENT (c->style.accent)
+#define DK1 (qr_style_dark(&c->style) ? c->style.background : c->style.text)
+#define LT1 (qr_style_dark(&c->style) ? c->style.text : c->style.background)
+
+/* accent1 at pct % over white: the table style's bands */
+static uint32_t tint(uint32_t rgb, int pct)
+{
+    uint32_t out = 0;
+    for (int sh = 16; sh >= 0; sh -= 8) {
+        unsigned v = (rgb >> sh) & 255;
+        out |= (uint32_t)((v * pct + 255 * (100 - pct) + 50) / 100) << sh;
+    }
+    return out;
+}
+#define BAND1 tint(ACCENT, 30)
+#define BAND2 tint(ACCENT, 15)
 
 static double pt(long long emu)
 {
@@ -40,7 +55,8 @@ static void set_rgb(cairo_t *cr, uint32_t rgb)
 /* ---- text shapes ------------------------------------------------------------------ */
 
 /* Lay out and draw one text shape (cr NULL: lay out only). */
-static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const char *path)
+static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const char *path,
+                        uint32_t rgb)
 {
     if (!sh->n) return;
     double scale = sh->font_scale / 100000.0;
@@ -78,7 +94,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
     double y = iy;
     if (sh->anchor == QR_SLIDE_ANCHOR_CTR) y += (ih - total) / 2;
     if (sh->anchor == QR_SLIDE_ANCHOR_B) y += ih - total;
-    cairo_set_source_rgb(cr, 0, 0, 0);
+    set_rgb(cr, rgb);
     for (size_t i = 0; i < sh->n; i++) {
         const qr_slide_para *p = &sh->paras[i];
         double size = p->sz / 100.0 * scale, pitch = size * 1.2 * ln;
@@ -137,16 +153,13 @@ static void paint_table(pd_ctx *c, cairo_t *cr, const qr_table *t, const qr_slid
             set_rgb(cr, header ? ACCENT : band % 2 == 0 ? BAND1 : BAND2);
             cairo_rectangle(cr, x, y, w, h);
             cairo_fill(cr);
-            cairo_set_source_rgb(cr, 1, 1, 1);
+            set_rgb(cr, LT1);
             cairo_set_line_width(cr, 1);
             cairo_rectangle(cr, x, y, w, h);
             cairo_stroke(cr);
             const pd_text *tx = cells[k];
             if (tx) {
-                if (header)
-                    cairo_set_source_rgb(cr, 1, 1, 1);
-                else
-                    cairo_set_source_rgb(cr, 0, 0, 0);
+                set_rgb(cr, header ? LT1 : DK1);
                 for (size_t l = 0; l < tx->n_lines; l++)
                     qr_pv_line(cr, tx, l, x + mx, y + my + tx->lines[l].top + tx->lines[l].ascent);
             }
@@ -227,8 +240,27 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
         qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
         return;
     }
-    paint_shape(c, cr, &plan.title, sl->path);
-    paint_shape(c, cr, &plan.body, sl->path);
+    /* the theme's ground and decorations, as the .pptx's master and layouts */
+    int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;
+    uint32_t ink = filled ? c->style.on_accent : c->style.text;
+    if (cr) {
+        uint32_t ground = filled ? c->style.accent : c->style.background;
+        if (ground != 0xFFFFFF) { /* the page is white already */
+            set_rgb(cr, ground);
+            cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));
+            cairo_fill(cr);
+        }
+        if (c->style.accent_bar) {
+            const qr_slide_box *bar[2] = {&g->accent_bar, &g->title_rule};
+            for (int k = 0; k < (sl->layout == QR_LAYOUT_TITLE ? 2 : 1); k++) {
+                set_rgb(cr, c->style.accent);
+                cairo_rectangle(cr, pt(bar[k]->x), pt(bar[k]->y), pt(bar[k]->cx), pt(bar[k]->cy));
+                cairo_fill(cr);
+            }
+        }
+    }
+    paint_shape(c, cr, &plan.title, sl->path, ink);
+    paint_shape(c, cr, &plan.body, sl->path, ink);
     if (sl->table && c->status == QR_OK) paint_table(c, cr, sl->table, &plan.table);
     if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
     qr_slide_plan_free(&plan);

@@ -14,9 +14,6 @@
 
 #include "pdf_int.h"
 
-#define LINK_RGB 0x0645AD
-#define CODE_BG 0xEEEEEE
-
 int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l)
 {
     if (c->n_layouts == c->cap_layouts) {
@@ -186,6 +183,8 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
 
     pd_text *pt = qr_arena_alloc(&c->arena, sizeof *pt);
     if (!pt) goto oom;
+    pt->has_rgb = st->has_rgb;
+    pt->rgb = st->rgb;
 
     /* Attributes, inserted in increasing start order so each insert appends. */
     PangoAttrList *al = pango_attr_list_new();
@@ -201,13 +200,13 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         int mono = st->mono || (run && run->code);
         if (run && end > off) {
             if (run->link) {
-                insert(al, color_attr(0, LINK_RGB), off, end);
+                insert(al, color_attr(0, c->style.link), off, end);
                 n_links++;
             }
             if (run->underline || run->link)
                 insert(al, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), off, end);
             if (run->strike) insert(al, pango_attr_strikethrough_new(TRUE), off, end);
-            if (run->code) insert(al, color_attr(1, CODE_BG), off, end);
+            if (run->code) insert(al, color_attr(1, c->style.code_fill), off, end);
         }
         while (si < c->spans.n && c->spans.items[si].run == r) {
             insert_span(al, &c->spans.items[si], off, bold, italic, mono);

@@ -28,6 +28,7 @@
 #include "fonts.h"
 #include "html_chart.h"
 #include "look.h"
+#include "style.h"
 #include "utf8.h"
 
 #define FLUSH_AT 65536
@@ -506,11 +507,8 @@ static const char css[] =
     "\"Noto Sans CJK TC\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\"," FONTS_TAIL "}"
     "h1,h2,h3,h4,h5,h6{line-height:1.25}"
-    /* the PDF's type scale over its 11 pt body: title 24, headings 20 16
-     * 14 12 11 11; no heading smaller than body text */
-    /* only the title is an h1 (look.h: centred) */
-    "h1{font-size:2.18em;text-align:center}h2{font-size:1.82em}h3{font-size:1.45em}"
-    "h4{font-size:1.27em}h5{font-size:1.09em}h6{font-size:1em}"
+    /* only the title is an h1 (look.h: centred); sizes: put_theme_css */
+    "h1{text-align:center}"
     "table{border-collapse:collapse;width:100%;margin:12px 0}"
     "table.fixed{table-layout:fixed}"
     "th,td{border:1px solid #d0d0d0;padding:6px "
@@ -529,6 +527,48 @@ static const char css[] =
     "tr,img{break-inside:avoid}"
     "h1,h2,h3,h4,h5,h6{break-after:avoid}"
     ".page-break{border:0;margin:0;break-after:page}}";
+
+/* The theme's part of the CSS (spec/style.h), as the PDF and docx read it:
+ * text, background, title and heading colours, the type scale in em of the
+ * body size, link colour, code and table header grounds, table borders and
+ * the rule under the title. */
+static void put_color(hw *w, const char *before, uint32_t rgb)
+{
+    char hex[7];
+    qr_style_hex(rgb, hex);
+    puts_(w, before);
+    puts_(w, "#");
+    puts_(w, hex);
+}
+
+static void put_theme_css(hw *w, const qr_style *st)
+{
+    put_color(w, "body{color:", st->text);
+    put_color(w, ";background:", st->background);
+    put_color(w, "}h1{color:", st->title);
+    puts_(w, ";font-size:");
+    put_fixed2(w, st->title_pt / st->body_pt);
+    puts_(w, "em");
+    if (st->title_rule) {
+        put_color(w, ";border-bottom:2px solid ", st->accent);
+        puts_(w, ";padding-bottom:4px");
+    }
+    puts_(w, "}");
+    /* heading level n is h(n+1), capped at h6 */
+    for (int h = 2; h <= 6; h++) {
+        char sel[8] = {'h', (char)('0' + h), '{', 0};
+        puts_(w, sel);
+        put_color(w, "color:", st->heading);
+        puts_(w, ";font-size:");
+        put_fixed2(w, st->heading_pt[h - 2] / st->body_pt);
+        puts_(w, "em}");
+    }
+    put_color(w, "a{color:", st->link);
+    put_color(w, "}th{background:", st->header_fill);
+    put_color(w, "}pre,:not(pre)>code{background:", st->code_fill);
+    put_color(w, "}th,td{border-color:", st->grid);
+    puts_(w, "}");
+}
 
 /* List labels per nesting depth from look.h ("ol ol{list-style-type:
  * lower-alpha}" ...): browsers number every depth 1. 2. 3. and keep the
@@ -572,6 +612,8 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->title && *doc->title ? doc->title : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
+    qr_style st = qr_style_of(doc);
+    put_theme_css(w, &st);
     put_list_css(w, doc);
     if (doc->page.width > 0 && doc->page.height > 0) {
         /* The page the docx and pdf backends use, for printing. */

@@ -3,12 +3,14 @@
  * paragraph blocks placed before "blocks"), every block type, and tables
  * (also used by slides). Also title/lang checks used by every kind. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "compile_int.h"
+#include "style.h"
 #include "schema.h"
 
 /* The keys of every object here are those of the schema table (schema_table.c). */
@@ -46,6 +48,38 @@ void qr_cc_title_lang(qr_cc *cc, json_t *root)
                           "\"%.40s\" is not a language tag", lang);
         else
             cc->doc->lang = lang;
+    }
+    qr_cc_theme(cc, root);
+}
+
+/* "theme" and "accent" (style.h), for every kind. */
+void qr_cc_theme(qr_cc *cc, json_t *root)
+{
+    const char *t = NULL, *a = NULL;
+    size_t n = 0;
+    if (qr_cc_get_string(cc, root, "theme", 0, &t, &n) == 1) {
+        int id = qr_style_find(t);
+        if (id < 0) {
+            char hint[120];
+            const char *s = qr_suggest(t, qr_style_names);
+            if (s)
+                snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
+            else
+                snprintf(hint, sizeof hint, "use \"plain\", \"report\", \"light\" or \"dark\"");
+            qr_cc_err_key(cc, "theme", hint,
+                          "unknown theme \"%.40s\"; the themes are plain, report, light, dark", t);
+        } else
+            cc->doc->theme = id;
+    }
+    if (qr_cc_get_string(cc, root, "accent", 0, &a, &n) == 1) {
+        int ok = n == 7 && a[0] == '#';
+        for (size_t i = 1; ok && i < 7; i++)
+            ok = isxdigit((unsigned char)a[i]) != 0;
+        if (!ok)
+            qr_cc_err_key(cc, "accent", "write the colour as \"#RRGGBB\", e.g. \"#2563EB\"",
+                          "\"%.40s\" is not a colour", a);
+        else
+            cc->doc->accent = QR_STYLE_ACCENT_SET | strtol(a + 1, NULL, 16);
     }
 }
 

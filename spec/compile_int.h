@@ -222,5 +222,7 @@ json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist
 /** The candidate closest to word (edit distance, case-insensitive), or NULL
  *  when none is close enough to be a likely typo. */
 const char *qr_suggest(const char *word, const char *const *cands);
+/** Read the top-level "theme" and "accent" keys into cc->doc. */
+void qr_cc_theme(qr_cc *cc, json_t *root);
 
 #endif

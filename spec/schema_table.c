@@ -44,6 +44,8 @@ enum { R = QR_SK_REQUIRED, X = QR_SK_EXT, N = QR_SO_NONE };
 static const qr_skey document_keys[] = {
     K("title", 0, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
+    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("page", X, QR_SO_PAGE, "{\"$ref\":\"#/$defs/page\"}", NULL),
     K("sections", 0, QR_SO_SECTION, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/section\"}}",
       "legacy; before blocks"),
@@ -185,6 +187,8 @@ static const qr_skey sheet_chart_keys[] = {
 static const qr_skey deck_keys[] = {
     K("title", 0, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
+    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("size", X, N, "{\"enum\":[\"16:9\",\"4:3\"]}", "default 16:9"),
     K("slides", R, QR_SO_SLIDE, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/slide\"}}",
       NULL),
@@ -217,6 +221,8 @@ static const qr_skey slide_table_keys[] = {
 static const qr_skey workbook_keys[] = {
     K("title", X, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
+    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("sheets", R, QR_SO_SHEET, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet\"}}",
       NULL),
 };

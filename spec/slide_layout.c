@@ -38,6 +38,10 @@ void qr_slide_geom_init(qr_slide_geom *g, int wide)
     g->subtitle = (qr_slide_box){g->sw / 8, 3602038, g->sw * 3 / 4, 1655762};
     g->sec_title = (qr_slide_box){m, 1709738, g->sw - 2 * m, 2852737};
     g->sec_body = (qr_slide_box){m, 4589463, g->sw - 2 * m, 1500187};
+    /* theme decorations (style.h): a 9 pt bar across the top, and a 3 pt
+     * rule of a quarter of the width centred in the gap below the title */
+    g->accent_bar = (qr_slide_box){0, 0, g->sw, 114300};
+    g->title_rule = (qr_slide_box){g->sw * 3 / 8, 3537000, g->sw / 4, 38100};
 }
 
 void qr_slide_notes_boxes(const qr_slide_geom *g, qr_slide_box *img, qr_slide_box *body)

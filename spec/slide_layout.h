@@ -51,6 +51,8 @@ typedef struct qr_slide_geom {
     qr_slide_box body;                /* content area of title_content and the master */
     qr_slide_box ctr_title, subtitle; /* title layout */
     qr_slide_box sec_title, sec_body; /* section layout */
+    qr_slide_box accent_bar;          /* themes with an accent bar: along the top */
+    qr_slide_box title_rule;          /* and on the title slide, between title and subtitle */
 } qr_slide_geom;
 
 /** The placeholder boxes of a 16:9 (wide) or 4:3 slide. */

@@ -287,6 +287,8 @@ typedef struct qr_doc {
 
     const char *title; /* NULL when none (plain text: titles take no runs) */
     const char *lang;  /* BCP 47 tag from the spec, or NULL */
+    int theme;         /* spec/style.h's qr_theme; 0 = plain */
+    long accent;       /* the spec's "accent": 0x1000000 | 0xRRGGBB, or 0 = none */
 
     /* document, pdf, html: legacy sections are already expanded into blocks,
      * first (heading level 1, then paragraphs), followed by the spec's blocks. */

@@ -530,7 +530,10 @@ def main():
                                                   for c in want):
                 ok = all(word in flat or word[::-1] in flat for word in want.split())
             else:
-                ok = want in flat
+                # a heading wider than the line with no space in it (the
+                # hostile fixture's markup) wraps anywhere: compare without
+                # the line breaks
+                ok = want in flat or want.replace(" ", "") in flat.replace(" ", "")
             check(name, ok, f"the PDF from LibreOffice lacks the heading {want!r}")
 
     print(f"{len(outputs)} document fixtures rendered to .docx in {out_dir}")

@@ -55,6 +55,9 @@ CASES = [
     ("top-string-holding-array", D, json.dumps(["a"]), 1, [""]),
     ("doc-missing-blocks", D, {"title": "x"}, 1, [""]),
     ("doc-unknown-top-key", D, {"sections": [], "bogus": 1}, 1, ["/bogus"]),
+    ("doc-theme-unknown", D, {"sections": [], "theme": "nope"}, 1, ["/theme"]),
+    ("doc-accent-bad", D, {"sections": [], "accent": "blue"}, 1, ["/accent"]),
+    ("deck-theme-typo", P, {"slides": [], "theme": "drak"}, 1, ["/theme"]),
     ("doc-title-not-string", D, {"title": 5, "blocks": []}, 1, ["/title"]),
     ("doc-blocks-not-array", D, {"blocks": {"type": "paragraph"}}, 1, ["/blocks"]),
     ("doc-footnotes", D, {"blocks": [], "footnotes": []}, 1, ["/footnotes"]),
@@ -150,7 +153,7 @@ CASES = [
     ("deck-table-cell-array", P, {"slides": [{"table": {"rows": [[["x"]]]}}]}, 1, ["/slides/0/table/rows/0/0"]),
     ("deck-image-bad", P, {"slides": [{"image": {"src": "data:image/png;base64,aGVsbG8="}}]}, 1, ["/slides/0/image/src"]),
     ("deck-link-javascript", P, {"slides": [{"bullets": [{"runs": [{"text": "a", "link": "javascript:x"}]}]}]}, 1, ["/slides/0/bullets/0/runs/0/link"]),
-    ("deck-top-unknown", P, {"slides": [], "theme": "dark"}, 1, ["/theme"]),
+    ("deck-top-unknown", P, {"slides": [], "skin": "dark"}, 1, ["/skin"]),
     # ---- spreadsheet ----
     ("sheet-missing-sheets", S, {}, 1, [""]),
     ("sheet-sheets-string", S, {"sheets": "Q3"}, 1, ["/sheets"]),

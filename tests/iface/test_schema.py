@@ -163,7 +163,7 @@ if LIB and os.path.exists(LIB):
     class Result(ctypes.Structure):
         _fields_ = [("status", ctypes.c_int), ("data", ctypes.POINTER(ctypes.c_ubyte)),
                     ("size", ctypes.c_size_t), ("pages", ctypes.c_int), ("errors", Errlist),
-                    ("warnings", Errlist)]
+                    ("warnings", Errlist), ("kind", ctypes.c_int)]  # quire.h's qr_result, whole
 
     for i, kind in enumerate(KINDS):
         r = Result()

@@ -989,8 +989,8 @@ static const err_case err_cases[] = {
      {"/slides/0/table/caption", "/slides/0/table/rows/0/1"}},
     {K,
      SPEC,
-     "{'slides': [{'title': 'a', 'footnotes': ['b']}], 'theme': 'dark'}",
-     {"/theme", "/slides/0/footnotes"}},
+     "{'slides': [{'title': 'a', 'footnotes': ['b']}], 'skin': 'dark'}",
+     {"/skin", "/slides/0/footnotes"}},
     /* spreadsheets */
     {S, SPEC, "{'sheets': ['Sheet1']}", {"/sheets/0"}},
     {S, SPEC, "{'sheets': [{'name': 'A'}]}", {"/sheets/0/rows"}},
@@ -1138,7 +1138,8 @@ static void test_error_messages(void **state)
     expect_one(D, "{'blocks': [], 'slides': []}", SPEC, "/slides", "unknown key \"slides\"",
                "\"slides\" belongs in a presentation spec (.pptx); this is a document spec");
     expect_one(D, "{'blocks': [], 'colour': []}", SPEC, "/colour", "unknown key \"colour\"",
-               "a document spec takes: \"title\", \"lang\", \"page\", \"sections\", \"blocks\"");
+               "a document spec takes: \"title\", \"lang\", \"theme\", \"accent\", \"page\", "
+               "\"sections\", \"blocks\"");
     expect_one(
         D,
         "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': "

@@ -1,0 +1,143 @@
+/* style.c: the built-in themes (style.h) and their look-up. */
+#include "style.h"
+
+#include "tree.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const qr_style_names[] = {"plain", "report", "light", "dark", NULL};
+
+static const qr_style themes[QR_THEME_COUNT] = {
+    [QR_THEME_PLAIN] = {.name = "plain",
+                        .text = 0x000000,
+                        .background = 0xFFFFFF,
+                        .title = 0x000000,
+                        .heading = 0x000000,
+                        .accent = 0x2563EB,
+                        .on_accent = 0xFFFFFF,
+                        .link = 0x0645AD,
+                        .code_fill = 0xF5F5F5,
+                        .header_fill = 0xE6E6E6,
+                        .grid = 0x808080,
+                        .body_pt = 11,
+                        .title_pt = 24,
+                        .code_pt = 9,
+                        .heading_pt = {20, 16, 14, 12, 11, 11}},
+    [QR_THEME_REPORT] = {.name = "report",
+                         .text = 0x1A1A1A,
+                         .background = 0xFFFFFF,
+                         .title = 0x1F3864,
+                         .heading = 0x1F4E79,
+                         .accent = 0x1F4E79,
+                         .on_accent = 0xFFFFFF,
+                         .link = 0x0645AD,
+                         .code_fill = 0xF3F5F8,
+                         .header_fill = 0xDCE6F0,
+                         .grid = 0x8EA3BA,
+                         .body_pt = 11,
+                         .title_pt = 26,
+                         .code_pt = 9,
+                         .heading_pt = {18, 15, 13, 12, 11, 11},
+                         .title_rule = 1},
+    [QR_THEME_LIGHT] = {.name = "light",
+                        .text = 0x1F2937,
+                        .background = 0xFFFFFF,
+                        .title = 0x111827,
+                        .heading = 0x1D4ED8,
+                        .accent = 0x2563EB,
+                        .on_accent = 0xFFFFFF,
+                        .link = 0x1D4ED8,
+                        .code_fill = 0xF3F4F6,
+                        .header_fill = 0xDBEAFE,
+                        .grid = 0x9CA3AF,
+                        .body_pt = 11,
+                        .title_pt = 24,
+                        .code_pt = 9,
+                        .heading_pt = {20, 16, 14, 12, 11, 11},
+                        .title_rule = 1,
+                        .accent_bar = 1,
+                        .section_fill = 1},
+    [QR_THEME_DARK] = {.name = "dark",
+                       .text = 0xE5E7EB,
+                       .background = 0x111827,
+                       .title = 0xFFFFFF,
+                       .heading = 0x93C5FD,
+                       .accent = 0x2563EB,
+                       .on_accent = 0xFFFFFF,
+                       .link = 0x93C5FD,
+                       .code_fill = 0x1F2937,
+                       .header_fill = 0x1E3A8A,
+                       .grid = 0x6B7280,
+                       .body_pt = 11,
+                       .title_pt = 24,
+                       .code_pt = 9,
+                       .heading_pt = {20, 16, 14, 12, 11, 11},
+                       .title_rule = 1,
+                       .accent_bar = 1,
+                       .section_fill = 1},
+};
+
+static const qr_style *override;
+
+double qr_style_contrast(uint32_t a, uint32_t b);
+
+int qr_style_find(const char *name)
+{
+    for (int i = 0; name && qr_style_names[i]; i++)
+        if (strcmp(name, qr_style_names[i]) == 0) return i;
+    return -1;
+}
+
+qr_style qr_style_get(int theme, long accent)
+{
+    if (override) return *override;
+    qr_style s = themes[theme >= 0 && theme < QR_THEME_COUNT ? theme : QR_THEME_PLAIN];
+    if (accent & QR_STYLE_ACCENT_SET) {
+        uint32_t a = (uint32_t)accent & 0xFFFFFF;
+        /* the accent colours what the theme draws in its accent */
+        if (s.heading == s.accent) s.heading = a;
+        s.accent = a;
+        /* white or black on the accent, whichever reads better */
+        s.on_accent =
+            qr_style_contrast(a, 0xFFFFFF) >= qr_style_contrast(a, 0x000000) ? 0xFFFFFF : 0x000000;
+    }
+    return s;
+}
+
+qr_style qr_style_of(const qr_doc *doc)
+{
+    return qr_style_get(doc ? doc->theme : 0, doc ? doc->accent : 0);
+}
+
+void qr_style_set_override(const qr_style *s)
+{
+    override = s;
+}
+
+static double lum(uint32_t c)
+{
+    double ch[3];
+    for (int i = 0; i < 3; i++) {
+        double v = ((c >> (16 - 8 * i)) & 255) / 255.0;
+        ch[i] = v <= 0.03928 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+    }
+    return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+}
+
+int qr_style_dark(const qr_style *s)
+{
+    return lum(s->background) < lum(s->text);
+}
+
+double qr_style_contrast(uint32_t a, uint32_t b)
+{
+    double la = lum(a), lb = lum(b);
+    return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+void qr_style_hex(uint32_t c, char out[7])
+{
+    snprintf(out, 7, "%06X", (unsigned)(c & 0xFFFFFF));
+}

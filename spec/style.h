@@ -1,0 +1,79 @@
+/* style.h: the house style as data, one table below every backend.
+ *
+ * A theme is a qr_style: colours, type sizes and the few decorations a
+ * theme adds (a rule under the title, an accent bar on slides, section
+ * slides filled with the accent). docx styles.xml, the pptx theme and
+ * master, the html CSS and the PDF/PNG layout read their sizes and colours
+ * from it, so one spec looks the same in each format. Faces stay with
+ * fonts/, which picks a family per script for every theme.
+ *
+ * Themes: "plain" (the default, quire's neutral look), "report" (accent
+ * headings, a rule under the title), and for decks "light" and "dark"
+ * (accent bar, title slide on the accent rule, section slides in the
+ * accent colour). A spec's "accent": "#RRGGBB" recolours any theme.
+ */
+#ifndef QR_STYLE_H
+#define QR_STYLE_H
+
+#include <stdint.h>
+
+typedef enum qr_theme {
+    QR_THEME_PLAIN,
+    QR_THEME_REPORT,
+    QR_THEME_LIGHT,
+    QR_THEME_DARK,
+    QR_THEME_COUNT
+} qr_theme;
+
+typedef struct qr_style {
+    const char *name;
+    /* colours, 0xRRGGBB */
+    uint32_t text;        /* body text */
+    uint32_t background;  /* page or slide */
+    uint32_t title;       /* the document title, slide titles */
+    uint32_t heading;     /* headings 1-6 */
+    uint32_t accent;      /* rules, bars, slide table headers, section slides */
+    uint32_t on_accent;   /* text drawn on the accent */
+    uint32_t link;        /* hyperlinks */
+    uint32_t code_fill;   /* code block ground */
+    uint32_t header_fill; /* table header row ground */
+    uint32_t grid;        /* table borders */
+    /* type sizes, points */
+    double body_pt, title_pt, code_pt;
+    double heading_pt[6];
+    /* decorations */
+    int title_rule;   /* a rule in the accent colour under the document title */
+    int accent_bar;   /* slides: a bar in the accent colour along the top */
+    int section_fill; /* slides: section slides on the accent, text in on_accent */
+} qr_style;
+
+/** The names of the themes, NULL-terminated, in qr_theme order. */
+extern const char *const qr_style_names[];
+
+/** The theme named name, or -1. */
+int qr_style_find(const char *name);
+
+/* An accent override: QR_STYLE_ACCENT_SET | 0xRRGGBB (qr_doc.accent). */
+#define QR_STYLE_ACCENT_SET 0x1000000L
+
+/** The style of theme t with the accent override (0: none);
+ *  the test hook's style instead when one is set. */
+qr_style qr_style_get(int theme, long accent);
+
+struct qr_doc;
+/** qr_style_get for a compiled spec's theme and accent. */
+qr_style qr_style_of(const struct qr_doc *doc);
+
+/** Test hook: every backend renders with *s (NULL: the built-in themes). */
+void qr_style_set_override(const qr_style *s);
+
+/** 1 when the background is darker than the text (a dark theme). */
+int qr_style_dark(const qr_style *s);
+
+/** WCAG 2 contrast ratio of two colours (1 to 21). */
+double qr_style_contrast(uint32_t a, uint32_t b);
+
+/** "RRGGBB" (upper case) of c into out[7]. */
+void qr_style_hex(uint32_t c, char out[7]);
+
+#endif
