@@ -183,7 +183,8 @@ void qr_pptx_write_body_levels(qr_xml *x, const char *font_ref_latin, const char
 void qr_pptx_write_tree_start(qr_xml *x);
 /** <a:defRPr> of a level style: size sz (hundredths of a point), kern 1200, the
  *  text colour, and the latin/ea/cs theme typefaces ("+mn-lt", ...). */
-void qr_pptx_write_a_defrpr(qr_xml *x, int sz, const char *lt, const char *ea, const char *cs);
+void qr_pptx_write_a_defrpr(qr_xml *x, int sz, const char *clr, const char *lt, const char *ea,
+                            const char *cs);
 /** <a:xfrm> (or p:xfrm) for a box. */
 void qr_pptx_write_xfrm(qr_xml *x, const char *name, const qr_pptx_box *b);
 

@@ -44,14 +44,15 @@ void qr_pptx_write_tree_start(qr_xml *x)
     qr_xml_end(x);
 }
 
-/* <a:defRPr> of a level style. */
-void qr_pptx_write_a_defrpr(qr_xml *x, int sz, const char *lt, const char *ea, const char *cs)
+/* <a:defRPr> of a level style, its text in scheme colour clr ("tx1"). */
+void qr_pptx_write_a_defrpr(qr_xml *x, int sz, const char *clr, const char *lt, const char *ea,
+                            const char *cs)
 {
     qr_xml_start(x, "a:defRPr");
     qr_xml_attr_int(x, "sz", sz);
     qr_xml_attr(x, "kern", "1200");
     qr_xml_start(x, "a:solidFill");
-    qr_xml_leaf(x, "a:schemeClr", "val", "tx1", NULL);
+    qr_xml_leaf(x, "a:schemeClr", "val", clr, NULL);
     qr_xml_end(x);
     qr_xml_leaf(x, "a:latin", "typeface", lt, NULL);
     qr_xml_leaf(x, "a:ea", "typeface", ea, NULL);
@@ -99,7 +100,7 @@ void qr_pptx_write_body_levels(qr_xml *x, const char *lt, const char *ea, const 
         write_a_spcbef(x, l == 0 ? 1000 : 500);
         qr_xml_leaf(x, "a:buFont", "typeface", QR_PPTX_FONT_LATIN, NULL);
         qr_xml_leaf(x, "a:buChar", "char", qr_pptx_level_char(l), NULL);
-        qr_pptx_write_a_defrpr(x, qr_pptx_level_sz(l), lt, ea, cs);
+        qr_pptx_write_a_defrpr(x, qr_pptx_level_sz(l), "tx1", lt, ea, cs);
         qr_xml_end(x);
     }
 }
@@ -114,7 +115,8 @@ static void write_p_titlestyle(qr_xml *x)
     write_a_lnspc(x, 90000);
     write_a_spcbef(x, 0);
     qr_xml_leaf(x, "a:buNone", NULL);
-    qr_pptx_write_a_defrpr(x, QR_PPTX_SZ_TITLE, "+mj-lt", "+mj-ea", "+mj-cs");
+    /* titles in tx2: the theme's title colour (dk2) */
+    qr_pptx_write_a_defrpr(x, QR_PPTX_SZ_TITLE, "tx2", "+mj-lt", "+mj-ea", "+mj-cs");
     qr_xml_end(x);
     qr_xml_end(x);
 }
@@ -141,7 +143,7 @@ static void write_p_otherstyle(qr_xml *x)
         qr_xml_attr_int(x, "marL", 457200LL * l);
         qr_xml_attr(x, "algn", "l");
         qr_xml_attr(x, "defTabSz", "914400");
-        qr_pptx_write_a_defrpr(x, 1800, "+mn-lt", "+mn-ea", "+mn-cs");
+        qr_pptx_write_a_defrpr(x, 1800, "tx1", "+mn-lt", "+mn-ea", "+mn-cs");
         qr_xml_end(x);
     }
     qr_xml_end(x);

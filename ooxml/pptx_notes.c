@@ -94,7 +94,7 @@ qr_status qr_pptx_notes_master(qr_pptx *pp)
     qr_xml_attr(x, "marL", "0");
     qr_xml_attr(x, "algn", "l");
     qr_xml_attr(x, "defTabSz", "914400");
-    qr_pptx_write_a_defrpr(x, QR_PPTX_SZ_NOTES, "+mn-lt", "+mn-ea", "+mn-cs");
+    qr_pptx_write_a_defrpr(x, QR_PPTX_SZ_NOTES, "tx1", "+mn-lt", "+mn-ea", "+mn-cs");
     qr_xml_end(x); /* a:lvl1pPr */
     qr_xml_end(x); /* p:notesStyle */
     qr_xml_end(x);

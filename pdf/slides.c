@@ -259,7 +259,7 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
             }
         }
     }
-    paint_shape(c, cr, &plan.title, sl->path, ink);
+    paint_shape(c, cr, &plan.title, sl->path, filled ? ink : c->style.title);
     paint_shape(c, cr, &plan.body, sl->path, ink);
     if (sl->table && c->status == QR_OK) paint_table(c, cr, sl->table, &plan.table);
     if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
