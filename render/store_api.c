@@ -1,18 +1,24 @@
-/* store_api.c: the public store API (quire_store.h). Joins the folder store
- * (spec/store.h: text and bytes, never renders) with the compiler, the edit
- * engine and the renderer (which never write the store): validate, edit,
- * canonicalise and render here, then hand the results to the store. */
+/* store_api.c: the public store API (quire_store.h). Joins a store backend
+ * (store/store_backend.h: a folder or PostgreSQL; text and bytes, never renders)
+ * with the compiler, the edit engine and the renderer (which never write
+ * the store): validate, edit, canonicalise and render here, then hand the
+ * results to the backend. A backend that reports a conflict at commit (the
+ * head moved while this call rendered) gets the whole write again. */
 #include "quire_store.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "store_backend.h"
 #include "compile.h"
 #include "edit.h"
 #include "store.h"
 
+/* Writes that lost the race to the head this many times in a row fail. */
+#define MAX_ATTEMPTS 10000
+
 struct qr_store {
-    qr_folder *f;
+    qr_sb *b;
     qr_store_opts o;
 };
 
@@ -50,7 +56,7 @@ qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **
         fo.now = call_clock;
         fo.now_arg = s;
     }
-    qr_status st = qr_folder_open(path, &fo, &s->f, errs);
+    qr_status st = qr_sb_open(path, &fo, &s->b, errs);
     if (st != QR_OK) {
         free(s);
         return st;
@@ -62,7 +68,7 @@ qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **
 void qr_store_close(qr_store *s)
 {
     if (!s) return;
-    qr_folder_close(s->f);
+    s->b->ops->close(s->b);
     free(s);
 }
 
@@ -282,7 +288,7 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
         put.filename = fname;
         put.mime_type = qr_format_mime(qr_kind_format(kind));
         qr_vrec rec;
-        st = qr_folder_create(s->f, id, qr_kind_name(kind), title && *title ? title : fname, owner,
+        st = s->b->ops->create(s->b, id, qr_kind_name(kind), title && *title ? title : fname, owner,
                               &put, &rec, &res->errors);
         if (st == QR_OK) {
             version_from(&res->version, &rec);
@@ -300,17 +306,19 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
 
 /* Validate, render and append new_spec (canonical) to an open transaction;
  * unchanged when it equals the head. */
-static qr_status append_spec(qr_store *s, qr_folder_txn *t, const char *action, const qr_buf *canon,
-                             qr_store_result *res)
+static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, const qr_buf *canon,
+                             int *conflict, qr_store_result *res)
 {
-    const qr_folder_meta *m = qr_folder_txn_meta(t);
+    const qr_sb_ops *ops = s->b->ops;
+    *conflict = 0;
+    const qr_folder_meta *m = ops->txn_meta(t);
     meta_into(res, m);
     qr_kind kind;
     if (qr_kind_parse(m->kind, &kind) != 0)
         return qr_errlist_addf(&res->errors, QR_E_STORE, "", "run quire fsck",
                                "artifact \"%s\" has an unknown kind \"%s\"", m->id, m->kind);
     qr_buf head = {0};
-    qr_status st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
+    qr_status st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
     if (st != QR_OK) {
         qr_buf_free(&head);
         return st;
@@ -319,7 +327,7 @@ static qr_status append_spec(qr_store *s, qr_folder_txn *t, const char *action, 
     qr_buf_free(&head);
     qr_vrec rec;
     if (same) {
-        st = qr_folder_version(s->f, m->id, m->head, &rec, &res->errors);
+        st = ops->version(s->b, m->id, m->head, &rec, &res->errors);
         if (st == QR_OK) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
@@ -336,8 +344,8 @@ static qr_status append_spec(qr_store *s, qr_folder_txn *t, const char *action, 
         put.spec_len = canon->len;
         put.data = rr.data;
         put.size = rr.size;
-        st = qr_folder_commit(t, &put, &rec, &res->errors);
-        if (st == QR_OK) {
+        st = ops->commit(t, &put, &rec, conflict, &res->errors);
+        if (st == QR_OK && !*conflict) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
             res->head = rec.version;
@@ -345,6 +353,18 @@ static qr_status append_spec(qr_store *s, qr_folder_txn *t, const char *action, 
     }
     qr_result_free(&rr);
     return st;
+}
+
+/* Before another attempt of a write that lost the race: forget what the
+ * last one gathered. Returns 1 when there were too many attempts. */
+static int retry_reset(qr_store_result *res, const char *id, int attempt)
+{
+    qr_store_result_free(res);
+    result_init(res, id);
+    if (attempt + 1 < MAX_ATTEMPTS) return 0;
+    qr_errlist_add(&res->errors, QR_E_STORE, "", "the artifact changed under every attempt",
+                   "try again when fewer writers edit it");
+    return 1;
 }
 
 qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
@@ -363,20 +383,29 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
         qr_status st = qr_edit_apply("{}", 2, &e, &none, &res->errors);
         return finish(res, st);
     }
-    qr_folder_txn *t;
-    qr_status st = qr_folder_begin(s->f, id, &t, &res->errors);
-    if (st != QR_OK) return finish(res, st);
-    const qr_folder_meta *m = qr_folder_txn_meta(t);
-    meta_into(res, m);
-    qr_buf head = {0}, edited = {0}, canon = {0};
-    st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
-    if (st == QR_OK) st = qr_edit_apply(head.data, head.len, &e, &edited, &res->errors);
-    if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, &res->errors);
-    if (st == QR_OK) st = append_spec(s, t, "edit", &canon, res);
-    qr_buf_free(&head);
-    qr_buf_free(&edited);
-    qr_buf_free(&canon);
-    qr_folder_end(t);
+    qr_status st = QR_OK;
+    for (int attempt = 0;; attempt++) {
+        qr_sb_txn *t;
+        st = s->b->ops->begin(s->b, id, &t, &res->errors);
+        if (st != QR_OK) break;
+        const qr_folder_meta *m = s->b->ops->txn_meta(t);
+        meta_into(res, m);
+        qr_buf head = {0}, edited = {0}, canon = {0};
+        int conflict = 0;
+        st = s->b->ops->spec(s->b, m->id, m->head, &head, &res->errors);
+        if (st == QR_OK) st = qr_edit_apply(head.data, head.len, &e, &edited, &res->errors);
+        if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, &res->errors);
+        if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &conflict, res);
+        qr_buf_free(&head);
+        qr_buf_free(&edited);
+        qr_buf_free(&canon);
+        s->b->ops->end(t);
+        if (st != QR_OK || !conflict) break;
+        if (retry_reset(res, id, attempt)) {
+            st = QR_E_STORE;
+            break;
+        }
+    }
     return finish(res, st);
 }
 
@@ -391,36 +420,39 @@ qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t
         qr_buf_free(&canon);
         return finish(res, st);
     }
-    qr_folder_txn *t;
-    st = qr_folder_begin(s->f, id, &t, &res->errors);
-    if (st == QR_OK) {
-        st = append_spec(s, t, "rewrite", &canon, res);
-        qr_folder_end(t);
+    for (int attempt = 0;; attempt++) {
+        qr_sb_txn *t;
+        int conflict = 0;
+        st = s->b->ops->begin(s->b, id, &t, &res->errors);
+        if (st != QR_OK) break;
+        st = append_spec(s, t, "rewrite", &canon, &conflict, res);
+        s->b->ops->end(t);
+        if (st != QR_OK || !conflict) break;
+        if (retry_reset(res, id, attempt)) {
+            st = QR_E_STORE;
+            break;
+        }
     }
     qr_buf_free(&canon);
     return finish(res, st);
 }
 
-qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
+static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
+                              qr_store_result *res)
 {
-    result_init(res, id);
-    if (n < 1) {
-        qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
-                       "quire log ID lists them");
-        return finish(res, QR_E_USAGE);
-    }
-    qr_folder_txn *t;
-    qr_status st = qr_folder_begin(s->f, id, &t, &res->errors);
-    if (st != QR_OK) return finish(res, st);
-    const qr_folder_meta *m = qr_folder_txn_meta(t);
+    const qr_sb_ops *ops = s->b->ops;
+    qr_sb_txn *t;
+    qr_status st = ops->begin(s->b, id, &t, &res->errors);
+    if (st != QR_OK) return st;
+    const qr_folder_meta *m = ops->txn_meta(t);
     meta_into(res, m);
     qr_buf old = {0}, head = {0};
     qr_vrec orec = {0}, rec;
-    st = qr_folder_version(s->f, m->id, n, &orec, &res->errors);
-    if (st == QR_OK) st = qr_folder_spec(s->f, m->id, n, &old, &res->errors);
-    if (st == QR_OK) st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
+    st = ops->version(s->b, m->id, n, &orec, &res->errors);
+    if (st == QR_OK) st = ops->spec(s->b, m->id, n, &old, &res->errors);
+    if (st == QR_OK) st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
     if (st == QR_OK && head.len == old.len && memcmp(head.data, old.data, old.len) == 0) {
-        st = qr_folder_version(s->f, m->id, m->head, &rec, &res->errors);
+        st = ops->version(s->b, m->id, m->head, &rec, &res->errors);
         if (st == QR_OK) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
@@ -434,8 +466,8 @@ qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *
         put.spec_len = old.len;
         put.sha256 = orec.sha256;
         put.size = (size_t)orec.size;
-        st = qr_folder_commit(t, &put, &rec, &res->errors);
-        if (st == QR_OK) {
+        st = ops->commit(t, &put, &rec, conflict, &res->errors);
+        if (st == QR_OK && !*conflict) {
             version_from(&res->version, &rec);
             res->head = rec.version;
             qr_vrec_free(&rec);
@@ -444,14 +476,35 @@ qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *
     qr_vrec_free(&orec);
     qr_buf_free(&old);
     qr_buf_free(&head);
-    qr_folder_end(t);
+    ops->end(t);
+    return st;
+}
+
+qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
+{
+    result_init(res, id);
+    if (n < 1) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
+                       "quire log ID lists them");
+        return finish(res, QR_E_USAGE);
+    }
+    qr_status st = QR_OK;
+    for (int attempt = 0;; attempt++) {
+        int conflict = 0;
+        st = restore_once(s, id, n, &conflict, res);
+        if (st != QR_OK || !conflict) break;
+        if (retry_reset(res, id, attempt)) {
+            st = QR_E_STORE;
+            break;
+        }
+    }
     return finish(res, st);
 }
 
 static qr_status read_meta(qr_store *s, const char *id, qr_store_result *res)
 {
     qr_folder_meta m;
-    qr_status st = qr_folder_meta_load(s->f, id, &m, &res->errors);
+    qr_status st = s->b->ops->meta_load(s->b, id, &m, &res->errors);
     if (st == QR_OK) {
         meta_into(res, &m);
         qr_folder_meta_free(&m);
@@ -464,12 +517,12 @@ qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res
     result_init(res, id);
     qr_status st = read_meta(s, id, res);
     qr_vrec rec;
-    if (st == QR_OK) st = qr_folder_version(s->f, id, n ? n : res->head, &rec, &res->errors);
+    if (st == QR_OK) st = s->b->ops->version(s->b, id, n ? n : res->head, &rec, &res->errors);
     if (st == QR_OK) {
         version_from(&res->version, &rec);
         qr_vrec_free(&rec);
         qr_buf b = {0};
-        st = qr_folder_spec(s->f, id, res->version.version, &b, &res->errors);
+        st = s->b->ops->spec(s->b, id, res->version.version, &b, &res->errors);
         if (st == QR_OK) res->spec = qr_buf_steal(&b, &res->spec_len);
         qr_buf_free(&b);
     }
@@ -482,7 +535,7 @@ qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
     qr_status st = read_meta(s, id, res);
     qr_vrec *recs = NULL;
     size_t n = 0;
-    if (st == QR_OK) st = qr_folder_log(s->f, id, &recs, &n, &res->errors);
+    if (st == QR_OK) st = s->b->ops->log(s->b, id, 1, &recs, &n, &res->errors);
     if (st == QR_OK) {
         res->log = calloc(n ? n : 1, sizeof *res->log);
         if (!res->log) st = qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
@@ -503,11 +556,11 @@ qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *r
     result_init(res, id);
     qr_status st = read_meta(s, id, res);
     qr_vrec rec;
-    if (st == QR_OK) st = qr_folder_version(s->f, id, n ? n : res->head, &rec, &res->errors);
+    if (st == QR_OK) st = s->b->ops->version(s->b, id, n ? n : res->head, &rec, &res->errors);
     if (st == QR_OK) {
         version_from(&res->version, &rec);
         qr_buf b = {0};
-        st = qr_folder_blob(s->f, rec.sha256, &b, &res->errors);
+        st = s->b->ops->blob(s->b, rec.sha256, &b, &res->errors);
         if (st == QR_OK) {
             size_t len;
             res->data = (unsigned char *)qr_buf_steal(&b, &len);
@@ -529,8 +582,8 @@ qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_s
     if (a < 1 || b < 1)
         st = qr_errlist_add(&out->errors, QR_E_USAGE, "", "versions are numbered from 1",
                             "quire log ID lists them");
-    if (st == QR_OK) st = qr_folder_spec(s->f, id, a, &ta, &out->errors);
-    if (st == QR_OK) st = qr_folder_spec(s->f, id, b, &tb, &out->errors);
+    if (st == QR_OK) st = s->b->ops->spec(s->b, id, a, &ta, &out->errors);
+    if (st == QR_OK) st = s->b->ops->spec(s->b, id, b, &tb, &out->errors);
     if (st == QR_OK) {
         char na[32], nb[32];
         snprintf(na, sizeof na, "v%06d.json", a);
@@ -569,7 +622,7 @@ qr_status qr_store_fsck_run(qr_store *s, int repair, qr_store_fsck *out)
 {
     memset(out, 0, sizeof *out);
     qr_folder_fsck rep;
-    qr_status st = qr_folder_check(s->f, repair, &rep);
+    qr_status st = s->b->ops->check(s->b, repair, &rep);
     out->status = st;
     out->artifacts = rep.artifacts;
     out->versions = rep.versions;

@@ -1,0 +1,128 @@
+"""A throwaway PostgreSQL server for the store tests, and the store location
+a test runs against.
+
+The store tests run once per backend: tests/CMakeLists.txt registers each
+tests/store/test_*.py (and the binding test) a second time, as *_pg, with
+QUIRE_STORE_BACKEND=pg. A test asks for its stores through new_store():
+
+    from pg import new_store, backend, close_all
+    store = new_store(tmp, "count")     # a folder path, or a fresh database's URI
+    ...
+    close_all()                         # in a finally: stops the server
+
+With the pg backend the first new_store() starts a server: initdb into a
+temp folder, pg_ctl start listening only on a Unix socket in that folder
+(no TCP port), as the user `postgres` through runuser when the test runs as
+root (initdb refuses root); each new_store() then creates its own database.
+The binaries are PostgreSQL 15's (/usr/lib/postgresql/15/bin, or $PG_BIN).
+"""
+import atexit
+import os
+import shutil
+import subprocess
+import tempfile
+
+PG_BIN = os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin")
+
+
+def backend():
+    """"pg" or "folder" (QUIRE_STORE_BACKEND)."""
+    return "pg" if os.environ.get("QUIRE_STORE_BACKEND") == "pg" else "folder"
+
+
+def _as_owner(cmd):
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--"] + cmd
+    return cmd
+
+
+class Server:
+    """One server in a temp folder; .uri(db) names a database on it."""
+
+    def __init__(self, password_user=None):
+        self.dir = tempfile.mkdtemp(prefix="quire-pg-")
+        os.chmod(self.dir, 0o755)
+        self.data = os.path.join(self.dir, "data")
+        self.sock = self.dir
+        self.user = "postgres" if os.geteuid() == 0 else os.environ.get("USER", "postgres")
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self.n = 0
+        self.running = False
+        subprocess.run(_as_owner([os.path.join(PG_BIN, "initdb"), "-D", self.data, "-U", self.user,
+                                  "--auth-local=trust", "--auth-host=reject", "-E", "UTF8",
+                                  "--locale=C", "--no-sync"]),
+                       check=True, capture_output=True)
+        with open(os.path.join(self.data, "postgresql.conf"), "a") as f:
+            f.write("\nlisten_addresses = ''\nunix_socket_directories = '%s'\nfsync = off\n"
+                    "max_connections = 200\nshared_buffers = 32MB\n" % self.sock)
+        if password_user:
+            # password auth for one user over the socket, trust for the rest
+            hba = os.path.join(self.data, "pg_hba.conf")
+            with open(hba) as f:
+                rest = f.read()
+            with open(hba, "w") as f:
+                f.write("local all %s scram-sha-256\n" % password_user + rest)
+        self.start()
+
+    def start(self):
+        subprocess.run(_as_owner([os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-w", "-l",
+                                  os.path.join(self.dir, "log"), "start"]),
+                       check=True, capture_output=True)
+        self.running = True
+
+    def stop(self, mode="fast"):
+        if self.running:
+            subprocess.run(_as_owner([os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-w", "-m",
+                                      mode, "stop"]), capture_output=True)
+            self.running = False
+
+    def psql(self, sql, db="postgres"):
+        p = subprocess.run(_as_owner([os.path.join(PG_BIN, "psql"), "-h", self.sock, "-U", self.user,
+                                      "-d", db, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql]),
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("psql: " + p.stderr)
+        return p.stdout
+
+    def new_db(self):
+        self.n += 1
+        name = "quire_test_%d" % self.n
+        self.psql("CREATE DATABASE %s" % name)
+        return name
+
+    def uri(self, db, user=None, password=None):
+        cred = user or self.user
+        if password is not None:
+            cred += ":" + password
+        return "postgresql://%s@/%s?host=%s" % (cred, db, self.sock)
+
+    def close(self):
+        self.stop("immediate")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+_server = None
+
+
+def server():
+    """The shared throwaway server of this test process (started on first use)."""
+    global _server
+    if _server is None:
+        _server = Server()
+        atexit.register(close_all)
+    return _server
+
+
+def new_store(tmp, name="store"):
+    """A new, empty store: a folder under tmp, or a fresh database's URI."""
+    if backend() == "pg":
+        return server().uri(server().new_db())
+    return os.path.join(tmp, name)
+
+
+def close_all():
+    global _server
+    if _server is not None:
+        _server.close()
+        _server = None
