@@ -325,8 +325,8 @@ static int cmd_log(qr_store *s, const args *a)
             if (v->restored_from) qr_buf_printf(&b, ",\"restored_from\":%d", v->restored_from);
             qr_buf_printf(&b,
                           ",\"created\":\"%s\",\"size\":%llu,\"sha256\":\"%s\",\"spec_sha256\":\"%"
-                          "s\",\"filename\":",
-                          v->created, v->size, v->sha256, v->spec_sha256);
+                          "s\",\"spec_size\":%llu,\"filename\":",
+                          v->created, v->size, v->sha256, v->spec_sha256, v->spec_size);
             qr_json_str(&b, v->filename);
             qr_buf_putc(&b, '}');
         }

@@ -126,3 +126,43 @@ def close_all():
     if _server is not None:
         _server.close()
         _server = None
+
+
+def spec_text(quire, store, aid, version):
+    """Version VERSION's stored spec text: the file itself in a folder store,
+    `quire show` for PostgreSQL."""
+    if backend() == "folder":
+        with open(os.path.join(store, aid, "v%06d.json" % version), encoding="utf-8") as f:
+            return f.read()
+    p = subprocess.run([quire, "show", aid, "--version", str(version), "--store", store],
+                       capture_output=True, text=True, check=True)
+    return p.stdout
+
+
+def _db_of(store):
+    return store.split("@/", 1)[1].split("?", 1)[0]
+
+
+def artifact_ids(store):
+    """The ids the store holds, sorted (folder names, or table rows)."""
+    if backend() == "folder":
+        if not os.path.isdir(store):
+            return []
+        return sorted(n for n in os.listdir(store) if not n.startswith(".") and n != "blobs")
+    out = server().psql("SELECT id FROM quire_artifacts ORDER BY id", db=_db_of(store))
+    return sorted(out.split())
+
+
+def owner_bytes(store, owner):
+    """What the owner's quota ledger charges, in bytes."""
+    if backend() == "folder":
+        import json
+        with open(os.path.join(store, ".owners", owner + ".json")) as f:
+            return json.load(f)["bytes"]
+    return int(server().psql("SELECT bytes FROM quire_owners WHERE owner = '%s'" % owner,
+                             db=_db_of(store)))
+
+
+def sql(store, text):
+    """Run SQL on a PostgreSQL store's database (psql -At output)."""
+    return server().psql(text, db=_db_of(store))
