@@ -34,6 +34,9 @@ static const char usage_text[] =
     "  rewrite ID SPEC | show ID [--version N] | log ID           $QUIRE_STORE, else\n"
     "  diff ID A B | restore ID N | export ID [--version N] -o OUT   ./.quire)\n"
     "  fsck\n"
+    "  list [--owner O] [-k KIND] [--limit N] [--cursor C] | delete ID | log ID --limit N\n"
+    "  store init | store copy --from DIR --to URI   (--store takes a folder or a\n"
+    "      postgresql://... URI)\n"
     "\n"
     "KIND: document, spreadsheet, presentation, pdf, html.\n"
     "Result: one line of JSON on stdout. Exit: 0 ok, 1 spec error, 2 usage,\n"
@@ -350,7 +353,8 @@ static int cmd_fmt(int argc, char **argv)
 }
 
 static const char *const store_commands[] = {"create", "edit",    "rewrite", "show", "log",
-                                             "diff",   "restore", "export",  "fsck", NULL};
+                                             "diff",   "restore", "export",  "fsck", "list",
+                                             "delete", "store",   NULL};
 
 int main(int argc, char **argv)
 {

@@ -78,6 +78,7 @@ static void version_free(qr_store_version *v)
 {
     free(v->filename);
     free(v->mime_type);
+    free(v->warnings);
     memset(v, 0, sizeof *v);
 }
 
@@ -125,6 +126,8 @@ static void version_from(qr_store_version *v, const qr_vrec *rec)
     v->size = rec->size;
     v->filename = rec->filename ? strdup(rec->filename) : NULL;
     v->mime_type = rec->mime_type ? strdup(rec->mime_type) : NULL;
+    v->pages = rec->pages;
+    v->warnings = strdup(rec->warnings ? rec->warnings : "[]");
 }
 
 static void meta_into(qr_store_result *r, const qr_folder_meta *m)
@@ -275,6 +278,7 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
         return finish(res, st);
     }
     qr_result rr;
+    char *warn = NULL;
     st = render(s, kind, &canon, &rr, res);
     if (st == QR_OK) {
         char fname[128];
@@ -287,6 +291,9 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
         put.size = rr.size;
         put.filename = fname;
         put.mime_type = qr_format_mime(qr_kind_format(kind));
+        put.pages = rr.pages;
+        warn = qr_folder_errs_json(&res->warnings);
+        put.warnings = warn;
         qr_vrec rec;
         st = s->b->ops->create(s->b, id, qr_kind_name(kind), title && *title ? title : fname, owner,
                               &put, &rec, &res->errors);
@@ -299,6 +306,7 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
             res->head = 1;
         }
     }
+    free(warn);
     qr_result_free(&rr);
     qr_buf_free(&canon);
     return finish(res, st);
@@ -344,7 +352,11 @@ static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, cons
         put.spec_len = canon->len;
         put.data = rr.data;
         put.size = rr.size;
+        put.pages = rr.pages;
+        char *warn = qr_folder_errs_json(&res->warnings);
+        put.warnings = warn;
         st = ops->commit(t, &put, &rec, conflict, &res->errors);
+        free(warn);
         if (st == QR_OK && !*conflict) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
@@ -466,6 +478,8 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
         put.spec_len = old.len;
         put.sha256 = orec.sha256;
         put.size = (size_t)orec.size;
+        put.pages = orec.pages;
+        put.warnings = orec.warnings;
         st = ops->commit(t, &put, &rec, conflict, &res->errors);
         if (st == QR_OK && !*conflict) {
             version_from(&res->version, &rec);
@@ -531,11 +545,23 @@ qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res
 
 qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
 {
+    return qr_store_log_limit(s, id, 0, res);
+}
+
+qr_status qr_store_log_limit(qr_store *s, const char *id, int limit, qr_store_result *res)
+{
     result_init(res, id);
+    if (limit < 0) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "the limit is a count of versions from 0",
+                       NULL);
+        return finish(res, QR_E_USAGE);
+    }
     qr_status st = read_meta(s, id, res);
     qr_vrec *recs = NULL;
     size_t n = 0;
-    if (st == QR_OK) st = s->b->ops->log(s->b, id, 1, &recs, &n, &res->errors);
+    int head = res->head;
+    int from = limit && head > limit ? head - limit + 1 : 1;
+    if (st == QR_OK) st = s->b->ops->log(s->b, id, from, &recs, &n, &res->errors);
     if (st == QR_OK) {
         res->log = calloc(n ? n : 1, sizeof *res->log);
         if (!res->log) st = qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
@@ -543,12 +569,73 @@ qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
             version_from(&res->log[i], &recs[i]);
         if (res->log) res->log_count = n;
         if (n) version_from(&res->version, &recs[n - 1]);
-        res->head = (int)n;
+        res->head = n ? recs[n - 1].version : head;
     }
     for (size_t i = 0; i < n; i++)
         qr_vrec_free(&recs[i]);
     free(recs);
     return finish(res, st);
+}
+
+qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res)
+{
+    result_init(res, id);
+    qr_status st = read_meta(s, id, res);
+    if (st == QR_OK) st = s->b->ops->remove(s->b, id, &res->errors);
+    return finish(res, st);
+}
+
+qr_status qr_store_list(qr_store *s, const char *owner, const char *kind, const char *cursor,
+                        size_t limit, qr_store_list_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (owner && !qr_folder_owner_valid(owner)) {
+        out->status = qr_folder_bad_owner(&out->errors, owner);
+        return out->status;
+    }
+    qr_kind k;
+    if (kind && qr_kind_parse(kind, &k) != 0) {
+        out->status = qr_errlist_addf(&out->errors, QR_E_USAGE, "",
+                                      "use document, spreadsheet, presentation, pdf or html",
+                                      "unknown kind \"%.40s\"", kind);
+        return out->status;
+    }
+    qr_sb_item *items = NULL;
+    size_t n = 0;
+    char next[QR_SB_CURSOR];
+    qr_status st =
+        s->b->ops->list(s->b, owner, kind, cursor, limit, &items, &n, next, &out->errors);
+    if (st == QR_OK) {
+        out->items = calloc(n ? n : 1, sizeof *out->items);
+        if (!out->items) st = qr_errlist_add(&out->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        for (size_t i = 0; out->items && i < n; i++) {
+            qr_store_item *it = &out->items[i];
+            memcpy(it->artifact_id, items[i].id, sizeof it->artifact_id);
+            it->kind = items[i].kind, it->title = items[i].title, it->owner = items[i].owner;
+            items[i].kind = items[i].title = items[i].owner = NULL;
+            snprintf(it->created, sizeof it->created, "%s", items[i].created ? items[i].created : "");
+            it->head = items[i].head;
+        }
+        if (out->items) out->count = n;
+        snprintf(out->next, sizeof out->next, "%s", next);
+    }
+    qr_sb_items_free(items, n);
+    free(items);
+    out->status = st;
+    return st;
+}
+
+void qr_store_list_free(qr_store_list_result *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < r->count; i++) {
+        free(r->items[i].kind);
+        free(r->items[i].title);
+        free(r->items[i].owner);
+    }
+    free(r->items);
+    qr_errlist_clear(&r->errors);
+    memset(r, 0, sizeof *r);
 }
 
 qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *res)
@@ -638,5 +725,135 @@ void qr_store_fsck_free(qr_store_fsck *r)
     if (!r) return;
     qr_errlist_clear(&r->problems);
     qr_errlist_clear(&r->stray);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- copy ---------------------------------------------------------------------------- */
+
+static int same_log(const qr_vrec *a, size_t na, const qr_vrec *b, size_t nb)
+{
+    if (na != nb) return 0;
+    for (size_t i = 0; i < na; i++)
+        if (a[i].version != b[i].version || strcmp(a[i].sha256, b[i].sha256) ||
+            strcmp(a[i].spec_sha256, b[i].spec_sha256) || a[i].size != b[i].size ||
+            strcmp(a[i].action, b[i].action) || a[i].parent != b[i].parent)
+            return 0;
+    return 1;
+}
+
+static void free_log(qr_vrec *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        qr_vrec_free(&v[i]);
+    free(v);
+}
+
+/* Copy one artifact's versions (recs, n) from src to dst. */
+static qr_status copy_one(qr_store *src, qr_store *dst, const qr_folder_meta *m,
+                          const qr_vrec *recs, size_t n, qr_errlist *errs)
+{
+    const qr_sb_ops *so = src->b->ops, *dop = dst->b->ops;
+    qr_status st = QR_OK;
+    for (size_t i = 0; st == QR_OK && i < n; i++) {
+        const qr_vrec *r = &recs[i];
+        qr_buf spec = {0}, data = {0};
+        st = so->spec(src->b, m->id, r->version, &spec, errs);
+        if (st == QR_OK) st = so->blob(src->b, r->sha256, &data, errs);
+        qr_folder_put put = {0};
+        put.action = r->action;
+        put.restored_from = r->restored_from;
+        put.spec = spec.data ? spec.data : "";
+        put.spec_len = spec.len;
+        put.data = data.data ? data.data : "";
+        put.size = data.len;
+        put.filename = r->filename;
+        put.mime_type = r->mime_type;
+        put.pages = r->pages;
+        put.warnings = r->warnings;
+        put.created = r->created;
+        qr_vrec out;
+        if (st == QR_OK && i == 0) {
+            st = dop->create(dst->b, m->id, m->kind, m->title, m->owner, &put, &out, errs);
+            if (st == QR_OK) qr_vrec_free(&out);
+        } else if (st == QR_OK) {
+            qr_sb_txn *t;
+            int conflict = 0;
+            st = dop->begin(dst->b, m->id, &t, errs);
+            if (st == QR_OK) {
+                if (dop->txn_meta(t)->head != r->version - 1)
+                    st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
+                                         "artifact \"%s\" changed in the target during the copy",
+                                         m->id);
+                if (st == QR_OK) st = dop->commit(t, &put, &out, &conflict, errs);
+                if (st == QR_OK && !conflict) qr_vrec_free(&out);
+                if (st == QR_OK && conflict)
+                    st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
+                                         "artifact \"%s\" changed in the target during the copy",
+                                         m->id);
+                dop->end(t);
+            }
+        }
+        qr_buf_free(&spec);
+        qr_buf_free(&data);
+    }
+    return st;
+}
+
+qr_status qr_store_copy(qr_store *from, qr_store *to, qr_store_copy_report *out)
+{
+    memset(out, 0, sizeof *out);
+    qr_errlist *errs = &out->errors;
+    qr_sb_item *items = NULL;
+    size_t n = 0;
+    char next[QR_SB_CURSOR];
+    qr_status st = from->b->ops->list(from->b, NULL, NULL, NULL, 0, &items, &n, next, errs);
+    /* oldest first, so the target lists them in the same order */
+    for (size_t k = n; st == QR_OK && k-- > 0;) {
+        const char *id = items[k].id;
+        qr_folder_meta m;
+        qr_vrec *src = NULL, *dst = NULL;
+        size_t ns = 0, nd = 0;
+        st = from->b->ops->meta_load(from->b, id, &m, errs);
+        if (st != QR_OK) break;
+        st = from->b->ops->log(from->b, id, 1, &src, &ns, errs);
+        qr_errlist probe = {0};
+        int exists = st == QR_OK && to->b->ops->log(to->b, id, 1, &dst, &nd, &probe) == QR_OK;
+        qr_errlist_clear(&probe);
+        if (st == QR_OK && exists) {
+            if (same_log(src, ns, dst, nd))
+                out->skipped++;
+            else
+                st = qr_errlist_addf(errs, QR_E_USAGE, "", "copy into an empty store",
+                                     "the target already holds artifact \"%s\", with other "
+                                     "versions",
+                                     id);
+        } else if (st == QR_OK) {
+            st = copy_one(from, to, &m, src, ns, errs);
+            free_log(dst, nd);
+            dst = NULL;
+            nd = 0;
+            if (st == QR_OK) st = to->b->ops->log(to->b, id, 1, &dst, &nd, errs);
+            if (st == QR_OK && !same_log(src, ns, dst, nd))
+                st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
+                                     "artifact \"%s\" reads back different from the target", id);
+            if (st == QR_OK) {
+                out->artifacts++;
+                out->versions += ns;
+            }
+        }
+        free_log(src, ns);
+        free_log(dst, nd);
+        qr_folder_meta_free(&m);
+    }
+    qr_sb_items_free(items, n);
+    free(items);
+    out->status = st;
+    return st;
+}
+
+void qr_store_copy_free(qr_store_copy_report *r)
+{
+    if (!r) return;
+    qr_errlist_clear(&r->errors);
     memset(r, 0, sizeof *r);
 }

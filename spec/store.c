@@ -199,7 +199,24 @@ void qr_vrec_free(qr_vrec *r)
     if (!r) return;
     free(r->filename);
     free(r->mime_type);
-    r->filename = r->mime_type = NULL;
+    free(r->warnings);
+    r->filename = r->mime_type = r->warnings = NULL;
+}
+
+char *qr_folder_errs_json(const qr_errlist *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && l && i < l->count; i++) {
+        const qr_error *e = &l->items[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "path", json_string(e->path ? e->path : ""));
+        json_object_set_new(o, "message", json_string(e->message ? e->message : ""));
+        json_object_set_new(o, "hint", e->hint ? json_string(e->hint) : json_null());
+        json_array_append_new(a, o);
+    }
+    char *s = a ? json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(a);
+    return s;
 }
 
 static int dump_to(int dirfd, const char *name, json_t *j, int sync)
@@ -288,6 +305,10 @@ static int vrec_write(int dirfd, const qr_vrec *r, int sync)
     json_t *o = json_pack("{s:s, s:I, s:s, s:s}", "sha256", r->sha256, "size", (json_int_t)r->size,
                           "name", r->filename, "mime_type", r->mime_type);
     json_object_set_new(j, "output", o);
+    json_object_set_new(j, "pages", json_integer(r->pages));
+    json_t *w = r->warnings ? json_loads(r->warnings, 0, NULL) : NULL;
+    json_object_set_new(j, "warnings", json_is_array(w) ? w : json_array());
+    if (w && !json_is_array(w)) json_decref(w);
     char name[32];
     vname(name, sizeof name, r->version, "meta");
     int rc = o ? dump_to(dirfd, name, j, sync) : -1;
@@ -329,6 +350,10 @@ static int vrec_parse(const char *text, size_t len, qr_vrec *r)
         r->filename = strdup(jstr(o, "name"));
         r->mime_type = strdup(jstr(o, "mime_type"));
         if (!r->filename || !r->mime_type) ok = 0;
+        json_t *pg = json_object_get(j, "pages");
+        r->pages = json_is_integer(pg) ? (int)json_integer_value(pg) : 0;
+        json_t *w = json_object_get(j, "warnings");
+        if (json_is_array(w)) r->warnings = json_dumps(w, JSON_COMPACT | JSON_PRESERVE_ORDER);
     }
     json_decref(j);
     if (!ok) qr_vrec_free(r);
@@ -352,7 +377,7 @@ static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
     int fd = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
-            qr_errlist_addf(errs, QR_E_STORE, "", "list artifacts with ls STORE, or create one",
+            qr_errlist_addf(errs, QR_E_STORE, "", "quire list shows the artifacts, or create one",
                             "no artifact \"%s\" in this store", id);
         else
             io_error(errs, "", "cannot open the artifact folder");
@@ -725,7 +750,10 @@ static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int pare
     snprintf(rec->action, sizeof rec->action, "%s", put->action ? put->action : "edit");
     rec->parent = parent;
     rec->restored_from = put->restored_from;
-    iso_now(f, rec->created);
+    if (put->created && strlen(put->created) < sizeof rec->created)
+        snprintf(rec->created, sizeof rec->created, "%s", put->created);
+    else
+        iso_now(f, rec->created);
     qr_sha256_hex(put->spec, put->spec_len, rec->spec_sha256);
     rec->spec_size = put->spec_len;
     if (put->data) {
@@ -739,7 +767,9 @@ static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int pare
     rec->size = put->size;
     rec->filename = dup_str(put->filename ? put->filename : "artifact");
     rec->mime_type = dup_str(put->mime_type ? put->mime_type : "application/octet-stream");
-    if (!rec->filename || !rec->mime_type) {
+    rec->pages = put->pages;
+    rec->warnings = dup_str(put->warnings ? put->warnings : "[]");
+    if (!rec->filename || !rec->mime_type || !rec->warnings) {
         qr_vrec_free(rec);
         return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
     }

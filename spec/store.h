@@ -93,8 +93,12 @@ typedef struct qr_vrec {
     uint64_t size;
     char *filename;
     char *mime_type;
+    int pages;      /* of the rendered file; 0 unknown (versions stored before) */
+    char *warnings; /* JSON array text of the render's warnings; NULL: "[]" */
 } qr_vrec;
 void qr_vrec_free(qr_vrec *r);
+/** A warning list as a JSON array text of {path, message, hint} (malloc'ed). */
+char *qr_folder_errs_json(const qr_errlist *l);
 
 /* What a write stores. */
 typedef struct qr_folder_put {
@@ -106,6 +110,9 @@ typedef struct qr_folder_put {
     size_t size;
     const char *sha256;
     const char *filename, *mime_type;
+    int pages;
+    const char *warnings; /* JSON array text, or NULL */
+    const char *created;  /* the version's time as stored (a copy); NULL: now */
 } qr_folder_put;
 
 /** Create an artifact with version 1. id must be valid and new (QR_E_USAGE

@@ -205,6 +205,7 @@ static const char *SCHEMA_SQL =
     " created text NOT NULL, spec text NOT NULL, spec_sha256 text NOT NULL,"
     " spec_size bigint NOT NULL, sha256 text NOT NULL REFERENCES quire_blobs (sha256),"
     " size bigint NOT NULL, filename text NOT NULL, mime_type text NOT NULL,"
+    " pages integer NOT NULL DEFAULT 0, warnings text NOT NULL DEFAULT '[]',"
     " PRIMARY KEY (artifact_id, version));"
     "CREATE INDEX quire_versions_sha256 ON quire_versions (sha256);"
     "CREATE TABLE quire_owners (owner text PRIMARY KEY, artifacts bigint NOT NULL DEFAULT 0,"
@@ -320,7 +321,7 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
 
 #define VCOLS                                                                                      \
     "v.version, v.action, coalesce(v.parent, 0), coalesce(v.restored_from, 0), v.created, "        \
-    "v.spec_sha256, v.spec_size, v.sha256, v.size, v.filename, v.mime_type"
+    "v.spec_sha256, v.spec_size, v.sha256, v.size, v.filename, v.mime_type, v.pages, v.warnings"
 
 static int vrec_from(PGresult *r, int row, int col, qr_vrec *rec)
 {
@@ -337,7 +338,9 @@ static int vrec_from(PGresult *r, int row, int col, qr_vrec *rec)
     rec->size = strtoull(PQgetvalue(r, row, col + 8), NULL, 10);
     rec->filename = strdup(PQgetvalue(r, row, col + 9));
     rec->mime_type = strdup(PQgetvalue(r, row, col + 10));
-    if (!rec->filename || !rec->mime_type) {
+    rec->pages = atoi(PQgetvalue(r, row, col + 11));
+    rec->warnings = strdup(PQgetvalue(r, row, col + 12));
+    if (!rec->filename || !rec->mime_type || !rec->warnings) {
         qr_vrec_free(rec);
         return -1;
     }
@@ -411,7 +414,10 @@ static qr_status prepare(const pgb *b, const qr_folder_put *put, int n, qr_vrec 
     snprintf(rec->action, sizeof rec->action, "%s", put->action ? put->action : "edit");
     rec->parent = n - 1;
     rec->restored_from = put->restored_from;
-    iso_now(b, rec->created);
+    if (put->created && strlen(put->created) < sizeof rec->created)
+        snprintf(rec->created, sizeof rec->created, "%s", put->created);
+    else
+        iso_now(b, rec->created);
     qr_sha256_hex(put->spec, put->spec_len, rec->spec_sha256);
     rec->spec_size = put->spec_len;
     if (put->data)
@@ -424,7 +430,9 @@ static qr_status prepare(const pgb *b, const qr_folder_put *put, int n, qr_vrec 
     rec->size = put->size;
     rec->filename = strdup(put->filename ? put->filename : "artifact");
     rec->mime_type = strdup(put->mime_type ? put->mime_type : "application/octet-stream");
-    if (!rec->filename || !rec->mime_type) {
+    rec->pages = put->pages;
+    rec->warnings = strdup(put->warnings ? put->warnings : "[]");
+    if (!rec->filename || !rec->mime_type || !rec->warnings) {
         qr_vrec_free(rec);
         return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
     }
@@ -469,7 +477,8 @@ static void write_version(db *d, const char *id, const char *owner, const qr_fol
         d->st = quota_error(d->errs, msg);
         return;
     }
-    char size[24], ver[16], parent[16], restored[16], spec_size[24], delta_s[24], one[4];
+    char size[24], ver[16], parent[16], restored[16], spec_size[24], delta_s[24], one[4], pages[16];
+    snprintf(pages, sizeof pages, "%d", rec->pages);
     snprintf(size, sizeof size, "%llu", (unsigned long long)rec->size);
     if (put->data) {
         PQclear(db_q(d, "storing the rendered bytes",
@@ -509,12 +518,13 @@ static void write_version(db *d, const char *id, const char *owner, const qr_fol
     }
     db_cmd(d, "storing the version",
            "INSERT INTO quire_versions (artifact_id, version, action, parent, restored_from, "
-           "created, spec, spec_sha256, spec_size, sha256, size, filename, mime_type) VALUES ($1, "
-           "$2, $3, nullif($4::int, 0), nullif($5::int, 0), $6, $7, $8, $9, $10, $11, $12, $13)",
-           13,
+           "created, spec, spec_sha256, spec_size, sha256, size, filename, mime_type, pages, "
+           "warnings) VALUES ($1, $2, $3, nullif($4::int, 0), nullif($5::int, 0), $6, $7, $8, $9, "
+           "$10, $11, $12, $13, $14, $15)",
+           15,
            (const char *[]){id, ver, rec->action, parent, restored, rec->created, spec,
                             rec->spec_sha256, spec_size, rec->sha256, size, rec->filename,
-                            rec->mime_type});
+                            rec->mime_type, pages, rec->warnings});
     free(spec);
     db_cmd(d, "charging the owner",
            "UPDATE quire_owners SET artifacts = artifacts + $2, bytes = bytes + $3 WHERE owner = $1",
@@ -727,8 +737,8 @@ static qr_status pg_spec(qr_sb *sb, const char *id, int n, qr_buf *out, qr_errli
     if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
     PGresult *r = version_row(&d, id, n, ", v.spec");
     if (r) {
-        const char *spec = PQgetvalue(r, 0, 12);
-        size_t len = (size_t)PQgetlength(r, 0, 12);
+        const char *spec = PQgetvalue(r, 0, 14);
+        size_t len = (size_t)PQgetlength(r, 0, 14);
         char hex[65];
         qr_sha256_hex(spec, len, hex);
         if (strcmp(hex, PQgetvalue(r, 0, 6)) != 0)
