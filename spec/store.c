@@ -1587,17 +1587,18 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
     char tmp[128], rnd[17];
     qr_store_random_hex(rnd);
     snprintf(tmp, sizeof tmp, ".tmp.del.%s.%s", id, rnd);
-    int gc = -1, olock = -1;
+    /* the owner's lock (which settles the last write's intent, while the
+     * artifact is still in place) before the artifact leaves */
+    ledger l;
+    int gc = st == QR_OK ? gc_lock(f, LOCK_EX) : -1;
+    int olock = gc >= 0 ? owner_begin(f, m.owner, &l, errs) : -1;
+    if (st == QR_OK && olock < 0) st = gc < 0 ? io_error(errs, "", "cannot lock blobs/.gc") : QR_E_IO;
     if (st == QR_OK && renameat(f->root, id, f->root, tmp) != 0)
         st = io_error(errs, "", "cannot move the artifact out of the store");
     if (st == QR_OK) {
         if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(f->root);
-        gc = gc_lock(f, LOCK_EX);
-        ledger l;
-        olock = owner_begin(f, m.owner, &l, errs);
         strset mine = {0}, all = {0};
-        if (olock < 0) st = QR_E_IO;
-        if (olock >= 0 && scan_refs(f, m.owner, NULL, &mine, &all) == 0) {
+        if (scan_refs(f, m.owner, NULL, &mine, &all) == 0) {
             uint64_t freed = spec_bytes;
             for (size_t i = 0; i < own.n; i++) {
                 if (strset_has(&mine, own.v[i])) continue;
@@ -1610,14 +1611,16 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
                 io_error(errs, "", "cannot write the owner's quota ledger (quire fsck --repair)");
         }
         qr_store_unlock(olock);
+        olock = -1;
         remove_flat_dir(f->root, tmp);
         if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(f->root);
         for (size_t i = 0; i < own.n; i++)
             if (!strset_has(&all, own.v[i])) unlinkat(f->blobs, own.v[i], 0);
         strset_free(&mine);
         strset_free(&all);
-        if (gc >= 0) close(gc);
     }
+    if (olock >= 0) qr_store_unlock(olock);
+    if (gc >= 0) close(gc);
     strset_free(&own);
     qr_folder_meta_free(&m);
     qr_store_unlock(lk);

@@ -157,8 +157,14 @@ def owner_bytes(store, owner):
     """What the owner's quota ledger charges, in bytes."""
     if backend() == "folder":
         import json
-        with open(os.path.join(store, ".owners", owner + ".json")) as f:
-            return json.load(f)["bytes"]
+        d = os.path.join(store, ".owners")
+        for name in sorted(os.listdir(d)):
+            if name.endswith(".json"):
+                with open(os.path.join(d, name)) as f:
+                    ledger = json.load(f)
+                if ledger.get("owner") == owner:
+                    return ledger["bytes"]
+        raise KeyError(owner)
     return int(server().psql("SELECT bytes FROM quire_owners WHERE owner = '%s'" % owner,
                              db=_db_of(store)))
 
