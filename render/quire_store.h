@@ -227,6 +227,29 @@ typedef struct qr_store_fsck {
 QR_EXPORT qr_status qr_store_fsck_run(qr_store *s, int repair, qr_store_fsck *out);
 QR_EXPORT void qr_store_fsck_free(qr_store_fsck *r);
 
+/* ---- the edit engine on its own ------------------------------------------------- */
+
+/** For hosts that keep specs themselves: apply patch (RFC 7386 merge
+ *  patch), append ({key: [items]}) and ops (RFC 6902), each JSON text or
+ *  NULL (at least one), in that order, to spec; validate the result as
+ *  kind; on QR_OK *out is its canonical JSON (malloc'ed, NUL-terminated,
+ *  *out_len bytes; free()). Errors go to errors, as qr_store_edit's: paths
+ *  into the edit request or into the spec. Nothing is rendered. */
+QR_EXPORT qr_status qr_spec_edit(const char *spec, size_t len, qr_kind kind, const char *patch,
+                                 const char *append, const char *ops, char **out, size_t *out_len,
+                                 qr_errlist *errors);
+
+/** The canonical JSON of spec (an object, or a JSON string holding one):
+ *  the text the store keeps and hashes. kind >= 0 also validates it as
+ *  that kind; pass -1 to only canonicalise. *out as for qr_spec_edit. */
+QR_EXPORT qr_status qr_spec_canonical(const char *spec, size_t len, int kind, char **out,
+                                      size_t *out_len, qr_errlist *errors);
+
+/* The layout version of the structs in this header: bindings that mirror
+ * them (bindings/python) check it at load time. */
+#define QR_STORE_ABI 2
+QR_EXPORT int qr_store_abi(void);
+
 /** The file name rule above, into out (size >= 80). */
 QR_EXPORT void qr_store_filename(qr_kind kind, const char *title, const char *id, char *out,
                                  size_t size);

@@ -857,3 +857,67 @@ void qr_store_copy_free(qr_store_copy_report *r)
     qr_errlist_clear(&r->errors);
     memset(r, 0, sizeof *r);
 }
+
+/* ---- the edit engine on its own ---------------------------------------------------- */
+
+int qr_store_abi(void)
+{
+    return QR_STORE_ABI;
+}
+
+/* Validate canon (canonical text) as kind into errors. */
+static qr_status validate(const qr_buf *canon, qr_kind kind, qr_errlist *errors)
+{
+    qr_result rr;
+    qr_status st = qr_check(canon->data, canon->len, kind, &rr);
+    if (st != QR_OK) qr_errlist_move(errors, &rr.errors);
+    qr_result_free(&rr);
+    return st;
+}
+
+qr_status qr_spec_canonical(const char *spec, size_t len, int kind, char **out, size_t *out_len,
+                            qr_errlist *errors)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (kind >= QR_KIND_COUNT)
+        return qr_errlist_add(errors, QR_E_USAGE, "", "unknown kind",
+                              "use document, spreadsheet, presentation, pdf or html");
+    qr_buf canon = {0};
+    qr_status st = canonical(spec ? spec : "", spec ? len : 0, &canon, errors);
+    if (st == QR_OK && kind >= 0) st = validate(&canon, (qr_kind)kind, errors);
+    if (st == QR_OK) {
+        if (!canon.data) qr_buf_puts(&canon, "");
+        *out = qr_buf_steal(&canon, out_len);
+    }
+    qr_buf_free(&canon);
+    return st;
+}
+
+qr_status qr_spec_edit(const char *spec, size_t len, qr_kind kind, const char *patch,
+                       const char *append, const char *ops, char **out, size_t *out_len,
+                       qr_errlist *errors)
+{
+    *out = NULL;
+    *out_len = 0;
+    if ((unsigned)kind >= QR_KIND_COUNT)
+        return qr_errlist_add(errors, QR_E_USAGE, "", "unknown kind",
+                              "use document, spreadsheet, presentation, pdf or html");
+    qr_edit e = {0};
+    e.patch = patch;
+    e.patch_len = patch ? strlen(patch) : 0;
+    e.append = append;
+    e.append_len = append ? strlen(append) : 0;
+    e.ops = ops;
+    e.ops_len = ops ? strlen(ops) : 0;
+    qr_buf base = {0}, edited = {0}, canon = {0};
+    qr_status st = canonical(spec ? spec : "", spec ? len : 0, &base, errors);
+    if (st == QR_OK) st = qr_edit_apply(base.data, base.len, &e, &edited, errors);
+    if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, errors);
+    if (st == QR_OK) st = validate(&canon, kind, errors);
+    if (st == QR_OK) *out = qr_buf_steal(&canon, out_len);
+    qr_buf_free(&base);
+    qr_buf_free(&edited);
+    qr_buf_free(&canon);
+    return st;
+}
