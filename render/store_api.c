@@ -265,8 +265,9 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
                        "use document, spreadsheet, presentation, pdf or html");
         return finish(res, QR_E_USAGE);
     }
-    if (!qr_folder_id_valid(id)) {
-        qr_errlist_addf(&res->errors, QR_E_USAGE, "", "use 1 to 64 letters, digits, '_' or '-'",
+    if (!qr_folder_id_new_valid(id)) {
+        qr_errlist_addf(&res->errors, QR_E_USAGE, "",
+                        "use 1 to 64 letters, digits, '_' or '-', starting with a letter or digit",
                         "invalid artifact id \"%.80s\"", id);
         return finish(res, QR_E_USAGE);
     }
@@ -379,9 +380,20 @@ static int retry_reset(qr_store_result *res, const char *id, int attempt)
     return 1;
 }
 
+/* The stored spelling of id (ids compare case-insensitively); invalid ids
+ * are left for the call to refuse. */
+static const char *resolve_id(qr_store *s, const char *id, char buf[65])
+{
+    if (!id || !qr_folder_id_valid(id)) return id;
+    s->b->ops->resolve(s->b, id, buf);
+    return buf;
+}
+
 qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
                         const char *ops, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     qr_edit e = {0};
     e.patch = patch;
@@ -424,6 +436,8 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
 qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t len,
                            qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     if (!spec) spec = "", len = 0;
     qr_buf canon = {0};
@@ -496,6 +510,8 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
 
 qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     if (n < 1) {
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
@@ -528,6 +544,8 @@ static qr_status read_meta(qr_store *s, const char *id, qr_store_result *res)
 
 qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     qr_status st = read_meta(s, id, res);
     qr_vrec rec;
@@ -550,6 +568,8 @@ qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
 
 qr_status qr_store_log_limit(qr_store *s, const char *id, int limit, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     if (limit < 0) {
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "the limit is a count of versions from 0",
@@ -579,6 +599,8 @@ qr_status qr_store_log_limit(qr_store *s, const char *id, int limit, qr_store_re
 
 qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     qr_status st = read_meta(s, id, res);
     if (st == QR_OK) st = s->b->ops->remove(s->b, id, &res->errors);
@@ -640,6 +662,8 @@ void qr_store_list_free(qr_store_list_result *r)
 
 qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     qr_status st = read_meta(s, id, res);
     qr_vrec rec;
@@ -661,6 +685,8 @@ qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *r
 
 qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_store_diff *out)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     memset(out, 0, sizeof *out);
     out->from = a;
     out->to = b;

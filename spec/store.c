@@ -20,6 +20,8 @@
 #include "store_int.h"
 
 #define HEAD_CACHE_EVERY 16
+/* No meta.json, .meta or ledger is near this; a bigger one is damage. */
+#define META_CAP (1ull << 20)
 
 struct qr_folder {
     int root, blobs, owners;
@@ -54,6 +56,44 @@ int qr_folder_id_valid(const char *id)
             return 0;
     }
     return n >= 1 && n <= 64;
+}
+
+int qr_folder_id_new_valid(const char *id)
+{
+    if (!qr_folder_id_valid(id)) return 0;
+    char c = id[0];
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The name of an entry of the store's root matching id in another case, into
+ * out; 0 when there is none. */
+static int find_case(qr_folder *f, const char *id, char out[65])
+{
+    int fd = dup(f->root);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return 0;
+    }
+    rewinddir(d);
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d)))
+        if (qr_folder_id_valid(e->d_name) && strcasecmp(e->d_name, id) == 0) {
+            size_t n = strlen(e->d_name); /* <= 64: a valid id */
+            memcpy(out, e->d_name, n + 1);
+            found = 1;
+        }
+    closedir(d);
+    return found;
+}
+
+void qr_folder_resolve(qr_folder *f, const char *id, char out[65])
+{
+    struct stat st;
+    snprintf(out, 65, "%s", id ? id : "");
+    if (!qr_folder_id_valid(id) || fstatat(f->root, id, &st, AT_SYMLINK_NOFOLLOW) == 0) return;
+    find_case(f, id, out);
 }
 
 int qr_folder_owner_valid(const char *owner)
@@ -105,6 +145,13 @@ int qr_folder_new_id(char out[17])
  * version: the ledger file, a new blob and its folder, the spec file, the
  * .meta file and the artifact folder (which makes both renames durable;
  * ext4 and xfs journal the two renames of one folder in order). */
+/* The cap of a version's spec or blob read: the version limit (a file over
+ * it was never written by quire), 4 GiB when the limit is off. */
+static unsigned long long vcap(const qr_folder *f)
+{
+    return f->o.max_version_bytes ? f->o.max_version_bytes : 4ull << 30;
+}
+
 static int sync_on(const qr_folder *f, int want)
 {
     return f->o.no_sync ? 0 : want;
@@ -364,7 +411,8 @@ static int vrec_parse(const char *text, size_t len, qr_vrec *r)
 
 static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
 {
-    return qr_errlist_addf(errs, QR_E_USAGE, "", "use 1 to 64 letters, digits, '_' or '-'",
+    return qr_errlist_addf(errs, QR_E_USAGE, "",
+                           "use 1 to 64 letters, digits, '_' or '-', starting with a letter or digit",
                            "invalid %s \"%.80s\"", what, id ? id : "");
 }
 
@@ -407,11 +455,11 @@ static int probe_head(int dir, int cached)
 static qr_status load_meta_at(int dir, const char *id, qr_folder_meta *m, qr_errlist *errs)
 {
     qr_buf b = {0};
-    if (qr_store_read_file(dir, "meta.json", &b) != 0) {
+    if (qr_store_read_file_max(dir, "meta.json", &b, META_CAP) != 0) {
         qr_buf_free(&b);
         return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
                                "artifact \"%s\" has no readable meta.json: %s", id,
-                               strerror(errno));
+                               qr_store_read_error(errno));
     }
     int rc = meta_parse(b.data, b.len, m);
     qr_buf_free(&b);
@@ -437,8 +485,12 @@ static qr_status read_vrec_at(int dir, const char *id, int n, qr_vrec *rec, qr_e
     char name[32];
     vname(name, sizeof name, n, "meta");
     qr_buf b = {0};
-    if (qr_store_read_file(dir, name, &b) != 0) {
+    if (qr_store_read_file_max(dir, name, &b, META_CAP) != 0) {
+        int e = errno;
         qr_buf_free(&b);
+        if (e != ENOENT)
+            return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "cannot read %s/%s: %s",
+                                   id, name, qr_store_read_error(e));
         return qr_errlist_addf(errs, QR_E_STORE, "", NULL, "artifact \"%s\" has no version %d", id,
                                n);
     }
@@ -482,12 +534,29 @@ qr_status qr_folder_spec(qr_folder *f, const char *id, int n, qr_buf *out, qr_er
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
     qr_status st = resolve_version(dir, id, &n, errs);
+    qr_vrec rec;
+    if (st == QR_OK) st = read_vrec_at(dir, id, n, &rec, errs);
     if (st == QR_OK) {
         char name[32];
         vname(name, sizeof name, n, "json");
-        if (qr_store_read_file(dir, name, out) != 0)
+        size_t start = out->len;
+        unsigned long long cap = rec.spec_size < vcap(f) ? rec.spec_size : vcap(f);
+        if (qr_store_read_file_max(dir, name, out, cap) != 0) {
             st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "cannot read %s/%s: %s",
-                                 id, name, strerror(errno));
+                                 id, name, qr_store_read_error(errno));
+        } else {
+            /* the hash before anyone prints it */
+            char hex[65];
+            qr_sha256_hex(out->data + start, out->len - start, hex);
+            if (strcmp(hex, rec.spec_sha256) != 0) {
+                out->len = start;
+                out->data[start] = '\0';
+                st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                                     "%s/%s is damaged: its sha256 is not the one in its .meta", id,
+                                     name);
+            }
+        }
+        qr_vrec_free(&rec);
     }
     close(dir);
     return st;
@@ -497,9 +566,9 @@ qr_status qr_folder_blob(qr_folder *f, const char *sha256, qr_buf *out, qr_errli
 {
     if (!is_hex64(sha256)) return qr_errlist_add(errs, QR_E_USAGE, "", "not a sha256", NULL);
     size_t start = out->len;
-    if (qr_store_read_file(f->blobs, sha256, out) != 0)
-        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is missing: %s",
-                               sha256, strerror(errno));
+    if (qr_store_read_file_max(f->blobs, sha256, out, vcap(f)) != 0)
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is unreadable: %s",
+                               sha256, qr_store_read_error(errno));
     char hex[65];
     qr_sha256_hex(out->data + start, out->len - start, hex);
     if (strcmp(hex, sha256) != 0)
@@ -595,7 +664,7 @@ static int ledger_load(qr_folder *f, const char *owner, ledger *l)
     char name[96];
     ledger_name(name, sizeof name, owner, "json");
     qr_buf b = {0};
-    if (qr_store_read_file(f->owners, name, &b) != 0) {
+    if (qr_store_read_file_max(f->owners, name, &b, META_CAP) != 0) {
         qr_buf_free(&b);
         return errno == ENOENT ? 0 : -1;
     }
@@ -910,12 +979,13 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
                            qr_errlist *errs)
 {
     memset(rec, 0, sizeof *rec);
-    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    if (!qr_folder_id_new_valid(id)) return bad_id(errs, "artifact id", id);
     if (!owner) owner = "default";
     if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
     if (!kind || !*kind)
         return qr_errlist_add(errs, QR_E_USAGE, "", "name the artifact's kind", NULL);
-    if (exists_at(f->root, id))
+    char other[65];
+    if (exists_at(f->root, id) || find_case(f, id, other))
         return qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
                                "artifact \"%s\" already exists", id);
     qr_status st = prepare(f, put, 1, 0, rec, errs);
@@ -961,6 +1031,17 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
         goto fail;
     }
     st = reserve(f, owner, &l, id, rec, put->data, 1, &created, errs);
+    /* one create at a time checks the id against every case of it */
+    int ids = st == QR_OK ? qr_store_lock(f->owners, ".ids.lock") : -1;
+    if (st == QR_OK && ids < 0) {
+        st = io_error(errs, "", "cannot lock .owners/.ids.lock");
+        rollback(f, owner, &l);
+    }
+    if (st == QR_OK && find_case(f, id, other)) {
+        st = qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+                             "artifact \"%s\" already exists", id);
+        rollback(f, owner, &l);
+    }
     if (st == QR_OK) {
         if (renameat(f->root, tmp, f->root, id) != 0) {
             if (errno == EEXIST || errno == ENOTEMPTY)
@@ -973,6 +1054,7 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
         }
         if (st != QR_OK) rollback(f, owner, &l);
     }
+    qr_store_unlock(ids);
     qr_store_unlock(olock);
     close(gc);
     if (st != QR_OK && created) drop_blob_if_unused(f, rec->sha256);
@@ -1169,7 +1251,7 @@ static int blob_ok(fsck_ctx *c, const char *sha, uint64_t size)
     if (strset_has(&c->good_blobs, sha)) return 1;
     if (strset_has(&c->bad_blobs, sha)) return 0;
     qr_buf b = {0};
-    int ok = qr_store_read_file(c->f->blobs, sha, &b) == 0;
+    int ok = qr_store_read_file_max(c->f->blobs, sha, &b, vcap(c->f)) == 0;
     if (ok) {
         char hex[65];
         qr_sha256_hex(b.data, b.len, hex);
@@ -1211,7 +1293,8 @@ static void check_artifact(fsck_ctx *c, const char *id)
     qr_buf b = {0};
     qr_folder_meta m;
     int have_meta =
-        qr_store_read_file(dir, "meta.json", &b) == 0 && meta_parse(b.data, b.len, &m) == 0;
+        qr_store_read_file_max(dir, "meta.json", &b, META_CAP) == 0 &&
+        meta_parse(b.data, b.len, &m) == 0;
     qr_buf_free(&b);
     char mpath[128];
     snprintf(mpath, sizeof mpath, "%smeta.json", rel);
@@ -1301,7 +1384,12 @@ static void check_artifact(fsck_ctx *c, const char *id)
         snprintf(path, sizeof path, "%s%s", rel, name);
         qr_vrec r;
         b = (qr_buf){0};
-        if (qr_store_read_file(dir, name, &b) != 0 || vrec_parse(b.data, b.len, &r) != 0) {
+        if (qr_store_read_file_max(dir, name, &b, META_CAP) != 0) {
+            qr_buf_free(&b);
+            problem(c, path, "unreadable version record: %s", qr_store_read_error(errno));
+            continue;
+        }
+        if (vrec_parse(b.data, b.len, &r) != 0) {
             qr_buf_free(&b);
             problem(c, path, "not a valid version record%s", NULL);
             continue;
@@ -1313,7 +1401,9 @@ static void check_artifact(fsck_ctx *c, const char *id)
         vname(name, sizeof name, v, "json");
         snprintf(path, sizeof path, "%s%s", rel, name);
         b = (qr_buf){0};
-        if (qr_store_read_file(dir, name, &b) == 0) {
+        if (qr_store_read_file_max(dir, name, &b, vcap(c->f)) != 0) {
+            problem(c, path, "unreadable spec: %s", qr_store_read_error(errno));
+        } else {
             char hex[65];
             qr_sha256_hex(b.data, b.len, hex);
             if (strcmp(hex, r.spec_sha256) != 0 || b.len != r.spec_size)
@@ -1485,7 +1575,7 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
                 /* a hashed name: the owner is inside */
                 qr_buf b = {0};
                 json_t *j = NULL;
-                if (qr_store_read_file(f->owners, e->d_name, &b) == 0)
+                if (qr_store_read_file_max(f->owners, e->d_name, &b, META_CAP) == 0)
                     j = json_loadb(b.data, b.len, 0, NULL);
                 const char *o = j ? jstr(j, "owner") : NULL;
                 char file[72];

@@ -60,8 +60,16 @@ qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder
                          qr_errlist *errs);
 void qr_folder_close(qr_folder *f);
 
-/** 1 when id matches [A-Za-z0-9_-]{1,64} (also used for owners). */
+/** 1 when id matches [A-Za-z0-9_-]{1,64}: the ids a store may hold. */
 int qr_folder_id_valid(const char *id);
+/** 1 when id may name a new artifact: also starts with a letter or digit
+ *  (so a command line never reads it as an option). Ids are compared
+ *  case-insensitively: a store never holds "dup" and "DUP" (they would
+ *  collide on a case-insensitive file system). */
+int qr_folder_id_new_valid(const char *id);
+/** The stored spelling of id when the store holds it in another case
+ *  (into out); else id itself. */
+void qr_folder_resolve(qr_folder *f, const char *id, char out[65]);
 /** 1 when owner is 1 to 256 bytes of valid UTF-8 with no control character. */
 int qr_folder_owner_valid(const char *owner);
 /** The QR_E_USAGE error for an invalid owner (its size, never its bytes). */

@@ -168,9 +168,14 @@ static qr_status f_remove(qr_sb *b, const char *id, qr_errlist *errs)
     return qr_folder_delete(F(b), id, errs);
 }
 
-static const qr_sb_ops folder_ops = {
-    "folder", f_close,  f_create, f_begin, f_txn_meta, f_commit, f_end,   f_meta,
-    f_version, f_spec,  f_blob,   f_log,   f_check,    f_list,   f_remove};
+static void f_resolve(qr_sb *b, const char *id, char out[65])
+{
+    qr_folder_resolve(F(b), id, out);
+}
+
+static const qr_sb_ops folder_ops = {"folder", f_close,  f_create, f_begin, f_txn_meta, f_commit,
+                                     f_end,    f_meta,   f_version, f_spec, f_blob,     f_log,
+                                     f_check,  f_list,   f_remove, f_resolve};
 
 qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **out,
                             qr_errlist *errs)

@@ -69,6 +69,10 @@ typedef struct qr_sb_ops {
     /* Delete an artifact and its versions; free the owner's quota; remove
      * the blobs no version uses any more. */
     qr_status (*remove)(qr_sb *b, const char *id, qr_errlist *errs);
+    /* The stored spelling of id (ids compare case-insensitively) into out;
+     * id itself when there is no such artifact or the store is unreachable
+     * (the call that follows reports it). */
+    void (*resolve)(qr_sb *b, const char *id, char out[65]);
 } qr_sb_ops;
 
 struct qr_sb {

@@ -197,6 +197,7 @@ static const char *SCHEMA_SQL =
     " owner text NOT NULL, filename text NOT NULL, mime_type text NOT NULL,"
     " created text COLLATE \"C\" NOT NULL, head integer NOT NULL);"
     "CREATE INDEX quire_artifacts_owner ON quire_artifacts (owner, created, id);"
+    "CREATE UNIQUE INDEX quire_artifacts_lower_id ON quire_artifacts (lower(id));"
     "CREATE TABLE quire_blobs (sha256 text PRIMARY KEY, size bigint NOT NULL,"
     " data bytea NOT NULL);"
     "CREATE TABLE quire_versions ("
@@ -547,7 +548,7 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
 {
     pgb *b = (pgb *)sb;
     memset(rec, 0, sizeof *rec);
-    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    if (!qr_folder_id_new_valid(id)) return bad_id(errs, "artifact id", id);
     if (!owner) owner = "default";
     if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
     if (!kind || !*kind)
@@ -569,7 +570,8 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
     m.created = rec->created;
     m.head = 1;
     db_cmd(&d, "creating the artifact", "BEGIN", 0, NULL);
-    PGresult *r = db_q(&d, "creating the artifact", "SELECT 1 FROM quire_artifacts WHERE id = $1", 1,
+    PGresult *r = db_q(&d, "creating the artifact",
+                       "SELECT 1 FROM quire_artifacts WHERE lower(id) = lower($1)", 1,
                        (const char *[]){id}, -1, 0);
     if (r && PQntuples(r) > 0) d.st = QR_E_USAGE;
     PQclear(r);
@@ -1111,6 +1113,25 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
     return st;
 }
 
+static void pg_resolve(qr_sb *sb, const char *id, char out[65])
+{
+    snprintf(out, 65, "%s", id ? id : "");
+    if (!qr_folder_id_valid(id)) return;
+    qr_errlist ignore = {0};
+    db d;
+    if (db_get(&d, (pgb *)sb, &ignore) == 0) {
+        PGresult *r = db_q(&d, "finding the artifact",
+                           "SELECT id FROM quire_artifacts WHERE lower(id) = lower($1) ORDER BY id = $1 "
+                           "DESC LIMIT 1",
+                           1, (const char *[]){id}, -1, 0);
+        if (r && PQntuples(r) == 1) snprintf(out, 65, "%s", PQgetvalue(r, 0, 0));
+        PQclear(r);
+    }
+    db_put(&d);
+    qr_errlist_clear(&ignore);
+}
+
 static const qr_sb_ops pg_ops = {"postgresql", pg_close, pg_create, pg_begin,  pg_txn_meta,
                                  pg_commit,    pg_end,   pg_meta,   pg_version, pg_spec,
-                                 pg_blob,      pg_log,   pg_check,  pg_list,    pg_remove};
+                                 pg_blob,      pg_log,   pg_check,  pg_list,    pg_remove,
+                                 pg_resolve};
