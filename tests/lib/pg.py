@@ -39,7 +39,7 @@ def _as_owner(cmd):
 class Server:
     """One server in a temp folder; .uri(db) names a database on it."""
 
-    def __init__(self, password_user=None):
+    def __init__(self, password_user=None, fsync=False):
         self.dir = tempfile.mkdtemp(prefix="quire-pg-")
         os.chmod(self.dir, 0o755)
         self.data = os.path.join(self.dir, "data")
@@ -54,8 +54,8 @@ class Server:
                                   "--locale=C", "--no-sync"]),
                        check=True, capture_output=True)
         with open(os.path.join(self.data, "postgresql.conf"), "a") as f:
-            f.write("\nlisten_addresses = ''\nunix_socket_directories = '%s'\nfsync = off\n"
-                    "max_connections = 200\nshared_buffers = 32MB\n" % self.sock)
+            f.write("\nlisten_addresses = ''\nunix_socket_directories = '%s'\nfsync = %s\n"
+                    "max_connections = 200\nshared_buffers = 32MB\n" % (self.sock, "on" if fsync else "off"))
         if password_user:
             # password auth for one user over the socket, trust for the rest
             hba = os.path.join(self.data, "pg_hba.conf")
