@@ -1,4 +1,4 @@
-/* test_store.c: the folder store (spec/store.c) without rendering: ids,
+/* test_store.c: the folder store (store/store.c) without rendering: ids,
  * versions, blobs, head probing past a lagging meta.json, quotas and their
  * messages, intents left by killed writers, fsck and --repair, 8 threads
  * committing to one artifact, and the spec diff. */

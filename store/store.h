@@ -1,4 +1,5 @@
-/* store.h: the folder store (DESIGN.md "Store"), internal to libquire.
+/* store.h: the folder store (DESIGN.md "Store"), internal to libquire (store/, with
+ * the PostgreSQL backend; store_backend.h puts both behind the public API).
  *
  *     STORE/<id>/meta.json          id, kind, title, owner, filename, mime_type,
  *                                   created, head (a cache, see below)
