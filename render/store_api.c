@@ -297,7 +297,7 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
         put.warnings = warn;
         qr_vrec rec;
         st = s->b->ops->create(s->b, id, qr_kind_name(kind), title && *title ? title : fname, owner,
-                              &put, &rec, &res->errors);
+                               &put, &rec, &res->errors);
         if (st == QR_OK) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
@@ -635,7 +635,8 @@ qr_status qr_store_list(qr_store *s, const char *owner, const char *kind, const 
             memcpy(it->artifact_id, items[i].id, sizeof it->artifact_id);
             it->kind = items[i].kind, it->title = items[i].title, it->owner = items[i].owner;
             items[i].kind = items[i].title = items[i].owner = NULL;
-            snprintf(it->created, sizeof it->created, "%s", items[i].created ? items[i].created : "");
+            snprintf(it->created, sizeof it->created, "%s",
+                     items[i].created ? items[i].created : "");
             it->head = items[i].head;
         }
         if (out->items) out->count = n;

@@ -173,9 +173,9 @@ static void f_resolve(qr_sb *b, const char *id, char out[65])
     qr_folder_resolve(F(b), id, out);
 }
 
-static const qr_sb_ops folder_ops = {"folder", f_close,  f_create, f_begin, f_txn_meta, f_commit,
-                                     f_end,    f_meta,   f_version, f_spec, f_blob,     f_log,
-                                     f_check,  f_list,   f_remove, f_resolve};
+static const qr_sb_ops folder_ops = {"folder", f_close, f_create,  f_begin,  f_txn_meta, f_commit,
+                                     f_end,    f_meta,  f_version, f_spec,   f_blob,     f_log,
+                                     f_check,  f_list,  f_remove,  f_resolve};
 
 qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **out,
                             qr_errlist *errs)
@@ -199,8 +199,7 @@ int qr_sb_is_pg(const char *location)
            (!strncmp(location, "postgresql://", 13) || !strncmp(location, "postgres://", 11));
 }
 
-qr_status qr_sb_open(const char *location, const qr_folder_opts *o, qr_sb **out,
-                     qr_errlist *errs)
+qr_status qr_sb_open(const char *location, const qr_folder_opts *o, qr_sb **out, qr_errlist *errs)
 {
     if (qr_sb_is_pg(location)) return qr_sb_pg_open(location, o, out, errs);
     return qr_sb_folder_open(location, o, out, errs);

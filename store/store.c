@@ -102,7 +102,11 @@ int qr_folder_owner_valid(const char *owner)
     const unsigned char *p = (const unsigned char *)owner;
     while (*p) {
         unsigned c = *p, cp;
-        int len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        int len = c < 0x80             ? 1
+                  : (c & 0xE0) == 0xC0 ? 2
+                  : (c & 0xF0) == 0xE0 ? 3
+                  : (c & 0xF8) == 0xF0 ? 4
+                                       : 0;
         if (!len) return 0;
         cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
         for (int i = 1; i < len; i++) {
@@ -411,9 +415,10 @@ static int vrec_parse(const char *text, size_t len, qr_vrec *r)
 
 static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
 {
-    return qr_errlist_addf(errs, QR_E_USAGE, "",
-                           "use 1 to 64 letters, digits, '_' or '-', starting with a letter or digit",
-                           "invalid %s \"%.80s\"", what, id ? id : "");
+    return qr_errlist_addf(
+        errs, QR_E_USAGE, "",
+        "use 1 to 64 letters, digits, '_' or '-', starting with a letter or digit",
+        "invalid %s \"%.80s\"", what, id ? id : "");
 }
 
 static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
@@ -1292,9 +1297,8 @@ static void check_artifact(fsck_ctx *c, const char *id)
     /* meta.json, with the head cache as written */
     qr_buf b = {0};
     qr_folder_meta m;
-    int have_meta =
-        qr_store_read_file_max(dir, "meta.json", &b, META_CAP) == 0 &&
-        meta_parse(b.data, b.len, &m) == 0;
+    int have_meta = qr_store_read_file_max(dir, "meta.json", &b, META_CAP) == 0 &&
+                    meta_parse(b.data, b.len, &m) == 0;
     qr_buf_free(&b);
     char mpath[128];
     snprintf(mpath, sizeof mpath, "%smeta.json", rel);
@@ -1682,7 +1686,8 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
     ledger l;
     int gc = st == QR_OK ? gc_lock(f, LOCK_EX) : -1;
     int olock = gc >= 0 ? owner_begin(f, m.owner, &l, errs) : -1;
-    if (st == QR_OK && olock < 0) st = gc < 0 ? io_error(errs, "", "cannot lock blobs/.gc") : QR_E_IO;
+    if (st == QR_OK && olock < 0)
+        st = gc < 0 ? io_error(errs, "", "cannot lock blobs/.gc") : QR_E_IO;
     if (st == QR_OK && renameat(f->root, id, f->root, tmp) != 0)
         st = io_error(errs, "", "cannot move the artifact out of the store");
     if (st == QR_OK) {

@@ -83,8 +83,7 @@ struct qr_sb {
 int qr_sb_is_pg(const char *location);
 
 /** Open the backend location names. */
-qr_status qr_sb_open(const char *location, const qr_folder_opts *o, qr_sb **out,
-                     qr_errlist *errs);
+qr_status qr_sb_open(const char *location, const qr_folder_opts *o, qr_sb **out, qr_errlist *errs);
 qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **out,
                             qr_errlist *errs);
 qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, qr_errlist *errs);

@@ -239,8 +239,8 @@ static qr_status migrate(db *d)
     /* create (or finish creating) the schema, one opener at a time */
     db_cmd(d, "creating the schema", "BEGIN", 0, NULL);
     db_cmd(d, "creating the schema", "SELECT pg_advisory_xact_lock(7170716)", 0, NULL);
-    db_cmd(d, "creating the schema", "CREATE TABLE IF NOT EXISTS quire_schema (version integer NOT NULL)",
-           0, NULL);
+    db_cmd(d, "creating the schema",
+           "CREATE TABLE IF NOT EXISTS quire_schema (version integer NOT NULL)", 0, NULL);
     v = schema_version(d);
     if (v == 0) {
         PGresult *r = d->st == QR_OK ? PQexec(d->c, SCHEMA_SQL) : NULL;
@@ -451,8 +451,8 @@ static void write_version(db *d, const char *id, const char *owner, const qr_fol
     int new_artifact = newm != NULL;
     const pgb *b = d->b;
     const char *ov[1] = {owner};
-    db_cmd(d, "locking the owner", "INSERT INTO quire_owners (owner) VALUES ($1) ON CONFLICT DO NOTHING",
-           1, ov);
+    db_cmd(d, "locking the owner",
+           "INSERT INTO quire_owners (owner) VALUES ($1) ON CONFLICT DO NOTHING", 1, ov);
     PGresult *r = db_q(d, "locking the owner",
                        "SELECT artifacts, bytes, EXISTS (SELECT 1 FROM quire_owner_blobs WHERE "
                        "owner = $1 AND sha256 = $2) FROM quire_owners WHERE owner = $1 FOR UPDATE",
@@ -497,8 +497,9 @@ static void write_version(db *d, const char *id, const char *owner, const qr_fol
         PQclear(r);
     }
     if (new_blob)
-        db_cmd(d, "charging the owner", "INSERT INTO quire_owner_blobs (owner, sha256) VALUES ($1, $2)",
-               2, (const char *[]){owner, rec->sha256});
+        db_cmd(d, "charging the owner",
+               "INSERT INTO quire_owner_blobs (owner, sha256) VALUES ($1, $2)", 2,
+               (const char *[]){owner, rec->sha256});
     if (newm) {
         char head[4] = "1";
         db_cmd(d, "creating the artifact",
@@ -527,9 +528,10 @@ static void write_version(db *d, const char *id, const char *owner, const qr_fol
                             rec->spec_sha256, spec_size, rec->sha256, size, rec->filename,
                             rec->mime_type, pages, rec->warnings});
     free(spec);
-    db_cmd(d, "charging the owner",
-           "UPDATE quire_owners SET artifacts = artifacts + $2, bytes = bytes + $3 WHERE owner = $1",
-           3, (const char *[]){owner, one, delta_s});
+    db_cmd(
+        d, "charging the owner",
+        "UPDATE quire_owners SET artifacts = artifacts + $2, bytes = bytes + $3 WHERE owner = $1",
+        3, (const char *[]){owner, one, delta_s});
 }
 
 /* COMMIT, or ROLLBACK after an error; returns d->st. */
@@ -588,8 +590,9 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
 static qr_status get_meta(db *d, const char *id, qr_folder_meta *m)
 {
     memset(m, 0, sizeof *m);
-    PGresult *r = db_q(d, "reading the artifact", "SELECT " MCOLS " FROM quire_artifacts WHERE id = $1",
-                       1, (const char *[]){id}, -1, 0);
+    PGresult *r =
+        db_q(d, "reading the artifact", "SELECT " MCOLS " FROM quire_artifacts WHERE id = $1", 1,
+             (const char *[]){id}, -1, 0);
     if (!r) return d->st;
     if (PQntuples(r) == 0)
         d->st = not_found(d->errs, id);
@@ -650,9 +653,9 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
         return QR_E_IO;
     }
     db_cmd(&d, "storing the version", "BEGIN", 0, NULL);
-    PGresult *r = db_q(&d, "storing the version",
-                       "SELECT head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
-                       (const char *[]){t->meta.id}, -1, 0);
+    PGresult *r =
+        db_q(&d, "storing the version", "SELECT head FROM quire_artifacts WHERE id = $1 FOR UPDATE",
+             1, (const char *[]){t->meta.id}, -1, 0);
     if (r && PQntuples(r) == 0)
         d.st = not_found(errs, t->meta.id);
     else if (r && atoi(PQgetvalue(r, 0, 0)) != t->meta.head)
@@ -703,9 +706,9 @@ static PGresult *version_row(db *d, const char *id, int n, const char *extra)
     int head = atoi(PQgetvalue(r, 0, 0));
     if (n == 0) n = head;
     if (n < 1 || n > head) {
-        d->st = qr_errlist_addf(d->errs, QR_E_USAGE, "", "quire log ID lists the versions",
-                                "artifact \"%s\" has no version %d (versions 1 to %d)", id, n,
-                                head);
+        d->st =
+            qr_errlist_addf(d->errs, QR_E_USAGE, "", "quire log ID lists the versions",
+                            "artifact \"%s\" has no version %d (versions 1 to %d)", id, n, head);
         PQclear(r);
         return NULL;
     }
@@ -777,8 +780,8 @@ static qr_status pg_blob(qr_sb *sb, const char *sha, qr_buf *out, qr_errlist *er
             db_fail(&d, gone(d.c, r) ? QR_E_IO : QR_E_STORE, "reading the rendered bytes",
                     r ? PQresultErrorMessage(r) : PQerrorMessage(d.c));
         } else if (PQntuples(r) == 0) {
-            d.st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is missing",
-                                   sha);
+            d.st =
+                qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is missing", sha);
         } else {
             const char *data = PQgetvalue(r, 0, 0);
             size_t len = (size_t)PQgetlength(r, 0, 0);
@@ -898,8 +901,8 @@ static qr_status pg_remove(qr_sb *sb, const char *id, qr_errlist *errs)
     if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
     PQclear(r);
     if (d.st == QR_OK && !owner) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-    db_cmd(&d, "deleting the artifact", "SELECT 1 FROM quire_owners WHERE owner = $1 FOR UPDATE",
-           1, (const char *[]){owner});
+    db_cmd(&d, "deleting the artifact", "SELECT 1 FROM quire_owners WHERE owner = $1 FOR UPDATE", 1,
+           (const char *[]){owner});
     /* what the owner stops paying for: the specs, and the blobs no other
      * artifact of the owner uses */
     db_cmd(&d, "deleting the artifact",
@@ -1033,9 +1036,8 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
                 snprintf(path, sizeof path, "quire_blobs/%.64s", sha);
                 char hex[65];
                 qr_sha256_hex(PQgetvalue(r, 0, 2), (size_t)PQgetlength(r, 0, 2), hex);
-                if (strcmp(hex, sha) != 0 ||
-                    (unsigned long long)PQgetlength(r, 0, 2) !=
-                        strtoull(PQgetvalue(r, 0, 1), NULL, 10))
+                if (strcmp(hex, sha) != 0 || (unsigned long long)PQgetlength(r, 0, 2) !=
+                                                 strtoull(PQgetvalue(r, 0, 1), NULL, 10))
                     problem(rep, path, "the rendered bytes do not match their sha256");
                 if (PQgetvalue(r, 0, 3)[0] == 't') {
                     rep->blobs++;
@@ -1054,7 +1056,8 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
                                        "(string_to_array($1, ',')) AND NOT EXISTS (SELECT 1 FROM "
                                        "quire_versions v WHERE v.sha256 = b.sha256)",
                                        1, NULL, v, NULL, NULL, 0);
-            if (x && PQresultStatus(x) == PGRES_COMMAND_OK) rep->repaired += (size_t)atoi(PQcmdTuples(x));
+            if (x && PQresultStatus(x) == PGRES_COMMAND_OK)
+                rep->repaired += (size_t)atoi(PQcmdTuples(x));
             PQclear(x);
         }
         qr_buf_free(&unused);
@@ -1084,19 +1087,21 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
         snprintf(msg, sizeof msg,
                  "quota ledger says %s artifacts, %s bytes; the store holds %s artifacts, %s bytes "
                  "(quire fsck --repair rebuilds it)",
-                 PQgetvalue(r, i, 1), PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4));
+                 PQgetvalue(r, i, 1), PQgetvalue(r, i, 2), PQgetvalue(r, i, 3),
+                 PQgetvalue(r, i, 4));
         if (!repair) {
             problem(rep, path, msg);
             continue;
         }
         qr_errlist_add(&rep->stray, QR_E_STORE, path, msg, NULL);
         const char *v[3] = {owner, PQgetvalue(r, i, 3), PQgetvalue(r, i, 4)};
-        PGresult *x = PQexecParams(d.c,
-                         "WITH up AS (INSERT INTO quire_owners (owner, artifacts, bytes) VALUES "
-                         "($1, $2, $3) ON CONFLICT (owner) DO UPDATE SET artifacts = $2, bytes = $3 "
-                         "RETURNING owner), del AS (DELETE FROM quire_owner_blobs WHERE owner = $1) "
-                         "SELECT 1",
-                         3, NULL, v, NULL, NULL, 0);
+        PGresult *x = PQexecParams(
+            d.c,
+            "WITH up AS (INSERT INTO quire_owners (owner, artifacts, bytes) VALUES "
+            "($1, $2, $3) ON CONFLICT (owner) DO UPDATE SET artifacts = $2, bytes = $3 "
+            "RETURNING owner), del AS (DELETE FROM quire_owner_blobs WHERE owner = $1) "
+            "SELECT 1",
+            3, NULL, v, NULL, NULL, 0);
         PQclear(x);
         x = PQexecParams(d.c,
                          "INSERT INTO quire_owner_blobs (owner, sha256) SELECT DISTINCT a.owner, "
@@ -1120,10 +1125,11 @@ static void pg_resolve(qr_sb *sb, const char *id, char out[65])
     qr_errlist ignore = {0};
     db d;
     if (db_get(&d, (pgb *)sb, &ignore) == 0) {
-        PGresult *r = db_q(&d, "finding the artifact",
-                           "SELECT id FROM quire_artifacts WHERE lower(id) = lower($1) ORDER BY id = $1 "
-                           "DESC LIMIT 1",
-                           1, (const char *[]){id}, -1, 0);
+        PGresult *r =
+            db_q(&d, "finding the artifact",
+                 "SELECT id FROM quire_artifacts WHERE lower(id) = lower($1) ORDER BY id = $1 "
+                 "DESC LIMIT 1",
+                 1, (const char *[]){id}, -1, 0);
         if (r && PQntuples(r) == 1) snprintf(out, 65, "%s", PQgetvalue(r, 0, 0));
         PQclear(r);
     }
@@ -1131,7 +1137,6 @@ static void pg_resolve(qr_sb *sb, const char *id, char out[65])
     qr_errlist_clear(&ignore);
 }
 
-static const qr_sb_ops pg_ops = {"postgresql", pg_close, pg_create, pg_begin,  pg_txn_meta,
-                                 pg_commit,    pg_end,   pg_meta,   pg_version, pg_spec,
-                                 pg_blob,      pg_log,   pg_check,  pg_list,    pg_remove,
-                                 pg_resolve};
+static const qr_sb_ops pg_ops = {
+    "postgresql", pg_close, pg_create, pg_begin, pg_txn_meta, pg_commit, pg_end,    pg_meta,
+    pg_version,   pg_spec,  pg_blob,   pg_log,   pg_check,    pg_list,   pg_remove, pg_resolve};

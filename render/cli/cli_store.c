@@ -1,7 +1,7 @@
 /* cli_store.c: `quire create|edit|rewrite|show|log|diff|restore|export|fsck|
- * list|delete` and `quire store init|copy` (cli_store.h). Parses arguments, calls the store API, prints one JSON
- * line (show prints the spec; diff --unified prints text) and returns the
- * exit code. */
+ * list|delete` and `quire store init|copy` (cli_store.h). Parses arguments, calls the store API,
+ * prints one JSON line (show prints the spec; diff --unified prints text) and returns the exit
+ * code. */
 #include "cli_store.h"
 
 #include <errno.h>
@@ -573,7 +573,8 @@ static int cmd_store(const args *a)
         return rc;
     }
     if (a->npos != 1 || strcmp(a->pos[0], "copy") != 0 || !a->from || !a->to)
-        return usage("usage: quire store init [--store S] | quire store copy --from S --to S", NULL);
+        return usage("usage: quire store init [--store S] | quire store copy --from S --to S",
+                     NULL);
     qr_store *from = NULL, *to = NULL;
     qr_status st = qr_store_open(a->from, &a->opts, &from, &errs);
     if (st == QR_OK) st = qr_store_open(a->to, &a->opts, &to, &errs);
