@@ -316,7 +316,7 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
 /* Validate, render and append new_spec (canonical) to an open transaction;
  * unchanged when it equals the head. */
 static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, const qr_buf *canon,
-                             int *conflict, qr_store_result *res)
+                             const qr_buf *head_spec, int *conflict, qr_store_result *res)
 {
     const qr_sb_ops *ops = s->b->ops;
     *conflict = 0;
@@ -327,12 +327,17 @@ static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, cons
         return qr_errlist_addf(&res->errors, QR_E_STORE, "", "run quire fsck",
                                "artifact \"%s\" has an unknown kind \"%s\"", m->id, m->kind);
     qr_buf head = {0};
-    qr_status st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
+    qr_status st = QR_OK;
+    if (!head_spec) { /* the caller has not read it */
+        st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
+        head_spec = &head;
+    }
     if (st != QR_OK) {
         qr_buf_free(&head);
         return st;
     }
-    int same = head.len == canon->len && memcmp(head.data, canon->data, head.len) == 0;
+    int same =
+        head_spec->len == canon->len && memcmp(head_spec->data, canon->data, canon->len) == 0;
     qr_buf_free(&head);
     qr_vrec rec;
     if (same) {
@@ -419,7 +424,7 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
         st = s->b->ops->spec(s->b, m->id, m->head, &head, &res->errors);
         if (st == QR_OK) st = qr_edit_apply(head.data, head.len, &e, &edited, &res->errors);
         if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, &res->errors);
-        if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &conflict, res);
+        if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &head, &conflict, res);
         qr_buf_free(&head);
         qr_buf_free(&edited);
         qr_buf_free(&canon);
@@ -451,7 +456,7 @@ qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t
         int conflict = 0;
         st = s->b->ops->begin(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
-        st = append_spec(s, t, "rewrite", &canon, &conflict, res);
+        st = append_spec(s, t, "rewrite", &canon, NULL, &conflict, res);
         s->b->ops->end(t);
         if (st != QR_OK || !conflict) break;
         if (retry_reset(res, id, attempt)) {
