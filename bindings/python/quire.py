@@ -468,7 +468,8 @@ class Store:
     def _payload(res):
         return {"status": "ok", "artifact_id": _s(res.artifact_id), "version": res.version.version,
                 "filename": _s(res.version.filename), "mime_type": _s(res.version.mime_type),
-                "size": res.version.size, "kind": _s(res.kind), "title": _s(res.title),
+                "size": res.version.size, "pages": res.version.pages, "kind": _s(res.kind),
+                "title": _s(res.title),
                 "owner": _s(res.owner), "action": _s(res.version.action),
                 "unchanged": bool(res.unchanged), "sha256": _s(res.version.sha256),
                 "warnings": _errors(res.warnings)}

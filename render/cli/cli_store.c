@@ -193,7 +193,7 @@ static void put_version_fields(qr_buf *b, const qr_store_result *r)
     qr_json_str(b, r->version.filename);
     qr_buf_puts(b, ",\"mime_type\":");
     qr_json_str(b, r->version.mime_type);
-    qr_buf_printf(b, ",\"size\":%llu,\"kind\":", r->version.size);
+    qr_buf_printf(b, ",\"size\":%llu,\"pages\":%d,\"kind\":", r->version.size, r->version.pages);
     qr_json_str(b, r->kind);
 }
 

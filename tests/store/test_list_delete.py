@@ -2,6 +2,7 @@
 """test_list_delete.py: `quire list` and `quire delete` (both backends).
 
 3 owners x 20 artifacts (one owner a UTF-8 id with "|" and "@"), then:
+  - every version's log entry has its page count and warnings;
   - `quire list --owner O --limit 7` pages 7, 7, 6 with a cursor, newest
     first, no artifact twice and none missing; `--limit 0` lists all 60 and
     `-k` filters by kind;
@@ -76,6 +77,9 @@ def main():
         assert ok("list", "--store", store, "--limit", "0")["count"] == 60
         pdfs = ok("list", "-k", "pdf", "--store", store)["artifacts"]
         assert sorted(a["artifact_id"] for a in pdfs) == ["a%02d0" % i for i in (0, 5, 10, 15)], pdfs
+        # every version keeps its page count and warnings
+        v = ok("log", "a000", "--store", store)["versions"][0]
+        assert v["pages"] == 1 and v["warnings"] == [], v
         rc, out, err = run("list", "--cursor", "nonsense", "--store", store)
         assert rc == 2, out
         print("list: 3 owners x 20 artifacts paged by 7 (7, 7, 6), newest first, kinds filtered")
