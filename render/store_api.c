@@ -6,8 +6,10 @@
  * head moved while this call rendered) gets the whole write again. */
 #include "quire_store.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store_backend.h"
 #include "compile.h"
@@ -379,6 +381,14 @@ static int retry_reset(qr_store_result *res, const char *id, int attempt)
 {
     qr_store_result_free(res);
     result_init(res, id);
+    /* a short random pause before the next attempt, so writers that lost
+     * together do not all render again at once (0 to 2^attempt ms, <= 16) */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    unsigned cap = attempt < 4 ? 1u << attempt : 16u;
+    unsigned us = (unsigned)((now.tv_nsec / 1000) ^ ((uintptr_t)res >> 4)) % (cap * 1000 + 1);
+    struct timespec pause = {0, (long)us * 1000};
+    nanosleep(&pause, NULL);
     if (attempt + 1 < MAX_ATTEMPTS) return 0;
     qr_errlist_add(&res->errors, QR_E_STORE, "", "the artifact changed under every attempt",
                    "try again when fewer writers edit it");

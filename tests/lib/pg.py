@@ -85,6 +85,17 @@ class Server:
             raise RuntimeError("psql: " + p.stderr)
         return p.stdout
 
+    def psql_raw(self, sql, db="postgres"):
+        """Rows separated by 0x1e and fields by 0x1f, values as stored."""
+        p = subprocess.run(_as_owner([os.path.join(PG_BIN, "psql"), "-h", self.sock, "-U", self.user,
+                                      "-d", db, "-v", "ON_ERROR_STOP=1", "-qAt", "-F", "\x1f", "-R", "\x1e",
+                                      "-c", sql]),
+                           capture_output=True)
+        if p.returncode != 0:
+            raise RuntimeError("psql: " + p.stderr.decode("utf-8", "replace"))
+        out = p.stdout.decode("utf-8")
+        return out[:-1] if out.endswith("\n") else out
+
     def new_db(self):
         self.n += 1
         name = "quire_test_%d" % self.n
@@ -123,6 +134,7 @@ def new_store(tmp, name="store"):
 
 def close_all():
     global _server
+    _specs.clear()
     if _server is not None:
         _server.close()
         _server = None
@@ -130,13 +142,21 @@ def close_all():
 
 def spec_text(quire, store, aid, version):
     """Version VERSION's stored spec text: the file itself in a folder store,
-    `quire show` for PostgreSQL."""
+    the row itself for PostgreSQL (the tests compare it with `quire show`
+    for a sample)."""
     if backend() == "folder":
         with open(os.path.join(store, aid, "v%06d.json" % version), encoding="utf-8") as f:
             return f.read()
-    p = subprocess.run([quire, "show", aid, "--version", str(version), "--store", store],
-                       capture_output=True, text=True, check=True)
-    return p.stdout
+    key = (store, aid)
+    if version not in _specs.get(key, {}):
+        # every version in one query (one psql instead of one `quire show` each)
+        out = server().psql_raw("SELECT version, spec FROM quire_versions WHERE artifact_id = '%s' "
+                                "ORDER BY version" % aid.replace("'", "''"), db=_db_of(store))
+        _specs[key] = {int(v): t for v, t in (r.split("\x1f", 1) for r in out.split("\x1e") if r)}
+    return _specs[key][version]
+
+
+_specs = {}
 
 
 def _db_of(store):
