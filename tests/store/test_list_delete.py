@@ -2,7 +2,8 @@
 """test_list_delete.py: `quire list` and `quire delete` (both backends).
 
 3 owners x 20 artifacts (one owner a UTF-8 id with "|" and "@"), then:
-  - every version's log entry has its page count and warnings;
+  - every version's log entry has its page count and warnings; `log --limit 1`
+    gives the head only, with "head" still the number of versions;
   - `quire list --owner O --limit 7` pages 7, 7, 6 with a cursor, newest
     first, no artifact twice and none missing; `--limit 0` lists all 60 and
     `-k` filters by kind;
@@ -91,6 +92,8 @@ def main():
         with open(app, "w") as f:
             json.dump({"blocks": [{"type": "paragraph", "text": "second version"}]}, f)
         ok("edit", victim, "--append", app, "--store", store)
+        last = ok("log", victim, "--limit", "1", "--store", store)
+        assert last["head"] == 2 and last["count"] == 1 and [v["version"] for v in last["versions"]] == [2], last
         before = owner_bytes(store, o)
         log = ok("log", victim, "--store", store)["versions"]
         cost = sum(v["spec_size"] + v["size"] for v in log)
