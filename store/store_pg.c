@@ -675,6 +675,10 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
     if (!*conflict) {
         write_version(&d, t->meta.id, t->meta.owner, NULL, &p, rec);
         st = finish_txn(&d);
+        if (st == QR_E_USAGE && !errs->count) /* a unique key: cannot happen under the row lock */
+            st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                                 "artifact \"%s\" already has a version %d", t->meta.id,
+                                 rec->version);
     } else {
         PQclear(PQexec(d.c, "ROLLBACK"));
         st = d.st;
