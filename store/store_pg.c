@@ -864,6 +864,7 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
     if (has_cursor && qr_sb_cursor_parse(cursor, c_created, c_id) != 0)
         return qr_errlist_add(errs, QR_E_USAGE, "", "not a cursor of this store",
                               "pass the \"next\" of the previous page");
+    if (limit > 1000000000) limit = 0; /* more than any store holds: all */
     snprintf(lim, sizeof lim, "%zu", limit + 1);
     db d;
     if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
