@@ -15,6 +15,8 @@ temp folder, pg_ctl start listening only on a Unix socket in that folder
 (no TCP port), as the user `postgres` through runuser when the test runs as
 root (initdb refuses root); each new_store() then creates its own database.
 The binaries are PostgreSQL 15's (/usr/lib/postgresql/15/bin, or $PG_BIN).
+A watchdog stops the server and removes its folder if the test process
+dies without closing it.
 """
 import atexit
 import os
@@ -64,6 +66,13 @@ class Server:
             with open(hba, "w") as f:
                 f.write("local all %s scram-sha-256\n" % password_user + rest)
         self.start()
+        # a watchdog: if this test process dies without close() (killed by a
+        # timeout, say), the server is stopped and its folder removed
+        stop = " ".join(_as_owner([os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-m", "immediate", "stop"]))
+        subprocess.Popen(["sh", "-c", "while kill -0 %d 2>/dev/null; do sleep 1; done; "
+                          "[ -d %s ] && { %s; rm -rf %s; }" % (os.getpid(), self.data, stop, self.dir)],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
 
     def start(self):
         subprocess.run(_as_owner([os.path.join(PG_BIN, "pg_ctl"), "-D", self.data, "-w", "-l",
