@@ -573,6 +573,18 @@ static void note_store(int argc, char **argv)
     if (!dir || !*dir) dir = ".quire";
     static char abs[2 * PATH_MAX + 2];
     char cwd[PATH_MAX];
+    const char *scheme = strstr(dir, "://");
+    if (scheme &&
+        (strncmp(dir, "postgresql://", 13) == 0 || strncmp(dir, "postgres://", 11) == 0)) {
+        /* a PostgreSQL URI: shown without its password */
+        const char *user = scheme + 3, *at = strchr(user, '@'), *colon = strchr(user, ':');
+        if (at && colon && colon < at)
+            snprintf(abs, sizeof abs, "%.*s%s", (int)(colon - dir), dir, at);
+        else
+            snprintf(abs, sizeof abs, "%s", dir);
+        qr_cli_set_store(abs);
+        return;
+    }
     if (dir[0] == '/' || !getcwd(cwd, sizeof cwd))
         snprintf(abs, sizeof abs, "%s", dir);
     else

@@ -53,9 +53,9 @@ static const qr_cli_opt fonts_opts[] = {
     {"-h, --help", NULL, "show this help"},
 };
 #define STORE_OPTS                                                                                 \
-    {"--store", "DIR",                                                                             \
-     "the store folder (default $QUIRE_STORE, else ./.quire); before or after "                    \
-     "the command"},                                                                               \
+    {"--store", "DIR|URI",                                                                         \
+     "the store: a folder or a postgresql:// URI (default $QUIRE_STORE, else ./.quire); "          \
+     "before or after the command"},                                                               \
         {"--max-artifacts", "N", "owner quota of artifacts (0: none)"},                            \
         {"--max-bytes", "BYTES", "owner quota of bytes (0: none)"},                                \
         {"--max-version-bytes", "BYTES", "the size limit of one version (0: none)"},               \
@@ -93,6 +93,22 @@ static const qr_cli_opt fsck_opts[] = {
     STORE_OPTS,
 };
 static const qr_cli_opt store_opts[] = {STORE_OPTS};
+static const qr_cli_opt log_opts[] = {
+    {"--limit", "N", "the newest N versions (0: all)"},
+    STORE_OPTS,
+};
+static const qr_cli_opt list_opts[] = {
+    {"--owner", "O", "only this owner's artifacts"},
+    {"-k, --kind", "KIND", "only this kind"},
+    {"--limit", "N", "at most N (0: all)"},
+    {"--cursor", "C", "the page after this one (the previous page's \"next\")"},
+    STORE_OPTS,
+};
+static const qr_cli_opt store_cmd_opts[] = {
+    {"--from", "DIR", "copy: the folder store to copy"},
+    {"--to", "URI", "copy: the store to copy into (a postgresql:// URI)"},
+    STORE_OPTS,
+};
 #define READ_LIMIT_OPTS                                                                            \
     {"--max-input", "BYTES", "the file size limit (default 64 MiB)"},                              \
         {"--max-unzipped", "BYTES", "the total uncompressed size a package may claim"},            \
@@ -111,7 +127,8 @@ static const qr_cli_opt import_opts[] = {
     {"--title", "T", "its title (default: the file's)"},
     {"--id", "ID", "its id (default: generated)"},
     READ_LIMIT_OPTS,
-    {"--store", "DIR", "the store (default $QUIRE_STORE, else ./.quire)"},
+    {"--store", "DIR",
+     "the store: a folder or a postgresql:// URI (default $QUIRE_STORE, else ./.quire)"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt help_opts[] = {
@@ -148,7 +165,15 @@ const qr_cli_cmd qr_cli_cmds[] = {
      OPTS(edit_opts)},
     {"rewrite", "ID SPEC|-", "replace the spec: a new version", NULL, OPTS(store_opts)},
     {"show", "ID [--version N]", "print a version's canonical spec", NULL, OPTS(show_opts)},
-    {"log", "ID", "list the versions of an artifact", NULL, OPTS(store_opts)},
+    {"log", "ID [--limit N]", "list the versions of an artifact, newest last", NULL,
+     OPTS(log_opts)},
+    {"list", "[--owner O] [-k KIND] [--limit N] [--cursor C]", "list artifacts, newest first", NULL,
+     OPTS(list_opts)},
+    {"delete", "ID", "delete an artifact and its versions (its quota is freed)", NULL,
+     OPTS(store_opts)},
+    {"store", "init | copy --from DIR --to URI",
+     "create the store's tables, or copy a folder store into PostgreSQL", NULL,
+     OPTS(store_cmd_opts)},
     {"diff", "ID A B [--unified]", "compare two versions", NULL, OPTS(diff_opts)},
     {"restore", "ID N", "make version N the new head", NULL, OPTS(store_opts)},
     {"export", "ID [--version N] -o OUT", "render a stored version", NULL, OPTS(export_opts)},
