@@ -77,14 +77,14 @@ static void link_attrs(const pd_op *o, void (*emit)(void *, const char *), void 
 {
     const pd_text *t = o->text;
     const pd_line *ln = &t->lines[o->line];
-    int ls = ln->line->start_index, le = ls + ln->line->length;
+    int base = (int)ln->base, ls = base + ln->line->start_index, le = ls + ln->line->length;
     double layout_x = o->x - ln->x, top = o->y - ln->ascent;
     for (size_t k = 0; k < t->n_links; k++) {
         const pd_link *lk = &t->links[k];
         int s = lk->start > ls ? lk->start : ls, e = lk->end < le ? lk->end : le;
         if (s >= e) continue;
         int *ranges = NULL, n = 0;
-        pango_layout_line_get_x_ranges(ln->line, s, e, &ranges, &n);
+        pango_layout_line_get_x_ranges(ln->line, s - base, e - base, &ranges, &n);
         qr_buf b = {0};
         qr_buf_puts(&b, "rect=[");
         int any = 0;

@@ -29,14 +29,15 @@ typedef struct pd_link {
 /* One line of a layout, measured once (points, relative to the layout's top-left). */
 typedef struct pd_line {
     PangoLayoutLine *line; /* owned by the layout */
-    double x;              /* left of the line's logical box (alignment included) */
-    double top, height;    /* logical box */
-    double ascent;         /* baseline - top */
+    size_t base;        /* the text's byte where line's layout starts (a huge text has several) */
+    double x;           /* left of the line's logical box (alignment included) */
+    double top, height; /* logical box */
+    double ascent;      /* baseline - top */
 } pd_line;
 
 /* A paragraph-like text laid out at a fixed width. */
 typedef struct pd_text {
-    PangoLayout *layout; /* unreffed by pd_ctx_free */
+    PangoLayout *layout; /* the first of n_slots layouts; unreffed by pd_ctx_free */
     pd_line *lines;
     size_t n_lines;
     double width, height; /* width: the wrap width (or the ink width when unwrapped) */
@@ -44,9 +45,10 @@ typedef struct pd_text {
     size_t n_links;
     int rtl; /* the paragraph direction quire chose (fonts/) */
     /* layout == owner->layouts[slot]; last_page: the last page that draws
-     * it (set by the PDF paint pass's helper, which frees it after that) */
+     * it (set by the PDF paint pass's helper, which frees it after that);
+     * a huge text's pieces are owner->layouts[slot .. slot + n_slots) */
     struct pd_ctx *owner;
-    size_t slot, last_page;
+    size_t slot, n_slots, last_page;
 } pd_text;
 
 /* How a text is set. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_fonts.h"
@@ -190,6 +191,23 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
     return 0;
 }
 
+/* 1 when out names the spec's own file (same device and inode, so hard
+ * and symbolic links count): rendering would replace the spec. */
+static int is_spec_file(const char *spec, const char *out)
+{
+    struct stat a, b;
+    if (stat(out, &b) != 0) return 0;
+    int r = strcmp(spec, "-") == 0 ? fstat(STDIN_FILENO, &a) : stat(spec, &a);
+    return r == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static int refuse_overwrite(const char *out)
+{
+    char msg[PATH_MAX + 64];
+    snprintf(msg, sizeof msg, "the output %s is the spec itself; name another output file", out);
+    return usage_error(msg);
+}
+
 /* "out.png" + page 3 -> "out-3.png" */
 static void page_path(const char *out, int page, char *buf, size_t size)
 {
@@ -221,6 +239,8 @@ static int cmd_render(int argc, char **argv)
         return input_failure(QR_E_USAGE,
                              "refusing to read a spec from a terminal; pipe it or name a file");
 
+    if (is_spec_file(a.spec, a.out)) return refuse_overwrite(a.out);
+
     char dir[PATH_MAX];
     dir_of(a.spec, dir, sizeof dir);
     qr_render_opts o = {0};
@@ -245,6 +265,10 @@ static int cmd_render(int argc, char **argv)
             if (p > 1) qr_result_free(&res);
             o.png_page = p;
             page_path(a.out, p, path, sizeof path);
+            if (is_spec_file(a.spec, path)) {
+                free(spec);
+                return refuse_overwrite(path);
+            }
             st = qr_render_file(spec, len, kind, fmt, path, &o, &res);
             if (st != QR_OK) break;
             pages = res.pages;
