@@ -592,6 +592,7 @@ static qr_status layout(pd_ctx *c)
         if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
     }
     if (c->status != QR_OK) return c->status;
+    if (qr_pdf_decode_images(c) != QR_OK) return c->status;
     return qr_pdf_paginate(c);
 }
 

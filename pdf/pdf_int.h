@@ -87,6 +87,7 @@ typedef struct pd_block {
     const pd_text **cells;  /* n_rows * n_cols */
     /* PB_IMAGE */
     cairo_surface_t *surface; /* NULL: draw a placeholder box */
+    const qr_image *png;      /* a PNG that images.c decodes after measuring, or NULL */
     double img_w, img_h;
     const pd_text *alt; /* placeholder label */
 } pd_block;
@@ -187,8 +188,17 @@ int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l);
 qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b);
 /** Pass 1a: measure the document's blocks [from, to) into out[0..to-from). */
 qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to);
+/** Keep a cairo surface until pd_ctx_free. Returns 0, or -1 on OOM. */
+int qr_pdf_keep_surface(pd_ctx *c, cairo_surface_t *s);
 /** Pass 1b: paginate c->blocks into c->ops / c->page_start. */
 qr_status qr_pdf_paginate(pd_ctx *c);
+
+/* images.c */
+/** Pass 1a, after measuring: decode the PNG images of c->blocks (those
+ *  with png set) into their surfaces, each distinct one once, downsampled
+ *  to the resolution it is drawn at, within the document's budgets; a
+ *  warning for each image downsampled or skipped (a placeholder). */
+qr_status qr_pdf_decode_images(pd_ctx *c);
 
 /* replay.c */
 /* The records of a page's recording. */
