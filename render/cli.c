@@ -27,7 +27,7 @@ static const char usage_text[] =
     "  render SPEC|- -o OUT [-k KIND] [--base-dir DIR] [--page N | --pages all] [--dpi N]\n"
     "         [--max-input BYTES] [--max-output BYTES]\n"
     "      compile SPEC and write OUT (.docx .xlsx .pptx .pdf .html .png), atomically\n"
-    "  check SPEC|- -k KIND          validate only\n"
+    "  check SPEC|- -k KIND [--base-dir DIR]   validate only\n"
     "  fmt SPEC|- [-o OUT]           print the canonical JSON of SPEC\n"
     "  fonts TEXT | --spec SPEC      show script runs, fonts and direction\n"
     "  create -k KIND [--title T] [--id ID] [--owner O] SPEC     (store commands;\n"
@@ -35,6 +35,8 @@ static const char usage_text[] =
     "  rewrite ID SPEC | show ID [--version N] | log ID           $QUIRE_STORE, else\n"
     "  diff ID A B | restore ID N | export ID [--version N] -o OUT   ./.quire)\n"
     "  fsck\n"
+    "      create, edit and rewrite take the image files the spec names into it\n"
+    "      (relative to --base-dir DIR, default the spec file's folder)\n"
     "\n"
     "KIND: document, spreadsheet, presentation, pdf, html.\n"
     "Result: one line of JSON on stdout. Exit: 0 ok, 1 spec error, 2 usage,\n"
@@ -324,6 +326,9 @@ static int cmd_check(int argc, char **argv)
     qr_result res;
     qr_render_opts o = {0};
     o.max_input = a.max_input; /* 0: the default */
+    char dir[PATH_MAX];
+    dir_of(a.spec, dir, sizeof dir);
+    o.base_dir = a.base_dir ? a.base_dir : dir; /* image files, as render reads them */
     st = qr_check_opts(spec, len, kind, &o, &res);
     free(spec);
     if (st != QR_OK) {
