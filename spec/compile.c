@@ -236,11 +236,14 @@ static size_t src_fill(void *buffer, size_t buflen, void *data)
 }
 
 /* Read what the parse left, to count it and check it, but never more than
- * twice max_input: an endless input (/dev/zero, a pipe that never closes)
- * stops there, over the limit by more than its size. */
+ * DRAIN_PAST bytes (or max_input, if more) past max_input: an endless input
+ * (/dev/zero, a pipe that never closes) stops there, in a few milliseconds. */
+#define DRAIN_PAST ((size_t)64 << 20)
+
 static int src_drain_more(const src *s)
 {
-    return !s->max || s->total <= s->max || s->total - s->max <= s->max;
+    size_t past = s->max > DRAIN_PAST ? s->max : DRAIN_PAST;
+    return !s->max || s->total <= s->max || s->total - s->max <= past;
 }
 
 static void src_drain(src *s)
