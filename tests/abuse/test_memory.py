@@ -11,9 +11,9 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from abuse import Case, big_png, png  # noqa: E402
+from abuse import MEM_SLOW, Case, big_png, png  # noqa: E402
 
-GiB = 1 << 30
+GiB = (1 << 30) * MEM_SLOW
 
 
 def uri(data):
