@@ -307,7 +307,7 @@ static size_t measure_lines(PangoLayout *lay, pd_line *out, size_t room, double 
  * where the next piece starts, so the lines are those one layout would
  * break, in time linear in the text. */
 #define PIECE_FROM 16384
-#define PIECE_LEN 4096
+#define PIECE_LEN 1024
 
 static int lay_pieces(pd_ctx *c, pd_text *pt, const qr_text *t, size_t n, const pd_style *st,
                       double width)
