@@ -57,6 +57,14 @@ class Hangs(Case):
         self.assertIn("the limit max_input is 1000000 bytes", run.messages()[0])
         self.assertFalse(os.path.exists(self.path("z.docx")))
 
+    def test_endless_file_every_command(self):
+        for args in (["check", "/dev/zero", "-k", "document"], ["fmt", "/dev/zero"],
+                     ["create", "-k", "document", "--store", "st", "/dev/zero"],
+                     ["fonts", "--spec", "/dev/zero"]):
+            run = self.quire(*args)
+            self.assertIn(run.code, (3, 4), (args, run.out))
+            self.assertIn("max_input", run.messages()[0])
+
     def test_endless_pipe(self):
         cat = subprocess.Popen(["cat", "/dev/zero"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:
