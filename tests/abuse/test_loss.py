@@ -115,6 +115,16 @@ class Loss(Case):
         with open(self.path("old.pdf"), "rb") as f:
             self.assertEqual(f.read(), b"an existing output")
 
+    def test_fmt_output_is_atomic(self):
+        self.write("f.json", '{"blocks":[],"title":"t"}')
+        self.assertEqual(self.quire("fmt", "f.json", "-o", "f.json").code, 0)  # in place is fine
+        with open(self.path("f.json")) as f:
+            self.assertEqual(f.read(), '{\n  "title": "t",\n  "blocks": []\n}\n')
+        self.assertEqual(self.quire("fmt", "f.json", "-o", "nodir/f.json").code, 3)
+        self.write("bad.json", "{")
+        self.write("keep.json", "kept")
+        self.assertEqual(self.quire("fmt", "bad.json", "-o", "keep.json").code, 1)
+
     def kill_mid_render(self, sig):
         _, text = words_text(MiB - 1)
         self.spec("slow.json", {"blocks": [{"type": "paragraph", "text": text}] * 3})
