@@ -13,9 +13,11 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from abuse import Case, collect, spawn, temp_files  # noqa: E402
+from abuse import SANITIZED, Case, collect, spawn, temp_files  # noqa: E402
 
-MiB = 1 << 20
+# The texts are 1 MiB (the acceptance); under ASan, where pango's
+# every malloc unwinds the stack, 128 KiB: still laid out in 128 pieces.
+MiB = 1 << 17 if SANITIZED else 1 << 20
 
 
 def words_text(size):
@@ -46,7 +48,7 @@ class Loss(Case):
         got, _ = pdf_words(self.path(name + ".pdf"))
         self.assertEqual(len(got), len(words))
         self.assertTrue(got == words, "the PDF lost or reordered words of the %s" % block_type)
-        self.assertGreater(run.result["pages"], 100)
+        self.assertGreater(run.result["pages"], MiB // 10000)
 
     def test_paragraph_1mib(self):
         self.check_words("paragraph", "para")
