@@ -625,6 +625,7 @@ static qr_status layout(pd_ctx *c)
         if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
     }
     if (c->status != QR_OK) return c->status;
+    if (qr_pdf_decode_images(c) != QR_OK) return c->status;
     return qr_pdf_paginate(c);
 }
 
@@ -677,9 +678,12 @@ static void drop_painted(pd_pipe *pp)
         if (!go) return;
         for (size_t i = c->page_start[p]; i < c->page_start[p + 1]; i++) {
             const pd_text *t = op_text(&c->ops[i]);
-            if (!t || t->last_page != p || !t->owner->layouts[t->slot]) continue;
-            g_object_unref(t->owner->layouts[t->slot]);
-            t->owner->layouts[t->slot] = NULL;
+            if (!t || t->last_page != p) continue;
+            for (size_t k = t->slot; k < t->slot + t->n_slots; k++) {
+                if (!t->owner->layouts[k]) continue;
+                g_object_unref(t->owner->layouts[k]);
+                t->owner->layouts[k] = NULL;
+            }
         }
     }
 }

@@ -29,14 +29,15 @@ typedef struct pd_link {
 /* One line of a layout, measured once (points, relative to the layout's top-left). */
 typedef struct pd_line {
     PangoLayoutLine *line; /* owned by the layout */
-    double x;              /* left of the line's logical box (alignment included) */
-    double top, height;    /* logical box */
-    double ascent;         /* baseline - top */
+    size_t base;        /* the text's byte where line's layout starts (a huge text has several) */
+    double x;           /* left of the line's logical box (alignment included) */
+    double top, height; /* logical box */
+    double ascent;      /* baseline - top */
 } pd_line;
 
 /* A paragraph-like text laid out at a fixed width. */
 typedef struct pd_text {
-    PangoLayout *layout; /* unreffed by pd_ctx_free */
+    PangoLayout *layout; /* the first of n_slots layouts; unreffed by pd_ctx_free */
     pd_line *lines;
     size_t n_lines;
     double width, height; /* width: the wrap width (or the ink width when unwrapped) */
@@ -44,9 +45,10 @@ typedef struct pd_text {
     size_t n_links;
     int rtl; /* the paragraph direction quire chose (fonts/) */
     /* layout == owner->layouts[slot]; last_page: the last page that draws
-     * it (set by the PDF paint pass's helper, which frees it after that) */
+     * it (set by the PDF paint pass's helper, which frees it after that);
+     * a huge text's pieces are owner->layouts[slot .. slot + n_slots) */
     struct pd_ctx *owner;
-    size_t slot, last_page;
+    size_t slot, n_slots, last_page;
 } pd_text;
 
 /* How a text is set. */
@@ -93,6 +95,7 @@ typedef struct pd_block {
     const pd_text **cells;  /* n_rows * n_cols */
     /* PB_IMAGE */
     cairo_surface_t *surface; /* NULL: draw a placeholder box */
+    const qr_image *png;      /* a PNG that images.c decodes after measuring, or NULL */
     double img_w, img_h;
     const pd_text *alt; /* placeholder label */
     /* PB_CHART (img_w x img_h): the chart (alt text and data, for a
@@ -218,6 +221,8 @@ int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l);
 qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b);
 /** Pass 1a: measure the document's blocks [from, to) into out[0..to-from). */
 qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to);
+/** Keep a cairo surface until pd_ctx_free. Returns 0, or -1 on OOM. */
+int qr_pdf_keep_surface(pd_ctx *c, cairo_surface_t *s);
 /** Pass 1b: paginate c->blocks into c->ops / c->page_start. */
 qr_status qr_pdf_paginate(pd_ctx *c);
 
@@ -227,6 +232,12 @@ struct qr_chart;
 qr_status qr_pdf_measure_chart(pd_ctx *c, pd_block *b, const struct qr_chart *ch);
 /** Pass 2: draw an OP_CHART box's shapes (not its labels). */
 void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o);
+/* images.c */
+/** Pass 1a, after measuring: decode the PNG images of c->blocks (those
+ *  with png set) into their surfaces, each distinct one once, downsampled
+ *  to the resolution it is drawn at, within the document's budgets; a
+ *  warning for each image downsampled or skipped (a placeholder). */
+qr_status qr_pdf_decode_images(pd_ctx *c);
 
 /* replay.c */
 /* The records of a page's recording. */

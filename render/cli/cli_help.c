@@ -32,6 +32,7 @@ static const qr_cli_opt render_opts[] = {
 static const qr_cli_opt check_opts[] = {
     {"-k, --kind", "KIND",
      "the spec's kind; default from its shape (slides, sheets, else document)"},
+    {"--base-dir", "DIR", "folder for relative image paths (default: the spec's folder)"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
     {"--strict", NULL, "warnings are errors (exit 1)"},
     {"-h, --help", NULL, "show this help"},
@@ -67,12 +68,18 @@ static const qr_cli_opt create_opts[] = {
     {"--title", "T", "its title"},
     {"--id", "ID", "its id (default: generated)"},
     {"--owner", "O", "its owner, for quotas"},
+    {"--base-dir", "DIR",
+     "folder of the image files the spec names, taken into the version (default: the spec's "
+     "folder)"},
     STORE_OPTS,
 };
 static const qr_cli_opt edit_opts[] = {
     {"--patch", "F", "an RFC 7386 merge patch (JSON file, - for stdin)"},
     {"--append", "F", "{key: [items]} appended to top-level lists"},
     {"--ops", "F", "RFC 6902 JSON Patch operations"},
+    {"--base-dir", "DIR",
+     "folder of the image files the spec names, taken into the version (default: the spec's "
+     "folder)"},
     STORE_OPTS,
 };
 static const qr_cli_opt show_opts[] = {
@@ -93,6 +100,12 @@ static const qr_cli_opt fsck_opts[] = {
     STORE_OPTS,
 };
 static const qr_cli_opt store_opts[] = {STORE_OPTS};
+static const qr_cli_opt rewrite_opts[] = {
+    {"--base-dir", "DIR",
+     "folder of the image files the spec names, taken into the version (default: the spec's "
+     "folder)"},
+    STORE_OPTS,
+};
 static const qr_cli_opt log_opts[] = {
     {"--limit", "N", "the newest N versions (0: all)"},
     STORE_OPTS,
@@ -163,7 +176,7 @@ const qr_cli_cmd qr_cli_cmds[] = {
      "store a new artifact (version 1)", NULL, OPTS(create_opts)},
     {"edit", "ID [--patch F] [--append F] [--ops F]", "apply an edit: a new version", NULL,
      OPTS(edit_opts)},
-    {"rewrite", "ID SPEC|-", "replace the spec: a new version", NULL, OPTS(store_opts)},
+    {"rewrite", "ID SPEC|-", "replace the spec: a new version", NULL, OPTS(rewrite_opts)},
     {"show", "ID [--version N]", "print a version's canonical spec", NULL, OPTS(show_opts)},
     {"log", "ID [--limit N]", "list the versions of an artifact, newest last", NULL,
      OPTS(log_opts)},

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_inline.h"
 #include "json_out.h"
 #include "quire.h"
 
@@ -22,6 +23,7 @@
 typedef struct args {
     const char *cmd, *store, *kind, *title, *id, *owner, *patch, *append, *ops, *out;
     const char *cursor, *from, *to;
+    const char *base_dir; /* image files of create/edit/rewrite (default: the file's folder) */
     const char *pos[4];
     int npos, version, repair, unified, limit;
     qr_store_opts opts;
@@ -135,6 +137,7 @@ static int parse_args(int argc, char **argv, args *a)
         OPT("--cursor", cursor)
         OPT("--from", from)
         OPT("--to", to)
+        OPT("--base-dir", base_dir)
 #undef OPT
         if (strcmp(s, "--version") == 0) {
             if (parse_version(v, &a->version))
@@ -175,13 +178,21 @@ static int parse_args(int argc, char **argv, args *a)
     return 0;
 }
 
-/* A whole file, or stdin for "-". NULL with an exit code in *rc. */
-static char *slurp(const char *path, size_t *len, int *rc)
+/* A whole file, or stdin for "-", with its image files taken in
+ * (cli_inline.h). NULL with an exit code in *rc. */
+static char *slurp(const args *a, const char *path, size_t *len, int *rc)
 {
     char msg[600];
     qr_status st;
     char *data = qr_cli_read(path, 0, len, &st, msg, sizeof msg);
     if (!data) *rc = st == QR_E_USAGE ? usage(msg, NULL) : failure_msg(st, "%s", msg);
+    qr_errlist errs = {0};
+    if (data && (st = qr_cli_inline(path, a->base_dir, &data, len, &errs)) != QR_OK) {
+        *rc = failure(st, &errs);
+        free(data);
+        data = NULL;
+    }
+    qr_errlist_clear(&errs);
     return data;
 }
 
@@ -226,7 +237,7 @@ static int cmd_create(qr_store *s, const args *a)
     if (a->npos != 1) return usage("name one spec file, or - for stdin", NULL);
     size_t len;
     int rc;
-    char *spec = slurp(a->pos[0], &len, &rc);
+    char *spec = slurp(a, a->pos[0], &len, &rc);
     if (!spec) return rc;
     qr_store_result r;
     qr_status st = qr_store_create(s, kind, spec, len, a->title, a->id, a->owner, &r);
@@ -249,7 +260,7 @@ static int cmd_edit(qr_store *s, const args *a)
     int rc = 0;
     for (int i = 0; i < 3 && !rc; i++) {
         size_t len;
-        if (files[i] && !(parts[i] = slurp(files[i], &len, &rc))) break;
+        if (files[i] && !(parts[i] = slurp(a, files[i], &len, &rc))) break;
     }
     if (!rc) {
         qr_store_result r;
@@ -267,7 +278,7 @@ static int cmd_rewrite(qr_store *s, const args *a)
     if (a->npos != 2) return usage("usage: quire rewrite ID SPEC", NULL);
     size_t len;
     int rc;
-    char *spec = slurp(a->pos[1], &len, &rc);
+    char *spec = slurp(a, a->pos[1], &len, &rc);
     if (!spec) return rc;
     qr_store_result r;
     qr_status st = qr_store_rewrite(s, a->pos[0], spec, len, &r);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "utf8.h"
 
 /* Room for a store folder named in a message. */
@@ -192,6 +193,11 @@ char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, cha
             *err = QR_E_IO;
             return NULL;
         }
+    }
+    if (!max) {
+        qr_limits lim;
+        qr_limits_default(&lim);
+        max = lim.max_input;
     }
     qr_buf b = {0};
     char chunk[65536];

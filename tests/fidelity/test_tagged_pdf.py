@@ -93,6 +93,16 @@ class TaggedPdf(unittest.TestCase):
                 "blocks": [{"type": "paragraph", "text": "hi"}]}
         self.check("hostile-title", spec)
 
+    def test_figure_first_on_a_page(self):
+        # cairo 1.16 failed the whole PDF when a page began with a Figure
+        png = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4"
+               "nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC")
+        spec = {"blocks": [{"type": "image", "src": png, "alt": "first"},
+                           {"type": "page_break"},
+                           {"type": "image", "src": png, "alt": "second"},
+                           {"type": "paragraph", "text": "after"}]}
+        self.check("figure-first", spec)
+
 
 if __name__ == "__main__":
     r = unittest.main(exit=False, verbosity=2).result
