@@ -243,5 +243,21 @@ int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf 
 /** Keep the FreeType face of every font lay draws with open for the life of
  *  the process (see faces.c: cairo 1.16 closes unlocked faces past 10). */
 void qr_pdf_pin_faces(PangoLayout *lay);
+/** Faces pinned so far in the process (QUIRE_PDF_FACE_TRACE counts those a
+ *  two-thread measure pinned late). */
+size_t qr_pdf_pinned_count(void);
+
+/** The faces a document needs: (family, language) pairs with the characters
+ *  set in each, gathered before the threads start. */
+typedef struct pd_needs pd_needs;
+pd_needs *qr_pdf_needs_new(void);
+/** Note that the UTF-8 text s[0..n) is set in family (in lang, or NULL for
+ *  the context's), bold and/or italic. Returns 0, or -1 out of memory. */
+int qr_pdf_needs_add(pd_needs *nd, const char *family, const char *lang, int bold, int italic,
+                     const char *s, size_t n);
+/** Open and pin every face pango picks for those characters, on pc's font
+ *  map. */
+void qr_pdf_needs_pin(pd_needs *nd, PangoContext *pc);
+void qr_pdf_needs_free(pd_needs *nd);
 
 #endif
