@@ -99,6 +99,10 @@ class PdfThreads(unittest.TestCase):
         self.assertEqual(t[1], 0)
         with open(first, "rb") as f:
             want = f.read()
+        one = os.path.join(self.tmp, "one.pdf")
+        self.assertEqual(render(m1, one, {"QUIRE_PDF_THREADS": "1"}).returncode, 0)
+        with open(one, "rb") as f:
+            self.assertTrue(f.read() == want, "M1: one thread and two threads paint different bytes")
         done = 0
         while done < count:
             batch = []
