@@ -620,13 +620,8 @@ static qr_status layout(pd_ctx *c)
         total += block_cost(&d->blocks[i]);
     int done = 0;
     if (total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread() && pin_document_faces(c)) {
-        size_t pinned = qr_pdf_pinned_count();
+        c->pins_before = qr_pdf_pinned_count();
         done = layout_parallel(c, tb, out) == 0;
-        /* QUIRE_PDF_FACE_TRACE=1: how many faces the threads had to pin
-         * themselves (tests/pdf: 0, or the gathering above missed one) */
-        if (done && getenv("QUIRE_PDF_FACE_TRACE"))
-            fprintf(stderr, "quire: pdf: %zu faces pinned before the threads, %zu by them\n",
-                    pinned, qr_pdf_pinned_count() - pinned);
     }
     if (!done) {
         if (tb && qr_pdf_measure_title(c, tb) != QR_OK) return c->status;
@@ -893,6 +888,11 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     out_flush(ob);
     free(ob);
     if (dropping) pthread_join(th, NULL);
+    /* QUIRE_PDF_FACE_TRACE=1: how many faces the two threads (measuring,
+     * then painting) had to pin themselves: 0 unless the gathering missed one */
+    if (c.helper && getenv("QUIRE_PDF_FACE_TRACE"))
+        fprintf(stderr, "quire: pdf: %zu faces pinned before the threads, %zu by them\n",
+                c.pins_before, qr_pdf_pinned_count() - c.pins_before);
     if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
         cairo_fail(&c, out, cs);
     st = c.status;

@@ -157,6 +157,7 @@ typedef struct pd_ctx {
     struct pd_ctx *helper;
     qr_render_ctx helper_rc;
     qr_errlist helper_warnings, helper_errors;
+    size_t pins_before; /* faces pinned when the helper started (QUIRE_PDF_FACE_TRACE) */
 } pd_ctx;
 
 /* pdf.c */
