@@ -246,13 +246,23 @@ static qr_fonts *build(FcConfig *cfg)
     return f;
 }
 
+/* The default set lives until exit on purpose. Fontconfig stores pointers
+ * inside patterns and charsets as offsets, which LeakSanitizer cannot follow,
+ * so in sanitizer builds its allocations (the set, and the last-resort order
+ * built later) are excluded from leak reports. */
+void __lsan_disable(void) __attribute__((weak));
+void __lsan_enable(void) __attribute__((weak));
+
 int qr_fonts_last_resort(const qr_fonts *cf, uint32_t cp)
 {
     qr_fonts *f = (qr_fonts *)cf; /* only the lazy order below is written */
     if (!atomic_load_explicit(&f->sorted_ready, memory_order_acquire)) {
         pthread_mutex_lock(&f->sorted_lock);
         if (!atomic_load_explicit(&f->sorted_ready, memory_order_relaxed)) {
-            if (load_sorted(f) < 0 && f->any) {
+            if (f->is_default && __lsan_disable) __lsan_disable();
+            int failed = load_sorted(f) < 0;
+            if (f->is_default && __lsan_enable) __lsan_enable();
+            if (failed && f->any) {
                 FcCharSetDestroy(f->any); /* out of memory: nothing is found */
                 f->any = NULL;
             }
@@ -304,11 +314,7 @@ static void init_empty(void)
     empty_fonts.is_default = 1;
 }
 
-/* The default set lives until exit on purpose. Fontconfig stores pointers
- * inside patterns and charsets as offsets, which LeakSanitizer cannot follow,
- * so in sanitizer builds its allocations are excluded from leak reports. */
-void __lsan_disable(void) __attribute__((weak));
-void __lsan_enable(void) __attribute__((weak));
+/* The default set lives until exit on purpose (see __lsan_disable above). */
 
 static void init_default(void)
 {
