@@ -193,6 +193,7 @@ typedef struct pd_ctx {
     struct pd_ctx *helper;
     qr_render_ctx helper_rc;
     qr_errlist helper_warnings, helper_errors;
+    size_t pins_before; /* faces pinned when the helper started (QUIRE_PDF_FACE_TRACE) */
 } pd_ctx;
 
 /* pdf.c */
@@ -309,5 +310,21 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
 /** Keep the FreeType face of every font lay draws with open for the life of
  *  the process (see faces.c: cairo 1.16 closes unlocked faces past 10). */
 void qr_pdf_pin_faces(PangoLayout *lay);
+/** Faces pinned so far in the process (QUIRE_PDF_FACE_TRACE counts those a
+ *  two-thread measure pinned late). */
+size_t qr_pdf_pinned_count(void);
+
+/** The faces a document needs: (family, language) pairs with the characters
+ *  set in each, gathered before the threads start. */
+typedef struct pd_needs pd_needs;
+pd_needs *qr_pdf_needs_new(void);
+/** Note that the UTF-8 text s[0..n) is set in family (in lang, or NULL for
+ *  the context's), bold and/or italic. Returns 0, or -1 out of memory. */
+int qr_pdf_needs_add(pd_needs *nd, const char *family, const char *lang, int bold, int italic,
+                     const char *s, size_t n);
+/** Open and pin every face pango picks for those characters, on pc's font
+ *  map. */
+void qr_pdf_needs_pin(pd_needs *nd, PangoContext *pc);
+void qr_pdf_needs_free(pd_needs *nd);
 
 #endif
