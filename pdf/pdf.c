@@ -600,8 +600,7 @@ static int needs_block(pd_ctx *c, pd_needs *nd, const qr_block *b)
         for (int k = 0; k < 3; k++) /* the title is bold, the axis titles too */
             if (t[k] && !needs_text(c, nd, NULL, t[k], strlen(t[k]), N_BOLD)) return 0;
         for (size_t k = 0; k < ch->n_categories; k++)
-            if (!needs_text(c, nd, NULL, ch->categories[k], strlen(ch->categories[k]), 0))
-                return 0;
+            if (!needs_text(c, nd, NULL, ch->categories[k], strlen(ch->categories[k]), 0)) return 0;
         for (size_t k = 0; k < ch->n_series; k++)
             if (!needs_text(c, nd, NULL, ch->series[k].name, strlen(ch->series[k].name), 0))
                 return 0;
