@@ -120,6 +120,16 @@ QR_EXPORT qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec,
                                     const char *title, const char *id, const char *owner,
                                     qr_store_result *res);
 
+/** qr_store_create for a file read back (quire import): spec (what
+ *  qr_read_mem made of the file) is validated and rendered as by create,
+ *  for its page count and warnings, but version 1 keeps file's own bytes
+ *  (size bytes) as its output, so export of version 1 gives the uploaded
+ *  file back; its action is "import". kind must be the file's format's
+ *  kind (document for .docx, pdf for .pdf...). */
+QR_EXPORT qr_status qr_store_import(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                                    const void *file, size_t size, const char *title,
+                                    const char *id, const char *owner, qr_store_result *res);
+
 /** Edit the head: patch (RFC 7386 merge patch object), append ({key:
  *  [items]}), ops (RFC 6902 array), each JSON text or NULL, at least one
  *  given; applied in that order, then the whole spec is validated and

@@ -252,9 +252,11 @@ static qr_status render(qr_store *s, qr_kind kind, const qr_buf *spec, qr_result
     return st;
 }
 
-qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t len,
-                          const char *title, const char *id, const char *owner,
-                          qr_store_result *res)
+/* create and import: version 1 of a new artifact, whose output is the
+ * render's bytes, or file's when file is not NULL. */
+static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                              const void *file, size_t size, const char *title, const char *id,
+                              const char *owner, qr_store_result *res)
 {
     char gen[17];
     if (!id) {
@@ -287,11 +289,11 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
         char fname[128];
         qr_store_filename(kind, title, id, fname, sizeof fname);
         qr_folder_put put = {0};
-        put.action = "create";
+        put.action = file ? "import" : "create";
         put.spec = canon.data;
         put.spec_len = canon.len;
-        put.data = rr.data;
-        put.size = rr.size;
+        put.data = file ? file : rr.data;
+        put.size = file ? size : rr.size;
         put.filename = fname;
         put.mime_type = qr_format_mime(qr_kind_format(kind));
         put.pages = rr.pages;
@@ -313,6 +315,21 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
     qr_result_free(&rr);
     qr_buf_free(&canon);
     return finish(res, st);
+}
+
+qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                          const char *title, const char *id, const char *owner,
+                          qr_store_result *res)
+{
+    return create_first(s, kind, spec, len, NULL, 0, title, id, owner, res);
+}
+
+qr_status qr_store_import(qr_store *s, qr_kind kind, const char *spec, size_t len, const void *file,
+                          size_t size, const char *title, const char *id, const char *owner,
+                          qr_store_result *res)
+{
+    if (!file) file = "", size = 0;
+    return create_first(s, kind, spec, len, file, size, title, id, owner, res);
 }
 
 /* Validate, render and append new_spec (canonical) to an open transaction;
