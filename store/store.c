@@ -26,6 +26,7 @@
 struct qr_folder {
     int root, blobs, owners;
     qr_folder_opts o;
+    char *path; /* the folder, absolute when it could be resolved: for messages */
 };
 
 static void drop_blob_if_unused(qr_folder *f, const char *sha);
@@ -202,6 +203,12 @@ qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder
     else
         qr_folder_opts_default(&f->o);
     f->root = f->blobs = f->owners = -1;
+    f->path = realpath(path, NULL);
+    if (!f->path) f->path = strdup(path);
+    if (!f->path) {
+        free(f);
+        return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    }
     f->root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (f->root < 0) goto fail;
     if (mkdirat(f->root, "blobs", 0755) != 0 && errno != EEXIST) goto fail;
@@ -223,6 +230,7 @@ void qr_folder_close(qr_folder *f)
     if (f->root >= 0) close(f->root);
     if (f->blobs >= 0) close(f->blobs);
     if (f->owners >= 0) close(f->owners);
+    free(f->path);
     free(f);
 }
 
@@ -430,8 +438,8 @@ static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
     int fd = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
-            qr_errlist_addf(errs, QR_E_STORE, "", "quire list shows the artifacts, or create one",
-                            "no artifact \"%s\" in this store", id);
+            qr_errlist_addf(errs, QR_E_STORE, "", "qr_store_list() shows the artifacts",
+                            "no artifact \"%s\" in the store %s", id, f->path);
         else
             io_error(errs, "", "cannot open the artifact folder");
     }

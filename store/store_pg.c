@@ -370,10 +370,12 @@ static int meta_from(PGresult *r, int row, qr_folder_meta *m)
 
 #define MCOLS "id, kind, title, owner, filename, mime_type, created, head"
 
-static qr_status not_found(qr_errlist *errs, const char *id)
+static qr_status not_found(const pgb *b, qr_errlist *errs, const char *id)
 {
-    return qr_errlist_addf(errs, QR_E_STORE, "", "quire list shows the artifacts, or create one",
-                           "no artifact \"%s\" in this store", id);
+    char where[600];
+    clean_msg(b, b->uri, where, sizeof where); /* the URI, its password scrubbed */
+    return qr_errlist_addf(errs, QR_E_STORE, "", "qr_store_list() shows the artifacts",
+                           "no artifact \"%s\" in the PostgreSQL store %s", id, where);
 }
 
 static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
@@ -606,7 +608,7 @@ static qr_status get_meta(db *d, const char *id, qr_folder_meta *m)
              (const char *[]){id}, -1, 0);
     if (!r) return d->st;
     if (PQntuples(r) == 0)
-        d->st = not_found(d->errs, id);
+        d->st = not_found(d->b, d->errs, id);
     else if (meta_from(r, 0, m) != 0)
         d->st = qr_errlist_add(d->errs, QR_E_NOMEM, "", "out of memory", NULL);
     PQclear(r);
@@ -668,7 +670,7 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
         db_q(&d, "storing the version", "SELECT head FROM quire_artifacts WHERE id = $1 FOR UPDATE",
              1, (const char *[]){t->meta.id}, -1, 0);
     if (r && PQntuples(r) == 0)
-        d.st = not_found(errs, t->meta.id);
+        d.st = not_found(t->b, errs, t->meta.id);
     else if (r && atoi(PQgetvalue(r, 0, 0)) != t->meta.head)
         *conflict = 1;
     PQclear(r);
@@ -710,7 +712,7 @@ static PGresult *version_row(db *d, const char *id, int n, const char *extra)
     PGresult *r = db_q(d, "reading a version", sql, 2, (const char *[]){id, nn}, -1, 0);
     if (!r) return NULL;
     if (PQntuples(r) == 0) {
-        d->st = not_found(d->errs, id);
+        d->st = not_found(d->b, d->errs, id);
         PQclear(r);
         return NULL;
     }
@@ -909,7 +911,7 @@ static qr_status pg_remove(qr_sb *sb, const char *id, qr_errlist *errs)
                        "SELECT owner FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
                        (const char *[]){id}, -1, 0);
     char *owner = NULL;
-    if (r && PQntuples(r) == 0) d.st = not_found(errs, id);
+    if (r && PQntuples(r) == 0) d.st = not_found(d.b, errs, id);
     if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
     PQclear(r);
     if (d.st == QR_OK && !owner) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
