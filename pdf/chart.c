@@ -93,11 +93,11 @@ static double cairo_angle(double a)
     return a - M_PI / 2;
 }
 
-void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o)
+/* Draw p's shapes (not its labels) with the plot's top-left at (x, y). */
+static void paint_shapes(cairo_t *cr, const qr_chart_plot *p, double x, double y)
 {
-    const qr_chart_plot *p = o->blk->plot;
     cairo_save(cr);
-    cairo_translate(cr, o->x, o->y);
+    cairo_translate(cr, x, y);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     for (size_t i = 0; i < p->n; i++) {
         const qr_chart_shape *s = &p->shapes[i];
@@ -158,4 +158,35 @@ void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o)
         }
     }
     cairo_restore(cr);
+}
+
+void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o)
+{
+    paint_shapes(cr, o->blk->plot, o->x, o->y);
+}
+
+qr_status qr_pdf_draw_chart(pd_ctx *c, cairo_t *cr, const qr_chart *ch, double x, double y,
+                            double w, double h)
+{
+    measurer m = {.c = c, .path = ch->path};
+    qr_chart_measure ms = {width, &m};
+    qr_chart_plot p;
+    if (qr_chart_layout(ch, w, h, &ms, &p) != 0 || m.failed) {
+        free(m.texts);
+        return qr_pdf_fail(c, QR_E_NOMEM, ch->path, "out of memory");
+    }
+    paint_shapes(cr, &p, x, y);
+    /* the labels where place_chart (layout.c) puts a document chart's */
+    for (size_t i = 0; i < p.n && c->status == QR_OK; i++) {
+        const qr_chart_shape *s = &p.shapes[i];
+        const pd_text *t = s->kind == QR_CS_TEXT ? m.texts[s->text] : NULL;
+        if (!t || !t->n_lines) continue;
+        rgba(cr, s->color, 1);
+        cairo_move_to(cr, x + s->x - p.texts[s->text].width * s->anchor / 2 + t->lines[0].x,
+                      y + s->y);
+        pango_cairo_show_layout_line(cr, t->lines[0].line);
+    }
+    qr_chart_plot_free(&p);
+    free(m.texts);
+    return c->status;
 }

@@ -201,6 +201,10 @@ struct qr_chart;
 qr_status qr_pdf_measure_chart(pd_ctx *c, pd_block *b, const struct qr_chart *ch);
 /** Pass 2: draw an OP_CHART box's shapes (not its labels). */
 void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o);
+/** Lay out and draw chart ch, labels included, in the w x h point box at
+ *  (x, y) on cr at once (slide and sheet previews). */
+qr_status qr_pdf_draw_chart(pd_ctx *c, cairo_t *cr, const struct qr_chart *ch, double x, double y,
+                            double w, double h);
 
 /* replay.c */
 /* The records of a page's recording. */

@@ -12,6 +12,9 @@
  * FALSE centred; formulas by their value (spec/formula.h). Text spills
  * into empty cells to its right, as Excel draws it, and is clipped at the
  * next filled cell. The footer holds the sheet's name and the page number.
+ * A sheet's charts are drawn on the page of their anchor cell, at that
+ * cell, as large as the .xlsx anchors them (432 x 252 pt by default), on a
+ * white chart area, clipped to the printed area (pdf/chart.c draws them).
  *
  * Only row heights are computed for the whole sheet (a scan of its text
  * cells for line breaks, no text layout), so a PNG of page 1 of a
@@ -357,6 +360,62 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
     cairo_restore(cr);
 }
 
+/* Width of column i and height of row i, past the sheet's too (defaults). */
+static double col_w(const splan *p, size_t i)
+{
+    const qr_sheet *sh = p->sh;
+    if (i < p->nc) return p->colw[i];
+    double w = sh->widths && i < sh->n_widths && sh->widths[i] > 0 ? sh->widths[i] : 8.43;
+    return col_points(w > 255 ? 255 : w);
+}
+
+static double row_h(const splan *p, size_t i)
+{
+    return i < p->sh->n_rows ? row_height(p->sh, i) : ROW_H;
+}
+
+/* Where item i sits in band k of bands b (n_b of them, items [0, rep)
+ * repeated first on bands past the first, sizes by size()): the offset
+ * from the band's start, or -1 when i is drawn in another band (the last
+ * band takes the items past the end). */
+static double band_offset(const splan *p, const size_t *b, size_t n_b, size_t k, size_t rep,
+                          size_t i, double (*size)(const splan *, size_t))
+{
+    if (i < b[k] || (k + 1 < n_b && i >= b[k + 1])) return -1;
+    double off = 0;
+    if (k > 0)
+        for (size_t j = 0; j < rep; j++)
+            off += size(p, j);
+    for (size_t j = b[k]; j < i; j++)
+        off += size(p, j);
+    return off;
+}
+
+/* The charts anchored on page (rb, cb). */
+static void paint_charts(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t cb)
+{
+    const qr_sheet *sh = p->sh;
+    for (size_t i = 0; i < sh->n_charts && c->status == QR_OK; i++) {
+        const qr_chart *ch = &sh->charts[i];
+        double dx = band_offset(p, p->cband, p->n_cb, cb, p->rep_cols, ch->anchor_col, col_w);
+        double dy = band_offset(p, p->rband, p->n_rb, rb, p->rep_rows, ch->anchor_row, row_h);
+        if (dx < 0 || dy < 0) continue;
+        double x = MARGIN_X + dx, y = MARGIN_Y + dy;
+        double w = ch->width > 0 ? ch->width : 432, h = ch->height > 0 ? ch->height : 252;
+        cairo_save(cr);
+        cairo_rectangle(cr, MARGIN_X, MARGIN_Y, PAGE_W - 2 * MARGIN_X, PAGE_H - 2 * MARGIN_Y);
+        cairo_clip(cr);
+        cairo_rectangle(cr, x, y, w, h);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+        cairo_set_line_width(cr, 0.75);
+        cairo_stroke(cr);
+        qr_pdf_draw_chart(c, cr, ch, x, y, w, h);
+        cairo_restore(cr);
+    }
+}
+
 static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t cb, size_t page,
                        size_t pages)
 {
@@ -398,6 +457,7 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
                        ys[i + 1] - ys[i], spill);
         }
     }
+    paint_charts(c, cr, p, rb, cb);
     /* the footer: sheet name and page number */
     char foot[512];
     snprintf(foot, sizeof foot, "%s \xE2\x80\x94 page %zu of %zu", sh->name ? sh->name : "",
