@@ -64,6 +64,11 @@ typedef struct qr_spans {
     size_t n, cap;
     qr_missing *missing;
     size_t n_missing, cap_missing;
+    /* The document's dominant CJK language ("ja", "ko" or NULL, from
+     * qr_fonts_doc_cjk_lang): the flavour of Han text with no kana or
+     * hangul in its paragraph when lang is NULL. Set once by the caller;
+     * qr_spans_reset keeps it. */
+    const char *cjk_lang;
 } qr_spans;
 
 typedef struct qr_fonts qr_fonts;
@@ -79,13 +84,22 @@ void qr_fonts_free(qr_fonts *f);
 
 /** Split a text into spans of one script and one font each.
  *  lang (BCP 47, may be NULL) picks the CJK flavour; without it the flavour
- *  is chosen per sentence: kana -> JP, hangul without Han -> KR, else SC.
+ *  is chosen per sentence: kana -> JP, hangul without Han -> KR; a sentence
+ *  of Han only takes the flavour of the nearest kana or hangul before it in
+ *  the paragraph, else out->cjk_lang's, else SC. Arabic-script text with
+ *  Persian letters (پ چ ژ گ ی ک) or digits and no Urdu letters is tagged
+ *  "fa" unless lang names an Arabic-script language.
  *  Appends to out (which must be zeroed or previously used). QR_E_NOMEM only. */
 qr_status qr_fonts_itemize_text(qr_fonts *f, const qr_text *text, const char *lang, qr_spans *out);
 
 /** The same for one plain UTF-8 string (spans get run = 0). */
 qr_status qr_fonts_itemize(qr_fonts *f, const char *utf8, size_t len, const char *lang,
                            qr_spans *out);
+
+/** The dominant CJK language of a document's texts: "ja" when kana
+ *  outnumber ten times the hangul and the Han of texts with neither, "ko" the
+ *  other way round, else NULL (a mix, or Chinese). */
+const char *qr_fonts_doc_cjk_lang(const qr_doc *doc);
 
 /** Empty the list, keeping its memory for reuse. */
 void qr_spans_reset(qr_spans *s);

@@ -239,9 +239,30 @@ static int is_sentence_end(uint32_t cp)
            cp == '\n' || cp == 0xFF0E;
 }
 
-static void sentence_flavours(cpi *v, size_t n)
+#define FLAV_OPEN 0xFE /* a Han-only sentence: decided by its neighbours */
+
+static int is_kana_hangul(const cpi *c)
+{
+    return c->cls == C_STRONG && (c->script == HB_SCRIPT_HIRAGANA ||
+                                  c->script == HB_SCRIPT_KATAKANA || c->script == HB_SCRIPT_HANGUL);
+}
+
+/* A Han-only sentence takes the flavour of the nearest kana or hangul
+ * before it in the paragraph ("東京都。" after a Japanese sentence), else
+ * dflt: a Han sentence that opens a paragraph reads as its own. */
+static void open_flavours(cpi *v, size_t n, uint8_t dflt)
+{
+    uint8_t last = dflt;
+    for (size_t i = 0; i < n; i++) {
+        if (is_kana_hangul(&v[i])) last = v[i].script == HB_SCRIPT_HANGUL ? QR_CJK_KR : QR_CJK_JP;
+        if (v[i].flav == FLAV_OPEN) v[i].flav = last;
+    }
+}
+
+static void sentence_flavours(cpi *v, size_t n, uint8_t dflt)
 {
     size_t i = 0;
+    int open = 0;
     while (i < n) {
         size_t j = i;
         int kana = 0, hangul = 0, han = 0;
@@ -257,10 +278,15 @@ static void sentence_flavours(cpi *v, size_t n)
             }
             if (is_sentence_end(v[j++].cp)) break;
         }
-        uint8_t fl = kana ? QR_CJK_JP : (hangul && !han) ? QR_CJK_KR : QR_CJK_SC;
+        uint8_t fl = kana               ? QR_CJK_JP
+                     : (hangul && !han) ? QR_CJK_KR
+                     : hangul           ? QR_CJK_SC
+                                        : FLAV_OPEN;
+        open |= fl == FLAV_OPEN;
         for (; i < j; i++)
             v[i].flav = fl;
     }
+    if (open) open_flavours(v, n, dflt);
 }
 
 static int is_cjk_script(uint32_t s)
@@ -290,7 +316,8 @@ typedef struct ctx {
     /* per-script cache */
     uint32_t c_script;
     const qr_script_info *c_si;
-    int c_fam; /* the table's family, -1: by flavour (CJK) */
+    int c_fam;   /* the table's family, -1: by flavour (CJK) */
+    int persian; /* the paragraph's Arabic script is Persian (persian()) */
     qr_font_slot c_slot;
     int c_rtl;
 } ctx;
@@ -413,9 +440,30 @@ static qr_status fonts_pass(ctx *x, const cpi *v, size_t n)
         } else {
             x->slot = x->c_slot;
             x->span_lang = qr_fonts_span_lang(x->c_si, c->script, flav, x->lang);
+            if (x->persian && c->script == HB_SCRIPT_ARABIC && x->c_si && x->span_lang &&
+                strcmp(x->span_lang, x->c_si->lang) == 0)
+                x->span_lang = "fa";
         }
     }
     return close_span(x);
+}
+
+/* Persian: a letter Arabic has not (پ چ ژ گ, Farsi yeh ی, keheh ک) or an
+ * Extended Arabic-Indic digit (۰-۹), and none of Urdu's own (ٹ ڈ ڑ ں ھ ے). */
+static int persian(const cpi *v, size_t n)
+{
+    int fa = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cp = v[i].cp;
+        if (cp < 0x0679 || cp > 0x06F9) continue;
+        if (cp == 0x0679 || cp == 0x0688 || cp == 0x0691 || cp == 0x06BA || cp == 0x06BE ||
+            cp == 0x06D2)
+            return 0;
+        if (cp == 0x067E || cp == 0x0686 || cp == 0x0698 || cp == 0x06AF || cp == 0x06CC ||
+            cp == 0x06A9 || cp >= 0x06F0)
+            fa = 1;
+    }
+    return fa;
 }
 
 /* ---- entry points ------------------------------------------------------------------- */
@@ -513,7 +561,9 @@ static qr_status itemize(qr_fonts *f, const seg *segs, size_t n_segs, const char
     }
     resolve(v, n);
     int lang_flav = qr_fonts_lang_flavour(lang);
-    if (any_cjk && lang_flav == QR_CJK_AUTO) sentence_flavours(v, n);
+    int dflt = qr_fonts_lang_flavour(out->cjk_lang);
+    if (any_cjk && lang_flav == QR_CJK_AUTO)
+        sentence_flavours(v, n, dflt == QR_CJK_AUTO ? QR_CJK_SC : (uint8_t)dflt);
 
     ctx x;
     memset(&x, 0, sizeof x);
@@ -523,6 +573,7 @@ static qr_status itemize(qr_fonts *f, const seg *segs, size_t n_segs, const char
     x.lang_flav = lang_flav;
     x.out = out;
     x.last_resort = -1;
+    x.persian = persian(v, n);
     qr_status st = fonts_pass(&x, v, n);
     free(x.seen.keys);
     free(v);

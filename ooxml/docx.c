@@ -98,6 +98,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     d.ctx = ctx;
     d.doc = ctx->doc;
     d.fonts = ctx->fonts ? ctx->fonts : qr_fonts_default();
+    d.spans.cjk_lang = qr_fonts_doc_cjk_lang(d.doc);
     d.pkg = qr_package_new();
     if (!d.pkg) {
         qr_errlist_add(ctx->errors, QR_E_NOMEM, "", "out of memory while writing the .docx", NULL);

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "docx_int.h"
+#include "look.h"
 
 #define EMU_PER_TWIP 635
 
@@ -94,9 +95,16 @@ void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p)
 }
 
 /* <w:sectPr> */
-void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page)
+void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page, const char *footer_rid)
 {
     qr_xml_start(x, "w:sectPr");
+    if (footer_rid) {
+        /* <w:footerReference> */
+        qr_xml_start(x, "w:footerReference");
+        qr_xml_attr(x, "w:type", "default");
+        qr_xml_attr(x, "r:id", footer_rid);
+        qr_xml_end(x);
+    }
     /* <w:pgSz> */
     qr_xml_start(x, "w:pgSz");
     qr_xml_attr_int(x, "w:w", qr_docx_twips(page->width));
@@ -409,6 +417,7 @@ static void write_title(qr_docx *d, const char *title)
     qr_text t = {&r, 1, "/title"};
     qr_docx_ppr ppr = {0};
     ppr.style = "Title";
+    ppr.jc = "center"; /* look.h: centred, whatever its direction */
     write_w_p(d, &ppr, &t, (para_fmt){0});
 }
 
@@ -773,7 +782,7 @@ static void write_block(qr_docx *d, const qr_block *b)
         write_list(d, b);
         break;
     case QR_BLOCK_TABLE:
-        write_w_tbl(d, &b->u.table);
+        if (!qr_look_table_skipped(&b->u.table)) write_w_tbl(d, &b->u.table);
         break;
     case QR_BLOCK_CODE:
         write_code(d, b);
@@ -811,11 +820,11 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
         if (qr_xml_status(x) != QR_OK) break;
         /* Two adjacent tables would merge into one, and a table must not
          * end the body: an empty paragraph keeps them apart, as Word does. */
-        if (b->type == QR_BLOCK_TABLE &&
+        if (b->type == QR_BLOCK_TABLE && !qr_look_table_skipped(&b->u.table) &&
             (i + 1 == d->doc->n_blocks || d->doc->blocks[i + 1].type == QR_BLOCK_TABLE))
             qr_xml_leaf(x, "w:p", NULL);
     }
-    qr_docx_write_w_sectpr(x, &d->doc->page);
+    qr_docx_write_w_sectpr(x, &d->doc->page, qr_docx_footer(d));
     qr_xml_end(x); /* w:body */
     qr_xml_end(x); /* w:document */
     d->x = NULL;

@@ -135,7 +135,11 @@ void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p);
 /* <w:pPr>; nothing when every field is empty. */
 void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p);
 /* <w:sectPr> for a page (sizes in points). */
-void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page);
+/** <w:sectPr>; footer_rid: the footer part's relationship id, or NULL. */
+void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page, const char *footer_rid);
+/** Add word/footer1.xml (the "N / M" page footer, docx_footer.c) and its
+ *  relationship; its id, or NULL on failure (d->status is set). */
+const char *qr_docx_footer(qr_docx *d);
 /* <w:num> numId pointing at abstractNumId; restart: a startOverride of 1 on
  * every level. */
 void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart);

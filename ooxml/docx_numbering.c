@@ -1,7 +1,8 @@
 /* docx_numbering.c: word/numbering.xml, the list definitions.
  *
  * Two abstract definitions of nine levels each: bullets (• ◦ ▪ in turn) and
- * decimal numbers ("1.", with every level counting on its own). numId 1 is
+ * numbers ("1.", "a.", "i." in turn: spec/look.h, as the PDF and html draw
+ * them), every level counting on its own. numId 1 is
  * every bullet list. Each ordered list gets its own <w:num> with a
  * startOverride of 1 on every level: Word and LibreOffice count per
  * abstract definition, so without it the second ordered list of a document
@@ -10,18 +11,22 @@
 #include <stdio.h>
 
 #include "docx_int.h"
+#include "look.h"
 
 /* <w:lvl> */
 static void write_w_lvl(qr_xml *x, int ilvl, int ordered)
 {
-    static const char *const bullets[] = {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA"};
+    static const char *const fmts[] = {[QR_LABEL_BULLET] = "bullet",
+                                       [QR_LABEL_DECIMAL] = "decimal",
+                                       [QR_LABEL_LOWER_ALPHA] = "lowerLetter",
+                                       [QR_LABEL_LOWER_ROMAN] = "lowerRoman"};
     char text[8];
     qr_xml_start(x, "w:lvl");
     qr_xml_attr_int(x, "w:ilvl", ilvl);
     qr_xml_leaf(x, "w:start", "w:val", "1", NULL);
-    qr_xml_leaf(x, "w:numFmt", "w:val", ordered ? "decimal" : "bullet", NULL);
+    qr_xml_leaf(x, "w:numFmt", "w:val", fmts[qr_look_label_format(ordered, ilvl)], NULL);
     if (ordered) snprintf(text, sizeof text, "%%%d.", ilvl + 1);
-    qr_xml_leaf(x, "w:lvlText", "w:val", ordered ? text : bullets[ilvl % 3], NULL);
+    qr_xml_leaf(x, "w:lvlText", "w:val", ordered ? text : qr_look_bullet(ilvl), NULL);
     qr_xml_leaf(x, "w:lvlJc", "w:val", "left", NULL);
     qr_xml_start(x, "w:pPr");
     qr_xml_start(x, "w:ind");

@@ -11,7 +11,10 @@
  * The document's defaults: DejaVu Sans 11 pt, the spec's language; every
  * run names its own fonts anyway (fonts/ picks them per script).
  */
+#include <math.h>
 #include <stdio.h>
+
+#include "look.h"
 
 #include "docx_int.h"
 
@@ -51,6 +54,21 @@ static void write_w_spacing(qr_xml *x, long before, long after, long line)
 }
 
 /* <w:sz> and <w:szCs> (half-points). */
+/* <w:tabs> of code: a stop every QR_LOOK_TAB_COLUMNS columns of the 10 pt
+ * monospace font (look.h), across the text width, as the PDF's 8 columns. */
+static void write_code_tabs(qr_xml *x, long text_width)
+{
+    long step = lround(QR_LOOK_TAB_COLUMNS * QR_LOOK_MONO_ADVANCE * 10.0 * 20.0);
+    qr_xml_start(x, "w:tabs");
+    for (long pos = step; pos <= text_width; pos += step) {
+        qr_xml_start(x, "w:tab");
+        qr_xml_attr(x, "w:val", "left");
+        qr_xml_attr_int(x, "w:pos", pos);
+        qr_xml_end(x);
+    }
+    qr_xml_end(x);
+}
+
 static void write_w_sz(qr_xml *x, long half_points)
 {
     leaf_int(x, "w:sz", half_points);
@@ -202,6 +220,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_leaf(x, "w:qFormat", NULL);
     qr_xml_start(x, "w:pPr");
     qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", QR_DOCX_CODE_FILL, NULL);
+    write_code_tabs(x, d->text_width);
     write_w_spacing(x, 120, 120, 240);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");

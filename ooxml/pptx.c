@@ -219,6 +219,7 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
     qr_pptx pp = {0};
     pp.ctx = ctx;
     pp.doc = doc;
+    pp.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
     qr_pptx_geom_init(&pp.geom, doc->wide);
     pp.pkg = qr_package_new();
     pres_ids ids = {0};

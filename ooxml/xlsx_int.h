@@ -146,6 +146,10 @@ int qr_xlsx_write_row(qr_buf *b, const qr_row *row, size_t r, int bold, qr_xlsx_
                       qr_xlsx_styles *styles);
 /** Append the worksheet's elements before <sheetData> (declaration included). */
 int qr_xlsx_write_sheet_head(qr_buf *b, const qr_sheet *sh, int first);
+/** The same, with the number formats (doc->formats) the autofit measures
+ *  numbers and dates with (qr_xlsx_write_sheet_head: General only). */
+int qr_xlsx_write_sheet_head_fmt(qr_buf *b, const qr_sheet *sh, int first,
+                                 const char *const *formats, size_t n_formats);
 /** Append </sheetData> and the elements after it, closing </worksheet>. */
 int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh);
 
@@ -161,6 +165,17 @@ void qr_xlsx_used_range(const qr_sheet *sh, char *buf, size_t size);
 /** Whether a text must keep Excel's quote prefix (it starts with = + - @,
  *  tab, CR or LF, so an editor would otherwise take it as a formula). */
 int qr_xlsx_needs_quote(const char *s, size_t len);
+
+/* ---- xlsx_autofit.c: widths of columns without one ------------------------------ */
+
+/** Widths (in characters) for columns 0..n-1 of sh from their content, as
+ *  Excel's autofit would give; 0 where the default width does. */
+void qr_xlsx_autofit(const qr_sheet *sh, const char *const *formats, size_t n_formats, double *w,
+                     size_t n);
+/** A text's width in digit widths of the default font (its widest line). */
+double qr_xlsx_text_width(const char *s, size_t n);
+/** The lines of the row's tallest text cell (1 when none has a newline). */
+unsigned qr_xlsx_row_lines(const qr_row *row);
 
 /* ---- xlsx_workbook.c ------------------------------------------------------------------ */
 

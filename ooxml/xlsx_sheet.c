@@ -191,14 +191,21 @@ static void write_sheet_format_pr(qr_buf *b)
     qr_buf_puts(b, "<sheetFormatPr defaultRowHeight=\"15\"/>");
 }
 
-/* <x:cols>: one <col> per given width, in characters (Excel's maximum is 255). */
-static void write_cols(qr_buf *b, const qr_sheet *sh)
+/* <x:cols>: one <col> per given width, in characters (Excel's maximum is
+ * 255); a column the spec gives no width gets one from its content
+ * (xlsx_autofit.c) when that is wider than the default. */
+static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats, size_t n_formats)
 {
     int any = 0;
-    size_t n = sh->widths ? sh->n_widths : 0;
-    if (n > QR_XLSX_MAX_COLS) n = QR_XLSX_MAX_COLS;
+    size_t n = sh->n_cols > QR_XLSX_MAX_COLS ? QR_XLSX_MAX_COLS : sh->n_cols;
+    size_t given = sh->widths ? sh->n_widths : 0;
+    if (given > QR_XLSX_MAX_COLS) given = QR_XLSX_MAX_COLS;
+    if (given > n) n = given;
+    double *fit = n ? malloc(n * sizeof *fit) : NULL;
+    if (fit) qr_xlsx_autofit(sh, formats, n_formats, fit, n);
     for (size_t i = 0; i < n; i++) {
-        double w = sh->widths[i];
+        double w = i < given ? sh->widths[i] : 0;
+        if (!(w > 0)) w = fit ? fit[i] : 0;
         if (!(w > 0)) continue;
         if (w > 255) w = 255;
         char num[32];
@@ -210,17 +217,24 @@ static void write_cols(qr_buf *b, const qr_sheet *sh)
                       i + 1, num);
     }
     if (any) qr_buf_puts(b, "</cols>");
+    free(fit);
 }
 
 /* <x:worksheet> up to <x:sheetData> */
 int qr_xlsx_write_sheet_head(qr_buf *b, const qr_sheet *sh, int first)
+{
+    return qr_xlsx_write_sheet_head_fmt(b, sh, first, NULL, 0);
+}
+
+int qr_xlsx_write_sheet_head_fmt(qr_buf *b, const qr_sheet *sh, int first,
+                                 const char *const *formats, size_t n_formats)
 {
     qr_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
                    "<worksheet xmlns=\"" QR_NS_SML "\" xmlns:r=\"" QR_NS_REL "\">");
     write_dimension(b, sh);
     write_sheet_views(b, sh, first);
     write_sheet_format_pr(b);
-    write_cols(b, sh);
+    write_cols(b, sh, formats, n_formats);
     qr_buf_puts(b, "<sheetData>");
     return b->oom ? -1 : 0;
 }
@@ -376,10 +390,17 @@ int qr_xlsx_write_row(qr_buf *b, const qr_row *row, size_t r, int bold, qr_xlsx_
         const qr_cell *cell = &row->cells[c];
         if (cell->type == QR_CELL_EMPTY) continue;
         if (!open) {
-            char *p = qr_buf_reserve(b, 40);
+            char *p = qr_buf_reserve(b, 80);
             if (!p) return -1;
             p = PUT(p, "<row r=\"");
             p = put_lit(p, rn, rl);
+            /* a wrapped cell's lines all show: 15 pt (the default row) each */
+            unsigned lines = qr_xlsx_row_lines(row);
+            if (lines > 1) {
+                p = PUT(p, "\" ht=\"");
+                p = put_u64(p, 15u * (lines < 409 / 15 ? lines : 409 / 15));
+                p = PUT(p, "\" customHeight=\"1");
+            }
             p = PUT(p, "\">");
             b->len = (size_t)(p - b->data);
             open = 1;
@@ -398,7 +419,8 @@ static qr_status gen_block(qr_xlsx_sheet *w, qr_buf *b, size_t target)
 {
     const qr_sheet *sh = w->sh;
     if (w->stage == 0) {
-        if (qr_xlsx_write_sheet_head(b, sh, w->first)) return qr_fail(QR_E_NOMEM);
+        if (qr_xlsx_write_sheet_head_fmt(b, sh, w->first, w->styles->formats, w->styles->n_formats))
+            return qr_fail(QR_E_NOMEM);
         w->stage = 1;
         w->next_row = 0;
     }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "look.h"
 #include "pdf_int.h"
 
 /* Type scale (points). */
@@ -38,61 +39,11 @@ static const double head_after[7] = {0, 8, 6, 6, 4, 4, 4};
 
 /* ---- measure -------------------------------------------------------------------- */
 
-static void roman(unsigned n, char *out)
-{
-    static const struct {
-        unsigned v;
-        const char *s;
-    } t[] = {{1000, "m"}, {900, "cm"}, {500, "d"}, {400, "cd"}, {100, "c"}, {90, "xc"}, {50, "l"},
-             {40, "xl"},  {10, "x"},   {9, "ix"},  {5, "v"},    {4, "iv"},  {1, "i"}};
-    out[0] = '\0';
-    if (n == 0 || n > 3999) {
-        snprintf(out, 16, "%u", n);
-        return;
-    }
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        while (n >= t[i].v) {
-            strcat(out, t[i].s);
-            n -= t[i].v;
-        }
-}
-
-static void alpha(unsigned n, char *out)
-{
-    char tmp[16];
-    int k = 0;
-    while (n > 0 && k < 15) {
-        n--;
-        tmp[k++] = (char)('a' + n % 26);
-        n /= 26;
-    }
-    for (int i = 0; i < k; i++)
-        out[i] = tmp[k - 1 - i];
-    out[k] = '\0';
-}
-
-/* The marker of item n (1-based) at depth d (0-based). Ordered lists cycle
- * 1. a. i. by depth, as Word and browsers do; bullets cycle • ◦ ▪. */
+/* The marker of item n (1-based) at depth d (0-based): spec/look.h's
+ * labels, shared with the other backends. */
 static void marker_text(int ordered, int depth, unsigned n, char *out)
 {
-    static const char *bullets[3] = {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA"};
-    if (!ordered) {
-        strcpy(out, bullets[depth % 3]);
-        return;
-    }
-    char num[24];
-    switch (depth % 3) {
-    case 0:
-        snprintf(num, sizeof num, "%u", n);
-        break;
-    case 1:
-        alpha(n, num);
-        break;
-    default:
-        roman(n, num);
-        break;
-    }
-    snprintf(out, 32, "%s.", num);
+    qr_look_label(ordered, depth, n, out);
 }
 
 typedef struct list_acc {
@@ -169,6 +120,7 @@ static qr_status list_bodies(pd_ctx *c, list_acc *acc)
         pd_item *pi = &acc->items[k];
         const qr_item *it = acc->src[k];
         double in = indent[acc->depth[k]];
+        pi->depth = acc->depth[k];
         pi->body = qr_pdf_text(c, &it->text, NULL, 0, &st, c->width - in, it->text.path);
         if (!pi->body) return c->status;
         double gap = 5.0;
@@ -472,7 +424,8 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
 typedef struct flow {
     pd_ctx *c;
     double y;
-    int fresh; /* nothing placed on this page yet (below a repeated header) */
+    int fresh;    /* nothing placed on this page yet (below a repeated header) */
+    int untagged; /* placing a repeated header row: no structure tags */
 } flow;
 
 static pd_op *op_add(pd_ctx *c, pd_op_kind kind)
@@ -526,6 +479,15 @@ static void add_line(pd_ctx *c, const pd_text *t, size_t i, double x, double y_t
     o->line = i;
     o->x = x + t->lines[i].x;
     o->y = y_top + t->lines[i].top + t->lines[i].ascent;
+}
+
+/* A structure tag (PD_TAG_*) opens (begin = 1) or closes here. */
+static void add_tag(pd_ctx *c, int tag, int begin)
+{
+    pd_op *o = op_add(c, OP_TAG);
+    if (!o) return;
+    o->color = (uint32_t)tag;
+    o->line = (size_t)begin;
 }
 
 static void add_rect(pd_ctx *c, pd_op_kind k, uint32_t rgb, double x, double y, double w, double h)
@@ -582,20 +544,32 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
             }
         }
         for (size_t k = i; k < j; k++) {
-            add_line(c, t, k, c->left + x, y0);
-            if (k == 0 && marker && marker->n_lines) {
-                /* marker baseline on the first line's baseline */
+            if (k == 0 && marker) {
+                /* marker baseline on the first line's baseline; in the
+                 * structure tree the item's label, then its body */
+                add_tag(c, PD_TAG_LBL, 1);
                 double base = y0 + t->lines[0].top + t->lines[0].ascent;
-                add_line(c, marker, 0, c->left + marker_x,
-                         base - marker->lines[0].top - marker->lines[0].ascent);
+                if (marker->n_lines)
+                    add_line(c, marker, 0, c->left + marker_x,
+                             base - marker->lines[0].top - marker->lines[0].ascent);
+                add_tag(c, PD_TAG_LBL, 0);
+                add_tag(c, PD_TAG_LBODY, 1);
             }
+            add_line(c, t, k, c->left + x, y0);
         }
         f->y += h + 2 * pad;
         f->fresh = 0;
         i = j;
         if (i < t->n_lines) new_page(f);
     }
-    if (t->n_lines == 0) f->fresh = 0;
+    if (t->n_lines == 0) {
+        f->fresh = 0;
+        if (marker) {
+            add_tag(c, PD_TAG_LBL, 1);
+            add_tag(c, PD_TAG_LBL, 0);
+            add_tag(c, PD_TAG_LBODY, 1);
+        }
+    }
 }
 
 /* The height a text needs at the foot of a page: its first line, or its
@@ -607,11 +581,28 @@ static double text_first(const pd_text *t)
     return t->lines[0].height + t->lines[1].height;
 }
 
+/* The cells of a row share their first baseline: the lowest one (a cell
+ * whose first line reaches higher, with Arabic or Thai marks, sets it). */
+static double row_ascent(const pd_text *const *cells, size_t nc)
+{
+    double a = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (cells[i]->n_lines && cells[i]->lines[0].ascent > a) a = cells[i]->lines[0].ascent;
+    return a;
+}
+
+/* How far cell i moves down to share the row's first baseline. */
+static double cell_shift(const pd_text *t, double ascent)
+{
+    return t->n_lines ? ascent - t->lines[0].ascent : 0;
+}
+
 static double row_height(const pd_text *const *cells, size_t nc)
 {
-    double h = 0;
+    double h = 0, a = row_ascent(cells, nc);
     for (size_t i = 0; i < nc; i++)
-        if (cells[i]->height > h) h = cells[i]->height;
+        if (cells[i]->height + cell_shift(cells[i], a) > h)
+            h = cells[i]->height + cell_shift(cells[i], a);
     return h + 2 * CELL_PAD;
 }
 
@@ -649,7 +640,9 @@ static void table_new_page(flow *f, const pd_block *b, int repeat_header)
 {
     new_page(f);
     if (repeat_header && b->header) {
+        f->untagged++;
         place_row(f, b, b->header, 1, 0);
+        f->untagged--;
         f->fresh = 1; /* a page with only the header still counts as empty */
     }
 }
@@ -675,6 +668,9 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
     }
     for (size_t i = 0; i < nc; i++)
         next[i] = 0;
+    int tagged = !f->untagged;
+    if (tagged) add_tag(c, PD_TAG_TR, 1);
+    double row_asc = row_ascent(cells, nc);
     while (c->status == QR_OK) {
         double avail = c->bottom - f->y - 2 * CELL_PAD;
         double frag = 0;
@@ -682,7 +678,7 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
         for (size_t i = 0; i < nc; i++) {
             const pd_text *t = cells[i];
             size_t j = next[i];
-            double hh = 0;
+            double hh = j == 0 ? cell_shift(t, row_asc) : 0;
             while (j < t->n_lines && hh + t->lines[j].height <= avail + 0.01)
                 hh += t->lines[j++].height;
             if (j == next[i] && j < t->n_lines && f->fresh) hh += t->lines[j++].height;
@@ -706,8 +702,11 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
             const pd_text *t = cells[i];
             if (next[i] >= t->n_lines) continue;
             double y0 = top + CELL_PAD - t->lines[next[i]].top;
+            if (next[i] == 0) y0 += cell_shift(t, row_asc);
+            if (tagged) add_tag(c, is_header ? PD_TAG_TH : PD_TAG_TD, 1);
             for (size_t k = next[i]; k < take[i]; k++)
                 add_line(c, t, k, c->left + b->col_x[i] + CELL_PAD, y0);
+            if (tagged) add_tag(c, is_header ? PD_TAG_TH : PD_TAG_TD, 0);
         }
         for (size_t i = 0; i < nc; i++)
             add_rect(c, OP_STROKE, GRID_RGB, c->left + b->col_x[i], top, b->col_w[i], fh);
@@ -720,6 +719,7 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
         if (!left) break;
         table_new_page(f, b, repeat_header);
     }
+    if (tagged) add_tag(c, PD_TAG_TR, 0);
 out:
     if (next != next_stack) free(next);
     if (take != take_stack) free(take);
@@ -734,9 +734,46 @@ static void place_table(flow *f, const pd_block *b)
     int repeat = b->header && head_h <= content / 3;
     double first = b->n_rows ? row_height(b->cells, b->n_cols) : 0;
     if (!f->fresh && f->y + head_h + first > c->bottom && head_h + first <= content) new_page(f);
+    add_tag(c, PD_TAG_TABLE, 1);
     if (b->header) place_row(f, b, b->header, 1, 0);
     for (size_t r = 0; r < b->n_rows && c->status == QR_OK; r++)
         place_row(f, b, b->cells + r * b->n_cols, 0, repeat);
+    add_tag(c, PD_TAG_TABLE, 0);
+}
+
+/* A list's items in the structure tree: L, LI (Lbl, LBody), a nested list
+ * as an L inside its parent item's LBody. */
+static void place_list(flow *f, const pd_block *b)
+{
+    pd_ctx *c = f->c;
+    int cur = -1; /* depth of the open item */
+    add_tag(c, PD_TAG_L, 1);
+    for (size_t k = 0; k < b->n_items && c->status == QR_OK; k++) {
+        const pd_item *it = &b->items[k];
+        if (cur >= 0 && it->depth > cur) {
+            add_tag(c, PD_TAG_L, 1);
+            cur++;
+        } else if (cur >= 0) {
+            add_tag(c, PD_TAG_LBODY, 0);
+            add_tag(c, PD_TAG_LI, 0);
+            for (; cur > it->depth; cur--) {
+                add_tag(c, PD_TAG_L, 0);
+                add_tag(c, PD_TAG_LBODY, 0);
+                add_tag(c, PD_TAG_LI, 0);
+            }
+        } else {
+            cur = 0;
+        }
+        if (k && !f->fresh) f->y += LIST_GAP;
+        add_tag(c, PD_TAG_LI, 1);
+        place_text(f, it->body, it->body_x, 0, 0, it->marker, it->marker_x, NULL);
+    }
+    for (; cur >= 0; cur--) {
+        add_tag(c, PD_TAG_LBODY, 0);
+        add_tag(c, PD_TAG_LI, 0);
+        if (cur > 0) add_tag(c, PD_TAG_L, 0);
+    }
+    add_tag(c, PD_TAG_L, 0);
 }
 
 static void place_image(flow *f, const pd_block *b)
@@ -799,24 +836,28 @@ static void paginate(pd_ctx *c)
             if (!f.fresh && f.y + need > c->bottom && need <= c->bottom - c->top) new_page(&f);
         }
         switch (b->kind) {
-        case PB_TEXT:
+        case PB_TEXT: {
+            int tag = b->heading ? PD_TAG_H1 + b->heading - 1 : PD_TAG_P;
+            add_tag(c, tag, 1);
             place_text(&f, b->text, 0, 0, 0, NULL, 0, b->heading ? b : NULL);
+            add_tag(c, tag, 0);
             break;
+        }
         case PB_CODE:
+            add_tag(c, PD_TAG_CODE, 1);
             place_text(&f, b->text, CODE_PAD, CODE_BG, CODE_PAD, NULL, 0, NULL);
+            add_tag(c, PD_TAG_CODE, 0);
             break;
         case PB_LIST:
-            for (size_t k = 0; k < b->n_items && c->status == QR_OK; k++) {
-                const pd_item *it = &b->items[k];
-                if (k && !f.fresh) f.y += LIST_GAP;
-                place_text(&f, it->body, it->body_x, 0, 0, it->marker, it->marker_x, NULL);
-            }
+            place_list(&f, b);
             break;
         case PB_TABLE:
-            place_table(&f, b);
+            if (b->n_rows || b->header) place_table(&f, b); /* look.h: else nothing */
             break;
         case PB_IMAGE:
+            add_tag(c, PD_TAG_FIGURE, 1);
             place_image(&f, b);
+            add_tag(c, PD_TAG_FIGURE, 0);
             break;
         case PB_CHART:
             place_chart(&f, b);

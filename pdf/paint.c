@@ -305,6 +305,9 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
         case OP_CHART:
             qr_pdf_paint_chart(cr, o);
             break;
+        case OP_TAG:
+            if (ol) qr_pdf_tag_paint(cr, o);
+            break;
         }
     }
     paint_footer(&pt, cr, p);

@@ -160,6 +160,7 @@ static void ctx_geom(pd_ctx *c, qr_render_ctx *rc, int for_png)
     c->doc = rc->doc;
     c->fonts = rc->fonts ? rc->fonts : qr_fonts_default();
     c->lang = rc->doc->lang;
+    c->spans.cjk_lang = qr_fonts_doc_cjk_lang(rc->doc);
     c->for_png = for_png;
 
     const qr_page *pg = &rc->doc->page;
@@ -284,6 +285,8 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 typedef struct out_buf {
     qr_sink *sink;
     size_t n;
+    size_t total; /* bytes cairo wrote so far */
+    qr_buf *tail; /* not NULL: keep what cairo writes here (tagged.c patches it) */
     unsigned char data[PDF_OUT_BUF];
 } out_buf;
 
@@ -299,6 +302,10 @@ static cairo_status_t out_write(void *closure, const unsigned char *data, unsign
 {
     out_buf *ob = closure;
     if (ob->sink->status != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
+    ob->total += len;
+    if (ob->tail)
+        return qr_buf_append(ob->tail, data, len) == 0 ? CAIRO_STATUS_SUCCESS
+                                                       : CAIRO_STATUS_NO_MEMORY;
     if (len > PDF_OUT_BUF - ob->n) {
         if (out_flush(ob) != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
         if (len >= PDF_OUT_BUF) return sink_write(ob->sink, data, len);
@@ -811,6 +818,22 @@ static void pipe_free(pd_ctx *c)
 
 /* ---- PDF ------------------------------------------------------------------------------ */
 
+/* The catalog's /Lang and title preference, each Figure's /Alt. */
+static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
+{
+    const qr_doc *d = c->doc;
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_blocks; i++)
+        n += d->blocks[i].type == QR_BLOCK_IMAGE;
+    const char **alts = calloc(n ? n : 1, sizeof *alts);
+    if (!alts) return -1;
+    for (size_t i = 0, k = 0; i < d->n_blocks; i++)
+        if (d->blocks[i].type == QR_BLOCK_IMAGE) alts[k++] = d->blocks[i].u.image.alt;
+    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title && *d->title, alts, n);
+    free(alts);
+    return r;
+}
+
 static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 {
     if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 0);
@@ -839,6 +862,8 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     }
     ob->sink = out;
     ob->n = 0;
+    ob->total = 0;
+    ob->tail = NULL;
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
@@ -855,15 +880,11 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         }
     }
     cairo_t *cr = cairo_create(s);
-    /* cairo 1.16 gives every link annotation a structure element but writes
-     * the structure tree only when it has a structure tag of its own: without
-     * one, the file references objects it never writes (qpdf: "file is
-     * damaged"). An empty "Document" element makes it whole. (Wrapping all
-     * pages in it would also work, but marks every drawing operation.) */
-    if (c.has_links) {
-        cairo_tag_begin(cr, "Document", "");
-        cairo_tag_end(cr, "Document");
-    }
+    /* A tagged PDF: every page inside one "Document" structure element, the
+     * blocks' elements (tagged.c) inside it. (It also keeps cairo 1.16's
+     * link annotations whole: it writes their structure elements only
+     * within a tree of its own.) */
+    cairo_tag_begin(cr, "Document", "");
     pd_outline ol = {0};
     if (c.helper) pipe_start(&c);
     for (size_t p = 0; p < c.n_pages && c.status == QR_OK; p++) {
@@ -874,6 +895,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
     }
     qr_pdf_pipe_stop(&c);
+    cairo_tag_end(cr, "Document");
     cairo_status_t cs = cairo_status(cr);
     cairo_destroy(cr);
     /* Every page is painted: the layouts (tens of thousands of pango
@@ -881,10 +903,22 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
      * cairo holds no reference into them, and no pango call runs here. */
     pthread_t th;
     int dropping = c.helper && pthread_create(&th, NULL, drop_layouts_main, &c) == 0;
+    /* cairo writes the structure tree and the catalog while finishing:
+     * those bytes are kept, completed by tagged.c, then written. */
+    qr_buf tail = {0};
+    out_flush(ob);
+    size_t base = ob->total;
+    ob->tail = &tail;
     cairo_surface_finish(s);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
-    out_flush(ob);
+    if (cs == CAIRO_STATUS_SUCCESS && out->status == QR_OK) {
+        if (tag_patch(&c, &tail, base) != 0)
+            qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
+        else
+            qr_sink_write(out, tail.data, tail.len);
+    }
+    qr_buf_free(&tail);
     free(ob);
     if (dropping) pthread_join(th, NULL);
     if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
@@ -1121,7 +1155,13 @@ static qr_status png_paint(pd_ctx *c, qr_render_ctx *rc, qr_sink *out)
     rc->pages = (int)c->n_pages;
     int page = rc->png_page > 0 ? rc->png_page : 1;
     if ((size_t)page > c->n_pages) {
-        qr_errlist_addf(rc->errors, QR_E_USAGE, "", "use --page 1 to choose a page that exists",
+        char hint[96];
+        if (c->n_pages == 1)
+            snprintf(hint, sizeof hint, "the only page is 1: use --page 1 (or leave --page out)");
+        else
+            snprintf(hint, sizeof hint, "pages are 1 to %zu: use --page N with N in that range",
+                     c->n_pages);
+        qr_errlist_addf(rc->errors, QR_E_USAGE, "", hint,
                         "page %d is out of range: the document has %zu page%s", page, c->n_pages,
                         c->n_pages == 1 ? "" : "s");
         return qr_fail(QR_E_USAGE);

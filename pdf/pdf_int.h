@@ -58,6 +58,13 @@ typedef struct pd_style {
 
 enum { PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END };
 
+/* Line pitch of every text, in em of its size (text.c): fixed per
+ * paragraph. DejaVu Sans (and Sans Mono) ascent and ascent + descent, in em
+ * (1901 and 1901 + 483 of 2048 units): where the baseline sits in a line. */
+#define PD_LINE_HEIGHT 1.25
+#define PD_BASE_ASCENT (1901.0 / 2048.0)
+#define PD_BASE_HEIGHT (2384.0 / 2048.0)
+
 /* ---- measured blocks ---------------------------------------------------------- */
 
 typedef enum pb_kind { PB_TEXT, PB_LIST, PB_TABLE, PB_CODE, PB_IMAGE, PB_BREAK, PB_CHART } pb_kind;
@@ -67,6 +74,7 @@ typedef struct pd_item {
     const pd_text *marker;
     const pd_text *body;
     double body_x, marker_x; /* from the text column's left edge */
+    int depth;               /* 0-based nesting depth (for the structure tree) */
 } pd_item;
 
 typedef struct pd_block {
@@ -103,8 +111,26 @@ typedef enum pd_op_kind {
     OP_STROKE, /* a rectangle outline */
     OP_IMAGE,  /* blk's image in x, y, w, h */
     OP_DEST,   /* blk is a heading that starts at x, y: an outline entry */
-    OP_CHART   /* blk's chart shapes in x, y, w, h (its labels follow as OP_LINE) */
+    OP_CHART,  /* blk's chart shapes in x, y, w, h (its labels follow as OP_LINE) */
+    OP_TAG     /* a structure tag (tagged PDF): color = PD_TAG_*, line = 1 begin, 0 end */
 } pd_op_kind;
+
+/* The structure elements of a tagged PDF (tagged.c names them). */
+enum {
+    PD_TAG_P,
+    PD_TAG_H1, /* H1..H6 follow in order */
+    PD_TAG_H6 = PD_TAG_H1 + 5,
+    PD_TAG_L,
+    PD_TAG_LI,
+    PD_TAG_LBL,
+    PD_TAG_LBODY,
+    PD_TAG_TABLE,
+    PD_TAG_TR,
+    PD_TAG_TH,
+    PD_TAG_TD,
+    PD_TAG_CODE,
+    PD_TAG_FIGURE /* blk: the image block, whose alt text tagged.c adds */
+};
 
 typedef struct pd_op {
     uint8_t kind;
@@ -255,6 +281,21 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
  *  into out what qr_pdf_paint_page() then replays with rd (footer texts are
  *  laid out in f). Returns 0, or -1 after a cut mark (stop recording). */
 int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf *out);
+
+/* ---- tagged.c: the tagged PDF ------------------------------------------------ */
+
+/** The structure type of PD_TAG_* tag ("P", "H1", "Figure"...). */
+const char *qr_pdf_tag_name(int tag);
+/** Paint an OP_TAG op on a PDF surface (cairo_tag_begin/end). */
+void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
+/** Complete what cairo 1.16 cannot write itself, in the bytes it wrote
+ *  while finishing the surface (tail, which started at file offset base):
+ *  /Lang lang and, with a title, /ViewerPreferences /DisplayDocTitle in the
+ *  catalog, /Alt on each Figure element (alts[k] for the k-th, in document
+ *  order), the cross-reference offsets moved to match. Returns 0, or -1 on
+ *  OOM (tail is left as it was). */
+int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
+                     const char *const *alts, size_t n_alts);
 
 /* ---- faces.c ---------------------------------------------------------------- */
 

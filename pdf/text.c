@@ -291,18 +291,35 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     PangoLayoutIter *it = pango_layout_get_iter(lay);
     size_t k = 0;
     double bottom = 0;
+    /* One line pitch per paragraph, from its base font and size, whatever
+     * script each line holds (pango's own line boxes grow with the fonts a
+     * line falls back to: 12.8 pt for a Latin line of 11 pt DejaVu, 20-23
+     * pt with Noto Sans Arabic). Baselines sit where the base font's ascent
+     * puts them, the leading split evenly above and below, as an absolute
+     * line-height attribute (pango 1.50) sets a line of the base font; only
+     * the first line grows upwards and the last downwards when their fonts
+     * reach further (tall Arabic or Thai marks stay inside the text's box).
+     * Lines are drawn at these baselines (paint.c): the layout's own line
+     * positions are not used. */
+    const double pitch = st->size * PD_LINE_HEIGHT;
+    const double asc = st->size * PD_BASE_ASCENT + (pitch - st->size * PD_BASE_HEIGHT) / 2;
+    double extra_top = 0;
     do {
         if (k >= (size_t)nl) break;
         PangoRectangle log;
         pango_layout_iter_get_line_extents(it, NULL, &log);
-        int base_y = pango_layout_iter_get_baseline(it);
-        pd_line *ln = &pt->lines[k++];
+        double nat_asc = (double)(pango_layout_iter_get_baseline(it) - log.y) / PANGO_SCALE;
+        double nat_desc = (double)log.height / PANGO_SCALE - nat_asc;
+        pd_line *ln = &pt->lines[k];
         ln->line = pango_layout_iter_get_line_readonly(it);
         ln->x = (double)log.x / PANGO_SCALE;
-        ln->top = (double)log.y / PANGO_SCALE;
-        ln->height = (double)log.height / PANGO_SCALE;
-        ln->ascent = (double)(base_y - log.y) / PANGO_SCALE;
+        if (k == 0 && nat_asc > asc) extra_top = nat_asc - asc;
+        ln->top = k ? extra_top + (double)k * pitch : 0;
+        ln->ascent = k ? asc : asc + extra_top;
+        ln->height = k ? pitch : pitch + extra_top;
+        if (k + 1 == (size_t)nl && nat_desc > pitch - asc) ln->height += nat_desc - (pitch - asc);
         bottom = ln->top + ln->height;
+        k++;
     } while (pango_layout_iter_next_line(it));
     pango_layout_iter_free(it);
     qr_pdf_pin_faces(lay);

@@ -107,12 +107,27 @@ static void dir_of(const char *path, char *dir, size_t size)
     }
 }
 
+static void page_path(const char *out, int page, char *buf, size_t size);
+
+/* pages_files > 0 (--pages all): "path" is the first file written, "paths"
+ * every one (out-1.png, out-2.png, ...). */
 static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_result *res,
                      size_t size, int pages_files)
 {
     qr_buf b = {0};
+    char file[PATH_MAX];
     qr_buf_puts(&b, "{\"status\":\"ok\",\"path\":");
-    qr_json_str(&b, path);
+    if (pages_files > 0) page_path(path, 1, file, sizeof file);
+    qr_json_str(&b, pages_files > 0 ? file : path);
+    if (pages_files > 0) {
+        qr_buf_puts(&b, ",\"paths\":[");
+        for (int p = 1; p <= pages_files; p++) {
+            if (p > 1) qr_buf_putc(&b, ',');
+            page_path(path, p, file, sizeof file);
+            qr_json_str(&b, file);
+        }
+        qr_buf_putc(&b, ']');
+    }
     qr_buf_puts(&b, ",\"kind\":");
     qr_json_str(&b, qr_kind_str(kind));
     qr_buf_puts(&b, ",\"mime_type\":");

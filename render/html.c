@@ -27,6 +27,7 @@
 #include "backend.h"
 #include "fonts.h"
 #include "html_chart.h"
+#include "look.h"
 #include "utf8.h"
 
 #define FLUSH_AT 65536
@@ -34,6 +35,9 @@
 typedef struct hw {
     qr_buf b;
     qr_sink *out;
+    qr_fonts *fonts;
+    qr_spans spans;   /* the text being written, itemized by fonts/ */
+    const char *lang; /* <html lang> */
 } hw;
 
 static void flush(hw *w)
@@ -187,8 +191,57 @@ static int link_ok(const char *url)
     return 0;
 }
 
+static int ascii_only(const qr_text *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        for (size_t k = 0; k < t->runs[i].len; k++)
+            if ((unsigned char)t->runs[i].text[k] >= 0x80) return 0;
+    return 1;
+}
+
+/* A run's text; CJK and right-to-left spans whose language is not the
+ * page's get <span lang> (fonts/ names it: "ja", "zh-CN", "ar", "fa"...),
+ * so a browser picks Japanese glyph forms for Japanese Han. */
+static void put_run_text(hw *w, const qr_run *r, size_t run, int itemized)
+{
+    if (!itemized) {
+        esc(w, r->text, r->len, ESC_TEXT);
+        return;
+    }
+    size_t done = 0;
+    const char *open = NULL; /* the lang of the open <span>: neighbours share it */
+    for (size_t k = 0; k < w->spans.n; k++) {
+        const qr_span *sp = &w->spans.items[k];
+        if (sp->run != run || sp->start < done || sp->start + sp->len > r->len) continue;
+        const char *want = sp->lang && (sp->slot == QR_SLOT_EAST_ASIAN || sp->rtl) &&
+                                   strcmp(sp->lang, w->lang) != 0
+                               ? sp->lang
+                               : NULL;
+        if (open && (sp->start > done || !want || strcmp(open, want) != 0)) {
+            puts_(w, "</span>");
+            open = NULL;
+        }
+        if (sp->start > done) esc(w, r->text + done, sp->start - done, ESC_TEXT);
+        if (want && !open) {
+            puts_(w, "<span lang=\"");
+            esc_str(w, want, ESC_ATTR);
+            puts_(w, "\">");
+            open = want;
+        }
+        esc(w, r->text + sp->start, sp->len, ESC_TEXT);
+        done = sp->start + sp->len;
+    }
+    if (open) puts_(w, "</span>");
+    if (done < r->len) esc(w, r->text + done, r->len - done, ESC_TEXT);
+}
+
 static void put_text(hw *w, const qr_text *t)
 {
+    int itemized = 0;
+    if (!ascii_only(t)) {
+        qr_spans_reset(&w->spans);
+        itemized = qr_fonts_itemize_text(w->fonts, t, w->lang, &w->spans) == QR_OK;
+    }
     for (size_t i = 0; i < t->n; i++) {
         const qr_run *r = &t->runs[i];
         if (r->len == 0) continue;
@@ -203,7 +256,7 @@ static void put_text(hw *w, const qr_text *t)
         if (r->underline) puts_(w, "<u>");
         if (r->strike) puts_(w, "<s>");
         if (r->code) puts_(w, "<code>");
-        esc(w, r->text, r->len, ESC_TEXT);
+        put_run_text(w, r, i, itemized);
         if (r->code) puts_(w, "</code>");
         if (r->strike) puts_(w, "</s>");
         if (r->underline) puts_(w, "</u>");
@@ -414,7 +467,7 @@ static void put_block(hw *w, const qr_block *b)
         putn(w, "\n", 1);
         break;
     case QR_BLOCK_TABLE:
-        put_table(w, &b->u.table);
+        if (!qr_look_table_skipped(&b->u.table)) put_table(w, &b->u.table);
         break;
     case QR_BLOCK_CODE:
         put_code(w, b);
@@ -443,7 +496,8 @@ static void put_block(hw *w, const qr_block *b)
 static const char css[] =
     "body{font-family:" FONTS_HEAD "\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
-    ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px}"
+    ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px;"
+    "overflow-wrap:anywhere}"
     "body:lang(ja){font-family:" FONTS_HEAD "\"Noto Sans CJK JP\",\"Noto Sans CJK SC\",\"Noto Sans "
     "CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
     "body:lang(ko){font-family:" FONTS_HEAD "\"Noto Sans CJK KR\",\"Noto Sans CJK SC\",\"Noto Sans "
@@ -452,13 +506,18 @@ static const char css[] =
     "\"Noto Sans CJK TC\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\"," FONTS_TAIL "}"
     "h1,h2,h3,h4,h5,h6{line-height:1.25}"
+    /* the PDF's type scale over its 11 pt body: title 24, headings 20 16
+     * 14 12 11 11; no heading smaller than body text */
+    /* only the title is an h1 (look.h: centred) */
+    "h1{font-size:2.18em;text-align:center}h2{font-size:1.82em}h3{font-size:1.45em}"
+    "h4{font-size:1.27em}h5{font-size:1.09em}h6{font-size:1em}"
     "table{border-collapse:collapse;width:100%;margin:12px 0}"
     "table.fixed{table-layout:fixed}"
     "th,td{border:1px solid #d0d0d0;padding:6px "
     "10px;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
     "th,pre{background:#f5f5f5}"
     "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
-    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:4;direction:ltr;"
+    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:8;direction:ltr;"
     "text-align:left}"
     "code{font-family:\"DejaVu Sans Mono\",ui-monospace,Menlo,Consolas,monospace}"
     ":not(pre)>code{background:#f5f5f5;padding:0 .2em;border-radius:3px}"
@@ -471,6 +530,39 @@ static const char css[] =
     "h1,h2,h3,h4,h5,h6{break-after:avoid}"
     ".page-break{border:0;margin:0;break-after:page}}";
 
+/* List labels per nesting depth from look.h ("ol ol{list-style-type:
+ * lower-alpha}" ...): browsers number every depth 1. 2. 3. and keep the
+ * square bullet below depth 3; the PDF and the docx cycle. */
+static void put_list_css(hw *w, const qr_doc *doc)
+{
+    int nested = 0;
+    for (size_t i = 0; i < doc->n_blocks && !nested; i++) {
+        const qr_block *b = &doc->blocks[i];
+        for (size_t k = 0; b->type == QR_BLOCK_LIST && k < b->u.list.n_items; k++)
+            nested |= b->u.list.items[k].n_items > 0;
+    }
+    if (!nested) return; /* one level: the browsers' 1. 2. 3. and discs are the same */
+    static const char *const ol_types[] = {"decimal", "lower-alpha", "lower-roman"};
+    static const char *const ul_types[] = {"disc", "circle", "square"};
+    for (int ordered = 1; ordered >= 0; ordered--)
+        for (int t = 0; t < 3; t++) {
+            /* depths 1..8 of this label format, one rule */
+            int any = 0;
+            for (int d = 1; d < 9; d++) {
+                int fmt = ordered ? (int)qr_look_label_format(1, d) - QR_LABEL_DECIMAL : d % 3;
+                if (fmt != t || (!ordered && d < 3)) continue; /* ul ul, ul ul ul: the default */
+                if (any) putn(w, ",", 1);
+                any = 1;
+                for (int k = 0; k <= d; k++)
+                    puts_(w, k ? (ordered ? " ol" : " ul") : (ordered ? "ol" : "ul"));
+            }
+            if (!any) continue;
+            puts_(w, "{list-style-type:");
+            puts_(w, ordered ? ol_types[t] : ul_types[t]);
+            puts_(w, "}");
+        }
+}
+
 static void put_head(hw *w, const qr_doc *doc)
 {
     puts_(w, "<!doctype html>\n<html lang=\"");
@@ -480,6 +572,7 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->title && *doc->title ? doc->title : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
+    put_list_css(w, doc);
     if (doc->page.width > 0 && doc->page.height > 0) {
         /* The page the docx and pdf backends use, for printing. */
         puts_(w, "@page{size:");
@@ -502,7 +595,12 @@ static void put_head(hw *w, const qr_doc *doc)
 static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
 {
     const qr_doc *doc = ctx->doc;
-    hw w = {{0}, out};
+    hw w = {{0},
+            out,
+            ctx->fonts ? ctx->fonts : qr_fonts_default(),
+            {0},
+            doc->lang && *doc->lang ? doc->lang : "en"};
+    w.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
     put_head(&w, doc);
     if (doc->title && *doc->title) {
         puts_(&w, "<h1");
@@ -525,6 +623,7 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
         st = out->status;
     }
     qr_buf_free(&w.b);
+    qr_spans_free(&w.spans);
     ctx->pages = 0;
     return st;
 }

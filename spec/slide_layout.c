@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "look.h"
 #include "utf8.h"
 
 /* ---- geometry ------------------------------------------------------------------ */
@@ -48,9 +49,6 @@ void qr_slide_notes_boxes(const qr_slide_geom *g, qr_slide_box *img, qr_slide_bo
 }
 
 static const int level_sz[QR_SLIDE_LEVELS] = {2800, 2400, 2000, 1800, 1800, 1600, 1600, 1400, 1400};
-/* Bullet glyphs: U+2022 BULLET, U+2013 EN DASH, U+25AA BLACK SMALL SQUARE,
- * repeating; all three are in DejaVu Sans. */
-static const char *const level_char[3] = {"\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA"};
 
 int qr_slide_level_sz(int lvl)
 {
@@ -72,9 +70,11 @@ long long qr_slide_level_indent(int lvl)
     return -228600;
 }
 
+/* Bullet glyphs by level: spec/look.h's • ◦ ▪, repeating, as the PDF,
+ * docx and html draw them; all three are in DejaVu Sans. */
 const char *qr_slide_level_char(int lvl)
 {
-    return level_char[(lvl < 0 ? 0 : lvl) % 3];
+    return qr_look_bullet(lvl);
 }
 
 /* ---- measuring text ------------------------------------------------------------- */

@@ -30,7 +30,7 @@ QUIRE = os.environ.get("QUIRE", os.path.join(SRC, "build", "quire"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import require, unittest_exit  # noqa: E402
 GOLDEN = os.path.join(HERE, "golden")
-GOLDEN_CASES = ["pdf-multiscript", "pdf-tables", "pdf-lists"]
+GOLDEN_CASES = ["pdf-multiscript", "pdf-tables", "pdf-lists", "pdf-mixed-scripts"]
 MY_CASES = ["pdf-tables", "pdf-lists", "pdf-multiscript", "pdf-edge-cases"]
 
 

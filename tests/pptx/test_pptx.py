@@ -294,7 +294,7 @@ def check_injection(deck, spec):
 def check_levels(deck):
     paras = deck.slides[0].shape("Content")["paras"]
     eq([p["lvl"] for p in paras], [0, 1, 2, 3, 4, 5, 6, 7, 0], "levels: a:pPr lvl")
-    eq([p["bu"] for p in paras], ["\u2022", "\u2013", "\u25aa", "\u2022", "\u2013", "\u25aa", "\u2022", "\u2013", "\u2022"],
+    eq([p["bu"] for p in paras], ["\u2022", "\u25e6", "\u25aa", "\u2022", "\u25e6", "\u25aa", "\u2022", "\u25e6", "\u2022"],
        "levels: bullet glyphs")
     marl = [int(p["ppr"]["marL"]) for p in paras[:8]]
     check(marl == sorted(marl) and len(set(marl)) == 8, "levels: marL grows per level %r" % marl)

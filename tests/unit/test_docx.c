@@ -51,7 +51,7 @@ static void w_ppr(qr_xml *x, const void *arg)
 
 static void w_sectpr(qr_xml *x, const void *arg)
 {
-    qr_docx_write_w_sectpr(x, arg);
+    qr_docx_write_w_sectpr(x, arg, NULL);
 }
 
 typedef struct num_args {
@@ -213,8 +213,13 @@ static void test_abstractnum_decimal(void **state)
                        "<w:lvlText w:val=\"%1.\"/><w:lvlJc w:val=\"left\"/>"
                        "<w:pPr><w:ind w:left=\"720\" w:hanging=\"360\"/></w:pPr></w:lvl>";
     assert_memory_equal(got, head, strlen(head));
+    /* spec/look.h: 1. a. i. by depth, then again */
+    assert_non_null(strstr(got, "<w:lvl w:ilvl=\"1\"><w:start w:val=\"1\"/><w:numFmt "
+                                "w:val=\"lowerLetter\"/><w:lvlText w:val=\"%2.\"/>"));
+    assert_non_null(strstr(got, "<w:lvl w:ilvl=\"3\"><w:start w:val=\"1\"/><w:numFmt "
+                                "w:val=\"decimal\"/><w:lvlText w:val=\"%4.\"/>"));
     assert_non_null(strstr(got, "<w:lvl w:ilvl=\"8\"><w:start w:val=\"1\"/><w:numFmt "
-                                "w:val=\"decimal\"/><w:lvlText w:val=\"%9.\"/>"));
+                                "w:val=\"lowerRoman\"/><w:lvlText w:val=\"%9.\"/>"));
     free(got);
 }
 

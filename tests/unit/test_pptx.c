@@ -92,14 +92,14 @@ static void test_ppr_level3(void **state)
         "<a:buChar char=\"\xE2\x80\xA2\"/></a:pPr>");
 }
 
-static void test_ppr_level1_dash(void **state)
+static void test_ppr_level1_white_bullet(void **state)
 {
     (void)state;
     qr_pptx_ppr p = {.lvl = 1, .bullet = QR_PPTX_BULLET_CHAR};
     assert_xml(
         s_ppr, &p,
         "<a:pPr marL=\"571500\" lvl=\"1\" indent=\"-228600\"><a:buFont typeface=\"DejaVu Sans\"/>"
-        "<a:buChar char=\"\xE2\x80\x93\"/></a:pPr>");
+        "<a:buChar char=\"\xE2\x97\xA6\"/></a:pPr>");
 }
 
 static void test_ppr_rtl(void **state)
@@ -116,9 +116,10 @@ static void test_ppr_rtl(void **state)
 static void test_level_glyphs(void **state)
 {
     (void)state;
-    const char *want[9] = {"\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA",
-                           "\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA",
-                           "\xE2\x80\xA2", "\xE2\x80\x93", "\xE2\x96\xAA"};
+    /* spec/look.h: the bullets of every backend */
+    const char *want[9] = {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA",
+                           "\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA",
+                           "\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA"};
     for (int l = 0; l < 9; l++) {
         assert_string_equal(qr_pptx_level_char(l), want[l]);
         assert_true(qr_pptx_level_marl(l) > (l ? qr_pptx_level_marl(l - 1) : 0));
@@ -268,7 +269,7 @@ int main(void)
         cmocka_unit_test(test_rpr_east_asian),
         cmocka_unit_test(test_rpr_everything),
         cmocka_unit_test(test_ppr_level3),
-        cmocka_unit_test(test_ppr_level1_dash),
+        cmocka_unit_test(test_ppr_level1_white_bullet),
         cmocka_unit_test(test_ppr_rtl),
         cmocka_unit_test(test_level_glyphs),
         cmocka_unit_test(test_para_arabic),

@@ -203,7 +203,8 @@ static void test_row_every_type(void **state)
     qr_buf b = {0};
     assert_int_equal(qr_xlsx_write_row(&b, &row, 11, 0, &sst, &st), 0);
     assert_string_equal(
-        b.data, "<row r=\"12\"><c r=\"A12\"><v>1200.5</v></c><c r=\"B12\" t=\"b\"><v>1</v></c>"
+        b.data, "<row r=\"12\" ht=\"30\" customHeight=\"1\"><c r=\"A12\"><v>1200.5</v></c><c "
+                "r=\"B12\" t=\"b\"><v>1</v></c>"
                 "<c r=\"C12\" t=\"s\"><v>0</v></c><c r=\"E12\" s=\"1\" t=\"s\"><v>1</v></c>"
                 "<c r=\"F12\" s=\"2\" t=\"s\"><v>2</v></c><c r=\"G12\" s=\"3\"><v>0.25</v></c>"
                 "<c r=\"H12\" s=\"4\"><v>46356</v></c><c r=\"I12\"><f>SUM(A1:A11)</f></c>"

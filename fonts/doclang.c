@@ -1,0 +1,111 @@
+/* doclang.c: the document's dominant CJK language, for Han text that has
+ * no kana or hangul in its own paragraph (a Han-only table cell in a
+ * Japanese document is Japanese). Counts, over every text of the document,
+ * kana, hangul, and the Han of longer texts with neither (Chinese; a short
+ * one is as likely a Japanese or Korean name); a language dominates when its own letters outnumber
+ * the other's ten times and that Han, so a document mixing Chinese,
+ * Japanese and Korean paragraphs has none. Code points are recognised by
+ * their UTF-8 bytes (kana U+3040-U+30FF is E3 81-83 xx, hangul syllables
+ * U+AC00-U+D7A3 start with EA B0-ED 9E, Han U+4E00-U+9FFF with E4-E9):
+ * one pass, no decoding. */
+#include "fonts.h"
+
+/* Han-only texts this long are sentences (Chinese); shorter ones (a table
+ * cell, a name) are as much Japanese or Korean and do not count. */
+#define HAN_SENTENCE 5
+
+typedef struct tally {
+    size_t kana, hangul, han_only;
+    size_t k, h, han; /* the text being counted */
+} tally;
+
+static void count_bytes(tally *t, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i + 2 < n; i++) {
+        if (p[i] < 0xE3) continue;
+        if (p[i] == 0xE3 && p[i + 1] >= 0x81 && p[i + 1] <= 0x83)
+            t->k++;
+        else if (p[i] >= 0xE4 && p[i] <= 0xE9)
+            t->han++;
+        else if (p[i] >= 0xEA && p[i] <= 0xED && (p[i] > 0xEA || p[i + 1] >= 0xB0) &&
+                 (p[i] < 0xED || p[i + 1] < 0x9F))
+            t->h++;
+        if (p[i] < 0xF0) i += 2;
+    }
+}
+
+/* One text done: its counts go to the document's. */
+static void end_text(tally *t)
+{
+    t->kana += t->k;
+    t->hangul += t->h;
+    if (!t->k && !t->h && t->han >= HAN_SENTENCE) t->han_only += t->han;
+    t->k = t->h = t->han = 0;
+}
+
+static void count_text(tally *t, const qr_text *x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        if (x->runs[i].text) count_bytes(t, x->runs[i].text, x->runs[i].len);
+    end_text(t);
+}
+
+static void count_items(tally *t, const qr_item *it, size_t n, int depth)
+{
+    for (size_t i = 0; i < n; i++) {
+        count_text(t, &it[i].text);
+        if (depth < 16) count_items(t, it[i].items, it[i].n_items, depth + 1);
+    }
+}
+
+static void count_table(tally *t, const qr_table *tb)
+{
+    for (size_t i = 0; tb->headers && i < tb->n_headers; i++)
+        count_text(t, &tb->headers[i].text);
+    for (size_t r = 0; r < tb->n_rows; r++)
+        for (size_t i = 0; i < tb->n_cols; i++)
+            count_text(t, &tb->rows[r][i].text);
+}
+
+const char *qr_fonts_doc_cjk_lang(const qr_doc *doc)
+{
+    if (!doc) return NULL;
+    tally t = {0};
+    if (doc->title) {
+        size_t n = 0;
+        while (doc->title[n])
+            n++;
+        count_bytes(&t, doc->title, n);
+        end_text(&t);
+    }
+    for (size_t i = 0; i < doc->n_blocks; i++) {
+        const qr_block *b = &doc->blocks[i];
+        switch (b->type) {
+        case QR_BLOCK_HEADING:
+            count_text(&t, &b->u.heading.text);
+            break;
+        case QR_BLOCK_PARAGRAPH:
+            count_text(&t, &b->u.paragraph.text);
+            break;
+        case QR_BLOCK_LIST:
+            count_items(&t, b->u.list.items, b->u.list.n_items, 0);
+            break;
+        case QR_BLOCK_TABLE:
+            count_table(&t, &b->u.table);
+            break;
+        default:
+            break;
+        }
+    }
+    for (size_t i = 0; i < doc->n_slides; i++) {
+        const qr_slide *s = &doc->slides[i];
+        if (s->has_title) count_text(&t, &s->title);
+        if (s->has_subtitle) count_text(&t, &s->subtitle);
+        count_items(&t, s->bullets, s->n_bullets, 0);
+        if (s->table) count_table(&t, s->table);
+    }
+    if (t.kana > 10 * t.hangul && t.kana > t.han_only) return "ja";
+    if (t.hangul > 10 * t.kana && t.hangul > t.han_only) return "ko";
+    return NULL;
+}
