@@ -15,8 +15,9 @@ every slide with a chart:
 - the PNG of the slide has pixels of the series colours inside the frame
   and none outside it.
 Sheets: fixtures/chart-sheet-ranges: each chart's title and category labels
-lie in the box the .xlsx anchors it to (its cell, 432 x 252 pt by default,
-clipped to the printed area), on its sheet's page.
+lie in the box the .xlsx anchors it to (its cell, 432 x 252 pt by default)
+on its sheet's first page, and a chart wider than the page goes on over the
+next page across (its last category there).
 """
 import json
 import os
@@ -277,24 +278,36 @@ def sheets(tmp):
     if not check(p.returncode == 0, "sheet: render .pdf: %s" % (p.stdout + p.stderr)):
         return
     pages = bbox_pages(pdf)
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", pdf, "-"], capture_output=True, text=True).stdout.split("\f")
     col = (int(8.43 * 7 + 5 + 0.5)) * 0.75  # the default column, as sheet.c and the .xlsx size it
-    for si, sh in enumerate(spec["sheets"]):
-        words = pages[si][2]  # each sheet of this fixture fits one page
+    for sh in spec["sheets"]:
+        mine = [i for i, t in enumerate(text) if "%s \u2014 page" % sh["name"] in t]
+        if not check(mine, "sheet %s has pages" % sh["name"]):
+            continue
         for ch in sh["charts"]:
             m = re.fullmatch(r"([A-Z]+)(\d+)", ch["anchor"])
             c = ord(m.group(1)) - ord("A")
             r = int(m.group(2)) - 1
             x, y = 50.4 + c * col, 54.0 + r * 15.0
             w, h = ch.get("width", 432), ch.get("height", 252)
-            box = (x, y, min(w, 612 - 50.4 - x), h)
+            # on the sheet's first page: the part left of the page's last whole column
+            right = 50.4 + int((612 - 2 * 50.4) // col) * col
+            box = (x, y, min(w, right - x), h)
             cats = ch["categories"]
             if isinstance(cats, str):  # a range of this sheet's first column
                 a, b = [int(v) for v in re.findall(r"(\d+)", cats.split("!")[1])]
                 cats = [sh["rows"][k - 2][0] for k in range(a, b + 1)]
+            words = pages[mine[0]][2]
             for t in [ch["title"]] + cats[:4]:
                 runs = find_runs(words, t)
                 check(any(inside(b, box) for b in runs),
                       "sheet %s: %r inside the chart's anchor box %s: %s" % (sh["name"], t, box, runs))
+            if x + w > right:
+                # wider than the page: it goes on over the next page across, at its left
+                nxt = pages[mine[1]][2] if len(mine) > 1 else []
+                runs = find_runs(nxt, cats[-1])
+                check(any(inside(b, (50.4, y, x + w - right, h)) for b in runs),
+                      "sheet %s: the chart %r goes on over the next page: %s" % (sh["name"], ch["title"], runs))
 
 
 def main():
