@@ -129,7 +129,7 @@ enum {
     PD_TAG_TH,
     PD_TAG_TD,
     PD_TAG_CODE,
-    PD_TAG_FIGURE,  /* blk: the image block, whose alt text tagged.c adds */
+    PD_TAG_FIGURE,  /* an image or a chart, whose alt text tagged.c adds */
     PD_TAG_DATA_TH, /* a cell of a chart's data table: no content, its text */
     PD_TAG_DATA_TD  /* added by tagged.c as /ActualText (then a TH or a TD) */
 };
