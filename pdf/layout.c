@@ -796,6 +796,25 @@ static void place_chart(flow *f, const pd_block *b)
     f->fresh = 0;
 }
 
+/* A chart's data after its Figure: a Table of cells without content, whose
+ * texts tagged.c adds (qr_pdf_chart_cells, in the same order). */
+static void tag_chart_data(pd_ctx *c, const qr_chart *ch)
+{
+    size_t rows, cols;
+    if (!qr_pdf_chart_grid(ch, &rows, &cols)) return;
+    add_tag(c, PD_TAG_TABLE, 1);
+    for (size_t r = 0; r < rows; r++) {
+        add_tag(c, PD_TAG_TR, 1);
+        for (size_t k = 0; k < cols; k++) {
+            int tag = r == 0 || k == 0 ? PD_TAG_DATA_TH : PD_TAG_DATA_TD;
+            add_tag(c, tag, 1);
+            add_tag(c, tag, 0);
+        }
+        add_tag(c, PD_TAG_TR, 0);
+    }
+    add_tag(c, PD_TAG_TABLE, 0);
+}
+
 static void paginate(pd_ctx *c)
 {
     flow f = {.c = c};
@@ -837,7 +856,10 @@ static void paginate(pd_ctx *c)
             add_tag(c, PD_TAG_FIGURE, 0);
             break;
         case PB_CHART:
+            add_tag(c, PD_TAG_FIGURE, 1); /* its alt text: tagged.c */
             place_chart(&f, b);
+            add_tag(c, PD_TAG_FIGURE, 0);
+            tag_chart_data(c, b->chart);
             break;
         case PB_BREAK:
             break;

@@ -859,18 +859,49 @@ static void pipe_free(pd_ctx *c)
 
 /* ---- PDF ------------------------------------------------------------------------------ */
 
+/* A chart's Figure /Alt: its alt text, else its title (as html's aria-label). */
+static const char *chart_alt(const qr_chart *ch)
+{
+    return *ch->alt ? ch->alt : ch->title ? ch->title : "chart";
+}
+
 /* The catalog's /Lang and title preference, each Figure's /Alt. */
 static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
 {
     const qr_doc *d = c->doc;
     size_t n = 0;
     for (size_t i = 0; i < d->n_blocks; i++)
-        n += d->blocks[i].type == QR_BLOCK_IMAGE;
+        n += d->blocks[i].type == QR_BLOCK_IMAGE || d->blocks[i].type == QR_BLOCK_CHART;
     const char **alts = calloc(n ? n : 1, sizeof *alts);
     if (!alts) return -1;
     for (size_t i = 0, k = 0; i < d->n_blocks; i++)
-        if (d->blocks[i].type == QR_BLOCK_IMAGE) alts[k++] = d->blocks[i].u.image.alt;
-    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title && *d->title, alts, n);
+        if (d->blocks[i].type == QR_BLOCK_IMAGE)
+            alts[k++] = d->blocks[i].u.image.alt;
+        else if (d->blocks[i].type == QR_BLOCK_CHART)
+            alts[k++] = chart_alt(&d->blocks[i].u.chart);
+    /* the charts' data tables (layout.c's tag_chart_data), cell by cell */
+    qr_buf cb = {0};
+    size_t nc = 0, rows, cols;
+    for (size_t i = 0; i < d->n_blocks; i++)
+        if (d->blocks[i].type == QR_BLOCK_CHART &&
+            qr_pdf_chart_grid(&d->blocks[i].u.chart, &rows, &cols)) {
+            qr_pdf_chart_cells(&d->blocks[i].u.chart, &cb);
+            nc += rows * cols;
+        }
+    const char **cells = calloc(nc ? nc : 1, sizeof *cells);
+    if (!cells || cb.oom) {
+        free(cells);
+        qr_buf_free(&cb);
+        free(alts);
+        return -1;
+    }
+    for (size_t k = 0, at = 0; k < nc && at < cb.len; k++) {
+        cells[k] = cb.data + at;
+        at += strlen(cells[k]) + 1;
+    }
+    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title && *d->title, alts, n, cells, nc);
+    free(cells);
+    qr_buf_free(&cb);
     free(alts);
     return r;
 }

@@ -132,7 +132,9 @@ enum {
     PD_TAG_TH,
     PD_TAG_TD,
     PD_TAG_CODE,
-    PD_TAG_FIGURE /* blk: the image block, whose alt text tagged.c adds */
+    PD_TAG_FIGURE,  /* an image or a chart, whose alt text tagged.c adds */
+    PD_TAG_DATA_TH, /* a cell of a chart's data table: no content, its text */
+    PD_TAG_DATA_TD  /* added by tagged.c as /ActualText (then a TH or a TD) */
 };
 
 typedef struct pd_op {
@@ -239,6 +241,22 @@ void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o);
  *  to the resolution it is drawn at, within the document's budgets; a
  *  warning for each image downsampled or skipped (a placeholder). */
 qr_status qr_pdf_decode_images(pd_ctx *c);
+/* A chart's data as a table in the structure tree: at most this many cells
+ * (else the Figure's /Alt only). */
+#define QR_PDF_CHART_CELLS 4096
+/** The table of ch's data: *rows x *cols cells (a header row; a first
+ *  column of categories, or point numbers for scatter). 0 when it has more
+ *  than QR_PDF_CHART_CELLS cells (no table then). */
+int qr_pdf_chart_grid(const struct qr_chart *ch, size_t *rows, size_t *cols);
+/** Append the table's cells to b row by row, each NUL-terminated: the
+ *  category axis title (scatter: "#") and the series' names ("Series N"
+ *  when unnamed; scatter: "name x", "name y"), then per point its category
+ *  and each series' value (empty past a short series). */
+void qr_pdf_chart_cells(const struct qr_chart *ch, qr_buf *b);
+/** Lay out and draw chart ch, labels included, in the w x h point box at
+ *  (x, y) on cr at once (slide and sheet previews). */
+qr_status qr_pdf_draw_chart(pd_ctx *c, cairo_t *cr, const struct qr_chart *ch, double x, double y,
+                            double w, double h);
 
 /* replay.c */
 /* The records of a page's recording. */
@@ -300,10 +318,12 @@ void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
  *  while finishing the surface (tail, which started at file offset base):
  *  /Lang lang and, with a title, /ViewerPreferences /DisplayDocTitle in the
  *  catalog, /Alt on each Figure element (alts[k] for the k-th, in document
- *  order), the cross-reference offsets moved to match. Returns 0, or -1 on
- *  OOM (tail is left as it was). */
+ *  order), each chart data cell (PD_TAG_DATA_TH/TD) made a TH or TD with
+ *  /ActualText cells[k] (the k-th, in document order), the cross-reference
+ *  offsets moved to match. Returns 0, or -1 on OOM (tail is left as it was). */
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
-                     const char *const *alts, size_t n_alts);
+                     const char *const *alts, size_t n_alts, const char *const *cells,
+                     size_t n_cells);
 
 /* ---- faces.c ---------------------------------------------------------------- */
 

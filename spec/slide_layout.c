@@ -70,8 +70,8 @@ long long qr_slide_level_indent(int lvl)
     return -228600;
 }
 
-/* Bullet glyphs by level: spec/look.h's (repeating), as the PDF, docx and
- * html draw them; all three are in DejaVu Sans. */
+/* Bullet glyphs by level: spec/look.h's • ◦ ▪, repeating, as the PDF,
+ * docx and html draw them; all three are in DejaVu Sans. */
 const char *qr_slide_level_char(int lvl)
 {
     return qr_look_bullet(lvl);

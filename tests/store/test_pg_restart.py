@@ -65,13 +65,27 @@ def main():
         stop = os.path.join(tmp, "stop")
         procs = [subprocess.Popen([sys.executable, "-c", WRITER, QUIRE, store, "r%d" % (w % 4), str(w), tmp, stop],
                                   stdout=subprocess.PIPE, text=True) for w in range(8)]
-        time.sleep(2.0)
+        def heads():
+            n = 0
+            for a in range(4):
+                rc, out, err = run("log", "r%d" % a, "--store", store, "--limit", "1")
+                n += json.loads(out).get("head", 0) if rc == 0 else 0
+            return n
+
+        def wait_for_edits(base, more, limit=300.0):
+            # the writers' pace depends on the machine (a sanitizer build is
+            # many times slower): wait for acknowledged edits, not a fixed time
+            t0 = time.time()
+            while heads() < base + more and time.time() - t0 < limit:
+                time.sleep(0.2)
+
+        wait_for_edits(4, 8)
         t_down = time.time()
         srv.stop("fast")
         time.sleep(2.0)
         srv.start()
         t_up = time.time()
-        time.sleep(3.0)
+        wait_for_edits(heads(), 8)
         open(stop, "w").close()
         results = {}
         for w, p in enumerate(procs):
