@@ -1,11 +1,12 @@
 /* fonts.c: the font set: one fontconfig configuration, read once.
  *
  * Construction lists every face of the configuration (family names, style,
- * file, charset) into a table sorted by family name, asks FcFontSort once for
- * the order of last-resort fallbacks, and resolves the family of every script
- * in the table. After that a qr_fonts is immutable, so itemization on many
- * threads needs no lock. The process-wide set shares fontconfig's current
- * configuration (the one pango uses) and is built under pthread_once.
+ * file, charset) into a table sorted by family name and resolves the family
+ * of every script in the table. After that a qr_fonts is immutable, so
+ * itemization on many threads needs no lock, but for the order of last-resort
+ * fallbacks: FcFontSort is asked for it, under a lock, the first time a
+ * character is covered by neither its script's family nor the fixed chain. The process-wide set
+ * shares fontconfig's current configuration (the one pango uses) and is built under pthread_once.
  */
 #include <dirent.h>
 #include <hb.h>
@@ -236,16 +237,39 @@ static qr_fonts *build(FcConfig *cfg)
     if (!f) return NULL;
     f->cfg = cfg;
     f->script_fam = calloc(qr_fonts_n_scripts, sizeof *f->script_fam);
-    if (!f->script_fam || load_faces(f) < 0 || load_sorted(f) < 0) {
+    if (!f->script_fam || load_faces(f) < 0 || pthread_mutex_init(&f->sorted_lock, NULL) != 0) {
         qr_fonts_free(f);
         return NULL;
     }
+    f->has_lock = 1;
     resolve_table(f);
     return f;
 }
 
-int qr_fonts_last_resort(const qr_fonts *f, uint32_t cp)
+/* The default set lives until exit on purpose. Fontconfig stores pointers
+ * inside patterns and charsets as offsets, which LeakSanitizer cannot follow,
+ * so in sanitizer builds its allocations (the set, and the last-resort order
+ * built later) are excluded from leak reports. */
+void __lsan_disable(void) __attribute__((weak));
+void __lsan_enable(void) __attribute__((weak));
+
+int qr_fonts_last_resort(const qr_fonts *cf, uint32_t cp)
 {
+    qr_fonts *f = (qr_fonts *)cf; /* only the lazy order below is written */
+    if (!atomic_load_explicit(&f->sorted_ready, memory_order_acquire)) {
+        pthread_mutex_lock(&f->sorted_lock);
+        if (!atomic_load_explicit(&f->sorted_ready, memory_order_relaxed)) {
+            if (f->is_default && __lsan_disable) __lsan_disable();
+            int failed = load_sorted(f) < 0;
+            if (f->is_default && __lsan_enable) __lsan_enable();
+            if (failed && f->any) {
+                FcCharSetDestroy(f->any); /* out of memory: nothing is found */
+                f->any = NULL;
+            }
+            atomic_store_explicit(&f->sorted_ready, 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&f->sorted_lock);
+    }
     if (!f->any || !FcCharSetHasChar(f->any, cp)) return -1;
     for (size_t j = 0; j < f->n_sorted; j++)
         if (FcCharSetHasChar(f->fams[f->sorted[j]].cs, cp)) return f->sorted[j];
@@ -277,6 +301,7 @@ static void init_empty(void)
     empty_fonts.fams = empty_families;
     empty_fonts.n_fams = 1 + QR_CJK_COUNT;
     empty_fonts.sorted = empty_sorted;
+    atomic_init(&empty_fonts.sorted_ready, 1);
     for (size_t s = 0; s < 256; s++)
         empty_script_fam[s] = -1;
     empty_fonts.script_fam = empty_script_fam;
@@ -289,11 +314,7 @@ static void init_empty(void)
     empty_fonts.is_default = 1;
 }
 
-/* The default set lives until exit on purpose. Fontconfig stores pointers
- * inside patterns and charsets as offsets, which LeakSanitizer cannot follow,
- * so in sanitizer builds its allocations are excluded from leak reports. */
-void __lsan_disable(void) __attribute__((weak));
-void __lsan_enable(void) __attribute__((weak));
+/* The default set lives until exit on purpose (see __lsan_disable above). */
 
 static void init_default(void)
 {
@@ -376,7 +397,10 @@ qr_fonts *qr_fonts_new_dir(const char *dir)
         return NULL;
     }
     qr_fonts *f = build(cfg); /* on failure build() destroyed cfg */
-    if (f && f->n_sorted == 0) {
+    size_t with_cs = 0;
+    for (size_t j = 0; f && j < f->n_fams; j++)
+        with_cs += f->fams[j].cs != NULL;
+    if (f && with_cs == 0) {
         qr_fonts_free(f);
         return NULL;
     }
@@ -396,6 +420,7 @@ void qr_fonts_free(qr_fonts *f)
     if (f->any) FcCharSetDestroy(f->any);
     if (f->list) FcFontSetDestroy(f->list);
     if (f->cfg) FcConfigDestroy(f->cfg);
+    if (f->has_lock) pthread_mutex_destroy(&f->sorted_lock);
     free(f);
 }
 

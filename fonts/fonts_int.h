@@ -10,6 +10,8 @@
 #define QR_FONTS_INT_H
 
 #include <fontconfig/fontconfig.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -108,13 +110,18 @@ struct qr_fonts {
     FcFontSet *list; /* every face; the qr_face pointers point into it */
     qr_family *fams; /* sorted by name; placeholders included */
     size_t n_fams;
-    int *sorted; /* families in FcFontSort order (fallback of last resort) */
+    /* The fallback of last resort, built on first need (most documents never
+     * need it): families in FcFontSort order and the union of their charsets. */
+    pthread_mutex_t sorted_lock;
+    atomic_int sorted_ready; /* sorted and any are set (or failed: any NULL) */
+    int *sorted;
     size_t n_sorted;
-    FcCharSet *any; /* union of every family's regular charset */
+    FcCharSet *any;
     int chain[QR_CHAIN_COUNT];
     int cjk[QR_CJK_COUNT];
     int *script_fam; /* per qr_fonts_scripts entry: family index, -1 = base */
     int ascii_ok;    /* the base family covers U+0020..U+007E */
+    int has_lock;    /* sorted_lock is initialised */
     int is_default;
 };
 
@@ -128,7 +135,8 @@ static inline int qr_fonts_covers(const qr_fonts *f, int fam, uint32_t cp)
     return cs && FcCharSetHasChar(cs, cp);
 }
 
-/** The first family after the fixed chain that covers cp (FcFontSort order), or -1. */
+/** The first family after the fixed chain that covers cp (FcFontSort order),
+ *  or -1. The first call asks fontconfig for that order (thread-safe). */
 int qr_fonts_last_resort(const qr_fonts *f, uint32_t cp);
 
 #endif

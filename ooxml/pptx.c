@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "look.h"
 #include "pptx_int.h"
 
 /* ---- shared helpers ------------------------------------------------------------ */

@@ -3,12 +3,15 @@
  * (qr_pdf_text: any script, the fonts/ fallback, RTL); placing turns the
  * labels into ordinary text lines (OP_LINE, so they are recorded, replayed
  * and extracted like body text) after one OP_CHART box; painting draws the
- * box's shapes (bars, lines, areas, slices, markers, gridlines) with cairo. */
+ * box's shapes (bars, lines, areas, slices, markers, gridlines) with cairo.
+ * For the structure tree it also lists a chart's data as table cells (the
+ * same table html hides for screen readers). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chart.h"
+#include "compile.h"
 #include "pdf_int.h"
 
 typedef struct measurer {
@@ -93,11 +96,11 @@ static double cairo_angle(double a)
     return a - M_PI / 2;
 }
 
-void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o)
+/* Draw p's shapes (not its labels) with the plot's top-left at (x, y). */
+static void paint_shapes(cairo_t *cr, const qr_chart_plot *p, double x, double y)
 {
-    const qr_chart_plot *p = o->blk->plot;
     cairo_save(cr);
-    cairo_translate(cr, o->x, o->y);
+    cairo_translate(cr, x, y);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     for (size_t i = 0; i < p->n; i++) {
         const qr_chart_shape *s = &p->shapes[i];
@@ -158,4 +161,90 @@ void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o)
         }
     }
     cairo_restore(cr);
+}
+
+void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o)
+{
+    paint_shapes(cr, o->blk->plot, o->x, o->y);
+}
+
+qr_status qr_pdf_draw_chart(pd_ctx *c, cairo_t *cr, const qr_chart *ch, double x, double y,
+                            double w, double h)
+{
+    measurer m = {.c = c, .path = ch->path};
+    qr_chart_measure ms = {width, &m};
+    qr_chart_plot p;
+    if (qr_chart_layout(ch, w, h, &ms, &p) != 0 || m.failed) {
+        free(m.texts);
+        return qr_pdf_fail(c, QR_E_NOMEM, ch->path, "out of memory");
+    }
+    paint_shapes(cr, &p, x, y);
+    /* the labels where place_chart (layout.c) puts a document chart's */
+    for (size_t i = 0; i < p.n && c->status == QR_OK; i++) {
+        const qr_chart_shape *s = &p.shapes[i];
+        const pd_text *t = s->kind == QR_CS_TEXT ? m.texts[s->text] : NULL;
+        if (!t || !t->n_lines) continue;
+        rgba(cr, s->color, 1);
+        cairo_move_to(cr, x + s->x - p.texts[s->text].width * s->anchor / 2 + t->lines[0].x,
+                      y + s->y);
+        pango_cairo_show_layout_line(cr, t->lines[0].line);
+    }
+    qr_chart_plot_free(&p);
+    free(m.texts);
+    return c->status;
+}
+
+int qr_pdf_chart_grid(const qr_chart *ch, size_t *rows, size_t *cols)
+{
+    size_t per = ch->type == QR_CHART_SCATTER ? 2 : 1;
+    *rows = 1 + ch->n_points;
+    *cols = 1 + per * ch->n_series;
+    return *rows * *cols <= QR_PDF_CHART_CELLS;
+}
+
+static void cell_value(qr_buf *b, double v)
+{
+    char n[40];
+    int k = qr_fmt_double(v, n);
+    qr_buf_append(b, n, (size_t)k);
+}
+
+static void cell_series(qr_buf *b, const qr_series *s, size_t i, const char *suffix)
+{
+    if (*s->name)
+        qr_buf_puts(b, s->name);
+    else
+        qr_buf_printf(b, "Series %zu", i + 1);
+    qr_buf_puts(b, suffix);
+}
+
+void qr_pdf_chart_cells(const qr_chart *ch, qr_buf *b)
+{
+    int sc = ch->type == QR_CHART_SCATTER;
+    qr_buf_puts(b, sc ? "#" : ch->x_title ? ch->x_title : "");
+    qr_buf_putc(b, '\0');
+    for (size_t s = 0; s < ch->n_series; s++) {
+        if (sc) {
+            cell_series(b, &ch->series[s], s, " x");
+            qr_buf_putc(b, '\0');
+        }
+        cell_series(b, &ch->series[s], s, sc ? " y" : "");
+        qr_buf_putc(b, '\0');
+    }
+    for (size_t i = 0; i < ch->n_points; i++) {
+        if (sc)
+            qr_buf_printf(b, "%zu", i + 1);
+        else
+            qr_buf_puts(b, ch->categories[i]);
+        qr_buf_putc(b, '\0');
+        for (size_t s = 0; s < ch->n_series; s++) {
+            const qr_series *se = &ch->series[s];
+            if (sc) {
+                if (i < se->n) cell_value(b, se->x[i]);
+                qr_buf_putc(b, '\0');
+            }
+            if (i < se->n) cell_value(b, se->values[i]);
+            qr_buf_putc(b, '\0');
+        }
+    }
 }

@@ -10,11 +10,17 @@
  * cairo closes none, and the only window left is the first use of a face
  * in the process. The pins are released at exit.
  *
+ * Before a document is measured on two threads, qr_pdf_needs_pin() closes
+ * that window too: the main thread opens and pins the face pango will pick
+ * for every character of the document, in each family, language, weight
+ * and slant, so neither thread opens a face while both run.
+ *
  * Cost: one set lookup (under a mutex) per change of font within a layout;
  * a few dozen faces at most, so the set is a plain array. */
 #include <cairo-ft.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pdf_int.h"
 
@@ -23,6 +29,7 @@ static cairo_font_face_t **pinned_faces;   /* the set's keys */
 static cairo_scaled_font_t **pinned_fonts; /* a font of each face, referenced and locked */
 static size_t n_pins, cap_pins;
 static int at_exit_set;
+static size_t n_pinned_ever; /* faces pinned in the process, for QUIRE_PDF_FACE_TRACE */
 
 static void unpin_all(void)
 {
@@ -57,9 +64,25 @@ static void pin(cairo_scaled_font_t *sf)
     if (!cairo_ft_scaled_font_lock_face(sf)) goto out;
     pinned_faces[n_pins] = face;
     pinned_fonts[n_pins++] = cairo_scaled_font_reference(sf);
+    n_pinned_ever++;
     if (!at_exit_set) at_exit_set = atexit(unpin_all) == 0;
 out:
     pthread_mutex_unlock(&pins_lock);
+}
+
+static void pin_font(PangoFont *font)
+{
+    if (!font || !PANGO_IS_CAIRO_FONT(font)) return;
+    cairo_scaled_font_t *sf = pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
+    if (sf && cairo_scaled_font_get_type(sf) == CAIRO_FONT_TYPE_FT) pin(sf);
+}
+
+size_t qr_pdf_pinned_count(void)
+{
+    pthread_mutex_lock(&pins_lock);
+    size_t n = n_pinned_ever;
+    pthread_mutex_unlock(&pins_lock);
+    return n;
 }
 
 void qr_pdf_pin_faces(PangoLayout *lay)
@@ -72,8 +95,133 @@ void qr_pdf_pin_faces(PangoLayout *lay)
             PangoFont *font = run->item->analysis.font;
             if (!font || font == last || !PANGO_IS_CAIRO_FONT(font)) continue;
             last = font;
-            cairo_scaled_font_t *sf = pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
-            if (sf && cairo_scaled_font_get_type(sf) == CAIRO_FONT_TYPE_FT) pin(sf);
+            pin_font(font);
         }
     }
+}
+
+/* ---- the faces a document needs ------------------------------------------------ */
+
+#define CP_LIMIT 0x110000
+
+/* One family in one language and style, with the code points set in it. */
+typedef struct need {
+    const char *family, *lang; /* fonts/'s strings: they live for the process */
+    int bold, italic;
+    unsigned char *cps; /* CP_LIMIT bits */
+} need;
+
+struct pd_needs {
+    need *items;
+    size_t n, cap;
+    int oom;
+};
+
+pd_needs *qr_pdf_needs_new(void)
+{
+    return calloc(1, sizeof(pd_needs));
+}
+
+void qr_pdf_needs_free(pd_needs *nd)
+{
+    if (!nd) return;
+    for (size_t i = 0; i < nd->n; i++)
+        free(nd->items[i].cps);
+    free(nd->items);
+    free(nd);
+}
+
+static int same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static need *need_for(pd_needs *nd, const char *family, const char *lang, int bold, int italic)
+{
+    for (size_t i = 0; i < nd->n; i++) {
+        need *e = &nd->items[i];
+        if (e->bold == bold && e->italic == italic && same(e->family, family) &&
+            same(e->lang, lang))
+            return e;
+    }
+    if (nd->n == nd->cap) {
+        size_t cap = nd->cap ? 2 * nd->cap : 8;
+        need *p = realloc(nd->items, cap * sizeof *p);
+        if (!p) return NULL;
+        nd->items = p;
+        nd->cap = cap;
+    }
+    unsigned char *cps = calloc(CP_LIMIT / 8, 1);
+    if (!cps) return NULL;
+    need *e = &nd->items[nd->n++];
+    *e = (need){family, lang, bold, italic, cps};
+    e->cps[' ' / 8] |= 1u << (' ' % 8); /* pango keeps spaces and empty lines in a font too */
+    return e;
+}
+
+int qr_pdf_needs_add(pd_needs *nd, const char *family, const char *lang, int bold, int italic,
+                     const char *s, size_t n)
+{
+    need *e = need_for(nd, family, lang, bold != 0, italic != 0);
+    if (!e) return nd->oom = -1;
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = u[i];
+        size_t len = cp >= 0xF0 ? 4 : cp >= 0xE0 ? 3 : cp >= 0xC0 ? 2 : 1;
+        if (i + len > n) break;
+        if (len == 2) cp = ((cp & 0x1F) << 6) | (u[i + 1] & 0x3F);
+        if (len == 3)
+            cp = ((cp & 0x0F) << 12) | ((uint32_t)(u[i + 1] & 0x3F) << 6) | (u[i + 2] & 0x3F);
+        if (len == 4)
+            cp = ((cp & 0x07) << 18) | ((uint32_t)(u[i + 1] & 0x3F) << 12) |
+                 ((uint32_t)(u[i + 2] & 0x3F) << 6) | (u[i + 3] & 0x3F);
+        if (cp < CP_LIMIT) e->cps[cp / 8] |= (unsigned char)(1u << (cp % 8));
+        i += len;
+    }
+    return 0;
+}
+
+static gboolean first_font(PangoFontset *fs, PangoFont *font, gpointer data)
+{
+    (void)fs;
+    pin_font(font);
+    (void)data;
+    return TRUE; /* the first one only */
+}
+
+/* Every font pango's fontset for e picks for e's code points, as
+ * pango_itemize does: the first font that has the character. */
+static void pin_need(PangoContext *pc, const need *e)
+{
+    int bold = e->bold, italic = e->italic;
+    PangoFontDescription *fd = pango_font_description_new();
+    pango_font_description_set_family_static(fd, e->family);
+    pango_font_description_set_absolute_size(fd, 11 * PANGO_SCALE);
+    pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_font_description_set_style(fd, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+    PangoLanguage *lang =
+        e->lang ? pango_language_from_string(e->lang) : pango_context_get_language(pc);
+    PangoFontset *fs = pango_font_map_load_fontset(pango_context_get_font_map(pc), pc, fd, lang);
+    pango_font_description_free(fd);
+    if (!fs) return;
+    pango_fontset_foreach(fs, first_font, NULL);
+    PangoFont *last = NULL;
+    for (uint32_t b = 0; b < CP_LIMIT / 8; b++) {
+        if (!e->cps[b]) continue;
+        for (uint32_t k = 0; k < 8; k++) {
+            if (!(e->cps[b] & (1u << k))) continue;
+            PangoFont *font = pango_fontset_get_font(fs, b * 8 + k);
+            if (font && font != last) pin_font(font);
+            if (last) g_object_unref(last);
+            last = font;
+        }
+    }
+    if (last) g_object_unref(last);
+    g_object_unref(fs);
+}
+
+void qr_pdf_needs_pin(pd_needs *nd, PangoContext *pc)
+{
+    for (size_t i = 0; i < nd->n; i++)
+        pin_need(pc, &nd->items[i]);
 }

@@ -140,22 +140,7 @@ static void image_destroy_data(void *p)
     (void)p; /* the bytes live in the document's arena */
 }
 
-typedef struct png_reader {
-    const unsigned char *p;
-    size_t left;
-} png_reader;
-
-static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int len)
-{
-    png_reader *r = closure;
-    if (len > r->left) return CAIRO_STATUS_READ_ERROR;
-    memcpy(data, r->p, len);
-    r->p += len;
-    r->left -= len;
-    return CAIRO_STATUS_SUCCESS;
-}
-
-static int keep_surface(pd_ctx *c, cairo_surface_t *s)
+int qr_pdf_keep_surface(pd_ctx *c, cairo_surface_t *s)
 {
     if (c->n_surfaces == c->cap_surfaces) {
         size_t cap = c->cap_surfaces ? c->cap_surfaces * 2 : 8;
@@ -168,6 +153,8 @@ static int keep_surface(pd_ctx *c, cairo_surface_t *s)
     return 0;
 }
 
+/* Size an image's box from its header; a PNG is decoded later, once the
+ * whole document is measured (images.c), JPEG bytes go to the PDF as they are. */
 static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const char *path)
 {
     double dx = im->dpi_x > 0 ? im->dpi_x : 96, dy = im->dpi_y > 0 ? im->dpi_y : 96;
@@ -181,17 +168,7 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
                         "placeholder is drawn",
                         (unsigned)im->width_px, (unsigned)im->height_px, MAX_PNG_PIXELS / 1e6);
     } else if (im->type == QR_IMAGE_PNG) {
-        png_reader r = {im->data, im->size};
-        s = cairo_image_surface_create_from_png_stream(png_read, &r);
-        if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
-            cairo_surface_destroy(s);
-            s = NULL;
-            qr_errlist_addf(c->rc->warnings, QR_OK, path, "re-save the image as PNG or JPEG",
-                            "the PNG image could not be decoded; a placeholder is drawn");
-        } else if (!im->width_px || !im->height_px) {
-            w = cairo_image_surface_get_width(s) * 72.0 / dx;
-            h = cairo_image_surface_get_height(s) * 72.0 / dy;
-        }
+        b->png = im;
     } else if (!c->for_png) {
         /* A 1x1 surface carrying the JPEG file: cairo's PDF surface writes the
          * bytes as a DCTDecode image and draws it in the surface's unit square,
@@ -206,7 +183,7 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
             s = NULL;
         }
     }
-    if (s && keep_surface(c, s) != 0) {
+    if (s && qr_pdf_keep_surface(c, s) != 0) {
         cairo_surface_destroy(s);
         return qr_pdf_fail(c, QR_E_NOMEM, path, "out of memory");
     }
@@ -219,9 +196,9 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
     b->img_w = w * k;
     b->img_h = h * k;
     b->surface = s;
-    if (!s) {
-        /* PNG preview of a JPEG (no decoder here) or an undecodable image: a
-         * light box with the alt text. */
+    if (!s && !b->png) {
+        /* PNG preview of a JPEG (no decoder here) or a PNG too big to
+         * decode: a light box with the alt text. */
         pd_style st = {.size = 9, .align = PD_ALIGN_CENTER};
         const char *label = im->alt && *im->alt ? im->alt : "image";
         double lw = b->img_w - 8 > 8 ? b->img_w - 8 : 8;
@@ -828,6 +805,25 @@ static void place_chart(flow *f, const pd_block *b)
     f->fresh = 0;
 }
 
+/* A chart's data after its Figure: a Table of cells without content, whose
+ * texts tagged.c adds (qr_pdf_chart_cells, in the same order). */
+static void tag_chart_data(pd_ctx *c, const qr_chart *ch)
+{
+    size_t rows, cols;
+    if (!qr_pdf_chart_grid(ch, &rows, &cols)) return;
+    add_tag(c, PD_TAG_TABLE, 1);
+    for (size_t r = 0; r < rows; r++) {
+        add_tag(c, PD_TAG_TR, 1);
+        for (size_t k = 0; k < cols; k++) {
+            int tag = r == 0 || k == 0 ? PD_TAG_DATA_TH : PD_TAG_DATA_TD;
+            add_tag(c, tag, 1);
+            add_tag(c, tag, 0);
+        }
+        add_tag(c, PD_TAG_TR, 0);
+    }
+    add_tag(c, PD_TAG_TABLE, 0);
+}
+
 static void paginate(pd_ctx *c)
 {
     flow f = {.c = c};
@@ -873,7 +869,10 @@ static void paginate(pd_ctx *c)
             add_tag(c, PD_TAG_FIGURE, 0);
             break;
         case PB_CHART:
+            add_tag(c, PD_TAG_FIGURE, 1); /* its alt text: tagged.c */
             place_chart(&f, b);
+            add_tag(c, PD_TAG_FIGURE, 0);
+            tag_chart_data(c, b->chart);
             break;
         case PB_BREAK:
             break;

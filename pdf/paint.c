@@ -76,14 +76,14 @@ static void link_attrs(const pd_op *o, void (*emit)(void *, const char *), void 
 {
     const pd_text *t = o->text;
     const pd_line *ln = &t->lines[o->line];
-    int ls = ln->line->start_index, le = ls + ln->line->length;
+    int base = (int)ln->base, ls = base + ln->line->start_index, le = ls + ln->line->length;
     double layout_x = o->x - ln->x, top = o->y - ln->ascent;
     for (size_t k = 0; k < t->n_links; k++) {
         const pd_link *lk = &t->links[k];
         int s = lk->start > ls ? lk->start : ls, e = lk->end < le ? lk->end : le;
         if (s >= e) continue;
         int *ranges = NULL, n = 0;
-        pango_layout_line_get_x_ranges(ln->line, s, e, &ranges, &n);
+        pango_layout_line_get_x_ranges(ln->line, s - base, e - base, &ranges, &n);
         qr_buf b = {0};
         qr_buf_puts(&b, "rect=[");
         int any = 0;
@@ -275,6 +275,16 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
 {
     painter pt = {c, rd};
     size_t a = c->page_start[p], z = c->page_start[p + 1];
+    if (ol && a < z && c->ops[a].kind == OP_TAG && c->ops[a].color == PD_TAG_FIGURE) {
+        /* cairo 1.16 fails the whole PDF ("invalid tag name, attributes, or
+         * nesting") when a page's first structure element is a Figure opened
+         * before anything is drawn on the page: one white point first. */
+        cairo_save(cr);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_rectangle(cr, 0, 0, 1, 1);
+        cairo_fill(cr);
+        cairo_restore(cr);
+    }
     for (size_t i = a; i < z; i++) {
         const pd_op *o = &c->ops[i];
         switch ((pd_op_kind)o->kind) {

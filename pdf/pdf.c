@@ -431,7 +431,7 @@ static void *helper_main(void *arg)
  * up to chunk last (where measuring failed, else the last chunk), as one
  * thread would have. (No "no installed font covers" warning can come from
  * here, which each thread would give once for its own chunks: a document
- * with an uncovered character stays on one thread, see dejavu_only().) */
+ * with an uncovered character stays on one thread, see pin_document_faces().) */
 static void par_merge(par *p, qr_render_ctx *rc, size_t last)
 {
     for (size_t k = 0; k <= last && k < p->n_chunks; k++) {
@@ -527,75 +527,109 @@ out:
 
 /* cairo 1.16's FreeType backend keeps at most 10 faces open; opening one
  * more closes a face it reads as unused without taking that face's lock, so
- * with two threads shaping text in many fonts the face it closes can be in
- * use on the other thread (a crash in about 1 run in 30 of M1 on a loaded
- * machine). A second thread is therefore used only when all the text is set
- * in DejaVu: its Sans and Sans Mono faces, with bold and oblique, are eight,
- * under that limit. A character no font covers sends pango looking through
- * other fonts, so it keeps the document on one thread too. */
-static int dejavu_text(pd_ctx *c, const qr_text *t, const char *s, size_t n)
+ * with two threads shaping text in many fonts the face it closes could be in
+ * use on the other thread. Before the threads start, the main thread
+ * therefore gathers every (family, language) the document's text is set in,
+ * with its characters, and opens and pins the faces pango picks for them
+ * (faces.c): neither thread opens a face after that, so cairo closes none.
+ * A character no font covers sends pango looking through other fonts, and
+ * its warning would come once per thread: such a document stays on one
+ * thread. */
+/* The style flags of a text: its block's (pd_style in layout.c). */
+enum { N_BOLD = 1, N_ITALIC = 2, N_MONO = 4 };
+
+static int needs_text(pd_ctx *c, pd_needs *nd, const qr_text *t, const char *s, size_t n, int flags)
 {
     qr_spans_reset(&c->spans);
     qr_status st = t ? qr_fonts_itemize_text(c->fonts, t, c->lang, &c->spans)
                      : qr_fonts_itemize(c->fonts, s, n, c->lang, &c->spans);
     if (st != QR_OK || c->spans.n_missing) return 0;
-    for (size_t i = 0; i < c->spans.n; i++)
-        if (strncmp(c->spans.items[i].family, "DejaVu", 6) != 0) return 0;
+    for (size_t i = 0; i < c->spans.n; i++) {
+        const qr_span *sp = &c->spans.items[i];
+        const char *txt = t ? (sp->run < t->n ? t->runs[sp->run].text : NULL) : s;
+        if (!txt) continue;
+        const qr_run *run = t ? &t->runs[sp->run] : NULL;
+        int mono = (flags & N_MONO) || (run && run->code);
+        int bold = (flags & N_BOLD) || (run && run->bold),
+            italic = (flags & N_ITALIC) || (run && run->italic);
+        /* the mono face replaces DejaVu Sans in code (text.c, code_family) */
+        const char *fam = mono && sp->slot == QR_SLOT_LATIN && strncmp(sp->family, "DejaVu", 6) == 0
+                              ? qr_fonts_mono_family()
+                              : sp->family;
+        if (qr_pdf_needs_add(nd, fam, sp->lang, bold, italic, txt + sp->start, sp->len) != 0)
+            return 0;
+    }
     return 1;
 }
 
-static int dejavu_items(pd_ctx *c, const qr_item *it, size_t n)
+static int needs_items(pd_ctx *c, pd_needs *nd, const qr_item *it, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!dejavu_text(c, &it[i].text, NULL, 0) || !dejavu_items(c, it[i].items, it[i].n_items))
+        if (!needs_text(c, nd, &it[i].text, NULL, 0, 0) ||
+            !needs_items(c, nd, it[i].items, it[i].n_items))
             return 0;
     return 1;
 }
 
-static int dejavu_block(pd_ctx *c, const qr_block *b)
+static int needs_block(pd_ctx *c, pd_needs *nd, const qr_block *b)
 {
     switch (b->type) {
     case QR_BLOCK_HEADING:
-        return dejavu_text(c, &b->u.heading.text, NULL, 0);
+        return needs_text(c, nd, &b->u.heading.text, NULL, 0,
+                          N_BOLD | (b->u.heading.level == 6 ? N_ITALIC : 0));
     case QR_BLOCK_PARAGRAPH:
-        return dejavu_text(c, &b->u.paragraph.text, NULL, 0);
+        return needs_text(c, nd, &b->u.paragraph.text, NULL, 0, 0);
     case QR_BLOCK_LIST:
-        return dejavu_items(c, b->u.list.items, b->u.list.n_items);
+        return needs_items(c, nd, b->u.list.items, b->u.list.n_items);
     case QR_BLOCK_TABLE:
         for (size_t i = 0; i < b->u.table.n_headers; i++)
-            if (!dejavu_text(c, &b->u.table.headers[i].text, NULL, 0)) return 0;
+            if (!needs_text(c, nd, &b->u.table.headers[i].text, NULL, 0, N_BOLD)) return 0;
         for (size_t r = 0; r < b->u.table.n_rows; r++)
             for (size_t i = 0; i < b->u.table.n_cols; i++)
-                if (!dejavu_text(c, &b->u.table.rows[r][i].text, NULL, 0)) return 0;
+                if (!needs_text(c, nd, &b->u.table.rows[r][i].text, NULL, 0, 0)) return 0;
         return 1;
     case QR_BLOCK_CODE:
-        return dejavu_text(c, NULL, b->u.code.text, b->u.code.len);
+        return needs_text(c, nd, NULL, b->u.code.text, b->u.code.len, N_MONO);
     case QR_BLOCK_IMAGE:
-        return !b->u.image.alt || dejavu_text(c, NULL, b->u.image.alt, strlen(b->u.image.alt));
+        return !b->u.image.alt ||
+               needs_text(c, nd, NULL, b->u.image.alt, strlen(b->u.image.alt), 0);
     case QR_BLOCK_PAGE_BREAK:
         return 1;
     case QR_BLOCK_CHART: {
         const qr_chart *ch = &b->u.chart;
         const char *t[3] = {ch->title, ch->x_title, ch->y_title};
-        for (int k = 0; k < 3; k++)
-            if (t[k] && !dejavu_text(c, NULL, t[k], strlen(t[k]))) return 0;
+        for (int k = 0; k < 3; k++) /* the title is bold, the axis titles too */
+            if (t[k] && !needs_text(c, nd, NULL, t[k], strlen(t[k]), N_BOLD)) return 0;
         for (size_t k = 0; k < ch->n_categories; k++)
-            if (!dejavu_text(c, NULL, ch->categories[k], strlen(ch->categories[k]))) return 0;
+            if (!needs_text(c, nd, NULL, ch->categories[k], strlen(ch->categories[k]), 0)) return 0;
         for (size_t k = 0; k < ch->n_series; k++)
-            if (!dejavu_text(c, NULL, ch->series[k].name, strlen(ch->series[k].name))) return 0;
+            if (!needs_text(c, nd, NULL, ch->series[k].name, strlen(ch->series[k].name), 0))
+                return 0;
         return 1;
     }
     }
     return 0;
 }
 
-static int dejavu_only(pd_ctx *c)
+/* What quire itself adds in DejaVu Sans: list markers (numbers, bullets,
+ * the right-to-left mark), footers "N / M", the "image" placeholder. */
+static const char own_text[] =
+    "0123456789./ image \xE2\x80\xA2\xE2\x97\xA6\xE2\x96\xAA\xE2\x80\x8F";
+
+/* Open and pin every face the document needs; 0 when it must stay on one
+ * thread (a character no font covers, or out of memory). */
+static int pin_document_faces(pd_ctx *c)
 {
     const qr_doc *d = c->doc;
-    if (d->title && !dejavu_text(c, NULL, d->title, strlen(d->title))) return 0;
-    for (size_t i = 0; i < d->n_blocks; i++)
-        if (!dejavu_block(c, &d->blocks[i])) return 0;
-    return 1;
+    pd_needs *nd = qr_pdf_needs_new();
+    int ok =
+        nd && qr_pdf_needs_add(nd, "DejaVu Sans", NULL, 0, 0, own_text, sizeof own_text - 1) == 0;
+    if (ok && d->title) ok = needs_text(c, nd, NULL, d->title, strlen(d->title), N_BOLD);
+    for (size_t i = 0; ok && i < d->n_blocks; i++)
+        ok = needs_block(c, nd, &d->blocks[i]);
+    if (ok) qr_pdf_needs_pin(nd, c->pc);
+    qr_pdf_needs_free(nd);
+    return ok;
 }
 
 /* QUIRE_PDF_THREADS=1 keeps a big document on one thread (measured and
@@ -619,13 +653,17 @@ static qr_status layout(pd_ctx *c)
     size_t total = 0;
     for (size_t i = 0; i < d->n_blocks && total < PARALLEL_MIN_BYTES; i++)
         total += block_cost(&d->blocks[i]);
-    int done = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread() && dejavu_only(c) &&
-               layout_parallel(c, tb, out) == 0;
+    int done = 0;
+    if (total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread() && pin_document_faces(c)) {
+        c->pins_before = qr_pdf_pinned_count();
+        done = layout_parallel(c, tb, out) == 0;
+    }
     if (!done) {
         if (tb && qr_pdf_measure_title(c, tb) != QR_OK) return c->status;
         if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
     }
     if (c->status != QR_OK) return c->status;
+    if (qr_pdf_decode_images(c) != QR_OK) return c->status;
     return qr_pdf_paginate(c);
 }
 
@@ -678,9 +716,12 @@ static void drop_painted(pd_pipe *pp)
         if (!go) return;
         for (size_t i = c->page_start[p]; i < c->page_start[p + 1]; i++) {
             const pd_text *t = op_text(&c->ops[i]);
-            if (!t || t->last_page != p || !t->owner->layouts[t->slot]) continue;
-            g_object_unref(t->owner->layouts[t->slot]);
-            t->owner->layouts[t->slot] = NULL;
+            if (!t || t->last_page != p) continue;
+            for (size_t k = t->slot; k < t->slot + t->n_slots; k++) {
+                if (!t->owner->layouts[k]) continue;
+                g_object_unref(t->owner->layouts[k]);
+                t->owner->layouts[k] = NULL;
+            }
         }
     }
 }
@@ -819,18 +860,49 @@ static void pipe_free(pd_ctx *c)
 
 /* ---- PDF ------------------------------------------------------------------------------ */
 
+/* A chart's Figure /Alt: its alt text, else its title (as html's aria-label). */
+static const char *chart_alt(const qr_chart *ch)
+{
+    return *ch->alt ? ch->alt : ch->title ? ch->title : "chart";
+}
+
 /* The catalog's /Lang and title preference, each Figure's /Alt. */
 static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
 {
     const qr_doc *d = c->doc;
     size_t n = 0;
     for (size_t i = 0; i < d->n_blocks; i++)
-        n += d->blocks[i].type == QR_BLOCK_IMAGE;
+        n += d->blocks[i].type == QR_BLOCK_IMAGE || d->blocks[i].type == QR_BLOCK_CHART;
     const char **alts = calloc(n ? n : 1, sizeof *alts);
     if (!alts) return -1;
     for (size_t i = 0, k = 0; i < d->n_blocks; i++)
-        if (d->blocks[i].type == QR_BLOCK_IMAGE) alts[k++] = d->blocks[i].u.image.alt;
-    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title && *d->title, alts, n);
+        if (d->blocks[i].type == QR_BLOCK_IMAGE)
+            alts[k++] = d->blocks[i].u.image.alt;
+        else if (d->blocks[i].type == QR_BLOCK_CHART)
+            alts[k++] = chart_alt(&d->blocks[i].u.chart);
+    /* the charts' data tables (layout.c's tag_chart_data), cell by cell */
+    qr_buf cb = {0};
+    size_t nc = 0, rows, cols;
+    for (size_t i = 0; i < d->n_blocks; i++)
+        if (d->blocks[i].type == QR_BLOCK_CHART &&
+            qr_pdf_chart_grid(&d->blocks[i].u.chart, &rows, &cols)) {
+            qr_pdf_chart_cells(&d->blocks[i].u.chart, &cb);
+            nc += rows * cols;
+        }
+    const char **cells = calloc(nc ? nc : 1, sizeof *cells);
+    if (!cells || cb.oom) {
+        free(cells);
+        qr_buf_free(&cb);
+        free(alts);
+        return -1;
+    }
+    for (size_t k = 0, at = 0; k < nc && at < cb.len; k++) {
+        cells[k] = cb.data + at;
+        at += strlen(cells[k]) + 1;
+    }
+    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title && *d->title, alts, n, cells, nc);
+    free(cells);
+    qr_buf_free(&cb);
     free(alts);
     return r;
 }
@@ -922,6 +994,11 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     qr_buf_free(&tail);
     free(ob);
     if (dropping) pthread_join(th, NULL);
+    /* QUIRE_PDF_FACE_TRACE=1: how many faces the two threads (measuring,
+     * then painting) had to pin themselves: 0 unless the gathering missed one */
+    if (c.helper && getenv("QUIRE_PDF_FACE_TRACE"))
+        fprintf(stderr, "quire: pdf: %zu faces pinned before the threads, %zu by them\n",
+                c.pins_before, qr_pdf_pinned_count() - c.pins_before);
     if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
         cairo_fail(&c, out, cs);
     st = c.status;

@@ -30,14 +30,15 @@ typedef struct pd_link {
 /* One line of a layout, measured once (points, relative to the layout's top-left). */
 typedef struct pd_line {
     PangoLayoutLine *line; /* owned by the layout */
-    double x;              /* left of the line's logical box (alignment included) */
-    double top, height;    /* logical box */
-    double ascent;         /* baseline - top */
+    size_t base;        /* the text's byte where line's layout starts (a huge text has several) */
+    double x;           /* left of the line's logical box (alignment included) */
+    double top, height; /* logical box */
+    double ascent;      /* baseline - top */
 } pd_line;
 
 /* A paragraph-like text laid out at a fixed width. */
 typedef struct pd_text {
-    PangoLayout *layout; /* unreffed by pd_ctx_free */
+    PangoLayout *layout; /* the first of n_slots layouts; unreffed by pd_ctx_free */
     pd_line *lines;
     size_t n_lines;
     double width, height; /* width: the wrap width (or the ink width when unwrapped) */
@@ -47,9 +48,10 @@ typedef struct pd_text {
     int has_rgb; /* pd_style's colour */
     uint32_t rgb;
     /* layout == owner->layouts[slot]; last_page: the last page that draws
-     * it (set by the PDF paint pass's helper, which frees it after that) */
+     * it (set by the PDF paint pass's helper, which frees it after that);
+     * a huge text's pieces are owner->layouts[slot .. slot + n_slots) */
     struct pd_ctx *owner;
-    size_t slot, last_page;
+    size_t slot, n_slots, last_page;
 } pd_text;
 
 /* How a text is set. */
@@ -98,6 +100,7 @@ typedef struct pd_block {
     const pd_text **cells;  /* n_rows * n_cols */
     /* PB_IMAGE */
     cairo_surface_t *surface; /* NULL: draw a placeholder box */
+    const qr_image *png;      /* a PNG that images.c decodes after measuring, or NULL */
     double img_w, img_h;
     const pd_text *alt; /* placeholder label */
     /* PB_CHART (img_w x img_h): the chart (alt text and data, for a
@@ -134,7 +137,9 @@ enum {
     PD_TAG_TH,
     PD_TAG_TD,
     PD_TAG_CODE,
-    PD_TAG_FIGURE /* blk: the image block, whose alt text tagged.c adds */
+    PD_TAG_FIGURE,  /* an image or a chart, whose alt text tagged.c adds */
+    PD_TAG_DATA_TH, /* a cell of a chart's data table: no content, its text */
+    PD_TAG_DATA_TD  /* added by tagged.c as /ActualText (then a TH or a TD) */
 };
 
 typedef struct pd_op {
@@ -196,6 +201,7 @@ typedef struct pd_ctx {
     struct pd_ctx *helper;
     qr_render_ctx helper_rc;
     qr_errlist helper_warnings, helper_errors;
+    size_t pins_before; /* faces pinned when the helper started (QUIRE_PDF_FACE_TRACE) */
 } pd_ctx;
 
 /* pdf.c */
@@ -224,6 +230,8 @@ int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l);
 qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b);
 /** Pass 1a: measure the document's blocks [from, to) into out[0..to-from). */
 qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to);
+/** Keep a cairo surface until pd_ctx_free. Returns 0, or -1 on OOM. */
+int qr_pdf_keep_surface(pd_ctx *c, cairo_surface_t *s);
 /** Pass 1b: paginate c->blocks into c->ops / c->page_start. */
 qr_status qr_pdf_paginate(pd_ctx *c);
 
@@ -233,6 +241,28 @@ struct qr_chart;
 qr_status qr_pdf_measure_chart(pd_ctx *c, pd_block *b, const struct qr_chart *ch);
 /** Pass 2: draw an OP_CHART box's shapes (not its labels). */
 void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o);
+/* images.c */
+/** Pass 1a, after measuring: decode the PNG images of c->blocks (those
+ *  with png set) into their surfaces, each distinct one once, downsampled
+ *  to the resolution it is drawn at, within the document's budgets; a
+ *  warning for each image downsampled or skipped (a placeholder). */
+qr_status qr_pdf_decode_images(pd_ctx *c);
+/* A chart's data as a table in the structure tree: at most this many cells
+ * (else the Figure's /Alt only). */
+#define QR_PDF_CHART_CELLS 4096
+/** The table of ch's data: *rows x *cols cells (a header row; a first
+ *  column of categories, or point numbers for scatter). 0 when it has more
+ *  than QR_PDF_CHART_CELLS cells (no table then). */
+int qr_pdf_chart_grid(const struct qr_chart *ch, size_t *rows, size_t *cols);
+/** Append the table's cells to b row by row, each NUL-terminated: the
+ *  category axis title (scatter: "#") and the series' names ("Series N"
+ *  when unnamed; scatter: "name x", "name y"), then per point its category
+ *  and each series' value (empty past a short series). */
+void qr_pdf_chart_cells(const struct qr_chart *ch, qr_buf *b);
+/** Lay out and draw chart ch, labels included, in the w x h point box at
+ *  (x, y) on cr at once (slide and sheet previews). */
+qr_status qr_pdf_draw_chart(pd_ctx *c, cairo_t *cr, const struct qr_chart *ch, double x, double y,
+                            double w, double h);
 
 /* replay.c */
 /* The records of a page's recording. */
@@ -294,15 +324,33 @@ void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
  *  while finishing the surface (tail, which started at file offset base):
  *  /Lang lang and, with a title, /ViewerPreferences /DisplayDocTitle in the
  *  catalog, /Alt on each Figure element (alts[k] for the k-th, in document
- *  order), the cross-reference offsets moved to match. Returns 0, or -1 on
- *  OOM (tail is left as it was). */
+ *  order), each chart data cell (PD_TAG_DATA_TH/TD) made a TH or TD with
+ *  /ActualText cells[k] (the k-th, in document order), the cross-reference
+ *  offsets moved to match. Returns 0, or -1 on OOM (tail is left as it was). */
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
-                     const char *const *alts, size_t n_alts);
+                     const char *const *alts, size_t n_alts, const char *const *cells,
+                     size_t n_cells);
 
 /* ---- faces.c ---------------------------------------------------------------- */
 
 /** Keep the FreeType face of every font lay draws with open for the life of
  *  the process (see faces.c: cairo 1.16 closes unlocked faces past 10). */
 void qr_pdf_pin_faces(PangoLayout *lay);
+/** Faces pinned so far in the process (QUIRE_PDF_FACE_TRACE counts those a
+ *  two-thread measure pinned late). */
+size_t qr_pdf_pinned_count(void);
+
+/** The faces a document needs: (family, language) pairs with the characters
+ *  set in each, gathered before the threads start. */
+typedef struct pd_needs pd_needs;
+pd_needs *qr_pdf_needs_new(void);
+/** Note that the UTF-8 text s[0..n) is set in family (in lang, or NULL for
+ *  the context's), bold and/or italic. Returns 0, or -1 out of memory. */
+int qr_pdf_needs_add(pd_needs *nd, const char *family, const char *lang, int bold, int italic,
+                     const char *s, size_t n);
+/** Open and pin every face pango picks for those characters, on pc's font
+ *  map. */
+void qr_pdf_needs_pin(pd_needs *nd, PangoContext *pc);
+void qr_pdf_needs_free(pd_needs *nd);
 
 #endif

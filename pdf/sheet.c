@@ -12,6 +12,10 @@
  * FALSE centred; formulas by their value (spec/formula.h). Text spills
  * into empty cells to its right, as Excel draws it, and is clipped at the
  * next filled cell. The footer holds the sheet's name and the page number.
+ * A sheet's charts are drawn at their anchor cell, as large as the .xlsx
+ * anchors them (432 x 252 pt by default), on a white chart area (pdf/
+ * chart.c draws them); the pages reach as far as the charts do, and a chart
+ * larger than a page's cells goes on over the next pages, as Excel prints.
  *
  * Only row heights are computed for the whole sheet (a scan of its text
  * cells for line breaks, no text layout), so a PNG of page 1 of a
@@ -103,12 +107,34 @@ typedef struct splan {
     size_t n_rb;
     size_t first_page; /* 0-based page number of its first page */
     const afont *af;   /* NULL: every cell through pango */
+    /* the grid reaches as far as the sheet's charts: nr rows (n_rows or
+     * more), nc columns; colx[i]: the sheet x of column i (nc + 1),
+     * band_y[k]: the sheet y of row band k (n_rb + 1), chart_y[i]: of
+     * chart i's anchor row */
+    size_t nr;
+    double *colx, *band_y, *chart_y;
 } splan;
 
 static double col_points(double chars)
 {
     double px = floor(chars * 7 + 5 + 0.5);
     return px * 0.75;
+}
+
+static double sheet_col_w(const qr_sheet *sh, size_t c)
+{
+    double w = sh->widths && c < sh->n_widths && sh->widths[c] > 0 ? sh->widths[c] : 8.43;
+    return col_points(w > 255 ? 255 : w);
+}
+
+static double chart_w(const qr_chart *ch)
+{
+    return ch->width > 0 ? ch->width : 432; /* as xlsx_chart.c anchors it */
+}
+
+static double chart_h(const qr_chart *ch)
+{
+    return ch->height > 0 ? ch->height : 252;
 }
 
 static size_t text_lines(const qr_cell *c)
@@ -123,6 +149,7 @@ static size_t text_lines(const qr_cell *c)
 
 static double row_height(const qr_sheet *sh, size_t r)
 {
+    if (r >= sh->n_rows) return ROW_H; /* below the data, under a chart */
     const qr_row *row = &sh->rows[r];
     size_t lines = 1;
     for (uint32_t c = 0; c < row->n; c++) {
@@ -172,30 +199,59 @@ static int plan_sheet(splan *p, const qr_sheet *sh)
     memset(p, 0, sizeof *p);
     p->sh = sh;
     p->nc = sh->n_cols ? sh->n_cols : 1;
+    p->nr = sh->n_rows;
+    for (size_t i = 0; i < sh->n_charts; i++) {
+        const qr_chart *ch = &sh->charts[i];
+        size_t c = ch->anchor_col, r = ch->anchor_row;
+        for (double x = 0; x < chart_w(ch); c++)
+            x += sheet_col_w(sh, c);
+        for (double y = 0; y < chart_h(ch); r++)
+            y += row_height(sh, r);
+        if (c > p->nc) p->nc = c;
+        if (r > p->nr) p->nr = r;
+    }
     p->colw = malloc(p->nc * sizeof *p->colw);
-    if (!p->colw) return -1;
+    p->colx = malloc((p->nc + 1) * sizeof *p->colx);
+    p->chart_y = malloc((sh->n_charts ? sh->n_charts : 1) * sizeof *p->chart_y);
+    if (!p->colw || !p->colx || !p->chart_y) return -1;
+    p->colx[0] = 0;
     for (size_t c = 0; c < p->nc; c++) {
-        double w = sh->widths && c < sh->n_widths && sh->widths[c] > 0 ? sh->widths[c] : 8.43;
-        p->colw[c] = col_points(w > 255 ? 255 : w);
+        p->colw[c] = sheet_col_w(sh, c);
+        p->colx[c + 1] = p->colx[c] + p->colw[c];
     }
     p->rep_rows = sh->freeze_row > 0 ? (size_t)sh->freeze_row : sh->header ? 1 : 0;
     p->rep_cols = sh->freeze_col > 0 ? (size_t)sh->freeze_col : 0;
     if (p->rep_cols >= p->nc) p->rep_cols = 0;
     p->cband = bands(p->nc, p->rep_cols, PAGE_W - 2 * MARGIN_X, p->colw, sh, &p->n_cb);
-    size_t nr = sh->n_rows ? sh->n_rows : 1;
-    if (!sh->n_rows) {
+    if (!p->nr) {
         p->rband = malloc(2 * sizeof *p->rband);
         if (p->rband) p->rband[0] = 0, p->rband[1] = 0, p->n_rb = 1;
     } else {
-        p->rband = bands(nr, p->rep_rows, PAGE_H - 2 * MARGIN_Y, NULL, sh, &p->n_rb);
+        p->rband = bands(p->nr, p->rep_rows, PAGE_H - 2 * MARGIN_Y, NULL, sh, &p->n_rb);
     }
-    return p->cband && p->rband ? 0 : -1;
+    if (!p->cband || !p->rband) return -1;
+    p->band_y = malloc((p->n_rb + 1) * sizeof *p->band_y);
+    if (!p->band_y) return -1;
+    /* one pass over the rows: where each band and each chart starts */
+    double y = 0;
+    size_t k = 0;
+    for (size_t r = 0; r <= p->nr; r++) {
+        for (; k <= p->n_rb && p->rband[k] == r; k++)
+            p->band_y[k] = y;
+        for (size_t i = 0; i < sh->n_charts; i++)
+            if (sh->charts[i].anchor_row == r) p->chart_y[i] = y;
+        y += row_height(sh, r);
+    }
+    return 0;
 }
 
 static void free_plans(splan *p, size_t n)
 {
     for (size_t i = 0; p && i < n; i++) {
         free(p[i].colw);
+        free(p[i].colx);
+        free(p[i].band_y);
+        free(p[i].chart_y);
         free(p[i].cband);
         free(p[i].rband);
     }
@@ -357,12 +413,44 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
     cairo_restore(cr);
 }
 
+/* The charts over page (rb, cb), each where its anchor cell is, drawn
+ * whole and clipped to the page's band of cells (a chart wider or taller
+ * than a page goes on over the next pages, as Excel prints it). */
+static void paint_charts(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t cb)
+{
+    const qr_sheet *sh = p->sh;
+    double x0 = p->colx[p->cband[cb]], x1 = p->colx[p->cband[cb + 1]];
+    double y0 = p->band_y[rb], y1 = p->band_y[rb + 1];
+    /* where the band's first cell sits on the page: after the repeated ones */
+    double bx = MARGIN_X + (cb > 0 ? p->colx[p->rep_cols] : 0), by = MARGIN_Y;
+    for (size_t r = 0; rb > 0 && r < p->rep_rows; r++)
+        by += row_height(sh, r);
+    for (size_t i = 0; i < sh->n_charts && c->status == QR_OK; i++) {
+        const qr_chart *ch = &sh->charts[i];
+        double w = chart_w(ch), h = chart_h(ch);
+        double cx = p->colx[ch->anchor_col], cy = p->chart_y[i];
+        if (cx >= x1 || cx + w <= x0 || cy >= y1 || cy + h <= y0) continue;
+        double x = bx + cx - x0, y = by + cy - y0;
+        cairo_save(cr);
+        cairo_rectangle(cr, bx, by, x1 - x0, y1 - y0);
+        cairo_clip(cr);
+        cairo_rectangle(cr, x, y, w, h);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+        cairo_set_line_width(cr, 0.75);
+        cairo_stroke(cr);
+        qr_pdf_draw_chart(c, cr, ch, x, y, w, h);
+        cairo_restore(cr);
+    }
+}
+
 static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t cb, size_t page,
                        size_t pages)
 {
     const qr_sheet *sh = p->sh;
     size_t rows[256], cols[256];
-    size_t nr = sh->n_rows ? band_items(rb, p->rband, p->rep_rows, rows, 256) : 0;
+    size_t nr = p->nr ? band_items(rb, p->rband, p->rep_rows, rows, 256) : 0;
     size_t nc = band_items(cb, p->cband, p->rep_cols, cols, 256);
     double xs[257], ys[257];
     xs[0] = MARGIN_X;
@@ -371,18 +459,23 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
     ys[0] = MARGIN_Y;
     for (size_t k = 0; k < nr; k++)
         ys[k + 1] = ys[k] + row_height(sh, rows[k]);
-    /* the grid */
-    if (nr) {
+    /* the grid, over the sheet's own cells (not the room its charts take) */
+    size_t gr = 0, gc = 0;
+    while (gr < nr && rows[gr] < sh->n_rows)
+        gr++;
+    while (gc < nc && cols[gc] < (sh->n_cols ? sh->n_cols : 1))
+        gc++;
+    if (gr && gc) {
         cairo_set_line_width(cr, 0.5);
         cairo_set_source_rgb(cr, ((GRID >> 16) & 255) / 255.0, ((GRID >> 8) & 255) / 255.0,
                              (GRID & 255) / 255.0);
-        for (size_t k = 0; k <= nc; k++) {
+        for (size_t k = 0; k <= gc; k++) {
             cairo_move_to(cr, xs[k], ys[0]);
-            cairo_line_to(cr, xs[k], ys[nr]);
+            cairo_line_to(cr, xs[k], ys[gr]);
         }
-        for (size_t k = 0; k <= nr; k++) {
+        for (size_t k = 0; k <= gr; k++) {
             cairo_move_to(cr, xs[0], ys[k]);
-            cairo_line_to(cr, xs[nc], ys[k]);
+            cairo_line_to(cr, xs[gc], ys[k]);
         }
         cairo_stroke(cr);
     }
@@ -398,6 +491,7 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
                        ys[i + 1] - ys[i], spill);
         }
     }
+    paint_charts(c, cr, p, rb, cb);
     /* the footer: sheet name and page number */
     char foot[512];
     snprintf(foot, sizeof foot, "%s \xE2\x80\x94 page %zu of %zu", sh->name ? sh->name : "",

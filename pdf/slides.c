@@ -2,7 +2,8 @@
  * slide's size, drawn from the same plan the .pptx writer writes
  * (spec/slide_layout.h): placeholder boxes, paragraph sizes, bullet
  * indents, the estimated normAutofit fontScale and lnSpcReduction, the
- * table grid and the picture box.
+ * table grid, the picture box and the chart box (a chart drawn as
+ * pdf/chart.c draws a document's, from the same chart model).
  *
  * Text is set as PowerPoint sets a text body: inside the box's insets,
  * anchored top, middle or bottom, each paragraph at its size times
@@ -263,6 +264,9 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     paint_shape(c, cr, &plan.body, sl->path, ink);
     if (sl->table && c->status == QR_OK) paint_table(c, cr, sl->table, &plan.table);
     if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
+    if (sl->chart && c->status == QR_OK)
+        qr_pdf_draw_chart(c, cr, sl->chart, pt(plan.chart.x), pt(plan.chart.y), pt(plan.chart.cx),
+                          pt(plan.chart.cy));
     qr_slide_plan_free(&plan);
 }
 

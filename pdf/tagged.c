@@ -19,12 +19,28 @@
 #include "utf8.h"
 
 static const char *const names[] = {
-    [PD_TAG_P] = "P",       [PD_TAG_H1] = "H1",         [PD_TAG_H1 + 1] = "H2",
-    [PD_TAG_H1 + 2] = "H3", [PD_TAG_H1 + 3] = "H4",     [PD_TAG_H1 + 4] = "H5",
-    [PD_TAG_H6] = "H6",     [PD_TAG_L] = "L",           [PD_TAG_LI] = "LI",
-    [PD_TAG_LBL] = "Lbl",   [PD_TAG_LBODY] = "LBody",   [PD_TAG_TABLE] = "Table",
-    [PD_TAG_TR] = "TR",     [PD_TAG_TH] = "TH",         [PD_TAG_TD] = "TD",
-    [PD_TAG_CODE] = "Code", [PD_TAG_FIGURE] = "Figure",
+    [PD_TAG_P] = "P",
+    [PD_TAG_H1] = "H1",
+    [PD_TAG_H1 + 1] = "H2",
+    [PD_TAG_H1 + 2] = "H3",
+    [PD_TAG_H1 + 3] = "H4",
+    [PD_TAG_H1 + 4] = "H5",
+    [PD_TAG_H6] = "H6",
+    [PD_TAG_L] = "L",
+    [PD_TAG_LI] = "LI",
+    [PD_TAG_LBL] = "Lbl",
+    [PD_TAG_LBODY] = "LBody",
+    [PD_TAG_TABLE] = "Table",
+    [PD_TAG_TR] = "TR",
+    [PD_TAG_TH] = "TH",
+    [PD_TAG_TD] = "TD",
+    [PD_TAG_CODE] = "Code",
+    [PD_TAG_FIGURE] = "Figure",
+    /* cairo takes standard types only: Ruby's RB and RT, which quire never
+     * writes, stand for a chart data cell until qr_pdf_tag_patch makes them
+     * TH and TD with their /ActualText */
+    [PD_TAG_DATA_TH] = "RB",
+    [PD_TAG_DATA_TD] = "RT",
 };
 
 const char *qr_pdf_tag_name(int tag)
@@ -112,28 +128,56 @@ static size_t shift_of(const ins *v, size_t n, size_t rel)
 }
 
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
-                     const char *const *alts, size_t n_alts)
+                     const char *const *alts, size_t n_alts, const char *const *cells,
+                     size_t n_cells)
 {
     static const char cat[] = "<< /Type /Catalog\n";
     static const char fig[] = "<< /Type /StructElem\n   /S /Figure\n";
+    static const char dth[] = "<< /Type /StructElem\n   /S /RB\n";
+    static const char dtd[] = "<< /Type /StructElem\n   /S /RT\n";
     const char *s = tail->data;
     size_t n = tail->len;
     if (!s) return 0;
     qr_buf out = {0};
-    ins *v = calloc(n_alts + 1, sizeof *v);
+    ins *v = calloc(n_alts + n_cells + 1, sizeof *v);
     if (!v) return -1;
-    size_t nv = 0, at = 0, k = 0;
+    size_t nv = 0, at = 0, k = 0, kc = 0;
     /* The catalog is the last object cairo writes: its last match (a
      * title string in the info dictionary before it cannot pose as it). */
     const char *catalog = NULL;
     for (const char *p = find(s, n, 0, cat); p; p = find(s, n, (size_t)(p - s) + 1, cat))
         catalog = p;
+    /* the next match of each pattern at or after at, searched again only
+     * once passed (a table's cells sit between two Figures) */
+    const char *nf = NULL, *nh = NULL, *nd = NULL;
     for (;;) {
-        const char *f = k < n_alts ? find(s, n, at, fig) : NULL;
+        const char *none = s + n;
+        if (k < n_alts && (!nf || nf < s + at)) nf = (nf = find(s, n, at, fig)) ? nf : none;
+        if (kc < n_cells && (!nh || nh < s + at)) nh = (nh = find(s, n, at, dth)) ? nh : none;
+        if (kc < n_cells && (!nd || nd < s + at)) nd = (nd = find(s, n, at, dtd)) ? nd : none;
+        const char *f = k < n_alts && nf != none ? nf : NULL;
         const char *c = catalog && (size_t)(catalog - s) >= at ? catalog : NULL;
+        const char *dc = kc < n_cells && nh != none ? nh : NULL;
+        const char *dd = kc < n_cells && nd != none ? nd : NULL;
+        if (!dc || (dd && dd < dc)) dc = dd;
         if (f && c && f > c) f = NULL;
-        const char *hit = f && (!c || f < c) ? f : c;
+        if (dc && ((c && dc > c) || (f && dc > f))) dc = NULL;
+        if (dc && f && f > dc) f = NULL;
+        const char *hit = dc ? dc : f && (!c || f < c) ? f : c;
         if (!hit) break;
+        if (hit == dc) {
+            /* "/S /RB\n" -> "/S /TH\n   /ActualText <...>\n" (RT: TD): grows */
+            size_t end = (size_t)(dc - s) + sizeof dth - 1, name = end - 3;
+            qr_buf_append(&out, s + at, name - at);
+            size_t before = out.len;
+            qr_buf_puts(&out, s[name + 1] == 'B' ? "TH\n   /ActualText " : "TD\n   /ActualText ");
+            put_text_string(&out, cells[kc] ? cells[kc] : "");
+            qr_buf_putc(&out, '\n');
+            kc++;
+            v[nv++] = (ins){end, out.len - before - 3};
+            at = end;
+            continue;
+        }
         size_t end = (size_t)(hit - s) + (hit == f ? sizeof fig - 1 : sizeof cat - 1);
         qr_buf_append(&out, s + at, end - at);
         size_t before = out.len;
@@ -150,7 +194,7 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
             qr_buf_putc(&out, '\n');
             if (has_title) qr_buf_puts(&out, "   /ViewerPreferences << /DisplayDocTitle true >>\n");
         }
-        if (out.len > before && nv <= n_alts) v[nv++] = (ins){end, out.len - before};
+        if (out.len > before && nv <= n_alts + n_cells) v[nv++] = (ins){end, out.len - before};
         at = end;
     }
     qr_buf_append(&out, s + at, n - at);

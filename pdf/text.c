@@ -112,25 +112,37 @@ static const char *code_family(const qr_span *s)
     return s->family;
 }
 
-static void insert(PangoAttrList *al, PangoAttribute *a, size_t start, size_t end)
+/* The bytes of the text one layout holds: attributes are clipped to it and
+ * shifted to its start. */
+typedef struct window {
+    size_t start, end;
+} window;
+
+static void insert(PangoAttrList *al, const window *w, PangoAttribute *a, size_t start, size_t end)
 {
-    a->start_index = (guint)start;
-    a->end_index = (guint)end;
+    if (start < w->start) start = w->start;
+    if (end > w->end) end = w->end;
+    if (start > end) {
+        pango_attribute_destroy(a);
+        return;
+    }
+    a->start_index = (guint)(start - w->start);
+    a->end_index = (guint)(end - w->start);
     pango_attr_list_insert(al, a);
 }
 
-static void insert_span(PangoAttrList *al, const qr_span *s, size_t off, int bold, int italic,
-                        int mono)
+static void insert_span(PangoAttrList *al, const window *w, const qr_span *s, size_t off, int bold,
+                        int italic, int mono)
 {
+    size_t a = off + s->start, e = off + s->start + s->len;
+    if (e < w->start || a > w->end) return;
     PangoFontDescription *fd = pango_font_description_new();
     pango_font_description_set_family_static(fd, mono ? code_family(s) : s->family);
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_font_description_set_style(fd, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
-    insert(al, pango_attr_font_desc_new(fd), off + s->start, off + s->start + s->len);
+    insert(al, w, pango_attr_font_desc_new(fd), a, e);
     pango_font_description_free(fd);
-    if (s->lang)
-        insert(al, pango_attr_language_new(pango_language_from_string(s->lang)), off + s->start,
-               off + s->start + s->len);
+    if (s->lang) insert(al, w, pango_attr_language_new(pango_language_from_string(s->lang)), a, e);
 }
 
 static PangoAttribute *color_attr(int bg, uint32_t rgb)
@@ -149,6 +161,211 @@ static int first_dir_rtl(const char *s, size_t n)
     PangoDirection d = pango_find_base_dir(s, (int)(nl ? (size_t)(nl - s) : n));
     G_GNUC_END_IGNORE_DEPRECATIONS
     return d == PANGO_DIRECTION_RTL;
+}
+
+/* HarfBuzz positions each mark of a cluster against the marks before it,
+ * so a letter carrying 100,000 combining marks shapes in quadratic time.
+ * An attribute edge after every MARK_RUN marks of a run cuts it into items
+ * that are shaped apart (the marks past the edge stack on their own). */
+#define MARK_RUN 256
+
+static void cut_mark_runs(PangoAttrList *al, const window *w, const char *s)
+{
+    size_t run = 0, from = w->start;
+    for (size_t i = w->start; i < w->end;) {
+        const char *p = s + i;
+        gunichar u = g_utf8_get_char_validated(p, (gssize)(w->end - i));
+        size_t len = (size_t)(g_utf8_next_char(p) - p);
+        if (u == (gunichar)-1 || u == (gunichar)-2) len = 1;
+        run = u != (gunichar)-1 && u != (gunichar)-2 && g_unichar_ismark(u) ? run + 1 : 0;
+        i += len;
+        if (run == MARK_RUN) {
+            insert(al, w, pango_attr_letter_spacing_new(0), from, i);
+            from = i;
+            run = 0;
+        }
+    }
+}
+
+/* The attributes of the text's window w (c->tbuf, c->spans, c->run_off
+ * hold the text), inserted in increasing start order so each insert appends. */
+static PangoAttrList *text_attrs(pd_ctx *c, const qr_text *t, size_t n, const pd_style *st,
+                                 const window *w)
+{
+    size_t nruns = t ? t->n : 1;
+    PangoAttrList *al = pango_attr_list_new();
+    /* A word broken by character (a 10,000-letter word, a URL) gets no
+     * inserted hyphen: the extracted text stays the text of the spec. */
+    insert(al, w, pango_attr_insert_hyphens_new(FALSE), 0, c->tbuf.len);
+    size_t si = 0;
+    for (size_t r = 0; r < nruns; r++) {
+        const qr_run *run = t ? &t->runs[r] : NULL;
+        size_t off = c->run_off[r];
+        size_t end = off + (run ? run->len : n);
+        int bold = st->bold || (run && run->bold), italic = st->italic || (run && run->italic);
+        int mono = st->mono || (run && run->code);
+        if (run && end > off && end >= w->start && off <= w->end) {
+            if (run->link) insert(al, w, color_attr(0, c->style.link), off, end);
+            if (run->underline || run->link)
+                insert(al, w, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), off, end);
+            if (run->strike) insert(al, w, pango_attr_strikethrough_new(TRUE), off, end);
+            if (run->code) insert(al, w, color_attr(1, c->style.code_fill), off, end);
+        }
+        while (si < c->spans.n && c->spans.items[si].run == r) {
+            insert_span(al, w, &c->spans.items[si], off, bold, italic, mono);
+            si++;
+        }
+    }
+    /* Spans out of order (not expected): add the rest anyway. */
+    for (; si < c->spans.n; si++) {
+        const qr_span *sp = &c->spans.items[si];
+        if (sp->run >= nruns) continue;
+        const qr_run *run = t ? &t->runs[sp->run] : NULL;
+        insert_span(al, w, sp, c->run_off[sp->run], st->bold || (run && run->bold),
+                    st->italic || (run && run->italic), st->mono || (run && run->code));
+    }
+    cut_mark_runs(al, w, c->tbuf.data);
+    return al;
+}
+
+/* One PangoLayout over the window w of the text, kept by c; NULL on OOM. */
+static PangoLayout *piece_layout(pd_ctx *c, const qr_text *t, size_t n, const pd_style *st,
+                                 double width, int rtl, const window *w)
+{
+    PangoAttrList *al = text_attrs(c, t, n, st, w);
+    PangoLayout *lay = pango_layout_new(c->pc);
+    if (qr_pdf_keep_layout(c, lay) != 0) {
+        g_object_unref(lay);
+        pango_attr_list_unref(al);
+        return NULL;
+    }
+    PangoFontDescription *base = pango_font_description_new();
+    pango_font_description_set_family_static(base,
+                                             st->mono ? qr_fonts_mono_family() : "DejaVu Sans");
+    pango_font_description_set_absolute_size(base, st->size * PANGO_SCALE);
+    pango_font_description_set_weight(base, st->bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_font_description_set_style(base, st->italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+    pango_layout_set_font_description(lay, base);
+    pango_font_description_free(base);
+    pango_layout_set_auto_dir(lay, TRUE);
+    if (width > 0) {
+        pango_layout_set_width(lay, (int)(width * PANGO_SCALE));
+        pango_layout_set_wrap(lay, PANGO_WRAP_WORD_CHAR);
+    }
+    const char *text = c->tbuf.data + w->start;
+    size_t len = w->end - w->start;
+    pango_layout_set_text(lay, text, (int)len);
+    pango_layout_set_attributes(lay, al);
+    pango_attr_list_unref(al);
+    if (st->align == PD_ALIGN_CENTER) {
+        pango_layout_set_alignment(lay, PANGO_ALIGN_CENTER);
+    } else {
+        /* With auto-dir, pango swaps LEFT and RIGHT in a paragraph it finds
+         * right-to-left. fonts/ decides the direction: where pango's own
+         * guess differs, ask for the other side so the swap lands right. */
+        int pango_rtl = first_dir_rtl(text, len);
+        int end = st->align == PD_ALIGN_END;
+        int want_right = rtl ? !end : end;
+        int right = pango_rtl ? !want_right : want_right;
+        if (right) pango_layout_set_alignment(lay, PANGO_ALIGN_RIGHT);
+    }
+    return lay;
+}
+
+/* Measure the lines of lay into out (room for all of them), y0 points
+ * below the text's top, base its first byte in the text. Returns the count. */
+/* One line pitch per paragraph, from its base font and size, whatever
+ * script each line holds (pango's own line boxes grow with the fonts a
+ * line falls back to: 12.8 pt for a Latin line of 11 pt DejaVu, 20-23 pt
+ * with Noto Sans Arabic). Baselines sit where the base font's ascent puts
+ * them, the leading split evenly above and below, as an absolute
+ * line-height attribute (pango 1.50) sets a line of the base font; only the
+ * first line (of the first piece: first) grows upwards and the last
+ * downwards when their fonts reach further (tall Arabic or Thai marks stay
+ * inside the text's box). Lines are drawn at these baselines (paint.c): the
+ * layout's own line positions are not used. Fills out[0..room) from y0;
+ * returns the lines measured. */
+static size_t measure_lines(PangoLayout *lay, pd_line *out, size_t room, double y0, size_t base,
+                            double size, int first)
+{
+    const double pitch = size * PD_LINE_HEIGHT;
+    const double asc = size * PD_BASE_ASCENT + (pitch - size * PD_BASE_HEIGHT) / 2;
+    double extra_top = 0;
+    PangoLayoutIter *it = pango_layout_get_iter(lay);
+    size_t k = 0;
+    do {
+        if (k >= room) break;
+        PangoRectangle log;
+        pango_layout_iter_get_line_extents(it, NULL, &log);
+        double nat_asc = (double)(pango_layout_iter_get_baseline(it) - log.y) / PANGO_SCALE;
+        double nat_desc = (double)log.height / PANGO_SCALE - nat_asc;
+        pd_line *ln = &out[k];
+        ln->line = pango_layout_iter_get_line_readonly(it);
+        ln->base = base;
+        ln->x = (double)log.x / PANGO_SCALE;
+        if (k == 0 && first && nat_asc > asc) extra_top = nat_asc - asc;
+        ln->top = y0 + (k ? extra_top + (double)k * pitch : 0);
+        ln->ascent = k ? asc : asc + extra_top;
+        ln->height = k ? pitch : pitch + extra_top;
+        if (k + 1 == room && nat_desc > pitch - asc) ln->height += nat_desc - (pitch - asc);
+        k++;
+    } while (pango_layout_iter_next_line(it));
+    pango_layout_iter_free(it);
+    qr_pdf_pin_faces(lay);
+    return k;
+}
+
+/* Pango measures a line in 32-bit units of 1/1024 point and breaks an item
+ * by shaping what is left of it again: one layout of 360,000 characters
+ * overflows (it keeps 8 words) and a 1 MiB code line takes minutes. A text
+ * longer than PIECE_FROM bytes is laid out PIECE_LEN bytes at a time: each
+ * piece keeps its lines but the last one (cut short by the piece's end),
+ * where the next piece starts, so the lines are those one layout would
+ * break, in time linear in the text. */
+#define PIECE_FROM 16384
+#define PIECE_LEN 1024
+
+static int lay_pieces(pd_ctx *c, pd_text *pt, const qr_text *t, size_t n, const pd_style *st,
+                      double width)
+{
+    size_t len = c->tbuf.len, cap = 0, nv = 0, from = 0;
+    pd_line *v = NULL;
+    double y0 = 0;
+    while (from < len) {
+        window w = {from, from + PIECE_LEN < len ? from + PIECE_LEN : len};
+        while (w.end < len && ((unsigned char)c->tbuf.data[w.end] & 0xC0) == 0x80)
+            w.end++; /* never inside a UTF-8 sequence */
+        PangoLayout *lay = piece_layout(c, t, n, st, width, pt->rtl, &w);
+        if (!lay) goto oom;
+        if (!pt->layout) pt->layout = lay;
+        pt->n_slots++;
+        size_t nl = (size_t)pango_layout_get_line_count(lay);
+        if (nv + nl + 1 > cap) {
+            size_t ncap = (nv + nl + 1) * 2;
+            pd_line *p = realloc(v, ncap * sizeof *p);
+            if (!p) goto oom;
+            v = p, cap = ncap;
+        }
+        size_t k = measure_lines(lay, v + nv, nl, y0, w.start, st->size, from == 0);
+        if (w.end < len && k > 1) {
+            k--; /* the next piece starts with this line */
+            from = w.start + (size_t)v[nv + k].line->start_index;
+        } else {
+            from = w.end;
+        }
+        nv += k;
+        if (k) y0 = v[nv - 1].top + v[nv - 1].height;
+    }
+    pt->lines = qr_arena_array(&c->arena, nv ? nv : 1, sizeof *pt->lines);
+    if (!pt->lines) goto oom;
+    if (nv) memcpy(pt->lines, v, nv * sizeof *v);
+    free(v);
+    pt->n_lines = nv;
+    pt->height = y0;
+    return 0;
+oom:
+    free(v);
+    return -1;
 }
 
 pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const pd_style *st,
@@ -183,52 +400,17 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
 
     pd_text *pt = qr_arena_alloc(&c->arena, sizeof *pt);
     if (!pt) goto oom;
+    memset(pt, 0, sizeof *pt);
     pt->has_rgb = st->has_rgb;
     pt->rgb = st->rgb;
 
-    /* Attributes, inserted in increasing start order so each insert appends. */
-    PangoAttrList *al = pango_attr_list_new();
-    /* A word broken by character (a 10,000-letter word, a URL) gets no
-     * inserted hyphen: the extracted text stays the text of the spec. */
-    insert(al, pango_attr_insert_hyphens_new(FALSE), 0, c->tbuf.len);
-    size_t si = 0, n_links = 0;
-    for (size_t r = 0; r < nruns; r++) {
-        const qr_run *run = t ? &t->runs[r] : NULL;
-        size_t off = c->run_off[r];
-        size_t end = off + (run ? run->len : n);
-        int bold = st->bold || (run && run->bold), italic = st->italic || (run && run->italic);
-        int mono = st->mono || (run && run->code);
-        if (run && end > off) {
-            if (run->link) {
-                insert(al, color_attr(0, c->style.link), off, end);
-                n_links++;
-            }
-            if (run->underline || run->link)
-                insert(al, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), off, end);
-            if (run->strike) insert(al, pango_attr_strikethrough_new(TRUE), off, end);
-            if (run->code) insert(al, color_attr(1, c->style.code_fill), off, end);
-        }
-        while (si < c->spans.n && c->spans.items[si].run == r) {
-            insert_span(al, &c->spans.items[si], off, bold, italic, mono);
-            si++;
-        }
-    }
-    /* Spans out of order (not expected): add the rest anyway. */
-    for (; si < c->spans.n; si++) {
-        const qr_span *sp = &c->spans.items[si];
-        if (sp->run >= nruns) continue;
-        const qr_run *run = t ? &t->runs[sp->run] : NULL;
-        insert_span(al, sp, c->run_off[sp->run], st->bold || (run && run->bold),
-                    st->italic || (run && run->italic), st->mono || (run && run->code));
-    }
-
+    size_t n_links = 0;
+    for (size_t r = 0; t && r < nruns; r++)
+        if (t->runs[r].link && t->runs[r].len) n_links++;
     if (n_links) {
         c->has_links = 1;
         pt->links = qr_arena_array(&c->arena, n_links, sizeof *pt->links);
-        if (!pt->links) {
-            pango_attr_list_unref(al);
-            goto oom;
-        }
+        if (!pt->links) goto oom;
         for (size_t r = 0; r < nruns; r++) {
             const qr_run *run = &t->runs[r];
             if (!run->link || !run->len) continue;
@@ -239,91 +421,28 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         }
     }
 
-    PangoLayout *lay = pango_layout_new(c->pc);
-    if (qr_pdf_keep_layout(c, lay) != 0) {
-        g_object_unref(lay);
-        pango_attr_list_unref(al);
-        goto oom;
-    }
-    pt->owner = c;
-    pt->slot = c->n_layouts - 1;
-    pt->last_page = SIZE_MAX;
-    PangoFontDescription *base = pango_font_description_new();
-    pango_font_description_set_family_static(base,
-                                             st->mono ? qr_fonts_mono_family() : "DejaVu Sans");
-    pango_font_description_set_absolute_size(base, st->size * PANGO_SCALE);
-    pango_font_description_set_weight(base, st->bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-    pango_font_description_set_style(base, st->italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
-    pango_layout_set_font_description(lay, base);
-    pango_font_description_free(base);
-    pango_layout_set_auto_dir(lay, TRUE);
-    if (width > 0) {
-        pango_layout_set_width(lay, (int)(width * PANGO_SCALE));
-        pango_layout_set_wrap(lay, PANGO_WRAP_WORD_CHAR);
-    }
-    pango_layout_set_text(lay, c->tbuf.data, (int)c->tbuf.len);
-    pango_layout_set_attributes(lay, al);
-    pango_attr_list_unref(al);
-
     qr_dir dir = t ? qr_fonts_text_direction(t) : qr_fonts_direction(s, n);
     pt->rtl = dir == QR_DIR_RTL;
-    pt->layout = lay;
-    PangoAlignment al_start = PANGO_ALIGN_LEFT;
-    if (st->align == PD_ALIGN_CENTER) {
-        pango_layout_set_alignment(lay, PANGO_ALIGN_CENTER);
-    } else {
-        /* With auto-dir, pango swaps LEFT and RIGHT in a paragraph it finds
-         * right-to-left. fonts/ decides the direction: where pango's own
-         * guess differs, ask for the other side so the swap lands right. */
-        int pango_rtl = first_dir_rtl(c->tbuf.data, c->tbuf.len);
-        int end = st->align == PD_ALIGN_END;
-        int want_right = pt->rtl ? !end : end;
-        int right = pango_rtl ? !want_right : want_right;
-        al_start = right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT;
-        if (al_start != PANGO_ALIGN_LEFT) pango_layout_set_alignment(lay, al_start);
+    pt->owner = c;
+    pt->slot = c->n_layouts;
+    pt->last_page = SIZE_MAX;
+    if (width > 0 && c->tbuf.len > PIECE_FROM) {
+        if (lay_pieces(c, pt, t, n, st, width) != 0) goto oom;
+        pt->width = width;
+        return pt;
     }
-
+    window all = {0, c->tbuf.len};
+    PangoLayout *lay = piece_layout(c, t, n, st, width, pt->rtl, &all);
+    if (!lay) goto oom;
+    pt->layout = lay;
+    pt->n_slots = 1;
     /* Measure every line once. */
     int nl = pango_layout_get_line_count(lay);
     pt->lines = qr_arena_array(&c->arena, nl > 0 ? (size_t)nl : 1, sizeof *pt->lines);
     if (!pt->lines) goto oom;
-    PangoLayoutIter *it = pango_layout_get_iter(lay);
-    size_t k = 0;
-    double bottom = 0;
-    /* One line pitch per paragraph, from its base font and size, whatever
-     * script each line holds (pango's own line boxes grow with the fonts a
-     * line falls back to: 12.8 pt for a Latin line of 11 pt DejaVu, 20-23
-     * pt with Noto Sans Arabic). Baselines sit where the base font's ascent
-     * puts them, the leading split evenly above and below, as an absolute
-     * line-height attribute (pango 1.50) sets a line of the base font; only
-     * the first line grows upwards and the last downwards when their fonts
-     * reach further (tall Arabic or Thai marks stay inside the text's box).
-     * Lines are drawn at these baselines (paint.c): the layout's own line
-     * positions are not used. */
-    const double pitch = st->size * PD_LINE_HEIGHT;
-    const double asc = st->size * PD_BASE_ASCENT + (pitch - st->size * PD_BASE_HEIGHT) / 2;
-    double extra_top = 0;
-    do {
-        if (k >= (size_t)nl) break;
-        PangoRectangle log;
-        pango_layout_iter_get_line_extents(it, NULL, &log);
-        double nat_asc = (double)(pango_layout_iter_get_baseline(it) - log.y) / PANGO_SCALE;
-        double nat_desc = (double)log.height / PANGO_SCALE - nat_asc;
-        pd_line *ln = &pt->lines[k];
-        ln->line = pango_layout_iter_get_line_readonly(it);
-        ln->x = (double)log.x / PANGO_SCALE;
-        if (k == 0 && nat_asc > asc) extra_top = nat_asc - asc;
-        ln->top = k ? extra_top + (double)k * pitch : 0;
-        ln->ascent = k ? asc : asc + extra_top;
-        ln->height = k ? pitch : pitch + extra_top;
-        if (k + 1 == (size_t)nl && nat_desc > pitch - asc) ln->height += nat_desc - (pitch - asc);
-        bottom = ln->top + ln->height;
-        k++;
-    } while (pango_layout_iter_next_line(it));
-    pango_layout_iter_free(it);
-    qr_pdf_pin_faces(lay);
-    pt->n_lines = k;
-    pt->height = bottom;
+    pt->n_lines = measure_lines(lay, pt->lines, nl > 0 ? (size_t)nl : 0, 0, 0, st->size, 1);
+    pt->height =
+        pt->n_lines ? pt->lines[pt->n_lines - 1].top + pt->lines[pt->n_lines - 1].height : 0;
     if (width > 0) {
         pt->width = width;
     } else {

@@ -309,6 +309,7 @@ static void block_pieces(pieces *ps, const qr_block *b, int shift)
         }
         if (t.len) add_piece(ps, "\n\n", t.data, t.len, 0);
         break;
+    case QR_BLOCK_CHART: /* the readers make no chart blocks: a chart part reads as nothing */
     case QR_BLOCK_PAGE_BREAK:
         break;
     }
@@ -698,6 +699,14 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             qr_rd_jstr(b, k->u.image.alt, strlen(k->u.image.alt));
             qr_buf_printf(b, ",\"width\":%u,\"height\":%u}", k->u.image.width_px,
                           k->u.image.height_px);
+            break;
+        case QR_BLOCK_CHART: /* the readers make none; a tree may hold one */
+            qr_buf_puts(b, "{\"type\":\"chart\",\"title\":");
+            if (k->u.chart.title)
+                qr_rd_jstr(b, k->u.chart.title, strlen(k->u.chart.title));
+            else
+                qr_buf_puts(b, "null");
+            qr_buf_putc(b, '}');
             break;
         case QR_BLOCK_PAGE_BREAK:
             qr_buf_puts(b, "{\"type\":\"page_break\"}");

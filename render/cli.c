@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_fonts.h"
@@ -320,6 +321,23 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
     return 0;
 }
 
+/* 1 when out names the spec's own file (same device and inode, so hard
+ * and symbolic links count): rendering would replace the spec. */
+static int is_spec_file(const char *spec, const char *out)
+{
+    struct stat a, b;
+    if (stat(out, &b) != 0) return 0;
+    int r = strcmp(spec, "-") == 0 ? fstat(STDIN_FILENO, &a) : stat(spec, &a);
+    return r == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static int refuse_overwrite(const char *out)
+{
+    char msg[PATH_MAX + 64];
+    snprintf(msg, sizeof msg, "the output %s is the spec itself; name another output file", out);
+    return usage_error(msg);
+}
+
 /* "out.png" + page 3 -> "out-3.png" */
 static void page_path(const char *out, int page, char *buf, size_t size)
 {
@@ -359,6 +377,8 @@ static int cmd_render(int argc, char **argv)
     if (strcmp(a.spec, "-") == 0 && isatty(STDIN_FILENO))
         return input_failure(QR_E_USAGE,
                              "refusing to read a spec from a terminal; pipe it or name a file");
+
+    if (is_spec_file(a.spec, a.out)) return refuse_overwrite(a.out);
 
     char dir[PATH_MAX];
     dir_of(a.spec, dir, sizeof dir);
@@ -419,6 +439,10 @@ static int cmd_render(int argc, char **argv)
             if (p > p0) qr_result_free(&res);
             o.png_page = p;
             page_path(a.out, p, path, sizeof path);
+            if (is_spec_file(a.spec, path)) {
+                free(spec);
+                return refuse_overwrite(path);
+            }
             st = qr_render_file(spec, len, kind, fmt, path, &o, &res);
             if (st != QR_OK) break;
             pages = res.pages;
@@ -496,6 +520,37 @@ static int cmd_check(int argc, char **argv)
     return rc;
 }
 
+/* Write data to path through a temp file in its folder and a rename: a
+ * failed write leaves the old file as it was and no temp file. 0 or -1. */
+static int write_atomic(const char *path, const char *data, size_t len)
+{
+    char tmp[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path) + 1 : 0;
+    if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", dirlen, path, path + dirlen) >=
+        (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) return -1;
+    int ok = fchmod(fd, 0644) == 0;
+    for (size_t done = 0; ok && done < len;) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR) continue;
+        ok = w > 0;
+        if (ok) done += (size_t)w;
+    }
+    if (ok && fsync(fd) != 0) ok = 0;
+    int e = ok ? 0 : errno;
+    if (close(fd) != 0 && ok) ok = 0, e = errno;
+    if (ok && rename(tmp, path) != 0) ok = 0, e = errno;
+    if (ok) return 0;
+    unlink(tmp);
+    errno = e;
+    return -1;
+}
+
 /* fmt prints the canonical JSON itself (not a result line): it is a filter. */
 static int cmd_fmt(int argc, char **argv)
 {
@@ -514,9 +569,8 @@ static int cmd_fmt(int argc, char **argv)
     if (st != QR_OK) {
         rc = print_failure(st, &res);
     } else if (a.out) {
-        FILE *fp = fopen(a.out, "wb");
-        if (!fp || fwrite(out.data, 1, out.len, fp) != out.len || fclose(fp) != 0) {
-            snprintf(msg, sizeof msg, "cannot write %s", a.out);
+        if (write_atomic(a.out, out.data, out.len) != 0) {
+            snprintf(msg, sizeof msg, "cannot write %s: %s", a.out, strerror(errno));
             rc = input_failure(QR_E_IO, msg);
         }
     } else {
@@ -588,6 +642,18 @@ static void note_store(int argc, char **argv)
     if (!dir || !*dir) dir = ".quire";
     static char abs[2 * PATH_MAX + 2];
     char cwd[PATH_MAX];
+    const char *scheme = strstr(dir, "://");
+    if (scheme &&
+        (strncmp(dir, "postgresql://", 13) == 0 || strncmp(dir, "postgres://", 11) == 0)) {
+        /* a PostgreSQL URI: shown without its password */
+        const char *user = scheme + 3, *at = strchr(user, '@'), *colon = strchr(user, ':');
+        if (at && colon && colon < at)
+            snprintf(abs, sizeof abs, "%.*s%s", (int)(colon - dir), dir, at);
+        else
+            snprintf(abs, sizeof abs, "%s", dir);
+        qr_cli_set_store(abs);
+        return;
+    }
     if (dir[0] == '/' || !getcwd(cwd, sizeof cwd))
         snprintf(abs, sizeof abs, "%s", dir);
     else

@@ -1,6 +1,10 @@
 /* quire_store.h: the versioned spec store of libquire (included by quire.h).
  *
- * A store is a folder (DESIGN.md "Store"). Each artifact has an id, a kind,
+ * A store is a folder (DESIGN.md "Store") or a PostgreSQL database, named
+ * by its location: a folder path, or a connection URI "postgresql://..." /
+ * "postgres://..." (anything libpq accepts in URI form). Both keep the same
+ * artifacts with the same semantics; the database gets its tables (schema
+ * version 1) on first open. Each artifact has an id, a kind,
  * a title, an owner and versions 1..head; each version keeps its spec as
  * canonical JSON and the rendered bytes it produced. Versions are only ever
  * appended: edit, rewrite and restore add one; a spec equal to the head's
@@ -57,9 +61,13 @@ typedef struct qr_store_opts {
 /** The defaults above. Start from these, then change fields. */
 QR_EXPORT void qr_store_opts_default(qr_store_opts *o);
 
-/** Open the store folder at path, creating it if absent. opts may be NULL
- *  (the defaults). On failure *out is NULL and errs says why. Close with
- *  qr_store_close. */
+/** Open the store at location (a folder path, created if absent, or a
+ *  PostgreSQL URI; the database's tables are created if absent). opts may
+ *  be NULL (the defaults). On failure *out is NULL and errs says why:
+ *  QR_E_IO when the server cannot be reached or refuses the credentials
+ *  (the message never holds the password), QR_E_STORE for a database of
+ *  another schema version. Close with qr_store_close, once no call on the
+ *  store is running. */
 QR_EXPORT qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **out,
                                   qr_errlist *errs);
 QR_EXPORT void qr_store_close(qr_store *s);
@@ -77,6 +85,8 @@ typedef struct qr_store_version {
     unsigned long long size;
     char *filename; /* "Q3_report.docx" (stable across versions) */
     char *mime_type;
+    int pages;      /* pages, slides or sheets of the rendered file (0: unknown) */
+    char *warnings; /* the render's warnings: a JSON array of {path, message, hint} */
 } qr_store_version;
 
 /* The result of create, edit, rewrite, restore, show, log and export. */
@@ -110,6 +120,16 @@ QR_EXPORT qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec,
                                     const char *title, const char *id, const char *owner,
                                     qr_store_result *res);
 
+/** qr_store_create for a file read back (quire import): spec (what
+ *  qr_read_mem made of the file) is validated and rendered as by create,
+ *  for its page count and warnings, but version 1 keeps file's own bytes
+ *  (size bytes) as its output, so export of version 1 gives the uploaded
+ *  file back; its action is "import". kind must be the file's format's
+ *  kind (document for .docx, pdf for .pdf...). */
+QR_EXPORT qr_status qr_store_import(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                                    const void *file, size_t size, const char *title,
+                                    const char *id, const char *owner, qr_store_result *res);
+
 /** Edit the head: patch (RFC 7386 merge patch object), append ({key:
  *  [items]}), ops (RFC 6902 array), each JSON text or NULL, at least one
  *  given; applied in that order, then the whole spec is validated and
@@ -129,6 +149,59 @@ QR_EXPORT qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_r
 
 /** Every version: res->log, res->log_count. */
 QR_EXPORT qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res);
+
+/** The newest limit versions, oldest first (limit 0: all); res->head says
+ *  how many there are in all. */
+QR_EXPORT qr_status qr_store_log_limit(qr_store *s, const char *id, int limit,
+                                       qr_store_result *res);
+
+/** Delete an artifact and every version of it: its owner's quota gets its
+ *  bytes and count back, and rendered files no other version uses are
+ *  removed. res names what was deleted (kind, title, owner, head). */
+QR_EXPORT qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res);
+
+/* One artifact of a listing. */
+typedef struct qr_store_item {
+    char artifact_id[65];
+    char *kind, *title, *owner;
+    char created[32];
+    int head;
+} qr_store_item;
+
+#define QR_STORE_CURSOR 112
+
+typedef struct qr_store_list_result {
+    qr_status status;
+    qr_store_item *items; /* newest first (created, then id, descending) */
+    size_t count;
+    char next[QR_STORE_CURSOR]; /* the cursor of the next page; "" on the last */
+    qr_errlist errors;
+} qr_store_list_result;
+
+/** Artifacts of owner and of kind (each NULL: any), newest first, at most
+ *  limit (0: all), from cursor (NULL or "": the first page; else the
+ *  previous page's next). Free with qr_store_list_free. */
+QR_EXPORT qr_status qr_store_list(qr_store *s, const char *owner, const char *kind,
+                                  const char *cursor, size_t limit, qr_store_list_result *out);
+QR_EXPORT void qr_store_list_free(qr_store_list_result *r);
+
+/* What a copy did. */
+typedef struct qr_store_copy_report {
+    qr_status status;
+    size_t artifacts, versions; /* copied */
+    size_t skipped;             /* already in the target, version for version */
+    qr_errlist errors;
+} qr_store_copy_report;
+
+/** Copy every artifact of from into to (say a folder store into
+ *  PostgreSQL): same ids, kinds, titles, owners, versions (action, parent,
+ *  time), canonical specs and rendered bytes, nothing re-rendered; then
+ *  each copied artifact's log is read back from to and compared, version
+ *  by version (spec and output sha256, size). An id the target already
+ *  holds with the same log is skipped; with another log it is an error
+ *  (QR_E_USAGE) and the copy stops. Target quotas apply. */
+QR_EXPORT qr_status qr_store_copy(qr_store *from, qr_store *to, qr_store_copy_report *out);
+QR_EXPORT void qr_store_copy_free(qr_store_copy_report *r);
 
 /** Version n's rendered bytes (0: the head), checked against their sha256:
  *  res->data, res->size, res->version. */
@@ -163,6 +236,29 @@ typedef struct qr_store_fsck {
  *  and rebuilds ledgers (run it while nothing writes). */
 QR_EXPORT qr_status qr_store_fsck_run(qr_store *s, int repair, qr_store_fsck *out);
 QR_EXPORT void qr_store_fsck_free(qr_store_fsck *r);
+
+/* ---- the edit engine on its own ------------------------------------------------- */
+
+/** For hosts that keep specs themselves: apply patch (RFC 7386 merge
+ *  patch), append ({key: [items]}) and ops (RFC 6902), each JSON text or
+ *  NULL (at least one), in that order, to spec; validate the result as
+ *  kind; on QR_OK *out is its canonical JSON (malloc'ed, NUL-terminated,
+ *  *out_len bytes; free()). Errors go to errors, as qr_store_edit's: paths
+ *  into the edit request or into the spec. Nothing is rendered. */
+QR_EXPORT qr_status qr_spec_edit(const char *spec, size_t len, qr_kind kind, const char *patch,
+                                 const char *append, const char *ops, char **out, size_t *out_len,
+                                 qr_errlist *errors);
+
+/** The canonical JSON of spec (an object, or a JSON string holding one):
+ *  the text the store keeps and hashes. kind >= 0 also validates it as
+ *  that kind; pass -1 to only canonicalise. *out as for qr_spec_edit. */
+QR_EXPORT qr_status qr_spec_canonical(const char *spec, size_t len, int kind, char **out,
+                                      size_t *out_len, qr_errlist *errors);
+
+/* The layout version of the structs in this header: bindings that mirror
+ * them (bindings/python) check it at load time. */
+#define QR_STORE_ABI 2
+QR_EXPORT int qr_store_abi(void);
 
 /** The file name rule above, into out (size >= 80). */
 QR_EXPORT void qr_store_filename(qr_kind kind, const char *title, const char *id, char *out,

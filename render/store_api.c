@@ -1,18 +1,26 @@
-/* store_api.c: the public store API (quire_store.h). Joins the folder store
- * (spec/store.h: text and bytes, never renders) with the compiler, the edit
- * engine and the renderer (which never write the store): validate, edit,
- * canonicalise and render here, then hand the results to the store. */
+/* store_api.c: the public store API (quire_store.h). Joins a store backend
+ * (store/store_backend.h: a folder or PostgreSQL; text and bytes, never renders)
+ * with the compiler, the edit engine and the renderer (which never write
+ * the store): validate, edit, canonicalise and render here, then hand the
+ * results to the backend. A backend that reports a conflict at commit (the
+ * head moved while this call rendered) gets the whole write again. */
 #include "quire_store.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "store_backend.h"
 #include "compile.h"
 #include "edit.h"
 #include "store.h"
 
+/* Writes that lost the race to the head this many times in a row fail. */
+#define MAX_ATTEMPTS 10000
+
 struct qr_store {
-    qr_folder *f;
+    qr_sb *b;
     qr_store_opts o;
 };
 
@@ -50,7 +58,7 @@ qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **
         fo.now = call_clock;
         fo.now_arg = s;
     }
-    qr_status st = qr_folder_open(path, &fo, &s->f, errs);
+    qr_status st = qr_sb_open(path, &fo, &s->b, errs);
     if (st != QR_OK) {
         free(s);
         return st;
@@ -62,7 +70,7 @@ qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **
 void qr_store_close(qr_store *s)
 {
     if (!s) return;
-    qr_folder_close(s->f);
+    s->b->ops->close(s->b);
     free(s);
 }
 
@@ -72,6 +80,7 @@ static void version_free(qr_store_version *v)
 {
     free(v->filename);
     free(v->mime_type);
+    free(v->warnings);
     memset(v, 0, sizeof *v);
 }
 
@@ -119,6 +128,8 @@ static void version_from(qr_store_version *v, const qr_vrec *rec)
     v->size = rec->size;
     v->filename = rec->filename ? strdup(rec->filename) : NULL;
     v->mime_type = rec->mime_type ? strdup(rec->mime_type) : NULL;
+    v->pages = rec->pages;
+    v->warnings = strdup(rec->warnings ? rec->warnings : "[]");
 }
 
 static void meta_into(qr_store_result *r, const qr_folder_meta *m)
@@ -241,9 +252,11 @@ static qr_status render(qr_store *s, qr_kind kind, const qr_buf *spec, qr_result
     return st;
 }
 
-qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t len,
-                          const char *title, const char *id, const char *owner,
-                          qr_store_result *res)
+/* create and import: version 1 of a new artifact, whose output is the
+ * render's bytes, or file's when file is not NULL. */
+static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                              const void *file, size_t size, const char *title, const char *id,
+                              const char *owner, qr_store_result *res)
 {
     char gen[17];
     if (!id) {
@@ -256,8 +269,9 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
                        "use document, spreadsheet, presentation, pdf or html");
         return finish(res, QR_E_USAGE);
     }
-    if (!qr_folder_id_valid(id)) {
-        qr_errlist_addf(&res->errors, QR_E_USAGE, "", "use 1 to 64 letters, digits, '_' or '-'",
+    if (!qr_folder_id_new_valid(id)) {
+        qr_errlist_addf(&res->errors, QR_E_USAGE, "",
+                        "use 1 to 64 letters, digits, '_' or '-', starting with a letter or digit",
                         "invalid artifact id \"%.80s\"", id);
         return finish(res, QR_E_USAGE);
     }
@@ -269,21 +283,25 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
         return finish(res, st);
     }
     qr_result rr;
+    char *warn = NULL;
     st = render(s, kind, &canon, &rr, res);
     if (st == QR_OK) {
         char fname[128];
         qr_store_filename(kind, title, id, fname, sizeof fname);
         qr_folder_put put = {0};
-        put.action = "create";
+        put.action = file ? "import" : "create";
         put.spec = canon.data;
         put.spec_len = canon.len;
-        put.data = rr.data;
-        put.size = rr.size;
+        put.data = file ? file : rr.data;
+        put.size = file ? size : rr.size;
         put.filename = fname;
         put.mime_type = qr_format_mime(qr_kind_format(kind));
+        put.pages = rr.pages;
+        warn = qr_folder_errs_json(&res->warnings);
+        put.warnings = warn;
         qr_vrec rec;
-        st = qr_folder_create(s->f, id, qr_kind_name(kind), title && *title ? title : fname, owner,
-                              &put, &rec, &res->errors);
+        st = s->b->ops->create(s->b, id, qr_kind_name(kind), title && *title ? title : fname, owner,
+                               &put, &rec, &res->errors);
         if (st == QR_OK) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
@@ -293,33 +311,56 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
             res->head = 1;
         }
     }
+    free(warn);
     qr_result_free(&rr);
     qr_buf_free(&canon);
     return finish(res, st);
 }
 
+qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                          const char *title, const char *id, const char *owner,
+                          qr_store_result *res)
+{
+    return create_first(s, kind, spec, len, NULL, 0, title, id, owner, res);
+}
+
+qr_status qr_store_import(qr_store *s, qr_kind kind, const char *spec, size_t len, const void *file,
+                          size_t size, const char *title, const char *id, const char *owner,
+                          qr_store_result *res)
+{
+    if (!file) file = "", size = 0;
+    return create_first(s, kind, spec, len, file, size, title, id, owner, res);
+}
+
 /* Validate, render and append new_spec (canonical) to an open transaction;
  * unchanged when it equals the head. */
-static qr_status append_spec(qr_store *s, qr_folder_txn *t, const char *action, const qr_buf *canon,
-                             qr_store_result *res)
+static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, const qr_buf *canon,
+                             const qr_buf *head_spec, int *conflict, qr_store_result *res)
 {
-    const qr_folder_meta *m = qr_folder_txn_meta(t);
+    const qr_sb_ops *ops = s->b->ops;
+    *conflict = 0;
+    const qr_folder_meta *m = ops->txn_meta(t);
     meta_into(res, m);
     qr_kind kind;
     if (qr_kind_parse(m->kind, &kind) != 0)
         return qr_errlist_addf(&res->errors, QR_E_STORE, "", "run quire fsck",
                                "artifact \"%s\" has an unknown kind \"%s\"", m->id, m->kind);
     qr_buf head = {0};
-    qr_status st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
+    qr_status st = QR_OK;
+    if (!head_spec) { /* the caller has not read it */
+        st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
+        head_spec = &head;
+    }
     if (st != QR_OK) {
         qr_buf_free(&head);
         return st;
     }
-    int same = head.len == canon->len && memcmp(head.data, canon->data, head.len) == 0;
+    int same =
+        head_spec->len == canon->len && memcmp(head_spec->data, canon->data, canon->len) == 0;
     qr_buf_free(&head);
     qr_vrec rec;
     if (same) {
-        st = qr_folder_version(s->f, m->id, m->head, &rec, &res->errors);
+        st = ops->version(s->b, m->id, m->head, &rec, &res->errors);
         if (st == QR_OK) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
@@ -336,8 +377,12 @@ static qr_status append_spec(qr_store *s, qr_folder_txn *t, const char *action, 
         put.spec_len = canon->len;
         put.data = rr.data;
         put.size = rr.size;
-        st = qr_folder_commit(t, &put, &rec, &res->errors);
-        if (st == QR_OK) {
+        put.pages = rr.pages;
+        char *warn = qr_folder_errs_json(&res->warnings);
+        put.warnings = warn;
+        st = ops->commit(t, &put, &rec, conflict, &res->errors);
+        free(warn);
+        if (st == QR_OK && !*conflict) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
             res->head = rec.version;
@@ -347,9 +392,40 @@ static qr_status append_spec(qr_store *s, qr_folder_txn *t, const char *action, 
     return st;
 }
 
+/* Before another attempt of a write that lost the race: forget what the
+ * last one gathered. Returns 1 when there were too many attempts. */
+static int retry_reset(qr_store_result *res, const char *id, int attempt)
+{
+    qr_store_result_free(res);
+    result_init(res, id);
+    /* a short random pause before the next attempt, so writers that lost
+     * together do not all render again at once (0 to 2^attempt ms, <= 16) */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    unsigned cap = attempt < 4 ? 1u << attempt : 16u;
+    unsigned us = (unsigned)((now.tv_nsec / 1000) ^ ((uintptr_t)res >> 4)) % (cap * 1000 + 1);
+    struct timespec pause = {0, (long)us * 1000};
+    nanosleep(&pause, NULL);
+    if (attempt + 1 < MAX_ATTEMPTS) return 0;
+    qr_errlist_add(&res->errors, QR_E_STORE, "", "the artifact changed under every attempt",
+                   "try again when fewer writers edit it");
+    return 1;
+}
+
+/* The stored spelling of id (ids compare case-insensitively); invalid ids
+ * are left for the call to refuse. */
+static const char *resolve_id(qr_store *s, const char *id, char buf[65])
+{
+    if (!id || !qr_folder_id_valid(id)) return id;
+    s->b->ops->resolve(s->b, id, buf);
+    return buf;
+}
+
 qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
                         const char *ops, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     qr_edit e = {0};
     e.patch = patch;
@@ -363,26 +439,37 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
         qr_status st = qr_edit_apply("{}", 2, &e, &none, &res->errors);
         return finish(res, st);
     }
-    qr_folder_txn *t;
-    qr_status st = qr_folder_begin(s->f, id, &t, &res->errors);
-    if (st != QR_OK) return finish(res, st);
-    const qr_folder_meta *m = qr_folder_txn_meta(t);
-    meta_into(res, m);
-    qr_buf head = {0}, edited = {0}, canon = {0};
-    st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
-    if (st == QR_OK) st = qr_edit_apply(head.data, head.len, &e, &edited, &res->errors);
-    if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, &res->errors);
-    if (st == QR_OK) st = append_spec(s, t, "edit", &canon, res);
-    qr_buf_free(&head);
-    qr_buf_free(&edited);
-    qr_buf_free(&canon);
-    qr_folder_end(t);
+    qr_status st = QR_OK;
+    for (int attempt = 0;; attempt++) {
+        qr_sb_txn *t;
+        st = s->b->ops->begin(s->b, id, &t, &res->errors);
+        if (st != QR_OK) break;
+        const qr_folder_meta *m = s->b->ops->txn_meta(t);
+        meta_into(res, m);
+        qr_buf head = {0}, edited = {0}, canon = {0};
+        int conflict = 0;
+        st = s->b->ops->spec(s->b, m->id, m->head, &head, &res->errors);
+        if (st == QR_OK) st = qr_edit_apply(head.data, head.len, &e, &edited, &res->errors);
+        if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, &res->errors);
+        if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &head, &conflict, res);
+        qr_buf_free(&head);
+        qr_buf_free(&edited);
+        qr_buf_free(&canon);
+        s->b->ops->end(t);
+        if (st != QR_OK || !conflict) break;
+        if (retry_reset(res, id, attempt)) {
+            st = QR_E_STORE;
+            break;
+        }
+    }
     return finish(res, st);
 }
 
 qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t len,
                            qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     if (!spec) spec = "", len = 0;
     qr_buf canon = {0};
@@ -391,36 +478,39 @@ qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t
         qr_buf_free(&canon);
         return finish(res, st);
     }
-    qr_folder_txn *t;
-    st = qr_folder_begin(s->f, id, &t, &res->errors);
-    if (st == QR_OK) {
-        st = append_spec(s, t, "rewrite", &canon, res);
-        qr_folder_end(t);
+    for (int attempt = 0;; attempt++) {
+        qr_sb_txn *t;
+        int conflict = 0;
+        st = s->b->ops->begin(s->b, id, &t, &res->errors);
+        if (st != QR_OK) break;
+        st = append_spec(s, t, "rewrite", &canon, NULL, &conflict, res);
+        s->b->ops->end(t);
+        if (st != QR_OK || !conflict) break;
+        if (retry_reset(res, id, attempt)) {
+            st = QR_E_STORE;
+            break;
+        }
     }
     qr_buf_free(&canon);
     return finish(res, st);
 }
 
-qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
+static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
+                              qr_store_result *res)
 {
-    result_init(res, id);
-    if (n < 1) {
-        qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
-                       "qr_store_log() lists them");
-        return finish(res, QR_E_USAGE);
-    }
-    qr_folder_txn *t;
-    qr_status st = qr_folder_begin(s->f, id, &t, &res->errors);
-    if (st != QR_OK) return finish(res, st);
-    const qr_folder_meta *m = qr_folder_txn_meta(t);
+    const qr_sb_ops *ops = s->b->ops;
+    qr_sb_txn *t;
+    qr_status st = ops->begin(s->b, id, &t, &res->errors);
+    if (st != QR_OK) return st;
+    const qr_folder_meta *m = ops->txn_meta(t);
     meta_into(res, m);
     qr_buf old = {0}, head = {0};
     qr_vrec orec = {0}, rec;
-    st = qr_folder_version(s->f, m->id, n, &orec, &res->errors);
-    if (st == QR_OK) st = qr_folder_spec(s->f, m->id, n, &old, &res->errors);
-    if (st == QR_OK) st = qr_folder_spec(s->f, m->id, m->head, &head, &res->errors);
+    st = ops->version(s->b, m->id, n, &orec, &res->errors);
+    if (st == QR_OK) st = ops->spec(s->b, m->id, n, &old, &res->errors);
+    if (st == QR_OK) st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
     if (st == QR_OK && head.len == old.len && memcmp(head.data, old.data, old.len) == 0) {
-        st = qr_folder_version(s->f, m->id, m->head, &rec, &res->errors);
+        st = ops->version(s->b, m->id, m->head, &rec, &res->errors);
         if (st == QR_OK) {
             version_from(&res->version, &rec);
             qr_vrec_free(&rec);
@@ -434,8 +524,10 @@ qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *
         put.spec_len = old.len;
         put.sha256 = orec.sha256;
         put.size = (size_t)orec.size;
-        st = qr_folder_commit(t, &put, &rec, &res->errors);
-        if (st == QR_OK) {
+        put.pages = orec.pages;
+        put.warnings = orec.warnings;
+        st = ops->commit(t, &put, &rec, conflict, &res->errors);
+        if (st == QR_OK && !*conflict) {
             version_from(&res->version, &rec);
             res->head = rec.version;
             qr_vrec_free(&rec);
@@ -444,14 +536,37 @@ qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *
     qr_vrec_free(&orec);
     qr_buf_free(&old);
     qr_buf_free(&head);
-    qr_folder_end(t);
+    ops->end(t);
+    return st;
+}
+
+qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
+{
+    char rid[65];
+    id = resolve_id(s, id, rid);
+    result_init(res, id);
+    if (n < 1) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
+                       "qr_store_log() lists them");
+        return finish(res, QR_E_USAGE);
+    }
+    qr_status st = QR_OK;
+    for (int attempt = 0;; attempt++) {
+        int conflict = 0;
+        st = restore_once(s, id, n, &conflict, res);
+        if (st != QR_OK || !conflict) break;
+        if (retry_reset(res, id, attempt)) {
+            st = QR_E_STORE;
+            break;
+        }
+    }
     return finish(res, st);
 }
 
 static qr_status read_meta(qr_store *s, const char *id, qr_store_result *res)
 {
     qr_folder_meta m;
-    qr_status st = qr_folder_meta_load(s->f, id, &m, &res->errors);
+    qr_status st = s->b->ops->meta_load(s->b, id, &m, &res->errors);
     if (st == QR_OK) {
         meta_into(res, &m);
         qr_folder_meta_free(&m);
@@ -461,15 +576,17 @@ static qr_status read_meta(qr_store *s, const char *id, qr_store_result *res)
 
 qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     qr_status st = read_meta(s, id, res);
     qr_vrec rec;
-    if (st == QR_OK) st = qr_folder_version(s->f, id, n ? n : res->head, &rec, &res->errors);
+    if (st == QR_OK) st = s->b->ops->version(s->b, id, n ? n : res->head, &rec, &res->errors);
     if (st == QR_OK) {
         version_from(&res->version, &rec);
         qr_vrec_free(&rec);
         qr_buf b = {0};
-        st = qr_folder_spec(s->f, id, res->version.version, &b, &res->errors);
+        st = s->b->ops->spec(s->b, id, res->version.version, &b, &res->errors);
         if (st == QR_OK) res->spec = qr_buf_steal(&b, &res->spec_len);
         qr_buf_free(&b);
     }
@@ -478,11 +595,25 @@ qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res
 
 qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
 {
+    return qr_store_log_limit(s, id, 0, res);
+}
+
+qr_status qr_store_log_limit(qr_store *s, const char *id, int limit, qr_store_result *res)
+{
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
+    if (limit < 0) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "", "the limit is a count of versions from 0",
+                       NULL);
+        return finish(res, QR_E_USAGE);
+    }
     qr_status st = read_meta(s, id, res);
     qr_vrec *recs = NULL;
     size_t n = 0;
-    if (st == QR_OK) st = qr_folder_log(s->f, id, &recs, &n, &res->errors);
+    int head = res->head;
+    int from = limit && head > limit ? head - limit + 1 : 1;
+    if (st == QR_OK) st = s->b->ops->log(s->b, id, from, &recs, &n, &res->errors);
     if (st == QR_OK) {
         res->log = calloc(n ? n : 1, sizeof *res->log);
         if (!res->log) st = qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
@@ -490,7 +621,7 @@ qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
             version_from(&res->log[i], &recs[i]);
         if (res->log) res->log_count = n;
         if (n) version_from(&res->version, &recs[n - 1]);
-        res->head = (int)n;
+        res->head = n ? recs[n - 1].version : head;
     }
     for (size_t i = 0; i < n; i++)
         qr_vrec_free(&recs[i]);
@@ -498,16 +629,82 @@ qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
     return finish(res, st);
 }
 
+qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res)
+{
+    char rid[65];
+    id = resolve_id(s, id, rid);
+    result_init(res, id);
+    qr_status st = read_meta(s, id, res);
+    if (st == QR_OK) st = s->b->ops->remove(s->b, id, &res->errors);
+    return finish(res, st);
+}
+
+qr_status qr_store_list(qr_store *s, const char *owner, const char *kind, const char *cursor,
+                        size_t limit, qr_store_list_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (owner && !qr_folder_owner_valid(owner)) {
+        out->status = qr_folder_bad_owner(&out->errors, owner);
+        return out->status;
+    }
+    qr_kind k;
+    if (kind && qr_kind_parse(kind, &k) != 0) {
+        out->status = qr_errlist_addf(&out->errors, QR_E_USAGE, "",
+                                      "use document, spreadsheet, presentation, pdf or html",
+                                      "unknown kind \"%.40s\"", kind);
+        return out->status;
+    }
+    qr_sb_item *items = NULL;
+    size_t n = 0;
+    char next[QR_SB_CURSOR];
+    qr_status st =
+        s->b->ops->list(s->b, owner, kind, cursor, limit, &items, &n, next, &out->errors);
+    if (st == QR_OK) {
+        out->items = calloc(n ? n : 1, sizeof *out->items);
+        if (!out->items) st = qr_errlist_add(&out->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        for (size_t i = 0; out->items && i < n; i++) {
+            qr_store_item *it = &out->items[i];
+            memcpy(it->artifact_id, items[i].id, sizeof it->artifact_id);
+            it->kind = items[i].kind, it->title = items[i].title, it->owner = items[i].owner;
+            items[i].kind = items[i].title = items[i].owner = NULL;
+            snprintf(it->created, sizeof it->created, "%s",
+                     items[i].created ? items[i].created : "");
+            it->head = items[i].head;
+        }
+        if (out->items) out->count = n;
+        snprintf(out->next, sizeof out->next, "%s", next);
+    }
+    qr_sb_items_free(items, n);
+    free(items);
+    out->status = st;
+    return st;
+}
+
+void qr_store_list_free(qr_store_list_result *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < r->count; i++) {
+        free(r->items[i].kind);
+        free(r->items[i].title);
+        free(r->items[i].owner);
+    }
+    free(r->items);
+    qr_errlist_clear(&r->errors);
+    memset(r, 0, sizeof *r);
+}
+
 qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *res)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     result_init(res, id);
     qr_status st = read_meta(s, id, res);
     qr_vrec rec;
-    if (st == QR_OK) st = qr_folder_version(s->f, id, n ? n : res->head, &rec, &res->errors);
+    if (st == QR_OK) st = s->b->ops->version(s->b, id, n ? n : res->head, &rec, &res->errors);
     if (st == QR_OK) {
         version_from(&res->version, &rec);
         qr_buf b = {0};
-        st = qr_folder_blob(s->f, rec.sha256, &b, &res->errors);
+        st = s->b->ops->blob(s->b, rec.sha256, &b, &res->errors);
         if (st == QR_OK) {
             size_t len;
             res->data = (unsigned char *)qr_buf_steal(&b, &len);
@@ -521,6 +718,8 @@ qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *r
 
 qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_store_diff *out)
 {
+    char rid[65];
+    id = resolve_id(s, id, rid);
     memset(out, 0, sizeof *out);
     out->from = a;
     out->to = b;
@@ -529,8 +728,8 @@ qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_s
     if (a < 1 || b < 1)
         st = qr_errlist_add(&out->errors, QR_E_USAGE, "", "versions are numbered from 1",
                             "qr_store_log() lists them");
-    if (st == QR_OK) st = qr_folder_spec(s->f, id, a, &ta, &out->errors);
-    if (st == QR_OK) st = qr_folder_spec(s->f, id, b, &tb, &out->errors);
+    if (st == QR_OK) st = s->b->ops->spec(s->b, id, a, &ta, &out->errors);
+    if (st == QR_OK) st = s->b->ops->spec(s->b, id, b, &tb, &out->errors);
     if (st == QR_OK) {
         char na[32], nb[32];
         snprintf(na, sizeof na, "v%06d.json", a);
@@ -569,7 +768,7 @@ qr_status qr_store_fsck_run(qr_store *s, int repair, qr_store_fsck *out)
 {
     memset(out, 0, sizeof *out);
     qr_folder_fsck rep;
-    qr_status st = qr_folder_check(s->f, repair, &rep);
+    qr_status st = s->b->ops->check(s->b, repair, &rep);
     out->status = st;
     out->artifacts = rep.artifacts;
     out->versions = rep.versions;
@@ -586,4 +785,198 @@ void qr_store_fsck_free(qr_store_fsck *r)
     qr_errlist_clear(&r->problems);
     qr_errlist_clear(&r->stray);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- copy ---------------------------------------------------------------------------- */
+
+static int same_log(const qr_vrec *a, size_t na, const qr_vrec *b, size_t nb)
+{
+    if (na != nb) return 0;
+    for (size_t i = 0; i < na; i++)
+        if (a[i].version != b[i].version || strcmp(a[i].sha256, b[i].sha256) ||
+            strcmp(a[i].spec_sha256, b[i].spec_sha256) || a[i].size != b[i].size ||
+            strcmp(a[i].action, b[i].action) || a[i].parent != b[i].parent)
+            return 0;
+    return 1;
+}
+
+static void free_log(qr_vrec *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        qr_vrec_free(&v[i]);
+    free(v);
+}
+
+/* Copy one artifact's versions (recs, n) from src to dst. */
+static qr_status copy_one(qr_store *src, qr_store *dst, const qr_folder_meta *m,
+                          const qr_vrec *recs, size_t n, qr_errlist *errs)
+{
+    const qr_sb_ops *so = src->b->ops, *dop = dst->b->ops;
+    qr_status st = QR_OK;
+    for (size_t i = 0; st == QR_OK && i < n; i++) {
+        const qr_vrec *r = &recs[i];
+        qr_buf spec = {0}, data = {0};
+        st = so->spec(src->b, m->id, r->version, &spec, errs);
+        if (st == QR_OK) st = so->blob(src->b, r->sha256, &data, errs);
+        qr_folder_put put = {0};
+        put.action = r->action;
+        put.restored_from = r->restored_from;
+        put.spec = spec.data ? spec.data : "";
+        put.spec_len = spec.len;
+        put.data = data.data ? data.data : "";
+        put.size = data.len;
+        put.filename = r->filename;
+        put.mime_type = r->mime_type;
+        put.pages = r->pages;
+        put.warnings = r->warnings;
+        put.created = r->created;
+        qr_vrec out;
+        if (st == QR_OK && i == 0) {
+            st = dop->create(dst->b, m->id, m->kind, m->title, m->owner, &put, &out, errs);
+            if (st == QR_OK) qr_vrec_free(&out);
+        } else if (st == QR_OK) {
+            qr_sb_txn *t;
+            int conflict = 0;
+            st = dop->begin(dst->b, m->id, &t, errs);
+            if (st == QR_OK) {
+                if (dop->txn_meta(t)->head != r->version - 1)
+                    st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
+                                         "artifact \"%s\" changed in the target during the copy",
+                                         m->id);
+                if (st == QR_OK) st = dop->commit(t, &put, &out, &conflict, errs);
+                if (st == QR_OK && !conflict) qr_vrec_free(&out);
+                if (st == QR_OK && conflict)
+                    st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
+                                         "artifact \"%s\" changed in the target during the copy",
+                                         m->id);
+                dop->end(t);
+            }
+        }
+        qr_buf_free(&spec);
+        qr_buf_free(&data);
+    }
+    return st;
+}
+
+qr_status qr_store_copy(qr_store *from, qr_store *to, qr_store_copy_report *out)
+{
+    memset(out, 0, sizeof *out);
+    qr_errlist *errs = &out->errors;
+    qr_sb_item *items = NULL;
+    size_t n = 0;
+    char next[QR_SB_CURSOR];
+    qr_status st = from->b->ops->list(from->b, NULL, NULL, NULL, 0, &items, &n, next, errs);
+    /* oldest first, so the target lists them in the same order */
+    for (size_t k = n; st == QR_OK && k-- > 0;) {
+        const char *id = items[k].id;
+        qr_folder_meta m;
+        qr_vrec *src = NULL, *dst = NULL;
+        size_t ns = 0, nd = 0;
+        st = from->b->ops->meta_load(from->b, id, &m, errs);
+        if (st != QR_OK) break;
+        st = from->b->ops->log(from->b, id, 1, &src, &ns, errs);
+        qr_errlist probe = {0};
+        int exists = st == QR_OK && to->b->ops->log(to->b, id, 1, &dst, &nd, &probe) == QR_OK;
+        qr_errlist_clear(&probe);
+        if (st == QR_OK && exists) {
+            if (same_log(src, ns, dst, nd))
+                out->skipped++;
+            else
+                st = qr_errlist_addf(errs, QR_E_USAGE, "", "copy into an empty store",
+                                     "the target already holds artifact \"%s\", with other "
+                                     "versions",
+                                     id);
+        } else if (st == QR_OK) {
+            st = copy_one(from, to, &m, src, ns, errs);
+            free_log(dst, nd);
+            dst = NULL;
+            nd = 0;
+            if (st == QR_OK) st = to->b->ops->log(to->b, id, 1, &dst, &nd, errs);
+            if (st == QR_OK && !same_log(src, ns, dst, nd))
+                st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
+                                     "artifact \"%s\" reads back different from the target", id);
+            if (st == QR_OK) {
+                out->artifacts++;
+                out->versions += ns;
+            }
+        }
+        free_log(src, ns);
+        free_log(dst, nd);
+        qr_folder_meta_free(&m);
+    }
+    qr_sb_items_free(items, n);
+    free(items);
+    out->status = st;
+    return st;
+}
+
+void qr_store_copy_free(qr_store_copy_report *r)
+{
+    if (!r) return;
+    qr_errlist_clear(&r->errors);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- the edit engine on its own ---------------------------------------------------- */
+
+int qr_store_abi(void)
+{
+    return QR_STORE_ABI;
+}
+
+/* Validate canon (canonical text) as kind into errors. */
+static qr_status validate(const qr_buf *canon, qr_kind kind, qr_errlist *errors)
+{
+    qr_result rr;
+    qr_status st = qr_check(canon->data, canon->len, kind, &rr);
+    if (st != QR_OK) qr_errlist_move(errors, &rr.errors);
+    qr_result_free(&rr);
+    return st;
+}
+
+qr_status qr_spec_canonical(const char *spec, size_t len, int kind, char **out, size_t *out_len,
+                            qr_errlist *errors)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (kind >= QR_KIND_COUNT)
+        return qr_errlist_add(errors, QR_E_USAGE, "", "unknown kind",
+                              "use document, spreadsheet, presentation, pdf or html");
+    qr_buf canon = {0};
+    qr_status st = canonical(spec ? spec : "", spec ? len : 0, &canon, errors);
+    if (st == QR_OK && kind >= 0) st = validate(&canon, (qr_kind)kind, errors);
+    if (st == QR_OK) {
+        if (!canon.data) qr_buf_puts(&canon, "");
+        *out = qr_buf_steal(&canon, out_len);
+    }
+    qr_buf_free(&canon);
+    return st;
+}
+
+qr_status qr_spec_edit(const char *spec, size_t len, qr_kind kind, const char *patch,
+                       const char *append, const char *ops, char **out, size_t *out_len,
+                       qr_errlist *errors)
+{
+    *out = NULL;
+    *out_len = 0;
+    if ((unsigned)kind >= QR_KIND_COUNT)
+        return qr_errlist_add(errors, QR_E_USAGE, "", "unknown kind",
+                              "use document, spreadsheet, presentation, pdf or html");
+    qr_edit e = {0};
+    e.patch = patch;
+    e.patch_len = patch ? strlen(patch) : 0;
+    e.append = append;
+    e.append_len = append ? strlen(append) : 0;
+    e.ops = ops;
+    e.ops_len = ops ? strlen(ops) : 0;
+    qr_buf base = {0}, edited = {0}, canon = {0};
+    qr_status st = canonical(spec ? spec : "", spec ? len : 0, &base, errors);
+    if (st == QR_OK) st = qr_edit_apply(base.data, base.len, &e, &edited, errors);
+    if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, errors);
+    if (st == QR_OK) st = validate(&canon, kind, errors);
+    if (st == QR_OK) *out = qr_buf_steal(&canon, out_len);
+    qr_buf_free(&base);
+    qr_buf_free(&edited);
+    qr_buf_free(&canon);
+    return st;
 }

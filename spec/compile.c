@@ -235,11 +235,21 @@ static size_t src_fill(void *buffer, size_t buflen, void *data)
     return n == (size_t)-1 ? (size_t)-1 : n;
 }
 
-/* Read what the parse left, to count it and check it. */
+/* Read what the parse left, to count it and check it, but never more than
+ * DRAIN_PAST bytes (or max_input, if more) past max_input: an endless input
+ * (/dev/zero, a pipe that never closes) stops there, in a few milliseconds. */
+#define DRAIN_PAST ((size_t)64 << 20)
+
+static int src_drain_more(const src *s)
+{
+    size_t past = s->max > DRAIN_PAST ? s->max : DRAIN_PAST;
+    return !s->max || s->total <= s->max || s->total - s->max <= past;
+}
+
 static void src_drain(src *s)
 {
     char buf[16384];
-    while (!s->eof && !s->ioerr) {
+    while (!s->eof && !s->ioerr && src_drain_more(s)) {
         size_t n = s->read(s->ctx, buf, sizeof buf);
         if (n == (size_t)-1 || n > sizeof buf) {
             s->ioerr = 1;
@@ -304,6 +314,13 @@ json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_stri
             return NULL;
         }
         qr_limits lim = {.max_input = max_input};
+        if (!s.eof && max_input && s.total > max_input) {
+            *st = qr_errlist_addf(errs, QR_E_LIMIT, "",
+                                  "raise it with --max-input (library: qr_limits.max_input)",
+                                  "input is more than %zu bytes; the limit max_input is %zu bytes",
+                                  s.total, max_input);
+            return NULL;
+        }
         if ((*st = qr_input_size_check(s.total, &lim, errs)) != QR_OK) return NULL;
         if (s.u.bad != (size_t)-1) {
             *st = qr_errlist_addf(errs, QR_E_UTF8, "", "save the spec as UTF-8",

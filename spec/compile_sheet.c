@@ -25,6 +25,7 @@
 
 #include "compile_int.h"
 #include "schema.h"
+#include "casefold.h"
 
 /* Keys: the schema table's (schema_table.c). */
 
@@ -192,6 +193,19 @@ static int parse_date(const char *s, size_t n, double *serial, int *has_time, co
 
 /* ---- cells ------------------------------------------------------------------------ */
 
+/* Excel's limit on a cell's text, in UTF-16 code units (as Excel counts). */
+#define MAX_CELL_CHARS 32767
+
+static size_t utf16_units(const char *s, size_t n)
+{
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if ((ch & 0xC0) != 0x80) u += ch >= 0xF0 ? 2 : 1;
+    }
+    return u;
+}
+
 /* A scalar value (cached formula value or "value"): NUMBER, BOOL or TEXT.
  * Returns the type, or EMPTY for null, or -1 (reported at the current path). */
 static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *len)
@@ -223,6 +237,12 @@ static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *l
     case JSON_STRING:
         *str = qr_cc_str(cc, v, len);
         if (!*str) return -1;
+        if (*len > MAX_CELL_CHARS && utf16_units(*str, *len) > MAX_CELL_CHARS) {
+            qr_cc_err(cc, "split the text over several cells",
+                      "a cell holds at most 32,767 characters (Excel's limit); this one has %zu",
+                      utf16_units(*str, *len));
+            return -1;
+        }
         if (*len > UINT32_MAX) {
             qr_cc_limit(cc, "max_string", "a cell string of %zu bytes", *len);
             return -1;
@@ -357,7 +377,7 @@ static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
         size_t n = json_string_length(v);
         const char *s = json_string_value(v);
         if ((cc->lim->max_string && n > cc->lim->max_string) || n > UINT32_MAX ||
-            memchr(s, '\0', n))
+            memchr(s, '\0', n) || (n > MAX_CELL_CHARS && utf16_units(s, n) > MAX_CELL_CHARS))
             break; /* the slow path reports it */
         c->type = QR_CELL_TEXT;
         c->len = (uint32_t)n;
@@ -459,14 +479,10 @@ static int name_cmp(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* Excel compares sheet names ignoring case across Unicode ("É" is "é"). */
 static char *fold(const char *s)
 {
-    size_t n = strlen(s);
-    char *f = malloc(n + 1);
-    if (!f) return NULL;
-    for (size_t i = 0; i <= n; i++)
-        f[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
-    return f;
+    return qr_casefold_utf8(s, strlen(s));
 }
 
 static int name_taken(const name_ref *refs, size_t n, const char *folded)

@@ -34,6 +34,17 @@ static unsigned be16(const unsigned char *p)
     return (unsigned)p[0] << 8 | p[1];
 }
 
+/* The resolution an image asks for, clamped to what a printer or a screen
+ * could mean (a pHYs of 4294967295 px/m asks for 109 million dpi: a
+ * 10-pixel image would be drawn 0.00007 points wide). */
+#define MIN_DPI 1.0
+#define MAX_DPI 9600.0
+
+static double clamp_dpi(double d)
+{
+    return d < MIN_DPI ? MIN_DPI : d > MAX_DPI ? MAX_DPI : d;
+}
+
 static int probe_png(const unsigned char *p, size_t n, qr_image *img, const char **why)
 {
     *why = "a PNG file without a valid IHDR header";
@@ -56,8 +67,8 @@ static int probe_png(const unsigned char *p, size_t n, qr_image *img, const char
         if (memcmp(type, "pHYs", 4) == 0 && len == 9) {
             uint32_t x = be32(p + off + 8), y = be32(p + off + 12);
             if (p[off + 16] == 1 && x > 0 && y > 0) { /* pixels per metre */
-                img->dpi_x = x * 0.0254;
-                img->dpi_y = y * 0.0254;
+                img->dpi_x = clamp_dpi(x * 0.0254);
+                img->dpi_y = clamp_dpi(y * 0.0254);
             }
         }
         off += 12 + (size_t)len;
@@ -99,8 +110,8 @@ static int probe_jpeg(const unsigned char *p, size_t n, qr_image *img, const cha
             img->type = QR_IMAGE_JPEG;
             img->width_px = w;
             img->height_px = h;
-            img->dpi_x = dx;
-            img->dpi_y = dy;
+            img->dpi_x = clamp_dpi(dx);
+            img->dpi_y = clamp_dpi(dy);
             return 0;
         }
         off += len;
@@ -305,7 +316,16 @@ static int from_file(qr_cc *cc, const char *src, unsigned char **data, size_t *s
                   "image \"%.80s\" leads outside the spec's folder", src);
         return -1;
     }
-    int fd = open(real, O_RDONLY | O_CLOEXEC);
+    /* A FIFO, a device or a socket would block the open or the read (or
+     * never end): refuse anything but a regular file before opening it, and
+     * open without blocking in case it was swapped for one meanwhile. */
+    struct stat pre;
+    if (stat(real, &pre) == 0 && !S_ISREG(pre.st_mode)) {
+        qr_cc_err(cc, "name a PNG or JPEG file", "cannot read image \"%.80s\": not a regular file",
+                  src);
+        return -1;
+    }
+    int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         qr_cc_err(cc, NULL, "cannot read image \"%.80s\": %s", src, errno_text(errno));
         return -1;
@@ -313,7 +333,8 @@ static int from_file(qr_cc *cc, const char *src, unsigned char **data, size_t *s
     struct stat st;
     int r = -1;
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        qr_cc_err(cc, NULL, "cannot read image \"%.80s\": not a regular file", src);
+        qr_cc_err(cc, "name a PNG or JPEG file", "cannot read image \"%.80s\": not a regular file",
+                  src);
     } else if (cc->lim->max_image && (uintmax_t)st.st_size > cc->lim->max_image) {
         qr_cc_limit(cc, "max_image",
                     "image \"%.80s\" has %jd bytes; the limit max_image is %zu bytes", src,

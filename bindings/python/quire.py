@@ -4,13 +4,20 @@ Render a spec, or keep versioned artifacts in a store, from a Python
 gateway::
 
     import quire
-    pdf = quire.render({"title": "T", "blocks": [...]}, "pdf")     # -> bytes
+    pdf = quire.render({"title": "T", "blocks": [...]}, "pdf")     # bytes, with .pages, .warnings
+    png = quire.render(spec, "document", "png", png_page=2, dpi=150, base_dir="img")
 
-    with quire.Store("/var/lib/quire") as st:
+    with quire.Store("/var/lib/quire") as st:       # or "postgresql://user@host/db"
         a = st.create("document", spec, title="Q3 report", owner="alice")
         st.edit(a["artifact_id"], append={"blocks": [{"type": "page_break"}]})
         st.edit(a["artifact_id"], ops=[{"op": "replace", "path": "/title", "value": "Q4"}])
         data = st.export(a["artifact_id"])                          # head's bytes
+        page = st.list(owner="alice", limit=20)       # {"artifacts": [...], "next": cursor}
+        st.delete(a["artifact_id"])
+
+    # the edit engine alone, for hosts that keep specs themselves
+    new_spec = quire.spec_edit(spec, "document", append={"blocks": [...]})
+    text = quire.spec_canonical(spec)
 
 Results are dicts shaped like DocsGPT's tool payload
 (``{"status": "ok", "artifact_id", "version", "filename", "mime_type",
@@ -20,16 +27,21 @@ into the edit request ``{"spec_patch", "spec_append", "ops"}``).
 
 Specs, patches, appends and ops may be given as Python objects or as JSON
 text. The library is found through $QUIRE_LIB, else next to this file or in
-the source tree's build folders, else on the loader's path. Calls release
-the GIL; a Store may be shared by threads.
+the source tree's build folders, else on the loader's path; it must be
+built from the same source (the struct layouts are checked at load). Calls
+release the GIL; a Store may be shared by threads, and close() waits for the
+calls in flight (new calls on a closed Store raise QuireError).
 """
 import ctypes
 import ctypes.util
 import glob
 import json
 import os
+import threading
 
-__all__ = ["QuireError", "Store", "render", "check", "format_available", "KINDS", "FORMATS"]
+__all__ = ["QuireError", "Store", "Rendered", "render", "check", "spec_edit", "spec_canonical",
+           "format_available", "KINDS", "FORMATS"]
+STORE_ABI = 2  # QR_STORE_ABI of the quire_store.h this binding mirrors
 
 KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
 FORMATS = ("docx", "xlsx", "pptx", "pdf", "html", "png")
@@ -90,7 +102,18 @@ class _Version(ctypes.Structure):
                 ("restored_from", ctypes.c_int), ("created", ctypes.c_char * 32),
                 ("spec_sha256", ctypes.c_char * 65), ("spec_size", ctypes.c_ulonglong),
                 ("sha256", ctypes.c_char * 65), ("size", ctypes.c_ulonglong),
-                ("filename", ctypes.c_char_p), ("mime_type", ctypes.c_char_p)]
+                ("filename", ctypes.c_char_p), ("mime_type", ctypes.c_char_p),
+                ("pages", ctypes.c_int), ("warnings", ctypes.c_char_p)]
+
+
+class _Item(ctypes.Structure):
+    _fields_ = [("artifact_id", ctypes.c_char * 65), ("kind", ctypes.c_char_p), ("title", ctypes.c_char_p),
+                ("owner", ctypes.c_char_p), ("created", ctypes.c_char * 32), ("head", ctypes.c_int)]
+
+
+class _List(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("items", ctypes.POINTER(_Item)), ("count", ctypes.c_size_t),
+                ("next", ctypes.c_char * 112), ("errors", _ErrList)]
 
 
 class _StoreResult(ctypes.Structure):
@@ -173,11 +196,27 @@ def _L():
         "qr_store_diff_free": (None, [P(_Diff)]),
         "qr_store_fsck_run": (c.c_int, [c.c_void_p, c.c_int, P(_Fsck)]),
         "qr_store_fsck_free": (None, [P(_Fsck)]),
+        "qr_store_abi": (c.c_int, []),
+        "qr_store_log_limit": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreResult)]),
+        "qr_store_delete": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreResult)]),
+        "qr_store_list": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_List)]),
+        "qr_store_list_free": (None, [P(_List)]),
+        "qr_spec_edit": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, c.c_char_p, c.c_char_p, c.c_char_p,
+                                   P(c.c_void_p), P(c.c_size_t), P(_ErrList)]),
+        "qr_spec_canonical": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, P(c.c_void_p), P(c.c_size_t),
+                                        P(_ErrList)]),
+        "free": (None, [c.c_void_p]),
     }
+    libc = ctypes.CDLL(None)
     for name, (res, args) in sigs.items():
-        fn = getattr(lib, name)
+        if not hasattr(lib, name) and name != "free":
+            raise OSError("%s has no %s: it is older than this binding; rebuild libquire" % (lib._name, name))
+        fn = getattr(lib if name != "free" else libc, name)
         fn.restype = res
         fn.argtypes = args
+    if lib.qr_store_abi() != STORE_ABI:
+        raise OSError("%s has store ABI %d, this binding needs %d: install the binding of the same quire"
+                      % (lib._name, lib.qr_store_abi(), STORE_ABI))
     _lib = lib
     return lib
 
@@ -246,23 +285,75 @@ def format_available(fmt):
     return bool(_L().qr_format_available(_format(fmt)))
 
 
-def render(spec, kind, format=None, max_output=0):
-    """Render spec (dict or JSON text) of kind ("document", ...) to bytes, in
-    format (default: the kind's own, e.g. document -> docx; documents also
-    render to "pdf", "html" and "png")."""
+class Rendered(bytes):
+    """The bytes of a render, with what the render reports: pages (pages of
+    a PDF or PNG, slides, sheets; 0 when unknown) and warnings
+    ([{"path", "message", "hint"}], e.g. characters no font covers)."""
+
+    pages = 0
+    warnings = ()
+
+    @property
+    def data(self):
+        return bytes(self)
+
+
+def render(spec, kind, format=None, max_output=0, png_page=1, dpi=96, base_dir=None):
+    """Render spec (dict or JSON text) of kind ("document", ...) in format
+    (default: the kind's own, e.g. document -> docx; documents also render
+    to "pdf", "html" and "png"). png_page and dpi choose the page of a PNG
+    and its resolution; base_dir is the folder image files are read from.
+    Returns a Rendered: bytes, with .pages and .warnings."""
     lib = _L()
     k = _kind(kind)
     f = _format(format or _KIND_FORMAT[kind])
     text = _json_bytes(spec, "spec")
-    opts = _RenderOpts(None, 1, 96, 0, max_output)
+    opts = _RenderOpts(os.fsencode(base_dir) if base_dir is not None else None, int(png_page), int(dpi), 0,
+                       max_output)
     res = _Result()
     st = lib.qr_render_mem(text, len(text), k, f, ctypes.byref(opts), ctypes.byref(res))
     try:
         if st != 0:
             _raise(st, res.errors)
-        return ctypes.string_at(res.data, res.size)
+        out = Rendered(ctypes.string_at(res.data, res.size))
+        out.pages = res.pages
+        out.warnings = _errors(res.warnings)
+        return out
     finally:
         lib.qr_result_free(ctypes.byref(res))
+
+
+def _take_text(lib, st, out, n, errs):
+    try:
+        if st != 0:
+            _raise(st, errs)
+        return ctypes.string_at(out.value, n.value).decode("utf-8")
+    finally:
+        lib.free(out)
+        lib.qr_errlist_clear(ctypes.byref(errs))
+
+
+def spec_edit(spec, kind, patch=None, append=None, ops=None):
+    """The edit engine without a store: merge patch, append and JSON Patch
+    ops (in that order) on spec, then validation as kind. Returns the
+    edited spec (Python objects); errors raise QuireError with paths."""
+    lib = _L()
+    text = _json_bytes(spec, "spec")
+    out, n, errs = ctypes.c_void_p(), ctypes.c_size_t(), _ErrList()
+    st = lib.qr_spec_edit(text, len(text), _kind(kind), _json_bytes(patch, "patch"), _json_bytes(append, "append"),
+                          _json_bytes(ops, "ops"), ctypes.byref(out), ctypes.byref(n), ctypes.byref(errs))
+    return json.loads(_take_text(lib, st, out, n, errs))
+
+
+def spec_canonical(spec, kind=None):
+    """The canonical JSON text of spec (what a store keeps and hashes);
+    with kind, validated as that kind too."""
+    lib = _L()
+    text = _json_bytes(spec, "spec")
+    out, n, errs = ctypes.c_void_p(), ctypes.c_size_t(), _ErrList()
+    st = lib.qr_spec_canonical(text, len(text), _kind(kind) if kind is not None else -1, ctypes.byref(out),
+                               ctypes.byref(n), ctypes.byref(errs))
+    return _take_text(lib, st, out, n, errs)
 
 
 def check(spec, kind):
@@ -297,14 +388,17 @@ def _version(v):
     d = {"version": v.version, "action": _s(v.action), "parent": v.parent or None,
          "created": _s(v.created), "size": v.size, "sha256": _s(v.sha256),
          "spec_sha256": _s(v.spec_sha256), "spec_size": v.spec_size, "filename": _s(v.filename),
-         "mime_type": _s(v.mime_type)}
+         "mime_type": _s(v.mime_type), "pages": v.pages,
+         "warnings": json.loads(_s(v.warnings)) if v.warnings else []}
     if v.restored_from:
         d["restored_from"] = v.restored_from
     return d
 
 
 class Store:
-    """A versioned artifact store in a folder (created if absent).
+    """A versioned artifact store: a folder (created if absent) or a
+    PostgreSQL database ("postgresql://user@host/db"; tables created if
+    absent).
 
     Quotas are per owner; 0 disables one. now: a function returning the
     time (seconds since 1970, UTC) recorded as versions' "created"."""
@@ -322,8 +416,12 @@ class Store:
         self._clock = _CLOCK(lambda _arg: int(now())) if now else _CLOCK()
         opts.now = self._clock
         self._h = ctypes.c_void_p()
+        self._cv = threading.Condition()
+        self._busy = 0
+        self._closing = False
         errs = _ErrList()
-        st = lib.qr_store_open(os.fsencode(path), ctypes.byref(opts), ctypes.byref(self._h), ctypes.byref(errs))
+        loc = path.encode("utf-8") if isinstance(path, str) and "://" in path else os.fsencode(path)
+        st = lib.qr_store_open(loc, ctypes.byref(opts), ctypes.byref(self._h), ctypes.byref(errs))
         if st != 0:
             try:
                 _raise(st, errs)
@@ -332,9 +430,39 @@ class Store:
         self.path = path
 
     def close(self):
-        if self._h:
-            _L().qr_store_close(self._h)
-            self._h = ctypes.c_void_p()
+        """Close the store: new calls raise QuireError at once, calls in
+        flight (other threads) finish first."""
+        cv = getattr(self, "_cv", None)
+        if cv is None:
+            return
+        with cv:
+            self._closing = True
+            while self._busy:
+                cv.wait()
+            h, self._h = self._h, ctypes.c_void_p()
+        if h:
+            _L().qr_store_close(h)
+
+    def _enter(self):
+        with self._cv:
+            if self._closing or not self._h:
+                raise QuireError("the store is closed", status="usage error", code=5, exit_code=2)
+            self._busy += 1
+            return self._h
+
+    def _leave(self):
+        with self._cv:
+            self._busy -= 1
+            if not self._busy:
+                self._cv.notify_all()
+
+    def _run(self, fn, *args):
+        """fn(handle, *args) with the store held open."""
+        h = self._enter()
+        try:
+            return fn(h, *args)
+        finally:
+            self._leave()
 
     def __enter__(self):
         return self
@@ -348,22 +476,18 @@ class Store:
         except Exception:
             pass
 
-    def _handle(self):
-        if not self._h:
-            raise QuireError("the store is closed", status="usage error", code=5, exit_code=2)
-        return self._h
-
     def _call(self, fn, *args):
         lib = _L()
         res = _StoreResult()
-        st = fn(self._handle(), *args, ctypes.byref(res))
+        st = self._run(fn, *args, ctypes.byref(res))
         return lib, st, res
 
     @staticmethod
     def _payload(res):
         return {"status": "ok", "artifact_id": _s(res.artifact_id), "version": res.version.version,
                 "filename": _s(res.version.filename), "mime_type": _s(res.version.mime_type),
-                "size": res.version.size, "kind": _s(res.kind), "title": _s(res.title),
+                "size": res.version.size, "pages": res.version.pages, "kind": _s(res.kind),
+                "title": _s(res.title),
                 "owner": _s(res.owner), "action": _s(res.version.action),
                 "unchanged": bool(res.unchanged), "sha256": _s(res.version.sha256),
                 "warnings": _errors(res.warnings)}
@@ -414,9 +538,10 @@ class Store:
         """A version's spec as Python objects (default: the head)."""
         return json.loads(self.show_text(id, version))
 
-    def log(self, id):
-        """Every version, oldest first: [{"version", "action", "parent", "created", ...}]."""
-        lib, st, res = self._call(_L().qr_store_log, id.encode("utf-8"))
+    def log(self, id, limit=None):
+        """Every version (or the newest limit), oldest first:
+        [{"version", "action", "parent", "created", "pages", "warnings", ...}]."""
+        lib, st, res = self._call(_L().qr_store_log_limit, id.encode("utf-8"), int(limit or 0))
         try:
             if st != 0:
                 _raise(st, res.errors)
@@ -438,7 +563,7 @@ class Store:
         """{"added", "removed", "changed": [JSON pointers], "diff": unified text}."""
         lib = _L()
         d = _Diff()
-        st = lib.qr_store_diff_versions(self._handle(), id.encode("utf-8"), int(a), int(b), ctypes.byref(d))
+        st = self._run(lib.qr_store_diff_versions, id.encode("utf-8"), int(a), int(b), ctypes.byref(d))
         try:
             if st != 0:
                 _raise(st, d.errors)
@@ -453,7 +578,7 @@ class Store:
         """Check the store: {"status", "artifacts", "versions", "blobs", "problems", "stray"}."""
         lib = _L()
         f = _Fsck()
-        st = lib.qr_store_fsck_run(self._handle(), 1 if repair else 0, ctypes.byref(f))
+        st = self._run(lib.qr_store_fsck_run, 1 if repair else 0, ctypes.byref(f))
         try:
             return {"status": "ok" if st == 0 else "error", "artifacts": f.artifacts,
                     "versions": f.versions, "blobs": f.blobs, "repaired": f.repaired,
@@ -461,6 +586,36 @@ class Store:
         finally:
             lib.qr_store_fsck_free(ctypes.byref(f))
 
+    def delete(self, id):
+        """Delete an artifact and all its versions (the owner's quota is
+        freed). Returns {"status", "artifact_id", "deleted", "owner", "versions"}."""
+        lib, st, res = self._call(_L().qr_store_delete, id.encode("utf-8"))
+        try:
+            if st != 0:
+                _raise(st, res.errors)
+            return {"status": "ok", "artifact_id": _s(res.artifact_id), "deleted": True,
+                    "kind": _s(res.kind), "owner": _s(res.owner), "versions": res.head}
+        finally:
+            lib.qr_store_result_free(ctypes.byref(res))
+
+    def list(self, owner=None, kind=None, limit=0, cursor=None):
+        """Artifacts, newest first, of owner and kind (None: any), at most
+        limit (0: all), after cursor (the previous page's "next").
+        Returns {"artifacts": [{"artifact_id", "kind", "title", "owner",
+        "created", "head"}], "next": cursor or None}."""
+        lib = _L()
+        out = _List()
+        enc = lambda v: v.encode("utf-8") if v is not None else None
+        st = self._run(lib.qr_store_list, enc(owner), enc(kind), enc(cursor), int(limit), ctypes.byref(out))
+        try:
+            if st != 0:
+                _raise(st, out.errors)
+            items = [{"artifact_id": _s(it.artifact_id), "kind": _s(it.kind), "title": _s(it.title),
+                      "owner": _s(it.owner), "created": _s(it.created), "head": it.head}
+                     for it in (out.items[i] for i in range(out.count))]
+            return {"artifacts": items, "next": _s(out.next) or None}
+        finally:
+            lib.qr_store_list_free(ctypes.byref(out))
 
 # ---- reading files back (issue 20; a separate hunk beside the store's) ----------------
 

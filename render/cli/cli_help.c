@@ -32,6 +32,7 @@ static const qr_cli_opt render_opts[] = {
 static const qr_cli_opt check_opts[] = {
     {"-k, --kind", "KIND",
      "the spec's kind; default from its shape (slides, sheets, else document)"},
+    {"--base-dir", "DIR", "folder for relative image paths (default: the spec's folder)"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
     {"--strict", NULL, "warnings are errors (exit 1)"},
     {"-h, --help", NULL, "show this help"},
@@ -53,9 +54,9 @@ static const qr_cli_opt fonts_opts[] = {
     {"-h, --help", NULL, "show this help"},
 };
 #define STORE_OPTS                                                                                 \
-    {"--store", "DIR",                                                                             \
-     "the store folder (default $QUIRE_STORE, else ./.quire); before or after "                    \
-     "the command"},                                                                               \
+    {"--store", "DIR|URI",                                                                         \
+     "the store: a folder or a postgresql:// URI (default $QUIRE_STORE, else ./.quire); "          \
+     "before or after the command"},                                                               \
         {"--max-artifacts", "N", "owner quota of artifacts (0: none)"},                            \
         {"--max-bytes", "BYTES", "owner quota of bytes (0: none)"},                                \
         {"--max-version-bytes", "BYTES", "the size limit of one version (0: none)"},               \
@@ -67,12 +68,18 @@ static const qr_cli_opt create_opts[] = {
     {"--title", "T", "its title"},
     {"--id", "ID", "its id (default: generated)"},
     {"--owner", "O", "its owner, for quotas"},
+    {"--base-dir", "DIR",
+     "folder of the image files the spec names, taken into the version (default: the spec's "
+     "folder)"},
     STORE_OPTS,
 };
 static const qr_cli_opt edit_opts[] = {
     {"--patch", "F", "an RFC 7386 merge patch (JSON file, - for stdin)"},
     {"--append", "F", "{key: [items]} appended to top-level lists"},
     {"--ops", "F", "RFC 6902 JSON Patch operations"},
+    {"--base-dir", "DIR",
+     "folder of the image files the spec names, taken into the version (default: the spec's "
+     "folder)"},
     STORE_OPTS,
 };
 static const qr_cli_opt show_opts[] = {
@@ -93,6 +100,28 @@ static const qr_cli_opt fsck_opts[] = {
     STORE_OPTS,
 };
 static const qr_cli_opt store_opts[] = {STORE_OPTS};
+static const qr_cli_opt rewrite_opts[] = {
+    {"--base-dir", "DIR",
+     "folder of the image files the spec names, taken into the version (default: the spec's "
+     "folder)"},
+    STORE_OPTS,
+};
+static const qr_cli_opt log_opts[] = {
+    {"--limit", "N", "the newest N versions (0: all)"},
+    STORE_OPTS,
+};
+static const qr_cli_opt list_opts[] = {
+    {"--owner", "O", "only this owner's artifacts"},
+    {"-k, --kind", "KIND", "only this kind"},
+    {"--limit", "N", "at most N (0: all)"},
+    {"--cursor", "C", "the page after this one (the previous page's \"next\")"},
+    STORE_OPTS,
+};
+static const qr_cli_opt store_cmd_opts[] = {
+    {"--from", "DIR", "copy: the folder store to copy"},
+    {"--to", "URI", "copy: the store to copy into (a postgresql:// URI)"},
+    STORE_OPTS,
+};
 #define READ_LIMIT_OPTS                                                                            \
     {"--max-input", "BYTES", "the file size limit (default 64 MiB)"},                              \
         {"--max-unzipped", "BYTES", "the total uncompressed size a package may claim"},            \
@@ -111,7 +140,8 @@ static const qr_cli_opt import_opts[] = {
     {"--title", "T", "its title (default: the file's)"},
     {"--id", "ID", "its id (default: generated)"},
     READ_LIMIT_OPTS,
-    {"--store", "DIR", "the store (default $QUIRE_STORE, else ./.quire)"},
+    {"--store", "DIR",
+     "the store: a folder or a postgresql:// URI (default $QUIRE_STORE, else ./.quire)"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt help_opts[] = {
@@ -146,9 +176,17 @@ const qr_cli_cmd qr_cli_cmds[] = {
      "store a new artifact (version 1)", NULL, OPTS(create_opts)},
     {"edit", "ID [--patch F] [--append F] [--ops F]", "apply an edit: a new version", NULL,
      OPTS(edit_opts)},
-    {"rewrite", "ID SPEC|-", "replace the spec: a new version", NULL, OPTS(store_opts)},
+    {"rewrite", "ID SPEC|-", "replace the spec: a new version", NULL, OPTS(rewrite_opts)},
     {"show", "ID [--version N]", "print a version's canonical spec", NULL, OPTS(show_opts)},
-    {"log", "ID", "list the versions of an artifact", NULL, OPTS(store_opts)},
+    {"log", "ID [--limit N]", "list the versions of an artifact, newest last", NULL,
+     OPTS(log_opts)},
+    {"list", "[--owner O] [-k KIND] [--limit N] [--cursor C]", "list artifacts, newest first", NULL,
+     OPTS(list_opts)},
+    {"delete", "ID", "delete an artifact and its versions (its quota is freed)", NULL,
+     OPTS(store_opts)},
+    {"store", "init | copy --from DIR --to URI",
+     "create the store's tables, or copy a folder store into PostgreSQL", NULL,
+     OPTS(store_cmd_opts)},
     {"diff", "ID A B [--unified]", "compare two versions", NULL, OPTS(diff_opts)},
     {"restore", "ID N", "make version N the new head", NULL, OPTS(store_opts)},
     {"export", "ID [--version N] -o OUT", "render a stored version", NULL, OPTS(export_opts)},

@@ -202,12 +202,29 @@ int qr_cli_import(int argc, char **argv)
     a.o.to = QR_READ_SPEC;
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;
-    qr_status st = read_input(&a, &kind, &res);
+    /* The file's bytes are version 1's output: read them once, here. */
+    char msg[512];
+    qr_status st = QR_OK;
+    size_t flen = 0;
+    char *file = qr_cli_read(a.file, a.o.max_input ? a.o.max_input : (size_t)64 << 20, &flen, &st,
+                             msg, sizeof msg);
+    if (!file) {
+        qr_errlist errs = {0};
+        qr_errlist_add(&errs, st, "", msg, NULL);
+        rc = fail_errors(st, &errs);
+        qr_errlist_clear(&errs);
+        return rc;
+    }
+    st = qr_read_mem(file, flen, &a.o, &kind, &res);
     if (st != QR_OK) {
         rc = fail_errors(st, &res.errors);
         qr_result_free(&res);
+        free(file);
         return rc;
     }
+    /* A PDF reads as a document spec; the artifact is of kind pdf, whose
+     * output is the PDF itself. */
+    if (kind == QR_KIND_DOCUMENT && flen >= 5 && memcmp(file, "%PDF-", 5) == 0) kind = QR_KIND_PDF;
     const char *store = a.store ? a.store : getenv("QUIRE_STORE");
     if (!store || !*store) store = ".quire";
     qr_store *s = NULL;
@@ -217,6 +234,7 @@ int qr_cli_import(int argc, char **argv)
         rc = fail_errors(st, &errs);
         qr_errlist_clear(&errs);
         qr_result_free(&res);
+        free(file);
         return rc;
     }
     /* The title: --title, else the file's name without folder and extension. */
@@ -231,7 +249,8 @@ int qr_cli_import(int argc, char **argv)
                  (int)(dot && dot > base ? dot - base : (long)strlen(base)), base);
     }
     qr_store_result sr;
-    st = qr_store_create(s, kind, (const char *)res.data, res.size, title, a.id, a.owner, &sr);
+    st = qr_store_import(s, kind, (const char *)res.data, res.size, file, flen, title, a.id,
+                         a.owner, &sr);
     if (st != QR_OK) {
         rc = fail_errors(st, &sr.errors);
     } else {
@@ -253,5 +272,6 @@ int qr_cli_import(int argc, char **argv)
     qr_store_result_free(&sr);
     qr_store_close(s);
     qr_result_free(&res);
+    free(file);
     return rc;
 }

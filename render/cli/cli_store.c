@@ -1,7 +1,7 @@
-/* cli_store.c: `quire create|edit|rewrite|show|log|diff|restore|export|fsck`
- * (cli_store.h). Parses arguments, calls the store API, prints one JSON
- * line (show prints the spec; diff --unified prints text) and returns the
- * exit code. */
+/* cli_store.c: `quire create|edit|rewrite|show|log|diff|restore|export|fsck|
+ * list|delete` and `quire store init|copy` (cli_store.h). Parses arguments, calls the store API,
+ * prints one JSON line (show prints the spec; diff --unified prints text) and returns the exit
+ * code. */
 #include "cli_store.h"
 
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_inline.h"
 #include "json_out.h"
 #include "quire.h"
 
@@ -21,8 +22,10 @@
 
 typedef struct args {
     const char *cmd, *store, *kind, *title, *id, *owner, *patch, *append, *ops, *out;
+    const char *cursor, *from, *to;
+    const char *base_dir; /* image files of create/edit/rewrite (default: the file's folder) */
     const char *pos[4];
-    int npos, version, repair, unified;
+    int npos, version, repair, unified, limit;
     qr_store_opts opts;
 } args;
 
@@ -131,6 +134,10 @@ static int parse_args(int argc, char **argv, args *a)
         OPT("--ops", ops)
         OPT("-o", out)
         OPT("--output", out)
+        OPT("--cursor", cursor)
+        OPT("--from", from)
+        OPT("--to", to)
+        OPT("--base-dir", base_dir)
 #undef OPT
         if (strcmp(s, "--version") == 0) {
             if (parse_version(v, &a->version))
@@ -147,6 +154,12 @@ static int parse_args(int argc, char **argv, args *a)
         } else if (strcmp(s, "--max-version-bytes") == 0) {
             if (parse_u64(v, &a->opts.max_version_bytes))
                 return usage("--max-version-bytes needs a byte count", NULL);
+            i++;
+        } else if (strcmp(s, "--limit") == 0) {
+            unsigned long long n;
+            if (parse_u64(v, &n) || n > 100000000)
+                return usage("--limit needs a count (0: no limit)", NULL);
+            a->limit = (int)n;
             i++;
         } else if (strcmp(s, "--repair") == 0) {
             a->repair = 1;
@@ -165,13 +178,21 @@ static int parse_args(int argc, char **argv, args *a)
     return 0;
 }
 
-/* A whole file, or stdin for "-". NULL with an exit code in *rc. */
-static char *slurp(const char *path, size_t *len, int *rc)
+/* A whole file, or stdin for "-", with its image files taken in
+ * (cli_inline.h). NULL with an exit code in *rc. */
+static char *slurp(const args *a, const char *path, size_t *len, int *rc)
 {
     char msg[600];
     qr_status st;
     char *data = qr_cli_read(path, 0, len, &st, msg, sizeof msg);
     if (!data) *rc = st == QR_E_USAGE ? usage(msg, NULL) : failure_msg(st, "%s", msg);
+    qr_errlist errs = {0};
+    if (data && (st = qr_cli_inline(path, a->base_dir, &data, len, &errs)) != QR_OK) {
+        *rc = failure(st, &errs);
+        free(data);
+        data = NULL;
+    }
+    qr_errlist_clear(&errs);
     return data;
 }
 
@@ -183,7 +204,7 @@ static void put_version_fields(qr_buf *b, const qr_store_result *r)
     qr_json_str(b, r->version.filename);
     qr_buf_puts(b, ",\"mime_type\":");
     qr_json_str(b, r->version.mime_type);
-    qr_buf_printf(b, ",\"size\":%llu,\"kind\":", r->version.size);
+    qr_buf_printf(b, ",\"size\":%llu,\"pages\":%d,\"kind\":", r->version.size, r->version.pages);
     qr_json_str(b, r->kind);
 }
 
@@ -216,7 +237,7 @@ static int cmd_create(qr_store *s, const args *a)
     if (a->npos != 1) return usage("name one spec file, or - for stdin", NULL);
     size_t len;
     int rc;
-    char *spec = slurp(a->pos[0], &len, &rc);
+    char *spec = slurp(a, a->pos[0], &len, &rc);
     if (!spec) return rc;
     qr_store_result r;
     qr_status st = qr_store_create(s, kind, spec, len, a->title, a->id, a->owner, &r);
@@ -239,7 +260,7 @@ static int cmd_edit(qr_store *s, const args *a)
     int rc = 0;
     for (int i = 0; i < 3 && !rc; i++) {
         size_t len;
-        if (files[i] && !(parts[i] = slurp(files[i], &len, &rc))) break;
+        if (files[i] && !(parts[i] = slurp(a, files[i], &len, &rc))) break;
     }
     if (!rc) {
         qr_store_result r;
@@ -257,7 +278,7 @@ static int cmd_rewrite(qr_store *s, const args *a)
     if (a->npos != 2) return usage("usage: quire rewrite ID SPEC", NULL);
     size_t len;
     int rc;
-    char *spec = slurp(a->pos[1], &len, &rc);
+    char *spec = slurp(a, a->pos[1], &len, &rc);
     if (!spec) return rc;
     qr_store_result r;
     qr_status st = qr_store_rewrite(s, a->pos[0], spec, len, &r);
@@ -297,9 +318,9 @@ static int cmd_show(qr_store *s, const args *a)
 
 static int cmd_log(qr_store *s, const args *a)
 {
-    if (a->npos != 1) return usage("usage: quire log ID", NULL);
+    if (a->npos != 1) return usage("usage: quire log ID [--limit N]", NULL);
     qr_store_result r;
-    qr_status st = qr_store_log(s, a->pos[0], &r);
+    qr_status st = qr_store_log_limit(s, a->pos[0], a->limit, &r);
     int rc = 0;
     if (st != QR_OK) {
         rc = failure(st, &r.errors);
@@ -313,7 +334,7 @@ static int cmd_log(qr_store *s, const args *a)
         qr_json_str(&b, r.title);
         qr_buf_puts(&b, ",\"owner\":");
         qr_json_str(&b, r.owner);
-        qr_buf_printf(&b, ",\"head\":%d,\"versions\":[", r.head);
+        qr_buf_printf(&b, ",\"head\":%d,\"count\":%zu,\"versions\":[", r.head, r.log_count);
         for (size_t i = 0; i < r.log_count; i++) {
             const qr_store_version *v = &r.log[i];
             qr_buf_printf(&b, "%s{\"version\":%d,\"action\":\"%s\",\"parent\":", i ? "," : "",
@@ -325,10 +346,11 @@ static int cmd_log(qr_store *s, const args *a)
             if (v->restored_from) qr_buf_printf(&b, ",\"restored_from\":%d", v->restored_from);
             qr_buf_printf(&b,
                           ",\"created\":\"%s\",\"size\":%llu,\"sha256\":\"%s\",\"spec_sha256\":\"%"
-                          "s\",\"filename\":",
-                          v->created, v->size, v->sha256, v->spec_sha256);
+                          "s\",\"spec_size\":%llu,\"filename\":",
+                          v->created, v->size, v->sha256, v->spec_sha256, v->spec_size);
             qr_json_str(&b, v->filename);
-            qr_buf_putc(&b, '}');
+            qr_buf_printf(&b, ",\"pages\":%d,\"warnings\":%s}", v->pages,
+                          v->warnings && v->warnings[0] == '[' ? v->warnings : "[]");
         }
         qr_buf_puts(&b, "]}");
         qr_json_print(&b);
@@ -483,6 +505,112 @@ static int cmd_fsck(qr_store *s, const args *a)
     return st == QR_OK ? 0 : qr_status_exit(st);
 }
 
+static int cmd_list(qr_store *s, const args *a)
+{
+    if (a->npos != 0)
+        return usage("usage: quire list [--owner O] [-k KIND] [--limit N] [--cursor C]", NULL);
+    qr_store_list_result l;
+    qr_status st = qr_store_list(s, a->owner, a->kind, a->cursor, (size_t)a->limit, &l);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &l.errors);
+    } else {
+        qr_buf b = {0};
+        qr_buf_printf(&b, "{\"status\":\"ok\",\"count\":%zu,\"artifacts\":[", l.count);
+        for (size_t i = 0; i < l.count; i++) {
+            const qr_store_item *it = &l.items[i];
+            qr_buf_puts(&b, i ? ",{\"artifact_id\":" : "{\"artifact_id\":");
+            qr_json_str(&b, it->artifact_id);
+            qr_buf_puts(&b, ",\"kind\":");
+            qr_json_str(&b, it->kind);
+            qr_buf_puts(&b, ",\"title\":");
+            qr_json_str(&b, it->title);
+            qr_buf_puts(&b, ",\"owner\":");
+            qr_json_str(&b, it->owner);
+            qr_buf_printf(&b, ",\"created\":\"%s\",\"head\":%d}", it->created, it->head);
+        }
+        qr_buf_puts(&b, "],\"next\":");
+        if (l.next[0])
+            qr_json_str(&b, l.next);
+        else
+            qr_buf_puts(&b, "null");
+        qr_buf_putc(&b, '}');
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    }
+    qr_store_list_free(&l);
+    return rc;
+}
+
+static int cmd_delete(qr_store *s, const args *a)
+{
+    if (a->npos != 1) return usage("usage: quire delete ID", NULL);
+    qr_store_result r;
+    qr_status st = qr_store_delete(s, a->pos[0], &r);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &r.errors);
+    } else {
+        qr_buf b = {0};
+        qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");
+        qr_json_str(&b, r.artifact_id);
+        qr_buf_puts(&b, ",\"deleted\":true,\"kind\":");
+        qr_json_str(&b, r.kind);
+        qr_buf_puts(&b, ",\"owner\":");
+        qr_json_str(&b, r.owner);
+        qr_buf_printf(&b, ",\"versions\":%d}", r.head);
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    }
+    qr_store_result_free(&r);
+    return rc;
+}
+
+/* quire store init (create the tables of a database, or the folder) and
+ * quire store copy --from A --to B. */
+static int cmd_store(const args *a)
+{
+    qr_errlist errs = {0};
+    if (a->npos == 1 && strcmp(a->pos[0], "init") == 0) {
+        qr_store *s;
+        qr_status st = qr_store_open(a->store, &a->opts, &s, &errs);
+        int rc = st == QR_OK ? 0 : failure(st, &errs);
+        if (st == QR_OK) {
+            qr_store_close(s);
+            puts("{\"status\":\"ok\",\"schema_version\":1}");
+            fflush(stdout);
+        }
+        qr_errlist_clear(&errs);
+        return rc;
+    }
+    if (a->npos != 1 || strcmp(a->pos[0], "copy") != 0 || !a->from || !a->to)
+        return usage("usage: quire store init [--store S] | quire store copy --from S --to S",
+                     NULL);
+    qr_store *from = NULL, *to = NULL;
+    qr_status st = qr_store_open(a->from, &a->opts, &from, &errs);
+    if (st == QR_OK) st = qr_store_open(a->to, &a->opts, &to, &errs);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &errs);
+    } else {
+        qr_store_copy_report r;
+        st = qr_store_copy(from, to, &r);
+        if (st != QR_OK) {
+            rc = failure(st, &r.errors);
+        } else {
+            printf("{\"status\":\"ok\",\"artifacts\":%zu,\"versions\":%zu,\"skipped\":%zu,"
+                   "\"verified\":true}\n",
+                   r.artifacts, r.versions, r.skipped);
+            fflush(stdout);
+        }
+        qr_store_copy_free(&r);
+    }
+    qr_store_close(from);
+    qr_store_close(to);
+    qr_errlist_clear(&errs);
+    return rc;
+}
+
 int qr_cli_store(int argc, char **argv)
 {
     args a;
@@ -493,7 +621,9 @@ int qr_cli_store(int argc, char **argv)
         int (*fn)(qr_store *, const args *);
     } cmds[] = {{"create", cmd_create},   {"edit", cmd_edit},     {"rewrite", cmd_rewrite},
                 {"restore", cmd_restore}, {"show", cmd_show},     {"log", cmd_log},
-                {"diff", cmd_diff},       {"export", cmd_export}, {"fsck", cmd_fsck}};
+                {"diff", cmd_diff},       {"export", cmd_export}, {"fsck", cmd_fsck},
+                {"list", cmd_list},       {"delete", cmd_delete}};
+    if (strcmp(a.cmd, "store") == 0) return cmd_store(&a);
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(a.cmd, cmds[i].name) != 0) continue;
         qr_store *s;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "utf8.h"
 
 /* Room for a store folder named in a message. */
@@ -90,6 +91,7 @@ static const char *const hint_map[][2] = {
     {"qr_limits.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_output", "max_output with --max-output BYTES"},
     {"qr_store_log()", "quire log ID"},
+    {"qr_store_list()", "quire list"},
     {"the kind's JSON Schema (qr_schema)", "quire schema -k KIND"},
 };
 
@@ -192,6 +194,11 @@ char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, cha
             *err = QR_E_IO;
             return NULL;
         }
+    }
+    if (!max) {
+        qr_limits lim;
+        qr_limits_default(&lim);
+        max = lim.max_input;
     }
     qr_buf b = {0};
     char chunk[65536];

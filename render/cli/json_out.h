@@ -19,7 +19,8 @@ void qr_json_str_max(qr_buf *b, const char *s, size_t max);
  *  left out. */
 size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget);
 /** Read a whole file ("-" = stdin, refused when it is a terminal) into
- *  memory, at most max bytes (0: no limit). Returns the bytes (caller
+ *  memory, at most max bytes (0: the default max_input, 64 MiB: an endless
+ *  input such as /dev/zero must stop). Returns the bytes (caller
  *  frees; NUL-terminated), or NULL with *err (QR_E_USAGE, QR_E_IO or
  *  QR_E_LIMIT) and a message in msg. */
 char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, char *msg,

@@ -98,6 +98,17 @@ def struct_elements(objs):
     return out
 
 
+def is_chart_data(objs, table):
+    """A chart's data table: its first row's cells carry /ActualText (no content)."""
+    kids = table.get("/K")
+    rows = [objs.get(k) for k in (kids if isinstance(kids, list) else [kids]) if isinstance(k, str)]
+    if not rows or not isinstance(rows[0], dict):
+        return False
+    cells = rows[0].get("/K")
+    cells = [objs.get(k) for k in (cells if isinstance(cells, list) else [cells]) if isinstance(k, str)]
+    return bool(cells) and all(isinstance(c, dict) and "/ActualText" in c for c in cells)
+
+
 def pdf_text_string(v):
     """qpdf JSON's string value ("u:text" or "b:hex") as text."""
     if v.startswith("u:"):

@@ -9,8 +9,11 @@
  *
  * (artifact "a" of owner "o"; an empty part means the file is absent; the
  * blob is stored under its own sha256). SEL picks the version that show
- * reads (bits 0..1), whether fsck also repairs (bit 2) and whether an edit is
- * committed through a transaction (bit 3), as `quire edit` would.
+ * reads (bits 0..1), whether fsck also repairs (bit 2), whether an edit is
+ * committed through a transaction (bit 3), as `quire edit` would, whether an
+ * absent v000002.json is a FIFO (bit 4) or a folder (bit 5) instead (no
+ * reader may block or follow it), and whether the artifact is listed and
+ * deleted at the end (bit 6).
  *
  * Then: meta_load, version, spec, log, blob, diff of the two specs, begin/
  * commit/end, fsck (and fsck --repair, then fsck again). Beyond crashes and
@@ -177,6 +180,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     put_file(art, "v000001.json", part[1], len[1]);
     put_file(art, "v000001.meta", part[2], len[2]);
     put_file(art, "v000002.json", part[3], len[3]);
+    if (!len[3] && (sel & 16)) {
+        char fifo[800];
+        snprintf(fifo, sizeof fifo, "%s/v000002.json", art);
+        check(mkfifo(fifo, 0644) == 0);
+    } else if (!len[3] && (sel & 32)) {
+        char sub[800];
+        snprintf(sub, sizeof sub, "%s/v000002.json", art);
+        check(mkdir(sub, 0755) == 0);
+    }
     put_file(art, "v000002.meta", part[4], len[4]);
     put_file(owners, "o.json", part[5], len[5]);
     if (len[6]) {
@@ -241,6 +253,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             qr_vrec r;
             if (qr_folder_commit(t, &put, &r, &errs) == QR_OK) qr_vrec_free(&r);
             qr_folder_end(t);
+        }
+        qr_errlist_clear(&errs);
+    }
+
+    /* list, then delete */
+    if (sel & 64) {
+        qr_folder_meta *all = NULL;
+        size_t na = 0;
+        if (qr_folder_list_all(f, &all, &na, &errs) == QR_OK) {
+            check(na <= 1);
+            for (size_t i = 0; i < na; i++)
+                qr_folder_meta_free(&all[i]);
+        }
+        free(all);
+        qr_errlist_clear(&errs);
+        if (qr_folder_delete(f, "a", &errs) == QR_OK) {
+            char gone[800];
+            snprintf(gone, sizeof gone, "%s/a", store);
+            check(access(gone, F_OK) != 0);
         }
         qr_errlist_clear(&errs);
     }

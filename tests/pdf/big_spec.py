@@ -2,9 +2,8 @@
 """big_spec.py: print a document spec big enough for the PDF backend's two
 threads (measuring and painting), with every run style, links, headings for
 the outline, tables and lists, all set in DejaVu (Latin, Greek, Cyrillic,
-symbols): a document in more fonts stays on one thread (pdf/pdf.c,
-dejavu_only). .ci/run renders it under ThreadSanitizer; test_pdf.py compares
-its one-thread and two-thread bytes."""
+symbols); multi_spec.py is its multi-script sibling. .ci/run renders it under
+ThreadSanitizer; test_pdf.py compares its one-thread and two-thread bytes."""
 import json
 import sys
 

@@ -639,9 +639,8 @@ class PdfBackend(unittest.TestCase):
                 self.assertEqual(outl[0]["title"], "Part 0")
             self.assertTrue(data == first, "run %d differs" % k)
         # The two-thread paint replays pango's renderer (pdf/replay.c): the
-        # bytes must be those pango itself paints on one thread. (All of this
-        # text is set in DejaVu, the condition for a second thread: see
-        # dejavu_only() in pdf/pdf.c.)
+        # bytes must be those pango itself paints on one thread. (The
+        # multi-script document: test_pdf_threads.py.)
         out = os.path.join(self.tmp, "styled-one-thread.pdf")
         rc, res = render(path, out, env={"QUIRE_PDF_THREADS": "1"})
         self.assertEqual(rc, 0, res)

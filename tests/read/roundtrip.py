@@ -212,8 +212,11 @@ def first_difference(a, b, path=""):
 
 def drop_computed(spec, back):
     """Loss 18: a formula cell the spec gave no value reads back with the value
-    quire computed for it (its cached <v>): drop that value from back."""
+    quire computed for it (its cached <v>): drop that value from back.
+    Loss 19: a sheet without widths reads back with the widths quire fitted."""
     for s_sheet, b_sheet in zip(spec.get("sheets", []), back.get("sheets", [])):
+        if "widths" not in s_sheet:
+            b_sheet.pop("widths", None)
         for s_row, b_row in zip(s_sheet.get("rows", []), b_sheet.get("rows", [])):
             for s_cell, b_cell in zip(s_row, b_row):
                 if (isinstance(s_cell, dict) and "formula" in s_cell and "value" not in s_cell

@@ -85,6 +85,13 @@ with tempfile.TemporaryDirectory() as tmp:
            json.loads(back) == json.loads(show.stdout).get("spec", None) or
            json.dumps(json.loads(back)["blocks"][0]) in show.stdout.replace(" ", "").replace("\n", "") or
            "Fees" in show.stdout, show.stdout[:300])
+    # import keeps the uploaded bytes as version 1's output (export gives the file back)
+    out = os.path.join(tmp, "back.docx")
+    ex = q("export", res.get("artifact_id", "x"), "--store", store, "-o", out)
+    expect("import keeps the file's bytes", ex.returncode == 0 and os.path.exists(out) and
+           open(out, "rb").read() == open(docx, "rb").read(), ex.stdout)
+    log = q("log", res.get("artifact_id", "x"), "--store", store)
+    expect("import is the first version's action", '"import"' in log.stdout, log.stdout[:300])
     # a multi-script PDF quire makes: logical order, right to left not reversed
     pdf = os.path.join(tmp, "m.pdf")
     r = q("render", os.path.join(SRC, "fixtures/pdf-multiscript/spec.json"), "-o", pdf)
@@ -98,6 +105,14 @@ with tempfile.TemporaryDirectory() as tmp:
                      "من می\u200cخواهم این متن فارسی را بخوانم.".replace("\u200c", ""),
                      "Version 2 (نسخه) stays left to right.", "नमस्ते दुनिया। यह हिंदी का पाठ है।"]:
             expect("pdf logical order, one paragraph: " + want[:20], want in paras, t[:600])
+        imp = q("import", pdf, "--store", store)
+        ires = json.loads(imp.stdout)
+        expect("a PDF imports as kind pdf", imp.returncode == 0 and ires.get("kind") == "pdf",
+               imp.stdout)
+        out = os.path.join(tmp, "back.pdf")
+        q("export", ires.get("artifact_id", "x"), "--store", store, "-o", out)
+        expect("an imported PDF exports as itself", os.path.exists(out) and
+               open(out, "rb").read() == open(pdf, "rb").read())
         sp = json.loads(q("read", pdf).stdout)
         expect("pdf headings by font size",
                [b["text"] for b in sp["blocks"] if b["type"] == "heading"][:2] ==

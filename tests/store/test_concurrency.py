@@ -23,6 +23,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pg import backend, close_all, new_store, spec_text  # noqa: E402
+
 SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 PROCS, EDITS = 8, 100
@@ -82,7 +85,8 @@ def run(*args):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="quire-conc-")
-    store = os.path.join(tmp, "store")
+    store = new_store(tmp)
+    print("backend: %s" % backend())
     try:
         spec = os.path.join(tmp, "spec.json")
         with open(spec, "w") as f:
@@ -110,16 +114,15 @@ def main():
 
         # each version readable (the files directly; `quire show` for a sample),
         # holding exactly the paragraphs of the versions before it
-        art = os.path.join(store, "shared")
+        texts = {}
         for v in range(1, total + 2):
-            with open(os.path.join(art, "v%06d.json" % v), encoding="utf-8") as f:
-                blocks = json.load(f)["blocks"]
+            texts[v] = spec_text(QUIRE, store, "shared", v)
+            blocks = json.loads(texts[v])["blocks"]
             assert len(blocks) == v - 1, (v, len(blocks))
         for v in (1, 2, 3, 100, 401, 800, total, total + 1):
             rc, out, err = run("show", "shared", "--version", str(v), "--store", store)
             assert rc == 0, (v, err)
-            with open(os.path.join(art, "v%06d.json" % v), encoding="utf-8") as f:
-                assert out == f.read()
+            assert out == texts[v]
         head_texts = [b["text"] for b in json.loads(out)["blocks"]]
         want = sorted(["w%d-%d" % (w, i) for w in range(PROCS) for i in range(EDITS)] +
                       ["c%d-%d" % (w, i) for w in range(PROCS) for i in range(CLI_EDITS)])
@@ -141,6 +144,7 @@ def main():
         print("ok: %d versions, gapless, none lost; fsck clean" % r["versions"])
     finally:
         shutil.rmtree(tmp)
+        close_all()
 
 
 if __name__ == "__main__":

@@ -26,6 +26,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pg import backend, close_all, new_store, spec_text  # noqa: E402
+
 SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 ATTEMPTS, PARALLEL = 200, 4
@@ -39,7 +42,8 @@ def run(*args):
 def main():
     rnd = random.Random(int(os.environ.get("QUIRE_CRASH_SEED", "20261130")))
     tmp = tempfile.mkdtemp(prefix="quire-crash-")
-    store = os.path.join(tmp, "store")
+    store = new_store(tmp)
+    print("backend: %s" % backend())
     try:
         spec = os.path.join(tmp, "spec.json")
         with open(spec, "w") as f:
@@ -111,11 +115,9 @@ def main():
         head = log["head"]
         assert [v["version"] for v in log["versions"]] == list(range(1, head + 1))
         assert head == r["versions"]
-        art = os.path.join(store, "c")
         seen = set()
         for v in range(1, head + 1):
-            with open(os.path.join(art, "v%06d.json" % v), encoding="utf-8") as f:
-                texts = [b["text"] for b in json.load(f)["blocks"]]
+            texts = [b["text"] for b in json.loads(spec_text(QUIRE, store, "c", v))["blocks"]]
             assert len(texts) == v - 1, (v, len(texts))
             assert len(set(texts)) == len(texts), v
             if v > 1:
@@ -141,6 +143,7 @@ def main():
         print("ok: every finished edit intact, %d versions without gaps, fsck clean after repair" % (head + 1))
     finally:
         shutil.rmtree(tmp)
+        close_all()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,9 @@ QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
 import quire  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pg import artifact_ids, backend, close_all, new_store  # noqa: E402
+
 LEGACY = {"title": "Legacy Report",
           "sections": [{"heading": "Alpha section", "paragraphs": ["Alpha one.", "Alpha two."]},
                        {"heading": "Beta section", "paragraphs": ["Beta one."]}]}
@@ -82,7 +85,8 @@ def run(*args):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="quire-legacy-")
-    store = os.path.join(tmp, "store")
+    store = new_store(tmp)
+    print("backend: %s" % backend())
     checked, missing = [], []
     try:
         spec = os.path.join(tmp, "legacy.json")
@@ -96,7 +100,7 @@ def main():
                 # a kind whose backend is not built fails cleanly and stores nothing
                 rc, out, err = run("create", "-k", kind, "--id", "legacy-" + fmt, "--store", store, spec)
                 assert rc == 3 and json.loads(out)["status"] == "error", (fmt, rc, out)
-                assert not os.path.exists(os.path.join(store, "legacy-" + fmt))
+                assert "legacy-" + fmt not in artifact_ids(store)
                 missing.append(fmt)
                 continue
             rc, out, err = run("create", "-k", kind, "--title", "Legacy Report", "--id", "legacy-" + fmt,
@@ -123,6 +127,7 @@ def main():
         assert "html" in checked
     finally:
         shutil.rmtree(tmp)
+        close_all()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-/* test_store.c: the folder store (spec/store.c) without rendering: ids,
+/* test_store.c: the folder store (store/store.c) without rendering: ids,
  * versions, blobs, head probing past a lagging meta.json, quotas and their
  * messages, intents left by killed writers, fsck and --repair, 8 threads
  * committing to one artifact, and the spec diff. */
@@ -125,6 +125,7 @@ static void test_ids(void **state)
     assert_true(qr_folder_id_valid(id));
 
     qr_folder *f = open_store("ids", 0, 0, 0);
+    char path0[400];
     qr_folder_put p = put_of("create", "{}\n", "<html></html>");
     qr_vrec r;
     const char *bad[] = {"../x", "/abs", "", "a/../../b", NULL};
@@ -138,9 +139,20 @@ static void test_ids(void **state)
         qr_errlist_clear(&e);
     }
     qr_errlist e = {0};
-    assert_int_equal(qr_folder_create(f, "ok", "html", "T", "../owner", &p, &r, &e), QR_E_USAGE);
-    assert_string_equal(e.items[0].message, "invalid owner \"../owner\"");
+    /* an owner is any UTF-8 up to 256 bytes: "../owner" names a hashed
+     * ledger inside the store; 300 bytes or a control character do not */
+    assert_int_equal(qr_folder_create(f, "ok", "html", "T", "../owner", &p, &r, &e), QR_OK);
+    qr_vrec_free(&r);
+    char big[301];
+    memset(big, 'o', 300);
+    big[300] = '\0';
+    assert_int_equal(qr_folder_create(f, "ok2", "html", "T", big, &p, &r, &e), QR_E_USAGE);
+    assert_string_equal(e.items[0].message, "invalid owner (300 bytes)");
     qr_errlist_clear(&e);
+    assert_int_equal(qr_folder_create(f, "ok3", "html", "T", "a\nb", &p, &r, &e), QR_E_USAGE);
+    qr_errlist_clear(&e);
+    snprintf(path0, sizeof path0, "%s/owner.json", root);
+    assert_int_equal(access(path0, F_OK), -1);
     /* nothing was created outside the store */
     char path[400];
     snprintf(path, sizeof path, "%s/x", root);
@@ -190,7 +202,9 @@ static void test_versions_and_reads(void **state)
     assert_string_equal(e.items[0].message, "artifact \"art1\" has no version 4 (versions 1 to 3)");
     qr_errlist_clear(&e);
     assert_int_equal(qr_folder_spec(f, "nope", 1, &b, &e), QR_E_STORE);
-    assert_string_equal(e.items[0].message, "no artifact \"nope\" in this store");
+    /* the message names the store's folder, absolute */
+    const char *nf = "no artifact \"nope\" in the store /";
+    assert_int_equal(strncmp(e.items[0].message, nf, strlen(nf)), 0);
     qr_errlist_clear(&e);
 
     qr_vrec *log;

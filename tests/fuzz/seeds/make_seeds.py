@@ -95,14 +95,17 @@ def make_store(out):
         v2 = canonical(edited)
         blob = b"rendered " + name.encode()
         fname = "artifact." + ext
-        for sel, versions in ((0, 1), (1 | 4, 2), (2 | 8, 2), (3 | 4 | 8, 2)):
+        # 16 / 32: v000002.json a FIFO / a folder (its part left empty); 64: list + delete
+        for sel, versions in ((0, 1), (1 | 4, 2), (2 | 8, 2), (3 | 4 | 8, 2), (2 | 16, 2), (2 | 4 | 32, 2),
+                              (64, 1), (64 | 8, 2)):
             meta = dump({"id": "a", "kind": kind, "title": spec.get("title", "") if isinstance(spec.get("title"), str) else "",
                          "owner": "o", "filename": fname, "mime_type": mime,
                          "created": "2026-07-01T12:00:00Z", "head": versions})
             bytes_total = len(v1) + (len(v2) if versions == 2 else 0) + len(blob)
             ledger = dump({"owner": "o", "artifacts": 1, "bytes": bytes_total})
             parts = [meta, v1, vmeta(1, v1, blob, "create", fname, mime),
-                     v2 if versions == 2 else b"", vmeta(2, v2, blob, "edit", fname, mime) if versions == 2 else b"",
+                     v2 if versions == 2 and not sel & 48 else b"",
+                     vmeta(2, v2, blob, "edit", fname, mime) if versions == 2 else b"",
                      ledger, blob]
             open(os.path.join(out, "%s.%d" % (name, sel)), "wb").write(bytes([sel]) + RS.join(parts))
             n += 1

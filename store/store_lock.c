@@ -106,10 +106,31 @@ fail : {
 
 int qr_store_read_file(int dirfd, const char *name, qr_buf *out)
 {
-    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    return qr_store_read_file_max(dirfd, name, out, 0);
+}
+
+const char *qr_store_read_error(int err)
+{
+    if (err == EINVAL) return "not a regular file";
+    if (err == EFBIG) return "larger than the version limit";
+    if (err == ELOOP) return "a symbolic link, not a regular file";
+    return strerror(err);
+}
+
+int qr_store_read_file_max(int dirfd, const char *name, qr_buf *out, unsigned long long max)
+{
+    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) return -1;
     struct stat st;
-    if (fstat(fd, &st) == 0 && st.st_size > 0) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (max && (unsigned long long)st.st_size > max)) {
+        int e = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : EFBIG;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    size_t start = out->len;
+    if (st.st_size > 0) {
         if (!qr_buf_reserve(out, (size_t)st.st_size)) {
             close(fd);
             errno = ENOMEM;
@@ -129,6 +150,13 @@ int qr_store_read_file(int dirfd, const char *name, qr_buf *out)
             int e = errno;
             close(fd);
             errno = e;
+            return -1;
+        }
+        if (max && (unsigned long long)(out->len - start) + (unsigned long long)r > max) {
+            close(fd);
+            out->len = start;
+            out->data[start] = '\0';
+            errno = EFBIG;
             return -1;
         }
         if (r == 0) break;

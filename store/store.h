@@ -1,4 +1,5 @@
-/* store.h: the folder store (DESIGN.md "Store"), internal to libquire.
+/* store.h: the folder store (DESIGN.md "Store"), internal to libquire (store/, with
+ * the PostgreSQL backend; store_backend.h puts both behind the public API).
  *
  *     STORE/<id>/meta.json          id, kind, title, owner, filename, mime_type,
  *                                   created, head (a cache, see below)
@@ -7,7 +8,9 @@
  *     STORE/<id>/v000001.meta       action, parent, created, spec sha256/size,
  *                                   output sha256/size/name/mime_type
  *     STORE/blobs/<sha256>          rendered bytes, shared by identical outputs
- *     STORE/.owners/<owner>.lock    flock: quota accounting of one owner
+ *     STORE/.owners/<owner>.lock    flock: quota accounting of one owner (<owner>:
+ *                                   the owner when it is a valid id, else "~" and
+ *                                   the sha256 of its UTF-8; the ledger keeps it)
  *     STORE/.owners/<owner>.json    the owner's ledger: artifacts, bytes, and an
  *                                   intent ("pending") while a write is under way
  *     STORE/.owners/<owner>.blobs/  one empty file per blob the owner is charged for
@@ -58,8 +61,23 @@ qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder
                          qr_errlist *errs);
 void qr_folder_close(qr_folder *f);
 
-/** 1 when id matches [A-Za-z0-9_-]{1,64} (also used for owners). */
+/** 1 when id matches [A-Za-z0-9_-]{1,64}: the ids a store may hold. */
 int qr_folder_id_valid(const char *id);
+/** 1 when id may name a new artifact: also starts with a letter or digit
+ *  (so a command line never reads it as an option). Ids are compared
+ *  case-insensitively: a store never holds "dup" and "DUP" (they would
+ *  collide on a case-insensitive file system). */
+int qr_folder_id_new_valid(const char *id);
+/** The stored spelling of id when the store holds it in another case
+ *  (into out); else id itself. */
+void qr_folder_resolve(qr_folder *f, const char *id, char out[65]);
+/** 1 when owner is 1 to 256 bytes of valid UTF-8 with no control character. */
+int qr_folder_owner_valid(const char *owner);
+/** The QR_E_USAGE error for an invalid owner (its size, never its bytes). */
+qr_status qr_folder_bad_owner(qr_errlist *errs, const char *owner);
+/** The file name of an owner's ledger: the owner itself when it is a valid
+ *  id (stores made before owners were UTF-8), else "~" and its sha256. */
+void qr_folder_owner_file(const char *owner, char out[72]);
 /** 16 random hex digits from /dev/urandom. Returns 0, or -1. */
 int qr_folder_new_id(char out[17]);
 
@@ -84,8 +102,12 @@ typedef struct qr_vrec {
     uint64_t size;
     char *filename;
     char *mime_type;
+    int pages;      /* of the rendered file; 0 unknown (versions stored before) */
+    char *warnings; /* JSON array text of the render's warnings; NULL: "[]" */
 } qr_vrec;
 void qr_vrec_free(qr_vrec *r);
+/** A warning list as a JSON array text of {path, message, hint} (malloc'ed). */
+char *qr_folder_errs_json(const qr_errlist *l);
 
 /* What a write stores. */
 typedef struct qr_folder_put {
@@ -97,6 +119,9 @@ typedef struct qr_folder_put {
     size_t size;
     const char *sha256;
     const char *filename, *mime_type;
+    int pages;
+    const char *warnings; /* JSON array text, or NULL */
+    const char *created;  /* the version's time as stored (a copy); NULL: now */
 } qr_folder_put;
 
 /** Create an artifact with version 1. id must be valid and new (QR_E_USAGE
@@ -127,6 +152,19 @@ qr_status qr_folder_spec(qr_folder *f, const char *id, int n, qr_buf *out, qr_er
 qr_status qr_folder_blob(qr_folder *f, const char *sha256, qr_buf *out, qr_errlist *errs);
 /** Every version record, 1..head. *recs is malloc'ed; free each and the array. */
 qr_status qr_folder_log(qr_folder *f, const char *id, qr_vrec **recs, size_t *n, qr_errlist *errs);
+
+/** Versions from..head (from >= 1; from > head gives none). */
+qr_status qr_folder_log_from(qr_folder *f, const char *id, int from, qr_vrec **recs, size_t *n,
+                             qr_errlist *errs);
+/** The meta of every artifact whose meta.json reads (damaged ones are left
+ *  to fsck). *all is malloc'ed; free each with qr_folder_meta_free. */
+qr_status qr_folder_list_all(qr_folder *f, qr_folder_meta **all, size_t *n, qr_errlist *errs);
+/** Delete an artifact: under its lock it is renamed out of sight, the
+ *  owner's ledger is charged back its spec bytes and the blobs no other
+ *  artifact of the owner uses, then its files and the blobs no version in
+ *  the store uses are removed (blobs under an exclusive lock on blobs/.gc,
+ *  which writers hold shared from writing a blob to committing). */
+qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs);
 
 /* fsck: problems are damage (exit 3), stray are leftovers of killed writers. */
 typedef struct qr_folder_fsck {

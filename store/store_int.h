@@ -25,6 +25,13 @@ int qr_store_write_atomic(int dirfd, const char *name, const void *data, size_t 
 
 /** Append the whole of dirfd/name to out. Returns 0, or -1 (errno set). */
 int qr_store_read_file(int dirfd, const char *name, qr_buf *out);
+/** The same, refusing what is not a regular file (opened O_NONBLOCK |
+ *  O_NOFOLLOW, so a FIFO or a device never blocks: errno EINVAL; a
+ *  symlink: ELOOP) and a file over max bytes (errno EFBIG; 0: no cap). */
+int qr_store_read_file_max(int dirfd, const char *name, qr_buf *out, unsigned long long max);
+/** strerror for the errors above ("not a regular file", "larger than the
+ *  version limit", "a symbolic link"). */
+const char *qr_store_read_error(int err);
 
 /** fsync a folder descriptor. */
 int qr_store_sync_dir(int dirfd);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,11 +20,17 @@
 #include "store_int.h"
 
 #define HEAD_CACHE_EVERY 16
+/* No meta.json, .meta or ledger is near this; a bigger one is damage. */
+#define META_CAP (1ull << 20)
 
 struct qr_folder {
     int root, blobs, owners;
     qr_folder_opts o;
+    char *path; /* the folder, absolute when it could be resolved: for messages */
 };
+
+static void drop_blob_if_unused(qr_folder *f, const char *sha);
+static void remove_flat_dir(int parent, const char *name);
 
 struct qr_folder_txn {
     qr_folder *f;
@@ -52,6 +59,87 @@ int qr_folder_id_valid(const char *id)
     return n >= 1 && n <= 64;
 }
 
+int qr_folder_id_new_valid(const char *id)
+{
+    if (!qr_folder_id_valid(id)) return 0;
+    char c = id[0];
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The name of an entry of the store's root matching id in another case, into
+ * out; 0 when there is none. */
+static int find_case(qr_folder *f, const char *id, char out[65])
+{
+    int fd = dup(f->root);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return 0;
+    }
+    rewinddir(d);
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d)))
+        if (qr_folder_id_valid(e->d_name) && strcasecmp(e->d_name, id) == 0) {
+            size_t n = strlen(e->d_name); /* <= 64: a valid id */
+            memcpy(out, e->d_name, n + 1);
+            found = 1;
+        }
+    closedir(d);
+    return found;
+}
+
+void qr_folder_resolve(qr_folder *f, const char *id, char out[65])
+{
+    struct stat st;
+    snprintf(out, 65, "%s", id ? id : "");
+    if (!qr_folder_id_valid(id) || fstatat(f->root, id, &st, AT_SYMLINK_NOFOLLOW) == 0) return;
+    find_case(f, id, out);
+}
+
+int qr_folder_owner_valid(const char *owner)
+{
+    if (!owner || !*owner || strlen(owner) > 256) return 0;
+    const unsigned char *p = (const unsigned char *)owner;
+    while (*p) {
+        unsigned c = *p, cp;
+        int len = c < 0x80             ? 1
+                  : (c & 0xE0) == 0xC0 ? 2
+                  : (c & 0xF0) == 0xE0 ? 3
+                  : (c & 0xF8) == 0xF0 ? 4
+                                       : 0;
+        if (!len) return 0;
+        cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+        for (int i = 1; i < len; i++) {
+            if ((p[i] & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (p[i] & 0x3F);
+        }
+        static const unsigned min[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < min[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+        if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) return 0; /* control characters */
+        p += len;
+    }
+    return 1;
+}
+
+qr_status qr_folder_bad_owner(qr_errlist *errs, const char *owner)
+{
+    size_t n = owner ? strlen(owner) : 0;
+    return qr_errlist_addf(errs, QR_E_USAGE, "",
+                           "an owner is 1 to 256 bytes of UTF-8 without control characters",
+                           "invalid owner (%zu bytes)", n);
+}
+
+void qr_folder_owner_file(const char *owner, char out[72])
+{
+    if (qr_folder_id_valid(owner)) {
+        snprintf(out, 72, "%s", owner);
+        return;
+    }
+    out[0] = '~'; /* never an id: no clash with owners named like one */
+    qr_sha256_hex(owner, strlen(owner), out + 1);
+}
+
 int qr_folder_new_id(char out[17])
 {
     qr_store_random_hex(out);
@@ -62,6 +150,13 @@ int qr_folder_new_id(char out[17])
  * version: the ledger file, a new blob and its folder, the spec file, the
  * .meta file and the artifact folder (which makes both renames durable;
  * ext4 and xfs journal the two renames of one folder in order). */
+/* The cap of a version's spec or blob read: the version limit (a file over
+ * it was never written by quire), 4 GiB when the limit is off. */
+static unsigned long long vcap(const qr_folder *f)
+{
+    return f->o.max_version_bytes ? f->o.max_version_bytes : 4ull << 30;
+}
+
 static int sync_on(const qr_folder *f, int want)
 {
     return f->o.no_sync ? 0 : want;
@@ -108,6 +203,12 @@ qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder
     else
         qr_folder_opts_default(&f->o);
     f->root = f->blobs = f->owners = -1;
+    f->path = realpath(path, NULL);
+    if (!f->path) f->path = strdup(path);
+    if (!f->path) {
+        free(f);
+        return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    }
     f->root = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (f->root < 0) goto fail;
     if (mkdirat(f->root, "blobs", 0755) != 0 && errno != EEXIST) goto fail;
@@ -129,6 +230,7 @@ void qr_folder_close(qr_folder *f)
     if (f->root >= 0) close(f->root);
     if (f->blobs >= 0) close(f->blobs);
     if (f->owners >= 0) close(f->owners);
+    free(f->path);
     free(f);
 }
 
@@ -156,7 +258,24 @@ void qr_vrec_free(qr_vrec *r)
     if (!r) return;
     free(r->filename);
     free(r->mime_type);
-    r->filename = r->mime_type = NULL;
+    free(r->warnings);
+    r->filename = r->mime_type = r->warnings = NULL;
+}
+
+char *qr_folder_errs_json(const qr_errlist *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && l && i < l->count; i++) {
+        const qr_error *e = &l->items[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "path", json_string(e->path ? e->path : ""));
+        json_object_set_new(o, "message", json_string(e->message ? e->message : ""));
+        json_object_set_new(o, "hint", e->hint ? json_string(e->hint) : json_null());
+        json_array_append_new(a, o);
+    }
+    char *s = a ? json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(a);
+    return s;
 }
 
 static int dump_to(int dirfd, const char *name, json_t *j, int sync)
@@ -213,7 +332,7 @@ static int meta_parse(const char *text, size_t len, qr_folder_meta *m)
     json_t *head = json_object_get(j, "head");
     /* id and owner name files (owner ledgers and locks): a damaged meta.json
      * must not lead a writer or fsck out of the store. */
-    int ok = qr_folder_id_valid(id) && jstr(j, "kind") && qr_folder_id_valid(jstr(j, "owner")) &&
+    int ok = qr_folder_id_valid(id) && jstr(j, "kind") && qr_folder_owner_valid(jstr(j, "owner")) &&
              jstr(j, "filename") && jstr(j, "mime_type") && json_is_integer(head);
     if (ok) {
         snprintf(m->id, sizeof m->id, "%s", id);
@@ -245,6 +364,10 @@ static int vrec_write(int dirfd, const qr_vrec *r, int sync)
     json_t *o = json_pack("{s:s, s:I, s:s, s:s}", "sha256", r->sha256, "size", (json_int_t)r->size,
                           "name", r->filename, "mime_type", r->mime_type);
     json_object_set_new(j, "output", o);
+    json_object_set_new(j, "pages", json_integer(r->pages));
+    json_t *w = r->warnings ? json_loads(r->warnings, 0, NULL) : NULL;
+    json_object_set_new(j, "warnings", json_is_array(w) ? w : json_array());
+    if (w && !json_is_array(w)) json_decref(w);
     char name[32];
     vname(name, sizeof name, r->version, "meta");
     int rc = o ? dump_to(dirfd, name, j, sync) : -1;
@@ -286,6 +409,10 @@ static int vrec_parse(const char *text, size_t len, qr_vrec *r)
         r->filename = strdup(jstr(o, "name"));
         r->mime_type = strdup(jstr(o, "mime_type"));
         if (!r->filename || !r->mime_type) ok = 0;
+        json_t *pg = json_object_get(j, "pages");
+        r->pages = json_is_integer(pg) ? (int)json_integer_value(pg) : 0;
+        json_t *w = json_object_get(j, "warnings");
+        if (json_is_array(w)) r->warnings = json_dumps(w, JSON_COMPACT | JSON_PRESERVE_ORDER);
     }
     json_decref(j);
     if (!ok) qr_vrec_free(r);
@@ -296,8 +423,10 @@ static int vrec_parse(const char *text, size_t len, qr_vrec *r)
 
 static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
 {
-    return qr_errlist_addf(errs, QR_E_USAGE, "", "use 1 to 64 letters, digits, '_' or '-'",
-                           "invalid %s \"%.80s\"", what, id ? id : "");
+    return qr_errlist_addf(
+        errs, QR_E_USAGE, "",
+        "use 1 to 64 letters, digits, '_' or '-', starting with a letter or digit",
+        "invalid %s \"%.80s\"", what, id ? id : "");
 }
 
 static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
@@ -309,8 +438,8 @@ static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
     int fd = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
-            qr_errlist_addf(errs, QR_E_STORE, "", "list artifacts with ls STORE, or create one",
-                            "no artifact \"%s\" in this store", id);
+            qr_errlist_addf(errs, QR_E_STORE, "", "qr_store_list() shows the artifacts",
+                            "no artifact \"%s\" in the store %s", id, f->path);
         else
             io_error(errs, "", "cannot open the artifact folder");
     }
@@ -339,11 +468,11 @@ static int probe_head(int dir, int cached)
 static qr_status load_meta_at(int dir, const char *id, qr_folder_meta *m, qr_errlist *errs)
 {
     qr_buf b = {0};
-    if (qr_store_read_file(dir, "meta.json", &b) != 0) {
+    if (qr_store_read_file_max(dir, "meta.json", &b, META_CAP) != 0) {
         qr_buf_free(&b);
         return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
                                "artifact \"%s\" has no readable meta.json: %s", id,
-                               strerror(errno));
+                               qr_store_read_error(errno));
     }
     int rc = meta_parse(b.data, b.len, m);
     qr_buf_free(&b);
@@ -369,8 +498,12 @@ static qr_status read_vrec_at(int dir, const char *id, int n, qr_vrec *rec, qr_e
     char name[32];
     vname(name, sizeof name, n, "meta");
     qr_buf b = {0};
-    if (qr_store_read_file(dir, name, &b) != 0) {
+    if (qr_store_read_file_max(dir, name, &b, META_CAP) != 0) {
+        int e = errno;
         qr_buf_free(&b);
+        if (e != ENOENT)
+            return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "cannot read %s/%s: %s",
+                                   id, name, qr_store_read_error(e));
         return qr_errlist_addf(errs, QR_E_STORE, "", NULL, "artifact \"%s\" has no version %d", id,
                                n);
     }
@@ -414,12 +547,29 @@ qr_status qr_folder_spec(qr_folder *f, const char *id, int n, qr_buf *out, qr_er
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
     qr_status st = resolve_version(dir, id, &n, errs);
+    qr_vrec rec;
+    if (st == QR_OK) st = read_vrec_at(dir, id, n, &rec, errs);
     if (st == QR_OK) {
         char name[32];
         vname(name, sizeof name, n, "json");
-        if (qr_store_read_file(dir, name, out) != 0)
+        size_t start = out->len;
+        unsigned long long cap = rec.spec_size < vcap(f) ? rec.spec_size : vcap(f);
+        if (qr_store_read_file_max(dir, name, out, cap) != 0) {
             st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "cannot read %s/%s: %s",
-                                 id, name, strerror(errno));
+                                 id, name, qr_store_read_error(errno));
+        } else {
+            /* the hash before anyone prints it */
+            char hex[65];
+            qr_sha256_hex(out->data + start, out->len - start, hex);
+            if (strcmp(hex, rec.spec_sha256) != 0) {
+                out->len = start;
+                out->data[start] = '\0';
+                st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                                     "%s/%s is damaged: its sha256 is not the one in its .meta", id,
+                                     name);
+            }
+        }
+        qr_vrec_free(&rec);
     }
     close(dir);
     return st;
@@ -429,9 +579,9 @@ qr_status qr_folder_blob(qr_folder *f, const char *sha256, qr_buf *out, qr_errli
 {
     if (!is_hex64(sha256)) return qr_errlist_add(errs, QR_E_USAGE, "", "not a sha256", NULL);
     size_t start = out->len;
-    if (qr_store_read_file(f->blobs, sha256, out) != 0)
-        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is missing: %s",
-                               sha256, strerror(errno));
+    if (qr_store_read_file_max(f->blobs, sha256, out, vcap(f)) != 0)
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is unreadable: %s",
+                               sha256, qr_store_read_error(errno));
     char hex[65];
     qr_sha256_hex(out->data + start, out->len - start, hex);
     if (strcmp(hex, sha256) != 0)
@@ -442,21 +592,63 @@ qr_status qr_folder_blob(qr_folder *f, const char *sha256, qr_buf *out, qr_errli
 
 qr_status qr_folder_log(qr_folder *f, const char *id, qr_vrec **recs, size_t *n, qr_errlist *errs)
 {
+    return qr_folder_log_from(f, id, 1, recs, n, errs);
+}
+
+qr_status qr_folder_log_from(qr_folder *f, const char *id, int from, qr_vrec **recs, size_t *n,
+                             qr_errlist *errs)
+{
     *recs = NULL;
     *n = 0;
+    if (from < 1) from = 1;
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
     int head = 0;
     qr_status st = resolve_version(dir, id, &head, errs);
     if (st == QR_OK) {
-        *recs = calloc((size_t)head, sizeof **recs);
+        size_t want = head >= from ? (size_t)(head - from + 1) : 0;
+        *recs = calloc(want ? want : 1, sizeof **recs);
         if (!*recs) st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-        for (int i = 1; st == QR_OK && i <= head; i++) {
-            st = read_vrec_at(dir, id, i, &(*recs)[i - 1], errs);
-            if (st == QR_OK) *n = (size_t)i;
+        for (int i = from; st == QR_OK && i <= head; i++) {
+            st = read_vrec_at(dir, id, i, &(*recs)[i - from], errs);
+            if (st == QR_OK) *n = (size_t)(i - from + 1);
         }
     }
     close(dir);
+    return st;
+}
+
+qr_status qr_folder_list_all(qr_folder *f, qr_folder_meta **all, size_t *n, qr_errlist *errs)
+{
+    *all = NULL;
+    *n = 0;
+    int fd = dup(f->root);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return io_error(errs, "", "cannot list the store");
+    }
+    rewinddir(d);
+    size_t cap = 0;
+    struct dirent *e;
+    qr_status st = QR_OK;
+    while ((e = readdir(d))) {
+        if (!qr_folder_id_valid(e->d_name)) continue;
+        if (*n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            qr_folder_meta *v = realloc(*all, nc * sizeof *v);
+            if (!v) {
+                st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+                break;
+            }
+            *all = v;
+            cap = nc;
+        }
+        qr_errlist ignore = {0};
+        if (qr_folder_meta_load(f, e->d_name, &(*all)[*n], &ignore) == QR_OK) (*n)++;
+        qr_errlist_clear(&ignore);
+    }
+    closedir(d);
     return st;
 }
 
@@ -474,7 +666,9 @@ typedef struct ledger {
 
 static void ledger_name(char *buf, size_t n, const char *owner, const char *ext)
 {
-    snprintf(buf, n, "%s.%s", owner, ext);
+    char file[72];
+    qr_folder_owner_file(owner, file);
+    snprintf(buf, n, "%s.%s", file, ext);
 }
 
 static int ledger_load(qr_folder *f, const char *owner, ledger *l)
@@ -483,7 +677,7 @@ static int ledger_load(qr_folder *f, const char *owner, ledger *l)
     char name[96];
     ledger_name(name, sizeof name, owner, "json");
     qr_buf b = {0};
-    if (qr_store_read_file(f->owners, name, &b) != 0) {
+    if (qr_store_read_file_max(f->owners, name, &b, META_CAP) != 0) {
         qr_buf_free(&b);
         return errno == ENOENT ? 0 : -1;
     }
@@ -529,7 +723,9 @@ static int ledger_save(qr_folder *f, const char *owner, const ledger *l)
 
 static void marker_path(char *buf, size_t n, const char *owner, const char *sha)
 {
-    snprintf(buf, n, "%s.blobs/%s", owner, sha);
+    char file[72];
+    qr_folder_owner_file(owner, file);
+    snprintf(buf, n, "%s.blobs/%s", file, sha);
 }
 
 static int marker_add(qr_folder *f, const char *owner, const char *sha)
@@ -636,7 +832,10 @@ static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int pare
     snprintf(rec->action, sizeof rec->action, "%s", put->action ? put->action : "edit");
     rec->parent = parent;
     rec->restored_from = put->restored_from;
-    iso_now(f, rec->created);
+    if (put->created && strlen(put->created) < sizeof rec->created)
+        snprintf(rec->created, sizeof rec->created, "%s", put->created);
+    else
+        iso_now(f, rec->created);
     qr_sha256_hex(put->spec, put->spec_len, rec->spec_sha256);
     rec->spec_size = put->spec_len;
     if (put->data) {
@@ -650,7 +849,9 @@ static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int pare
     rec->size = put->size;
     rec->filename = dup_str(put->filename ? put->filename : "artifact");
     rec->mime_type = dup_str(put->mime_type ? put->mime_type : "application/octet-stream");
-    if (!rec->filename || !rec->mime_type) {
+    rec->pages = put->pages;
+    rec->warnings = dup_str(put->warnings ? put->warnings : "[]");
+    if (!rec->filename || !rec->mime_type || !rec->warnings) {
         qr_vrec_free(rec);
         return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
     }
@@ -660,21 +861,43 @@ static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int pare
     return st;
 }
 
-static int blob_put(qr_folder *f, const qr_vrec *rec, const void *data)
+/* Write a blob unless it is there; *created says whether this call wrote it. */
+static int blob_put(qr_folder *f, const qr_vrec *rec, const void *data, int *created)
 {
     struct stat st;
+    *created = 0;
     if (fstatat(f->blobs, rec->sha256, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
         (uint64_t)st.st_size == rec->size)
         return 0; /* content-addressed: already there */
-    return qr_store_write_atomic(f->blobs, rec->sha256, data, (size_t)rec->size,
-                                 sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
+    int rc = qr_store_write_atomic(f->blobs, rec->sha256, data, (size_t)rec->size,
+                                   sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
+    *created = rc == 0;
+    return rc;
+}
+
+/* The blob collector's lock, blobs/.gc: writers hold it shared from writing
+ * a blob until their version is committed, qr_folder_delete (and a failed
+ * write dropping the blob it wrote) exclusively. Returns the fd or -1. */
+static int gc_lock(qr_folder *f, int how)
+{
+    int fd = openat(f->blobs, ".gc", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) return -1;
+    while (flock(fd, how) != 0) {
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
 }
 
 /* Under the owner lock: check quotas, record the intent, write the blob and
  * marker. *l is updated; on error nothing is changed. */
 static qr_status reserve(qr_folder *f, const char *owner, ledger *l, const char *id,
-                         const qr_vrec *rec, const void *data, int new_artifact, qr_errlist *errs)
+                         const qr_vrec *rec, const void *data, int new_artifact, int *created,
+                         qr_errlist *errs)
 {
+    *created = 0;
     int new_blob = !marker_has(f, owner, rec->sha256);
     uint64_t delta = rec->spec_size + (new_blob ? rec->size : 0);
     char msg[160];
@@ -702,7 +925,7 @@ static qr_status reserve(qr_folder *f, const char *owner, ledger *l, const char 
     snprintf(nl.p_blob, sizeof nl.p_blob, "%s", new_blob ? rec->sha256 : "");
     if (ledger_save(f, owner, &nl) != 0)
         return io_error(errs, "", "cannot write the owner's quota ledger");
-    if ((data && blob_put(f, rec, data) != 0) ||
+    if ((data && blob_put(f, rec, data, created) != 0) ||
         (new_blob && marker_add(f, owner, rec->sha256) != 0)) {
         qr_status st = io_error(errs, "", "cannot write the rendered bytes");
         if (new_blob) marker_del(f, owner, rec->sha256);
@@ -769,12 +992,13 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
                            qr_errlist *errs)
 {
     memset(rec, 0, sizeof *rec);
-    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    if (!qr_folder_id_new_valid(id)) return bad_id(errs, "artifact id", id);
     if (!owner) owner = "default";
-    if (!qr_folder_id_valid(owner)) return bad_id(errs, "owner", owner);
+    if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
     if (!kind || !*kind)
         return qr_errlist_add(errs, QR_E_USAGE, "", "name the artifact's kind", NULL);
-    if (exists_at(f->root, id))
+    char other[65];
+    if (exists_at(f->root, id) || find_case(f, id, other))
         return qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
                                "artifact \"%s\" already exists", id);
     qr_status st = prepare(f, put, 1, 0, rec, errs);
@@ -811,12 +1035,26 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
     }
 
     ledger l;
-    int olock = owner_begin(f, owner, &l, errs);
+    int created = 0, gc = gc_lock(f, LOCK_SH);
+    int olock = gc < 0 ? -1 : owner_begin(f, owner, &l, errs);
     if (olock < 0) {
+        if (gc < 0) io_error(errs, "", "cannot lock blobs/.gc");
+        if (gc >= 0) close(gc);
         st = QR_E_IO;
         goto fail;
     }
-    st = reserve(f, owner, &l, id, rec, put->data, 1, errs);
+    st = reserve(f, owner, &l, id, rec, put->data, 1, &created, errs);
+    /* one create at a time checks the id against every case of it */
+    int ids = st == QR_OK ? qr_store_lock(f->owners, ".ids.lock") : -1;
+    if (st == QR_OK && ids < 0) {
+        st = io_error(errs, "", "cannot lock .owners/.ids.lock");
+        rollback(f, owner, &l);
+    }
+    if (st == QR_OK && find_case(f, id, other)) {
+        st = qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+                             "artifact \"%s\" already exists", id);
+        rollback(f, owner, &l);
+    }
     if (st == QR_OK) {
         if (renameat(f->root, tmp, f->root, id) != 0) {
             if (errno == EEXIST || errno == ENOTEMPTY)
@@ -829,7 +1067,10 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
         }
         if (st != QR_OK) rollback(f, owner, &l);
     }
+    qr_store_unlock(ids);
     qr_store_unlock(olock);
+    close(gc);
+    if (st != QR_OK && created) drop_blob_if_unused(f, rec->sha256);
     if (st == QR_OK) {
         close(dir);
         return QR_OK;
@@ -891,12 +1132,15 @@ qr_status qr_folder_commit(qr_folder_txn *t, const qr_folder_put *put, qr_vrec *
     qr_status st = prepare(f, &p, n, t->meta.head, rec, errs);
     if (st != QR_OK) return st;
     ledger l;
-    int olock = owner_begin(f, t->meta.owner, &l, errs);
+    int created = 0, gc = gc_lock(f, LOCK_SH);
+    int olock = gc < 0 ? -1 : owner_begin(f, t->meta.owner, &l, errs);
     if (olock < 0) {
+        if (gc < 0) io_error(errs, "", "cannot lock blobs/.gc");
+        if (gc >= 0) close(gc);
         qr_vrec_free(rec);
         return QR_E_IO;
     }
-    st = reserve(f, t->meta.owner, &l, t->meta.id, rec, put->data, 0, errs);
+    st = reserve(f, t->meta.owner, &l, t->meta.id, rec, put->data, 0, &created, errs);
     if (st == QR_OK) {
         if (write_version_files(f, t->dir, rec, put->spec, put->spec_len) != 0) {
             st = io_error(errs, "", "cannot write the version");
@@ -904,6 +1148,8 @@ qr_status qr_folder_commit(qr_folder_txn *t, const qr_folder_put *put, qr_vrec *
         }
     }
     qr_store_unlock(olock);
+    close(gc);
+    if (st != QR_OK && created) drop_blob_if_unused(f, rec->sha256);
     if (st != QR_OK) {
         qr_vrec_free(rec);
         return st;
@@ -963,7 +1209,7 @@ static void strset_free(strset *s)
 
 /* Per-owner usage recomputed from the artifacts. */
 typedef struct usage {
-    char owner[65];
+    char owner[257];
     uint64_t artifacts, spec_bytes;
     strset blobs;
 } usage;
@@ -1018,7 +1264,7 @@ static int blob_ok(fsck_ctx *c, const char *sha, uint64_t size)
     if (strset_has(&c->good_blobs, sha)) return 1;
     if (strset_has(&c->bad_blobs, sha)) return 0;
     qr_buf b = {0};
-    int ok = qr_store_read_file(c->f->blobs, sha, &b) == 0;
+    int ok = qr_store_read_file_max(c->f->blobs, sha, &b, vcap(c->f)) == 0;
     if (ok) {
         char hex[65];
         qr_sha256_hex(b.data, b.len, hex);
@@ -1059,8 +1305,8 @@ static void check_artifact(fsck_ctx *c, const char *id)
     /* meta.json, with the head cache as written */
     qr_buf b = {0};
     qr_folder_meta m;
-    int have_meta =
-        qr_store_read_file(dir, "meta.json", &b) == 0 && meta_parse(b.data, b.len, &m) == 0;
+    int have_meta = qr_store_read_file_max(dir, "meta.json", &b, META_CAP) == 0 &&
+                    meta_parse(b.data, b.len, &m) == 0;
     qr_buf_free(&b);
     char mpath[128];
     snprintf(mpath, sizeof mpath, "%smeta.json", rel);
@@ -1150,7 +1396,12 @@ static void check_artifact(fsck_ctx *c, const char *id)
         snprintf(path, sizeof path, "%s%s", rel, name);
         qr_vrec r;
         b = (qr_buf){0};
-        if (qr_store_read_file(dir, name, &b) != 0 || vrec_parse(b.data, b.len, &r) != 0) {
+        if (qr_store_read_file_max(dir, name, &b, META_CAP) != 0) {
+            qr_buf_free(&b);
+            problem(c, path, "unreadable version record: %s", qr_store_read_error(errno));
+            continue;
+        }
+        if (vrec_parse(b.data, b.len, &r) != 0) {
             qr_buf_free(&b);
             problem(c, path, "not a valid version record%s", NULL);
             continue;
@@ -1162,7 +1413,9 @@ static void check_artifact(fsck_ctx *c, const char *id)
         vname(name, sizeof name, v, "json");
         snprintf(path, sizeof path, "%s%s", rel, name);
         b = (qr_buf){0};
-        if (qr_store_read_file(dir, name, &b) == 0) {
+        if (qr_store_read_file_max(dir, name, &b, vcap(c->f)) != 0) {
+            problem(c, path, "unreadable spec: %s", qr_store_read_error(errno));
+        } else {
             char hex[65];
             qr_sha256_hex(b.data, b.len, hex);
             if (strcmp(hex, r.spec_sha256) != 0 || b.len != r.spec_size)
@@ -1211,7 +1464,8 @@ static void check_owners(fsck_ctx *c)
         int markers_ok = 1;
         for (size_t k = 0; k < u->blobs.n; k++)
             if (!marker_has(f, u->owner, u->blobs.v[k])) markers_ok = 0;
-        snprintf(path, sizeof path, ".owners/%s.json", u->owner);
+        snprintf(path, sizeof path, ".owners/%s", lname);
+        memcpy(path + strlen(path) - 4, "json", 4);
         if (!loaded || l.artifacts != u->artifacts || l.bytes != bytes || !markers_ok) {
             char msg[256];
             snprintf(msg, sizeof msg,
@@ -1306,6 +1560,7 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
     while (d && (e = readdir(d))) {
         const char *nm = e->d_name;
         if (!strcmp(nm, ".") || !strcmp(nm, "..")) continue;
+        if (!strcmp(nm, ".gc")) continue;
         if (!strncmp(nm, ".tmp.", 5))
             stray(&c, f->blobs, "blobs/", nm, "temp file of an interrupted write", 0);
         else if (!is_hex64(nm))
@@ -1326,7 +1581,23 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
         if (n > 5 && !strcmp(e->d_name + n - 5, ".json")) {
             char owner[96];
             snprintf(owner, sizeof owner, "%.*s", (int)(n - 5), e->d_name);
-            if (qr_folder_id_valid(owner)) usage_for(&c, owner);
+            if (qr_folder_id_valid(owner)) {
+                usage_for(&c, owner);
+            } else if (owner[0] == '~') {
+                /* a hashed name: the owner is inside */
+                qr_buf b = {0};
+                json_t *j = NULL;
+                if (qr_store_read_file_max(f->owners, e->d_name, &b, META_CAP) == 0)
+                    j = json_loadb(b.data, b.len, 0, NULL);
+                const char *o = j ? jstr(j, "owner") : NULL;
+                char file[72];
+                if (o && qr_folder_owner_valid(o)) {
+                    qr_folder_owner_file(o, file);
+                    if (!strcmp(file, owner)) usage_for(&c, o);
+                }
+                json_decref(j);
+                qr_buf_free(&b);
+            }
         }
     }
     if (d) closedir(d);
@@ -1338,4 +1609,124 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
     strset_free(&c.bad_blobs);
     strset_free(&c.referenced);
     return rep->problems.count ? QR_E_STORE : QR_OK;
+}
+
+/* ---- delete and blob collection ------------------------------------------------------ */
+
+/* The blobs the versions of every artifact but skip_id use: all of them
+ * into all, those of owner's artifacts into mine (either may be NULL).
+ * Returns -1 when the store cannot be listed. */
+static int scan_refs(qr_folder *f, const char *owner, const char *skip_id, strset *mine,
+                     strset *all)
+{
+    qr_folder_meta *metas;
+    size_t n;
+    qr_errlist e = {0};
+    if (qr_folder_list_all(f, &metas, &n, &e) != QR_OK) {
+        qr_errlist_clear(&e);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        qr_folder_meta *m = &metas[i];
+        int dir = skip_id && !strcmp(m->id, skip_id)
+                      ? -1
+                      : openat(f->root, m->id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        for (int v = 1; dir >= 0 && v <= m->head; v++) {
+            qr_vrec r;
+            if (read_vrec_at(dir, m->id, v, &r, &e) != QR_OK) continue;
+            if (all) strset_add(all, r.sha256);
+            if (mine && owner && !strcmp(m->owner, owner)) strset_add(mine, r.sha256);
+            qr_vrec_free(&r);
+        }
+        if (dir >= 0) close(dir);
+        qr_folder_meta_free(m);
+    }
+    free(metas);
+    qr_errlist_clear(&e);
+    return 0;
+}
+
+/* A write that failed after writing a new blob: remove it unless another
+ * version (a concurrent writer's) uses it. */
+static void drop_blob_if_unused(qr_folder *f, const char *sha)
+{
+    int gc = gc_lock(f, LOCK_EX);
+    if (gc < 0) return;
+    strset all = {0};
+    if (scan_refs(f, NULL, NULL, NULL, &all) == 0 && !strset_has(&all, sha))
+        unlinkat(f->blobs, sha, 0);
+    strset_free(&all);
+    close(gc);
+}
+
+qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
+{
+    int dir = open_artifact(f, id, errs);
+    if (dir < 0) return errs->items[errs->count - 1].code;
+    int lk = qr_store_lock(dir, ".lock");
+    if (lk < 0) {
+        close(dir);
+        return io_error(errs, "", "cannot lock the artifact");
+    }
+    qr_folder_meta m;
+    qr_status st = load_meta_at(dir, id, &m, errs);
+    if (st != QR_OK) {
+        qr_store_unlock(lk);
+        close(dir);
+        return st;
+    }
+    /* what the artifact holds */
+    uint64_t spec_bytes = 0;
+    strset own = {0};
+    for (int v = 1; st == QR_OK && v <= m.head; v++) {
+        qr_vrec r;
+        st = read_vrec_at(dir, id, v, &r, errs);
+        if (st != QR_OK) break;
+        spec_bytes += r.spec_size;
+        strset_add(&own, r.sha256);
+        qr_vrec_free(&r);
+    }
+    char tmp[128], rnd[17];
+    qr_store_random_hex(rnd);
+    snprintf(tmp, sizeof tmp, ".tmp.del.%s.%s", id, rnd);
+    /* the owner's lock (which settles the last write's intent, while the
+     * artifact is still in place) before the artifact leaves */
+    ledger l;
+    int gc = st == QR_OK ? gc_lock(f, LOCK_EX) : -1;
+    int olock = gc >= 0 ? owner_begin(f, m.owner, &l, errs) : -1;
+    if (st == QR_OK && olock < 0)
+        st = gc < 0 ? io_error(errs, "", "cannot lock blobs/.gc") : QR_E_IO;
+    if (st == QR_OK && renameat(f->root, id, f->root, tmp) != 0)
+        st = io_error(errs, "", "cannot move the artifact out of the store");
+    if (st == QR_OK) {
+        if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(f->root);
+        strset mine = {0}, all = {0};
+        if (scan_refs(f, m.owner, NULL, &mine, &all) == 0) {
+            uint64_t freed = spec_bytes;
+            for (size_t i = 0; i < own.n; i++) {
+                if (strset_has(&mine, own.v[i])) continue;
+                freed += blob_size(f, own.v[i]);
+                marker_del(f, m.owner, own.v[i]);
+            }
+            l.artifacts -= l.artifacts ? 1 : 0;
+            l.bytes -= freed <= l.bytes ? freed : l.bytes;
+            if (ledger_save(f, m.owner, &l) != 0)
+                io_error(errs, "", "cannot write the owner's quota ledger (quire fsck --repair)");
+        }
+        qr_store_unlock(olock);
+        olock = -1;
+        remove_flat_dir(f->root, tmp);
+        if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(f->root);
+        for (size_t i = 0; i < own.n; i++)
+            if (!strset_has(&all, own.v[i])) unlinkat(f->blobs, own.v[i], 0);
+        strset_free(&mine);
+        strset_free(&all);
+    }
+    if (olock >= 0) qr_store_unlock(olock);
+    if (gc >= 0) close(gc);
+    strset_free(&own);
+    qr_folder_meta_free(&m);
+    qr_store_unlock(lk);
+    close(dir);
+    return st;
 }

@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""bench/store_bench.py: the store workload (issue 16), folder store and
+PostgreSQL side by side. Not a test: nothing asserts on time.
+
+8 client processes, each with its own 20-slide deck (a presentation) in one
+store, each making 100 edits through the Python binding: a JSON Patch that
+replaces one slide's title, then render and store (every edit is a new
+version of a .pptx). Reported per backend: edits/s over the whole run (8 x
+100 edits / wall time) and the p50 / p99 latency of one edit.
+
+Both backends write durably: the folder store fsyncs (no_sync off), and the
+PostgreSQL server (a throwaway one: initdb into a temp folder, Unix socket
+only; tests/lib/pg.py) runs with fsync on and the default synchronous_commit.
+
+Usage: bench/store_bench.py [--clients 8] [--edits 100] [--slides 20] [--out FILE.md]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+import pg  # noqa: E402
+
+CLIENT = r'''
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import quire
+store, w, edits, slides = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+st = quire.Store(store)
+deck = {"title": "Deck %d" % w, "slides": [{"title": "Slide %d" % i, "bullets": ["point %d.%d" % (i, k) for k in range(4)]}
+                                          for i in range(slides)]}
+aid = st.create("presentation", deck, id="deck%d" % w, owner="client%d" % w)["artifact_id"]
+print("ready", flush=True)
+sys.stdin.readline()
+lat = []
+for i in range(edits):
+    t = time.perf_counter()
+    r = st.edit(aid, ops=[{"op": "replace", "path": "/slides/%d/title" % (i % slides), "value": "Edit %d" % i}])
+    lat.append(time.perf_counter() - t)
+    assert r["version"] == i + 2, r
+st.close()
+print(json.dumps(lat))
+'''
+
+
+def run_clients(store, clients, edits, slides):
+    binding = os.path.join(ROOT, "bindings", "python")
+    procs = [subprocess.Popen([sys.executable, "-c", CLIENT, binding, store, str(w), str(edits), str(slides)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for w in range(clients)]
+    for p in procs:
+        assert p.stdout.readline().strip() == "ready"
+    t0 = time.perf_counter()
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    lat = []
+    for p in procs:
+        out, _ = p.communicate()
+        assert p.returncode == 0
+        lat += json.loads(out.strip().splitlines()[-1])
+    wall = time.perf_counter() - t0
+    lat.sort()
+    q = statistics.quantiles(lat, n=100)
+    return {"edits": len(lat), "wall": wall, "eps": len(lat) / wall, "p50": statistics.median(lat) * 1000,
+            "p99": q[98] * 1000}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--edits", type=int, default=100)
+    ap.add_argument("--slides", type=int, default=20)
+    ap.add_argument("--out", default="")
+    a = ap.parse_args()
+    if not os.environ.get("QUIRE_LIB"):
+        cands = [os.path.join(ROOT, "build", "libquire.so")]
+        for c in cands:
+            if os.path.exists(c):
+                os.environ["QUIRE_LIB"] = c
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="quire-storebench-") as tmp:
+        rows.append(("folder", run_clients(os.path.join(tmp, "store"), a.clients, a.edits, a.slides)))
+        srv = pg.Server(fsync=True)
+        try:
+            rows.append(("postgresql", run_clients(srv.uri(srv.new_db()), a.clients, a.edits, a.slides)))
+        finally:
+            srv.close()
+    lines = ["| store | clients x edits | edits/s | p50 ms | p99 ms |", "|---|---|---|---|---|"]
+    for name, r in rows:
+        lines.append("| %s | %d x %d | %.1f | %.1f | %.1f |" % (name, a.clients, a.edits, r["eps"], r["p50"], r["p99"]))
+    ratio = rows[1][1]["eps"] / rows[0][1]["eps"]
+    lines.append("")
+    lines.append("PostgreSQL / folder edits/s: %.0f%%" % (ratio * 100))
+    text = "\n".join(lines)
+    print(text)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1156 @@
+/* store_pg.c: the PostgreSQL store backend (store_backend.h) over libpq.
+ *
+ * Tables (schema version 1, created by qr_sb_pg_open when absent):
+ *     quire_schema        (version)
+ *     quire_artifacts     id, kind, title, owner, filename, mime_type, created, head
+ *     quire_versions      (artifact_id, version): action, parent, restored_from, created,
+ *                         spec (canonical text), spec_sha256, spec_size,
+ *                         sha256 (-> quire_blobs), size, filename, mime_type
+ *     quire_blobs         sha256, size, data (bytea): rendered bytes, shared
+ *     quire_owners        owner, artifacts, bytes: the quota ledger
+ *     quire_owner_blobs   (owner, sha256): the blobs an owner is charged for
+ *
+ * Every write is one transaction. Lock order: the artifact row, then the
+ * owner row (FOR UPDATE); a create locks only the owner row. Nothing is
+ * locked while the caller renders: commit checks under the artifact row lock
+ * that the head is still the one begin read, and reports a conflict if not.
+ * A lost connection (server down or restarted) fails the call with QR_E_IO
+ * and rolls the transaction back on the server; the next call reconnects.
+ * Connections are pooled per store (a mutex around a short stack), so one
+ * store serves many threads. Error messages never carry the URI or its
+ * password. */
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store_backend.h"
+#include "sha256.h"
+
+#define SCHEMA_VERSION 1
+#define POOL 16
+
+typedef struct pgb {
+    qr_sb base;
+    char *uri;
+    char *secret; /* the URI's password, to scrub from messages; NULL if none */
+    qr_folder_opts o;
+    pthread_mutex_t mu;
+    PGconn *idle[POOL];
+    int n_idle;
+} pgb;
+
+struct qr_sb_txn {
+    pgb *b;
+    qr_folder_meta meta;
+};
+
+/* One call's connection and its first error. */
+typedef struct db {
+    pgb *b;
+    PGconn *c;
+    qr_errlist *errs;
+    qr_status st;
+} db;
+
+static void quiet(void *arg, const char *msg)
+{
+    (void)arg;
+    (void)msg; /* the library never prints: notices are dropped */
+}
+
+/* A libpq message without its trailing newline, the password scrubbed. */
+static void clean_msg(const pgb *b, const char *in, char *out, size_t n)
+{
+    snprintf(out, n, "%s", in ? in : "");
+    size_t len = strlen(out);
+    while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
+        out[--len] = '\0';
+    for (char *p = out; *p; p++)
+        if (*p == '\n') *p = ' ';
+    if (b && b->secret && *b->secret) {
+        char *hit;
+        size_t sl = strlen(b->secret);
+        while ((hit = strstr(out, b->secret)))
+            memset(hit, '*', sl);
+    }
+}
+
+static void db_fail(db *d, qr_status code, const char *what, const char *detail)
+{
+    if (d->st != QR_OK) return;
+    char msg[600];
+    clean_msg(d->b, detail, msg, sizeof msg);
+    if (code == QR_E_IO)
+        qr_errlist_addf(d->errs, QR_E_IO, "",
+                        "nothing was written; check that the PostgreSQL server runs, then retry",
+                        "lost the connection to the PostgreSQL store while %s: %s", what, msg);
+    else
+        qr_errlist_addf(d->errs, code, "", NULL, "the PostgreSQL store failed while %s: %s", what,
+                        msg);
+    d->st = code;
+}
+
+/* Whether r (or the connection) says the server went away. */
+static int gone(PGconn *c, const PGresult *r)
+{
+    if (PQstatus(c) != CONNECTION_OK) return 1;
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (!state) return r == NULL;
+    return !strncmp(state, "08", 2) || !strncmp(state, "57P", 3);
+}
+
+static PGconn *connect_new(pgb *b, qr_errlist *errs)
+{
+    PGconn *c = PQconnectdb(b->uri);
+    if (!c || PQstatus(c) != CONNECTION_OK) {
+        char msg[600];
+        clean_msg(b, c ? PQerrorMessage(c) : "out of memory", msg, sizeof msg);
+        qr_errlist_addf(errs, QR_E_IO, "",
+                        "check the URI's host, port, database, user and password, and that the "
+                        "server runs",
+                        "cannot connect to the PostgreSQL store: %s", msg);
+        PQfinish(c);
+        return NULL;
+    }
+    PQsetNoticeProcessor(c, quiet, NULL);
+    PGresult *r =
+        PQexec(c, b->o.no_sync ? "SET synchronous_commit = off; SET client_min_messages = warning"
+                               : "SET client_min_messages = warning");
+    PQclear(r);
+    return c;
+}
+
+static int db_get(db *d, pgb *b, qr_errlist *errs)
+{
+    memset(d, 0, sizeof *d);
+    d->b = b;
+    d->errs = errs;
+    pthread_mutex_lock(&b->mu);
+    if (b->n_idle) d->c = b->idle[--b->n_idle];
+    pthread_mutex_unlock(&b->mu);
+    if (d->c && PQstatus(d->c) != CONNECTION_OK) {
+        PQfinish(d->c);
+        d->c = NULL;
+    }
+    if (!d->c) d->c = connect_new(b, errs);
+    if (!d->c) d->st = QR_E_IO;
+    return d->c ? 0 : -1;
+}
+
+/* Give the connection back (rolling back a transaction left open). */
+static void db_put(db *d)
+{
+    if (!d->c) return;
+    if (PQstatus(d->c) == CONNECTION_OK && PQtransactionStatus(d->c) != PQTRANS_IDLE)
+        PQclear(PQexec(d->c, "ROLLBACK"));
+    pgb *b = d->b;
+    int keep = PQstatus(d->c) == CONNECTION_OK && PQtransactionStatus(d->c) == PQTRANS_IDLE;
+    pthread_mutex_lock(&b->mu);
+    if (keep && b->n_idle < POOL) {
+        b->idle[b->n_idle++] = d->c;
+        d->c = NULL;
+    }
+    pthread_mutex_unlock(&b->mu);
+    PQfinish(d->c);
+    d->c = NULL;
+}
+
+/* Run sql with text parameters (NULL values are SQL NULL); bin marks one
+ * binary parameter (index, -1 for none) of length binlen. Returns the
+ * result, or NULL after recording the error (what names the step). */
+static PGresult *db_q(db *d, const char *what, const char *sql, int n, const char *const *v,
+                      int bin, int binlen)
+{
+    if (d->st != QR_OK) return NULL;
+    int lens[24] = {0}, fmts[24] = {0};
+    if (bin >= 0) {
+        lens[bin] = binlen;
+        fmts[bin] = 1;
+    }
+    PGresult *r = PQexecParams(d->c, sql, n, NULL, v, lens, fmts, 0);
+    ExecStatusType es = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK) return r;
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (gone(d->c, r))
+        db_fail(d, QR_E_IO, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+    else if (state && !strcmp(state, "23505"))
+        d->st = QR_E_USAGE; /* unique violation: the caller words it */
+    else
+        db_fail(d, QR_E_STORE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+    PQclear(r);
+    return NULL;
+}
+
+static void db_cmd(db *d, const char *what, const char *sql, int n, const char *const *v)
+{
+    PQclear(db_q(d, what, sql, n, v, -1, 0));
+}
+
+/* ---- open and schema ------------------------------------------------------------------ */
+
+static const char *SCHEMA_SQL =
+    "CREATE TABLE quire_artifacts ("
+    " id text COLLATE \"C\" PRIMARY KEY, kind text NOT NULL, title text NOT NULL,"
+    " owner text NOT NULL, filename text NOT NULL, mime_type text NOT NULL,"
+    " created text COLLATE \"C\" NOT NULL, head integer NOT NULL);"
+    "CREATE INDEX quire_artifacts_owner ON quire_artifacts (owner, created, id);"
+    "CREATE UNIQUE INDEX quire_artifacts_lower_id ON quire_artifacts (lower(id));"
+    "CREATE TABLE quire_blobs (sha256 text PRIMARY KEY, size bigint NOT NULL,"
+    " data bytea NOT NULL);"
+    /* rendered files are mostly zip or deflate already: no pglz attempt */
+    "ALTER TABLE quire_blobs ALTER COLUMN data SET STORAGE EXTERNAL;"
+    "CREATE TABLE quire_versions ("
+    " artifact_id text COLLATE \"C\" NOT NULL REFERENCES quire_artifacts (id) ON DELETE CASCADE,"
+    " version integer NOT NULL, action text NOT NULL, parent integer, restored_from integer,"
+    " created text NOT NULL, spec text NOT NULL, spec_sha256 text NOT NULL,"
+    " spec_size bigint NOT NULL, sha256 text NOT NULL REFERENCES quire_blobs (sha256),"
+    " size bigint NOT NULL, filename text NOT NULL, mime_type text NOT NULL,"
+    " pages integer NOT NULL DEFAULT 0, warnings text NOT NULL DEFAULT '[]',"
+    " PRIMARY KEY (artifact_id, version));"
+    "CREATE INDEX quire_versions_sha256 ON quire_versions (sha256);"
+    "CREATE TABLE quire_owners (owner text PRIMARY KEY, artifacts bigint NOT NULL DEFAULT 0,"
+    " bytes bigint NOT NULL DEFAULT 0);"
+    "CREATE TABLE quire_owner_blobs (owner text NOT NULL, sha256 text NOT NULL,"
+    " PRIMARY KEY (owner, sha256));"
+    "INSERT INTO quire_schema (version) VALUES (1);";
+
+/* The schema version, -1 when the table is absent, -2 on error. */
+static int schema_version(db *d)
+{
+    PGresult *r = db_q(d, "reading the schema version",
+                       "SELECT to_regclass('quire_schema') IS NOT NULL", 0, NULL, -1, 0);
+    if (!r) return -2;
+    int present = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    if (!present) return -1;
+    r = db_q(d, "reading the schema version",
+             "SELECT coalesce((SELECT max(version) FROM quire_schema), 0)", 0, NULL, -1, 0);
+    if (!r) return -2;
+    int v = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return v;
+}
+
+static qr_status migrate(db *d)
+{
+    int v = schema_version(d);
+    if (v == SCHEMA_VERSION || v == -2) return d->st;
+    /* create (or finish creating) the schema, one opener at a time */
+    db_cmd(d, "creating the schema", "BEGIN", 0, NULL);
+    db_cmd(d, "creating the schema", "SELECT pg_advisory_xact_lock(7170716)", 0, NULL);
+    db_cmd(d, "creating the schema",
+           "CREATE TABLE IF NOT EXISTS quire_schema (version integer NOT NULL)", 0, NULL);
+    v = schema_version(d);
+    if (v == 0) {
+        PGresult *r = d->st == QR_OK ? PQexec(d->c, SCHEMA_SQL) : NULL;
+        if (d->st == QR_OK && (!r || PQresultStatus(r) != PGRES_COMMAND_OK))
+            db_fail(d, gone(d->c, r) ? QR_E_IO : QR_E_STORE, "creating the schema",
+                    r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+        PQclear(r);
+        v = SCHEMA_VERSION;
+    }
+    if (d->st == QR_OK && v != SCHEMA_VERSION) {
+        qr_errlist_addf(d->errs, QR_E_STORE, "",
+                        "use the quire that made this database, or another database",
+                        "the database holds a quire store of schema version %d; this quire reads "
+                        "version %d",
+                        v, SCHEMA_VERSION);
+        d->st = QR_E_STORE;
+    }
+    db_cmd(d, "creating the schema", "COMMIT", 0, NULL);
+    return d->st;
+}
+
+/* The password of a URI (user:password@ or password=), for scrubbing. */
+static char *uri_secret(const char *uri)
+{
+    const char *p = strstr(uri, "://");
+    if (p) {
+        p += 3;
+        const char *at = strchr(p, '@'), *end = p + strcspn(p, "/?");
+        const char *colon = memchr(p, ':', at && at < end ? (size_t)(at - p) : 0);
+        if (at && at < end && colon) return strndup(colon + 1, (size_t)(at - colon - 1));
+    }
+    const char *q = strstr(uri, "password=");
+    if (q) return strndup(q + 9, strcspn(q + 9, "&"));
+    return NULL;
+}
+
+static void pg_close(qr_sb *sb)
+{
+    pgb *b = (pgb *)sb;
+    for (int i = 0; i < b->n_idle; i++)
+        PQfinish(b->idle[i]);
+    pthread_mutex_destroy(&b->mu);
+    free(b->uri);
+    free(b->secret);
+    free(b);
+}
+
+static const qr_sb_ops pg_ops;
+
+qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, qr_errlist *errs)
+{
+    *out = NULL;
+    pgb *b = calloc(1, sizeof *b);
+    if (!b) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    b->base.ops = &pg_ops;
+    b->uri = strdup(uri);
+    b->secret = uri_secret(uri);
+    if (o)
+        b->o = *o;
+    else
+        qr_folder_opts_default(&b->o);
+    pthread_mutex_init(&b->mu, NULL);
+    db d;
+    if (!b->uri || db_get(&d, b, errs) != 0) {
+        pg_close(&b->base);
+        return errs->count ? errs->items[errs->count - 1].code : QR_E_NOMEM;
+    }
+    qr_status st = migrate(&d);
+    db_put(&d);
+    if (st != QR_OK) {
+        pg_close(&b->base);
+        return st;
+    }
+    *out = &b->base;
+    return QR_OK;
+}
+
+/* ---- records ---------------------------------------------------------------------------- */
+
+#define VCOLS                                                                                      \
+    "v.version, v.action, coalesce(v.parent, 0), coalesce(v.restored_from, 0), v.created, "        \
+    "v.spec_sha256, v.spec_size, v.sha256, v.size, v.filename, v.mime_type, v.pages, v.warnings"
+
+static int vrec_from(PGresult *r, int row, int col, qr_vrec *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    if (PQgetisnull(r, row, col)) return -1;
+    rec->version = atoi(PQgetvalue(r, row, col));
+    snprintf(rec->action, sizeof rec->action, "%s", PQgetvalue(r, row, col + 1));
+    rec->parent = atoi(PQgetvalue(r, row, col + 2));
+    rec->restored_from = atoi(PQgetvalue(r, row, col + 3));
+    snprintf(rec->created, sizeof rec->created, "%s", PQgetvalue(r, row, col + 4));
+    snprintf(rec->spec_sha256, sizeof rec->spec_sha256, "%s", PQgetvalue(r, row, col + 5));
+    rec->spec_size = strtoull(PQgetvalue(r, row, col + 6), NULL, 10);
+    snprintf(rec->sha256, sizeof rec->sha256, "%s", PQgetvalue(r, row, col + 7));
+    rec->size = strtoull(PQgetvalue(r, row, col + 8), NULL, 10);
+    rec->filename = strdup(PQgetvalue(r, row, col + 9));
+    rec->mime_type = strdup(PQgetvalue(r, row, col + 10));
+    rec->pages = atoi(PQgetvalue(r, row, col + 11));
+    rec->warnings = strdup(PQgetvalue(r, row, col + 12));
+    if (!rec->filename || !rec->mime_type || !rec->warnings) {
+        qr_vrec_free(rec);
+        return -1;
+    }
+    return 0;
+}
+
+static int meta_from(PGresult *r, int row, qr_folder_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->id, sizeof m->id, "%s", PQgetvalue(r, row, 0));
+    m->kind = strdup(PQgetvalue(r, row, 1));
+    m->title = strdup(PQgetvalue(r, row, 2));
+    m->owner = strdup(PQgetvalue(r, row, 3));
+    m->filename = strdup(PQgetvalue(r, row, 4));
+    m->mime_type = strdup(PQgetvalue(r, row, 5));
+    m->created = strdup(PQgetvalue(r, row, 6));
+    m->head = atoi(PQgetvalue(r, row, 7));
+    if (!m->kind || !m->title || !m->owner || !m->filename || !m->mime_type || !m->created) {
+        qr_folder_meta_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+#define MCOLS "id, kind, title, owner, filename, mime_type, created, head"
+
+static qr_status not_found(const pgb *b, qr_errlist *errs, const char *id)
+{
+    char where[600];
+    clean_msg(b, b->uri, where, sizeof where); /* the URI, its password scrubbed */
+    return qr_errlist_addf(errs, QR_E_STORE, "", "qr_store_list() shows the artifacts",
+                           "no artifact \"%s\" in the PostgreSQL store %s", id, where);
+}
+
+static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
+{
+    return qr_errlist_addf(errs, QR_E_USAGE, "", "use 1 to 64 letters, digits, '_' or '-'",
+                           "invalid %s \"%.80s\"", what, id ? id : "");
+}
+
+static void iso_now(const pgb *b, char out[32])
+{
+    time_t t = b->o.now ? (time_t)b->o.now(b->o.now_arg) : time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static qr_status quota_error(qr_errlist *errs, const char *msg)
+{
+    return qr_errlist_add(errs, QR_E_QUOTA, "", msg,
+                          "ask the store's operator to raise the quota, or delete artifacts");
+}
+
+static qr_status file_cap(const pgb *b, uint64_t size, qr_errlist *errs)
+{
+    if (b->o.max_version_bytes && size > b->o.max_version_bytes) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "artifact is too large: %llu bytes exceeds the %llu-byte per-file cap",
+                 (unsigned long long)size, (unsigned long long)b->o.max_version_bytes);
+        return quota_error(errs, msg);
+    }
+    return QR_OK;
+}
+
+/* Fill rec for version n from put. */
+static qr_status prepare(const pgb *b, const qr_folder_put *put, int n, qr_vrec *rec,
+                         qr_errlist *errs)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->version = n;
+    snprintf(rec->action, sizeof rec->action, "%s", put->action ? put->action : "edit");
+    rec->parent = n - 1;
+    rec->restored_from = put->restored_from;
+    if (put->created && strlen(put->created) < sizeof rec->created)
+        snprintf(rec->created, sizeof rec->created, "%s", put->created);
+    else
+        iso_now(b, rec->created);
+    qr_sha256_hex(put->spec, put->spec_len, rec->spec_sha256);
+    rec->spec_size = put->spec_len;
+    if (put->data)
+        qr_sha256_hex(put->data, put->size, rec->sha256);
+    else if (put->sha256 && strlen(put->sha256) == 64)
+        snprintf(rec->sha256, sizeof rec->sha256, "%s", put->sha256);
+    else
+        return qr_errlist_add(errs, QR_E_STORE, "", "the version's rendered bytes are missing",
+                              "run quire fsck");
+    rec->size = put->size;
+    rec->filename = strdup(put->filename ? put->filename : "artifact");
+    rec->mime_type = strdup(put->mime_type ? put->mime_type : "application/octet-stream");
+    rec->pages = put->pages;
+    rec->warnings = strdup(put->warnings ? put->warnings : "[]");
+    if (!rec->filename || !rec->mime_type || !rec->warnings) {
+        qr_vrec_free(rec);
+        return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    }
+    qr_status st = file_cap(b, rec->size, errs);
+    if (st == QR_OK) st = file_cap(b, rec->spec_size, errs);
+    if (st != QR_OK) qr_vrec_free(rec);
+    return st;
+}
+
+/* Inside a transaction: lock the owner's ledger row, check the quotas,
+ * store the blob and charge the owner; then insert version rec of id. */
+static void write_version(db *d, const char *id, const char *owner, const qr_folder_meta *newm,
+                          const qr_folder_put *put, const qr_vrec *rec)
+{
+    int new_artifact = newm != NULL;
+    const pgb *b = d->b;
+    const char *ov[1] = {owner};
+    if (newm) /* an owner's first artifact makes its ledger row */
+        db_cmd(d, "locking the owner",
+               "INSERT INTO quire_owners (owner) VALUES ($1) ON CONFLICT DO NOTHING", 1, ov);
+    PGresult *r = db_q(d, "locking the owner",
+                       "SELECT artifacts, bytes, EXISTS (SELECT 1 FROM quire_owner_blobs WHERE "
+                       "owner = $1 AND sha256 = $2) FROM quire_owners WHERE owner = $1 FOR UPDATE",
+                       2, (const char *[]){owner, rec->sha256}, -1, 0);
+    if (!r) return;
+    if (PQntuples(r) == 0) { /* a ledger row lost: fsck --repair rebuilds it */
+        PQclear(r);
+        db_cmd(d, "locking the owner",
+               "INSERT INTO quire_owners (owner) VALUES ($1) ON CONFLICT DO NOTHING", 1, ov);
+        r = db_q(d, "locking the owner",
+                 "SELECT artifacts, bytes, EXISTS (SELECT 1 FROM quire_owner_blobs WHERE "
+                 "owner = $1 AND sha256 = $2) FROM quire_owners WHERE owner = $1 FOR UPDATE",
+                 2, (const char *[]){owner, rec->sha256}, -1, 0);
+        if (!r) return;
+    }
+    uint64_t artifacts = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+    uint64_t bytes = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
+    int new_blob = PQgetvalue(r, 0, 2)[0] != 't';
+    PQclear(r);
+    uint64_t delta = rec->spec_size + (new_blob ? rec->size : 0);
+    char msg[160];
+    if (new_artifact && b->o.max_artifacts && artifacts + 1 > b->o.max_artifacts) {
+        snprintf(msg, sizeof msg,
+                 "artifact count quota reached (%llu); delete artifacts to free space",
+                 (unsigned long long)b->o.max_artifacts);
+        d->st = quota_error(d->errs, msg);
+        return;
+    }
+    if (b->o.max_total_bytes && bytes + delta > b->o.max_total_bytes) {
+        snprintf(msg, sizeof msg,
+                 "artifact storage quota reached (%llu bytes); delete artifacts to free space",
+                 (unsigned long long)b->o.max_total_bytes);
+        d->st = quota_error(d->errs, msg);
+        return;
+    }
+    char size[24], ver[16], parent[16], restored[16], spec_size[24], delta_s[24], one[4], pages[16];
+    snprintf(pages, sizeof pages, "%d", rec->pages);
+    snprintf(size, sizeof size, "%llu", (unsigned long long)rec->size);
+    if (put->data) {
+        PQclear(db_q(d, "storing the rendered bytes",
+                     "INSERT INTO quire_blobs (sha256, size, data) VALUES ($1, $2, $3) "
+                     "ON CONFLICT DO NOTHING",
+                     3, (const char *[]){rec->sha256, size, put->data}, 2, (int)put->size));
+    } else {
+        r = db_q(d, "reading the rendered bytes", "SELECT 1 FROM quire_blobs WHERE sha256 = $1", 1,
+                 (const char *[]){rec->sha256}, -1, 0);
+        if (r && PQntuples(r) == 0) {
+            qr_errlist_add(d->errs, QR_E_STORE, "", "the version's rendered bytes are missing",
+                           "run quire fsck");
+            d->st = QR_E_STORE;
+        }
+        PQclear(r);
+    }
+    if (newm) {
+        char head[4] = "1";
+        db_cmd(d, "creating the artifact",
+               "INSERT INTO quire_artifacts (" MCOLS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", 8,
+               (const char *[]){newm->id, newm->kind, newm->title, newm->owner, newm->filename,
+                                newm->mime_type, newm->created, head});
+    }
+    snprintf(ver, sizeof ver, "%d", rec->version);
+    snprintf(parent, sizeof parent, "%d", rec->parent);
+    snprintf(restored, sizeof restored, "%d", rec->restored_from);
+    snprintf(spec_size, sizeof spec_size, "%llu", (unsigned long long)rec->spec_size);
+    snprintf(delta_s, sizeof delta_s, "%llu", (unsigned long long)delta);
+    snprintf(one, sizeof one, "%d", new_artifact ? 1 : 0);
+    char *spec = strndup(put->spec, put->spec_len);
+    if (!spec) {
+        d->st = qr_errlist_add(d->errs, QR_E_NOMEM, "", "out of memory", NULL);
+        return;
+    }
+    /* the version, the owner's charge and the head, in one statement */
+    char nb[4];
+    snprintf(nb, sizeof nb, "%s", new_blob ? "t" : "f");
+    db_cmd(d, "storing the version",
+           "WITH ob AS (INSERT INTO quire_owner_blobs (owner, sha256) SELECT $16, $10 WHERE "
+           "$17::bool), v AS (INSERT INTO quire_versions (artifact_id, version, action, parent, "
+           "restored_from, created, spec, spec_sha256, spec_size, sha256, size, filename, "
+           "mime_type, pages, warnings) VALUES ($1, $2, $3, nullif($4::int, 0), "
+           "nullif($5::int, 0), $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)), o AS (UPDATE "
+           "quire_owners SET artifacts = artifacts + $18, bytes = bytes + $19 WHERE owner = $16) "
+           "UPDATE quire_artifacts SET head = $2 WHERE id = $1",
+           19,
+           (const char *[]){id, ver, rec->action, parent, restored, rec->created, spec,
+                            rec->spec_sha256, spec_size, rec->sha256, size, rec->filename,
+                            rec->mime_type, pages, rec->warnings, owner, nb, one, delta_s});
+    free(spec);
+}
+
+/* COMMIT, or ROLLBACK after an error; returns d->st. */
+static qr_status finish_txn(db *d)
+{
+    if (d->st == QR_OK)
+        db_cmd(d, "committing", "COMMIT", 0, NULL);
+    else if (PQstatus(d->c) == CONNECTION_OK)
+        PQclear(PQexec(d->c, "ROLLBACK"));
+    return d->st;
+}
+
+static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const char *title,
+                           const char *owner, const qr_folder_put *put, qr_vrec *rec,
+                           qr_errlist *errs)
+{
+    pgb *b = (pgb *)sb;
+    memset(rec, 0, sizeof *rec);
+    if (!qr_folder_id_new_valid(id)) return bad_id(errs, "artifact id", id);
+    if (!owner) owner = "default";
+    if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
+    if (!kind || !*kind)
+        return qr_errlist_add(errs, QR_E_USAGE, "", "name the artifact's kind", NULL);
+    qr_status st = prepare(b, put, 1, rec, errs);
+    if (st != QR_OK) return st;
+    db d;
+    if (db_get(&d, b, errs) != 0) {
+        qr_vrec_free(rec);
+        return QR_E_IO;
+    }
+    qr_folder_meta m = {0};
+    snprintf(m.id, sizeof m.id, "%s", id);
+    m.kind = (char *)kind;
+    m.title = (char *)(title ? title : "");
+    m.owner = (char *)owner;
+    m.filename = rec->filename;
+    m.mime_type = rec->mime_type;
+    m.created = rec->created;
+    m.head = 1;
+    db_cmd(&d, "creating the artifact", "BEGIN", 0, NULL);
+    PGresult *r = db_q(&d, "creating the artifact",
+                       "SELECT 1 FROM quire_artifacts WHERE lower(id) = lower($1)", 1,
+                       (const char *[]){id}, -1, 0);
+    if (r && PQntuples(r) > 0) d.st = QR_E_USAGE;
+    PQclear(r);
+    write_version(&d, id, owner, &m, put, rec);
+    st = finish_txn(&d);
+    if (st == QR_E_USAGE && !errs->count)
+        qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+                        "artifact \"%s\" already exists", id);
+    db_put(&d);
+    if (st != QR_OK) qr_vrec_free(rec);
+    return st;
+}
+
+static qr_status get_meta(db *d, const char *id, qr_folder_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    PGresult *r =
+        db_q(d, "reading the artifact", "SELECT " MCOLS " FROM quire_artifacts WHERE id = $1", 1,
+             (const char *[]){id}, -1, 0);
+    if (!r) return d->st;
+    if (PQntuples(r) == 0)
+        d->st = not_found(d->b, d->errs, id);
+    else if (meta_from(r, 0, m) != 0)
+        d->st = qr_errlist_add(d->errs, QR_E_NOMEM, "", "out of memory", NULL);
+    PQclear(r);
+    return d->st;
+}
+
+static qr_status pg_meta(qr_sb *sb, const char *id, qr_folder_meta *m, qr_errlist *errs)
+{
+    memset(m, 0, sizeof *m);
+    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    qr_status st = get_meta(&d, id, m);
+    db_put(&d);
+    return st;
+}
+
+static qr_status pg_begin(qr_sb *sb, const char *id, qr_sb_txn **out, qr_errlist *errs)
+{
+    *out = NULL;
+    qr_sb_txn *t = calloc(1, sizeof *t);
+    if (!t) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    t->b = (pgb *)sb;
+    qr_status st = pg_meta(sb, id, &t->meta, errs);
+    if (st == QR_OK && t->meta.head < 1)
+        st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                             "artifact \"%s\" has no versions", id);
+    if (st != QR_OK) {
+        qr_folder_meta_free(&t->meta);
+        free(t);
+        return st;
+    }
+    *out = t;
+    return QR_OK;
+}
+
+static const qr_folder_meta *pg_txn_meta(const qr_sb_txn *t)
+{
+    return &t->meta;
+}
+
+static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec, int *conflict,
+                           qr_errlist *errs)
+{
+    *conflict = 0;
+    pgb *b = t->b;
+    qr_folder_put p = *put;
+    p.filename = t->meta.filename; /* stable across versions */
+    p.mime_type = t->meta.mime_type;
+    qr_status st = prepare(b, &p, t->meta.head + 1, rec, errs);
+    if (st != QR_OK) return st;
+    db d;
+    if (db_get(&d, b, errs) != 0) {
+        qr_vrec_free(rec);
+        return QR_E_IO;
+    }
+    db_cmd(&d, "storing the version", "BEGIN", 0, NULL);
+    PGresult *r =
+        db_q(&d, "storing the version", "SELECT head FROM quire_artifacts WHERE id = $1 FOR UPDATE",
+             1, (const char *[]){t->meta.id}, -1, 0);
+    if (r && PQntuples(r) == 0)
+        d.st = not_found(t->b, errs, t->meta.id);
+    else if (r && atoi(PQgetvalue(r, 0, 0)) != t->meta.head)
+        *conflict = 1;
+    PQclear(r);
+    if (!*conflict) {
+        write_version(&d, t->meta.id, t->meta.owner, NULL, &p, rec);
+        st = finish_txn(&d);
+        if (st == QR_E_USAGE && !errs->count) /* a unique key: cannot happen under the row lock */
+            st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                                 "artifact \"%s\" already has a version %d", t->meta.id,
+                                 rec->version);
+    } else {
+        PQclear(PQexec(d.c, "ROLLBACK"));
+        st = d.st;
+    }
+    db_put(&d);
+    if (st != QR_OK || *conflict) qr_vrec_free(rec);
+    if (st == QR_OK && !*conflict) t->meta.head = rec->version;
+    return st;
+}
+
+static void pg_end(qr_sb_txn *t)
+{
+    if (!t) return;
+    qr_folder_meta_free(&t->meta);
+    free(t);
+}
+
+/* The artifact's head and version n's columns (n = 0: the head); extra
+ * selects one more column (the spec) after VCOLS. */
+static PGresult *version_row(db *d, const char *id, int n, const char *extra)
+{
+    char nn[16], sql[600];
+    snprintf(nn, sizeof nn, "%d", n);
+    snprintf(sql, sizeof sql,
+             "SELECT a.head, %s%s FROM quire_artifacts a LEFT JOIN quire_versions v ON "
+             "v.artifact_id = a.id AND v.version = CASE WHEN $2::int = 0 THEN a.head ELSE "
+             "$2::int END WHERE a.id = $1",
+             VCOLS, extra);
+    PGresult *r = db_q(d, "reading a version", sql, 2, (const char *[]){id, nn}, -1, 0);
+    if (!r) return NULL;
+    if (PQntuples(r) == 0) {
+        d->st = not_found(d->b, d->errs, id);
+        PQclear(r);
+        return NULL;
+    }
+    int head = atoi(PQgetvalue(r, 0, 0));
+    if (n == 0) n = head;
+    if (n < 1 || n > head) {
+        d->st =
+            qr_errlist_addf(d->errs, QR_E_USAGE, "", "qr_store_log() lists the versions",
+                            "artifact \"%s\" has no version %d (versions 1 to %d)", id, n, head);
+        PQclear(r);
+        return NULL;
+    }
+    if (PQgetisnull(r, 0, 1)) {
+        d->st = qr_errlist_addf(d->errs, QR_E_STORE, "", "run quire fsck",
+                                "artifact \"%s\" has no version %d", id, n);
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}
+
+static qr_status pg_version(qr_sb *sb, const char *id, int n, qr_vrec *rec, qr_errlist *errs)
+{
+    memset(rec, 0, sizeof *rec);
+    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    PGresult *r = version_row(&d, id, n, "");
+    if (r && vrec_from(r, 0, 1, rec) != 0)
+        d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    PQclear(r);
+    db_put(&d);
+    return d.st;
+}
+
+static qr_status pg_spec(qr_sb *sb, const char *id, int n, qr_buf *out, qr_errlist *errs)
+{
+    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    PGresult *r = version_row(&d, id, n, ", v.spec");
+    if (r) {
+        const char *spec = PQgetvalue(r, 0, 14);
+        size_t len = (size_t)PQgetlength(r, 0, 14);
+        char hex[65];
+        qr_sha256_hex(spec, len, hex);
+        if (strcmp(hex, PQgetvalue(r, 0, 6)) != 0)
+            d.st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                                   "the spec of artifact \"%s\" version %s is damaged", id,
+                                   PQgetvalue(r, 0, 1));
+        else if (qr_buf_append(out, spec, len) != 0)
+            d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    }
+    PQclear(r);
+    db_put(&d);
+    return d.st;
+}
+
+static int is_hex64(const char *s)
+{
+    if (!s || strlen(s) != 64) return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))) return 0;
+    return 1;
+}
+
+static qr_status pg_blob(qr_sb *sb, const char *sha, qr_buf *out, qr_errlist *errs)
+{
+    if (!is_hex64(sha)) return qr_errlist_add(errs, QR_E_USAGE, "", "not a sha256", NULL);
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    PGresult *r = NULL;
+    if (d.st == QR_OK) {
+        const char *v[1] = {sha};
+        r = PQexecParams(d.c, "SELECT data FROM quire_blobs WHERE sha256 = $1", 1, NULL, v, NULL,
+                         NULL, 1);
+        if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+            db_fail(&d, gone(d.c, r) ? QR_E_IO : QR_E_STORE, "reading the rendered bytes",
+                    r ? PQresultErrorMessage(r) : PQerrorMessage(d.c));
+        } else if (PQntuples(r) == 0) {
+            d.st =
+                qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck", "blob %s is missing", sha);
+        } else {
+            const char *data = PQgetvalue(r, 0, 0);
+            size_t len = (size_t)PQgetlength(r, 0, 0);
+            char hex[65];
+            qr_sha256_hex(data, len, hex);
+            if (strcmp(hex, sha) != 0)
+                d.st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                                       "blob %s is damaged (its sha256 is %s)", sha, hex);
+            else if (qr_buf_append(out, data, len) != 0)
+                d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+        }
+    }
+    PQclear(r);
+    db_put(&d);
+    return d.st;
+}
+
+static qr_status pg_log(qr_sb *sb, const char *id, int from, qr_vrec **recs, size_t *n,
+                        qr_errlist *errs)
+{
+    *recs = NULL;
+    *n = 0;
+    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    if (from < 1) from = 1;
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    qr_folder_meta m;
+    if (get_meta(&d, id, &m) != QR_OK) {
+        db_put(&d);
+        return d.st;
+    }
+    char f[16];
+    snprintf(f, sizeof f, "%d", from);
+    PGresult *r = db_q(&d, "reading the versions",
+                       "SELECT " VCOLS " FROM quire_versions v WHERE v.artifact_id = $1 AND "
+                       "v.version >= $2 ORDER BY v.version",
+                       2, (const char *[]){id, f}, -1, 0);
+    if (r) {
+        int rows = PQntuples(r);
+        int want = m.head >= from ? m.head - from + 1 : 0;
+        *recs = calloc(rows ? (size_t)rows : 1, sizeof **recs);
+        if (!*recs) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+        for (int i = 0; *recs && i < rows && d.st == QR_OK; i++) {
+            if (vrec_from(r, i, 0, &(*recs)[i]) != 0 || (*recs)[i].version != from + i)
+                d.st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                                       "artifact \"%s\" has no version %d", id, from + i);
+            else
+                *n = (size_t)i + 1;
+        }
+        if (d.st == QR_OK && rows < want)
+            d.st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                                   "artifact \"%s\" has no version %d", id, from + rows);
+    }
+    PQclear(r);
+    qr_folder_meta_free(&m);
+    db_put(&d);
+    return d.st;
+}
+
+static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const char *cursor,
+                         size_t limit, qr_sb_item **items, size_t *n, char next[QR_SB_CURSOR],
+                         qr_errlist *errs)
+{
+    *items = NULL;
+    *n = 0;
+    next[0] = '\0';
+    char c_created[48], c_id[65], lim[24];
+    int has_cursor = cursor && *cursor;
+    if (has_cursor && qr_sb_cursor_parse(cursor, c_created, c_id) != 0)
+        return qr_errlist_add(errs, QR_E_USAGE, "", "not a cursor of this store",
+                              "pass the \"next\" of the previous page");
+    if (limit > 1000000000) limit = 0; /* more than any store holds: all */
+    snprintf(lim, sizeof lim, "%zu", limit + 1);
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    PGresult *r = db_q(&d, "listing the artifacts",
+                       "SELECT id, kind, title, owner, created, head FROM quire_artifacts WHERE "
+                       "($1::text IS NULL OR owner = $1) AND ($2::text IS NULL OR kind = $2) AND "
+                       "($3::text IS NULL OR (created, id) < ($3, $4)) "
+                       "ORDER BY created DESC, id DESC LIMIT $5::bigint",
+                       5,
+                       (const char *[]){owner, kind, has_cursor ? c_created : NULL,
+                                        has_cursor ? c_id : NULL, limit ? lim : NULL},
+                       -1, 0);
+    if (r) {
+        size_t rows = (size_t)PQntuples(r);
+        size_t take = limit && rows > limit ? limit : rows;
+        qr_sb_item *v = calloc(take ? take : 1, sizeof *v);
+        if (!v) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+        for (size_t i = 0; v && i < take; i++) {
+            snprintf(v[i].id, sizeof v[i].id, "%s", PQgetvalue(r, (int)i, 0));
+            v[i].kind = strdup(PQgetvalue(r, (int)i, 1));
+            v[i].title = strdup(PQgetvalue(r, (int)i, 2));
+            v[i].owner = strdup(PQgetvalue(r, (int)i, 3));
+            v[i].created = strdup(PQgetvalue(r, (int)i, 4));
+            v[i].head = atoi(PQgetvalue(r, (int)i, 5));
+        }
+        if (v && take < rows && take) qr_sb_cursor_of(&v[take - 1], next);
+        *items = v;
+        *n = v ? take : 0;
+    }
+    PQclear(r);
+    db_put(&d);
+    return d.st;
+}
+
+static qr_status pg_remove(qr_sb *sb, const char *id, qr_errlist *errs)
+{
+    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    db_cmd(&d, "deleting the artifact", "BEGIN", 0, NULL);
+    PGresult *r = db_q(&d, "deleting the artifact",
+                       "SELECT owner FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
+                       (const char *[]){id}, -1, 0);
+    char *owner = NULL;
+    if (r && PQntuples(r) == 0) d.st = not_found(d.b, errs, id);
+    if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    if (d.st == QR_OK && !owner) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    db_cmd(&d, "deleting the artifact", "SELECT 1 FROM quire_owners WHERE owner = $1 FOR UPDATE", 1,
+           (const char *[]){owner});
+    /* what the owner stops paying for: the specs, and the blobs no other
+     * artifact of the owner uses */
+    db_cmd(&d, "deleting the artifact",
+           "CREATE TEMP TABLE quire_freed ON COMMIT DROP AS SELECT DISTINCT v.sha256, b.size FROM "
+           "quire_versions v JOIN quire_blobs b USING (sha256) WHERE v.artifact_id = $1 AND NOT "
+           "EXISTS (SELECT 1 FROM quire_versions w JOIN quire_artifacts a ON a.id = w.artifact_id "
+           "WHERE a.owner = $2 AND a.id <> $1 AND w.sha256 = v.sha256)",
+           2, (const char *[]){id, owner});
+    db_cmd(&d, "deleting the artifact",
+           "UPDATE quire_owners SET artifacts = artifacts - 1, bytes = bytes - (SELECT "
+           "coalesce(sum(spec_size), 0) FROM quire_versions WHERE artifact_id = $1) - (SELECT "
+           "coalesce(sum(size), 0) FROM quire_freed) WHERE owner = $2",
+           2, (const char *[]){id, owner});
+    db_cmd(&d, "deleting the artifact",
+           "DELETE FROM quire_owner_blobs WHERE owner = $1 AND sha256 IN (SELECT sha256 FROM "
+           "quire_freed)",
+           1, (const char *[]){owner});
+    db_cmd(&d, "deleting the artifact",
+           "CREATE TEMP TABLE quire_gone ON COMMIT DROP AS SELECT DISTINCT sha256 FROM "
+           "quire_versions WHERE artifact_id = $1",
+           1, (const char *[]){id});
+    db_cmd(&d, "deleting the artifact", "DELETE FROM quire_artifacts WHERE id = $1", 1,
+           (const char *[]){id});
+    db_cmd(&d, "deleting the artifact",
+           "CREATE TEMP TABLE quire_gc AS SELECT sha256 FROM quire_gone", 0, NULL);
+    qr_status st = finish_txn(&d);
+    free(owner);
+    /* blobs no version uses any more, each in its own step: a writer that
+     * took one meanwhile keeps it (the foreign key refuses the delete) */
+    if (st == QR_OK) {
+        r = db_q(&d, "collecting blobs", "SELECT sha256 FROM quire_gc", 0, NULL, -1, 0);
+        for (int i = 0; r && i < PQntuples(r); i++) {
+            PGresult *x = PQexecParams(
+                d.c,
+                "DELETE FROM quire_blobs b WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM "
+                "quire_versions v WHERE v.sha256 = b.sha256)",
+                1, NULL, (const char *[]){PQgetvalue(r, i, 0)}, NULL, NULL, 0);
+            PQclear(x);
+        }
+        PQclear(r);
+        PQclear(PQexec(d.c, "DROP TABLE IF EXISTS quire_gc"));
+        d.st = QR_OK; /* the artifact is gone; a blob left is fsck's stray */
+    }
+    db_put(&d);
+    return st;
+}
+
+static void problem(qr_folder_fsck *rep, const char *path, const char *msg)
+{
+    qr_errlist_add(&rep->problems, QR_E_STORE, path, msg, NULL);
+}
+
+/* Run sql for fsck; NULL after recording why. */
+static PGresult *fq(db *d, qr_folder_fsck *rep, const char *sql, int binary)
+{
+    PGresult *r = PQexecParams(d->c, sql, 0, NULL, NULL, NULL, NULL, binary);
+    if (r && (PQresultStatus(r) == PGRES_TUPLES_OK || PQresultStatus(r) == PGRES_COMMAND_OK))
+        return r;
+    char msg[600];
+    clean_msg(d->b, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c), msg, sizeof msg);
+    qr_errlist_addf(&rep->problems, gone(d->c, r) ? QR_E_IO : QR_E_STORE, "", NULL,
+                    "the PostgreSQL store failed while checking: %s", msg);
+    d->st = gone(d->c, r) ? QR_E_IO : QR_E_STORE;
+    PQclear(r);
+    return NULL;
+}
+
+static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    db d;
+    if (db_get(&d, (pgb *)sb, &rep->problems) != 0) return QR_E_IO;
+    char path[200], msg[300];
+    /* artifacts: versions 1..head without gaps */
+    PGresult *r = fq(&d, rep,
+                     "SELECT a.id, a.head, count(v.version), coalesce(max(v.version), 0) FROM "
+                     "quire_artifacts a LEFT JOIN quire_versions v ON v.artifact_id = a.id GROUP "
+                     "BY a.id, a.head ORDER BY a.id",
+                     0);
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        int head = atoi(PQgetvalue(r, i, 1)), count = atoi(PQgetvalue(r, i, 2)),
+            max = atoi(PQgetvalue(r, i, 3));
+        rep->artifacts++;
+        snprintf(path, sizeof path, "quire_artifacts/%s", PQgetvalue(r, i, 0));
+        if (head < 1 || count != head || max != head) {
+            snprintf(msg, sizeof msg, "says head %d, but holds %d versions numbered up to %d", head,
+                     count, max);
+            problem(rep, path, msg);
+        }
+    }
+    PQclear(r);
+    /* each version: its parent, its spec against its sha256 (streamed) */
+    if (d.st == QR_OK &&
+        PQsendQuery(d.c, "SELECT artifact_id, version, coalesce(parent, 0), spec, spec_sha256, "
+                         "spec_size FROM quire_versions ORDER BY artifact_id, version") &&
+        PQsetSingleRowMode(d.c)) {
+        while ((r = PQgetResult(d.c))) {
+            if (PQresultStatus(r) == PGRES_SINGLE_TUPLE) {
+                rep->versions++;
+                int v = atoi(PQgetvalue(r, 0, 1));
+                snprintf(path, sizeof path, "quire_versions/%s/%d", PQgetvalue(r, 0, 0), v);
+                if (atoi(PQgetvalue(r, 0, 2)) != v - 1)
+                    problem(rep, path, "its parent is not the version before it");
+                char hex[65];
+                qr_sha256_hex(PQgetvalue(r, 0, 3), (size_t)PQgetlength(r, 0, 3), hex);
+                if (strcmp(hex, PQgetvalue(r, 0, 4)) != 0 ||
+                    (unsigned long long)PQgetlength(r, 0, 3) !=
+                        strtoull(PQgetvalue(r, 0, 5), NULL, 10))
+                    problem(rep, path, "the spec does not match its sha256");
+            } else if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+                char m[600];
+                clean_msg(d.b, PQresultErrorMessage(r), m, sizeof m);
+                qr_errlist_addf(&rep->problems, QR_E_IO, "", NULL,
+                                "the PostgreSQL store failed while checking: %s", m);
+                d.st = QR_E_IO;
+            }
+            PQclear(r);
+        }
+    }
+    /* blobs: content against sha256; unreferenced ones are stray */
+    if (d.st == QR_OK &&
+        PQsendQueryParams(d.c,
+                          "SELECT b.sha256, b.size::text, b.data, EXISTS (SELECT 1 FROM "
+                          "quire_versions v WHERE v.sha256 = b.sha256)::text FROM quire_blobs b",
+                          0, NULL, NULL, NULL, NULL, 1) &&
+        PQsetSingleRowMode(d.c)) {
+        qr_buf unused = {0};
+        while ((r = PQgetResult(d.c))) {
+            if (PQresultStatus(r) == PGRES_SINGLE_TUPLE) {
+                const char *sha = PQgetvalue(r, 0, 0);
+                snprintf(path, sizeof path, "quire_blobs/%.64s", sha);
+                char hex[65];
+                qr_sha256_hex(PQgetvalue(r, 0, 2), (size_t)PQgetlength(r, 0, 2), hex);
+                if (strcmp(hex, sha) != 0 || (unsigned long long)PQgetlength(r, 0, 2) !=
+                                                 strtoull(PQgetvalue(r, 0, 1), NULL, 10))
+                    problem(rep, path, "the rendered bytes do not match their sha256");
+                if (PQgetvalue(r, 0, 3)[0] == 't') {
+                    rep->blobs++;
+                } else {
+                    qr_errlist_add(&rep->stray, QR_E_STORE, path, "no version references this blob",
+                                   NULL);
+                    qr_buf_printf(&unused, "%s%.64s", unused.len ? "," : "", sha);
+                }
+            }
+            PQclear(r);
+        }
+        if (repair && unused.len) {
+            const char *v[1] = {unused.data};
+            PGresult *x = PQexecParams(d.c,
+                                       "DELETE FROM quire_blobs b WHERE sha256 = ANY "
+                                       "(string_to_array($1, ',')) AND NOT EXISTS (SELECT 1 FROM "
+                                       "quire_versions v WHERE v.sha256 = b.sha256)",
+                                       1, NULL, v, NULL, NULL, 0);
+            if (x && PQresultStatus(x) == PGRES_COMMAND_OK)
+                rep->repaired += (size_t)atoi(PQcmdTuples(x));
+            PQclear(x);
+        }
+        qr_buf_free(&unused);
+    }
+    /* owner ledgers against a recount */
+    static const char *RECOUNT =
+        "WITH o AS (SELECT owner FROM quire_owners UNION SELECT owner FROM quire_artifacts), "
+        "refs AS (SELECT DISTINCT a.owner, v.sha256 FROM quire_versions v JOIN quire_artifacts a "
+        "ON a.id = v.artifact_id) "
+        "SELECT o.owner, coalesce(l.artifacts, 0), coalesce(l.bytes, 0), "
+        "(SELECT count(*) FROM quire_artifacts a WHERE a.owner = o.owner), "
+        "(SELECT coalesce(sum(v.spec_size), 0) FROM quire_versions v JOIN quire_artifacts a ON "
+        "a.id = v.artifact_id WHERE a.owner = o.owner) + (SELECT coalesce(sum(b.size), 0) FROM "
+        "refs JOIN quire_blobs b USING (sha256) WHERE refs.owner = o.owner), "
+        "(SELECT count(*) FROM (SELECT sha256 FROM refs WHERE refs.owner = o.owner EXCEPT SELECT "
+        "sha256 FROM quire_owner_blobs ob WHERE ob.owner = o.owner) x) + (SELECT count(*) FROM "
+        "(SELECT sha256 FROM quire_owner_blobs ob WHERE ob.owner = o.owner EXCEPT SELECT sha256 "
+        "FROM refs WHERE refs.owner = o.owner) y) "
+        "FROM o LEFT JOIN quire_owners l ON l.owner = o.owner ORDER BY o.owner";
+    r = d.st == QR_OK ? fq(&d, rep, RECOUNT, 0) : NULL;
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        const char *owner = PQgetvalue(r, i, 0);
+        if (!strcmp(PQgetvalue(r, i, 1), PQgetvalue(r, i, 3)) &&
+            !strcmp(PQgetvalue(r, i, 2), PQgetvalue(r, i, 4)) && !strcmp(PQgetvalue(r, i, 5), "0"))
+            continue;
+        snprintf(path, sizeof path, "quire_owners/%.150s", owner);
+        snprintf(msg, sizeof msg,
+                 "quota ledger says %s artifacts, %s bytes; the store holds %s artifacts, %s bytes "
+                 "(quire fsck --repair rebuilds it)",
+                 PQgetvalue(r, i, 1), PQgetvalue(r, i, 2), PQgetvalue(r, i, 3),
+                 PQgetvalue(r, i, 4));
+        if (!repair) {
+            problem(rep, path, msg);
+            continue;
+        }
+        qr_errlist_add(&rep->stray, QR_E_STORE, path, msg, NULL);
+        const char *v[3] = {owner, PQgetvalue(r, i, 3), PQgetvalue(r, i, 4)};
+        PGresult *x = PQexecParams(
+            d.c,
+            "WITH up AS (INSERT INTO quire_owners (owner, artifacts, bytes) VALUES "
+            "($1, $2, $3) ON CONFLICT (owner) DO UPDATE SET artifacts = $2, bytes = $3 "
+            "RETURNING owner), del AS (DELETE FROM quire_owner_blobs WHERE owner = $1) "
+            "SELECT 1",
+            3, NULL, v, NULL, NULL, 0);
+        PQclear(x);
+        x = PQexecParams(d.c,
+                         "INSERT INTO quire_owner_blobs (owner, sha256) SELECT DISTINCT a.owner, "
+                         "v.sha256 FROM quire_versions v JOIN quire_artifacts a ON a.id = "
+                         "v.artifact_id WHERE a.owner = $1 ON CONFLICT DO NOTHING",
+                         1, NULL, v, NULL, NULL, 0);
+        PQclear(x);
+        rep->repaired++;
+    }
+    PQclear(r);
+    qr_status st = d.st;
+    if (st == QR_OK && rep->problems.count) st = QR_E_STORE;
+    db_put(&d);
+    return st;
+}
+
+static void pg_resolve(qr_sb *sb, const char *id, char out[65])
+{
+    snprintf(out, 65, "%s", id ? id : "");
+    if (!qr_folder_id_valid(id)) return;
+    qr_errlist ignore = {0};
+    db d;
+    if (db_get(&d, (pgb *)sb, &ignore) == 0) {
+        PGresult *r =
+            db_q(&d, "finding the artifact",
+                 "SELECT id FROM quire_artifacts WHERE lower(id) = lower($1) ORDER BY id = $1 "
+                 "DESC LIMIT 1",
+                 1, (const char *[]){id}, -1, 0);
+        if (r && PQntuples(r) == 1) snprintf(out, 65, "%s", PQgetvalue(r, 0, 0));
+        PQclear(r);
+    }
+    db_put(&d);
+    qr_errlist_clear(&ignore);
+}
+
+static const qr_sb_ops pg_ops = {
+    "postgresql", pg_close, pg_create, pg_begin, pg_txn_meta, pg_commit, pg_end,    pg_meta,
+    pg_version,   pg_spec,  pg_blob,   pg_log,   pg_check,    pg_list,   pg_remove, pg_resolve};
