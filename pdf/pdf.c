@@ -1127,12 +1127,27 @@ static void fp_items(uint64_t *h, const qr_item *it, size_t n)
     }
 }
 
-/* Everything the layout depends on: the tree, the page, the fonts. */
+/* The resolved theme (spec/style.h): the spec's theme and accent, or the
+ * test hook's style, so a theme change never paints from a stale layout. */
+static void fp_style(uint64_t *h, const qr_style *s)
+{
+    const uint32_t rgb[] = {s->text,      s->background, s->title,     s->heading,     s->accent,
+                            s->on_accent, s->link,       s->code_fill, s->header_fill, s->grid};
+    fp_bytes(h, rgb, sizeof rgb);
+    const double pt[] = {s->body_pt, s->title_pt, s->code_pt};
+    fp_bytes(h, pt, sizeof pt);
+    fp_bytes(h, s->heading_pt, sizeof s->heading_pt);
+    fp_u64(h, (uint64_t)(s->title_rule | s->accent_bar << 1 | s->section_fill << 2));
+}
+
+/* Everything the layout depends on: the tree, the page, the style, the fonts. */
 static uint64_t doc_fingerprint(const qr_render_ctx *rc)
 {
     const qr_doc *d = rc->doc;
     uint64_t h = 0xcbf29ce484222325ULL;
     fp_u64(&h, (uint64_t)(uintptr_t)rc->fonts);
+    qr_style st = qr_style_of(d);
+    fp_style(&h, &st);
     fp_str(&h, d->title);
     fp_str(&h, d->lang);
     fp_f64(&h, d->page.width);

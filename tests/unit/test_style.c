@@ -121,7 +121,7 @@ static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int 
 }
 
 /* Pixels of the PNG within 24 per channel of rgb. */
-static long __attribute__((unused)) count_pixels(const char *png, size_t len, uint32_t rgb)
+static long count_pixels(const char *png, size_t len, uint32_t rgb)
 {
     png_src s = {(const unsigned char *)png, len};
     cairo_surface_t *img = cairo_image_surface_create_from_png_stream(png_read, &s);
@@ -170,13 +170,24 @@ static void outputs_have(int want)
     assert_int_equal(strstr(html, "h2{color:#D4145A") != NULL, want);
     assert_int_equal(strstr(html, "h1{color:#D4145A") != NULL, want);
     free(html);
+
+    /* the PDF backend paints the PNG (pdf/paint.c, the same layout and paint as
+     * the PDF): the heading and the title in the probe */
+    char *png = render(doc_spec, QR_KIND_DOCUMENT, QR_FORMAT_PNG, &n);
+    long probe = count_pixels(png, n, PROBE);
+    if (want)
+        assert_true(probe > 50);
+    else
+        assert_int_equal(probe, 0);
+    free(png);
 }
 
 static void test_one_colour_everywhere(void **state)
 {
     (void)state;
     outputs_have(0);
-    qr_style s = qr_style_get(QR_THEME_PLAIN, 0);
+    static qr_style s; /* outlives a failed assertion: the hook keeps a pointer */
+    s = qr_style_get(QR_THEME_PLAIN, 0);
     s.heading = PROBE;
     s.title = PROBE;
     qr_style_set_override(&s);
@@ -189,7 +200,8 @@ static void test_one_colour_everywhere(void **state)
 static void test_one_size_everywhere(void **state)
 {
     (void)state;
-    qr_style s = qr_style_get(QR_THEME_PLAIN, 0);
+    static qr_style s;
+    s = qr_style_get(QR_THEME_PLAIN, 0);
     s.heading_pt[0] = 33; /* h2 in html (the title is h1), Heading1 in docx */
     qr_style_set_override(&s);
     size_t n;
