@@ -417,7 +417,8 @@ static void write_title(qr_docx *d, const char *title)
     qr_text t = {&r, 1, "/title"};
     qr_docx_ppr ppr = {0};
     ppr.style = "Title";
-    ppr.jc = "center"; /* look.h: centred, whatever its direction */
+    /* the theme's alignment (spec/style.h), whatever the text's direction */
+    ppr.jc = d->style.title_align == QR_STYLE_CENTER ? "center" : "left";
     write_w_p(d, &ppr, &t, (para_fmt){0});
 }
 

@@ -1,11 +1,13 @@
 /* docx_footer.c: word/footer1.xml, the page footer "N / M".
  *
  * The same footer as the PDF's (paint.c): the page number and the page
- * count, centred, 9 pt, grey (#555555), in the bottom margin. Both numbers
+ * count, centred, in the theme's footer size, colour and separator
+ * (spec/style.h), in the bottom margin. Both numbers
  * are fields (PAGE and NUMPAGES), which Word and LibreOffice compute as they
  * paginate: no "update fields" prompt (settings.xml asks for none). The
  * cached results are "1" so a reader that does not paginate shows "1 / 1".
  */
+#include <math.h>
 #include <string.h>
 
 #include "docx_int.h"
@@ -14,20 +16,26 @@
 #define QR_REL_FOOTER QR_REL_BASE "footer"
 
 /* <w:rPr> of the footer's text */
-static void footer_rpr(qr_xml *x)
+static void footer_rpr(qr_xml *x, const qr_style *st)
 {
+    char hex[7];
+    qr_style_hex(st->footer, hex);
     qr_xml_start(x, "w:rPr");
-    qr_xml_leaf(x, "w:color", "w:val", "555555", NULL);
-    qr_xml_leaf(x, "w:sz", "w:val", "18", NULL);
-    qr_xml_leaf(x, "w:szCs", "w:val", "18", NULL);
+    qr_xml_leaf(x, "w:color", "w:val", hex, NULL);
+    qr_xml_start(x, "w:sz");
+    qr_xml_attr_int(x, "w:val", lround(st->footer_pt * 2));
+    qr_xml_end(x);
+    qr_xml_start(x, "w:szCs");
+    qr_xml_attr_int(x, "w:val", lround(st->footer_pt * 2));
+    qr_xml_end(x);
     qr_xml_end(x);
 }
 
 /* <w:r> with text */
-static void footer_run(qr_xml *x, const char *text)
+static void footer_run(qr_xml *x, const qr_style *st, const char *text)
 {
     qr_xml_start(x, "w:r");
-    footer_rpr(x);
+    footer_rpr(x, st);
     qr_xml_start(x, "w:t");
     qr_xml_attr(x, "xml:space", "preserve");
     qr_xml_text(x, text, strlen(text));
@@ -36,18 +44,18 @@ static void footer_run(qr_xml *x, const char *text)
 }
 
 /* <w:fldSimple> with its cached result */
-static void footer_field(qr_xml *x, const char *instr)
+static void footer_field(qr_xml *x, const qr_style *st, const char *instr)
 {
     qr_xml_start(x, "w:fldSimple");
     qr_xml_attr(x, "w:instr", instr);
-    footer_run(x, "1");
+    footer_run(x, st, "1");
     qr_xml_end(x);
 }
 
 /* <w:ftr> */
 static qr_status write_footer(qr_docx *d, qr_buf *out)
 {
-    (void)d;
+    const qr_style *st = &d->style;
     qr_xml *x = qr_xml_new(out);
     if (!x) return qr_fail(QR_E_NOMEM);
     qr_xml_decl(x);
@@ -57,9 +65,9 @@ static qr_status write_footer(qr_docx *d, qr_buf *out)
     qr_xml_start(x, "w:pPr");
     qr_xml_leaf(x, "w:jc", "w:val", "center", NULL);
     qr_xml_end(x);
-    footer_field(x, " PAGE ");
-    footer_run(x, " / ");
-    footer_field(x, " NUMPAGES ");
+    footer_field(x, st, " PAGE ");
+    footer_run(x, st, st->footer_sep);
+    footer_field(x, st, " NUMPAGES ");
     qr_xml_end(x);
     qr_xml_end(x);
     return qr_xml_free(x);

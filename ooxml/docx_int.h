@@ -145,8 +145,9 @@ const char *qr_docx_footer(qr_docx *d);
 /* <w:num> numId pointing at abstractNumId; restart: a startOverride of 1 on
  * every level. */
 void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart);
-/* <w:abstractNum> for bullets (ordered = 0) or decimal numbers. */
-void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered);
+/* <w:abstractNum> for bullets (ordered = 0) or decimal numbers; each depth
+ * indents by indent_pt (the theme's list indent), the label hanging in it. */
+void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered, double indent_pt);
 /* <w:tblGrid>: n columns over width twips from relative widths (NULL: equal);
  * cols receives each column's twips (the last takes the rounding rest). */
 void qr_docx_grid(long width, const double *widths, size_t n, long *cols);

@@ -6,15 +6,18 @@
  * every bullet list. Each ordered list gets its own <w:num> with a
  * startOverride of 1 on every level: Word and LibreOffice count per
  * abstract definition, so without it the second ordered list of a document
- * would go on at 5, 6, 7 (python-docx #25, docx.js #548).
+ * would go on at 5, 6, 7 (python-docx #25, docx.js #548). Each depth
+ * indents by the theme's list indent (spec/style.h), the label hanging in
+ * it, as the PDF lays lists out.
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "docx_int.h"
 #include "look.h"
 
-/* <w:lvl> */
-static void write_w_lvl(qr_xml *x, int ilvl, int ordered)
+/* <w:lvl>; step: the theme's list indent in twips (the label hangs in it) */
+static void write_w_lvl(qr_xml *x, int ilvl, int ordered, long step)
 {
     static const char *const fmts[] = {[QR_LABEL_BULLET] = "bullet",
                                        [QR_LABEL_DECIMAL] = "decimal",
@@ -30,8 +33,8 @@ static void write_w_lvl(qr_xml *x, int ilvl, int ordered)
     qr_xml_leaf(x, "w:lvlJc", "w:val", "left", NULL);
     qr_xml_start(x, "w:pPr");
     qr_xml_start(x, "w:ind");
-    qr_xml_attr_int(x, "w:left", 720L * (ilvl + 1));
-    qr_xml_attr_int(x, "w:hanging", 360);
+    qr_xml_attr_int(x, "w:left", step * (ilvl + 1));
+    qr_xml_attr_int(x, "w:hanging", step);
     qr_xml_end(x);
     qr_xml_end(x);
     if (!ordered) {
@@ -45,8 +48,9 @@ static void write_w_lvl(qr_xml *x, int ilvl, int ordered)
 }
 
 /* <w:abstractNum> */
-void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered)
+void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered, double indent_pt)
 {
+    long step = lround(indent_pt * 20);
     char nsid[16];
     /* A fixed 4-byte id (8 hex digits): deterministic, distinct per definition. */
     snprintf(nsid, sizeof nsid, "%08X", 0x51A3B7C0u + (unsigned)abstract_id);
@@ -55,7 +59,7 @@ void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered)
     qr_xml_leaf(x, "w:nsid", "w:val", nsid, NULL);
     qr_xml_leaf(x, "w:multiLevelType", "w:val", "hybridMultilevel", NULL);
     for (int l = 0; l < QR_DOCX_LEVELS; l++)
-        write_w_lvl(x, l, ordered);
+        write_w_lvl(x, l, ordered, step);
     qr_xml_end(x);
 }
 
@@ -85,8 +89,8 @@ qr_status qr_docx_numbering(qr_docx *d, qr_buf *out)
     qr_xml_decl(x);
     qr_xml_start(x, "w:numbering");
     qr_xml_attr(x, "xmlns:w", QR_NS_W);
-    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_BULLET, 0);
-    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_DECIMAL, 1);
+    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_BULLET, 0, d->style.list_indent);
+    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_DECIMAL, 1, d->style.list_indent);
     qr_docx_write_w_num(x, QR_DOCX_BULLET_NUM, QR_DOCX_ABSTRACT_BULLET, 0);
     for (int i = 0; i < d->n_ordered; i++)
         qr_docx_write_w_num(x, QR_DOCX_BULLET_NUM + 1 + i, QR_DOCX_ABSTRACT_DECIMAL, 1);

@@ -33,6 +33,12 @@ static void leaf_color(qr_xml *x, const char *name, uint32_t rgb)
     leaf_val(x, name, hex);
 }
 
+/* twips of a length in points */
+static long twips(double pt)
+{
+    return lround(pt * 20);
+}
+
 /* half-points of a size in points */
 static long half_points(double pt)
 {
@@ -106,7 +112,7 @@ static void write_w_docdefaults(qr_xml *x, const char *lang, const qr_style *st)
     qr_xml_end(x);
     qr_xml_start(x, "w:pPrDefault");
     qr_xml_start(x, "w:pPr");
-    write_w_spacing(x, -1, 120, 264);
+    write_w_spacing(x, -1, twips(st->para_after), 264);
     qr_xml_end(x);
     qr_xml_end(x);
     qr_xml_end(x);
@@ -115,7 +121,6 @@ static void write_w_docdefaults(qr_xml *x, const char *lang, const qr_style *st)
 /* <w:style w:styleId="HeadingN"> */
 static void write_heading_style(qr_xml *x, int level, const qr_style *st)
 {
-    static const long before[] = {360, 280, 240, 200, 200, 200};
     char id[16], name[16];
     snprintf(id, sizeof id, "Heading%d", level);
     snprintf(name, sizeof name, "heading %d", level);
@@ -128,7 +133,8 @@ static void write_heading_style(qr_xml *x, int level, const qr_style *st)
     qr_xml_start(x, "w:pPr");
     qr_xml_leaf(x, "w:keepNext", NULL);
     qr_xml_leaf(x, "w:keepLines", NULL);
-    write_w_spacing(x, before[level - 1], 120, 0);
+    write_w_spacing(x, twips(st->heading_before[level - 1]), twips(st->heading_after[level - 1]),
+                    0);
     leaf_int(x, "w:outlineLvl", level - 1);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
@@ -144,17 +150,31 @@ static void write_heading_style(qr_xml *x, int level, const qr_style *st)
     qr_xml_end(x);
 }
 
-/* <w:tblBorders> */
-static void write_w_tblborders(qr_xml *x, uint32_t grid)
+/* <w:tblBorders> in the theme's grid colour and width (eighths of a point) */
+static void write_w_tblborders(qr_xml *x, const qr_style *st)
 {
-    char hex[7];
-    qr_style_hex(grid, hex);
+    char hex[7], sz[16];
+    qr_style_hex(st->grid, hex);
+    snprintf(sz, sizeof sz, "%ld", lround(st->grid_pt * 8));
     static const char *const sides[] = {"w:top",   "w:left",    "w:bottom",
                                         "w:right", "w:insideH", "w:insideV"};
     qr_xml_start(x, "w:tblBorders");
     for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
-        qr_xml_leaf(x, sides[i], "w:val", "single", "w:color", hex, "w:sz", "4", "w:space", "0",
+        qr_xml_leaf(x, sides[i], "w:val", "single", "w:color", hex, "w:sz", sz, "w:space", "0",
                     NULL);
+    qr_xml_end(x);
+}
+
+/* <w:tblCellMar>: the theme's cell padding left and right; above and
+ * below it is the Table Contents paragraphs' spacing */
+static void write_w_tblcellmar(qr_xml *x, long pad)
+{
+    static const char *const sides[] = {"w:top", "w:left", "w:bottom", "w:right"};
+    char w[16];
+    snprintf(w, sizeof w, "%ld", pad);
+    qr_xml_start(x, "w:tblCellMar");
+    for (int i = 0; i < 4; i++)
+        qr_xml_leaf(x, sides[i], "w:w", i % 2 ? w : "0", "w:type", "dxa", NULL);
     qr_xml_end(x);
 }
 
@@ -187,12 +207,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_leaf(x, "w:unhideWhenUsed", NULL);
     qr_xml_start(x, "w:tblPr");
     qr_xml_leaf(x, "w:tblInd", "w:w", "0", "w:type", "dxa", NULL);
-    qr_xml_start(x, "w:tblCellMar");
-    qr_xml_leaf(x, "w:top", "w:w", "0", "w:type", "dxa", NULL);
-    qr_xml_leaf(x, "w:left", "w:w", "108", "w:type", "dxa", NULL);
-    qr_xml_leaf(x, "w:bottom", "w:w", "0", "w:type", "dxa", NULL);
-    qr_xml_leaf(x, "w:right", "w:w", "108", "w:type", "dxa", NULL);
-    qr_xml_end(x);
+    write_w_tblcellmar(x, twips(st->cell_pad));
     qr_xml_end(x);
     qr_xml_end(x);
 
@@ -210,14 +225,15 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_start(x, "w:pPr");
     qr_xml_leaf(x, "w:keepNext", NULL);
     if (st->title_rule) {
-        char hex[7];
+        char hex[7], sz[16];
         qr_style_hex(st->accent, hex);
+        snprintf(sz, sizeof sz, "%ld", lround(st->title_rule_pt * 8));
         qr_xml_start(x, "w:pBdr");
-        qr_xml_leaf(x, "w:bottom", "w:val", "single", "w:sz", "12", "w:space", "4", "w:color", hex,
+        qr_xml_leaf(x, "w:bottom", "w:val", "single", "w:sz", sz, "w:space", "4", "w:color", hex,
                     NULL);
         qr_xml_end(x);
     }
-    write_w_spacing(x, 0, 240, 240);
+    write_w_spacing(x, 0, twips(st->title_after), 240);
     qr_xml_leaf(x, "w:contextualSpacing", NULL);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
@@ -263,7 +279,10 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_val(x, "w:basedOn", "Normal");
     leaf_int(x, "w:uiPriority", 39);
     qr_xml_start(x, "w:pPr");
-    write_w_spacing(x, 40, 40, 0);
+    write_w_spacing(x, twips(st->cell_pad / 2), twips(st->cell_pad / 2), 0);
+    qr_xml_end(x);
+    qr_xml_start(x, "w:rPr");
+    write_w_sz(x, half_points(st->table_pt));
     qr_xml_end(x);
     qr_xml_end(x);
 
@@ -281,7 +300,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_val(x, "w:basedOn", "TableNormal");
     leaf_int(x, "w:uiPriority", 39);
     qr_xml_start(x, "w:tblPr");
-    write_w_tblborders(x, st->grid);
+    write_w_tblborders(x, st);
     qr_xml_end(x);
     qr_xml_end(x);
 

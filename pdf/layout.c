@@ -17,25 +17,22 @@
 #include "look.h"
 #include "pdf_int.h"
 
-/* Type scale (points): the theme's (spec/style.h, c->style). */
+/* Type scale and spacing (points): the theme's (spec/style.h, c->style). */
 #define BODY_SIZE (c->style.body_pt)
 #define TITLE_SIZE (c->style.title_pt)
-#define TABLE_SIZE 10.0
+#define TABLE_SIZE (c->style.table_pt)
 #define CODE_SIZE (c->style.code_pt)
-#define PARA_AFTER 6.0
-#define LIST_INDENT 18.0
-#define LIST_GAP 2.0
-#define CELL_PAD 4.0
-#define CODE_PAD 6.0
+#define PARA_AFTER (c->style.para_after)
+#define LIST_INDENT (c->style.list_indent)
+#define LIST_GAP 2.0 /* between list items, inside PARA_AFTER's gap after the list */
+#define CELL_PAD (c->style.cell_pad)
+#define CODE_PAD (c->style.code_pad)
 #define MAX_PNG_PIXELS 64e6 /* decoded PNG images: 256 MB of ARGB at most */
 
 #define HEADER_BG (c->style.header_fill)
 #define GRID_RGB (c->style.grid)
 #define CODE_BG (c->style.code_fill)
-#define TITLE_RULE 1.5 /* points: the theme's rule under the title */
-
-static const double head_before[7] = {0, 16, 14, 12, 10, 8, 8};
-static const double head_after[7] = {0, 8, 6, 6, 4, 4, 4};
+#define TITLE_RULE (c->style.title_rule_pt)
 
 /* ---- measure -------------------------------------------------------------------- */
 
@@ -302,12 +299,12 @@ qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
     const char *t = c->doc->title;
     pd_style st = {.size = TITLE_SIZE,
                    .bold = 1,
-                   .align = PD_ALIGN_CENTER,
+                   .align = c->style.title_align == QR_STYLE_CENTER ? PD_ALIGN_CENTER : 0,
                    .has_rgb = 1,
                    .rgb = c->style.title};
     b->kind = PB_TEXT;
     b->path = "/title";
-    b->space_after = 14;
+    b->space_after = c->style.title_after;
     b->rule = c->style.title_rule;
     b->text = qr_pdf_text(c, NULL, t, strlen(t), &st, c->width, "/title");
     return c->status;
@@ -334,8 +331,8 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
                            .rgb = c->style.heading};
             b->kind = PB_TEXT;
             b->heading = lv;
-            b->space_before = head_before[lv];
-            b->space_after = head_after[lv];
+            b->space_before = c->style.heading_before[lv - 1];
+            b->space_after = c->style.heading_after[lv - 1];
             b->text = qr_pdf_text(c, &qb->u.heading.text, NULL, 0, &st, c->width, qb->path);
             b->outline = outline_text(c, &qb->u.heading.text);
             break;
@@ -583,7 +580,7 @@ static double cell_shift(const pd_text *t, double ascent)
     return t->n_lines ? ascent - t->lines[0].ascent : 0;
 }
 
-static double row_height(const pd_text *const *cells, size_t nc)
+static double row_height(const pd_ctx *c, const pd_text *const *cells, size_t nc)
 {
     double h = 0, a = row_ascent(cells, nc);
     for (size_t i = 0; i < nc; i++)
@@ -593,7 +590,7 @@ static double row_height(const pd_text *const *cells, size_t nc)
 }
 
 /* The height the first unbreakable piece of a block needs, for keep-with-next. */
-static double first_piece(const pd_block *b)
+static double first_piece(const pd_ctx *c, const pd_block *b)
 {
     switch (b->kind) {
     case PB_TEXT:
@@ -604,8 +601,8 @@ static double first_piece(const pd_block *b)
         return b->space_before + (b->n_items ? text_first(b->items[0].body) : 0);
     case PB_TABLE: {
         double h = b->space_before;
-        if (b->header) h += row_height(b->header, b->n_cols);
-        if (b->n_rows) h += row_height(b->cells, b->n_cols);
+        if (b->header) h += row_height(c, b->header, b->n_cols);
+        if (b->n_rows) h += row_height(c, b->cells, b->n_cols);
         return h;
     }
     case PB_IMAGE:
@@ -638,8 +635,8 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
 {
     pd_ctx *c = f->c;
     size_t nc = b->n_cols;
-    double h = row_height(cells, nc);
-    double head_h = repeat_header && b->header ? row_height(b->header, nc) : 0;
+    double h = row_height(c, cells, nc);
+    double head_h = repeat_header && b->header ? row_height(c, b->header, nc) : 0;
     if (f->y + h > c->bottom + 0.01 && !f->fresh && h <= c->bottom - c->top - head_h)
         table_new_page(f, b, repeat_header);
     size_t next_stack[16], take_stack[16];
@@ -715,10 +712,10 @@ static void place_table(flow *f, const pd_block *b)
 {
     pd_ctx *c = f->c;
     double content = c->bottom - c->top;
-    double head_h = b->header ? row_height(b->header, b->n_cols) : 0;
+    double head_h = b->header ? row_height(c, b->header, b->n_cols) : 0;
     /* Repeat the header on each page unless it is itself most of a page. */
     int repeat = b->header && head_h <= content / 3;
-    double first = b->n_rows ? row_height(b->cells, b->n_cols) : 0;
+    double first = b->n_rows ? row_height(c, b->cells, b->n_cols) : 0;
     if (!f->fresh && f->y + head_h + first > c->bottom && head_h + first <= content) new_page(f);
     add_tag(c, PD_TAG_TABLE, 1);
     if (b->header) place_row(f, b, b->header, 1, 0);
@@ -837,7 +834,7 @@ static void paginate(pd_ctx *c)
         if (!f.fresh) f.y += b->space_before;
         if (b->heading && i + 1 < c->n_blocks) {
             /* keep with next: the heading and the next block's first piece */
-            double need = b->text->height + b->space_after + first_piece(&c->blocks[i + 1]);
+            double need = b->text->height + b->space_after + first_piece(c, &c->blocks[i + 1]);
             if (!f.fresh && f.y + need > c->bottom && need <= c->bottom - c->top) new_page(&f);
         }
         switch (b->kind) {

@@ -15,8 +15,7 @@
 
 #include "pdf_int.h"
 
-#define FOOTER_RGB 0x555555
-#define FOOTER_SIZE 9.0
+#define FOOTER_RGB (pt->c->style.footer)
 #define IMAGE_BOX_BG 0xF0F0F0
 #define IMAGE_BOX_LINE 0xB0B0B0
 
@@ -232,8 +231,8 @@ static void outline_add(pd_ctx *c, cairo_t *cr, const pd_op *o, size_t page, pd_
 static const pd_text *footer_text(pd_ctx *c, pd_ctx *f, size_t p, double *x, double *y)
 {
     char s[64];
-    snprintf(s, sizeof s, "%zu / %zu", p + 1, c->n_pages);
-    pd_style st = {.size = FOOTER_SIZE};
+    snprintf(s, sizeof s, "%zu%s%zu", p + 1, c->style.footer_sep, c->n_pages);
+    pd_style st = {.size = c->style.footer_pt};
     const pd_text *t = qr_pdf_text(f, NULL, s, strlen(s), &st, 0, "");
     if (!t || !t->n_lines) return NULL;
     double margin = c->page_h - c->bottom;
@@ -302,7 +301,7 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
             break;
         case OP_STROKE:
             set_rgb(cr, o->color);
-            cairo_set_line_width(cr, 0.5);
+            cairo_set_line_width(cr, c->style.grid_pt);
             cairo_rectangle(cr, o->x, o->y, o->w, o->h);
             cairo_stroke(cr);
             break;

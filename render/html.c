@@ -497,7 +497,7 @@ static void put_block(hw *w, const qr_block *b)
 static const char css[] =
     "body{font-family:" FONTS_HEAD "\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
-    ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px;"
+    ";line-height:1.6;max-width:800px;margin:0 auto;padding:24px;"
     "overflow-wrap:anywhere}"
     "body:lang(ja){font-family:" FONTS_HEAD "\"Noto Sans CJK JP\",\"Noto Sans CJK SC\",\"Noto Sans "
     "CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
@@ -507,21 +507,18 @@ static const char css[] =
     "\"Noto Sans CJK TC\",\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\"," FONTS_TAIL "}"
     "h1,h2,h3,h4,h5,h6{line-height:1.25}"
-    /* only the title is an h1 (look.h: centred); sizes: put_theme_css */
-    "h1{text-align:center}"
+    /* only the title is an h1; its alignment, sizes, margins: put_theme_css */
     "table{border-collapse:collapse;width:100%;margin:12px 0}"
     "table.fixed{table-layout:fixed}"
-    "th,td{border:1px solid #d0d0d0;padding:6px "
-    "10px;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
-    "th,pre{background:#f5f5f5}"
+    "th,td{border-style:solid;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
     "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
-    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:8;direction:ltr;"
+    "pre{border-radius:6px;overflow-x:auto;white-space:pre;tab-size:8;direction:ltr;"
     "text-align:left}"
     "code{font-family:\"DejaVu Sans Mono\",ui-monospace,Menlo,Consolas,monospace}"
-    ":not(pre)>code{background:#f5f5f5;padding:0 .2em;border-radius:3px}"
+    ":not(pre)>code{padding:0 .2em;border-radius:3px}"
     "figure{margin:12px 0}"
     "img{max-width:100%;height:auto}"
-    ".page-break{border-top:1px dashed #d0d0d0;margin:24px 0}"
+    ".page-break{border:0;border-top:1px dashed;margin:24px 0}"
     "@media print{body{max-width:none;margin:0;padding:0}"
     "pre{white-space:pre-wrap}"
     "tr,img{break-inside:avoid}"
@@ -530,8 +527,9 @@ static const char css[] =
 
 /* The theme's part of the CSS (spec/style.h), as the PDF and docx read it:
  * text, background, title and heading colours, the type scale in em of the
- * body size, link colour, code and table header grounds, table borders and
- * the rule under the title. */
+ * body size, the title's alignment, margins of the title, headings and
+ * paragraphs, list indents, link colour, code and table header grounds,
+ * cell padding, table borders and the rule under the title. */
 static void put_color(hw *w, const char *before, uint32_t rgb)
 {
     char hex[7];
@@ -541,6 +539,14 @@ static void put_color(hw *w, const char *before, uint32_t rgb)
     puts_(w, hex);
 }
 
+/* " NNpt" */
+static void put_pt(hw *w, const char *before, double pt)
+{
+    puts_(w, before);
+    put_fixed2(w, pt);
+    puts_(w, "pt");
+}
+
 static void put_theme_css(hw *w, const qr_style *st)
 {
     put_color(w, "body{color:", st->text);
@@ -548,9 +554,12 @@ static void put_theme_css(hw *w, const qr_style *st)
     put_color(w, "}h1{color:", st->title);
     puts_(w, ";font-size:");
     put_fixed2(w, st->title_pt / st->body_pt);
-    puts_(w, "em");
+    puts_(w, "em;text-align:");
+    puts_(w, st->title_align == QR_STYLE_CENTER ? "center" : "left");
+    put_pt(w, ";margin:0 0 ", st->title_after);
     if (st->title_rule) {
-        put_color(w, ";border-bottom:2px solid ", st->accent);
+        put_color(w, ";border-bottom:", st->accent);
+        put_pt(w, " solid ", st->title_rule_pt);
         puts_(w, ";padding-bottom:4px");
     }
     puts_(w, "}");
@@ -561,12 +570,21 @@ static void put_theme_css(hw *w, const qr_style *st)
         put_color(w, "color:", st->heading);
         puts_(w, ";font-size:");
         put_fixed2(w, st->heading_pt[h - 2] / st->body_pt);
-        puts_(w, "em}");
+        put_pt(w, "em;margin:", st->heading_before[h - 2]);
+        put_pt(w, " 0 ", st->heading_after[h - 2]);
+        puts_(w, "}");
     }
-    put_color(w, "a{color:", st->link);
+    put_pt(w, "p{margin:0 0 ", st->para_after);
+    put_pt(w, "}ul,ol{padding-inline-start:", st->list_indent);
+    put_color(w, "}a{color:", st->link);
     put_color(w, "}th{background:", st->header_fill);
     put_color(w, "}pre,:not(pre)>code{background:", st->code_fill);
+    put_pt(w, "}pre{padding:", st->code_pad);
     put_color(w, "}th,td{border-color:", st->grid);
+    put_pt(w, ";border-width:", st->grid_pt);
+    put_pt(w, ";padding:", st->cell_pad);
+    put_pt(w, ";font-size:", st->table_pt);
+    put_color(w, "}.page-break{border-color:", st->grid);
     puts_(w, "}");
 }
 

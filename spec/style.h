@@ -25,6 +25,8 @@ typedef enum qr_theme {
     QR_THEME_COUNT
 } qr_theme;
 
+enum { QR_STYLE_LEFT, QR_STYLE_CENTER };
+
 typedef struct qr_style {
     const char *name;
     /* colours, 0xRRGGBB */
@@ -38,9 +40,22 @@ typedef struct qr_style {
     uint32_t code_fill;   /* code block ground */
     uint32_t header_fill; /* table header row ground */
     uint32_t grid;        /* table borders */
+    uint32_t footer;      /* the page footer "N / M" */
     /* type sizes, points */
-    double body_pt, title_pt, code_pt;
+    double body_pt, title_pt, code_pt, table_pt, footer_pt;
     double heading_pt[6];
+    /* spacing, points */
+    double para_after;  /* after a paragraph (and the docx default) */
+    double title_after; /* after the title (below its rule, if any) */
+    double heading_before[6], heading_after[6];
+    double list_indent;   /* each list depth's indent (at least: a wider marker widens it) */
+    double cell_pad;      /* table cells, each side */
+    double code_pad;      /* code blocks, each side */
+    double grid_pt;       /* table border width */
+    double title_rule_pt; /* the rule under the title */
+    /* alignment and text */
+    int title_align;        /* QR_STYLE_LEFT or QR_STYLE_CENTER, whatever the direction */
+    const char *footer_sep; /* between the page number and the page count */
     /* decorations */
     int title_rule;   /* a rule in the accent colour under the document title */
     int accent_bar;   /* slides: a bar in the accent colour along the top */

@@ -199,7 +199,7 @@ static void test_num_bullets(void **state)
 
 static void w_abstract(qr_xml *x, const void *arg)
 {
-    qr_docx_write_w_abstractnum(x, 1, *(const int *)arg);
+    qr_docx_write_w_abstractnum(x, 1, *(const int *)arg, 18);
 }
 
 static void test_abstractnum_decimal(void **state)
@@ -211,7 +211,7 @@ static void test_abstractnum_decimal(void **state)
                        "<w:multiLevelType w:val=\"hybridMultilevel\"/>"
                        "<w:lvl w:ilvl=\"0\"><w:start w:val=\"1\"/><w:numFmt w:val=\"decimal\"/>"
                        "<w:lvlText w:val=\"%1.\"/><w:lvlJc w:val=\"left\"/>"
-                       "<w:pPr><w:ind w:left=\"720\" w:hanging=\"360\"/></w:pPr></w:lvl>";
+                       "<w:pPr><w:ind w:left=\"360\" w:hanging=\"360\"/></w:pPr></w:lvl>";
     assert_memory_equal(got, head, strlen(head));
     /* spec/look.h: 1. a. i. by depth, then again */
     assert_non_null(strstr(got, "<w:lvl w:ilvl=\"1\"><w:start w:val=\"1\"/><w:numFmt "

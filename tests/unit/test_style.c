@@ -216,7 +216,50 @@ static void test_one_size_everywhere(void **state)
     free(styles);
     free(docx);
     char *html = render(doc_spec, QR_KIND_HTML, QR_FORMAT_HTML, &n);
-    assert_non_null(strstr(html, "h2{color:#000000;font-size:3em}"));
+    assert_non_null(strstr(html, "h2{color:#000000;font-size:3em;margin:16pt 0 8pt}"));
+    free(html);
+    qr_style_set_override(NULL);
+}
+
+/* Spacing, indents, padding, the footer and the title's alignment come from
+ * the table too: docx styles and numbering, the footer part, the html CSS. */
+static void test_spacing_everywhere(void **state)
+{
+    (void)state;
+    static qr_style s;
+    s = qr_style_get(QR_THEME_PLAIN, 0);
+    s.heading_before[0] = 31;
+    s.list_indent = 27;
+    s.cell_pad = 7;
+    s.footer = PROBE;
+    s.footer_sep = " of ";
+    s.title_align = QR_STYLE_LEFT;
+    qr_style_set_override(&s);
+    static const char spec[] = "{\"title\":\"T\",\"blocks\":[{\"type\":\"heading\",\"text\":\"H\"},"
+                               "{\"type\":\"list\",\"ordered\":true,\"items\":[\"a\"]},"
+                               "{\"type\":\"table\",\"headers\":[\"c\"],\"rows\":[[\"1\"]]}]}";
+    size_t n;
+    char *docx = render(spec, QR_KIND_DOCUMENT, QR_FORMAT_DOCX, &n);
+    char *styles = zip_part(docx, n, "word/styles.xml");
+    assert_non_null(strstr(styles, "w:before=\"620\"")); /* 31 pt in twips */
+    assert_non_null(strstr(styles, "<w:left w:w=\"140\" w:type=\"dxa\"/>"));
+    char *num = zip_part(docx, n, "word/numbering.xml");
+    assert_non_null(strstr(num, "<w:ind w:left=\"540\" w:hanging=\"540\"/>"));
+    char *ftr = zip_part(docx, n, "word/footer1.xml");
+    assert_non_null(strstr(ftr, "w:val=\"D4145A\""));
+    assert_non_null(strstr(ftr, "> of </w:t>"));
+    char *body = zip_part(docx, n, "word/document.xml");
+    assert_non_null(strstr(body, "<w:jc w:val=\"left\"/>"));
+    free(body);
+    free(ftr);
+    free(num);
+    free(styles);
+    free(docx);
+    char *html = render(spec, QR_KIND_HTML, QR_FORMAT_HTML, &n);
+    assert_non_null(strstr(html, "text-align:left;margin:0 0 14pt"));
+    assert_non_null(strstr(html, "h2{color:#000000;font-size:1.82em;margin:31pt 0 8pt}"));
+    assert_non_null(strstr(html, "ul,ol{padding-inline-start:27pt}"));
+    assert_non_null(strstr(html, "padding:7pt"));
     free(html);
     qr_style_set_override(NULL);
 }
@@ -224,10 +267,9 @@ static void test_one_size_everywhere(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_contrast_every_theme),
-        cmocka_unit_test(test_accent_override),
-        cmocka_unit_test(test_one_colour_everywhere),
-        cmocka_unit_test(test_one_size_everywhere),
+        cmocka_unit_test(test_contrast_every_theme),  cmocka_unit_test(test_accent_override),
+        cmocka_unit_test(test_one_colour_everywhere), cmocka_unit_test(test_one_size_everywhere),
+        cmocka_unit_test(test_spacing_everywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
