@@ -114,6 +114,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     d.text_width = tw < 720 ? 720 : tw; /* margins wider than the page: keep half an inch */
 
     qr_docx_use_family(&d, QR_DOCX_FONT);
+    if (d.style.body_face) qr_docx_use_family(&d, d.style.body_face);
     qr_docx_use_family(&d, qr_fonts_mono_family());
 
     if (qr_package_rel(d.pkg, "", QR_REL_OFFICE_DOCUMENT, "word/document.xml", 0) == NULL)

@@ -288,7 +288,7 @@ typedef struct para_fmt {
 static int is_default_font(qr_docx *d, const char *family)
 {
     if (family == d->default_font) return 1;
-    if (strcmp(family, QR_DOCX_FONT) != 0) return 0;
+    if (strcmp(family, d->style.body_face ? d->style.body_face : QR_DOCX_FONT) != 0) return 0;
     d->default_font = family;
     return 1;
 }
@@ -299,11 +299,13 @@ static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf,
     memset(p, 0, sizeof *p);
     const char *mono = qr_fonts_mono_family();
     int code = r->code || pf.code;
+    /* the theme's body face (spec/style.h) for the Latin text it covers */
+    const char *family = qr_fonts_body_face(d->fonts, s, r->text, d->style.body_face);
     if (link_ok(r->link)) p->style = "Hyperlink";
     switch (s->slot) {
     case QR_SLOT_LATIN:
         /* The document default (docDefaults) needs no repeating. */
-        p->ascii = code ? mono : is_default_font(d, s->family) ? NULL : s->family;
+        p->ascii = code ? mono : is_default_font(d, family) ? NULL : family;
         p->lang = s->lang && !(d->doc->lang && strcmp(s->lang, d->doc->lang) == 0) ? s->lang : NULL;
         break;
     case QR_SLOT_EAST_ASIAN:
@@ -322,7 +324,7 @@ static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf,
         p->lang_bidi = s->lang;
         break;
     }
-    qr_docx_use_family(d, s->family);
+    qr_docx_use_family(d, family);
     p->bold = r->bold || pf.bold;
     p->italic = r->italic;
     p->underline = r->underline;

@@ -8,7 +8,8 @@
  * Normal Table, No List) and two of ours: "Code" (monospace on a grey
  * ground) and "Table Contents" (tight spacing inside cells).
  *
- * The document's defaults: DejaVu Sans, the theme's body size and text
+ * The document's defaults: DejaVu Sans (or the theme's body face for
+ * Latin text), the theme's body size and text
  * colour, the spec's language; every run names its own fonts anyway
  * (fonts/ picks them per script). Every size and colour is the theme's
  * (spec/style.h), as the PDF, html and pptx backends read them.
@@ -103,8 +104,8 @@ static void write_w_docdefaults(qr_xml *x, const char *lang, const qr_style *st)
     qr_xml_start(x, "w:docDefaults");
     qr_xml_start(x, "w:rPrDefault");
     qr_xml_start(x, "w:rPr");
-    qr_xml_leaf(x, "w:rFonts", "w:ascii", QR_DOCX_FONT, "w:hAnsi", QR_DOCX_FONT, "w:cs",
-                QR_DOCX_FONT, NULL);
+    const char *body = st->body_face ? st->body_face : QR_DOCX_FONT;
+    qr_xml_leaf(x, "w:rFonts", "w:ascii", body, "w:hAnsi", body, "w:cs", QR_DOCX_FONT, NULL);
     leaf_color(x, "w:color", st->text);
     write_w_sz(x, half_points(st->body_pt));
     qr_xml_leaf(x, "w:lang", "w:val", lang, NULL);

@@ -172,7 +172,10 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
             rpr.u = run->underline;
             rpr.strike = run->strike;
             rpr.slot = s->slot;
-            rpr.family = run->code && s->slot == QR_SLOT_LATIN ? qr_fonts_mono_family() : s->family;
+            rpr.family =
+                run->code && s->slot == QR_SLOT_LATIN
+                    ? qr_fonts_mono_family()
+                    : qr_fonts_body_face(pp->ctx->fonts, s, run->text, pp->style.body_face);
             rpr.link_rid = link_ok(run->link) ? qr_pptx_link_rid(pp, run->link) : NULL;
             write_span_text(x, run->text + s->start, len, &rpr);
         }

@@ -59,7 +59,7 @@ static void write_a_clrscheme(qr_xml *x, const qr_style *st)
 /* <a:majorFont> / <a:minorFont>: the three slots plus per-script fonts, so
  * PowerPoint picks a covering family for each script even before it reads
  * the run's own a:ea/a:cs. */
-static void write_a_fontcollection(qr_xml *x, const char *name)
+static void write_a_fontcollection(qr_xml *x, const char *name, const char *latin)
 {
     static const char *const scripts[][2] = {
         {"Jpan", "Noto Sans CJK JP"},  {"Hang", "Noto Sans CJK KR"},
@@ -69,7 +69,7 @@ static void write_a_fontcollection(qr_xml *x, const char *name)
         {"Beng", "Noto Sans Bengali"}, {"Taml", "Noto Sans Tamil"},
     };
     qr_xml_start(x, name);
-    qr_xml_leaf(x, "a:latin", "typeface", QR_PPTX_FONT_LATIN, NULL);
+    qr_xml_leaf(x, "a:latin", "typeface", latin, NULL);
     qr_xml_leaf(x, "a:ea", "typeface", QR_PPTX_FONT_EA, NULL);
     qr_xml_leaf(x, "a:cs", "typeface", QR_PPTX_FONT_CS, NULL);
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++)
@@ -77,13 +77,14 @@ static void write_a_fontcollection(qr_xml *x, const char *name)
     qr_xml_end(x);
 }
 
-/* <a:fontScheme> */
-static void write_a_fontscheme(qr_xml *x)
+/* <a:fontScheme>: Latin text in the theme's body face (spec/style.h), if any */
+static void write_a_fontscheme(qr_xml *x, const qr_style *st)
 {
+    const char *latin = st->body_face ? st->body_face : QR_PPTX_FONT_LATIN;
     qr_xml_start(x, "a:fontScheme");
     qr_xml_attr(x, "name", "quire");
-    write_a_fontcollection(x, "a:majorFont");
-    write_a_fontcollection(x, "a:minorFont");
+    write_a_fontcollection(x, "a:majorFont", latin);
+    write_a_fontcollection(x, "a:minorFont", latin);
     qr_xml_end(x);
 }
 
@@ -147,7 +148,7 @@ qr_status qr_pptx_theme(qr_pptx *pp, const char *part)
     qr_xml_attr(x, "name", "quire");
     qr_xml_start(x, "a:themeElements");
     write_a_clrscheme(x, &pp->style);
-    write_a_fontscheme(x);
+    write_a_fontscheme(x, &pp->style);
     write_a_fmtscheme(x);
     qr_xml_end(x);
     qr_xml_leaf(x, "a:objectDefaults", NULL);

@@ -131,13 +131,13 @@ static void insert(PangoAttrList *al, const window *w, PangoAttribute *a, size_t
     pango_attr_list_insert(al, a);
 }
 
-static void insert_span(PangoAttrList *al, const window *w, const qr_span *s, size_t off, int bold,
-                        int italic, int mono)
+static void insert_span(PangoAttrList *al, const window *w, const qr_span *s, const char *family,
+                        size_t off, int bold, int italic, int mono)
 {
     size_t a = off + s->start, e = off + s->start + s->len;
     if (e < w->start || a > w->end) return;
     PangoFontDescription *fd = pango_font_description_new();
-    pango_font_description_set_family_static(fd, mono ? code_family(s) : s->family);
+    pango_font_description_set_family_static(fd, mono ? code_family(s) : family);
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_font_description_set_style(fd, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
     insert(al, w, pango_attr_font_desc_new(fd), a, e);
@@ -212,7 +212,11 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_text *t, size_t n, const pd
             if (run->code) insert(al, w, color_attr(1, c->style.code_fill), off, end);
         }
         while (si < c->spans.n && c->spans.items[si].run == r) {
-            insert_span(al, w, &c->spans.items[si], off, bold, italic, mono);
+            const qr_span *sp = &c->spans.items[si];
+            /* the theme's body face (spec/style.h) for the Latin text it covers */
+            const char *fam =
+                qr_fonts_body_face(c->fonts, sp, c->tbuf.data + off, c->style.body_face);
+            insert_span(al, w, sp, fam, off, bold, italic, mono);
             si++;
         }
     }
@@ -221,7 +225,9 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_text *t, size_t n, const pd
         const qr_span *sp = &c->spans.items[si];
         if (sp->run >= nruns) continue;
         const qr_run *run = t ? &t->runs[sp->run] : NULL;
-        insert_span(al, w, sp, c->run_off[sp->run], st->bold || (run && run->bold),
+        const char *fam = qr_fonts_body_face(c->fonts, sp, c->tbuf.data + c->run_off[sp->run],
+                                             c->style.body_face);
+        insert_span(al, w, sp, fam, c->run_off[sp->run], st->bold || (run && run->bold),
                     st->italic || (run && run->italic), st->mono || (run && run->code));
     }
     cut_mark_runs(al, w, c->tbuf.data);
@@ -240,8 +246,8 @@ static PangoLayout *piece_layout(pd_ctx *c, const qr_text *t, size_t n, const pd
         return NULL;
     }
     PangoFontDescription *base = pango_font_description_new();
-    pango_font_description_set_family_static(base,
-                                             st->mono ? qr_fonts_mono_family() : "DejaVu Sans");
+    const char *body = c->style.body_face ? c->style.body_face : "DejaVu Sans";
+    pango_font_description_set_family_static(base, st->mono ? qr_fonts_mono_family() : body);
     pango_font_description_set_absolute_size(base, st->size * PANGO_SCALE);
     pango_font_description_set_weight(base, st->bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_font_description_set_style(base, st->italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);

@@ -549,6 +549,12 @@ static void put_pt(hw *w, const char *before, double pt)
 
 static void put_theme_css(hw *w, const qr_style *st)
 {
+    if (st->body_face) {
+        /* the theme's face for Latin text first; each script's face after it */
+        puts_(w, "body{font-family:\"");
+        puts_(w, st->body_face);
+        puts_(w, "\"," FONTS_HEAD FONTS_TAIL "}");
+    }
     put_color(w, "body{color:", st->text);
     put_color(w, ";background:", st->background);
     put_color(w, "}h1{color:", st->title);

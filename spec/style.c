@@ -45,6 +45,7 @@ static const qr_style themes[QR_THEME_COUNT] = {
                          .grid = 0x8EA3BA,
                          COMMON,
                          .title_pt = 26,
+                         .body_face = "DejaVu Serif",
                          .heading_pt = {18, 15, 13, 12, 11, 11},
                          .title_rule = 1},
     [QR_THEME_LIGHT] = {.name = "light",

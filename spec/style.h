@@ -56,6 +56,9 @@ typedef struct qr_style {
     /* alignment and text */
     int title_align;        /* QR_STYLE_LEFT or QR_STYLE_CENTER, whatever the direction */
     const char *footer_sep; /* between the page number and the page count */
+    /* faces */
+    const char *body_face; /* Latin text in place of fonts/' default (DejaVu Sans), where it
+                              covers the text; NULL: fonts/' choice. Other scripts keep theirs */
     /* decorations */
     int title_rule;   /* a rule in the accent colour under the document title */
     int accent_bar;   /* slides: a bar in the accent colour along the top */

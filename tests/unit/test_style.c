@@ -264,12 +264,49 @@ static void test_spacing_everywhere(void **state)
     qr_style_set_override(NULL);
 }
 
+/* report's serif body face takes the Latin text; every other script keeps
+ * the face fonts/ picks for it (Arabic, Japanese, Devanagari, code). */
+static void test_report_faces(void **state)
+{
+    (void)state;
+    static const char spec[] =
+        "{\"theme\":\"report\",\"title\":\"Report\",\"blocks\":["
+        "{\"type\":\"paragraph\",\"text\":\"English, "
+        "\u0395\u03bb\u03bb\u03b7\u03bd\u03b9\u03ba\u03ac\"},"
+        "{\"type\":\"paragraph\",\"text\":\"\u0627\u0644\u0639\u0631\u0628\u064a\u0629\"},"
+        "{\"type\":\"paragraph\",\"text\":\"\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8\"},"
+        "{\"type\":\"paragraph\",\"text\":\"\u0939\u093f\u0928\u094d\u0926\u0940\"},"
+        "{\"type\":\"code\",\"text\":\"x = 1\"}]}";
+    size_t n;
+    char *docx = render(spec, QR_KIND_DOCUMENT, QR_FORMAT_DOCX, &n);
+    char *styles = zip_part(docx, n, "word/styles.xml");
+    assert_non_null(strstr(styles, "<w:rFonts w:ascii=\"DejaVu Serif\" w:hAnsi=\"DejaVu Serif\""));
+    char *body = zip_part(docx, n, "word/document.xml");
+    assert_non_null(strstr(body, "w:cs=\"Noto Sans Arabic\""));
+    assert_non_null(strstr(body, "w:eastAsia=\"Noto Sans CJK JP\""));
+    assert_non_null(strstr(body, "w:cs=\"Noto Sans Devanagari\""));
+    assert_non_null(strstr(body, "w:ascii=\"DejaVu Sans Mono\""));
+    assert_null(strstr(body, "w:ascii=\"DejaVu Sans\"")); /* the Latin text is the default's */
+    free(body);
+    free(styles);
+    free(docx);
+    char *html = render(spec, QR_KIND_HTML, QR_FORMAT_HTML, &n);
+    assert_non_null(strstr(html, "body{font-family:\"DejaVu Serif\",\"DejaVu Sans\""));
+    free(html);
+    /* plain keeps DejaVu Sans */
+    docx = render(doc_spec, QR_KIND_DOCUMENT, QR_FORMAT_DOCX, &n);
+    styles = zip_part(docx, n, "word/styles.xml");
+    assert_non_null(strstr(styles, "<w:rFonts w:ascii=\"DejaVu Sans\" w:hAnsi=\"DejaVu Sans\""));
+    free(styles);
+    free(docx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contrast_every_theme),  cmocka_unit_test(test_accent_override),
         cmocka_unit_test(test_one_colour_everywhere), cmocka_unit_test(test_one_size_everywhere),
-        cmocka_unit_test(test_spacing_everywhere),
+        cmocka_unit_test(test_spacing_everywhere),    cmocka_unit_test(test_report_faces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
