@@ -141,7 +141,7 @@ static void write_heading_style(qr_xml *x, int level, const qr_style *st)
     qr_xml_start(x, "w:rPr");
     qr_xml_leaf(x, "w:b", NULL);
     qr_xml_leaf(x, "w:bCs", NULL);
-    if (level >= 5) {
+    if (level >= st->italic_from) {
         qr_xml_leaf(x, "w:i", NULL);
         qr_xml_leaf(x, "w:iCs", NULL);
     }

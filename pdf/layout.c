@@ -326,7 +326,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             if (lv > 6) lv = 6;
             pd_style st = {.size = c->style.heading_pt[lv - 1],
                            .bold = 1,
-                           .italic = lv == 6,
+                           .italic = lv >= c->style.italic_from,
                            .has_rgb = 1,
                            .rgb = c->style.heading};
             b->kind = PB_TEXT;

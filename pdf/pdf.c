@@ -1140,10 +1140,18 @@ static void fp_style(uint64_t *h, const qr_style *s)
     fp_u64(h, (uint64_t)(s->title_rule | s->accent_bar << 1 | s->section_fill << 2));
     fp_str(h, s->body_face);
     fp_str(h, s->footer_sep);
-    const double sp[] = {
-        s->table_pt,      s->footer_pt, s->para_after, s->title_after,   s->list_indent,
-        s->cell_pad,      s->code_pad,  s->grid_pt,    s->title_rule_pt, (double)s->title_align,
-        (double)s->footer};
+    const double sp[] = {s->table_pt,
+                         s->footer_pt,
+                         s->para_after,
+                         s->title_after,
+                         s->list_indent,
+                         s->cell_pad,
+                         s->code_pad,
+                         s->grid_pt,
+                         s->title_rule_pt,
+                         (double)s->title_align,
+                         (double)s->italic_from,
+                         (double)s->footer};
     fp_bytes(h, sp, sizeof sp);
     fp_bytes(h, s->heading_before, sizeof s->heading_before);
     fp_bytes(h, s->heading_after, sizeof s->heading_after);

@@ -15,7 +15,8 @@ const char *const qr_style_names[] = {"plain", "report", "light", "dark", NULL};
     .footer = 0x555555, .body_pt = 11, .code_pt = 9, .table_pt = 10, .footer_pt = 9,               \
     .para_after = 6, .title_after = 14, .heading_before = {16, 14, 12, 10, 8, 8},                  \
     .heading_after = {8, 6, 6, 4, 4, 4}, .list_indent = 18, .cell_pad = 4, .code_pad = 6,          \
-    .grid_pt = 0.5, .title_rule_pt = 1.5, .title_align = QR_STYLE_CENTER, .footer_sep = " / "
+    .grid_pt = 0.5, .title_rule_pt = 1.5, .title_align = QR_STYLE_CENTER, .italic_from = 6,        \
+    .footer_sep = " / "
 
 static const qr_style themes[QR_THEME_COUNT] = {
     [QR_THEME_PLAIN] = {.name = "plain",

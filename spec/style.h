@@ -55,6 +55,7 @@ typedef struct qr_style {
     double title_rule_pt; /* the rule under the title */
     /* alignment and text */
     int title_align;        /* QR_STYLE_LEFT or QR_STYLE_CENTER, whatever the direction */
+    int italic_from;        /* headings of this level (1-6) and deeper are italic; 7: none */
     const char *footer_sep; /* between the page number and the page count */
     /* faces */
     const char *body_face; /* Latin text in place of fonts/' default (DejaVu Sans), where it
