@@ -16,10 +16,15 @@ LibreOffice's PDF export of quire's .docx agree on page 1:
 - the heading colour equal within a small tolerance (the darkest pixels of
   the heading's box in PNGs of both pages at 100 dpi), the theme's.
 
+The deck themes (light, dark): the .pptx as LibreOffice draws it and quire's
+slide preview have the same slide ground, the accent bar along the top of
+title and content slides, the title in the theme's title colour and the
+section slide filled with the accent, its title in the text-on-accent colour.
+
 And the report theme keeps every script's face: LibreOffice's PDF of the
 multi-script fixture in report embeds DejaVu Serif and the same non-Latin
-faces as quire's. Every .docx goes through ONE soffice run (about 20 s for
-30 files)."""
+faces as quire's. Every .docx and .pptx goes through ONE soffice run (about
+20 s for 32 files; the whole test about 50 s)."""
 import base64
 import json
 import os
@@ -35,6 +40,15 @@ import fid  # noqa: E402
 
 # What the style table (spec/style.c) says: size of heading levels 1-6, the
 # heading colour and the title's alignment per theme.
+# Deck themes: slide ground, title colour, accent (spec/style.c).
+DECKS = {
+    "light": {"background": 0xFFFFFF, "title": 0x111827, "accent": 0x2563EB, "on_accent": 0xFFFFFF},
+    "dark": {"background": 0x111827, "title": 0xFFFFFF, "accent": 0x2563EB, "on_accent": 0xFFFFFF},
+}
+DECK = {"title": "Deck", "slides": [
+    {"layout": "title", "title": "Quarterly Review", "subtitle": "Q3 2026, Finance"},
+    {"title": "Title and content", "bullets": ["First point", {"text": "Second", "items": ["Detail"]}]},
+    {"layout": "section", "title": "Part Two", "subtitle": "Regional results"}]}
 THEMES = {
     "plain": {"heading_pt": [20, 16, 14, 12, 11, 11], "heading": 0x000000, "title": "center"},
     "report": {"heading_pt": [18, 15, 13, 12, 11, 11], "heading": 0x1F4E79, "title": "center"},
@@ -95,7 +109,11 @@ def same_lines(a, b):
 
 def bbox_lines(pdf):
     """Page 1's lines: (text without spaces, xMin, yMin, xMax, yMax, [word widths]), page width."""
-    p = subprocess.run(["pdftotext", "-bbox-layout", "-f", "1", "-l", "1", pdf, "-"],
+    return bbox_lines_page(pdf, 1)
+
+
+def bbox_lines_page(pdf, n):
+    p = subprocess.run(["pdftotext", "-bbox-layout", "-f", str(n), "-l", str(n), pdf, "-"],
                        capture_output=True, text=True, timeout=120)
     xml = re.sub(r"<!DOCTYPE[^>]*>", "", p.stdout).replace(' xmlns="http://www.w3.org/1999/xhtml"', "")
     root = ET.fromstring(xml)
@@ -141,6 +159,33 @@ def ink(ppm, box):
     return tuple(sum(p[c] for p in dark) // len(dark) for c in (1, 2, 3))
 
 
+def far_ink(ppm, box, bg):
+    """The mean colour of the tenth of the pixels in box (points) farthest from bg."""
+    w, h, px = ppm
+    sc = DPI / 72.0
+    x0, y0, x1, y1 = (int(box[0] * sc), int(box[1] * sc), int(box[2] * sc) + 1, int(box[3] * sc) + 1)
+    pix = []
+    for y in range(max(y0, 0), min(y1, h)):
+        for x in range(max(x0, 0), min(x1, w)):
+            o = 3 * (y * w + x)
+            c = (px[o], px[o + 1], px[o + 2])
+            pix.append((-sum(abs(a - b) for a, b in zip(c, bg)), c))
+    pix.sort()
+    far = [c for _, c in pix[:max(1, len(pix) // 10)]]
+    return tuple(sum(c[i] for c in far) // len(far) for i in range(3))
+
+
+def pixel(ppm, fx, fy):
+    """The colour at fractions fx, fy of the page."""
+    w, h, px = ppm
+    o = 3 * (int(fy * (h - 1)) * w + int(fx * (w - 1)))
+    return (px[o], px[o + 1], px[o + 2])
+
+
+def close(a, b):
+    return all(abs(x - y) <= COLOUR_TOLERANCE for x, y in zip(a, b))
+
+
 def rgb(c):
     return ((c >> 16) & 255, (c >> 8) & 255, c & 255)
 
@@ -182,11 +227,17 @@ class Themes(unittest.TestCase):
                 fid.render(s, base + ".pdf", "pdf")
                 fid.render(s, base + ".docx", "document")
                 cls.cases.append((name, theme, s, base))
+        cls.decks = []
+        for theme in DECKS:
+            base = os.path.join(cls.tmp, "deck--" + theme)
+            fid.render(dict(DECK, theme=theme), base + ".pdf", "pdf")  # quire's slide preview
+            fid.render(dict(DECK, theme=theme), base + ".pptx", "presentation")
+            cls.decks.append((theme, base))
         prof = "file://" + os.path.join(cls.tmp, "lo-profile")
         lo = os.path.join(cls.tmp, "lo")
         subprocess.run(["soffice", "-env:UserInstallation=" + prof, "--headless", "--convert-to", "pdf",
-                        "--outdir", lo] + [c[3] + ".docx" for c in cls.cases],
-                       capture_output=True, timeout=600)
+                        "--outdir", lo] + [c[3] + ".docx" for c in cls.cases] +
+                       [b + ".pptx" for _, b in cls.decks], capture_output=True, timeout=600)
         cls.lo = {c[3]: os.path.join(lo, os.path.basename(c[3]) + ".pdf") for c in cls.cases}
 
     def each(self):
@@ -280,6 +331,45 @@ class Themes(unittest.TestCase):
                                     "%s: heading %r drawn in %s, the theme's is %s" % (name, pair[0][0], c, want))
                 checked += 1
         self.assertGreater(checked, 10)
+
+    def test_deck_themes(self):
+        """light and dark: the pptx as LibreOffice draws it and quire's preview
+        have the same ground, accent bar, title colour and section slide."""
+        for theme, base in self.decks:
+            want = {k: rgb(v) for k, v in DECKS[theme].items()}
+            lo = os.path.join(self.tmp, "lo", os.path.basename(base) + ".pdf")
+            self.assertTrue(os.path.exists(lo))
+            for pdf in (base + ".pdf", lo):
+                with self.subTest(theme=theme, pdf=os.path.basename(os.path.dirname(pdf))):
+                    pages = []
+                    for n in (1, 2, 3):
+                        out = "%s-s%d" % (pdf[:-4], n)
+                        subprocess.run(["pdftoppm", "-r", str(DPI), "-f", str(n), "-l", str(n), "-singlefile",
+                                        pdf, out], check=True, timeout=120)
+                        pages.append(read_ppm(out + ".ppm"))
+                    title, content, section = pages
+                    # the ground, below the text
+                    self.assertTrue(close(pixel(content, 0.5, 0.9), want["background"]))
+                    self.assertTrue(close(pixel(title, 0.5, 0.9), want["background"]))
+                    # the accent bar along the top of title and content slides
+                    for page in (title, content):
+                        self.assertTrue(close(pixel(page, 0.5, 0.004), want["accent"]),
+                                        pixel(page, 0.5, 0.004))
+                    # the section slide filled with the accent
+                    self.assertTrue(close(pixel(section, 0.5, 0.9), want["accent"]))
+                    self.assertTrue(close(pixel(section, 0.05, 0.1), want["accent"]))
+                    # the content slide's title in the title colour
+                    lines, _ = bbox_lines_page(pdf, 2)
+                    ln = find_line(lines, "Title and content")
+                    self.assertIsNotNone(ln)
+                    ink_c = far_ink(content, ln[1:5], want["background"])
+                    self.assertTrue(close(ink_c, want["title"]), (ink_c, want["title"]))
+                    # the section title in the text on the accent
+                    lines, _ = bbox_lines_page(pdf, 3)
+                    ln = find_line(lines, "Part Two")
+                    self.assertIsNotNone(ln)
+                    ink_s = far_ink(section, ln[1:5], want["accent"])
+                    self.assertTrue(close(ink_s, want["on_accent"]), (ink_s, want["on_accent"]))
 
     def test_report_keeps_every_script(self):
         base = next(c[3] for c in self.cases if c[0] == "doc-multiscript" and c[1] == "report")
