@@ -816,6 +816,12 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
     qr_xml_attr(x, "xmlns:wp", QR_NS_WP);
     qr_xml_attr(x, "xmlns:a", QR_NS_A);
     qr_xml_attr(x, "xmlns:pic", QR_NS_PIC);
+    if (d->style.background != 0xFFFFFF) {
+        /* the theme's page ground (settings.xml asks to display it) */
+        char hex[7];
+        qr_style_hex(d->style.background, hex);
+        qr_xml_leaf(x, "w:background", "w:color", hex, NULL);
+    }
     qr_xml_start(x, "w:body");
     if (d->doc->title && *d->doc->title) write_title(d, d->doc->title);
     for (size_t i = 0; i < d->doc->n_blocks && d->status == QR_OK; i++) {

@@ -14,13 +14,14 @@
 /* <w:settings> */
 qr_status qr_docx_settings(qr_docx *d, qr_buf *out)
 {
-    (void)d;
     qr_xml *x = qr_xml_new(out);
     if (!x) return qr_fail(QR_E_NOMEM);
     qr_xml_decl(x);
     qr_xml_start(x, "w:settings");
     qr_xml_attr(x, "xmlns:w", QR_NS_W);
     qr_xml_leaf(x, "w:zoom", "w:percent", "100", NULL);
+    /* a theme's page ground (document.xml's w:background) is drawn */
+    if (d->style.background != 0xFFFFFF) qr_xml_leaf(x, "w:displayBackgroundShape", NULL);
     qr_xml_leaf(x, "w:defaultTabStop", "w:val", "720", NULL);
     qr_xml_leaf(x, "w:characterSpacingControl", "w:val", "doNotCompress", NULL);
     /* <w:compat> */

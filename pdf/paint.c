@@ -274,6 +274,12 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
 {
     painter pt = {c, rd};
     size_t a = c->page_start[p], z = c->page_start[p + 1];
+    if (c->style.background != 0xFFFFFF) {
+        /* the theme's page ground (dark: light text on it) */
+        set_rgb(cr, c->style.background);
+        cairo_rectangle(cr, 0, 0, c->page_w, c->page_h);
+        cairo_fill(cr);
+    }
     if (ol && a < z && c->ops[a].kind == OP_TAG && c->ops[a].color == PD_TAG_FIGURE) {
         /* cairo 1.16 fails the whole PDF ("invalid tag name, attributes, or
          * nesting") when a page's first structure element is a Figure opened

@@ -12,8 +12,8 @@ const char *const qr_style_names[] = {"plain", "report", "light", "dark", NULL};
 /* What every theme shares unless it says otherwise: sizes and spacing in
  * points, the footer. */
 #define COMMON                                                                                     \
-    .footer = 0x555555, .body_pt = 11, .code_pt = 9, .table_pt = 10, .footer_pt = 9,               \
-    .para_after = 6, .title_after = 14, .heading_before = {16, 14, 12, 10, 8, 8},                  \
+    .body_pt = 11, .code_pt = 9, .table_pt = 10, .footer_pt = 9, .para_after = 6,                  \
+    .title_after = 14, .heading_before = {16, 14, 12, 10, 8, 8},                                   \
     .heading_after = {8, 6, 6, 4, 4, 4}, .list_indent = 18, .cell_pad = 4, .code_pad = 6,          \
     .grid_pt = 0.5, .title_rule_pt = 1.5, .title_align = QR_STYLE_CENTER, .italic_from = 6,        \
     .footer_sep = " / "
@@ -30,6 +30,7 @@ static const qr_style themes[QR_THEME_COUNT] = {
                         .code_fill = 0xF5F5F5,
                         .header_fill = 0xE6E6E6,
                         .grid = 0x808080,
+                        .footer = 0x555555,
                         COMMON,
                         .title_pt = 24,
                         .heading_pt = {20, 16, 14, 12, 11, 11}},
@@ -44,6 +45,7 @@ static const qr_style themes[QR_THEME_COUNT] = {
                          .code_fill = 0xF3F5F8,
                          .header_fill = 0xDCE6F0,
                          .grid = 0x8EA3BA,
+                         .footer = 0x555555,
                          COMMON,
                          .title_pt = 26,
                          .body_face = "DejaVu Serif",
@@ -60,6 +62,7 @@ static const qr_style themes[QR_THEME_COUNT] = {
                         .code_fill = 0xF3F4F6,
                         .header_fill = 0xDBEAFE,
                         .grid = 0x9CA3AF,
+                        .footer = 0x555555,
                         COMMON,
                         .title_pt = 24,
                         .heading_pt = {20, 16, 14, 12, 11, 11},
@@ -77,6 +80,7 @@ static const qr_style themes[QR_THEME_COUNT] = {
                        .code_fill = 0x1F2937,
                        .header_fill = 0x1E3A8A,
                        .grid = 0x6B7280,
+                       .footer = 0x9CA3AF,
                        COMMON,
                        .title_pt = 24,
                        .heading_pt = {20, 16, 14, 12, 11, 11},

@@ -8,6 +8,9 @@ that applies and is built, and compare with fixtures/<case>/expected/<format>/.
 - pdf: expected/pdf/pdf.txt: page count, fonts (pdffonts, subset tags
   removed) and the text (pdftotext, whitespace folded).
 - html: expected/html/page.html, the file itself.
+- png (fixtures/theme-* only, the look of each theme): expected/png/page1.png,
+  quire's own PNG of page 1 (a deck: its contact sheet) at PNG_DPI, compared
+  byte for byte.
 Every output is also rendered twice (same bytes) and the OOXML files go
 through ../shared/tools/ooxml-validate, the PDFs through pdf-check.
 
@@ -55,9 +58,16 @@ def kind_of(spec):
     return "document"
 
 
-def render(spec_path, out_path, fmt):
-    kind = {"docx": "document", "pdf": "pdf", "html": "html", "pptx": "presentation", "xlsx": "spreadsheet"}[fmt]
-    p = subprocess.run([QUIRE, "render", spec_path, "-o", out_path, "-k", kind],
+PNG_DPI = "60"
+
+
+def render(spec_path, out_path, fmt, spec_kind="document"):
+    kind = {"docx": "document", "pdf": "pdf", "html": "html", "pptx": "presentation", "xlsx": "spreadsheet",
+            "png": "pdf" if spec_kind == "document" else spec_kind}[fmt]
+    extra = ["--dpi", PNG_DPI] if fmt == "png" else []
+    if fmt == "png" and spec_kind == "presentation":
+        extra.append("--contact")  # every slide: the title, content and section treatments
+    p = subprocess.run([QUIRE, "render", spec_path, "-o", out_path, "-k", kind] + extra,
                        capture_output=True, text=True, timeout=120,
                        env=dict(os.environ, SOURCE_DATE_EPOCH="1767225600"))
     return p
@@ -131,8 +141,13 @@ def html_expected(path):
         return {"page.html": f.read()}
 
 
+def png_expected(path):
+    with open(path, "rb") as f:
+        return {"page1.png": f.read()}
+
+
 EXPECTED = {"docx": ooxml_expected, "xlsx": ooxml_expected, "pptx": ooxml_expected,
-            "pdf": pdf_expected, "html": html_expected}
+            "pdf": pdf_expected, "html": html_expected, "png": png_expected}
 
 
 def compare(case, fmt, got):
@@ -143,8 +158,12 @@ def compare(case, fmt, got):
         for name, content in got.items():
             p = os.path.join(exp_dir, name)
             os.makedirs(os.path.dirname(p), exist_ok=True)
-            with open(p, "w", encoding="utf-8") as f:
-                f.write(content)
+            if isinstance(content, bytes):
+                with open(p, "wb") as f:
+                    f.write(content)
+            else:
+                with open(p, "w", encoding="utf-8") as f:
+                    f.write(content)
         return []
     problems = []
     if not os.path.isdir(exp_dir):
@@ -153,13 +172,17 @@ def compare(case, fmt, got):
     for dirpath, _, names in os.walk(exp_dir):
         for n in names:
             p = os.path.join(dirpath, n)
-            with open(p, encoding="utf-8") as f:
+            with open(p, "rb" if n.endswith(".png") else "r", **({} if n.endswith(".png") else {"encoding": "utf-8"})) as f:
                 want[os.path.relpath(p, exp_dir)] = f.read()
     for name in sorted(set(want) | set(got)):
         if name not in got:
             problems.append("%s: expected but not produced" % name)
         elif name not in want:
             problems.append("%s: produced but not expected" % name)
+        elif isinstance(got[name], bytes):
+            if want[name] != got[name]:
+                problems.append("%s differs: %d bytes expected, %d rendered (QUIRE_UPDATE_GOLDEN=1 after "
+                                "looking at it)" % (name, len(want[name]), len(got[name])))
         elif want[name] != got[name]:
             import difflib
             d = "".join(list(difflib.unified_diff(want[name].splitlines(True), got[name].splitlines(True),
@@ -171,7 +194,7 @@ def compare(case, fmt, got):
 def available(fmt, tmp):
     """A backend that is not built answers exit 3 with 'not built'."""
     spec = {"docx": '{"blocks":[]}', "pdf": '{"blocks":[]}', "html": '{"blocks":[]}',
-            "pptx": '{"slides":[]}', "xlsx": '{"sheets":[]}'}[fmt]
+            "pptx": '{"slides":[]}', "xlsx": '{"sheets":[]}', "png": '{"blocks":[]}'}[fmt]
     sp = os.path.join(tmp, "probe.json")
     with open(sp, "w") as f:
         f.write(spec)
@@ -199,19 +222,20 @@ def main():
                 spec = json.load(f)
             except ValueError:
                 spec = None
-        for fmt in FORMATS_BY_KIND[kind_of(spec)]:
+        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith("theme-") else [])
+        for fmt in formats:
             if only_formats and fmt not in only_formats:
                 continue
             if not built[fmt]:
                 continue
             out = os.path.join(tmp, "%s.%s" % (case, fmt))
-            p = render(spec_path, out, fmt)
+            p = render(spec_path, out, fmt, kind_of(spec))
             problems = []
             if p.returncode != 0:
                 problems.append("render failed (exit %d): %s %s" % (p.returncode, p.stdout.strip(), p.stderr.strip()[:500]))
             else:
                 again = os.path.join(tmp, "%s.again.%s" % (case, fmt))
-                render(spec_path, again, fmt)
+                render(spec_path, again, fmt, kind_of(spec))
                 with open(out, "rb") as a, open(again, "rb") as b:
                     if a.read() != b.read():
                         problems.append("not deterministic: two renders differ")
