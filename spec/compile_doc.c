@@ -639,4 +639,7 @@ void qr_cc_document(qr_cc *cc, json_t *root)
     }
     doc->blocks = bs;
     doc->n_blocks = k;
+    int numbered = 0;
+    if (qr_cc_get_bool(cc, root, "numbered_headings", &numbered) == 1 && numbered)
+        qr_cc_number_headings(cc, bs, k);
 }

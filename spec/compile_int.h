@@ -224,5 +224,7 @@ json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist
 const char *qr_suggest(const char *word, const char *const *cands);
 /** Read the top-level "theme" and "accent" keys into cc->doc. */
 void qr_cc_theme(qr_cc *cc, json_t *root);
+/** "numbered_headings": "1", "1.1" ... as a first run of each heading (heading_numbers.c). */
+void qr_cc_number_headings(qr_cc *cc, qr_block *blocks, size_t n_blocks);
 
 #endif

@@ -46,6 +46,7 @@ static const qr_skey document_keys[] = {
     K("lang", X, N, S_LANG, "BCP 47 tag"),
     K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
+    K("numbered_headings", X, N, "{\"type\":\"boolean\"}", "1, 1.1, 1.1.1 before headings"),
     K("page", X, QR_SO_PAGE, "{\"$ref\":\"#/$defs/page\"}", NULL),
     K("sections", 0, QR_SO_SECTION, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/section\"}}",
       "legacy; before blocks"),

@@ -2,7 +2,8 @@
 """Themes at the CLI (issue 24): `quire schema -k KIND` lists "theme" (the
 four built-in names) and "accent" (#RRGGBB) for every kind; an unknown theme
 is a spec error at /theme naming every theme, exit 1, no file written; a
-typo is answered with the nearest name; a bad accent names its format."""
+typo is answered with the nearest name; a bad accent names its format;
+"numbered_headings" numbers the headings in the PDF and the docx alike."""
 import json
 import os
 import subprocess
@@ -65,6 +66,38 @@ class ThemesCli(unittest.TestCase):
         self.assertEqual(err["path"], "/accent")
         self.assertIn("#RRGGBB", err["hint"])
         self.assertFalse(os.path.exists(out))
+
+    def test_numbered_headings(self):
+        spec = {"theme": "report", "numbered_headings": True, "title": "T", "blocks": [
+            {"type": "heading", "text": "Intro"}, {"type": "paragraph", "text": "x"},
+            {"type": "heading", "text": "Scope", "level": 2}, {"type": "heading", "text": "Limits", "level": 2},
+            {"type": "heading", "text": "Deep", "level": 3}, {"type": "heading", "text": "Results"}]}
+        path = os.path.join(self.tmp, "n.json")
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        want = ["1 Intro", "1.1 Scope", "1.2 Limits", "1.2.1 Deep", "2 Results"]
+        pdf = os.path.join(self.tmp, "n.pdf")
+        self.assertEqual(run("render", path, "-o", pdf).returncode, 0)
+        text = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True).stdout
+        self.assertEqual([ln for ln in text.splitlines() if ln in want], want)
+        import zipfile
+        docx = os.path.join(self.tmp, "n.docx")
+        self.assertEqual(run("render", path, "-o", docx).returncode, 0)
+        with zipfile.ZipFile(docx) as z:
+            body = z.read("word/document.xml").decode()
+        self.assertIn('<w:t xml:space="preserve">1.2.1 </w:t>', body)
+        html = os.path.join(self.tmp, "n.html")
+        self.assertEqual(run("render", path, "-o", html, "-k", "document").returncode, 0)
+        # without the key nothing is numbered; a non-boolean is an error at its path
+        del spec["numbered_headings"]
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        self.assertEqual(run("render", path, "-o", pdf).returncode, 0)
+        text = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True).stdout
+        self.assertIn("Scope", text.splitlines())
+        p, out = self.render("document", numbered_headings="yes")
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(json.loads(p.stdout)["errors"][0]["path"], "/numbered_headings")
 
     def test_every_theme_renders_every_kind(self):
         for kind in SPECS:
