@@ -7,6 +7,7 @@
  * fontTable; the images' media parts last. Relationship ids are counters in
  * that order, so the same spec gives the same bytes.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     qr_style_hex(d.style.code_fill, d.code_fill);
     qr_style_hex(d.style.header_fill, d.header_fill);
     qr_style_hex(d.style.grid, d.grid);
+    snprintf(d.grid_sz, sizeof d.grid_sz, "%ld", lround(d.style.grid_pt * 8));
     d.pkg = qr_package_new();
     if (!d.pkg) {
         qr_errlist_add(ctx->errors, QR_E_NOMEM, "", "out of memory while writing the .docx", NULL);

@@ -479,13 +479,14 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
     return QR_DIR_NEUTRAL;
 }
 
-static void write_border(qr_xml *x, const char *name, const char *grid)
+static void write_border(qr_xml *x, const char *name, const char *grid, const char *sz)
 {
-    qr_xml_leaf(x, name, "w:val", "single", "w:color", grid, "w:sz", "4", "w:space", "0", NULL);
+    qr_xml_leaf(x, name, "w:val", "single", "w:color", grid, "w:sz", sz, "w:space", "0", NULL);
 }
 
 /* <w:tblPr> */
-static void write_w_tblpr(qr_xml *x, long width, int rtl, const char *grid)
+/* grid, sz: the theme's border colour and width in eighths of a point */
+static void write_w_tblpr(qr_xml *x, long width, int rtl, const char *grid, const char *sz)
 {
     qr_xml_start(x, "w:tblPr");
     qr_xml_leaf(x, "w:tblStyle", "w:val", "TableGrid", NULL);
@@ -497,12 +498,12 @@ static void write_w_tblpr(qr_xml *x, long width, int rtl, const char *grid)
     qr_xml_end(x);
     /* <w:tblBorders> */
     qr_xml_start(x, "w:tblBorders");
-    write_border(x, "w:top", grid);
-    write_border(x, "w:left", grid);
-    write_border(x, "w:bottom", grid);
-    write_border(x, "w:right", grid);
-    write_border(x, "w:insideH", grid);
-    write_border(x, "w:insideV", grid);
+    write_border(x, "w:top", grid, sz);
+    write_border(x, "w:left", grid, sz);
+    write_border(x, "w:bottom", grid, sz);
+    write_border(x, "w:right", grid, sz);
+    write_border(x, "w:insideH", grid, sz);
+    write_border(x, "w:insideV", grid, sz);
     qr_xml_end(x);
     qr_xml_leaf(x, "w:tblLayout", "w:type", "fixed", NULL);
     qr_xml_leaf(x, "w:tblLook", "w:val", "04A0", "w:firstRow", "1", "w:lastRow", "0",
@@ -573,7 +574,7 @@ static void write_w_tbl(qr_docx *d, const qr_table *t)
         dir = cells_dir(t->rows[r], t->n_cols);
 
     qr_xml_start(x, "w:tbl");
-    write_w_tblpr(x, total, dir == QR_DIR_RTL, d->grid);
+    write_w_tblpr(x, total, dir == QR_DIR_RTL, d->grid, d->grid_sz);
     /* <w:tblGrid> */
     qr_xml_start(x, "w:tblGrid");
     for (size_t c = 0; c < nc; c++) {

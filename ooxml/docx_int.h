@@ -66,6 +66,7 @@ typedef struct qr_docx {
     char code_fill[7];   /* style.code_fill as "RRGGBB": shading behind code */
     char header_fill[7]; /* style.header_fill: table header cells */
     char grid[7];        /* style.grid: table borders */
+    char grid_sz[16];    /* style.grid_pt in eighths of a point (w:sz) */
     qr_status status;
 
     /* numbering */
