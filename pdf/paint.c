@@ -275,9 +275,15 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
     painter pt = {c, rd};
     size_t a = c->page_start[p], z = c->page_start[p + 1];
     if (c->style.background != 0xFFFFFF) {
-        /* the theme's page ground (dark: light text on it) */
+        /* The theme's page ground (dark: light text on it). Not a paint of
+         * the whole page: cairo's recording surface takes an opaque paint
+         * over everything for a clear and drops what came before it on the
+         * page, the "Document" structure element begun there with it (the
+         * PDF lost its /MarkInfo; so did a fill 0.001 pt short of the page
+         * was). Two overlapping halves are no clear, and leave no seam. */
         set_rgb(cr, c->style.background);
-        cairo_rectangle(cr, 0, 0, c->page_w, c->page_h);
+        cairo_rectangle(cr, 0, 0, c->page_w, c->page_h / 2 + 1);
+        cairo_rectangle(cr, 0, c->page_h / 2, c->page_w, c->page_h / 2);
         cairo_fill(cr);
     }
     if (ol && a < z && c->ops[a].kind == OP_TAG && c->ops[a].color == PD_TAG_FIGURE) {

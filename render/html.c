@@ -497,7 +497,7 @@ static void put_block(hw *w, const qr_block *b)
 static const char css[] =
     "body{font-family:" FONTS_HEAD "\"Noto Sans CJK SC\",\"Noto Sans CJK JP\",\"Noto Sans CJK "
     "KR\",\"Noto Sans CJK TC\"," FONTS_TAIL
-    ";line-height:1.6;max-width:800px;margin:0 auto;padding:24px;"
+    ";line-height:1.6;color:#1a1a1a;max-width:800px;margin:0 auto;padding:24px;"
     "overflow-wrap:anywhere}"
     "body:lang(ja){font-family:" FONTS_HEAD "\"Noto Sans CJK JP\",\"Noto Sans CJK SC\",\"Noto Sans "
     "CJK KR\",\"Noto Sans CJK TC\"," FONTS_TAIL "}"
@@ -510,22 +510,25 @@ static const char css[] =
     /* only the title is an h1; its alignment, sizes, margins: put_theme_css */
     "table{border-collapse:collapse;width:100%;margin:12px 0}"
     "table.fixed{table-layout:fixed}"
-    "th,td{border-style:solid;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
+    "th,td{border:1px solid #d0d0d0;padding:6px "
+    "10px;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
+    "th,pre{background:#f5f5f5}"
     "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
-    "pre{border-radius:6px;overflow-x:auto;white-space:pre;tab-size:8;direction:ltr;"
+    "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:8;direction:ltr;"
     "text-align:left}"
     "code{font-family:\"DejaVu Sans Mono\",ui-monospace,Menlo,Consolas,monospace}"
-    ":not(pre)>code{padding:0 .2em;border-radius:3px}"
+    ":not(pre)>code{background:#f5f5f5;padding:0 .2em;border-radius:3px}"
     "figure{margin:12px 0}"
     "img{max-width:100%;height:auto}"
-    ".page-break{border:0;border-top:1px dashed;margin:24px 0}"
+    ".page-break{border-top:1px dashed #d0d0d0;margin:24px 0}"
     "@media print{body{max-width:none;margin:0;padding:0}"
     "pre{white-space:pre-wrap}"
     "tr,img{break-inside:avoid}"
     "h1,h2,h3,h4,h5,h6{break-after:avoid}"
     ".page-break{border:0;margin:0;break-after:page}}";
 
-/* The theme's part of the CSS (spec/style.h), as the PDF and docx read it:
+/* The theme's part of the CSS (spec/style.h), as the PDF and docx read it,
+ * after the DocsGPT baseline above, which it overrides rule by rule:
  * text, background, title and heading colours, the type scale in em of the
  * body size, the title's alignment, margins of the title, headings and
  * paragraphs, list indents, link colour, code and table header grounds,

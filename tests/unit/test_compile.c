@@ -1138,8 +1138,8 @@ static void test_error_messages(void **state)
     expect_one(D, "{'blocks': [], 'slides': []}", SPEC, "/slides", "unknown key \"slides\"",
                "\"slides\" belongs in a presentation spec (.pptx); this is a document spec");
     expect_one(D, "{'blocks': [], 'colour': []}", SPEC, "/colour", "unknown key \"colour\"",
-               "a document spec takes: \"title\", \"lang\", \"theme\", \"accent\", \"page\", "
-               "\"sections\", \"blocks\"");
+               "a document spec takes: \"title\", \"lang\", \"theme\", \"accent\", "
+               "\"numbered_headings\", \"page\", \"sections\", \"blocks\"");
     expect_one(
         D,
         "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': "
