@@ -98,7 +98,8 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     d.ctx = ctx;
     d.doc = ctx->doc;
     d.fonts = ctx->fonts ? ctx->fonts : qr_fonts_default();
-    d.spans.cjk_lang = qr_fonts_doc_cjk_lang(d.doc);
+    qr_text_ctx_init(&d.text, d.fonts, d.doc->lang, ctx->warnings);
+    d.text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(d.doc);
     d.style = qr_style_of(d.doc);
     qr_style_hex(d.style.code_fill, d.code_fill);
     qr_style_hex(d.style.header_fill, d.header_fill);
@@ -155,12 +156,11 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     }
 
     qr_package_free(d.pkg);
-    qr_spans_free(&d.spans);
+    qr_text_ctx_free(&d.text);
     free(d.links);
     free(d.images);
     free(d.image_rids);
     free(d.families);
-    free(d.warned);
     return st;
 }
 

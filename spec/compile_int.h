@@ -156,8 +156,6 @@ int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out);
  *  of these items (1 for a top-level list). nonempty: an empty array is an
  *  error. */
 int qr_cc_items(qr_cc *cc, json_t *arr, size_t depth, int nonempty, const qr_item **out, size_t *n);
-/** Whether a URL has an allowed scheme (http:, https:, mailto:). */
-int qr_cc_link_ok(const char *url);
 
 /* ---- compile_doc.c: tables (shared with slides) -------------------------- */
 

@@ -308,6 +308,11 @@ typedef struct qr_doc {
     size_t n_formats;
 } qr_doc;
 
+/** Is url a link the spec allows: scheme http:, https: or mailto:, in any
+ *  case ("HTTPS://example.com", "MAILTO:a@b")? The compiler refuses other
+ *  links and the text layer (text/) checks again before writing one. */
+int qr_link_ok(const char *url);
+
 /** Free the document and everything in its arena. NULL is allowed. */
 void qr_doc_free(qr_doc *doc);
 
