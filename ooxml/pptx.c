@@ -219,7 +219,8 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
     qr_pptx pp = {0};
     pp.ctx = ctx;
     pp.doc = doc;
-    pp.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
+    qr_text_ctx_init(&pp.text, ctx->fonts, doc->lang, ctx->warnings);
+    pp.text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
     qr_pptx_geom_init(&pp.geom, doc->wide);
     pp.style = qr_style_of(doc);
     pp.pkg = qr_package_new();
@@ -282,8 +283,7 @@ done:
         qr_errlist_addf(ctx->errors, pp.status, "", NULL, "the pptx backend failed: %s",
                         qr_status_str(pp.status));
     qr_package_free(pp.pkg);
-    qr_spans_free(&pp.spans);
-    free(pp.warned);
+    qr_text_ctx_free(&pp.text);
     free(pp.links);
     free(ids.slides);
     return pp.status;
