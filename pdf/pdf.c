@@ -161,7 +161,8 @@ static void ctx_geom(pd_ctx *c, qr_render_ctx *rc, int for_png)
     c->style = qr_style_of(rc->doc);
     c->fonts = rc->fonts ? rc->fonts : qr_fonts_default();
     c->lang = rc->doc->lang;
-    c->spans.cjk_lang = qr_fonts_doc_cjk_lang(rc->doc);
+    qr_text_ctx_init(&c->text, c->fonts, c->lang, rc->warnings);
+    c->text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(rc->doc);
     c->for_png = for_png;
 
     const qr_page *pg = &rc->doc->page;
@@ -245,10 +246,9 @@ static void ctx_free(pd_ctx *c)
     if (c->pc) g_object_unref(c->pc);
     free(c->ops);
     free(c->page_start);
-    free(c->run_off);
-    free(c->warned);
+    free(c->seg_off);
     qr_buf_free(&c->tbuf);
-    qr_spans_free(&c->spans);
+    qr_text_ctx_free(&c->text);
     qr_arena_free(&c->arena);
 }
 
@@ -540,24 +540,26 @@ enum { N_BOLD = 1, N_ITALIC = 2, N_MONO = 4 };
 
 static int needs_text(pd_ctx *c, pd_needs *nd, const qr_text *t, const char *s, size_t n, int flags)
 {
-    qr_spans_reset(&c->spans);
-    qr_status st = t ? qr_fonts_itemize_text(c->fonts, t, c->lang, &c->spans)
-                     : qr_fonts_itemize(c->fonts, s, n, c->lang, &c->spans);
-    if (st != QR_OK || c->spans.n_missing) return 0;
-    for (size_t i = 0; i < c->spans.n; i++) {
-        const qr_span *sp = &c->spans.items[i];
-        const char *txt = t ? (sp->run < t->n ? t->runs[sp->run].text : NULL) : s;
-        if (!txt) continue;
-        const qr_run *run = t ? &t->runs[sp->run] : NULL;
-        int mono = (flags & N_MONO) || (run && run->code);
-        int bold = (flags & N_BOLD) || (run && run->bold),
-            italic = (flags & N_ITALIC) || (run && run->italic);
+    qr_run plain;
+    qr_text one = t ? *t : qr_text_plain(&plain, s, n, NULL);
+    qr_errlist *warnings = c->text.warnings;
+    c->text.warnings = NULL; /* the layout warns, later */
+    const qr_segs *sg;
+    qr_status st = qr_text_segments(&c->text, &one, &sg);
+    c->text.warnings = warnings;
+    if (st != QR_OK || sg->spans.n_missing) return 0;
+    for (size_t i = 0, next; i < sg->n; i = next) {
+        const qr_seg *g = &sg->items[i];
+        for (next = i + 1; next < sg->n && sg->items[next].span == g->span; next++)
+            ;
+        size_t len = sg->items[next - 1].start + sg->items[next - 1].len - g->start;
+        int mono = (flags & N_MONO) || g->code;
+        int bold = (flags & N_BOLD) || g->bold, italic = (flags & N_ITALIC) || g->italic;
         /* the mono face replaces DejaVu Sans in code (text.c, code_family) */
-        const char *fam = mono && sp->slot == QR_SLOT_LATIN && strncmp(sp->family, "DejaVu", 6) == 0
+        const char *fam = mono && g->slot == QR_SLOT_LATIN && strncmp(g->family, "DejaVu", 6) == 0
                               ? qr_fonts_mono_family()
-                              : sp->family;
-        if (qr_pdf_needs_add(nd, fam, sp->lang, bold, italic, txt + sp->start, sp->len) != 0)
-            return 0;
+                              : g->family;
+        if (qr_pdf_needs_add(nd, fam, g->lang, bold, italic, g->text, len) != 0) return 0;
     }
     return 1;
 }

@@ -34,8 +34,8 @@
 #include "../spec/tree.h"
 
 typedef enum qr_seg_kind {
-    QR_SEG_TEXT,  /* text with no tab, LF or CR in it */
-    QR_SEG_TAB,   /* one tab character */
+    QR_SEG_TEXT, /* text with no tab, LF or CR in it */
+    QR_SEG_TAB,  /* one tab character */
     QR_SEG_BREAK /* a line break: LF, CR LF or CR (len says which) */
 } qr_seg_kind;
 
@@ -66,19 +66,19 @@ typedef struct qr_segs {
 /* The per-document state: fonts, language, warnings and the code points
  * already warned about. */
 typedef struct qr_text_ctx {
-    qr_fonts *fonts;       /* NULL: qr_fonts_default() */
-    const char *lang;      /* the document's BCP 47 tag, or NULL */
-    qr_errlist *warnings;  /* NULL: no missing-glyph warnings (html) */
-    qr_segs segs;          /* the segments of the last text, reused */
-    uint32_t *warned;      /* sorted code points already reported */
+    qr_fonts *fonts;      /* NULL: qr_fonts_default() */
+    const char *lang;     /* the document's BCP 47 tag, or NULL */
+    qr_errlist *warnings; /* NULL: no missing-glyph warnings (html) */
+    qr_segs segs;         /* the segments of the last text, reused */
+    uint32_t *warned;     /* sorted code points already reported */
     size_t n_warned, cap_warned;
 } qr_text_ctx;
 
 /* The warning for a character no installed font covers. */
 #define QR_TEXT_MISSING_MESSAGE "no installed font covers U+%04X"
-#define QR_TEXT_MISSING_HINT                                                                      \
-    "install a font that has this character (Debian: fonts-noto-core, fonts-noto-cjk) or remove " \
-    "it; it shows as a box"
+#define QR_TEXT_MISSING_HINT                                                                       \
+    "install a font that has this character (Debian: fonts-noto-core, fonts-noto-cjk) or remove "  \
+    "it"
 
 /** Start a document's text state. warnings may be NULL. */
 void qr_text_ctx_init(qr_text_ctx *c, qr_fonts *fonts, const char *lang, qr_errlist *warnings);
