@@ -72,13 +72,7 @@ const char *qr_fonts_doc_cjk_lang(const qr_doc *doc)
 {
     if (!doc) return NULL;
     tally t = {0};
-    if (doc->title) {
-        size_t n = 0;
-        while (doc->title[n])
-            n++;
-        count_bytes(&t, doc->title, n);
-        end_text(&t);
-    }
+    if (doc->title.n) count_text(&t, &doc->title);
     for (size_t i = 0; i < doc->n_blocks; i++) {
         const qr_block *b = &doc->blocks[i];
         switch (b->type) {

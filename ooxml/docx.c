@@ -143,8 +143,8 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
         snprintf(name, sizeof name, "word/media/%s", file);
         qr_docx_fail(&d, qr_package_add_media(d.pkg, name, im->data, im->size));
     }
-    if (d.status == QR_OK && d.doc->title && *d.doc->title)
-        qr_docx_fail(&d, qr_package_set_title(d.pkg, d.doc->title));
+    if (d.status == QR_OK && d.doc->title.n)
+        qr_docx_fail(&d, qr_package_set_title(d.pkg, qr_plain(&d.doc->title)));
 
     qr_status st = d.status;
     if (st == QR_OK) st = qr_package_write(d.pkg, ctx->epoch, out);

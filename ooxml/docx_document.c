@@ -360,16 +360,12 @@ static void write_w_p(qr_docx *d, qr_docx_ppr *ppr, const qr_text *t, para_fmt p
 
 /* ---- blocks ------------------------------------------------------------------- */
 
-static void write_title(qr_docx *d, const char *title)
+static void write_title(qr_docx *d, const qr_text *title)
 {
-    qr_run r = {0};
-    r.text = title;
-    r.len = strlen(title);
-    qr_text t = {&r, 1, "/title"};
     qr_docx_ppr ppr = {0};
     ppr.style = "Title";
     ppr.jc = "center"; /* look.h: centred, whatever its direction */
-    write_w_p(d, &ppr, &t, (para_fmt){0});
+    write_w_p(d, &ppr, title, (para_fmt){0});
 }
 
 static void write_heading(qr_docx *d, const qr_block *b)
@@ -542,18 +538,12 @@ static void write_w_tbl(qr_docx *d, const qr_table *t)
 
 static void write_code(qr_docx *d, const qr_block *b)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/text", b->path ? b->path : "");
-    qr_run r = {0};
-    r.text = b->u.code.text;
-    r.len = b->u.code.len;
-    qr_text t = {&r, 1, path};
     qr_docx_ppr ppr = {0};
     ppr.style = "Code";
     para_fmt pf = {0};
     pf.code = 1;
     /* Code reads left to right whatever its comments hold: no <w:bidi>. */
-    const qr_segs *sg = segments(d, &t);
+    const qr_segs *sg = segments(d, &b->u.code.text);
     qr_xml_start(d->x, "w:p");
     qr_docx_write_w_ppr(d->x, &ppr);
     write_segs(d, sg, pf);
@@ -706,7 +696,7 @@ static void write_image(qr_docx *d, const qr_block *b)
     qr_xml_start(x, "w:p");
     qr_xml_start(x, "w:r");
     qr_xml_start(x, "w:drawing");
-    write_wp_inline(x, cx, cy, d->n_pictures, file, im->alt, rid);
+    write_wp_inline(x, cx, cy, d->n_pictures, file, qr_plain(&im->alt), rid);
     qr_xml_end(x);
     qr_xml_end(x);
     qr_xml_end(x);
@@ -766,7 +756,7 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
     qr_xml_attr(x, "xmlns:a", QR_NS_A);
     qr_xml_attr(x, "xmlns:pic", QR_NS_PIC);
     qr_xml_start(x, "w:body");
-    if (d->doc->title && *d->doc->title) write_title(d, d->doc->title);
+    if (d->doc->title.n) write_title(d, &d->doc->title);
     for (size_t i = 0; i < d->doc->n_blocks && d->status == QR_OK; i++) {
         const qr_block *b = &d->doc->blocks[i];
         write_block(d, b);

@@ -233,7 +233,7 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
         goto done;
     }
     for (size_t i = 0; i < doc->n_slides; i++)
-        if (doc->slides[i].notes) pp.n_notes++;
+        if (doc->slides[i].has_notes) pp.n_notes++;
 
     /* Relationships of presentation.xml first: its ids go into the part. */
     const char *pres = "ppt/presentation.xml";
@@ -259,12 +259,14 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
         goto done;
     for (size_t i = 0; i < doc->n_slides; i++) {
         if (qr_pptx_slide(&pp, i)) goto done;
-        if (doc->slides[i].notes && qr_pptx_notes_slide(&pp, i)) goto done;
+        if (doc->slides[i].has_notes && qr_pptx_notes_slide(&pp, i)) goto done;
     }
     if (pp.n_notes && qr_pptx_notes_master(&pp)) goto done;
     if (write_pres_props(&pp) || write_view_props(&pp) || write_table_styles(&pp)) goto done;
 
-    if (qr_pptx_fail(&pp, qr_package_set_title(pp.pkg, doc->title))) goto done;
+    if (qr_pptx_fail(&pp,
+                     qr_package_set_title(pp.pkg, doc->title.n ? qr_plain(&doc->title) : NULL)))
+        goto done;
     {
         char extra[256];
         snprintf(

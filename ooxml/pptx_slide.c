@@ -329,7 +329,7 @@ static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, con
     qr_xml_start(x, "p:cNvPr");
     qr_xml_attr_int(x, "id", id);
     qr_xml_attr(x, "name", img->name);
-    qr_xml_attr(x, "descr", img->alt ? img->alt : "");
+    qr_xml_attr(x, "descr", qr_plain(&img->alt));
     qr_xml_end(x);
     qr_xml_start(x, "p:cNvPicPr");
     qr_xml_leaf(x, "a:picLocks", "noChangeAspect", "1", NULL);

@@ -200,7 +200,7 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
         /* PNG preview of a JPEG (no decoder here) or a PNG too big to
          * decode: a light box with the alt text. */
         pd_style st = {.size = 9, .align = PD_ALIGN_CENTER};
-        const char *label = im->alt && *im->alt ? im->alt : "image";
+        const char *label = im->alt.n ? qr_plain(&im->alt) : "image";
         double lw = b->img_w - 8 > 8 ? b->img_w - 8 : 8;
         b->alt = qr_pdf_text(c, NULL, label, strlen(label), &st, lw, path);
         if (!b->alt) return c->status;
@@ -299,7 +299,6 @@ static const char *outline_text(pd_ctx *c, const qr_text *t)
 
 qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
 {
-    const char *t = c->doc->title;
     pd_style st = {.size = TITLE_SIZE,
                    .bold = 1,
                    .align = PD_ALIGN_CENTER,
@@ -309,7 +308,7 @@ qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
     b->path = "/title";
     b->space_after = 14;
     b->rule = c->style.title_rule;
-    b->text = qr_pdf_text(c, NULL, t, strlen(t), &st, c->width, "/title");
+    b->text = qr_pdf_text(c, &c->doc->title, NULL, 0, &st, c->width, NULL);
     return c->status;
 }
 
@@ -378,8 +377,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             b->space_before = 2;
             b->space_after = 8;
             double w = c->width - 2 * CODE_PAD;
-            b->text =
-                qr_pdf_text(c, NULL, qb->u.code.text, qb->u.code.len, &st, w > 1 ? w : 1, qb->path);
+            b->text = qr_pdf_text(c, &qb->u.code.text, NULL, 0, &st, w > 1 ? w : 1, NULL);
             break;
         }
         case QR_BLOCK_IMAGE:

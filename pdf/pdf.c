@@ -366,7 +366,7 @@ static size_t block_cost(const qr_block *b)
         return s;
     }
     case QR_BLOCK_CODE:
-        return b->u.code.len + 16;
+        return qr_plain_len(&b->u.code.text) + 16;
     case QR_BLOCK_IMAGE:
         return 64;
     case QR_BLOCK_PAGE_BREAK:
@@ -591,10 +591,9 @@ static int needs_block(pd_ctx *c, pd_needs *nd, const qr_block *b)
                 if (!needs_text(c, nd, &b->u.table.rows[r][i].text, NULL, 0, 0)) return 0;
         return 1;
     case QR_BLOCK_CODE:
-        return needs_text(c, nd, NULL, b->u.code.text, b->u.code.len, N_MONO);
+        return needs_text(c, nd, &b->u.code.text, NULL, 0, N_MONO);
     case QR_BLOCK_IMAGE:
-        return !b->u.image.alt ||
-               needs_text(c, nd, NULL, b->u.image.alt, strlen(b->u.image.alt), 0);
+        return needs_text(c, nd, &b->u.image.alt, NULL, 0, 0);
     case QR_BLOCK_PAGE_BREAK:
         return 1;
     case QR_BLOCK_CHART: {
@@ -626,7 +625,7 @@ static int pin_document_faces(pd_ctx *c)
     pd_needs *nd = qr_pdf_needs_new();
     int ok =
         nd && qr_pdf_needs_add(nd, "DejaVu Sans", NULL, 0, 0, own_text, sizeof own_text - 1) == 0;
-    if (ok && d->title) ok = needs_text(c, nd, NULL, d->title, strlen(d->title), N_BOLD);
+    if (ok && d->title.n) ok = needs_text(c, nd, &d->title, NULL, 0, N_BOLD);
     for (size_t i = 0; ok && i < d->n_blocks; i++)
         ok = needs_block(c, nd, &d->blocks[i]);
     if (ok) qr_pdf_needs_pin(nd, c->pc);
@@ -646,7 +645,7 @@ static int one_thread(void)
 static qr_status layout(pd_ctx *c)
 {
     const qr_doc *d = c->doc;
-    size_t title = d->title && *d->title ? 1 : 0;
+    size_t title = d->title.n ? 1 : 0;
     c->n_blocks = d->n_blocks + title;
     c->blocks = qr_arena_array(&c->arena, c->n_blocks ? c->n_blocks : 1, sizeof *c->blocks);
     if (!c->blocks) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
@@ -879,7 +878,7 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
     if (!alts) return -1;
     for (size_t i = 0, k = 0; i < d->n_blocks; i++)
         if (d->blocks[i].type == QR_BLOCK_IMAGE)
-            alts[k++] = d->blocks[i].u.image.alt;
+            alts[k++] = qr_plain(&d->blocks[i].u.image.alt);
         else if (d->blocks[i].type == QR_BLOCK_CHART)
             alts[k++] = chart_alt(&d->blocks[i].u.chart);
     /* the charts' data tables (layout.c's tag_chart_data), cell by cell */
@@ -902,7 +901,7 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
         cells[k] = cb.data + at;
         at += strlen(cells[k]) + 1;
     }
-    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title && *d->title, alts, n, cells, nc);
+    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc);
     free(cells);
     qr_buf_free(&cb);
     free(alts);
@@ -945,11 +944,11 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quire");
-    if (c.doc->title && *c.doc->title) {
-        size_t n = strlen(c.doc->title);
+    if (c.doc->title.n) {
+        size_t n = qr_plain_len(&c.doc->title);
         char *t = qr_arena_alloc(&c.arena, n + 1);
         if (t) {
-            qr_pdf_clean(t, c.doc->title, n);
+            qr_pdf_clean(t, qr_plain(&c.doc->title), n);
             t[n] = '\0';
             cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, t);
         }
@@ -1135,7 +1134,7 @@ static uint64_t doc_fingerprint(const qr_render_ctx *rc)
     const qr_doc *d = rc->doc;
     uint64_t h = 0xcbf29ce484222325ULL;
     fp_u64(&h, (uint64_t)(uintptr_t)rc->fonts);
-    fp_str(&h, d->title);
+    fp_text(&h, &d->title);
     fp_str(&h, d->lang);
     fp_f64(&h, d->page.width);
     fp_f64(&h, d->page.height);
@@ -1176,8 +1175,7 @@ static uint64_t doc_fingerprint(const qr_render_ctx *rc)
             break;
         }
         case QR_BLOCK_CODE:
-            fp_u64(&h, b->u.code.len);
-            fp_bytes(&h, b->u.code.text, b->u.code.len);
+            fp_text(&h, &b->u.code.text);
             break;
         case QR_BLOCK_IMAGE: {
             const qr_image *im = &b->u.image;
@@ -1188,7 +1186,7 @@ static uint64_t doc_fingerprint(const qr_render_ctx *rc)
             fp_u64(&h, im->height_px);
             fp_f64(&h, im->dpi_x);
             fp_f64(&h, im->dpi_y);
-            fp_str(&h, im->alt);
+            fp_text(&h, &im->alt);
             break;
         }
         case QR_BLOCK_PAGE_BREAK:

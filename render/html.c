@@ -371,7 +371,7 @@ static void put_code(hw *w, const qr_block *b)
         putn(w, "\"", 1);
     }
     putn(w, ">", 1);
-    esc(w, b->u.code.text, b->u.code.len, ESC_PRE);
+    esc(w, qr_plain(&b->u.code.text), qr_plain_len(&b->u.code.text), ESC_PRE);
     puts_(w, "</code></pre>\n");
 }
 
@@ -426,7 +426,7 @@ static void put_image(hw *w, const qr_image *im)
     puts_(w, ";base64,");
     put_base64(w, im->data, im->size);
     puts_(w, "\" alt=\"");
-    esc_str(w, im->alt ? im->alt : "", ESC_ATTR);
+    esc_str(w, qr_plain(&im->alt), ESC_ATTR);
     putn(w, "\"", 1);
     if (im->width_px && im->height_px)
         qr_buf_printf(&w->b, " width=\"%lu\" height=\"%lu\"", css_px(im->width_px, im->dpi_x),
@@ -589,7 +589,7 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->lang && *doc->lang ? doc->lang : "en", ESC_ATTR);
     puts_(w, "\">\n<head>\n<meta charset=\"utf-8\">\n"
              "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>");
-    esc_str(w, doc->title && *doc->title ? doc->title : "Report", ESC_ATTR);
+    esc_str(w, doc->title.n ? qr_plain(&doc->title) : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
     qr_style st = qr_style_of(doc);
@@ -625,11 +625,11 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
     qr_text_ctx_init(&w.text, w.fonts, w.lang, NULL);
     w.text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
     put_head(&w, doc);
-    if (doc->title && *doc->title) {
+    if (doc->title.n) {
         puts_(&w, "<h1");
-        put_dir(&w, qr_fonts_direction(doc->title, strlen(doc->title)), 0);
+        put_dir(&w, qr_fonts_text_direction(&doc->title), 0);
         putn(&w, ">", 1);
-        esc_str(&w, doc->title, ESC_TEXT);
+        esc(&w, qr_plain(&doc->title), qr_plain_len(&doc->title), ESC_TEXT);
         puts_(&w, "</h1>\n");
     }
     for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom; i++) {

@@ -150,6 +150,9 @@ static inline int qr_cc_cell_suspect(const char *s, size_t n)
 /** Compile obj's "text" or "runs" into *out. required: report when both are
  *  absent. Returns 1 when a text was found, 0 when absent, -1 on error. */
 int qr_cc_text(qr_cc *cc, json_t *obj, int required, qr_text *out);
+/** A plain string already read from member key of the current object (s,
+ *  n bytes; NULL or n == 0: empty) as a one-run text at the member's path. */
+qr_text qr_cc_plain_at(qr_cc *cc, const char *key, const char *s, size_t n);
 /** A plain string as a one-run text (the current path is the string's). */
 int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out);
 /** List items or bullets (an array at the current path); depth is the level

@@ -21,6 +21,19 @@ static qr_run *one_run(qr_cc *cc, const char *s, size_t n)
     return r;
 }
 
+qr_text qr_cc_plain_at(qr_cc *cc, const char *key, const char *s, size_t n)
+{
+    qr_text t = {0};
+    size_t o = qr_cc_push_key(cc, key);
+    t.path = qr_cc_path(cc);
+    qr_cc_pop(cc, o);
+    if (s && n) {
+        t.runs = one_run(cc, s, n);
+        t.n = t.runs ? 1 : 0;
+    }
+    return t;
+}
+
 int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out)
 {
     memset(out, 0, sizeof *out);
