@@ -56,6 +56,7 @@
 #include <cairo-pdf.h>
 
 #include "pdf_int.h"
+#include "walk.h"
 #include "preview.h"
 
 qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt, ...)
@@ -330,51 +331,36 @@ static qr_status cairo_fail(pd_ctx *c, qr_sink *out, cairo_status_t cs)
  * warm up) than it saves. */
 #define PARALLEL_MIN_BYTES (96 * 1024)
 
-static size_t text_cost(const qr_text *t)
+/* Roughly the pango work a block takes: its text bytes (spec/walk.h
+ * visits them; alt texts and chart labels are not counted: a block's own
+ * estimate covers them). */
+static int cost_text(void *ud, const qr_walk_text *t)
 {
-    size_t n = 16;
-    for (size_t i = 0; i < t->n; i++)
-        n += t->runs[i].len;
-    return n;
+    if (t->role == QR_WALK_ALT || t->role == QR_WALK_CHART_TITLE || t->role == QR_WALK_LABEL)
+        return 0;
+    size_t *n = ud;
+    *n += 16;
+    for (size_t i = 0; i < t->text->n; i++)
+        *n += t->text->runs[i].len;
+    return 0;
 }
 
-static size_t items_cost(const qr_item *it, size_t n)
+static int cost_block(void *ud, const qr_block *b, int exit)
 {
-    size_t s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += text_cost(&it[i].text) + items_cost(it[i].items, it[i].n_items);
-    return s;
+    size_t *n = ud;
+    if (exit) return 0;
+    if (b->type == QR_BLOCK_IMAGE) *n += 64;
+    if (b->type == QR_BLOCK_PAGE_BREAK) *n += 1;
+    if (b->type == QR_BLOCK_CHART) *n += 256 + 16 * b->u.chart.n_points * b->u.chart.n_series;
+    return 0;
 }
 
-/* Roughly the pango work a block takes: its text bytes. */
 static size_t block_cost(const qr_block *b)
 {
-    switch (b->type) {
-    case QR_BLOCK_HEADING:
-        return text_cost(&b->u.heading.text);
-    case QR_BLOCK_PARAGRAPH:
-        return text_cost(&b->u.paragraph.text);
-    case QR_BLOCK_LIST:
-        return items_cost(b->u.list.items, b->u.list.n_items);
-    case QR_BLOCK_TABLE: {
-        size_t s = 0;
-        for (size_t i = 0; i < b->u.table.n_headers; i++)
-            s += text_cost(&b->u.table.headers[i].text);
-        for (size_t r = 0; r < b->u.table.n_rows; r++)
-            for (size_t i = 0; i < b->u.table.n_cols; i++)
-                s += text_cost(&b->u.table.rows[r][i].text);
-        return s;
-    }
-    case QR_BLOCK_CODE:
-        return qr_plain_len(&b->u.code.text) + 16;
-    case QR_BLOCK_IMAGE:
-        return 64;
-    case QR_BLOCK_PAGE_BREAK:
-        return 1;
-    case QR_BLOCK_CHART:
-        return 256 + 16 * b->u.chart.n_points * b->u.chart.n_series;
-    }
-    return 1;
+    size_t n = 0;
+    qr_walker w = {.block = cost_block, .text = cost_text, .ud = &n};
+    qr_block_walk(b, &w);
+    return n;
 }
 
 /* The blocks go to the two threads in chunks of about equal text, claimed
@@ -564,52 +550,33 @@ static int needs_text(pd_ctx *c, pd_needs *nd, const qr_text *t, const char *s, 
     return 1;
 }
 
-static int needs_items(pd_ctx *c, pd_needs *nd, const qr_item *it, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!needs_text(c, nd, &it[i].text, NULL, 0, 0) ||
-            !needs_items(c, nd, it[i].items, it[i].n_items))
-            return 0;
-    return 1;
-}
+typedef struct needs_walk {
+    pd_ctx *c;
+    pd_needs *nd;
+} needs_walk;
 
-static int needs_block(pd_ctx *c, pd_needs *nd, const qr_block *b)
+/* Each text in the style its block sets it in (layout.c): a failure (0
+ * from needs_text) stops the walk. */
+static int needs_walked(void *ud, const qr_walk_text *t)
 {
-    switch (b->type) {
-    case QR_BLOCK_HEADING:
-        return needs_text(c, nd, &b->u.heading.text, NULL, 0,
-                          N_BOLD | (b->u.heading.level == 6 ? N_ITALIC : 0));
-    case QR_BLOCK_PARAGRAPH:
-        return needs_text(c, nd, &b->u.paragraph.text, NULL, 0, 0);
-    case QR_BLOCK_LIST:
-        return needs_items(c, nd, b->u.list.items, b->u.list.n_items);
-    case QR_BLOCK_TABLE:
-        for (size_t i = 0; i < b->u.table.n_headers; i++)
-            if (!needs_text(c, nd, &b->u.table.headers[i].text, NULL, 0, N_BOLD)) return 0;
-        for (size_t r = 0; r < b->u.table.n_rows; r++)
-            for (size_t i = 0; i < b->u.table.n_cols; i++)
-                if (!needs_text(c, nd, &b->u.table.rows[r][i].text, NULL, 0, 0)) return 0;
-        return 1;
-    case QR_BLOCK_CODE:
-        return needs_text(c, nd, &b->u.code.text, NULL, 0, N_MONO);
-    case QR_BLOCK_IMAGE:
-        return needs_text(c, nd, &b->u.image.alt, NULL, 0, 0);
-    case QR_BLOCK_PAGE_BREAK:
-        return 1;
-    case QR_BLOCK_CHART: {
-        const qr_chart *ch = &b->u.chart;
-        const char *t[3] = {ch->title, ch->x_title, ch->y_title};
-        for (int k = 0; k < 3; k++) /* the title is bold, the axis titles too */
-            if (t[k] && !needs_text(c, nd, NULL, t[k], strlen(t[k]), N_BOLD)) return 0;
-        for (size_t k = 0; k < ch->n_categories; k++)
-            if (!needs_text(c, nd, NULL, ch->categories[k], strlen(ch->categories[k]), 0)) return 0;
-        for (size_t k = 0; k < ch->n_series; k++)
-            if (!needs_text(c, nd, NULL, ch->series[k].name, strlen(ch->series[k].name), 0))
-                return 0;
-        return 1;
+    needs_walk *nw = ud;
+    int flags = 0;
+    switch (t->role) {
+    case QR_WALK_TITLE:
+    case QR_WALK_HEADER_CELL:
+    case QR_WALK_CHART_TITLE: /* the chart's title is bold, the axis titles too */
+        flags = N_BOLD;
+        break;
+    case QR_WALK_HEADING:
+        flags = N_BOLD | (t->block->u.heading.level == 6 ? N_ITALIC : 0);
+        break;
+    case QR_WALK_CODE:
+        flags = N_MONO;
+        break;
+    default:
+        break;
     }
-    }
-    return 0;
+    return !needs_text(nw->c, nw->nd, t->text, NULL, 0, flags);
 }
 
 /* What quire itself adds in DejaVu Sans: list markers (numbers, bullets,
@@ -625,9 +592,9 @@ static int pin_document_faces(pd_ctx *c)
     pd_needs *nd = qr_pdf_needs_new();
     int ok =
         nd && qr_pdf_needs_add(nd, "DejaVu Sans", NULL, 0, 0, own_text, sizeof own_text - 1) == 0;
-    if (ok && d->title.n) ok = needs_text(c, nd, &d->title, NULL, 0, N_BOLD);
-    for (size_t i = 0; ok && i < d->n_blocks; i++)
-        ok = needs_block(c, nd, &d->blocks[i]);
+    needs_walk nw = {c, nd};
+    qr_walker w = {.text = needs_walked, .ud = &nw};
+    if (ok) ok = qr_doc_walk(d, &w) == 0;
     if (ok) qr_pdf_needs_pin(nd, c->pc);
     qr_pdf_needs_free(nd);
     return ok;

@@ -19,7 +19,8 @@ static int text(wk *k, qr_walk_role role, const qr_text *t)
 }
 
 /* A plain string as a one-run label at base + suffix. */
-static int label(wk *k, const char *s, const char *base, const char *fmt, size_t a, size_t b)
+static int label_as(wk *k, qr_walk_role role, const char *s, const char *base, const char *fmt,
+                    size_t a, size_t b)
 {
     if (!s || !k->w->text) return 0;
     char path[512], tail[64];
@@ -29,7 +30,12 @@ static int label(wk *k, const char *s, const char *base, const char *fmt, size_t
     r.text = s;
     r.len = strlen(s);
     qr_text t = {&r, r.len ? 1 : 0, path};
-    return text(k, QR_WALK_LABEL, &t);
+    return text(k, role, &t);
+}
+
+static int label(wk *k, const char *s, const char *base, const char *fmt, size_t a, size_t b)
+{
+    return label_as(k, QR_WALK_LABEL, s, base, fmt, a, b);
 }
 
 static int items(wk *k, const qr_item *it, size_t n, int depth)
@@ -72,9 +78,9 @@ static int image(wk *k, const qr_image *im)
 static int chart(wk *k, const qr_chart *c)
 {
     k->at.chart = c;
-    int r = label(k, c->title, c->path, "/title", 0, 0);
-    if (!r) r = label(k, c->x_title, c->path, "/x_title", 0, 0);
-    if (!r) r = label(k, c->y_title, c->path, "/y_title", 0, 0);
+    int r = label_as(k, QR_WALK_CHART_TITLE, c->title, c->path, "/title", 0, 0);
+    if (!r) r = label_as(k, QR_WALK_CHART_TITLE, c->x_title, c->path, "/x_title", 0, 0);
+    if (!r) r = label_as(k, QR_WALK_CHART_TITLE, c->y_title, c->path, "/y_title", 0, 0);
     for (size_t i = 0; !r && c->categories && i < c->n_categories; i++)
         r = label(k, c->categories[i], c->path, "/categories/%zu", i, 0);
     for (size_t i = 0; !r && i < c->n_series; i++)
@@ -158,6 +164,15 @@ static int sheet(wk *k, const qr_sheet *sh)
         r = chart(k, &sh->charts[i]);
     k->at.sheet = NULL;
     return r;
+}
+
+int qr_block_walk(const qr_block *b, const qr_walker *w)
+{
+    if (!b || !w) return 0;
+    wk k;
+    memset(&k, 0, sizeof k);
+    k.w = w;
+    return block(&k, b);
 }
 
 int qr_doc_walk(const qr_doc *d, const qr_walker *w)

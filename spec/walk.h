@@ -37,7 +37,8 @@ typedef enum qr_walk_role {
     QR_WALK_SLIDE_TITLE, /* a slide's title */
     QR_WALK_SUBTITLE,    /* a slide's subtitle */
     QR_WALK_NOTES,       /* a slide's speaker notes */
-    QR_WALK_LABEL        /* a plain string of a chart or a sheet (see above) */
+    QR_WALK_CHART_TITLE, /* a chart's title or axis title (a label, see above) */
+    QR_WALK_LABEL        /* another plain string of a chart, or of a sheet (see above) */
 } qr_walk_role;
 
 typedef struct qr_walk_text {
@@ -68,5 +69,8 @@ typedef struct qr_walker {
 /** Walk d with w. Returns 0 when every node was visited, else the nonzero
  *  value a callback returned. */
 int qr_doc_walk(const qr_doc *d, const qr_walker *w);
+
+/** Walk one document block (ENTER, its texts, EXIT) the same way. */
+int qr_block_walk(const qr_block *b, const qr_walker *w);
 
 #endif
