@@ -56,6 +56,7 @@
 #include <cairo-pdf.h>
 
 #include "pdf_int.h"
+#include "sha256.h"
 #include "walk.h"
 #include "preview.h"
 
@@ -980,14 +981,17 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 /* ---- the PNG layout cache ----------------------------------------------------------- */
 
 /* `quire render --pages all` asks for one page per call. Each thread keeps
- * the layout of the last document it rendered to PNG, keyed by a
- * fingerprint of everything that shapes the layout, so page N+1 of the same
- * spec is painted from the layout page N made instead of laying the whole
- * document out again. The cached context holds no pointer into the document
- * it came from (the tree is freed after each call); its warnings are kept
- * and reported again on each hit. One entry per thread, freed at exit. */
+ * the layout of the last document it rendered to PNG, keyed by all the
+ * spec says (its canonical JSON, spec/compile.h) plus what the spec only
+ * names (the bytes of its image files, as SHA-256) and the font set, so
+ * page N+1 of the same spec is painted from the layout page N made instead
+ * of laying the whole document out again, and any change to the spec (a
+ * theme, an accent, a new field) is a new key. The cached context holds no
+ * pointer into the document it came from (the tree is freed after each
+ * call); its warnings are kept and reported again on each hit. One entry
+ * per thread, freed at exit. */
 typedef struct png_cache {
-    uint64_t key;
+    qr_buf key;
     pd_ctx *ctx;
     qr_errlist warnings;
 } png_cache;
@@ -1002,6 +1006,7 @@ static void cache_drop(png_cache *pc)
         free(pc->ctx);
         pc->ctx = NULL;
     }
+    qr_buf_free(&pc->key);
     qr_errlist_clear(&pc->warnings);
 }
 
@@ -1040,149 +1045,33 @@ static png_cache *thread_cache(void)
     return pc;
 }
 
-/* FNV-1a, 64 bits. */
-static void fp_bytes(uint64_t *h, const void *p, size_t n)
+/* The key's image part: each image block's bytes as SHA-256. */
+static int key_image(void *ud, const qr_block *b, int exit)
 {
-    const unsigned char *s = p;
-    uint64_t x = *h;
-    for (size_t i = 0; i < n; i++) {
-        x ^= s[i];
-        x *= 0x100000001b3ULL;
-    }
-    *h = x;
+    if (exit || b->type != QR_BLOCK_IMAGE) return 0;
+    unsigned char digest[32];
+    qr_sha256 h;
+    qr_sha256_init(&h);
+    qr_sha256_update(&h, b->u.image.data, b->u.image.size);
+    qr_sha256_final(&h, digest);
+    qr_buf_append(ud, digest, sizeof digest);
+    return 0;
 }
 
-static void fp_u64(uint64_t *h, uint64_t v)
-{
-    fp_bytes(h, &v, sizeof v);
-}
-
-static void fp_f64(uint64_t *h, double v)
-{
-    fp_bytes(h, &v, sizeof v);
-}
-
-static void fp_str(uint64_t *h, const char *s)
-{
-    if (!s) {
-        fp_u64(h, UINT64_MAX);
-        return;
-    }
-    size_t n = strlen(s);
-    fp_u64(h, n);
-    fp_bytes(h, s, n);
-}
-
-static void fp_text(uint64_t *h, const qr_text *t)
-{
-    fp_u64(h, t->n);
-    for (size_t i = 0; i < t->n; i++) {
-        const qr_run *r = &t->runs[i];
-        fp_u64(h, r->len);
-        fp_bytes(h, r->text, r->len);
-        fp_u64(h, (uint64_t)(r->bold | r->italic << 1 | r->underline << 2 | r->strike << 3 |
-                             r->code << 4));
-        fp_str(h, r->link);
-    }
-}
-
-static void fp_items(uint64_t *h, const qr_item *it, size_t n)
-{
-    fp_u64(h, n);
-    for (size_t i = 0; i < n; i++) {
-        fp_text(h, &it[i].text);
-        fp_items(h, it[i].items, it[i].n_items);
-    }
-}
-
-/* Everything the layout depends on: the tree, the page, the fonts. */
-static uint64_t doc_fingerprint(const qr_render_ctx *rc)
+/* The layout cache key of rc's document into *key; 0 when the document
+ * has no canonical JSON (compiled without qr_compile_opts.canonical: not
+ * cached) or on OOM. */
+static int cache_key_of(const qr_render_ctx *rc, qr_buf *key)
 {
     const qr_doc *d = rc->doc;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    fp_u64(&h, (uint64_t)(uintptr_t)rc->fonts);
-    fp_text(&h, &d->title);
-    fp_str(&h, d->lang);
-    fp_f64(&h, d->page.width);
-    fp_f64(&h, d->page.height);
-    fp_f64(&h, d->page.margin_top);
-    fp_f64(&h, d->page.margin_right);
-    fp_f64(&h, d->page.margin_bottom);
-    fp_f64(&h, d->page.margin_left);
-    fp_u64(&h, d->n_blocks);
-    for (size_t i = 0; i < d->n_blocks; i++) {
-        const qr_block *b = &d->blocks[i];
-        fp_u64(&h, (uint64_t)b->type);
-        switch (b->type) {
-        case QR_BLOCK_HEADING:
-            fp_u64(&h, (uint64_t)b->u.heading.level);
-            fp_text(&h, &b->u.heading.text);
-            break;
-        case QR_BLOCK_PARAGRAPH:
-            fp_text(&h, &b->u.paragraph.text);
-            break;
-        case QR_BLOCK_LIST:
-            fp_u64(&h, (uint64_t)b->u.list.ordered);
-            fp_items(&h, b->u.list.items, b->u.list.n_items);
-            break;
-        case QR_BLOCK_TABLE: {
-            const qr_table *t = &b->u.table;
-            fp_u64(&h, t->n_cols);
-            fp_u64(&h, t->n_rows);
-            fp_u64(&h, t->headers ? t->n_headers : UINT64_MAX);
-            for (size_t k = 0; t->headers && k < t->n_headers; k++)
-                fp_text(&h, &t->headers[k].text);
-            for (size_t k = 0; t->widths && k < t->n_cols; k++)
-                fp_f64(&h, t->widths[k]);
-            for (size_t r = 0; r < t->n_rows; r++)
-                for (size_t k = 0; k < t->n_cols; k++) {
-                    fp_u64(&h, (uint64_t)t->rows[r][k].kind);
-                    fp_text(&h, &t->rows[r][k].text);
-                }
-            break;
-        }
-        case QR_BLOCK_CODE:
-            fp_text(&h, &b->u.code.text);
-            break;
-        case QR_BLOCK_IMAGE: {
-            const qr_image *im = &b->u.image;
-            fp_u64(&h, (uint64_t)im->type);
-            fp_u64(&h, im->size);
-            fp_bytes(&h, im->data, im->size);
-            fp_u64(&h, im->width_px);
-            fp_u64(&h, im->height_px);
-            fp_f64(&h, im->dpi_x);
-            fp_f64(&h, im->dpi_y);
-            fp_text(&h, &im->alt);
-            break;
-        }
-        case QR_BLOCK_PAGE_BREAK:
-            break;
-        case QR_BLOCK_CHART: {
-            const qr_chart *ch = &b->u.chart;
-            fp_u64(&h, (uint64_t)ch->type | (uint64_t)ch->legend << 8 |
-                           (uint64_t)(ch->labels | ch->stacked << 1 | ch->percent << 2) << 16);
-            fp_str(&h, ch->title);
-            fp_str(&h, ch->x_title);
-            fp_str(&h, ch->y_title);
-            fp_str(&h, ch->number_format);
-            fp_u64(&h, ch->n_categories);
-            for (size_t k = 0; k < ch->n_categories; k++)
-                fp_str(&h, ch->categories[k]);
-            fp_u64(&h, ch->n_series);
-            for (size_t k = 0; k < ch->n_series; k++) {
-                const qr_series *s = &ch->series[k];
-                fp_str(&h, s->name);
-                fp_u64(&h, s->color);
-                fp_u64(&h, s->n);
-                fp_bytes(&h, s->values, s->n * sizeof *s->values);
-                if (s->x) fp_bytes(&h, s->x, s->n * sizeof *s->x);
-            }
-            break;
-        }
-        }
-    }
-    return h;
+    if (!d->canonical) return 0;
+    uintptr_t fonts = (uintptr_t)rc->fonts;
+    qr_buf_append(key, &fonts, sizeof fonts);
+    qr_buf_append(key, &d->kind, sizeof d->kind);
+    qr_walker w = {.block = key_image, .ud = key};
+    qr_doc_walk(d, &w);
+    qr_buf_append(key, d->canonical, d->canonical_len);
+    return !key->oom;
 }
 
 /* Cut the laid-out context loose from the document, which is freed after
@@ -1263,9 +1152,11 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
     if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 1);
     if (rc->doc->kind == QR_KIND_SPREADSHEET) return qr_pdf_sheet_render(rc, out, 1);
     if (rc->png_contact) return doc_contact(rc, out);
-    uint64_t key = doc_fingerprint(rc);
-    png_cache *pc = thread_cache();
-    if (pc && pc->ctx && pc->key == key) {
+    qr_buf key = {0};
+    int keyed = cache_key_of(rc, &key);
+    png_cache *pc = keyed ? thread_cache() : NULL;
+    if (pc && pc->ctx && pc->key.len == key.len && memcmp(pc->key.data, key.data, key.len) == 0) {
+        qr_buf_free(&key);
         pd_ctx *c = pc->ctx;
         c->rc = rc;
         for (size_t i = 0; i < pc->warnings.count; i++) {
@@ -1280,6 +1171,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
 
     pd_ctx *c = malloc(sizeof *c);
     if (!c) {
+        qr_buf_free(&key);
         qr_errlist_add(rc->errors, QR_E_NOMEM, "", "out of memory", NULL);
         return qr_fail(QR_E_NOMEM);
     }
@@ -1287,6 +1179,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
     qr_status st = ctx_init(c, rc, 1);
     if (st == QR_OK) st = layout(c);
     if (st != QR_OK) {
+        qr_buf_free(&key);
         ctx_free(c);
         free(c);
         return st;
@@ -1296,6 +1189,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
     if (pc && c->status == QR_OK) {
         pc->ctx = c;
         pc->key = key;
+        key = (qr_buf){0};
         for (size_t i = w0; i < rc->warnings->count; i++) {
             const qr_error *w = &rc->warnings->items[i];
             qr_errlist_add(&pc->warnings, w->code, w->path, w->message, w->hint);
@@ -1304,6 +1198,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
         ctx_free(c);
         free(c);
     }
+    qr_buf_free(&key);
     return st;
 }
 

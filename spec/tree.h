@@ -302,6 +302,10 @@ typedef struct qr_doc {
     const char *lang; /* BCP 47 tag from the spec, or NULL */
     int theme;        /* spec/style.h's qr_theme; 0 = plain */
     long accent;      /* the spec's "accent": 0x1000000 | 0xRRGGBB, or 0 = none */
+    /* The spec's canonical JSON when the compile options asked for it
+     * (qr_compile_opts.canonical), else NULL: all the spec says, as one key. */
+    const char *canonical;
+    size_t canonical_len;
 
     /* document, pdf, html: legacy sections are already expanded into blocks,
      * first (heading level 1, then paragraphs), followed by the spec's blocks. */
