@@ -265,22 +265,17 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
     return QR_OK;
 }
 
-/* Plain text of a qr_text for the outline: runs joined, whitespace and
- * control characters folded to spaces. */
-static const char *outline_text(pd_ctx *c, const qr_text *t)
+/* Plain text of the text qr_pdf_text() just laid out (c->tbuf: its
+ * segments joined, cleaned) for the outline: whitespace and control
+ * characters folded to spaces. */
+static const char *outline_text(pd_ctx *c)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < t->n; i++)
-        n += t->runs[i].len;
+    size_t n = c->tbuf.len;
     if (n > 512) n = 512; /* an outline entry is a label */
     char *s = qr_arena_alloc(&c->arena, n + 1);
     if (!s) return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < t->n && k < n; i++) {
-        size_t m = t->runs[i].len < n - k ? t->runs[i].len : n - k;
-        memcpy(s + k, t->runs[i].text, m);
-        k += m;
-    }
+    size_t k = n;
+    if (n) memcpy(s, c->tbuf.data, n);
     /* Don't end inside a UTF-8 sequence. */
     size_t e = k;
     while (e > 0 && ((unsigned char)s[e - 1] & 0xC0) == 0x80)
@@ -290,7 +285,6 @@ static const char *outline_text(pd_ctx *c, const qr_text *t)
         size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
         if (k - (e - 1) < len) k = e - 1;
     }
-    qr_pdf_clean(s, s, k);
     for (size_t i = 0; i < k; i++)
         if (s[i] == '\n' || s[i] == '\t') s[i] = ' ';
     s[k] = '\0';
@@ -336,7 +330,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             b->space_before = head_before[lv];
             b->space_after = head_after[lv];
             b->text = qr_pdf_text(c, &qb->u.heading.text, NULL, 0, &st, c->width, qb->path);
-            b->outline = outline_text(c, &qb->u.heading.text);
+            b->outline = b->text ? outline_text(c) : NULL;
             break;
         }
         case QR_BLOCK_PARAGRAPH: {
