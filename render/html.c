@@ -215,15 +215,25 @@ static void put_run_segs(hw *w, const qr_seg *g, size_t n)
     if (open) puts_(w, "</span>");
 }
 
-/* A text from the text layer: per run its link and flags, then its segments. */
-static void put_text(hw *w, const qr_text *t)
+/* A text's segments and base direction (text/), NULL out of memory. They
+ * live until the next text. */
+static const qr_segs *segments(hw *w, const qr_text *t)
 {
     const qr_segs *sg;
-    if (qr_text_segments(&w->text, t, &sg) != QR_OK) {
-        w->b.oom = 1;
-        return;
-    }
-    for (size_t i = 0, next; i < sg->n; i = next) {
+    if (qr_text_segments(&w->text, t, &sg) == QR_OK) return sg;
+    w->b.oom = 1;
+    return NULL;
+}
+
+static qr_dir segs_dir(const qr_segs *sg)
+{
+    return sg ? sg->dir : QR_DIR_NEUTRAL;
+}
+
+/* A text from the text layer: per run its link and flags, then its segments. */
+static void put_segs(hw *w, const qr_segs *sg)
+{
+    for (size_t i = 0, next; sg && i < sg->n; i = next) {
         const qr_seg *r = &sg->items[i];
         for (next = i + 1; next < sg->n && sg->items[next].run == r->run; next++)
             ;
@@ -257,18 +267,20 @@ static void put_heading(hw *w, const qr_block *b)
     char open[4] = {'<', 'h', (char)('0' + h), '\0'};
     char close[7] = {'<', '/', 'h', (char)('0' + h), '>', '\n', '\0'};
     puts_(w, open);
-    put_dir(w, qr_fonts_text_direction(&b->u.heading.text), 0);
+    const qr_segs *sg = segments(w, &b->u.heading.text);
+    put_dir(w, segs_dir(sg), 0);
     putn(w, ">", 1);
-    put_text(w, &b->u.heading.text);
+    put_segs(w, sg);
     puts_(w, close);
 }
 
 static void put_paragraph(hw *w, const qr_block *b)
 {
     puts_(w, "<p");
-    put_dir(w, qr_fonts_text_direction(&b->u.paragraph.text), 0);
+    const qr_segs *sg = segments(w, &b->u.paragraph.text);
+    put_dir(w, segs_dir(sg), 0);
     putn(w, ">", 1);
-    put_text(w, &b->u.paragraph.text);
+    put_segs(w, sg);
     puts_(w, "</p>\n");
 }
 
@@ -291,9 +303,10 @@ static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inh
     for (size_t i = 0; i < n; i++) {
         const qr_item *it = &items[i];
         puts_(w, "<li");
-        int item_rtl = put_dir(w, qr_fonts_text_direction(&it->text), rtl);
+        const qr_segs *sg = segments(w, &it->text);
+        int item_rtl = put_dir(w, segs_dir(sg), rtl);
         putn(w, ">", 1);
-        put_text(w, &it->text);
+        put_segs(w, sg);
         /* The compiler limits nesting to 9 levels; the depth guard only
          * keeps a malformed tree from recursing without end. */
         if (it->n_items && depth < 64)
@@ -316,13 +329,14 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
 static void put_cell(hw *w, const qr_tcell *c, int th, int table_rtl)
 {
     puts_(w, th ? "<th" : "<td");
+    const qr_segs *sg = c ? segments(w, &c->text) : NULL;
     if (c && (c->kind == QR_TCELL_NUMBER)) {
         puts_(w, " class=\"num\"");
     } else if (c && c->kind == QR_TCELL_TEXT) {
-        put_dir(w, qr_fonts_text_direction(&c->text), table_rtl);
+        put_dir(w, segs_dir(sg), table_rtl);
     }
     putn(w, ">", 1);
-    if (c) put_text(w, &c->text);
+    put_segs(w, sg);
     puts_(w, th ? "</th>" : "</td>");
 }
 
