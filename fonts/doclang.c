@@ -9,6 +9,7 @@
  * U+AC00-U+D7A3 start with EA B0-ED 9E, Han U+4E00-U+9FFF with E4-E9):
  * one pass, no decoding. */
 #include "fonts.h"
+#include "../spec/walk.h"
 
 /* Han-only texts this long are sentences (Chinese); shorter ones (a table
  * cell, a name) are as much Japanese or Korean and do not count. */
@@ -51,60 +52,33 @@ static void count_text(tally *t, const qr_text *x)
     end_text(t);
 }
 
-static void count_items(tally *t, const qr_item *it, size_t n, int depth)
+/* The texts that count: running text, list items, table cells, slide
+ * titles (not code, alt texts, notes or chart labels). */
+static int count_walked(void *ud, const qr_walk_text *w)
 {
-    for (size_t i = 0; i < n; i++) {
-        count_text(t, &it[i].text);
-        if (depth < 16) count_items(t, it[i].items, it[i].n_items, depth + 1);
+    switch (w->role) {
+    case QR_WALK_TITLE:
+    case QR_WALK_HEADING:
+    case QR_WALK_PARAGRAPH:
+    case QR_WALK_ITEM:
+    case QR_WALK_HEADER_CELL:
+    case QR_WALK_CELL:
+    case QR_WALK_SLIDE_TITLE:
+    case QR_WALK_SUBTITLE:
+        count_text(ud, w->text);
+        break;
+    default:
+        break;
     }
-}
-
-static void count_table(tally *t, const qr_table *tb)
-{
-    for (size_t i = 0; tb->headers && i < tb->n_headers; i++)
-        count_text(t, &tb->headers[i].text);
-    for (size_t r = 0; r < tb->n_rows; r++)
-        for (size_t i = 0; i < tb->n_cols; i++)
-            count_text(t, &tb->rows[r][i].text);
+    return 0;
 }
 
 const char *qr_fonts_doc_cjk_lang(const qr_doc *doc)
 {
     if (!doc) return NULL;
     tally t = {0};
-    if (doc->title) {
-        size_t n = 0;
-        while (doc->title[n])
-            n++;
-        count_bytes(&t, doc->title, n);
-        end_text(&t);
-    }
-    for (size_t i = 0; i < doc->n_blocks; i++) {
-        const qr_block *b = &doc->blocks[i];
-        switch (b->type) {
-        case QR_BLOCK_HEADING:
-            count_text(&t, &b->u.heading.text);
-            break;
-        case QR_BLOCK_PARAGRAPH:
-            count_text(&t, &b->u.paragraph.text);
-            break;
-        case QR_BLOCK_LIST:
-            count_items(&t, b->u.list.items, b->u.list.n_items, 0);
-            break;
-        case QR_BLOCK_TABLE:
-            count_table(&t, &b->u.table);
-            break;
-        default:
-            break;
-        }
-    }
-    for (size_t i = 0; i < doc->n_slides; i++) {
-        const qr_slide *s = &doc->slides[i];
-        if (s->has_title) count_text(&t, &s->title);
-        if (s->has_subtitle) count_text(&t, &s->subtitle);
-        count_items(&t, s->bullets, s->n_bullets, 0);
-        if (s->table) count_table(&t, s->table);
-    }
+    qr_walker w = {.text = count_walked, .ud = &t};
+    qr_doc_walk(doc, &w);
     if (t.kana > 10 * t.hangul && t.kana > t.han_only) return "ja";
     if (t.hangul > 10 * t.kana && t.hangul > t.han_only) return "ko";
     return NULL;

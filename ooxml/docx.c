@@ -99,8 +99,10 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     d.ctx = ctx;
     d.doc = ctx->doc;
     d.fonts = ctx->fonts ? ctx->fonts : qr_fonts_default();
-    d.spans.cjk_lang = qr_fonts_doc_cjk_lang(d.doc);
+    qr_text_ctx_init(&d.text, d.fonts, d.doc->lang, ctx->warnings);
+    d.text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(d.doc);
     d.style = qr_style_of(d.doc);
+    d.text.body_face = d.style.body_face;
     qr_style_hex(d.style.code_fill, d.code_fill);
     qr_style_hex(d.style.header_fill, d.header_fill);
     qr_style_hex(d.style.grid, d.grid);
@@ -145,8 +147,8 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
         snprintf(name, sizeof name, "word/media/%s", file);
         qr_docx_fail(&d, qr_package_add_media(d.pkg, name, im->data, im->size));
     }
-    if (d.status == QR_OK && d.doc->title && *d.doc->title)
-        qr_docx_fail(&d, qr_package_set_title(d.pkg, d.doc->title));
+    if (d.status == QR_OK && d.doc->title.n)
+        qr_docx_fail(&d, qr_package_set_title(d.pkg, qr_plain(&d.doc->title)));
 
     qr_status st = d.status;
     if (st == QR_OK) st = qr_package_write(d.pkg, ctx->epoch, out);
@@ -158,12 +160,11 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     }
 
     qr_package_free(d.pkg);
-    qr_spans_free(&d.spans);
+    qr_text_ctx_free(&d.text);
     free(d.links);
     free(d.images);
     free(d.image_rids);
     free(d.families);
-    free(d.warned);
     return st;
 }
 

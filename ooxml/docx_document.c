@@ -10,13 +10,13 @@
  * font in the slot Word uses for the script (ascii/hAnsi, eastAsia or cs),
  * with <w:rtl>, <w:cs> and <w:lang>. Right-to-left paragraphs get <w:bidi>,
  * which also makes their start (default) alignment the right edge, in Word
- * and LibreOffice alike. Inside a run, tab, newline and CR become <w:tab/>
- * and <w:br/>; characters XML forbids become U+FFFD (qr_xml).
+ * and LibreOffice alike. The segments come from the text layer (text/):
+ * tab and line-break segments become <w:tab/> and <w:br/>; characters XML
+ * forbids become U+FFFD (qr_xml).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "docx_int.h"
 #include "look.h"
@@ -160,40 +160,26 @@ static void write_w_t(qr_xml *x, const char *s, size_t n)
     qr_xml_end(x);
 }
 
-/* A run's content: text, <w:tab/> for tabs, <w:br/> for LF, CR LF and CR. */
-static void write_run_content(qr_xml *x, const char *s, size_t n)
-{
-    size_t start = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c != '\t' && c != '\n' && c != '\r') continue;
-        write_w_t(x, s + start, i - start);
-        if (c == '\t') {
-            qr_xml_leaf(x, "w:tab", NULL);
-        } else {
-            if (c == '\r' && i + 1 < n && s[i + 1] == '\n') i++;
-            qr_xml_leaf(x, "w:br", NULL);
-        }
-        start = i + 1;
-    }
-    write_w_t(x, s + start, n - start);
-}
-
-/* <w:r> */
-static void write_w_r(qr_xml *x, const qr_docx_rpr *rpr, const char *s, size_t n)
+/* <w:r> over segments g[0..n) of one run: their text (adjacent text
+ * segments in one <w:t>), <w:tab/> for tabs, <w:br/> for line breaks. */
+static void write_w_r(qr_xml *x, const qr_docx_rpr *rpr, const qr_seg *g, size_t n)
 {
     qr_xml_start(x, "w:r");
     qr_docx_write_w_rpr(x, rpr);
-    write_run_content(x, s, n);
+    for (size_t i = 0, next; i < n; i = next) {
+        next = i + 1;
+        if (g[i].kind == QR_SEG_TAB) {
+            qr_xml_leaf(x, "w:tab", NULL);
+        } else if (g[i].kind == QR_SEG_BREAK) {
+            qr_xml_leaf(x, "w:br", NULL);
+        } else {
+            size_t len = g[i].len;
+            for (; next < n && g[next].kind == QR_SEG_TEXT; next++)
+                len += g[next].len;
+            write_w_t(x, g[i].text, len);
+        }
+    }
     qr_xml_end(x);
-}
-
-/* Links only for the schemes the spec allows (the compiler checked; we
- * check again, as the html backend does). */
-static int link_ok(const char *url)
-{
-    return url && (strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
-                   strncasecmp(url, "mailto:", 7) == 0);
 }
 
 static size_t hash_str(const char *s)
@@ -242,41 +228,6 @@ static const char *link_rid(qr_docx *d, const char *url)
     return rid;
 }
 
-/* Warn once per document for each code point no installed font covers. */
-static void warn_missing(qr_docx *d, const char *path)
-{
-    for (size_t i = 0; i < d->spans.n_missing; i++) {
-        uint32_t cp = d->spans.missing[i].cp;
-        /* Characters XML forbids are written as U+FFFD: nothing to cover. */
-        if (cp < 0x20 || cp == 0xFFFE || cp == 0xFFFF) continue;
-        size_t lo = 0, hi = d->n_warned;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (d->warned[mid] < cp)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < d->n_warned && d->warned[lo] == cp) continue;
-        if (d->n_warned == d->cap_warned) {
-            size_t cap = d->cap_warned ? d->cap_warned * 2 : 16;
-            uint32_t *nw = realloc(d->warned, cap * sizeof *nw);
-            if (!nw) {
-                qr_docx_fail(d, QR_E_NOMEM);
-                return;
-            }
-            d->warned = nw;
-            d->cap_warned = cap;
-        }
-        memmove(d->warned + lo + 1, d->warned + lo, (d->n_warned - lo) * sizeof *d->warned);
-        d->warned[lo] = cp;
-        d->n_warned++;
-        qr_errlist_addf(d->ctx->warnings, QR_OK, path ? path : "",
-                        "install a font that has this character; Word shows it as a box",
-                        "no installed font covers U+%04X", (unsigned)cp);
-    }
-}
-
 /* Formatting a whole paragraph imposes on its runs. */
 typedef struct para_fmt {
     unsigned bold : 1; /* table header cells */
@@ -293,19 +244,17 @@ static int is_default_font(qr_docx *d, const char *family)
     return 1;
 }
 
-/* The run properties of one span of run r. */
-static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf, qr_docx_rpr *p)
+/* The run properties of one segment. */
+static void seg_rpr(qr_docx *d, const qr_seg *s, para_fmt pf, qr_docx_rpr *p)
 {
     memset(p, 0, sizeof *p);
     const char *mono = qr_fonts_mono_family();
-    int code = r->code || pf.code;
-    /* the theme's body face (spec/style.h) for the Latin text it covers */
-    const char *family = qr_fonts_body_face(d->fonts, s, r->text, d->style.body_face);
-    if (link_ok(r->link)) p->style = "Hyperlink";
+    int code = s->code || pf.code;
+    if (s->link) p->style = "Hyperlink";
     switch (s->slot) {
     case QR_SLOT_LATIN:
         /* The document default (docDefaults) needs no repeating. */
-        p->ascii = code ? mono : is_default_font(d, family) ? NULL : family;
+        p->ascii = code ? mono : is_default_font(d, s->family) ? NULL : s->family;
         p->lang = s->lang && !(d->doc->lang && strcmp(s->lang, d->doc->lang) == 0) ? s->lang : NULL;
         break;
     case QR_SLOT_EAST_ASIAN:
@@ -324,12 +273,12 @@ static void span_rpr(qr_docx *d, const qr_span *s, const qr_run *r, para_fmt pf,
         p->lang_bidi = s->lang;
         break;
     }
-    qr_docx_use_family(d, family);
-    p->bold = r->bold || pf.bold;
-    p->italic = r->italic;
-    p->underline = r->underline;
-    p->strike = r->strike;
-    if (r->code && !pf.code) p->shading = d->code_fill;
+    qr_docx_use_family(d, s->family);
+    p->bold = s->bold || pf.bold;
+    p->italic = s->italic;
+    p->underline = s->underline;
+    p->strike = s->strike;
+    if (s->code && !pf.code) p->shading = d->code_fill;
 }
 
 static int str_eq(const char *a, const char *b)
@@ -347,35 +296,25 @@ static int rpr_eq(const qr_docx_rpr *a, const qr_docx_rpr *b)
            str_eq(a->lang_ea, b->lang_ea) && str_eq(a->lang_bidi, b->lang_bidi);
 }
 
-/* The runs of a text: one <w:r> per span (adjacent spans of one run that
- * come out alike, say kana then kanji in one font, share a <w:r>), inside
- * <w:hyperlink> for links. */
-static void write_text(qr_docx *d, const qr_text *t, para_fmt pf)
+/* The runs of a text: one <w:r> per span (adjacent segments of one run
+ * that come out alike, say kana then kanji in one font, share a <w:r>),
+ * inside <w:hyperlink> for links. The segments come from text/. */
+static void write_segs(qr_docx *d, const qr_segs *sg, para_fmt pf)
 {
-    if (d->status != QR_OK || t->n == 0) return;
+    if (!sg) return;
     qr_xml *x = d->x;
-    qr_spans_reset(&d->spans);
-    qr_status st = qr_fonts_itemize_text(d->fonts, t, d->doc->lang, &d->spans);
-    if (st != QR_OK) {
-        qr_docx_fail(d, st);
-        return;
-    }
-    if (d->spans.n_missing) warn_missing(d, t->path);
     long open_link = -1; /* the run whose <w:hyperlink> is open */
-    const qr_span *items = d->spans.items;
-    size_t n = d->spans.n;
+    const qr_seg *items = sg->items;
+    size_t n = sg->n;
     for (size_t i = 0, next; i < n; i = next) {
-        const qr_span *s = &items[i];
+        const qr_seg *s = &items[i];
         next = i + 1;
-        if (s->run >= t->n) continue;
-        const qr_run *r = &t->runs[s->run];
-        if (s->start > r->len || s->len > r->len - s->start) continue;
         if (open_link >= 0 && open_link != (long)s->run) {
             qr_xml_end(x);
             open_link = -1;
         }
-        if (open_link < 0 && link_ok(r->link)) {
-            const char *rid = link_rid(d, r->link);
+        if (open_link < 0 && s->link) {
+            const char *rid = link_rid(d, s->link);
             if (!rid) return;
             /* <w:hyperlink> */
             qr_xml_start(x, "w:hyperlink");
@@ -384,44 +323,50 @@ static void write_text(qr_docx *d, const qr_text *t, para_fmt pf)
             open_link = (long)s->run;
         }
         qr_docx_rpr rpr, more;
-        span_rpr(d, s, r, pf, &rpr);
-        size_t len = s->len;
-        for (; next < n; next++) {
-            const qr_span *m = &items[next];
-            if (m->run != s->run || m->start != s->start + len || m->len > r->len - m->start) break;
-            span_rpr(d, m, r, pf, &more);
+        seg_rpr(d, s, pf, &rpr);
+        for (; next < n && items[next].run == s->run; next++) {
+            seg_rpr(d, &items[next], pf, &more);
             if (!rpr_eq(&rpr, &more)) break;
-            len += m->len;
         }
-        write_w_r(x, &rpr, r->text + s->start, len);
+        write_w_r(x, &rpr, s, next - i);
     }
     if (open_link >= 0) qr_xml_end(x);
+}
+
+/* The segments of t (text/), NULL after a failure. */
+static const qr_segs *segments(qr_docx *d, const qr_text *t)
+{
+    if (d->status != QR_OK) return NULL;
+    const qr_segs *sg;
+    qr_status st = qr_text_segments(&d->text, t, &sg);
+    if (st != QR_OK) {
+        qr_docx_fail(d, st);
+        return NULL;
+    }
+    return sg;
 }
 
 /* <w:p> holding a text. ppr->bidi is set here from the text's direction. */
 static void write_w_p(qr_docx *d, qr_docx_ppr *ppr, const qr_text *t, para_fmt pf)
 {
     qr_xml *x = d->x;
-    if (qr_fonts_text_direction(t) == QR_DIR_RTL) ppr->bidi = 1;
+    const qr_segs *sg = segments(d, t);
+    if (sg && sg->dir == QR_DIR_RTL) ppr->bidi = 1;
     qr_xml_start(x, "w:p");
     qr_docx_write_w_ppr(x, ppr);
-    write_text(d, t, pf);
+    write_segs(d, sg, pf);
     qr_xml_end(x);
 }
 
 /* ---- blocks ------------------------------------------------------------------- */
 
-static void write_title(qr_docx *d, const char *title)
+static void write_title(qr_docx *d, const qr_text *title)
 {
-    qr_run r = {0};
-    r.text = title;
-    r.len = strlen(title);
-    qr_text t = {&r, 1, "/title"};
     qr_docx_ppr ppr = {0};
     ppr.style = "Title";
     /* the theme's alignment (spec/style.h), whatever the text's direction */
     ppr.jc = d->style.title_align == QR_STYLE_CENTER ? "center" : "left";
-    write_w_p(d, &ppr, &t, (para_fmt){0});
+    write_w_p(d, &ppr, title, (para_fmt){0});
 }
 
 static void write_heading(qr_docx *d, const qr_block *b)
@@ -595,20 +540,15 @@ static void write_w_tbl(qr_docx *d, const qr_table *t)
 
 static void write_code(qr_docx *d, const qr_block *b)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/text", b->path ? b->path : "");
-    qr_run r = {0};
-    r.text = b->u.code.text;
-    r.len = b->u.code.len;
-    qr_text t = {&r, 1, path};
     qr_docx_ppr ppr = {0};
     ppr.style = "Code";
     para_fmt pf = {0};
     pf.code = 1;
     /* Code reads left to right whatever its comments hold: no <w:bidi>. */
+    const qr_segs *sg = segments(d, &b->u.code.text);
     qr_xml_start(d->x, "w:p");
     qr_docx_write_w_ppr(d->x, &ppr);
-    write_text(d, &t, pf);
+    write_segs(d, sg, pf);
     qr_xml_end(d->x);
 }
 
@@ -758,7 +698,7 @@ static void write_image(qr_docx *d, const qr_block *b)
     qr_xml_start(x, "w:p");
     qr_xml_start(x, "w:r");
     qr_xml_start(x, "w:drawing");
-    write_wp_inline(x, cx, cy, d->n_pictures, file, im->alt, rid);
+    write_wp_inline(x, cx, cy, d->n_pictures, file, qr_plain(&im->alt), rid);
     qr_xml_end(x);
     qr_xml_end(x);
     qr_xml_end(x);
@@ -824,7 +764,7 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
         qr_xml_leaf(x, "w:background", "w:color", hex, NULL);
     }
     qr_xml_start(x, "w:body");
-    if (d->doc->title && *d->doc->title) write_title(d, d->doc->title);
+    if (d->doc->title.n) write_title(d, &d->doc->title);
     for (size_t i = 0; i < d->doc->n_blocks && d->status == QR_OK; i++) {
         const qr_block *b = &d->doc->blocks[i];
         write_block(d, b);

@@ -18,6 +18,7 @@
 
 #include "backend.h"
 #include "fonts.h"
+#include "../text/text.h"
 #include "package.h"
 #include "style.h"
 #include "xml.h"
@@ -60,7 +61,7 @@ typedef struct qr_docx {
     qr_fonts *fonts;
     qr_package *pkg;
     qr_xml *x;           /* the writer of the part being produced */
-    qr_spans spans;      /* reused for every paragraph */
+    qr_text_ctx text;    /* the text layer: segments of every paragraph, warnings */
     long text_width;     /* twips between the margins */
     qr_style style;      /* the spec's theme */
     char code_fill[7];   /* style.code_fill as "RRGGBB": shading behind code */
@@ -89,10 +90,6 @@ typedef struct qr_docx {
     const char *default_font; /* fonts/' pointer for QR_DOCX_FONT, once seen */
     const char **families;
     size_t n_families, cap_families;
-
-    /* code points already warned about (sorted), so each is reported once */
-    uint32_t *warned;
-    size_t n_warned, cap_warned;
 } qr_docx;
 
 /* Run properties, the inputs of <w:rPr>. NULL / 0 fields are left out. */

@@ -219,9 +219,11 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
     qr_pptx pp = {0};
     pp.ctx = ctx;
     pp.doc = doc;
-    pp.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
+    qr_text_ctx_init(&pp.text, ctx->fonts, doc->lang, ctx->warnings);
+    pp.text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
     qr_pptx_geom_init(&pp.geom, doc->wide);
     pp.style = qr_style_of(doc);
+    pp.text.body_face = pp.style.body_face;
     pp.pkg = qr_package_new();
     pres_ids ids = {0};
     char name[64];
@@ -232,7 +234,7 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
         goto done;
     }
     for (size_t i = 0; i < doc->n_slides; i++)
-        if (doc->slides[i].notes) pp.n_notes++;
+        if (doc->slides[i].has_notes) pp.n_notes++;
 
     /* Relationships of presentation.xml first: its ids go into the part. */
     const char *pres = "ppt/presentation.xml";
@@ -258,12 +260,14 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
         goto done;
     for (size_t i = 0; i < doc->n_slides; i++) {
         if (qr_pptx_slide(&pp, i)) goto done;
-        if (doc->slides[i].notes && qr_pptx_notes_slide(&pp, i)) goto done;
+        if (doc->slides[i].has_notes && qr_pptx_notes_slide(&pp, i)) goto done;
     }
     if (pp.n_notes && qr_pptx_notes_master(&pp)) goto done;
     if (write_pres_props(&pp) || write_view_props(&pp) || write_table_styles(&pp)) goto done;
 
-    if (qr_pptx_fail(&pp, qr_package_set_title(pp.pkg, doc->title))) goto done;
+    if (qr_pptx_fail(&pp,
+                     qr_package_set_title(pp.pkg, doc->title.n ? qr_plain(&doc->title) : NULL)))
+        goto done;
     {
         char extra[256];
         snprintf(
@@ -282,8 +286,7 @@ done:
         qr_errlist_addf(ctx->errors, pp.status, "", NULL, "the pptx backend failed: %s",
                         qr_status_str(pp.status));
     qr_package_free(pp.pkg);
-    qr_spans_free(&pp.spans);
-    free(pp.warned);
+    qr_text_ctx_free(&pp.text);
     free(pp.links);
     free(ids.slides);
     return pp.status;

@@ -20,6 +20,7 @@
 
 #include "backend.h"
 #include "fonts.h"
+#include "../text/text.h"
 #include "package.h"
 #include "slide_layout.h"
 #include "style.h"
@@ -91,11 +92,8 @@ typedef struct qr_pptx {
     qr_package *pkg;
     qr_pptx_geom geom;
     qr_style style;   /* the spec's theme (spec/style.h) */
-    qr_spans spans;   /* scratch, reused per paragraph */
+    qr_text_ctx text; /* the text layer: segments of every paragraph, warnings */
     qr_status status; /* sticky */
-    /* Code points already warned about (each is reported once). */
-    uint32_t *warned;
-    size_t n_warned, cap_warned;
     /* Hyperlinks of the part being written: one relationship per URL. */
     const char *part;
     struct qr_pptx_link {
@@ -116,6 +114,7 @@ typedef struct qr_pptx_rpr {
     unsigned b : 1, i : 1, u : 1, strike : 1;
     qr_font_slot slot;    /* which of a:latin, a:ea, a:cs carries family */
     const char *family;   /* NULL: inherit the theme fonts */
+    const char *mono;     /* code outside the Latin slot: a:latin's typeface, or NULL */
     const char *link_rid; /* a:hlinkClick r:id, or NULL */
 } qr_pptx_rpr;
 
@@ -145,8 +144,8 @@ typedef struct qr_pptx_ppr {
 /** <a:pPr>; nothing when every field inherits. */
 void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p);
 
-/** <a:p>: one paragraph of text, itemized by script (fonts/), one <a:r> per
- *  span, <a:br/> for newlines. sz: explicit size or 0 to inherit.
+/** <a:p>: one paragraph of text, in the text layer's segments (text/): one
+ *  <a:r> per span, tabs kept in <a:t>, <a:br/> for line breaks. sz: explicit size or 0 to inherit.
  *  ppr->rtl is decided here from the text (first strong character). Warns
  *  about uncovered code points and registers hyperlinks on pp->part. */
 void qr_pptx_write_a_p(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz);

@@ -106,7 +106,7 @@ qr_status qr_pptx_notes_master(qr_pptx *pp)
 qr_status qr_pptx_notes_slide(qr_pptx *pp, size_t i)
 {
     const qr_slide *sl = &pp->doc->slides[i];
-    char part[64], target[64], path[256];
+    char part[64], target[64];
     snprintf(part, sizeof part, "ppt/notesSlides/notesSlide%zu.xml", i + 1);
     snprintf(target, sizeof target, "../notesSlides/notesSlide%zu.xml", i + 1);
     char slide_part[64], slide_target[64];
@@ -117,7 +117,6 @@ qr_status qr_pptx_notes_slide(qr_pptx *pp, size_t i)
                         0) ||
         !qr_package_rel(pp->pkg, part, QR_REL_SLIDE, slide_target, 0))
         return qr_pptx_fail(pp, QR_E_NOMEM);
-    snprintf(path, sizeof path, "%s/notes", sl->path ? sl->path : "");
 
     qr_buf b;
     qr_xml *x = qr_pptx_begin(pp, &b);
@@ -145,15 +144,15 @@ qr_status qr_pptx_notes_slide(qr_pptx *pp, size_t i)
     qr_xml_start(x, "p:txBody");
     qr_xml_leaf(x, "a:bodyPr", NULL);
     qr_xml_leaf(x, "a:lstStyle", NULL);
-    const char *s = sl->notes;
-    size_t n = strlen(s);
+    const char *s = qr_plain(&sl->notes);
+    size_t n = qr_plain_len(&sl->notes);
     size_t start = 0;
     for (size_t k = 0; k <= n; k++) {
         if (k < n && s[k] != '\n' && s[k] != '\r') continue;
         qr_run run = {0};
         run.text = s + start;
         run.len = k - start;
-        qr_text line = {&run, 1, path};
+        qr_text line = {&run, 1, sl->notes.path};
         qr_pptx_ppr ppr = {0};
         qr_pptx_write_a_p(pp, x, &line, ppr, 0);
         if (k < n && s[k] == '\r' && k + 1 < n && s[k + 1] == '\n') k++;

@@ -7,8 +7,8 @@
  * of the four layouts; its title and text sit in the layout's placeholders
  * with explicit positions.
  *
- * Text. Each paragraph is itemized by fonts/ into spans of one script and
- * one font; each span is one <a:r> whose <a:rPr> names the family in its
+ * Text. Each paragraph comes from the text layer (text/) as segments of one
+ * script and one font; each span is one <a:r> whose <a:rPr> names the family in its
  * slot (a:latin, a:ea or a:cs) and the span's language, so CJK, Arabic and
  * Hebrew get covering fonts in PowerPoint and LibreOffice alike (the a:ea
  * python-pptx cannot set). Paragraphs whose first strong character is
@@ -39,6 +39,7 @@ void qr_pptx_write_a_rpr(qr_xml *x, const char *name, const qr_pptx_rpr *p)
     if (p->u) qr_xml_attr(x, "u", "sng");
     if (p->strike) qr_xml_attr(x, "strike", "sngStrike");
     /* children in CT_TextCharacterProperties order: ... latin, ea, cs, sym, hlinkClick */
+    if (p->mono && p->slot != QR_SLOT_LATIN) qr_xml_leaf(x, "a:latin", "typeface", p->mono, NULL);
     if (p->family) {
         const char *slot = p->slot == QR_SLOT_EAST_ASIAN ? "a:ea"
                            : p->slot == QR_SLOT_COMPLEX  ? "a:cs"
@@ -84,101 +85,60 @@ void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p)
     qr_xml_end(x);
 }
 
-/* Warn once per code point that no installed font covers. */
-static void warn_missing(qr_pptx *pp, const qr_text *t)
+/* <a:r> over the text and tab segments g[0..n) of one span: a tab stays a
+ * tab character in <a:t>, as PowerPoint writes it (DrawingML has no tab
+ * element); PowerPoint and LibreOffice move it to the next tab stop. */
+static void write_a_r(qr_xml *x, const qr_seg *g, size_t n, const qr_pptx_rpr *rpr)
 {
-    for (size_t i = 0; i < pp->spans.n_missing; i++) {
-        uint32_t cp = pp->spans.missing[i].cp;
-        /* Characters XML forbids are written as U+FFFD (xml.h): not a font matter. */
-        if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF)
-            continue;
-        size_t k;
-        for (k = 0; k < pp->n_warned; k++)
-            if (pp->warned[k] == cp) break;
-        if (k < pp->n_warned) continue;
-        if (pp->n_warned == pp->cap_warned) {
-            size_t cap = pp->cap_warned ? pp->cap_warned * 2 : 16;
-            uint32_t *nw = realloc(pp->warned, cap * sizeof *nw);
-            if (!nw) {
-                qr_pptx_fail(pp, QR_E_NOMEM);
-                return;
-            }
-            pp->warned = nw;
-            pp->cap_warned = cap;
-        }
-        pp->warned[pp->n_warned++] = cp;
-        qr_errlist_addf(
-            pp->ctx->warnings, QR_OK, t->path ? t->path : "",
-            "install a font that covers it (Debian: fonts-noto-core, fonts-noto-cjk) or remove it",
-            "no installed font covers U+%04X", (unsigned)cp);
-    }
-}
-
-/* <a:r> pieces of one span: text up to each newline, <a:br/> for the newline. */
-static void write_span_text(qr_xml *x, const char *s, size_t len, const qr_pptx_rpr *rpr)
-{
-    size_t start = 0;
-    for (size_t i = 0; i <= len; i++) {
-        int nl = i < len && (s[i] == '\n' || s[i] == '\r');
-        if (i < len && !nl) continue;
-        if (i > start) {
-            qr_xml_start(x, "a:r");
-            qr_pptx_write_a_rpr(x, "a:rPr", rpr);
-            qr_xml_start(x, "a:t");
-            qr_xml_text(x, s + start, i - start);
-            qr_xml_end(x);
-            qr_xml_end(x);
-        }
-        if (nl) {
-            if (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n') i++;
-            qr_xml_start(x, "a:br");
-            qr_pptx_write_a_rpr(x, "a:rPr", rpr);
-            qr_xml_end(x);
-        }
-        start = i + 1;
-    }
-}
-
-/* Links only for the schemes the spec allows (the compiler checked; check again). */
-static int link_ok(const char *url)
-{
-    return url && (strncmp(url, "https:", 6) == 0 || strncmp(url, "http:", 5) == 0 ||
-                   strncmp(url, "mailto:", 7) == 0);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += g[i].len;
+    qr_xml_start(x, "a:r");
+    qr_pptx_write_a_rpr(x, "a:rPr", rpr);
+    qr_xml_start(x, "a:t");
+    qr_xml_text(x, g[0].text, len);
+    qr_xml_end(x);
+    qr_xml_end(x);
 }
 
 /* <a:p> */
 static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz,
                            int bold)
 {
-    ppr.rtl = qr_fonts_text_direction(t) == QR_DIR_RTL;
+    const qr_segs *sg = NULL;
+    if (qr_text_segments(&pp->text, t, &sg) != QR_OK) {
+        qr_pptx_fail(pp, QR_E_NOMEM);
+        sg = NULL;
+    }
+    ppr.rtl = sg && sg->dir == QR_DIR_RTL;
     qr_xml_start(x, "a:p");
     qr_pptx_write_a_ppr(x, &ppr);
-    qr_spans_reset(&pp->spans);
-    if (qr_fonts_itemize_text(pp->ctx->fonts, t, pp->doc->lang, &pp->spans) != QR_OK) {
-        qr_pptx_fail(pp, QR_E_NOMEM);
-    } else {
-        warn_missing(pp, t);
-        for (size_t i = 0; i < pp->spans.n; i++) {
-            const qr_span *s = &pp->spans.items[i];
-            if (s->run >= t->n) continue;
-            const qr_run *run = &t->runs[s->run];
-            if (s->start >= run->len || s->len == 0) continue;
-            size_t len = s->len <= run->len - s->start ? s->len : run->len - s->start;
-            qr_pptx_rpr rpr = {0};
-            rpr.lang = s->lang ? s->lang : pp->doc->lang;
-            rpr.sz = sz;
-            rpr.b = run->bold || bold;
-            rpr.i = run->italic;
-            rpr.u = run->underline;
-            rpr.strike = run->strike;
-            rpr.slot = s->slot;
-            rpr.family =
-                run->code && s->slot == QR_SLOT_LATIN
-                    ? qr_fonts_mono_family()
-                    : qr_fonts_body_face(pp->ctx->fonts, s, run->text, pp->style.body_face);
-            rpr.link_rid = link_ok(run->link) ? qr_pptx_link_rid(pp, run->link) : NULL;
-            write_span_text(x, run->text + s->start, len, &rpr);
+    for (size_t i = 0, next; sg && i < sg->n; i = next) {
+        const qr_seg *g = &sg->items[i];
+        next = i + 1;
+        qr_pptx_rpr rpr = {0};
+        rpr.lang = g->lang ? g->lang : pp->doc->lang;
+        rpr.sz = sz;
+        rpr.b = g->bold || bold;
+        rpr.i = g->italic;
+        rpr.u = g->underline;
+        rpr.strike = g->strike;
+        rpr.slot = g->slot;
+        /* Code: the monospace font in the Latin slot whatever the script,
+         * as docx does; other scripts keep their font in a:ea or a:cs. */
+        rpr.family = g->code && g->slot == QR_SLOT_LATIN ? qr_fonts_mono_family() : g->family;
+        rpr.mono = g->code ? qr_fonts_mono_family() : NULL;
+        rpr.link_rid = g->link ? qr_pptx_link_rid(pp, g->link) : NULL;
+        if (g->kind == QR_SEG_BREAK) {
+            qr_xml_start(x, "a:br");
+            qr_pptx_write_a_rpr(x, "a:rPr", &rpr);
+            qr_xml_end(x);
+            continue;
         }
+        while (next < sg->n && sg->items[next].span == g->span &&
+               sg->items[next].kind != QR_SEG_BREAK)
+            next++;
+        write_a_r(x, g, next - i, &rpr);
     }
     if (sz || pp->doc->lang) {
         qr_pptx_rpr end = {0};
@@ -369,7 +329,7 @@ static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, con
     qr_xml_start(x, "p:cNvPr");
     qr_xml_attr_int(x, "id", id);
     qr_xml_attr(x, "name", img->name);
-    qr_xml_attr(x, "descr", img->alt ? img->alt : "");
+    qr_xml_attr(x, "descr", qr_plain(&img->alt));
     qr_xml_end(x);
     qr_xml_start(x, "p:cNvPicPr");
     qr_xml_leaf(x, "a:picLocks", "noChangeAspect", "1", NULL);

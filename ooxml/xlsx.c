@@ -101,7 +101,7 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
         st = qr_fail(QR_E_NOMEM);
         goto done;
     }
-    if (doc->title && (st = qr_package_set_title(p, doc->title))) goto done;
+    if (doc->title.n && (st = qr_package_set_title(p, qr_plain(&doc->title)))) goto done;
     st = qr_package_write(p, ctx->epoch, out);
     if (st != QR_OK) {
         /* A sheet that failed says why (out of memory, mostly). */

@@ -104,7 +104,7 @@ static qr_status placeholder(pd_ctx *c, pd_block *b)
 {
     pd_style st = {.size = 9, .align = PD_ALIGN_CENTER};
     const qr_image *im = b->png;
-    const char *label = im->alt && *im->alt ? im->alt : "image";
+    const char *label = im->alt.n ? qr_plain(&im->alt) : "image";
     double lw = b->img_w - 8 > 8 ? b->img_w - 8 : 8;
     b->surface = NULL;
     b->alt = qr_pdf_text(c, NULL, label, strlen(label), &st, lw, b->path);

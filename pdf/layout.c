@@ -197,7 +197,7 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
         /* PNG preview of a JPEG (no decoder here) or a PNG too big to
          * decode: a light box with the alt text. */
         pd_style st = {.size = 9, .align = PD_ALIGN_CENTER};
-        const char *label = im->alt && *im->alt ? im->alt : "image";
+        const char *label = im->alt.n ? qr_plain(&im->alt) : "image";
         double lw = b->img_w - 8 > 8 ? b->img_w - 8 : 8;
         b->alt = qr_pdf_text(c, NULL, label, strlen(label), &st, lw, path);
         if (!b->alt) return c->status;
@@ -262,22 +262,17 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
     return QR_OK;
 }
 
-/* Plain text of a qr_text for the outline: runs joined, whitespace and
- * control characters folded to spaces. */
-static const char *outline_text(pd_ctx *c, const qr_text *t)
+/* Plain text of the text qr_pdf_text() just laid out (c->tbuf: its
+ * segments joined, cleaned) for the outline: whitespace and control
+ * characters folded to spaces. */
+static const char *outline_text(pd_ctx *c)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < t->n; i++)
-        n += t->runs[i].len;
+    size_t n = c->tbuf.len;
     if (n > 512) n = 512; /* an outline entry is a label */
     char *s = qr_arena_alloc(&c->arena, n + 1);
     if (!s) return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < t->n && k < n; i++) {
-        size_t m = t->runs[i].len < n - k ? t->runs[i].len : n - k;
-        memcpy(s + k, t->runs[i].text, m);
-        k += m;
-    }
+    size_t k = n;
+    if (n) memcpy(s, c->tbuf.data, n);
     /* Don't end inside a UTF-8 sequence. */
     size_t e = k;
     while (e > 0 && ((unsigned char)s[e - 1] & 0xC0) == 0x80)
@@ -287,7 +282,6 @@ static const char *outline_text(pd_ctx *c, const qr_text *t)
         size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
         if (k - (e - 1) < len) k = e - 1;
     }
-    qr_pdf_clean(s, s, k);
     for (size_t i = 0; i < k; i++)
         if (s[i] == '\n' || s[i] == '\t') s[i] = ' ';
     s[k] = '\0';
@@ -296,7 +290,6 @@ static const char *outline_text(pd_ctx *c, const qr_text *t)
 
 qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
 {
-    const char *t = c->doc->title;
     pd_style st = {.size = TITLE_SIZE,
                    .bold = 1,
                    .align = c->style.title_align == QR_STYLE_CENTER ? PD_ALIGN_CENTER : 0,
@@ -306,7 +299,7 @@ qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
     b->path = "/title";
     b->space_after = c->style.title_after;
     b->rule = c->style.title_rule;
-    b->text = qr_pdf_text(c, NULL, t, strlen(t), &st, c->width, "/title");
+    b->text = qr_pdf_text(c, &c->doc->title, NULL, 0, &st, c->width, NULL);
     return c->status;
 }
 
@@ -334,7 +327,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             b->space_before = c->style.heading_before[lv - 1];
             b->space_after = c->style.heading_after[lv - 1];
             b->text = qr_pdf_text(c, &qb->u.heading.text, NULL, 0, &st, c->width, qb->path);
-            b->outline = outline_text(c, &qb->u.heading.text);
+            b->outline = b->text ? outline_text(c) : NULL;
             break;
         }
         case QR_BLOCK_PARAGRAPH: {
@@ -375,8 +368,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             b->space_before = 2;
             b->space_after = 8;
             double w = c->width - 2 * CODE_PAD;
-            b->text =
-                qr_pdf_text(c, NULL, qb->u.code.text, qb->u.code.len, &st, w > 1 ? w : 1, qb->path);
+            b->text = qr_pdf_text(c, &qb->u.code.text, NULL, 0, &st, w > 1 ? w : 1, NULL);
             break;
         }
         case QR_BLOCK_IMAGE:

@@ -56,6 +56,8 @@
 #include <cairo-pdf.h>
 
 #include "pdf_int.h"
+#include "sha256.h"
+#include "walk.h"
 #include "preview.h"
 
 qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt, ...)
@@ -161,7 +163,9 @@ static void ctx_geom(pd_ctx *c, qr_render_ctx *rc, int for_png)
     c->style = qr_style_of(rc->doc);
     c->fonts = rc->fonts ? rc->fonts : qr_fonts_default();
     c->lang = rc->doc->lang;
-    c->spans.cjk_lang = qr_fonts_doc_cjk_lang(rc->doc);
+    qr_text_ctx_init(&c->text, c->fonts, c->lang, rc->warnings);
+    c->text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(rc->doc);
+    c->text.body_face = c->style.body_face;
     c->for_png = for_png;
 
     const qr_page *pg = &rc->doc->page;
@@ -245,10 +249,9 @@ static void ctx_free(pd_ctx *c)
     if (c->pc) g_object_unref(c->pc);
     free(c->ops);
     free(c->page_start);
-    free(c->run_off);
-    free(c->warned);
+    free(c->seg_off);
     qr_buf_free(&c->tbuf);
-    qr_spans_free(&c->spans);
+    qr_text_ctx_free(&c->text);
     qr_arena_free(&c->arena);
 }
 
@@ -330,51 +333,36 @@ static qr_status cairo_fail(pd_ctx *c, qr_sink *out, cairo_status_t cs)
  * warm up) than it saves. */
 #define PARALLEL_MIN_BYTES (96 * 1024)
 
-static size_t text_cost(const qr_text *t)
+/* Roughly the pango work a block takes: its text bytes (spec/walk.h
+ * visits them; alt texts and chart labels are not counted: a block's own
+ * estimate covers them). */
+static int cost_text(void *ud, const qr_walk_text *t)
 {
-    size_t n = 16;
-    for (size_t i = 0; i < t->n; i++)
-        n += t->runs[i].len;
-    return n;
+    if (t->role == QR_WALK_ALT || t->role == QR_WALK_CHART_TITLE || t->role == QR_WALK_LABEL)
+        return 0;
+    size_t *n = ud;
+    *n += 16;
+    for (size_t i = 0; i < t->text->n; i++)
+        *n += t->text->runs[i].len;
+    return 0;
 }
 
-static size_t items_cost(const qr_item *it, size_t n)
+static int cost_block(void *ud, const qr_block *b, int exit)
 {
-    size_t s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += text_cost(&it[i].text) + items_cost(it[i].items, it[i].n_items);
-    return s;
+    size_t *n = ud;
+    if (exit) return 0;
+    if (b->type == QR_BLOCK_IMAGE) *n += 64;
+    if (b->type == QR_BLOCK_PAGE_BREAK) *n += 1;
+    if (b->type == QR_BLOCK_CHART) *n += 256 + 16 * b->u.chart.n_points * b->u.chart.n_series;
+    return 0;
 }
 
-/* Roughly the pango work a block takes: its text bytes. */
 static size_t block_cost(const qr_block *b)
 {
-    switch (b->type) {
-    case QR_BLOCK_HEADING:
-        return text_cost(&b->u.heading.text);
-    case QR_BLOCK_PARAGRAPH:
-        return text_cost(&b->u.paragraph.text);
-    case QR_BLOCK_LIST:
-        return items_cost(b->u.list.items, b->u.list.n_items);
-    case QR_BLOCK_TABLE: {
-        size_t s = 0;
-        for (size_t i = 0; i < b->u.table.n_headers; i++)
-            s += text_cost(&b->u.table.headers[i].text);
-        for (size_t r = 0; r < b->u.table.n_rows; r++)
-            for (size_t i = 0; i < b->u.table.n_cols; i++)
-                s += text_cost(&b->u.table.rows[r][i].text);
-        return s;
-    }
-    case QR_BLOCK_CODE:
-        return b->u.code.len + 16;
-    case QR_BLOCK_IMAGE:
-        return 64;
-    case QR_BLOCK_PAGE_BREAK:
-        return 1;
-    case QR_BLOCK_CHART:
-        return 256 + 16 * b->u.chart.n_points * b->u.chart.n_series;
-    }
-    return 1;
+    size_t n = 0;
+    qr_walker w = {.block = cost_block, .text = cost_text, .ud = &n};
+    qr_block_walk(b, &w);
+    return n;
 }
 
 /* The blocks go to the two threads in chunks of about equal text, claimed
@@ -540,75 +528,57 @@ enum { N_BOLD = 1, N_ITALIC = 2, N_MONO = 4 };
 
 static int needs_text(pd_ctx *c, pd_needs *nd, const qr_text *t, const char *s, size_t n, int flags)
 {
-    qr_spans_reset(&c->spans);
-    qr_status st = t ? qr_fonts_itemize_text(c->fonts, t, c->lang, &c->spans)
-                     : qr_fonts_itemize(c->fonts, s, n, c->lang, &c->spans);
-    if (st != QR_OK || c->spans.n_missing) return 0;
-    for (size_t i = 0; i < c->spans.n; i++) {
-        const qr_span *sp = &c->spans.items[i];
-        const char *txt = t ? (sp->run < t->n ? t->runs[sp->run].text : NULL) : s;
-        if (!txt) continue;
-        const qr_run *run = t ? &t->runs[sp->run] : NULL;
-        int mono = (flags & N_MONO) || (run && run->code);
-        int bold = (flags & N_BOLD) || (run && run->bold),
-            italic = (flags & N_ITALIC) || (run && run->italic);
+    qr_run plain;
+    qr_text one = t ? *t : qr_text_plain(&plain, s, n, NULL);
+    qr_errlist *warnings = c->text.warnings;
+    c->text.warnings = NULL; /* the layout warns, later */
+    const qr_segs *sg;
+    qr_status st = qr_text_segments(&c->text, &one, &sg);
+    c->text.warnings = warnings;
+    if (st != QR_OK || sg->spans.n_missing) return 0;
+    for (size_t i = 0, next; i < sg->n; i = next) {
+        const qr_seg *g = &sg->items[i];
+        for (next = i + 1; next < sg->n && sg->items[next].span == g->span; next++)
+            ;
+        size_t len = sg->items[next - 1].start + sg->items[next - 1].len - g->start;
+        int mono = (flags & N_MONO) || g->code;
+        int bold = (flags & N_BOLD) || g->bold, italic = (flags & N_ITALIC) || g->italic;
         /* the mono face replaces DejaVu Sans in code (text.c, code_family) */
-        const char *fam = mono && sp->slot == QR_SLOT_LATIN && strncmp(sp->family, "DejaVu", 6) == 0
+        const char *fam = mono && g->slot == QR_SLOT_LATIN && strncmp(g->family, "DejaVu", 6) == 0
                               ? qr_fonts_mono_family()
-                              : sp->family;
-        if (qr_pdf_needs_add(nd, fam, sp->lang, bold, italic, txt + sp->start, sp->len) != 0)
-            return 0;
+                              : g->family;
+        if (qr_pdf_needs_add(nd, fam, g->lang, bold, italic, g->text, len) != 0) return 0;
     }
     return 1;
 }
 
-static int needs_items(pd_ctx *c, pd_needs *nd, const qr_item *it, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!needs_text(c, nd, &it[i].text, NULL, 0, 0) ||
-            !needs_items(c, nd, it[i].items, it[i].n_items))
-            return 0;
-    return 1;
-}
+typedef struct needs_walk {
+    pd_ctx *c;
+    pd_needs *nd;
+} needs_walk;
 
-static int needs_block(pd_ctx *c, pd_needs *nd, const qr_block *b)
+/* Each text in the style its block sets it in (layout.c): a failure (0
+ * from needs_text) stops the walk. */
+static int needs_walked(void *ud, const qr_walk_text *t)
 {
-    switch (b->type) {
-    case QR_BLOCK_HEADING:
-        return needs_text(c, nd, &b->u.heading.text, NULL, 0,
-                          N_BOLD | (b->u.heading.level == 6 ? N_ITALIC : 0));
-    case QR_BLOCK_PARAGRAPH:
-        return needs_text(c, nd, &b->u.paragraph.text, NULL, 0, 0);
-    case QR_BLOCK_LIST:
-        return needs_items(c, nd, b->u.list.items, b->u.list.n_items);
-    case QR_BLOCK_TABLE:
-        for (size_t i = 0; i < b->u.table.n_headers; i++)
-            if (!needs_text(c, nd, &b->u.table.headers[i].text, NULL, 0, N_BOLD)) return 0;
-        for (size_t r = 0; r < b->u.table.n_rows; r++)
-            for (size_t i = 0; i < b->u.table.n_cols; i++)
-                if (!needs_text(c, nd, &b->u.table.rows[r][i].text, NULL, 0, 0)) return 0;
-        return 1;
-    case QR_BLOCK_CODE:
-        return needs_text(c, nd, NULL, b->u.code.text, b->u.code.len, N_MONO);
-    case QR_BLOCK_IMAGE:
-        return !b->u.image.alt ||
-               needs_text(c, nd, NULL, b->u.image.alt, strlen(b->u.image.alt), 0);
-    case QR_BLOCK_PAGE_BREAK:
-        return 1;
-    case QR_BLOCK_CHART: {
-        const qr_chart *ch = &b->u.chart;
-        const char *t[3] = {ch->title, ch->x_title, ch->y_title};
-        for (int k = 0; k < 3; k++) /* the title is bold, the axis titles too */
-            if (t[k] && !needs_text(c, nd, NULL, t[k], strlen(t[k]), N_BOLD)) return 0;
-        for (size_t k = 0; k < ch->n_categories; k++)
-            if (!needs_text(c, nd, NULL, ch->categories[k], strlen(ch->categories[k]), 0)) return 0;
-        for (size_t k = 0; k < ch->n_series; k++)
-            if (!needs_text(c, nd, NULL, ch->series[k].name, strlen(ch->series[k].name), 0))
-                return 0;
-        return 1;
+    needs_walk *nw = ud;
+    int flags = 0;
+    switch (t->role) {
+    case QR_WALK_TITLE:
+    case QR_WALK_HEADER_CELL:
+    case QR_WALK_CHART_TITLE: /* the chart's title is bold, the axis titles too */
+        flags = N_BOLD;
+        break;
+    case QR_WALK_HEADING:
+        flags = N_BOLD | (t->block->u.heading.level == 6 ? N_ITALIC : 0);
+        break;
+    case QR_WALK_CODE:
+        flags = N_MONO;
+        break;
+    default:
+        break;
     }
-    }
-    return 0;
+    return !needs_text(nw->c, nw->nd, t->text, NULL, 0, flags);
 }
 
 /* What quire itself adds in DejaVu Sans: list markers (numbers, bullets,
@@ -624,9 +594,9 @@ static int pin_document_faces(pd_ctx *c)
     pd_needs *nd = qr_pdf_needs_new();
     int ok =
         nd && qr_pdf_needs_add(nd, "DejaVu Sans", NULL, 0, 0, own_text, sizeof own_text - 1) == 0;
-    if (ok && d->title) ok = needs_text(c, nd, NULL, d->title, strlen(d->title), N_BOLD);
-    for (size_t i = 0; ok && i < d->n_blocks; i++)
-        ok = needs_block(c, nd, &d->blocks[i]);
+    needs_walk nw = {c, nd};
+    qr_walker w = {.text = needs_walked, .ud = &nw};
+    if (ok) ok = qr_doc_walk(d, &w) == 0;
     if (ok) qr_pdf_needs_pin(nd, c->pc);
     qr_pdf_needs_free(nd);
     return ok;
@@ -644,7 +614,7 @@ static int one_thread(void)
 static qr_status layout(pd_ctx *c)
 {
     const qr_doc *d = c->doc;
-    size_t title = d->title && *d->title ? 1 : 0;
+    size_t title = d->title.n ? 1 : 0;
     c->n_blocks = d->n_blocks + title;
     c->blocks = qr_arena_array(&c->arena, c->n_blocks ? c->n_blocks : 1, sizeof *c->blocks);
     if (!c->blocks) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
@@ -877,7 +847,7 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
     if (!alts) return -1;
     for (size_t i = 0, k = 0; i < d->n_blocks; i++)
         if (d->blocks[i].type == QR_BLOCK_IMAGE)
-            alts[k++] = d->blocks[i].u.image.alt;
+            alts[k++] = qr_plain(&d->blocks[i].u.image.alt);
         else if (d->blocks[i].type == QR_BLOCK_CHART)
             alts[k++] = chart_alt(&d->blocks[i].u.chart);
     /* the charts' data tables (layout.c's tag_chart_data), cell by cell */
@@ -900,7 +870,7 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
         cells[k] = cb.data + at;
         at += strlen(cells[k]) + 1;
     }
-    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title && *d->title, alts, n, cells, nc);
+    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc);
     free(cells);
     qr_buf_free(&cb);
     free(alts);
@@ -943,11 +913,11 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quire");
-    if (c.doc->title && *c.doc->title) {
-        size_t n = strlen(c.doc->title);
+    if (c.doc->title.n) {
+        size_t n = qr_plain_len(&c.doc->title);
         char *t = qr_arena_alloc(&c.arena, n + 1);
         if (t) {
-            qr_pdf_clean(t, c.doc->title, n);
+            qr_pdf_clean(t, qr_plain(&c.doc->title), n);
             t[n] = '\0';
             cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, t);
         }
@@ -1012,14 +982,17 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 /* ---- the PNG layout cache ----------------------------------------------------------- */
 
 /* `quire render --pages all` asks for one page per call. Each thread keeps
- * the layout of the last document it rendered to PNG, keyed by a
- * fingerprint of everything that shapes the layout, so page N+1 of the same
- * spec is painted from the layout page N made instead of laying the whole
- * document out again. The cached context holds no pointer into the document
- * it came from (the tree is freed after each call); its warnings are kept
- * and reported again on each hit. One entry per thread, freed at exit. */
+ * the layout of the last document it rendered to PNG, keyed by all the
+ * spec says (its canonical JSON, spec/compile.h) plus what the spec only
+ * names (the bytes of its image files, as SHA-256) and the font set, so
+ * page N+1 of the same spec is painted from the layout page N made instead
+ * of laying the whole document out again, and any change to the spec (a
+ * theme, an accent, a new field) is a new key. The cached context holds no
+ * pointer into the document it came from (the tree is freed after each
+ * call); its warnings are kept and reported again on each hit. One entry
+ * per thread, freed at exit. */
 typedef struct png_cache {
-    uint64_t key;
+    qr_buf key;
     pd_ctx *ctx;
     qr_errlist warnings;
 } png_cache;
@@ -1034,6 +1007,7 @@ static void cache_drop(png_cache *pc)
         free(pc->ctx);
         pc->ctx = NULL;
     }
+    qr_buf_free(&pc->key);
     qr_errlist_clear(&pc->warnings);
 }
 
@@ -1072,182 +1046,38 @@ static png_cache *thread_cache(void)
     return pc;
 }
 
-/* FNV-1a, 64 bits. */
-static void fp_bytes(uint64_t *h, const void *p, size_t n)
+/* The key's image part: each image block's bytes as SHA-256. */
+static int key_image(void *ud, const qr_block *b, int exit)
 {
-    const unsigned char *s = p;
-    uint64_t x = *h;
-    for (size_t i = 0; i < n; i++) {
-        x ^= s[i];
-        x *= 0x100000001b3ULL;
-    }
-    *h = x;
+    if (exit || b->type != QR_BLOCK_IMAGE) return 0;
+    unsigned char digest[32];
+    qr_sha256 h;
+    qr_sha256_init(&h);
+    qr_sha256_update(&h, b->u.image.data, b->u.image.size);
+    qr_sha256_final(&h, digest);
+    qr_buf_append(ud, digest, sizeof digest);
+    return 0;
 }
 
-static void fp_u64(uint64_t *h, uint64_t v)
-{
-    fp_bytes(h, &v, sizeof v);
-}
-
-static void fp_f64(uint64_t *h, double v)
-{
-    fp_bytes(h, &v, sizeof v);
-}
-
-static void fp_str(uint64_t *h, const char *s)
-{
-    if (!s) {
-        fp_u64(h, UINT64_MAX);
-        return;
-    }
-    size_t n = strlen(s);
-    fp_u64(h, n);
-    fp_bytes(h, s, n);
-}
-
-static void fp_text(uint64_t *h, const qr_text *t)
-{
-    fp_u64(h, t->n);
-    for (size_t i = 0; i < t->n; i++) {
-        const qr_run *r = &t->runs[i];
-        fp_u64(h, r->len);
-        fp_bytes(h, r->text, r->len);
-        fp_u64(h, (uint64_t)(r->bold | r->italic << 1 | r->underline << 2 | r->strike << 3 |
-                             r->code << 4));
-        fp_str(h, r->link);
-    }
-}
-
-static void fp_items(uint64_t *h, const qr_item *it, size_t n)
-{
-    fp_u64(h, n);
-    for (size_t i = 0; i < n; i++) {
-        fp_text(h, &it[i].text);
-        fp_items(h, it[i].items, it[i].n_items);
-    }
-}
-
-/* The resolved theme (spec/style.h): the spec's theme and accent, or the
- * test hook's style, so a theme change never paints from a stale layout. */
-static void fp_style(uint64_t *h, const qr_style *s)
-{
-    const uint32_t rgb[] = {s->text,      s->background, s->title,     s->heading,     s->accent,
-                            s->on_accent, s->link,       s->code_fill, s->header_fill, s->grid};
-    fp_bytes(h, rgb, sizeof rgb);
-    const double pt[] = {s->body_pt, s->title_pt, s->code_pt};
-    fp_bytes(h, pt, sizeof pt);
-    fp_bytes(h, s->heading_pt, sizeof s->heading_pt);
-    fp_u64(h, (uint64_t)(s->title_rule | s->accent_bar << 1 | s->section_fill << 2));
-    fp_str(h, s->body_face);
-    fp_str(h, s->footer_sep);
-    const double sp[] = {s->table_pt,
-                         s->footer_pt,
-                         s->para_after,
-                         s->title_after,
-                         s->list_indent,
-                         s->cell_pad,
-                         s->code_pad,
-                         s->grid_pt,
-                         s->title_rule_pt,
-                         (double)s->title_align,
-                         (double)s->italic_from,
-                         (double)s->footer};
-    fp_bytes(h, sp, sizeof sp);
-    fp_bytes(h, s->heading_before, sizeof s->heading_before);
-    fp_bytes(h, s->heading_after, sizeof s->heading_after);
-}
-
-/* Everything the layout depends on: the tree, the page, the style, the fonts. */
-static uint64_t doc_fingerprint(const qr_render_ctx *rc)
+/* The layout cache key of rc's document into *key; 0 when the document
+ * has no canonical JSON (compiled without qr_compile_opts.canonical: not
+ * cached) or on OOM. */
+static int cache_key_of(const qr_render_ctx *rc, qr_buf *key)
 {
     const qr_doc *d = rc->doc;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    fp_u64(&h, (uint64_t)(uintptr_t)rc->fonts);
+    if (!d->canonical) return 0;
+    uintptr_t fonts = (uintptr_t)rc->fonts;
+    qr_buf_append(key, &fonts, sizeof fonts);
+    qr_buf_append(key, &d->kind, sizeof d->kind);
+    /* The resolved style too: the test hook's override is not in the JSON.
+     * Its strings are static, so its bytes (pointers included) name it;
+     * padding that differs could only cost a miss, never a stale page. */
     qr_style st = qr_style_of(d);
-    fp_style(&h, &st);
-    fp_str(&h, d->title);
-    fp_str(&h, d->lang);
-    fp_f64(&h, d->page.width);
-    fp_f64(&h, d->page.height);
-    fp_f64(&h, d->page.margin_top);
-    fp_f64(&h, d->page.margin_right);
-    fp_f64(&h, d->page.margin_bottom);
-    fp_f64(&h, d->page.margin_left);
-    fp_u64(&h, d->n_blocks);
-    for (size_t i = 0; i < d->n_blocks; i++) {
-        const qr_block *b = &d->blocks[i];
-        fp_u64(&h, (uint64_t)b->type);
-        switch (b->type) {
-        case QR_BLOCK_HEADING:
-            fp_u64(&h, (uint64_t)b->u.heading.level);
-            fp_text(&h, &b->u.heading.text);
-            break;
-        case QR_BLOCK_PARAGRAPH:
-            fp_text(&h, &b->u.paragraph.text);
-            break;
-        case QR_BLOCK_LIST:
-            fp_u64(&h, (uint64_t)b->u.list.ordered);
-            fp_items(&h, b->u.list.items, b->u.list.n_items);
-            break;
-        case QR_BLOCK_TABLE: {
-            const qr_table *t = &b->u.table;
-            fp_u64(&h, t->n_cols);
-            fp_u64(&h, t->n_rows);
-            fp_u64(&h, t->headers ? t->n_headers : UINT64_MAX);
-            for (size_t k = 0; t->headers && k < t->n_headers; k++)
-                fp_text(&h, &t->headers[k].text);
-            for (size_t k = 0; t->widths && k < t->n_cols; k++)
-                fp_f64(&h, t->widths[k]);
-            for (size_t r = 0; r < t->n_rows; r++)
-                for (size_t k = 0; k < t->n_cols; k++) {
-                    fp_u64(&h, (uint64_t)t->rows[r][k].kind);
-                    fp_text(&h, &t->rows[r][k].text);
-                }
-            break;
-        }
-        case QR_BLOCK_CODE:
-            fp_u64(&h, b->u.code.len);
-            fp_bytes(&h, b->u.code.text, b->u.code.len);
-            break;
-        case QR_BLOCK_IMAGE: {
-            const qr_image *im = &b->u.image;
-            fp_u64(&h, (uint64_t)im->type);
-            fp_u64(&h, im->size);
-            fp_bytes(&h, im->data, im->size);
-            fp_u64(&h, im->width_px);
-            fp_u64(&h, im->height_px);
-            fp_f64(&h, im->dpi_x);
-            fp_f64(&h, im->dpi_y);
-            fp_str(&h, im->alt);
-            break;
-        }
-        case QR_BLOCK_PAGE_BREAK:
-            break;
-        case QR_BLOCK_CHART: {
-            const qr_chart *ch = &b->u.chart;
-            fp_u64(&h, (uint64_t)ch->type | (uint64_t)ch->legend << 8 |
-                           (uint64_t)(ch->labels | ch->stacked << 1 | ch->percent << 2) << 16);
-            fp_str(&h, ch->title);
-            fp_str(&h, ch->x_title);
-            fp_str(&h, ch->y_title);
-            fp_str(&h, ch->number_format);
-            fp_u64(&h, ch->n_categories);
-            for (size_t k = 0; k < ch->n_categories; k++)
-                fp_str(&h, ch->categories[k]);
-            fp_u64(&h, ch->n_series);
-            for (size_t k = 0; k < ch->n_series; k++) {
-                const qr_series *s = &ch->series[k];
-                fp_str(&h, s->name);
-                fp_u64(&h, s->color);
-                fp_u64(&h, s->n);
-                fp_bytes(&h, s->values, s->n * sizeof *s->values);
-                if (s->x) fp_bytes(&h, s->x, s->n * sizeof *s->x);
-            }
-            break;
-        }
-        }
-    }
-    return h;
+    qr_buf_append(key, &st, sizeof st);
+    qr_walker w = {.block = key_image, .ud = key};
+    qr_doc_walk(d, &w);
+    qr_buf_append(key, d->canonical, d->canonical_len);
+    return !key->oom;
 }
 
 /* Cut the laid-out context loose from the document, which is freed after
@@ -1328,9 +1158,11 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
     if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 1);
     if (rc->doc->kind == QR_KIND_SPREADSHEET) return qr_pdf_sheet_render(rc, out, 1);
     if (rc->png_contact) return doc_contact(rc, out);
-    uint64_t key = doc_fingerprint(rc);
-    png_cache *pc = thread_cache();
-    if (pc && pc->ctx && pc->key == key) {
+    qr_buf key = {0};
+    int keyed = cache_key_of(rc, &key);
+    png_cache *pc = keyed ? thread_cache() : NULL;
+    if (pc && pc->ctx && pc->key.len == key.len && memcmp(pc->key.data, key.data, key.len) == 0) {
+        qr_buf_free(&key);
         pd_ctx *c = pc->ctx;
         c->rc = rc;
         for (size_t i = 0; i < pc->warnings.count; i++) {
@@ -1345,6 +1177,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
 
     pd_ctx *c = malloc(sizeof *c);
     if (!c) {
+        qr_buf_free(&key);
         qr_errlist_add(rc->errors, QR_E_NOMEM, "", "out of memory", NULL);
         return qr_fail(QR_E_NOMEM);
     }
@@ -1352,6 +1185,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
     qr_status st = ctx_init(c, rc, 1);
     if (st == QR_OK) st = layout(c);
     if (st != QR_OK) {
+        qr_buf_free(&key);
         ctx_free(c);
         free(c);
         return st;
@@ -1361,6 +1195,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
     if (pc && c->status == QR_OK) {
         pc->ctx = c;
         pc->key = key;
+        key = (qr_buf){0};
         for (size_t i = w0; i < rc->warnings->count; i++) {
             const qr_error *w = &rc->warnings->items[i];
             qr_errlist_add(&pc->warnings, w->code, w->path, w->message, w->hint);
@@ -1369,6 +1204,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
         ctx_free(c);
         free(c);
     }
+    qr_buf_free(&key);
     return st;
 }
 

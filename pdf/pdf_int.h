@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "buf.h"
 #include "fonts.h"
+#include "../text/text.h"
 #include "style.h"
 
 /* ---- laid-out text ---------------------------------------------------------- */
@@ -182,14 +183,10 @@ typedef struct pd_ctx {
     size_t n_surfaces, cap_surfaces;
 
     /* scratch, reused for every text */
-    qr_spans spans;
+    qr_text_ctx text; /* the text layer (text/): segments, missing-glyph warnings */
     qr_buf tbuf;
-    size_t *run_off;
-    size_t cap_run_off;
-
-    /* code points already warned about (open addressing, 0 = empty) */
-    uint32_t *warned;
-    size_t cap_warned, n_warned;
+    size_t *seg_off; /* each segment's offset in tbuf */
+    size_t cap_seg_off;
 
     qr_status status; /* sticky: the first failure wins */
 

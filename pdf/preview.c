@@ -42,8 +42,8 @@ cairo_surface_t *qr_pv_pdf_surface(pv_out *o, qr_render_ctx *rc, double w, doubl
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quire");
-    const char *title = rc->doc->title;
-    if (title && *title) {
+    const char *title = qr_plain(&rc->doc->title);
+    if (*title) {
         size_t n = strlen(title);
         char buf[1024];
         if (n >= sizeof buf) n = sizeof buf - 1;

@@ -219,7 +219,7 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box
         set_rgb(cr, 0xEEEEEE);
         cairo_rectangle(cr, x, y, w, h);
         cairo_fill(cr);
-        const char *alt = im->alt && *im->alt ? im->alt : "image";
+        const char *alt = im->alt.n ? qr_plain(&im->alt) : "image";
         pd_style st = {.size = 12, .align = PD_ALIGN_CENTER};
         pd_text *t = qr_pdf_text(c, NULL, alt, strlen(alt), &st, w > 12 ? w - 12 : 1, im->path);
         cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
@@ -297,12 +297,11 @@ static void paint_notes_page(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, siz
     cairo_set_line_width(cr, 0.75);
     cairo_rectangle(cr, pt(img.x), pt(img.y), pt(img.cx), pt(img.cy));
     cairo_stroke(cr);
-    const char *notes = i < c->doc->n_slides ? c->doc->slides[i].notes : NULL;
-    if (!notes || !*notes) return;
+    const qr_text *notes = i < c->doc->n_slides ? &c->doc->slides[i].notes : NULL;
+    if (!notes || !notes->n) return;
     pd_style st = {.size = QR_SLIDE_SZ_NOTES / 100.0};
     double x = pt(body.x + QR_SLIDE_INS_LR), y = pt(body.y + QR_SLIDE_INS_TB);
-    pd_text *t = qr_pdf_text(c, NULL, notes, strlen(notes), &st, pt(body.cx - 2 * QR_SLIDE_INS_LR),
-                             c->doc->slides[i].path);
+    pd_text *t = qr_pdf_text(c, notes, NULL, 0, &st, pt(body.cx - 2 * QR_SLIDE_INS_LR), NULL);
     cairo_set_source_rgb(cr, 0, 0, 0);
     for (size_t l = 0; t && l < t->n_lines; l++)
         qr_pv_line(cr, t, l, x, y + t->lines[l].top + t->lines[l].ascent);

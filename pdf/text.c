@@ -1,12 +1,13 @@
 /* text.c: turn a qr_text into a measured PangoLayout.
  *
- * Spec text is never parsed as markup: the runs are concatenated into one
- * UTF-8 buffer and every style is a PangoAttribute over a byte range. The
- * font of each piece is the family fonts/ chose for its script span (one
- * PangoAttrFontDesc per span), so the PDF embeds exactly the fonts fonts/
- * names. Pango then shapes each item with HarfBuzz, runs the Unicode bidi
- * algorithm (fribidi) and breaks lines (UAX #14, dictionary breaks for Thai
- * and Khmer); we only measure the resulting lines.
+ * Spec text is never parsed as markup: the text layer's segments (text/)
+ * are concatenated into one UTF-8 buffer and every style is a
+ * PangoAttribute over a byte range. The font of each piece is the family
+ * fonts/ chose for its script span (one PangoAttrFontDesc per span), so the
+ * PDF embeds exactly the fonts fonts/ names; tabs and line breaks stay
+ * characters, which pango sets as tab stops and new lines. Pango then shapes each item with
+ * HarfBuzz, runs the Unicode bidi algorithm (fribidi) and breaks lines (UAX #14, dictionary breaks
+ * for Thai and Khmer); we only measure the resulting lines.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,40 +26,6 @@ int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l)
     }
     c->layouts[c->n_layouts++] = l;
     return 0;
-}
-
-/* Warn once per document about each code point no installed font covers. */
-static void warn_missing(pd_ctx *c, const char *path)
-{
-    for (size_t i = 0; i < c->spans.n_missing; i++) {
-        uint32_t cp = c->spans.missing[i].cp;
-        uint32_t key = cp + 1; /* 0 marks an empty slot */
-        if (c->n_warned * 2 >= c->cap_warned) {
-            size_t cap = c->cap_warned ? c->cap_warned * 2 : 64;
-            uint32_t *t = calloc(cap, sizeof *t);
-            if (!t) return;
-            for (size_t j = 0; j < c->cap_warned; j++) {
-                uint32_t k = c->warned[j];
-                if (!k) continue;
-                size_t h = (k * 2654435761u) & (cap - 1);
-                while (t[h])
-                    h = (h + 1) & (cap - 1);
-                t[h] = k;
-            }
-            free(c->warned);
-            c->warned = t;
-            c->cap_warned = cap;
-        }
-        size_t h = (key * 2654435761u) & (c->cap_warned - 1);
-        while (c->warned[h] && c->warned[h] != key)
-            h = (h + 1) & (c->cap_warned - 1);
-        if (c->warned[h]) continue;
-        c->warned[h] = key;
-        c->n_warned++;
-        qr_errlist_addf(c->rc->warnings, QR_OK, path ? path : "",
-                        "install a font that covers it (fonts-noto-core, fonts-noto-extra)",
-                        "no installed font covers U+%04X", (unsigned)cp);
-    }
 }
 
 void qr_pdf_clean(char *d, const char *src, size_t n)
@@ -105,7 +72,7 @@ static void put_clean(qr_buf *b, const char *s, size_t n)
 
 /* The mono face replaces the Latin base face in code; other scripts keep
  * the family fonts/ chose (DejaVu Sans Mono has no Arabic or Han). */
-static const char *code_family(const qr_span *s)
+static const char *code_family(const qr_seg *s)
 {
     if (s->slot == QR_SLOT_LATIN && strncmp(s->family, "DejaVu", 6) == 0)
         return qr_fonts_mono_family();
@@ -131,18 +98,18 @@ static void insert(PangoAttrList *al, const window *w, PangoAttribute *a, size_t
     pango_attr_list_insert(al, a);
 }
 
-static void insert_span(PangoAttrList *al, const window *w, const qr_span *s, const char *family,
-                        size_t off, int bold, int italic, int mono)
+/* The font of segments g[0..n) of one span, bytes [a, e) of the text. */
+static void insert_font(PangoAttrList *al, const window *w, const qr_seg *g, size_t a, size_t e,
+                        int bold, int italic, int mono)
 {
-    size_t a = off + s->start, e = off + s->start + s->len;
     if (e < w->start || a > w->end) return;
     PangoFontDescription *fd = pango_font_description_new();
-    pango_font_description_set_family_static(fd, mono ? code_family(s) : family);
+    pango_font_description_set_family_static(fd, mono ? code_family(g) : g->family);
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_font_description_set_style(fd, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
     insert(al, w, pango_attr_font_desc_new(fd), a, e);
     pango_font_description_free(fd);
-    if (s->lang) insert(al, w, pango_attr_language_new(pango_language_from_string(s->lang)), a, e);
+    if (g->lang) insert(al, w, pango_attr_language_new(pango_language_from_string(g->lang)), a, e);
 }
 
 static PangoAttribute *color_attr(int bg, uint32_t rgb)
@@ -187,58 +154,47 @@ static void cut_mark_runs(PangoAttrList *al, const window *w, const char *s)
     }
 }
 
-/* The attributes of the text's window w (c->tbuf, c->spans, c->run_off
- * hold the text), inserted in increasing start order so each insert appends. */
-static PangoAttrList *text_attrs(pd_ctx *c, const qr_text *t, size_t n, const pd_style *st,
-                                 const window *w)
+/* The attributes of the text's window w (c->tbuf holds the text, sg its
+ * segments, starting at c->seg_off[]), inserted in increasing start order
+ * so each insert appends: per run its link, underline, strike and code
+ * colours, then the font of each of its spans. */
+static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *st, const window *w)
 {
-    size_t nruns = t ? t->n : 1;
     PangoAttrList *al = pango_attr_list_new();
     /* A word broken by character (a 10,000-letter word, a URL) gets no
      * inserted hyphen: the extracted text stays the text of the spec. */
     insert(al, w, pango_attr_insert_hyphens_new(FALSE), 0, c->tbuf.len);
-    size_t si = 0;
-    for (size_t r = 0; r < nruns; r++) {
-        const qr_run *run = t ? &t->runs[r] : NULL;
-        size_t off = c->run_off[r];
-        size_t end = off + (run ? run->len : n);
-        int bold = st->bold || (run && run->bold), italic = st->italic || (run && run->italic);
-        int mono = st->mono || (run && run->code);
-        if (run && end > off && end >= w->start && off <= w->end) {
-            if (run->link) insert(al, w, color_attr(0, c->style.link), off, end);
-            if (run->underline || run->link)
+    const size_t *so = c->seg_off;
+    for (size_t i = 0, next; i < sg->n; i = next) {
+        const qr_seg *r = &sg->items[i];
+        for (next = i + 1; next < sg->n && sg->items[next].run == r->run; next++)
+            ;
+        size_t off = so[i], end = so[next - 1] + sg->items[next - 1].len;
+        int bold = st->bold || r->bold, italic = st->italic || r->italic;
+        int mono = st->mono || r->code;
+        if (end >= w->start && off <= w->end) {
+            if (r->link) insert(al, w, color_attr(0, c->style.link), off, end);
+            if (r->underline || r->link)
                 insert(al, w, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), off, end);
-            if (run->strike) insert(al, w, pango_attr_strikethrough_new(TRUE), off, end);
-            if (run->code) insert(al, w, color_attr(1, c->style.code_fill), off, end);
+            if (r->strike) insert(al, w, pango_attr_strikethrough_new(TRUE), off, end);
+            if (r->code) insert(al, w, color_attr(1, c->style.code_fill), off, end);
         }
-        while (si < c->spans.n && c->spans.items[si].run == r) {
-            const qr_span *sp = &c->spans.items[si];
-            /* the theme's body face (spec/style.h) for the Latin text it covers */
-            const char *fam =
-                qr_fonts_body_face(c->fonts, sp, c->tbuf.data + off, c->style.body_face);
-            insert_span(al, w, sp, fam, off, bold, italic, mono);
-            si++;
+        for (size_t k = i, kn; k < next; k = kn) {
+            for (kn = k + 1; kn < next && sg->items[kn].span == sg->items[k].span; kn++)
+                ;
+            insert_font(al, w, &sg->items[k], so[k], so[kn - 1] + sg->items[kn - 1].len, bold,
+                        italic, mono);
         }
-    }
-    /* Spans out of order (not expected): add the rest anyway. */
-    for (; si < c->spans.n; si++) {
-        const qr_span *sp = &c->spans.items[si];
-        if (sp->run >= nruns) continue;
-        const qr_run *run = t ? &t->runs[sp->run] : NULL;
-        const char *fam = qr_fonts_body_face(c->fonts, sp, c->tbuf.data + c->run_off[sp->run],
-                                             c->style.body_face);
-        insert_span(al, w, sp, fam, c->run_off[sp->run], st->bold || (run && run->bold),
-                    st->italic || (run && run->italic), st->mono || (run && run->code));
     }
     cut_mark_runs(al, w, c->tbuf.data);
     return al;
 }
 
 /* One PangoLayout over the window w of the text, kept by c; NULL on OOM. */
-static PangoLayout *piece_layout(pd_ctx *c, const qr_text *t, size_t n, const pd_style *st,
-                                 double width, int rtl, const window *w)
+static PangoLayout *piece_layout(pd_ctx *c, const qr_segs *sg, const pd_style *st, double width,
+                                 int rtl, const window *w)
 {
-    PangoAttrList *al = text_attrs(c, t, n, st, w);
+    PangoAttrList *al = text_attrs(c, sg, st, w);
     PangoLayout *lay = pango_layout_new(c->pc);
     if (qr_pdf_keep_layout(c, lay) != 0) {
         g_object_unref(lay);
@@ -331,8 +287,7 @@ static size_t measure_lines(PangoLayout *lay, pd_line *out, size_t room, double 
 #define PIECE_FROM 16384
 #define PIECE_LEN 1024
 
-static int lay_pieces(pd_ctx *c, pd_text *pt, const qr_text *t, size_t n, const pd_style *st,
-                      double width)
+static int lay_pieces(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_style *st, double width)
 {
     size_t len = c->tbuf.len, cap = 0, nv = 0, from = 0;
     pd_line *v = NULL;
@@ -341,7 +296,7 @@ static int lay_pieces(pd_ctx *c, pd_text *pt, const qr_text *t, size_t n, const 
         window w = {from, from + PIECE_LEN < len ? from + PIECE_LEN : len};
         while (w.end < len && ((unsigned char)c->tbuf.data[w.end] & 0xC0) == 0x80)
             w.end++; /* never inside a UTF-8 sequence */
-        PangoLayout *lay = piece_layout(c, t, n, st, width, pt->rtl, &w);
+        PangoLayout *lay = piece_layout(c, sg, st, width, pt->rtl, &w);
         if (!lay) goto oom;
         if (!pt->layout) pt->layout = lay;
         pt->n_slots++;
@@ -378,31 +333,29 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
                      double width, const char *path)
 {
     if (c->status != QR_OK) return NULL;
-    size_t nruns = t ? t->n : 1;
-    c->tbuf.len = 0;
-    if (nruns + 1 > c->cap_run_off) {
-        size_t cap = nruns + 16;
-        size_t *p = realloc(c->run_off, cap * sizeof *p);
+    qr_run plain;
+    qr_text one = t ? *t : qr_text_plain(&plain, s, n, NULL);
+    if (path) one.path = path;
+    /* the thread's warning list (pdf.c's parallel layout swaps c->rc) */
+    c->text.warnings = c->rc->warnings;
+    c->text.lang = c->lang;
+    const qr_segs *sg;
+    if (qr_text_segments(&c->text, &one, &sg) != QR_OK) goto oom;
+    if (sg->n + 1 > c->cap_seg_off) {
+        size_t cap = sg->n + 16;
+        size_t *p = realloc(c->seg_off, cap * sizeof *p);
         if (!p) goto oom;
-        c->run_off = p;
-        c->cap_run_off = cap;
+        c->seg_off = p;
+        c->cap_seg_off = cap;
     }
+    c->tbuf.len = 0;
     if (qr_buf_reserve(&c->tbuf, 1) == NULL) goto oom;
     c->tbuf.data[0] = '\0';
-    for (size_t i = 0; i < nruns; i++) {
-        c->run_off[i] = c->tbuf.len;
-        if (t)
-            put_clean(&c->tbuf, t->runs[i].text, t->runs[i].len);
-        else
-            put_clean(&c->tbuf, s, n);
+    for (size_t i = 0; i < sg->n; i++) {
+        c->seg_off[i] = c->tbuf.len;
+        put_clean(&c->tbuf, sg->items[i].text, sg->items[i].len);
     }
     if (c->tbuf.oom) goto oom;
-
-    qr_spans_reset(&c->spans);
-    qr_status fst = t ? qr_fonts_itemize_text(c->fonts, t, c->lang, &c->spans)
-                      : qr_fonts_itemize(c->fonts, s, n, c->lang, &c->spans);
-    if (fst != QR_OK) goto oom;
-    warn_missing(c, path ? path : t ? t->path : NULL);
 
     pd_text *pt = qr_arena_alloc(&c->arena, sizeof *pt);
     if (!pt) goto oom;
@@ -410,35 +363,37 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     pt->has_rgb = st->has_rgb;
     pt->rgb = st->rgb;
 
+    /* one link per linked run */
     size_t n_links = 0;
-    for (size_t r = 0; t && r < nruns; r++)
-        if (t->runs[r].link && t->runs[r].len) n_links++;
+    for (size_t i = 0; i < sg->n; i++)
+        n_links += sg->items[i].link && (i == 0 || sg->items[i - 1].run != sg->items[i].run);
     if (n_links) {
         c->has_links = 1;
         pt->links = qr_arena_array(&c->arena, n_links, sizeof *pt->links);
         if (!pt->links) goto oom;
-        for (size_t r = 0; r < nruns; r++) {
-            const qr_run *run = &t->runs[r];
-            if (!run->link || !run->len) continue;
+        for (size_t i = 0, next; i < sg->n; i = next) {
+            const qr_seg *g = &sg->items[i];
+            for (next = i + 1; next < sg->n && sg->items[next].run == g->run; next++)
+                ;
+            if (!g->link) continue;
             pd_link *lk = &pt->links[pt->n_links++];
-            lk->start = (int)c->run_off[r];
-            lk->end = (int)(c->run_off[r] + run->len);
-            lk->uri = run->link;
+            lk->start = (int)c->seg_off[i];
+            lk->end = (int)(c->seg_off[next - 1] + sg->items[next - 1].len);
+            lk->uri = g->link;
         }
     }
 
-    qr_dir dir = t ? qr_fonts_text_direction(t) : qr_fonts_direction(s, n);
-    pt->rtl = dir == QR_DIR_RTL;
+    pt->rtl = sg->dir == QR_DIR_RTL;
     pt->owner = c;
     pt->slot = c->n_layouts;
     pt->last_page = SIZE_MAX;
     if (width > 0 && c->tbuf.len > PIECE_FROM) {
-        if (lay_pieces(c, pt, t, n, st, width) != 0) goto oom;
+        if (lay_pieces(c, pt, sg, st, width) != 0) goto oom;
         pt->width = width;
         return pt;
     }
     window all = {0, c->tbuf.len};
-    PangoLayout *lay = piece_layout(c, t, n, st, width, pt->rtl, &all);
+    PangoLayout *lay = piece_layout(c, sg, st, width, pt->rtl, &all);
     if (!lay) goto oom;
     pt->layout = lay;
     pt->n_slots = 1;

@@ -281,8 +281,10 @@ static void block_pieces(pieces *ps, const qr_block *b, int shift)
         break;
     case QR_BLOCK_CODE: {
         size_t run = 0, most = 2;
-        for (size_t k = 0; k < b->u.code.len; k++) {
-            run = b->u.code.text[k] == '`' ? run + 1 : 0;
+        const char *code = qr_plain(&b->u.code.text);
+        size_t code_len = qr_plain_len(&b->u.code.text);
+        for (size_t k = 0; k < code_len; k++) {
+            run = code[k] == '`' ? run + 1 : 0;
             if (run > most) most = run;
         }
         if (ps->md) {
@@ -290,7 +292,7 @@ static void block_pieces(pieces *ps, const qr_block *b, int shift)
                 qr_buf_putc(&t, '`');
             qr_buf_putc(&t, '\n');
         }
-        qr_buf_append(&t, b->u.code.text, b->u.code.len);
+        qr_buf_append(&t, code, code_len);
         if (ps->md) {
             qr_buf_putc(&t, '\n');
             for (size_t k = 0; k <= most; k++)
@@ -302,10 +304,10 @@ static void block_pieces(pieces *ps, const qr_block *b, int shift)
     case QR_BLOCK_IMAGE:
         if (ps->md) {
             qr_buf_puts(&t, "![");
-            md_escape(&t, b->u.image.alt, strlen(b->u.image.alt), 0);
+            md_escape(&t, qr_plain(&b->u.image.alt), qr_plain_len(&b->u.image.alt), 0);
             qr_buf_printf(&t, "](%s)", b->u.image.name ? b->u.image.name : "image");
-        } else if (*b->u.image.alt) {
-            qr_buf_printf(&t, "[image: %s]", b->u.image.alt);
+        } else if (b->u.image.alt.n) {
+            qr_buf_printf(&t, "[image: %s]", qr_plain(&b->u.image.alt));
         }
         if (t.len) add_piece(ps, "\n\n", t.data, t.len, 0);
         break;
@@ -452,16 +454,16 @@ static void slide_pieces(pieces *ps, const qr_slide *s, size_t index)
         items_pieces(ps, s->bullets, s->n_bullets, 0, 0, &sep);
     }
     if (s->table) table_pieces(ps, s->table);
-    if (s->image && *s->image->alt) {
+    if (s->image && s->image->alt.n) {
         t.len = 0;
-        qr_buf_printf(&t, ps->md ? "![%s](%s)" : "[image: %s]", s->image->alt,
+        qr_buf_printf(&t, ps->md ? "![%s](%s)" : "[image: %s]", qr_plain(&s->image->alt),
                       s->image->name ? s->image->name : "image");
         add_piece(ps, "\n\n", t.data, t.len, 0);
     }
-    if (s->notes && *s->notes) {
+    if (s->notes.n) {
         t.len = 0;
         qr_buf_puts(&t, ps->md ? "> Notes: " : "Notes: ");
-        for (const char *p = s->notes; *p; p++) {
+        for (const char *p = qr_plain(&s->notes); *p; p++) {
             if (*p == '\n' && ps->md)
                 qr_buf_puts(&t, "\n> ");
             else
@@ -475,11 +477,10 @@ static void slide_pieces(pieces *ps, const qr_slide *s, size_t index)
 static void doc_pieces(pieces *ps, const qr_doc *doc)
 {
     int shift = 0;
-    if (doc->title && *doc->title && doc->kind != QR_KIND_SPREADSHEET &&
-        doc->kind != QR_KIND_PRESENTATION) {
-        set_path(ps, 1, doc->title, strlen(doc->title));
+    if (doc->title.n && doc->kind != QR_KIND_SPREADSHEET && doc->kind != QR_KIND_PRESENTATION) {
+        set_path(ps, 1, qr_plain(&doc->title), qr_plain_len(&doc->title));
         qr_buf t = {0};
-        qr_buf_printf(&t, "%s%s", ps->md ? "# " : "", doc->title);
+        qr_buf_printf(&t, "%s%s", ps->md ? "# " : "", qr_plain(&doc->title));
         add_piece(ps, "", t.data, t.len, 1);
         qr_buf_free(&t);
         shift = 1;
@@ -611,9 +612,9 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
 {
     static const char *const kinds[] = {"document", "spreadsheet", "presentation", "pdf", "html"};
     qr_buf_printf(b, "{\"kind\":\"%s\"", kinds[doc->kind]);
-    if (doc->title) {
+    if (doc->title.n) {
         qr_buf_puts(b, ",\"title\":");
-        qr_rd_jstr(b, doc->title, strlen(doc->title));
+        qr_rd_jstr(b, qr_plain(&doc->title), qr_plain_len(&doc->title));
     }
     if (doc->kind == QR_KIND_SPREADSHEET) {
         qr_buf_puts(b, ",\"sheets\":[");
@@ -659,7 +660,9 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             if (s->n_bullets)
                 qr_buf_puts(b, ",\"bullets\":"), json_items(b, s->bullets, s->n_bullets);
             if (s->table) qr_buf_puts(b, ",\"table\":"), json_table(b, s->table);
-            if (s->notes) qr_buf_puts(b, ",\"notes\":"), qr_rd_jstr(b, s->notes, strlen(s->notes));
+            if (s->has_notes)
+                qr_buf_puts(b, ",\"notes\":"),
+                    qr_rd_jstr(b, qr_plain(&s->notes), qr_plain_len(&s->notes));
             qr_buf_putc(b, '}');
         }
         qr_buf_puts(b, "]}\n");
@@ -691,12 +694,12 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             break;
         case QR_BLOCK_CODE:
             qr_buf_puts(b, "{\"type\":\"code\",\"text\":");
-            qr_rd_jstr(b, k->u.code.text, k->u.code.len);
+            qr_rd_jstr(b, qr_plain(&k->u.code.text), qr_plain_len(&k->u.code.text));
             qr_buf_putc(b, '}');
             break;
         case QR_BLOCK_IMAGE:
             qr_buf_puts(b, "{\"type\":\"image\",\"alt\":");
-            qr_rd_jstr(b, k->u.image.alt, strlen(k->u.image.alt));
+            qr_rd_jstr(b, qr_plain(&k->u.image.alt), qr_plain_len(&k->u.image.alt));
             qr_buf_printf(b, ",\"width\":%u,\"height\":%u}", k->u.image.width_px,
                           k->u.image.height_px);
             break;

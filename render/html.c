@@ -13,7 +13,7 @@
  * becomes markup; characters HTML and XML forbid (C0 controls except tab,
  * LF and CR, DEL and C1 controls, U+FDD0..U+FDEF, U+xFFFE/U+xFFFF) become
  * U+FFFD; links are written only for http:, https: and mailto: (the
- * compiler checks this already; we check again) with rel="noopener
+ * compiler checks this already; the text layer, text/, checks again) with rel="noopener
  * noreferrer". A newline in running text is a <br> (as python-docx turns it
  * into a line break); in code it is kept verbatim.
  *
@@ -22,10 +22,10 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <strings.h>
 
 #include "backend.h"
 #include "fonts.h"
+#include "../text/text.h"
 #include "html_chart.h"
 #include "look.h"
 #include "style.h"
@@ -37,7 +37,7 @@ typedef struct hw {
     qr_buf b;
     qr_sink *out;
     qr_fonts *fonts;
-    qr_spans spans;   /* the text being written, itemized by fonts/ */
+    qr_text_ctx text; /* the text layer (text/): the segments of the text being written */
     const char *lang; /* <html lang> */
 } hw;
 
@@ -180,74 +180,64 @@ static int put_dir(hw *w, qr_dir d, int inherited_rtl)
 
 /* ---- text runs ---------------------------------------------------------------- */
 
-/* Links only for the schemes the spec allows (checked again here). */
-static int link_ok(const char *url)
+/* The lang a segment's <span> needs: CJK and right-to-left text whose
+ * language is not the page's (fonts/ names it: "ja", "zh-CN", "ar",
+ * "fa"...), so a browser picks Japanese glyph forms for Japanese Han. */
+static const char *seg_lang(const hw *w, const qr_seg *g)
 {
-    static const char *const schemes[] = {"https:", "http:", "mailto:"};
-    if (!url) return 0;
-    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++) {
-        size_t k = strlen(schemes[i]);
-        if (strncasecmp(url, schemes[i], k) == 0) return 1;
-    }
-    return 0;
+    return g->lang && (g->slot == QR_SLOT_EAST_ASIAN || g->rtl) && strcmp(g->lang, w->lang) != 0
+               ? g->lang
+               : NULL;
 }
 
-static int ascii_only(const qr_text *t)
+/* The segments g[0..n) of one run; neighbours of one language share a
+ * <span lang>. A tab stays a tab; a line break is <br>. */
+static void put_run_segs(hw *w, const qr_seg *g, size_t n)
 {
-    for (size_t i = 0; i < t->n; i++)
-        for (size_t k = 0; k < t->runs[i].len; k++)
-            if ((unsigned char)t->runs[i].text[k] >= 0x80) return 0;
-    return 1;
-}
-
-/* A run's text; CJK and right-to-left spans whose language is not the
- * page's get <span lang> (fonts/ names it: "ja", "zh-CN", "ar", "fa"...),
- * so a browser picks Japanese glyph forms for Japanese Han. */
-static void put_run_text(hw *w, const qr_run *r, size_t run, int itemized)
-{
-    if (!itemized) {
-        esc(w, r->text, r->len, ESC_TEXT);
-        return;
-    }
-    size_t done = 0;
-    const char *open = NULL; /* the lang of the open <span>: neighbours share it */
-    for (size_t k = 0; k < w->spans.n; k++) {
-        const qr_span *sp = &w->spans.items[k];
-        if (sp->run != run || sp->start < done || sp->start + sp->len > r->len) continue;
-        const char *want = sp->lang && (sp->slot == QR_SLOT_EAST_ASIAN || sp->rtl) &&
-                                   strcmp(sp->lang, w->lang) != 0
-                               ? sp->lang
-                               : NULL;
-        if (open && (sp->start > done || !want || strcmp(open, want) != 0)) {
+    const char *open = NULL; /* the lang of the open <span> */
+    for (size_t i = 0; i < n; i++) {
+        const char *want = seg_lang(w, &g[i]);
+        if (open && (!want || strcmp(open, want) != 0)) {
             puts_(w, "</span>");
             open = NULL;
         }
-        if (sp->start > done) esc(w, r->text + done, sp->start - done, ESC_TEXT);
         if (want && !open) {
             puts_(w, "<span lang=\"");
             esc_str(w, want, ESC_ATTR);
             puts_(w, "\">");
             open = want;
         }
-        esc(w, r->text + sp->start, sp->len, ESC_TEXT);
-        done = sp->start + sp->len;
+        if (g[i].kind == QR_SEG_BREAK)
+            puts_(w, "<br>");
+        else
+            esc(w, g[i].text, g[i].len, ESC_TEXT);
     }
     if (open) puts_(w, "</span>");
-    if (done < r->len) esc(w, r->text + done, r->len - done, ESC_TEXT);
 }
 
-static void put_text(hw *w, const qr_text *t)
+/* A text's segments and base direction (text/), NULL out of memory. They
+ * live until the next text. */
+static const qr_segs *segments(hw *w, const qr_text *t)
 {
-    int itemized = 0;
-    if (!ascii_only(t)) {
-        qr_spans_reset(&w->spans);
-        itemized = qr_fonts_itemize_text(w->fonts, t, w->lang, &w->spans) == QR_OK;
-    }
-    for (size_t i = 0; i < t->n; i++) {
-        const qr_run *r = &t->runs[i];
-        if (r->len == 0) continue;
-        int link = link_ok(r->link);
-        if (link) {
+    const qr_segs *sg;
+    if (qr_text_segments(&w->text, t, &sg) == QR_OK) return sg;
+    w->b.oom = 1;
+    return NULL;
+}
+
+static qr_dir segs_dir(const qr_segs *sg)
+{
+    return sg ? sg->dir : QR_DIR_NEUTRAL;
+}
+
+/* A text from the text layer: per run its link and flags, then its segments. */
+static void put_segs(hw *w, const qr_segs *sg)
+{
+    for (size_t i = 0, next; sg && i < sg->n; i = next) {
+        const qr_seg *r = &sg->items[i];
+        for (next = i + 1; next < sg->n && sg->items[next].run == r->run; next++)
+            ;
+        if (r->link) {
             puts_(w, "<a href=\"");
             esc_str(w, r->link, ESC_ATTR);
             puts_(w, "\" rel=\"noopener noreferrer\">");
@@ -257,13 +247,13 @@ static void put_text(hw *w, const qr_text *t)
         if (r->underline) puts_(w, "<u>");
         if (r->strike) puts_(w, "<s>");
         if (r->code) puts_(w, "<code>");
-        put_run_text(w, r, i, itemized);
+        put_run_segs(w, r, next - i);
         if (r->code) puts_(w, "</code>");
         if (r->strike) puts_(w, "</s>");
         if (r->underline) puts_(w, "</u>");
         if (r->italic) puts_(w, "</em>");
         if (r->bold) puts_(w, "</strong>");
-        if (link) puts_(w, "</a>");
+        if (r->link) puts_(w, "</a>");
     }
 }
 
@@ -277,18 +267,20 @@ static void put_heading(hw *w, const qr_block *b)
     char open[4] = {'<', 'h', (char)('0' + h), '\0'};
     char close[7] = {'<', '/', 'h', (char)('0' + h), '>', '\n', '\0'};
     puts_(w, open);
-    put_dir(w, qr_fonts_text_direction(&b->u.heading.text), 0);
+    const qr_segs *sg = segments(w, &b->u.heading.text);
+    put_dir(w, segs_dir(sg), 0);
     putn(w, ">", 1);
-    put_text(w, &b->u.heading.text);
+    put_segs(w, sg);
     puts_(w, close);
 }
 
 static void put_paragraph(hw *w, const qr_block *b)
 {
     puts_(w, "<p");
-    put_dir(w, qr_fonts_text_direction(&b->u.paragraph.text), 0);
+    const qr_segs *sg = segments(w, &b->u.paragraph.text);
+    put_dir(w, segs_dir(sg), 0);
     putn(w, ">", 1);
-    put_text(w, &b->u.paragraph.text);
+    put_segs(w, sg);
     puts_(w, "</p>\n");
 }
 
@@ -311,9 +303,10 @@ static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inh
     for (size_t i = 0; i < n; i++) {
         const qr_item *it = &items[i];
         puts_(w, "<li");
-        int item_rtl = put_dir(w, qr_fonts_text_direction(&it->text), rtl);
+        const qr_segs *sg = segments(w, &it->text);
+        int item_rtl = put_dir(w, segs_dir(sg), rtl);
         putn(w, ">", 1);
-        put_text(w, &it->text);
+        put_segs(w, sg);
         /* The compiler limits nesting to 9 levels; the depth guard only
          * keeps a malformed tree from recursing without end. */
         if (it->n_items && depth < 64)
@@ -336,13 +329,14 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
 static void put_cell(hw *w, const qr_tcell *c, int th, int table_rtl)
 {
     puts_(w, th ? "<th" : "<td");
+    const qr_segs *sg = c ? segments(w, &c->text) : NULL;
     if (c && (c->kind == QR_TCELL_NUMBER)) {
         puts_(w, " class=\"num\"");
     } else if (c && c->kind == QR_TCELL_TEXT) {
-        put_dir(w, qr_fonts_text_direction(&c->text), table_rtl);
+        put_dir(w, segs_dir(sg), table_rtl);
     }
     putn(w, ">", 1);
-    if (c) put_text(w, &c->text);
+    put_segs(w, sg);
     puts_(w, th ? "</th>" : "</td>");
 }
 
@@ -391,7 +385,7 @@ static void put_code(hw *w, const qr_block *b)
         putn(w, "\"", 1);
     }
     putn(w, ">", 1);
-    esc(w, b->u.code.text, b->u.code.len, ESC_PRE);
+    esc(w, qr_plain(&b->u.code.text), qr_plain_len(&b->u.code.text), ESC_PRE);
     puts_(w, "</code></pre>\n");
 }
 
@@ -446,7 +440,7 @@ static void put_image(hw *w, const qr_image *im)
     puts_(w, ";base64,");
     put_base64(w, im->data, im->size);
     puts_(w, "\" alt=\"");
-    esc_str(w, im->alt ? im->alt : "", ESC_ATTR);
+    esc_str(w, qr_plain(&im->alt), ESC_ATTR);
     putn(w, "\"", 1);
     if (im->width_px && im->height_px)
         qr_buf_printf(&w->b, " width=\"%lu\" height=\"%lu\"", css_px(im->width_px, im->dpi_x),
@@ -636,7 +630,7 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->lang && *doc->lang ? doc->lang : "en", ESC_ATTR);
     puts_(w, "\">\n<head>\n<meta charset=\"utf-8\">\n"
              "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>");
-    esc_str(w, doc->title && *doc->title ? doc->title : "Report", ESC_ATTR);
+    esc_str(w, doc->title.n ? qr_plain(&doc->title) : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
     qr_style st = qr_style_of(doc);
@@ -669,13 +663,14 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
             ctx->fonts ? ctx->fonts : qr_fonts_default(),
             {0},
             doc->lang && *doc->lang ? doc->lang : "en"};
-    w.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
+    qr_text_ctx_init(&w.text, w.fonts, w.lang, NULL);
+    w.text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
     put_head(&w, doc);
-    if (doc->title && *doc->title) {
+    if (doc->title.n) {
         puts_(&w, "<h1");
-        put_dir(&w, qr_fonts_direction(doc->title, strlen(doc->title)), 0);
+        put_dir(&w, qr_fonts_text_direction(&doc->title), 0);
         putn(&w, ">", 1);
-        esc_str(&w, doc->title, ESC_TEXT);
+        esc(&w, qr_plain(&doc->title), qr_plain_len(&doc->title), ESC_TEXT);
         puts_(&w, "</h1>\n");
     }
     for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom; i++) {
@@ -692,7 +687,7 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
         st = out->status;
     }
     qr_buf_free(&w.b);
-    qr_spans_free(&w.spans);
+    qr_text_ctx_free(&w.text);
     ctx->pages = 0;
     return st;
 }

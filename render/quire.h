@@ -1,8 +1,14 @@
 /* quire.h: the public API of libquire.
  *
  * Compile a JSON spec and render it to .docx, .xlsx, .pptx, .pdf, .html or
- * .png, in memory or to a file (atomically). Thread-safe: no global mutable
- * state beyond the font cache, which is loaded once and shared.
+ * .png, in memory or to a file (atomically). Thread-safe. The global
+ * state, all internal caches that never change an output's bytes: the font
+ * set (fontconfig), loaded once and shared; the font faces the PDF backend
+ * keeps open (process-wide); and, per thread, the PDF/PNG backend's font
+ * map and the layout of the last document rendered to PNG, keyed by the
+ * spec's canonical JSON, the bytes of its images and the font set (so
+ * `quire render --pages all` lays a document out once), freed when the
+ * thread exits.
  *
  *     qr_result res;
  *     qr_status st = qr_render_mem(spec, strlen(spec), QR_KIND_DOCUMENT,

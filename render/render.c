@@ -225,6 +225,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     qr_compile_opts co;
     compile_opts(&co, opts);
     co.warnings = &res->warnings;
+    co.canonical = format == QR_FORMAT_PNG; /* the PNG layout cache's key (pdf/pdf.c) */
     qr_doc *doc = NULL;
     qr_status st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
                    : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)

@@ -539,6 +539,19 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
             }
         }
     }
+    if (opts->canonical && !cc.n_errors && !cc.nomem) {
+        qr_buf b = {0};
+        char *s = qr_cc_canonical(root, &b) == 0 ? qr_arena_alloc(&doc->arena, b.len + 1) : NULL;
+        if (s) {
+            memcpy(s, b.data, b.len);
+            s[b.len] = '\0';
+            doc->canonical = s;
+            doc->canonical_len = b.len;
+        } else {
+            cc.nomem = 1;
+        }
+        qr_buf_free(&b);
+    }
     json_decref(root);
     free(cc.path);
 

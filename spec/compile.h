@@ -48,6 +48,9 @@ typedef struct qr_compile_opts {
      * number or a formula sent as a sheet string: compile_warn.c), each
      * with its path and a hint; NULL: not looked for. */
     qr_errlist *warnings;
+    /* Keep the spec's canonical JSON (qr_canonical's text) in
+     * doc->canonical: the PNG backend keys its layout cache by it. */
+    int canonical;
 } qr_compile_opts;
 
 void qr_limits_default(qr_limits *l);

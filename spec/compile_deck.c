@@ -122,7 +122,11 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
         qr_cc_pop(cc, o);
     }
     const char *notes = NULL;
-    if (qr_cc_get_string(cc, v, "notes", 0, &notes, NULL) == 1) s->notes = notes;
+    size_t n_notes = 0;
+    if (qr_cc_get_string(cc, v, "notes", 0, &notes, &n_notes) == 1) {
+        s->has_notes = 1;
+        s->notes = qr_cc_plain_at(cc, "notes", notes, n_notes);
+    }
     json_t *img = json_object_get(v, "image");
     if (img) slide_image(cc, img, s);
     json_t *tab = json_object_get(v, "table");

@@ -40,7 +40,8 @@ void qr_cc_title_lang(qr_cc *cc, json_t *root)
 {
     const char *t = NULL;
     size_t n = 0;
-    if (qr_cc_get_string(cc, root, "title", 0, &t, &n) == 1 && n) cc->doc->title = t;
+    if (qr_cc_get_string(cc, root, "title", 0, &t, &n) == 1 && n)
+        cc->doc->title = qr_cc_plain_at(cc, "title", t, n);
     const char *lang = NULL;
     if (qr_cc_get_string(cc, root, "lang", 0, &lang, &n) == 1) {
         if (!lang_ok(lang))
@@ -485,8 +486,7 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         const char *s = NULL;
         size_t n = 0;
         if (qr_cc_get_string(cc, v, "text", !unk, &s, &n) != 1) bad = 1;
-        b->u.code.text = s ? s : "";
-        b->u.code.len = n;
+        b->u.code.text = qr_cc_plain_at(cc, "text", s, n);
         const char *lang = NULL;
         if (qr_cc_get_string(cc, v, "language", 0, &lang, NULL) < 0) bad = 1;
         b->u.code.lang = lang;

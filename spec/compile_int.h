@@ -150,14 +150,15 @@ static inline int qr_cc_cell_suspect(const char *s, size_t n)
 /** Compile obj's "text" or "runs" into *out. required: report when both are
  *  absent. Returns 1 when a text was found, 0 when absent, -1 on error. */
 int qr_cc_text(qr_cc *cc, json_t *obj, int required, qr_text *out);
+/** A plain string already read from member key of the current object (s,
+ *  n bytes; NULL or n == 0: empty) as a one-run text at the member's path. */
+qr_text qr_cc_plain_at(qr_cc *cc, const char *key, const char *s, size_t n);
 /** A plain string as a one-run text (the current path is the string's). */
 int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out);
 /** List items or bullets (an array at the current path); depth is the level
  *  of these items (1 for a top-level list). nonempty: an empty array is an
  *  error. */
 int qr_cc_items(qr_cc *cc, json_t *arr, size_t depth, int nonempty, const qr_item **out, size_t *n);
-/** Whether a URL has an allowed scheme (http:, https:, mailto:). */
-int qr_cc_link_ok(const char *url);
 
 /* ---- compile_doc.c: tables (shared with slides) -------------------------- */
 
@@ -198,6 +199,12 @@ void qr_cc_presentation(qr_cc *cc, json_t *root);
 void qr_cc_spreadsheet(qr_cc *cc, json_t *root);
 /** title and lang (shared by every kind). */
 void qr_cc_title_lang(qr_cc *cc, json_t *root);
+
+/* ---- canonical.c ---------------------------------------------------------- */
+
+/** The canonical JSON of a parsed spec (qr_canonical's text) into *out
+ *  (zeroed or used). 0, or -1 out of memory. */
+int qr_cc_canonical(json_t *root, qr_buf *out);
 
 /* ---- compile.c ----------------------------------------------------------- */
 

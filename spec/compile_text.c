@@ -3,18 +3,11 @@
  * markup (text that looks like markdown gets a warning, compile_warn.c). Empty runs are dropped, so
  * an empty text has n == 0. */
 #include <string.h>
-#include <strings.h>
 
 #include "compile_int.h"
 #include "schema.h"
 
 /* Keys: the schema table's (schema_table.c). */
-
-int qr_cc_link_ok(const char *url)
-{
-    return strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
-           strncasecmp(url, "mailto:", 7) == 0;
-}
 
 static qr_run *one_run(qr_cc *cc, const char *s, size_t n)
 {
@@ -26,6 +19,19 @@ static qr_run *one_run(qr_cc *cc, const char *s, size_t n)
     r->text = s;
     r->len = n;
     return r;
+}
+
+qr_text qr_cc_plain_at(qr_cc *cc, const char *key, const char *s, size_t n)
+{
+    qr_text t = {0};
+    size_t o = qr_cc_push_key(cc, key);
+    t.path = qr_cc_path(cc);
+    qr_cc_pop(cc, o);
+    if (s && n) {
+        t.runs = one_run(cc, s, n);
+        t.n = t.runs ? 1 : 0;
+    }
+    return t;
 }
 
 int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out)
@@ -97,7 +103,7 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
     int lr = qr_cc_get_string(cc, v, "link", 0, &link, NULL);
     if (lr < 0) bad = 1;
     if (lr == 1) {
-        if (!qr_cc_link_ok(link)) {
+        if (!qr_link_ok(link)) {
             qr_cc_err_key(cc, "link", "links must start with https:, http: or mailto:",
                           "link \"%.80s\" is not allowed", link);
             bad = 1;

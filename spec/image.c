@@ -399,9 +399,10 @@ int qr_cc_image_src(qr_cc *cc, json_t *src, qr_image *img)
 int qr_cc_image_fields(qr_cc *cc, json_t *v, qr_image *img, int unk)
 {
     int bad = 0;
-    const char *alt = "";
-    if (qr_cc_get_string(cc, v, "alt", 0, &alt, NULL) < 0) bad = 1;
-    img->alt = alt ? alt : "";
+    const char *alt = NULL;
+    size_t n_alt = 0;
+    if (qr_cc_get_string(cc, v, "alt", 0, &alt, &n_alt) < 0) bad = 1;
+    img->alt = qr_cc_plain_at(cc, "alt", alt, n_alt);
     json_t *src = json_object_get(v, "src");
     if (!src) {
         if (!unk)

@@ -1,9 +1,11 @@
-/* tree.c: freeing a compiled document, and the fixed output timestamp. */
+/* tree.c: freeing a compiled document, the allowed link schemes, and the
+ * fixed output timestamp. */
 #include "tree.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <time.h>
 
 #include "backend.h"
@@ -13,6 +15,12 @@ void qr_doc_free(qr_doc *doc)
     if (!doc) return;
     qr_arena arena = doc->arena; /* the doc itself lives in its arena */
     qr_arena_free(&arena);
+}
+
+int qr_link_ok(const char *url)
+{
+    return url && (strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
+                   strncasecmp(url, "mailto:", 7) == 0);
 }
 
 /* 2026-01-01T00:00:00Z */

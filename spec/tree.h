@@ -44,12 +44,25 @@ typedef struct qr_run {
     const char *link; /* http:, https: or mailto: URL, or NULL */
 } qr_run;
 
-/* A text value: "text" (one plain run) or "runs". n may be 0 (empty text). */
+/* A text value: "text" (one plain run) or "runs". n may be 0 (empty text).
+ * Plain strings of the spec (the title, code, image alt text, slide notes)
+ * are texts too: one run with no flags, NUL-terminated, at their own path. */
 typedef struct qr_text {
     const qr_run *runs;
     size_t n;
     const char *path; /* JSON pointer of the value, e.g. "/blocks/2/runs" */
 } qr_text;
+
+/** A plain text's string (one run: title, code, alt text, notes): "" when empty. */
+static inline const char *qr_plain(const qr_text *t)
+{
+    return t->n ? t->runs[0].text : "";
+}
+/** Its length in bytes. */
+static inline size_t qr_plain_len(const qr_text *t)
+{
+    return t->n ? t->runs[0].len : 0;
+}
 
 /* ---- charts (a document block, a slide's chart, a sheet's charts) ---------- */
 
@@ -163,7 +176,7 @@ typedef struct qr_image {
     size_t size;
     uint32_t width_px, height_px; /* from the file header */
     double dpi_x, dpi_y;          /* from pHYs/JFIF when present, else 96 */
-    const char *alt;              /* alt text ("" when none) */
+    qr_text alt;                  /* alt text, plain, at ".../alt" (n == 0 when none) */
     const char *name;             /* a stable file name ("image1.png"), unique in the doc */
     const char *path;
 } qr_image;
@@ -186,8 +199,7 @@ typedef struct qr_block {
         } list;
         qr_table table;
         struct {
-            const char *text;
-            size_t len;
+            qr_text text; /* plain, at "/blocks/N/text" (n == 0 when empty) */
             const char *lang;
         } code; /* lang may be NULL */
         qr_image image;
@@ -220,7 +232,8 @@ typedef struct qr_slide {
     qr_text subtitle;
     const qr_item *bullets; /* levels through items */
     size_t n_bullets;
-    const char *notes;     /* NULL when none; newlines kept */
+    int has_notes;
+    qr_text notes;         /* plain, at "/slides/N/notes"; newlines kept */
     const qr_table *table; /* NULL when none */
     const qr_image *image; /* NULL when none */
     const qr_chart *chart; /* NULL when none */
@@ -285,10 +298,14 @@ typedef struct qr_doc {
     qr_kind kind;
     qr_arena arena;
 
-    const char *title; /* NULL when none (plain text: titles take no runs) */
-    const char *lang;  /* BCP 47 tag from the spec, or NULL */
-    int theme;         /* spec/style.h's qr_theme; 0 = plain */
-    long accent;       /* the spec's "accent": 0x1000000 | 0xRRGGBB, or 0 = none */
+    qr_text title;    /* plain (titles take no runs) at "/title"; n == 0 when none */
+    const char *lang; /* BCP 47 tag from the spec, or NULL */
+    int theme;        /* spec/style.h's qr_theme; 0 = plain */
+    long accent;      /* the spec's "accent": 0x1000000 | 0xRRGGBB, or 0 = none */
+    /* The spec's canonical JSON when the compile options asked for it
+     * (qr_compile_opts.canonical), else NULL: all the spec says, as one key. */
+    const char *canonical;
+    size_t canonical_len;
 
     /* document, pdf, html: legacy sections are already expanded into blocks,
      * first (heading level 1, then paragraphs), followed by the spec's blocks. */
@@ -307,6 +324,11 @@ typedef struct qr_doc {
     const char *const *formats; /* formats[0] = "General"; custom and date formats follow */
     size_t n_formats;
 } qr_doc;
+
+/** Is url a link the spec allows: scheme http:, https: or mailto:, in any
+ *  case ("HTTPS://example.com", "MAILTO:a@b")? The compiler refuses other
+ *  links and the text layer (text/) checks again before writing one. */
+int qr_link_ok(const char *url);
 
 /** Free the document and everything in its arena. NULL is allowed. */
 void qr_doc_free(qr_doc *doc);

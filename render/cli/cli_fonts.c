@@ -17,6 +17,7 @@
 #include "compile.h"
 #include "fonts.h"
 #include "utf8.h"
+#include "walk.h"
 
 static const char usage[] =
     "usage: quire fonts [--lang LANG] TEXT\n"
@@ -130,105 +131,18 @@ static void show_str(walk *w, const char *s, size_t len, const char *path)
     show_text(w, &t, path);
 }
 
-static void show_tree_text(walk *w, const qr_text *t)
+/* Every text of the tree, in the walker's order (spec/walk.h). */
+static int show_walked(void *ud, const qr_walk_text *t)
 {
-    show_text(w, t, t->path ? t->path : "");
-}
-
-static void show_items(walk *w, const qr_item *items, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        show_tree_text(w, &items[i].text);
-        show_items(w, items[i].items, items[i].n_items);
-    }
-}
-
-static void show_table(walk *w, const qr_table *t)
-{
-    for (size_t c = 0; t->headers && c < t->n_headers; c++)
-        show_tree_text(w, &t->headers[c].text);
-    for (size_t r = 0; r < t->n_rows; r++)
-        for (size_t c = 0; c < t->n_cols; c++)
-            show_tree_text(w, &t->rows[r][c].text);
-}
-
-static void show_image(walk *w, const qr_image *im)
-{
-    if (!im->alt || !*im->alt) return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/alt", im->path ? im->path : "");
-    show_str(w, im->alt, strlen(im->alt), path);
+    walk *w = ud;
+    show_text(w, t->text, t->text->path ? t->text->path : "");
+    return w->failed;
 }
 
 static void show_doc(walk *w, const qr_doc *d)
 {
-    if (d->title) show_str(w, d->title, strlen(d->title), "/title");
-    for (size_t i = 0; i < d->n_blocks; i++) {
-        const qr_block *b = &d->blocks[i];
-        switch (b->type) {
-        case QR_BLOCK_HEADING:
-            show_tree_text(w, &b->u.heading.text);
-            break;
-        case QR_BLOCK_PARAGRAPH:
-            show_tree_text(w, &b->u.paragraph.text);
-            break;
-        case QR_BLOCK_LIST:
-            show_items(w, b->u.list.items, b->u.list.n_items);
-            break;
-        case QR_BLOCK_TABLE:
-            show_table(w, &b->u.table);
-            break;
-        case QR_BLOCK_CODE: {
-            char path[512];
-            snprintf(path, sizeof path, "%s/text", b->path ? b->path : "");
-            show_str(w, b->u.code.text, b->u.code.len, path);
-            break;
-        }
-        case QR_BLOCK_IMAGE:
-            show_image(w, &b->u.image);
-            break;
-        case QR_BLOCK_PAGE_BREAK:
-            break;
-        case QR_BLOCK_CHART: {
-            const qr_chart *c = &b->u.chart;
-            if (c->title) show_str(w, c->title, strlen(c->title), c->path);
-            for (size_t k = 0; k < c->n_categories; k++)
-                show_str(w, c->categories[k], strlen(c->categories[k]), c->path);
-            for (size_t k = 0; k < c->n_series; k++)
-                show_str(w, c->series[k].name, strlen(c->series[k].name), c->series[k].path);
-            break;
-        }
-        }
-    }
-    for (size_t i = 0; i < d->n_slides; i++) {
-        const qr_slide *s = &d->slides[i];
-        if (s->has_title) show_tree_text(w, &s->title);
-        if (s->has_subtitle) show_tree_text(w, &s->subtitle);
-        show_items(w, s->bullets, s->n_bullets);
-        if (s->table) show_table(w, s->table);
-        if (s->image) show_image(w, s->image);
-        if (s->notes) {
-            char path[512];
-            snprintf(path, sizeof path, "%s/notes", s->path ? s->path : "");
-            show_str(w, s->notes, strlen(s->notes), path);
-        }
-    }
-    for (size_t i = 0; i < d->n_sheets; i++) {
-        const qr_sheet *sh = &d->sheets[i];
-        char path[512];
-        if (sh->name) {
-            snprintf(path, sizeof path, "%s/name", sh->path ? sh->path : "");
-            show_str(w, sh->name, strlen(sh->name), path);
-        }
-        for (size_t r = 0; r < sh->n_rows; r++)
-            for (uint32_t c = 0; c < sh->rows[r].n; c++) {
-                const qr_cell *cell = &sh->rows[r].cells[c];
-                if (cell->type != QR_CELL_TEXT) continue;
-                snprintf(path, sizeof path, "%s/rows/%zu/%u", sh->path ? sh->path : "", r,
-                         (unsigned)c);
-                show_str(w, cell->v.str, cell->len, path);
-            }
-    }
+    qr_walker wk = {.text = show_walked, .sheet_cells = 1, .ud = w};
+    qr_doc_walk(d, &wk);
 }
 
 static int usage_error(const char *msg)

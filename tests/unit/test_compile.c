@@ -198,7 +198,8 @@ static void test_document_every_block(void **state)
         PNG1);
     qr_doc *d = ok(QR_KIND_DOCUMENT, spec);
     assert_int_equal(d->kind, QR_KIND_DOCUMENT);
-    assert_string_equal(d->title, "Services Agreement");
+    assert_string_equal(qr_plain(&d->title), "Services Agreement");
+    assert_string_equal(d->title.path, "/title");
     assert_string_equal(d->lang, "en");
     assert_string_equal(d->page.size_name, "A4");
     assert_true(d->page.width == 595.28 && d->page.height == 841.89);
@@ -268,8 +269,9 @@ static void test_document_every_block(void **state)
 
     b = &d->blocks[4];
     assert_int_equal(b->type, QR_BLOCK_CODE);
-    assert_string_equal(b->u.code.text, "print(1)\n");
-    assert_int_equal(b->u.code.len, 9);
+    assert_string_equal(qr_plain(&b->u.code.text), "print(1)\n");
+    assert_int_equal(qr_plain_len(&b->u.code.text), 9);
+    assert_string_equal(b->u.code.text.path, "/blocks/4/text");
     assert_string_equal(b->u.code.lang, "python");
 
     b = &d->blocks[5];
@@ -278,7 +280,7 @@ static void test_document_every_block(void **state)
     assert_int_equal(b->u.image.width_px, 1);
     assert_int_equal(b->u.image.height_px, 1);
     assert_true(b->u.image.dpi_x == 96 && b->u.image.dpi_y == 96);
-    assert_string_equal(b->u.image.alt, "Dot");
+    assert_string_equal(qr_plain(&b->u.image.alt), "Dot");
     assert_string_equal(b->u.image.name, "image1.png");
     assert_int_equal(b->u.image.size, 70);
     assert_memory_equal(b->u.image.data, "\x89PNG", 4);
@@ -294,7 +296,7 @@ static void test_document_defaults(void **state)
            "{'blocks': [{'type': 'heading', 'text': 'H'}, {'type': 'paragraph', 'text': ''},"
            "{'type': 'list', 'items': ['a']}, {'type': 'table', 'rows': []},"
            "{'type': 'code', 'text': ''}]}");
-    assert_null(d->title);
+    assert_int_equal(d->title.n, 0);
     assert_null(d->lang);
     assert_string_equal(d->page.size_name, "Letter");
     assert_true(d->page.width == 612 && d->page.height == 792 && !d->page.landscape);
@@ -450,7 +452,7 @@ static void test_presentation(void **state)
     qr_doc *d = ok(QR_KIND_PRESENTATION, spec);
     assert_int_equal(d->kind, QR_KIND_PRESENTATION);
     assert_int_equal(d->wide, 0);
-    assert_string_equal(d->title, "Deck");
+    assert_string_equal(qr_plain(&d->title), "Deck");
     assert_string_equal(d->lang, "de-CH");
     assert_int_equal(d->n_slides, 7);
     const qr_slide *s = d->slides;
@@ -468,7 +470,8 @@ static void test_presentation(void **state)
     assert_int_equal(s[1].bullets[1].n_items, 2);
     assert_int_equal(s[1].bullets[1].items[1].n_items, 1);
     assert_text(&s[1].bullets[1].items[1].items[0].text, "2b1");
-    assert_string_equal(s[1].notes, "line1\nline2");
+    assert_string_equal(qr_plain(&s[1].notes), "line1\nline2");
+    assert_string_equal(s[1].notes.path, "/slides/1/notes");
     assert_false(s[1].has_subtitle);
     assert_null(s[1].image);
     assert_null(s[1].table);
@@ -476,14 +479,15 @@ static void test_presentation(void **state)
     assert_int_equal(s[2].layout, QR_LAYOUT_SECTION);
     assert_true(s[2].has_title);
     assert_int_equal(s[2].title.n, 0);
-    assert_null(s[2].notes);
+    assert_int_equal(s[2].has_notes, 0);
 
     assert_int_equal(s[3].layout, QR_LAYOUT_BLANK);
     assert_non_null(s[3].image);
     assert_string_equal(s[3].image->name, "image1.png");
-    assert_string_equal(s[3].image->alt, "a");
+    assert_string_equal(qr_plain(&s[3].image->alt), "a");
+    assert_string_equal(s[3].image->alt.path, "/slides/3/image/alt");
     assert_string_equal(s[4].image->name, "image2.png");
-    assert_string_equal(s[4].image->alt, "");
+    assert_int_equal(s[4].image->alt.n, 0);
     assert_non_null(s[4].table);
     assert_int_equal(s[4].table->n_cols, 2);
     assert_int_equal(s[4].table->rows[1][1].kind, QR_TCELL_EMPTY);
@@ -517,7 +521,7 @@ static void test_spreadsheet_cells(void **state)
            " {'formula': 'TRUE()', 'value': true}, {'formula': 'NOW()'}],"
            "[9007199254740992, -9007199254740992, 1e300, {'value': null}],"
            "[]]}]}");
-    assert_string_equal(d->title, "Book");
+    assert_string_equal(qr_plain(&d->title), "Book");
     assert_int_equal(d->n_sheets, 1);
     const qr_sheet *sh = &d->sheets[0];
     assert_string_equal(sh->name, "Q3");
@@ -1665,7 +1669,7 @@ static void test_reader_utf8_split(void **state)
         qr_errlist e = {0};
         qr_doc *d = NULL;
         assert_int_equal(compile_pieces(good, strlen(good), sizes, 1, D, NULL, &d, &e), QR_OK);
-        assert_string_equal(d->title, "\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
+        assert_string_equal(qr_plain(&d->title), "\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
         qr_doc_free(d);
     }
 

@@ -149,6 +149,7 @@ static void s_para(qr_xml *x, const void *arg)
     qr_pptx pp = {0};
     pp.ctx = &ctx;
     pp.doc = &doc;
+    qr_text_ctx_init(&pp.text, ctx.fonts, NULL, &warnings);
     qr_run run = {0};
     run.text = a->text;
     run.len = strlen(a->text);
@@ -156,8 +157,7 @@ static void s_para(qr_xml *x, const void *arg)
     qr_pptx_write_a_p(&pp, x, &t, a->ppr, 0);
     assert_int_equal(pp.status, QR_OK);
     assert_int_equal(warnings.count, 0);
-    qr_spans_free(&pp.spans);
-    free(pp.warned);
+    qr_text_ctx_free(&pp.text);
     free(pp.links);
     qr_errlist_clear(&warnings);
     qr_errlist_clear(&errors);

@@ -1,0 +1,151 @@
+/* text.c: the text layer: a qr_text into styled segments (text.h).
+ *
+ * fonts/ itemizes the whole text once; each span is then cut at tabs and
+ * line breaks into segments that carry the run's flags and checked link.
+ * Missing-glyph warnings are deduplicated here for the whole document. */
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void qr_text_ctx_init(qr_text_ctx *c, qr_fonts *fonts, const char *lang, qr_errlist *warnings)
+{
+    memset(c, 0, sizeof *c);
+    c->fonts = fonts ? fonts : qr_fonts_default();
+    c->lang = lang;
+    c->warnings = warnings;
+}
+
+void qr_text_ctx_free(qr_text_ctx *c)
+{
+    if (!c) return;
+    free(c->segs.items);
+    qr_spans_free(&c->segs.spans);
+    free(c->warned);
+    memset(c, 0, sizeof *c);
+}
+
+qr_text qr_text_plain(qr_run *run, const char *s, size_t len, const char *path)
+{
+    memset(run, 0, sizeof *run);
+    run->text = s ? s : "";
+    run->len = s ? len : 0;
+    qr_text t = {run, run->len ? 1 : 0, path};
+    return t;
+}
+
+/* Warn about cp unless it was warned about before (sorted array, binary
+ * search). -1 on OOM. */
+static int warn_once(qr_text_ctx *c, uint32_t cp, const char *path)
+{
+    /* Characters XML forbids are replaced by the backends: nothing to cover. */
+    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0xFFFE || cp == 0xFFFF) return 0;
+    size_t lo = 0, hi = c->n_warned;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c->warned[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < c->n_warned && c->warned[lo] == cp) return 0;
+    if (c->n_warned == c->cap_warned) {
+        size_t cap = c->cap_warned ? c->cap_warned * 2 : 16;
+        uint32_t *nw = realloc(c->warned, cap * sizeof *nw);
+        if (!nw) return -1;
+        c->warned = nw;
+        c->cap_warned = cap;
+    }
+    memmove(c->warned + lo + 1, c->warned + lo, (c->n_warned - lo) * sizeof *c->warned);
+    c->warned[lo] = cp;
+    c->n_warned++;
+    qr_errlist_addf(c->warnings, QR_OK, path ? path : "", QR_TEXT_MISSING_HINT,
+                    QR_TEXT_MISSING_MESSAGE, (unsigned)cp);
+    return 0;
+}
+
+static qr_seg *push(qr_segs *s)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 32;
+        qr_seg *ni = realloc(s->items, cap * sizeof *ni);
+        if (!ni) return NULL;
+        s->items = ni;
+        s->cap = cap;
+    }
+    return &s->items[s->n++];
+}
+
+/* The segments of span k (run r's bytes [a, e)): text cut at tabs and breaks. */
+static qr_status cut_span(const qr_text_ctx *c, qr_segs *out, const qr_span *sp, uint32_t k,
+                          const qr_run *r, size_t a, size_t e)
+{
+    qr_seg proto = {0};
+    proto.run = sp->run;
+    proto.span = k;
+    proto.script = sp->script;
+    /* the theme's body face for the Latin text it covers */
+    proto.family = qr_fonts_body_face(c->fonts, sp, r->text, c->body_face);
+    proto.file = sp->file ? sp->file : "";
+    proto.lang = sp->lang;
+    proto.slot = sp->slot;
+    proto.rtl = sp->rtl;
+    proto.bold = r->bold;
+    proto.italic = r->italic;
+    proto.underline = r->underline;
+    proto.strike = r->strike;
+    proto.code = r->code;
+    proto.link = qr_link_ok(r->link) ? r->link : NULL;
+    size_t from = a;
+    for (size_t i = a; i <= e; i++) {
+        char ch = i < e ? r->text[i] : 0;
+        int brk = i < e && (ch == '\t' || ch == '\n' || ch == '\r');
+        if (i < e && !brk) continue;
+        if (i > from) {
+            qr_seg *g = push(out);
+            if (!g) return qr_fail(QR_E_NOMEM);
+            *g = proto;
+            g->kind = QR_SEG_TEXT;
+            g->start = from;
+            g->len = i - from;
+        }
+        if (brk) {
+            qr_seg *g = push(out);
+            if (!g) return qr_fail(QR_E_NOMEM);
+            *g = proto;
+            g->kind = ch == '\t' ? QR_SEG_TAB : QR_SEG_BREAK;
+            g->start = i;
+            g->len = ch == '\r' && i + 1 < e && r->text[i + 1] == '\n' ? 2 : 1;
+            i += g->len - 1;
+        }
+        from = i + 1;
+    }
+    return QR_OK;
+}
+
+qr_status qr_text_segments(qr_text_ctx *c, const qr_text *t, const qr_segs **out)
+{
+    qr_segs *sg = &c->segs;
+    sg->n = 0;
+    *out = sg;
+    sg->dir = t ? qr_fonts_text_direction(t) : QR_DIR_NEUTRAL;
+    if (!t || t->n == 0) return QR_OK;
+    qr_spans_reset(&sg->spans);
+    qr_status st = qr_fonts_itemize_text(c->fonts, t, c->lang, &sg->spans);
+    if (st != QR_OK) return st;
+    if (c->warnings)
+        for (size_t i = 0; i < sg->spans.n_missing; i++)
+            if (warn_once(c, sg->spans.missing[i].cp, t->path) != 0) return qr_fail(QR_E_NOMEM);
+    for (size_t k = 0; k < sg->spans.n; k++) {
+        const qr_span *sp = &sg->spans.items[k];
+        if (sp->run >= t->n) continue;
+        const qr_run *r = &t->runs[sp->run];
+        if (sp->start >= r->len || sp->len == 0) continue;
+        size_t e = sp->len <= r->len - sp->start ? sp->start + sp->len : r->len;
+        st = cut_span(c, sg, sp, (uint32_t)k, r, sp->start, e);
+        if (st != QR_OK) return st;
+    }
+    for (size_t i = 0; i < sg->n; i++)
+        sg->items[i].text = t->runs[sg->items[i].run].text + sg->items[i].start;
+    return QR_OK;
+}
