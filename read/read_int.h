@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 #include "tree.h"
 
 /* ---- the read context ---------------------------------------------------- */

@@ -11,11 +11,6 @@
  * (an install, wherever its prefix was moved). */
 #include "backends.h"
 
-extern const qr_backend qr_backend_html;
-extern const qr_backend qr_backend_docx;
-extern const qr_backend qr_backend_xlsx;
-extern const qr_backend qr_backend_pptx;
-
 #if defined(QUIRE_PDF_MODULE)
 #include <dlfcn.h>
 #include <limits.h>
@@ -57,8 +52,6 @@ static const qr_backend *pdf_backend(int png)
     return module_backends ? module_backends[png] : NULL;
 }
 #elif defined(QUIRE_HAVE_PDF)
-extern const qr_backend qr_backend_pdf, qr_backend_png;
-
 static const qr_backend *pdf_backend(int png)
 {
     return png ? &qr_backend_png : &qr_backend_pdf;
@@ -71,22 +64,22 @@ static const qr_backend *pdf_backend(int png)
 }
 #endif
 
-const qr_backend *qr_backend_for(qr_fmt f)
+const qr_backend *qr_backend_for(qr_format f)
 {
     switch (f) {
-    case QR_FMT_HTML:
+    case QR_FORMAT_HTML:
         return &qr_backend_html;
-    case QR_FMT_DOCX:
+    case QR_FORMAT_DOCX:
         return &qr_backend_docx;
-    case QR_FMT_XLSX:
+    case QR_FORMAT_XLSX:
         return &qr_backend_xlsx;
-    case QR_FMT_PPTX:
+    case QR_FORMAT_PPTX:
         return &qr_backend_pptx;
-    case QR_FMT_PDF:
+    case QR_FORMAT_PDF:
         return pdf_backend(0);
-    case QR_FMT_PNG:
+    case QR_FORMAT_PNG:
         return pdf_backend(1);
-    case QR_FMT_COUNT:
+    case QR_FORMAT_COUNT:
         break;
     }
     return NULL;

@@ -21,7 +21,7 @@
 #include "cli/cli_store.h"
 #include "cli/json_out.h"
 #include "compile_int.h"
-#include "quire.h"
+#include <quire/quire.h>
 #include "schema.h"
 
 #define MAX_ERRORS_SHOWN 20

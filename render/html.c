@@ -24,7 +24,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
+#include "backends.h"
 #include "fonts.h"
 #include "html_chart.h"
 #include "look.h"
@@ -672,6 +672,6 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
 
 const qr_backend qr_backend_html = {
     .name = "html",
-    .format = QR_FMT_HTML,
+    .format = QR_FORMAT_HTML,
     .render = html_render,
 };

@@ -1,7 +1,7 @@
 /* render.c: the public API. Compile, pick the backend, render to memory or
  * atomically to a file. Joins spec/ and the backends; writes no store. */
 #define _GNU_SOURCE /* O_TMPFILE */
-#include "quire.h"
+#include <quire/quire.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +17,6 @@
 #include "fonts.h"
 #include "formula.h"
 #include "kind_sniff.h"
-
-_Static_assert((int)QR_FORMAT_COUNT == (int)QR_FMT_COUNT, "qr_format and qr_fmt must agree");
 
 static const struct {
     const char *ext, *mime;
@@ -102,7 +100,7 @@ int qr_kind_from_str(const char *name, qr_kind *kind)
 
 int qr_format_available(qr_format f)
 {
-    return qr_backend_for((qr_fmt)f) != NULL;
+    return qr_backend_for(f) != NULL;
 }
 
 /* Which formats a kind's spec can render to: the document vocabulary
@@ -237,7 +235,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_doc_free(doc);
         return st;
     }
-    const qr_backend *be = qr_backend_for((qr_fmt)format);
+    const qr_backend *be = qr_backend_for(format);
     if (!be) {
         qr_doc_free(doc);
         qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",

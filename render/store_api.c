@@ -1,10 +1,10 @@
-/* store_api.c: the public store API (quire_store.h). Joins a store backend
+/* store_api.c: the public store API (quire/store.h). Joins a store backend
  * (store/store_backend.h: a folder or PostgreSQL; text and bytes, never renders)
  * with the compiler, the edit engine and the renderer (which never write
  * the store): validate, edit, canonicalise and render here, then hand the
  * results to the backend. A backend that reports a conflict at commit (the
  * head moved while this call rendered) gets the whole write again. */
-#include "quire_store.h"
+#include <quire/store.h>
 
 #include <stdint.h>
 #include <stdlib.h>

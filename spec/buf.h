@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include <quire/error.h>
 
 typedef struct qr_buf {
     char *data;

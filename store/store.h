@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 
 typedef struct qr_folder qr_folder;
 

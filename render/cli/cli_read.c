@@ -9,7 +9,7 @@
 
 #include "cli/cli_read.h"
 #include "cli/json_out.h"
-#include "quire.h"
+#include <quire/quire.h>
 
 static int fail_usage(const char *msg)
 {

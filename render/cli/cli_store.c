@@ -15,7 +15,7 @@
 
 #include "cli_inline.h"
 #include "json_out.h"
-#include "quire.h"
+#include <quire/quire.h>
 
 #define MAX_SHOWN 20
 #define BUDGET 3300

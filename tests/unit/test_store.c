@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "quire.h"
+#include <quire/quire.h>
 #include "sha256.h"
 #include "store.h"
 #include "store_int.h"
