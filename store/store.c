@@ -142,7 +142,7 @@ void qr_folder_owner_file(const char *owner, char out[72])
 
 int qr_folder_new_id(char out[17])
 {
-    qr_store_random_hex(out);
+    qr_random_hex(out);
     return 0;
 }
 
@@ -294,7 +294,7 @@ static int dump_to(int dirfd, const char *name, json_t *j, int sync)
     }
     t[n] = '\n';
     t[n + 1] = '\0';
-    int rc = qr_store_write_atomic(dirfd, name, t, n + 1, sync);
+    int rc = qr_atomic_write_file(dirfd, name, t, n + 1, sync);
     free(t);
     return rc;
 }
@@ -869,8 +869,8 @@ static int blob_put(qr_folder *f, const qr_vrec *rec, const void *data, int *cre
     if (fstatat(f->blobs, rec->sha256, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
         (uint64_t)st.st_size == rec->size)
         return 0; /* content-addressed: already there */
-    int rc = qr_store_write_atomic(f->blobs, rec->sha256, data, (size_t)rec->size,
-                                   sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
+    int rc = qr_atomic_write_file(f->blobs, rec->sha256, data, (size_t)rec->size,
+                                  sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
     *created = rc == 0;
     return rc;
 }
@@ -959,7 +959,7 @@ static int write_version_files(qr_folder *f, int dir, const qr_vrec *rec, const 
 {
     char name[32];
     vname(name, sizeof name, rec->version, "json");
-    if (qr_store_write_atomic(dir, name, spec, len, sync_on(f, QR_SYNC_FILE)) != 0) return -1;
+    if (qr_atomic_write_file(dir, name, spec, len, sync_on(f, QR_SYNC_FILE)) != 0) return -1;
     if (vrec_write(dir, rec, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) != 0) {
         int e = errno;
         unlinkat(dir, name, 0);
@@ -1006,7 +1006,7 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
 
     /* Build the artifact folder under a temp name. */
     char tmp[128], rnd[17];
-    qr_store_random_hex(rnd);
+    qr_random_hex(rnd);
     snprintf(tmp, sizeof tmp, ".tmp.new.%s.%s", id, rnd);
     if (mkdirat(f->root, tmp, 0755) != 0) {
         qr_vrec_free(rec);
@@ -1687,7 +1687,7 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
         qr_vrec_free(&r);
     }
     char tmp[128], rnd[17];
-    qr_store_random_hex(rnd);
+    qr_random_hex(rnd);
     snprintf(tmp, sizeof tmp, ".tmp.del.%s.%s", id, rnd);
     /* the owner's lock (which settles the last write's intent, while the
      * artifact is still in place) before the artifact leaves */
