@@ -12,38 +12,19 @@
 #include "backends.h"
 
 #if defined(QUIRE_PDF_MODULE)
-#include <dlfcn.h>
-#include <limits.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
+
+#include "module.h"
 
 #define MODULE_FILE "quire-pdf.so"
 
 static const qr_backend *const *module_backends; /* {pdf, png}, or NULL */
 static pthread_once_t module_once = PTHREAD_ONCE_INIT;
 
-static void *open_in(const char *dir, int dir_len, const char *sub)
-{
-    char path[PATH_MAX];
-    int n = snprintf(path, sizeof path, "%.*s/%s" MODULE_FILE, dir_len, dir, sub);
-    if (n < 0 || (size_t)n >= sizeof path) return NULL;
-    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
-}
-
 static void module_load(void)
 {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return;
-    exe[n] = '\0';
-    const char *slash = strrchr(exe, '/');
-    if (!slash) return;
-    int dir_len = (int)(slash - exe);
-    void *h = open_in(exe, dir_len, "");
-    if (!h) h = open_in(exe, dir_len, QUIRE_PDF_MODULE_RELDIR "/");
-    if (h) module_backends = (const qr_backend *const *)dlsym(h, "qr_pdf_module_backends");
+    module_backends = (const qr_backend *const *)qr_module_symbol(
+        MODULE_FILE, QUIRE_PDF_MODULE_RELDIR, "qr_pdf_module_backends");
 }
 
 static const qr_backend *pdf_backend(int png)
