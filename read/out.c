@@ -65,7 +65,7 @@ static void set_path(pieces *ps, int level, const char *s, size_t n)
         if (!ps->heads[l]) continue;
         if (!first) qr_buf_putc(&b, ',');
         first = 0;
-        qr_rd_jstr(&b, ps->heads[l], ps->heads_len[l]);
+        qr_buf_json_str(&b, ps->heads[l], ps->heads_len[l], 0);
     }
     qr_buf_putc(&b, ']');
     ps->path = b.data; /* freed with the pieces: every distinct path is kept once */
@@ -516,7 +516,7 @@ static void flush_chunk(qr_buf *out, qr_buf *cur, const char *path, size_t *coun
     qr_buf_puts(out, *count ? ",\n{\"headings\":" : "{\"headings\":");
     qr_buf_puts(out, path ? path : "[]");
     qr_buf_puts(out, ",\"text\":");
-    qr_rd_jstr(out, cur->data, cur->len);
+    qr_buf_json_str(out, cur->data, cur->len, 0);
     qr_buf_printf(out, ",\"chars\":%zu}", chars(cur->data));
     (*count)++;
     cur->len = 0;
@@ -554,7 +554,7 @@ static void json_text(qr_buf *b, const qr_text *t)
 {
     qr_buf p = {0};
     plain_text(&p, t);
-    qr_rd_jstr(b, p.data ? p.data : "", p.len);
+    qr_buf_json_str(b, p.data ? p.data : "", p.len, 0);
     qr_buf_free(&p);
 }
 
@@ -613,7 +613,7 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
     qr_buf_printf(b, "{\"kind\":\"%s\"", kinds[doc->kind]);
     if (doc->title) {
         qr_buf_puts(b, ",\"title\":");
-        qr_rd_jstr(b, doc->title, strlen(doc->title));
+        qr_buf_json_str(b, doc->title, strlen(doc->title), 0);
     }
     if (doc->kind == QR_KIND_SPREADSHEET) {
         qr_buf_puts(b, ",\"sheets\":[");
@@ -621,7 +621,7 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             const qr_sheet *s = &doc->sheets[i];
             if (i) qr_buf_putc(b, ',');
             qr_buf_puts(b, "{\"name\":");
-            qr_rd_jstr(b, s->name, strlen(s->name));
+            qr_buf_json_str(b, s->name, strlen(s->name), 0);
             qr_buf_puts(b, ",\"rows\":[");
             for (size_t r = 0; r < s->n_rows; r++) {
                 qr_buf_puts(b, r ? ",\n[" : "\n[");
@@ -637,7 +637,7 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
                     } else {
                         qr_buf t = {0};
                         sheet_cell(NULL, &t, cl, 0);
-                        qr_rd_jstr(b, t.data ? t.data : "", t.len);
+                        qr_buf_json_str(b, t.data ? t.data : "", t.len, 0);
                         qr_buf_free(&t);
                     }
                 }
@@ -659,7 +659,8 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             if (s->n_bullets)
                 qr_buf_puts(b, ",\"bullets\":"), json_items(b, s->bullets, s->n_bullets);
             if (s->table) qr_buf_puts(b, ",\"table\":"), json_table(b, s->table);
-            if (s->notes) qr_buf_puts(b, ",\"notes\":"), qr_rd_jstr(b, s->notes, strlen(s->notes));
+            if (s->notes)
+                qr_buf_puts(b, ",\"notes\":"), qr_buf_json_str(b, s->notes, strlen(s->notes), 0);
             qr_buf_putc(b, '}');
         }
         qr_buf_puts(b, "]}\n");
@@ -691,19 +692,19 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             break;
         case QR_BLOCK_CODE:
             qr_buf_puts(b, "{\"type\":\"code\",\"text\":");
-            qr_rd_jstr(b, k->u.code.text, k->u.code.len);
+            qr_buf_json_str(b, k->u.code.text, k->u.code.len, 0);
             qr_buf_putc(b, '}');
             break;
         case QR_BLOCK_IMAGE:
             qr_buf_puts(b, "{\"type\":\"image\",\"alt\":");
-            qr_rd_jstr(b, k->u.image.alt, strlen(k->u.image.alt));
+            qr_buf_json_str(b, k->u.image.alt, strlen(k->u.image.alt), 0);
             qr_buf_printf(b, ",\"width\":%u,\"height\":%u}", k->u.image.width_px,
                           k->u.image.height_px);
             break;
         case QR_BLOCK_CHART: /* the readers make none; a tree may hold one */
             qr_buf_puts(b, "{\"type\":\"chart\",\"title\":");
             if (k->u.chart.title)
-                qr_rd_jstr(b, k->u.chart.title, strlen(k->u.chart.title));
+                qr_buf_json_str(b, k->u.chart.title, strlen(k->u.chart.title), 0);
             else
                 qr_buf_puts(b, "null");
             qr_buf_putc(b, '}');
