@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "civil.h"
 #include "compile.h"
 #include "read_int.h"
 
@@ -326,19 +327,11 @@ static void serial_date(qr_buf *b, double serial)
     /* Serial 60 is Excel's 1900-02-29, which never was; 61 is 1 March. */
     long n = (long)days;
     if (n > 60) n -= 1;
-    /* Day 1 = 1900-01-01, which is day -25567 from 1970-01-01; then the
-     * civil-from-days algorithm (H. Hinnant's). */
-    long e = n - 1 - 25567;
-    e += 719468;
-    long era = (e >= 0 ? e : e - 146096) / 146097;
-    long doe = e - era * 146097;
-    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long y = yoe + era * 400;
-    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    long mp = (5 * doy + 2) / 153;
-    long d = doy - (153 * mp + 2) / 5 + 1;
-    long m = mp < 10 ? mp + 3 : mp - 9;
-    qr_buf_printf(b, "%04ld-%02ld-%02ld", y + (m <= 2), m, d);
+    /* Day 1 = 1900-01-01, which is day -25567 from 1970-01-01. */
+    long long y;
+    unsigned m, d;
+    qr_civil_from_days(n - 1 - 25567, &y, &m, &d);
+    qr_buf_printf(b, "%04lld-%02u-%02u", y, m, d);
     if (frac > 1e-9) {
         long s = (long)llround(frac * 86400);
         qr_buf_printf(b, "T%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "civil.h"
 #include "read_int.h"
 
 typedef struct strtab {
@@ -313,20 +314,14 @@ static int iso_date(double serial, int with_time, char *out, size_t size)
     long days = (long)(secs / 86400);
     long s = (long)(secs % 86400);
     /* Serial 61 = 1900-03-01; serials count from 1899-12-30 from there on. */
-    long e = days - 25569 + 719468; /* 25569 = 1970-01-01 */
-    long era = (e >= 0 ? e : e - 146096) / 146097;
-    long doe = e - era * 146097;
-    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long y = yoe + era * 400;
-    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    long mp = (5 * doy + 2) / 153;
-    long d = doy - (153 * mp + 2) / 5 + 1;
-    long m = mp < 10 ? mp + 3 : mp - 9;
+    long long y;
+    unsigned m, d;
+    qr_civil_from_days(QR_EXCEL_EPOCH + days, &y, &m, &d);
     if (with_time)
-        snprintf(out, size, "%04ld-%02ld-%02ldT%02ld:%02ld:%02ld", y + (m <= 2), m, d, s / 3600,
-                 s / 60 % 60, s % 60);
+        snprintf(out, size, "%04lld-%02u-%02uT%02ld:%02ld:%02ld", y, m, d, s / 3600, s / 60 % 60,
+                 s % 60);
     else
-        snprintf(out, size, "%04ld-%02ld-%02ld", y + (m <= 2), m, d);
+        snprintf(out, size, "%04lld-%02u-%02u", y, m, d);
     return 1;
 }
 
