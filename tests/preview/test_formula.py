@@ -25,6 +25,7 @@ QUIRE = os.environ.get("QUIRE", "build/quire")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 
 import openpyxl  # noqa: E402
+from office import soffice_convert  # noqa: E402
 
 failed = 0
 passed = 0
@@ -154,10 +155,7 @@ def main():
     strip_cached(out, bare)
     check(values(bare, "F")[1][1] is None, "the stripped copy has no cached values")
     lo = os.path.join(tmp, "lo")
-    prof = tempfile.mkdtemp(prefix="lo-profile-")
-    subprocess.run(["soffice", "-env:UserInstallation=file://" + prof, "--headless", "--convert-to", "xlsx",
-                    "--outdir", lo, bare], capture_output=True, timeout=600)
-    shutil.rmtree(prof, ignore_errors=True)
+    soffice_convert("xlsx", [bare], lo, timeout=600)
     lop = os.path.join(lo, "bare.xlsx")
     if check(os.path.exists(lop), "LibreOffice converted the workbook"):
         theirs = values(lop, "F")

@@ -34,6 +34,7 @@ import unicodedata
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from office import soffice_convert  # noqa: E402
 from shared import SKIP, need, skipped  # noqa: E402
 
 failed = 0
@@ -113,11 +114,8 @@ def main():
             check(re.search(r"page %d of %d" % (k + 1, n), pages[k]) is not None, "%s: page %d footer" % (case, k + 1))
 
     csvdir = os.path.join(tmp, "csv")
-    prof = tempfile.mkdtemp(prefix="lo-profile-")
-    subprocess.run(["soffice", "-env:UserInstallation=file://" + prof, "--headless", "--convert-to",
-                    "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1",
-                    "--outdir", csvdir] + xlsx, capture_output=True, timeout=600)
-    shutil.rmtree(prof, ignore_errors=True)
+    soffice_convert("csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1",
+                    xlsx, csvdir, timeout=600)
     compared = 0
     for case, spec in specs.items():
         pdf = os.path.join(tmp, case + ".pdf")
