@@ -2,8 +2,8 @@
  *
  * A backend turns a compiled qr_doc into bytes written to a qr_sink. It never
  * sees JSON and never parses anything. Each backend is one constant, defined
- * with designated initialisers in its own folder and listed in
- * render/backends.c:
+ * with designated initialisers in its own folder, declared in
+ * render/backends.h and listed in render/backends.c:
  *
  *     const qr_backend qr_backend_docx = {
  *         .name = "docx", .format = QR_FORMAT_DOCX, .render = docx_render,
