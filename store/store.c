@@ -957,15 +957,8 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
         return io_error(errs, "", "cannot create the artifact folder");
     }
     int dir = openat(f->root, tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-    qr_folder_meta m = {0};
-    snprintf(m.id, sizeof m.id, "%s", id);
-    m.kind = (char *)kind;
-    m.title = (char *)(title ? title : "");
-    m.owner = (char *)owner;
-    m.filename = rec->filename;
-    m.mime_type = rec->mime_type;
-    m.created = rec->created;
-    m.head = 1;
+    qr_folder_meta m;
+    qr_folder_meta_first(&m, id, kind, title, owner, rec);
     int lk;
     if (dir < 0 || (lk = openat(dir, ".lock", O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) < 0) {
         st = io_error(errs, "", "cannot create the artifact folder");

@@ -132,6 +132,10 @@ typedef struct qr_folder_put {
  *  (QR_E_QUOTA). On failure rec holds nothing to free. */
 qr_status qr_vrec_fill(qr_vrec *rec, const qr_folder_put *put, int n, int parent,
                        const qr_folder_opts *o, int blob_ok, qr_errlist *errs);
+/** The meta of a new artifact whose version 1 is rec. Borrows every string
+ *  (title NULL: ""): the caller must not qr_folder_meta_free it. */
+void qr_folder_meta_first(qr_folder_meta *m, const char *id, const char *kind, const char *title,
+                          const char *owner, const qr_vrec *rec);
 /** A quota error with the one hint every quota gives (QR_E_QUOTA). */
 qr_status qr_store_quota_error(qr_errlist *errs, const char *msg);
 

@@ -520,15 +520,8 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
         qr_vrec_free(rec);
         return QR_E_IO;
     }
-    qr_folder_meta m = {0};
-    snprintf(m.id, sizeof m.id, "%s", id);
-    m.kind = (char *)kind;
-    m.title = (char *)(title ? title : "");
-    m.owner = (char *)owner;
-    m.filename = rec->filename;
-    m.mime_type = rec->mime_type;
-    m.created = rec->created;
-    m.head = 1;
+    qr_folder_meta m;
+    qr_folder_meta_first(&m, id, kind, title, owner, rec);
     db_cmd(&d, "creating the artifact", "BEGIN", 0, NULL);
     PGresult *r = db_q(&d, "creating the artifact",
                        "SELECT 1 FROM quire_artifacts WHERE lower(id) = lower($1)", 1,

@@ -1,6 +1,7 @@
-/* version.c: the version record both store backends write (store.c, the
- * folder; store_pg.c, PostgreSQL), filled from a put the same way: the
- * action, the time, the hashes, the names, and the per-file cap. */
+/* version.c: the records both store backends write (store.c, the folder;
+ * store_pg.c, PostgreSQL), filled the same way: a version from a put (the
+ * action, the time, the hashes, the names, the per-file cap) and a new
+ * artifact's meta. */
 #include "store.h"
 
 #include <stdio.h>
@@ -67,4 +68,18 @@ qr_status qr_vrec_fill(qr_vrec *rec, const qr_folder_put *put, int n, int parent
     if (st == QR_OK) st = file_cap(o, rec->spec_size, errs);
     if (st != QR_OK) qr_vrec_free(rec);
     return st;
+}
+
+void qr_folder_meta_first(qr_folder_meta *m, const char *id, const char *kind, const char *title,
+                          const char *owner, const qr_vrec *rec)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->id, sizeof m->id, "%s", id);
+    m->kind = (char *)kind;
+    m->title = (char *)(title ? title : "");
+    m->owner = (char *)owner;
+    m->filename = rec->filename;
+    m->mime_type = rec->mime_type;
+    m->created = (char *)rec->created;
+    m->head = 1;
 }
