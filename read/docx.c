@@ -397,14 +397,7 @@ static void end_table(dx *d)
             even = 0;
         if (i < d->n_grid && (min == 0 || d->grid[i] < min)) min = d->grid[i];
     }
-    if (!even && min > 0) {
-        qr_buf_puts(b, ",\"widths\":[");
-        for (size_t i = 0; i < d->n_grid; i++) {
-            if (i) qr_buf_putc(b, ',');
-            qr_rd_jnum(b, round(d->grid[i] / min * 100) / 100);
-        }
-        qr_buf_putc(b, ']');
-    }
+    if (!even && min > 0) qr_rd_put_widths(b, d->grid, d->n_grid, min);
     qr_buf_putc(b, '}');
     for (size_t i = 0; i < d->n_rows; i++) {
         for (size_t c = 0; c < d->rows[i].n; c++) {

@@ -1,6 +1,8 @@
-/* json.c: the JSON a reader writes (strings, numbers) and the runs of one
- * paragraph, merged so that the pieces a writer split a run into (one per
- * script or font) come back as the one run they were. */
+/* json.c: the JSON a reader writes (numbers, table widths; strings are
+ * spec/buf.c's qr_buf_json_str) and the runs of one paragraph, merged so
+ * that the pieces a writer split a run into (one per script or font) come
+ * back as the one run they were. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,16 @@ void qr_rd_jnum(qr_buf *b, double v)
     char num[32];
     qr_fmt_double(v, num);
     qr_buf_puts(b, num);
+}
+
+void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min)
+{
+    qr_buf_puts(b, ",\"widths\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) qr_buf_putc(b, ',');
+        qr_rd_jnum(b, round(grid[i] / min * 100) / 100);
+    }
+    qr_buf_putc(b, ']');
 }
 
 static int same_flags(const qr_rd_run *a, const qr_rd_run *b)

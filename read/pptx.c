@@ -362,14 +362,7 @@ static void end_table(px *p)
         if (fabs(p->grid[i] - p->grid[0]) > 2 * 12700) even = 0;
         if (p->grid[i] > 0 && (min == 0 || p->grid[i] < min)) min = p->grid[i];
     }
-    if (!even && min > 0) {
-        qr_buf_puts(b, ",\"widths\":[");
-        for (int i = 0; i < p->n_grid; i++) {
-            if (i) qr_buf_putc(b, ',');
-            qr_rd_jnum(b, round(p->grid[i] / min * 100) / 100);
-        }
-        qr_buf_putc(b, ']');
-    }
+    if (!even && min > 0) qr_rd_put_widths(b, p->grid, (size_t)p->n_grid, min);
     qr_buf_putc(b, '}');
 }
 

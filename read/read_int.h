@@ -132,6 +132,9 @@ int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b);
 /* JSON strings: qr_buf_json_str(b, s, n, 0) (spec/buf.h). */
 /** Append a number the shortest round-trip way. */
 void qr_rd_jnum(qr_buf *b, double v);
+/** Append ,"widths":[...]: a table's n grid columns as ratios to the
+ *  narrowest (min > 0), two decimals. */
+void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min);
 
 /* Runs of one paragraph, collected and merged: adjacent runs with the same
  * flags and link become one. */
