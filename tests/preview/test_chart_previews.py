@@ -33,20 +33,8 @@ import zlib
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import check, done  # noqa: E402
 from office import soffice_convert  # noqa: E402
-
-failed = 0
-passed = 0
-
-
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what, flush=True)
-    return cond
 
 
 def run(args):
@@ -310,8 +298,7 @@ def main():
         sheets(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    done()
 
 
 if __name__ == "__main__":

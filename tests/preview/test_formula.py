@@ -25,20 +25,8 @@ QUIRE = os.environ.get("QUIRE", "build/quire")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 
 import openpyxl  # noqa: E402
+from checks import check, done  # noqa: E402
 from office import soffice_convert  # noqa: E402
-
-failed = 0
-passed = 0
-
-
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what, flush=True)
-    return cond
 
 
 # The data sheet: A1:A5 numbers, B1:B5 text, C1:C3 booleans, D1 a date, E empty.
@@ -183,8 +171,7 @@ def main():
     with open(out, "rb") as a, open(os.path.join(tmp, "g.xlsx"), "rb") as b:
         check(p2.returncode == 0 and a.read() == b.read(), "same spec, same bytes")
     shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    done()
 
 
 if __name__ == "__main__":

@@ -33,21 +33,9 @@ import zipfile
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import check, done  # noqa: E402
 from office import soffice_convert  # noqa: E402
-from shared import SKIP, need, skipped  # noqa: E402
-
-failed = 0
-passed = 0
-
-
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what, flush=True)
-    return cond
+from shared import need  # noqa: E402
 
 
 def run(args):
@@ -317,8 +305,7 @@ def main():
                 check(max(w, h) <= 2000 and min(w, h) > 1000, "P1 contact: 300 slides in %d x %d" % (w, h))
             print("report: P1 -> %s %.0f ms" % (out, dt * 1000))
     shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else SKIP if skipped() else 0)
+    done()
 
 
 if __name__ == "__main__":
