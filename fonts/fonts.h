@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../spec/error.h"
+#include <quire/error.h>
 #include "../spec/tree.h"
 
 /* Which OOXML font slot a run belongs in: docx w:rFonts ascii/hAnsi, eastAsia

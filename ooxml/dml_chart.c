@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backends.h"
 #include "chart.h"
 #include "compile.h"
-
-extern const qr_backend qr_backend_xlsx;
 
 /* Where the data sit: the embedded workbook's cells or the sheet's ranges. */
 typedef struct cw {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends.h"
 #include "docx_int.h"
 
 long qr_docx_twips(double pt)
@@ -170,6 +171,6 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
 
 const qr_backend qr_backend_docx = {
     .name = "docx",
-    .format = QR_FMT_DOCX,
+    .format = QR_FORMAT_DOCX,
     .render = docx_render,
 };

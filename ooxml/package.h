@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 
 typedef struct qr_package qr_package;
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends.h"
 #include "pptx_int.h"
 
 /* ---- shared helpers ------------------------------------------------------------ */
@@ -294,6 +295,6 @@ done:
 
 const qr_backend qr_backend_pptx = {
     .name = "pptx",
-    .format = QR_FMT_PPTX,
+    .format = QR_FORMAT_PPTX,
     .render = render_pptx,
 };

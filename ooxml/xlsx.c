@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "backend.h"
+#include "backends.h"
 #include "package.h"
 #include "xlsx_int.h"
 
@@ -127,6 +127,6 @@ done:
 
 const qr_backend qr_backend_xlsx = {
     .name = "xlsx",
-    .format = QR_FMT_XLSX,
+    .format = QR_FORMAT_XLSX,
     .render = xlsx_render,
 };

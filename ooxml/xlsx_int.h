@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 #include "package.h"
 #include "tree.h"
 

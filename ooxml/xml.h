@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 
 typedef struct qr_xml qr_xml;
 

@@ -55,6 +55,7 @@
 
 #include <cairo-pdf.h>
 
+#include "backends.h"
 #include "pdf_int.h"
 #include "sha256.h"
 #include "walk.h"
@@ -1208,5 +1209,5 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
     return st;
 }
 
-const qr_backend qr_backend_pdf = {.name = "pdf", .format = QR_FMT_PDF, .render = pdf_render};
-const qr_backend qr_backend_png = {.name = "png", .format = QR_FMT_PNG, .render = png_render};
+const qr_backend qr_backend_pdf = {.name = "pdf", .format = QR_FORMAT_PDF, .render = pdf_render};
+const qr_backend qr_backend_png = {.name = "png", .format = QR_FORMAT_PNG, .render = png_render};

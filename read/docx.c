@@ -152,7 +152,7 @@ static void add_item(dx *d, int num_id, int ilvl)
                    d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].link));
     if (plain) {
         if (d->runs.n)
-            qr_rd_jstr(&b, d->runs.items[0].text.data, d->runs.items[0].text.len);
+            qr_buf_json_str(&b, d->runs.items[0].text.data, d->runs.items[0].text.len, 0);
         else
             qr_buf_puts(&b, "\"\"");
     } else {
@@ -218,7 +218,7 @@ static void end_paragraph(dx *d)
             qr_buf t = {0};
             qr_rd_runs_plain(&d->runs, &t);
             qr_buf_puts(&d->blocks, "{\"type\":\"code\",\"text\":");
-            qr_rd_jstr(&d->blocks, t.data ? t.data : "", t.len);
+            qr_buf_json_str(&d->blocks, t.data ? t.data : "", t.len, 0);
             qr_buf_putc(&d->blocks, '}');
             qr_buf_free(&t);
         } else {
@@ -254,7 +254,7 @@ static void add_image(dx *d, const char *rid)
     }
     if (d->alt && *d->alt) {
         qr_buf_puts(&img, ",\"alt\":");
-        qr_rd_jstr(&img, d->alt, strlen(d->alt));
+        qr_buf_json_str(&img, d->alt, strlen(d->alt), 0);
     }
     qr_buf_putc(&img, '}');
     /* Several images of one paragraph: "," separates them. */
@@ -308,7 +308,7 @@ static char *cell_json(dx *d, int header)
                 plain = 0;
         }
         if (plain) {
-            qr_rd_jstr(&b, t.data, t.len);
+            qr_buf_json_str(&b, t.data, t.len, 0);
         } else {
             qr_rd_runs copy = {0};
             for (size_t i = 0; i < rs->n; i++) {
@@ -397,14 +397,7 @@ static void end_table(dx *d)
             even = 0;
         if (i < d->n_grid && (min == 0 || d->grid[i] < min)) min = d->grid[i];
     }
-    if (!even && min > 0) {
-        qr_buf_puts(b, ",\"widths\":[");
-        for (size_t i = 0; i < d->n_grid; i++) {
-            if (i) qr_buf_putc(b, ',');
-            qr_rd_jnum(b, round(d->grid[i] / min * 100) / 100);
-        }
-        qr_buf_putc(b, ']');
-    }
+    if (!even && min > 0) qr_rd_put_widths(b, d->grid, d->n_grid, min);
     qr_buf_putc(b, '}');
     for (size_t i = 0; i < d->n_rows; i++) {
         for (size_t c = 0; c < d->rows[i].n; c++) {
@@ -654,7 +647,7 @@ static void write_page(dx *d, qr_buf *b)
     if (!name) name = "Letter"; /* the spec names sizes only: the nearest default */
     if (strcmp(name, "Letter") == 0 && !land && !margins) return;
     qr_buf_puts(b, ",\"page\":{\"size\":");
-    qr_rd_jstr(b, name, strlen(name));
+    qr_buf_json_str(b, name, strlen(name), 0);
     if (land) qr_buf_puts(b, ",\"orientation\":\"landscape\"");
     if (margins) {
         qr_buf_puts(b, ",\"margins\":{\"top\":");
@@ -729,15 +722,9 @@ qr_status qr_rd_docx(qr_rd *r)
     memset(&d, 0, sizeof d);
     d.r = r;
     d.outline = -1;
-    qr_rd_rels root;
-    qr_status st = qr_rd_rels_read(r, "", &root);
-    const qr_rd_rel *main = st == QR_OK ? qr_rd_rels_type(&root, "/officeDocument") : NULL;
-    char *part = strdup(main && !main->external ? main->target : "word/document.xml");
-    qr_rd_rels_free(&root);
-    if (st != QR_OK) {
-        free(part);
-        return st;
-    }
+    qr_status st;
+    char *part = qr_rd_main_part(r, "word/document.xml", &st);
+    if (!part) return st;
     d.part = part;
     if (st == QR_OK) st = qr_rd_rels_read(r, part, &d.rels);
     const qr_rd_rel *sty = qr_rd_rels_type(&d.rels, "/styles");
@@ -756,12 +743,12 @@ qr_status qr_rd_docx(qr_rd *r)
         int comma = 0;
         if (d.core_title && *d.core_title) {
             qr_buf_puts(b, "\"title\":");
-            qr_rd_jstr(b, d.core_title, strlen(d.core_title));
+            qr_buf_json_str(b, d.core_title, strlen(d.core_title), 0);
             comma = 1;
         }
         if (d.styles.lang && *d.styles.lang && strcmp(d.styles.lang, "en-US") != 0) {
             qr_buf_puts(b, comma ? ",\"lang\":" : "\"lang\":");
-            qr_rd_jstr(b, d.styles.lang, strlen(d.styles.lang));
+            qr_buf_json_str(b, d.styles.lang, strlen(d.styles.lang), 0);
             comma = 1;
         }
         if (!comma)

@@ -1,6 +1,8 @@
-/* json.c: the JSON a reader writes (strings, numbers) and the runs of one
- * paragraph, merged so that the pieces a writer split a run into (one per
- * script or font) come back as the one run they were. */
+/* json.c: the JSON a reader writes (numbers, table widths; strings are
+ * spec/buf.c's qr_buf_json_str) and the runs of one paragraph, merged so
+ * that the pieces a writer split a run into (one per script or font) come
+ * back as the one run they were. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,47 +11,21 @@
 #include "compile.h"
 #include "read_int.h"
 
-void qr_rd_jstr(qr_buf *b, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    qr_buf_putc(b, '"');
-    size_t start = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
-        qr_buf_append(b, s + start, i - start);
-        start = i + 1;
-        switch (c) {
-        case '"':
-            qr_buf_puts(b, "\\\"");
-            break;
-        case '\\':
-            qr_buf_puts(b, "\\\\");
-            break;
-        case '\n':
-            qr_buf_puts(b, "\\n");
-            break;
-        case '\t':
-            qr_buf_puts(b, "\\t");
-            break;
-        case '\r':
-            qr_buf_puts(b, "\\r");
-            break;
-        default: {
-            char u[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
-            qr_buf_puts(b, u);
-        }
-        }
-    }
-    qr_buf_append(b, s + start, n - start);
-    qr_buf_putc(b, '"');
-}
-
 void qr_rd_jnum(qr_buf *b, double v)
 {
     char num[32];
     qr_fmt_double(v, num);
     qr_buf_puts(b, num);
+}
+
+void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min)
+{
+    qr_buf_puts(b, ",\"widths\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) qr_buf_putc(b, ',');
+        qr_rd_jnum(b, round(grid[i] / min * 100) / 100);
+    }
+    qr_buf_putc(b, ']');
 }
 
 static int same_flags(const qr_rd_run *a, const qr_rd_run *b)
@@ -107,7 +83,7 @@ void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
     if (rs->n == 0 || (rs->n == 1 && plain(&rs->items[0]))) {
         qr_buf_puts(b, "\"text\":");
         if (rs->n)
-            qr_rd_jstr(b, rs->items[0].text.data, rs->items[0].text.len);
+            qr_buf_json_str(b, rs->items[0].text.data, rs->items[0].text.len, 0);
         else
             qr_buf_puts(b, "\"\"");
         return;
@@ -117,11 +93,11 @@ void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
         const qr_rd_run *r = &rs->items[i];
         if (i) qr_buf_putc(b, ',');
         if (plain(r)) {
-            qr_rd_jstr(b, r->text.data, r->text.len);
+            qr_buf_json_str(b, r->text.data, r->text.len, 0);
             continue;
         }
         qr_buf_puts(b, "{\"text\":");
-        qr_rd_jstr(b, r->text.data, r->text.len);
+        qr_buf_json_str(b, r->text.data, r->text.len, 0);
         if (r->bold) qr_buf_puts(b, ",\"bold\":true");
         if (r->italic) qr_buf_puts(b, ",\"italic\":true");
         if (r->underline) qr_buf_puts(b, ",\"underline\":true");
@@ -129,7 +105,7 @@ void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
         if (r->code) qr_buf_puts(b, ",\"code\":true");
         if (r->link) {
             qr_buf_puts(b, ",\"link\":");
-            qr_rd_jstr(b, r->link, strlen(r->link));
+            qr_buf_json_str(b, r->link, strlen(r->link), 0);
         }
         qr_buf_putc(b, '}');
     }

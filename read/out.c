@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "civil.h"
 #include "compile.h"
 #include "read_int.h"
 
@@ -65,7 +66,7 @@ static void set_path(pieces *ps, int level, const char *s, size_t n)
         if (!ps->heads[l]) continue;
         if (!first) qr_buf_putc(&b, ',');
         first = 0;
-        qr_rd_jstr(&b, ps->heads[l], ps->heads_len[l]);
+        qr_buf_json_str(&b, ps->heads[l], ps->heads_len[l], 0);
     }
     qr_buf_putc(&b, ']');
     ps->path = b.data; /* freed with the pieces: every distinct path is kept once */
@@ -328,19 +329,11 @@ static void serial_date(qr_buf *b, double serial)
     /* Serial 60 is Excel's 1900-02-29, which never was; 61 is 1 March. */
     long n = (long)days;
     if (n > 60) n -= 1;
-    /* Day 1 = 1900-01-01, which is day -25567 from 1970-01-01; then the
-     * civil-from-days algorithm (H. Hinnant's). */
-    long e = n - 1 - 25567;
-    e += 719468;
-    long era = (e >= 0 ? e : e - 146096) / 146097;
-    long doe = e - era * 146097;
-    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long y = yoe + era * 400;
-    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    long mp = (5 * doy + 2) / 153;
-    long d = doy - (153 * mp + 2) / 5 + 1;
-    long m = mp < 10 ? mp + 3 : mp - 9;
-    qr_buf_printf(b, "%04ld-%02ld-%02ld", y + (m <= 2), m, d);
+    /* Day 1 = 1900-01-01, which is day -25567 from 1970-01-01. */
+    long long y;
+    unsigned m, d;
+    qr_civil_from_days(n - 1 - 25567, &y, &m, &d);
+    qr_buf_printf(b, "%04lld-%02u-%02u", y, m, d);
     if (frac > 1e-9) {
         long s = (long)llround(frac * 86400);
         qr_buf_printf(b, "T%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
@@ -517,7 +510,7 @@ static void flush_chunk(qr_buf *out, qr_buf *cur, const char *path, size_t *coun
     qr_buf_puts(out, *count ? ",\n{\"headings\":" : "{\"headings\":");
     qr_buf_puts(out, path ? path : "[]");
     qr_buf_puts(out, ",\"text\":");
-    qr_rd_jstr(out, cur->data, cur->len);
+    qr_buf_json_str(out, cur->data, cur->len, 0);
     qr_buf_printf(out, ",\"chars\":%zu}", chars(cur->data));
     (*count)++;
     cur->len = 0;
@@ -555,7 +548,7 @@ static void json_text(qr_buf *b, const qr_text *t)
 {
     qr_buf p = {0};
     plain_text(&p, t);
-    qr_rd_jstr(b, p.data ? p.data : "", p.len);
+    qr_buf_json_str(b, p.data ? p.data : "", p.len, 0);
     qr_buf_free(&p);
 }
 
@@ -614,7 +607,7 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
     qr_buf_printf(b, "{\"kind\":\"%s\"", kinds[doc->kind]);
     if (doc->title.n) {
         qr_buf_puts(b, ",\"title\":");
-        qr_rd_jstr(b, qr_plain(&doc->title), qr_plain_len(&doc->title));
+        qr_buf_json_str(b, qr_plain(&doc->title), qr_plain_len(&doc->title), 0);
     }
     if (doc->kind == QR_KIND_SPREADSHEET) {
         qr_buf_puts(b, ",\"sheets\":[");
@@ -622,7 +615,7 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             const qr_sheet *s = &doc->sheets[i];
             if (i) qr_buf_putc(b, ',');
             qr_buf_puts(b, "{\"name\":");
-            qr_rd_jstr(b, s->name, strlen(s->name));
+            qr_buf_json_str(b, s->name, strlen(s->name), 0);
             qr_buf_puts(b, ",\"rows\":[");
             for (size_t r = 0; r < s->n_rows; r++) {
                 qr_buf_puts(b, r ? ",\n[" : "\n[");
@@ -638,7 +631,7 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
                     } else {
                         qr_buf t = {0};
                         sheet_cell(NULL, &t, cl, 0);
-                        qr_rd_jstr(b, t.data ? t.data : "", t.len);
+                        qr_buf_json_str(b, t.data ? t.data : "", t.len, 0);
                         qr_buf_free(&t);
                     }
                 }
@@ -662,7 +655,7 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             if (s->table) qr_buf_puts(b, ",\"table\":"), json_table(b, s->table);
             if (s->has_notes)
                 qr_buf_puts(b, ",\"notes\":"),
-                    qr_rd_jstr(b, qr_plain(&s->notes), qr_plain_len(&s->notes));
+                    qr_buf_json_str(b, qr_plain(&s->notes), qr_plain_len(&s->notes), 0);
             qr_buf_putc(b, '}');
         }
         qr_buf_puts(b, "]}\n");
@@ -694,19 +687,19 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             break;
         case QR_BLOCK_CODE:
             qr_buf_puts(b, "{\"type\":\"code\",\"text\":");
-            qr_rd_jstr(b, qr_plain(&k->u.code.text), qr_plain_len(&k->u.code.text));
+            qr_buf_json_str(b, qr_plain(&k->u.code.text), qr_plain_len(&k->u.code.text), 0);
             qr_buf_putc(b, '}');
             break;
         case QR_BLOCK_IMAGE:
             qr_buf_puts(b, "{\"type\":\"image\",\"alt\":");
-            qr_rd_jstr(b, qr_plain(&k->u.image.alt), qr_plain_len(&k->u.image.alt));
+            qr_buf_json_str(b, qr_plain(&k->u.image.alt), qr_plain_len(&k->u.image.alt), 0);
             qr_buf_printf(b, ",\"width\":%u,\"height\":%u}", k->u.image.width_px,
                           k->u.image.height_px);
             break;
         case QR_BLOCK_CHART: /* the readers make none; a tree may hold one */
             qr_buf_puts(b, "{\"type\":\"chart\",\"title\":");
             if (k->u.chart.title)
-                qr_rd_jstr(b, k->u.chart.title, strlen(k->u.chart.title));
+                qr_buf_json_str(b, k->u.chart.title, strlen(k->u.chart.title), 0);
             else
                 qr_buf_puts(b, "null");
             qr_buf_putc(b, '}');

@@ -175,7 +175,7 @@ static void end_shape(px *p)
         }
         if (t.len) {
             qr_buf_puts(&p->title, "\"text\":");
-            qr_rd_jstr(&p->title, t.data, t.len);
+            qr_buf_json_str(&p->title, t.data, t.len, 0);
         }
         qr_buf_free(&t);
         qr_rd_runs_free(&all);
@@ -186,14 +186,14 @@ static void end_shape(px *p)
             qr_buf_puts(&t, s->paras[i].plain);
         }
         if (t.len && !p->subtitle.len)
-            qr_buf_puts(&p->subtitle, "\"text\":"), qr_rd_jstr(&p->subtitle, t.data, t.len);
+            qr_buf_puts(&p->subtitle, "\"text\":"), qr_buf_json_str(&p->subtitle, t.data, t.len, 0);
         qr_buf_free(&t);
     } else if (!title && s->n) {
         size_t from = 0;
         /* A first paragraph without a bullet, before bulleted ones, is the subtitle. */
         if (s->paras[0].no_bullet && !p->subtitle.len && *s->paras[0].plain) {
             qr_buf_puts(&p->subtitle, "\"text\":");
-            qr_rd_jstr(&p->subtitle, s->paras[0].plain, strlen(s->paras[0].plain));
+            qr_buf_json_str(&p->subtitle, s->paras[0].plain, strlen(s->paras[0].plain), 0);
             from = 1;
         }
         add_bullets(p, from);
@@ -227,7 +227,7 @@ static char *cell_json(px *p, int header)
     } else if (p->cell_right && end && !*end && isfinite(v) && shortest(t.data, v)) {
         qr_buf_puts(&b, t.data);
     } else if (plain) {
-        qr_rd_jstr(&b, t.data, t.len);
+        qr_buf_json_str(&b, t.data, t.len, 0);
     } else {
         qr_rd_runs copy = {0};
         for (size_t i = 0; i < p->cell.n; i++) {
@@ -329,7 +329,7 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
                 qr_buf_append(&p->image, img.data, img.len);
                 if (p->alt && *p->alt) {
                     qr_buf_puts(&p->image, ",\"alt\":");
-                    qr_rd_jstr(&p->image, p->alt, strlen(p->alt));
+                    qr_buf_json_str(&p->image, p->alt, strlen(p->alt), 0);
                 }
                 qr_buf_putc(&p->image, '}');
             }
@@ -362,14 +362,7 @@ static void end_table(px *p)
         if (fabs(p->grid[i] - p->grid[0]) > 2 * 12700) even = 0;
         if (p->grid[i] > 0 && (min == 0 || p->grid[i] < min)) min = p->grid[i];
     }
-    if (!even && min > 0) {
-        qr_buf_puts(b, ",\"widths\":[");
-        for (int i = 0; i < p->n_grid; i++) {
-            if (i) qr_buf_putc(b, ',');
-            qr_rd_jnum(b, round(p->grid[i] / min * 100) / 100);
-        }
-        qr_buf_putc(b, ']');
-    }
+    if (!even && min > 0) qr_rd_put_widths(b, p->grid, (size_t)p->n_grid, min);
     qr_buf_putc(b, '}');
 }
 
@@ -538,7 +531,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
         if (!first) qr_buf_putc(b, ',');
         qr_buf_putc(b, '{');
         int comma = 0;
-        if (layout) member(b, &comma, "\"layout\":"), qr_rd_jstr(b, layout, strlen(layout));
+        if (layout) member(b, &comma, "\"layout\":"), qr_buf_json_str(b, layout, strlen(layout), 0);
         if (p.title.len) {
             member(b, &comma, "\"title\":");
             /* title is "text":... or "runs":[...]: a slide title is a text value. */
@@ -558,7 +551,8 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
             member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
         if (p.table.len) member(b, &comma, "\"table\":"), qr_buf_puts(b, p.table.data);
         if (p.image.len) member(b, &comma, "\"image\":"), qr_buf_puts(b, p.image.data);
-        if (notes.len) member(b, &comma, "\"notes\":"), qr_rd_jstr(b, notes.data, notes.len);
+        if (notes.len)
+            member(b, &comma, "\"notes\":"), qr_buf_json_str(b, notes.data, notes.len, 0);
         qr_buf_putc(b, '}');
     }
     shape_reset(&p.sh);
@@ -578,65 +572,58 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
     return st;
 }
 
+/* presentation.xml: the slides' relationship ids in order, and the slide size. */
+typedef struct pres_walk {
+    char **ids;
+    size_t n, cap;
+    long cx, cy;
+} pres_walk;
+
+static int pres_element(xmlTextReaderPtr x, void *arg)
+{
+    pres_walk *w = arg;
+    if (qr_rd_is(x, "sldId")) {
+        if (w->n == w->cap) {
+            size_t cap = w->cap ? w->cap * 2 : 16;
+            char **ni = realloc(w->ids, cap * sizeof *ni);
+            if (!ni) return 1;
+            w->ids = ni;
+            w->cap = cap;
+        }
+        /* p:sldId has id (a number) and r:id: the relationship's */
+        char *rid = NULL;
+        if (xmlTextReaderMoveToAttributeNs(
+                x, (const xmlChar *)"id",
+                (const xmlChar *)"http://schemas.openxmlformats.org/officeDocument/"
+                                 "2006/relationships") == 1) {
+            rid = (char *)xmlTextReaderValue(x);
+            xmlTextReaderMoveToElement(x);
+        }
+        w->ids[w->n++] = rid;
+    } else if (qr_rd_is(x, "sldSz")) {
+        w->cx = qr_rd_attr_long(x, "cx", 0);
+        w->cy = qr_rd_attr_long(x, "cy", 0);
+    }
+    return 0;
+}
+
 qr_status qr_rd_pptx(qr_rd *r)
 {
     r->kind = QR_KIND_PRESENTATION;
-    qr_rd_rels root, rels;
-    qr_status st = qr_rd_rels_read(r, "", &root);
-    if (st != QR_OK) return st;
-    const qr_rd_rel *main = qr_rd_rels_type(&root, "/officeDocument");
-    char *pres = strdup(main && !main->external ? main->target : "ppt/presentation.xml");
-    qr_rd_rels_free(&root);
+    qr_rd_rels rels;
+    qr_status st;
+    char *pres = qr_rd_main_part(r, "ppt/presentation.xml", &st);
+    if (!pres) return st;
     st = qr_rd_rels_read(r, pres, &rels);
-    char **ids = NULL;
-    size_t n = 0, cap = 0;
-    long cx = 0, cy = 0;
-    if (st == QR_OK) {
-        char *data;
-        size_t len;
-        st = qr_rd_zip_read(r, pres, &data, &len);
-        if (st == QR_OK) {
-            xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, pres);
-            while (x && qr_rd_xml_next(r, x, pres) == 1) {
-                if (xmlTextReaderNodeType(x) != XML_READER_TYPE_ELEMENT) continue;
-                if (qr_rd_is(x, "sldId")) {
-                    if (n == cap) {
-                        cap = cap ? cap * 2 : 16;
-                        char **ni = realloc(ids, cap * sizeof *ni);
-                        if (!ni) break;
-                        ids = ni;
-                    }
-                    ids[n++] = qr_rd_attr(x, "id");
-                    /* p:sldId has id (a number) and r:id: the last "id" read wins */
-                    char *rid = NULL;
-                    if (xmlTextReaderMoveToAttributeNs(
-                            x, (const xmlChar *)"id",
-                            (const xmlChar *)"http://schemas.openxmlformats.org/officeDocument/"
-                                             "2006/relationships") == 1) {
-                        rid = (char *)xmlTextReaderValue(x);
-                        xmlTextReaderMoveToElement(x);
-                    }
-                    xmlFree(ids[n - 1]);
-                    ids[n - 1] = rid;
-                } else if (qr_rd_is(x, "sldSz")) {
-                    cx = qr_rd_attr_long(x, "cx", 0);
-                    cy = qr_rd_attr_long(x, "cy", 0);
-                }
-            }
-            st = qr_rd_xml_free(r, x);
-            free(data);
-        }
-    }
+    pres_walk w = {0};
+    if (st == QR_OK) st = qr_rd_part_elements(r, pres, pres_element, &w);
+    char **ids = w.ids;
+    size_t n = w.n;
+    long cx = w.cx, cy = w.cy;
     if (st == QR_OK) {
         qr_buf *b = &r->spec;
         qr_buf_putc(b, '{');
-        char *title = qr_rd_core_title(r);
-        if (title) {
-            qr_buf_puts(b, "\"title\":");
-            qr_rd_jstr(b, title, strlen(title));
-            qr_buf_putc(b, ',');
-            free(title);
-        }
+        qr_rd_put_title(r);
         if (cx > 0 && cy > 0 && fabs((double)cx / (double)cy - 4.0 / 3.0) < 0.02)
             qr_buf_puts(b, "\"size\":\"4:3\",");
         qr_buf_puts(b, "\"slides\":[");

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "compile.h"
-#include "quire.h"
+#include <quire/quire.h>
 #include "read_int.h"
 
 #define DEFAULT_MAX_UNZIPPED ((size_t)1 << 30)

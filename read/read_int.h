@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 #include "tree.h"
 
 /* ---- the read context ---------------------------------------------------- */
@@ -67,6 +67,11 @@ xmlTextReaderPtr qr_rd_xml_stream(qr_rd *r, const char *part);
 int qr_rd_xml_next(qr_rd *r, xmlTextReaderPtr x, const char *part);
 /** Free the reader; returns the status of the stream (a cap hit inside it). */
 qr_status qr_rd_xml_free(qr_rd *r, xmlTextReaderPtr x);
+/** Called for each element start of a part; return 0 to go on, 1 to stop. */
+typedef int (*qr_rd_element_fn)(xmlTextReaderPtr x, void *arg);
+/** Read the whole part and hand each element start to fn (the walk of a
+ *  presentation.xml, a workbook.xml, core.xml). Returns the part's status. */
+qr_status qr_rd_part_elements(qr_rd *r, const char *part, qr_rd_element_fn fn, void *arg);
 /** The element's local name ("p" for w:p) and whether it is this one. */
 int qr_rd_is(xmlTextReaderPtr x, const char *local);
 /** An attribute by local name, any namespace (malloc'd by libxml2: xmlFree). */
@@ -110,18 +115,26 @@ const qr_rd_rel *qr_rd_rels_get(const qr_rd_rels *rels, const char *id);
 /** The first relationship whose type ends with suffix ("/officeDocument"). */
 const qr_rd_rel *qr_rd_rels_type(const qr_rd_rels *rels, const char *suffix);
 void qr_rd_rels_free(qr_rd_rels *rels);
+/** The package's main part: the root relationship of type officeDocument,
+ *  else fallback ("word/document.xml"); malloc'd. *st: the root .rels' status
+ *  (NULL returned on a failure or out of memory, with *st QR_E_NOMEM). */
+char *qr_rd_main_part(qr_rd *r, const char *fallback, qr_status *st);
 /** The core title (docProps/core.xml dc:title), malloc'd, or NULL. */
 char *qr_rd_core_title(qr_rd *r);
+/** Append "title":"...", to r->spec when the package has a core title. */
+void qr_rd_put_title(qr_rd *r);
 /** An image part as a data: URI appended to b as a JSON string; 0 if it is
  *  not PNG or JPEG (then nothing is appended). */
 int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b);
 
 /* ---- JSON helpers (json.c) ------------------------------------------------- */
 
-/** Append s (n bytes of UTF-8) as a JSON string. */
-void qr_rd_jstr(qr_buf *b, const char *s, size_t n);
+/* JSON strings: qr_buf_json_str(b, s, n, 0) (spec/buf.h). */
 /** Append a number the shortest round-trip way. */
 void qr_rd_jnum(qr_buf *b, double v);
+/** Append ,"widths":[...]: a table's n grid columns as ratios to the
+ *  narrowest (min > 0), two decimals. */
+void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min);
 
 /* Runs of one paragraph, collected and merged: adjacent runs with the same
  * flags and link become one. */

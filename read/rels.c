@@ -113,26 +113,44 @@ void qr_rd_rels_free(qr_rd_rels *rels)
     memset(rels, 0, sizeof *rels);
 }
 
+/* core.xml's dc:title: the first "title" element's text. */
+static int title_of(xmlTextReaderPtr x, void *arg)
+{
+    if (!qr_rd_is(x, "title")) return 0;
+    xmlChar *t = xmlTextReaderReadString(x);
+    if (t && *t) *(char **)arg = strdup((const char *)t);
+    xmlFree(t);
+    return 1;
+}
+
 char *qr_rd_core_title(qr_rd *r)
 {
     const char *name = "docProps/core.xml";
     if (!qr_rd_zip_has(r, name)) return NULL;
-    char *data;
-    size_t len;
-    if (qr_rd_zip_read(r, name, &data, &len) != QR_OK) return NULL;
-    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, name);
     char *title = NULL;
-    while (x && qr_rd_xml_next(r, x, name) == 1) {
-        if (xmlTextReaderNodeType(x) == XML_READER_TYPE_ELEMENT && qr_rd_is(x, "title")) {
-            xmlChar *t = xmlTextReaderReadString(x);
-            if (t && *t) title = strdup((const char *)t);
-            xmlFree(t);
-            break;
-        }
-    }
-    qr_rd_xml_free(r, x);
-    free(data);
+    qr_rd_part_elements(r, name, title_of, &title);
     return title;
+}
+
+void qr_rd_put_title(qr_rd *r)
+{
+    char *title = qr_rd_core_title(r);
+    if (!title) return;
+    qr_buf_puts(&r->spec, "\"title\":");
+    qr_buf_json_str(&r->spec, title, strlen(title), 0);
+    qr_buf_putc(&r->spec, ',');
+    free(title);
+}
+
+char *qr_rd_main_part(qr_rd *r, const char *fallback, qr_status *st)
+{
+    qr_rd_rels root;
+    *st = qr_rd_rels_read(r, "", &root);
+    const qr_rd_rel *main = *st == QR_OK ? qr_rd_rels_type(&root, "/officeDocument") : NULL;
+    char *part = *st == QR_OK ? strdup(main && !main->external ? main->target : fallback) : NULL;
+    qr_rd_rels_free(&root);
+    if (!part && *st == QR_OK) *st = QR_E_NOMEM;
+    return part;
 }
 
 int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b)

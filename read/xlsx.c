@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "civil.h"
 #include "read_int.h"
 
 typedef struct strtab {
@@ -313,20 +314,14 @@ static int iso_date(double serial, int with_time, char *out, size_t size)
     long days = (long)(secs / 86400);
     long s = (long)(secs % 86400);
     /* Serial 61 = 1900-03-01; serials count from 1899-12-30 from there on. */
-    long e = days - 25569 + 719468; /* 25569 = 1970-01-01 */
-    long era = (e >= 0 ? e : e - 146096) / 146097;
-    long doe = e - era * 146097;
-    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long y = yoe + era * 400;
-    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    long mp = (5 * doy + 2) / 153;
-    long d = doy - (153 * mp + 2) / 5 + 1;
-    long m = mp < 10 ? mp + 3 : mp - 9;
+    long long y;
+    unsigned m, d;
+    qr_civil_from_days(QR_EXCEL_EPOCH + days, &y, &m, &d);
     if (with_time)
-        snprintf(out, size, "%04ld-%02ld-%02ldT%02ld:%02ld:%02ld", y + (m <= 2), m, d, s / 3600,
-                 s / 60 % 60, s % 60);
+        snprintf(out, size, "%04lld-%02u-%02uT%02ld:%02ld:%02ld", y, m, d, s / 3600, s / 60 % 60,
+                 s % 60);
     else
-        snprintf(out, size, "%04ld-%02ld-%02ld", y + (m <= 2), m, d);
+        snprintf(out, size, "%04lld-%02u-%02u", y, m, d);
     return 1;
 }
 
@@ -378,11 +373,11 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
     const char *t = c->t;
     if (c->has_f) {
         qr_buf_puts(b, "{\"formula\":");
-        qr_rd_jstr(b, c->f.data ? c->f.data : "", c->f.len);
+        qr_buf_json_str(b, c->f.data ? c->f.data : "", c->f.len, 0);
         if (c->has_v) {
             qr_buf_puts(b, ",\"value\":");
             if (strcmp(t, "str") == 0 || strcmp(t, "e") == 0 || strcmp(t, "s") == 0)
-                qr_rd_jstr(b, v, c->v.len);
+                qr_buf_json_str(b, v, c->v.len, 0);
             else if (strcmp(t, "b") == 0)
                 qr_buf_puts(b, strcmp(v, "1") == 0 ? "true" : "false");
             else
@@ -390,7 +385,7 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
         }
         if (fmt) {
             qr_buf_puts(b, ",\"format\":");
-            qr_rd_jstr(b, fmt, strlen(fmt));
+            qr_buf_json_str(b, fmt, strlen(fmt), 0);
         }
         qr_buf_putc(b, '}');
         return;
@@ -427,27 +422,29 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
     if (text) {
         if (fmt) {
             qr_buf_puts(b, "{\"value\":");
-            qr_rd_jstr(b, text, text_len);
+            qr_buf_json_str(b, text, text_len, 0);
             qr_buf_puts(b, ",\"format\":");
-            qr_rd_jstr(b, fmt, strlen(fmt));
+            qr_buf_json_str(b, fmt, strlen(fmt), 0);
             qr_buf_putc(b, '}');
         } else {
-            qr_rd_jstr(b, text, text_len);
+            qr_buf_json_str(b, text, text_len, 0);
         }
         return;
     }
     if (strcmp(t, "b") == 0) {
         const char *bv = strcmp(v, "1") == 0 || strcmp(v, "true") == 0 ? "true" : "false";
-        if (fmt)
-            qr_buf_printf(b, "{\"value\":%s,\"format\":", bv), qr_rd_jstr(b, fmt, strlen(fmt)),
-                qr_buf_putc(b, '}');
-        else
+        if (fmt) {
+            qr_buf_printf(b, "{\"value\":%s,\"format\":", bv);
+            qr_buf_json_str(b, fmt, strlen(fmt), 0);
+            qr_buf_putc(b, '}');
+        } else {
             qr_buf_puts(b, bv);
+        }
         return;
     }
     if (strcmp(t, "d") == 0) {
         qr_buf_puts(b, "{\"date\":");
-        qr_rd_jstr(b, v, strlen(v) > 19 ? 19 : strlen(v));
+        qr_buf_json_str(b, v, strlen(v) > 19 ? 19 : strlen(v), 0);
         qr_buf_putc(b, '}');
         return;
     }
@@ -458,7 +455,7 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
     char *end;
     double num = strtod(v, &end);
     if (end == v || !isfinite(num)) {
-        qr_rd_jstr(b, v, c->v.len);
+        qr_buf_json_str(b, v, c->v.len, 0);
         return;
     }
     int has_time = 0;
@@ -466,11 +463,11 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
     if (fmt && is_date_fmt(fmt, &has_time) &&
         iso_date(w->date1904 ? num + 1462 : num, has_time, iso, sizeof iso)) {
         qr_buf_puts(b, "{\"date\":");
-        qr_rd_jstr(b, iso, strlen(iso));
+        qr_buf_json_str(b, iso, strlen(iso), 0);
         const char *def = has_time ? "yyyy-mm-dd hh:mm:ss" : "yyyy-mm-dd";
         if (strcmp(fmt, def) != 0) {
             qr_buf_puts(b, ",\"format\":");
-            qr_rd_jstr(b, fmt, strlen(fmt));
+            qr_buf_json_str(b, fmt, strlen(fmt), 0);
         }
         qr_buf_putc(b, '}');
         return;
@@ -479,7 +476,7 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
         qr_buf_puts(b, "{\"value\":");
         qr_rd_jnum(b, num);
         qr_buf_puts(b, ",\"format\":");
-        qr_rd_jstr(b, fmt, strlen(fmt));
+        qr_buf_json_str(b, fmt, strlen(fmt), 0);
         qr_buf_putc(b, '}');
     } else if (json_number(v)) {
         qr_buf_append(b, v, c->v.len); /* already JSON: no round trip through a double */
@@ -676,7 +673,7 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     qr_buf *b = &w->r->spec;
     /* The rows come first in the file; head keys are written after them. */
     qr_buf_puts(b, "{\"name\":");
-    qr_rd_jstr(b, name, strlen(name));
+    qr_buf_json_str(b, name, strlen(name), 0);
     qr_buf_puts(b, ",\"rows\":[");
     sheet_sax x;
     memset(&x, 0, sizeof x);
@@ -716,49 +713,50 @@ typedef struct sheet_ref {
     char *name, *rid;
 } sheet_ref;
 
+/* workbook.xml: the 1904 date system flag and the sheets in order. */
+typedef struct book_walk {
+    xl *w;
+    sheet_ref *sheets;
+    size_t n, cap;
+} book_walk;
+
+static int book_element(xmlTextReaderPtr x, void *arg)
+{
+    book_walk *bw = arg;
+    if (qr_rd_is(x, "workbookPr")) {
+        char *v = qr_rd_attr(x, "date1904");
+        bw->w->date1904 = v && (strcmp(v, "1") == 0 || strcmp(v, "true") == 0);
+        xmlFree(v);
+    } else if (qr_rd_is(x, "sheet")) {
+        if (bw->n == bw->cap) {
+            size_t cap = bw->cap ? bw->cap * 2 : 8;
+            sheet_ref *ns = realloc(bw->sheets, cap * sizeof *ns);
+            if (!ns) return 1;
+            bw->sheets = ns;
+            bw->cap = cap;
+        }
+        bw->sheets[bw->n].name = qr_rd_attr(x, "name");
+        bw->sheets[bw->n].rid = qr_rd_attr(x, "id");
+        bw->n++;
+    }
+    return 0;
+}
+
 qr_status qr_rd_xlsx(qr_rd *r)
 {
     xl w;
     memset(&w, 0, sizeof w);
     w.r = r;
     r->kind = QR_KIND_SPREADSHEET;
-    qr_rd_rels root, rels;
-    qr_status st = qr_rd_rels_read(r, "", &root);
-    if (st != QR_OK) return st;
-    const qr_rd_rel *main = qr_rd_rels_type(&root, "/officeDocument");
-    char *book = strdup(main && !main->external ? main->target : "xl/workbook.xml");
-    qr_rd_rels_free(&root);
+    qr_rd_rels rels;
+    qr_status st;
+    char *book = qr_rd_main_part(r, "xl/workbook.xml", &st);
+    if (!book) return st;
     st = qr_rd_rels_read(r, book, &rels);
-    sheet_ref *sheets = NULL;
-    size_t n_sheets = 0, cap = 0;
-    if (st == QR_OK) {
-        char *data;
-        size_t len;
-        st = qr_rd_zip_read(r, book, &data, &len);
-        if (st == QR_OK) {
-            xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, book);
-            while (x && qr_rd_xml_next(r, x, book) == 1) {
-                if (xmlTextReaderNodeType(x) != XML_READER_TYPE_ELEMENT) continue;
-                if (qr_rd_is(x, "workbookPr")) {
-                    char *v = qr_rd_attr(x, "date1904");
-                    w.date1904 = v && (strcmp(v, "1") == 0 || strcmp(v, "true") == 0);
-                    xmlFree(v);
-                } else if (qr_rd_is(x, "sheet")) {
-                    if (n_sheets == cap) {
-                        cap = cap ? cap * 2 : 8;
-                        sheet_ref *ns = realloc(sheets, cap * sizeof *ns);
-                        if (!ns) break;
-                        sheets = ns;
-                    }
-                    sheets[n_sheets].name = qr_rd_attr(x, "name");
-                    sheets[n_sheets].rid = qr_rd_attr(x, "id");
-                    n_sheets++;
-                }
-            }
-            st = qr_rd_xml_free(r, x);
-            free(data);
-        }
-    }
+    book_walk bw = {.w = &w};
+    if (st == QR_OK) st = qr_rd_part_elements(r, book, book_element, &bw);
+    sheet_ref *sheets = bw.sheets;
+    size_t n_sheets = bw.n;
     const qr_rd_rel *sst = qr_rd_rels_type(&rels, "/sharedStrings");
     const qr_rd_rel *sty = qr_rd_rels_type(&rels, "/styles");
     if (st == QR_OK && sst && qr_rd_zip_has(r, sst->target)) st = read_sst(&w, sst->target);
@@ -766,13 +764,7 @@ qr_status qr_rd_xlsx(qr_rd *r)
     if (st == QR_OK) {
         qr_buf *b = &r->spec;
         qr_buf_putc(b, '{');
-        char *title = qr_rd_core_title(r);
-        if (title) {
-            qr_buf_puts(b, "\"title\":");
-            qr_rd_jstr(b, title, strlen(title));
-            qr_buf_putc(b, ',');
-            free(title);
-        }
+        qr_rd_put_title(r);
         qr_buf_puts(b, "\"sheets\":[");
         int first = 1;
         for (size_t i = 0; i < n_sheets && st == QR_OK; i++) {

@@ -235,3 +235,17 @@ const char *qr_rd_sax_attr(int nattr, const xmlChar **attrs, const char *local, 
     }
     return NULL;
 }
+
+qr_status qr_rd_part_elements(qr_rd *r, const char *part, qr_rd_element_fn fn, void *arg)
+{
+    char *data;
+    size_t len;
+    qr_status st = qr_rd_zip_read(r, part, &data, &len);
+    if (st != QR_OK) return st;
+    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, part);
+    while (x && qr_rd_xml_next(r, x, part) == 1)
+        if (xmlTextReaderNodeType(x) == XML_READER_TYPE_ELEMENT && fn(x, arg)) break;
+    st = qr_rd_xml_free(r, x);
+    free(data);
+    return st;
+}

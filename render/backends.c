@@ -11,44 +11,20 @@
  * (an install, wherever its prefix was moved). */
 #include "backends.h"
 
-extern const qr_backend qr_backend_html;
-extern const qr_backend qr_backend_docx;
-extern const qr_backend qr_backend_xlsx;
-extern const qr_backend qr_backend_pptx;
-
 #if defined(QUIRE_PDF_MODULE)
-#include <dlfcn.h>
-#include <limits.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
+
+#include "module.h"
 
 #define MODULE_FILE "quire-pdf.so"
 
 static const qr_backend *const *module_backends; /* {pdf, png}, or NULL */
 static pthread_once_t module_once = PTHREAD_ONCE_INIT;
 
-static void *open_in(const char *dir, int dir_len, const char *sub)
-{
-    char path[PATH_MAX];
-    int n = snprintf(path, sizeof path, "%.*s/%s" MODULE_FILE, dir_len, dir, sub);
-    if (n < 0 || (size_t)n >= sizeof path) return NULL;
-    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
-}
-
 static void module_load(void)
 {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return;
-    exe[n] = '\0';
-    const char *slash = strrchr(exe, '/');
-    if (!slash) return;
-    int dir_len = (int)(slash - exe);
-    void *h = open_in(exe, dir_len, "");
-    if (!h) h = open_in(exe, dir_len, QUIRE_PDF_MODULE_RELDIR "/");
-    if (h) module_backends = (const qr_backend *const *)dlsym(h, "qr_pdf_module_backends");
+    module_backends = (const qr_backend *const *)qr_module_symbol(
+        MODULE_FILE, QUIRE_PDF_MODULE_RELDIR, "qr_pdf_module_backends");
 }
 
 static const qr_backend *pdf_backend(int png)
@@ -57,8 +33,6 @@ static const qr_backend *pdf_backend(int png)
     return module_backends ? module_backends[png] : NULL;
 }
 #elif defined(QUIRE_HAVE_PDF)
-extern const qr_backend qr_backend_pdf, qr_backend_png;
-
 static const qr_backend *pdf_backend(int png)
 {
     return png ? &qr_backend_png : &qr_backend_pdf;
@@ -71,22 +45,22 @@ static const qr_backend *pdf_backend(int png)
 }
 #endif
 
-const qr_backend *qr_backend_for(qr_fmt f)
+const qr_backend *qr_backend_for(qr_format f)
 {
     switch (f) {
-    case QR_FMT_HTML:
+    case QR_FORMAT_HTML:
         return &qr_backend_html;
-    case QR_FMT_DOCX:
+    case QR_FORMAT_DOCX:
         return &qr_backend_docx;
-    case QR_FMT_XLSX:
+    case QR_FORMAT_XLSX:
         return &qr_backend_xlsx;
-    case QR_FMT_PPTX:
+    case QR_FORMAT_PPTX:
         return &qr_backend_pptx;
-    case QR_FMT_PDF:
+    case QR_FORMAT_PDF:
         return pdf_backend(0);
-    case QR_FMT_PNG:
+    case QR_FORMAT_PNG:
         return pdf_backend(1);
-    case QR_FMT_COUNT:
+    case QR_FORMAT_COUNT:
         break;
     }
     return NULL;

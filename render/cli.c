@@ -15,13 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cli/cli_fonts.h"
 #include "cli/cli_help.h"
 #include "cli/cli_read.h"
 #include "cli/cli_store.h"
 #include "cli/json_out.h"
 #include "compile_int.h"
-#include "quire.h"
+#include <quire/quire.h>
 #include "schema.h"
 
 #define MAX_ERRORS_SHOWN 20
@@ -520,37 +521,6 @@ static int cmd_check(int argc, char **argv)
     return rc;
 }
 
-/* Write data to path through a temp file in its folder and a rename: a
- * failed write leaves the old file as it was and no temp file. 0 or -1. */
-static int write_atomic(const char *path, const char *data, size_t len)
-{
-    char tmp[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path) + 1 : 0;
-    if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", dirlen, path, path + dirlen) >=
-        (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) return -1;
-    int ok = fchmod(fd, 0644) == 0;
-    for (size_t done = 0; ok && done < len;) {
-        ssize_t w = write(fd, data + done, len - done);
-        if (w < 0 && errno == EINTR) continue;
-        ok = w > 0;
-        if (ok) done += (size_t)w;
-    }
-    if (ok && fsync(fd) != 0) ok = 0;
-    int e = ok ? 0 : errno;
-    if (close(fd) != 0 && ok) ok = 0, e = errno;
-    if (ok && rename(tmp, path) != 0) ok = 0, e = errno;
-    if (ok) return 0;
-    unlink(tmp);
-    errno = e;
-    return -1;
-}
-
 /* fmt prints the canonical JSON itself (not a result line): it is a filter. */
 static int cmd_fmt(int argc, char **argv)
 {
@@ -569,7 +539,7 @@ static int cmd_fmt(int argc, char **argv)
     if (st != QR_OK) {
         rc = print_failure(st, &res);
     } else if (a.out) {
-        if (write_atomic(a.out, out.data, out.len) != 0) {
+        if (qr_atomic_write_path(a.out, out.data, out.len) != 0) {
             snprintf(msg, sizeof msg, "cannot write %s: %s", a.out, strerror(errno));
             rc = input_failure(QR_E_IO, msg);
         }

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backends.h"
 #include "fonts.h"
 #include "../text/text.h"
 #include "html_chart.h"
@@ -81,8 +81,8 @@ static int illegal_cp(uint32_t cp)
     return (cp & 0xFFFE) == 0xFFFE;
 }
 
-/* Escape n bytes of s into the buffer. */
-static void esc(hw *w, const char *str, size_t n, enum esc_mode mode)
+/* Escape n bytes of s into b. */
+static void esc_buf(qr_buf *b, const char *str, size_t n, enum esc_mode mode)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0, start = 0; /* s[start..i) is pending literal output */
@@ -104,44 +104,54 @@ static void esc(hw *w, const char *str, size_t n, enum esc_mode mode)
                 i += len;
                 continue;
             }
-            putn(w, (const char *)s + start, i - start);
-            putn(w, fffd, 3);
+            qr_buf_append(b, (const char *)s + start, i - start);
+            qr_buf_append(b, fffd, 3);
             i += len ? len : 1;
             start = i;
             continue;
         }
-        putn(w, (const char *)s + start, i - start);
+        qr_buf_append(b, (const char *)s + start, i - start);
         switch (c) {
         case '&':
-            puts_(w, "&amp;");
+            qr_buf_puts(b, "&amp;");
             break;
         case '<':
-            puts_(w, "&lt;");
+            qr_buf_puts(b, "&lt;");
             break;
         case '>':
-            puts_(w, "&gt;");
+            qr_buf_puts(b, "&gt;");
             break;
         case '"':
-            puts_(w, "&quot;");
+            qr_buf_puts(b, "&quot;");
             break;
         case '\'':
-            puts_(w, "&#39;");
+            qr_buf_puts(b, "&#39;");
             break;
         case '\n':
-            puts_(w, "<br>");
+            qr_buf_puts(b, "<br>");
             break; /* ESC_TEXT only */
         case '\r':
             if (i + 1 < n && s[i + 1] == '\n') i++;
-            puts_(w, mode == ESC_TEXT ? "<br>" : "\n");
+            qr_buf_puts(b, mode == ESC_TEXT ? "<br>" : "\n");
             break;
         default:
-            putn(w, fffd, 3);
+            qr_buf_append(b, fffd, 3);
             break; /* other C0 controls, DEL */
         }
         i++;
         start = i;
     }
-    putn(w, (const char *)s + start, i - start);
+    qr_buf_append(b, (const char *)s + start, i - start);
+}
+
+static void esc(hw *w, const char *str, size_t n, enum esc_mode mode)
+{
+    esc_buf(&w->b, str, n, mode);
+}
+
+void qr_html_esc_attr(qr_buf *b, const char *s, size_t n)
+{
+    esc_buf(b, s, n, ESC_ATTR);
 }
 
 static void esc_str(hw *w, const char *s, enum esc_mode mode)
@@ -694,6 +704,6 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
 
 const qr_backend qr_backend_html = {
     .name = "html",
-    .format = QR_FMT_HTML,
+    .format = QR_FORMAT_HTML,
     .render = html_render,
 };

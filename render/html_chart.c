@@ -1,7 +1,6 @@
 /* html_chart.c: charts as inline SVG plus a visually hidden data table
- * (see html_chart.h). Every spec string is escaped and stripped of the
- * characters HTML forbids, as html.c does; numbers are written without the
- * C locale. */
+ * (see html_chart.h). Every spec string goes through html.c's escaper
+ * (qr_html_esc_attr); numbers are written without the C locale. */
 #include "html_chart.h"
 
 #include <math.h>
@@ -11,63 +10,9 @@
 #include "chart.h"
 #include "compile.h"
 
-/* Escape & < > " ' and replace C0 (but tab, LF, CR), DEL, C1 controls and
- * noncharacters with U+FFFD. */
-static void esc(qr_buf *b, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *r = NULL;
-        switch (c) {
-        case '&':
-            r = "&amp;";
-            break;
-        case '<':
-            r = "&lt;";
-            break;
-        case '>':
-            r = "&gt;";
-            break;
-        case '"':
-            r = "&quot;";
-            break;
-        case '\'':
-            r = "&#39;";
-            break;
-        default:
-            break;
-        }
-        if (r) {
-            qr_buf_puts(b, r);
-            continue;
-        }
-        int bad = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F;
-        size_t k = 1;
-        if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
-            (unsigned char)s[i + 1] <= 0x9F)
-            bad = 1, k = 2;
-        if (c == 0xEF && i + 2 < n) {
-            unsigned char c1 = (unsigned char)s[i + 1], c2 = (unsigned char)s[i + 2];
-            if ((c1 == 0xB7 && c2 >= 0x90 && c2 <= 0xAF) || (c1 == 0xBF && c2 >= 0xBE))
-                bad = 1, k = 3;
-        }
-        if (c >= 0xF0 && i + 3 < n) {
-            unsigned char c1 = (unsigned char)s[i + 1], c2 = (unsigned char)s[i + 2],
-                          c3 = (unsigned char)s[i + 3];
-            if ((c1 & 0x0F) == 0x0F && c2 == 0xBF && c3 >= 0xBE) bad = 1, k = 4;
-        }
-        if (bad) {
-            qr_buf_puts(b, "\xEF\xBF\xBD");
-            i += k - 1;
-        } else {
-            qr_buf_putc(b, (char)c);
-        }
-    }
-}
-
 static void escz(qr_buf *b, const char *s)
 {
-    esc(b, s, strlen(s));
+    qr_html_esc_attr(b, s, strlen(s));
 }
 
 /* A coordinate with at most two decimals, locale-free. */
@@ -233,7 +178,7 @@ static void svg(qr_buf *b, const qr_chart *ch, const qr_chart_plot *p)
             if (s->anchor) qr_buf_printf(b, " text-anchor=\"%s\"", anchors[s->anchor]);
             color(b, "fill", s->color);
             qr_buf_putc(b, '>');
-            esc(b, qr_chart_text_of(p, s->text), t->len);
+            qr_html_esc_attr(b, qr_chart_text_of(p, s->text), t->len);
             qr_buf_puts(b, "</text>\n");
             break;
         }
@@ -276,16 +221,14 @@ static void table(qr_buf *b, const qr_chart *ch)
     else if (ch->x_title)
         escz(b, ch->x_title);
     qr_buf_puts(b, "</th>");
-    for (size_t s = 0; s < ch->n_series; s++) {
-        if (sc) {
+    /* one column per coordinate of a series: x and y for a scatter, else y */
+    for (size_t s = 0; s < ch->n_series; s++)
+        for (int y = !sc; y < 2; y++) {
             qr_buf_puts(b, "<th scope=\"col\">");
             series_name(b, &ch->series[s], s);
-            qr_buf_puts(b, " x</th>");
+            if (sc) qr_buf_puts(b, y ? " y" : " x");
+            qr_buf_puts(b, "</th>");
         }
-        qr_buf_puts(b, "<th scope=\"col\">");
-        series_name(b, &ch->series[s], s);
-        qr_buf_puts(b, sc ? " y</th>" : "</th>");
-    }
     qr_buf_puts(b, "</tr></thead><tbody>\n");
     for (size_t i = 0; i < ch->n_points; i++) {
         qr_buf_puts(b, "<tr><th scope=\"row\">");
@@ -294,20 +237,13 @@ static void table(qr_buf *b, const qr_chart *ch)
         else
             escz(b, ch->categories[i]);
         qr_buf_puts(b, "</th>");
-        for (size_t s = 0; s < ch->n_series; s++) {
-            if (i >= ch->series[s].n) {
-                qr_buf_puts(b, sc ? "<td></td><td></td>" : "<td></td>");
-                continue;
-            }
-            if (sc) {
+        for (size_t s = 0; s < ch->n_series; s++)
+            for (int y = !sc; y < 2; y++) { /* a scatter's x, then every chart's y */
+                const qr_series *se = &ch->series[s];
                 qr_buf_puts(b, "<td>");
-                value(b, ch->series[s].x[i]);
+                if (i < se->n) value(b, y ? se->values[i] : se->x[i]);
                 qr_buf_puts(b, "</td>");
             }
-            qr_buf_puts(b, "<td>");
-            value(b, ch->series[s].values[i]);
-            qr_buf_puts(b, "</td>");
-        }
         qr_buf_puts(b, "</tr>\n");
     }
     qr_buf_puts(b, "</tbody></table>");

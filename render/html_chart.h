@@ -12,4 +12,9 @@
  *  when memory ran out. */
 int qr_html_chart(qr_buf *b, const qr_chart *ch);
 
+/** Append n bytes of spec text escaped as html.c escapes attribute values
+ *  and <title> (& < > " ' as entities, characters HTML and XML forbid as
+ *  U+FFFD, CR LF and CR as LF): for SVG text, labels and table cells. */
+void qr_html_esc_attr(qr_buf *b, const char *s, size_t n);
+
 #endif

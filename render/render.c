@@ -1,7 +1,6 @@
 /* render.c: the public API. Compile, pick the backend, render to memory or
  * atomically to a file. Joins spec/ and the backends; writes no store. */
-#define _GNU_SOURCE /* O_TMPFILE */
-#include "quire.h"
+#include <quire/quire.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,13 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "backends.h"
 #include "compile.h"
 #include "fonts.h"
 #include "formula.h"
 #include "kind_sniff.h"
-
-_Static_assert((int)QR_FORMAT_COUNT == (int)QR_FMT_COUNT, "qr_format and qr_fmt must agree");
 
 static const struct {
     const char *ext, *mime;
@@ -102,7 +100,7 @@ int qr_kind_from_str(const char *name, qr_kind *kind)
 
 int qr_format_available(qr_format f)
 {
-    return qr_backend_for((qr_fmt)f) != NULL;
+    return qr_backend_for(f) != NULL;
 }
 
 /* Which formats a kind's spec can render to: the document vocabulary
@@ -238,7 +236,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_doc_free(doc);
         return st;
     }
-    const qr_backend *be = qr_backend_for((qr_fmt)format);
+    const qr_backend *be = qr_backend_for(format);
     if (!be) {
         qr_doc_free(doc);
         qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
@@ -296,80 +294,14 @@ qr_status qr_render_mem(const char *spec, size_t len, qr_kind kind, qr_format fo
 
 /* ---- atomic file output ----------------------------------------------------- */
 
-typedef struct file_sink {
-    int fd;
-} file_sink;
-
-static qr_status fd_write(void *closure, const void *data, size_t n)
+static qr_status atomic_sink_write(void *closure, const void *data, size_t n)
 {
-    file_sink *fs = closure;
-    const char *p = data;
-    while (n) {
-        ssize_t w = write(fs->fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return errno == ENOSPC ? QR_E_IO : QR_E_IO;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return QR_OK;
+    return qr_atomic_write(closure, data, n) == 0 ? QR_OK : QR_E_IO;
 }
 
-/* Sync the folder that holds path, so a rename survives a crash. */
-static void sync_dir_of(const char *path)
-{
-    char dir[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        strcpy(dir, ".");
-    } else if (slash == path) {
-        strcpy(dir, "/");
-    } else {
-        size_t n = (size_t)(slash - path);
-        if (n >= sizeof dir) return;
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
-/* The output is written to an unnamed file in the target folder
- * (O_TMPFILE) and named only once it is complete: a render that fails, or
- * is killed by any signal, leaves no file behind. Naming it goes through
- * /proc/self/fd (linkat); without /proc, or on a file system without
- * O_TMPFILE, a named temp file (mkstemp) is written instead and removed on
- * every failure. Returns the fd; *named: tmp holds the temp file's name. */
-static int open_tmp(const char *path, char *tmp, size_t dirlen, int *named)
-{
-    *named = 0;
-#ifdef O_TMPFILE
-    if (access("/proc/self/fd", X_OK) == 0) {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%.*s", dirlen ? (int)dirlen : 1, dirlen ? path : ".");
-        int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-        if (fd >= 0) return fd;
-        if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) return -1;
-    }
-#endif
-    *named = 1;
-    return mkstemp(tmp);
-}
-
-/* Give the unnamed file fd the name tmp (O_TMPFILE), or 0 when it has one. */
-static int name_tmp(int fd, const char *tmp, int named)
-{
-    if (named) return 0;
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
-}
-
-/* Render to path atomically (res already initialised). */
+/* Render to path atomically (res already initialised): spec/atomic.h's
+ * file, unnamed until complete where the kernel allows, so a render that
+ * fails or is killed by any signal leaves no file behind. */
 static qr_status render_file(const spec_in *in, qr_kind kind, qr_format format, const char *path,
                              const qr_render_opts *opts, qr_result *res)
 {
@@ -378,59 +310,25 @@ static qr_status render_file(const spec_in *in, qr_kind kind, qr_format format, 
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "output path is empty or too long", NULL);
         return finish(res, QR_E_USAGE);
     }
-    /* A temp file in the target folder, so the final rename is atomic. */
-    char tmp[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
-    int named;
-    int fd = open_tmp(path, tmp, dirlen, &named);
-    if (fd < 0) {
+    qr_atomic out;
+    if (qr_atomic_begin_path(&out, path, QR_SYNC_ALL) != 0) {
         qr_errlist_addf(&res->errors, QR_E_IO, "", "check that the folder exists and is writable",
                         "cannot create a file next to %s: %s", path, strerror(errno));
         return finish(res, QR_E_IO);
     }
-    fchmod(fd, 0644);
-    file_sink fs = {fd};
     qr_sink sink = {0};
-    sink.write = fd_write;
-    sink.closure = &fs;
+    sink.write = atomic_sink_write;
+    sink.closure = &out;
     qr_status st = render_to(in, kind, format, opts, &sink, res);
-    if (st == QR_OK && fsync(fd) != 0) st = QR_E_IO;
-    if (st == QR_OK && !named) {
-        /* a fresh name for the link, as mkstemp would pick */
-        int tries = 0;
-        for (;;) {
-            snprintf(tmp, sizeof tmp, "%.*s.%s.%06x", (int)dirlen, path, path + dirlen,
-                     (unsigned)(((unsigned)getpid() * 2654435761u + (unsigned)tries) & 0xFFFFFF));
-            if (name_tmp(fd, tmp, 0) == 0) break;
-            if (errno != EEXIST || ++tries == 100) {
-                qr_errlist_addf(&res->errors, QR_E_IO, "", NULL,
-                                "cannot create a file next to %s: %s", path, strerror(errno));
-                st = QR_E_IO;
-                break;
-            }
-        }
-        if (st == QR_OK)
-            named = 1;
-        else
-            tmp[0] = '\0';
-    }
-    if (close(fd) != 0 && st == QR_OK) st = QR_E_IO;
-    if (st == QR_OK && rename(tmp, path) != 0) {
-        qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot rename the output to %s: %s", path,
-                        strerror(errno));
+    if (st == QR_OK && qr_atomic_commit(&out) != 0) {
         st = QR_E_IO;
+    } else if (st != QR_OK) {
+        qr_atomic_abort(&out);
     }
-    if (st != QR_OK) {
-        if (st == QR_E_IO && res->errors.count == 0)
-            qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot write %s: %s", path,
-                            strerror(errno));
-        if (named && tmp[0]) unlink(tmp);
-    } else {
-        sync_dir_of(path);
-        res->size = sink.bytes;
-    }
+    if (st == QR_E_IO && res->errors.count == 0)
+        qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot write %s: %s", path,
+                        strerror(errno));
+    if (st == QR_OK) res->size = sink.bytes;
     return finish(res, st);
 }
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quire.h"
+#include <quire/quire.h>
 #include "schema.h"
 
 qr_status qr_schema(qr_kind kind, int edit, qr_result *res)

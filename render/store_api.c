@@ -1,10 +1,10 @@
-/* store_api.c: the public store API (quire_store.h). Joins a store backend
+/* store_api.c: the public store API (quire/store.h). Joins a store backend
  * (store/store_backend.h: a folder or PostgreSQL; text and bytes, never renders)
  * with the compiler, the edit engine and the renderer (which never write
  * the store): validate, edit, canonicalise and render here, then hand the
  * results to the backend. A backend that reports a conflict at commit (the
  * head moved while this call rendered) gets the whole write again. */
-#include "quire_store.h"
+#include <quire/store.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -574,16 +574,26 @@ static qr_status read_meta(qr_store *s, const char *id, qr_store_result *res)
     return st;
 }
 
+/* What show and export start with: resolve id (into rid), read the
+ * artifact's meta into res, then version n (0: the head) into res->version
+ * and *rec (freed by the caller on QR_OK). */
+static qr_status load_version(qr_store *s, const char **id, char rid[65], int n,
+                              qr_store_result *res, qr_vrec *rec)
+{
+    *id = resolve_id(s, *id, rid);
+    result_init(res, *id);
+    qr_status st = read_meta(s, *id, res);
+    if (st == QR_OK) st = s->b->ops->version(s->b, *id, n ? n : res->head, rec, &res->errors);
+    if (st == QR_OK) version_from(&res->version, rec);
+    return st;
+}
+
 qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res)
 {
     char rid[65];
-    id = resolve_id(s, id, rid);
-    result_init(res, id);
-    qr_status st = read_meta(s, id, res);
     qr_vrec rec;
-    if (st == QR_OK) st = s->b->ops->version(s->b, id, n ? n : res->head, &rec, &res->errors);
+    qr_status st = load_version(s, &id, rid, n, res, &rec);
     if (st == QR_OK) {
-        version_from(&res->version, &rec);
         qr_vrec_free(&rec);
         qr_buf b = {0};
         st = s->b->ops->spec(s->b, id, res->version.version, &b, &res->errors);
@@ -696,13 +706,9 @@ void qr_store_list_free(qr_store_list_result *r)
 qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *res)
 {
     char rid[65];
-    id = resolve_id(s, id, rid);
-    result_init(res, id);
-    qr_status st = read_meta(s, id, res);
     qr_vrec rec;
-    if (st == QR_OK) st = s->b->ops->version(s->b, id, n ? n : res->head, &rec, &res->errors);
+    qr_status st = load_version(s, &id, rid, n, res, &rec);
     if (st == QR_OK) {
-        version_from(&res->version, &rec);
         qr_buf b = {0};
         st = s->b->ops->blob(s->b, rec.sha256, &b, &res->errors);
         if (st == QR_OK) {

@@ -2,32 +2,21 @@
  *
  * A backend turns a compiled qr_doc into bytes written to a qr_sink. It never
  * sees JSON and never parses anything. Each backend is one constant, defined
- * with designated initialisers in its own folder and listed in
- * render/backends.c:
+ * with designated initialisers in its own folder, declared in
+ * render/backends.h and listed in render/backends.c:
  *
  *     const qr_backend qr_backend_docx = {
- *         .name = "docx", .format = QR_FMT_DOCX, .render = docx_render,
+ *         .name = "docx", .format = QR_FORMAT_DOCX, .render = docx_render,
  *     };
  */
 #ifndef QR_BACKEND_H
 #define QR_BACKEND_H
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 #include "tree.h"
 
 struct qr_fonts;
-
-/* Output formats (same values as quire.h's qr_format). */
-typedef enum qr_fmt {
-    QR_FMT_DOCX,
-    QR_FMT_XLSX,
-    QR_FMT_PPTX,
-    QR_FMT_PDF,
-    QR_FMT_HTML,
-    QR_FMT_PNG,
-    QR_FMT_COUNT
-} qr_fmt;
 
 /* Everything a backend gets besides the tree. */
 typedef struct qr_render_ctx {
@@ -47,7 +36,7 @@ typedef struct qr_render_ctx {
 
 typedef struct qr_backend {
     const char *name; /* "docx" */
-    qr_fmt format;
+    qr_format format; /* the public enum of quire/quire.h (via tree.h) */
     /* Write the whole output to out. Return QR_OK, or a failure status with
      * an error added to ctx->errors. Must not leave anything allocated. */
     qr_status (*render)(qr_render_ctx *ctx, qr_sink *out);

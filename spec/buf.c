@@ -1,4 +1,4 @@
-/* buf.c: growable buffers and sinks. */
+/* buf.c: growable buffers, JSON string escaping into them, and sinks. */
 #include "buf.h"
 
 #include <stdarg.h>
@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "utf8.h"
 
 char *qr_buf_reserve(qr_buf *b, size_t n)
 {
@@ -82,6 +84,69 @@ void qr_buf_free(qr_buf *b)
     b->data = NULL;
     b->len = b->cap = 0;
     b->oom = 0;
+}
+
+void qr_buf_json_chars(qr_buf *b, const char *s, size_t n, int flags)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    int sanitize = flags & QR_JSON_SANITIZE; /* then DEL and non-ASCII bytes need a look */
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = u[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && (c < 0x7F || !sanitize)) continue;
+        if (c >= 0x80) { /* QR_JSON_SANITIZE: valid UTF-8 stays, a bad byte is U+FFFD */
+            uint32_t cp;
+            size_t l = qr_utf8_decode(u + i, n - i, &cp);
+            if (l) {
+                i += l - 1;
+                continue;
+            }
+        }
+        qr_buf_append(b, s + start, i - start);
+        start = i + 1;
+        char esc[7] = {'\\', 0};
+        switch (c) {
+        case '"':
+        case '\\':
+            esc[1] = (char)c;
+            break;
+        case '\n':
+            esc[1] = 'n';
+            break;
+        case '\r':
+            esc[1] = 'r';
+            break;
+        case '\t':
+            esc[1] = 't';
+            break;
+        case '\b':
+            esc[1] = 'b';
+            break;
+        case '\f':
+            esc[1] = 'f';
+            break;
+        default:
+            if (c >= 0x80) {
+                qr_buf_puts(b, "\xEF\xBF\xBD");
+                continue;
+            }
+            memcpy(esc, "\\u00", 4);
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            qr_buf_append(b, esc, 6);
+            continue;
+        }
+        qr_buf_append(b, esc, 2);
+    }
+    qr_buf_append(b, s + start, n - start);
+}
+
+void qr_buf_json_str(qr_buf *b, const char *s, size_t n, int flags)
+{
+    qr_buf_putc(b, '"');
+    qr_buf_json_chars(b, s, n, flags);
+    qr_buf_putc(b, '"');
 }
 
 qr_status qr_sink_write(qr_sink *s, const void *data, size_t n)

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include <quire/error.h>
 
 typedef struct qr_buf {
     char *data;
@@ -31,6 +31,18 @@ char *qr_buf_reserve(qr_buf *b, size_t n);
 /** Hand the data to the caller (who frees it with free()); the buffer is left empty. */
 char *qr_buf_steal(qr_buf *b, size_t *len);
 void qr_buf_free(qr_buf *b);
+
+/* JSON strings, the one escaper of canonical JSON, the readers' JSON and the
+ * CLI's result line: '"', '\\' and the C0 controls are escaped (\b \f \n
+ * \r \t short, the others \u00xx with lower-case hex), every other byte is
+ * copied. QR_JSON_SANITIZE, for text from outside (a file name in a
+ * message), also escapes DEL as \u007f and replaces each byte that does not
+ * start valid UTF-8 with U+FFFD, so the line is always valid JSON. */
+#define QR_JSON_SANITIZE 1
+/** Append s[0..n) quoted. */
+void qr_buf_json_str(qr_buf *b, const char *s, size_t n, int flags);
+/** The same without the quotes (to build a string of pieces). */
+void qr_buf_json_chars(qr_buf *b, const char *s, size_t n, int flags);
 
 /** Where a backend's bytes go. */
 typedef struct qr_sink {

@@ -90,48 +90,7 @@ static void indent(qr_buf *b, int n)
 
 static void put_string(qr_buf *b, const char *s, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    qr_buf_putc(b, '"');
-    size_t start = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
-        qr_buf_append(b, s + start, i - start);
-        start = i + 1;
-        char esc[7] = {'\\', 0};
-        switch (c) {
-        case '"':
-            esc[1] = '"';
-            break;
-        case '\\':
-            esc[1] = '\\';
-            break;
-        case '\n':
-            esc[1] = 'n';
-            break;
-        case '\r':
-            esc[1] = 'r';
-            break;
-        case '\t':
-            esc[1] = 't';
-            break;
-        case '\b':
-            esc[1] = 'b';
-            break;
-        case '\f':
-            esc[1] = 'f';
-            break;
-        default:
-            memcpy(esc, "\\u00", 4);
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            qr_buf_append(b, esc, 6);
-            continue;
-        }
-        qr_buf_append(b, esc, 2);
-    }
-    qr_buf_append(b, s + start, n - start);
-    qr_buf_putc(b, '"');
+    qr_buf_json_str(b, s, n, 0);
 }
 
 static void put_scalar(qr_buf *b, json_t *v)

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "civil.h"
+
 typedef struct out {
     char *p;
     size_t n, cap;
@@ -354,19 +356,6 @@ static void number_section(out *o, const char *f, const char *end, double v, int
 
 /* ---- dates ------------------------------------------------------------------------- */
 
-static void civil(long long z, int *y, int *m, int *d)
-{
-    z += 719468;
-    long long era = (z >= 0 ? z : z - 146096) / 146097;
-    unsigned doe = (unsigned)(z - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = (int)((long long)yoe + era * 400 + (*m <= 2));
-}
-
 static const char *const months[] = {"January",   "February", "March",    "April",
                                      "May",       "June",     "July",     "August",
                                      "September", "October",  "November", "December"};
@@ -383,12 +372,16 @@ static void date_section_put(out *o, const char *f, const char *end, double v)
     long long secs = llround((v - (double)day) * 86400);
     if (secs >= 86400) day++, secs -= 86400;
     int y, m, d;
-    if (day == 0)
+    if (day == 0) {
         y = 1900, m = 1, d = 0;
-    else if (day == 60)
+    } else if (day == 60) {
         y = 1900, m = 2, d = 29;
-    else
-        civil(-25569 + (day < 60 ? day + 1 : day), &y, &m, &d);
+    } else {
+        long long cy;
+        unsigned cm, cd;
+        qr_civil_from_days(QR_EXCEL_EPOCH + (day < 60 ? day + 1 : day), &cy, &cm, &cd);
+        y = (int)cy, m = (int)cm, d = (int)cd;
+    }
     int wd = (int)((day + 6) % 7); /* serial 1 (1900-01-01) was a Sunday in Excel's reckoning */
     int hh = (int)(secs / 3600), mi = (int)(secs / 60 % 60), ss = (int)(secs % 60);
     int ampm = 0;

@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 #include "tree.h"
 
 /* Limits. A spec past one fails with QR_E_LIMIT and an error naming the limit

@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 
 /* An edit request: each part is JSON text, or NULL when absent. A part may
  * also be a JSON string that holds the object (or, for ops, the array):

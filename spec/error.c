@@ -1,5 +1,5 @@
 /* error.c: status names, exit codes and the error list. */
-#include "error.h"
+#include <quire/error.h>
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "civil.h"
+
 enum { V_NONE, V_NUM, V_BOOL, V_STR, V_ERR, V_EMPTY, V_RANGE };
 
 typedef struct val {
@@ -722,30 +724,6 @@ static int aggregate(cur *k, const val *args, size_t n, agg *a, int soft, val *f
 }
 
 /* Excel serials (1900 system, with its 29 February 1900) and civil dates. */
-static long long days_from_civil(long long y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    long long era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (long long)doe - 719468;
-}
-
-static void civil_from_days(long long z, long long *y, unsigned *m, unsigned *d)
-{
-    z += 719468;
-    long long era = (z >= 0 ? z : z - 146096) / 146097;
-    unsigned doe = (unsigned)(z - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (long long)yoe + era * 400 + (*m <= 2);
-}
-
-#define EPOCH_1899_12_30 (-25569LL) /* days_from_civil(1899, 12, 30) */
 
 static val date_parts(double serial, int which)
 {
@@ -758,7 +736,7 @@ static val date_parts(double serial, int which)
     else if (s == 60)
         y = 1900, m = 2, d = 29;
     else
-        civil_from_days(EPOCH_1899_12_30 + (s < 60 ? s + 1 : s), &y, &m, &d);
+        qr_civil_from_days(QR_EXCEL_EPOCH + (s < 60 ? s + 1 : s), &y, &m, &d);
     return v_num(which == 0 ? (double)y : which == 1 ? (double)m : (double)d);
 }
 
@@ -943,7 +921,7 @@ static val call(cur *k, const char *w, size_t wn)
         if (yy < 1900) yy += 1900;
         yy += (mm - 1 >= 0 ? (mm - 1) / 12 : -((12 - mm) / 12));
         mm = ((mm - 1) % 12 + 12) % 12 + 1;
-        long long s = days_from_civil(yy, (unsigned)mm, 1) - EPOCH_1899_12_30 + dd - 1;
+        long long s = qr_days_from_civil(yy, (unsigned)mm, 1) - QR_EXCEL_EPOCH + dd - 1;
         if (s < 61) s -= 1;
         if (s < 0 || s >= 2958466) return v_err(E_NUM);
         return v_num((double)s);

@@ -19,7 +19,7 @@
 #define QR_FORMULA_H
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 #include "tree.h"
 
 /** Give every formula of doc's sheets without a spec value its computed

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include <quire/error.h>
 #include "tree.h"
 
 #define QR_SLIDE_EMU_PER_PT 12700

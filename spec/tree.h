@@ -16,23 +16,12 @@
 #include <stdint.h>
 
 #include "arena.h"
-#include "error.h"
+#include <quire/error.h>
 
 /* ---- kinds and formats ---------------------------------------------------- */
 
-/* The spec kinds of DESIGN.md. document, pdf and html share one vocabulary.
- * (Also declared, identically, in the public quire.h.) */
-#ifndef QR_KIND_DEFINED
-#define QR_KIND_DEFINED
-typedef enum qr_kind {
-    QR_KIND_DOCUMENT,     /* .docx */
-    QR_KIND_SPREADSHEET,  /* .xlsx */
-    QR_KIND_PRESENTATION, /* .pptx */
-    QR_KIND_PDF,          /* .pdf */
-    QR_KIND_HTML,         /* .html */
-    QR_KIND_COUNT
-} qr_kind;
-#endif
+/* qr_kind, the spec kinds of DESIGN.md, is the public one of quire/quire.h. */
+#include <quire/quire.h>
 
 /* ---- text ------------------------------------------------------------------- */
 

@@ -142,7 +142,7 @@ void qr_folder_owner_file(const char *owner, char out[72])
 
 int qr_folder_new_id(char out[17])
 {
-    qr_store_random_hex(out);
+    qr_random_hex(out);
     return 0;
 }
 
@@ -178,14 +178,6 @@ static int exists_at(int dirfd, const char *name)
 static void vname(char *buf, size_t n, int v, const char *ext)
 {
     snprintf(buf, n, "v%06d.%s", v, ext);
-}
-
-static void iso_now(const qr_folder *f, char out[32])
-{
-    time_t t = f->o.now ? (time_t)f->o.now(f->o.now_arg) : time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder **out,
@@ -294,7 +286,7 @@ static int dump_to(int dirfd, const char *name, json_t *j, int sync)
     }
     t[n] = '\n';
     t[n + 1] = '\0';
-    int rc = qr_store_write_atomic(dirfd, name, t, n + 1, sync);
+    int rc = qr_atomic_write_file(dirfd, name, t, n + 1, sync);
     free(t);
     return rc;
 }
@@ -805,60 +797,12 @@ static int owner_begin(qr_folder *f, const char *owner, ledger *l, qr_errlist *e
     return fd;
 }
 
-static qr_status quota_error(qr_errlist *errs, const char *msg)
-{
-    return qr_errlist_add(errs, QR_E_QUOTA, "", msg,
-                          "ask the store's operator to raise the quota, or delete artifacts");
-}
-
-static qr_status check_file_cap(qr_folder *f, uint64_t size, qr_errlist *errs)
-{
-    if (f->o.max_version_bytes && size > f->o.max_version_bytes) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "artifact is too large: %llu bytes exceeds the %llu-byte per-file cap",
-                 (unsigned long long)size, (unsigned long long)f->o.max_version_bytes);
-        return quota_error(errs, msg);
-    }
-    return QR_OK;
-}
-
 /* Fill rec from put (version n after parent). */
 static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int parent, qr_vrec *rec,
                          qr_errlist *errs)
 {
-    memset(rec, 0, sizeof *rec);
-    rec->version = n;
-    snprintf(rec->action, sizeof rec->action, "%s", put->action ? put->action : "edit");
-    rec->parent = parent;
-    rec->restored_from = put->restored_from;
-    if (put->created && strlen(put->created) < sizeof rec->created)
-        snprintf(rec->created, sizeof rec->created, "%s", put->created);
-    else
-        iso_now(f, rec->created);
-    qr_sha256_hex(put->spec, put->spec_len, rec->spec_sha256);
-    rec->spec_size = put->spec_len;
-    if (put->data) {
-        qr_sha256_hex(put->data, put->size, rec->sha256);
-    } else {
-        if (!is_hex64(put->sha256) || !exists_at(f->blobs, put->sha256))
-            return qr_errlist_add(errs, QR_E_STORE, "", "the version's rendered bytes are missing",
-                                  "run quire fsck");
-        snprintf(rec->sha256, sizeof rec->sha256, "%s", put->sha256);
-    }
-    rec->size = put->size;
-    rec->filename = dup_str(put->filename ? put->filename : "artifact");
-    rec->mime_type = dup_str(put->mime_type ? put->mime_type : "application/octet-stream");
-    rec->pages = put->pages;
-    rec->warnings = dup_str(put->warnings ? put->warnings : "[]");
-    if (!rec->filename || !rec->mime_type || !rec->warnings) {
-        qr_vrec_free(rec);
-        return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-    }
-    qr_status st = check_file_cap(f, rec->size, errs);
-    if (st == QR_OK) st = check_file_cap(f, rec->spec_size, errs);
-    if (st != QR_OK) qr_vrec_free(rec);
-    return st;
+    int blob_ok = !put->data && is_hex64(put->sha256) && exists_at(f->blobs, put->sha256);
+    return qr_vrec_fill(rec, put, n, parent, &f->o, blob_ok, errs);
 }
 
 /* Write a blob unless it is there; *created says whether this call wrote it. */
@@ -869,8 +813,8 @@ static int blob_put(qr_folder *f, const qr_vrec *rec, const void *data, int *cre
     if (fstatat(f->blobs, rec->sha256, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
         (uint64_t)st.st_size == rec->size)
         return 0; /* content-addressed: already there */
-    int rc = qr_store_write_atomic(f->blobs, rec->sha256, data, (size_t)rec->size,
-                                   sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
+    int rc = qr_atomic_write_file(f->blobs, rec->sha256, data, (size_t)rec->size,
+                                  sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
     *created = rc == 0;
     return rc;
 }
@@ -905,13 +849,13 @@ static qr_status reserve(qr_folder *f, const char *owner, ledger *l, const char 
         snprintf(msg, sizeof msg,
                  "artifact count quota reached (%llu); delete artifacts to free space",
                  (unsigned long long)f->o.max_artifacts);
-        return quota_error(errs, msg);
+        return qr_store_quota_error(errs, msg);
     }
     if (f->o.max_total_bytes && l->bytes + delta > f->o.max_total_bytes) {
         snprintf(msg, sizeof msg,
                  "artifact storage quota reached (%llu bytes); delete artifacts to free space",
                  (unsigned long long)f->o.max_total_bytes);
-        return quota_error(errs, msg);
+        return qr_store_quota_error(errs, msg);
     }
     ledger nl = *l;
     nl.artifacts += new_artifact ? 1 : 0;
@@ -959,7 +903,7 @@ static int write_version_files(qr_folder *f, int dir, const qr_vrec *rec, const 
 {
     char name[32];
     vname(name, sizeof name, rec->version, "json");
-    if (qr_store_write_atomic(dir, name, spec, len, sync_on(f, QR_SYNC_FILE)) != 0) return -1;
+    if (qr_atomic_write_file(dir, name, spec, len, sync_on(f, QR_SYNC_FILE)) != 0) return -1;
     if (vrec_write(dir, rec, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) != 0) {
         int e = errno;
         unlinkat(dir, name, 0);
@@ -1006,22 +950,15 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
 
     /* Build the artifact folder under a temp name. */
     char tmp[128], rnd[17];
-    qr_store_random_hex(rnd);
+    qr_random_hex(rnd);
     snprintf(tmp, sizeof tmp, ".tmp.new.%s.%s", id, rnd);
     if (mkdirat(f->root, tmp, 0755) != 0) {
         qr_vrec_free(rec);
         return io_error(errs, "", "cannot create the artifact folder");
     }
     int dir = openat(f->root, tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-    qr_folder_meta m = {0};
-    snprintf(m.id, sizeof m.id, "%s", id);
-    m.kind = (char *)kind;
-    m.title = (char *)(title ? title : "");
-    m.owner = (char *)owner;
-    m.filename = rec->filename;
-    m.mime_type = rec->mime_type;
-    m.created = rec->created;
-    m.head = 1;
+    qr_folder_meta m;
+    qr_folder_meta_first(&m, id, kind, title, owner, rec);
     int lk;
     if (dir < 0 || (lk = openat(dir, ".lock", O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) < 0) {
         st = io_error(errs, "", "cannot create the artifact folder");
@@ -1687,7 +1624,7 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
         qr_vrec_free(&r);
     }
     char tmp[128], rnd[17];
-    qr_store_random_hex(rnd);
+    qr_random_hex(rnd);
     snprintf(tmp, sizeof tmp, ".tmp.del.%s.%s", id, rnd);
     /* the owner's lock (which settles the last write's intent, while the
      * artifact is still in place) before the artifact leaves */

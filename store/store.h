@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 
 typedef struct qr_folder qr_folder;
 
@@ -123,6 +123,21 @@ typedef struct qr_folder_put {
     const char *warnings; /* JSON array text, or NULL */
     const char *created;  /* the version's time as stored (a copy); NULL: now */
 } qr_folder_put;
+
+/* Shared by both backends (store/version.c). */
+/** Fill rec for version n after parent from put: the action, the time
+ *  (put->created, else o's clock), the spec's sha256 and the output's
+ *  (hashing put->data; else put->sha256, which blob_ok says is a stored
+ *  blob: QR_E_STORE when not), the names, and the per-file cap of o
+ *  (QR_E_QUOTA). On failure rec holds nothing to free. */
+qr_status qr_vrec_fill(qr_vrec *rec, const qr_folder_put *put, int n, int parent,
+                       const qr_folder_opts *o, int blob_ok, qr_errlist *errs);
+/** The meta of a new artifact whose version 1 is rec. Borrows every string
+ *  (title NULL: ""): the caller must not qr_folder_meta_free it. */
+void qr_folder_meta_first(qr_folder_meta *m, const char *id, const char *kind, const char *title,
+                          const char *owner, const qr_vrec *rec);
+/** A quota error with the one hint every quota gives (QR_E_QUOTA). */
+qr_status qr_store_quota_error(qr_errlist *errs, const char *msg);
 
 /** Create an artifact with version 1. id must be valid and new (QR_E_USAGE
  *  if it exists). Checks the owner's quotas (QR_E_QUOTA). *rec gets the

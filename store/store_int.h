@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "atomic.h"
 #include "buf.h"
 
 /** Open (creating) dirfd/name and take an exclusive flock on it; blocks.
@@ -14,14 +15,8 @@ int qr_store_lock(int dirfd, const char *name);
 /** Release a lock taken with qr_store_lock (closes fd; -1 is ignored). */
 void qr_store_unlock(int fd);
 
-/* What qr_store_write_atomic makes durable. */
-#define QR_SYNC_FILE 1 /* fsync the file before the rename */
-#define QR_SYNC_DIR 2  /* fsync the folder after it (the rename itself) */
-
-/** Write data to dirfd/name atomically: a ".tmp.<name>.<random>" file,
- *  rename over name; sync is 0 or QR_SYNC_FILE | QR_SYNC_DIR.
- *  Returns 0, or -1 (errno set) with no temp file left. */
-int qr_store_write_atomic(int dirfd, const char *name, const void *data, size_t len, int sync);
+/* Atomic writes: qr_atomic_write_file(dirfd, name, data, len, QR_SYNC_*)
+ * (spec/atomic.h; a killed writer's ".tmp.*" file is stray for fsck). */
 
 /** Append the whole of dirfd/name to out. Returns 0, or -1 (errno set). */
 int qr_store_read_file(int dirfd, const char *name, qr_buf *out);
@@ -35,9 +30,5 @@ const char *qr_store_read_error(int err);
 
 /** fsync a folder descriptor. */
 int qr_store_sync_dir(int dirfd);
-
-/** A random suffix of 16 hex digits for temp names (getrandom or /dev/urandom,
- *  falling back to pid, address and clock). */
-void qr_store_random_hex(char out[17]);
 
 #endif

@@ -384,67 +384,12 @@ static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
                            "invalid %s \"%.80s\"", what, id ? id : "");
 }
 
-static void iso_now(const pgb *b, char out[32])
-{
-    time_t t = b->o.now ? (time_t)b->o.now(b->o.now_arg) : time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static qr_status quota_error(qr_errlist *errs, const char *msg)
-{
-    return qr_errlist_add(errs, QR_E_QUOTA, "", msg,
-                          "ask the store's operator to raise the quota, or delete artifacts");
-}
-
-static qr_status file_cap(const pgb *b, uint64_t size, qr_errlist *errs)
-{
-    if (b->o.max_version_bytes && size > b->o.max_version_bytes) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "artifact is too large: %llu bytes exceeds the %llu-byte per-file cap",
-                 (unsigned long long)size, (unsigned long long)b->o.max_version_bytes);
-        return quota_error(errs, msg);
-    }
-    return QR_OK;
-}
-
 /* Fill rec for version n from put. */
 static qr_status prepare(const pgb *b, const qr_folder_put *put, int n, qr_vrec *rec,
                          qr_errlist *errs)
 {
-    memset(rec, 0, sizeof *rec);
-    rec->version = n;
-    snprintf(rec->action, sizeof rec->action, "%s", put->action ? put->action : "edit");
-    rec->parent = n - 1;
-    rec->restored_from = put->restored_from;
-    if (put->created && strlen(put->created) < sizeof rec->created)
-        snprintf(rec->created, sizeof rec->created, "%s", put->created);
-    else
-        iso_now(b, rec->created);
-    qr_sha256_hex(put->spec, put->spec_len, rec->spec_sha256);
-    rec->spec_size = put->spec_len;
-    if (put->data)
-        qr_sha256_hex(put->data, put->size, rec->sha256);
-    else if (put->sha256 && strlen(put->sha256) == 64)
-        snprintf(rec->sha256, sizeof rec->sha256, "%s", put->sha256);
-    else
-        return qr_errlist_add(errs, QR_E_STORE, "", "the version's rendered bytes are missing",
-                              "run quire fsck");
-    rec->size = put->size;
-    rec->filename = strdup(put->filename ? put->filename : "artifact");
-    rec->mime_type = strdup(put->mime_type ? put->mime_type : "application/octet-stream");
-    rec->pages = put->pages;
-    rec->warnings = strdup(put->warnings ? put->warnings : "[]");
-    if (!rec->filename || !rec->mime_type || !rec->warnings) {
-        qr_vrec_free(rec);
-        return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-    }
-    qr_status st = file_cap(b, rec->size, errs);
-    if (st == QR_OK) st = file_cap(b, rec->spec_size, errs);
-    if (st != QR_OK) qr_vrec_free(rec);
-    return st;
+    int blob_ok = put->sha256 && strlen(put->sha256) == 64; /* the foreign key checks it is there */
+    return qr_vrec_fill(rec, put, n, n - 1, &b->o, blob_ok, errs);
 }
 
 /* Inside a transaction: lock the owner's ledger row, check the quotas,
@@ -483,14 +428,14 @@ static void write_version(db *d, const char *id, const char *owner, const qr_fol
         snprintf(msg, sizeof msg,
                  "artifact count quota reached (%llu); delete artifacts to free space",
                  (unsigned long long)b->o.max_artifacts);
-        d->st = quota_error(d->errs, msg);
+        d->st = qr_store_quota_error(d->errs, msg);
         return;
     }
     if (b->o.max_total_bytes && bytes + delta > b->o.max_total_bytes) {
         snprintf(msg, sizeof msg,
                  "artifact storage quota reached (%llu bytes); delete artifacts to free space",
                  (unsigned long long)b->o.max_total_bytes);
-        d->st = quota_error(d->errs, msg);
+        d->st = qr_store_quota_error(d->errs, msg);
         return;
     }
     char size[24], ver[16], parent[16], restored[16], spec_size[24], delta_s[24], one[4], pages[16];
@@ -575,15 +520,8 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
         qr_vrec_free(rec);
         return QR_E_IO;
     }
-    qr_folder_meta m = {0};
-    snprintf(m.id, sizeof m.id, "%s", id);
-    m.kind = (char *)kind;
-    m.title = (char *)(title ? title : "");
-    m.owner = (char *)owner;
-    m.filename = rec->filename;
-    m.mime_type = rec->mime_type;
-    m.created = rec->created;
-    m.head = 1;
+    qr_folder_meta m;
+    qr_folder_meta_first(&m, id, kind, title, owner, rec);
     db_cmd(&d, "creating the artifact", "BEGIN", 0, NULL);
     PGresult *r = db_q(&d, "creating the artifact",
                        "SELECT 1 FROM quire_artifacts WHERE lower(id) = lower($1)", 1,

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "../fonts/fonts.h"
-#include "../spec/error.h"
+#include <quire/error.h>
 #include "../spec/tree.h"
 
 typedef enum qr_seg_kind {

@@ -41,7 +41,7 @@ import threading
 
 __all__ = ["QuireError", "Store", "Rendered", "render", "check", "spec_edit", "spec_canonical",
            "format_available", "KINDS", "FORMATS"]
-STORE_ABI = 2  # QR_STORE_ABI of the quire_store.h this binding mirrors
+STORE_ABI = 2  # QR_STORE_ABI of the quire/store.h this binding mirrors
 
 KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
 FORMATS = ("docx", "xlsx", "pptx", "pdf", "html", "png")

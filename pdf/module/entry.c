@@ -4,9 +4,7 @@
  * first time a PDF or PNG is asked for (render/backends.c) and takes the two
  * backends from this table. libquire links the PDF backend directly and does
  * not use the module. */
-#include "backend.h"
-#include "quire_export.h"
-
-extern const qr_backend qr_backend_pdf, qr_backend_png;
+#include "backends.h"
+#include <quire/export.h>
 
 QR_EXPORT const qr_backend *const qr_pdf_module_backends[2] = {&qr_backend_pdf, &qr_backend_png};

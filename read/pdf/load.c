@@ -9,10 +9,9 @@
 #include "pdf_int.h"
 
 #if defined(QUIRE_READ_PDF_MODULE)
-#include <dlfcn.h>
-#include <limits.h>
 #include <pthread.h>
-#include <unistd.h>
+
+#include "module.h"
 
 #define MODULE_FILE "quire-read-pdf.so"
 
@@ -20,26 +19,10 @@ typedef int (*pdf_fn)(const void *, size_t, qr_buf *, char *, size_t, const char
 static pdf_fn module_fn;
 static pthread_once_t module_once = PTHREAD_ONCE_INIT;
 
-static void *open_in(const char *dir, int dir_len, const char *sub)
-{
-    char path[PATH_MAX];
-    int n = snprintf(path, sizeof path, "%.*s/%s" MODULE_FILE, dir_len, dir, sub);
-    if (n < 0 || (size_t)n >= sizeof path) return NULL;
-    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
-}
-
 static void module_load(void)
 {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return;
-    exe[n] = '\0';
-    const char *slash = strrchr(exe, '/');
-    if (!slash) return;
-    int dir_len = (int)(slash - exe);
-    void *h = open_in(exe, dir_len, "");
-    if (!h) h = open_in(exe, dir_len, QUIRE_PDF_MODULE_RELDIR "/");
-    if (h) module_fn = (pdf_fn)dlsym(h, "qr_read_pdf_module_json");
+    module_fn =
+        (pdf_fn)qr_module_symbol(MODULE_FILE, QUIRE_PDF_MODULE_RELDIR, "qr_read_pdf_module_json");
 }
 #endif
 

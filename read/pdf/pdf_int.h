@@ -12,7 +12,4 @@
 int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t msgsz,
                    const char **hint);
 
-/** JSON string helper (read/json.c). */
-void qr_rd_jstr(qr_buf *b, const char *s, size_t n);
-
 #endif

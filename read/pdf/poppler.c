@@ -307,7 +307,7 @@ static void write_cells(qr_buf *b, const char *text)
         if (end && !*end && isfinite(v) && qr_fmt_double(v, num) && strcmp(num, cell) == 0)
             qr_buf_puts(b, num);
         else
-            qr_rd_jstr(b, p, n);
+            qr_buf_json_str(b, p, n, 0);
         if (!e) break;
         p = e + 1;
     }
@@ -440,7 +440,7 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
     qr_buf_putc(b, '{');
     if (title && *title) {
         qr_buf_puts(b, "\"title\":");
-        qr_rd_jstr(b, title, strlen(title));
+        qr_buf_json_str(b, title, strlen(title), 0);
         qr_buf_putc(b, ',');
     }
     qr_buf_puts(b, "\"blocks\":[");
@@ -465,7 +465,7 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
             if (list_open) qr_buf_puts(b, "]}"), list_open = 0;
             qr_buf_puts(b, blocks++ ? ",{\"type\":\"paragraph\",\"text\":"
                                     : "{\"type\":\"paragraph\",\"text\":");
-            qr_rd_jstr(b, para.data, para.len);
+            qr_buf_json_str(b, para.data, para.len, 0);
             qr_buf_putc(b, '}');
             para.len = 0;
         }
@@ -499,7 +499,7 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
         if (level) {
             qr_buf_puts(b, blocks++ ? ",{\"type\":\"heading\",\"text\":"
                                     : "{\"type\":\"heading\",\"text\":");
-            qr_rd_jstr(b, l->text, strlen(l->text));
+            qr_buf_json_str(b, l->text, strlen(l->text), 0);
             qr_buf_printf(b, ",\"level\":%d}", level);
         } else if (bullet) {
             if (!list_open) {
@@ -511,14 +511,14 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
                 items = 0;
             }
             if (items++) qr_buf_putc(b, ',');
-            qr_rd_jstr(b, rest, strlen(rest));
+            qr_buf_json_str(b, rest, strlen(rest), 0);
         } else if (list_open && !gap) {
             /* A wrapped list item: its line continues the last item. */
             if (b->len && b->data[b->len - 1] == '"') {
                 b->len--;
                 qr_buf_putc(b, ' ');
                 qr_buf t = {0};
-                qr_rd_jstr(&t, l->text, strlen(l->text));
+                qr_buf_json_str(&t, l->text, strlen(l->text), 0);
                 qr_buf_append(b, t.data + 1, t.len - 1);
                 qr_buf_free(&t);
             }

@@ -7,9 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cli/cli_read.h"
 #include "cli/json_out.h"
-#include "quire.h"
+#include <quire/quire.h>
 
 static int fail_usage(const char *msg)
 {
@@ -138,22 +139,6 @@ static qr_status read_input(const read_args *a, qr_kind *kind, qr_result *res)
     return st;
 }
 
-/* Write data to path atomically: a temp file beside it, fsync, rename. */
-static int write_atomic(const char *path, const void *data, size_t len)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) return -1;
-    int ok = fwrite(data, 1, len, fp) == len && fflush(fp) == 0 && fsync(fileno(fp)) == 0;
-    ok = fclose(fp) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 int qr_cli_read_cmd(int argc, char **argv)
 {
     read_args a;
@@ -165,7 +150,7 @@ int qr_cli_read_cmd(int argc, char **argv)
     if (st != QR_OK) {
         rc = fail_errors(st, &res.errors);
     } else if (a.out) {
-        if (write_atomic(a.out, res.data, res.size) != 0) {
+        if (qr_atomic_write_path(a.out, res.data, res.size) != 0) {
             qr_errlist errs = {0};
             qr_errlist_addf(&errs, QR_E_IO, "", NULL, "cannot write %s: %s", a.out,
                             strerror(errno));

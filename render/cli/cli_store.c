@@ -13,9 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cli_inline.h"
 #include "json_out.h"
-#include "quire.h"
+#include <quire/quire.h>
 
 #define MAX_SHOWN 20
 #define BUDGET 3300
@@ -407,47 +408,6 @@ static int cmd_diff(qr_store *s, const args *a)
     return rc;
 }
 
-/* Write bytes to path atomically: temp in the same folder, fsync, rename. */
-static int write_file_atomic(const char *path, const void *data, size_t len)
-{
-    char tmp[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen) >=
-        (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) return -1;
-    fchmod(fd, 0644);
-    const char *p = data;
-    while (len) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            goto fail;
-        }
-        p += w;
-        len -= (size_t)w;
-    }
-    if (fsync(fd) != 0) goto fail;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0) goto fail;
-    return 0;
-fail : {
-    int e = errno;
-    if (fd >= 0) close(fd);
-    unlink(tmp);
-    errno = e;
-    return -1;
-}
-}
-
 static int cmd_export(qr_store *s, const args *a)
 {
     if (a->npos != 1) return usage("usage: quire export ID [--version N] -o OUT", NULL);
@@ -457,7 +417,7 @@ static int cmd_export(qr_store *s, const args *a)
     int rc = 0;
     if (st != QR_OK) {
         rc = failure(st, &r.errors);
-    } else if (write_file_atomic(a->out, r.data, r.size) != 0) {
+    } else if (qr_atomic_write_path(a->out, r.data, r.size) != 0) {
         char msg[PATH_MAX + 100];
         snprintf(msg, sizeof msg, "cannot write %s: %s", a->out, strerror(errno));
         rc = failure_msg(QR_E_IO, "%s", msg);

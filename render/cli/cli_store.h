@@ -1,4 +1,4 @@
-/* cli_store.h: the store commands of `quire` (over quire_store.h).
+/* cli_store.h: the store commands of `quire` (over quire/store.h).
  *
  *     quire create -k KIND [--title T] [--id ID] [--owner O] SPEC|-
  *     quire edit ID [--patch F] [--append F] [--ops F]

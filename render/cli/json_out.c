@@ -7,49 +7,16 @@
 #include <unistd.h>
 
 #include "compile.h"
-#include "utf8.h"
 
 /* Room for a store folder named in a message. */
 #define PATH_MAX_SHOWN 200
 
-/* Append n bytes as a quoted JSON string; "..." inside the quotes when cut. */
-static void str_n(qr_buf *b, const unsigned char *s, size_t n, int cut)
+/* Append n bytes as a quoted JSON string (sanitized: the result line is
+ * valid JSON whatever a message quotes); "..." inside the quotes when cut. */
+static void str_n(qr_buf *b, const char *s, size_t n, int cut)
 {
     qr_buf_putc(b, '"');
-    for (size_t i = 0; i < n;) {
-        unsigned char c = s[i];
-        if (c == '"' || c == '\\') {
-            qr_buf_putc(b, '\\');
-            qr_buf_putc(b, (char)c);
-            i++;
-        } else if (c < 0x20 || c == 0x7F) {
-            switch (c) {
-            case '\n':
-                qr_buf_puts(b, "\\n");
-                break;
-            case '\t':
-                qr_buf_puts(b, "\\t");
-                break;
-            case '\r':
-                qr_buf_puts(b, "\\r");
-                break;
-            default:
-                qr_buf_printf(b, "\\u%04x", c);
-                break;
-            }
-            i++;
-        } else {
-            uint32_t cp;
-            size_t l = qr_utf8_decode(s + i, n - i, &cp);
-            if (l == 0) {
-                qr_buf_puts(b, "\xEF\xBF\xBD");
-                i++;
-            } else {
-                qr_buf_append(b, s + i, l);
-                i += l;
-            }
-        }
-    }
+    qr_buf_json_chars(b, s, n, QR_JSON_SANITIZE);
     if (cut) qr_buf_puts(b, "...");
     qr_buf_putc(b, '"');
 }
@@ -65,12 +32,12 @@ void qr_json_str_max(qr_buf *b, const char *str, size_t max)
             n--;
         cut = 1;
     }
-    str_n(b, s, n, cut);
+    str_n(b, str, n, cut);
 }
 
 void qr_json_strn(qr_buf *b, const char *s, size_t n)
 {
-    str_n(b, (const unsigned char *)s, n, 0);
+    str_n(b, s, n, 0);
 }
 
 void qr_json_str(qr_buf *b, const char *s)

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "error.h"
+#include <quire/error.h>
 
 /** Append s as a JSON string literal (quoted, escaped; invalid UTF-8 bytes become U+FFFD). */
 void qr_json_str(qr_buf *b, const char *s);

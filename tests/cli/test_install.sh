@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 cmake --install "$BIN" --prefix "$tmp/prefix" >/dev/null
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 cat > "$tmp/use.c" <<'C'
-#include <quire.h>
+#include <quire/quire.h>
 #include <stdio.h>
 #include <string.h>
 int main(void)
@@ -23,6 +23,22 @@ int main(void)
 }
 C
 cc "$tmp/use.c" $(pkg-config --cflags --libs quire) -Wl,-rpath,"$tmp/prefix/lib" -o "$tmp/use"
+# <quire/...> beside the C library's own <error.h>: -I${includedir} puts no quire
+# header ahead of a system one, so a program may include both (issue 15 item 6).
+grep -qx 'Cflags: -I${includedir}' "$tmp/prefix/lib/pkgconfig/quire.pc"
+cat > "$tmp/both.c" <<'C'
+#include <error.h>
+#include <quire/quire.h>
+#include <quire/store.h>
+int both(void);
+int both(void)
+{
+    error(0, 0, "%s", qr_status_str(QR_E_SPEC)); /* glibc's error() and quire's statuses */
+    return (int)QR_FORMAT_DOCX + (int)QR_KIND_DOCUMENT + qr_status_exit(QR_E_LIMIT);
+}
+C
+cc $(pkg-config --cflags quire) -Wall -Werror -c "$tmp/both.c" -o "$tmp/both.o"
+test -s "$tmp/both.o"
 "$tmp/use"
 test -x "$tmp/prefix/bin/quire"
 "$tmp/prefix/bin/quire" --version | grep -q '^quire '
@@ -44,5 +60,7 @@ if [ -f "$BIN/quire-pdf.so" ]; then
         echo "the CLI links cairo or pango"; exit 1
     fi
 fi
-for h in quire.h quire_store.h error.h quire_export.h; do test -f "$tmp/prefix/include/quire/$h"; done
+for h in quire.h store.h error.h export.h; do test -f "$tmp/prefix/include/quire/$h"; done
+# nothing of quire lands directly in <includedir>
+test "$(ls "$tmp/prefix/include")" = quire
 echo "1 passed, 0 failed"

@@ -5,7 +5,11 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from office import soffice_convert  # noqa: E402
 
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR",
@@ -120,9 +124,7 @@ def pdf_text_string(v):
 
 def soffice_pdf(path, outdir):
     """LibreOffice's PDF of an Office file (its own profile in outdir)."""
-    prof = "file://" + os.path.join(outdir, "lo-profile")
-    p = subprocess.run(["soffice", "-env:UserInstallation=" + prof, "--headless", "--convert-to", "pdf",
-                        "--outdir", outdir, path], capture_output=True, text=True, timeout=300)
+    p = soffice_convert("pdf", [path], outdir, timeout=300, profile=os.path.join(outdir, "lo-profile"))
     out = os.path.join(outdir, os.path.splitext(os.path.basename(path))[0] + ".pdf")
     if not os.path.exists(out):
         raise AssertionError("soffice could not convert %s: %s" % (path, p.stdout + p.stderr))

@@ -52,10 +52,9 @@ class CrossFormat(unittest.TestCase):
         cls.tmp = fid.tmpdir()
 
     def lo_pdf(self, docx):
-        prof = "file://" + os.path.join(self.tmp, "lo-profile")
         outdir = os.path.join(self.tmp, "lo")
-        subprocess.run(["soffice", "-env:UserInstallation=" + prof, "--headless", "--convert-to",
-                        LO_TAGGED, "--outdir", outdir, docx], capture_output=True, timeout=300)
+        fid.soffice_convert(LO_TAGGED, [docx], outdir, timeout=300,
+                            profile=os.path.join(self.tmp, "lo-profile"))
         out = os.path.join(outdir, os.path.splitext(os.path.basename(docx))[0] + ".pdf")
         self.assertTrue(os.path.exists(out), "LibreOffice could not convert " + docx)
         return out

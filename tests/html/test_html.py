@@ -482,7 +482,7 @@ class ErrList(ctypes.Structure):
 
 
 class Result(ctypes.Structure):
-    """quire.h's qr_result."""
+    """quire/quire.h's qr_result."""
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
                 ("pages", ctypes.c_int), ("errors", ErrList), ("warnings", ErrList),
                 ("kind", ctypes.c_int)]

@@ -33,7 +33,8 @@ from xml.etree import ElementTree as ET
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import SKIP, need, skipped  # noqa: E402
+from checks import check, done  # noqa: E402
+from shared import need  # noqa: E402
 
 NS = {
     "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
@@ -43,19 +44,6 @@ NS = {
 }
 A = "{%s}" % NS["a"]
 R = "{%s}" % NS["r"]
-
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what)
-    return cond
-
 
 def eq(got, want, what):
     return check(got == want, "%s: got %r, want %r" % (what, got, want))
@@ -551,9 +539,8 @@ def main():
     check_warnings(tmp)
     report_p1(tmp)
     shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else SKIP if skipped() else 0
+    done()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -32,19 +32,9 @@ import zlib
 
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-failed = 0
-passed = 0
-
-
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what, flush=True)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import check, done  # noqa: E402
+from office import soffice_convert  # noqa: E402
 
 
 def run(args):
@@ -148,15 +138,6 @@ def png_pixels(path):
     return w, h, rows
 
 
-def soffice_pdf(files, outdir):
-    prof = tempfile.mkdtemp(prefix="lo-profile-")
-    try:
-        subprocess.run(["soffice", "-env:UserInstallation=file://" + prof, "--headless", "--convert-to", "pdf",
-                        "--outdir", outdir] + files, capture_output=True, timeout=900)
-    finally:
-        shutil.rmtree(prof, ignore_errors=True)
-
-
 PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAADklEQVR4nGNoAAMGCAUAKg4GARWeQtcAAAAASUVORK5CYII="  # a 2 x 2 grey PNG
 
 
@@ -242,7 +223,7 @@ def slides(tmp):
     if not check(shutil.which("soffice") is not None, "soffice is installed"):
         return
     lo = os.path.join(tmp, "lo")
-    soffice_pdf(pptx, lo)
+    soffice_convert("pdf", pptx, lo)
     for case, (path, spec) in cases.items():
         lop = os.path.join(lo, case + ".pdf")
         if not check(os.path.exists(lop), "%s: LibreOffice exported a PDF" % case):
@@ -317,8 +298,7 @@ def main():
         sheets(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    done()
 
 
 if __name__ == "__main__":

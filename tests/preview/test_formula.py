@@ -25,19 +25,8 @@ QUIRE = os.environ.get("QUIRE", "build/quire")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 
 import openpyxl  # noqa: E402
-
-failed = 0
-passed = 0
-
-
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what, flush=True)
-    return cond
+from checks import check, done  # noqa: E402
+from office import soffice_convert  # noqa: E402
 
 
 # The data sheet: A1:A5 numbers, B1:B5 text, C1:C3 booleans, D1 a date, E empty.
@@ -154,10 +143,7 @@ def main():
     strip_cached(out, bare)
     check(values(bare, "F")[1][1] is None, "the stripped copy has no cached values")
     lo = os.path.join(tmp, "lo")
-    prof = tempfile.mkdtemp(prefix="lo-profile-")
-    subprocess.run(["soffice", "-env:UserInstallation=file://" + prof, "--headless", "--convert-to", "xlsx",
-                    "--outdir", lo, bare], capture_output=True, timeout=600)
-    shutil.rmtree(prof, ignore_errors=True)
+    soffice_convert("xlsx", [bare], lo, timeout=600)
     lop = os.path.join(lo, "bare.xlsx")
     if check(os.path.exists(lop), "LibreOffice converted the workbook"):
         theirs = values(lop, "F")
@@ -185,8 +171,7 @@ def main():
     with open(out, "rb") as a, open(os.path.join(tmp, "g.xlsx"), "rb") as b:
         check(p2.returncode == 0 and a.read() == b.read(), "same spec, same bytes")
     shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    done()
 
 
 if __name__ == "__main__":

@@ -34,20 +34,9 @@ import unicodedata
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import SKIP, need, skipped  # noqa: E402
-
-failed = 0
-passed = 0
-
-
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what, flush=True)
-    return cond
+from checks import check, done  # noqa: E402
+from office import soffice_convert  # noqa: E402
+from shared import need  # noqa: E402
 
 
 def run(args, **kw):
@@ -113,11 +102,8 @@ def main():
             check(re.search(r"page %d of %d" % (k + 1, n), pages[k]) is not None, "%s: page %d footer" % (case, k + 1))
 
     csvdir = os.path.join(tmp, "csv")
-    prof = tempfile.mkdtemp(prefix="lo-profile-")
-    subprocess.run(["soffice", "-env:UserInstallation=file://" + prof, "--headless", "--convert-to",
-                    "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1",
-                    "--outdir", csvdir] + xlsx, capture_output=True, timeout=600)
-    shutil.rmtree(prof, ignore_errors=True)
+    soffice_convert("csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1",
+                    xlsx, csvdir, timeout=600)
     compared = 0
     for case, spec in specs.items():
         pdf = os.path.join(tmp, case + ".pdf")
@@ -202,8 +188,7 @@ def main():
             print("report: S1 -> %s %.0f ms (%s pages)" % (out, (time.perf_counter() - t0) * 1000,
                                                         json.loads(p.stdout)["pages"] if p.returncode == 0 else "?"))
     shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else SKIP if skipped() else 0)
+    done()
 
 
 if __name__ == "__main__":

@@ -33,20 +33,9 @@ import zipfile
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import SKIP, need, skipped  # noqa: E402
-
-failed = 0
-passed = 0
-
-
-def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what, flush=True)
-    return cond
+from checks import check, done  # noqa: E402
+from office import soffice_convert  # noqa: E402
+from shared import need  # noqa: E402
 
 
 def run(args):
@@ -153,15 +142,6 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
-def soffice_pdf(files, outdir):
-    prof = tempfile.mkdtemp(prefix="lo-profile-")
-    try:
-        subprocess.run(["soffice", "-env:UserInstallation=file://" + prof, "--headless", "--convert-to", "pdf",
-                        "--outdir", outdir] + files, capture_output=True, timeout=900)
-    finally:
-        shutil.rmtree(prof, ignore_errors=True)
-
-
 def main():
     tmp = tempfile.mkdtemp(prefix="quire-slides-")
     cases = {}
@@ -200,7 +180,7 @@ def main():
     # LibreOffice's PDF export of quire's .pptx: where the titles sit
     lo = os.path.join(tmp, "lo")
     if check(shutil.which("soffice") is not None, "soffice is installed"):
-        soffice_pdf(pptx, lo)
+        soffice_convert("pdf", pptx, lo)
         compared = set()
         for case, (path, spec) in cases.items():
             ours = bbox_pages(os.path.join(tmp, case + ".pdf"))
@@ -325,8 +305,7 @@ def main():
                 check(max(w, h) <= 2000 and min(w, h) > 1000, "P1 contact: 300 slides in %d x %d" % (w, h))
             print("report: P1 -> %s %.0f ms" % (out, dt * 1000))
     shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else SKIP if skipped() else 0)
+    done()
 
 
 if __name__ == "__main__":

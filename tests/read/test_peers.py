@@ -11,6 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from office import soffice_convert  # noqa: E402
 from shared import SKIP, need, skipped  # noqa: E402
 
 QUIRE = os.environ.get("QUIRE", "build/quire")
@@ -180,9 +181,7 @@ with tempfile.TemporaryDirectory() as tmp:
             q("render", spec, "-o", mine)
             lo = os.path.join(tmp, "lo")
             os.makedirs(lo, exist_ok=True)
-            r = subprocess.run(["soffice", "--headless", "-env:UserInstallation=file://" + tmp + "/profile",
-                                "--convert-to", ext, "--outdir", lo, mine], capture_output=True,
-                               text=True, timeout=300)
+            r = soffice_convert(ext, [mine], lo, timeout=300, profile=tmp + "/profile")
             resaved = os.path.join(lo, "q." + ext)
             if r.returncode != 0 or not os.path.exists(resaved):
                 print("FAIL LibreOffice re-save of %s: %s" % (ext, r.stderr[-300:]))

@@ -1495,14 +1495,14 @@ static void assert_same_errors(const qr_errlist *a, const qr_errlist *b, const c
 /* The tree, as the bytes the kind's backend writes from it (docx, pptx, xlsx). */
 static void tree_bytes(const qr_doc *d, qr_buf *out)
 {
-    qr_fmt f = d->kind == QR_KIND_SPREADSHEET    ? QR_FMT_XLSX
-               : d->kind == QR_KIND_PRESENTATION ? QR_FMT_PPTX
-                                                 : QR_FMT_DOCX;
+    qr_format f = d->kind == QR_KIND_SPREADSHEET    ? QR_FORMAT_XLSX
+                  : d->kind == QR_KIND_PRESENTATION ? QR_FORMAT_PPTX
+                                                    : QR_FORMAT_DOCX;
     const qr_backend *be = qr_backend_for(f);
     assert_non_null(be);
     qr_errlist w = {0}, e = {0};
     qr_render_ctx ctx = {.doc = d,
-                         .fonts = f == QR_FMT_XLSX ? NULL : qr_fonts_default(),
+                         .fonts = f == QR_FORMAT_XLSX ? NULL : qr_fonts_default(),
                          .warnings = &w,
                          .errors = &e,
                          .png_page = 1,

@@ -13,10 +13,9 @@
 #include <string.h>
 #include <zip.h>
 
+#include "backends.h"
 #include "compile.h"
 #include "docx_int.h"
-
-extern const qr_backend qr_backend_docx;
 
 /* The XML an element writer produces, without the declaration. Caller frees. */
 typedef void (*writer_fn)(qr_xml *x, const void *arg);

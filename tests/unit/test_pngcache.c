@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quire.h"
+#include <quire/quire.h>
 
 #define BODY                                                                                       \
     "\"blocks\":[{\"type\":\"heading\",\"text\":\"Fees\"},{\"type\":\"paragraph\",\"text\":"       \

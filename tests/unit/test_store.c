@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "quire.h"
+#include <quire/quire.h>
 #include "sha256.h"
 #include "store.h"
 #include "store_int.h"
@@ -273,7 +273,7 @@ static void test_crash_leftovers(void **state)
     assert_int_equal(m.head, 2); /* probed past the cache */
     qr_folder_meta_free(&m);
     /* 2. a spec renamed into place without its .meta, and a temp file */
-    assert_int_equal(qr_store_write_atomic(dfd, "v000003.json", "{\"v\":3}\n", 8, 0), 0);
+    assert_int_equal(qr_atomic_write_file(dfd, "v000003.json", "{\"v\":3}\n", 8, 0), 0);
     int tfd = openat(dfd, ".tmp.v000003.meta.0123456789abcdef", O_CREAT | O_WRONLY, 0644);
     close(tfd);
     /* 3. an intent in the ledger whose version never appeared */
@@ -296,7 +296,7 @@ static void test_crash_leftovers(void **state)
                      "\"a\",\"version\":3,"
                      "\"spec_sha256\":\"%064d\",\"artifacts\":0,\"bytes\":1000,\"blob\":\"\"}}\n",
                      arts, bytes + 1000, 0);
-    assert_int_equal(qr_store_write_atomic(ofd, "bob.json", ledger, (size_t)n, 0), 0);
+    assert_int_equal(qr_atomic_write_file(ofd, "bob.json", ledger, (size_t)n, 0), 0);
     /* 4. a half-built new artifact folder and an unreferenced blob */
     assert_int_equal(mkdirat(open(root, O_RDONLY), "crash/.tmp.new.b.0000000000000000", 0755), 0);
     char blobs[400];
@@ -304,7 +304,7 @@ static void test_crash_leftovers(void **state)
     int bfd = open(blobs, O_RDONLY | O_DIRECTORY);
     char hex[65];
     qr_sha256_hex("orphan", 6, hex);
-    assert_int_equal(qr_store_write_atomic(bfd, hex, "orphan", 6, 0), 0);
+    assert_int_equal(qr_atomic_write_file(bfd, hex, "orphan", 6, 0), 0);
 
     /* fsck settles the intent (rolled back: v3 has no .meta) and passes */
     qr_folder_fsck rep;
@@ -333,7 +333,7 @@ static void test_crash_leftovers(void **state)
     qr_errlist_clear(&rep.problems);
     qr_errlist_clear(&rep.stray);
     /* damage: a changed spec and a missing blob are problems */
-    assert_int_equal(qr_store_write_atomic(dfd, "v000002.json", "{\"v\":9}\n", 8, 0), 0);
+    assert_int_equal(qr_atomic_write_file(dfd, "v000002.json", "{\"v\":9}\n", 8, 0), 0);
     qr_vrec vr;
     assert_int_equal(qr_folder_version(f, "a", 1, &vr, &e), QR_OK);
     unlinkat(bfd, vr.sha256, 0);

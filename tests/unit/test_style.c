@@ -16,7 +16,7 @@
 #include <string.h>
 #include <zip.h>
 
-#include "quire.h"
+#include <quire/quire.h>
 #include "style.h"
 
 /* ---- contrast ---------------------------------------------------------------------- */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quire.h"
+#include <quire/quire.h>
 
 typedef struct job {
     const char *spec;

@@ -1,4 +1,4 @@
-/* quire.h: the public API of libquire.
+/* quire/quire.h: the public API of libquire (#include <quire/quire.h>).
  *
  * Compile a JSON spec and render it to .docx, .xlsx, .pptx, .pdf, .html or
  * .png, in memory or to a file (atomically). Thread-safe. The global
@@ -23,8 +23,8 @@
 
 #include <stddef.h>
 
-#include "error.h"
-#include "quire_export.h"
+#include <quire/error.h>
+#include <quire/export.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,19 +32,18 @@ extern "C" {
 
 #define QUIRE_VERSION "0.1.0"
 
-/* The spec kinds (same values as the compiler's qr_kind). */
-#ifndef QR_KIND_DEFINED
-#define QR_KIND_DEFINED
+/* The spec kinds of DESIGN.md (the compiler's too: spec/tree.h includes this
+ * header). document, pdf and html share one vocabulary. */
 typedef enum qr_kind {
-    QR_KIND_DOCUMENT,
-    QR_KIND_SPREADSHEET,
-    QR_KIND_PRESENTATION,
-    QR_KIND_PDF,
-    QR_KIND_HTML,
+    QR_KIND_DOCUMENT,     /* .docx */
+    QR_KIND_SPREADSHEET,  /* .xlsx */
+    QR_KIND_PRESENTATION, /* .pptx */
+    QR_KIND_PDF,          /* .pdf */
+    QR_KIND_HTML,         /* .html */
     QR_KIND_COUNT
 } qr_kind;
-#endif
 
+/* The output formats (the backends' too: spec/backend.h). */
 typedef enum qr_format {
     QR_FORMAT_DOCX,
     QR_FORMAT_XLSX,
@@ -174,7 +173,7 @@ QR_EXPORT qr_status qr_read_file(const char *path, const qr_read_opts *opts, qr_
                                  qr_result *res);
 
 /* The versioned spec store. */
-#include "quire_store.h"
+#include <quire/store.h>
 
 #ifdef __cplusplus
 }

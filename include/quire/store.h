@@ -1,4 +1,4 @@
-/* quire_store.h: the versioned spec store of libquire (included by quire.h).
+/* quire/store.h: the versioned spec store of libquire (included by quire/quire.h).
  *
  * A store is a folder (DESIGN.md "Store") or a PostgreSQL database, named
  * by its location: a folder path, or a connection URI "postgresql://..." /
@@ -37,7 +37,7 @@
 #ifndef QUIRE_STORE_H
 #define QUIRE_STORE_H
 
-#include "quire.h"
+#include <quire/quire.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* error.h: status codes and the error list every module reports into.
+/* quire/error.h: status codes and the error list every module reports into.
  *
  * A qr_status is a flat code. A qr_error carries the JSON pointer of the spec
  * value at fault, a message and an optional hint. A qr_errlist collects every
@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "quire_export.h"
+#include <quire/export.h>
 
 #ifdef __cplusplus
 extern "C" {

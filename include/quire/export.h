@@ -1,4 +1,4 @@
-/* quire_export.h: symbol visibility. The library is built with hidden
+/* quire/export.h: symbol visibility. The library is built with hidden
  * visibility; only QR_EXPORT names are part of libquire's ABI. */
 #ifndef QUIRE_EXPORT_H
 #define QUIRE_EXPORT_H
