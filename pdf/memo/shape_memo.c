@@ -156,6 +156,16 @@ static void trace(void)
             (unsigned long)atomic_load(&n_run));
 }
 
+/* Like the PDF backend's font maps: the thread that calls exit() drops its
+ * memo too (other threads' go with their thread), so leak checkers see it
+ * freed. */
+static void memo_at_exit(void)
+{
+    memo *m = pthread_getspecific(memo_key);
+    pthread_setspecific(memo_key, NULL);
+    memo_free(m);
+}
+
 static void real_init(void)
 {
     real_shape = (shape_fn)dlsym(RTLD_NEXT, "hb_shape");
@@ -163,6 +173,7 @@ static void real_init(void)
     real_add = (add_fn)dlsym(RTLD_NEXT, "hb_buffer_add");
     const char *e = getenv("QUIRE_SHAPE_MEMO");
     memo_off = (e && strcmp(e, "0") == 0) || pthread_key_create(&memo_key, memo_free) != 0;
+    if (!memo_off) atexit(memo_at_exit);
     e = getenv("QUIRE_SHAPE_TRACE");
     if (e && *e && strcmp(e, "0") != 0) atexit(trace);
 }
