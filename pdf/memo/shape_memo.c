@@ -124,14 +124,15 @@ typedef struct kept {
     hb_buffer_cluster_level_t level;
     hb_codepoint_t invisible, replacement, not_found;
     bytes features;
-    seen text;      /* its text (buf unused) */
-    bytes in;       /* hb_codepoint_t pairs: code point, cluster */
-    bytes out, pos; /* hb_glyph_info_t, hb_glyph_position_t */
+    seen text;        /* its text (buf unused) */
+    bytes in;         /* hb_codepoint_t pairs: code point, cluster */
+    hb_buffer_t *out; /* HarfBuzz's output, copied */
     unsigned int n_in, n_out;
 } kept;
 
 typedef struct memo {
-    seen now; /* the buffer being filled on this thread */
+    seen now;          /* the buffer being filled on this thread */
+    hb_buffer_t *copy; /* the input of the call being shaped, copied */
     kept k;
 } memo;
 
@@ -144,8 +145,8 @@ static void memo_free(void *p)
     free(m->k.text.text.p);
     free(m->k.features.p);
     free(m->k.in.p);
-    free(m->k.out.p);
-    free(m->k.pos.p);
+    hb_buffer_destroy(m->copy);
+    hb_buffer_destroy(m->k.out);
     free(m);
 }
 
@@ -184,8 +185,12 @@ static memo *thread_memo(void)
     pthread_once(&real_once, real_init);
     if (memo_off) return NULL;
     memo *m = pthread_getspecific(memo_key);
-    if (!m && (m = calloc(1, sizeof *m)) != NULL && pthread_setspecific(memo_key, m) != 0) {
-        free(m);
+    if (m) return m;
+    if (!(m = calloc(1, sizeof *m))) return NULL;
+    m->copy = hb_buffer_create();
+    m->k.out = hb_buffer_create();
+    if (pthread_setspecific(memo_key, m) != 0) {
+        memo_free(m);
         m = NULL;
     }
     return m;
@@ -299,10 +304,10 @@ static int unsafe_cut(const hb_glyph_info_t *g, unsigned int n, unsigned int clu
 /* The kept output's glyphs for the buffer's input, if it is a run of the
  * kept input cut where HarfBuzz says that is safe: *first and *count; 0, or
  * -1 (shape it). */
-static int find_run(const kept *k, hb_buffer_t *buf, unsigned int *first, unsigned int *count)
+static int find_run(const kept *k, hb_buffer_t *in_copy, unsigned int *first, unsigned int *count)
 {
     unsigned int n;
-    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(buf, &n);
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(in_copy, &n);
     const hb_codepoint_t *in = (const hb_codepoint_t *)(const void *)k->in.p;
     if (n == 0 || n > k->n_in) return -1;
     unsigned int a = 0;
@@ -311,7 +316,7 @@ static int find_run(const kept *k, hb_buffer_t *buf, unsigned int *first, unsign
     if (a + n > k->n_in) return -1;
     for (unsigned int i = 0; i < n; i++)
         if (gi[i].codepoint != in[2 * (a + i)] || gi[i].cluster != in[2 * (a + i) + 1]) return -1;
-    const hb_glyph_info_t *out = (const hb_glyph_info_t *)(const void *)k->out.p;
+    const hb_glyph_info_t *out = hb_buffer_get_glyph_infos(k->out, NULL);
     unsigned int lo = in[2 * a + 1];
     unsigned int hi = a + n < k->n_in ? in[2 * (a + n) + 1] : 0;
     if (a > 0 && unsafe_cut(out, k->n_out, lo)) return -1;
@@ -331,26 +336,24 @@ static int find_run(const kept *k, hb_buffer_t *buf, unsigned int *first, unsign
 }
 
 /* Put kept glyphs [first, first + count) in buf, as hb_shape() would have;
- * 0, or -1 when the buffer cannot grow to them (buf unchanged). */
+ * 0, or -1 when the buffer cannot grow to them (buf unchanged). HarfBuzz
+ * copies them: pango's buffer is shared by its threads under its own lock
+ * (tests/tsan.supp), so this file never writes or reads it itself. */
 static int give(const kept *k, hb_buffer_t *buf, unsigned int first, unsigned int count)
 {
-    if (!hb_buffer_set_length(buf, count)) return -1;
+    if (!hb_buffer_pre_allocate(buf, count)) return -1;
+    hb_buffer_set_length(buf, 0);
+    hb_buffer_append(buf, k->out, first, first + count);
     hb_buffer_set_content_type(buf, HB_BUFFER_CONTENT_TYPE_GLYPHS);
-    if (count) {
-        const hb_glyph_info_t *out = (const hb_glyph_info_t *)(const void *)k->out.p;
-        const hb_glyph_position_t *pos = (const hb_glyph_position_t *)(const void *)k->pos.p;
-        memcpy(hb_buffer_get_glyph_infos(buf, NULL), out + first, count * sizeof *out);
-        memcpy(hb_buffer_get_glyph_positions(buf, NULL), pos + first, count * sizeof *pos);
-    }
     return 0;
 }
 
 /* Keep the call's input (before shaping); 0 or -1. */
-static int keep_input(kept *k, hb_font_t *font, hb_buffer_t *buf, const hb_feature_t *feat,
-                      unsigned int nf, const seen *s)
+static int keep_input(kept *k, hb_font_t *font, hb_buffer_t *buf, hb_buffer_t *in_copy,
+                      const hb_feature_t *feat, unsigned int nf, const seen *s)
 {
     unsigned int n;
-    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(buf, &n);
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(in_copy, &n);
     if (bytes_reserve(&k->in, (size_t)n * 2 * sizeof(hb_codepoint_t)) != 0 ||
         bytes_set(&k->features, feat, nf * sizeof *feat) != 0 ||
         bytes_set(&k->text.text, s->text.p, s->text.n) != 0)
@@ -387,14 +390,21 @@ static int keep_input(kept *k, hb_font_t *font, hb_buffer_t *buf, const hb_featu
 /* Keep HarfBuzz's output for the kept input; 0 or -1. */
 static int keep_output(kept *k, hb_buffer_t *buf)
 {
-    unsigned int n;
-    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(buf, &n);
-    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(buf, NULL);
-    if (!gp || bytes_set(&k->out, gi, n * sizeof *gi) != 0 ||
-        bytes_set(&k->pos, gp, n * sizeof *gp) != 0)
-        return -1;
+    unsigned int n = hb_buffer_get_length(buf);
+    hb_buffer_clear_contents(k->out);
+    hb_buffer_append(k->out, buf, 0, n);
+    if (!hb_buffer_allocation_successful(k->out) || hb_buffer_get_length(k->out) != n) return -1;
     k->n_out = n;
     return 0;
+}
+
+/* Copy buf's input (code points and clusters) to m->copy; 0 or -1. */
+static int copy_input(memo *m, hb_buffer_t *buf)
+{
+    unsigned int n = hb_buffer_get_length(buf);
+    hb_buffer_clear_contents(m->copy);
+    hb_buffer_append(m->copy, buf, 0, n);
+    return hb_buffer_allocation_successful(m->copy) && hb_buffer_get_length(m->copy) == n ? 0 : -1;
 }
 
 QR_WRAP void hb_shape(hb_font_t *font, hb_buffer_t *buffer, const hb_feature_t *features,
@@ -409,16 +419,17 @@ QR_WRAP void hb_shape(hb_font_t *font, hb_buffer_t *buffer, const hb_feature_t *
     seen *s = &m->now;
     kept *k = &m->k;
     int known = s->buf == buffer && s->len == hb_buffer_get_length(buffer) &&
-                hb_buffer_get_content_type(buffer) == HB_BUFFER_CONTENT_TYPE_UNICODE;
+                hb_buffer_get_content_type(buffer) == HB_BUFFER_CONTENT_TYPE_UNICODE &&
+                copy_input(m, buffer) == 0;
     s->buf = NULL; /* the next fill starts afresh */
     unsigned int first, count;
     if (known && k->valid && same_setup(k, font, buffer, features, num_features) &&
-        same_text(&k->text, s) && find_run(k, buffer, &first, &count) == 0 &&
+        same_text(&k->text, s) && find_run(k, m->copy, &first, &count) == 0 &&
         give(k, buffer, first, count) == 0) {
         atomic_fetch_add(count == k->n_out ? &n_whole : &n_run, 1);
         return;
     }
-    k->valid = known && keep_input(k, font, buffer, features, num_features, s) == 0;
+    k->valid = known && keep_input(k, font, buffer, m->copy, features, num_features, s) == 0;
     real_shape(font, buffer, features, num_features);
     k->valid = k->valid && keep_output(k, buffer) == 0;
 }
