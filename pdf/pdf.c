@@ -384,6 +384,7 @@ typedef struct par {
     size_t fail_chunk[2];  /* the chunk each thread failed in, or SIZE_MAX */
     pd_ctx *ctx[2];
     qr_errlist *warnings[2]; /* each thread's own */
+    const pd_needs *needs;   /* the document's fonts (pin_document_faces) */
 } par;
 
 /* Claim chunks until none is left; returns when done or stopped. */
@@ -411,8 +412,12 @@ static void *helper_main(void *arg)
 {
     par *p = arg;
     /* Without a PangoContext of its own the helper claims nothing and the
-     * main thread measures every chunk. */
-    if (ctx_pango(p->ctx[1]) == QR_OK) par_work(p, 1);
+     * main thread measures every chunk. Its font map has none of the
+     * document's fontsets yet: asking for them all at once lets fontconfig
+     * sort them side by side. */
+    if (ctx_pango(p->ctx[1]) != QR_OK) return NULL;
+    qr_pdf_needs_prefetch(p->needs, p->ctx[1]->pc);
+    par_work(p, 1);
     return NULL;
 }
 
@@ -436,13 +441,13 @@ static void par_merge(par *p, qr_render_ctx *rc, size_t last)
  * thread and a helper; 0, or -1 when no helper could be started (nothing
  * measured then). The helper starts first, so it warms up its font map while
  * this thread sets the title. */
-static int layout_parallel(pd_ctx *c, pd_block *title, pd_block *out)
+static int layout_parallel(pd_ctx *c, pd_block *title, pd_block *out, const pd_needs *nd)
 {
     const qr_doc *d = c->doc;
     size_t total = 0;
     for (size_t i = 0; i < d->n_blocks; i++)
         total += block_cost(&d->blocks[i]);
-    par p = {.out = out};
+    par p = {.out = out, .needs = nd};
     size_t n = d->n_blocks < PAR_CHUNKS ? d->n_blocks : PAR_CHUNKS;
     p.end = calloc(n, sizeof *p.end);
     p.owner = calloc(n, 1);
@@ -587,9 +592,10 @@ static int needs_walked(void *ud, const qr_walk_text *t)
 static const char own_text[] =
     "0123456789./ image \xE2\x80\xA2\xE2\x97\xA6\xE2\x96\xAA\xE2\x80\x8F";
 
-/* Open and pin every face the document needs; 0 when it must stay on one
- * thread (a character no font covers, or out of memory). */
-static int pin_document_faces(pd_ctx *c)
+/* Open and pin every face the document needs; the needs (free them), or
+ * NULL when it must stay on one thread (a character no font covers, or out
+ * of memory). */
+static pd_needs *pin_document_faces(pd_ctx *c)
 {
     const qr_doc *d = c->doc;
     pd_needs *nd = qr_pdf_needs_new();
@@ -599,8 +605,9 @@ static int pin_document_faces(pd_ctx *c)
     qr_walker w = {.text = needs_walked, .ud = &nw};
     if (ok) ok = qr_doc_walk(d, &w) == 0;
     if (ok) qr_pdf_needs_pin(nd, c->pc);
+    if (ok) return nd;
     qr_pdf_needs_free(nd);
-    return ok;
+    return NULL;
 }
 
 /* QUIRE_PDF_THREADS=1 keeps a big document on one thread (measured and
@@ -625,10 +632,14 @@ static qr_status layout(pd_ctx *c)
     for (size_t i = 0; i < d->n_blocks && total < PARALLEL_MIN_BYTES; i++)
         total += block_cost(&d->blocks[i]);
     int done = 0;
-    if (total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread() && pin_document_faces(c)) {
+    pd_needs *nd = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread()
+                       ? pin_document_faces(c)
+                       : NULL;
+    if (nd) {
         c->pins_before = qr_pdf_pinned_count();
-        done = layout_parallel(c, tb, out) == 0;
+        done = layout_parallel(c, tb, out, nd) == 0;
     }
+    qr_pdf_needs_free(nd);
     if (!done) {
         if (tb && qr_pdf_measure_title(c, tb) != QR_OK) return c->status;
         if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;

@@ -348,6 +348,10 @@ int qr_pdf_needs_add(pd_needs *nd, const char *family, const char *lang, int bol
 /** Open and pin every face pango picks for those characters, on pc's font
  *  map. */
 void qr_pdf_needs_pin(pd_needs *nd, PangoContext *pc);
+/** Ask pc's font map for the fontset of every need (fontconfig sorts new
+ *  fontsets on pango's own threads) without opening a face: a second
+ *  thread's map, before it measures. */
+void qr_pdf_needs_prefetch(const pd_needs *nd, PangoContext *pc);
 void qr_pdf_needs_free(pd_needs *nd);
 
 #endif
