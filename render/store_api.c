@@ -446,14 +446,13 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
         if (st != QR_OK) break;
         const qr_folder_meta *m = s->b->ops->txn_meta(t);
         meta_into(res, m);
-        qr_buf head = {0}, edited = {0}, canon = {0};
+        qr_buf head = {0}, canon = {0};
         int conflict = 0;
         st = s->b->ops->spec(s->b, m->id, m->head, &head, &res->errors);
-        if (st == QR_OK) st = qr_edit_apply(head.data, head.len, &e, &edited, &res->errors);
-        if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, &res->errors);
+        if (st == QR_OK)
+            st = qr_edit_apply_canonical(head.data, head.len, &e, &canon, &res->errors);
         if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &head, &conflict, res);
         qr_buf_free(&head);
-        qr_buf_free(&edited);
         qr_buf_free(&canon);
         s->b->ops->end(t);
         if (st != QR_OK || !conflict) break;
