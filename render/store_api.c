@@ -348,7 +348,7 @@ static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, cons
     qr_buf head = {0};
     qr_status st = QR_OK;
     if (!head_spec) { /* the caller has not read it */
-        st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
+        st = ops->txn_spec(t, &head, &res->errors);
         head_spec = &head;
     }
     if (st != QR_OK) {
@@ -442,13 +442,13 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
     qr_status st = QR_OK;
     for (int attempt = 0;; attempt++) {
         qr_sb_txn *t;
-        st = s->b->ops->begin(s->b, id, &t, &res->errors);
+        st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
         const qr_folder_meta *m = s->b->ops->txn_meta(t);
         meta_into(res, m);
         qr_buf head = {0}, canon = {0};
         int conflict = 0;
-        st = s->b->ops->spec(s->b, m->id, m->head, &head, &res->errors);
+        st = s->b->ops->txn_spec(t, &head, &res->errors);
         if (st == QR_OK)
             st = qr_edit_apply_canonical(head.data, head.len, &e, &canon, &res->errors);
         if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &head, &conflict, res);
@@ -480,7 +480,7 @@ qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t
     for (int attempt = 0;; attempt++) {
         qr_sb_txn *t;
         int conflict = 0;
-        st = s->b->ops->begin(s->b, id, &t, &res->errors);
+        st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
         st = append_spec(s, t, "rewrite", &canon, NULL, &conflict, res);
         s->b->ops->end(t);
@@ -499,7 +499,7 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
 {
     const qr_sb_ops *ops = s->b->ops;
     qr_sb_txn *t;
-    qr_status st = ops->begin(s->b, id, &t, &res->errors);
+    qr_status st = ops->begin_head(s->b, id, &t, &res->errors);
     if (st != QR_OK) return st;
     const qr_folder_meta *m = ops->txn_meta(t);
     meta_into(res, m);
@@ -507,7 +507,7 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
     qr_vrec orec = {0}, rec;
     st = ops->version(s->b, m->id, n, &orec, &res->errors);
     if (st == QR_OK) st = ops->spec(s->b, m->id, n, &old, &res->errors);
-    if (st == QR_OK) st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
+    if (st == QR_OK) st = ops->txn_spec(t, &head, &res->errors);
     if (st == QR_OK && head.len == old.len && memcmp(head.data, old.data, old.len) == 0) {
         st = ops->version(s->b, m->id, m->head, &rec, &res->errors);
         if (st == QR_OK) {

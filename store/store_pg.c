@@ -45,6 +45,10 @@ typedef struct pgb {
 struct qr_sb_txn {
     pgb *b;
     qr_folder_meta meta;
+    int have_spec;     /* begin_head read the head's spec: */
+    qr_buf spec;       /* its text, */
+    char spec_sha[65]; /* the sha256 its row records */
+    int spec_missing;  /* no row for the head version */
 };
 
 /* One call's connection and its first error. */
@@ -784,6 +788,72 @@ static qr_status pg_begin(qr_sb *sb, const char *id, qr_sb_txn **out, qr_errlist
     return QR_OK;
 }
 
+/* begin, with the head's spec read in the same query. */
+static qr_status pg_begin_head(qr_sb *sb, const char *id, qr_sb_txn **out, qr_errlist *errs)
+{
+    *out = NULL;
+    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    qr_sb_txn *t = calloc(1, sizeof *t);
+    if (!t) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    t->b = (pgb *)sb;
+    db d;
+    if (db_get(&d, t->b, errs) != 0) {
+        free(t);
+        return QR_E_IO;
+    }
+    PGresult *r = db_q(&d, "reading the artifact",
+                       "SELECT a.id, a.kind, a.title, a.owner, a.filename, a.mime_type, a.created, "
+                       "a.head, v.spec, v.spec_sha256 FROM quire_artifacts a LEFT JOIN "
+                       "quire_versions v ON v.artifact_id = a.id AND v.version = a.head "
+                       "WHERE a.id = $1",
+                       1, (const char *[]){id}, -1, 0);
+    if (r && PQntuples(r) == 0)
+        d.st = not_found(d.b, errs, id);
+    else if (r && meta_from(r, 0, &t->meta) != 0)
+        d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    else if (r) {
+        t->have_spec = 1;
+        t->spec_missing = PQgetisnull(r, 0, 8);
+        snprintf(t->spec_sha, sizeof t->spec_sha, "%s", PQgetvalue(r, 0, 9));
+        if (!t->spec_missing &&
+            qr_buf_append(&t->spec, PQgetvalue(r, 0, 8), (size_t)PQgetlength(r, 0, 8)) != 0)
+            d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    }
+    PQclear(r);
+    db_put(&d);
+    qr_status st = d.st;
+    if (st == QR_OK && t->meta.head < 1)
+        st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                             "artifact \"%s\" has no versions", id);
+    if (st != QR_OK) {
+        qr_folder_meta_free(&t->meta);
+        qr_buf_free(&t->spec);
+        free(t);
+        return st;
+    }
+    *out = t;
+    return QR_OK;
+}
+
+static qr_status pg_spec(qr_sb *sb, const char *id, int n, qr_buf *out, qr_errlist *errs);
+
+static qr_status pg_txn_spec(qr_sb_txn *t, qr_buf *out, qr_errlist *errs)
+{
+    if (!t->have_spec) return pg_spec(&t->b->base, t->meta.id, t->meta.head, out, errs);
+    if (t->spec_missing)
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                               "artifact \"%s\" has no version %d", t->meta.id, t->meta.head);
+    char hex[65];
+    qr_sha256_hex(t->spec.data ? t->spec.data : "", t->spec.len, hex);
+    if (strcmp(hex, t->spec_sha) != 0)
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                               "the spec of artifact \"%s\" version %d is damaged", t->meta.id,
+                               t->meta.head);
+    if (qr_buf_append(out, t->spec.data ? t->spec.data : "", t->spec.len) != 0)
+        return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    return QR_OK;
+}
+
 static const qr_folder_meta *pg_txn_meta(const qr_sb_txn *t)
 {
     return &t->meta;
@@ -864,6 +934,7 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
 static void pg_end(qr_sb_txn *t)
 {
     if (!t) return;
+    qr_buf_free(&t->spec);
     qr_folder_meta_free(&t->meta);
     free(t);
 }
@@ -1321,6 +1392,7 @@ static void pg_resolve(qr_sb *sb, const char *id, char out[65])
     qr_errlist_clear(&ignore);
 }
 
-static const qr_sb_ops pg_ops = {
-    "postgresql", pg_close, pg_create, pg_begin, pg_txn_meta, pg_commit, pg_end,    pg_meta,
-    pg_version,   pg_spec,  pg_blob,   pg_log,   pg_check,    pg_list,   pg_remove, pg_resolve};
+static const qr_sb_ops pg_ops = {"postgresql", pg_close,      pg_create,  pg_begin,   pg_txn_meta,
+                                 pg_commit,    pg_end,        pg_meta,    pg_version, pg_spec,
+                                 pg_blob,      pg_log,        pg_check,   pg_list,    pg_remove,
+                                 pg_resolve,   pg_begin_head, pg_txn_spec};
