@@ -610,8 +610,8 @@ static qr_status apply_one(json_t **doc, const json_t *op, op_ctx *c)
         if (!cur) {
             st = op_error(c, "path", NULL, "test failed: \"%s\" does not exist: %s", ps, why);
         } else if (!qr_edit_json_equal(cur, value)) {
-            char *have = json_dumps(cur, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-            char *want = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+            char *have = qr_json_dumps(cur, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+            char *want = qr_json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
             st = op_error(c, "value", "the spec changed since you read it; read it again",
                           "test failed: the value at \"%s\" is %.200s, not %.200s", ps,
                           have ? have : "?", want ? want : "?");
@@ -771,7 +771,7 @@ qr_status qr_edit_apply(const char *spec, size_t len, const qr_edit *e, qr_buf *
     if (st == QR_OK && !(doc = load_spec(spec, len, errs))) st = QR_E_JSON;
     if (st == QR_OK) st = apply_parts(&doc, patch, append, ops, errs);
     if (st == QR_OK) {
-        char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+        char *text = qr_json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
         if (!text || qr_buf_puts(out, text) != 0) {
             st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
             qr_buf_free(out);
@@ -807,7 +807,7 @@ qr_status qr_edit_apply_canonical(const char *spec, size_t len, const qr_edit *e
     }
     int r = qr_canonical_value(doc, out);
     if (r == 1) { /* what only the text path answers: through text, as qr_edit_apply */
-        char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+        char *text = qr_json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
         if (text)
             st = qr_canonical(text, strlen(text), out, errs);
         else
