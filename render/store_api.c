@@ -134,6 +134,7 @@ static void version_from(qr_store_version *v, const qr_vrec *rec)
 
 static void meta_into(qr_store_result *r, const qr_folder_meta *m)
 {
+    snprintf(r->artifact_id, sizeof r->artifact_id, "%s", m->id); /* the stored spelling */
     free(r->kind);
     free(r->title);
     free(r->owner);
@@ -421,11 +422,20 @@ static const char *resolve_id(qr_store *s, const char *id, char buf[65])
     return buf;
 }
 
-qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
-                        const char *ops, qr_store_result *res)
+/* The result's id as the store spells it, for a write that fails before
+ * begin_head would have found it. */
+static void resolved_into(qr_store *s, const char *id, qr_store_result *res)
 {
     char rid[65];
     id = resolve_id(s, id, rid);
+    if (id && strlen(id) < sizeof res->artifact_id) strcpy(res->artifact_id, id);
+}
+
+qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
+                        const char *ops, qr_store_result *res)
+{
+    /* begin_head finds the stored spelling of id itself (a round trip less
+     * on PostgreSQL); meta_into puts it in the result */
     result_init(res, id);
     qr_edit e = {0};
     e.patch = patch;
@@ -435,6 +445,7 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
     e.ops = ops;
     e.ops_len = ops ? strlen(ops) : 0;
     if (!patch && !append && !ops) {
+        resolved_into(s, id, res);
         qr_buf none = {0};
         qr_status st = qr_edit_apply("{}", 2, &e, &none, &res->errors);
         return finish(res, st);
@@ -467,13 +478,12 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
 qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t len,
                            qr_store_result *res)
 {
-    char rid[65];
-    id = resolve_id(s, id, rid);
-    result_init(res, id);
+    result_init(res, id); /* the stored spelling: from begin_head, as in edit */
     if (!spec) spec = "", len = 0;
     qr_buf canon = {0};
     qr_status st = canonical(spec, len, &canon, &res->errors);
     if (st != QR_OK) {
+        resolved_into(s, id, res);
         qr_buf_free(&canon);
         return finish(res, st);
     }
@@ -541,10 +551,9 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
 
 qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
 {
-    char rid[65];
-    id = resolve_id(s, id, rid);
-    result_init(res, id);
+    result_init(res, id); /* the stored spelling: from begin_head, as in edit */
     if (n < 1) {
+        resolved_into(s, id, res);
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
                        "qr_store_log() lists them");
         return finish(res, QR_E_USAGE);

@@ -805,7 +805,7 @@ static qr_status pg_begin_head(qr_sb *sb, const char *id, qr_sb_txn **out, qr_er
                        "SELECT a.id, a.kind, a.title, a.owner, a.filename, a.mime_type, a.created, "
                        "a.head, v.spec, v.spec_sha256 FROM quire_artifacts a LEFT JOIN "
                        "quire_versions v ON v.artifact_id = a.id AND v.version = a.head "
-                       "WHERE a.id = $1",
+                       "WHERE lower(a.id) = lower($1)", /* unique: the stored spelling */
                        1, (const char *[]){id}, -1, 0);
     if (r && PQntuples(r) == 0)
         d.st = not_found(d.b, errs, id);
