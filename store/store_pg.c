@@ -227,7 +227,11 @@ static void batch_add(batch *q, const char *what, const char *sql, int n, const 
                       int bin, int binlen)
 {
     db *d = q->d;
-    if (!q->on || d->st != QR_OK || q->n == BATCH_MAX) return;
+    if (!q->on || d->st != QR_OK) return;
+    if (q->n == BATCH_MAX) { /* a bug here, never the caller's input */
+        db_fail(d, QR_E_STORE, what, "more statements than one batch holds");
+        return;
+    }
     int lens[24] = {0}, fmts[24] = {0};
     if (bin >= 0) {
         lens[bin] = binlen;
