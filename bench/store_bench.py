@@ -6,7 +6,10 @@ PostgreSQL side by side. Not a test: nothing asserts on time.
 store, each making 100 edits through the Python binding: a JSON Patch that
 replaces one slide's title, then render and store (every edit is a new
 version of a .pptx). Reported per backend: edits/s over the whole run (8 x
-100 edits / wall time) and the p50 / p99 latency of one edit.
+100 edits / wall time), the p50 / p99 latency of one edit, and the CPU time
+per edit: the clients' (user + system: for the folder store that is all of
+it) and the PostgreSQL server's (its backends, reaped by the postmaster). On
+a shared machine the latencies move with the load; the CPU times do not.
 
 Both backends write durably: the folder store fsyncs (no_sync off), and the
 PostgreSQL server (a throwaway one: initdb into a temp folder, Unix socket
@@ -40,36 +43,55 @@ aid = st.create("presentation", deck, id="deck%d" % w, owner="client%d" % w)["ar
 print("ready", flush=True)
 sys.stdin.readline()
 lat = []
+c0 = time.process_time()
 for i in range(edits):
     t = time.perf_counter()
     r = st.edit(aid, ops=[{"op": "replace", "path": "/slides/%d/title" % (i % slides), "value": "Edit %d" % i}])
     lat.append(time.perf_counter() - t)
     assert r["version"] == i + 2, r
+cpu = time.process_time() - c0
 st.close()
-print(json.dumps(lat))
+print(json.dumps({"lat": lat, "cpu": cpu}))
 '''
 
 
-def run_clients(store, clients, edits, slides):
+def server_cpu(srv):
+    """CPU seconds of a PostgreSQL server so far: the postmaster and the
+    backends it has reaped (utime, stime, cutime, cstime)."""
+    if srv is None:
+        return 0.0
+    with open(os.path.join(srv.data, "postmaster.pid")) as f:
+        pid = int(f.readline())
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def run_clients(store, clients, edits, slides, srv=None):
     binding = os.path.join(ROOT, "bindings", "python")
     procs = [subprocess.Popen([sys.executable, "-c", CLIENT, binding, store, str(w), str(edits), str(slides)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for w in range(clients)]
     for p in procs:
         assert p.stdout.readline().strip() == "ready"
+    s0 = server_cpu(srv)
     t0 = time.perf_counter()
     for p in procs:
         p.stdin.write("go\n")
         p.stdin.flush()
-    lat = []
+    lat, cpu = [], 0.0
     for p in procs:
         out, _ = p.communicate()
         assert p.returncode == 0
-        lat += json.loads(out.strip().splitlines()[-1])
+        r = json.loads(out.strip().splitlines()[-1])
+        lat += r["lat"]
+        cpu += r["cpu"]
     wall = time.perf_counter() - t0
+    time.sleep(0.2)  # the server reaps the backends of the closed connections
+    scpu = server_cpu(srv) - s0
     lat.sort()
     q = statistics.quantiles(lat, n=100)
     return {"edits": len(lat), "wall": wall, "eps": len(lat) / wall, "p50": statistics.median(lat) * 1000,
-            "p99": q[98] * 1000}
+            "p99": q[98] * 1000, "cpu": cpu / len(lat) * 1000, "scpu": scpu / len(lat) * 1000}
 
 
 def main():
@@ -89,12 +111,16 @@ def main():
         rows.append(("folder", run_clients(os.path.join(tmp, "store"), a.clients, a.edits, a.slides)))
         srv = pg.Server(fsync=True)
         try:
-            rows.append(("postgresql", run_clients(srv.uri(srv.new_db()), a.clients, a.edits, a.slides)))
+            rows.append(("postgresql", run_clients(srv.uri(srv.new_db()), a.clients, a.edits, a.slides,
+                                                   srv)))
         finally:
             srv.close()
-    lines = ["| store | clients x edits | edits/s | p50 ms | p99 ms |", "|---|---|---|---|---|"]
+    lines = ["| store | clients x edits | edits/s | p50 ms | p99 ms | client CPU ms/edit | server CPU ms/edit |",
+             "|---|---|---|---|---|---|---|"]
     for name, r in rows:
-        lines.append("| %s | %d x %d | %.1f | %.1f | %.1f |" % (name, a.clients, a.edits, r["eps"], r["p50"], r["p99"]))
+        lines.append("| %s | %d x %d | %.1f | %.1f | %.1f | %.1f | %s |" % (
+            name, a.clients, a.edits, r["eps"], r["p50"], r["p99"], r["cpu"],
+            "%.1f" % r["scpu"] if name == "postgresql" else ""))
     ratio = rows[1][1]["eps"] / rows[0][1]["eps"]
     lines.append("")
     lines.append("PostgreSQL / folder edits/s: %.0f%%" % (ratio * 100))

@@ -680,10 +680,13 @@ static int dispatch(int argc, char **argv)
     const char *cmd = argv[1];
     /* The process is ours: jansson's values come from the region allocator
      * (compile.h), which parses faster and gives a big spec's rows back to
-     * the system as the compiler converts them. Not for the store commands,
-     * whose code frees json_dumps() text with free(). */
+     * the system as the compiler converts them. The store's writes too
+     * (their dumped text is malloc's: qr_json_dumps). */
     if (strcmp(cmd, "render") == 0 || strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0 ||
         strcmp(cmd, "read") == 0)
+        qr_compile_use_region_alloc();
+    if (strcmp(cmd, "create") == 0 || strcmp(cmd, "edit") == 0 || strcmp(cmd, "rewrite") == 0 ||
+        strcmp(cmd, "restore") == 0)
         qr_compile_use_region_alloc();
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         qr_cli_usage(stdout);

@@ -134,6 +134,7 @@ static void version_from(qr_store_version *v, const qr_vrec *rec)
 
 static void meta_into(qr_store_result *r, const qr_folder_meta *m)
 {
+    snprintf(r->artifact_id, sizeof r->artifact_id, "%s", m->id); /* the stored spelling */
     free(r->kind);
     free(r->title);
     free(r->owner);
@@ -348,7 +349,7 @@ static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, cons
     qr_buf head = {0};
     qr_status st = QR_OK;
     if (!head_spec) { /* the caller has not read it */
-        st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
+        st = ops->txn_spec(t, &head, &res->errors);
         head_spec = &head;
     }
     if (st != QR_OK) {
@@ -421,11 +422,20 @@ static const char *resolve_id(qr_store *s, const char *id, char buf[65])
     return buf;
 }
 
-qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
-                        const char *ops, qr_store_result *res)
+/* The result's id as the store spells it, for a write that fails before
+ * begin_head would have found it. */
+static void resolved_into(qr_store *s, const char *id, qr_store_result *res)
 {
     char rid[65];
     id = resolve_id(s, id, rid);
+    if (id && strlen(id) < sizeof res->artifact_id) strcpy(res->artifact_id, id);
+}
+
+qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
+                        const char *ops, qr_store_result *res)
+{
+    /* begin_head finds the stored spelling of id itself (a round trip less
+     * on PostgreSQL); meta_into puts it in the result */
     result_init(res, id);
     qr_edit e = {0};
     e.patch = patch;
@@ -435,6 +445,7 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
     e.ops = ops;
     e.ops_len = ops ? strlen(ops) : 0;
     if (!patch && !append && !ops) {
+        resolved_into(s, id, res);
         qr_buf none = {0};
         qr_status st = qr_edit_apply("{}", 2, &e, &none, &res->errors);
         return finish(res, st);
@@ -442,18 +453,17 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
     qr_status st = QR_OK;
     for (int attempt = 0;; attempt++) {
         qr_sb_txn *t;
-        st = s->b->ops->begin(s->b, id, &t, &res->errors);
+        st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
         const qr_folder_meta *m = s->b->ops->txn_meta(t);
         meta_into(res, m);
-        qr_buf head = {0}, edited = {0}, canon = {0};
+        qr_buf head = {0}, canon = {0};
         int conflict = 0;
-        st = s->b->ops->spec(s->b, m->id, m->head, &head, &res->errors);
-        if (st == QR_OK) st = qr_edit_apply(head.data, head.len, &e, &edited, &res->errors);
-        if (st == QR_OK) st = qr_canonical(edited.data, edited.len, &canon, &res->errors);
+        st = s->b->ops->txn_spec(t, &head, &res->errors);
+        if (st == QR_OK)
+            st = qr_edit_apply_canonical(head.data, head.len, &e, &canon, &res->errors);
         if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &head, &conflict, res);
         qr_buf_free(&head);
-        qr_buf_free(&edited);
         qr_buf_free(&canon);
         s->b->ops->end(t);
         if (st != QR_OK || !conflict) break;
@@ -468,20 +478,19 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
 qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t len,
                            qr_store_result *res)
 {
-    char rid[65];
-    id = resolve_id(s, id, rid);
-    result_init(res, id);
+    result_init(res, id); /* the stored spelling: from begin_head, as in edit */
     if (!spec) spec = "", len = 0;
     qr_buf canon = {0};
     qr_status st = canonical(spec, len, &canon, &res->errors);
     if (st != QR_OK) {
+        resolved_into(s, id, res);
         qr_buf_free(&canon);
         return finish(res, st);
     }
     for (int attempt = 0;; attempt++) {
         qr_sb_txn *t;
         int conflict = 0;
-        st = s->b->ops->begin(s->b, id, &t, &res->errors);
+        st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
         st = append_spec(s, t, "rewrite", &canon, NULL, &conflict, res);
         s->b->ops->end(t);
@@ -500,7 +509,7 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
 {
     const qr_sb_ops *ops = s->b->ops;
     qr_sb_txn *t;
-    qr_status st = ops->begin(s->b, id, &t, &res->errors);
+    qr_status st = ops->begin_head(s->b, id, &t, &res->errors);
     if (st != QR_OK) return st;
     const qr_folder_meta *m = ops->txn_meta(t);
     meta_into(res, m);
@@ -508,7 +517,7 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
     qr_vrec orec = {0}, rec;
     st = ops->version(s->b, m->id, n, &orec, &res->errors);
     if (st == QR_OK) st = ops->spec(s->b, m->id, n, &old, &res->errors);
-    if (st == QR_OK) st = ops->spec(s->b, m->id, m->head, &head, &res->errors);
+    if (st == QR_OK) st = ops->txn_spec(t, &head, &res->errors);
     if (st == QR_OK && head.len == old.len && memcmp(head.data, old.data, old.len) == 0) {
         st = ops->version(s->b, m->id, m->head, &rec, &res->errors);
         if (st == QR_OK) {
@@ -542,10 +551,9 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
 
 qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
 {
-    char rid[65];
-    id = resolve_id(s, id, rid);
-    result_init(res, id);
+    result_init(res, id); /* the stored spelling: from begin_head, as in edit */
     if (n < 1) {
+        resolved_into(s, id, res);
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "name a version from 1",
                        "qr_store_log() lists them");
         return finish(res, QR_E_USAGE);

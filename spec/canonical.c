@@ -10,11 +10,17 @@
  * UTF-8 with only '"', '\' and control characters escaped. Integers print
  * as integers; reals print shortest (qr_fmt_double) and keep a ".0" when
  * integral, so they read back as reals. A string holding an object (a spec
- * sent as a string) is unwrapped first. fmt(fmt(x)) == fmt(x). */
+ * sent as a string) is unwrapped first. fmt(fmt(x)) == fmt(x).
+ *
+ * Two entries write the same bytes: qr_canonical from text, and
+ * qr_canonical_value from a tree already parsed (an edit's result: the
+ * store writes it without dumping and parsing it again). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compile_int.h"
+#include "json_parse.h"
 #include "schema.h"
 
 /* Where an object sits: a qr_sobj_id of the schema table (schema.h),
@@ -93,6 +99,19 @@ static void put_string(qr_buf *b, const char *s, size_t n)
     qr_buf_json_str(b, s, n, 0);
 }
 
+/* An integer in decimal (what "%" JSON_INTEGER_FORMAT prints, without printf). */
+static void put_int(qr_buf *b, json_int_t v)
+{
+    char d[24];
+    size_t n = 0;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        d[sizeof d - ++n] = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0) d[sizeof d - ++n] = '-';
+    qr_buf_append(b, d + sizeof d - n, n);
+}
+
 static void put_scalar(qr_buf *b, json_t *v)
 {
     char num[40];
@@ -101,7 +120,7 @@ static void put_scalar(qr_buf *b, json_t *v)
         put_string(b, json_string_value(v), json_string_length(v));
         break;
     case JSON_INTEGER:
-        qr_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        put_int(b, json_integer_value(v));
         break;
     case JSON_REAL: {
         int n = qr_fmt_double(json_real_value(v), num);
@@ -130,8 +149,15 @@ static int is_container(json_t *v)
     return json_is_object(v) || json_is_array(v);
 }
 
-static int emit(qr_buf *b, json_t *v, ctx c, int ind)
+/* A tree nested this deep goes back to the text path (qr_canonical_value):
+ * there the parse reports the depth limit, as it always has. */
+#define TREE_MAX_IND (2 * (QR_JP_MAX_DEPTH - 16))
+
+/* Write v at indent ind. Returns 0, -1 out of memory, or -2 for a
+ * container at an indent past max_ind. */
+static int emit(qr_buf *b, json_t *v, ctx c, int ind, int max_ind)
 {
+    if (ind > max_ind && is_container(v)) return -2;
     if (json_is_array(v)) {
         size_t n = json_array_size(v), i;
         json_t *e;
@@ -152,7 +178,8 @@ static int emit(qr_buf *b, json_t *v, ctx c, int ind)
         json_array_foreach(v, i, e)
         {
             indent(b, ind + 2);
-            if (emit(b, e, c, ind + 2) < 0) return -1;
+            int r = emit(b, e, c, ind + 2, max_ind);
+            if (r < 0) return r;
             qr_buf_puts(b, i + 1 < n ? ",\n" : "\n");
         }
         indent(b, ind);
@@ -179,9 +206,10 @@ static int emit(qr_buf *b, json_t *v, ctx c, int ind)
             indent(b, ind + 2);
             put_string(b, ms[i].key, strlen(ms[i].key));
             qr_buf_puts(b, ": ");
-            if (emit(b, ms[i].v, member_ctx(c, ms[i].key), ind + 2) < 0) {
+            int r = emit(b, ms[i].v, member_ctx(c, ms[i].key), ind + 2, max_ind);
+            if (r < 0) {
                 free(ms);
-                return -1;
+                return r;
             }
             qr_buf_puts(b, i + 1 < n ? ",\n" : "\n");
         }
@@ -221,7 +249,7 @@ qr_status qr_canonical(const char *json, size_t len, qr_buf *out, qr_errlist *er
     qr_buf b = {0};
     ctx top = QR_SO_NONE;
     if (json_is_object(root)) top = qr_schema_top(guess(root));
-    int r = emit(&b, root, top, 0);
+    int r = emit(&b, root, top, 0, INT_MAX);
     qr_buf_putc(&b, '\n');
     json_decref(root);
     if (r < 0 || b.oom) {
@@ -237,9 +265,25 @@ qr_status qr_canonical(const char *json, size_t len, qr_buf *out, qr_errlist *er
 int qr_cc_canonical(json_t *root, qr_buf *out)
 {
     ctx top = json_is_object(root) ? qr_schema_top(guess(root)) : QR_SO_NONE;
-    int r = emit(out, root, top, 0);
+    int r = emit(out, root, top, 0, TREE_MAX_IND);
     qr_buf_putc(out, '\n');
     return r < 0 || out->oom ? -1 : 0;
+}
+
+int qr_canonical_value(json_t *root, qr_buf *out)
+{
+    if (!json_is_object(root)) return 1; /* the text path unwraps strings */
+    qr_buf b = {0};
+    int r = emit(&b, root, qr_schema_top(guess(root)), 0, TREE_MAX_IND);
+    qr_buf_putc(&b, '\n');
+    if (r == 0 && b.oom) r = -1;
+    if (r != 0) {
+        qr_buf_free(&b);
+        return r == -2 ? 1 : -1;
+    }
+    qr_buf_free(out);
+    *out = b;
+    return 0;
 }
 
 int qr_kind_guess(const char *json, size_t len, qr_kind *kind)

@@ -119,14 +119,19 @@ int qr_fmt_double(double v, char *buf);
  *
  * Call it before any jansson value exists, and only when no code in the
  * process frees jansson's memory with free(): json_dumps() text comes from
- * the allocator in force (store.c and edit.c free it with free(), so the
- * CLI's store commands keep malloc). Returns 1 when the region allocator is
+ * the allocator in force (the library's code takes dumped text through
+ * qr_json_dumps, which is malloc's). Returns 1 when the region allocator is
  * in force, 0 in a sanitizer build, where jansson stays on malloc so that
  * ASan sees inside its values. Idempotent. */
 int qr_compile_use_region_alloc(void);
 
 /** Whether qr_compile_use_region_alloc() switched jansson over. */
 int qr_json_alloc_on(void);
+
+struct json_t;
+/** json_dumps(json, flags) as text in malloc's memory (free() it), whichever
+ *  allocator jansson is on. NULL when out of memory. */
+char *qr_json_dumps(const struct json_t *json, size_t flags);
 
 /* The allocator itself, for tests and for callers that hand it to jansson:
  * malloc and free with the region rules (8-byte alignment; requests above

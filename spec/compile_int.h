@@ -224,6 +224,16 @@ json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_stri
 json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist *errs,
                       qr_status *st);
 
+/* ---- canonical.c ----------------------------------------------------------- */
+
+/** Canonical JSON (qr_canonical) of a tree in memory, written straight from
+ *  it (no text to parse again): the bytes qr_canonical gives for any text of
+ *  that tree. Returns 0 with out replaced; 1 when only the text path can
+ *  answer (the root is not an object: a string root is unwrapped there; or
+ *  it nests close to QR_JP_MAX_DEPTH, which the parse reports), out
+ *  untouched; -1 out of memory. */
+int qr_canonical_value(json_t *root, qr_buf *out);
+
 /* ---- suggest.c ------------------------------------------------------------- */
 
 /** The candidate closest to word (edit distance, case-insensitive), or NULL

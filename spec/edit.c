@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile_int.h"
+#include "json_parse.h"
+
 #define DECODE_FLAGS (JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL)
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -607,8 +610,8 @@ static qr_status apply_one(json_t **doc, const json_t *op, op_ctx *c)
         if (!cur) {
             st = op_error(c, "path", NULL, "test failed: \"%s\" does not exist: %s", ps, why);
         } else if (!qr_edit_json_equal(cur, value)) {
-            char *have = json_dumps(cur, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-            char *want = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+            char *have = qr_json_dumps(cur, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+            char *want = qr_json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
             st = op_error(c, "value", "the spec changed since you read it; read it again",
                           "test failed: the value at \"%s\" is %.200s, not %.200s", ps,
                           have ? have : "?", want ? want : "?");
@@ -664,6 +667,13 @@ int qr_edit_unwrap(const char *text, size_t len, qr_buf *out)
     return ok;
 }
 
+static qr_status no_parts(qr_errlist *errs)
+{
+    return qr_errlist_add(errs, QR_E_EDIT, "", "edit needs spec_patch, spec_append and/or ops.",
+                          "spec_patch is a merge patch, spec_append is {key: [items]}, ops is "
+                          "a JSON Patch array");
+}
+
 /* Parse one part of the request; a JSON string holding an object (or, when
  * want_array, an array) is unwrapped. NULL with an error on failure. */
 static json_t *load_part(const char *text, size_t len, const char *name, int want_array,
@@ -709,52 +719,102 @@ static json_t *load_part(const char *text, size_t len, const char *name, int wan
     return v;
 }
 
+/* Parse the parts of e (each NULL when absent). */
+static qr_status load_parts(const qr_edit *e, json_t **patch, json_t **append, json_t **ops,
+                            qr_errlist *errs)
+{
+    qr_status st = QR_OK;
+    if (e->patch && !(*patch = load_part(e->patch, e->patch_len, "spec_patch", 0, errs)))
+        st = QR_E_EDIT;
+    if (e->append && !(*append = load_part(e->append, e->append_len, "spec_append", 0, errs)))
+        st = QR_E_EDIT;
+    if (e->ops && !(*ops = load_part(e->ops, e->ops_len, "ops", 1, errs))) st = QR_E_EDIT;
+    return st;
+}
+
+/* The spec text as jansson reads it (the errors qr_edit_apply reports). */
+static json_t *load_spec(const char *spec, size_t len, qr_errlist *errs)
+{
+    json_error_t jerr;
+    json_t *doc = json_loadb(spec, len, DECODE_FLAGS, &jerr);
+    if (!doc)
+        qr_errlist_addf(errs, QR_E_JSON, "", NULL,
+                        "the current spec is not valid JSON: %s (line %d)", jerr.text, jerr.line);
+    return doc;
+}
+
+/* Apply the parts to *doc (owned; replaced). */
+static qr_status apply_parts(json_t **doc, json_t *patch, json_t *append, json_t *ops,
+                             qr_errlist *errs)
+{
+    qr_status st;
+    if (patch) {
+        *doc = merge_owned(*doc, patch); /* doc is ours: merge in place */
+        if (!*doc) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    }
+    if (append && (st = qr_edit_append(*doc, append, "/spec_append", errs)) != QR_OK) return st;
+    if (ops && (st = qr_edit_json_patch(doc, ops, "/ops", errs)) != QR_OK) return st;
+    return QR_OK;
+}
+
+static qr_status edit_status(qr_status st)
+{
+    return st != QR_OK && st != QR_E_NOMEM && st != QR_E_LIMIT ? QR_E_EDIT : st;
+}
+
 qr_status qr_edit_apply(const char *spec, size_t len, const qr_edit *e, qr_buf *out,
                         qr_errlist *errs)
 {
-    if (!e || (!e->patch && !e->append && !e->ops))
-        return qr_errlist_add(errs, QR_E_EDIT, "", "edit needs spec_patch, spec_append and/or ops.",
-                              "spec_patch is a merge patch, spec_append is {key: [items]}, ops is "
-                              "a JSON Patch array");
+    if (!e || (!e->patch && !e->append && !e->ops)) return no_parts(errs);
     json_t *patch = NULL, *append = NULL, *ops = NULL, *doc = NULL;
-    qr_status st = QR_OK;
-    if (e->patch && !(patch = load_part(e->patch, e->patch_len, "spec_patch", 0, errs)))
-        st = QR_E_EDIT;
-    if (e->append && !(append = load_part(e->append, e->append_len, "spec_append", 0, errs)))
-        st = QR_E_EDIT;
-    if (e->ops && !(ops = load_part(e->ops, e->ops_len, "ops", 1, errs))) st = QR_E_EDIT;
-    if (st != QR_OK) goto done;
-
-    json_error_t jerr;
-    doc = json_loadb(spec, len, DECODE_FLAGS, &jerr);
-    if (!doc) {
-        st = qr_errlist_addf(errs, QR_E_JSON, "", NULL,
-                             "the current spec is not valid JSON: %s (line %d)", jerr.text,
-                             jerr.line);
-        goto done;
-    }
-    if (patch) {
-        json_t *merged = merge_owned(doc, patch); /* doc is ours: merge in place */
-        doc = merged;
-        if (!doc) {
+    qr_status st = load_parts(e, &patch, &append, &ops, errs);
+    if (st == QR_OK && !(doc = load_spec(spec, len, errs))) st = QR_E_JSON;
+    if (st == QR_OK) st = apply_parts(&doc, patch, append, ops, errs);
+    if (st == QR_OK) {
+        char *text = qr_json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+        if (!text || qr_buf_puts(out, text) != 0) {
             st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-            goto done;
+            qr_buf_free(out);
         }
+        free(text);
     }
-    if (append && (st = qr_edit_append(doc, append, "/spec_append", errs)) != QR_OK) goto done;
-    if (ops && (st = qr_edit_json_patch(&doc, ops, "/ops", errs)) != QR_OK) goto done;
-
-    char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-    if (!text || qr_buf_puts(out, text) != 0) {
-        st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
-        qr_buf_free(out);
-    }
-    free(text);
-done:
     json_decref(patch);
     json_decref(append);
     json_decref(ops);
     json_decref(doc);
-    if (st != QR_OK && st != QR_E_NOMEM && st != QR_E_LIMIT) st = QR_E_EDIT;
+    return edit_status(st);
+}
+
+qr_status qr_edit_apply_canonical(const char *spec, size_t len, const qr_edit *e, qr_buf *out,
+                                  qr_errlist *errs)
+{
+    if (!e || (!e->patch && !e->append && !e->ops)) return no_parts(errs);
+    json_t *patch = NULL, *append = NULL, *ops = NULL, *doc = NULL;
+    qr_status st = load_parts(e, &patch, &append, &ops, errs);
+    if (st == QR_OK) {
+        /* the fast reader for a stored spec; jansson's for its error text */
+        qr_jp_error je;
+        if (spec && qr_utf8_check(spec, len) == (size_t)-1) doc = qr_jp_loadb(spec, len, &je);
+        if (!doc && !(doc = load_spec(spec, len, errs))) st = QR_E_JSON;
+    }
+    if (st == QR_OK) st = apply_parts(&doc, patch, append, ops, errs);
+    json_decref(patch);
+    json_decref(append);
+    json_decref(ops);
+    if (st != QR_OK) {
+        json_decref(doc);
+        return edit_status(st);
+    }
+    int r = qr_canonical_value(doc, out);
+    if (r == 1) { /* what only the text path answers: through text, as qr_edit_apply */
+        char *text = qr_json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+        if (text)
+            st = qr_canonical(text, strlen(text), out, errs);
+        else
+            r = -1;
+        free(text);
+    }
+    json_decref(doc);
+    if (r == -1) st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
     return st;
 }

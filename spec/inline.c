@@ -113,7 +113,7 @@ qr_status qr_spec_inline_images(const char *text, size_t len, const char *base_d
     } else if (cc.n_errors) {
         st = cc.limit ? QR_E_LIMIT : QR_E_SPEC;
     } else if (changed) {
-        char *s = json_dumps(root, JSON_COMPACT | JSON_ENCODE_ANY);
+        char *s = qr_json_dumps(root, JSON_COMPACT | JSON_ENCODE_ANY); /* malloc's: free() it */
         if (!s) {
             st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
         } else {

@@ -232,3 +232,12 @@ int qr_compile_use_region_alloc(void)
     return 1;
 #endif
 }
+
+char *qr_json_dumps(const json_t *json, size_t flags)
+{
+    char *s = json_dumps(json, flags);
+    if (!s || !qr_json_alloc_on()) return s;
+    char *m = strdup(s); /* out of the region, into malloc's memory */
+    qr_json_alloc_free(s);
+    return m;
+}

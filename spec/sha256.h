@@ -4,7 +4,8 @@
  *     qr_sha256_hex(data, len, hex);   // "e3b0c442..." for len 0
  *
  * Streaming use: qr_sha256_init, qr_sha256_update (any number of times),
- * qr_sha256_final. No allocation, no global state.
+ * qr_sha256_final. No allocation; the only global is the choice of
+ * compression code (qr_sha256_accel).
  */
 #ifndef QR_SHA256_H
 #define QR_SHA256_H
@@ -27,5 +28,10 @@ void qr_sha256_final(qr_sha256 *c, unsigned char out[32]);
 void qr_sha256_hex(const void *data, size_t len, char out[65]);
 /** 32 digest bytes as 64 lowercase hex digits plus a NUL. */
 void qr_sha256_tohex(const unsigned char digest[32], char out[65]);
+/** The compression runs on the CPU's SHA extensions (x86 SHA-NI, ~5x the
+ *  portable C) when it has them. on = 0 forces the portable code, 1 asks
+ *  for the extensions again, -1 only asks. Returns 1 when the extensions
+ *  are in use. For tests and benchmarks; the digests never differ. */
+int qr_sha256_accel(int on);
 
 #endif

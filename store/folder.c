@@ -14,6 +14,7 @@ typedef struct fb {
 
 struct qr_sb_txn {
     qr_folder_txn *t;
+    qr_sb *b;
 };
 
 static qr_folder *F(qr_sb *b)
@@ -39,6 +40,7 @@ static qr_status f_begin(qr_sb *b, const char *id, qr_sb_txn **out, qr_errlist *
     *out = NULL;
     qr_sb_txn *t = calloc(1, sizeof *t);
     if (!t) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    t->b = b;
     qr_status st = qr_folder_begin(F(b), id, &t->t, errs);
     if (st != QR_OK) {
         free(t);
@@ -46,6 +48,25 @@ static qr_status f_begin(qr_sb *b, const char *id, qr_sb_txn **out, qr_errlist *
     }
     *out = t;
     return QR_OK;
+}
+
+static void f_resolve(qr_sb *b, const char *id, char out[65]);
+
+/* begin on the stored spelling of id (resolve's rule). */
+static qr_status f_begin_head(qr_sb *b, const char *id, qr_sb_txn **out, qr_errlist *errs)
+{
+    char rid[65];
+    if (qr_folder_id_valid(id)) {
+        f_resolve(b, id, rid);
+        id = rid;
+    }
+    return f_begin(b, id, out, errs);
+}
+
+static qr_status f_txn_spec(qr_sb_txn *t, qr_buf *out, qr_errlist *errs)
+{
+    const qr_folder_meta *m = qr_folder_txn_meta(t->t);
+    return qr_folder_spec(F(t->b), m->id, m->head, out, errs);
 }
 
 static const qr_folder_meta *f_txn_meta(const qr_sb_txn *t)
@@ -173,9 +194,10 @@ static void f_resolve(qr_sb *b, const char *id, char out[65])
     qr_folder_resolve(F(b), id, out);
 }
 
-static const qr_sb_ops folder_ops = {"folder", f_close, f_create,  f_begin,  f_txn_meta, f_commit,
-                                     f_end,    f_meta,  f_version, f_spec,   f_blob,     f_log,
-                                     f_check,  f_list,  f_remove,  f_resolve};
+static const qr_sb_ops folder_ops = {"folder",  f_close,      f_create,  f_begin,   f_txn_meta,
+                                     f_commit,  f_end,        f_meta,    f_version, f_spec,
+                                     f_blob,    f_log,        f_check,   f_list,    f_remove,
+                                     f_resolve, f_begin_head, f_txn_spec};
 
 qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **out,
                             qr_errlist *errs)

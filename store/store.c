@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "sha256.h"
 #include "store_int.h"
 
@@ -265,14 +266,14 @@ char *qr_folder_errs_json(const qr_errlist *l)
         json_object_set_new(o, "hint", e->hint ? json_string(e->hint) : json_null());
         json_array_append_new(a, o);
     }
-    char *s = a ? json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    char *s = a ? qr_json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     json_decref(a);
     return s;
 }
 
 static int dump_to(int dirfd, const char *name, json_t *j, int sync)
 {
-    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *s = qr_json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     if (!s) {
         errno = ENOMEM;
         return -1;
@@ -404,7 +405,7 @@ static int vrec_parse(const char *text, size_t len, qr_vrec *r)
         json_t *pg = json_object_get(j, "pages");
         r->pages = json_is_integer(pg) ? (int)json_integer_value(pg) : 0;
         json_t *w = json_object_get(j, "warnings");
-        if (json_is_array(w)) r->warnings = json_dumps(w, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        if (json_is_array(w)) r->warnings = qr_json_dumps(w, JSON_COMPACT | JSON_PRESERVE_ORDER);
     }
     json_decref(j);
     if (!ok) qr_vrec_free(r);

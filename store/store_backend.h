@@ -73,6 +73,14 @@ typedef struct qr_sb_ops {
      * id itself when there is no such artifact or the store is unreachable
      * (the call that follows reports it). */
     void (*resolve)(qr_sb *b, const char *id, char out[65]);
+    /* begin for a write that reads the head's spec (edit, rewrite,
+     * restore), on the artifact id names in any case (resolve's rule; the
+     * meta has the stored spelling): PostgreSQL finds the artifact and
+     * fetches the spec in one query, two round trips less. */
+    qr_status (*begin_head)(qr_sb *b, const char *id, qr_sb_txn **out, qr_errlist *errs);
+    /* The head's spec (the version txn_meta's head names), appended to out
+     * and checked against its sha256, as spec() gives it. */
+    qr_status (*txn_spec)(qr_sb_txn *t, qr_buf *out, qr_errlist *errs);
 } qr_sb_ops;
 
 struct qr_sb {

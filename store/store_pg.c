@@ -45,6 +45,10 @@ typedef struct pgb {
 struct qr_sb_txn {
     pgb *b;
     qr_folder_meta meta;
+    int have_spec;     /* begin_head read the head's spec: */
+    qr_buf spec;       /* its text, */
+    char spec_sha[65]; /* the sha256 its row records */
+    int spec_missing;  /* no row for the head version */
 };
 
 /* One call's connection and its first error. */
@@ -144,10 +148,12 @@ static int db_get(db *d, pgb *b, qr_errlist *errs)
 static void db_put(db *d)
 {
     if (!d->c) return;
-    if (PQstatus(d->c) == CONNECTION_OK && PQtransactionStatus(d->c) != PQTRANS_IDLE)
+    if (PQstatus(d->c) == CONNECTION_OK && PQpipelineStatus(d->c) == PQ_PIPELINE_OFF &&
+        PQtransactionStatus(d->c) != PQTRANS_IDLE)
         PQclear(PQexec(d->c, "ROLLBACK"));
     pgb *b = d->b;
-    int keep = PQstatus(d->c) == CONNECTION_OK && PQtransactionStatus(d->c) == PQTRANS_IDLE;
+    int keep = PQstatus(d->c) == CONNECTION_OK && PQtransactionStatus(d->c) == PQTRANS_IDLE &&
+               PQpipelineStatus(d->c) == PQ_PIPELINE_OFF;
     pthread_mutex_lock(&b->mu);
     if (keep && b->n_idle < POOL) {
         b->idle[b->n_idle++] = d->c;
@@ -156,6 +162,18 @@ static void db_put(db *d)
     pthread_mutex_unlock(&b->mu);
     PQfinish(d->c);
     d->c = NULL;
+}
+
+/* Record the error of a failed statement (r may be NULL). */
+static void db_err(db *d, const char *what, const PGresult *r)
+{
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (gone(d->c, r))
+        db_fail(d, QR_E_IO, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+    else if (state && !strcmp(state, "23505")) {
+        if (d->st == QR_OK) d->st = QR_E_USAGE; /* unique violation: the caller words it */
+    } else
+        db_fail(d, QR_E_STORE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
 }
 
 /* Run sql with text parameters (NULL values are SQL NULL); bin marks one
@@ -173,13 +191,7 @@ static PGresult *db_q(db *d, const char *what, const char *sql, int n, const cha
     PGresult *r = PQexecParams(d->c, sql, n, NULL, v, lens, fmts, 0);
     ExecStatusType es = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK) return r;
-    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    if (gone(d->c, r))
-        db_fail(d, QR_E_IO, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-    else if (state && !strcmp(state, "23505"))
-        d->st = QR_E_USAGE; /* unique violation: the caller words it */
-    else
-        db_fail(d, QR_E_STORE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+    db_err(d, what, r);
     PQclear(r);
     return NULL;
 }
@@ -187,6 +199,88 @@ static PGresult *db_q(db *d, const char *what, const char *sql, int n, const cha
 static void db_cmd(db *d, const char *what, const char *sql, int n, const char *const *v)
 {
     PQclear(db_q(d, what, sql, n, v, -1, 0));
+}
+
+/* A batch: statements sent together in libpq's pipeline mode and their
+ * results read after one sync, so a write costs a round trip per batch, not
+ * per statement. After a failed statement the server skips the rest of the
+ * batch; the first error is recorded as db_q records it. */
+#define BATCH_MAX 8
+
+typedef struct batch {
+    db *d;
+    int n, on;
+    const char *what[BATCH_MAX];
+} batch;
+
+static void batch_start(batch *q, db *d)
+{
+    memset(q, 0, sizeof *q);
+    q->d = d;
+    if (d->st != QR_OK) return;
+    q->on = PQenterPipelineMode(d->c) == 1;
+    if (!q->on) db_fail(d, QR_E_IO, "starting a batch", PQerrorMessage(d->c));
+}
+
+/* Queue sql (parameters as db_q's). */
+static void batch_add(batch *q, const char *what, const char *sql, int n, const char *const *v,
+                      int bin, int binlen)
+{
+    db *d = q->d;
+    if (!q->on || d->st != QR_OK) return;
+    if (q->n == BATCH_MAX) { /* a bug here, never the caller's input */
+        db_fail(d, QR_E_STORE, what, "more statements than one batch holds");
+        return;
+    }
+    int lens[24] = {0}, fmts[24] = {0};
+    if (bin >= 0) {
+        lens[bin] = binlen;
+        fmts[bin] = 1;
+    }
+    if (PQsendQueryParams(d->c, sql, n, NULL, v, lens, fmts, 0) != 1) {
+        db_err(d, what, NULL);
+        return;
+    }
+    q->what[q->n++] = what;
+}
+
+/* Send the batch and read it: rs[i] gets statement i's result, NULL when
+ * it failed or was skipped (free the others with PQclear). Leaves pipeline
+ * mode; a connection left in it is never pooled (db_put). */
+static void batch_run(batch *q, PGresult **rs)
+{
+    db *d = q->d;
+    for (int i = 0; i < BATCH_MAX; i++)
+        rs[i] = NULL;
+    if (!q->on) return;
+    int sent = PQpipelineSync(d->c) == 1;
+    if (!sent) db_err(d, q->n ? q->what[0] : "sending a batch", NULL);
+    for (int i = 0; sent && i < q->n; i++) {
+        PGresult *r = PQgetResult(d->c);
+        if (!r) { /* the connection broke */
+            db_err(d, q->what[i], NULL);
+            sent = 0;
+            break;
+        }
+        ExecStatusType es = PQresultStatus(r);
+        if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK) {
+            rs[i] = r;
+        } else {
+            if (es != PGRES_PIPELINE_ABORTED) db_err(d, q->what[i], r);
+            PQclear(r);
+        }
+        while ((r = PQgetResult(d->c))) /* up to the NULL that ends statement i */
+            PQclear(r);
+    }
+    while (sent && PQstatus(d->c) == CONNECTION_OK) { /* up to the sync's own result */
+        PGresult *r = PQgetResult(d->c);
+        if (!r) break; /* not expected: the connection is not pooled */
+        ExecStatusType es = PQresultStatus(r);
+        PQclear(r);
+        if (es == PGRES_PIPELINE_SYNC) break;
+    }
+    PQexitPipelineMode(d->c);
+    q->on = 0;
 }
 
 /* ---- open and schema ------------------------------------------------------------------ */
@@ -392,62 +486,142 @@ static qr_status prepare(const pgb *b, const qr_folder_put *put, int n, qr_vrec 
     return qr_vrec_fill(rec, put, n, n - 1, &b->o, blob_ok, errs);
 }
 
-/* Inside a transaction: lock the owner's ledger row, check the quotas,
- * store the blob and charge the owner; then insert version rec of id. */
-static void write_version(db *d, const char *id, const char *owner, const qr_folder_meta *newm,
-                          const qr_folder_put *put, const qr_vrec *rec)
+#define OWNER_SQL                                                                                  \
+    "SELECT artifacts, bytes, EXISTS (SELECT 1 FROM quire_owner_blobs WHERE owner = $1 AND "       \
+    "sha256 = $2) FROM quire_owners WHERE owner = $1 FOR UPDATE"
+
+/* An owner's ledger row (OWNER_SQL), for a version whose blob is sha256. */
+typedef struct ledger {
+    uint64_t artifacts, bytes;
+    int new_blob; /* the owner is not charged for the blob yet */
+} ledger;
+
+static void ledger_from(PGresult *r, ledger *l)
 {
-    int new_artifact = newm != NULL;
-    const pgb *b = d->b;
+    l->artifacts = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+    l->bytes = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
+    l->new_blob = PQgetvalue(r, 0, 2)[0] != 't';
+}
+
+/* Inside a transaction: lock the owner's ledger row and read it, making the
+ * row when it is absent (an owner's first artifact; or a row lost, which
+ * fsck --repair rebuilds). Returns 0, or -1 with d->st set. */
+static int owner_lock(db *d, const char *owner, const char *sha256, ledger *l)
+{
     const char *ov[1] = {owner};
-    if (newm) /* an owner's first artifact makes its ledger row */
-        db_cmd(d, "locking the owner",
-               "INSERT INTO quire_owners (owner) VALUES ($1) ON CONFLICT DO NOTHING", 1, ov);
-    PGresult *r = db_q(d, "locking the owner",
-                       "SELECT artifacts, bytes, EXISTS (SELECT 1 FROM quire_owner_blobs WHERE "
-                       "owner = $1 AND sha256 = $2) FROM quire_owners WHERE owner = $1 FOR UPDATE",
-                       2, (const char *[]){owner, rec->sha256}, -1, 0);
-    if (!r) return;
-    if (PQntuples(r) == 0) { /* a ledger row lost: fsck --repair rebuilds it */
+    PGresult *r =
+        db_q(d, "locking the owner", OWNER_SQL, 2, (const char *[]){owner, sha256}, -1, 0);
+    if (r && PQntuples(r) == 0) {
         PQclear(r);
         db_cmd(d, "locking the owner",
                "INSERT INTO quire_owners (owner) VALUES ($1) ON CONFLICT DO NOTHING", 1, ov);
-        r = db_q(d, "locking the owner",
-                 "SELECT artifacts, bytes, EXISTS (SELECT 1 FROM quire_owner_blobs WHERE "
-                 "owner = $1 AND sha256 = $2) FROM quire_owners WHERE owner = $1 FOR UPDATE",
-                 2, (const char *[]){owner, rec->sha256}, -1, 0);
-        if (!r) return;
+        r = db_q(d, "locking the owner", OWNER_SQL, 2, (const char *[]){owner, sha256}, -1, 0);
     }
-    uint64_t artifacts = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
-    uint64_t bytes = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
-    int new_blob = PQgetvalue(r, 0, 2)[0] != 't';
+    if (!r) return -1;
+    ledger_from(r, l);
     PQclear(r);
-    uint64_t delta = rec->spec_size + (new_blob ? rec->size : 0);
+    return 0;
+}
+
+/* The quotas for a version of delta bytes (and a new artifact). 0, or -1
+ * with d->st set. */
+static int quota_ok(db *d, int new_artifact, const ledger *l, uint64_t delta)
+{
+    const pgb *b = d->b;
     char msg[160];
-    if (new_artifact && b->o.max_artifacts && artifacts + 1 > b->o.max_artifacts) {
+    if (new_artifact && b->o.max_artifacts && l->artifacts + 1 > b->o.max_artifacts) {
         snprintf(msg, sizeof msg,
                  "artifact count quota reached (%llu); delete artifacts to free space",
                  (unsigned long long)b->o.max_artifacts);
         d->st = qr_store_quota_error(d->errs, msg);
-        return;
+        return -1;
     }
-    if (b->o.max_total_bytes && bytes + delta > b->o.max_total_bytes) {
+    if (b->o.max_total_bytes && l->bytes + delta > b->o.max_total_bytes) {
         snprintf(msg, sizeof msg,
                  "artifact storage quota reached (%llu bytes); delete artifacts to free space",
                  (unsigned long long)b->o.max_total_bytes);
         d->st = qr_store_quota_error(d->errs, msg);
-        return;
+        return -1;
     }
+    return 0;
+}
+
+/* Queue the rows of version rec of id into q: the blob (when put has
+ * bytes; else the caller has checked it exists), the artifact row (newm:
+ * a create), then the version, the owner's charge and the head in one
+ * statement. delta is what the owner is charged. */
+static void queue_rows(batch *q, const char *id, const char *owner, const qr_folder_meta *newm,
+                       const qr_folder_put *put, const qr_vrec *rec, const ledger *l,
+                       uint64_t delta)
+{
+    db *d = q->d;
     char size[24], ver[16], parent[16], restored[16], spec_size[24], delta_s[24], one[4], pages[16];
     snprintf(pages, sizeof pages, "%d", rec->pages);
     snprintf(size, sizeof size, "%llu", (unsigned long long)rec->size);
-    if (put->data) {
-        PQclear(db_q(d, "storing the rendered bytes",
-                     "INSERT INTO quire_blobs (sha256, size, data) VALUES ($1, $2, $3) "
-                     "ON CONFLICT DO NOTHING",
-                     3, (const char *[]){rec->sha256, size, put->data}, 2, (int)put->size));
-    } else {
-        r = db_q(d, "reading the rendered bytes", "SELECT 1 FROM quire_blobs WHERE sha256 = $1", 1,
+    if (put->data)
+        batch_add(q, "storing the rendered bytes",
+                  "INSERT INTO quire_blobs (sha256, size, data) VALUES ($1, $2, $3) "
+                  "ON CONFLICT DO NOTHING",
+                  3, (const char *[]){rec->sha256, size, put->data}, 2, (int)put->size);
+    if (newm) {
+        char head[4] = "1";
+        batch_add(q, "creating the artifact",
+                  "INSERT INTO quire_artifacts (" MCOLS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                  8,
+                  (const char *[]){newm->id, newm->kind, newm->title, newm->owner, newm->filename,
+                                   newm->mime_type, newm->created, head},
+                  -1, 0);
+    }
+    snprintf(ver, sizeof ver, "%d", rec->version);
+    snprintf(parent, sizeof parent, "%d", rec->parent);
+    snprintf(restored, sizeof restored, "%d", rec->restored_from);
+    snprintf(spec_size, sizeof spec_size, "%llu", (unsigned long long)rec->spec_size);
+    snprintf(delta_s, sizeof delta_s, "%llu", (unsigned long long)delta);
+    snprintf(one, sizeof one, "%d", newm ? 1 : 0);
+    char *spec = strndup(put->spec, put->spec_len);
+    if (!spec) {
+        d->st = qr_errlist_add(d->errs, QR_E_NOMEM, "", "out of memory", NULL);
+        return;
+    }
+    char nb[4];
+    snprintf(nb, sizeof nb, "%s", l->new_blob ? "t" : "f");
+    batch_add(q, "storing the version",
+              "WITH ob AS (INSERT INTO quire_owner_blobs (owner, sha256) SELECT $16, $10 WHERE "
+              "$17::bool), v AS (INSERT INTO quire_versions (artifact_id, version, action, parent, "
+              "restored_from, created, spec, spec_sha256, spec_size, sha256, size, filename, "
+              "mime_type, pages, warnings) VALUES ($1, $2, $3, nullif($4::int, 0), "
+              "nullif($5::int, 0), $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)), o AS (UPDATE "
+              "quire_owners SET artifacts = artifacts + $18, bytes = bytes + $19 WHERE owner = "
+              "$16) UPDATE quire_artifacts SET head = $2 WHERE id = $1",
+              19,
+              (const char *[]){id, ver, rec->action, parent, restored, rec->created, spec,
+                               rec->spec_sha256, spec_size, rec->sha256, size, rec->filename,
+                               rec->mime_type, pages, rec->warnings, owner, nb, one, delta_s},
+              -1, 0);
+    free(spec); /* libpq copied the parameters into its buffer */
+}
+
+static uint64_t charge(const qr_vrec *rec, const ledger *l)
+{
+    return rec->spec_size + (l->new_blob ? rec->size : 0);
+}
+
+/* Inside a transaction: lock the owner's ledger row, check the quotas,
+ * store the blob and charge the owner; then insert version rec of id
+ * (newm: the artifact's row too, a create). */
+static void write_version(db *d, const char *id, const char *owner, const qr_folder_meta *newm,
+                          const qr_folder_put *put, const qr_vrec *rec)
+{
+    ledger l;
+    if (newm) /* an owner's first artifact makes its ledger row */
+        db_cmd(d, "locking the owner",
+               "INSERT INTO quire_owners (owner) VALUES ($1) ON CONFLICT DO NOTHING", 1,
+               (const char *[]){owner});
+    if (d->st != QR_OK || owner_lock(d, owner, rec->sha256, &l) != 0) return;
+    if (quota_ok(d, newm != NULL, &l, charge(rec, &l)) != 0) return;
+    if (!put->data) {
+        PGresult *r =
+            db_q(d, "reading the rendered bytes", "SELECT 1 FROM quire_blobs WHERE sha256 = $1", 1,
                  (const char *[]){rec->sha256}, -1, 0);
         if (r && PQntuples(r) == 0) {
             qr_errlist_add(d->errs, QR_E_STORE, "", "the version's rendered bytes are missing",
@@ -456,40 +630,13 @@ static void write_version(db *d, const char *id, const char *owner, const qr_fol
         }
         PQclear(r);
     }
-    if (newm) {
-        char head[4] = "1";
-        db_cmd(d, "creating the artifact",
-               "INSERT INTO quire_artifacts (" MCOLS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", 8,
-               (const char *[]){newm->id, newm->kind, newm->title, newm->owner, newm->filename,
-                                newm->mime_type, newm->created, head});
-    }
-    snprintf(ver, sizeof ver, "%d", rec->version);
-    snprintf(parent, sizeof parent, "%d", rec->parent);
-    snprintf(restored, sizeof restored, "%d", rec->restored_from);
-    snprintf(spec_size, sizeof spec_size, "%llu", (unsigned long long)rec->spec_size);
-    snprintf(delta_s, sizeof delta_s, "%llu", (unsigned long long)delta);
-    snprintf(one, sizeof one, "%d", new_artifact ? 1 : 0);
-    char *spec = strndup(put->spec, put->spec_len);
-    if (!spec) {
-        d->st = qr_errlist_add(d->errs, QR_E_NOMEM, "", "out of memory", NULL);
-        return;
-    }
-    /* the version, the owner's charge and the head, in one statement */
-    char nb[4];
-    snprintf(nb, sizeof nb, "%s", new_blob ? "t" : "f");
-    db_cmd(d, "storing the version",
-           "WITH ob AS (INSERT INTO quire_owner_blobs (owner, sha256) SELECT $16, $10 WHERE "
-           "$17::bool), v AS (INSERT INTO quire_versions (artifact_id, version, action, parent, "
-           "restored_from, created, spec, spec_sha256, spec_size, sha256, size, filename, "
-           "mime_type, pages, warnings) VALUES ($1, $2, $3, nullif($4::int, 0), "
-           "nullif($5::int, 0), $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)), o AS (UPDATE "
-           "quire_owners SET artifacts = artifacts + $18, bytes = bytes + $19 WHERE owner = $16) "
-           "UPDATE quire_artifacts SET head = $2 WHERE id = $1",
-           19,
-           (const char *[]){id, ver, rec->action, parent, restored, rec->created, spec,
-                            rec->spec_sha256, spec_size, rec->sha256, size, rec->filename,
-                            rec->mime_type, pages, rec->warnings, owner, nb, one, delta_s});
-    free(spec);
+    batch q;
+    PGresult *rs[BATCH_MAX];
+    batch_start(&q, d);
+    queue_rows(&q, id, owner, newm, put, rec, &l, charge(rec, &l));
+    batch_run(&q, rs);
+    for (int i = 0; i < BATCH_MAX; i++)
+        PQclear(rs[i]);
 }
 
 /* COMMIT, or ROLLBACK after an error; returns d->st. */
@@ -583,6 +730,72 @@ static qr_status pg_begin(qr_sb *sb, const char *id, qr_sb_txn **out, qr_errlist
     return QR_OK;
 }
 
+/* begin, with the head's spec read in the same query. */
+static qr_status pg_begin_head(qr_sb *sb, const char *id, qr_sb_txn **out, qr_errlist *errs)
+{
+    *out = NULL;
+    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    qr_sb_txn *t = calloc(1, sizeof *t);
+    if (!t) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    t->b = (pgb *)sb;
+    db d;
+    if (db_get(&d, t->b, errs) != 0) {
+        free(t);
+        return QR_E_IO;
+    }
+    PGresult *r = db_q(&d, "reading the artifact",
+                       "SELECT a.id, a.kind, a.title, a.owner, a.filename, a.mime_type, a.created, "
+                       "a.head, v.spec, v.spec_sha256 FROM quire_artifacts a LEFT JOIN "
+                       "quire_versions v ON v.artifact_id = a.id AND v.version = a.head "
+                       "WHERE lower(a.id) = lower($1)", /* unique: the stored spelling */
+                       1, (const char *[]){id}, -1, 0);
+    if (r && PQntuples(r) == 0)
+        d.st = not_found(d.b, errs, id);
+    else if (r && meta_from(r, 0, &t->meta) != 0)
+        d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    else if (r) {
+        t->have_spec = 1;
+        t->spec_missing = PQgetisnull(r, 0, 8);
+        snprintf(t->spec_sha, sizeof t->spec_sha, "%s", PQgetvalue(r, 0, 9));
+        if (!t->spec_missing &&
+            qr_buf_append(&t->spec, PQgetvalue(r, 0, 8), (size_t)PQgetlength(r, 0, 8)) != 0)
+            d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    }
+    PQclear(r);
+    db_put(&d);
+    qr_status st = d.st;
+    if (st == QR_OK && t->meta.head < 1)
+        st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                             "artifact \"%s\" has no versions", id);
+    if (st != QR_OK) {
+        qr_folder_meta_free(&t->meta);
+        qr_buf_free(&t->spec);
+        free(t);
+        return st;
+    }
+    *out = t;
+    return QR_OK;
+}
+
+static qr_status pg_spec(qr_sb *sb, const char *id, int n, qr_buf *out, qr_errlist *errs);
+
+static qr_status pg_txn_spec(qr_sb_txn *t, qr_buf *out, qr_errlist *errs)
+{
+    if (!t->have_spec) return pg_spec(&t->b->base, t->meta.id, t->meta.head, out, errs);
+    if (t->spec_missing)
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                               "artifact \"%s\" has no version %d", t->meta.id, t->meta.head);
+    char hex[65];
+    qr_sha256_hex(t->spec.data ? t->spec.data : "", t->spec.len, hex);
+    if (strcmp(hex, t->spec_sha) != 0)
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                               "the spec of artifact \"%s\" version %d is damaged", t->meta.id,
+                               t->meta.head);
+    if (qr_buf_append(out, t->spec.data ? t->spec.data : "", t->spec.len) != 0)
+        return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+    return QR_OK;
+}
+
 static const qr_folder_meta *pg_txn_meta(const qr_sb_txn *t)
 {
     return &t->meta;
@@ -603,26 +816,57 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
         qr_vrec_free(rec);
         return QR_E_IO;
     }
-    db_cmd(&d, "storing the version", "BEGIN", 0, NULL);
-    PGresult *r =
-        db_q(&d, "storing the version", "SELECT head FROM quire_artifacts WHERE id = $1 FOR UPDATE",
-             1, (const char *[]){t->meta.id}, -1, 0);
-    if (r && PQntuples(r) == 0)
-        d.st = not_found(t->b, errs, t->meta.id);
-    else if (r && atoi(PQgetvalue(r, 0, 0)) != t->meta.head)
+    /* Two round trips: lock the artifact and the owner (and see the blob a
+     * restore reuses), then, when the head has not moved and the quotas
+     * allow it, the rows and COMMIT. */
+    const char *id = t->meta.id, *owner = t->meta.owner;
+    batch q;
+    PGresult *rs[BATCH_MAX];
+    batch_start(&q, &d);
+    batch_add(&q, "storing the version", "BEGIN", 0, NULL, -1, 0);
+    batch_add(&q, "storing the version",
+              "SELECT head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1, (const char *[]){id},
+              -1, 0);
+    batch_add(&q, "locking the owner", OWNER_SQL, 2, (const char *[]){owner, rec->sha256}, -1, 0);
+    if (!p.data)
+        batch_add(&q, "reading the rendered bytes", "SELECT 1 FROM quire_blobs WHERE sha256 = $1",
+                  1, (const char *[]){rec->sha256}, -1, 0);
+    batch_run(&q, rs);
+    ledger l = {0};
+    if (d.st == QR_OK && PQntuples(rs[1]) == 0)
+        d.st = not_found(t->b, errs, id);
+    else if (d.st == QR_OK && atoi(PQgetvalue(rs[1], 0, 0)) != t->meta.head)
         *conflict = 1;
-    PQclear(r);
-    if (!*conflict) {
-        write_version(&d, t->meta.id, t->meta.owner, NULL, &p, rec);
-        st = finish_txn(&d);
+    if (d.st == QR_OK && !*conflict) {
+        if (PQntuples(rs[2]) == 1)
+            ledger_from(rs[2], &l);
+        else
+            owner_lock(&d, owner, rec->sha256, &l); /* the row was lost: made again */
+    }
+    if (d.st == QR_OK && !*conflict) quota_ok(&d, 0, &l, charge(rec, &l));
+    if (d.st == QR_OK && !*conflict && !p.data && PQntuples(rs[3]) == 0) {
+        qr_errlist_add(errs, QR_E_STORE, "", "the version's rendered bytes are missing",
+                       "run quire fsck");
+        d.st = QR_E_STORE;
+    }
+    for (int i = 0; i < BATCH_MAX; i++)
+        PQclear(rs[i]);
+    if (d.st == QR_OK && !*conflict) {
+        batch_start(&q, &d);
+        queue_rows(&q, id, owner, NULL, &p, rec, &l, charge(rec, &l));
+        batch_add(&q, "committing", "COMMIT", 0, NULL, -1, 0);
+        batch_run(&q, rs);
+        for (int i = 0; i < BATCH_MAX; i++)
+            PQclear(rs[i]);
+        st = d.st;
         if (st == QR_E_USAGE && !errs->count) /* a unique key: cannot happen under the row lock */
             st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
-                                 "artifact \"%s\" already has a version %d", t->meta.id,
-                                 rec->version);
+                                 "artifact \"%s\" already has a version %d", id, rec->version);
     } else {
-        PQclear(PQexec(d.c, "ROLLBACK"));
         st = d.st;
     }
+    if (PQstatus(d.c) == CONNECTION_OK && PQtransactionStatus(d.c) != PQTRANS_IDLE)
+        PQclear(PQexec(d.c, "ROLLBACK"));
     db_put(&d);
     if (st != QR_OK || *conflict) qr_vrec_free(rec);
     if (st == QR_OK && !*conflict) t->meta.head = rec->version;
@@ -632,6 +876,7 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
 static void pg_end(qr_sb_txn *t)
 {
     if (!t) return;
+    qr_buf_free(&t->spec);
     qr_folder_meta_free(&t->meta);
     free(t);
 }
@@ -1089,6 +1334,7 @@ static void pg_resolve(qr_sb *sb, const char *id, char out[65])
     qr_errlist_clear(&ignore);
 }
 
-static const qr_sb_ops pg_ops = {
-    "postgresql", pg_close, pg_create, pg_begin, pg_txn_meta, pg_commit, pg_end,    pg_meta,
-    pg_version,   pg_spec,  pg_blob,   pg_log,   pg_check,    pg_list,   pg_remove, pg_resolve};
+static const qr_sb_ops pg_ops = {"postgresql", pg_close,      pg_create,  pg_begin,   pg_txn_meta,
+                                 pg_commit,    pg_end,        pg_meta,    pg_version, pg_spec,
+                                 pg_blob,      pg_log,        pg_check,   pg_list,    pg_remove,
+                                 pg_resolve,   pg_begin_head, pg_txn_spec};

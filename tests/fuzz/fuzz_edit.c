@@ -8,8 +8,10 @@
  * bits 3..5, the kind the edited result is compiled as, as a gateway does.
  * Besides crashes it checks the engine's promises: inputs are never changed,
  * a successful edit is valid JSON, an error leaves out empty and names a
- * path, RFC 7386 merge patches are idempotent, and the lower-level entry
- * points agree with qr_edit_apply on values they accept. */
+ * path, RFC 7386 merge patches are idempotent, the lower-level entry
+ * points agree with qr_edit_apply on values they accept, and the store's
+ * one-parse edit (qr_edit_apply_canonical) agrees with qr_edit_apply
+ * followed by qr_canonical. */
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -88,6 +90,29 @@ static void fuzz_merge(const json_t *target, const json_t *patch)
     free(p1);
 }
 
+/* The store's one-parse path (qr_edit_apply_canonical) gives what
+ * qr_edit_apply and then qr_canonical give: status, bytes and errors. */
+static void same_as_one_parse(const char *spec, size_t len, const qr_edit *e, qr_status st,
+                              const qr_buf *out, const qr_errlist *errs)
+{
+    qr_buf two = {0}, one = {0};
+    qr_errlist e2 = {0}, e1 = {0};
+    qr_status s2 = st == QR_OK ? qr_canonical(out->data, out->len, &two, &e2) : st;
+    const qr_errlist *want = st == QR_OK ? &e2 : errs;
+    qr_status s1 = qr_edit_apply_canonical(spec, len, e, &one, &e1);
+    check(s1 == s2 && one.len == two.len);
+    check(one.len == 0 || memcmp(one.data, two.data, one.len) == 0);
+    check(e1.count == want->count);
+    for (size_t i = 0; i < e1.count; i++)
+        check(e1.items[i].code == want->items[i].code &&
+              strcmp(e1.items[i].path, want->items[i].path) == 0 &&
+              strcmp(e1.items[i].message, want->items[i].message) == 0);
+    qr_buf_free(&two);
+    qr_buf_free(&one);
+    qr_errlist_clear(&e2);
+    qr_errlist_clear(&e1);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
@@ -115,6 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Inputs untouched. */
     check(memcmp(spec, part[0], len[0]) == 0 && memcmp(patch, part[1], len[1]) == 0 &&
           memcmp(append, part[2], len[2]) == 0 && memcmp(ops, part[3], len[3]) == 0);
+    same_as_one_parse(spec, len[0], &e, st, &out, &errs);
     if (st == QR_OK) {
         check(errs.count == 0 && out.data != NULL);
         json_error_t jerr;
