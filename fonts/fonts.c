@@ -4,10 +4,10 @@
  * placeholders for the families quire's script table names), their faces,
  * their coverage, the last-resort order, and every script's family resolved.
  * After that it is immutable, so itemization on many threads needs no lock.
- * The process-wide set is built under pthread_once from the cache file when
- * its key holds (cache.c), else from fontconfig's current configuration (the
- * one pango uses), whose table is then cached; private sets (new_dir) are
- * never cached.
+ * The process-wide set is built under pthread_once from fontconfig's
+ * current configuration (the one pango uses), or, once the CLI enabled it,
+ * from the cache file when its key holds (cache.c), the table then being
+ * written there on a miss; private sets (new_dir) are never cached.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -230,10 +230,17 @@ static FcConfig *system_config(void *arg)
     return FcConfigReference(NULL);
 }
 
+static atomic_int cache_enabled;
+
+void qr_fonts_enable_cache(void)
+{
+    atomic_store(&cache_enabled, 1);
+}
+
 static void init_default(void)
 {
     char path[PATH_MAX];
-    int cached = qr_fonts_cache_path(path, sizeof path) == 0;
+    int cached = atomic_load(&cache_enabled) && qr_fonts_cache_path(path, sizeof path) == 0;
     if (__lsan_disable) __lsan_disable();
     qr_fonts *f = qr_fonts_open_cached(cached ? path : NULL, system_config, NULL, NULL);
     if (__lsan_enable) __lsan_enable();

@@ -2,7 +2,8 @@
  * fonts/cache.c).
  *
  * - The default set's coverage is fontconfig's, code point for code point:
- *   every family's regular face covers exactly what its FcCharSet holds.
+ *   every family's regular face covers exactly what its FcCharSet holds;
+ *   without qr_fonts_enable_cache() it writes no cache file.
  * - A private configuration (a fonts.conf naming one font folder) through
  *   qr_fonts_open_cached: the first open asks fontconfig and writes the
  *   cache, the second reads it without calling fontconfig and answers the
@@ -34,6 +35,9 @@ static void test_default_coverage(void **state)
     (void)state;
     qr_fonts *f = qr_fonts_default();
     assert_non_null(f);
+    /* a library host does not use the cache unless it enables it */
+    struct stat st;
+    assert_int_not_equal(stat(getenv("QUIRE_FONT_CACHE"), &st), 0);
     FcPattern *pat = FcPatternCreate();
     FcObjectSet *os = FcObjectSetBuild(FC_FAMILY, FC_FILE, FC_INDEX, FC_CHARSET, (char *)0);
     FcFontSet *set = FcFontList(NULL, pat, os);
@@ -322,8 +326,11 @@ static void test_cache_path(void **state)
 
 int main(void)
 {
-    /* the default set from fontconfig, not from a cache of another run */
-    setenv("QUIRE_FONT_CACHE", "off", 1);
+    /* the default set from fontconfig, not from a cache of another run:
+     * qr_fonts_enable_cache() is never called here */
+    char never[64];
+    snprintf(never, sizeof never, "/tmp/quire-fontcache-never-%ld.bin", (long)getpid());
+    setenv("QUIRE_FONT_CACHE", never, 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_coverage),
         cmocka_unit_test(test_private_cache),
