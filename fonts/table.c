@@ -183,19 +183,22 @@ static int sort_order(FcConfig *cfg, tb *t, uint32_t **out, size_t *n_out)
     FcResult res;
     FcFontSet *set = FcFontSort(cfg, pat, FcFalse, NULL, &res);
     FcPatternDestroy(pat);
+    for (size_t j = 0; j < t->n_fams; j++)
+        by_name[j] = &t->fams[j];
+    if (t->n_fams) qsort(by_name, t->n_fams, sizeof *by_name, cmp_name);
     size_t n = 0;
     for (int i = 0; set && i < set->nfont; i++) {
         FcChar8 *name;
         if (FcPatternGetString(set->fonts[i], FC_FAMILY, 0, &name) != FcResultMatch) continue;
-        int idx = find_family(t, (const char *)name);
-        if (idx < 0 || seen[idx]) continue;
+        tfam key = {(const char *)name, NULL, 0, 0, 0}, *kp = &key;
+        tfam **hit = t->n_fams ? bsearch(&kp, by_name, t->n_fams, sizeof *by_name, cmp_name) : NULL;
+        if (!hit) continue;
+        size_t idx = (size_t)(*hit - t->fams);
+        if (seen[idx]) continue;
         seen[idx] = 1;
         order[n++] = (uint32_t)idx;
     }
     if (set) FcFontSetDestroy(set);
-    for (size_t j = 0; j < t->n_fams; j++)
-        by_name[j] = &t->fams[j];
-    if (t->n_fams) qsort(by_name, t->n_fams, sizeof *by_name, cmp_name);
     for (size_t j = 0; j < t->n_fams; j++) {
         size_t idx = (size_t)(by_name[j] - t->fams);
         if (!seen[idx]) order[n++] = (uint32_t)idx;
