@@ -1,14 +1,16 @@
-/* fonts.c: the font set: one fontconfig configuration, read once.
+/* fonts.c: the font set: one font table (table.c), read once.
  *
- * Construction lists every face of the configuration (family names, style,
- * file, charset) into a table sorted by family name and resolves the family
- * of every script in the table. After that a qr_fonts is immutable, so
- * itemization on many threads needs no lock, but for the order of last-resort
- * fallbacks: FcFontSort is asked for it, under a lock, the first time a
- * character is covered by neither its script's family nor the fixed chain. The process-wide set
- * shares fontconfig's current configuration (the one pango uses) and is built under pthread_once.
+ * A qr_fonts is made from the table's bytes: families sorted by name (with
+ * placeholders for the families quire's script table names), their faces,
+ * their coverage, the last-resort order, and every script's family resolved.
+ * After that it is immutable, so itemization on many threads needs no lock.
+ * The process-wide set is built under pthread_once from fontconfig's
+ * current configuration (the one pango uses), or, once the CLI enabled it,
+ * from the cache file when its key holds (cache.c), the table then being
+ * written there on a miss; private sets (new_dir) are never cached.
  */
 #include <dirent.h>
+#include <limits.h>
 #include <hb.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,46 +22,9 @@
 
 /* ---- the family table ----------------------------------------------------- */
 
-static int add_family(qr_family **fams, size_t *n, size_t *cap, const char *name)
-{
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        qr_family *nf = realloc(*fams, nc * sizeof *nf);
-        if (!nf) return -1;
-        *fams = nf;
-        *cap = nc;
-    }
-    qr_family *fam = &(*fams)[*n];
-    memset(fam, 0, sizeof *fam);
-    fam->name = strdup(name);
-    if (!fam->name) return -1;
-    fam->file = "";
-    return (int)(*n)++;
-}
-
-static int add_face(qr_family *fam, const qr_face *face)
-{
-    if (fam->n_faces == fam->cap_faces) {
-        size_t nc = fam->cap_faces ? fam->cap_faces * 2 : 4;
-        qr_face *nf = realloc(fam->faces, nc * sizeof *nf);
-        if (!nf) return -1;
-        fam->faces = nf;
-        fam->cap_faces = nc;
-    }
-    fam->faces[fam->n_faces++] = *face;
-    return 0;
-}
-
 static int cmp_family(const void *a, const void *b)
 {
     return strcmp(((const qr_family *)a)->name, ((const qr_family *)b)->name);
-}
-
-static int cmp_face(const void *a, const void *b)
-{
-    const qr_face *x = a, *y = b;
-    int c = strcmp(x->file, y->file);
-    return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
 int qr_fonts_family_index(const qr_fonts *f, const char *name)
@@ -77,141 +42,76 @@ int qr_fonts_family_index(const qr_fonts *f, const char *name)
     return -1;
 }
 
-/* The face of fam closest to bold/italic: normal width first, then weight,
- * then slant, so bold italic falls back to bold, then italic, then regular. */
-static const qr_face *best_face(const qr_family *fam, int bold, int italic)
+/* The families of the table, with placeholders for the families quire's
+ * script table names but the system lacks (so a span can name them: a .docx
+ * opened elsewhere may have them), sorted by name. */
+static int load_families(qr_fonts *f)
 {
-    const qr_face *best = NULL;
-    long best_score = 0;
-    int target = bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR;
-    for (size_t i = 0; i < fam->n_faces; i++) {
-        const qr_face *fc = &fam->faces[i];
-        long score = labs((long)fc->width - FC_WIDTH_NORMAL) * 10000 +
-                     labs((long)fc->weight - target) * 2 + ((fc->slant != 0) != (italic != 0));
-        if (!best || score < best_score) {
-            best = fc;
-            best_score = score;
-        }
-    }
-    return best;
-}
-
-/* Read every face of the configuration into f->fams. */
-static int load_faces(qr_fonts *f)
-{
-    FcPattern *pat = FcPatternCreate();
-    FcObjectSet *os = FcObjectSetBuild(FC_FAMILY, FC_STYLE, FC_FILE, FC_INDEX, FC_WEIGHT, FC_SLANT,
-                                       FC_WIDTH, FC_CHARSET, FC_OUTLINE, (char *)0);
-    if (!pat || !os) {
-        if (pat) FcPatternDestroy(pat);
-        if (os) FcObjectSetDestroy(os);
-        return -1;
-    }
-    f->list = FcFontList(f->cfg, pat, os);
-    FcPatternDestroy(pat);
-    FcObjectSetDestroy(os);
-    if (!f->list) return -1;
-
-    size_t cap = 0;
-    for (int i = 0; i < f->list->nfont; i++) {
-        FcPattern *p = f->list->fonts[i];
-        FcChar8 *file = NULL;
-        FcCharSet *cs = NULL;
-        FcBool outline = FcTrue;
-        qr_face face = {0};
-        if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch) continue;
-        if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch) continue;
-        if (FcPatternGetBool(p, FC_OUTLINE, 0, &outline) == FcResultMatch && !outline) continue;
-        face.file = (const char *)file;
-        face.cs = cs;
-        if (FcPatternGetInteger(p, FC_INDEX, 0, &face.index) != FcResultMatch) face.index = 0;
-        if (FcPatternGetInteger(p, FC_WEIGHT, 0, &face.weight) != FcResultMatch)
-            face.weight = FC_WEIGHT_REGULAR;
-        if (FcPatternGetInteger(p, FC_SLANT, 0, &face.slant) != FcResultMatch)
-            face.slant = FC_SLANT_ROMAN;
-        if (FcPatternGetInteger(p, FC_WIDTH, 0, &face.width) != FcResultMatch)
-            face.width = FC_WIDTH_NORMAL;
-        FcChar8 *name;
-        for (int k = 0; FcPatternGetString(p, FC_FAMILY, k, &name) == FcResultMatch; k++) {
-            int idx = -1;
-            /* Families are few; faces of one family are listed together, so
-             * look at the most recent families first. */
-            for (size_t j = f->n_fams; j-- > 0;)
-                if (strcmp(f->fams[j].name, (const char *)name) == 0) {
-                    idx = (int)j;
-                    break;
-                }
-            if (idx < 0) idx = add_family(&f->fams, &f->n_fams, &cap, (const char *)name);
-            if (idx < 0 || add_face(&f->fams[idx], &face) < 0) return -1;
-        }
-    }
-    /* Placeholders for the families the table names but the system lacks,
-     * so a span can name them (a .docx opened elsewhere may have them). */
-    const char *wanted[QR_CHAIN_COUNT + QR_CJK_COUNT + 64];
+    const qr_fblob_head *h = f->blob;
+    const char *b = f->blob, *str = b + h->strings;
+    const qr_fblob_fam *bf = (const qr_fblob_fam *)(b + h->fams);
+    const qr_fblob_face *bface = (const qr_fblob_face *)(b + h->faces);
+    const qr_fblob_cover *bc = (const qr_fblob_cover *)(b + h->covers);
+    const uint32_t *pages = (const uint32_t *)(b + h->pages);
+    const char *wanted[1 + QR_CJK_COUNT + 64];
     size_t n_wanted = 0;
     wanted[n_wanted++] = "DejaVu Sans";
     for (int c = 0; c < QR_CJK_COUNT; c++)
         wanted[n_wanted++] = qr_fonts_cjk_family[c];
     for (size_t s = 0; s < qr_fonts_n_scripts && n_wanted < sizeof wanted / sizeof *wanted; s++)
         if (qr_fonts_scripts[s].family) wanted[n_wanted++] = qr_fonts_scripts[s].family;
+
+    f->fams = calloc(h->n_fams + n_wanted, sizeof *f->fams);
+    f->faces = calloc(h->n_faces ? h->n_faces : 1, sizeof *f->faces);
+    f->covers = calloc(h->n_covers ? h->n_covers : 1, sizeof *f->covers);
+    f->sorted = calloc(h->n_sorted ? h->n_sorted : 1, sizeof *f->sorted);
+    if (!f->fams || !f->faces || !f->covers || !f->sorted) return -1;
+    for (uint32_t i = 0; i < h->n_covers; i++) {
+        f->covers[i].pages = pages + (size_t)bc[i].page * 9;
+        f->covers[i].n = bc[i].n;
+    }
+    for (uint32_t i = 0; i < h->n_faces; i++) {
+        qr_face *d = &f->faces[i];
+        d->file = str + bface[i].file;
+        d->index = bface[i].index;
+        d->weight = bface[i].weight;
+        d->slant = bface[i].slant;
+        d->width = bface[i].width;
+    }
+    for (uint32_t j = 0; j < h->n_fams; j++) {
+        qr_family *fam = &f->fams[f->n_fams++];
+        fam->name = str + bf[j].name;
+        fam->faces = f->faces + bf[j].face;
+        fam->n_faces = bf[j].n_faces;
+        fam->cs = &f->covers[bf[j].cover];
+        fam->file = fam->faces[bf[j].reg].file;
+        fam->index = fam->faces[bf[j].reg].index;
+    }
     for (size_t w = 0; w < n_wanted; w++) {
         int found = 0;
         for (size_t j = 0; j < f->n_fams && !found; j++)
             found = !strcmp(f->fams[j].name, wanted[w]);
-        if (!found && add_family(&f->fams, &f->n_fams, &cap, wanted[w]) < 0) return -1;
+        if (found) continue;
+        qr_family *fam = &f->fams[f->n_fams++];
+        fam->name = wanted[w];
+        fam->file = "";
     }
-
     qsort(f->fams, f->n_fams, sizeof *f->fams, cmp_family);
-    for (size_t j = 0; j < f->n_fams; j++) {
-        qr_family *fam = &f->fams[j];
-        if (!fam->n_faces) continue;
-        qsort(fam->faces, fam->n_faces, sizeof *fam->faces, cmp_face);
-        const qr_face *reg = best_face(fam, 0, 0);
-        fam->cs = reg->cs;
-        fam->file = reg->file;
-        fam->index = reg->index;
+    const uint32_t *sorted = (const uint32_t *)(b + h->sorted);
+    for (uint32_t i = 0; i < h->n_sorted; i++) {
+        int idx = qr_fonts_family_index(f, str + sorted[i]);
+        if (idx >= 0 && f->fams[idx].cs) f->sorted[f->n_sorted++] = idx;
     }
+    f->any = h->any == QR_FBLOB_NONE ? NULL : &f->covers[h->any];
     return 0;
 }
 
-/* The FcFontSort order for a sans-serif text in English: the order in which
- * families are tried when nothing in the table covers a character. The
- * language is fixed so the environment's LANG cannot change the output. */
-static int load_sorted(qr_fonts *f)
+int qr_fonts_last_resort(const qr_fonts *f, uint32_t cp)
 {
-    f->sorted = calloc(f->n_fams ? f->n_fams : 1, sizeof *f->sorted);
-    f->any = FcCharSetCreate();
-    if (!f->sorted || !f->any) return -1;
-    FcPattern *pat = FcPatternCreate();
-    if (!pat) return -1;
-    FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"sans-serif");
-    FcPatternAddString(pat, FC_LANG, (const FcChar8 *)"en");
-    FcConfigSubstitute(f->cfg, pat, FcMatchPattern);
-    FcDefaultSubstitute(pat);
-    FcResult res;
-    FcFontSet *set = FcFontSort(f->cfg, pat, FcFalse, NULL, &res);
-    FcPatternDestroy(pat);
-    char *seen = calloc(f->n_fams ? f->n_fams : 1, 1);
-    if (!seen) {
-        if (set) FcFontSetDestroy(set);
-        return -1;
-    }
-    for (int i = 0; set && i < set->nfont; i++) {
-        FcChar8 *name;
-        if (FcPatternGetString(set->fonts[i], FC_FAMILY, 0, &name) != FcResultMatch) continue;
-        int idx = qr_fonts_family_index(f, (const char *)name);
-        if (idx < 0 || seen[idx] || !f->fams[idx].cs) continue;
-        seen[idx] = 1;
-        f->sorted[f->n_sorted++] = idx;
-    }
-    if (set) FcFontSetDestroy(set);
-    /* Families FcFontSort left out (none in practice) come last, by name. */
-    for (size_t j = 0; j < f->n_fams; j++)
-        if (!seen[j] && f->fams[j].cs) f->sorted[f->n_sorted++] = (int)j;
-    free(seen);
+    if (!f->any || !qr_cover_has(f->any, cp)) return -1;
     for (size_t j = 0; j < f->n_sorted; j++)
-        if (!FcCharSetMerge(f->any, f->fams[f->sorted[j]].cs, NULL)) return -1;
-    return 0;
+        if (qr_fonts_covers(f, f->sorted[j], cp)) return f->sorted[j];
+    return -1;
 }
 
 static void resolve_table(qr_fonts *f)
@@ -231,50 +131,60 @@ static void resolve_table(qr_fonts *f)
         if (!qr_fonts_covers(f, f->chain[QR_CHAIN_BASE], cp)) f->ascii_ok = 0;
 }
 
-static qr_fonts *build(FcConfig *cfg)
+/* A font set over a checked table (blob is the set's from now on). */
+static qr_fonts *from_table(void *blob)
 {
     qr_fonts *f = calloc(1, sizeof *f);
-    if (!f) return NULL;
-    f->cfg = cfg;
+    if (!f) {
+        free(blob);
+        return NULL;
+    }
+    f->blob = blob;
     f->script_fam = calloc(qr_fonts_n_scripts, sizeof *f->script_fam);
-    if (!f->script_fam || load_faces(f) < 0 || pthread_mutex_init(&f->sorted_lock, NULL) != 0) {
+    if (!f->script_fam || load_families(f) < 0) {
         qr_fonts_free(f);
         return NULL;
     }
-    f->has_lock = 1;
     resolve_table(f);
     return f;
 }
 
+/* The table of cfg (dropped here), with its cache key when key is set. */
+static void *table_of(FcConfig *cfg, int key, size_t *size)
+{
+    qr_buf k = {0}, t = {0};
+    int ok = !key || qr_fonts_cache_key(cfg, &k) == 0;
+    if (qr_fonts_table_build(cfg, ok ? k.data : NULL, ok ? k.len : 0, &t) < 0) qr_buf_free(&t);
+    qr_buf_free(&k);
+    FcConfigDestroy(cfg);
+    if (!t.data) return NULL;
+    if (key && !ok) ((qr_fblob_head *)t.data)->key_len = 0; /* not to be cached */
+    return qr_buf_steal(&t, size);
+}
+
+qr_fonts *qr_fonts_open_cached(const char *path, FcConfig *(*make_cfg)(void *), void *arg,
+                               int *from_cache)
+{
+    void *blob = NULL;
+    size_t size = 0;
+    if (from_cache) *from_cache = 0;
+    if (path && qr_fonts_cache_read(path, &blob, &size) == 0) {
+        if (from_cache) *from_cache = 1;
+        return from_table(blob);
+    }
+    FcConfig *cfg = make_cfg(arg);
+    if (!cfg) return NULL;
+    blob = table_of(cfg, path != NULL, &size);
+    if (!blob) return NULL;
+    if (path && ((qr_fblob_head *)blob)->key_len) qr_fonts_cache_write(path, blob, size);
+    return from_table(blob);
+}
+
 /* The default set lives until exit on purpose. Fontconfig stores pointers
  * inside patterns and charsets as offsets, which LeakSanitizer cannot follow,
- * so in sanitizer builds its allocations (the set, and the last-resort order
- * built later) are excluded from leak reports. */
+ * so in sanitizer builds its allocations are excluded from leak reports. */
 void __lsan_disable(void) __attribute__((weak));
 void __lsan_enable(void) __attribute__((weak));
-
-int qr_fonts_last_resort(const qr_fonts *cf, uint32_t cp)
-{
-    qr_fonts *f = (qr_fonts *)cf; /* only the lazy order below is written */
-    if (!atomic_load_explicit(&f->sorted_ready, memory_order_acquire)) {
-        pthread_mutex_lock(&f->sorted_lock);
-        if (!atomic_load_explicit(&f->sorted_ready, memory_order_relaxed)) {
-            if (f->is_default && __lsan_disable) __lsan_disable();
-            int failed = load_sorted(f) < 0;
-            if (f->is_default && __lsan_enable) __lsan_enable();
-            if (failed && f->any) {
-                FcCharSetDestroy(f->any); /* out of memory: nothing is found */
-                f->any = NULL;
-            }
-            atomic_store_explicit(&f->sorted_ready, 1, memory_order_release);
-        }
-        pthread_mutex_unlock(&f->sorted_lock);
-    }
-    if (!f->any || !FcCharSetHasChar(f->any, cp)) return -1;
-    for (size_t j = 0; j < f->n_sorted; j++)
-        if (FcCharSetHasChar(f->fams[f->sorted[j]].cs, cp)) return f->sorted[j];
-    return -1;
-}
 
 /* ---- public --------------------------------------------------------------- */
 
@@ -295,13 +205,12 @@ static void init_empty(void)
                                                         "Noto Sans CJK KR", "Noto Sans CJK SC",
                                                         "Noto Sans CJK TC"};
     for (int i = 0; i < 1 + QR_CJK_COUNT; i++) {
-        empty_families[i].name = (char *)names[i];
+        empty_families[i].name = names[i];
         empty_families[i].file = "";
     }
     empty_fonts.fams = empty_families;
     empty_fonts.n_fams = 1 + QR_CJK_COUNT;
     empty_fonts.sorted = empty_sorted;
-    atomic_init(&empty_fonts.sorted_ready, 1);
     for (size_t s = 0; s < 256; s++)
         empty_script_fam[s] = -1;
     empty_fonts.script_fam = empty_script_fam;
@@ -314,13 +223,26 @@ static void init_empty(void)
     empty_fonts.is_default = 1;
 }
 
-/* The default set lives until exit on purpose (see __lsan_disable above). */
+/* fontconfig's current configuration (the one pango uses): FcInit. */
+static FcConfig *system_config(void *arg)
+{
+    (void)arg;
+    return FcConfigReference(NULL);
+}
+
+static atomic_int cache_enabled;
+
+void qr_fonts_enable_cache(void)
+{
+    atomic_store(&cache_enabled, 1);
+}
 
 static void init_default(void)
 {
+    char path[PATH_MAX];
+    int cached = atomic_load(&cache_enabled) && qr_fonts_cache_path(path, sizeof path) == 0;
     if (__lsan_disable) __lsan_disable();
-    FcConfig *cfg = FcConfigReference(NULL);
-    qr_fonts *f = cfg ? build(cfg) : NULL; /* on failure build() dropped cfg */
+    qr_fonts *f = qr_fonts_open_cached(cached ? path : NULL, system_config, NULL, NULL);
     if (__lsan_enable) __lsan_enable();
     if (f) {
         f->is_default = 1;
@@ -385,6 +307,11 @@ static void add_dir(FcConfig *cfg, const char *dir, int depth)
     free(names);
 }
 
+static FcConfig *given_config(void *arg)
+{
+    return arg;
+}
+
 qr_fonts *qr_fonts_new_dir(const char *dir)
 {
     if (!dir) return NULL;
@@ -396,7 +323,7 @@ qr_fonts *qr_fonts_new_dir(const char *dir)
         FcConfigDestroy(cfg);
         return NULL;
     }
-    qr_fonts *f = build(cfg); /* on failure build() destroyed cfg */
+    qr_fonts *f = qr_fonts_open_cached(NULL, given_config, cfg, NULL); /* drops cfg */
     size_t with_cs = 0;
     for (size_t j = 0; f && j < f->n_fams; j++)
         with_cs += f->fams[j].cs != NULL;
@@ -410,17 +337,12 @@ qr_fonts *qr_fonts_new_dir(const char *dir)
 void qr_fonts_free(qr_fonts *f)
 {
     if (!f || f->is_default) return;
-    for (size_t j = 0; j < f->n_fams; j++) {
-        free(f->fams[j].name);
-        free(f->fams[j].faces);
-    }
     free(f->fams);
+    free(f->faces);
+    free(f->covers);
     free(f->sorted);
     free(f->script_fam);
-    if (f->any) FcCharSetDestroy(f->any);
-    if (f->list) FcFontSetDestroy(f->list);
-    if (f->cfg) FcConfigDestroy(f->cfg);
-    if (f->has_lock) pthread_mutex_destroy(&f->sorted_lock);
+    free(f->blob);
     free(f);
 }
 
@@ -429,7 +351,7 @@ const char *qr_fonts_face_file(qr_fonts *f, const char *family, int bold, int it
     if (!f || !family) return NULL;
     int idx = qr_fonts_family_index(f, family);
     if (idx < 0 || !f->fams[idx].n_faces) return NULL;
-    return best_face(&f->fams[idx], bold, italic)->file;
+    return qr_fonts_best_face(f->fams[idx].faces, f->fams[idx].n_faces, bold, italic)->file;
 }
 
 int qr_fonts_face_index(qr_fonts *f, const char *family, int bold, int italic)
@@ -437,7 +359,7 @@ int qr_fonts_face_index(qr_fonts *f, const char *family, int bold, int italic)
     if (!f || !family) return -1;
     int idx = qr_fonts_family_index(f, family);
     if (idx < 0 || !f->fams[idx].n_faces) return -1;
-    return best_face(&f->fams[idx], bold, italic)->index;
+    return qr_fonts_best_face(f->fams[idx].faces, f->fams[idx].n_faces, bold, italic)->index;
 }
 
 int qr_fonts_has_char(qr_fonts *f, const char *family, uint32_t cp)

@@ -77,6 +77,15 @@ typedef struct qr_fonts qr_fonts;
  *  once on first use and thread-safe. Never NULL; never free it. */
 qr_fonts *qr_fonts_default(void);
 
+/** Let qr_fonts_default() read its table from a cache file, and write it
+ *  there, instead of starting fontconfig while the configuration is
+ *  unchanged (fonts/cache.c: $QUIRE_FONT_CACHE, else
+ *  $XDG_CACHE_HOME/quire or ~/.cache/quire; QUIRE_FONT_CACHE=off: never).
+ *  For short-lived processes (the CLI); call before the first
+ *  qr_fonts_default(). A host that adds fonts to fontconfig's current
+ *  configuration itself must not: the cache knows only the system's. */
+void qr_fonts_enable_cache(void);
+
 /** A private font set holding only the fonts in dir (tests: "only DejaVu").
  *  Returns NULL when dir holds no font. Free with qr_fonts_free(). */
 qr_fonts *qr_fonts_new_dir(const char *dir);

@@ -432,6 +432,7 @@ typedef struct packed {
     size_t pos;
     zip_error_t err;
     int used, spent; /* spent: libzip read it all and z is freed */
+    int gp_flags;    /* the general purpose bits libzip's deflate would set */
 } packed;
 
 static int z_init(z_stream *zs)
@@ -741,14 +742,15 @@ static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_
         return sizeof *st;
     }
     case ZIP_SOURCE_GET_FILE_ATTRIBUTES: {
-        /* What libzip's own deflate at level 1 reports: "fast" in bits 1-2. */
+        /* What libzip's own deflate reports for the level: bits 1-2, "fast"
+         * (2 << 1) at level 1, 0 at level 6. */
         zip_file_attributes_t *a = ZIP_SOURCE_GET_ARGS(zip_file_attributes_t, data, len, &pk->err);
         if (!a) return -1;
         a->valid |=
             ZIP_FILE_ATTRIBUTES_VERSION_NEEDED | ZIP_FILE_ATTRIBUTES_GENERAL_PURPOSE_BIT_FLAGS;
         a->version_needed = 20;
         a->general_purpose_bit_mask = 0x0006;
-        a->general_purpose_bit_flags = 2 << 1;
+        a->general_purpose_bit_flags = (zip_uint16_t)pk->gp_flags;
         return sizeof *a;
     }
     case ZIP_SOURCE_ERROR:
@@ -798,11 +800,105 @@ static qr_status part_add(zip_t *za, const char *name, const void *data, size_t 
     return QR_OK;
 }
 
-/* Compression level for a part of len bytes: big parts are where the time
- * goes, and level 1 costs a third of level 6 for ~15% more bytes. */
-static int level_for(size_t len)
+/* ---- small parts -------------------------------------------------------------- */
+
+/* Every part up to BIG_PART (and the generated ones: content types, rels,
+ * properties) is deflated here whole, before zip_close, at level 6 with
+ * libzip's parameters (raw, memLevel 9, default strategy), on every core:
+ * one deflate over the whole part gives the bytes libzip's own deflate
+ * would (checked on every part of the fixtures and the bench workloads), so
+ * the archive stays the same byte for byte, but a deck's 600 slide parts no
+ * longer take one core and a fresh deflate state each (each thread resets
+ * one stream). A part deflate does not shrink is left to libzip, as before
+ * (it may store it). */
+#define SMALL_LEVEL 6
+#define SMALL_PARALLEL ((size_t)64 << 10) /* fewer bytes: the calling thread alone */
+
+typedef struct small {
+    const unsigned char *data;
+    size_t len;
+    packed pk; /* pk.used: deflated here and smaller than the part */
+} small;
+
+typedef struct small_set {
+    small *v;
+    size_t n;
+    size_t next; /* the next slot to take, under mu */
+    pthread_mutex_t mu;
+} small_set;
+
+static int deflate_whole(z_stream *zs, small *sm)
 {
-    return len > (1u << 20) ? 1 : 6;
+    if (deflateReset(zs) != Z_OK) return -1;
+    size_t cap = deflateBound(zs, (uLong)sm->len) + 16;
+    char *out = qr_buf_reserve(&sm->pk.z, cap);
+    if (!out) return -1;
+    zs->next_in = (Bytef *)(uintptr_t)sm->data;
+    zs->avail_in = (uInt)sm->len;
+    zs->next_out = (Bytef *)out;
+    zs->avail_out = (uInt)cap;
+    if (deflate(zs, Z_FINISH) != Z_STREAM_END) return -1; /* cap >= deflateBound */
+    sm->pk.z.len = cap - zs->avail_out;
+    sm->pk.size = sm->len;
+    sm->pk.comp = sm->pk.z.len;
+    sm->pk.crc = crc32_z(0, sm->data, sm->len);
+    return 0;
+}
+
+static void *small_worker(void *arg)
+{
+    small_set *ss = arg;
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    int ok = deflateInit2(&zs, SMALL_LEVEL, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK;
+    for (;;) {
+        pthread_mutex_lock(&ss->mu);
+        size_t i = ss->next++;
+        pthread_mutex_unlock(&ss->mu);
+        if (i >= ss->n) break;
+        small *sm = &ss->v[i];
+        if (!sm->data || !sm->len) continue;
+        sm->pk.used = ok && deflate_whole(&zs, sm) == 0 && sm->pk.comp < sm->len;
+        if (!sm->pk.used) qr_buf_free(&sm->pk.z);
+    }
+    if (ok) deflateEnd(&zs);
+    return NULL;
+}
+
+/* Deflate v[0..n) on up to threads threads (the caller is one of them). */
+static void deflate_smalls(small *v, size_t n, int threads)
+{
+    small_set ss = {v, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        zip_error_init(&v[i].pk.err);
+        total += v[i].len;
+    }
+    if (total < SMALL_PARALLEL) threads = 1;
+    pthread_t th[MAX_THREADS];
+    int started = 0;
+    for (int i = 1; i < threads; i++)
+        if (pthread_create(&th[started], NULL, small_worker, &ss) == 0) started++;
+    small_worker(&ss);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&ss.mu);
+}
+
+/* Add a small part: deflated above, or by libzip at SMALL_LEVEL. */
+static qr_status small_add(zip_t *za, const char *name, small *sm)
+{
+    if (sm->pk.used) return packed_add(za, name, &sm->pk);
+    return part_add(za, name, sm->data, sm->len, SMALL_LEVEL);
+}
+
+static void smalls_free(small *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) {
+        qr_buf_free(&v[i].pk.z);
+        zip_error_fini(&v[i].pk.err);
+    }
+    free(v);
 }
 
 /* The .rels name of a part: "word/document.xml" -> "word/_rels/document.xml.rels". */
@@ -828,6 +924,8 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
     size_t n_gen = 4 + p->n_parts;
     qr_buf *gen = calloc(n_gen, sizeof *gen);
     packed *packs = calloc(p->n_parts ? p->n_parts : 1, sizeof *packs);
+    small *smalls = NULL;
+    size_t n_small = 0;
     pool *pl = NULL;
     zip_error_t zerr;
     zip_error_init(&zerr);
@@ -855,17 +953,37 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
     }
     zip_source_keep(dst);
 
-    if ((st = write_content_types(p, &gen[0])) ||
-        (st = part_add(za, "[Content_Types].xml", gen[0].data, gen[0].len, 6)))
+    /* The generated parts, then every small part deflated at once: slots
+     * 0-3 the generated ones, 4 + 2i part i, 5 + 2i part i's rels. */
+    if ((st = write_content_types(p, &gen[0])) || (st = write_rels(p, "", &gen[1])) ||
+        (st = write_core(p, epoch, &gen[2])) || (st = write_app(p, &gen[3])))
         goto done;
-    if ((st = write_rels(p, "", &gen[1])) ||
-        (st = part_add(za, "_rels/.rels", gen[1].data, gen[1].len, 6)))
+    n_small = 4 + 2 * p->n_parts;
+    if (!(smalls = calloc(n_small, sizeof *smalls))) {
+        st = qr_fail(QR_E_NOMEM);
         goto done;
-    if ((st = write_core(p, epoch, &gen[2])) ||
-        (st = part_add(za, "docProps/core.xml", gen[2].data, gen[2].len, 6)))
-        goto done;
-    if ((st = write_app(p, &gen[3])) ||
-        (st = part_add(za, "docProps/app.xml", gen[3].data, gen[3].len, 6)))
+    }
+    for (size_t i = 0; i < 4; i++) {
+        smalls[i].data = (const unsigned char *)gen[i].data;
+        smalls[i].len = gen[i].len;
+    }
+    for (size_t i = 0; i < p->n_parts; i++) {
+        part *pt = &p->parts[i];
+        if (!pt->fill && !pt->media && !pt->stored && !(pt->data && pt->len > BIG_PART)) {
+            smalls[4 + 2 * i].data = (const unsigned char *)pt->data;
+            smalls[4 + 2 * i].len = pt->len;
+        }
+        if (has_rels(p, pt->name)) {
+            if ((st = write_rels(p, pt->name, &gen[4 + i]))) goto done;
+            smalls[5 + 2 * i].data = (const unsigned char *)gen[4 + i].data;
+            smalls[5 + 2 * i].len = gen[4 + i].len;
+        }
+    }
+    deflate_smalls(smalls, n_small, thread_count(p));
+    if ((st = small_add(za, "[Content_Types].xml", &smalls[0])) ||
+        (st = small_add(za, "_rels/.rels", &smalls[1])) ||
+        (st = small_add(za, "docProps/core.xml", &smalls[2])) ||
+        (st = small_add(za, "docProps/app.xml", &smalls[3])))
         goto done;
 
     for (size_t i = 0; i < p->n_parts; i++) {
@@ -873,6 +991,7 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
         if (pt->fill || (pt->data && !pt->stored && pt->len > BIG_PART)) {
             packed *pk = &packs[i];
             pk->used = 1;
+            pk->gp_flags = 2 << 1;
             zip_error_init(&pk->err);
             pk->crc = crc32(0, NULL, 0);
             if (!pl && !(pl = pool_new(thread_count(p)))) {
@@ -887,14 +1006,12 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
             const void *d = pt->media ? (const void *)pt->media : (const void *)pt->data;
             if ((st = part_add(za, pt->name, d, pt->len, 0))) goto done;
         } else {
-            if ((st = part_add(za, pt->name, pt->data, pt->len, level_for(pt->len)))) goto done;
+            if ((st = small_add(za, pt->name, &smalls[4 + 2 * i]))) goto done;
         }
         if (has_rels(p, pt->name)) {
             char name[1100];
             rels_name(pt->name, name, sizeof name);
-            qr_buf *b = &gen[4 + i];
-            if ((st = write_rels(p, pt->name, b)) || (st = part_add(za, name, b->data, b->len, 6)))
-                goto done;
+            if ((st = small_add(za, name, &smalls[5 + 2 * i]))) goto done;
         }
     }
     pool_free(pl); /* every part is deflated: the workers can go */
@@ -933,6 +1050,7 @@ done:
             if (packs[i].used) zip_error_fini(&packs[i].err);
         }
     }
+    smalls_free(smalls, n_small); /* after zip_close/zip_discard: libzip read them */
     free(gen);
     free(packs);
     return st;

@@ -311,7 +311,12 @@ static qr_status render_file(const spec_in *in, qr_kind kind, qr_format format, 
         return finish(res, QR_E_USAGE);
     }
     qr_atomic out;
-    if (qr_atomic_begin_path(&out, path, QR_SYNC_ALL) != 0) {
+    /* The file is synced before its rename, so after a crash it is whole or
+     * absent (DESIGN.md: atomic). The folder is not synced: that would only
+     * make the new name durable, which the contract does not ask of -o
+     * files (the store syncs its folders), and cost a second journal flush
+     * (2-8 ms of I/O wait, issue 22). */
+    if (qr_atomic_begin_path(&out, path, QR_SYNC_FILE) != 0) {
         qr_errlist_addf(&res->errors, QR_E_IO, "", "check that the folder exists and is writable",
                         "cannot create a file next to %s: %s", path, strerror(errno));
         return finish(res, QR_E_IO);

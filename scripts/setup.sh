@@ -12,7 +12,7 @@ PKGS=(
   poppler-utils qpdf libxml2-utils
   python3 python3-docx python3-openpyxl python3-html5lib python3-jsonschema
   libreoffice-writer libreoffice-calc libreoffice-impress
-  time valgrind
+  time valgrind strace
 )
 
 missing=()
