@@ -2,12 +2,17 @@
  * GitHub-flavoured markdown or plain text, whole or in chunks for
  * retrieval. Markdown and text are built as a list of pieces (a heading, a
  * sentence, a list item, a table row) so that chunking packs whole pieces:
- * a chunk never splits a sentence or a table row. */
+ * a chunk never splits a sentence or a table row.
+ *
+ * Texts come from the text layer (text/text.h: qr_text_segments, no
+ * warnings), as every backend's do: nothing here walks a text's runs. One
+ * switch over block types (block_out) writes a block as JSON or as pieces. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../text/text.h"
 #include "civil.h"
 #include "compile.h"
 #include "read_int.h"
@@ -21,9 +26,14 @@ typedef struct piece {
     int heading;     /* a heading starts a new chunk */
 } piece;
 
+/* The writer's state: the pieces of markdown or text, or (json set) the
+ * JSON output; both read texts through tc. */
 typedef struct pieces {
     piece *items;
     size_t n, cap;
+    qr_text_ctx *tc;       /* the text layer: the segments of the text being written */
+    qr_buf run;            /* scratch: the bytes of one run, from its segments */
+    qr_buf *json;          /* structured JSON goes here (else pieces) */
     int md;                /* markdown (else text) */
     char *path;            /* current heading path (JSON array) */
     const char *heads[10]; /* current headings by level */
@@ -89,70 +99,99 @@ static void md_escape(qr_buf *b, const char *s, size_t n, int table)
     }
 }
 
-static void put_text(const pieces *ps, qr_buf *b, const qr_text *t, int table)
+/* The segments of t from the text layer; NULL (b->oom set) out of memory.
+ * They live until the next text. */
+static const qr_segs *segments(const pieces *ps, qr_buf *b, const qr_text *t)
 {
-    for (size_t i = 0; i < t->n; i++) {
-        const qr_run *r = &t->runs[i];
+    const qr_segs *sg;
+    if (qr_text_segments(ps->tc, t, &sg) == QR_OK) return sg;
+    b->oom = 1;
+    return NULL;
+}
+
+/* One run (its flags on g, its bytes s, n) as markdown. */
+static void md_run(qr_buf *b, const qr_seg *g, const char *s, size_t n, int table)
+{
+    if (g->code) {
+        /* A code span: a fence longer than any backtick run inside. */
+        size_t run = 0, most = 0;
+        for (size_t k = 0; k < n; k++) {
+            run = s[k] == '`' ? run + 1 : 0;
+            if (run > most) most = run;
+        }
+        if (g->link) qr_buf_putc(b, '[');
+        for (size_t k = 0; k <= most; k++)
+            qr_buf_putc(b, '`');
+        for (size_t k = 0; k < n; k++) {
+            char c = s[k];
+            if (table && c == '|') qr_buf_putc(b, '\\');
+            qr_buf_putc(b, c == '\n' ? ' ' : c);
+        }
+        for (size_t k = 0; k <= most; k++)
+            qr_buf_putc(b, '`');
+        if (g->link) qr_buf_printf(b, "](%s)", g->link);
+        return;
+    }
+    /* Emphasis markers hug the text: leading and trailing spaces stay outside. */
+    size_t lead = 0, trail = 0;
+    while (lead < n && s[lead] == ' ')
+        lead++;
+    while (trail < n - lead && s[n - 1 - trail] == ' ')
+        trail++;
+    const char *open = g->bold && g->italic ? "***" : g->bold ? "**" : g->italic ? "*" : "";
+    qr_buf_append(b, s, lead);
+    if (lead == n) return;
+    if (g->link) qr_buf_putc(b, '[');
+    if (g->strike) qr_buf_puts(b, "~~");
+    qr_buf_puts(b, open);
+    md_escape(b, s + lead, n - lead - trail, table);
+    qr_buf_puts(b, open);
+    if (g->strike) qr_buf_puts(b, "~~");
+    if (g->link) {
+        qr_buf_puts(b, "](");
+        for (const char *u = g->link; *u; u++) {
+            if (*u == ')' || *u == '(' || *u == ' ')
+                qr_buf_printf(b, "%%%02X", (unsigned)*u);
+            else
+                qr_buf_putc(b, *u);
+        }
+        qr_buf_putc(b, ')');
+    }
+    qr_buf_append(b, s + n - trail, trail);
+}
+
+/* A text as markdown (each run's markup around its bytes) or as text (in a
+ * table cell, tabs and line feeds become spaces). */
+static void put_text(pieces *ps, qr_buf *b, const qr_text *t, int table)
+{
+    const qr_segs *sg = segments(ps, b, t);
+    for (size_t i = 0, next; sg && i < sg->n; i = next) {
+        const qr_seg *g = &sg->items[i];
         if (!ps->md) {
-            for (size_t k = 0; k < r->len; k++) {
-                char c = r->text[k];
-                qr_buf_putc(b, table && (c == '\n' || c == '\t') ? ' ' : c);
+            next = i + 1;
+            if (g->kind == QR_SEG_TEXT || !table) {
+                qr_buf_append(b, g->text, g->len);
+                continue;
             }
+            for (size_t k = 0; k < g->len; k++)
+                qr_buf_putc(b, g->text[k] == '\n' || g->text[k] == '\t' ? ' ' : g->text[k]);
             continue;
         }
-        if (r->code) {
-            /* A code span: a fence longer than any backtick run inside. */
-            size_t run = 0, most = 0;
-            for (size_t k = 0; k < r->len; k++) {
-                run = r->text[k] == '`' ? run + 1 : 0;
-                if (run > most) most = run;
-            }
-            if (r->link) qr_buf_putc(b, '[');
-            for (size_t k = 0; k <= most; k++)
-                qr_buf_putc(b, '`');
-            for (size_t k = 0; k < r->len; k++) {
-                char c = r->text[k];
-                if (table && c == '|') qr_buf_putc(b, '\\');
-                qr_buf_putc(b, c == '\n' ? ' ' : c);
-            }
-            for (size_t k = 0; k <= most; k++)
-                qr_buf_putc(b, '`');
-            if (r->link) qr_buf_printf(b, "](%s)", r->link);
-            continue;
-        }
-        /* Emphasis markers hug the text: leading and trailing spaces stay outside. */
-        size_t lead = 0, trail = 0;
-        while (lead < r->len && r->text[lead] == ' ')
-            lead++;
-        while (trail < r->len - lead && r->text[r->len - 1 - trail] == ' ')
-            trail++;
-        const char *open = r->bold && r->italic ? "***" : r->bold ? "**" : r->italic ? "*" : "";
-        qr_buf_append(b, r->text, lead);
-        if (lead == r->len) continue;
-        if (r->link) qr_buf_putc(b, '[');
-        if (r->strike) qr_buf_puts(b, "~~");
-        qr_buf_puts(b, open);
-        md_escape(b, r->text + lead, r->len - lead - trail, table);
-        qr_buf_puts(b, open);
-        if (r->strike) qr_buf_puts(b, "~~");
-        if (r->link) {
-            qr_buf_puts(b, "](");
-            for (const char *u = r->link; *u; u++) {
-                if (*u == ')' || *u == '(' || *u == ' ')
-                    qr_buf_printf(b, "%%%02X", (unsigned)*u);
-                else
-                    qr_buf_putc(b, *u);
-            }
-            qr_buf_putc(b, ')');
-        }
-        qr_buf_append(b, r->text + r->len - trail, trail);
+        /* Markup goes around a whole run: gather its segments' bytes. */
+        ps->run.len = 0;
+        for (next = i; next < sg->n && sg->items[next].run == g->run; next++)
+            qr_buf_append(&ps->run, sg->items[next].text, sg->items[next].len);
+        if (ps->run.oom) b->oom = 1;
+        md_run(b, g, ps->run.data ? ps->run.data : "", ps->run.len, table);
     }
 }
 
-static void plain_text(qr_buf *b, const qr_text *t)
+/* A text's characters without markup. */
+static void plain_text(pieces *ps, qr_buf *b, const qr_text *t)
 {
-    for (size_t i = 0; i < t->n; i++)
-        qr_buf_append(b, t->runs[i].text, t->runs[i].len);
+    const qr_segs *sg = segments(ps, b, t);
+    for (size_t i = 0; sg && i < sg->n; i++)
+        qr_buf_append(b, sg->items[i].text, sg->items[i].len);
 }
 
 /* Split a paragraph's rendered text into sentences: after . ! ? and their
@@ -180,7 +219,7 @@ static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
     if (start < n || start == 0) add_piece(ps, start == 0 ? sep : " ", s + start, n - start, 0);
 }
 
-/* ---- blocks ------------------------------------------------------------------ */
+/* ---- blocks as pieces ---------------------------------------------------------- */
 
 static void items_pieces(pieces *ps, const qr_item *items, size_t n, int ordered, int depth,
                          const char **sep)
@@ -202,11 +241,6 @@ static void items_pieces(pieces *ps, const qr_item *items, size_t n, int ordered
     }
 }
 
-static void cell_text(const pieces *ps, qr_buf *b, const qr_tcell *c)
-{
-    put_text(ps, b, &c->text, 1);
-}
-
 static void table_row(pieces *ps, const qr_tcell *cells, size_t n, size_t n_cols, const char *sep)
 {
     qr_buf b = {0};
@@ -216,7 +250,7 @@ static void table_row(pieces *ps, const qr_tcell *cells, size_t n, size_t n_cols
             qr_buf_putc(&b, ' ');
         else if (c)
             qr_buf_putc(&b, '\t');
-        if (cells && c < n) cell_text(ps, &b, &cells[c]);
+        if (cells && c < n) put_text(ps, &b, &cells[c].text, 1);
         if (ps->md) qr_buf_puts(&b, " |");
     }
     add_piece(ps, sep, b.data ? b.data : "", b.len, 0);
@@ -245,78 +279,203 @@ static void table_pieces(pieces *ps, const qr_table *t)
     }
 }
 
-static void block_pieces(pieces *ps, const qr_block *b, int shift)
+static void heading_pieces(pieces *ps, const qr_text *text, int level)
+{
+    qr_buf t = {0}, plain = {0};
+    plain_text(ps, &plain, text);
+    set_path(ps, level, plain.data ? plain.data : "", plain.len);
+    /* The path points into the tree's text when it can: keep plain alive. */
+    if (ps->md)
+        for (int k = 0; k < (level > 6 ? 6 : level); k++)
+            qr_buf_putc(&t, '#');
+    if (ps->md) qr_buf_putc(&t, ' ');
+    put_text(ps, &t, text, 0);
+    add_piece(ps, "\n\n", t.data ? t.data : "", t.len, 1);
+    add_piece(ps, "", "", 0, 0);
+    ps->items[ps->n - 1].heading = -2; /* owns plain */
+    free(ps->items[ps->n - 1].text);
+    ps->items[ps->n - 1].text = plain.data ? plain.data : strdup("");
+    ps->items[ps->n - 1].sep = NULL;
+    qr_buf_free(&t);
+}
+
+static void code_pieces(pieces *ps, const qr_text *text)
 {
     qr_buf t = {0};
-    switch (b->type) {
-    case QR_BLOCK_HEADING: {
-        qr_buf plain = {0};
-        plain_text(&plain, &b->u.heading.text);
-        int level = b->u.heading.level + shift;
-        set_path(ps, level, plain.data ? plain.data : "", plain.len);
-        /* The path points into the tree's text when it can: keep plain alive. */
-        if (ps->md)
-            for (int k = 0; k < (level > 6 ? 6 : level); k++)
-                qr_buf_putc(&t, '#');
-        if (ps->md) qr_buf_putc(&t, ' ');
-        put_text(ps, &t, &b->u.heading.text, 0);
-        add_piece(ps, "\n\n", t.data ? t.data : "", t.len, 1);
-        add_piece(ps, "", "", 0, 0);
-        ps->items[ps->n - 1].heading = -2; /* owns plain */
-        free(ps->items[ps->n - 1].text);
-        ps->items[ps->n - 1].text = plain.data ? plain.data : strdup("");
-        ps->items[ps->n - 1].sep = NULL;
-        break;
+    size_t run = 0, most = 2;
+    const char *code = qr_plain(text);
+    size_t code_len = qr_plain_len(text);
+    for (size_t k = 0; k < code_len; k++) {
+        run = code[k] == '`' ? run + 1 : 0;
+        if (run > most) most = run;
     }
-    case QR_BLOCK_PARAGRAPH:
-        put_text(ps, &t, &b->u.paragraph.text, 0);
-        add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
-        break;
-    case QR_BLOCK_LIST: {
-        const char *sep = "\n\n";
-        items_pieces(ps, b->u.list.items, b->u.list.n_items, b->u.list.ordered, 0, &sep);
-        break;
+    if (ps->md) {
+        for (size_t k = 0; k <= most; k++)
+            qr_buf_putc(&t, '`');
+        qr_buf_putc(&t, '\n');
     }
-    case QR_BLOCK_TABLE:
-        table_pieces(ps, &b->u.table);
-        break;
-    case QR_BLOCK_CODE: {
-        size_t run = 0, most = 2;
-        const char *code = qr_plain(&b->u.code.text);
-        size_t code_len = qr_plain_len(&b->u.code.text);
-        for (size_t k = 0; k < code_len; k++) {
-            run = code[k] == '`' ? run + 1 : 0;
-            if (run > most) most = run;
-        }
-        if (ps->md) {
-            for (size_t k = 0; k <= most; k++)
-                qr_buf_putc(&t, '`');
-            qr_buf_putc(&t, '\n');
-        }
-        qr_buf_append(&t, code, code_len);
-        if (ps->md) {
-            qr_buf_putc(&t, '\n');
-            for (size_t k = 0; k <= most; k++)
-                qr_buf_putc(&t, '`');
-        }
-        add_piece(ps, "\n\n", t.data ? t.data : "", t.len, 0);
-        break;
+    qr_buf_append(&t, code, code_len);
+    if (ps->md) {
+        qr_buf_putc(&t, '\n');
+        for (size_t k = 0; k <= most; k++)
+            qr_buf_putc(&t, '`');
     }
-    case QR_BLOCK_IMAGE:
-        if (ps->md) {
-            qr_buf_puts(&t, "![");
-            md_escape(&t, qr_plain(&b->u.image.alt), qr_plain_len(&b->u.image.alt), 0);
-            qr_buf_printf(&t, "](%s)", b->u.image.name ? b->u.image.name : "image");
-        } else if (b->u.image.alt.n) {
-            qr_buf_printf(&t, "[image: %s]", qr_plain(&b->u.image.alt));
-        }
-        if (t.len) add_piece(ps, "\n\n", t.data, t.len, 0);
-        break;
-    case QR_BLOCK_CHART: /* the readers make no chart blocks: a chart part reads as nothing */
-    case QR_BLOCK_PAGE_BREAK:
-        break;
-    }
+    add_piece(ps, "\n\n", t.data ? t.data : "", t.len, 0);
     qr_buf_free(&t);
+}
+
+static void image_pieces(pieces *ps, const qr_image *im)
+{
+    qr_buf t = {0};
+    if (ps->md) {
+        qr_buf_puts(&t, "![");
+        md_escape(&t, qr_plain(&im->alt), qr_plain_len(&im->alt), 0);
+        qr_buf_printf(&t, "](%s)", im->name ? im->name : "image");
+    } else if (im->alt.n) {
+        qr_buf_printf(&t, "[image: %s]", qr_plain(&im->alt));
+    }
+    if (t.len) add_piece(ps, "\n\n", t.data, t.len, 0);
+    qr_buf_free(&t);
+}
+
+/* ---- texts and tables as JSON ---------------------------------------------------- */
+
+static void json_text(pieces *ps, qr_buf *b, const qr_text *t)
+{
+    qr_buf p = {0};
+    plain_text(ps, &p, t);
+    if (p.oom) b->oom = 1;
+    qr_buf_json_str(b, p.data ? p.data : "", p.len, 0);
+    qr_buf_free(&p);
+}
+
+static void json_items(pieces *ps, qr_buf *b, const qr_item *items, size_t n)
+{
+    qr_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) qr_buf_putc(b, ',');
+        qr_buf_puts(b, "{\"text\":");
+        json_text(ps, b, &items[i].text);
+        if (items[i].n_items) {
+            qr_buf_puts(b, ",\"items\":");
+            json_items(ps, b, items[i].items, items[i].n_items);
+        }
+        qr_buf_putc(b, '}');
+    }
+    qr_buf_putc(b, ']');
+}
+
+static void json_tcell(pieces *ps, qr_buf *b, const qr_tcell *c)
+{
+    if (c->kind == QR_TCELL_EMPTY)
+        qr_buf_puts(b, "null");
+    else if (c->kind == QR_TCELL_NUMBER || c->kind == QR_TCELL_BOOL)
+        plain_text(ps, b, &c->text);
+    else
+        json_text(ps, b, &c->text);
+}
+
+static void json_table(pieces *ps, qr_buf *b, const qr_table *t)
+{
+    qr_buf_puts(b, "{\"type\":\"table\"");
+    if (t->headers) {
+        qr_buf_puts(b, ",\"headers\":[");
+        for (size_t c = 0; c < t->n_headers; c++) {
+            if (c) qr_buf_putc(b, ',');
+            json_tcell(ps, b, &t->headers[c]);
+        }
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_puts(b, ",\"rows\":[");
+    for (size_t r = 0; r < t->n_rows; r++) {
+        qr_buf_puts(b, r ? ",[" : "[");
+        for (size_t c = 0; c < t->n_cols; c++) {
+            if (c) qr_buf_putc(b, ',');
+            json_tcell(ps, b, &t->rows[r][c]);
+        }
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_puts(b, "]}");
+}
+
+/* ---- a block ---------------------------------------------------------------------- */
+
+/* A document block, as JSON into ps->json when it is set, else as markdown
+ * or text pieces (a heading's level shifted under the title): the one
+ * switch over block types. */
+static void block_out(pieces *ps, const qr_block *b, int shift)
+{
+    qr_buf *j = ps->json;
+    switch (b->type) {
+    case QR_BLOCK_HEADING:
+        if (!j) {
+            heading_pieces(ps, &b->u.heading.text, b->u.heading.level + shift);
+            break;
+        }
+        qr_buf_printf(j, "{\"type\":\"heading\",\"level\":%d,\"text\":", b->u.heading.level);
+        json_text(ps, j, &b->u.heading.text);
+        qr_buf_putc(j, '}');
+        break;
+    case QR_BLOCK_PARAGRAPH:
+        if (!j) {
+            qr_buf t = {0};
+            put_text(ps, &t, &b->u.paragraph.text, 0);
+            add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
+            qr_buf_free(&t);
+            break;
+        }
+        qr_buf_puts(j, "{\"type\":\"paragraph\",\"text\":");
+        json_text(ps, j, &b->u.paragraph.text);
+        qr_buf_putc(j, '}');
+        break;
+    case QR_BLOCK_LIST:
+        if (!j) {
+            const char *sep = "\n\n";
+            items_pieces(ps, b->u.list.items, b->u.list.n_items, b->u.list.ordered, 0, &sep);
+            break;
+        }
+        qr_buf_printf(j, "{\"type\":\"list\",\"ordered\":%s,\"items\":",
+                      b->u.list.ordered ? "true" : "false");
+        json_items(ps, j, b->u.list.items, b->u.list.n_items);
+        qr_buf_putc(j, '}');
+        break;
+    case QR_BLOCK_TABLE:
+        if (j)
+            json_table(ps, j, &b->u.table);
+        else
+            table_pieces(ps, &b->u.table);
+        break;
+    case QR_BLOCK_CODE:
+        if (!j) {
+            code_pieces(ps, &b->u.code.text);
+            break;
+        }
+        qr_buf_puts(j, "{\"type\":\"code\",\"text\":");
+        qr_buf_json_str(j, qr_plain(&b->u.code.text), qr_plain_len(&b->u.code.text), 0);
+        qr_buf_putc(j, '}');
+        break;
+    case QR_BLOCK_IMAGE:
+        if (!j) {
+            image_pieces(ps, &b->u.image);
+            break;
+        }
+        qr_buf_puts(j, "{\"type\":\"image\",\"alt\":");
+        qr_buf_json_str(j, qr_plain(&b->u.image.alt), qr_plain_len(&b->u.image.alt), 0);
+        qr_buf_printf(j, ",\"width\":%u,\"height\":%u}", b->u.image.width_px, b->u.image.height_px);
+        break;
+    case QR_BLOCK_CHART: /* the readers make no chart blocks: as text, a chart reads as nothing */
+        if (!j) break;
+        qr_buf_puts(j, "{\"type\":\"chart\",\"title\":");
+        if (b->u.chart.title)
+            qr_buf_json_str(j, b->u.chart.title, strlen(b->u.chart.title), 0);
+        else
+            qr_buf_puts(j, "null");
+        qr_buf_putc(j, '}');
+        break;
+    case QR_BLOCK_PAGE_BREAK:
+        if (j) qr_buf_puts(j, "{\"type\":\"page_break\"}");
+        break;
+    }
 }
 
 /* ---- cells of sheets ------------------------------------------------------------ */
@@ -423,7 +582,7 @@ static void sheet_pieces(pieces *ps, const qr_sheet *s)
 static void slide_pieces(pieces *ps, const qr_slide *s, size_t index)
 {
     qr_buf t = {0}, plain = {0};
-    if (s->has_title) plain_text(&plain, &s->title);
+    if (s->has_title) plain_text(ps, &plain, &s->title);
     if (!plain.len) qr_buf_printf(&plain, "Slide %zu", index + 1);
     set_path(ps, 1, plain.data, plain.len);
     if (ps->md) qr_buf_puts(&t, "## ");
@@ -479,7 +638,7 @@ static void doc_pieces(pieces *ps, const qr_doc *doc)
         shift = 1;
     }
     for (size_t i = 0; i < doc->n_blocks; i++)
-        block_pieces(ps, &doc->blocks[i], shift);
+        block_out(ps, &doc->blocks[i], shift);
     for (size_t i = 0; i < doc->n_sheets; i++)
         sheet_pieces(ps, &doc->sheets[i]);
     for (size_t i = 0; i < doc->n_slides; i++)
@@ -544,65 +703,9 @@ static void write_chunks(const pieces *ps, size_t max, qr_buf *out)
 
 /* ---- structured JSON ------------------------------------------------------------- */
 
-static void json_text(qr_buf *b, const qr_text *t)
+static void json_doc(pieces *ps, const qr_doc *doc)
 {
-    qr_buf p = {0};
-    plain_text(&p, t);
-    qr_buf_json_str(b, p.data ? p.data : "", p.len, 0);
-    qr_buf_free(&p);
-}
-
-static void json_items(qr_buf *b, const qr_item *items, size_t n)
-{
-    qr_buf_putc(b, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i) qr_buf_putc(b, ',');
-        qr_buf_puts(b, "{\"text\":");
-        json_text(b, &items[i].text);
-        if (items[i].n_items) {
-            qr_buf_puts(b, ",\"items\":");
-            json_items(b, items[i].items, items[i].n_items);
-        }
-        qr_buf_putc(b, '}');
-    }
-    qr_buf_putc(b, ']');
-}
-
-static void json_tcell(qr_buf *b, const qr_tcell *c)
-{
-    if (c->kind == QR_TCELL_EMPTY)
-        qr_buf_puts(b, "null");
-    else if (c->kind == QR_TCELL_NUMBER || c->kind == QR_TCELL_BOOL)
-        plain_text(b, &c->text);
-    else
-        json_text(b, &c->text);
-}
-
-static void json_table(qr_buf *b, const qr_table *t)
-{
-    qr_buf_puts(b, "{\"type\":\"table\"");
-    if (t->headers) {
-        qr_buf_puts(b, ",\"headers\":[");
-        for (size_t c = 0; c < t->n_headers; c++) {
-            if (c) qr_buf_putc(b, ',');
-            json_tcell(b, &t->headers[c]);
-        }
-        qr_buf_putc(b, ']');
-    }
-    qr_buf_puts(b, ",\"rows\":[");
-    for (size_t r = 0; r < t->n_rows; r++) {
-        qr_buf_puts(b, r ? ",[" : "[");
-        for (size_t c = 0; c < t->n_cols; c++) {
-            if (c) qr_buf_putc(b, ',');
-            json_tcell(b, &t->rows[r][c]);
-        }
-        qr_buf_putc(b, ']');
-    }
-    qr_buf_puts(b, "]}");
-}
-
-static void json_doc(const qr_doc *doc, qr_buf *b)
-{
+    qr_buf *b = ps->json;
     static const char *const kinds[] = {"document", "spreadsheet", "presentation", "pdf", "html"};
     qr_buf_printf(b, "{\"kind\":\"%s\"", kinds[doc->kind]);
     if (doc->title.n) {
@@ -648,11 +751,11 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
             const qr_slide *s = &doc->slides[i];
             qr_buf_puts(b, i ? ",\n{" : "\n{");
             qr_buf_printf(b, "\"index\":%zu", i + 1);
-            if (s->has_title) qr_buf_puts(b, ",\"title\":"), json_text(b, &s->title);
-            if (s->has_subtitle) qr_buf_puts(b, ",\"subtitle\":"), json_text(b, &s->subtitle);
+            if (s->has_title) qr_buf_puts(b, ",\"title\":"), json_text(ps, b, &s->title);
+            if (s->has_subtitle) qr_buf_puts(b, ",\"subtitle\":"), json_text(ps, b, &s->subtitle);
             if (s->n_bullets)
-                qr_buf_puts(b, ",\"bullets\":"), json_items(b, s->bullets, s->n_bullets);
-            if (s->table) qr_buf_puts(b, ",\"table\":"), json_table(b, s->table);
+                qr_buf_puts(b, ",\"bullets\":"), json_items(ps, b, s->bullets, s->n_bullets);
+            if (s->table) qr_buf_puts(b, ",\"table\":"), json_table(ps, b, s->table);
             if (s->has_notes)
                 qr_buf_puts(b, ",\"notes\":"),
                     qr_buf_json_str(b, qr_plain(&s->notes), qr_plain_len(&s->notes), 0);
@@ -663,78 +766,41 @@ static void json_doc(const qr_doc *doc, qr_buf *b)
     }
     qr_buf_puts(b, ",\"blocks\":[");
     for (size_t i = 0; i < doc->n_blocks; i++) {
-        const qr_block *k = &doc->blocks[i];
         qr_buf_puts(b, i ? ",\n" : "\n");
-        switch (k->type) {
-        case QR_BLOCK_HEADING:
-            qr_buf_printf(b, "{\"type\":\"heading\",\"level\":%d,\"text\":", k->u.heading.level);
-            json_text(b, &k->u.heading.text);
-            qr_buf_putc(b, '}');
-            break;
-        case QR_BLOCK_PARAGRAPH:
-            qr_buf_puts(b, "{\"type\":\"paragraph\",\"text\":");
-            json_text(b, &k->u.paragraph.text);
-            qr_buf_putc(b, '}');
-            break;
-        case QR_BLOCK_LIST:
-            qr_buf_printf(b, "{\"type\":\"list\",\"ordered\":%s,\"items\":",
-                          k->u.list.ordered ? "true" : "false");
-            json_items(b, k->u.list.items, k->u.list.n_items);
-            qr_buf_putc(b, '}');
-            break;
-        case QR_BLOCK_TABLE:
-            json_table(b, &k->u.table);
-            break;
-        case QR_BLOCK_CODE:
-            qr_buf_puts(b, "{\"type\":\"code\",\"text\":");
-            qr_buf_json_str(b, qr_plain(&k->u.code.text), qr_plain_len(&k->u.code.text), 0);
-            qr_buf_putc(b, '}');
-            break;
-        case QR_BLOCK_IMAGE:
-            qr_buf_puts(b, "{\"type\":\"image\",\"alt\":");
-            qr_buf_json_str(b, qr_plain(&k->u.image.alt), qr_plain_len(&k->u.image.alt), 0);
-            qr_buf_printf(b, ",\"width\":%u,\"height\":%u}", k->u.image.width_px,
-                          k->u.image.height_px);
-            break;
-        case QR_BLOCK_CHART: /* the readers make none; a tree may hold one */
-            qr_buf_puts(b, "{\"type\":\"chart\",\"title\":");
-            if (k->u.chart.title)
-                qr_buf_json_str(b, k->u.chart.title, strlen(k->u.chart.title), 0);
-            else
-                qr_buf_puts(b, "null");
-            qr_buf_putc(b, '}');
-            break;
-        case QR_BLOCK_PAGE_BREAK:
-            qr_buf_puts(b, "{\"type\":\"page_break\"}");
-            break;
-        }
+        block_out(ps, &doc->blocks[i], 0);
     }
     qr_buf_puts(b, "]}\n");
 }
 
 qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out)
 {
-    if (to == QR_RD_JSON && !chunks) {
-        json_doc(doc, out);
-        return out->oom ? qr_fail(QR_E_NOMEM) : QR_OK;
-    }
+    qr_text_ctx tc;
+    qr_text_ctx_init(&tc, NULL, doc->lang, NULL);
     pieces ps;
     memset(&ps, 0, sizeof ps);
+    ps.tc = &tc;
     ps.md = to == QR_RD_MARKDOWN;
-    doc_pieces(&ps, doc);
-    if (chunks) {
-        write_chunks(&ps, chunks, out);
+    if (to == QR_RD_JSON && !chunks) {
+        ps.json = out;
+        json_doc(&ps, doc);
     } else {
-        int any = 0;
-        for (size_t i = 0; i < ps.n; i++) {
-            const piece *p = &ps.items[i];
-            if (p->heading < 0 || !p->text) continue;
-            if (any && p->sep) qr_buf_puts(out, p->sep);
-            qr_buf_puts(out, p->text);
-            any = 1;
+        doc_pieces(&ps, doc);
+        if (chunks) {
+            write_chunks(&ps, chunks, out);
+        } else {
+            int any = 0;
+            for (size_t i = 0; i < ps.n; i++) {
+                const piece *p = &ps.items[i];
+                if (p->heading < 0 || !p->text) continue;
+                if (any && p->sep) qr_buf_puts(out, p->sep);
+                qr_buf_puts(out, p->text);
+                any = 1;
+            }
+            if (any) qr_buf_putc(out, '\n');
         }
-        if (any) qr_buf_putc(out, '\n');
     }
     pieces_free(&ps);
+    qr_buf_free(&ps.run);
+    qr_text_ctx_free(&tc);
     return out->oom ? qr_fail(QR_E_NOMEM) : QR_OK;
 }
