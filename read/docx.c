@@ -412,12 +412,6 @@ static void end_table(dx *d)
 
 /* ---- the body ------------------------------------------------------------------ */
 
-static int link_ok(const char *url)
-{
-    return url && (strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
-                   strncasecmp(url, "mailto:", 7) == 0);
-}
-
 static void run_reset(dx *d)
 {
     memset(&d->flags, 0, sizeof d->flags);
@@ -536,7 +530,7 @@ static void element(dx *d, const node *x, int empty)
     } else if (is(x, "hyperlink")) {
         char *rid = attr_dup(x, "id");
         const qr_rd_rel *rel = qr_rd_rels_get(&d->rels, rid);
-        d->link = rel && rel->external && link_ok(rel->target) ? rel->target : NULL;
+        d->link = rel && rel->external && qr_link_ok(rel->target) ? rel->target : NULL;
         xmlFree(rid);
         if (empty) d->link = NULL;
     } else if (is(x, "docPr")) {

@@ -55,12 +55,6 @@ typedef struct px {
     char *alt;
 } px;
 
-static int link_ok(const char *url)
-{
-    return url && (strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
-                   strncasecmp(url, "mailto:", 7) == 0);
-}
-
 static void shape_reset(shape *s)
 {
     for (size_t i = 0; i < s->n; i++) {
@@ -292,7 +286,7 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
     } else if (p->in_rpr && qr_rd_is(x, "hlinkClick")) {
         char *rid = qr_rd_attr(x, "id");
         const qr_rd_rel *rel = qr_rd_rels_get(&p->rels, rid);
-        p->link = rel && rel->external && link_ok(rel->target) ? rel->target : NULL;
+        p->link = rel && rel->external && qr_link_ok(rel->target) ? rel->target : NULL;
         xmlFree(rid);
     } else if (p->in_run && qr_rd_is(x, "t")) {
         p->in_t = !empty;
