@@ -45,6 +45,7 @@ typedef struct jp {
     frame *st;
     size_t depth, cap;
     qr_jp_error *err;
+    const qr_jp_hook *hook; /* or NULL */
 } jp;
 
 static size_t pos(const jp *j)
@@ -90,6 +91,7 @@ struct frame {
     size_t key_off; /* objects: the pending member name, in keys */
     size_t key_len; /* its length */
     mark key_at;    /* where it starts (for a duplicate's error) */
+    size_t taken;   /* arrays: elements handed to the hook */
 };
 
 static void nomem(jp *j)
@@ -591,6 +593,19 @@ static void duplicate(jp *j, const frame *f)
             j->keys.data + f->key_off, f->key_len > 60 ? "..." : "");
 }
 
+/* Whether the top frame is root.<outer>[i].<inner>: its elements go to the hook. */
+static int hooked(const jp *j)
+{
+    const qr_jp_hook *h = j->hook;
+    if (!h || j->depth != 4) return 0;
+    const frame *f = j->st;
+    return json_is_object(f[0].v) && json_is_array(f[1].v) && json_is_object(f[2].v) &&
+           json_is_array(f[3].v) && f[0].key_len == strlen(h->outer) &&
+           memcmp(j->keys.data + f[0].key_off, h->outer, f[0].key_len) == 0 &&
+           f[2].key_len == strlen(h->inner) &&
+           memcmp(j->keys.data + f[2].key_off, h->inner, f[2].key_len) == 0;
+}
+
 static json_t *parse(jp *j)
 {
     json_t *v = NULL;
@@ -704,9 +719,18 @@ done:
                      "',' or '}' expected after a member, found %s", show(c, tmp));
             goto fail;
         }
-        int r = json_array_append_new(f->v, v);
-        v = NULL;
-        if (r != 0) goto oom;
+        if (hooked(j)) {
+            json_t *e = v;
+            v = NULL;
+            if (j->hook->fn(j->hook->ctx, json_array_size(j->st[1].v), f->taken++, e) != 0) {
+                fail(j, QR_JP_STOP, NULL, "the element hook stopped the parse");
+                goto fail;
+            }
+        } else {
+            int r = json_array_append_new(f->v, v);
+            v = NULL;
+            if (r != 0) goto oom;
+        }
         c = skip_ws(j);
         if (c == ',') {
             j->p++;
@@ -747,7 +771,12 @@ static json_t *run(jp *j, qr_jp_error *err)
 
 json_t *qr_jp_load(qr_jp_read_fn read, void *data, qr_jp_error *err)
 {
-    jp j = {.read = read, .data = data};
+    return qr_jp_load_hook(read, data, NULL, err);
+}
+
+json_t *qr_jp_load_hook(qr_jp_read_fn read, void *data, const qr_jp_hook *hook, qr_jp_error *err)
+{
+    jp j = {.read = read, .data = data, .hook = hook};
     j.buf = malloc(WINDOW);
     if (!j.buf) {
         memset(err, 0, sizeof *err);
