@@ -83,14 +83,7 @@ static qr_srows *record(qr_stream *s, size_t i)
 static void to_sheet(qr_stream *s, size_t i, qr_srows *sr)
 {
     if (s->cur == i) return;
-    if (s->cur != SIZE_MAX) {
-        qr_srows *old = &s->cs.sheets[s->cur];
-        old->n_errors = s->rc.n_errors;
-        old->n_suppressed = s->rc.n_suppressed;
-        old->n_warnings = s->rc.n_warnings;
-        old->limit = s->rc.limit;
-    }
-    s->cur = i;
+    s->cur = i; /* take_row keeps the old sheet's counters current */
     s->rc.errs = &sr->errs;
     s->rc.warns = s->warns ? &sr->warns : NULL;
     s->rc.n_errors = sr->n_errors;
@@ -189,6 +182,10 @@ static int take_row(void *ctx, size_t i, size_t r, json_t *row)
     json_decref(row);
     sr->cells += s->rc.n_cells - before;
     sr->n_json = r + 1;
+    sr->n_errors = s->rc.n_errors; /* the replay reads them: keep them current */
+    sr->n_suppressed = s->rc.n_suppressed;
+    sr->n_warnings = s->rc.n_warnings;
+    sr->limit = s->rc.limit;
     if (needs_eval(dst)) s->cs.fallback = 1;
     if (r >= QR_STREAM_HOLD) scratch_done(s);
     return s->rc.nomem ? -1 : 0;
