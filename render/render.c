@@ -200,9 +200,25 @@ typedef struct spec_in {
 
 /* ---- spreadsheets streamed from a file (spec/stream.h) ------------------------- */
 
-/* Specs from this size on stream when rendered from a file to .xlsx;
- * QUIRE_XLSX_STREAM=1 streams every one, =0 none (tests compare the two). */
+/* Specs from this size on stream when rendered from a file to .xlsx; the
+ * other spreadsheets compile their rows as read, in one pass that keeps
+ * them all (QR_STREAM_ALL). QUIRE_XLSX_STREAM=1 streams every one from a
+ * file, =all takes the one pass, =0 the tree path (tests compare them). */
 #define STREAM_MIN ((size_t)32 << 20)
+
+typedef struct text_in {
+    const char *p;
+    size_t len, pos;
+} text_in;
+
+static size_t text_read(void *ctx, char *buf, size_t size)
+{
+    text_in *t = ctx;
+    size_t n = t->len - t->pos < size ? t->len - t->pos : size;
+    memcpy(buf, t->p + t->pos, n);
+    t->pos += n;
+    return n;
+}
 
 typedef struct streamed {
     qr_stream *s;
@@ -221,21 +237,31 @@ static qr_status stream_run(void *src, qr_row_emit emit, void *ectx)
 
 /* Pass 1 when the spec streams: 1 with *doc and *st (errors reported), or
  * 0 when the tree path compiles it (the file rewound). */
-static int stream_compile(const spec_in *in, const qr_compile_opts *co, streamed *sd, qr_doc **doc,
-                          qr_result *res, qr_status *st)
+static int stream_compile(const spec_in *in, qr_format format, const qr_compile_opts *co,
+                          streamed *sd, qr_doc **doc, qr_result *res, qr_status *st)
 {
     const char *env = getenv("QUIRE_XLSX_STREAM");
-    int force = env && strcmp(env, "1") == 0;
-    if (!in->rewind || (env && strcmp(env, "0") == 0) || (!force && in->file_size < STREAM_MIN))
-        return 0;
+    if (env && strcmp(env, "0") == 0) return 0;
+    int force = env && strcmp(env, "1") == 0, all = env && strcmp(env, "all") == 0;
+    int how =
+        in->rewind && format == QR_FORMAT_XLSX && !all && (force || in->file_size >= STREAM_MIN)
+            ? (force ? QR_STREAM_FORCE : 0)
+            : QR_STREAM_ALL;
+    if (how == QR_STREAM_ALL && !in->rewind && !in->text) return 0; /* a pipe: read once */
+    if (!in->read && (*st = qr_input_size_check(in->len, &co->limits, &res->errors)) != QR_OK)
+        return 1; /* as qr_compile: before parsing */
     if (!(sd->s = qr_stream_new())) return 0;
     sd->in = in;
     sd->max_input = co->limits.max_input;
     sd->src = (qr_row_source){stream_run, sd};
-    if (qr_stream_compile(sd->s, in->read, in->ctx, co, force, doc, &res->errors, st)) return 1;
+    text_in t = {in->text, in->len, 0};
+    int done = in->read
+                   ? qr_stream_compile(sd->s, in->read, in->ctx, co, how, doc, &res->errors, st)
+                   : qr_stream_compile(sd->s, text_read, &t, co, how, doc, &res->errors, st);
+    if (done) return 1;
     qr_stream_free(sd->s);
     sd->s = NULL;
-    if (in->rewind(in->ctx) != 0) {
+    if (in->read && in->rewind(in->ctx) != 0) {
         *st = qr_errlist_add(&res->errors, QR_E_IO, "", "cannot read the spec", NULL);
         return 1;
     }
@@ -275,8 +301,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     qr_doc *doc = NULL;
     qr_status st = QR_OK;
     streamed sd = {0};
-    int by_stream = kind == QR_KIND_SPREADSHEET && format == QR_FORMAT_XLSX &&
-                    stream_compile(in, &co, &sd, &doc, res, &st);
+    int by_stream = kind == QR_KIND_SPREADSHEET && !sniffed &&
+                    stream_compile(in, format, &co, &sd, &doc, res, &st);
     if (!by_stream)
         st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
              : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)

@@ -240,6 +240,7 @@ struct qr_cc_stream {
     size_t n_sheets;
     qr_cc_fmts fmts; /* formats met by the rows (then by the whole workbook) */
     int fallback;    /* the tree path must compile this spec (stream.c says when) */
+    int all;         /* every row is kept (QR_STREAM_ALL): charts can read them */
 };
 
 /** compile.c: qr_compile_reader of a spreadsheet whose rows hook takes as

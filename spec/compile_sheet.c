@@ -879,7 +879,7 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
         size_t o2 = qr_cc_push_index(cc, i);
         json_t *sv = json_array_get(sheets, i);
         const qr_srows *sr = qr_cc_stream_rows(cc, i);
-        if (cs && json_is_object(sv) && json_object_get(sv, "charts"))
+        if (cs && !cs->all && json_is_object(sv) && json_object_get(sv, "charts"))
             cs->fallback = 1; /* charts read cells of any row: the tree path renders */
         sheet(cc, &ft, sv, &ss[i], names[i], sr);
         qr_cc_pop(cc, o2);

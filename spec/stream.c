@@ -29,6 +29,7 @@ struct qr_stream {
     size_t in_scratch;
     size_t cur; /* the sheet rc reports to, or SIZE_MAX */
     size_t max_depth;
+    size_t hold;       /* rows kept per sheet: QR_STREAM_HOLD, or all (QR_STREAM_ALL) */
     qr_errlist *warns; /* pass 1: the caller wants warnings */
     /* pass 2 */
     const qr_doc *out;
@@ -158,10 +159,10 @@ static int take_row(void *ctx, size_t i, size_t r, json_t *row)
     if (s->max_depth && s->max_depth <= 2048 && 4 + depth_of(row) > s->max_depth)
         s->cs.fallback = 1;
     qr_row tmp = {0}, *dst = &tmp;
-    if (r < QR_STREAM_HOLD) {
+    if (r < s->hold) {
         if (r == sr->cap_held) {
             size_t cap = sr->cap_held ? sr->cap_held * 2 : 256;
-            if (cap > QR_STREAM_HOLD) cap = QR_STREAM_HOLD;
+            if (cap > s->hold) cap = s->hold;
             qr_row *h = realloc(sr->held, cap * sizeof *h);
             if (!h) {
                 json_decref(row);
@@ -186,8 +187,8 @@ static int take_row(void *ctx, size_t i, size_t r, json_t *row)
     sr->n_suppressed = s->rc.n_suppressed;
     sr->n_warnings = s->rc.n_warnings;
     sr->limit = s->rc.limit;
-    if (needs_eval(dst)) s->cs.fallback = 1;
-    if (r >= QR_STREAM_HOLD) scratch_done(s);
+    if (!s->cs.all && needs_eval(dst)) s->cs.fallback = 1; /* with all rows kept, it can */
+    if (r >= s->hold) scratch_done(s);
     return s->rc.nomem ? -1 : 0;
 }
 
@@ -233,9 +234,12 @@ void qr_cc_stream_replay(qr_cc *cc, const qr_srows *sr, qr_row *out)
 }
 
 int qr_stream_compile(qr_stream *s, qr_read_fn read, void *ctx, const qr_compile_opts *opts,
-                      int force, qr_doc **doc, qr_errlist *errs, qr_status *st)
+                      int how, qr_doc **doc, qr_errlist *errs, qr_status *st)
 {
     *doc = NULL;
+    int force = how & QR_STREAM_FORCE;
+    s->cs.all = (how & QR_STREAM_ALL) != 0;
+    s->hold = s->cs.all ? SIZE_MAX : QR_STREAM_HOLD;
     qr_arena a = {0};
     s->doc = qr_arena_alloc(&a, sizeof *s->doc);
     if (!s->doc) {
@@ -268,7 +272,7 @@ int qr_stream_compile(qr_stream *s, qr_read_fn read, void *ctx, const qr_compile
     }
     qr_errlist_move(errs, &e1);
     if (opts->warnings) qr_errlist_move(opts->warnings, &w1);
-    if (*st != QR_OK || !*doc) return 1;
+    if (*st != QR_OK || !*doc || s->cs.all) return 1;
     /* Stream when some sheet has rows that were not kept (or when asked):
      * then every sheet, so one reader writes them all, in order. */
     qr_sheet *ss = (qr_sheet *)(*doc)->sheets;

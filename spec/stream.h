@@ -39,14 +39,22 @@ typedef struct qr_stream qr_stream;
 qr_stream *qr_stream_new(void);
 void qr_stream_free(qr_stream *s);
 
+enum {
+    QR_STREAM_FORCE = 1, /* mark the sheets streamed even when every row was kept */
+    QR_STREAM_ALL = 2    /* keep every row: one pass gives the whole document */
+};
+
 /** Pass 1 over a spreadsheet spec. Returns 0 when the tree path must
  *  compile it (nothing reported, *doc NULL); else 1 with *st: QR_OK and *doc,
  *  or the failure with its errors in errs (warnings in opts->warnings as
  *  qr_compile_reader gives them). Sheets whose rows were not all kept are
  *  marked streamed (tree.h), and then every sheet is, so that one reader
- *  writes the workbook in order; force marks them even when all were kept. */
+ *  writes the workbook in order. how: QR_STREAM_* flags. With QR_STREAM_ALL
+ *  the document is the tree path's, whole (its charts and formulas are
+ *  compiled and evaluated as usual): the rows are compiled as read, without
+ *  the jansson tree of them. */
 int qr_stream_compile(qr_stream *s, qr_read_fn read, void *ctx, const qr_compile_opts *opts,
-                      int force, qr_doc **doc, qr_errlist *errs, qr_status *st);
+                      int how, qr_doc **doc, qr_errlist *errs, qr_status *st);
 
 /** Whether pass 1 marked doc's sheets streamed (pass 2 is needed). */
 int qr_stream_needed(const qr_doc *doc);

@@ -347,6 +347,23 @@ static void hooked(const char *text, size_t expect_taken)
     check_hooked(text, strlen(text), expect_taken);
 }
 
+/* Reals through the fast path (json_parse.c's fast_real) and past its edges: bit for bit strtod's.
+ */
+static void test_reals(void **state)
+{
+    (void)state;
+    valid("[0.1,-0.0,0.0,1e22,1e23,1e-22,1e-23,123456789012345.6,1234567890123456.7,0.000001,"
+          "9007199254740993.0,-2.5e-3,5e+2,1E1,0.30000000000000004,1.7976931348623157e308,"
+          "4.9e-324,2.2250738585072014e-308,1234.56,-999999999999999e-22,100000000000000000000.5,"
+          "0.0000000000000000000000001,123e-5,7e21,7e22,7.0e22,70e21]");
+    for (int round = 0; round < 2000; round++) {
+        char text[64];
+        snprintf(text, sizeof text, "[%u.%0*ue%d]", rnd() % 100000, (int)(rnd() % 9) + 1,
+                 rnd() % 100000000u, (int)(rnd() % 60) - 30);
+        valid(text);
+    }
+}
+
 static void test_hook(void **state)
 {
     (void)state;
@@ -414,7 +431,7 @@ int main(void)
         cmocka_unit_test(test_values),       cmocka_unit_test(test_random_documents),
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_depth),
         cmocka_unit_test(test_read_failure), cmocka_unit_test(test_hook),
-        cmocka_unit_test(test_hook_errors),
+        cmocka_unit_test(test_reals),        cmocka_unit_test(test_hook_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
