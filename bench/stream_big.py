@@ -5,7 +5,8 @@ RSS and times measured.
 Usage: bench/stream_big.py [--mb 200] [--tree] [--keep]
 
 Writes a workbook of S2-like rows (1,000,000 rows per sheet at most, as Excel
-allows; 87 bytes a row) of about --mb megabytes into bench/work/, renders it
+allows; 108 bytes a row, so that 200 MB stay below the 20,000,000 cells of
+qr_limits.max_cells) of about --mb megabytes into bench/work/, renders it
 with `quire render ... --max-input` raised past its size, and prints wall,
 user and system time and the peak RSS of the process (wait4), then checks
 the .xlsx: every sheet's <dimension> and last <row>. --tree renders it on the
@@ -22,13 +23,13 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUIRE = os.environ.get("QUIRE", os.path.join(os.path.dirname(HERE), "build", "quire"))
-ROW_BYTES = 87
+ROW_BYTES = 108  # S2's rows with longer notes: 200 MB stay below max_cells (20,000,000)
 SHEET_ROWS = 1_000_000
 
 
 def generate(path, mb):
     rng = random.Random(22)
-    notes = ["note %d" % i for i in range(500)]
+    notes = ["a longer note, number %d of 500" % i for i in range(500)]
     regions = ["EMEA", "APAC", "AMER", "LATAM"]
     total = mb * 1_000_000 // ROW_BYTES
     sheets = []

@@ -168,6 +168,7 @@ def main():
     except ImportError:
         check("openpyxl is installed (tests need it)", False, "python3-openpyxl missing")
     same("generated mixed workbook, --strict (its warnings fail it)", path, ["--strict"], want_exit=1)
+    same("--max-output below the size (the writer thread stops)", path, ["--max-output", "100000"], want_exit=4)
 
     # errors deep in the rows, in every part of the spec, keys after the rows
     bad = mixed_rows(25000, 3)
