@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zip.h>
 #include <zlib.h>
@@ -431,8 +432,9 @@ typedef struct packed {
     uLong crc;
     size_t pos;
     zip_error_t err;
-    int used, spent; /* spent: libzip read it all and z is freed */
-    int gp_flags;    /* the general purpose bits libzip's deflate would set */
+    int used, spent;    /* spent: libzip read it all and z is freed */
+    int gp_flags;       /* the general purpose bits libzip's deflate would set */
+    uintptr_t released; /* z's pages below this went back to the system */
 } packed;
 
 static int z_init(z_stream *zs)
@@ -701,13 +703,29 @@ static qr_status pack_stream(pool *pl, part *pt, packed *pk)
 
 /* ---- zip ---------------------------------------------------------------------- */
 
+/* The pages of a big part libzip has read (it reads each entry once, in
+ * order: see ZIP_SOURCE_OPEN) go back to the system as it reads on, so a
+ * streamed sheet's deflated bytes and the archive's copy of them are not
+ * both whole in memory (issue 22: S2's peak). Only whole pages strictly
+ * after the buffer's first byte: malloc's header stays. */
+static void release_read(packed *pk)
+{
+    const uintptr_t page = 4096, step = (uintptr_t)8 << 20;
+    uintptr_t lo = ((uintptr_t)pk->z.data + page) & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)pk->z.data + pk->pos) & ~(page - 1);
+    if (lo < pk->released) lo = pk->released;
+    if (hi < lo + step) return; /* in 8 MiB steps: few system calls */
+    madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    pk->released = hi;
+}
+
 /* libzip reads a packed part as already deflated data. */
 static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
 {
     packed *pk = ud;
     switch (cmd) {
     case ZIP_SOURCE_OPEN:
-        if (pk->spent) { /* zip_close reads each entry once; never hand out less */
+        if (pk->spent || pk->released) { /* zip_close reads each entry once; never hand out less */
             zip_error_set(&pk->err, ZIP_ER_READ, 0);
             return -1;
         }
@@ -718,6 +736,7 @@ static zip_int64_t packed_cb(void *ud, void *data, zip_uint64_t len, zip_source_
         if (n > len) n = (size_t)len;
         memcpy(data, pk->z.data + pk->pos, n);
         pk->pos += n;
+        release_read(pk);
         return (zip_int64_t)n;
     }
     case ZIP_SOURCE_CLOSE:

@@ -57,16 +57,23 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
     qr_xlsx_sheet *ws = calloc(n, sizeof *ws);
     qr_package *p = qr_package_new();
     qr_buf wb = {0};
+    qr_xlsx_feed *feed = NULL; /* the rows of a streamed workbook (xlsx_stream.c) */
     if (!ws || !p || qr_xlsx_sst_init(&sst) != 0) {
         st = qr_fail(QR_E_NOMEM);
         goto done;
     }
     have_sst = 1;
+    int streamed = ctx->rows_src && sheets == doc->sheets && sheets[0].streamed;
+    sst.copy = streamed; /* rows come and go: the table keeps its strings */
     if (qr_xlsx_styles_init(&styles, doc->formats, doc->n_formats) != 0) {
         st = qr_fail(QR_E_NOMEM);
         goto done;
     }
     have_styles = 1;
+    if (streamed && !(feed = qr_xlsx_feed_new(sheets, n, ctx->rows_src, &sst, &styles))) {
+        st = qr_fail(QR_E_NOMEM);
+        goto done;
+    }
 
     if ((st = qr_xlsx_workbook_write(sheets, n, &wb)) != QR_OK) goto done;
     size_t wb_len;
@@ -82,7 +89,10 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
         snprintf(name, sizeof name, "xl/worksheets/sheet%zu.xml", i + 1);
         snprintf(target, sizeof target, "worksheets/sheet%zu.xml", i + 1);
         qr_xlsx_sheet_init(&ws[i], &sheets[i], i == 0, &sst, &styles);
-        if ((st = qr_package_add_stream(p, name, QR_CT_XLSX_WORKSHEET, qr_xlsx_sheet_fill, &ws[i])))
+        if ((st = feed ? qr_package_add_stream(p, name, QR_CT_XLSX_WORKSHEET, qr_xlsx_feed_fill,
+                                               qr_xlsx_feed_part(feed, i))
+                       : qr_package_add_stream(p, name, QR_CT_XLSX_WORKSHEET, qr_xlsx_sheet_fill,
+                                               &ws[i])))
             goto done;
         /* rId1.. in sheet order, as workbook.xml refers to them */
         if (!qr_package_rel(p, "xl/workbook.xml", QR_REL_WORKSHEET, target, 0)) {
@@ -108,8 +118,11 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
         for (size_t i = 0; i < n; i++)
             if (ws[i].status != QR_OK) st = ws[i].status;
     }
+    qr_xlsx_feed_free(feed); /* before the tables it writes into go */
+    feed = NULL;
 
 done:
+    qr_xlsx_feed_free(feed);
     if (ws)
         for (size_t i = 0; i < n; i++)
             qr_xlsx_sheet_fini(&ws[i]);

@@ -193,7 +193,9 @@ void qr_xlsx_autofit(const qr_sheet *sh, const char *const *formats, size_t n_fo
 {
     for (size_t i = 0; i < n; i++)
         w[i] = 0;
-    size_t rows = !sh->rows ? 0 : sh->n_rows < AUTOFIT_ROWS ? sh->n_rows : AUTOFIT_ROWS;
+    size_t have =
+        sh->streamed ? sh->n_held : sh->n_rows; /* a streamed sheet holds its first rows */
+    size_t rows = !sh->rows ? 0 : have < AUTOFIT_ROWS ? have : AUTOFIT_ROWS;
     for (size_t r = 0; r < rows; r++) {
         const qr_row *row = &sh->rows[r];
         double k = sh->header && r == 0 ? BOLD_SCALE : 1.0;

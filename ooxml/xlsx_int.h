@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
+#include "backend.h"
 #include "buf.h"
 #include <quire/error.h>
 #include "package.h"
@@ -58,6 +60,8 @@ typedef struct qr_xlsx_sst {
     /* streaming cursor (qr_xlsx_sst_fill) */
     uint32_t next;
     int started;
+    int copy;      /* keep a copy of each distinct string (a streamed workbook) */
+    qr_arena pool; /* the copies */
 } qr_xlsx_sst;
 
 /** An empty table. Returns 0 or -1 on OOM. */
@@ -165,6 +169,24 @@ void qr_xlsx_used_range(const qr_sheet *sh, char *buf, size_t size);
 /** Whether a text must keep Excel's quote prefix (it starts with = + - @,
  *  tab, CR or LF, so an editor would otherwise take it as a formula). */
 int qr_xlsx_needs_quote(const char *s, size_t len);
+
+/* ---- xlsx_stream.c: the sheets of a streamed workbook ---------------------------- */
+
+/* Every sheet of a workbook whose rows stream (tree.h's qr_sheet.streamed)
+ * is written by one thread that reads the spec again (ctx->rows_src) and
+ * writes each sheet's XML, in sheet order, into a ring of blocks per
+ * sheet; the packager takes them in order. The sheet bytes are those of
+ * the tree path (same head, rows and tail), so the file is too. */
+typedef struct qr_xlsx_feed qr_xlsx_feed;
+
+qr_xlsx_feed *qr_xlsx_feed_new(const qr_sheet *sheets, size_t n, const qr_row_source *src,
+                               qr_xlsx_sst *sst, qr_xlsx_styles *styles);
+/** Stop the thread if it still runs, and free. NULL is allowed. */
+void qr_xlsx_feed_free(qr_xlsx_feed *f);
+/** The fill context of sheet i (for qr_xlsx_feed_fill). */
+void *qr_xlsx_feed_part(qr_xlsx_feed *f, size_t i);
+/** qr_part_fill for xl/worksheets/sheetN.xml of a streamed workbook. */
+qr_status qr_xlsx_feed_fill(void *ctx, qr_buf *chunk, int *done);
 
 /* ---- xlsx_autofit.c: widths of columns without one ------------------------------ */
 

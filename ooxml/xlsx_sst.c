@@ -3,7 +3,8 @@
  * Every text cell refers to an <si> by index. The table deduplicates with
  * an open-addressing hash table (FNV-1a, linear probing, at most half
  * full); keys point into the tree's strings, so a million distinct strings
- * cost 16 bytes of item plus 8 of slots each, never a copy. The part is
+ * cost 16 bytes of item plus 8 of slots each, never a copy (a streamed
+ * workbook's rows come and go, so there the table keeps copies: copy). The part is
  * streamed after the sheets, when count (every reference) and uniqueCount
  * are known.
  */
@@ -35,6 +36,7 @@ int qr_xlsx_sst_init(qr_xlsx_sst *s)
 
 void qr_xlsx_sst_free(qr_xlsx_sst *s)
 {
+    qr_arena_free(&s->pool);
     free(s->items);
     free(s->slots);
     memset(s, 0, sizeof *s);
@@ -78,6 +80,7 @@ int64_t qr_xlsx_sst_add(qr_xlsx_sst *s, const char *str, uint32_t len)
         s->items = ni;
         s->cap = cap;
     }
+    if (s->copy && !(str = qr_arena_strndup(&s->pool, str, len))) return -1;
     uint32_t idx = s->n++;
     s->items[idx] = (qr_xlsx_sst_item){str, len, h};
     s->slots[j] = idx + 1;

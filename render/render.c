@@ -17,6 +17,7 @@
 #include "fonts.h"
 #include "formula.h"
 #include "kind_sniff.h"
+#include "stream.h"
 
 static const struct {
     const char *ext, *mime;
@@ -191,7 +192,79 @@ typedef struct spec_in {
     size_t len;
     qr_read_fn read;
     void *ctx;
+    int (*rewind)(void *ctx); /* a file that can be read again from its start, or NULL */
+    size_t file_size;
 } spec_in;
+
+/* ---- spreadsheets streamed from a file (spec/stream.h) ------------------------- */
+
+/* Specs from this size on stream when rendered from a file to .xlsx; the
+ * other spreadsheets compile their rows as read, in one pass that keeps
+ * them all (QR_STREAM_ALL). QUIRE_XLSX_STREAM=1 streams every one from a
+ * file, =all takes the one pass, =0 the tree path (tests compare them). */
+#define STREAM_MIN ((size_t)32 << 20)
+
+typedef struct text_in {
+    const char *p;
+    size_t len, pos;
+} text_in;
+
+static size_t text_read(void *ctx, char *buf, size_t size)
+{
+    text_in *t = ctx;
+    size_t n = t->len - t->pos < size ? t->len - t->pos : size;
+    memcpy(buf, t->p + t->pos, n);
+    t->pos += n;
+    return n;
+}
+
+typedef struct streamed {
+    qr_stream *s;
+    const spec_in *in;
+    size_t max_input;
+    const qr_doc *doc; /* pass 1's */
+    qr_row_source src;
+} streamed;
+
+static qr_status stream_run(void *src, qr_row_emit emit, void *ectx)
+{
+    streamed *sd = src;
+    if (sd->in->rewind(sd->in->ctx) != 0) return QR_E_IO;
+    return qr_stream_rows(sd->s, sd->doc, sd->in->read, sd->in->ctx, sd->max_input, emit, ectx);
+}
+
+/* Pass 1 when the spec streams: 1 with *doc and *st (errors reported), or
+ * 0 when the tree path compiles it (the file rewound). */
+static int stream_compile(const spec_in *in, qr_format format, const qr_compile_opts *co,
+                          streamed *sd, qr_doc **doc, qr_result *res, qr_status *st)
+{
+    const char *env = getenv("QUIRE_XLSX_STREAM");
+    if (env && strcmp(env, "0") == 0) return 0;
+    int force = env && strcmp(env, "1") == 0, all = env && strcmp(env, "all") == 0;
+    int how =
+        in->rewind && format == QR_FORMAT_XLSX && !all && (force || in->file_size >= STREAM_MIN)
+            ? (force ? QR_STREAM_FORCE : 0)
+            : QR_STREAM_ALL;
+    if (how == QR_STREAM_ALL && !in->rewind && !in->text) return 0; /* a pipe: read once */
+    if (!in->read && (*st = qr_input_size_check(in->len, &co->limits, &res->errors)) != QR_OK)
+        return 1; /* as qr_compile: before parsing */
+    if (!(sd->s = qr_stream_new())) return 0;
+    sd->in = in;
+    sd->max_input = co->limits.max_input;
+    sd->src = (qr_row_source){stream_run, sd};
+    text_in t = {in->text, in->len, 0};
+    int done = in->read
+                   ? qr_stream_compile(sd->s, in->read, in->ctx, co, how, doc, &res->errors, st)
+                   : qr_stream_compile(sd->s, text_read, &t, co, how, doc, &res->errors, st);
+    if (done) return 1;
+    qr_stream_free(sd->s);
+    sd->s = NULL;
+    if (in->read && in->rewind(in->ctx) != 0) {
+        *st = qr_errlist_add(&res->errors, QR_E_IO, "", "cannot read the spec", NULL);
+        return 1;
+    }
+    return 0;
+}
 
 /* Compile and run the backend into sink. */
 static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
@@ -225,20 +298,28 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     co.warnings = &res->warnings;
     co.canonical = format == QR_FORMAT_PNG; /* the PNG layout cache's key (pdf/pdf.c) */
     qr_doc *doc = NULL;
-    qr_status st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
-                   : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
-                              : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
+    qr_status st = QR_OK;
+    streamed sd = {0};
+    int by_stream = kind == QR_KIND_SPREADSHEET && !sniffed &&
+                    stream_compile(in, format, &co, &sd, &doc, res, &st);
+    if (!by_stream)
+        st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
+             : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
+                        : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
     qr_sniff_reader_free(&sr);
-    /* Formulas get their computed values as cached values (spec/formula.h). */
-    if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET)
+    /* Formulas get their computed values as cached values (spec/formula.h);
+     * a streamed workbook has none to compute (spec/stream.h). */
+    if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET && !qr_stream_needed(doc))
         st = qr_formula_eval_doc(doc, qr_output_epoch(), &res->warnings);
     if (st != QR_OK) {
         qr_doc_free(doc);
+        qr_stream_free(sd.s);
         return st;
     }
     const qr_backend *be = qr_backend_for(format);
     if (!be) {
         qr_doc_free(doc);
+        qr_stream_free(sd.s);
         qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
                         "this build of quire has no such backend", "the .%s backend is not built",
                         qr_format_ext(format));
@@ -259,8 +340,14 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.page_first = opts && opts->page_first > 0 ? opts->page_first : 0;
     ctx.page_last = opts && opts->page_last >= ctx.page_first ? opts->page_last : 0;
     ctx.epoch = qr_output_epoch();
+    sd.doc = doc;
+    ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);
+    if (st != QR_OK && sd.s && qr_stream_why(sd.s)[0])
+        qr_errlist_addf(&res->errors, QR_E_SPEC, "", "render it again once it is written whole",
+                        "the spec file changed while it was read: %s", qr_stream_why(sd.s));
+    qr_stream_free(sd.s);
     if (st == QR_OK && sink->status != QR_OK) st = sink->status;
     if (st == QR_OK && opts && opts->strict) st = strict_check(res);
     if (st == QR_E_LIMIT && res->errors.count == 0)
@@ -377,6 +464,13 @@ static size_t fd_read(void *ctx, char *out, size_t size)
     return n;
 }
 
+static int fd_rewind(void *ctx)
+{
+    fd_reader *r = ctx;
+    r->pos = r->len = 0;
+    return lseek(r->fd, 0, SEEK_SET) == 0 ? 0 : -1;
+}
+
 qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_format format,
                          const char *out_path, const qr_render_opts *opts, qr_result *res)
 {
@@ -396,7 +490,7 @@ qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_format format,
     /* A file's size is known: past max_input it fails before a byte is read. */
     qr_compile_opts co;
     compile_opts(&co, opts);
-    struct stat sb;
+    struct stat sb = {0};
     qr_status st;
     if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
         (st = qr_input_size_check((size_t)sb.st_size, &co.limits, &res->errors)) != QR_OK) {
@@ -410,6 +504,10 @@ qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_format format,
         return finish(res, QR_E_NOMEM);
     }
     spec_in in = {.read = fd_read, .ctx = &r};
+    if (S_ISREG(sb.st_mode)) { /* a file: a big sheet can stream (spec/stream.h) */
+        in.rewind = fd_rewind;
+        in.file_size = (size_t)sb.st_size;
+    }
     st = render_file(&in, kind, format, out_path, opts, res);
     if (r.err && st == QR_E_IO) {
         /* the compiler's "cannot read the spec", with the file named */

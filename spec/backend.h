@@ -18,6 +18,16 @@
 
 struct qr_fonts;
 
+/* The rows of streamed sheets (tree.h's qr_sheet.streamed), read again
+ * from the spec: run() hands each to emit in order (sheet index, the row's
+ * index among the spec's rows) and returns QR_OK once the spec has been
+ * read whole, or the failure (emit returning -1 stops it). */
+typedef int (*qr_row_emit)(void *ctx, size_t sheet, size_t r, const qr_row *row);
+typedef struct qr_row_source {
+    qr_status (*run)(void *src, qr_row_emit emit, void *ctx);
+    void *src;
+} qr_row_source;
+
 /* Everything a backend gets besides the tree. */
 typedef struct qr_render_ctx {
     const qr_doc *doc;
@@ -32,6 +42,7 @@ typedef struct qr_render_ctx {
     int page_first, page_last; /* previews as PDF: only these pages (1-based); 0, 0: all */
     int pages;                 /* set by the backend: pages, slides or sheets */
     long long epoch;           /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
+    const qr_row_source *rows_src; /* xlsx: the rows of streamed sheets, or NULL */
 } qr_render_ctx;
 
 typedef struct qr_backend {

@@ -300,9 +300,15 @@ qr_status qr_input_size_check(size_t len, const qr_limits *lim, qr_errlist *errs
 json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,
                      qr_errlist *errs, qr_status *st)
 {
+    return qr_json_read_hook(read, ctx, max_input, keep_strings, NULL, errs, st);
+}
+
+json_t *qr_json_read_hook(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,
+                          const qr_jp_hook *hook, qr_errlist *errs, qr_status *st)
+{
     qr_jp_error je;
     src s = {.read = read, .ctx = ctx, .max = max_input, .u = {.bad = (size_t)-1}};
-    json_t *root = qr_jp_load(src_fill, &s, &je);
+    json_t *root = qr_jp_load_hook(src_fill, &s, hook, &je);
     if (!root || s.stop) {
         /* The first failure of a check over the whole text wins: size, then
          * UTF-8, then syntax. */
@@ -334,7 +340,7 @@ json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_stri
                             QR_JP_MAX_DEPTH);
             return NULL;
         }
-        if (je.fail == QR_JP_NOMEM) {
+        if (je.fail == QR_JP_NOMEM || je.fail == QR_JP_STOP) { /* a hook stops on OOM */
             *st =
                 qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory while reading the spec", NULL);
             return NULL;
@@ -473,9 +479,12 @@ static const char *shape_hint(qr_kind kind)
            "\"text\": \"...\"}]}";
 }
 
-/* The path both entries share once their arguments are checked. */
+/* The path both entries share once their arguments are checked; with a
+ * stream (stream.c), the rows go to hook as read and doc_in (owned from
+ * here on once the text is read) is the document they were compiled into. */
 static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr_compile_opts *opts,
-                              qr_doc **out, qr_errlist *errs)
+                              qr_doc **out, qr_errlist *errs, qr_cc_stream *cs, qr_doc **doc_in,
+                              const qr_jp_hook *hook)
 {
     qr_compile_opts def;
     if (!opts) {
@@ -484,18 +493,19 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
     }
     const qr_limits *lim = &opts->limits;
     qr_status st;
-    json_t *root = qr_json_read(read, ctx, lim->max_input, 0, errs, &st);
+    json_t *root = qr_json_read_hook(read, ctx, lim->max_input, 0, hook, errs, &st);
     if (!root) return st;
 
     qr_arena a = {0};
-    qr_doc *doc = qr_arena_alloc(&a, sizeof *doc);
+    qr_doc *doc = cs ? *doc_in : qr_arena_alloc(&a, sizeof *doc);
+    if (cs) *doc_in = NULL;
     if (!doc) {
         json_decref(root);
         qr_arena_free(&a);
         qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
         return QR_E_NOMEM;
     }
-    doc->arena = a;
+    if (!cs) doc->arena = a;
     doc->kind = kind;
     qr_cc cc = {.doc = doc,
                 .a = &doc->arena,
@@ -503,7 +513,8 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
                 .lim = lim,
                 .base_dir = opts->base_dir,
                 .kind = kind,
-                .warns = opts->warnings};
+                .warns = opts->warnings,
+                .stream = cs};
 
     if (depth_check(&cc, root, lim->max_depth) == 0) {
         json_t *inner = json_is_object(root) ? json_object_get(root, "spec") : NULL;
@@ -538,6 +549,8 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
                 break;
             }
         }
+    } else if (cs) {
+        cs->fallback = 1; /* which value is too deep first: the tree path tells */
     }
     if (opts->canonical && !cc.n_errors && !cc.nomem) {
         qr_buf b = {0};
@@ -592,7 +605,7 @@ qr_status qr_compile(const char *json, size_t len, qr_kind kind, const qr_compil
     qr_status st = qr_input_size_check(len, &opts->limits, errs);
     if (st != QR_OK) return st;
     mem_src m = {json ? json : "", len};
-    return compile_read(mem_read, &m, kind, opts, out, errs);
+    return compile_read(mem_read, &m, kind, opts, out, errs, NULL, NULL, NULL);
 }
 
 qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind, const qr_compile_opts *opts,
@@ -603,5 +616,13 @@ qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind, const qr_c
         if (errs) qr_errlist_add(errs, QR_E_USAGE, "", "qr_compile_reader: bad arguments", NULL);
         return qr_fail(QR_E_USAGE);
     }
-    return compile_read(read, ctx, kind, opts, out, errs);
+    return compile_read(read, ctx, kind, opts, out, errs, NULL, NULL, NULL);
+}
+
+qr_status qr_compile_stream(qr_read_fn read, void *ctx, const qr_compile_opts *opts,
+                            qr_cc_stream *cs, qr_doc **doc_in, const qr_jp_hook *hook, qr_doc **out,
+                            qr_errlist *errs)
+{
+    *out = NULL;
+    return compile_read(read, ctx, QR_KIND_SPREADSHEET, opts, out, errs, cs, doc_in, hook);
 }

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compile.h"
 
@@ -23,6 +24,9 @@
 #define QR_CC_MAX_ERRORS 1000
 /* The same for warnings. */
 #define QR_CC_MAX_WARNINGS 100
+
+typedef struct qr_cc_stream qr_cc_stream;
+struct qr_jp_hook; /* json_parse.h */
 
 typedef struct qr_cc {
     qr_doc *doc;
@@ -50,6 +54,8 @@ typedef struct qr_cc {
 
     char *pool; /* string pool chunk: strings packed without alignment */
     size_t pool_left;
+
+    qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
 
 } qr_cc;
 
@@ -197,6 +203,59 @@ int qr_image_probe(const unsigned char *p, size_t n, qr_image *img, const char *
 void qr_cc_document(qr_cc *cc, json_t *root);
 void qr_cc_presentation(qr_cc *cc, json_t *root);
 void qr_cc_spreadsheet(qr_cc *cc, json_t *root);
+
+/* ---- compile_sheet.c and stream.c: sheets whose rows are compiled as read --------- */
+
+/* The number formats of a workbook: items[0] = "General", then the others
+ * in first-use order; copies of the strings live in arena a. */
+typedef struct qr_cc_fmts {
+    const char **items;
+    size_t n, cap;
+    uint32_t *slots; /* open addressing: index+1, 0 = free */
+    size_t n_slots;
+    qr_arena *a;
+} qr_cc_fmts;
+
+/** The index of format s (n bytes), added when new; -1 on OOM, -2 when full. */
+long qr_cc_fmt_add(qr_cc_fmts *t, const char *s, size_t n);
+void qr_cc_fmts_free(qr_cc_fmts *t);
+/** Compile rows[r] (the current path is the sheet's "rows") into *dst,
+ *  cells in cc->a, raising *n_cols to its length. Returns 0, or -1 when the
+ *  sheet's rows must stop (max_cells passed, out of memory). */
+int qr_cc_sheet_row(qr_cc *cc, qr_cc_fmts *ft, json_t *row, size_t r, qr_row *dst, size_t *n_cols);
+
+/* One sheet's rows as the streaming pass met them (stream.c). */
+typedef struct qr_srows {
+    size_t n_json; /* rows read */
+    size_t n_cols; /* the longest */
+    size_t cells;  /* cells counted */
+    qr_row *held;  /* the first n_held rows (cells in the document's arena) */
+    size_t n_held, cap_held;
+    qr_errlist errs, warns; /* what those rows reported, capped as qr_cc caps */
+    size_t n_errors, n_suppressed, n_warnings;
+    int limit;
+} qr_srows;
+
+struct qr_cc_stream {
+    qr_srows *sheets; /* by sheet index; n_json 0: nothing was streamed */
+    size_t n_sheets;
+    qr_cc_fmts fmts; /* formats met by the rows (then by the whole workbook) */
+    int fallback;    /* the tree path must compile this spec (stream.c says when) */
+    int all;         /* every row is kept (QR_STREAM_ALL): charts can read them */
+};
+
+/** compile.c: qr_compile_reader of a spreadsheet whose rows hook takes as
+ *  read (stream.c); *doc_in is the document they are compiled into, owned
+ *  by the compiler once the text has been read (*doc_in set to NULL). */
+qr_status qr_compile_stream(qr_read_fn read, void *ctx, const qr_compile_opts *opts,
+                            qr_cc_stream *cs, qr_doc **doc_in, const struct qr_jp_hook *hook,
+                            qr_doc **out, qr_errlist *errs);
+/** The streamed rows of sheet i, or NULL when it has none (or no stream). */
+const qr_srows *qr_cc_stream_rows(qr_cc *cc, size_t i);
+/** At the point where the tree path compiles the rows: report their
+ *  errors and warnings (as qr_cc_err and qr_cc_warn would have, capped),
+ *  count their cells, and copy the held rows to out. */
+void qr_cc_stream_replay(qr_cc *cc, const qr_srows *sr, qr_row *out);
 /** title and lang (shared by every kind). */
 void qr_cc_title_lang(qr_cc *cc, json_t *root);
 
@@ -220,6 +279,9 @@ size_t qr_utf8_check(const char *s, size_t n);
  *  bad string-wrapped spec), sets *st and returns NULL. */
 json_t *qr_json_read(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,
                      qr_errlist *errs, qr_status *st);
+/** qr_json_read with an element hook (json_parse.h): rows taken as read. */
+json_t *qr_json_read_hook(qr_read_fn read, void *ctx, size_t max_input, int keep_strings,
+                          const struct qr_jp_hook *hook, qr_errlist *errs, qr_status *st);
 /** qr_json_read over text in memory, with no size limit. */
 json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist *errs,
                       qr_status *st);

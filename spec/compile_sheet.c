@@ -26,6 +26,7 @@
 #include "compile_int.h"
 #include "schema.h"
 #include "casefold.h"
+#include "civil.h"
 
 /* Keys: the schema table's (schema_table.c). */
 
@@ -38,12 +39,7 @@
 
 /* ---- number formats ---------------------------------------------------------- */
 
-typedef struct fmt_table {
-    const char **items; /* items[0] = "General" */
-    size_t n, cap;
-    uint32_t *slots; /* open addressing: index+1, 0 = free */
-    size_t n_slots;
-} fmt_table;
+typedef qr_cc_fmts fmt_table;
 
 static uint32_t hash(const char *s, size_t n)
 {
@@ -70,9 +66,22 @@ static int fmt_grow(fmt_table *t)
     return 0;
 }
 
+void qr_cc_fmts_free(qr_cc_fmts *t)
+{
+    free(t->items);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
 /* The index of format s (n bytes), adding it; -1 when memory runs out, -2
  * when the table is full. */
 static long fmt_index(qr_cc *cc, fmt_table *t, const char *s, size_t n)
+{
+    (void)cc;
+    return qr_cc_fmt_add(t, s, n);
+}
+
+long qr_cc_fmt_add(qr_cc_fmts *t, const char *s, size_t n)
 {
     if ((t->n + 1) * 2 > t->n_slots && fmt_grow(t) < 0) return -1;
     size_t h = hash(s, n) & (t->n_slots - 1);
@@ -89,7 +98,7 @@ static long fmt_index(qr_cc *cc, fmt_table *t, const char *s, size_t n)
         t->items = items;
         t->cap = cap;
     }
-    const char *copy = qr_cc_strndup(cc, s, n);
+    const char *copy = qr_arena_strndup(t->a, s, n);
     if (!copy) return -1;
     t->items[t->n] = copy;
     t->slots[h] = (uint32_t)t->n + 1;
@@ -128,17 +137,6 @@ static int cell_format(qr_cc *cc, fmt_table *t, json_t *obj, uint16_t *fmt)
 }
 
 /* ---- dates ------------------------------------------------------------------------ */
-
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's algorithm). */
-static long days_from_civil(long y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    long era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (long)doe - 719468;
-}
 
 static int digits(const char *s, int n, unsigned *out)
 {
@@ -181,7 +179,7 @@ static int parse_date(const char *s, size_t n, double *serial, int *has_time, co
     /* Excel's 1900 system counts from 1899-12-30 (25569 days before 1970)
      * and believes 1900-02-29 existed, so serials agree with the calendar
      * only from 1900-03-01 (serial 61). */
-    long days = days_from_civil((long)y, mo, d) + 25569;
+    long days = (long)qr_days_from_civil((long long)y, mo, d) + 25569;
     if (days < 61) {
         *why = "dates before 1900-03-01 cannot be Excel dates (the 1900 date system counts a "
                "29 February 1900 that never existed)";
@@ -428,6 +426,40 @@ static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
     return res;
 }
 
+/* ---- rows --------------------------------------------------------------------------- */
+
+int qr_cc_sheet_row(qr_cc *cc, qr_cc_fmts *ft, json_t *row, size_t r, qr_row *dst, size_t *n_cols)
+{
+    if (!json_is_array(row)) {
+        size_t o2 = qr_cc_push_index(cc, r);
+        qr_cc_err(cc, "a row is an array of cells: [\"EMEA\", 1200.5, null, true]",
+                  "expected an array of cells, got %s", qr_cc_type_name(row));
+        qr_cc_pop(cc, o2);
+        return 0;
+    }
+    size_t n = json_array_size(row);
+    if (n > EXCEL_COLS) {
+        size_t o2 = qr_cc_push_index(cc, r);
+        qr_cc_err(cc, NULL, "%zu cells; a row has at most %u (Excel's limit)", n, EXCEL_COLS);
+        qr_cc_pop(cc, o2);
+        return 0;
+    }
+    if (!qr_cc_count_cells(cc, n)) return -1;
+    if (n) {
+        qr_cell *cells = qr_arena_array(cc->a, n, sizeof *cells);
+        if (!cells) {
+            qr_cc_oom(cc);
+            return -1;
+        }
+        for (size_t c = 0; c < n; c++)
+            cell(cc, ft, json_array_get(row, c), &cells[c], r, c);
+        dst->cells = cells;
+        dst->n = (uint32_t)n;
+        if (n > *n_cols) *n_cols = n;
+    }
+    return 0;
+}
+
 /* ---- sheet names ---------------------------------------------------------------- */
 
 static int name_error(const char *s, size_t n, const char **why)
@@ -651,7 +683,8 @@ static void sheet_widths(qr_cc *cc, json_t *w, qr_sheet *sh)
 enum { TRIM_EVERY = 1u << 17 };
 #endif
 
-static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char *name)
+static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char *name,
+                  const qr_srows *sr)
 {
     sh->path = qr_cc_path(cc);
     sh->name = name ? name : "";
@@ -703,14 +736,15 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
                       "expected an array of rows, got %s", qr_cc_type_name(rows));
         return;
     }
-    size_t n_json = json_array_size(rows), hdr = columns ? 1 : 0;
+    size_t n_json = sr ? sr->n_json : json_array_size(rows), hdr = columns ? 1 : 0;
     if (n_json + hdr > EXCEL_ROWS) {
         qr_cc_err_key(cc, "rows", "split the rows over several sheets",
                       "%zu rows; a sheet holds at most %u rows (Excel's limit)", n_json + hdr,
                       EXCEL_ROWS);
         return;
     }
-    qr_row *out = qr_arena_array(cc->a, n_json + hdr ? n_json + hdr : 1, sizeof *out);
+    size_t n_out = (sr ? sr->n_held : n_json) + hdr; /* streamed: the rows pass 1 kept */
+    qr_row *out = qr_arena_array(cc->a, n_out ? n_out : 1, sizeof *out);
     if (!out) {
         qr_cc_oom(cc);
         return;
@@ -745,36 +779,14 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
         qr_cc_pop(cc, o);
     }
     size_t o = qr_cc_push_key(cc, "rows");
-    for (size_t r = 0; r < n_json; r++) {
-        json_t *row = json_array_get(rows, r);
-        qr_row *dst = &out[r + hdr];
-        if (!json_is_array(row)) {
-            size_t o2 = qr_cc_push_index(cc, r);
-            qr_cc_err(cc, "a row is an array of cells: [\"EMEA\", 1200.5, null, true]",
-                      "expected an array of cells, got %s", qr_cc_type_name(row));
-            qr_cc_pop(cc, o2);
-            continue;
-        }
-        size_t n = json_array_size(row);
-        if (n > EXCEL_COLS) {
-            size_t o2 = qr_cc_push_index(cc, r);
-            qr_cc_err(cc, NULL, "%zu cells; a row has at most %u (Excel's limit)", n, EXCEL_COLS);
-            qr_cc_pop(cc, o2);
-            continue;
-        }
-        if (!qr_cc_count_cells(cc, n)) break;
-        if (n) {
-            qr_cell *cells = qr_arena_array(cc->a, n, sizeof *cells);
-            if (!cells) {
-                qr_cc_oom(cc);
-                break;
-            }
-            for (size_t c = 0; c < n; c++)
-                cell(cc, ft, json_array_get(row, c), &cells[c], r, c);
-            dst->cells = cells;
-            dst->n = (uint32_t)n;
-            if (n > n_cols) n_cols = n;
-        }
+    if (sr) {
+        qr_cc_stream_replay(cc, sr, out + hdr);
+        sh->n_held = hdr + sr->n_held;
+        sh->stream_from = hdr;
+        if (sr->n_cols > n_cols) n_cols = sr->n_cols;
+    }
+    for (size_t r = 0; !sr && r < n_json; r++) {
+        if (qr_cc_sheet_row(cc, ft, json_array_get(rows, r), r, &out[r + hdr], &n_cols) < 0) break;
         /* The row is converted: free its JSON now. */
         json_array_set_new(rows, r, json_null());
 #if defined(__GLIBC__)
@@ -833,11 +845,16 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
         return;
     }
     size_t n = json_array_size(sheets);
-    fmt_table ft = {0};
+    fmt_table ft = {.a = cc->a};
+    qr_cc_stream *cs = cc->stream;
+    if (cs) { /* the formats the streamed rows met, in the order they met them */
+        ft = cs->fmts;
+        memset(&cs->fmts, 0, sizeof cs->fmts);
+    }
     const char **names = NULL;
     qr_sheet *ss = NULL;
     if (!qr_cc_check_blocks(cc, n, "sheets")) goto done;
-    if (fmt_index(cc, &ft, "General", 7) != 0) {
+    if (!cs && fmt_index(cc, &ft, "General", 7) != 0) {
         qr_cc_oom(cc);
         goto done;
     }
@@ -850,7 +867,11 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     sheet_names(cc, sheets, names);
     for (size_t i = 0; i < n; i++) {
         size_t o2 = qr_cc_push_index(cc, i);
-        sheet(cc, &ft, json_array_get(sheets, i), &ss[i], names[i]);
+        json_t *sv = json_array_get(sheets, i);
+        const qr_srows *sr = qr_cc_stream_rows(cc, i);
+        if (cs && !cs->all && json_is_object(sv) && json_object_get(sv, "charts"))
+            cs->fallback = 1; /* charts read cells of any row: the tree path renders */
+        sheet(cc, &ft, sv, &ss[i], names[i], sr);
         qr_cc_pop(cc, o2);
     }
     const char **formats = qr_arena_array(cc->a, ft.n, sizeof *formats);
@@ -867,7 +888,9 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
         sheet_charts(cc, json_array_get(sheets, i), i, &ss[i]);
 done:
     free(names);
-    free(ft.items);
-    free(ft.slots);
+    if (cs)
+        cs->fmts = ft; /* the stream's second pass looks formats up in the same table */
+    else
+        qr_cc_fmts_free(&ft);
     qr_cc_pop(cc, o);
 }

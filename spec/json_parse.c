@@ -45,6 +45,7 @@ typedef struct jp {
     frame *st;
     size_t depth, cap;
     qr_jp_error *err;
+    const qr_jp_hook *hook; /* or NULL */
 } jp;
 
 static size_t pos(const jp *j)
@@ -90,6 +91,7 @@ struct frame {
     size_t key_off; /* objects: the pending member name, in keys */
     size_t key_len; /* its length */
     mark key_at;    /* where it starts (for a duplicate's error) */
+    size_t taken;   /* arrays: elements handed to the hook */
 };
 
 static void nomem(jp *j)
@@ -424,6 +426,43 @@ static int number_ok(const char *s, int *real)
     return s[i] == '\0';
 }
 
+/* Clinger's fast path: a real whose digits, without the point, make an
+ * integer m below 2^53 and whose decimal exponent e is within +-22 is
+ * exactly m * 10^e or m / 10^-e: both operands are exact doubles and IEEE
+ * multiplication and division round correctly, so the result is strtod's,
+ * bit for bit. 1234.56, 0.125, -3e5 take it; the rest goes to strtod. */
+static int fast_real(const char *s, double *out)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    int neg = *s == '-';
+    s += neg;
+    uint64_t m = 0;
+    int digits = 0, e = 0;
+    for (; digit(*s); s++)
+        if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
+    if (*s == '.')
+        for (s++; digit(*s); s++, e--)
+            if (m || *s != '0') m = m * 10 + (uint64_t)(*s - '0'), digits++;
+    if (digits > 15) return 0; /* m < 10^15 < 2^53 */
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        int eneg = *s == '-', x = 0;
+        if (*s == '+' || *s == '-') s++;
+        for (; digit(*s); s++) {
+            if (x > 1000) return 0;
+            x = x * 10 + (*s - '0');
+        }
+        e += eneg ? -x : x;
+    }
+    if (*s || e < -22 || e > 22) return 0;
+    double d = (double)m;
+    d = e < 0 ? d / pow10[-e] : d * pow10[e];
+    *out = neg ? -d : d;
+    return 1;
+}
+
 static json_t *number(jp *j)
 {
     mark m = here(j);
@@ -438,6 +477,7 @@ static json_t *number(jp *j)
         return NULL;
     }
     json_t *v;
+    double d_fast;
     if (!real) {
         int neg = s[0] == '-';
         uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, acc = 0;
@@ -452,6 +492,8 @@ static json_t *number(jp *j)
         }
         json_int_t iv = neg ? (json_int_t)(0 - acc) : (json_int_t)acc;
         v = json_integer(iv);
+    } else if (fast_real(s, &d_fast)) {
+        v = json_real(d_fast);
     } else {
         pthread_once(&c_locale_once, c_locale_init);
         if (!c_locale) {
@@ -591,6 +633,19 @@ static void duplicate(jp *j, const frame *f)
             j->keys.data + f->key_off, f->key_len > 60 ? "..." : "");
 }
 
+/* Whether the top frame is root.<outer>[i].<inner>: its elements go to the hook. */
+static int hooked(const jp *j)
+{
+    const qr_jp_hook *h = j->hook;
+    if (!h || j->depth != 4) return 0;
+    const frame *f = j->st;
+    return json_is_object(f[0].v) && json_is_array(f[1].v) && json_is_object(f[2].v) &&
+           json_is_array(f[3].v) && f[0].key_len == strlen(h->outer) &&
+           memcmp(j->keys.data + f[0].key_off, h->outer, f[0].key_len) == 0 &&
+           f[2].key_len == strlen(h->inner) &&
+           memcmp(j->keys.data + f[2].key_off, h->inner, f[2].key_len) == 0;
+}
+
 static json_t *parse(jp *j)
 {
     json_t *v = NULL;
@@ -704,9 +759,18 @@ done:
                      "',' or '}' expected after a member, found %s", show(c, tmp));
             goto fail;
         }
-        int r = json_array_append_new(f->v, v);
-        v = NULL;
-        if (r != 0) goto oom;
+        if (hooked(j)) {
+            json_t *e = v;
+            v = NULL;
+            if (j->hook->fn(j->hook->ctx, json_array_size(j->st[1].v), f->taken++, e) != 0) {
+                fail(j, QR_JP_STOP, NULL, "the element hook stopped the parse");
+                goto fail;
+            }
+        } else {
+            int r = json_array_append_new(f->v, v);
+            v = NULL;
+            if (r != 0) goto oom;
+        }
         c = skip_ws(j);
         if (c == ',') {
             j->p++;
@@ -747,7 +811,12 @@ static json_t *run(jp *j, qr_jp_error *err)
 
 json_t *qr_jp_load(qr_jp_read_fn read, void *data, qr_jp_error *err)
 {
-    jp j = {.read = read, .data = data};
+    return qr_jp_load_hook(read, data, NULL, err);
+}
+
+json_t *qr_jp_load_hook(qr_jp_read_fn read, void *data, const qr_jp_hook *hook, qr_jp_error *err)
+{
+    jp j = {.read = read, .data = data, .hook = hook};
     j.buf = malloc(WINDOW);
     if (!j.buf) {
         memset(err, 0, sizeof *err);

@@ -34,7 +34,8 @@ typedef enum qr_jp_fail {
     QR_JP_SYNTAX, /* not JSON (or a number out of range, a duplicate key) */
     QR_JP_DEPTH,  /* nested deeper than QR_JP_MAX_DEPTH */
     QR_JP_NOMEM,
-    QR_JP_READ /* the reader returned (size_t)-1 */
+    QR_JP_READ, /* the reader returned (size_t)-1 */
+    QR_JP_STOP  /* the element hook (qr_jp_hook) stopped the parse */
 } qr_jp_fail;
 
 typedef struct qr_jp_error {
@@ -54,5 +55,25 @@ json_t *qr_jp_load(qr_jp_read_fn read, void *data, qr_jp_error *err);
 
 /** qr_jp_load over text in memory (the same UTF-8 promise applies). */
 json_t *qr_jp_loadb(const char *text, size_t len, qr_jp_error *err);
+
+/* ---- streaming: an element hook ----------------------------------------------------- */
+
+/* The elements of the arrays at root.<outer>[i].<inner> (e.g. "sheets" and
+ * "rows": every row of every sheet) can be taken as they are read instead
+ * of being appended: each one, once complete, is handed to fn with the
+ * index i of its outer element and its own index r, and fn owns it (it
+ * must json_decref it). The array in the result then stays empty, so the
+ * tree of the whole text is never built; everything else is parsed as
+ * usual, duplicate keys and all. The hook fires only for that exact shape
+ * (root an object, outer an array of objects, inner an array); fn returns
+ * 0, or -1 to stop the parse (QR_JP_STOP). */
+typedef struct qr_jp_hook {
+    const char *outer, *inner;
+    int (*fn)(void *ctx, size_t i, size_t r, json_t *element);
+    void *ctx;
+} qr_jp_hook;
+
+/** qr_jp_load with an element hook (NULL: qr_jp_load). */
+json_t *qr_jp_load_hook(qr_jp_read_fn read, void *data, const qr_jp_hook *hook, qr_jp_error *err);
 
 #endif

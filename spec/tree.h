@@ -279,6 +279,13 @@ typedef struct qr_sheet {
     const qr_chart *charts;     /* n_charts charts anchored on this sheet */
     size_t n_charts;
     const char *path;
+    /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
+     * sees one): rows holds just the first n_held of its n_rows rows (the
+     * autofit's sample), and the rows from stream_from on (the spec's rows,
+     * after a "columns" row) arrive again through qr_render_ctx.rows_src.
+     * streamed 0: rows holds all n_rows. */
+    int streamed;
+    size_t n_held, stream_from;
 } qr_sheet;
 
 /* ---- the document ------------------------------------------------------------ */

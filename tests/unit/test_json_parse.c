@@ -288,12 +288,150 @@ static void test_read_failure(void **state)
     assert_int_equal(e.fail, QR_JP_READ);
 }
 
+/* ---- the element hook ------------------------------------------------------------- */
+
+/* What the hook took, put back: each element appended to root.sheets[i].rows. */
+typedef struct taken {
+    json_t *list;      /* [[i, r, element], ...] */
+    size_t stop_after; /* 0: never stop */
+} taken;
+
+static int take(void *ctx, size_t i, size_t r, json_t *e)
+{
+    taken *t = ctx;
+    json_array_append_new(t->list, json_pack("[IIo]", (json_int_t)i, (json_int_t)r, e));
+    return t->stop_after && json_array_size(t->list) == t->stop_after ? -1 : 0;
+}
+
+static json_t *put_back(json_t *root, json_t *list)
+{
+    size_t k;
+    json_t *e;
+    json_array_foreach(list, k, e)
+    {
+        size_t i = (size_t)json_integer_value(json_array_get(e, 0));
+        size_t r = (size_t)json_integer_value(json_array_get(e, 1));
+        json_t *rows = json_object_get(json_array_get(json_object_get(root, "sheets"), i), "rows");
+        assert_non_null(rows);
+        assert_int_equal(json_array_size(rows), r); /* in order, none skipped */
+        json_array_append(rows, json_array_get(e, 2));
+    }
+    return root;
+}
+
+/* Hooked parses in pieces of 1..4096 bytes: the skeleton plus what the hook
+ * took is what a plain parse gives; expect_taken elements were taken. */
+static void check_hooked(const char *text, size_t len, size_t expect_taken)
+{
+    json_t *want = jansson(text, len);
+    assert_non_null(want);
+    static const size_t sizes[] = {1, 2, 3, 5, 64, 4096};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        taken t = {json_array(), 0};
+        qr_jp_hook h = {"sheets", "rows", take, &t};
+        pieces s = {text, len, sizes[k]};
+        qr_jp_error e;
+        json_t *got = qr_jp_load_hook(read_pieces, &s, &h, &e);
+        if (!got) print_message("rejected: %s\n", e.text);
+        assert_non_null(got);
+        assert_int_equal(json_array_size(t.list), expect_taken);
+        assert_same(want, put_back(got, t.list));
+        json_decref(got);
+        json_decref(t.list);
+    }
+    json_decref(want);
+}
+
+static void hooked(const char *text, size_t expect_taken)
+{
+    check_hooked(text, strlen(text), expect_taken);
+}
+
+/* Reals through the fast path (json_parse.c's fast_real) and past its edges: bit for bit strtod's.
+ */
+static void test_reals(void **state)
+{
+    (void)state;
+    valid("[0.1,-0.0,0.0,1e22,1e23,1e-22,1e-23,123456789012345.6,1234567890123456.7,0.000001,"
+          "9007199254740993.0,-2.5e-3,5e+2,1E1,0.30000000000000004,1.7976931348623157e308,"
+          "4.9e-324,2.2250738585072014e-308,1234.56,-999999999999999e-22,100000000000000000000.5,"
+          "0.0000000000000000000000001,123e-5,7e21,7e22,7.0e22,70e21]");
+    for (int round = 0; round < 2000; round++) {
+        char text[64];
+        snprintf(text, sizeof text, "[%u.%0*ue%d]", rnd() % 100000, (int)(rnd() % 9) + 1,
+                 rnd() % 100000000u, (int)(rnd() % 60) - 30);
+        valid(text);
+    }
+}
+
+static void test_hook(void **state)
+{
+    (void)state;
+    hooked("{\"sheets\":[{\"rows\":[[1,2],[3],[]]}]}", 3);
+    hooked("{\"title\":\"t\",\"sheets\":[{\"name\":\"a\",\"rows\":[[1]]},{\"rows\":[]},"
+           "{\"columns\":[\"x\"],\"rows\":[[{\"value\":1,\"format\":\"0\"}],\"s\",null]}],"
+           "\"theme\":\"dark\"}",
+           4);
+    /* other shapes are parsed as usual: nothing taken */
+    hooked("[{\"sheets\":[{\"rows\":[[1]]}]}]", 0);
+    hooked("{\"sheets\":{\"rows\":[[1]]}}", 0);
+    hooked("{\"sheets\":[[{\"rows\":[[1]]}]]}", 0);
+    hooked("{\"sheets\":[{\"rows\":{\"a\":[1]}}]}", 0);
+    hooked("{\"rows\":[[1]],\"sheet\":[{\"rows\":[[1]]}]}", 0);
+    hooked("{\"spec\":{\"sheets\":[{\"rows\":[[1]]}]}}", 0);
+    hooked("{\"sheets\":[{\"row\":[[1]],\"rowsx\":[[1]],\"x\":{\"rows\":[[1]]}}]}", 0);
+    /* random rows, in a sheet */
+    for (int round = 0; round < 100; round++) {
+        qr_buf b = {0};
+        qr_buf_puts(&b, "{\"sheets\":[{\"name\":\"s\",\"rows\":[");
+        for (int i = 0; i < 20; i++) {
+            if (i) qr_buf_puts(&b, ",\n");
+            gen(&b, 0);
+        }
+        qr_buf_puts(&b, "]},{\"rows\":[[1]]}]}");
+        assert_false(b.oom);
+        check_hooked(b.data, b.len, 21);
+        qr_buf_free(&b);
+    }
+}
+
+static void test_hook_errors(void **state)
+{
+    (void)state;
+    /* an error after taken rows is the error a plain parse gives */
+    const char *text = "{\"sheets\":[{\"rows\":[[1],[2],[3,]]}]}";
+    taken t = {json_array(), 0};
+    qr_jp_hook h = {"sheets", "rows", take, &t};
+    qr_jp_error e, e2;
+    assert_null(qr_jp_load_hook(read_pieces, &(pieces){text, strlen(text), 3}, &h, &e));
+    assert_null(qr_jp_loadb(text, strlen(text), &e2));
+    assert_int_equal(e.fail, QR_JP_SYNTAX);
+    assert_string_equal(e.text, e2.text);
+    assert_int_equal(e.position, e2.position);
+    assert_int_equal(json_array_size(t.list), 2);
+    json_decref(t.list);
+    /* a duplicate "rows" is still a duplicate */
+    text = "{\"sheets\":[{\"rows\":[[1]],\"rows\":[[2]]}]}";
+    t.list = json_array();
+    assert_null(qr_jp_load_hook(read_pieces, &(pieces){text, strlen(text), 4096}, &h, &e));
+    assert_string_equal(e.text, "duplicate object key \"rows\"");
+    json_decref(t.list);
+    /* the hook stops the parse */
+    text = "{\"sheets\":[{\"rows\":[[1],[2],[3]]}]}";
+    t = (taken){json_array(), 2};
+    assert_null(qr_jp_load_hook(read_pieces, &(pieces){text, strlen(text), 1}, &h, &e));
+    assert_int_equal(e.fail, QR_JP_STOP);
+    assert_int_equal(json_array_size(t.list), 2);
+    json_decref(t.list);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),       cmocka_unit_test(test_random_documents),
         cmocka_unit_test(test_errors),       cmocka_unit_test(test_depth),
-        cmocka_unit_test(test_read_failure),
+        cmocka_unit_test(test_read_failure), cmocka_unit_test(test_hook),
+        cmocka_unit_test(test_reals),        cmocka_unit_test(test_hook_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
