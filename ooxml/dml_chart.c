@@ -10,12 +10,14 @@
 #include "backends.h"
 #include "chart.h"
 #include "compile.h"
+#include "style.h"
 
 /* Where the data sit: the embedded workbook's cells or the sheet's ranges. */
 typedef struct cw {
     qr_xml *x;
     const qr_chart *ch;
     int embedded;
+    uint32_t grid; /* the theme's chart gridlines */
 } cw;
 
 static int is_pie(const qr_chart *c)
@@ -305,7 +307,7 @@ static void axis(cw *w, int cat, long long id, long long cross, const char *pos,
         qr_xml_start(x, "c:majorGridlines");
         qr_xml_start(x, "c:spPr");
         qr_xml_start(x, "a:ln");
-        rgb(x, 0xE5E7EB);
+        rgb(x, w->grid);
         qr_xml_end(x);
         qr_xml_end(x);
         qr_xml_end(x);
@@ -405,11 +407,11 @@ static void plot_area(cw *w)
     qr_xml_end(x);
 }
 
-qr_status qr_ooxml_chart_xml(const qr_chart *ch, int embedded, qr_buf *out)
+qr_status qr_ooxml_chart_xml(const qr_chart *ch, int embedded, const qr_style *st, qr_buf *out)
 {
     qr_xml *x = qr_xml_new(out);
     if (!x) return qr_fail(QR_E_NOMEM);
-    cw w = {x, ch, embedded};
+    cw w = {x, ch, embedded, (st ? *st : qr_style_get(QR_THEME_PLAIN, 0)).chart_grid};
     qr_xml_decl(x);
     qr_xml_start(x, "c:chartSpace");
     qr_xml_attr(x, "xmlns:c", QR_NS_C);
@@ -531,12 +533,12 @@ static qr_status add_xml(qr_package *pkg, const char *name, const char *ct, qr_b
 }
 
 qr_status qr_ooxml_add_chart(qr_package *pkg, const qr_chart *ch, const char *root, size_t n,
-                             int embed, long long epoch)
+                             int embed, long long epoch, const qr_style *style)
 {
     char name[128], target[128], ename[128];
     snprintf(name, sizeof name, "%s/charts/chart%zu.xml", root, n);
     qr_buf b = {0};
-    qr_status st = qr_ooxml_chart_xml(ch, embed, &b);
+    qr_status st = qr_ooxml_chart_xml(ch, embed, style, &b);
     if (st != QR_OK) {
         qr_buf_free(&b);
         return st;

@@ -27,15 +27,18 @@
 #define QR_REL_PACKAGE QR_REL_BASE "package"
 #define QR_REL_DRAWING QR_REL_BASE "drawing"
 
+struct qr_style;
 /** Add <root>/charts/chart<n>.xml for ch to pkg; embed: also
  *  <root>/embeddings/Microsoft_Excel_Worksheet<n>.xlsx holding the data
- *  (else the series use the chart's sheet ranges or literals). */
+ *  (else the series use the chart's sheet ranges or literals). st: the
+ *  theme whose chart ink the gridlines take (spec/style.h; NULL: plain). */
 qr_status qr_ooxml_add_chart(qr_package *pkg, const qr_chart *ch, const char *root, size_t n,
-                             int embed, long long epoch);
+                             int embed, long long epoch, const struct qr_style *st);
 
 /** The c:chartSpace XML of ch into out (embedded: refers to the embedded
  *  workbook's cells and to relationship rId1 for it). */
-qr_status qr_ooxml_chart_xml(const qr_chart *ch, int embedded, qr_buf *out);
+qr_status qr_ooxml_chart_xml(const qr_chart *ch, int embedded, const struct qr_style *st,
+                             qr_buf *out);
 
 /** The embedded workbook (.xlsx bytes) of ch into out. */
 qr_status qr_ooxml_chart_workbook(const qr_chart *ch, long long epoch, qr_buf *out);

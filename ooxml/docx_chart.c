@@ -15,7 +15,7 @@ void qr_docx_write_chart(qr_docx *d, const qr_block *b)
     size_t n = ++d->n_charts;
     char target[64];
     snprintf(target, sizeof target, "charts/chart%zu.xml", n);
-    qr_docx_fail(d, qr_ooxml_add_chart(d->pkg, ch, "word", n, 1, d->ctx->epoch));
+    qr_docx_fail(d, qr_ooxml_add_chart(d->pkg, ch, "word", n, 1, d->ctx->epoch, &d->style));
     const char *rid = qr_package_rel(d->pkg, "word/document.xml", QR_REL_CHART, target, 0);
     if (!rid) qr_docx_fail(d, QR_E_NOMEM);
     if (d->status != QR_OK) return;

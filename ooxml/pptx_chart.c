@@ -13,7 +13,8 @@ void qr_pptx_write_chart(qr_pptx *pp, qr_xml *x, int id, const qr_chart *ch, qr_
     char target[64], name[32];
     snprintf(target, sizeof target, "../charts/chart%zu.xml", n);
     snprintf(name, sizeof name, "Chart %zu", n);
-    if (qr_pptx_fail(pp, qr_ooxml_add_chart(pp->pkg, ch, "ppt", n, 1, pp->ctx->epoch))) return;
+    if (qr_pptx_fail(pp, qr_ooxml_add_chart(pp->pkg, ch, "ppt", n, 1, pp->ctx->epoch, &pp->style)))
+        return;
     const char *rid = qr_package_rel(pp->pkg, part, QR_REL_CHART, target, 0);
     if (!rid) {
         qr_pptx_fail(pp, QR_E_NOMEM);

@@ -29,10 +29,10 @@ static void write_a_solidfill_scheme(qr_xml *x, const char *clr, const char *mod
  * dark theme maps bg1 to dk1 in the master's clrMap), the title colour
  * (dk2, the master's tx2), accent1 and the link colour are the theme's
  * (spec/style.h); lt2 is the text on the accent;
- * the other accents are the chart palette. */
+ * the other accents are the chart palette (qr_style_series). */
 static void write_a_clrscheme(qr_xml *x, const qr_style *st)
 {
-    char text[7], bg[7], title[7], on_accent[7], accent[7], link[7];
+    char text[7], bg[7], title[7], on_accent[7], accent[7], link[7], visited[7], series[6][7];
     int dark = qr_style_dark(st);
     qr_style_hex(dark ? st->background : st->text, text);
     qr_style_hex(dark ? st->text : st->background, bg);
@@ -40,11 +40,16 @@ static void write_a_clrscheme(qr_xml *x, const qr_style *st)
     qr_style_hex(st->on_accent, on_accent);
     qr_style_hex(st->accent, accent);
     qr_style_hex(st->link, link);
+    qr_style_hex(st->visited, visited);
+    for (int i = 1; i < 6; i++)
+        qr_style_hex(qr_style_series[i], series[i]);
     const char *const slots[12][2] = {
-        {"a:dk1", text},         {"a:lt1", bg},           {"a:dk2", title},
-        {"a:lt2", on_accent},    {"a:accent1", accent},   {"a:accent2", "EA580C"},
-        {"a:accent3", "16A34A"}, {"a:accent4", "9333EA"}, {"a:accent5", "0891B2"},
-        {"a:accent6", "CA8A04"}, {"a:hlink", link},       {"a:folHlink", "7C3AED"},
+        {"a:dk1", text},          {"a:lt1", bg},
+        {"a:dk2", title},         {"a:lt2", on_accent},
+        {"a:accent1", accent},    {"a:accent2", series[1]},
+        {"a:accent3", series[2]}, {"a:accent4", series[3]},
+        {"a:accent5", series[4]}, {"a:accent6", series[5]},
+        {"a:hlink", link},        {"a:folHlink", visited},
     };
     qr_xml_start(x, "a:clrScheme");
     qr_xml_attr(x, "name", "quire");

@@ -95,7 +95,7 @@ qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no,
         size_t n = ++*chart_no;
         char ct[64];
         snprintf(ct, sizeof ct, "../charts/chart%zu.xml", n);
-        st = qr_ooxml_add_chart(p, &sh->charts[k], "xl", n, 0, epoch);
+        st = qr_ooxml_add_chart(p, &sh->charts[k], "xl", n, 0, epoch, NULL);
         const char *crid = st == QR_OK ? qr_package_rel(p, dname, QR_REL_CHART, ct, 0) : NULL;
         if (st == QR_OK && !crid) st = qr_fail(QR_E_NOMEM);
         if (st == QR_OK) anchor(x, sh, &sh->charts[k], k, crid);

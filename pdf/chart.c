@@ -51,7 +51,7 @@ qr_status qr_pdf_measure_chart(pd_ctx *c, pd_block *b, const qr_chart *ch)
     measurer m = {.c = c, .path = ch->path};
     qr_chart_measure ms = {width, &m};
     qr_chart_plot p;
-    if (qr_chart_layout(ch, w, h, &ms, &p) != 0 || m.failed) {
+    if (qr_chart_layout(ch, w, h, &ms, &c->style, &p) != 0 || m.failed) {
         free(m.texts);
         return qr_pdf_fail(c, QR_E_NOMEM, ch->path, "out of memory");
     }
@@ -174,7 +174,7 @@ qr_status qr_pdf_draw_chart(pd_ctx *c, cairo_t *cr, const qr_chart *ch, double x
     measurer m = {.c = c, .path = ch->path};
     qr_chart_measure ms = {width, &m};
     qr_chart_plot p;
-    if (qr_chart_layout(ch, w, h, &ms, &p) != 0 || m.failed) {
+    if (qr_chart_layout(ch, w, h, &ms, &c->style, &p) != 0 || m.failed) {
         free(m.texts);
         return qr_pdf_fail(c, QR_E_NOMEM, ch->path, "out of memory");
     }

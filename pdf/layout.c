@@ -24,7 +24,6 @@
 #define CODE_SIZE (c->style.code_pt)
 #define PARA_AFTER (c->style.para_after)
 #define LIST_INDENT (c->style.list_indent)
-#define LIST_GAP 2.0 /* between list items, inside PARA_AFTER's gap after the list */
 #define CELL_PAD (c->style.cell_pad)
 #define CODE_PAD (c->style.code_pad)
 #define MAX_PNG_PIXELS 64e6 /* decoded PNG images: 256 MB of ARGB at most */
@@ -739,7 +738,7 @@ static void place_list(flow *f, const pd_block *b)
         } else {
             cur = 0;
         }
-        if (k && !f->fresh) f->y += LIST_GAP;
+        if (k && !f->fresh) f->y += c->style.list_gap; /* inside the gap after the list */
         add_tag(c, PD_TAG_LI, 1);
         place_text(f, it->body, it->body_x, 0, 0, it->marker, it->marker_x, NULL);
     }

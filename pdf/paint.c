@@ -16,8 +16,6 @@
 #include "pdf_int.h"
 
 #define FOOTER_RGB (pt->c->style.footer)
-#define IMAGE_BOX_BG 0xF0F0F0
-#define IMAGE_BOX_LINE 0xB0B0B0
 
 static void set_rgb(cairo_t *cr, uint32_t rgb)
 {
@@ -181,10 +179,10 @@ static void paint_image(painter *pt, cairo_t *cr, const pd_op *o)
     }
     /* placeholder: a light box with the alt text, centred */
     cairo_save(cr);
-    set_rgb(cr, IMAGE_BOX_BG);
+    set_rgb(cr, pt->c->style.placeholder_fill);
     cairo_rectangle(cr, o->x, o->y, o->w, o->h);
     cairo_fill_preserve(cr);
-    set_rgb(cr, IMAGE_BOX_LINE);
+    set_rgb(cr, pt->c->style.placeholder_line);
     cairo_set_line_width(cr, 0.75);
     cairo_stroke(cr);
     const pd_text *t = b->alt;
@@ -192,7 +190,7 @@ static void paint_image(painter *pt, cairo_t *cr, const pd_op *o)
         size_t n = alt_lines(t, o);
         double h = n ? t->lines[n - 1].top + t->lines[n - 1].height : 0;
         double y0 = o->y + (o->h - h) / 2, x0 = o->x + (o->w - t->width) / 2;
-        set_rgb(cr, 0x606060);
+        set_rgb(cr, pt->c->style.placeholder_text);
         for (size_t i = 0; i < n; i++) {
             cairo_move_to(cr, x0 + t->lines[i].x, y0 + t->lines[i].top + t->lines[i].ascent);
             show_line(pt, cr, t->lines[i].line);

@@ -37,7 +37,6 @@
 #define LINE_H 11.5
 #define FONT 9.0
 #define PAD 2.5
-#define GRID 0xD4D4D4
 
 /* Printable ASCII cells skip pango: cairo sets them in DejaVu Sans (the
  * face fonts/ picks for Latin) from its own glyph cache, a fraction of a
@@ -467,8 +466,9 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
         gc++;
     if (gr && gc) {
         cairo_set_line_width(cr, 0.5);
-        cairo_set_source_rgb(cr, ((GRID >> 16) & 255) / 255.0, ((GRID >> 8) & 255) / 255.0,
-                             (GRID & 255) / 255.0);
+        uint32_t g = c->style.sheet_grid;
+        cairo_set_source_rgb(cr, ((g >> 16) & 255) / 255.0, ((g >> 8) & 255) / 255.0,
+                             (g & 255) / 255.0);
         for (size_t k = 0; k <= gc; k++) {
             cairo_move_to(cr, xs[k], ys[0]);
             cairo_line_to(cr, xs[k], ys[gr]);

@@ -216,7 +216,7 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box
         cairo_restore(cr);
     } else {
         /* no decoder here (a JPEG in a PNG preview): a light box with the alt text */
-        set_rgb(cr, 0xEEEEEE);
+        set_rgb(cr, c->style.placeholder_fill);
         cairo_rectangle(cr, x, y, w, h);
         cairo_fill(cr);
         const char *alt = im->alt.n ? qr_plain(&im->alt) : "image";

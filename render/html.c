@@ -39,6 +39,7 @@ typedef struct hw {
     qr_fonts *fonts;
     qr_text_ctx text; /* the text layer (text/): the segments of the text being written */
     const char *lang; /* <html lang> */
+    qr_style style;   /* the theme (spec/style.h), set by put_head */
 } hw;
 
 static void flush(hw *w)
@@ -484,7 +485,7 @@ static void put_block(hw *w, const qr_block *b)
         puts_(w, "<div class=\"page-break\"></div>\n");
         break;
     case QR_BLOCK_CHART:
-        qr_html_chart(&w->b, &b->u.chart); /* an OOM is sticky in the buffer */
+        qr_html_chart(&w->b, &b->u.chart, &w->style); /* an OOM is sticky in the buffer */
         break;
     }
 }
@@ -643,8 +644,8 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->title.n ? qr_plain(&doc->title) : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
-    qr_style st = qr_style_of(doc);
-    put_theme_css(w, &st);
+    w->style = qr_style_of(doc);
+    put_theme_css(w, &w->style);
     put_list_css(w, doc);
     if (doc->page.width > 0 && doc->page.height > 0) {
         /* The page the docx and pdf backends use, for printing. */

@@ -2,6 +2,7 @@
  * (see html_chart.h). Every spec string goes through html.c's escaper
  * (qr_html_esc_attr); numbers are written without the C locale. */
 #include "html_chart.h"
+#include "style.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -249,12 +250,12 @@ static void table(qr_buf *b, const qr_chart *ch)
     qr_buf_puts(b, "</tbody></table>");
 }
 
-int qr_html_chart(qr_buf *b, const qr_chart *ch)
+int qr_html_chart(qr_buf *b, const qr_chart *ch, const qr_style *st)
 {
     double w, h;
     qr_chart_default_size(468, &w, &h);
     qr_chart_plot p;
-    if (qr_chart_layout(ch, w, h, NULL, &p) != 0) return -1;
+    if (qr_chart_layout(ch, w, h, NULL, st, &p) != 0) return -1;
     qr_buf_puts(b, "<figure class=\"chart\" style=\"position:relative\">");
     svg(b, ch, &p);
     table(b, ch);

@@ -8,9 +8,10 @@
 #include "buf.h"
 #include "tree.h"
 
-/** Append the chart's <figure> (SVG + data table) to b. Returns 0, or -1
- *  when memory ran out. */
-int qr_html_chart(qr_buf *b, const qr_chart *ch);
+struct qr_style;
+/** Append the chart's <figure> (SVG + data table) to b, in the ink of
+ *  style st (NULL: plain's). Returns 0, or -1 when memory ran out. */
+int qr_html_chart(qr_buf *b, const qr_chart *ch, const struct qr_style *st);
 
 /** Append n bytes of spec text escaped as html.c escapes attribute values
  *  and <title> (& < > " ' as entities, characters HTML and XML forbid as

@@ -9,15 +9,14 @@
 #include <string.h>
 
 #include "compile.h"
+#include "style.h"
 
 #define QR_PI 3.14159265358979323846
 
-/* The theme's accents (ooxml/pptx_theme.c), then darker rounds. */
-static const uint32_t accents[6] = {0x2563EB, 0xEA580C, 0x16A34A, 0x9333EA, 0x0891B2, 0xCA8A04};
-
 uint32_t qr_chart_palette(size_t i)
 {
-    uint32_t c = accents[i % 6];
+    /* the themes' series colours (spec/style.h), then darker rounds */
+    uint32_t c = qr_style_series[i % 6];
     size_t round = (i / 6) % 4;
     if (!round) return c;
     /* each round 20% darker */
@@ -270,10 +269,11 @@ void qr_chart_default_size(double text_width, double *w, double *h)
     *h = ww * 0.6;
 }
 
-#define C_TEXT 0x374151
-#define C_TITLE 0x111827
-#define C_GRID 0xE5E7EB
-#define C_AXIS 0x6B7280
+/* The chart's ink: the theme's (spec/style.h). */
+#define C_TEXT (l->ink.chart_text)
+#define C_TITLE (l->ink.chart_title)
+#define C_GRID (l->ink.chart_grid)
+#define C_AXIS (l->ink.chart_axis)
 #define S_TITLE 12.0
 #define S_LABEL 8.0
 #define S_LEGEND 9.0
@@ -283,6 +283,7 @@ typedef struct L {
     qr_chart_plot *p;
     const qr_chart_measure *m;
     int oom;
+    qr_style ink;
 } L;
 
 static qr_chart_shape *shape(L *l, int kind, uint32_t color)
@@ -791,16 +792,17 @@ out:
 }
 
 int qr_chart_layout(const qr_chart *c, double w, double h, const qr_chart_measure *m,
-                    qr_chart_plot *p)
+                    const qr_style *st, qr_chart_plot *p)
 {
     static const qr_chart_measure est = {qr_chart_estimate_width, NULL};
     memset(p, 0, sizeof *p);
     p->width = w;
     p->height = h;
-    L l = {p, m ? m : &est, 0};
+    L l = {p, m ? m : &est, 0, st ? *st : qr_style_get(QR_THEME_PLAIN, 0)};
     double pad = 6, top = pad, bottom = h - pad, left = pad, right = w - pad;
     if (c->title) {
-        put_text(&l, textz(&l, c->title, S_TITLE, 1), w / 2, top + S_TITLE, QR_CA_MIDDLE, C_TITLE);
+        put_text(&l, textz(&l, c->title, S_TITLE, 1), w / 2, top + S_TITLE, QR_CA_MIDDLE,
+                 l.ink.chart_title);
         top += S_TITLE * LH + 4;
     }
     legend(&l, c, &top, &bottom, &left, &right);

@@ -109,11 +109,13 @@ typedef struct qr_chart_measure {
  *  per character, 1 em for wide (CJK) characters. */
 double qr_chart_estimate_width(void *ctx, const char *s, size_t n, double size, int bold);
 
+struct qr_style;
 /** Lay out chart in a w x h point box: title, legend, axes with nice ticks
- *  and gridlines, the series, data labels. m NULL: estimated widths.
- *  Returns 0, or -1 when memory ran out (p is then empty). */
+ *  and gridlines, the series, data labels, in the ink of style st
+ *  (spec/style.h chart_*; NULL: the plain theme's). m NULL: estimated
+ *  widths. Returns 0, or -1 when memory ran out (p is then empty). */
 int qr_chart_layout(const qr_chart *chart, double w, double h, const qr_chart_measure *m,
-                    qr_chart_plot *p);
+                    const struct qr_style *st, qr_chart_plot *p);
 void qr_chart_plot_free(qr_chart_plot *p);
 
 /** The text of a TEXT shape (not NUL-terminated: use its len). */

@@ -9,6 +9,8 @@
 
 const char *const qr_style_names[] = {"plain", "report", "light", "dark", NULL};
 
+const uint32_t qr_style_series[6] = {0x2563EB, 0xEA580C, 0x16A34A, 0x9333EA, 0x0891B2, 0xCA8A04};
+
 /* What every theme shares unless it says otherwise: sizes and spacing in
  * points, the footer. */
 #define COMMON                                                                                     \
@@ -16,7 +18,12 @@ const char *const qr_style_names[] = {"plain", "report", "light", "dark", NULL};
     .title_after = 14, .heading_before = {16, 14, 12, 10, 8, 8},                                   \
     .heading_after = {8, 6, 6, 4, 4, 4}, .list_indent = 18, .cell_pad = 4, .code_pad = 6,          \
     .grid_pt = 0.5, .title_rule_pt = 1.5, .title_align = QR_STYLE_CENTER, .italic_from = 6,        \
-    .footer_sep = " / "
+    .footer_sep = " / ", .visited = 0x7C3AED, .list_gap = 2, .placeholder_fill = 0xF0F0F0,         \
+    .placeholder_line = 0xB0B0B0, .placeholder_text = 0x606060, .sheet_grid = 0xD4D4D4
+
+/* Chart ink on a light page: labels, title, gridlines, the zero axis. */
+#define CHART_ON_LIGHT                                                                             \
+    .chart_text = 0x374151, .chart_title = 0x111827, .chart_grid = 0xE5E7EB, .chart_axis = 0x6B7280
 
 static const qr_style themes[QR_THEME_COUNT] = {
     [QR_THEME_PLAIN] = {.name = "plain",
@@ -32,6 +39,7 @@ static const qr_style themes[QR_THEME_COUNT] = {
                         .grid = 0x808080,
                         .footer = 0x555555,
                         COMMON,
+                        CHART_ON_LIGHT,
                         .title_pt = 24,
                         .heading_pt = {20, 16, 14, 12, 11, 11}},
     [QR_THEME_REPORT] = {.name = "report",
@@ -47,6 +55,7 @@ static const qr_style themes[QR_THEME_COUNT] = {
                          .grid = 0x8EA3BA,
                          .footer = 0x555555,
                          COMMON,
+                         CHART_ON_LIGHT,
                          .title_pt = 26,
                          .body_face = "DejaVu Serif",
                          .heading_pt = {18, 15, 13, 12, 11, 11},
@@ -64,6 +73,7 @@ static const qr_style themes[QR_THEME_COUNT] = {
                         .grid = 0x9CA3AF,
                         .footer = 0x555555,
                         COMMON,
+                        CHART_ON_LIGHT,
                         .title_pt = 24,
                         .heading_pt = {20, 16, 14, 12, 11, 11},
                         .title_rule = 1,
@@ -82,6 +92,11 @@ static const qr_style themes[QR_THEME_COUNT] = {
                        .grid = 0x6B7280,
                        .footer = 0x9CA3AF,
                        COMMON,
+                       /* on the dark ground: light labels, dim gridlines */
+                       .chart_text = 0xD1D5DB,
+                       .chart_title = 0xF9FAFB,
+                       .chart_grid = 0x374151,
+                       .chart_axis = 0x9CA3AF,
                        .title_pt = 24,
                        .heading_pt = {20, 16, 14, 12, 11, 11},
                        .title_rule = 1,

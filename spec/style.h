@@ -37,10 +37,15 @@ typedef struct qr_style {
     uint32_t accent;      /* rules, bars, slide table headers, section slides */
     uint32_t on_accent;   /* text drawn on the accent */
     uint32_t link;        /* hyperlinks */
+    uint32_t visited;     /* followed hyperlinks (the pptx theme's folHlink) */
     uint32_t code_fill;   /* code block ground */
     uint32_t header_fill; /* table header row ground */
     uint32_t grid;        /* table borders */
     uint32_t footer;      /* the page footer "N / M" */
+    /* an image quire cannot draw: its box, border and alt text; sheet previews' cell grid */
+    uint32_t placeholder_fill, placeholder_line, placeholder_text, sheet_grid;
+    /* drawn charts (spec/chart.c: the PDF/PNG and the html SVG) */
+    uint32_t chart_text, chart_title, chart_grid, chart_axis;
     /* type sizes, points */
     double body_pt, title_pt, code_pt, table_pt, footer_pt;
     double heading_pt[6];
@@ -49,6 +54,7 @@ typedef struct qr_style {
     double title_after; /* after the title (below its rule, if any) */
     double heading_before[6], heading_after[6];
     double list_indent;   /* each list depth's indent (at least: a wider marker widens it) */
+    double list_gap;      /* between list items (PDF) */
     double cell_pad;      /* table cells, each side */
     double code_pad;      /* code blocks, each side */
     double grid_pt;       /* table border width */
@@ -65,6 +71,11 @@ typedef struct qr_style {
     int accent_bar;   /* slides: a bar in the accent colour along the top */
     int section_fill; /* slides: section slides on the accent, text in on_accent */
 } qr_style;
+
+/** The series palette every theme draws charts in (spec/chart.c's
+ *  qr_chart_palette) and the pptx theme's accent2-6 (accent1 is the
+ *  theme's accent). */
+extern const uint32_t qr_style_series[6];
 
 /** The names of the themes, NULL-terminated, in qr_theme order. */
 extern const char *const qr_style_names[];

@@ -15,6 +15,7 @@
 
 #include "chart.h"
 #include "compile.h"
+#include "style.h"
 
 static void ticks(double lo, double hi, int n, double want_lo, double want_hi, double want_step)
 {
@@ -145,7 +146,7 @@ static void test_compile_block(void **state)
 
     /* the layout: 6 bars, labels for every value, nothing outside the box */
     qr_chart_plot p;
-    assert_int_equal(qr_chart_layout(c, 400, 240, NULL, &p), 0);
+    assert_int_equal(qr_chart_layout(c, 400, 240, NULL, NULL, &p), 0);
     size_t rects = 0, texts = 0;
     for (size_t i = 0; i < p.n; i++) {
         const qr_chart_shape *s = &p.shapes[i];
@@ -190,6 +191,43 @@ static void test_compile_sheet_ranges(void **state)
     qr_doc_free(d);
 }
 
+/* A chart drawn in a theme takes the theme's ink: on the dark theme every
+ * label reads against the page (WCAG AA) and the gridlines are its own. */
+static void test_layout_theme_ink(void **state)
+{
+    (void)state;
+    qr_doc *d = compile("{\"theme\": \"dark\", \"blocks\": [{\"type\": \"chart\", "
+                        "\"chart\": \"line\", \"title\": \"Revenue\", \"y_title\": \"EUR k\","
+                        "\"categories\": [\"Q1\", \"Q2\"],"
+                        "\"series\": [{\"name\": \"EMEA\", \"values\": [310, 335]}]}]}",
+                        QR_KIND_DOCUMENT);
+    assert_non_null(d);
+    qr_style st = qr_style_of(d);
+    assert_true(qr_style_dark(&st));
+    qr_chart_plot p;
+    assert_int_equal(qr_chart_layout(&d->blocks[0].u.chart, 400, 240, NULL, &st, &p), 0);
+    size_t texts = 0, grids = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        const qr_chart_shape *s = &p.shapes[i];
+        if (s->kind == QR_CS_TEXT) {
+            texts++;
+            assert_true(qr_style_contrast(s->color, st.background) >= 4.5);
+        }
+        if (s->kind == QR_CS_LINE && s->color == st.chart_grid) grids++;
+    }
+    assert_true(texts >= 1 + 1 + 2 + 1); /* title, axis title, categories, legend */
+    assert_true(grids >= 2);
+    qr_chart_plot_free(&p);
+    /* the plain theme (NULL) keeps its dark ink on white */
+    qr_style plain = qr_style_get(QR_THEME_PLAIN, 0);
+    assert_int_equal(qr_chart_layout(&d->blocks[0].u.chart, 400, 240, NULL, NULL, &p), 0);
+    for (size_t i = 0; i < p.n; i++)
+        if (p.shapes[i].kind == QR_CS_TEXT)
+            assert_true(qr_style_contrast(p.shapes[i].color, plain.background) >= 4.5);
+    qr_chart_plot_free(&p);
+    qr_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_refs),
         cmocka_unit_test(test_compile_block),
         cmocka_unit_test(test_compile_sheet_ranges),
+        cmocka_unit_test(test_layout_theme_ink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

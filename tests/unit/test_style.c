@@ -45,6 +45,8 @@ static void test_contrast_every_theme(void **state)
         check_pair(s.name, "table header", s.text, s.header_fill);
         check_pair(s.name, "text on the accent", s.on_accent, s.accent);
         check_pair(s.name, "footer", s.footer, s.background);
+        check_pair(s.name, "chart labels", s.chart_text, s.background);
+        check_pair(s.name, "chart title", s.chart_title, s.background);
     }
     assert_int_equal(n, QR_THEME_COUNT);
     /* known ratios: black on white 21:1, a colour on itself 1:1 */
