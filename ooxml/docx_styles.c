@@ -265,9 +265,23 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_int(x, "w:uiPriority", 39);
     qr_xml_leaf(x, "w:qFormat", NULL);
     qr_xml_start(x, "w:pPr");
+    /* The code padding, as the PDF pads its box: borders in the fill colour
+     * st->code_pad away from the text (the shading reaches them), the text
+     * indented as much, so the box spans the text column. */
+    char pad_pt[16];
+    snprintf(pad_pt, sizeof pad_pt, "%ld", lround(st->code_pad));
+    qr_xml_start(x, "w:pBdr");
+    static const char *const sides[] = {"w:top", "w:left", "w:bottom", "w:right"};
+    for (int i = 0; i < 4; i++)
+        qr_xml_leaf(x, sides[i], "w:val", "single", "w:sz", "4", "w:space", pad_pt, "w:color",
+                    d->code_fill, NULL);
+    qr_xml_end(x);
     qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", d->code_fill, NULL);
     write_code_tabs(x, d->text_width, st->code_pt);
     write_w_spacing(x, 120, 120, 240);
+    char pad_tw[16];
+    snprintf(pad_tw, sizeof pad_tw, "%ld", twips(st->code_pad));
+    qr_xml_leaf(x, "w:ind", "w:left", pad_tw, "w:right", pad_tw, NULL);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
     qr_xml_leaf(x, "w:rFonts", "w:ascii", mono, "w:hAnsi", mono, "w:cs", mono, NULL);
