@@ -262,14 +262,6 @@ qr_status qr_canonical(const char *json, size_t len, qr_buf *out, qr_errlist *er
     return QR_OK;
 }
 
-int qr_cc_canonical(json_t *root, qr_buf *out)
-{
-    ctx top = json_is_object(root) ? qr_schema_top(guess(root)) : QR_SO_NONE;
-    int r = emit(out, root, top, 0, TREE_MAX_IND);
-    qr_buf_putc(out, '\n');
-    return r < 0 || out->oom ? -1 : 0;
-}
-
 int qr_canonical_value(json_t *root, qr_buf *out)
 {
     if (!json_is_object(root)) return 1; /* the text path unwraps strings */

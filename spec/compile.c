@@ -553,14 +553,17 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
         cs->fallback = 1; /* which value is too deep first: the tree path tells */
     }
     if (opts->canonical && !cc.n_errors && !cc.nomem) {
+        /* 1: a tree only the text path can write (nested close to the depth
+         * limit): no canonical text, so the PNG layout is not cached */
         qr_buf b = {0};
-        char *s = qr_cc_canonical(root, &b) == 0 ? qr_arena_alloc(&doc->arena, b.len + 1) : NULL;
+        int r = qr_canonical_value(root, &b);
+        char *s = r == 0 ? qr_arena_alloc(&doc->arena, b.len + 1) : NULL;
         if (s) {
             memcpy(s, b.data, b.len);
             s[b.len] = '\0';
             doc->canonical = s;
             doc->canonical_len = b.len;
-        } else {
+        } else if (r != 1) {
             cc.nomem = 1;
         }
         qr_buf_free(&b);

@@ -259,12 +259,6 @@ void qr_cc_stream_replay(qr_cc *cc, const qr_srows *sr, qr_row *out);
 /** title and lang (shared by every kind). */
 void qr_cc_title_lang(qr_cc *cc, json_t *root);
 
-/* ---- canonical.c ---------------------------------------------------------- */
-
-/** The canonical JSON of a parsed spec (qr_canonical's text) into *out
- *  (zeroed or used). 0, or -1 out of memory. */
-int qr_cc_canonical(json_t *root, qr_buf *out);
-
 /* ---- compile.c ----------------------------------------------------------- */
 
 /** Check UTF-8; returns the byte offset of the first bad byte, or (size_t)-1. */

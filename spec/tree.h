@@ -299,7 +299,8 @@ typedef struct qr_doc {
     int theme;        /* spec/style.h's qr_theme; 0 = plain */
     long accent;      /* the spec's "accent": 0x1000000 | 0xRRGGBB, or 0 = none */
     /* The spec's canonical JSON when the compile options asked for it
-     * (qr_compile_opts.canonical), else NULL: all the spec says, as one key. */
+     * (qr_compile_opts.canonical), else NULL (also for a tree nested close to
+     * the depth limit): all the spec says, as one key. */
     const char *canonical;
     size_t canonical_len;
 
