@@ -28,6 +28,7 @@ typedef struct val {
 
 #define MAX_DEPTH 1000    /* nested references evaluated on demand */
 #define MAX_WORK 20000000 /* formula evaluations in all, retries included */
+#define MAX_NEST 256      /* parentheses, arguments and signs nested in one formula */
 #define MAX_ARGS 64
 
 /* A formula's evaluation state, kept beside it (open addressing by address). */
@@ -56,6 +57,7 @@ typedef struct cur {
     ev *e;
     const char *p;
     size_t sheet;
+    int nest; /* expr() and sign levels open: past MAX_NEST the formula is not computed */
 } cur;
 
 static const char E_DIV0[] = "#DIV/0!", E_REF[] = "#REF!", E_NAME[] = "#NAME?",
@@ -478,7 +480,10 @@ static val unary(cur *k)
     if (*k->p == '-' || *k->p == '+') {
         int neg = *k->p == '-';
         k->p++;
+        if (k->nest >= MAX_NEST) return v_none();
+        k->nest++;
         val v = deref(k, unary(k));
+        k->nest--;
         double d;
         val f;
         if (to_num(v, &d, &f)) return f;
@@ -640,9 +645,16 @@ static val cmp(cur *k)
     }
 }
 
+/* The recursive descent nests a C frame per level: a formula of 8,000
+ * parentheses overflowed the stack (fuzz_formula). Past MAX_NEST it is left
+ * uncomputed, as a formula this evaluator does not read whole. */
 static val expr(cur *k)
 {
-    return cmp(k);
+    if (k->nest >= MAX_NEST) return v_none();
+    k->nest++;
+    val v = cmp(k);
+    k->nest--;
+    return v;
 }
 
 /* ---- functions ------------------------------------------------------------------------------ */

@@ -139,12 +139,42 @@ static void test_file_text(void **state)
     qr_buf_free(&b);
 }
 
+/* 4,000 nested parentheses and 8,000 signs: no stack overflow (a
+ * fuzz_formula crash); the evaluator leaves them uncomputed, while a
+ * formula nested 200 deep is computed. */
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    static char json[40000];
+    size_t n = (size_t)snprintf(json, sizeof json, "{\"sheets\":[{\"name\":\"S\",\"rows\":[[");
+    const char *open[] = {"(", "-", "(", "("}, *close[] = {")", "", ")", ")"};
+    const int depth[] = {4000, 8000, 200, 0};
+    for (int c = 0; c < 4; c++) {
+        n += (size_t)snprintf(json + n, sizeof json - n, "%s{\"formula\":\"", c ? "," : "");
+        for (int i = 0; i < depth[c]; i++)
+            n += (size_t)snprintf(json + n, sizeof json - n, "%s", open[c]);
+        n += (size_t)snprintf(json + n, sizeof json - n, "1");
+        for (int i = 0; i < depth[c]; i++)
+            n += (size_t)snprintf(json + n, sizeof json - n, "%s", close[c]);
+        n += (size_t)snprintf(json + n, sizeof json - n, "\"}");
+    }
+    snprintf(json + n, sizeof json - n, "]]}]}");
+    qr_doc *d = compile(json);
+    assert_non_null(d);
+    assert_int_equal(qr_formula_eval_doc(d, 0, NULL), QR_OK);
+    assert_false(formula_at(d, 0, 0, 0)->has_value);
+    assert_false(formula_at(d, 0, 0, 1)->has_value);
+    assert_true(formula_at(d, 0, 0, 2)->has_value);
+    assert_true(formula_at(d, 0, 0, 2)->num == 1.0);
+    qr_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_values),     cmocka_unit_test(test_cycle_and_spec_value),
-        cmocka_unit_test(test_deep_chain), cmocka_unit_test(test_today_and_dates),
-        cmocka_unit_test(test_file_text),
+        cmocka_unit_test(test_values),          cmocka_unit_test(test_cycle_and_spec_value),
+        cmocka_unit_test(test_deep_chain),      cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_today_and_dates), cmocka_unit_test(test_file_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
