@@ -56,6 +56,8 @@ typedef struct qr_cc {
     size_t pool_left;
 
     qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
+    int allow_external;   /* the workbook's "allow_external"; -1: not known yet (a streamed row) */
+    int policy_later;     /* a streamed row's formula broke the policy: the tree path decides */
 
 } qr_cc;
 

@@ -224,6 +224,8 @@ static const qr_skey workbook_keys[] = {
     K("lang", X, N, S_LANG, "BCP 47 tag"),
     K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
+    K("allow_external", X, N, S_BOOL,
+      "formulas may call WEBSERVICE, DDE, other workbooks, any link scheme"),
     K("sheets", R, QR_SO_SHEET, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet\"}}",
       NULL),
 };

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "budget.h"
 #include <quire/error.h>
 
 /* ---- kinds and formats ---------------------------------------------------- */
@@ -320,6 +321,11 @@ typedef struct qr_doc {
     size_t n_sheets;
     const char *const *formats; /* formats[0] = "General"; custom and date formats follow */
     size_t n_formats;
+    int allow_external; /* "allow_external": true: the formula policy is lifted (formula_check.h) */
+
+    /* The render's work budget (budget.h): formulas, charts and pages draw on
+     * it; compile sets its limit from qr_limits.max_work. */
+    qr_budget work;
 } qr_doc;
 
 /** Is url a link the spec allows: scheme http:, https: or mailto:, in any
