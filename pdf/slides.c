@@ -266,7 +266,7 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
     if (sl->chart && c->status == QR_OK)
         qr_pdf_draw_chart(c, cr, sl->chart, pt(plan.chart.x), pt(plan.chart.y), pt(plan.chart.cx),
-                          pt(plan.chart.cy));
+                          pt(plan.chart.cy), &c->style);
     qr_slide_plan_free(&plan);
 }
 

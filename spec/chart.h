@@ -24,6 +24,13 @@
 
 #include "tree.h"
 
+/* Type sizes of chart text in points, the same in the Office files' chart
+ * XML (c:txPr, ooxml/dml_chart.c) and in quire's drawing of the chart: the
+ * chart title, and every other text (axis labels and titles, legend, data
+ * labels). */
+#define QR_CHART_TITLE_PT 14
+#define QR_CHART_TEXT_PT 10
+
 /* Hard limits of a chart (Excel's series limit; points per series). */
 #define QR_CHART_MAX_SERIES 255
 #define QR_CHART_MAX_POINTS 4000
