@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends.h"
+#include "backend.h"
 #include "chart.h"
 #include "compile.h"
 #include "style.h"
@@ -254,7 +254,7 @@ static void show(qr_xml *x)
 /* A series' own data labels where they sit on its fill (a stacked bar's
  * segments, pie slices): the text in white or black by contrast with the
  * fill, as quire draws them (spec/chart.c). Else the chart's dLbls hold. */
-static void ser_dlbls(cw *w, const qr_series *s)
+static void ser_dlbls(cw *w, size_t i)
 {
     qr_xml *x = w->x;
     const qr_chart *ch = w->ch;
@@ -273,7 +273,8 @@ static void ser_dlbls(cw *w, const qr_series *s)
     }
     if (ch->number_format)
         qr_xml_leaf(x, "c:numFmt", "formatCode", ch->number_format, "sourceLinked", "0", NULL);
-    txpr(x, QR_CHART_TEXT_PT, 0, is_pie(ch) ? w->ink.chart_text : qr_style_ink_on(s->color));
+    txpr(x, QR_CHART_TEXT_PT, 0,
+         is_pie(ch) ? w->ink.chart_text : qr_style_ink_on(qr_chart_series_color(ch, i)));
     if (stacked_bar) val(x, "c:dLblPos", "ctr");
     show(x);
     if (is_pie(ch)) val(x, "c:showLeaderLines", "1");
@@ -316,15 +317,16 @@ static void ser(cw *w, size_t i)
             if (scatter(ch))
                 qr_xml_leaf(x, "a:noFill", NULL);
             else
-                rgb(x, s->color);
+                rgb(x, qr_chart_series_color(ch, i));
             qr_xml_end(x);
         } else {
-            rgb(x, s->color);
+            rgb(x, qr_chart_series_color(ch, i));
         }
         qr_xml_end(x);
     }
     if (ch->type == QR_CHART_BAR || ch->type == QR_CHART_COLUMN) val(x, "c:invertIfNegative", "0");
-    if (ch->type == QR_CHART_LINE || scatter(ch)) marker(x, s->color, scatter(ch) ? 6 : 5);
+    if (ch->type == QR_CHART_LINE || scatter(ch))
+        marker(x, qr_chart_series_color(ch, i), scatter(ch) ? 6 : 5);
     if (is_pie(ch))
         for (size_t p = 0; p < ch->n_points; p++) {
             qr_xml_start(x, "c:dPt");
@@ -338,7 +340,7 @@ static void ser(cw *w, size_t i)
             qr_xml_end(x);
             qr_xml_end(x);
         }
-    ser_dlbls(w, s);
+    ser_dlbls(w, i);
     if (scatter(ch)) {
         numbers(w, "c:xVal", s->x, s->n, s->x_ref, (uint32_t)(2 * i));
         numbers(w, "c:yVal", s->values, s->n, s->values_ref, value_col(ch, i));
