@@ -37,9 +37,10 @@ typedef struct hw {
     qr_buf b;
     qr_sink *out;
     qr_fonts *fonts;
-    qr_text_ctx text; /* the text layer (text/): the segments of the text being written */
-    const char *lang; /* <html lang> */
-    qr_style style;   /* the theme (layout/style.h), set by put_head */
+    qr_text_ctx text;         /* the text layer (text/): the segments of the text being written */
+    const char *lang;         /* <html lang> */
+    qr_style style;           /* the theme (layout/style.h), set by put_head */
+    const char *chart_failed; /* the path of a chart that could not be laid out */
 } hw;
 
 static void flush(hw *w)
@@ -485,7 +486,9 @@ static void put_block(hw *w, const qr_block *b)
         puts_(w, "<div class=\"page-break\"></div>\n");
         break;
     case QR_BLOCK_CHART:
-        qr_html_chart(&w->b, &b->u.chart, &w->style); /* an OOM is sticky in the buffer */
+        /* never dropped silently: a chart that cannot be laid out fails the page */
+        if (qr_html_chart(&w->b, &b->u.chart, &w->style) != 0 && !w->b.oom)
+            w->chart_failed = b->u.chart.path ? b->u.chart.path : "";
         break;
     }
 }
@@ -684,13 +687,18 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
         esc(&w, qr_plain(&doc->title), qr_plain_len(&doc->title), ESC_TEXT);
         puts_(&w, "</h1>\n");
     }
-    for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom; i++) {
+    for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom && !w.chart_failed;
+         i++) {
         put_block(&w, &doc->blocks[i]);
         maybe_flush(&w);
     }
     puts_(&w, "</body>\n</html>\n");
     qr_status st = QR_OK;
-    if (w.b.oom) {
+    if (w.chart_failed) {
+        st = qr_fail(QR_E_RENDER);
+        qr_errlist_add(ctx->errors, st, w.chart_failed, "the chart could not be laid out",
+                       "check its values");
+    } else if (w.b.oom) {
         st = qr_fail(QR_E_NOMEM);
         qr_errlist_add(ctx->errors, st, "", "out of memory while writing the html page", NULL);
     } else {

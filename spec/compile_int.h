@@ -59,6 +59,8 @@ typedef struct qr_cc {
     qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
     int allow_external;   /* the workbook's "allow_external"; -1: not known yet (a streamed row) */
     int policy_later;     /* a streamed row's formula broke the policy: the tree path decides */
+    size_t n_charts;      /* charts so far (QR_CHART_MAX_CHARTS) */
+    int work_reported;    /* the work budget's limit error was reported */
 
 } qr_cc;
 
