@@ -143,8 +143,8 @@ static double *ref_numbers(qr_cc *cc, const qr_chart_ref *r)
             char a1[16];
             qr_chart_a1(row, col, 0, a1);
             qr_cc_err(cc,
-                      "chart values are finite numbers within +-1e300 (so stacked sums and "
-                      "axis ticks stay finite)",
+                      "chart values are finite numbers within +-1e300, so stacked sums and "
+                      "axis ticks stay finite",
                       "cell %.60s!%s is out of a chart's range", r->sheet, a1);
             return NULL;
         }
@@ -219,8 +219,8 @@ static int numbers(qr_cc *cc, json_t *obj, const char *key, int sheet, const dou
             size_t o2 = qr_cc_push_index(cc, i);
             if (!qr_cc_number(e, &d[i]) || !isfinite(d[i]) || fabs(d[i]) > QR_CHART_MAX_VALUE) {
                 qr_cc_err(cc,
-                          "chart values are finite numbers within +-1e300 (so stacked sums "
-                          "and axis ticks stay finite)",
+                          "chart values are finite numbers within +-1e300, so stacked sums "
+                          "and axis ticks stay finite",
                           "expected a finite number, got %s",
                           json_is_number(e) ? "a number out of range" : qr_cc_type_name(e));
                 bad = 1;
