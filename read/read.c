@@ -16,6 +16,7 @@
 
 #define DEFAULT_MAX_UNZIPPED ((size_t)1 << 30)
 #define DEFAULT_MAX_RATIO 500.0
+#define DEFAULT_MAX_OUTPUT ((size_t)64 << 20)
 
 typedef enum fmt { F_DOCX, F_XLSX, F_PPTX, F_PDF } fmt;
 
@@ -58,6 +59,12 @@ static qr_status detect(qr_rd *r, const unsigned char *d, size_t len, fmt *f)
     return st;
 }
 
+static qr_status over_output(qr_rd *r)
+{
+    return qr_rd_fail(r, QR_E_LIMIT, "", "raise it with --max-output BYTES (0 disables it)",
+                      "what was read passes %zu bytes (the limit max_output)", r->max_output);
+}
+
 /* Copy r's errors into the result's list. */
 static qr_status finish(qr_rd *r, qr_status st)
 {
@@ -78,6 +85,8 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
     r.warns = &res->warnings;
     r.max_unzipped = o.max_unzipped ? o.max_unzipped : DEFAULT_MAX_UNZIPPED;
     if (o.max_unzipped == (size_t)-1) r.max_unzipped = 0;
+    r.max_output = o.max_output ? o.max_output : DEFAULT_MAX_OUTPUT;
+    if (o.max_output == (size_t)-1) r.max_output = 0;
     r.max_ratio = o.max_ratio > 0 ? o.max_ratio : o.max_ratio < 0 ? 0 : DEFAULT_MAX_RATIO;
     qr_limits lim;
     qr_limits_default(&lim);
@@ -107,6 +116,7 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
         }
     }
     if (st == QR_OK && r.spec.oom) st = qr_rd_fail(&r, QR_E_NOMEM, "", NULL, "out of memory");
+    if (st == QR_OK && r.max_output && r.spec.len > r.max_output) st = over_output(&r);
     if (st != QR_OK) return res->status = finish(&r, st);
     if (kind) *kind = r.kind;
     /* What was read must be a spec quire accepts: compile it. */
@@ -139,6 +149,7 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
         st = qr_rd_write(doc, to, o.chunks, &out);
     }
     qr_doc_free(doc);
+    if (st == QR_OK && r.max_output && out.len > r.max_output) st = over_output(&r);
     if (st == QR_OK) {
         res->data = (unsigned char *)qr_buf_steal(&out, &res->size);
         if (!res->data) res->data = (unsigned char *)calloc(1, 1);
