@@ -20,6 +20,15 @@
 
 typedef enum fmt { F_DOCX, F_XLSX, F_PPTX, F_PDF } fmt;
 
+/* Whether the n bytes at d hold the k bytes of s. */
+static int has(const unsigned char *d, size_t n, const char *s, size_t k)
+{
+    for (const unsigned char *p = d; n >= k && (p = memchr(p, s[0], n - k + 1 - (size_t)(p - d)));
+         p++)
+        if (memcmp(p, s, k) == 0) return 1;
+    return 0;
+}
+
 static qr_status detect(qr_rd *r, const unsigned char *d, size_t len, fmt *f)
 {
     static const unsigned char ole[8] = {0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1};
@@ -33,9 +42,20 @@ static qr_status detect(qr_rd *r, const unsigned char *d, size_t len, fmt *f)
             return QR_OK;
         }
     }
-    if (len < 4 || d[0] != 'P' || d[1] != 'K')
+    /* poppler reads a PDF whatever comes before its header (a mail or HTTP
+     * header left in front, a BOM): so does quire, when %PDF- is in the first
+     * MiB or the file ends as a PDF ends (startxref ... %%EOF). */
+    if (len < 4 || d[0] != 'P' || d[1] != 'K') {
+        size_t head = len < ((size_t)1 << 20) ? len : (size_t)1 << 20;
+        size_t tail = len < 1024 ? len : 1024;
+        if (has(d, head, "%PDF-", 5) ||
+            (has(d + len - tail, tail, "%%EOF", 5) && has(d + len - tail, tail, "startxref", 9))) {
+            *f = F_PDF;
+            return QR_OK;
+        }
         return qr_rd_fail(r, QR_E_SPEC, "", "quire reads .docx, .xlsx, .pptx and .pdf",
                           "not a .docx, .xlsx, .pptx or .pdf file");
+    }
     qr_status st = qr_rd_zip_open(r, d, len);
     if (st != QR_OK) return st;
     qr_rd_rels root;

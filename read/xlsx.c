@@ -390,8 +390,8 @@ static void shared_free(shared_tab *t)
 
 static int ident_char(char c)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || (unsigned char)c >= 0x80;
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || (unsigned char)c >= 0x80;
 }
 
 /* The formula f moved by (drow, dcol): every relative cell reference shifts,
@@ -509,9 +509,10 @@ static void write_cell(xl *w, cellv *c, qr_buf *b, long row, long col, const cha
          * cached value is what can be read. */
         char ref[16];
         col_name(col, ref);
-        qr_errlist_addf(w->r->warns, QR_OK, "", "the cached value is kept",
-                        "sheet \"%s\": the cell %s%ld has an empty formula (<f>): read as its value",
-                        sheet, ref, row + 1);
+        qr_errlist_addf(
+            w->r->warns, QR_OK, "", "the cached value is kept",
+            "sheet \"%s\": the cell %s%ld has an empty formula (<f>): read as its value", sheet,
+            ref, row + 1);
         c->has_f = 0;
     }
     if (!c->v.len && strcmp(c->t, "str") != 0 && strcmp(c->t, "inlineStr") != 0) c->has_v = 0;
@@ -744,8 +745,7 @@ static void end_cell(sheet_sax *x)
         if (!x->s.dropped++) {
             char ref[8];
             col_name(x->cell_col, ref);
-            snprintf(x->s.first_dropped, sizeof x->s.first_dropped, "%s%ld", ref,
-                     x->cell_row + 1);
+            snprintf(x->s.first_dropped, sizeof x->s.first_dropped, "%s%ld", ref, x->cell_row + 1);
         }
         return;
     }
@@ -887,12 +887,13 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     sheet_state *s = &x.s;
     close_row(b, s);
     if (s->dropped)
-        qr_errlist_addf(w->r->warns, QR_OK, part, "a spec's rows have no gaps; move the cells nearer",
-                        "sheet \"%s\": %ld cell%s far past the others (first %s) not read: the "
-                        "empty rows and cells before %s would pass %ld (the reader's padding bound)",
-                        name, s->dropped, s->dropped == 1 ? "" : "s", s->first_dropped,
-                        s->dropped == 1 ? "it" : "them",
-                        PAD_FLOOR > s->cells * PAD_PER_CELL ? PAD_FLOOR : s->cells * PAD_PER_CELL);
+        qr_errlist_addf(
+            w->r->warns, QR_OK, part, "a spec's rows have no gaps; move the cells nearer",
+            "sheet \"%s\": %ld cell%s far past the others (first %s) not read: the "
+            "empty rows and cells before %s would pass %ld (the reader's padding bound)",
+            name, s->dropped, s->dropped == 1 ? "" : "s", s->first_dropped,
+            s->dropped == 1 ? "it" : "them",
+            PAD_FLOOR > s->cells * PAD_PER_CELL ? PAD_FLOOR : s->cells * PAD_PER_CELL);
     w->shared = NULL;
     shared_free(&x.shared);
     qr_buf_free(&x.one);
