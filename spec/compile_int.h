@@ -28,6 +28,15 @@
 typedef struct qr_cc_stream qr_cc_stream;
 struct qr_jp_hook; /* json_parse.h */
 
+/* A run waiting for its target's id: a "#id" link or a ref (compile_text.c
+ * records it, qr_cc_resolve_ids checks it and gives a ref its label). */
+typedef struct qr_cc_fix {
+    qr_run *run;
+    const char *id;
+    const char *path; /* the member's: ".../runs/2/link" or ".../runs/2/ref" */
+    int ref;
+} qr_cc_fix;
+
 typedef struct qr_cc {
     qr_doc *doc;
     qr_arena *a; /* &doc->arena */
@@ -57,6 +66,13 @@ typedef struct qr_cc {
 
     qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
 
+    /* documents (issue 32): footnotes so far, inside a note, runs waiting
+     * for ids, captions so far per qr_caption_kind */
+    unsigned n_notes;
+    int in_note;
+    qr_cc_fix *fixes;
+    size_t n_fixes, cap_fixes;
+    unsigned n_captions[4];
 } qr_cc;
 
 /* ---- compile_cc.c: paths, errors, keys, typed getters -------------------- */
@@ -159,6 +175,9 @@ int qr_cc_text(qr_cc *cc, json_t *obj, int required, qr_text *out);
 /** A plain string already read from member key of the current object (s,
  *  n bytes; NULL or n == 0: empty) as a one-run text at the member's path. */
 qr_text qr_cc_plain_at(qr_cc *cc, const char *key, const char *s, size_t n);
+/** A string or an array of runs at member key of obj (a caption) into
+ *  *out. Returns 1 when present and valid, 0 when absent, -1 when wrong. */
+int qr_cc_text_or_runs(qr_cc *cc, json_t *obj, const char *key, qr_text *out);
 /** A plain string as a one-run text (the current path is the string's). */
 int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out);
 /** List items or bullets (an array at the current path); depth is the level

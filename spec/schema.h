@@ -43,6 +43,10 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE_CHART, /* a slide's "chart" ("type" optional) */
     QR_SO_SERIES,      /* one series of a chart */
     QR_SO_SHEET_CHART, /* a sheet's chart: a chart anchored at a cell */
+    QR_SO_QUOTE,
+    QR_SO_CALLOUT,
+    QR_SO_RULE,
+    QR_SO_TOC,
     /* presentation */
     QR_SO_DECK,
     QR_SO_SLIDE,

@@ -25,12 +25,27 @@
 
 /* ---- text ------------------------------------------------------------------- */
 
+struct qr_text;
+
+/* A run's colour fields hold QR_RGB_SET | 0xRRGGBB, or 0 for none. */
+#define QR_RGB_SET 0x1000000u
+
 /* One run of text with its flags. */
 typedef struct qr_run {
     const char *text; /* never NULL */
     size_t len;       /* bytes */
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
     const char *link; /* http:, https: or mailto: URL, or NULL */
+    unsigned sup : 1, sub : 1; /* superscript, subscript */
+    uint32_t color, highlight; /* QR_RGB_SET | 0xRRGGBB, or 0 */
+    /* An internal link ("link": "#id", or a {"ref": "id"} whose text the
+     * compiler set to the target's label): the target block's id, or NULL. */
+    const char *anchor;
+    /* A footnote reference ({"footnote": ...}): the note, numbered from 1
+     * in document order; text is that number and sup is set, so a backend
+     * that knows no notes still shows the mark. NULL for other runs. */
+    const struct qr_text *note;
+    unsigned note_no;
 } qr_run;
 
 /* A text value: "text" (one plain run) or "runs". n may be 0 (empty text).
@@ -122,8 +137,24 @@ typedef enum qr_block_type {
     QR_BLOCK_CODE,
     QR_BLOCK_IMAGE,
     QR_BLOCK_PAGE_BREAK,
-    QR_BLOCK_CHART
+    QR_BLOCK_CHART,
+    QR_BLOCK_QUOTE,   /* a block quotation and its attribution */
+    QR_BLOCK_CALLOUT, /* a boxed note, tip, warning or important remark */
+    QR_BLOCK_RULE,    /* a horizontal rule */
+    QR_BLOCK_TOC      /* a table of contents of the headings */
 } qr_block_type;
+#define QR_BLOCK_LAST QR_BLOCK_TOC
+
+/* A callout's tone (colour and default title). */
+typedef enum qr_tone { QR_TONE_NOTE, QR_TONE_TIP, QR_TONE_WARNING, QR_TONE_IMPORTANT } qr_tone;
+
+/* What a caption numbers: "Figure N" (images, charts), "Table N", "Listing N". */
+typedef enum qr_caption_kind {
+    QR_CAPTION_NONE,
+    QR_CAPTION_FIGURE,
+    QR_CAPTION_TABLE,
+    QR_CAPTION_LISTING
+} qr_caption_kind;
 
 /* A list item: its text and its nested items (depth at most 9 in all). */
 typedef struct qr_item {
@@ -193,7 +224,30 @@ typedef struct qr_block {
         } code; /* lang may be NULL */
         qr_image image;
         qr_chart chart;
+        struct {
+            qr_text text;
+            qr_text attribution; /* n == 0 when none */
+        } quote;
+        struct {
+            qr_tone tone;
+            qr_text title; /* the spec's, or the tone's name in the document's language */
+            qr_text text;
+        } callout;
+        struct {
+            qr_text title; /* the spec's, or "Contents" in the document's language */
+            int levels;    /* headings of level 1..levels are listed (default 3) */
+        } toc;
     } u;
+    /* Every block: its "id" (a target of "#id" links and refs), or NULL. */
+    const char *id;
+    /* Tables, images, charts and code: the caption, numbered per kind in
+     * document order. caption's first run is the label and its colon
+     * ("Figure 2: "), label_len bytes, bold; the spec's runs follow.
+     * caption.n == 0 when the block has none. */
+    qr_caption_kind caption_kind;
+    unsigned caption_no;
+    qr_text caption;
+    size_t label_len;
 } qr_block;
 
 /* Page settings, in points. Defaults: Letter portrait, 72 pt margins. */
@@ -320,6 +374,12 @@ typedef struct qr_doc {
     size_t n_sheets;
     const char *const *formats; /* formats[0] = "General"; custom and date formats follow */
     size_t n_formats;
+
+    /* document, pdf, html: footnotes (issue 32). n_notes: footnote runs in
+     * the document (their note_no is 1..n_notes); endnotes: the spec's
+     * "notes": "endnotes" collects them at the end instead of page feet. */
+    size_t n_notes;
+    int endnotes;
 } qr_doc;
 
 /** Is url a link the spec allows: scheme http:, https: or mailto:, in any
