@@ -124,7 +124,12 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
 
     if (qr_package_rel(d.pkg, "", QR_REL_OFFICE_DOCUMENT, "word/document.xml", 0) == NULL)
         qr_docx_fail(&d, QR_E_NOMEM);
+    if (d.doc->n_notes) {
+        d.notes = calloc(d.doc->n_notes, sizeof *d.notes);
+        if (!d.notes) qr_docx_fail(&d, QR_E_NOMEM);
+    }
     add_part(&d, "word/document.xml", QR_CT_DOCX_DOCUMENT, qr_docx_document);
+    qr_docx_notes_part(&d);
     rel(&d, QR_REL_STYLES, "styles.xml");
     add_part(&d, "word/styles.xml", QR_CT_DOCX_STYLES, qr_docx_styles);
     if (d.has_lists) {
@@ -166,6 +171,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     free(d.images);
     free(d.image_rids);
     free(d.families);
+    free(d.notes);
     return st;
 }
 
