@@ -908,6 +908,16 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         return st;
     }
     rc->pages = (int)c.n_pages;
+    if (rc->block_pages_out) {
+        /* where each block starts (layout.c), for the docx's table of contents */
+        size_t title = rc->doc->title.n ? 1 : 0;
+        for (size_t i = 0; i < rc->doc->n_blocks; i++)
+            rc->block_pages_out[i] = c.blocks[i + title].page;
+    }
+    if (rc->layout_only) {
+        ctx_free(&c);
+        return QR_OK;
+    }
 
     out_buf *ob = malloc(sizeof *ob);
     if (!ob) {

@@ -266,6 +266,14 @@ static int stream_compile(const spec_in *in, qr_format format, const qr_compile_
     return 0;
 }
 
+/* Whether a document has a toc block (the docx then needs page numbers). */
+static int has_toc(const qr_doc *doc)
+{
+    for (size_t i = 0; i < doc->n_blocks; i++)
+        if (doc->blocks[i].type == QR_BLOCK_TOC) return 1;
+    return 0;
+}
+
 /* Compile and run the backend into sink. */
 static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
                            const qr_render_opts *opts, qr_sink *sink, qr_result *res)
@@ -342,8 +350,31 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.epoch = qr_output_epoch();
     sd.doc = doc;
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
+    size_t *pages = NULL;
+    if (format == QR_FORMAT_DOCX && st == QR_OK && has_toc(doc)) {
+        /* a table of contents shows quire's own page numbers: the PDF
+         * layout's (no PDF is written) */
+        const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
+        pages = calloc(doc->n_blocks, sizeof *pages);
+        if (pdf && pages) {
+            qr_render_ctx lc = ctx;
+            qr_errlist lw = {0}, le = {0}; /* the docx reports the same things itself */
+            lc.warnings = &lw;
+            lc.errors = &le;
+            lc.block_pages_out = pages;
+            lc.layout_only = 1;
+            qr_buf nb = {0};
+            qr_sink ns;
+            qr_sink_init_buf(&ns, &nb);
+            if (pdf->render(&lc, &ns) == QR_OK) ctx.block_pages = pages;
+            qr_buf_free(&nb);
+            qr_errlist_clear(&lw);
+            qr_errlist_clear(&le);
+        }
+    }
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);
+    free(pages);
     if (st != QR_OK && sd.s && qr_stream_why(sd.s)[0])
         qr_errlist_addf(&res->errors, QR_E_SPEC, "", "render it again once it is written whole",
                         "the spec file changed while it was read: %s", qr_stream_why(sd.s));
