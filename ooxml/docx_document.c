@@ -117,7 +117,8 @@ void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p)
                         p->fill, NULL);
         qr_xml_end(x);
     }
-    if (p->fill) qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", p->fill, NULL);
+    if (p->fill)
+        qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", p->fill, NULL);
     if (p->bidi) qr_xml_leaf(x, "w:bidi", NULL);
     if (p->jc) qr_xml_leaf(x, "w:jc", "w:val", p->jc, NULL);
     qr_xml_end(x);

@@ -104,8 +104,8 @@ void qr_docx_notes_part(qr_docx *d)
     }
     size_t len;
     char *data = qr_buf_steal(&b, &len);
-    qr_docx_fail(d, qr_package_add_part(d->pkg, name,
-                                        end ? QR_CT_DOCX_ENDNOTES : QR_CT_DOCX_FOOTNOTES, data, len));
+    qr_docx_fail(d, qr_package_add_part(
+                        d->pkg, name, end ? QR_CT_DOCX_ENDNOTES : QR_CT_DOCX_FOOTNOTES, data, len));
 }
 
 /* ---- styles ------------------------------------------------------------------ */
@@ -142,10 +142,8 @@ static void color(qr_xml *x, uint32_t rgb)
     qr_xml_leaf(x, "w:color", "w:val", hex, NULL);
 }
 
-void qr_docx_more_styles(qr_docx *d, qr_xml *x)
+static void notes_styles(qr_xml *x, const qr_style *st)
 {
-    const qr_style *st = &d->style;
-    char hex[7], tw[16];
     const char *pairs[2][3] = {{"FootnoteText", "footnote text", "FootnoteReference"},
                                {"EndnoteText", "endnote text", "EndnoteReference"}};
     for (int k = 0; k < 2; k++) {
@@ -164,7 +162,10 @@ void qr_docx_more_styles(qr_docx *d, qr_xml *x)
         qr_xml_end(x);
         qr_xml_end(x);
     }
+}
 
+static void caption_style(qr_xml *x, const qr_style *st)
+{
     style(x, "paragraph", "Caption", "caption", "Normal");
     qr_xml_leaf(x, "w:next", "w:val", "Normal", NULL);
     qr_xml_leaf(x, "w:qFormat", NULL);
@@ -175,8 +176,10 @@ void qr_docx_more_styles(qr_docx *d, qr_xml *x)
     sz(x, st->table_pt);
     qr_xml_end(x);
     qr_xml_end(x);
+}
 
-    qr_style_hex(st->grid, hex);
+static void quote_styles(qr_xml *x, const qr_style *st, const char *hex)
+{
     style(x, "paragraph", "Quote", "Quote", "Normal");
     qr_xml_leaf(x, "w:qFormat", NULL);
     qr_xml_start(x, "w:pPr");
@@ -203,14 +206,20 @@ void qr_docx_more_styles(qr_docx *d, qr_xml *x)
     sz(x, st->table_pt);
     qr_xml_end(x);
     qr_xml_end(x);
+}
 
+static void callout_style(qr_xml *x)
+{
     style(x, "paragraph", "Callout", "Callout", "Normal");
     qr_xml_start(x, "w:pPr");
     qr_xml_leaf(x, "w:spacing", "w:before", "0", "w:after", "0", NULL);
     qr_xml_leaf(x, "w:ind", "w:left", "220", "w:right", "160", NULL);
     qr_xml_end(x);
     qr_xml_end(x);
+}
 
+static void rule_style(qr_xml *x, const char *hex)
+{
     style(x, "paragraph", "HorizontalRule", "Horizontal Rule", "Normal");
     qr_xml_start(x, "w:pPr");
     qr_xml_start(x, "w:pBdr");
@@ -223,7 +232,11 @@ void qr_docx_more_styles(qr_docx *d, qr_xml *x)
     sz(x, 6);
     qr_xml_end(x);
     qr_xml_end(x);
+}
 
+static void toc_styles(qr_docx *d, qr_xml *x, const qr_style *st)
+{
+    char tw[16];
     style(x, "paragraph", "TOCHeading", "TOC Heading", "Normal");
     qr_xml_leaf(x, "w:next", "w:val", "Normal", NULL);
     qr_xml_start(x, "w:pPr");
@@ -255,4 +268,24 @@ void qr_docx_more_styles(qr_docx *d, qr_xml *x)
         qr_xml_end(x);
         qr_xml_end(x);
     }
+}
+
+void qr_docx_more_styles(qr_docx *d, qr_xml *x)
+{
+    const qr_style *st = &d->style;
+    char hex[7];
+    /* only the styles the document uses */
+    int used[QR_BLOCK_LAST + 1] = {0}, captions = 0;
+    for (size_t i = 0; i < d->doc->n_blocks; i++) {
+        used[d->doc->blocks[i].type] = 1;
+        captions |= d->doc->blocks[i].caption.n > 0;
+    }
+    if (d->doc->n_notes) notes_styles(x, st);
+    if (captions) caption_style(x, st);
+    qr_style_hex(st->grid, hex);
+    if (used[QR_BLOCK_QUOTE]) quote_styles(x, st, hex);
+    if (used[QR_BLOCK_CALLOUT]) callout_style(x);
+    if (used[QR_BLOCK_RULE]) rule_style(x, hex);
+    if (!used[QR_BLOCK_TOC]) return;
+    toc_styles(d, x, st);
 }

@@ -317,7 +317,8 @@ static void measure_toc(pd_ctx *c, pd_block *b, const qr_block *qb, size_t title
 {
     const qr_doc *d = c->doc;
     int levels = qb->u.toc.levels;
-    pd_style ts = {.size = c->style.heading_pt[1], .bold = 1, .has_rgb = 1, .rgb = c->style.heading};
+    pd_style ts = {
+        .size = c->style.heading_pt[1], .bold = 1, .has_rgb = 1, .rgb = c->style.heading};
     b->text = qr_pdf_text(c, &qb->u.toc.title, NULL, 0, &ts, c->width, qb->path);
     size_t n = 0;
     for (size_t i = 0; i < d->n_blocks; i++)
@@ -1245,7 +1246,8 @@ static int collect_note(void *ud, const qr_walk_text *t)
     note_acc *acc = ud;
     for (size_t i = 0; t->role != QR_WALK_NOTE && i < t->text->n; i++) {
         const qr_run *r = &t->text->runs[i];
-        if (r->note && r->note_no >= 1 && r->note_no <= acc->n) acc->notes[r->note_no - 1] = r->note;
+        if (r->note && r->note_no >= 1 && r->note_no <= acc->n)
+            acc->notes[r->note_no - 1] = r->note;
     }
     return 0;
 }
@@ -1262,7 +1264,8 @@ static void place_endnotes(flow *f)
     qr_walker w = {.text = collect_note, .ud = &acc};
     qr_doc_walk(d, &w);
     const char *title = qr_word(d->lang, QR_WORD_NOTES);
-    pd_style hs = {.size = c->style.heading_pt[1], .bold = 1, .has_rgb = 1, .rgb = c->style.heading};
+    pd_style hs = {
+        .size = c->style.heading_pt[1], .bold = 1, .has_rgb = 1, .rgb = c->style.heading};
     const pd_text *ht = qr_pdf_text(c, NULL, title, strlen(title), &hs, c->width, "");
     if (ht) {
         if (!f->fresh) f->y += c->style.heading_before[1];

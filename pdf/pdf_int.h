@@ -153,8 +153,8 @@ typedef struct pd_block {
     const pd_text *caption; /* tables (above), images, charts, code (below), or NULL */
     pd_entry *entries;      /* PB_TOC */
     size_t n_entries;
-    const char *id;   /* the block's id (a link target), or NULL */
-    size_t page;      /* where pagination placed the block's start: 1-based page, */
+    const char *id;    /* the block's id (a link target), or NULL */
+    size_t page;       /* where pagination placed the block's start: 1-based page, */
     double at_x, at_y; /* and its top-left */
 } pd_block;
 

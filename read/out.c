@@ -501,8 +501,8 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
             qr_buf_free(&t);
             break;
         }
-        qr_buf_printf(j, "{\"type\":\"callout\",\"tone\":\"%s\",\"title\":",
-                      tones[b->u.callout.tone & 3]);
+        qr_buf_printf(
+            j, "{\"type\":\"callout\",\"tone\":\"%s\",\"title\":", tones[b->u.callout.tone & 3]);
         qr_buf_json_str(j, qr_plain(&b->u.callout.title), qr_plain_len(&b->u.callout.title), 0);
         qr_buf_puts(j, ",\"text\":");
         json_text(ps, j, &b->u.callout.text);

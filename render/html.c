@@ -42,9 +42,9 @@ typedef struct hw {
     qr_buf b;
     qr_sink *out;
     qr_fonts *fonts;
-    qr_text_ctx text; /* the text layer (text/): the segments of the text being written */
-    const char *lang; /* <html lang> */
-    qr_style style;   /* the theme (spec/style.h), set by put_head */
+    qr_text_ctx text;        /* the text layer (text/): the segments of the text being written */
+    const char *lang;        /* <html lang> */
+    qr_style style;          /* the theme (spec/style.h), set by put_head */
     const qr_block *caption; /* the table being written has this block's caption */
     /* issue 32: the footnotes by number (written at the end as endnotes
      * with links back), and whether headings need ids for a toc */
@@ -618,10 +618,9 @@ static void put_block(hw *w, const qr_block *b)
     /* captioned blocks and blocks whose element takes no id of ours */
     int fig = b->caption.n && b->type != QR_BLOCK_TABLE;
     int wrap = !fig && b->id &&
-               (b->type == QR_BLOCK_LIST || b->type == QR_BLOCK_CODE ||
-                b->type == QR_BLOCK_IMAGE || b->type == QR_BLOCK_CHART ||
-                b->type == QR_BLOCK_PAGE_BREAK || b->type == QR_BLOCK_TABLE ||
-                b->type == QR_BLOCK_RULE);
+               (b->type == QR_BLOCK_LIST || b->type == QR_BLOCK_CODE || b->type == QR_BLOCK_IMAGE ||
+                b->type == QR_BLOCK_CHART || b->type == QR_BLOCK_PAGE_BREAK ||
+                b->type == QR_BLOCK_TABLE || b->type == QR_BLOCK_RULE);
     if (fig) {
         puts_(w, "<figure");
         put_id(w, b);
@@ -717,6 +716,14 @@ static const char css[] =
     "figure{margin:12px 0}"
     "img{max-width:100%;height:auto}"
     ".page-break{border-top:1px dashed #d0d0d0;margin:24px 0}"
+    "@media print{body{max-width:none;margin:0;padding:0}"
+    "pre{white-space:pre-wrap}"
+    "tr,img{break-inside:avoid}"
+    "h1,h2,h3,h4,h5,h6{break-after:avoid}"
+    ".page-break{border:0;margin:0;break-after:page}}";
+
+/* The rules of issue 32's blocks, written only into pages that use them. */
+static const char css_more[] =
     "blockquote{margin:12px 0;padding:0 0 0 14px;border-left:3px solid #d0d0d0;font-style:italic}"
     "blockquote footer{font-style:normal;font-size:.9em}"
     ".callout{margin:12px 0;padding:8px 12px;border-left:4px solid}"
@@ -726,12 +733,7 @@ static const char css[] =
     ".toc ul{list-style:none;padding:0}.toc-title{font-weight:bold;font-size:1.2em}"
     ".toc-2{margin-left:1.5em}.toc-3{margin-left:3em}.toc-4{margin-left:4.5em}"
     ".toc-5{margin-left:6em}.toc-6{margin-left:7.5em}"
-    ".footnotes{font-size:.9em}"
-    "@media print{body{max-width:none;margin:0;padding:0}"
-    "pre{white-space:pre-wrap}"
-    "tr,img{break-inside:avoid}"
-    "h1,h2,h3,h4,h5,h6{break-after:avoid}"
-    ".page-break{border:0;margin:0;break-after:page}}";
+    ".footnotes{font-size:.9em}";
 
 /* The theme's part of the CSS (spec/style.h), as the PDF and docx read it,
  * after the DocsGPT baseline above, which it overrides rule by rule:
@@ -845,6 +847,10 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->title.n ? qr_plain(&doc->title) : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
+    int more = doc->n_notes > 0;
+    for (size_t i = 0; i < doc->n_blocks && !more; i++)
+        more = doc->blocks[i].type >= QR_BLOCK_QUOTE || doc->blocks[i].caption.n;
+    if (more) puts_(w, css_more);
     w->style = qr_style_of(doc);
     put_theme_css(w, &w->style);
     put_list_css(w, doc);

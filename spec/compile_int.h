@@ -109,8 +109,8 @@ void qr_cc_oom(qr_cc *cc);
 const char *qr_cc_type_name(const json_t *v);
 
 /** Report every key of obj not in keys (NULL-terminated) as `unknown key
- *  "k"` at its own path, with a did-you-mean hint; "footnote(s)" get
- *  "footnotes are not supported". what names the object for the hint
+ *  "k"` at its own path, with a did-you-mean hint; "footnotes" gets
+ *  the hint that a footnote is a run. what names the object for the hint
  *  ("a paragraph block"). Returns the number of unknown keys. */
 int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char *what);
 /** qr_cc_check_keys with the keys of object id of the schema table (schema.h). */

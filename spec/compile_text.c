@@ -188,21 +188,35 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
         qr_cc_warn_markdown(cc, t, n);
         qr_cc_pop(cc, o);
     }
-    static const char *const flags[] = {"bold", "italic", "underline", "strike", "code",
-                                        "sup",  "sub"};
+    static const char *const flags[] = {"bold", "italic", "underline", "strike",
+                                        "code", "sup",    "sub"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         int b;
         int got = qr_cc_get_bool(cc, v, flags[i], &b);
         if (got < 0) bad = 1;
         if (got != 1) continue;
         switch (i) {
-        case 0: r->bold = b != 0; break;
-        case 1: r->italic = b != 0; break;
-        case 2: r->underline = b != 0; break;
-        case 3: r->strike = b != 0; break;
-        case 4: r->code = b != 0; break;
-        case 5: r->sup = b != 0; break;
-        default: r->sub = b != 0; break;
+        case 0:
+            r->bold = b != 0;
+            break;
+        case 1:
+            r->italic = b != 0;
+            break;
+        case 2:
+            r->underline = b != 0;
+            break;
+        case 3:
+            r->strike = b != 0;
+            break;
+        case 4:
+            r->code = b != 0;
+            break;
+        case 5:
+            r->sup = b != 0;
+            break;
+        default:
+            r->sub = b != 0;
+            break;
         }
     }
     if (r->sup && r->sub) {
@@ -221,8 +235,7 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
         bad = 1;
     } else if (lr == 1 && link[0] == '#') {
         if (!link[1]) {
-            qr_cc_err_key(cc, "link", "name a block's id: \"#methods\"",
-                          "\"#\" names no block");
+            qr_cc_err_key(cc, "link", "name a block's id: \"#methods\"", "\"#\" names no block");
             bad = 1;
         } else if (want_id(cc, r, link + 1, "link") < 0) {
             bad = 1;

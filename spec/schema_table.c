@@ -30,10 +30,8 @@
 #define S_MARGIN "{\"type\":\"number\",\"minimum\":0,\"maximum\":10000}"
 #define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
 #define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
-#define S_ID "{\"type\":\"string\",\"pattern\":\"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$\"}"
-#define K_ID K("id", X, N, S_ID, "a target for \"#id\" links and refs")
-#define K_CAPTION                                                                                  \
-    K("caption", X, QR_SO_RUN, "{\"anyOf\":[" S_STR "," S_RUNS "]}", "numbered: Figure 1, Table 1")
+#define K_ID K("id", X, N, "{\"$ref\":\"#/$defs/id\"}", NULL)
+#define K_CAPTION K("caption", X, QR_SO_RUN, "{\"$ref\":\"#/$defs/caption\"}", NULL)
 #define TEXT_OR_RUNS "{\"oneOf\":[{\"required\":[\"text\"]},{\"required\":[\"runs\"]}]}"
 
 enum { R = QR_SK_REQUIRED, X = QR_SK_EXT, N = QR_SO_NONE };
@@ -53,7 +51,8 @@ static const qr_skey document_keys[] = {
     K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("numbered_headings", X, N, "{\"type\":\"boolean\"}", "1, 1.1, 1.1.1 before headings"),
-    K("notes", X, N, "{\"enum\":[\"footnotes\",\"endnotes\"]}", "where footnotes go; default footnotes"),
+    K("notes", X, N, "{\"enum\":[\"footnotes\",\"endnotes\"]}",
+      "where footnotes go; default footnotes"),
     K("page", X, QR_SO_PAGE, "{\"$ref\":\"#/$defs/page\"}", NULL),
     K("sections", 0, QR_SO_SECTION, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/section\"}}",
       "legacy; before blocks"),
@@ -156,21 +155,22 @@ static const qr_skey toc_keys[] = {
     K_ID,
 };
 static const qr_skey run_keys[] = {
-    K("text", 0, N, S_STR, "required but with footnote or ref"),
+    K("text", 0, N, S_STR, "required, but not with footnote or ref"),
     K("bold", 0, N, S_BOOL, NULL),
     K("italic", 0, N, S_BOOL, NULL),
     K("underline", 0, N, S_BOOL, NULL),
     K("strike", 0, N, S_BOOL, NULL),
     K("code", 0, N, S_BOOL, "monospace"),
     K("link", 0, N,
-      "{\"type\":\"string\",\"pattern\":\"^(([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):|#)\"}",
+      "{\"type\":\"string\",\"pattern\":\"^(([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):|#)"
+      "\"}",
       "https:, http:, mailto: or #id"),
     K("sup", X, N, S_BOOL, "superscript"),
     K("sub", X, N, S_BOOL, "subscript"),
     K("color", X, N, S_COLOR, "#RRGGBB"),
     K("highlight", X, N, S_COLOR, "#RRGGBB background"),
     K("footnote", X, QR_SO_RUN, "{\"anyOf\":[" S_STR "," S_RUNS "]}", "a numbered note"),
-    K("ref", X, N, S_ID, "prints the target's label as a link"),
+    K("ref", X, N, "{\"$ref\":\"#/$defs/id\"}", "prints the target's label, linked"),
 };
 static const qr_skey item_keys[] = {
     K("text", 0, N, S_STR, NULL),
@@ -387,6 +387,10 @@ _Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_
 const char *const qr_schema_defs[][2] = {
     {"run", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/run_object\"}]}"},
     {"item", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/item_object\"}]}"},
+    {"id", "{\"type\":\"string\",\"pattern\":\"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$\","
+           "\"description\":\"a target of #id links and refs\"}"},
+    {"caption",
+     "{\"anyOf\":[" S_STR "," S_RUNS "],\"description\":\"numbered: Figure 1, Table 1\"}"},
     {"cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]},"
              "{\"$ref\":\"#/$defs/cell_object\"}]}"},
     /* integers past 2^53 would lose digits as spreadsheet numbers: refused */

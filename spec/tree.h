@@ -35,7 +35,7 @@ typedef struct qr_run {
     const char *text; /* never NULL */
     size_t len;       /* bytes */
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
-    const char *link; /* http:, https: or mailto: URL, or NULL */
+    const char *link;          /* http:, https: or mailto: URL, or NULL */
     unsigned sup : 1, sub : 1; /* superscript, subscript */
     uint32_t color, highlight; /* QR_RGB_SET | 0xRRGGBB, or 0 */
     /* An internal link ("link": "#id", or a {"ref": "id"} whose text the
