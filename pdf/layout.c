@@ -513,17 +513,9 @@ typedef struct flow {
     int untagged; /* placing a repeated header row: no structure tags */
 } flow;
 
-/* Footnotes of the page being filled: add_line adds the notes referenced
- * in each line it places and raises the page's text bottom by their
- * height; new_page (and the end) places them at the foot. */
-typedef struct foot {
-    const pd_text **notes;
-    size_t n, cap;
-    double h;      /* their height, the separator's included */
-    double bottom; /* the page's text bottom without notes */
-} foot;
-static foot page_foot; /* pagination runs once per document, on one thread */
-
+/* Footnotes of the page being filled (c->foot): add_line adds the notes
+ * referenced in each line it places and raises the page's text bottom by
+ * their height; new_page (and the end) places them at the foot. */
 #define NOTE_SEP 9.0 /* the separator rule's room above the notes */
 
 static void flush_notes(pd_ctx *c);
@@ -596,12 +588,12 @@ static double line_notes_h(const pd_text *t, size_t i, int first_on_page)
 
 static void add_line_notes(pd_ctx *c, const pd_text *t, size_t i)
 {
+    struct pd_foot *ft = &c->foot;
     int a, z;
     line_span(t, i, &a, &z);
     for (size_t k = 0; k < t->n_notes; k++) {
         const pd_note *nt = &t->notes[k];
         if (nt->at < a || nt->at >= z || !nt->text) continue;
-        foot *ft = &page_foot;
         if (ft->n == ft->cap) {
             size_t cap = ft->cap ? ft->cap * 2 : 16;
             const pd_text **p = realloc(ft->notes, cap * sizeof *p);
@@ -664,9 +656,9 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
         size_t j = i;
         double h = 0, nh = 0;
         while (j < t->n_lines &&
-               h + t->lines[j].height + nh + line_notes_h(t, j, page_foot.n == 0 && nh == 0) <=
+               h + t->lines[j].height + nh + line_notes_h(t, j, c->foot.n == 0 && nh == 0) <=
                    avail + 0.01) {
-            nh += line_notes_h(t, j, page_foot.n == 0 && nh == 0);
+            nh += line_notes_h(t, j, c->foot.n == 0 && nh == 0);
             h += t->lines[j++].height;
         }
         if (j == i) {
@@ -1004,7 +996,7 @@ static void tag_chart_data(pd_ctx *c, const qr_chart *ch)
  * each note, the text bottom back where it was. */
 static void flush_notes(pd_ctx *c)
 {
-    foot *ft = &page_foot;
+    struct pd_foot *ft = &c->foot;
     if (!c->n_pages || !ft->n) {
         c->bottom = ft->bottom;
         return;
@@ -1289,9 +1281,9 @@ static void place_endnotes(flow *f)
 static void paginate(pd_ctx *c)
 {
     flow f = {.c = c};
-    page_foot.n = 0;
-    page_foot.h = 0;
-    page_foot.bottom = c->bottom;
+    c->foot.n = 0;
+    c->foot.h = 0;
+    c->foot.bottom = c->bottom;
     new_page(&f);
     for (size_t i = 0; i < c->n_blocks && c->status == QR_OK; i++) {
         pd_block *b = &c->blocks[i];
@@ -1369,8 +1361,8 @@ static void paginate(pd_ctx *c)
     if (c->status == QR_OK) c->page_start[c->n_pages] = c->n_ops; /* sentinel */
     if (c->status == QR_OK) fill_toc_numbers(c);
     if (c->status == QR_OK) resolve_links(c);
-    free(page_foot.notes);
-    page_foot = (foot){0};
+    free(c->foot.notes);
+    memset(&c->foot, 0, sizeof c->foot);
 }
 
 qr_status qr_pdf_paginate(pd_ctx *c)

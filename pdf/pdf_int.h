@@ -243,6 +243,15 @@ typedef struct pd_ctx {
 
     qr_status status; /* sticky: the first failure wins */
 
+    /* pagination's footnotes of the page being filled (layout.c): their
+     * texts, their height with the separator's, and the page's text bottom
+     * without them (c->bottom rises as notes are added) */
+    struct pd_foot {
+        const pd_text **notes;
+        size_t n, cap;
+        double h, bottom;
+    } foot;
+
     /* the PDF paint pass's recording helper (pdf.c), or NULL */
     struct pd_pipe *pipe;
 
