@@ -21,6 +21,7 @@
 #include "cli_read.h"
 #include "cli_store.h"
 #include "json_out.h"
+#include "process.h"
 #include "compile_int.h"
 #include "fonts.h"
 #include <quire/quire.h>
@@ -370,6 +371,7 @@ static int cmd_render(int argc, char **argv)
         return format_arg(dot ? dot + 1 : "", "OUT", &fmt);
     }
     if (!a.kind) kind = qr_format_kind(fmt);
+    qr_cli_process_format(fmt);
     if (to_stdout && a.all_pages) return usage_error("--pages all writes files: name OUT");
     char msg[512];
     qr_status st = QR_OK;
@@ -636,19 +638,7 @@ static int dispatch(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
-    /* Nothing quire writes depends on the local time zone (outputs carry
-     * fixed UTC dates), but libzip converts each entry's DOS date through
-     * mktime(), which re-reads /etc/localtime on every call without TZ. */
-    setenv("TZ", "UTC0", 1);
-    /* A short-lived process: grow the heap in 32 MiB steps and never trim
-     * it, instead of one brk() per page-sized growth and a trim after each
-     * big free (P1: 517 brk calls, about a sixth of its time). Untouched
-     * pages cost no memory; the host of libquire keeps its own policy. */
-    mallopt(M_TOP_PAD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-    /* A short-lived process: the font table from its cache file, not from
-     * fontconfig's start (fonts.h; issue 22: ~5 ms a call). */
-    qr_fonts_enable_cache();
+    qr_cli_process_start();
     /* Global options before the command (git's habit) move after it:
      * `quire --store D log ID` is `quire log ID --store D`. */
     char **args = malloc(((size_t)argc + 2) * sizeof *args);
@@ -682,16 +672,7 @@ static int dispatch(int argc, char **argv)
         return usage_error("name a command");
     }
     const char *cmd = argv[1];
-    /* The process is ours: jansson's values come from the region allocator
-     * (compile.h), which parses faster and gives a big spec's rows back to
-     * the system as the compiler converts them. The store's writes too
-     * (their dumped text is malloc's: qr_json_dumps). */
-    if (strcmp(cmd, "render") == 0 || strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0 ||
-        strcmp(cmd, "read") == 0)
-        qr_compile_use_region_alloc();
-    if (strcmp(cmd, "create") == 0 || strcmp(cmd, "edit") == 0 || strcmp(cmd, "rewrite") == 0 ||
-        strcmp(cmd, "restore") == 0)
-        qr_compile_use_region_alloc();
+    qr_cli_process_command(cmd);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         qr_cli_usage(stdout);
         return 0;

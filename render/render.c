@@ -320,6 +320,12 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (!be) {
         qr_doc_free(doc);
         qr_stream_free(sd.s);
+        const char *why = qr_backend_error(format);
+        if (*why) /* a module that is absent, broken or from another build */
+            return qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
+                                   "reinstall quire so that the binary and its modules come from "
+                                   "one build",
+                                   "%s", why);
         qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
                         "this build of quire has no such backend", "the .%s backend is not built",
                         qr_format_ext(format));

@@ -538,6 +538,8 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
 }
 
 #ifdef QUIRE_READ_PDF_MODULE_ENTRY
+/* The module's build stamp, which read/pdf/load.c checks first (render/module.c). */
+__attribute__((visibility("default"))) const qr_stamp qr_module_stamp = QR_READ_PDF_MODULE_STAMP;
 /* The module's one export (read/pdf/load.c looks it up). */
 __attribute__((visibility("default"))) int qr_read_pdf_module_json(const void *data, size_t len,
                                                                    qr_buf *b, char *msg,
