@@ -402,6 +402,7 @@ static int cmd_render(int argc, char **argv)
     o.max_input = max_input;
     o.max_output = a.max_output;
     o.strict = a.strict;
+    qr_cli_process_render_opts(&o);
 
     qr_result res;
     int files = 0;
@@ -459,6 +460,7 @@ static int cmd_render(int argc, char **argv)
         st = qr_render_path(a.spec, kind, fmt, a.out, &o, &res);
         total = res.size;
     }
+    qr_cli_process_trace(&res);
     if (st != QR_OK) {
         rc = print_failure(st, &res);
     } else {

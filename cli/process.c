@@ -10,6 +10,7 @@
 #include "process.h"
 
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,4 +58,30 @@ void qr_cli_process_format(qr_format fmt)
      * those sizes the copies reuse the heap: 19,000 faults, about a tenth of
      * M1's CPU time; peak RSS 187 -> 198 MB. Only for PDF and PNG work. */
     if (fmt == QR_FORMAT_PDF || fmt == QR_FORMAT_PNG) mallopt(M_MMAP_THRESHOLD, 64 << 20);
+}
+
+void qr_cli_process_render_opts(qr_render_opts *o)
+{
+    static const char *const threads[] = {"QUIRE_THREADS", "QUIRE_PDF_THREADS",
+                                          "QUIRE_PACKAGE_THREADS", NULL};
+    for (size_t i = 0; threads[i]; i++) {
+        const char *e = getenv(threads[i]);
+        if (e && *e) {
+            long n = strtol(e, NULL, 10);
+            o->threads = n > 0 && n < 1024 ? (int)n : 0;
+            break;
+        }
+    }
+    const char *s = getenv("QUIRE_XLSX_STREAM");
+    if (s && strcmp(s, "0") == 0) o->xlsx_stream = QR_XLSX_STREAM_NEVER;
+    if (s && strcmp(s, "1") == 0) o->xlsx_stream = QR_XLSX_STREAM_ALWAYS;
+    if (s && strcmp(s, "all") == 0) o->xlsx_stream = QR_XLSX_STREAM_ALL;
+}
+
+void qr_cli_process_trace(const qr_result *res)
+{
+    const char *e = getenv("QUIRE_PDF_FACE_TRACE");
+    if (e && *e && res->stats.threads == 2)
+        fprintf(stderr, "quire: pdf: %d faces pinned before the threads, %d by them\n",
+                res->stats.faces_pinned, res->stats.faces_pinned_late);
 }

@@ -15,4 +15,13 @@ void qr_cli_process_command(const char *cmd);
  *  PNG work. */
 void qr_cli_process_format(qr_format fmt);
 
+/** The render options the environment sets for tests and benchmarks (the
+ *  library reads no environment): QUIRE_THREADS=N (or the older
+ *  QUIRE_PDF_THREADS / QUIRE_PACKAGE_THREADS) -> threads, QUIRE_XLSX_STREAM
+ *  = 0 | 1 | all -> xlsx_stream. */
+void qr_cli_process_render_opts(qr_render_opts *o);
+/** QUIRE_PDF_FACE_TRACE=1: one line on stderr with the faces a two-thread
+ *  PDF render pinned before and by its threads (res->stats). */
+void qr_cli_process_trace(const qr_result *res);
+
 #endif

@@ -200,8 +200,9 @@ typedef struct spec_in {
 
 /* Specs from this size on stream when rendered from a file to .xlsx; the
  * other spreadsheets compile their rows as read, in one pass that keeps
- * them all (QR_STREAM_ALL). QUIRE_XLSX_STREAM=1 streams every one from a
- * file, =all takes the one pass, =0 the tree path (tests compare them). */
+ * them all (QR_STREAM_ALL). qr_render_opts.xlsx_stream ALWAYS streams every
+ * one from a file, ALL takes the one pass, NEVER the tree path (tests
+ * compare them; the CLI sets it from QUIRE_XLSX_STREAM=1, all or 0). */
 #define STREAM_MIN ((size_t)32 << 20)
 
 typedef struct text_in {
@@ -235,12 +236,11 @@ static qr_status stream_run(void *src, qr_row_emit emit, void *ectx)
 
 /* Pass 1 when the spec streams: 1 with *doc and *st (errors reported), or
  * 0 when the tree path compiles it (the file rewound). */
-static int stream_compile(const spec_in *in, qr_format format, const qr_compile_opts *co,
+static int stream_compile(const spec_in *in, qr_format format, const qr_compile_opts *co, int mode,
                           streamed *sd, qr_doc **doc, qr_result *res, qr_status *st)
 {
-    const char *env = getenv("QUIRE_XLSX_STREAM");
-    if (env && strcmp(env, "0") == 0) return 0;
-    int force = env && strcmp(env, "1") == 0, all = env && strcmp(env, "all") == 0;
+    if (mode == QR_XLSX_STREAM_NEVER) return 0;
+    int force = mode == QR_XLSX_STREAM_ALWAYS, all = mode == QR_XLSX_STREAM_ALL;
     int how =
         in->rewind && format == QR_FORMAT_XLSX && !all && (force || in->file_size >= STREAM_MIN)
             ? (force ? QR_STREAM_FORCE : 0)
@@ -300,8 +300,9 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     qr_doc *doc = NULL;
     qr_status st = QR_OK;
     streamed sd = {0};
-    int by_stream = kind == QR_KIND_SPREADSHEET && !sniffed &&
-                    stream_compile(in, format, &co, &sd, &doc, res, &st);
+    int by_stream =
+        kind == QR_KIND_SPREADSHEET && !sniffed &&
+        stream_compile(in, format, &co, opts ? opts->xlsx_stream : 0, &sd, &doc, res, &st);
     if (!by_stream)
         st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
              : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
@@ -346,6 +347,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.page_first = opts && opts->page_first > 0 ? opts->page_first : 0;
     ctx.page_last = opts && opts->page_last >= ctx.page_first ? opts->page_last : 0;
     ctx.epoch = qr_output_epoch();
+    ctx.threads = opts && opts->threads > 0 ? opts->threads : 0;
+    ctx.stats = &res->stats;
     sd.doc = doc;
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
     sink->limit = co.limits.max_output;

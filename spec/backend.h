@@ -43,6 +43,8 @@ typedef struct qr_render_ctx {
     int pages;                 /* set by the backend: pages, slides or sheets */
     long long epoch;           /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
     const qr_row_source *rows_src; /* xlsx: the rows of streamed sheets, or NULL */
+    int threads;                   /* qr_render_opts.threads: 0 = the CPUs, 1 = none */
+    qr_render_stats *stats;        /* how it ran, for the result */
 } qr_render_ctx;
 
 typedef struct qr_backend {

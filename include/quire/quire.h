@@ -66,7 +66,20 @@ typedef struct qr_render_opts {
     int notes;            /* .pdf/.png of a presentation: notes pages, each slide above its notes */
     int page_first, page_last; /* .pdf of a presentation or spreadsheet: only these pages
                                   (1-based, inclusive); 0, 0: every page */
+    int threads;     /* helper threads (zip deflate, PDF measuring): 0 = as many as the CPUs,
+                        1 = the calling thread only; same bytes either way */
+    int xlsx_stream; /* a spreadsheet spec read from a file: QR_XLSX_STREAM_AUTO (0: stream
+                        the rows of big specs), _NEVER, _ALWAYS, _ALL (tests, benchmarks) */
 } qr_render_opts;
+
+enum { QR_XLSX_STREAM_AUTO, QR_XLSX_STREAM_NEVER, QR_XLSX_STREAM_ALWAYS, QR_XLSX_STREAM_ALL };
+
+/* How a render ran, for tests and benchmarks (qr_result.stats). */
+typedef struct qr_render_stats {
+    int threads;           /* threads the backend used (PDF: 2 when a helper measured) */
+    int faces_pinned;      /* PDF, two threads: font faces opened before they started */
+    int faces_pinned_late; /* and by them (0 unless the gathering missed one) */
+} qr_render_stats;
 
 /* What a render returns. errors holds spec errors (each with a JSON
  * pointer); warnings holds e.g. characters no font covers. */
@@ -78,6 +91,7 @@ typedef struct qr_result {
     qr_errlist errors;
     qr_errlist warnings;
     qr_kind kind; /* the kind rendered: for .pdf and .png, the one the spec's shape says */
+    qr_render_stats stats;
 } qr_result;
 
 /** Render a spec to memory. Always initialises *res; free it with

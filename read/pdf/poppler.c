@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cnum.h"
 #include "compile.h"
 #include "pdf_read.h"
 
@@ -301,7 +302,7 @@ static void write_cells(qr_buf *b, const char *text)
         if (n && n < sizeof cell) {
             memcpy(cell, p, n);
             cell[n] = '\0';
-            v = strtod(cell, &end);
+            v = qr_strtod_c(cell, &end);
         }
         /* A number when the text is the number's shortest form ("12.5", not "12.50"). */
         if (end && !*end && isfinite(v) && qr_fmt_double(v, num) && strcmp(num, cell) == 0)
