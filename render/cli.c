@@ -29,6 +29,9 @@
 #define MAX_ERRORS_SHOWN 20
 /* Bytes of errors in a result line: the whole line stays under 4,000 characters. */
 #define RESULT_BUDGET 3300
+/* The layout report of a result line: at most this many items and bytes. */
+#define MAX_LAYOUT_SHOWN 500
+#define LAYOUT_BUDGET 65536
 
 /* Print a usage error as the JSON result and return exit code 2. */
 static int usage_error(const char *msg)
@@ -141,6 +144,9 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
     qr_buf_puts(&b, ",\"warnings\":");
     size_t omitted = qr_json_errors(&b, &res->warnings, MAX_ERRORS_SHOWN, RESULT_BUDGET);
     if (omitted) qr_buf_printf(&b, ",\"warnings_omitted\":%zu", omitted);
+    qr_buf_puts(&b, ",\"layout\":");
+    omitted = qr_json_layout(&b, &res->layout, MAX_LAYOUT_SHOWN, LAYOUT_BUDGET);
+    if (omitted) qr_buf_printf(&b, ",\"layout_omitted\":%zu", omitted);
     qr_buf_putc(&b, '}');
     qr_json_print(&b);
     qr_buf_free(&b);
@@ -149,7 +155,8 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
 typedef struct render_args {
     const char *spec, *out, *kind, *base_dir, *to;
     int page, all_pages, dpi, strict, contact, notes;
-    int first, last; /* --pages A-B */
+    unsigned strict_layout; /* --strict=KINDS: layout report kinds that are errors */
+    int first, last;        /* --pages A-B */
     size_t max_input, max_output;
 } render_args;
 
@@ -259,6 +266,33 @@ static int hinted_usage(const char *msg, const char *hint)
     return 2;
 }
 
+/* --strict=KINDS: "warnings" (as bare --strict), "layout" (every report
+ * kind) or report kinds, comma-separated. */
+static int strict_kinds(const char *list, render_args *a)
+{
+    if (!*list) return -1;
+    while (*list) {
+        const char *end = strchr(list, ',');
+        size_t n = end ? (size_t)(end - list) : strlen(list);
+        char name[32];
+        if (n == 0 || n >= sizeof name) return -1;
+        memcpy(name, list, n);
+        name[n] = 0;
+        qr_layout_kind k;
+        if (strcmp(name, "warnings") == 0)
+            a->strict = 1;
+        else if (strcmp(name, "layout") == 0)
+            a->strict_layout = QR_LAYOUT_ALL;
+        else if (qr_layout_kind_from_str(name, &k) == 0)
+            a->strict_layout |= 1u << k;
+        else
+            return -1;
+        list += n;
+        if (*list == ',') list++;
+    }
+    return 0;
+}
+
 static int parse_render_args(int argc, char **argv, render_args *a, int need_out)
 {
     memset(a, 0, sizeof *a);
@@ -276,6 +310,12 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
             a->to = v, i++;
         } else if (strcmp(s, "--strict") == 0) {
             a->strict = 1;
+        } else if (strncmp(s, "--strict=", 9) == 0) {
+            if (strict_kinds(s + 9, a) != 0)
+                return hinted_usage("--strict= takes a comma-separated list of warnings, layout "
+                                    "or layout report kinds",
+                                    "shrink, continued, small_text, contrast, image_upscaled, "
+                                    "table_cut, word_broken, missing_glyph");
         } else if (strcmp(s, "--base-dir") == 0) {
             if (!v) return usage_error("--base-dir needs a folder");
             a->base_dir = v, i++;
@@ -400,6 +440,7 @@ static int cmd_render(int argc, char **argv)
     o.max_input = max_input;
     o.max_output = a.max_output;
     o.strict = a.strict;
+    o.strict_layout = a.strict_layout;
 
     qr_result res;
     int files = 0;

@@ -27,6 +27,10 @@ static const qr_cli_opt render_opts[] = {
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
     {"--max-output", "BYTES", "the output size limit (default 512 MiB)"},
     {"--strict", NULL, "warnings are errors (exit 1, no file): for CI"},
+    {"--strict=KINDS", NULL,
+     "these layout report kinds are errors (exit 1, no file), comma-separated: shrink, "
+     "continued, small_text, contrast, image_upscaled, table_cut, word_broken, missing_glyph; "
+     "layout: all of them; warnings: as --strict"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt check_opts[] = {
