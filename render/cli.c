@@ -34,7 +34,7 @@
 static int usage_error(const char *msg)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"hint\":\"run quire help\"}");
     qr_json_print(&b);
@@ -48,7 +48,7 @@ static int print_failure(qr_status st, const qr_result *res)
 {
     qr_buf b = {0};
     size_t n = res->errors.count;
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, st);
     char head[128];
     if (st == QR_E_SPEC)
         snprintf(head, sizeof head, "%zu spec error%s", n, n == 1 ? "" : "s");
@@ -248,7 +248,7 @@ static int format_arg(const char *name, const char *what, qr_format *fmt)
 static int hinted_usage(const char *msg, const char *hint)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"hint\":");
     qr_json_str(&b, hint);

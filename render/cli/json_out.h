@@ -40,6 +40,10 @@ const char *qr_cli_hint(const char *hint, char *buf, size_t size);
 const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size);
 /** The CLI's message of an error: a store error names the store folder.
  *  Returns e->message or buf. */
+/** Open a failure's result line: {"status":"error","code":"<qr_status_code>",
+ *  ("retryable":true,) "error": (the caller writes the message next). */
+void qr_json_error_head(qr_buf *b, qr_status st);
+
 const char *qr_cli_message(const qr_error *e, char *buf, size_t size);
 
 /** Print the buffer and a newline to stdout, flush. */
