@@ -495,8 +495,7 @@ static qr_status gen_block(qr_xlsx_sheet *w, qr_buf *b, size_t target)
 {
     const qr_sheet *sh = w->sh;
     if (w->stage == 0) {
-        if (qr_xlsx_write_sheet_head_st(b, sh, w->first, w->styles))
-            return qr_fail(QR_E_NOMEM);
+        if (qr_xlsx_write_sheet_head_st(b, sh, w->first, w->styles)) return qr_fail(QR_E_NOMEM);
         w->stage = 1;
         w->next_row = 0;
     }

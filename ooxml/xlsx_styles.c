@@ -417,8 +417,7 @@ static void write_alignment(qr_xml *x, const qr_cellstyle *l, int wrap)
     if (l->align && l->align < 4) qr_xml_attr(x, "horizontal", ha[l->align]);
     if (l->valign && l->valign < 3) qr_xml_attr(x, "vertical", va[l->valign]);
     if (l->rotate) /* Excel: 1-90 counter-clockwise, 91-180 clockwise */
-        qr_xml_attr_int(x, "textRotation",
-                        (long long)(l->rotate > 0 ? l->rotate : 90 - l->rotate));
+        qr_xml_attr_int(x, "textRotation", (long long)(l->rotate > 0 ? l->rotate : 90 - l->rotate));
     if (wrap) qr_xml_attr(x, "wrapText", "1");
     if (l->indent) qr_xml_attr_int(x, "indent", l->indent);
     qr_xml_end(x);

@@ -360,7 +360,7 @@ void qr_cc_looks_free(qr_cc_fmts *t)
 
 /* ---- the workbook's styles ----------------------------------------------------------- */
 
-static const char *const builtin_names[] = {"header", "total", "input", "note",
+static const char *const builtin_names[] = {"header", "total", "input",   "note",
                                             "good",   "bad",   "neutral", NULL};
 
 static qr_cellstyle builtin(size_t i)

@@ -51,7 +51,7 @@ typedef enum qr_sobj_id {
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,
-    QR_SO_CELL, /* a sheet cell object {value|date|formula, format} */
+    QR_SO_CELL,   /* a sheet cell object {value|date|formula, format} */
     QR_SO_ROW,    /* a sheet row object {style, cells} */
     QR_SO_STYLE,  /* a named cell style of the workbook's "styles" */
     QR_SO_BORDER, /* a border per side */

@@ -224,15 +224,14 @@ static const qr_skey slide_table_keys[] = {
     "{\"enum\":[\"none\",\"thin\",\"medium\",\"thick\",\"double\",\"dashed\",\"dotted\"]}"
 #define LOOK_KEYS                                                                                  \
     K("bold", X, N, S_BOOL, NULL), K("italic", X, N, S_BOOL, NULL),                                \
-        K("underline", X, N, S_BOOL, NULL), K("color", X, N, S_COLOR, NULL),      \
+        K("underline", X, N, S_BOOL, NULL), K("color", X, N, S_COLOR, NULL),                       \
         K("fill", X, N, S_COLOR, NULL),                                                            \
         K("border", X, QR_SO_BORDER,                                                               \
-          "{\"anyOf\":[" S_BORDER_KIND ",{\"$ref\":\"#/$defs/border\"}]}",                         \
-          NULL),                                                                                   \
+          "{\"anyOf\":[" S_BORDER_KIND ",{\"$ref\":\"#/$defs/border\"}]}", NULL),                  \
         K("align", X, N, "{\"enum\":[\"general\",\"left\",\"center\",\"right\"]}", NULL),          \
         K("valign", X, N, "{\"enum\":[\"bottom\",\"top\",\"center\"]}", NULL),                     \
         K("wrap", X, N, S_BOOL, NULL),                                                             \
-        K("indent", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":15}", NULL),             \
+        K("indent", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":15}", NULL),            \
         K("rotate", X, N, "{\"type\":\"integer\",\"minimum\":-90,\"maximum\":90}", "degrees")
 #define S_STYLE_NAME "{\"type\":\"string\",\"minLength\":1}"
 
@@ -241,8 +240,7 @@ static const qr_skey workbook_keys[] = {
     K("lang", X, N, S_LANG, "BCP 47 tag"),
     K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
-    K("styles", X, N,
-      "{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/style\"}}",
+    K("styles", X, N, "{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/style\"}}",
       "named cell styles; built in: header, total, input, note, good, bad, neutral"),
     K("sheets", R, QR_SO_SHEET, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet\"}}",
       NULL),
@@ -274,16 +272,16 @@ static const qr_skey sheet_keys[] = {
 };
 static const qr_skey row_keys[] = {
     K("style", X, N, S_STYLE_NAME, "the whole row's style"),
-    K("cells", R, QR_SO_CELL,
-      "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_cell\"}}", NULL),
+    K("cells", R, QR_SO_CELL, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_cell\"}}",
+      NULL),
 };
 static const qr_skey style_keys[] = {
     LOOK_KEYS,
     K("format", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}", "#,##0"),
 };
 static const qr_skey border_keys[] = {
-    K("left", X, N, S_BORDER_KIND, NULL),  K("right", X, N, S_BORDER_KIND, NULL),
-    K("top", X, N, S_BORDER_KIND, NULL),   K("bottom", X, N, S_BORDER_KIND, NULL),
+    K("left", X, N, S_BORDER_KIND, NULL), K("right", X, N, S_BORDER_KIND, NULL),
+    K("top", X, N, S_BORDER_KIND, NULL),  K("bottom", X, N, S_BORDER_KIND, NULL),
     K("color", X, N, S_COLOR, "#RRGGBB"),
 };
 static const qr_skey cell_keys[] = {
@@ -342,7 +340,8 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_WORKBOOK, "spreadsheet", "a spreadsheet spec", NULL, workbook_keys),
     OBJ(QR_SO_SHEET, "sheet", NULL, NULL, sheet_keys),
     OBJ(QR_SO_CELL, "sheet_cell_object", "value, date or formula (+ value), with a look",
-        "{\"minProperties\":1,\"not\":{\"required\":[\"date\"],\"anyOf\":[{\"required\":[\"value\"]},{"
+        "{\"minProperties\":1,\"not\":{\"required\":[\"date\"],\"anyOf\":[{\"required\":[\"value\"]"
+        "},{"
         "\"required\":[\"formula\"]}]}}",
         cell_keys),
     OBJ(QR_SO_ROW, "sheet_row_object", "a row with a style", NULL, row_keys),

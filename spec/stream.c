@@ -322,8 +322,8 @@ static int emit_row(void *ctx, size_t i, size_t r, json_t *row)
     size_t n_cols = 0, n_formats = s->cs.fmts.n, n_looks = s->cs.fmts.n_keys;
     int bad = qr_cc_sheet_row(&s->rc, &s->cs.fmts, row, r, &tmp, &n_cols) < 0;
     json_decref(row);
-    if (bad || s->rc.n_errors || s->rc.nomem || s->cs.fmts.n != n_formats || s->cs.fmts.n_keys != n_looks ||
-        n_cols > doc->sheets[i].n_cols)
+    if (bad || s->rc.n_errors || s->rc.nomem || s->cs.fmts.n != n_formats ||
+        s->cs.fmts.n_keys != n_looks || n_cols > doc->sheets[i].n_cols)
         return changed(s,
                        s->rc.nomem ? "out of memory" : "its rows changed since they were checked");
     s->seen[i]++;

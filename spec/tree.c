@@ -70,8 +70,8 @@ void qr_cellstyle_merge(qr_cellstyle *b, const qr_cellstyle *o)
     b->set = (uint16_t)(b->set | s);
 }
 
-qr_cellstyle qr_sheet_cell_style(const qr_doc *doc, const qr_sheet *sh, size_t r,
-                                 const qr_row *row, size_t c, const qr_cell *cell)
+qr_cellstyle qr_sheet_cell_style(const qr_doc *doc, const qr_sheet *sh, size_t r, const qr_row *row,
+                                 size_t c, const qr_cell *cell)
 {
     qr_cellstyle cs = {0};
     size_t n = doc->n_looks;

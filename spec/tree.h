@@ -254,9 +254,9 @@ typedef struct qr_formula {
  * split over two bytes (read it with qr_cell_look): a text's length needs
  * 17 bits at most (32,767 UTF-16 units), so len keeps 24. */
 typedef struct qr_cell {
-    uint8_t type;     /* qr_cell_type */
-    uint8_t look_lo;  /* qr_cell_look() */
-    uint16_t fmt;     /* index into qr_doc.formats; 0 = General */
+    uint8_t type;      /* qr_cell_type */
+    uint8_t look_lo;   /* qr_cell_look() */
+    uint16_t fmt;      /* index into qr_doc.formats; 0 = General */
     uint32_t len : 24; /* bytes of v.str for TEXT */
     uint32_t look_hi : 8;
     union {
@@ -424,8 +424,8 @@ typedef struct qr_doc {
  *  column style, row style, the header style (row 0 of a sheet with a
  *  header), the cell's look (its style and properties); row is the row
  *  (or NULL past the rows), cell the cell (or NULL: an empty one). */
-qr_cellstyle qr_sheet_cell_style(const qr_doc *doc, const qr_sheet *sh, size_t r,
-                                 const qr_row *row, size_t c, const qr_cell *cell);
+qr_cellstyle qr_sheet_cell_style(const qr_doc *doc, const qr_sheet *sh, size_t r, const qr_row *row,
+                                 size_t c, const qr_cell *cell);
 
 /** Is url a link the spec allows: scheme http:, https: or mailto:, in any
  *  case ("HTTPS://example.com", "MAILTO:a@b")? The compiler refuses other
