@@ -9,7 +9,7 @@
  * the top of every page, the frozen columns at the left. Values are shown
  * as displayed: numbers and dates under their number format (spec/
  * cellfmt.h), right-aligned, "###" when they do not fit; booleans TRUE and
- * FALSE centred; formulas by their value (spec/formula.h). Text spills
+ * FALSE centred; formulas by their value (layout/formula.h). Text spills
  * into empty cells to its right, as Excel draws it, and is clipped at the
  * next filled cell. Cell looks (tree.h's qr_cellstyle, merged by
  * qr_sheet_cell_style) are drawn: fills under the grid, borders over it,
@@ -492,6 +492,8 @@ static void paint_charts(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size
     double bx = MARGIN_X + (cb > 0 ? p->colx[p->rep_cols] : 0), by = MARGIN_Y;
     for (size_t r = 0; rb > 0 && r < p->rep_rows; r++)
         by += row_height(sh, r);
+    /* the white ground of a sheet in every theme: the chart ink of a light one */
+    qr_style ink = qr_style_sheet(&c->style);
     for (size_t i = 0; i < sh->n_charts && c->status == QR_OK; i++) {
         const qr_chart *ch = &sh->charts[i];
         double w = chart_w(ch), h = chart_h(ch);
@@ -507,7 +509,7 @@ static void paint_charts(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size
         cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
         cairo_set_line_width(cr, 0.75);
         cairo_stroke(cr);
-        qr_pdf_draw_chart(c, cr, ch, x, y, w, h);
+        qr_pdf_draw_chart(c, cr, ch, x, y, w, h, &ink);
         cairo_restore(cr);
     }
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "compile.h"
+#include "suggest.h"
 
 /* Past this many recorded errors the compiler only counts, then adds one
  * "N more errors" entry: a million bad rows must not cost a million messages. */
@@ -56,6 +57,8 @@ typedef struct qr_cc {
     size_t pool_left;
 
     qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
+    int allow_external;   /* the workbook's "allow_external"; -1: not known yet (a streamed row) */
+    int policy_later;     /* a streamed row's formula broke the policy: the tree path decides */
 
 } qr_cc;
 
@@ -313,11 +316,6 @@ json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist
  *  untouched; -1 out of memory. */
 int qr_canonical_value(json_t *root, qr_buf *out);
 
-/* ---- suggest.c ------------------------------------------------------------- */
-
-/** The candidate closest to word (edit distance, case-insensitive), or NULL
- *  when none is close enough to be a likely typo. */
-const char *qr_suggest(const char *word, const char *const *cands);
 /** Read the top-level "theme" and "accent" keys into cc->doc. */
 void qr_cc_theme(qr_cc *cc, json_t *root);
 /** "numbered_headings": "1", "1.1" ... as a first run of each heading (heading_numbers.c). */

@@ -27,6 +27,7 @@
 #include "schema.h"
 #include "casefold.h"
 #include "civil.h"
+#include "formula_check.h"
 
 /* Keys: the schema table's (schema_table.c). */
 
@@ -293,6 +294,15 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
                 qr_cc_err(cc, NULL, "a formula has at most %u characters (Excel's limit)",
                           MAX_FORMULA_LEN);
                 s = NULL;
+            } else {
+                qr_fcheck why;
+                int r = qr_formula_check(s, n, cc->allow_external > 0, &why);
+                if (r == QR_FC_POLICY && cc->allow_external < 0) {
+                    cc->policy_later = 1; /* the workbook's key is not read yet */
+                } else if (r != QR_FC_OK) {
+                    qr_cc_err(cc, why.hint, "%s", why.message);
+                    s = NULL;
+                }
             }
         }
         qr_cc_pop(cc, o);
@@ -956,6 +966,14 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     qr_doc *doc = cc->doc;
     qr_cc_check_obj(cc, root, QR_SO_WORKBOOK, "a spreadsheet spec");
     qr_cc_title_lang(cc, root);
+    json_t *ext = json_object_get(root, "allow_external");
+    if (ext && !json_is_boolean(ext)) {
+        size_t oe = qr_cc_push_key(cc, "allow_external");
+        qr_cc_err(cc, "use true or false", "expected a boolean, got %s", qr_cc_type_name(ext));
+        qr_cc_pop(cc, oe);
+    }
+    cc->allow_external = json_is_true(ext);
+    doc->allow_external = cc->allow_external;
     json_t *sheets = json_object_get(root, "sheets");
     if (!sheets) {
         qr_cc_err(cc, "add \"sheets\": [{\"name\": \"Data\", \"rows\": [[\"a\", 1]]}]",

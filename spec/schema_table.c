@@ -242,6 +242,8 @@ static const qr_skey workbook_keys[] = {
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("styles", X, N, "{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/style\"}}",
       "named cell styles; built in: header, total, input, note, good, bad, neutral"),
+    K("allow_external", X, N, S_BOOL,
+      "formulas may call WEBSERVICE, DDE, other workbooks, any link scheme"),
     K("sheets", R, QR_SO_SHEET, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet\"}}",
       NULL),
 };

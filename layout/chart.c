@@ -15,7 +15,7 @@
 
 uint32_t qr_chart_palette(size_t i)
 {
-    /* the themes' series colours (spec/style.h), then darker rounds */
+    /* the themes' series colours (layout/style.h), then darker rounds */
     uint32_t c = qr_style_series[i % 6];
     size_t round = (i / 6) % 4;
     if (!round) return c;
@@ -26,21 +26,9 @@ uint32_t qr_chart_palette(size_t i)
     return r << 16 | g << 8 | b;
 }
 
-void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf)
+uint32_t qr_chart_series_color(const qr_chart *c, size_t i)
 {
-    char letters[8];
-    int n = 0;
-    uint32_t c = col + 1;
-    while (c && n < 7) {
-        letters[n++] = (char)('A' + (c - 1) % 26);
-        c = (c - 1) / 26;
-    }
-    size_t k = 0;
-    if (absolute) buf[k++] = '$';
-    while (n)
-        buf[k++] = letters[--n];
-    if (absolute) buf[k++] = '$';
-    snprintf(buf + k, 16 - k, "%u", row + 1);
+    return c->series[i].has_color ? c->series[i].color : qr_chart_palette(i);
 }
 
 size_t qr_chart_ref_text(const qr_chart_ref *r, char *buf, size_t size)
@@ -269,14 +257,14 @@ void qr_chart_default_size(double text_width, double *w, double *h)
     *h = ww * 0.6;
 }
 
-/* The chart's ink: the theme's (spec/style.h). */
+/* The chart's ink: the theme's (layout/style.h). */
 #define C_TEXT (l->ink.chart_text)
 #define C_TITLE (l->ink.chart_title)
 #define C_GRID (l->ink.chart_grid)
 #define C_AXIS (l->ink.chart_axis)
-#define S_TITLE 12.0
-#define S_LABEL 8.0
-#define S_LEGEND 9.0
+#define S_TITLE ((double)QR_CHART_TITLE_PT)
+#define S_LABEL ((double)QR_CHART_TEXT_PT)
+#define S_LEGEND ((double)QR_CHART_TEXT_PT)
 #define LH 1.35 /* line height, in sizes */
 
 typedef struct L {
@@ -419,7 +407,7 @@ static int is_pie(const qr_chart *c)
 /* The colour of legend entry i: a slice's, or a series'. */
 static uint32_t entry_color(const qr_chart *c, size_t i)
 {
-    return is_pie(c) ? qr_chart_palette(i) : c->series[i].color;
+    return is_pie(c) ? qr_chart_palette(i) : qr_chart_series_color(c, i);
 }
 
 /* "+N more" for the legend entries that do not fit. */
@@ -492,14 +480,17 @@ static void legend(L *l, const qr_chart *c, double *top, double *bottom, double 
         double x = c->legend == QR_LEGEND_RIGHT ? *right - colw : *left;
         double hgt = n * lh, y0 = (*top + *bottom - hgt) / 2;
         if (y0 < *top) y0 = *top;
+        /* a bar chart's series bottom up, as its bars are (and the Office apps list them) */
+        int up = c->type == QR_CHART_BAR;
         for (size_t j = 0; j < n; j++) {
             double base = y0 + j * lh + S_LEGEND;
             if (base + lh > *bottom && j + 1 < n) {
                 more(l, n - j, x, base);
                 break;
             }
-            rect(l, x, base - sw + 0.5, sw, sw, entry_color(c, j));
-            put_text(l, ts[j], x + sw + gap, base, QR_CA_START, C_TEXT);
+            size_t e = up ? n - 1 - j : j;
+            rect(l, x, base - sw + 0.5, sw, sw, entry_color(c, e));
+            put_text(l, ts[e], x + sw + gap, base, QR_CA_START, C_TEXT);
         }
         if (c->legend == QR_LEGEND_RIGHT)
             *right -= colw + 8;
@@ -588,7 +579,7 @@ static void pie(L *l, const qr_chart *c, double x0, double y0, double x1, double
                 double mid = a + da / 2, rr = ri > 0 ? (ri + ro) / 2 : ro * 0.62;
                 size_t t = value_text(l, c, v, S_LABEL, 0);
                 put_text(l, t, cx + rr * sin(mid), cy - rr * cos(mid) + S_LABEL * 0.35,
-                         QR_CA_MIDDLE, 0xFFFFFF);
+                         QR_CA_MIDDLE, qr_style_ink_on(qr_chart_palette(i)));
             }
             a += da;
         }
@@ -696,7 +687,9 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
             while (every < np && lh > band * (double)every)
                 every++;
         for (size_t i = 0; i < np; i += every) {
-            double mid = (horiz ? py : px) + band * ((double)i + 0.5);
+            /* a bar chart's first category at the bottom, as the Office apps draw the catAx
+             * (orientation minMax) */
+            double mid = horiz ? pb - band * ((double)i + 0.5) : px + band * ((double)i + 0.5);
             if (horiz)
                 put_text(l, cts[i], px - 4, mid + S_LABEL * 0.35, QR_CA_END, C_TEXT);
             else
@@ -714,18 +707,20 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
                 double a0 = VPOS(b), a1 = VPOS(b + v);
                 double off = (horiz ? py : px) + band * (double)i + (band - group) / 2 +
                              (c->stacked ? 0 : bw * (double)s);
+                if (horiz) off = py + pb - off - bw; /* bottom up, series 1 lowest */
                 if (horiz)
-                    rect(l, a0, off, a1 - a0, bw, c->series[s].color);
+                    rect(l, a0, off, a1 - a0, bw, qr_chart_series_color(c, s));
                 else
-                    rect(l, off, a1, bw, a0 - a1, c->series[s].color);
+                    rect(l, off, a1, bw, a0 - a1, qr_chart_series_color(c, s));
                 if (!c->labels) continue;
                 size_t t = value_text(l, c, c->series[s].values[i], S_LABEL, 0);
                 if (c->stacked) {
                     double m = (a0 + a1) / 2;
+                    uint32_t on = qr_style_ink_on(qr_chart_series_color(c, s));
                     if (horiz)
-                        put_text(l, t, m, off + bw / 2 + S_LABEL * 0.35, QR_CA_MIDDLE, 0xFFFFFF);
+                        put_text(l, t, m, off + bw / 2 + S_LABEL * 0.35, QR_CA_MIDDLE, on);
                     else
-                        put_text(l, t, off + bw / 2, m + S_LABEL * 0.35, QR_CA_MIDDLE, 0xFFFFFF);
+                        put_text(l, t, off + bw / 2, m + S_LABEL * 0.35, QR_CA_MIDDLE, on);
                 } else if (horiz) {
                     put_text(l, t, a1 + (v >= 0 ? 3 : -3), off + bw / 2 + S_LABEL * 0.35,
                              v >= 0 ? QR_CA_START : QR_CA_END, C_TEXT);
@@ -736,7 +731,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
             }
     } else if (c->type == QR_CHART_AREA) {
         for (size_t s = 0; s < ns; s++) {
-            qr_chart_shape *sh = shape(l, QR_CS_PATH, c->series[s].color);
+            qr_chart_shape *sh = shape(l, QR_CS_PATH, qr_chart_series_color(c, s));
             if (!sh) break;
             sh->fill = 1;
             sh->alpha = c->stacked ? 0.85 : 0.55;
@@ -758,7 +753,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
         for (size_t s = 0; s < ns; s++) {
             const qr_series *se = &c->series[s];
             if (!scatter && np > 1) {
-                qr_chart_shape *sh = shape(l, QR_CS_PATH, se->color);
+                qr_chart_shape *sh = shape(l, QR_CS_PATH, qr_chart_series_color(c, s));
                 if (!sh) break;
                 sh->lw = 2;
                 size_t first = l->p->n_pts;
@@ -771,7 +766,8 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
             for (size_t i = 0; i < se->n; i++) {
                 double x = scatter ? XPOS(se->x[i]) : px + band * ((double)i + 0.5);
                 double y = VPOS(se->values[i]);
-                if (scatter || np <= 60) circle(l, x, y, scatter ? 3 : 2.5, se->color);
+                if (scatter || np <= 60)
+                    circle(l, x, y, scatter ? 3 : 2.5, qr_chart_series_color(c, s));
                 if (c->labels)
                     put_text(l, value_text(l, c, se->values[i], S_LABEL, 0), x, y - 5, QR_CA_MIDDLE,
                              C_TEXT);

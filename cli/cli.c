@@ -16,11 +16,11 @@
 #include <unistd.h>
 
 #include "atomic.h"
-#include "cli/cli_fonts.h"
-#include "cli/cli_help.h"
-#include "cli/cli_read.h"
-#include "cli/cli_store.h"
-#include "cli/json_out.h"
+#include "cli_fonts.h"
+#include "cli_help.h"
+#include "cli_read.h"
+#include "cli_store.h"
+#include "json_out.h"
 #include "compile_int.h"
 #include "fonts.h"
 #include <quire/quire.h>
@@ -150,7 +150,7 @@ typedef struct render_args {
     const char *spec, *out, *kind, *base_dir, *to;
     int page, all_pages, dpi, strict, contact, notes;
     int first, last; /* --pages A-B */
-    size_t max_input, max_output;
+    size_t max_input, max_output, max_work;
 } render_args;
 
 static int hinted_usage(const char *msg, const char *hint);
@@ -306,6 +306,10 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
             if (!v || parse_size(v, &a->max_output))
                 return usage_error("--max-output needs a byte count");
             i++;
+        } else if (strcmp(s, "--max-work") == 0) {
+            if (!v || parse_size(v, &a->max_work) || a->max_work == 0)
+                return usage_error("--max-work needs a number of work units");
+            i++;
         } else if (s[0] == '-' && s[1] != '\0') {
             char msg[256];
             snprintf(msg, sizeof msg, "unknown option %s", s);
@@ -399,6 +403,7 @@ static int cmd_render(int argc, char **argv)
             "--contact draws one .png of every page: use -o NAME.png, without --page");
     o.max_input = max_input;
     o.max_output = a.max_output;
+    o.max_work = a.max_work;
     o.strict = a.strict;
 
     qr_result res;
