@@ -147,7 +147,8 @@ class _RenderOpts(ctypes.Structure):
     _fields_ = [("base_dir", ctypes.c_char_p), ("png_page", ctypes.c_int), ("png_dpi", ctypes.c_int),
                 ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t),
                 ("strict", ctypes.c_int), ("png_contact", ctypes.c_int),
-                ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int)]
+                ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int),
+                ("max_work", ctypes.c_size_t)]
 
 
 _CLOCK = ctypes.CFUNCTYPE(ctypes.c_longlong, ctypes.c_void_p)
