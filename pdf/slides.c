@@ -1,6 +1,6 @@
 /* slides.c: a presentation as PDF pages or a PNG, one page per slide at the
  * slide's size, drawn from the same plan the .pptx writer writes
- * (spec/slide_layout.h): placeholder boxes, paragraph sizes, bullet
+ * (layout/slide_layout.h): placeholder boxes, paragraph sizes, bullet
  * indents, the estimated normAutofit fontScale and lnSpcReduction, the
  * table grid, the picture box and the chart box (a chart drawn as
  * pdf/chart.c draws a document's, from the same chart model).
@@ -23,7 +23,7 @@
 #include "preview.h"
 #include "slide_layout.h"
 
-/* The theme's colours (spec/style.h, c->style), as the .pptx's theme
+/* The theme's colours (layout/style.h, c->style), as the .pptx's theme
  * holds them: dk1 the darker of text and background, lt1 the lighter. */
 #define ACCENT (c->style.accent)
 #define DK1 (qr_style_dark(&c->style) ? c->style.background : c->style.text)
@@ -268,7 +268,7 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
     if (sl->chart && c->status == QR_OK)
         qr_pdf_draw_chart(c, cr, sl->chart, pt(plan.chart.x), pt(plan.chart.y), pt(plan.chart.cx),
-                          pt(plan.chart.cy));
+                          pt(plan.chart.cy), &c->style);
     qr_slide_plan_free(&plan);
 }
 

@@ -20,7 +20,7 @@
 #include "kind_sniff.h"
 #include "report.h"
 #include "stream.h"
-#include "../text/text.h"
+#include "text.h"
 
 static const struct {
     const char *ext, *mime;
@@ -157,6 +157,7 @@ static void compile_opts(qr_compile_opts *co, const qr_render_opts *opts)
     co->base_dir = opts->base_dir;
     if (opts->max_input) co->limits.max_input = opts->max_input;
     if (opts->max_output) co->limits.max_output = opts->max_output;
+    if (opts->max_work) co->limits.max_work = opts->max_work;
 }
 
 /* The layout report's missing glyphs: the text layer's warnings (text.h),
@@ -349,10 +350,10 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
              : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
                         : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
     qr_sniff_reader_free(&sr);
-    /* Formulas get their computed values as cached values (spec/formula.h);
+    /* Formulas get their computed values as cached values (layout/formula.h);
      * a streamed workbook has none to compute (spec/stream.h). */
     if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET && !qr_stream_needed(doc))
-        st = qr_formula_eval_doc(doc, qr_output_epoch(), &res->warnings);
+        st = qr_formula_eval_doc(doc, qr_output_epoch(), &res->warnings, &res->errors);
     if (st != QR_OK) {
         qr_doc_free(doc);
         qr_stream_free(sd.s);
@@ -435,7 +436,7 @@ static qr_status atomic_sink_write(void *closure, const void *data, size_t n)
     return qr_atomic_write(closure, data, n) == 0 ? QR_OK : QR_E_IO;
 }
 
-/* Render to path atomically (res already initialised): spec/atomic.h's
+/* Render to path atomically (res already initialised): core/atomic.h's
  * file, unnamed until complete where the kernel allows, so a render that
  * fails or is killed by any signal leaves no file behind. */
 static qr_status render_file(const spec_in *in, qr_kind kind, qr_format format, const char *path,

@@ -39,8 +39,10 @@ import json
 import os
 import threading
 
-__all__ = ["QuireError", "Store", "Rendered", "render", "check", "spec_edit", "spec_canonical",
-           "format_available", "KINDS", "FORMATS"]
+__all__ = ["QuireError", "InvalidError", "UsageError", "FailedError", "DamagedError", "LimitError",
+           "QuotaError", "NotFoundError", "ConflictError", "UnavailableError", "Store", "Rendered",
+           "render", "check", "read", "schema", "spec_edit", "spec_canonical", "format_available",
+           "KINDS", "FORMATS"]
 STORE_ABI = 2  # QR_STORE_ABI of the quire/store.h this binding mirrors
 
 KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
@@ -50,9 +52,15 @@ _KIND_FORMAT = {"document": "docx", "spreadsheet": "xlsx", "presentation": "pptx
 
 
 class QuireError(Exception):
-    """A failed call. status: "spec error", "edit error", "quota exceeded"...;
-    code: the qr_status number; exit_code: what the CLI would exit with;
+    """A failed call. error_code: the stable code a program branches on
+    ("invalid", "usage", "failed", "damaged", "limit", "quota", "not_found",
+    "conflict", "unavailable"; README "Error codes"), also the subclass
+    raised; retryable: True for "unavailable" (repeat the call, with the same
+    key for a write); status: "spec error", "not found"...; code: the
+    qr_status number; exit_code: what the CLI would exit with;
     errors: [{"path", "message", "hint"}]."""
+
+    error_code = "failed"
 
     def __init__(self, message, status="error", code=0, errors=None, exit_code=1):
         super().__init__(message)
@@ -61,6 +69,61 @@ class QuireError(Exception):
         self.code = code
         self.errors = errors or []
         self.exit_code = exit_code
+        self.retryable = self.error_code == "unavailable"
+
+
+class InvalidError(QuireError):
+    """The spec or the edit is invalid (errors name JSON pointers)."""
+    error_code = "invalid"
+
+
+class UsageError(QuireError):
+    """Bad arguments: an unknown kind, a malformed id, a missing format."""
+    error_code = "usage"
+
+
+class FailedError(QuireError):
+    """A local failure: a file, a render, memory."""
+    error_code = "failed"
+
+
+class DamagedError(QuireError):
+    """The store is damaged (run fsck); not retryable."""
+    error_code = "damaged"
+
+
+class LimitError(QuireError):
+    """An input or output limit was exceeded."""
+    error_code = "limit"
+
+
+class QuotaError(QuireError):
+    """An owner quota was exceeded."""
+    error_code = "quota"
+
+
+class NotFoundError(QuireError):
+    """No such artifact or version (or one another owner holds)."""
+    error_code = "not_found"
+
+
+class ConflictError(QuireError):
+    """The id exists, the head is not the expected version, or the key
+    names another request."""
+    error_code = "conflict"
+
+
+class UnavailableError(QuireError):
+    """The database cannot be reached or the connection broke: retryable."""
+    error_code = "unavailable"
+
+
+_BY_CODE = {c.error_code: c for c in (InvalidError, UsageError, FailedError, DamagedError, LimitError,
+                                      QuotaError, NotFoundError, ConflictError, UnavailableError)}
+
+
+def _usage(message):
+    return UsageError(message, status="usage error", code=5, exit_code=2)
 
 
 # ---- the C types -------------------------------------------------------------
@@ -96,6 +159,7 @@ class _RenderOpts(ctypes.Structure):
                 ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t),
                 ("strict", ctypes.c_int), ("png_contact", ctypes.c_int),
                 ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int),
+                ("max_work", ctypes.c_size_t),
                 ("strict_layout", ctypes.c_uint)]
 
 # The layout report's kinds, in qr_layout_kind order (quire.h).
@@ -192,6 +256,7 @@ def _L():
         "qr_status_str": (c.c_char_p, [c.c_int]),
         "qr_layout_kind_str": (c.c_char_p, [c.c_int]),
         "qr_status_exit": (c.c_int, [c.c_int]),
+        "qr_status_code": (c.c_char_p, [c.c_int]),
         "qr_kind_from_str": (c.c_int, [c.c_char_p, P(c.c_int)]),
         "qr_format_from_path": (c.c_int, [c.c_char_p, P(c.c_int)]),
         "qr_format_available": (c.c_int, [c.c_int]),
@@ -290,7 +355,8 @@ def _raise(status, errlist):
         msg = "%d spec errors" % len(errors)
     else:
         msg = "%s (%d errors)" % (name, len(errors))
-    raise QuireError(msg, status=name, code=status, errors=errors, exit_code=lib.qr_status_exit(status))
+    cls = _BY_CODE.get(_s(lib.qr_status_code(status)), QuireError)
+    raise cls(msg, status=name, code=status, errors=errors, exit_code=lib.qr_status_exit(status))
 
 
 def _json_bytes(value, what):
@@ -305,23 +371,20 @@ def _json_bytes(value, what):
     try:
         return json.dumps(value, ensure_ascii=False).encode("utf-8")
     except (TypeError, ValueError) as e:
-        raise QuireError("%s is not JSON-serialisable: %s" % (what, e), status="usage error", code=5,
-                         exit_code=2)
+        raise _usage("%s is not JSON-serialisable: %s" % (what, e))
 
 
 def _kind(kind):
     k = ctypes.c_int()
     if not isinstance(kind, str) or _L().qr_kind_from_str(kind.encode(), ctypes.byref(k)) != 0:
-        raise QuireError("unknown kind %r: use %s" % (kind, ", ".join(KINDS)), status="usage error", code=5,
-                         exit_code=2)
+        raise _usage("unknown kind %r: use %s" % (kind, ", ".join(KINDS)))
     return k.value
 
 
 def _format(fmt):
     f = ctypes.c_int()
     if not isinstance(fmt, str) or _L().qr_format_from_path(("x." + fmt).encode(), ctypes.byref(f)) != 0:
-        raise QuireError("unknown format %r: use %s" % (fmt, ", ".join(FORMATS)), status="usage error", code=5,
-                         exit_code=2)
+        raise _usage("unknown format %r: use %s" % (fmt, ", ".join(FORMATS)))
     return f.value
 
 
@@ -498,7 +561,7 @@ class Store:
     def _enter(self):
         with self._cv:
             if self._closing or not self._h:
-                raise QuireError("the store is closed", status="usage error", code=5, exit_code=2)
+                raise _usage("the store is closed")
             self._busy += 1
             return self._h
 
@@ -686,8 +749,7 @@ def read(file, to="spec", chunks=0):
     characters. Raises QuireError for a damaged, encrypted or hostile file."""
     lib = _L()
     if to not in _READ_TO:
-        raise QuireError("to must be one of %s" % ", ".join(_READ_TO), status="usage error", code=5,
-                         exit_code=2)
+        raise _usage("to must be one of %s" % ", ".join(_READ_TO))
     fn = lib.qr_read_mem
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_ReadOpts),

@@ -66,6 +66,8 @@ typedef struct qr_render_opts {
     int notes;            /* .pdf/.png of a presentation: notes pages, each slide above its notes */
     int page_first, page_last; /* .pdf of a presentation or spreadsheet: only these pages
                                   (1-based, inclusive); 0, 0: every page */
+    size_t max_work;           /* units of the work budget: formulas, charts, pages (README "Work
+                                  budget"); 0: default 2^28 */
     unsigned strict_layout;    /* layout report kinds that are errors: bits 1u << qr_layout_kind
                                   (QR_LAYOUT_ALL: every kind); the render fails with QR_E_SPEC
                                   at the item's pointer and writes nothing */
