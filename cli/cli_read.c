@@ -15,7 +15,7 @@
 static int fail_usage(const char *msg)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"hint\":\"run quire --help\"}");
     qr_json_print(&b);
@@ -27,7 +27,7 @@ static int fail_usage(const char *msg)
 static int fail_errors(qr_status st, const qr_errlist *errs)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, st);
     qr_json_str(&b, errs->count ? errs->items[0].message : qr_status_str(st));
     qr_buf_puts(&b, ",\"errors\":");
     qr_json_errors(&b, errs, 20, 3300);

@@ -24,6 +24,13 @@
 
 #include "tree.h"
 
+/* Type sizes of chart text in points, the same in the Office files' chart
+ * XML (c:txPr, ooxml/dml_chart.c) and in quire's drawing of the chart: the
+ * chart title, and every other text (axis labels and titles, legend, data
+ * labels). */
+#define QR_CHART_TITLE_PT 14
+#define QR_CHART_TEXT_PT 10
+
 /** The colour (0xRRGGBB) of the i-th series (or slice): the theme's six
  *  accents, then darker rounds of them. */
 uint32_t qr_chart_palette(size_t i);

@@ -127,8 +127,7 @@ qr_style qr_style_get(int theme, long accent)
         if (s.heading == s.accent) s.heading = a;
         s.accent = a;
         /* white or black on the accent, whichever reads better */
-        s.on_accent =
-            qr_style_contrast(a, 0xFFFFFF) >= qr_style_contrast(a, 0x000000) ? 0xFFFFFF : 0x000000;
+        s.on_accent = qr_style_ink_on(a);
     }
     return s;
 }
@@ -157,6 +156,25 @@ double qr_style_contrast(uint32_t a, uint32_t b)
 {
     double la = lum(a), lb = lum(b);
     return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+uint32_t qr_style_ink_on(uint32_t fill)
+{
+    return qr_style_contrast(fill, 0xFFFFFF) >= qr_style_contrast(fill, 0x111111) ? 0xFFFFFF
+                                                                                  : 0x111111;
+}
+
+qr_style qr_style_sheet(const qr_style *s)
+{
+    qr_style r = *s;
+    static const qr_style light = {CHART_ON_LIGHT};
+    r.background = 0xFFFFFF;
+    if (lum(s->text) > lum(0x777777)) r.text = 0x000000;
+    r.chart_text = light.chart_text;
+    r.chart_title = light.chart_title;
+    r.chart_grid = light.chart_grid;
+    r.chart_axis = light.chart_axis;
+    return r;
 }
 
 void qr_style_hex(uint32_t c, char out[7])

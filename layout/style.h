@@ -91,6 +91,16 @@ int qr_style_dark(const qr_style *s);
 /** WCAG 2 contrast ratio of two colours (1 to 21). */
 double qr_style_contrast(uint32_t a, uint32_t b);
 
+/** The text colour on a ground of colour fill: white or near-black
+ *  (#111111), whichever contrasts more (WCAG 2). Never 0: the painters
+ *  read a colour 0 as "the body text's". */
+uint32_t qr_style_ink_on(uint32_t fill);
+
+/** The style a spreadsheet's charts and cells are drawn in: s (its accent,
+ *  its palette) on the white ground every sheet has (the .xlsx carries no
+ *  page colour), so the chart ink is a light theme's. */
+qr_style qr_style_sheet(const qr_style *s);
+
 /** "RRGGBB" (upper case) of c into out[7]. */
 void qr_style_hex(uint32_t c, char out[7]);
 

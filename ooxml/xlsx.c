@@ -71,6 +71,7 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
         goto done;
     }
     have_styles = 1;
+    qr_xlsx_styles_theme(&styles, doc);
     if (streamed && !(feed = qr_xlsx_feed_new(sheets, n, ctx->rows_src, &sst, &styles))) {
         st = qr_fail(QR_E_NOMEM);
         goto done;

@@ -33,12 +33,13 @@ typedef struct qr_render_ctx {
     const qr_doc *doc;
     struct qr_fonts
         *fonts; /* the font set (qr_fonts_default()); NULL for html and xlsx, which need none */
-    qr_errlist *warnings; /* add warnings here (QR_OK code), e.g. uncovered characters */
-    qr_errlist *errors;   /* add render errors here, with the failing block's path */
-    int png_page;         /* PNG: 1-based page to render */
-    double png_dpi;       /* PNG: resolution */
-    int png_contact;      /* PNG: a contact sheet of the pages instead of one (pdf/contact.c) */
-    int notes;            /* presentations as PDF/PNG: notes pages (pdf/slides.c) */
+    qr_errlist *warnings;   /* add warnings here (QR_OK code), e.g. uncovered characters */
+    qr_errlist *errors;     /* add render errors here, with the failing block's path */
+    qr_layout_list *layout; /* the layout report (spec/report.h): what laying out took */
+    int png_page;           /* PNG: 1-based page to render */
+    double png_dpi;         /* PNG: resolution */
+    int png_contact;        /* PNG: a contact sheet of the pages instead of one (pdf/contact.c) */
+    int notes;              /* presentations as PDF/PNG: notes pages (pdf/slides.c) */
     int page_first, page_last; /* previews as PDF: only these pages (1-based); 0, 0: all */
     int pages;                 /* set by the backend: pages, slides or sheets */
     long long epoch;           /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */

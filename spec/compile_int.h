@@ -57,6 +57,8 @@ typedef struct qr_cc {
     size_t pool_left;
 
     qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
+    int allow_external;   /* the workbook's "allow_external"; -1: not known yet (a streamed row) */
+    int policy_later;     /* a streamed row's formula broke the policy: the tree path decides */
 
 } qr_cc;
 
@@ -215,7 +217,30 @@ typedef struct qr_cc_fmts {
     uint32_t *slots; /* open addressing: index+1, 0 = free */
     size_t n_slots;
     qr_arena *a;
+    /* the cell looks the rows met (compile_look.c): keys 1.. in first-use
+     * order, the style names they name (heap copies, with the JSON pointer
+     * of their first use) */
+    struct qr_cc_lkey *keys;
+    size_t n_keys, cap_keys;
+    uint32_t *kslots;
+    size_t n_kslots;
+    char **names, **name_paths;
+    size_t n_names, cap_names;
 } qr_cc_fmts;
+
+/* ---- compile_look.c: cell looks -------------------------------------------- */
+
+/** The look of obj (a cell, row or column object at the current path): its
+ *  "style" name and direct properties as a key of t, into *look (0: none).
+ *  Returns 1 (a look), 0 (none) or -1 (reported). */
+int qr_cc_look(qr_cc *cc, qr_cc_fmts *t, json_t *obj, unsigned *look);
+/** The key of a bare style name (a string json value). 0 or -1. */
+int qr_cc_look_name(qr_cc *cc, qr_cc_fmts *t, json_t *name, unsigned *look);
+/** At the end of a workbook: read its "styles", check every name the keys
+ *  use and set doc->looks (index = key) and doc->header_look. */
+void qr_cc_looks(qr_cc *cc, json_t *root, qr_cc_fmts *t);
+/** Free the keys and names of t. */
+void qr_cc_looks_free(qr_cc_fmts *t);
 
 /** The index of format s (n bytes), added when new; -1 on OOM, -2 when full. */
 long qr_cc_fmt_add(qr_cc_fmts *t, const char *s, size_t n);
