@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends.h"
+#include "backend.h"
 #include "docx_int.h"
 
 long qr_docx_twips(double pt)
@@ -109,6 +109,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     qr_style_hex(d.style.grid, d.grid);
     snprintf(d.grid_sz, sizeof d.grid_sz, "%ld", lround(d.style.grid_pt * 8));
     d.pkg = qr_package_new();
+    qr_package_set_threads(d.pkg, ctx->threads);
     if (!d.pkg) {
         qr_errlist_add(ctx->errors, QR_E_NOMEM, "", "out of memory while writing the .docx", NULL);
         return qr_fail(QR_E_NOMEM);

@@ -17,7 +17,7 @@
 #include "backend.h"
 #include "buf.h"
 #include "fonts.h"
-#include "../text/text.h"
+#include "text.h"
 #include "style.h"
 
 /* ---- laid-out text ---------------------------------------------------------- */
@@ -210,7 +210,7 @@ typedef struct pd_op {
 typedef struct pd_ctx {
     qr_render_ctx *rc;
     const qr_doc *doc;
-    qr_style style; /* the spec's theme (spec/style.h): sizes and colours */
+    qr_style style; /* the spec's theme (layout/style.h): sizes and colours */
     qr_fonts *fonts;
     const char *lang;
     qr_arena arena; /* scratch: pd_text, pd_block, lines... */
@@ -322,9 +322,9 @@ int qr_pdf_chart_grid(const struct qr_chart *ch, size_t *rows, size_t *cols);
  *  and each series' value (empty past a short series). */
 void qr_pdf_chart_cells(const struct qr_chart *ch, qr_buf *b);
 /** Lay out and draw chart ch, labels included, in the w x h point box at
- *  (x, y) on cr at once (slide and sheet previews). */
+ *  (x, y) on cr at once (slide and sheet previews), in the ink of st. */
 qr_status qr_pdf_draw_chart(pd_ctx *c, cairo_t *cr, const struct qr_chart *ch, double x, double y,
-                            double w, double h);
+                            double w, double h, const qr_style *st);
 
 /* replay.c */
 /* The records of a page's recording. */

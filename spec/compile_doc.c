@@ -10,7 +10,6 @@
 #include <strings.h>
 
 #include "compile_int.h"
-#include "style.h"
 #include "schema.h"
 #include "words.h"
 
@@ -60,10 +59,10 @@ void qr_cc_theme(qr_cc *cc, json_t *root)
     const char *t = NULL, *a = NULL;
     size_t n = 0;
     if (qr_cc_get_string(cc, root, "theme", 0, &t, &n) == 1) {
-        int id = qr_style_find(t);
+        int id = qr_theme_find(t);
         if (id < 0) {
             char hint[120];
-            const char *s = qr_suggest(t, qr_style_names);
+            const char *s = qr_suggest(t, qr_theme_names);
             if (s)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
             else

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "compile.h"
+#include "suggest.h"
 
 /* Past this many recorded errors the compiler only counts, then adds one
  * "N more errors" entry: a million bad rows must not cost a million messages. */
@@ -65,6 +66,8 @@ typedef struct qr_cc {
     size_t pool_left;
 
     qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
+    int allow_external;   /* the workbook's "allow_external"; -1: not known yet (a streamed row) */
+    int policy_later;     /* a streamed row's formula broke the policy: the tree path decides */
 
     /* documents (issue 32): footnotes so far, inside a note, runs waiting
      * for ids, captions so far per qr_caption_kind */
@@ -233,7 +236,30 @@ typedef struct qr_cc_fmts {
     uint32_t *slots; /* open addressing: index+1, 0 = free */
     size_t n_slots;
     qr_arena *a;
+    /* the cell looks the rows met (compile_look.c): keys 1.. in first-use
+     * order, the style names they name (heap copies, with the JSON pointer
+     * of their first use) */
+    struct qr_cc_lkey *keys;
+    size_t n_keys, cap_keys;
+    uint32_t *kslots;
+    size_t n_kslots;
+    char **names, **name_paths;
+    size_t n_names, cap_names;
 } qr_cc_fmts;
+
+/* ---- compile_look.c: cell looks -------------------------------------------- */
+
+/** The look of obj (a cell, row or column object at the current path): its
+ *  "style" name and direct properties as a key of t, into *look (0: none).
+ *  Returns 1 (a look), 0 (none) or -1 (reported). */
+int qr_cc_look(qr_cc *cc, qr_cc_fmts *t, json_t *obj, unsigned *look);
+/** The key of a bare style name (a string json value). 0 or -1. */
+int qr_cc_look_name(qr_cc *cc, qr_cc_fmts *t, json_t *name, unsigned *look);
+/** At the end of a workbook: read its "styles", check every name the keys
+ *  use and set doc->looks (index = key) and doc->header_look. */
+void qr_cc_looks(qr_cc *cc, json_t *root, qr_cc_fmts *t);
+/** Free the keys and names of t. */
+void qr_cc_looks_free(qr_cc_fmts *t);
 
 /** The index of format s (n bytes), added when new; -1 on OOM, -2 when full. */
 long qr_cc_fmt_add(qr_cc_fmts *t, const char *s, size_t n);
@@ -309,11 +335,6 @@ json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist
  *  untouched; -1 out of memory. */
 int qr_canonical_value(json_t *root, qr_buf *out);
 
-/* ---- suggest.c ------------------------------------------------------------- */
-
-/** The candidate closest to word (edit distance, case-insensitive), or NULL
- *  when none is close enough to be a likely typo. */
-const char *qr_suggest(const char *word, const char *const *cands);
 /** Read the top-level "theme" and "accent" keys into cc->doc. */
 void qr_cc_theme(qr_cc *cc, json_t *root);
 /** "numbered_headings": "1", "1.1" ... as a first run of each heading (heading_numbers.c). */

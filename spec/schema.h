@@ -55,7 +55,10 @@ typedef enum qr_sobj_id {
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,
-    QR_SO_CELL, /* a sheet cell object {value|date|formula, format} */
+    QR_SO_CELL,   /* a sheet cell object {value|date|formula, format} */
+    QR_SO_ROW,    /* a sheet row object {style, cells} */
+    QR_SO_STYLE,  /* a named cell style of the workbook's "styles" */
+    QR_SO_BORDER, /* a border per side */
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,
@@ -71,7 +74,7 @@ enum {
 };
 
 /* The most keys one object has (check_keys builds name lists on the stack). */
-#define QR_SCHEMA_MAX_KEYS 16
+#define QR_SCHEMA_MAX_KEYS 24
 
 typedef struct qr_skey {
     const char *name;

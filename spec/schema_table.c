@@ -269,11 +269,31 @@ static const qr_skey slide_table_keys[] = {
 
 /* ---- spreadsheet ------------------------------------------------------------------- */
 
+#define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
+#define S_BORDER_KIND                                                                              \
+    "{\"enum\":[\"none\",\"thin\",\"medium\",\"thick\",\"double\",\"dashed\",\"dotted\"]}"
+#define LOOK_KEYS                                                                                  \
+    K("bold", X, N, S_BOOL, NULL), K("italic", X, N, S_BOOL, NULL),                                \
+        K("underline", X, N, S_BOOL, NULL), K("color", X, N, S_COLOR, NULL),                       \
+        K("fill", X, N, S_COLOR, NULL),                                                            \
+        K("border", X, QR_SO_BORDER,                                                               \
+          "{\"anyOf\":[" S_BORDER_KIND ",{\"$ref\":\"#/$defs/border\"}]}", NULL),                  \
+        K("align", X, N, "{\"enum\":[\"general\",\"left\",\"center\",\"right\"]}", NULL),          \
+        K("valign", X, N, "{\"enum\":[\"bottom\",\"top\",\"center\"]}", NULL),                     \
+        K("wrap", X, N, S_BOOL, NULL),                                                             \
+        K("indent", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":15}", NULL),            \
+        K("rotate", X, N, "{\"type\":\"integer\",\"minimum\":-90,\"maximum\":90}", "degrees")
+#define S_STYLE_NAME "{\"type\":\"string\",\"minLength\":1}"
+
 static const qr_skey workbook_keys[] = {
     K("title", X, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
     K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
+    K("styles", X, N, "{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/style\"}}",
+      "named cell styles; built in: header, total, input, note, good, bad, neutral"),
+    K("allow_external", X, N, S_BOOL,
+      "formulas may call WEBSERVICE, DDE, other workbooks, any link scheme"),
     K("sheets", R, QR_SO_SHEET, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet\"}}",
       NULL),
 };
@@ -292,11 +312,29 @@ static const qr_skey sheet_keys[] = {
       "characters"),
     K("columns", X, N, "{\"type\":\"array\",\"items\":" S_STR "}", "a header row"),
     K("rows", R, QR_SO_CELL,
-      "{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/"
-      "sheet_cell\"}}}",
+      "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"array\",\"items\":{\"$ref\":\"#/"
+      "$defs/sheet_cell\"}},{\"$ref\":\"#/$defs/sheet_row_object\"}]}}",
       "ragged rows are fine"),
+    K("column_styles", X, N,
+      "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"null\"}," S_STYLE_NAME
+      ",{\"$ref\":\"#/$defs/style\"}]}}",
+      "per column: a style name or properties"),
     K("charts", X, QR_SO_SHEET_CHART,
       "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_chart\"}}", "anchored charts"),
+};
+static const qr_skey row_keys[] = {
+    K("style", X, N, S_STYLE_NAME, "the whole row's style"),
+    K("cells", R, QR_SO_CELL, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_cell\"}}",
+      NULL),
+};
+static const qr_skey style_keys[] = {
+    LOOK_KEYS,
+    K("format", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}", "#,##0"),
+};
+static const qr_skey border_keys[] = {
+    K("left", X, N, S_BORDER_KIND, NULL), K("right", X, N, S_BORDER_KIND, NULL),
+    K("top", X, N, S_BORDER_KIND, NULL),  K("bottom", X, N, S_BORDER_KIND, NULL),
+    K("color", X, N, S_COLOR, "#RRGGBB"),
 };
 static const qr_skey cell_keys[] = {
     K("value", X, N, "{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]}", NULL),
@@ -306,6 +344,8 @@ static const qr_skey cell_keys[] = {
       "2026-11-30 or 2026-11-30T14:05:00"),
     K("formula", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":8193}", "SUM(B2:B9)"),
     K("format", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}", "0.0%"),
+    K("style", X, N, S_STYLE_NAME, "a named style"),
+    LOOK_KEYS,
 };
 
 /* ---- the edit payload --------------------------------------------------------------- */
@@ -356,11 +396,14 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_SLIDE_TABLE, "slide_table", NULL, NULL, slide_table_keys),
     OBJ(QR_SO_WORKBOOK, "spreadsheet", "a spreadsheet spec", NULL, workbook_keys),
     OBJ(QR_SO_SHEET, "sheet", NULL, NULL, sheet_keys),
-    OBJ(QR_SO_CELL, "sheet_cell_object", "one of value, date or formula (+ value)",
-        "{\"anyOf\":[{\"required\":[\"value\"]},{\"required\":[\"date\"]},{\"required\":["
-        "\"formula\"]}],\"not\":{\"required\":[\"date\"],\"anyOf\":[{\"required\":[\"value\"]},{"
+    OBJ(QR_SO_CELL, "sheet_cell_object", "value, date or formula (+ value), with a look",
+        "{\"minProperties\":1,\"not\":{\"required\":[\"date\"],\"anyOf\":[{\"required\":[\"value\"]"
+        "},{"
         "\"required\":[\"formula\"]}]}}",
         cell_keys),
+    OBJ(QR_SO_ROW, "sheet_row_object", "a row with a style", NULL, row_keys),
+    OBJ(QR_SO_STYLE, "style", "a cell style: any of these properties", NULL, style_keys),
+    OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
 };
