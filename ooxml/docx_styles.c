@@ -12,7 +12,7 @@
  * Latin text), the theme's body size and text
  * colour, the spec's language; every run names its own fonts anyway
  * (fonts/ picks them per script). Every size and colour is the theme's
- * (spec/style.h), as the PDF, html and pptx backends read them.
+ * (layout/style.h), as the PDF, html and pptx backends read them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -318,6 +318,8 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     write_w_tblborders(x, st);
     qr_xml_end(x);
     qr_xml_end(x);
+
+    qr_docx_more_styles(d, x); /* issue 32's: docx_notes.c */
 
     qr_xml_end(x); /* w:styles */
     return qr_xml_free(x);

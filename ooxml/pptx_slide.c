@@ -2,7 +2,7 @@
  * the text writers every pptx part shares (a:p, a:pPr, a:rPr).
  *
  * Layout. Every position, size and the shrink-to-fit estimate come from
- * the slide's plan (spec/slide_layout.h), which the PDF/PNG slide painter
+ * the slide's plan (layout/slide_layout.h), which the PDF/PNG slide painter
  * draws from too: here the plan is only written out. Each slide uses one
  * of the four layouts; its title and text sit in the layout's placeholders
  * with explicit positions.
@@ -376,6 +376,7 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
 
     qr_slide_plan plan;
     if (qr_slide_plan_make(&plan, &pp->geom, sl) != QR_OK) return qr_pptx_fail(pp, QR_E_NOMEM);
+    qr_slide_plan_report(&plan, (int)i + 1, pp->ctx->layout);
 
     qr_buf b;
     qr_xml *x = qr_pptx_begin(pp, &b);

@@ -11,7 +11,8 @@
 #include <strings.h>
 
 #include "compile.h"
-#include "docx_int.h"
+#include "cnum.h"
+#include "docx_read.h"
 
 typedef struct item {
     int level;
@@ -272,7 +273,7 @@ static int is_number(const char *s)
 {
     if (!s || !*s) return 0;
     char *end;
-    double v = strtod(s, &end);
+    double v = qr_strtod_c(s, &end);
     if (*end || !isfinite(v)) return 0;
     /* JSON's number grammar: no leading '+', '.', or hex. */
     const char *p = s[0] == '-' ? s + 1 : s;
@@ -288,7 +289,7 @@ static int is_number(const char *s)
 static int shortest(const char *s)
 {
     char num[32];
-    qr_fmt_double(strtod(s, NULL), num);
+    qr_fmt_double(qr_strtod_c(s, NULL), num);
     return strcmp(num, s) == 0;
 }
 

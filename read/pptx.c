@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "compile.h"
+#include "cnum.h"
 #include "read_int.h"
 
 typedef struct para {
@@ -216,7 +217,7 @@ static char *cell_json(px *p, int header)
             plain = 0;
     }
     char *end = NULL;
-    double v = t.len ? strtod(t.data, &end) : 0;
+    double v = t.len ? qr_strtod_c(t.data, &end) : 0;
     if (!t.len) {
         qr_buf_puts(&b, "null");
     } else if (p->cell_right && end && !*end && isfinite(v) && shortest(t.data, v)) {

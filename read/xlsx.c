@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "civil.h"
+#include "cnum.h"
 #include "read_int.h"
 
 typedef struct strtab {
@@ -529,7 +530,7 @@ static void write_cell(xl *w, cellv *c, qr_buf *b, long row, long col, const cha
             else if (strcmp(t, "b") == 0)
                 qr_buf_puts(b, strcmp(v, "1") == 0 ? "true" : "false");
             else
-                qr_rd_jnum(b, strtod(v, NULL));
+                qr_rd_jnum(b, qr_strtod_c(v, NULL));
         }
         if (fmt) {
             qr_buf_puts(b, ",\"format\":");
@@ -601,7 +602,7 @@ static void write_cell(xl *w, cellv *c, qr_buf *b, long row, long col, const cha
         return;
     }
     char *end;
-    double num = strtod(v, &end);
+    double num = qr_strtod_c(v, &end);
     if (end == v || !isfinite(num)) {
         qr_buf_json_str(b, v, c->v.len, 0);
         return;
@@ -789,7 +790,7 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
         if (strcmp(local, "col") == 0) {
             long lo = attr_long(nattr, attrs, "min", 0), hi = attr_long(nattr, attrs, "max", 0);
             const char *wv = attr(nattr, attrs, "width", buf, sizeof buf);
-            double wd = wv ? strtod(wv, NULL) : 0;
+            double wd = wv ? qr_strtod_c(wv, NULL) : 0;
             for (long i = lo; i >= 1 && i <= hi && i <= 256; i++) {
                 x->s.widths[i - 1] = wd;
                 if (i > x->s.n_widths) x->s.n_widths = i;

@@ -33,16 +33,26 @@ typedef struct qr_render_ctx {
     const qr_doc *doc;
     struct qr_fonts
         *fonts; /* the font set (qr_fonts_default()); NULL for html and xlsx, which need none */
-    qr_errlist *warnings; /* add warnings here (QR_OK code), e.g. uncovered characters */
-    qr_errlist *errors;   /* add render errors here, with the failing block's path */
-    int png_page;         /* PNG: 1-based page to render */
-    double png_dpi;       /* PNG: resolution */
-    int png_contact;      /* PNG: a contact sheet of the pages instead of one (pdf/contact.c) */
-    int notes;            /* presentations as PDF/PNG: notes pages (pdf/slides.c) */
+    qr_errlist *warnings;   /* add warnings here (QR_OK code), e.g. uncovered characters */
+    qr_errlist *errors;     /* add render errors here, with the failing block's path */
+    qr_layout_list *layout; /* the layout report (spec/report.h): what laying out took */
+    int png_page;           /* PNG: 1-based page to render */
+    double png_dpi;         /* PNG: resolution */
+    int png_contact;        /* PNG: a contact sheet of the pages instead of one (pdf/contact.c) */
+    int notes;              /* presentations as PDF/PNG: notes pages (pdf/slides.c) */
     int page_first, page_last; /* previews as PDF: only these pages (1-based); 0, 0: all */
     int pages;                 /* set by the backend: pages, slides or sheets */
     long long epoch;           /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
     const qr_row_source *rows_src; /* xlsx: the rows of streamed sheets, or NULL */
+    int threads;                   /* qr_render_opts.threads: 0 = the CPUs, 1 = none */
+    qr_render_stats *stats;        /* how it ran, for the result */
+    /* documents with a table of contents: the 1-based page on which the PDF
+     * layout starts each of doc->blocks (docx's cached page numbers), or
+     * NULL. The PDF backend fills block_pages_out when it is set (n_blocks
+     * entries) and, with layout_only, stops after paginating. */
+    const size_t *block_pages;
+    size_t *block_pages_out;
+    int layout_only;
 } qr_render_ctx;
 
 typedef struct qr_backend {
@@ -59,5 +69,15 @@ long long qr_output_epoch(void);
 
 /* Format an epoch as W3CDTF / ISO 8601 UTC: "2026-01-01T00:00:00Z". buf: 21+ bytes. */
 void qr_format_epoch(long long epoch, char *buf, size_t size);
+
+/* The backends, each defined in its own folder: html in html/html.c,
+ * docx/xlsx/pptx in ooxml/, pdf and png in pdf/pdf.c (linked into
+ * libquire, or loaded from quire-pdf.so by the CLI). */
+extern const qr_backend qr_backend_html;
+extern const qr_backend qr_backend_docx;
+extern const qr_backend qr_backend_xlsx;
+extern const qr_backend qr_backend_pptx;
+extern const qr_backend qr_backend_pdf;
+extern const qr_backend qr_backend_png;
 
 #endif

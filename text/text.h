@@ -29,9 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../fonts/fonts.h"
+#include "fonts.h"
 #include <quire/error.h>
-#include "../spec/tree.h"
+#include "tree.h"
 
 typedef enum qr_seg_kind {
     QR_SEG_TEXT, /* text with no tab, LF or CR in it */
@@ -54,6 +54,11 @@ typedef struct qr_seg {
     unsigned rtl : 1;   /* the script is right to left */
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
     const char *link; /* the run's link when its scheme is http:, https: or mailto:, else NULL */
+    unsigned sup : 1, sub : 1; /* the run's (a footnote reference is sup) */
+    uint32_t color, highlight; /* the run's: QR_RGB_SET | 0xRRGGBB, or 0 */
+    const char *anchor;        /* the run's internal link target (a block's id), or NULL */
+    const qr_text *note;       /* a footnote reference: the note (text is its number) */
+    unsigned note_no;
 } qr_seg;
 
 typedef struct qr_segs {
@@ -69,7 +74,7 @@ typedef struct qr_text_ctx {
     qr_fonts *fonts;       /* NULL: qr_fonts_default() */
     const char *lang;      /* the document's BCP 47 tag, or NULL */
     qr_errlist *warnings;  /* NULL: no missing-glyph warnings (html) */
-    const char *body_face; /* a theme's Latin body face (spec/style.h), or NULL: fonts/' own */
+    const char *body_face; /* a theme's Latin body face (layout/style.h), or NULL: fonts/' own */
     qr_segs segs;          /* the segments of the last text, reused */
     uint32_t *warned;      /* sorted code points already reported */
     size_t n_warned, cap_warned;

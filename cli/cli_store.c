@@ -1,0 +1,604 @@
+/* cli_store.c: `quire create|edit|rewrite|show|log|diff|restore|export|fsck|
+ * list|delete` and `quire store init|copy` (cli_store.h). Parses arguments, calls the store API,
+ * prints one JSON line (show prints the spec; diff --unified prints text) and returns the exit
+ * code. */
+#include "cli_store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "cli_inline.h"
+#include "json_out.h"
+#include <quire/quire.h>
+
+#define MAX_SHOWN 20
+#define BUDGET 3300
+
+typedef struct args {
+    const char *cmd, *store, *kind, *title, *id, *owner, *patch, *append, *ops, *out;
+    const char *cursor, *from, *to;
+    const char *base_dir; /* image files of create/edit/rewrite (default: the file's folder) */
+    const char *pos[4];
+    int npos, version, repair, unified, limit;
+    qr_store_opts opts;
+} args;
+
+static int usage(const char *fmt, const char *arg)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, arg ? arg : "");
+    qr_buf b = {0};
+    qr_json_error_head(&b, QR_E_USAGE);
+    qr_json_str(&b, msg);
+    qr_buf_puts(&b, ",\"errors\":[{\"path\":\"\",\"message\":");
+    qr_json_str(&b, msg);
+    qr_buf_puts(&b, ",\"hint\":\"run quire --help\"}]}");
+    qr_json_print(&b);
+    qr_buf_free(&b);
+    fprintf(stderr, "quire: %s\n", msg);
+    return 2;
+}
+
+/* Print a failure and return its exit code. */
+static int failure(qr_status st, const qr_errlist *errs)
+{
+    qr_buf b = {0};
+    size_t n = errs->count;
+    char head[600];
+    if (n == 1)
+        snprintf(head, sizeof head, "%s", errs->items[0].message);
+    else if (st == QR_E_SPEC)
+        snprintf(head, sizeof head, "%zu spec errors", n);
+    else
+        snprintf(head, sizeof head, "%s (%zu errors)", qr_status_str(st), n);
+    qr_json_error_head(&b, st);
+    qr_json_str_max(&b, head, 500);
+    qr_buf_puts(&b, ",\"errors\":");
+    size_t omitted = qr_json_errors(&b, errs, MAX_SHOWN, BUDGET);
+    if (omitted) qr_buf_printf(&b, ",\"errors_omitted\":%zu", omitted);
+    qr_buf_putc(&b, '}');
+    qr_json_print(&b);
+    qr_buf_free(&b);
+    for (size_t i = 0; i < n && i < MAX_SHOWN; i++) {
+        const qr_error *e = &errs->items[i];
+        char mb[1024], hb[512]; /* the CLI's wording, as in the JSON line */
+        const char *hint = qr_cli_error_hint(e, hb, sizeof hb);
+        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", qr_cli_message(e, mb, sizeof mb));
+        if (hint) fprintf(stderr, " (%s)", hint);
+        fputc('\n', stderr);
+    }
+    return qr_status_exit(st);
+}
+
+static int failure_msg(qr_status st, const char *fmt, const char *arg)
+{
+    qr_errlist e = {0};
+    qr_errlist_addf(&e, st, "", NULL, fmt, arg ? arg : "");
+    int rc = failure(st, &e);
+    qr_errlist_clear(&e);
+    return rc;
+}
+
+static int parse_u64(const char *s, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-') return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_version(const char *s, int *out)
+{
+    unsigned long long v;
+    if (parse_u64(s, &v) != 0 || v < 1 || v > INT_MAX) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = argv[0];
+    qr_store_opts_default(&a->opts);
+    const char *env;
+    if ((env = getenv("QUIRE_MAX_ARTIFACTS")) && parse_u64(env, &a->opts.max_artifacts))
+        return usage("QUIRE_MAX_ARTIFACTS must be a number", NULL);
+    if ((env = getenv("QUIRE_MAX_BYTES")) && parse_u64(env, &a->opts.max_total_bytes))
+        return usage("QUIRE_MAX_BYTES must be a number", NULL);
+    if ((env = getenv("QUIRE_MAX_VERSION_BYTES")) && parse_u64(env, &a->opts.max_version_bytes))
+        return usage("QUIRE_MAX_VERSION_BYTES must be a number", NULL);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name, field)                                                                           \
+    if (strcmp(s, name) == 0) {                                                                    \
+        if (!v) return usage("%s needs a value", name);                                            \
+        a->field = v;                                                                              \
+        i++;                                                                                       \
+        continue;                                                                                  \
+    }
+        OPT("--store", store)
+        OPT("-k", kind)
+        OPT("--kind", kind)
+        OPT("--title", title)
+        OPT("--id", id)
+        OPT("--owner", owner)
+        OPT("--patch", patch)
+        OPT("--append", append)
+        OPT("--ops", ops)
+        OPT("-o", out)
+        OPT("--output", out)
+        OPT("--cursor", cursor)
+        OPT("--from", from)
+        OPT("--to", to)
+        OPT("--base-dir", base_dir)
+#undef OPT
+        if (strcmp(s, "--version") == 0) {
+            if (parse_version(v, &a->version))
+                return usage("--version needs a version number from 1", NULL);
+            i++;
+        } else if (strcmp(s, "--max-artifacts") == 0) {
+            if (parse_u64(v, &a->opts.max_artifacts))
+                return usage("--max-artifacts needs a number", NULL);
+            i++;
+        } else if (strcmp(s, "--max-bytes") == 0) {
+            if (parse_u64(v, &a->opts.max_total_bytes))
+                return usage("--max-bytes needs a byte count", NULL);
+            i++;
+        } else if (strcmp(s, "--max-version-bytes") == 0) {
+            if (parse_u64(v, &a->opts.max_version_bytes))
+                return usage("--max-version-bytes needs a byte count", NULL);
+            i++;
+        } else if (strcmp(s, "--limit") == 0) {
+            unsigned long long n;
+            if (parse_u64(v, &n) || n > 100000000)
+                return usage("--limit needs a count (0: no limit)", NULL);
+            a->limit = (int)n;
+            i++;
+        } else if (strcmp(s, "--repair") == 0) {
+            a->repair = 1;
+        } else if (strcmp(s, "--unified") == 0) {
+            a->unified = 1;
+        } else if (s[0] == '-' && s[1] != '\0') {
+            return usage("unknown option %s", s);
+        } else if (a->npos < 4) {
+            a->pos[a->npos++] = s;
+        } else {
+            return usage("unexpected argument %s", s);
+        }
+    }
+    if (!a->store) a->store = getenv("QUIRE_STORE");
+    if (!a->store || !*a->store) a->store = ".quire";
+    return 0;
+}
+
+/* A whole file, or stdin for "-", with its image files taken in
+ * (cli_inline.h). NULL with an exit code in *rc. */
+static char *slurp(const args *a, const char *path, size_t *len, int *rc)
+{
+    char msg[600];
+    qr_status st;
+    char *data = qr_cli_read(path, 0, len, &st, msg, sizeof msg);
+    if (!data) *rc = st == QR_E_USAGE ? usage(msg, NULL) : failure_msg(st, "%s", msg);
+    qr_errlist errs = {0};
+    if (data && (st = qr_cli_inline(path, a->base_dir, &data, len, &errs)) != QR_OK) {
+        *rc = failure(st, &errs);
+        free(data);
+        data = NULL;
+    }
+    qr_errlist_clear(&errs);
+    return data;
+}
+
+static void put_version_fields(qr_buf *b, const qr_store_result *r)
+{
+    qr_buf_puts(b, "{\"status\":\"ok\",\"artifact_id\":");
+    qr_json_str(b, r->artifact_id);
+    qr_buf_printf(b, ",\"version\":%d,\"filename\":", r->version.version);
+    qr_json_str(b, r->version.filename);
+    qr_buf_puts(b, ",\"mime_type\":");
+    qr_json_str(b, r->version.mime_type);
+    qr_buf_printf(b, ",\"size\":%llu,\"pages\":%d,\"kind\":", r->version.size, r->version.pages);
+    qr_json_str(b, r->kind);
+}
+
+/* The result of create, edit, rewrite and restore. */
+static int print_write(qr_status st, const qr_store_result *r)
+{
+    if (st != QR_OK) return failure(st, &r->errors);
+    qr_buf b = {0};
+    put_version_fields(&b, r);
+    qr_buf_puts(&b, ",\"title\":");
+    qr_json_str(&b, r->title);
+    qr_buf_printf(&b, ",\"action\":\"%s\",\"unchanged\":%s,\"warnings\":", r->version.action,
+                  r->unchanged ? "true" : "false");
+    size_t omitted = qr_json_errors(&b, &r->warnings, MAX_SHOWN, BUDGET);
+    if (omitted) qr_buf_printf(&b, ",\"warnings_omitted\":%zu", omitted);
+    qr_buf_putc(&b, '}');
+    qr_json_print(&b);
+    qr_buf_free(&b);
+    return 0;
+}
+
+static int cmd_create(qr_store *s, const args *a)
+{
+    if (!a->kind)
+        return usage("name the kind with -k (document, spreadsheet, presentation, pdf, html)",
+                     NULL);
+    qr_kind kind;
+    if (qr_kind_from_str(a->kind, &kind) != 0)
+        return usage("-k takes document, spreadsheet, presentation, pdf or html, not %s", a->kind);
+    if (a->npos != 1) return usage("name one spec file, or - for stdin", NULL);
+    size_t len;
+    int rc;
+    char *spec = slurp(a, a->pos[0], &len, &rc);
+    if (!spec) return rc;
+    qr_store_result r;
+    qr_status st = qr_store_create(s, kind, spec, len, a->title, a->id, a->owner, &r);
+    free(spec);
+    rc = print_write(st, &r);
+    qr_store_result_free(&r);
+    return rc;
+}
+
+static int cmd_edit(qr_store *s, const args *a)
+{
+    if (a->npos != 1)
+        return usage("name the artifact: quire edit ID [--patch F] [--append F] [--ops F]", NULL);
+    if (!a->patch && !a->append && !a->ops)
+        return usage("edit needs one of --patch F (merge patch), --append F ({key: [items]}) or "
+                     "--ops F (JSON Patch)",
+                     NULL);
+    char *parts[3] = {NULL, NULL, NULL};
+    const char *files[3] = {a->patch, a->append, a->ops};
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++) {
+        size_t len;
+        if (files[i] && !(parts[i] = slurp(a, files[i], &len, &rc))) break;
+    }
+    if (!rc) {
+        qr_store_result r;
+        qr_status st = qr_store_edit(s, a->pos[0], parts[0], parts[1], parts[2], &r);
+        rc = print_write(st, &r);
+        qr_store_result_free(&r);
+    }
+    for (int i = 0; i < 3; i++)
+        free(parts[i]);
+    return rc;
+}
+
+static int cmd_rewrite(qr_store *s, const args *a)
+{
+    if (a->npos != 2) return usage("usage: quire rewrite ID SPEC", NULL);
+    size_t len;
+    int rc;
+    char *spec = slurp(a, a->pos[1], &len, &rc);
+    if (!spec) return rc;
+    qr_store_result r;
+    qr_status st = qr_store_rewrite(s, a->pos[0], spec, len, &r);
+    free(spec);
+    rc = print_write(st, &r);
+    qr_store_result_free(&r);
+    return rc;
+}
+
+static int cmd_restore(qr_store *s, const args *a)
+{
+    int n;
+    if (a->npos != 2 || parse_version(a->pos[1], &n))
+        return usage("usage: quire restore ID N (N from 1)", NULL);
+    qr_store_result r;
+    qr_status st = qr_store_restore(s, a->pos[0], n, &r);
+    int rc = print_write(st, &r);
+    qr_store_result_free(&r);
+    return rc;
+}
+
+static int cmd_show(qr_store *s, const args *a)
+{
+    if (a->npos != 1) return usage("usage: quire show ID [--version N]", NULL);
+    qr_store_result r;
+    qr_status st = qr_store_show(s, a->pos[0], a->version, &r);
+    int rc = 0;
+    if (st != QR_OK)
+        rc = failure(st, &r.errors);
+    else {
+        fwrite(r.spec, 1, r.spec_len, stdout);
+        fflush(stdout);
+    }
+    qr_store_result_free(&r);
+    return rc;
+}
+
+static int cmd_log(qr_store *s, const args *a)
+{
+    if (a->npos != 1) return usage("usage: quire log ID [--limit N]", NULL);
+    qr_store_result r;
+    qr_status st = qr_store_log_limit(s, a->pos[0], a->limit, &r);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &r.errors);
+    } else {
+        qr_buf b = {0};
+        qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");
+        qr_json_str(&b, r.artifact_id);
+        qr_buf_puts(&b, ",\"kind\":");
+        qr_json_str(&b, r.kind);
+        qr_buf_puts(&b, ",\"title\":");
+        qr_json_str(&b, r.title);
+        qr_buf_puts(&b, ",\"owner\":");
+        qr_json_str(&b, r.owner);
+        qr_buf_printf(&b, ",\"head\":%d,\"count\":%zu,\"versions\":[", r.head, r.log_count);
+        for (size_t i = 0; i < r.log_count; i++) {
+            const qr_store_version *v = &r.log[i];
+            qr_buf_printf(&b, "%s{\"version\":%d,\"action\":\"%s\",\"parent\":", i ? "," : "",
+                          v->version, v->action);
+            if (v->parent)
+                qr_buf_printf(&b, "%d", v->parent);
+            else
+                qr_buf_puts(&b, "null");
+            if (v->restored_from) qr_buf_printf(&b, ",\"restored_from\":%d", v->restored_from);
+            qr_buf_printf(&b,
+                          ",\"created\":\"%s\",\"size\":%llu,\"sha256\":\"%s\",\"spec_sha256\":\"%"
+                          "s\",\"spec_size\":%llu,\"filename\":",
+                          v->created, v->size, v->sha256, v->spec_sha256, v->spec_size);
+            qr_json_str(&b, v->filename);
+            qr_buf_printf(&b, ",\"pages\":%d,\"warnings\":%s}", v->pages,
+                          v->warnings && v->warnings[0] == '[' ? v->warnings : "[]");
+        }
+        qr_buf_puts(&b, "]}");
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    }
+    qr_store_result_free(&r);
+    return rc;
+}
+
+static void put_list(qr_buf *b, const char *name, char **v, size_t n)
+{
+    qr_buf_printf(b, ",\"%s\":[", name);
+    for (size_t i = 0; i < n; i++) {
+        if (i) qr_buf_putc(b, ',');
+        qr_json_str(b, v[i]);
+    }
+    qr_buf_putc(b, ']');
+}
+
+static int cmd_diff(qr_store *s, const args *a)
+{
+    int va, vb;
+    if (a->npos != 3 || parse_version(a->pos[1], &va) || parse_version(a->pos[2], &vb))
+        return usage("usage: quire diff ID A B (version numbers from 1)", NULL);
+    qr_store_diff d;
+    qr_status st = qr_store_diff_versions(s, a->pos[0], va, vb, &d);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &d.errors);
+    } else if (a->unified) {
+        for (size_t i = 0; i < d.n_added; i++)
+            printf("added   %s\n", d.added[i]);
+        for (size_t i = 0; i < d.n_removed; i++)
+            printf("removed %s\n", d.removed[i]);
+        for (size_t i = 0; i < d.n_changed; i++)
+            printf("changed %s\n", d.changed[i]);
+        fputs(d.unified, stdout);
+        fflush(stdout);
+    } else {
+        qr_buf b = {0};
+        qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");
+        qr_json_str(&b, a->pos[0]);
+        qr_buf_printf(&b, ",\"from\":%d,\"to\":%d", va, vb);
+        put_list(&b, "added", d.added, d.n_added);
+        put_list(&b, "removed", d.removed, d.n_removed);
+        put_list(&b, "changed", d.changed, d.n_changed);
+        qr_buf_puts(&b, ",\"diff\":");
+        qr_json_str(&b, d.unified);
+        qr_buf_putc(&b, '}');
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    }
+    qr_store_diff_free(&d);
+    return rc;
+}
+
+static int cmd_export(qr_store *s, const args *a)
+{
+    if (a->npos != 1) return usage("usage: quire export ID [--version N] -o OUT", NULL);
+    if (!a->out) return usage("name the output with -o OUT", NULL);
+    qr_store_result r;
+    qr_status st = qr_store_export(s, a->pos[0], a->version, &r);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &r.errors);
+    } else if (qr_atomic_write_path(a->out, r.data, r.size) != 0) {
+        char msg[PATH_MAX + 100];
+        snprintf(msg, sizeof msg, "cannot write %s: %s", a->out, strerror(errno));
+        rc = failure_msg(QR_E_IO, "%s", msg);
+    } else {
+        qr_buf b = {0};
+        put_version_fields(&b, &r);
+        qr_buf_puts(&b, ",\"path\":");
+        qr_json_str(&b, a->out);
+        qr_buf_putc(&b, '}');
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    }
+    qr_store_result_free(&r);
+    return rc;
+}
+
+static int cmd_fsck(qr_store *s, const args *a)
+{
+    if (a->npos != 0) return usage("usage: quire fsck [--repair]", NULL);
+    qr_store_fsck f;
+    qr_status st = qr_store_fsck_run(s, a->repair, &f);
+    qr_buf b = {0};
+    qr_buf_printf(&b, "{\"status\":\"%s\"", st == QR_OK ? "ok" : "error");
+    if (st != QR_OK) {
+        char head[160];
+        snprintf(head, sizeof head, "the store has %zu problem%s", f.problems.count,
+                 f.problems.count == 1 ? "" : "s");
+        qr_buf_puts(&b, ",\"error\":");
+        qr_json_str(&b, head);
+    }
+    qr_buf_printf(
+        &b, ",\"artifacts\":%zu,\"versions\":%zu,\"blobs\":%zu,\"repaired\":%zu,\"problems\":",
+        f.artifacts, f.versions, f.blobs, f.repaired);
+    size_t om = qr_json_errors(&b, &f.problems, 50, BUDGET);
+    if (om) qr_buf_printf(&b, ",\"problems_omitted\":%zu", om);
+    qr_buf_puts(&b, ",\"stray\":");
+    om = qr_json_errors(&b, &f.stray, 50, BUDGET);
+    if (om) qr_buf_printf(&b, ",\"stray_omitted\":%zu", om);
+    qr_buf_putc(&b, '}');
+    qr_json_print(&b);
+    qr_buf_free(&b);
+    for (size_t i = 0; i < f.problems.count && i < MAX_SHOWN; i++)
+        fprintf(stderr, "%s: %s\n", f.problems.items[i].path, f.problems.items[i].message);
+    qr_store_fsck_free(&f);
+    return st == QR_OK ? 0 : qr_status_exit(st);
+}
+
+static int cmd_list(qr_store *s, const args *a)
+{
+    if (a->npos != 0)
+        return usage("usage: quire list [--owner O] [-k KIND] [--limit N] [--cursor C]", NULL);
+    qr_store_list_result l;
+    qr_status st = qr_store_list(s, a->owner, a->kind, a->cursor, (size_t)a->limit, &l);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &l.errors);
+    } else {
+        qr_buf b = {0};
+        qr_buf_printf(&b, "{\"status\":\"ok\",\"count\":%zu,\"artifacts\":[", l.count);
+        for (size_t i = 0; i < l.count; i++) {
+            const qr_store_item *it = &l.items[i];
+            qr_buf_puts(&b, i ? ",{\"artifact_id\":" : "{\"artifact_id\":");
+            qr_json_str(&b, it->artifact_id);
+            qr_buf_puts(&b, ",\"kind\":");
+            qr_json_str(&b, it->kind);
+            qr_buf_puts(&b, ",\"title\":");
+            qr_json_str(&b, it->title);
+            qr_buf_puts(&b, ",\"owner\":");
+            qr_json_str(&b, it->owner);
+            qr_buf_printf(&b, ",\"created\":\"%s\",\"head\":%d}", it->created, it->head);
+        }
+        qr_buf_puts(&b, "],\"next\":");
+        if (l.next[0])
+            qr_json_str(&b, l.next);
+        else
+            qr_buf_puts(&b, "null");
+        qr_buf_putc(&b, '}');
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    }
+    qr_store_list_free(&l);
+    return rc;
+}
+
+static int cmd_delete(qr_store *s, const args *a)
+{
+    if (a->npos != 1) return usage("usage: quire delete ID", NULL);
+    qr_store_result r;
+    qr_status st = qr_store_delete(s, a->pos[0], &r);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &r.errors);
+    } else {
+        qr_buf b = {0};
+        qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");
+        qr_json_str(&b, r.artifact_id);
+        qr_buf_puts(&b, ",\"deleted\":true,\"kind\":");
+        qr_json_str(&b, r.kind);
+        qr_buf_puts(&b, ",\"owner\":");
+        qr_json_str(&b, r.owner);
+        qr_buf_printf(&b, ",\"versions\":%d}", r.head);
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    }
+    qr_store_result_free(&r);
+    return rc;
+}
+
+/* quire store init (create the tables of a database, or the folder) and
+ * quire store copy --from A --to B. */
+static int cmd_store(const args *a)
+{
+    qr_errlist errs = {0};
+    if (a->npos == 1 && strcmp(a->pos[0], "init") == 0) {
+        qr_store *s;
+        qr_status st = qr_store_open(a->store, &a->opts, &s, &errs);
+        int rc = st == QR_OK ? 0 : failure(st, &errs);
+        if (st == QR_OK) {
+            qr_store_close(s);
+            puts("{\"status\":\"ok\",\"schema_version\":1}");
+            fflush(stdout);
+        }
+        qr_errlist_clear(&errs);
+        return rc;
+    }
+    if (a->npos != 1 || strcmp(a->pos[0], "copy") != 0 || !a->from || !a->to)
+        return usage("usage: quire store init [--store S] | quire store copy --from S --to S",
+                     NULL);
+    qr_store *from = NULL, *to = NULL;
+    qr_status st = qr_store_open(a->from, &a->opts, &from, &errs);
+    if (st == QR_OK) st = qr_store_open(a->to, &a->opts, &to, &errs);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &errs);
+    } else {
+        qr_store_copy_report r;
+        st = qr_store_copy(from, to, &r);
+        if (st != QR_OK) {
+            rc = failure(st, &r.errors);
+        } else {
+            printf("{\"status\":\"ok\",\"artifacts\":%zu,\"versions\":%zu,\"skipped\":%zu,"
+                   "\"verified\":true}\n",
+                   r.artifacts, r.versions, r.skipped);
+            fflush(stdout);
+        }
+        qr_store_copy_free(&r);
+    }
+    qr_store_close(from);
+    qr_store_close(to);
+    qr_errlist_clear(&errs);
+    return rc;
+}
+
+int qr_cli_store(int argc, char **argv)
+{
+    args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc) return rc;
+    static const struct {
+        const char *name;
+        int (*fn)(qr_store *, const args *);
+    } cmds[] = {{"create", cmd_create},   {"edit", cmd_edit},     {"rewrite", cmd_rewrite},
+                {"restore", cmd_restore}, {"show", cmd_show},     {"log", cmd_log},
+                {"diff", cmd_diff},       {"export", cmd_export}, {"fsck", cmd_fsck},
+                {"list", cmd_list},       {"delete", cmd_delete}};
+    if (strcmp(a.cmd, "store") == 0) return cmd_store(&a);
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (strcmp(a.cmd, cmds[i].name) != 0) continue;
+        qr_store *s;
+        qr_errlist errs = {0};
+        qr_status st = qr_store_open(a.store, &a.opts, &s, &errs);
+        if (st != QR_OK) {
+            rc = failure(st, &errs);
+            qr_errlist_clear(&errs);
+            return rc;
+        }
+        rc = cmds[i].fn(s, &a);
+        qr_store_close(s);
+        return rc;
+    }
+    return usage("unknown store command %s", a.cmd);
+}

@@ -1,0 +1,214 @@
+/* folder_store.h: the folder store (DESIGN.md "Store"), internal to libquire (store/, with
+ * the PostgreSQL backend; store_backend.h puts both behind the public API).
+ *
+ *     STORE/<id>/meta.json          id, kind, title, owner, filename, mime_type,
+ *                                   created, head (a cache, see below)
+ *     STORE/<id>/.lock              flock: one writer per artifact
+ *     STORE/<id>/v000001.json       the spec, canonical JSON
+ *     STORE/<id>/v000001.meta       action, parent, created, spec sha256/size,
+ *                                   output sha256/size/name/mime_type
+ *     STORE/blobs/<sha256>          rendered bytes, shared by identical outputs
+ *     STORE/.owners/<owner>.lock    flock: quota accounting of one owner (<owner>:
+ *                                   the owner when it is a valid id, else "~" and
+ *                                   the sha256 of its UTF-8; the ledger keeps it)
+ *     STORE/.owners/<owner>.json    the owner's ledger: artifacts, bytes, and an
+ *                                   intent ("pending") while a write is under way
+ *     STORE/.owners/<owner>.blobs/  one empty file per blob the owner is charged for
+ *
+ * Crash safety. Every file is written to a ".tmp.*" name, fsynced, renamed,
+ * and its folder fsynced. A version is complete when its .meta exists: the
+ * .json is renamed first, the .meta last. The head is the highest complete
+ * version: meta.json's head is a cache that lags by at most the versions of
+ * a writer killed before updating it, and readers probe past it. A new
+ * artifact is built in a ".tmp.*" folder and renamed into place whole.
+ * The owner ledger records its intent before a write and confirms it after;
+ * whoever takes the owner lock next settles an intent left by a killed
+ * writer (kept if the version exists, rolled back if not), so quotas stay
+ * exact. Leftovers of killed writers (".tmp.*" files, a .json without its
+ * .meta, blobs no version references) are "stray": fsck lists them and
+ * --repair removes them; they never count as versions.
+ *
+ * This layer stores text and bytes; it never parses a spec or renders
+ * (store/api.c joins the two). Thread-safe: a qr_folder is read-only
+ * after qr_folder_open; locks are flock()s on files opened per call, so
+ * threads of one process exclude each other like processes do.
+ */
+#ifndef QR_STORE_H
+#define QR_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include <quire/error.h>
+
+typedef struct qr_folder qr_folder;
+
+typedef struct qr_folder_opts {
+    uint64_t max_artifacts;     /* per owner (5000); 0 disables */
+    uint64_t max_total_bytes;   /* per owner: specs + distinct blobs (5 GiB); 0 disables */
+    uint64_t max_version_bytes; /* one stored file of a version (50 MiB); 0 disables */
+    /* The clock for "created" (seconds since 1970, UTC); NULL: time(). */
+    int64_t (*now)(void *arg);
+    void *now_arg;
+    int no_sync; /* skip fsync (tests on slow disks only; crash safety is lost) */
+} qr_folder_opts;
+
+void qr_folder_opts_default(qr_folder_opts *o);
+
+/** Open (creating if absent) the store folder. */
+qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder **out,
+                         qr_errlist *errs);
+void qr_folder_close(qr_folder *f);
+
+/** 1 when id matches [A-Za-z0-9_-]{1,64}: the ids a store may hold. */
+int qr_folder_id_valid(const char *id);
+/** 1 when id may name a new artifact: also starts with a letter or digit
+ *  (so a command line never reads it as an option). Ids are compared
+ *  case-insensitively: a store never holds "dup" and "DUP" (they would
+ *  collide on a case-insensitive file system). */
+int qr_folder_id_new_valid(const char *id);
+/** The stored spelling of id when the store holds it in another case
+ *  (into out); else id itself. */
+void qr_folder_resolve(qr_folder *f, const char *id, char out[65]);
+/** 1 when owner is 1 to 256 bytes of valid UTF-8 with no control character. */
+int qr_folder_owner_valid(const char *owner);
+/** The QR_E_USAGE error for an invalid owner (its size, never its bytes). */
+qr_status qr_folder_bad_owner(qr_errlist *errs, const char *owner);
+/** The file name of an owner's ledger: the owner itself when it is a valid
+ *  id (stores made before owners were UTF-8), else "~" and its sha256. */
+void qr_folder_owner_file(const char *owner, char out[72]);
+/** 16 random hex digits from /dev/urandom. Returns 0, or -1. */
+int qr_folder_new_id(char out[17]);
+
+/* An artifact's meta.json, with head derived from the version files. */
+typedef struct qr_folder_meta {
+    char id[65];
+    char *kind, *title, *owner, *filename, *mime_type, *created;
+    int head;
+} qr_folder_meta;
+void qr_folder_meta_free(qr_folder_meta *m);
+
+/* One version's .meta. */
+typedef struct qr_vrec {
+    int version;
+    char action[16];   /* create, edit, rewrite, restore */
+    int parent;        /* 0 for version 1 */
+    int restored_from; /* restore: the version copied; else 0 */
+    char created[32];  /* 2026-07-01T12:00:00Z */
+    char spec_sha256[65];
+    uint64_t spec_size;
+    char sha256[65]; /* output */
+    uint64_t size;
+    char *filename;
+    char *mime_type;
+    int pages;      /* of the rendered file; 0 unknown (versions stored before) */
+    char *warnings; /* JSON array text of the render's warnings; NULL: "[]" */
+} qr_vrec;
+void qr_vrec_free(qr_vrec *r);
+/** A warning list as a JSON array text of {path, message, hint} (malloc'ed). */
+char *qr_folder_errs_json(const qr_errlist *l);
+
+/* What a write stores. */
+typedef struct qr_folder_put {
+    const char *action;
+    int restored_from;
+    const char *spec; /* canonical JSON */
+    size_t spec_len;
+    const void *data; /* rendered bytes; NULL to reuse the stored blob sha256 */
+    size_t size;
+    const char *sha256;
+    const char *filename, *mime_type;
+    int pages;
+    const char *warnings; /* JSON array text, or NULL */
+    const char *created;  /* the version's time as stored (a copy); NULL: now */
+} qr_folder_put;
+
+/* Shared by both backends (store/version.c). */
+/** Fill rec for version n after parent from put: the action, the time
+ *  (put->created, else o's clock), the spec's sha256 and the output's
+ *  (hashing put->data; else put->sha256, which blob_ok says is a stored
+ *  blob: QR_E_STORE when not), the names, and the per-file cap of o
+ *  (QR_E_QUOTA). On failure rec holds nothing to free. */
+qr_status qr_vrec_fill(qr_vrec *rec, const qr_folder_put *put, int n, int parent,
+                       const qr_folder_opts *o, int blob_ok, qr_errlist *errs);
+/** The meta of a new artifact whose version 1 is rec. Borrows every string
+ *  (title NULL: ""): the caller must not qr_folder_meta_free it. */
+void qr_folder_meta_first(qr_folder_meta *m, const char *id, const char *kind, const char *title,
+                          const char *owner, const qr_vrec *rec);
+/** A quota error with the one hint every quota gives (QR_E_QUOTA). */
+qr_status qr_store_quota_error(qr_errlist *errs, const char *msg);
+
+/** Create an artifact with version 1. id must be valid and new (QR_E_USAGE
+ *  if it exists). Checks the owner's quotas (QR_E_QUOTA). *rec gets the
+ *  version written (free with qr_vrec_free). */
+qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const char *title,
+                           const char *owner, const qr_folder_put *put, qr_vrec *rec,
+                           qr_errlist *errs);
+
+/* A write transaction on one artifact: holds its lock from begin to end. */
+typedef struct qr_folder_txn qr_folder_txn;
+/** Lock the artifact and read its meta (QR_E_STORE "no artifact" if absent). */
+qr_status qr_folder_begin(qr_folder *f, const char *id, qr_folder_txn **out, qr_errlist *errs);
+const qr_folder_meta *qr_folder_txn_meta(const qr_folder_txn *t);
+/** Append version head+1. Checks quotas. */
+qr_status qr_folder_commit(qr_folder_txn *t, const qr_folder_put *put, qr_vrec *rec,
+                           qr_errlist *errs);
+/** Unlock and free. */
+void qr_folder_end(qr_folder_txn *t);
+
+/* Reads (no lock: files appear whole). */
+qr_status qr_folder_meta_load(qr_folder *f, const char *id, qr_folder_meta *m, qr_errlist *errs);
+/** Version n's record (n = 0: the head). */
+qr_status qr_folder_version(qr_folder *f, const char *id, int n, qr_vrec *rec, qr_errlist *errs);
+/** Version n's spec text into out (appended). */
+qr_status qr_folder_spec(qr_folder *f, const char *id, int n, qr_buf *out, qr_errlist *errs);
+/** A blob's bytes into out, checked against its sha256 (QR_E_STORE if damaged). */
+qr_status qr_folder_blob(qr_folder *f, const char *sha256, qr_buf *out, qr_errlist *errs);
+/** Every version record, 1..head. *recs is malloc'ed; free each and the array. */
+qr_status qr_folder_log(qr_folder *f, const char *id, qr_vrec **recs, size_t *n, qr_errlist *errs);
+
+/** Versions from..head (from >= 1; from > head gives none). */
+qr_status qr_folder_log_from(qr_folder *f, const char *id, int from, qr_vrec **recs, size_t *n,
+                             qr_errlist *errs);
+/** The meta of every artifact whose meta.json reads (damaged ones are left
+ *  to fsck). *all is malloc'ed; free each with qr_folder_meta_free. */
+qr_status qr_folder_list_all(qr_folder *f, qr_folder_meta **all, size_t *n, qr_errlist *errs);
+/** Delete an artifact: under its lock it is renamed out of sight, the
+ *  owner's ledger is charged back its spec bytes and the blobs no other
+ *  artifact of the owner uses, then its files and the blobs no version in
+ *  the store uses are removed (blobs under an exclusive lock on blobs/.gc,
+ *  which writers hold shared from writing a blob to committing). */
+qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs);
+
+/* fsck: problems are damage (exit 3), stray are leftovers of killed writers. */
+typedef struct qr_folder_fsck {
+    size_t artifacts, versions, blobs;
+    qr_errlist problems; /* path = file relative to the store */
+    qr_errlist stray;
+    size_t repaired; /* items fixed or removed with repair */
+} qr_folder_fsck;
+/** Check the whole store. With repair, remove stray files, update lagging
+ *  meta.json heads and rebuild owner ledgers (run it with no writers). */
+qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep);
+
+/* ---- spec diff (store_diff.c) ---------------------------------------------- */
+
+typedef struct qr_spec_diff {
+    char **added, **removed, **changed; /* JSON pointers, document order */
+    size_t n_added, n_removed, n_changed;
+    qr_buf unified; /* unified diff of the two texts, 3 lines of context */
+} qr_spec_diff;
+
+/** Compare two specs by JSON pointer and line by line. a_name/b_name head
+ *  the unified diff ("--- a_name", "+++ b_name"). */
+qr_status qr_spec_diff_texts(const char *a, size_t alen, const char *b, size_t blen,
+                             const char *a_name, const char *b_name, qr_spec_diff *out,
+                             qr_errlist *errs);
+void qr_spec_diff_free(qr_spec_diff *d);
+
+/** A unified line diff of two texts into out (Myers' O(ND) algorithm). */
+void qr_line_diff(const char *a, size_t alen, const char *b, size_t blen, const char *a_name,
+                  const char *b_name, int context, qr_buf *out);
+
+#endif
