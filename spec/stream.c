@@ -321,11 +321,11 @@ static int emit_row(void *ctx, size_t i, size_t r, json_t *row)
         return changed(s, "it has other rows than when it was checked");
     }
     qr_row tmp = {0};
-    size_t n_cols = 0, n_formats = s->cs.fmts.n;
+    size_t n_cols = 0, n_formats = s->cs.fmts.n, n_looks = s->cs.fmts.n_keys;
     int bad = qr_cc_sheet_row(&s->rc, &s->cs.fmts, row, r, &tmp, &n_cols) < 0;
     json_decref(row);
     if (bad || s->rc.n_errors || s->rc.nomem || s->cs.fmts.n != n_formats ||
-        n_cols > doc->sheets[i].n_cols)
+        s->cs.fmts.n_keys != n_looks || n_cols > doc->sheets[i].n_cols)
         return changed(s,
                        s->rc.nomem ? "out of memory" : "its rows changed since they were checked");
     s->seen[i]++;
