@@ -754,24 +754,50 @@ int main(int argc, char **argv)
      * `quire --store D log ID` is `quire log ID --store D`. */
     char **args = malloc(((size_t)argc + 2) * sizeof *args);
     if (!args) return 3;
+    /* The store's options (README "Global options"): --store and the quotas,
+     * "--opt VALUE" or "--opt=VALUE". */
+    static const char *const globals[] = {"--store", "--max-artifacts", "--max-bytes",
+                                          "--max-version-bytes"};
     int n = 0, g = 1;
-    const char *global[2] = {NULL, NULL};
-    while (g < argc) {
-        if (strcmp(argv[g], "--store") == 0 && g + 1 < argc) {
-            global[0] = argv[g], global[1] = argv[g + 1], g += 2;
-        } else if (strncmp(argv[g], "--store=", 8) == 0) {
-            global[0] = "--store", global[1] = argv[g] + 8, g++;
-        } else {
-            break;
-        }
-    }
     args[n++] = argv[0];
+    int first = g;
+    while (g < argc) {
+        size_t k = 0, nk = sizeof globals / sizeof globals[0];
+        for (; k < nk; k++)
+            if (strcmp(argv[g], globals[k]) == 0 ||
+                (strncmp(argv[g], globals[k], strlen(globals[k])) == 0 &&
+                 argv[g][strlen(globals[k])] == '='))
+                break;
+        if (k == nk) break;
+        g += argv[g][strlen(globals[k])] == '=' ? 1 : (g + 1 < argc ? 2 : 1);
+    }
     for (int i = g; i < argc; i++)
         args[n++] = argv[i];
-    if (global[0]) args[n++] = (char *)global[0], args[n++] = (char *)global[1];
+    for (int i = first; i < g; i++) { /* after the command, "--opt=V" split */
+        char *eq = strchr(argv[i], '=');
+        if (eq && strncmp(argv[i], "--", 2) == 0) {
+            *eq = '\0';
+            args[n++] = argv[i];
+            args[n++] = eq + 1;
+        } else {
+            args[n++] = argv[i];
+        }
+    }
     args[n] = NULL;
     int rc = dispatch(n, args);
     free(args);
+    /* Every command's stdout is checked: a full disk or /dev/full is an
+     * I/O failure (exit 3), never a silent exit 0 with part of the output. */
+    errno = 0;
+    int flushed = fflush(stdout), fe = errno;
+    if (flushed != 0) qr_cli_stdout_error(fe ? fe : EIO);
+    if (qr_cli_stdout_failed()) {
+        int e = qr_cli_stdout_failed();
+        fprintf(stderr, "quire: cannot write to stdout: %s (%s)\n", e ? strerror(e) : "write error",
+                e == ENOSPC ? "no space left on the device: free some space"
+                            : "check where stdout goes");
+        rc = 3;
+    }
     return rc;
 }
 
