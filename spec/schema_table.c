@@ -113,6 +113,12 @@ static const qr_skey image_keys[] = {
 static const qr_skey page_break_keys[] = {
     K("type", R, N, NULL, NULL),
 };
+static const qr_skey markdown_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("text", R, N, S_STR, "GitHub Flavored Markdown; raw HTML stays literal"),
+    K("heading_offset", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":5}",
+      "added to heading levels"),
+};
 static const qr_skey run_keys[] = {
     K("text", R, N, S_STR, NULL),
     K("bold", 0, N, S_BOOL, NULL),
@@ -204,6 +210,7 @@ static const qr_skey slide_keys[] = {
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
     K("notes", 0, N, S_STR, "speaker notes"),
+    K("markdown", X, N, S_STR, "the body as Markdown: bullets, a table, an image"),
 };
 static const qr_skey slide_image_keys[] = {
     K("type", 0, N, "{\"const\":\"image\"}", NULL),
@@ -308,6 +315,8 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
         cell_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
+    OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,
+        markdown_keys),
 };
 
 const qr_sblock qr_schema_blocks[] = {
@@ -319,11 +328,14 @@ const qr_sblock qr_schema_blocks[] = {
     [QR_BLOCK_IMAGE] = {"image", QR_SO_IMAGE},
     [QR_BLOCK_PAGE_BREAK] = {"page_break", QR_SO_PAGE_BREAK},
     [QR_BLOCK_CHART] = {"chart", QR_SO_CHART},
+    /* past the tree types: blocks compiled into other blocks */
+    [QR_BLOCK_CHART + 1] = {"markdown", QR_SO_MARKDOWN},
 };
 const size_t qr_schema_n_blocks = sizeof qr_schema_blocks / sizeof qr_schema_blocks[0];
-/* One entry per qr_block_type: the last enum value names the count. */
-_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_CHART + 1,
-               "one qr_schema_blocks entry per qr_block_type");
+const int qr_schema_block_markdown = QR_BLOCK_CHART + 1;
+/* One entry per qr_block_type (the last enum value names the count), then markdown. */
+_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_CHART + 2,
+               "one qr_schema_blocks entry per qr_block_type, then markdown");
 
 const char *const qr_schema_defs[][2] = {
     {"run", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/run_object\"}]}"},
