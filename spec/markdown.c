@@ -936,6 +936,11 @@ char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len,
                         "invalid UTF-8 (markdown line %d, column %zu)", line, col);
         return NULL;
     }
+    qr_md_opts fo = {.path = ""};
+    md fm;
+    md_init(&fm, &fo, errs);
+    json_decref(fm.notes);
+    if (check_nul(&fm, s, n) < 0) return NULL;
     json_t *spec = json_object();
     size_t body;
     int lines;
