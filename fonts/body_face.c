@@ -1,4 +1,4 @@
-/* body_face.c: a theme's body face (spec/style.h body_face, e.g. "DejaVu
+/* body_face.c: a theme's body face (layout/style.h body_face, e.g. "DejaVu
  * Serif" in report) in place of the Latin default fonts/ picked, for the
  * spans it covers entirely; every other script keeps its own face. */
 #include <string.h>

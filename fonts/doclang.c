@@ -9,7 +9,7 @@
  * U+AC00-U+D7A3 start with EA B0-ED 9E, Han U+4E00-U+9FFF with E4-E9):
  * one pass, no decoding. */
 #include "fonts.h"
-#include "../spec/walk.h"
+#include "walk.h"
 
 /* Han-only texts this long are sentences (Chinese); shorter ones (a table
  * cell, a name) are as much Japanese or Korean and do not count. */

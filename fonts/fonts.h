@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include <quire/error.h>
-#include "../spec/tree.h"
+#include "tree.h"
 
 /* Which OOXML font slot a run belongs in: docx w:rFonts ascii/hAnsi, eastAsia
  * or cs; pptx a:latin, a:ea or a:cs. */
@@ -119,7 +119,7 @@ void qr_spans_free(qr_spans *s);
 qr_dir qr_fonts_direction(const char *utf8, size_t len);
 qr_dir qr_fonts_text_direction(const qr_text *text);
 
-/** The family of span s (of run text text) under a theme's body face (spec/style.h
+/** The family of span s (of run text text) under a theme's body face (layout/style.h
  *  body_face): face when s is a Latin span in the default "DejaVu Sans" and face
  *  covers each of its characters, else s->family (face NULL: always s->family). */
 const char *qr_fonts_body_face(qr_fonts *f, const qr_span *s, const char *text, const char *face);

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../spec/buf.h"
+#include "buf.h"
 #include "fonts.h"
 
 /* ---- UTF-8 ---------------------------------------------------------------- */

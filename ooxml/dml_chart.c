@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends.h"
+#include "backend.h"
 #include "chart.h"
 #include "compile.h"
 #include "style.h"
@@ -254,15 +254,16 @@ static void ser(cw *w, size_t i)
             if (scatter(ch))
                 qr_xml_leaf(x, "a:noFill", NULL);
             else
-                rgb(x, s->color);
+                rgb(x, qr_chart_series_color(ch, i));
             qr_xml_end(x);
         } else {
-            rgb(x, s->color);
+            rgb(x, qr_chart_series_color(ch, i));
         }
         qr_xml_end(x);
     }
     if (ch->type == QR_CHART_BAR || ch->type == QR_CHART_COLUMN) val(x, "c:invertIfNegative", "0");
-    if (ch->type == QR_CHART_LINE || scatter(ch)) marker(x, s->color, scatter(ch) ? 6 : 5);
+    if (ch->type == QR_CHART_LINE || scatter(ch))
+        marker(x, qr_chart_series_color(ch, i), scatter(ch) ? 6 : 5);
     if (is_pie(ch))
         for (size_t p = 0; p < ch->n_points; p++) {
             qr_xml_start(x, "c:dPt");

@@ -31,7 +31,7 @@ struct qr_style;
 /** Add <root>/charts/chart<n>.xml for ch to pkg; embed: also
  *  <root>/embeddings/Microsoft_Excel_Worksheet<n>.xlsx holding the data
  *  (else the series use the chart's sheet ranges or literals). st: the
- *  theme whose chart ink the gridlines take (spec/style.h; NULL: plain). */
+ *  theme whose chart ink the gridlines take (layout/style.h; NULL: plain). */
 qr_status qr_ooxml_add_chart(qr_package *pkg, const qr_chart *ch, const char *root, size_t n,
                              int embed, long long epoch, const struct qr_style *st);
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends.h"
+#include "backend.h"
 #include "docx_int.h"
 
 long qr_docx_twips(double pt)

@@ -364,7 +364,7 @@ static void write_title(qr_docx *d, const qr_text *title)
 {
     qr_docx_ppr ppr = {0};
     ppr.style = "Title";
-    /* the theme's alignment (spec/style.h), whatever the text's direction */
+    /* the theme's alignment (layout/style.h), whatever the text's direction */
     ppr.jc = d->style.title_align == QR_STYLE_CENTER ? "center" : "left";
     write_w_p(d, &ppr, title, (para_fmt){0});
 }

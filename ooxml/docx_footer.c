@@ -2,7 +2,7 @@
  *
  * The same footer as the PDF's (paint.c): the page number and the page
  * count, centred, in the theme's footer size, colour and separator
- * (spec/style.h), in the bottom margin. Both numbers
+ * (layout/style.h), in the bottom margin. Both numbers
  * are fields (PAGE and NUMPAGES), which Word and LibreOffice compute as they
  * paginate: no "update fields" prompt (settings.xml asks for none). The
  * cached results are "1" so a reader that does not paginate shows "1 / 1".

@@ -18,7 +18,7 @@
 
 #include "backend.h"
 #include "fonts.h"
-#include "../text/text.h"
+#include "text.h"
 #include "package.h"
 #include "style.h"
 #include "xml.h"
@@ -46,7 +46,7 @@
 /* The document's default font (docDefaults): fonts/' Latin family. Runs in
  * it name no font of their own. */
 #define QR_DOCX_FONT "DejaVu Sans"
-/* Sizes and colours come from the theme (spec/style.h, qr_docx.style). */
+/* Sizes and colours come from the theme (layout/style.h, qr_docx.style). */
 
 /* A hyperlink target and its relationship id (open addressing by hash). */
 typedef struct qr_docx_link {

@@ -1,13 +1,13 @@
 /* docx_numbering.c: word/numbering.xml, the list definitions.
  *
  * Two abstract definitions of nine levels each: bullets (• ◦ ▪ in turn) and
- * numbers ("1.", "a.", "i." in turn: spec/look.h, as the PDF and html draw
+ * numbers ("1.", "a.", "i." in turn: layout/look.h, as the PDF and html draw
  * them), every level counting on its own. numId 1 is
  * every bullet list. Each ordered list gets its own <w:num> with a
  * startOverride of 1 on every level: Word and LibreOffice count per
  * abstract definition, so without it the second ordered list of a document
  * would go on at 5, 6, 7 (python-docx #25, docx.js #548). Each depth
- * indents by the theme's list indent (spec/style.h), the label hanging in
+ * indents by the theme's list indent (layout/style.h), the label hanging in
  * it, as the PDF lays lists out.
  */
 #include <math.h>

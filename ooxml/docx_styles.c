@@ -12,7 +12,7 @@
  * Latin text), the theme's body size and text
  * colour, the spec's language; every run names its own fonts anyway
  * (fonts/ picks them per script). Every size and colour is the theme's
- * (spec/style.h), as the PDF, html and pptx backends read them.
+ * (layout/style.h), as the PDF, html and pptx backends read them.
  */
 #include <math.h>
 #include <stdio.h>

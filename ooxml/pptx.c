@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends.h"
+#include "backend.h"
 #include "pptx_int.h"
 
 /* ---- shared helpers ------------------------------------------------------------ */

@@ -3,7 +3,7 @@
  * The presentation backend is split by part: pptx.c (the backend constant,
  * the package, presentation.xml and the small property parts),
  * pptx_slide.c (slides: shapes, text bodies, runs, tables, pictures, placed
- * by spec/slide_layout.c), pptx_master.c (the slide master and the four
+ * by layout/slide_layout.c), pptx_master.c (the slide master and the four
  * layouts), pptx_theme.c (the theme) and pptx_notes.c (notes master and
  * notes slides). Element writers are named after their element
  * (write_a_rpr writes <a:rPr>) and write children and attributes in the
@@ -20,7 +20,7 @@
 
 #include "backend.h"
 #include "fonts.h"
-#include "../text/text.h"
+#include "text.h"
 #include "package.h"
 #include "slide_layout.h"
 #include "style.h"
@@ -49,7 +49,7 @@
 #define QR_PPTX_FONT_CS "Noto Sans Arabic"
 
 /* Geometry, level styles, sizes and the shrink-to-fit estimate live in
- * spec/slide_layout.h, shared with the PDF/PNG slide painter; these are
+ * layout/slide_layout.h, shared with the PDF/PNG slide painter; these are
  * their pptx-side names. */
 #define QR_PPTX_EMU_PER_PT QR_SLIDE_EMU_PER_PT
 /* The notes page: 7.5 in x 10 in portrait. */
@@ -91,7 +91,7 @@ typedef struct qr_pptx {
     const qr_doc *doc;
     qr_package *pkg;
     qr_pptx_geom geom;
-    qr_style style;   /* the spec's theme (spec/style.h) */
+    qr_style style;   /* the spec's theme (layout/style.h) */
     qr_text_ctx text; /* the text layer: segments of every paragraph, warnings */
     qr_status status; /* sticky */
     /* Hyperlinks of the part being written: one relationship per URL. */
@@ -150,7 +150,7 @@ void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p);
  *  about uncovered code points and registers hyperlinks on pp->part. */
 void qr_pptx_write_a_p(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz);
 
-/* ---- shrink to fit (spec/slide_layout.h) ---------------------------------- */
+/* ---- shrink to fit (layout/slide_layout.h) ---------------------------------- */
 
 typedef qr_slide_est qr_pptx_para;
 #define qr_pptx_fit qr_slide_fit

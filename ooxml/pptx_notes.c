@@ -14,7 +14,7 @@
 /* The two boxes of a notes page: the slide image on top, the notes below. */
 static void notes_boxes(const qr_pptx *pp, qr_pptx_box *img, qr_pptx_box *body)
 {
-    qr_slide_notes_boxes(&pp->geom, img, body); /* spec/slide_layout.h */
+    qr_slide_notes_boxes(&pp->geom, img, body); /* layout/slide_layout.h */
 }
 
 /* <p:sp> of a notes placeholder: the slide image (sldImg) or the body. */

@@ -2,7 +2,7 @@
  * the text writers every pptx part shares (a:p, a:pPr, a:rPr).
  *
  * Layout. Every position, size and the shrink-to-fit estimate come from
- * the slide's plan (spec/slide_layout.h), which the PDF/PNG slide painter
+ * the slide's plan (layout/slide_layout.h), which the PDF/PNG slide painter
  * draws from too: here the plan is only written out. Each slide uses one
  * of the four layouts; its title and text sit in the layout's placeholders
  * with explicit positions.

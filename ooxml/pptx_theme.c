@@ -28,7 +28,7 @@ static void write_a_solidfill_scheme(qr_xml *x, const char *clr, const char *mod
 /* <a:clrScheme>: text and background (dk1 and lt1, the darker first: a
  * dark theme maps bg1 to dk1 in the master's clrMap), the title colour
  * (dk2, the master's tx2), accent1 and the link colour are the theme's
- * (spec/style.h); lt2 is the text on the accent;
+ * (layout/style.h); lt2 is the text on the accent;
  * the other accents are the chart palette (qr_style_series). */
 static void write_a_clrscheme(qr_xml *x, const qr_style *st)
 {
@@ -82,7 +82,7 @@ static void write_a_fontcollection(qr_xml *x, const char *name, const char *lati
     qr_xml_end(x);
 }
 
-/* <a:fontScheme>: Latin text in the theme's body face (spec/style.h), if any */
+/* <a:fontScheme>: Latin text in the theme's body face (layout/style.h), if any */
 static void write_a_fontscheme(qr_xml *x, const qr_style *st)
 {
     const char *latin = st->body_face ? st->body_face : QR_PPTX_FONT_LATIN;

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "backends.h"
+#include "backend.h"
 #include "package.h"
 #include "xlsx_int.h"
 

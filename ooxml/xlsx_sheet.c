@@ -330,7 +330,7 @@ static int write_c(qr_buf *b, const qr_cell *cell, uint32_t col, const char *rn,
     case QR_CELL_FORMULA: {
         const qr_formula *f = cell->v.formula;
         int vt = f && f->has_value ? (int)f->value_type : -1;
-        if (vt == QR_CELL_TEXT && f->is_error) /* #DIV/0! and friends (spec/formula.h) */
+        if (vt == QR_CELL_TEXT && f->is_error) /* #DIV/0! and friends (layout/formula.h) */
             p = PUT(p, " t=\"e\"");
         else if (vt == QR_CELL_TEXT)
             p = PUT(p, " t=\"str\"");
@@ -339,7 +339,7 @@ static int write_c(qr_buf *b, const qr_cell *cell, uint32_t col, const char *rn,
         p = PUT(p, "><f>");
         b->len = (size_t)(p - b->data);
         const char *ft = f && f->text ? f->text : "";
-        qr_buf xl = {0}; /* _xlfn. names (spec/formula.h) */
+        qr_buf xl = {0}; /* _xlfn. names (layout/formula.h) */
         if (qr_formula_file_text(ft, &xl)) {
             if (xl.oom) return qr_buf_free(&xl), -1;
             int bad = qr_xlsx_escape(b, xl.data, xl.len);

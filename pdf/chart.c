@@ -1,5 +1,5 @@
 /* chart.c: charts in the PDF/PNG backend. Measuring lays the chart out
- * with the chart model (spec/chart.h), measuring every label with pango
+ * with the chart model (layout/chart.h), measuring every label with pango
  * (qr_pdf_text: any script, the fonts/ fallback, RTL); placing turns the
  * labels into ordinary text lines (OP_LINE, so they are recorded, replayed
  * and extracted like body text) after one OP_CHART box; painting draws the

@@ -17,7 +17,7 @@
 #include "look.h"
 #include "pdf_int.h"
 
-/* Type scale and spacing (points): the theme's (spec/style.h, c->style). */
+/* Type scale and spacing (points): the theme's (layout/style.h, c->style). */
 #define BODY_SIZE (c->style.body_pt)
 #define TITLE_SIZE (c->style.title_pt)
 #define TABLE_SIZE (c->style.table_pt)
@@ -35,7 +35,7 @@
 
 /* ---- measure -------------------------------------------------------------------- */
 
-/* The marker of item n (1-based) at depth d (0-based): spec/look.h's
+/* The marker of item n (1-based) at depth d (0-based): layout/look.h's
  * labels, shared with the other backends. */
 static void marker_text(int ordered, int depth, unsigned n, char *out)
 {

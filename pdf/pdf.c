@@ -55,7 +55,7 @@
 
 #include <cairo-pdf.h>
 
-#include "backends.h"
+#include "backend.h"
 #include "pdf_int.h"
 #include "sha256.h"
 #include "walk.h"

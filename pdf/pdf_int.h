@@ -17,7 +17,7 @@
 #include "backend.h"
 #include "buf.h"
 #include "fonts.h"
-#include "../text/text.h"
+#include "text.h"
 #include "style.h"
 
 /* ---- laid-out text ---------------------------------------------------------- */
@@ -157,7 +157,7 @@ typedef struct pd_op {
 typedef struct pd_ctx {
     qr_render_ctx *rc;
     const qr_doc *doc;
-    qr_style style; /* the spec's theme (spec/style.h): sizes and colours */
+    qr_style style; /* the spec's theme (layout/style.h): sizes and colours */
     qr_fonts *fonts;
     const char *lang;
     qr_arena arena; /* scratch: pd_text, pd_block, lines... */

@@ -15,7 +15,7 @@ void qr_pdf_ctx_close(pd_ctx *c);
 
 /** A presentation: one page per slide at the slide's size (960 x 540 pt
  *  for 16:9, 720 x 540 pt for 4:3), every shape where the .pptx puts it
- *  (spec/slide_layout.h); with rc->notes, notes pages (540 x 720 pt).
+ *  (layout/slide_layout.h); with rc->notes, notes pages (540 x 720 pt).
  *  png: draw slide rc->png_page at rc->png_dpi. */
 qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png);
 

@@ -9,7 +9,7 @@
  * the top of every page, the frozen columns at the left. Values are shown
  * as displayed: numbers and dates under their number format (spec/
  * cellfmt.h), right-aligned, "###" when they do not fit; booleans TRUE and
- * FALSE centred; formulas by their value (spec/formula.h). Text spills
+ * FALSE centred; formulas by their value (layout/formula.h). Text spills
  * into empty cells to its right, as Excel draws it, and is clipped at the
  * next filled cell. The footer holds the sheet's name and the page number.
  * A sheet's charts are drawn at their anchor cell, as large as the .xlsx

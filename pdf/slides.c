@@ -1,6 +1,6 @@
 /* slides.c: a presentation as PDF pages or a PNG, one page per slide at the
  * slide's size, drawn from the same plan the .pptx writer writes
- * (spec/slide_layout.h): placeholder boxes, paragraph sizes, bullet
+ * (layout/slide_layout.h): placeholder boxes, paragraph sizes, bullet
  * indents, the estimated normAutofit fontScale and lnSpcReduction, the
  * table grid, the picture box and the chart box (a chart drawn as
  * pdf/chart.c draws a document's, from the same chart model).
@@ -23,7 +23,7 @@
 #include "preview.h"
 #include "slide_layout.h"
 
-/* The theme's colours (spec/style.h, c->style), as the .pptx's theme
+/* The theme's colours (layout/style.h, c->style), as the .pptx's theme
  * holds them: dk1 the darker of text and background, lt1 the lighter. */
 #define ACCENT (c->style.accent)
 #define DK1 (qr_style_dark(&c->style) ? c->style.background : c->style.text)

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "compile.h"
-#include "docx_int.h"
+#include "docx_read.h"
 
 typedef struct item {
     int level;

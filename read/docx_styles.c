@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "docx_int.h"
+#include "docx_read.h"
 
 static void style_add(qr_rd_styles *s, qr_rd_style *st)
 {

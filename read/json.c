@@ -1,5 +1,5 @@
 /* json.c: the JSON a reader writes (numbers, table widths; strings are
- * spec/buf.c's qr_buf_json_str) and the runs of one paragraph, merged so
+ * core/buf.c's qr_buf_json_str) and the runs of one paragraph, merged so
  * that the pieces a writer split a run into (one per script or font) come
  * back as the one run they were. */
 #include <math.h>

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../text/text.h"
+#include "text.h"
 #include "civil.h"
 #include "compile.h"
 #include "read_int.h"

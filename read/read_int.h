@@ -129,7 +129,7 @@ int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b);
 
 /* ---- JSON helpers (json.c) ------------------------------------------------- */
 
-/* JSON strings: qr_buf_json_str(b, s, n, 0) (spec/buf.h). */
+/* JSON strings: qr_buf_json_str(b, s, n, 0) (core/buf.h). */
 /** Append a number the shortest round-trip way. */
 void qr_rd_jnum(qr_buf *b, double v);
 /** Append ,"widths":[...]: a table's n grid columns as ratios to the

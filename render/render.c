@@ -307,7 +307,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
              : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
                         : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
     qr_sniff_reader_free(&sr);
-    /* Formulas get their computed values as cached values (spec/formula.h);
+    /* Formulas get their computed values as cached values (layout/formula.h);
      * a streamed workbook has none to compute (spec/stream.h). */
     if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET && !qr_stream_needed(doc))
         st = qr_formula_eval_doc(doc, qr_output_epoch(), &res->warnings);
@@ -386,7 +386,7 @@ static qr_status atomic_sink_write(void *closure, const void *data, size_t n)
     return qr_atomic_write(closure, data, n) == 0 ? QR_OK : QR_E_IO;
 }
 
-/* Render to path atomically (res already initialised): spec/atomic.h's
+/* Render to path atomically (res already initialised): core/atomic.h's
  * file, unnamed until complete where the kernel allows, so a render that
  * fails or is killed by any signal leaves no file behind. */
 static qr_status render_file(const spec_in *in, qr_kind kind, qr_format format, const char *path,

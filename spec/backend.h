@@ -60,4 +60,14 @@ long long qr_output_epoch(void);
 /* Format an epoch as W3CDTF / ISO 8601 UTC: "2026-01-01T00:00:00Z". buf: 21+ bytes. */
 void qr_format_epoch(long long epoch, char *buf, size_t size);
 
+/* The backends, each defined in its own folder: html in html/html.c,
+ * docx/xlsx/pptx in ooxml/, pdf and png in pdf/pdf.c (linked into
+ * libquire, or loaded from quire-pdf.so by the CLI). */
+extern const qr_backend qr_backend_html;
+extern const qr_backend qr_backend_docx;
+extern const qr_backend qr_backend_xlsx;
+extern const qr_backend qr_backend_pptx;
+extern const qr_backend qr_backend_pdf;
+extern const qr_backend qr_backend_png;
+
 #endif

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "chart.h"
 #include "compile_int.h"
 #include "schema.h"
 
@@ -242,7 +241,6 @@ static int series_one(qr_cc *cc, json_t *v, qr_chart *ch, int sheet, size_t inde
     if (name) s->name = name;
     json_t *c = json_object_get(v, "color");
     if (c && color(cc, c, s) < 0) bad = 1;
-    if (!s->has_color) s->color = qr_chart_palette(index);
     size_t n = 0;
     if (ch->type == QR_CHART_SCATTER) {
         if (json_object_get(v, "values"))

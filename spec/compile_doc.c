@@ -11,7 +11,6 @@
 
 #include "compile_int.h"
 #include "markdown.h"
-#include "style.h"
 #include "schema.h"
 
 /* The keys of every object here are those of the schema table (schema_table.c). */
@@ -60,10 +59,10 @@ void qr_cc_theme(qr_cc *cc, json_t *root)
     const char *t = NULL, *a = NULL;
     size_t n = 0;
     if (qr_cc_get_string(cc, root, "theme", 0, &t, &n) == 1) {
-        int id = qr_style_find(t);
+        int id = qr_theme_find(t);
         if (id < 0) {
             char hint[120];
-            const char *s = qr_suggest(t, qr_style_names);
+            const char *s = qr_suggest(t, qr_theme_names);
             if (s)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
             else

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "compile.h"
+#include "suggest.h"
 
 /* Past this many recorded errors the compiler only counts, then adds one
  * "N more errors" entry: a million bad rows must not cost a million messages. */
@@ -307,11 +308,6 @@ json_t *qr_json_parse(const char *json, size_t len, int keep_strings, qr_errlist
  *  untouched; -1 out of memory. */
 int qr_canonical_value(json_t *root, qr_buf *out);
 
-/* ---- suggest.c ------------------------------------------------------------- */
-
-/** The candidate closest to word (edit distance, case-insensitive), or NULL
- *  when none is close enough to be a likely typo. */
-const char *qr_suggest(const char *word, const char *const *cands);
 /** Read the top-level "theme" and "accent" keys into cc->doc. */
 void qr_cc_theme(qr_cc *cc, json_t *root);
 /** "numbered_headings": "1", "1.1" ... as a first run of each heading (heading_numbers.c). */

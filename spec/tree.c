@@ -1,10 +1,11 @@
-/* tree.c: freeing a compiled document, the allowed link schemes, and the
- * fixed output timestamp. */
+/* tree.c: freeing a compiled document, the allowed link schemes and theme
+ * names, and the fixed output timestamp. */
 #include "tree.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 #include <time.h>
 
@@ -17,10 +18,38 @@ void qr_doc_free(qr_doc *doc)
     qr_arena_free(&arena);
 }
 
+const char *const qr_theme_names[] = {"plain", "report", "light", "dark", NULL};
+_Static_assert(sizeof qr_theme_names / sizeof *qr_theme_names == QR_THEME_COUNT + 1,
+               "one name per theme");
+
+int qr_theme_find(const char *name)
+{
+    for (int i = 0; name && qr_theme_names[i]; i++)
+        if (strcmp(name, qr_theme_names[i]) == 0) return i;
+    return -1;
+}
+
 int qr_link_ok(const char *url)
 {
     return url && (strncasecmp(url, "https:", 6) == 0 || strncasecmp(url, "http:", 5) == 0 ||
                    strncasecmp(url, "mailto:", 7) == 0);
+}
+
+void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf)
+{
+    char letters[8];
+    int n = 0;
+    uint32_t c = col + 1;
+    while (c && n < 7) {
+        letters[n++] = (char)('A' + (c - 1) % 26);
+        c = (c - 1) / 26;
+    }
+    size_t k = 0;
+    if (absolute) buf[k++] = '$';
+    while (n)
+        buf[k++] = letters[--n];
+    if (absolute) buf[k++] = '$';
+    snprintf(buf + k, 16 - k, "%u", row + 1);
 }
 
 /* 2026-01-01T00:00:00Z */

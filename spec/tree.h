@@ -26,6 +26,24 @@
 /* ---- text ------------------------------------------------------------------- */
 
 /* One run of text with its flags. */
+/* The themes (layout/style.h gives each its look). */
+typedef enum qr_theme {
+    QR_THEME_PLAIN,
+    QR_THEME_REPORT,
+    QR_THEME_LIGHT,
+    QR_THEME_DARK,
+    QR_THEME_COUNT
+} qr_theme;
+
+/* An accent override: QR_STYLE_ACCENT_SET | 0xRRGGBB (qr_doc.accent). */
+#define QR_STYLE_ACCENT_SET 0x1000000L
+
+/** The names of the themes, NULL-terminated, in qr_theme order. */
+extern const char *const qr_theme_names[];
+
+/** The theme named name, or -1. */
+int qr_theme_find(const char *name);
+
 typedef struct qr_run {
     const char *text; /* never NULL */
     size_t len;       /* bytes */
@@ -80,6 +98,13 @@ typedef struct qr_chart_ref {
 } qr_chart_ref;
 
 /* One series: n values (finite), and for scatter n x values. */
+/* Hard limits of a chart (Excel's series limit; points per series). */
+#define QR_CHART_MAX_SERIES 255
+#define QR_CHART_MAX_POINTS 4000
+
+/** "B2" (absolute: "$B$2") for a 0-based row and column. buf: 16 bytes. */
+void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf);
+
 typedef struct qr_series {
     const char *name; /* "" when none (backends say "Series N") */
     const double *values;
@@ -246,7 +271,8 @@ typedef struct qr_formula {
     qr_cell_type value_type; /* NUMBER, BOOL or TEXT */
     double num;
     const char *str;
-    int is_error; /* the value is an Excel error: value_type TEXT, str "#DIV/0!" (spec/formula.h) */
+    int is_error; /* the value is an Excel error: value_type TEXT, str "#DIV/0!" (layout/formula.h)
+                   */
 } qr_formula;
 
 /* 16 bytes: a million-row sheet must stay small. */
@@ -296,7 +322,7 @@ typedef struct qr_doc {
 
     qr_text title;    /* plain (titles take no runs) at "/title"; n == 0 when none */
     const char *lang; /* BCP 47 tag from the spec, or NULL */
-    int theme;        /* spec/style.h's qr_theme; 0 = plain */
+    int theme;        /* layout/style.h's qr_theme; 0 = plain */
     long accent;      /* the spec's "accent": 0x1000000 | 0xRRGGBB, or 0 = none */
     /* The spec's canonical JSON when the compile options asked for it
      * (qr_compile_opts.canonical), else NULL (also for a tree nested close to

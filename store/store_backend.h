@@ -1,11 +1,11 @@
 /* store_backend.h: the store backend interface behind the public store API
- * (render/store_api.c). Two implementations, chosen by the location string
- * given to qr_store_open: a folder path (folder.c over store/store.h) or a
+ * (store/api.c). Two implementations, chosen by the location string
+ * given to qr_store_open: a folder path (folder.c over store/folder_store.h) or a
  * PostgreSQL connection URI, "postgresql://..." or "postgres://..."
  * (store_pg.c, libpq).
  *
  * A backend stores text and bytes; it never parses a spec or renders. The
- * records are store/store.h's (qr_folder_meta, qr_vrec, qr_folder_put,
+ * records are store/folder_store.h's (qr_folder_meta, qr_vrec, qr_folder_put,
  * qr_folder_fsck), whatever the backend. Semantics, the same on both:
  * versions are appended 1..head without gaps, a version is whole or absent,
  * output bytes are content-addressed and shared, owner quotas are exact.
@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "store.h"
+#include "folder_store.h"
 
 typedef struct qr_sb qr_sb;
 typedef struct qr_sb_txn qr_sb_txn;

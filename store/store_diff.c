@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "edit.h"
-#include "store.h"
+#include "folder_store.h"
 
 /* ---- by JSON pointer ------------------------------------------------------------ */
 

@@ -16,7 +16,7 @@ int qr_store_lock(int dirfd, const char *name);
 void qr_store_unlock(int fd);
 
 /* Atomic writes: qr_atomic_write_file(dirfd, name, data, len, QR_SYNC_*)
- * (spec/atomic.h; a killed writer's ".tmp.*" file is stray for fsck). */
+ * (core/atomic.h; a killed writer's ".tmp.*" file is stray for fsck). */
 
 /** Append the whole of dirfd/name to out. Returns 0, or -1 (errno set). */
 int qr_store_read_file(int dirfd, const char *name, qr_buf *out);

@@ -1,6 +1,6 @@
 /* store_lock.c: the folder store's file primitives: flock locks and
  * whole-file reads, relative to folder descriptors (atomic writes are
- * spec/atomic.c's, shared with renders). */
+ * core/atomic.c's, shared with renders). */
 #include "store_int.h"
 
 #include <errno.h>

@@ -486,9 +486,15 @@ static qr_status prepare(const pgb *b, const qr_folder_put *put, int n, qr_vrec 
     return qr_vrec_fill(rec, put, n, n - 1, &b->o, blob_ok, errs);
 }
 
-#define OWNER_SQL                                                                                  \
-    "SELECT artifacts, bytes, EXISTS (SELECT 1 FROM quire_owner_blobs WHERE owner = $1 AND "       \
-    "sha256 = $2) FROM quire_owners WHERE owner = $1 FOR UPDATE"
+/* The owner's ledger row, locked. The blob check is a statement of its own
+ * (BLOB_SQL), sent after this one: under READ COMMITTED each statement
+ * reads a snapshot taken when it starts, so it sees what the previous
+ * holder of the owner lock committed while this transaction waited for it.
+ * (One statement with the check as a subquery read the snapshot taken
+ * before the wait: two writers of identical bytes both saw the blob as
+ * new, and the second hit quire_owner_blobs' primary key.) */
+#define OWNER_SQL "SELECT artifacts, bytes FROM quire_owners WHERE owner = $1 FOR UPDATE"
+#define BLOB_SQL "SELECT EXISTS (SELECT 1 FROM quire_owner_blobs WHERE owner = $1 AND sha256 = $2)"
 
 /* An owner's ledger row (OWNER_SQL), for a version whose blob is sha256. */
 typedef struct ledger {
@@ -496,30 +502,40 @@ typedef struct ledger {
     int new_blob; /* the owner is not charged for the blob yet */
 } ledger;
 
-static void ledger_from(PGresult *r, ledger *l)
+static void ledger_from(PGresult *r, PGresult *blob, ledger *l)
 {
     l->artifacts = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
     l->bytes = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
-    l->new_blob = PQgetvalue(r, 0, 2)[0] != 't';
+    l->new_blob = PQgetvalue(blob, 0, 0)[0] != 't';
 }
 
 /* Inside a transaction: lock the owner's ledger row and read it, making the
  * row when it is absent (an owner's first artifact; or a row lost, which
- * fsck --repair rebuilds). Returns 0, or -1 with d->st set. */
+ * fsck --repair rebuilds); then, holding the lock, whether the owner is
+ * charged for the blob already. Returns 0, or -1 with d->st set. */
 static int owner_lock(db *d, const char *owner, const char *sha256, ledger *l)
 {
     const char *ov[1] = {owner};
-    PGresult *r =
-        db_q(d, "locking the owner", OWNER_SQL, 2, (const char *[]){owner, sha256}, -1, 0);
+    PGresult *r = db_q(d, "locking the owner", OWNER_SQL, 1, ov, -1, 0);
     if (r && PQntuples(r) == 0) {
         PQclear(r);
         db_cmd(d, "locking the owner",
                "INSERT INTO quire_owners (owner) VALUES ($1) ON CONFLICT DO NOTHING", 1, ov);
-        r = db_q(d, "locking the owner", OWNER_SQL, 2, (const char *[]){owner, sha256}, -1, 0);
+        r = db_q(d, "locking the owner", OWNER_SQL, 1, ov, -1, 0);
     }
-    if (!r) return -1;
-    ledger_from(r, l);
+    PGresult *blob =
+        db_q(d, "locking the owner", BLOB_SQL, 2, (const char *[]){owner, sha256}, -1, 0);
+    if (!r || !blob || PQntuples(r) == 0) {
+        if (d->st == QR_OK)
+            d->st = qr_errlist_add(d->errs, QR_E_STORE, "", "the owner's ledger row is missing",
+                                   "quire fsck --repair rebuilds it");
+        PQclear(r);
+        PQclear(blob);
+        return -1;
+    }
+    ledger_from(r, blob, l);
     PQclear(r);
+    PQclear(blob);
     return 0;
 }
 
@@ -827,7 +843,8 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
     batch_add(&q, "storing the version",
               "SELECT head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1, (const char *[]){id},
               -1, 0);
-    batch_add(&q, "locking the owner", OWNER_SQL, 2, (const char *[]){owner, rec->sha256}, -1, 0);
+    batch_add(&q, "locking the owner", OWNER_SQL, 1, (const char *[]){owner}, -1, 0);
+    batch_add(&q, "locking the owner", BLOB_SQL, 2, (const char *[]){owner, rec->sha256}, -1, 0);
     if (!p.data)
         batch_add(&q, "reading the rendered bytes", "SELECT 1 FROM quire_blobs WHERE sha256 = $1",
                   1, (const char *[]){rec->sha256}, -1, 0);
@@ -839,12 +856,12 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
         *conflict = 1;
     if (d.st == QR_OK && !*conflict) {
         if (PQntuples(rs[2]) == 1)
-            ledger_from(rs[2], &l);
+            ledger_from(rs[2], rs[3], &l);
         else
             owner_lock(&d, owner, rec->sha256, &l); /* the row was lost: made again */
     }
     if (d.st == QR_OK && !*conflict) quota_ok(&d, 0, &l, charge(rec, &l));
-    if (d.st == QR_OK && !*conflict && !p.data && PQntuples(rs[3]) == 0) {
+    if (d.st == QR_OK && !*conflict && !p.data && PQntuples(rs[4]) == 0) {
         qr_errlist_add(errs, QR_E_STORE, "", "the version's rendered bytes are missing",
                        "run quire fsck");
         d.st = QR_E_STORE;

@@ -2,7 +2,7 @@
  * store_pg.c, PostgreSQL), filled the same way: a version from a put (the
  * action, the time, the hashes, the names, the per-file cap) and a new
  * artifact's meta. */
-#include "store.h"
+#include "folder_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

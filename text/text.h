@@ -29,9 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../fonts/fonts.h"
+#include "fonts.h"
 #include <quire/error.h>
-#include "../spec/tree.h"
+#include "tree.h"
 
 typedef enum qr_seg_kind {
     QR_SEG_TEXT, /* text with no tab, LF or CR in it */
@@ -69,7 +69,7 @@ typedef struct qr_text_ctx {
     qr_fonts *fonts;       /* NULL: qr_fonts_default() */
     const char *lang;      /* the document's BCP 47 tag, or NULL */
     qr_errlist *warnings;  /* NULL: no missing-glyph warnings (html) */
-    const char *body_face; /* a theme's Latin body face (spec/style.h), or NULL: fonts/' own */
+    const char *body_face; /* a theme's Latin body face (layout/style.h), or NULL: fonts/' own */
     qr_segs segs;          /* the segments of the last text, reused */
     uint32_t *warned;      /* sorted code points already reported */
     size_t n_warned, cap_warned;

@@ -7,14 +7,14 @@
  * not use the module. */
 #include <malloc.h>
 
-#include "backends.h"
+#include "backend.h"
 #include <quire/export.h>
 
 QR_EXPORT const qr_backend *const qr_pdf_module_backends[2] = {&qr_backend_pdf, &qr_backend_png};
 
 /* cairo subsets a CFF font (Noto Sans CJK) from a copy of its whole CFF
  * table, 19-20 MB, taken once when a face is first drawn and again when the
- * PDF is finished. The CLI's mallopt() calls (render/cli.c) turn glibc's
+ * PDF is finished. The CLI's mallopt() calls (cli/cli.c) turn glibc's
  * sliding mmap threshold off, so each copy was a fresh mmap of 5,000
  * zeroed pages: M1 took 58,000 page faults. With the threshold above those
  * sizes the copies reuse the heap: 19,000 faults, about a tenth of M1's CPU

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../read_int.h"
-#include "pdf_int.h"
+#include "pdf_read.h"
 
 #if defined(QUIRE_READ_PDF_MODULE)
 #include <pthread.h>

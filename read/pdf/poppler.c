@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "compile.h"
-#include "pdf_int.h"
+#include "pdf_read.h"
 
 #include <fribidi.h>
 #include <math.h>

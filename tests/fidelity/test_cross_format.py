@@ -105,7 +105,7 @@ class CrossFormat(unittest.TestCase):
         self.assertEqual(css.get("ol ol ol ol"), "decimal")
         self.assertEqual(css.get("ol ol ol ol ol ol ol ol ol"), "lower-roman")
         self.assertEqual(h.count("<table"), 1)
-        # the title: plain's size and centring (spec/style.h, put_theme_css)
+        # the title: plain's size and centring (layout/style.h, put_theme_css)
         self.assertIn("h1{color:#000000;font-size:2.18em;text-align:center;", h)
         self.assertIn("overflow-wrap:anywhere}", h.split("}")[0] + "}")  # on body: every text
         import zipfile

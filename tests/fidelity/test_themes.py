@@ -38,9 +38,9 @@ from xml.etree import ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fid  # noqa: E402
 
-# What the style table (spec/style.c) says: size of heading levels 1-6, the
+# What the style table (layout/style.c) says: size of heading levels 1-6, the
 # heading colour and the title's alignment per theme.
-# Deck themes: slide ground, title colour, accent (spec/style.c).
+# Deck themes: slide ground, title colour, accent (layout/style.c).
 DECKS = {
     "light": {"background": 0xFFFFFF, "title": 0x111827, "accent": 0x2563EB, "on_accent": 0xFFFFFF},
     "dark": {"background": 0x111827, "title": 0xFFFFFF, "accent": 0x2563EB, "on_accent": 0xFFFFFF},

@@ -1,4 +1,4 @@
-/* fuzz_formula.c: bytes as a formula's text, evaluated (spec/formula.h) on a
+/* fuzz_formula.c: bytes as a formula's text, evaluated (layout/formula.h) on a
  * small workbook of numbers, text, booleans, dates and formulas (one of
  * them on a cycle), and rewritten for the file (_xlfn. names). */
 #include <stddef.h>

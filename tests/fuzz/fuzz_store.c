@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "sha256.h"
-#include "store.h"
+#include "folder_store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

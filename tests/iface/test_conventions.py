@@ -55,7 +55,7 @@ for c in cmds:
 # takes every option the help lists.
 code, out, _ = run(["render", "--help"])
 helped = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", out.decode().split("options:")[1]))
-src = open(os.path.join(SRC, "render", "cli.c")).read()
+src = open(os.path.join(SRC, "cli", "cli.c")).read()
 body = src[src.index("static int parse_render_args"):]
 body = body[:body.index("\n}\n")]
 parsed = set(re.findall(r'strcmp\(s, "(-[^"]+)"\)', body))

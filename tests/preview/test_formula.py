@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The formula evaluator (spec/formula.c) against LibreOffice.
+"""The formula evaluator (layout/formula.c) against LibreOffice.
 
 A table of formulas over a data sheet is rendered to .xlsx by quire, which
 writes each computed value as the formula's cached <v>. The test then:

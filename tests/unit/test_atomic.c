@@ -1,4 +1,4 @@
-/* test_atomic.c: spec/atomic.c, the one atomic file write: exact bytes and
+/* test_atomic.c: core/atomic.c, the one atomic file write: exact bytes and
  * nothing else in the folder, an abort or a failed commit leaves the old
  * file and no temp file, a writer killed by SIGKILL mid-write leaves
  * nothing (or, without O_TMPFILE, only a ".tmp." name fsck calls stray),

@@ -1,4 +1,4 @@
-/* test_buf.c: spec/buf.c's JSON string escaper, the one canonical JSON, the
+/* test_buf.c: core/buf.c's JSON string escaper, the one canonical JSON, the
  * readers and the CLI's result line share: exact bytes for every control
  * character, quotes and backslashes, UTF-8 kept as it is, and with
  * QR_JSON_SANITIZE DEL escaped and bad bytes replaced by U+FFFD; every

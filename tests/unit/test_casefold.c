@@ -1,4 +1,4 @@
-/* test_casefold.c: spec/casefold.c, the case folding of sheet names. */
+/* test_casefold.c: core/casefold.c, the case folding of sheet names. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* test_cellfmt.c: number formats as displayed (spec/cellfmt.h), against
+/* test_cellfmt.c: number formats as displayed (layout/cellfmt.h), against
  * what Excel shows for the same value and format. */
 #include <setjmp.h>
 #include <stdarg.h>

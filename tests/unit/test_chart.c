@@ -1,4 +1,4 @@
-/* test_chart.c: the chart model (spec/chart.h) and the chart compiler:
+/* test_chart.c: the chart model (layout/chart.h) and the chart compiler:
  * nice ticks (0..1430 -> 0, 200, ..., 1600), number formats, A1 and range
  * references, the palette, the layout's shapes, and compiled charts
  * (values, sheet ranges resolved to the cells' numbers). */
@@ -137,7 +137,7 @@ static void test_compile_block(void **state)
     assert_int_equal(c->n_points, 3);
     assert_string_equal(c->categories[2], "AMER");
     assert_true(c->series[1].values[2] == 1610);
-    assert_int_equal(c->series[0].color, qr_chart_palette(0));
+    assert_int_equal(qr_chart_series_color(c, 0), qr_chart_palette(0));
     assert_int_equal(c->series[1].color, 0x112233);
     assert_int_equal(c->legend, QR_LEGEND_NONE);
     assert_true(c->stacked && c->percent && c->labels);

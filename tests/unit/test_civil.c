@@ -1,4 +1,4 @@
-/* test_civil.c: spec/civil.c, the one day-count <-> date conversion the
+/* test_civil.c: core/civil.c, the one day-count <-> date conversion the
  * formula engine, the cell formats and the readers share: known dates,
  * Excel's epoch, leap rules, and a round trip over ±2000 years of days. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* test_formula.c: the formula evaluator (spec/formula.h) on compiled
+/* test_formula.c: the formula evaluator (layout/formula.h) on compiled
  * workbooks: values, errors, cycles, depth, TODAY, spec values, _xlfn. */
 #include <setjmp.h>
 #include <stdarg.h>

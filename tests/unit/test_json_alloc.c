@@ -1,4 +1,4 @@
-/* test_json_alloc.c: the region allocator for jansson (spec/json_alloc.c).
+/* test_json_alloc.c: the region allocator for jansson (core/json_alloc.c).
  *
  * Allocations are filled with a pattern and checked after everything is
  * allocated (no two overlap), freed in a random order from other threads

@@ -1,4 +1,4 @@
-/* test_numfmt.c: qr_fmt_double (spec/numfmt.c). Exact strings for the
+/* test_numfmt.c: qr_fmt_double (core/numfmt.c). Exact strings for the
  * JavaScript-style layout, and round trips of special and random doubles:
  * strtod(qr_fmt_double(x)) == x, with no more significant digits than the
  * shortest %.{1..17}g that reads back. */

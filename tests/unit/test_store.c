@@ -1,4 +1,4 @@
-/* test_store.c: the folder store (store/store.c) without rendering: ids,
+/* test_store.c: the folder store (store/folder_store.c) without rendering: ids,
  * versions, blobs, head probing past a lagging meta.json, quotas and their
  * messages, intents left by killed writers, fsck and --repair, 8 threads
  * committing to one artifact, and the spec diff. */
@@ -19,7 +19,7 @@
 
 #include <quire/quire.h>
 #include "sha256.h"
-#include "store.h"
+#include "folder_store.h"
 #include "store_int.h"
 
 static char root[256];

@@ -1,4 +1,4 @@
-/* test_style.c: the style table (spec/style.h) and the backends that read it.
+/* test_style.c: the style table (layout/style.h) and the backends that read it.
  *
  * Every built-in theme meets WCAG AA (4.5:1) for each pair of colours it
  * draws text in; a style with one colour changed (the test hook) changes
@@ -34,9 +34,9 @@ static void test_contrast_every_theme(void **state)
 {
     (void)state;
     int n = 0;
-    for (int t = 0; qr_style_names[t]; t++, n++) {
+    for (int t = 0; qr_theme_names[t]; t++, n++) {
         qr_style s = qr_style_get(t, 0);
-        assert_string_equal(s.name, qr_style_names[t]);
+        assert_string_equal(s.name, qr_theme_names[t]);
         check_pair(s.name, "text", s.text, s.background);
         check_pair(s.name, "title", s.title, s.background);
         check_pair(s.name, "headings", s.heading, s.background);
@@ -68,8 +68,8 @@ static void test_accent_override(void **state)
     assert_int_equal(s.heading, 0x8B0000);
     assert_int_equal(qr_style_get(QR_THEME_REPORT, 0).heading,
                      qr_style_get(QR_THEME_REPORT, 0).accent);
-    assert_int_equal(qr_style_find("report"), QR_THEME_REPORT);
-    assert_int_equal(qr_style_find("nope"), -1);
+    assert_int_equal(qr_theme_find("report"), QR_THEME_REPORT);
+    assert_int_equal(qr_theme_find("nope"), -1);
 }
 
 /* ---- one colour, four outputs ------------------------------------------------------ */

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "../../text/text.h"
+#include "text.h"
 
 static qr_run run(const char *s, const char *link)
 {

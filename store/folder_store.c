@@ -1,8 +1,8 @@
-/* store.c: the folder store (store.h): artifacts, versions, blobs, owner
+/* folder_store.c: the folder store (folder_store.h): artifacts, versions, blobs, owner
  * quotas, reads and fsck. Layout, crash-safety and locking rules are in
  * store.h. Lock order: artifact lock, then owner lock (create takes only the
  * owner lock, its artifact being invisible until renamed into place). */
-#include "store.h"
+#include "folder_store.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -14,7 +14,7 @@
 #include "store_backend.h"
 #include "compile.h"
 #include "edit.h"
-#include "store.h"
+#include "folder_store.h"
 
 /* Writes that lost the race to the head this many times in a row fail. */
 #define MAX_ATTEMPTS 10000

@@ -24,16 +24,12 @@
 
 #include "tree.h"
 
-/* Hard limits of a chart (Excel's series limit; points per series). */
-#define QR_CHART_MAX_SERIES 255
-#define QR_CHART_MAX_POINTS 4000
-
 /** The colour (0xRRGGBB) of the i-th series (or slice): the theme's six
  *  accents, then darker rounds of them. */
 uint32_t qr_chart_palette(size_t i);
 
-/** "B2" (absolute: "$B$2") for a 0-based row and column. buf: 16 bytes. */
-void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf);
+/** The colour of series i: its "color", else the palette's i-th. */
+uint32_t qr_chart_series_color(const qr_chart *c, size_t i);
 
 /** A sheet range as a formula reference: 'Q3 data'!$B$2:$B$9 (the sheet
  *  name quoted when it needs it). Returns the length written (truncated
@@ -112,7 +108,7 @@ double qr_chart_estimate_width(void *ctx, const char *s, size_t n, double size, 
 struct qr_style;
 /** Lay out chart in a w x h point box: title, legend, axes with nice ticks
  *  and gridlines, the series, data labels, in the ink of style st
- *  (spec/style.h chart_*; NULL: the plain theme's). m NULL: estimated
+ *  (layout/style.h chart_*; NULL: the plain theme's). m NULL: estimated
  *  widths. Returns 0, or -1 when memory ran out (p is then empty). */
 int qr_chart_layout(const qr_chart *chart, double w, double h, const qr_chart_measure *m,
                     const struct qr_style *st, qr_chart_plot *p);

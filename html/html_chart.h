@@ -1,5 +1,5 @@
 /* html_chart.h: a chart in the html backend: inline SVG drawn from the
- * chart model's geometry (spec/chart.h, the same picture as the PDF),
+ * chart model's geometry (layout/chart.h, the same picture as the PDF),
  * role="img" with the alt text, and the data as a visually hidden <table>
  * for screen readers. */
 #ifndef QR_HTML_CHART_H

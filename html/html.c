@@ -23,9 +23,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "backends.h"
+#include "backend.h"
 #include "fonts.h"
-#include "../text/text.h"
+#include "text.h"
 #include "html_chart.h"
 #include "look.h"
 #include "style.h"
@@ -39,7 +39,7 @@ typedef struct hw {
     qr_fonts *fonts;
     qr_text_ctx text; /* the text layer (text/): the segments of the text being written */
     const char *lang; /* <html lang> */
-    qr_style style;   /* the theme (spec/style.h), set by put_head */
+    qr_style style;   /* the theme (layout/style.h), set by put_head */
 } hw;
 
 static void flush(hw *w)
@@ -532,7 +532,7 @@ static const char css[] =
     "h1,h2,h3,h4,h5,h6{break-after:avoid}"
     ".page-break{border:0;margin:0;break-after:page}}";
 
-/* The theme's part of the CSS (spec/style.h), as the PDF and docx read it,
+/* The theme's part of the CSS (layout/style.h), as the PDF and docx read it,
  * after the DocsGPT baseline above, which it overrides rule by rule:
  * text, background, title and heading colours, the type scale in em of the
  * body size, the title's alignment, margins of the title, headings and

@@ -15,7 +15,7 @@
 
 uint32_t qr_chart_palette(size_t i)
 {
-    /* the themes' series colours (spec/style.h), then darker rounds */
+    /* the themes' series colours (layout/style.h), then darker rounds */
     uint32_t c = qr_style_series[i % 6];
     size_t round = (i / 6) % 4;
     if (!round) return c;
@@ -26,21 +26,9 @@ uint32_t qr_chart_palette(size_t i)
     return r << 16 | g << 8 | b;
 }
 
-void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf)
+uint32_t qr_chart_series_color(const qr_chart *c, size_t i)
 {
-    char letters[8];
-    int n = 0;
-    uint32_t c = col + 1;
-    while (c && n < 7) {
-        letters[n++] = (char)('A' + (c - 1) % 26);
-        c = (c - 1) / 26;
-    }
-    size_t k = 0;
-    if (absolute) buf[k++] = '$';
-    while (n)
-        buf[k++] = letters[--n];
-    if (absolute) buf[k++] = '$';
-    snprintf(buf + k, 16 - k, "%u", row + 1);
+    return c->series[i].has_color ? c->series[i].color : qr_chart_palette(i);
 }
 
 size_t qr_chart_ref_text(const qr_chart_ref *r, char *buf, size_t size)
@@ -269,7 +257,7 @@ void qr_chart_default_size(double text_width, double *w, double *h)
     *h = ww * 0.6;
 }
 
-/* The chart's ink: the theme's (spec/style.h). */
+/* The chart's ink: the theme's (layout/style.h). */
 #define C_TEXT (l->ink.chart_text)
 #define C_TITLE (l->ink.chart_title)
 #define C_GRID (l->ink.chart_grid)
@@ -419,7 +407,7 @@ static int is_pie(const qr_chart *c)
 /* The colour of legend entry i: a slice's, or a series'. */
 static uint32_t entry_color(const qr_chart *c, size_t i)
 {
-    return is_pie(c) ? qr_chart_palette(i) : c->series[i].color;
+    return is_pie(c) ? qr_chart_palette(i) : qr_chart_series_color(c, i);
 }
 
 /* "+N more" for the legend entries that do not fit. */
@@ -715,9 +703,9 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
                 double off = (horiz ? py : px) + band * (double)i + (band - group) / 2 +
                              (c->stacked ? 0 : bw * (double)s);
                 if (horiz)
-                    rect(l, a0, off, a1 - a0, bw, c->series[s].color);
+                    rect(l, a0, off, a1 - a0, bw, qr_chart_series_color(c, s));
                 else
-                    rect(l, off, a1, bw, a0 - a1, c->series[s].color);
+                    rect(l, off, a1, bw, a0 - a1, qr_chart_series_color(c, s));
                 if (!c->labels) continue;
                 size_t t = value_text(l, c, c->series[s].values[i], S_LABEL, 0);
                 if (c->stacked) {
@@ -736,7 +724,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
             }
     } else if (c->type == QR_CHART_AREA) {
         for (size_t s = 0; s < ns; s++) {
-            qr_chart_shape *sh = shape(l, QR_CS_PATH, c->series[s].color);
+            qr_chart_shape *sh = shape(l, QR_CS_PATH, qr_chart_series_color(c, s));
             if (!sh) break;
             sh->fill = 1;
             sh->alpha = c->stacked ? 0.85 : 0.55;
@@ -758,7 +746,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
         for (size_t s = 0; s < ns; s++) {
             const qr_series *se = &c->series[s];
             if (!scatter && np > 1) {
-                qr_chart_shape *sh = shape(l, QR_CS_PATH, se->color);
+                qr_chart_shape *sh = shape(l, QR_CS_PATH, qr_chart_series_color(c, s));
                 if (!sh) break;
                 sh->lw = 2;
                 size_t first = l->p->n_pts;
@@ -771,7 +759,8 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
             for (size_t i = 0; i < se->n; i++) {
                 double x = scatter ? XPOS(se->x[i]) : px + band * ((double)i + 0.5);
                 double y = VPOS(se->values[i]);
-                if (scatter || np <= 60) circle(l, x, y, scatter ? 3 : 2.5, se->color);
+                if (scatter || np <= 60)
+                    circle(l, x, y, scatter ? 3 : 2.5, qr_chart_series_color(c, s));
                 if (c->labels)
                     put_text(l, value_text(l, c, se->values[i], S_LABEL, 0), x, y - 5, QR_CA_MIDDLE,
                              C_TEXT);

@@ -1,4 +1,4 @@
-/* folder.c: the folder backend (store_backend.h) over store/store.h, plus the
+/* folder_backend.c: the folder backend (store_backend.h) over store/folder_store.h, plus the
  * pieces both backends share: choosing one by location, list items and
  * cursors. */
 #include <stdio.h>

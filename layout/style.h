@@ -17,13 +17,7 @@
 
 #include <stdint.h>
 
-typedef enum qr_theme {
-    QR_THEME_PLAIN,
-    QR_THEME_REPORT,
-    QR_THEME_LIGHT,
-    QR_THEME_DARK,
-    QR_THEME_COUNT
-} qr_theme;
+#include "tree.h" /* qr_theme */
 
 enum { QR_STYLE_LEFT, QR_STYLE_CENTER };
 
@@ -44,7 +38,7 @@ typedef struct qr_style {
     uint32_t footer;      /* the page footer "N / M" */
     /* an image quire cannot draw: its box, border and alt text; sheet previews' cell grid */
     uint32_t placeholder_fill, placeholder_line, placeholder_text, sheet_grid;
-    /* drawn charts (spec/chart.c: the PDF/PNG and the html SVG) */
+    /* drawn charts (layout/chart.c: the PDF/PNG and the html SVG) */
     uint32_t chart_text, chart_title, chart_grid, chart_axis;
     /* type sizes, points */
     double body_pt, title_pt, code_pt, table_pt, footer_pt;
@@ -72,19 +66,10 @@ typedef struct qr_style {
     int section_fill; /* slides: section slides on the accent, text in on_accent */
 } qr_style;
 
-/** The series palette every theme draws charts in (spec/chart.c's
+/** The series palette every theme draws charts in (layout/chart.c's
  *  qr_chart_palette) and the pptx theme's accent2-6 (accent1 is the
  *  theme's accent). */
 extern const uint32_t qr_style_series[6];
-
-/** The names of the themes, NULL-terminated, in qr_theme order. */
-extern const char *const qr_style_names[];
-
-/** The theme named name, or -1. */
-int qr_style_find(const char *name);
-
-/* An accent override: QR_STYLE_ACCENT_SET | 0xRRGGBB (qr_doc.accent). */
-#define QR_STYLE_ACCENT_SET 0x1000000L
 
 /** The style of theme t with the accent override (0: none);
  *  the test hook's style instead when one is set. */

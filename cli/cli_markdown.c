@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "atomic.h"
-#include "cli/cli_markdown.h"
-#include "cli/json_out.h"
+#include "cli_markdown.h"
+#include "json_out.h"
 #include "markdown.h"
 #include <quire/store.h>
 

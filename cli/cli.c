@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "atomic.h"
-#include "cli/cli_fonts.h"
-#include "cli/cli_help.h"
-#include "cli/cli_markdown.h"
-#include "cli/cli_read.h"
-#include "cli/cli_store.h"
-#include "cli/json_out.h"
+#include "cli_fonts.h"
+#include "cli_help.h"
+#include "cli_markdown.h"
+#include "cli_read.h"
+#include "cli_store.h"
+#include "json_out.h"
 #include "compile_int.h"
 #include "fonts.h"
 #include <quire/quire.h>

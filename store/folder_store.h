@@ -1,4 +1,4 @@
-/* store.h: the folder store (DESIGN.md "Store"), internal to libquire (store/, with
+/* folder_store.h: the folder store (DESIGN.md "Store"), internal to libquire (store/, with
  * the PostgreSQL backend; store_backend.h puts both behind the public API).
  *
  *     STORE/<id>/meta.json          id, kind, title, owner, filename, mime_type,
@@ -29,7 +29,7 @@
  * --repair removes them; they never count as versions.
  *
  * This layer stores text and bytes; it never parses a spec or renders
- * (render/store_api.c joins the two). Thread-safe: a qr_folder is read-only
+ * (store/api.c joins the two). Thread-safe: a qr_folder is read-only
  * after qr_folder_open; locks are flock()s on files opened per call, so
  * threads of one process exclude each other like processes do.
  */

@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const qr_style_names[] = {"plain", "report", "light", "dark", NULL};
-
 const uint32_t qr_style_series[6] = {0x2563EB, 0xEA580C, 0x16A34A, 0x9333EA, 0x0891B2, 0xCA8A04};
 
 /* What every theme shares unless it says otherwise: sizes and spacing in
@@ -107,13 +105,6 @@ static const qr_style themes[QR_THEME_COUNT] = {
 static const qr_style *override;
 
 double qr_style_contrast(uint32_t a, uint32_t b);
-
-int qr_style_find(const char *name)
-{
-    for (int i = 0; name && qr_style_names[i]; i++)
-        if (strcmp(name, qr_style_names[i]) == 0) return i;
-    return -1;
-}
 
 qr_style qr_style_get(int theme, long accent)
 {

@@ -44,7 +44,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "compile_int.h"
+#include <jansson.h>
+
+#include "json_alloc.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define QR_SANITIZER 1

@@ -74,7 +74,7 @@ long long qr_slide_level_indent(int lvl)
     return -228600;
 }
 
-/* Bullet glyphs by level: spec/look.h's, repeating, as the PDF, docx and
+/* Bullet glyphs by level: layout/look.h's, repeating, as the PDF, docx and
  * html draw them; all are in DejaVu Sans. */
 const char *qr_slide_level_char(int lvl)
 {

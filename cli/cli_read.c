@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "atomic.h"
-#include "cli/cli_markdown.h"
-#include "cli/cli_read.h"
-#include "cli/json_out.h"
+#include "cli_markdown.h"
+#include "cli_read.h"
+#include "json_out.h"
 #include <quire/quire.h>
 
 static int fail_usage(const char *msg)

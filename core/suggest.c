@@ -8,7 +8,7 @@
  * hints are deterministic. */
 #include <string.h>
 
-#include "compile_int.h"
+#include "suggest.h"
 
 enum { MAXW = 48 };
 
