@@ -147,6 +147,43 @@ static void alt_text(cmark_node *img, qr_buf *out)
 
 static void note_ref(md *m, runs *r, const style *s, cmark_node *n);
 
+/* East Asian wide: CJK punctuation, kana, ideographs, Hangul, fullwidth forms. */
+static int wide(unsigned cp)
+{
+    return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+           (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+           (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+           (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD);
+}
+
+static unsigned decode(const unsigned char *p, size_t n)
+{
+    if (n >= 3 && (p[0] & 0xF0) == 0xE0)
+        return ((p[0] & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+    if (n >= 4 && (p[0] & 0xF8) == 0xF0)
+        return ((p[0] & 0x07u) << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) |
+               (p[3] & 0x3Fu);
+    return p[0];
+}
+
+/* The last character of the pending text is wide. */
+static int wide_last(const qr_buf *b)
+{
+    if (!b->len) return 0;
+    size_t i = b->len - 1;
+    while (i > 0 && ((unsigned char)b->data[i] & 0xC0) == 0x80 && b->len - i < 4)
+        i--;
+    return wide(decode((const unsigned char *)b->data + i, b->len - i));
+}
+
+/* The text node after a soft break starts with a wide character. */
+static int wide_first(cmark_node *n)
+{
+    if (!n || cmark_node_get_type(n) != CMARK_NODE_TEXT) return 0;
+    const char *t = cmark_node_get_literal(n);
+    return t && *t && wide(decode((const unsigned char *)t, strlen(t)));
+}
+
 /* The inline children of block node b as runs appended to r. Images either
  * end the current paragraph (split != NULL: called back per image) or become
  * their alt text. Iterative: style changes are undone on EXIT. */
@@ -197,7 +234,10 @@ static void inlines_in(md *m, cmark_node *b, runs *r, image_fn on_image, void *c
             break;
         }
         case CMARK_NODE_SOFTBREAK:
-            put(r, &s, " ", 1);
+            /* a space, but none between two East Asian wide characters
+             * (Chinese and Japanese run on without spaces) */
+            if (!(wide_last(&r->text) && wide_first(cmark_node_next(n))))
+                put(r, &s, " ", 1);
             break;
         case CMARK_NODE_LINEBREAK:
             put(r, &s, "\n", 1);
