@@ -35,7 +35,7 @@ static int usage(const char *fmt, const char *arg)
     char msg[512];
     snprintf(msg, sizeof msg, fmt, arg ? arg : "");
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"errors\":[{\"path\":\"\",\"message\":");
     qr_json_str(&b, msg);
@@ -58,7 +58,7 @@ static int failure(qr_status st, const qr_errlist *errs)
         snprintf(head, sizeof head, "%zu spec errors", n);
     else
         snprintf(head, sizeof head, "%s (%zu errors)", qr_status_str(st), n);
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, st);
     qr_json_str_max(&b, head, 500);
     qr_buf_puts(&b, ",\"errors\":");
     size_t omitted = qr_json_errors(&b, errs, MAX_SHOWN, BUDGET);
@@ -68,8 +68,10 @@ static int failure(qr_status st, const qr_errlist *errs)
     qr_buf_free(&b);
     for (size_t i = 0; i < n && i < MAX_SHOWN; i++) {
         const qr_error *e = &errs->items[i];
-        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", e->message);
-        if (e->hint) fprintf(stderr, " (%s)", e->hint);
+        char mb[1024], hb[512]; /* the CLI's wording, as in the JSON line */
+        const char *hint = qr_cli_error_hint(e, hb, sizeof hb);
+        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", qr_cli_message(e, mb, sizeof mb));
+        if (hint) fprintf(stderr, " (%s)", hint);
         fputc('\n', stderr);
     }
     return qr_status_exit(st);

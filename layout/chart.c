@@ -85,10 +85,19 @@ void qr_chart_ticks(double min, double max, int intervals, qr_ticks *t)
     double step = nice * mag;
     double lo = floor(min / step + 1e-9) * step, hi = ceil(max / step - 1e-9) * step;
     if (hi <= lo) hi = lo + step;
+    double n = floor((hi - lo) / step + 0.5);
+    /* The compiler keeps values within QR_CHART_MAX_VALUE, so this holds;
+     * for a tree built otherwise (NaN, 1e308 stacked): one plain interval,
+     * never a tick count from an overflow. */
+    if (!isfinite(lo) || !isfinite(hi) || !isfinite(step) || !(n >= 1 && n <= 1000)) {
+        lo = isfinite(min) ? min : -1, hi = isfinite(max) ? max : 1;
+        if (!(hi > lo) || !isfinite(hi - lo)) lo = -1, hi = 1;
+        step = hi - lo, n = 1;
+    }
     t->lo = lo;
     t->hi = hi;
     t->step = step;
-    t->n = (int)floor((hi - lo) / step + 0.5);
+    t->n = (int)n;
 }
 
 /* ---- number formats ---------------------------------------------------------------- */
@@ -262,9 +271,9 @@ void qr_chart_default_size(double text_width, double *w, double *h)
 #define C_TITLE (l->ink.chart_title)
 #define C_GRID (l->ink.chart_grid)
 #define C_AXIS (l->ink.chart_axis)
-#define S_TITLE 12.0
-#define S_LABEL 8.0
-#define S_LEGEND 9.0
+#define S_TITLE ((double)QR_CHART_TITLE_PT)
+#define S_LABEL ((double)QR_CHART_TEXT_PT)
+#define S_LEGEND ((double)QR_CHART_TEXT_PT)
 #define LH 1.35 /* line height, in sizes */
 
 typedef struct L {
@@ -480,14 +489,17 @@ static void legend(L *l, const qr_chart *c, double *top, double *bottom, double 
         double x = c->legend == QR_LEGEND_RIGHT ? *right - colw : *left;
         double hgt = n * lh, y0 = (*top + *bottom - hgt) / 2;
         if (y0 < *top) y0 = *top;
+        /* a bar chart's series bottom up, as its bars are (and the Office apps list them) */
+        int up = c->type == QR_CHART_BAR;
         for (size_t j = 0; j < n; j++) {
             double base = y0 + j * lh + S_LEGEND;
             if (base + lh > *bottom && j + 1 < n) {
                 more(l, n - j, x, base);
                 break;
             }
-            rect(l, x, base - sw + 0.5, sw, sw, entry_color(c, j));
-            put_text(l, ts[j], x + sw + gap, base, QR_CA_START, C_TEXT);
+            size_t e = up ? n - 1 - j : j;
+            rect(l, x, base - sw + 0.5, sw, sw, entry_color(c, e));
+            put_text(l, ts[e], x + sw + gap, base, QR_CA_START, C_TEXT);
         }
         if (c->legend == QR_LEGEND_RIGHT)
             *right -= colw + 8;
@@ -576,7 +588,7 @@ static void pie(L *l, const qr_chart *c, double x0, double y0, double x1, double
                 double mid = a + da / 2, rr = ri > 0 ? (ri + ro) / 2 : ro * 0.62;
                 size_t t = value_text(l, c, v, S_LABEL, 0);
                 put_text(l, t, cx + rr * sin(mid), cy - rr * cos(mid) + S_LABEL * 0.35,
-                         QR_CA_MIDDLE, 0xFFFFFF);
+                         QR_CA_MIDDLE, qr_style_ink_on(qr_chart_palette(i)));
             }
             a += da;
         }
@@ -684,7 +696,9 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
             while (every < np && lh > band * (double)every)
                 every++;
         for (size_t i = 0; i < np; i += every) {
-            double mid = (horiz ? py : px) + band * ((double)i + 0.5);
+            /* a bar chart's first category at the bottom, as the Office apps draw the catAx
+             * (orientation minMax) */
+            double mid = horiz ? pb - band * ((double)i + 0.5) : px + band * ((double)i + 0.5);
             if (horiz)
                 put_text(l, cts[i], px - 4, mid + S_LABEL * 0.35, QR_CA_END, C_TEXT);
             else
@@ -702,6 +716,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
                 double a0 = VPOS(b), a1 = VPOS(b + v);
                 double off = (horiz ? py : px) + band * (double)i + (band - group) / 2 +
                              (c->stacked ? 0 : bw * (double)s);
+                if (horiz) off = py + pb - off - bw; /* bottom up, series 1 lowest */
                 if (horiz)
                     rect(l, a0, off, a1 - a0, bw, qr_chart_series_color(c, s));
                 else
@@ -710,10 +725,11 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
                 size_t t = value_text(l, c, c->series[s].values[i], S_LABEL, 0);
                 if (c->stacked) {
                     double m = (a0 + a1) / 2;
+                    uint32_t on = qr_style_ink_on(qr_chart_series_color(c, s));
                     if (horiz)
-                        put_text(l, t, m, off + bw / 2 + S_LABEL * 0.35, QR_CA_MIDDLE, 0xFFFFFF);
+                        put_text(l, t, m, off + bw / 2 + S_LABEL * 0.35, QR_CA_MIDDLE, on);
                     else
-                        put_text(l, t, off + bw / 2, m + S_LABEL * 0.35, QR_CA_MIDDLE, 0xFFFFFF);
+                        put_text(l, t, off + bw / 2, m + S_LABEL * 0.35, QR_CA_MIDDLE, on);
                 } else if (horiz) {
                     put_text(l, t, a1 + (v >= 0 ? 3 : -3), off + bw / 2 + S_LABEL * 0.35,
                              v >= 0 ? QR_CA_START : QR_CA_END, C_TEXT);

@@ -24,6 +24,13 @@
 
 #include "tree.h"
 
+/* Type sizes of chart text in points, the same in the Office files' chart
+ * XML (c:txPr, ooxml/dml_chart.c) and in quire's drawing of the chart: the
+ * chart title, and every other text (axis labels and titles, legend, data
+ * labels). */
+#define QR_CHART_TITLE_PT 14
+#define QR_CHART_TEXT_PT 10
+
 /** The colour (0xRRGGBB) of the i-th series (or slice): the theme's six
  *  accents, then darker rounds of them. */
 uint32_t qr_chart_palette(size_t i);
@@ -44,7 +51,9 @@ typedef struct qr_ticks {
 
 /** Nice ticks covering [min, max] in about `intervals` steps of 1, 2, 2.5
  *  or 5 times a power of ten, zero included: 0..1430 in 8 -> 0, 200, ...,
- *  1600. An empty range gets one step around it. */
+ *  1600. An empty range gets one step around it. Never more than 1000
+ *  intervals, whatever the numbers (values past QR_CHART_MAX_VALUE, which
+ *  the compiler refuses, get one interval). */
 void qr_chart_ticks(double min, double max, int intervals, qr_ticks *t);
 
 /** Format v with an Excel number format: the first section's digits

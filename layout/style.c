@@ -102,13 +102,24 @@ static const qr_style themes[QR_THEME_COUNT] = {
                        .section_fill = 1},
 };
 
+#ifdef QUIRE_STYLE_HOOK
+/* The test hook (style.h): built only into tests/unit/test_style, which
+ * compiles its own copy of this file with QUIRE_STYLE_HOOK. */
 static const qr_style *override;
+
+void qr_style_set_override(const qr_style *s)
+{
+    override = s;
+}
+#endif
 
 double qr_style_contrast(uint32_t a, uint32_t b);
 
 qr_style qr_style_get(int theme, long accent)
 {
+#ifdef QUIRE_STYLE_HOOK
     if (override) return *override;
+#endif
     qr_style s = themes[theme >= 0 && theme < QR_THEME_COUNT ? theme : QR_THEME_PLAIN];
     if (accent & QR_STYLE_ACCENT_SET) {
         uint32_t a = (uint32_t)accent & 0xFFFFFF;
@@ -116,8 +127,7 @@ qr_style qr_style_get(int theme, long accent)
         if (s.heading == s.accent) s.heading = a;
         s.accent = a;
         /* white or black on the accent, whichever reads better */
-        s.on_accent =
-            qr_style_contrast(a, 0xFFFFFF) >= qr_style_contrast(a, 0x000000) ? 0xFFFFFF : 0x000000;
+        s.on_accent = qr_style_ink_on(a);
     }
     return s;
 }
@@ -125,11 +135,6 @@ qr_style qr_style_get(int theme, long accent)
 qr_style qr_style_of(const qr_doc *doc)
 {
     return qr_style_get(doc ? doc->theme : 0, doc ? doc->accent : 0);
-}
-
-void qr_style_set_override(const qr_style *s)
-{
-    override = s;
 }
 
 static double lum(uint32_t c)
@@ -151,6 +156,25 @@ double qr_style_contrast(uint32_t a, uint32_t b)
 {
     double la = lum(a), lb = lum(b);
     return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+uint32_t qr_style_ink_on(uint32_t fill)
+{
+    return qr_style_contrast(fill, 0xFFFFFF) >= qr_style_contrast(fill, 0x111111) ? 0xFFFFFF
+                                                                                  : 0x111111;
+}
+
+qr_style qr_style_sheet(const qr_style *s)
+{
+    qr_style r = *s;
+    static const qr_style light = {CHART_ON_LIGHT};
+    r.background = 0xFFFFFF;
+    if (lum(s->text) > lum(0x777777)) r.text = 0x000000;
+    r.chart_text = light.chart_text;
+    r.chart_title = light.chart_title;
+    r.chart_grid = light.chart_grid;
+    r.chart_axis = light.chart_axis;
+    return r;
 }
 
 void qr_style_hex(uint32_t c, char out[7])

@@ -71,22 +71,35 @@ typedef struct qr_style {
  *  theme's accent). */
 extern const uint32_t qr_style_series[6];
 
-/** The style of theme t with the accent override (0: none);
- *  the test hook's style instead when one is set. */
+/** The style of theme t with the accent override (0: none). */
 qr_style qr_style_get(int theme, long accent);
 
 struct qr_doc;
 /** qr_style_get for a compiled spec's theme and accent. */
 qr_style qr_style_of(const struct qr_doc *doc);
 
-/** Test hook: every backend renders with *s (NULL: the built-in themes). */
+#ifdef QUIRE_STYLE_HOOK
+/** Test hook, only in a build of this file with QUIRE_STYLE_HOOK (the
+ *  unit test of the style table): every backend renders with *s (NULL: the
+ *  built-in themes). The library has no such hook. */
 void qr_style_set_override(const qr_style *s);
+#endif
 
 /** 1 when the background is darker than the text (a dark theme). */
 int qr_style_dark(const qr_style *s);
 
 /** WCAG 2 contrast ratio of two colours (1 to 21). */
 double qr_style_contrast(uint32_t a, uint32_t b);
+
+/** The text colour on a ground of colour fill: white or near-black
+ *  (#111111), whichever contrasts more (WCAG 2). Never 0: the painters
+ *  read a colour 0 as "the body text's". */
+uint32_t qr_style_ink_on(uint32_t fill);
+
+/** The style a spreadsheet's charts and cells are drawn in: s (its accent,
+ *  its palette) on the white ground every sheet has (the .xlsx carries no
+ *  page colour), so the chart ink is a light theme's. */
+qr_style qr_style_sheet(const qr_style *s);
 
 /** "RRGGBB" (upper case) of c into out[7]. */
 void qr_style_hex(uint32_t c, char out[7]);

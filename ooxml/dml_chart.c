@@ -17,7 +17,7 @@ typedef struct cw {
     qr_xml *x;
     const qr_chart *ch;
     int embedded;
-    uint32_t grid; /* the theme's chart gridlines */
+    qr_style ink; /* the theme's chart ink: text, title, gridlines, axes, ground */
 } cw;
 
 static int is_pie(const qr_chart *c)
@@ -51,8 +51,37 @@ static void rgb(qr_xml *x, uint32_t c)
     qr_xml_end(x);
 }
 
+/* Run properties: size, weight and the colour of the text (every text of a
+ * chart is coloured: the app's default is black, unreadable on a dark
+ * theme's ground). */
+static void rpr(qr_xml *x, const char *name, int lang, int size, int bold, uint32_t color)
+{
+    qr_xml_start(x, name);
+    if (lang) qr_xml_attr(x, "lang", "en-US");
+    qr_xml_attr_int(x, "sz", size * 100);
+    qr_xml_attr(x, "b", bold ? "1" : "0");
+    rgb(x, color);
+    qr_xml_end(x);
+}
+
+/* <c:txPr>: the text properties of an axis, the legend, data labels or the
+ * whole chart. */
+static void txpr(qr_xml *x, int size, int bold, uint32_t color)
+{
+    qr_xml_start(x, "c:txPr");
+    qr_xml_leaf(x, "a:bodyPr", NULL);
+    qr_xml_leaf(x, "a:lstStyle", NULL);
+    qr_xml_start(x, "a:p");
+    qr_xml_start(x, "a:pPr");
+    rpr(x, "a:defRPr", 0, size, bold, color);
+    qr_xml_end(x);
+    qr_xml_leaf(x, "a:endParaRPr", "lang", "en-US", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+}
+
 /* <c:tx>/<c:title> rich text: one paragraph, one run. */
-static void rich(qr_xml *x, const char *text, int size, int bold)
+static void rich(qr_xml *x, const char *text, int size, int bold, uint32_t color)
 {
     qr_xml_start(x, "c:tx");
     qr_xml_start(x, "c:rich");
@@ -60,17 +89,10 @@ static void rich(qr_xml *x, const char *text, int size, int bold)
     qr_xml_leaf(x, "a:lstStyle", NULL);
     qr_xml_start(x, "a:p");
     qr_xml_start(x, "a:pPr");
-    qr_xml_start(x, "a:defRPr");
-    qr_xml_attr_int(x, "sz", size * 100);
-    qr_xml_attr(x, "b", bold ? "1" : "0");
-    qr_xml_end(x);
+    rpr(x, "a:defRPr", 0, size, bold, color);
     qr_xml_end(x);
     qr_xml_start(x, "a:r");
-    qr_xml_start(x, "a:rPr");
-    qr_xml_attr(x, "lang", "en-US");
-    qr_xml_attr_int(x, "sz", size * 100);
-    qr_xml_attr(x, "b", bold ? "1" : "0");
-    qr_xml_end(x);
+    rpr(x, "a:rPr", 1, size, bold, color);
     qr_xml_elem_text(x, "a:t", text);
     qr_xml_end(x);
     qr_xml_end(x);
@@ -78,10 +100,10 @@ static void rich(qr_xml *x, const char *text, int size, int bold)
     qr_xml_end(x);
 }
 
-static void title(qr_xml *x, const char *text, int size)
+static void title(qr_xml *x, const char *text, int size, uint32_t color)
 {
     qr_xml_start(x, "c:title");
-    rich(x, text, size, 1);
+    rich(x, text, size, 1, color);
     val(x, "c:overlay", "0");
     qr_xml_end(x);
 }
@@ -219,6 +241,46 @@ static void marker(qr_xml *x, uint32_t color, int size)
     qr_xml_end(x);
 }
 
+static void show(qr_xml *x)
+{
+    val(x, "c:showLegendKey", "0");
+    val(x, "c:showVal", "1");
+    val(x, "c:showCatName", "0");
+    val(x, "c:showSerName", "0");
+    val(x, "c:showPercent", "0");
+    val(x, "c:showBubbleSize", "0");
+}
+
+/* A series' own data labels where they sit on its fill (a stacked bar's
+ * segments, pie slices): the text in white or black by contrast with the
+ * fill, as quire draws them (spec/chart.c). Else the chart's dLbls hold. */
+static void ser_dlbls(cw *w, size_t i)
+{
+    qr_xml *x = w->x;
+    const qr_chart *ch = w->ch;
+    int stacked_bar = ch->stacked && (ch->type == QR_CHART_BAR || ch->type == QR_CHART_COLUMN);
+    if (!ch->labels || !(stacked_bar || is_pie(ch))) return;
+    qr_xml_start(x, "c:dLbls");
+    for (size_t p = 0; is_pie(ch) && p < ch->n_points; p++) {
+        qr_xml_start(x, "c:dLbl");
+        ival(x, "c:idx", (long long)p);
+        if (ch->number_format)
+            qr_xml_leaf(x, "c:numFmt", "formatCode", ch->number_format, "sourceLinked", "0", NULL);
+        txpr(x, QR_CHART_TEXT_PT, 0, qr_style_ink_on(qr_chart_palette(p)));
+        if (ch->type == QR_CHART_PIE) val(x, "c:dLblPos", "ctr");
+        show(x);
+        qr_xml_end(x);
+    }
+    if (ch->number_format)
+        qr_xml_leaf(x, "c:numFmt", "formatCode", ch->number_format, "sourceLinked", "0", NULL);
+    txpr(x, QR_CHART_TEXT_PT, 0,
+         is_pie(ch) ? w->ink.chart_text : qr_style_ink_on(qr_chart_series_color(ch, i)));
+    if (stacked_bar) val(x, "c:dLblPos", "ctr");
+    show(x);
+    if (is_pie(ch)) val(x, "c:showLeaderLines", "1");
+    qr_xml_end(x);
+}
+
 static void dlbls(cw *w)
 {
     qr_xml *x = w->x;
@@ -227,6 +289,7 @@ static void dlbls(cw *w)
     qr_xml_start(x, "c:dLbls");
     if (ch->number_format)
         qr_xml_leaf(x, "c:numFmt", "formatCode", ch->number_format, "sourceLinked", "0", NULL);
+    txpr(x, QR_CHART_TEXT_PT, 0, w->ink.chart_text);
     val(x, "c:showLegendKey", "0");
     val(x, "c:showVal", "1");
     val(x, "c:showCatName", "0");
@@ -277,6 +340,7 @@ static void ser(cw *w, size_t i)
             qr_xml_end(x);
             qr_xml_end(x);
         }
+    ser_dlbls(w, i);
     if (scatter(ch)) {
         numbers(w, "c:xVal", s->x, s->n, s->x_ref, (uint32_t)(2 * i));
         numbers(w, "c:yVal", s->values, s->n, s->values_ref, value_col(ch, i));
@@ -308,12 +372,12 @@ static void axis(cw *w, int cat, long long id, long long cross, const char *pos,
         qr_xml_start(x, "c:majorGridlines");
         qr_xml_start(x, "c:spPr");
         qr_xml_start(x, "a:ln");
-        rgb(x, w->grid);
+        rgb(x, w->ink.chart_grid);
         qr_xml_end(x);
         qr_xml_end(x);
         qr_xml_end(x);
     }
-    if (ttl) title(x, ttl, 9);
+    if (ttl) title(x, ttl, QR_CHART_TEXT_PT, w->ink.chart_text);
     if (!cat) {
         const char *f = ch->percent && id == VAL_AX ? "0%" : ch->number_format;
         if (f) qr_xml_leaf(x, "c:numFmt", "formatCode", f, "sourceLinked", "0", NULL);
@@ -321,6 +385,12 @@ static void axis(cw *w, int cat, long long id, long long cross, const char *pos,
     val(x, "c:majorTickMark", cat ? "none" : "out");
     val(x, "c:minorTickMark", "none");
     val(x, "c:tickLblPos", "low");
+    qr_xml_start(x, "c:spPr");
+    qr_xml_start(x, "a:ln");
+    rgb(x, w->ink.chart_axis);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    txpr(x, QR_CHART_TEXT_PT, 0, w->ink.chart_text);
     ival(x, "c:crossAx", cross);
     val(x, "c:crosses", "autoZero");
     if (cat) {
@@ -412,7 +482,7 @@ qr_status qr_ooxml_chart_xml(const qr_chart *ch, int embedded, const qr_style *s
 {
     qr_xml *x = qr_xml_new(out);
     if (!x) return qr_fail(QR_E_NOMEM);
-    cw w = {x, ch, embedded, (st ? *st : qr_style_get(QR_THEME_PLAIN, 0)).chart_grid};
+    cw w = {x, ch, embedded, st ? *st : qr_style_get(QR_THEME_PLAIN, 0)};
     qr_xml_decl(x);
     qr_xml_start(x, "c:chartSpace");
     qr_xml_attr(x, "xmlns:c", QR_NS_C);
@@ -421,7 +491,7 @@ qr_status qr_ooxml_chart_xml(const qr_chart *ch, int embedded, const qr_style *s
     val(x, "c:date1904", "0");
     val(x, "c:roundedCorners", "0");
     qr_xml_start(x, "c:chart");
-    if (ch->title) title(x, ch->title, 14);
+    if (ch->title) title(x, ch->title, QR_CHART_TITLE_PT, w.ink.chart_title);
     val(x, "c:autoTitleDeleted", ch->title ? "0" : "1");
     plot_area(&w);
     if (ch->legend != QR_LEGEND_NONE) {
@@ -429,11 +499,20 @@ qr_status qr_ooxml_chart_xml(const qr_chart *ch, int embedded, const qr_style *s
         qr_xml_start(x, "c:legend");
         val(x, "c:legendPos", pos[ch->legend]);
         val(x, "c:overlay", "0");
+        txpr(x, QR_CHART_TEXT_PT, 0, w.ink.chart_text);
         qr_xml_end(x);
     }
     val(x, "c:plotVisOnly", "1");
     val(x, "c:dispBlanksAs", "gap");
     qr_xml_end(x); /* c:chart */
+    /* the chart area on the theme's ground, and its text in the theme's ink */
+    qr_xml_start(x, "c:spPr");
+    rgb(x, w.ink.background);
+    qr_xml_start(x, "a:ln");
+    qr_xml_leaf(x, "a:noFill", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    txpr(x, QR_CHART_TEXT_PT, 0, w.ink.chart_text);
     if (embedded) {
         qr_xml_start(x, "c:externalData");
         qr_xml_attr(x, "r:id", "rId1");

@@ -169,12 +169,12 @@ void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o)
 }
 
 qr_status qr_pdf_draw_chart(pd_ctx *c, cairo_t *cr, const qr_chart *ch, double x, double y,
-                            double w, double h)
+                            double w, double h, const qr_style *st)
 {
     measurer m = {.c = c, .path = ch->path};
     qr_chart_measure ms = {width, &m};
     qr_chart_plot p;
-    if (qr_chart_layout(ch, w, h, &ms, &c->style, &p) != 0 || m.failed) {
+    if (qr_chart_layout(ch, w, h, &ms, st, &p) != 0 || m.failed) {
         free(m.texts);
         return qr_pdf_fail(c, QR_E_NOMEM, ch->path, "out of memory");
     }

@@ -478,6 +478,46 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
     case QR_BLOCK_PAGE_BREAK:
         if (j) qr_buf_puts(j, "{\"type\":\"page_break\"}");
         break;
+    case QR_BLOCK_QUOTE:
+        if (!j) {
+            qr_buf t = {0};
+            put_text(ps, &t, &b->u.quote.text, 0);
+            add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
+            qr_buf_free(&t);
+            break;
+        }
+        qr_buf_puts(j, "{\"type\":\"quote\",\"text\":");
+        json_text(ps, j, &b->u.quote.text);
+        if (b->u.quote.attribution.n) {
+            qr_buf_puts(j, ",\"attribution\":");
+            qr_buf_json_str(j, qr_plain(&b->u.quote.attribution),
+                            qr_plain_len(&b->u.quote.attribution), 0);
+        }
+        qr_buf_putc(j, '}');
+        break;
+    case QR_BLOCK_CALLOUT: {
+        static const char *const tones[] = {"note", "tip", "warning", "important"};
+        if (!j) {
+            qr_buf t = {0};
+            put_text(ps, &t, &b->u.callout.text, 0);
+            add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
+            qr_buf_free(&t);
+            break;
+        }
+        qr_buf_printf(
+            j, "{\"type\":\"callout\",\"tone\":\"%s\",\"title\":", tones[b->u.callout.tone & 3]);
+        qr_buf_json_str(j, qr_plain(&b->u.callout.title), qr_plain_len(&b->u.callout.title), 0);
+        qr_buf_puts(j, ",\"text\":");
+        json_text(ps, j, &b->u.callout.text);
+        qr_buf_putc(j, '}');
+        break;
+    }
+    case QR_BLOCK_RULE:
+        if (j) qr_buf_puts(j, "{\"type\":\"rule\"}");
+        break;
+    case QR_BLOCK_TOC:
+        if (j) qr_buf_printf(j, "{\"type\":\"toc\",\"levels\":%d}", b->u.toc.levels);
+        break;
     }
 }
 

@@ -43,6 +43,10 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE_CHART, /* a slide's "chart" ("type" optional) */
     QR_SO_SERIES,      /* one series of a chart */
     QR_SO_SHEET_CHART, /* a sheet's chart: a chart anchored at a cell */
+    QR_SO_QUOTE,
+    QR_SO_CALLOUT,
+    QR_SO_RULE,
+    QR_SO_TOC,
     /* presentation */
     QR_SO_DECK,
     QR_SO_SLIDE,
@@ -51,7 +55,10 @@ typedef enum qr_sobj_id {
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,
-    QR_SO_CELL, /* a sheet cell object {value|date|formula, format} */
+    QR_SO_CELL,   /* a sheet cell object {value|date|formula, format} */
+    QR_SO_ROW,    /* a sheet row object {style, cells} */
+    QR_SO_STYLE,  /* a named cell style of the workbook's "styles" */
+    QR_SO_BORDER, /* a border per side */
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,
@@ -69,7 +76,7 @@ enum {
 };
 
 /* The most keys one object has (check_keys builds name lists on the stack). */
-#define QR_SCHEMA_MAX_KEYS 16
+#define QR_SCHEMA_MAX_KEYS 24
 
 typedef struct qr_skey {
     const char *name;

@@ -408,7 +408,7 @@ static int retry_reset(qr_store_result *res, const char *id, int attempt)
     struct timespec pause = {0, (long)us * 1000};
     nanosleep(&pause, NULL);
     if (attempt + 1 < MAX_ATTEMPTS) return 0;
-    qr_errlist_add(&res->errors, QR_E_STORE, "", "the artifact changed under every attempt",
+    qr_errlist_add(&res->errors, QR_E_CONFLICT, "", "the artifact changed under every attempt",
                    "try again when fewer writers edit it");
     return 1;
 }
@@ -468,7 +468,7 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
         s->b->ops->end(t);
         if (st != QR_OK || !conflict) break;
         if (retry_reset(res, id, attempt)) {
-            st = QR_E_STORE;
+            st = QR_E_CONFLICT;
             break;
         }
     }
@@ -496,7 +496,7 @@ qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t
         s->b->ops->end(t);
         if (st != QR_OK || !conflict) break;
         if (retry_reset(res, id, attempt)) {
-            st = QR_E_STORE;
+            st = QR_E_CONFLICT;
             break;
         }
     }
@@ -564,7 +564,7 @@ qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *
         st = restore_once(s, id, n, &conflict, res);
         if (st != QR_OK || !conflict) break;
         if (retry_reset(res, id, attempt)) {
-            st = QR_E_STORE;
+            st = QR_E_CONFLICT;
             break;
         }
     }

@@ -25,10 +25,13 @@
  * Every function fills its result whatever happens (free it with its free
  * function) and returns result.status: QR_OK; QR_E_SPEC, QR_E_JSON or
  * QR_E_EDIT (errors name JSON pointers: into the spec, or into the edit
- * request {"spec_patch", "spec_append", "ops"}); QR_E_USAGE (a bad id or
- * version); QR_E_RENDER (e.g. the format's backend is not built);
- * QR_E_STORE (no such artifact, or damage: run qr_store_fsck); QR_E_IO;
- * QR_E_QUOTA (an owner quota; the messages are DocsGPT's).
+ * request {"spec_patch", "spec_append", "ops"}); QR_E_USAGE (a bad id);
+ * QR_E_NOT_FOUND (no such artifact or version); QR_E_CONFLICT (the id
+ * exists); QR_E_RENDER (e.g. the format's backend is not built);
+ * QR_E_STORE (damage: run qr_store_fsck); QR_E_IO (a file of a folder
+ * store); QR_E_UNAVAILABLE (the database cannot be reached or the
+ * connection broke: retryable); QR_E_QUOTA (an owner quota; the messages
+ * are DocsGPT's). qr_status_code() gives the stable code of each.
  *
  * Thread-safe: one qr_store may be used from many threads and processes at
  * once; writes to one artifact are serialised by a lock in the store, and
@@ -64,8 +67,9 @@ QR_EXPORT void qr_store_opts_default(qr_store_opts *o);
 /** Open the store at location (a folder path, created if absent, or a
  *  PostgreSQL URI; the database's tables are created if absent). opts may
  *  be NULL (the defaults). On failure *out is NULL and errs says why:
- *  QR_E_IO when the server cannot be reached or refuses the credentials
- *  (the message never holds the password), QR_E_STORE for a database of
+ *  QR_E_UNAVAILABLE when the server cannot be reached, QR_E_USAGE when
+ *  the URI does not parse or the server refuses the credentials (the
+ *  message never holds the password), QR_E_STORE for a database of
  *  another schema version. Close with qr_store_close, once no call on the
  *  store is running. */
 QR_EXPORT qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **out,

@@ -467,6 +467,8 @@ def main():
             spec = json.load(f)
         if isinstance(spec, str):
             spec = json.loads(spec)
+        if os.path.basename(os.path.dirname(path)).startswith("docs-"):
+            continue  # issue 32's vocabulary: tests/docs/test_docs.py reads those back
         if isinstance(spec, dict) and ("blocks" in spec or "sections" in spec):
             specs.append((os.path.basename(os.path.dirname(path)), path, spec))
     if not specs:

@@ -160,8 +160,10 @@ class StoreTest(unittest.TestCase):
         with self.assertRaises(quire.QuireError) as cm:
             self.st.log("nope")
         # the message names the store: its folder, or the database's URI
-        self.assertRegex(cm.exception.message, r'^no artifact "nope" in the (store /|PostgreSQL store postgres)')
-        self.assertEqual(cm.exception.exit_code, 3)
+        self.assertRegex(cm.exception.message, r'^no artifact "nope" in the (store /|PostgreSQL database postgres)')
+        self.assertEqual(cm.exception.exit_code, 5)
+        self.assertIsInstance(cm.exception, quire.NotFoundError)
+        self.assertEqual(cm.exception.error_code, "not_found")
 
     def test_ids(self):
         for bad in ("../x", "/etc/passwd", "", "a/b", "x" * 65):
