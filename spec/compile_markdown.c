@@ -121,7 +121,8 @@ void qr_cc_md_slide_done(qr_cc *cc, size_t e0, size_t w0, const char *slide_path
         qr_error *e = &cc->errs->items[i];
         if (strncmp(e->path, slide_path, pl) != 0) continue;
         const char *rest = e->path + pl;
-        if (strncmp(rest, "/bullets", 8) && strncmp(rest, "/table", 6) && strncmp(rest, "/image", 6))
+        if (strncmp(rest, "/bullets", 8) && strncmp(rest, "/table", 6) &&
+            strncmp(rest, "/image", 6))
             continue;
         char *p = strdup(path);
         if (!p) continue;

@@ -75,9 +75,11 @@ void qr_cc_warn_markdown(qr_cc *cc, const char *s, size_t n)
     while (h < n && h < 7 && s[h] == '#')
         h++;
     if (h >= 1 && h <= 6 && h < n && s[h] == ' ') {
-        qr_cc_warn(
-            cc, "use a heading block: {\"type\": \"heading\", \"text\": \"...\", \"level\": 2}" MD_BLOCK,
-            "text starts with markdown heading marks \"%.*s\": rendered literally", (int)h, s);
+        qr_cc_warn(cc,
+                   "use a heading block: {\"type\": \"heading\", \"text\": \"...\", \"level\": "
+                   "2}" MD_BLOCK,
+                   "text starts with markdown heading marks \"%.*s\": rendered literally", (int)h,
+                   s);
         return;
     }
     if ((s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ') {
@@ -89,9 +91,11 @@ void qr_cc_warn_markdown(qr_cc *cc, const char *s, size_t n)
     while (d < n && d < 4 && s[d] >= '0' && s[d] <= '9')
         d++;
     if (d >= 1 && d <= 3 && d + 1 < n && (s[d] == '.' || s[d] == ')') && s[d + 1] == ' ') {
-        qr_cc_warn(
-            cc, "use a list block: {\"type\": \"list\", \"ordered\": true, \"items\": [\"...\"]}" MD_BLOCK,
-            "text starts with a markdown list number \"%.*s\": rendered literally", (int)d + 1, s);
+        qr_cc_warn(cc,
+                   "use a list block: {\"type\": \"list\", \"ordered\": true, \"items\": "
+                   "[\"...\"]}" MD_BLOCK,
+                   "text starts with a markdown list number \"%.*s\": rendered literally",
+                   (int)d + 1, s);
         return;
     }
     if (memchr(s, '*', n) && pair(s, n, "**")) {

@@ -34,7 +34,7 @@ typedef struct md {
     size_t max_depth;
     qr_md_loc *locs; /* of the top-level blocks */
     size_t n_locs, cap_locs;
-    json_t *notes;   /* footnote paragraphs, appended at the end */
+    json_t *notes; /* footnote paragraphs, appended at the end */
     int n_notes;
     int nomem;
 } md;
@@ -44,7 +44,8 @@ static void err(md *m, cmark_node *at, qr_status st, const char *hint, const cha
 {
     char msg[300];
     snprintf(msg, sizeof msg, fmt, arg);
-    int line = at ? cmark_node_get_start_line(at) : 1, col = at ? cmark_node_get_start_column(at) : 1;
+    int line = at ? cmark_node_get_start_line(at) : 1,
+        col = at ? cmark_node_get_start_column(at) : 1;
     qr_errlist_addf(m->errs, st, m->o->path ? m->o->path : "", hint,
                     "%s (markdown line %d, column %d)", msg, line + m->o->line0, col ? col : 1);
     m->bad = 1;
@@ -64,10 +65,10 @@ typedef struct style {
 } style;
 
 typedef struct runs {
-    json_t *arr;      /* the runs so far */
-    qr_buf text;      /* the pending run's text */
-    style cur;        /* its style */
-    int styled_any;   /* a run with a style was flushed */
+    json_t *arr;    /* the runs so far */
+    qr_buf text;    /* the pending run's text */
+    style cur;      /* its style */
+    int styled_any; /* a run with a style was flushed */
 } runs;
 
 static int same(const style *a, const style *b)
@@ -236,8 +237,7 @@ static void inlines_in(md *m, cmark_node *b, runs *r, image_fn on_image, void *c
         case CMARK_NODE_SOFTBREAK:
             /* a space, but none between two East Asian wide characters
              * (Chinese and Japanese run on without spaces) */
-            if (!(wide_last(&r->text) && wide_first(cmark_node_next(n))))
-                put(r, &s, " ", 1);
+            if (!(wide_last(&r->text) && wide_first(cmark_node_next(n)))) put(r, &s, " ", 1);
             break;
         case CMARK_NODE_LINEBREAK:
             put(r, &s, "\n", 1);
@@ -677,10 +677,9 @@ static int check_nul(md *m, const char *s, size_t n)
         else
             col++;
     }
-    qr_errlist_addf(m->errs, QR_E_SPEC, m->o->path ? m->o->path : "",
-                    "remove the NUL byte: Markdown is text",
-                    "a NUL byte in the markdown (markdown line %d, column %d)", line + m->o->line0,
-                    col);
+    qr_errlist_addf(
+        m->errs, QR_E_SPEC, m->o->path ? m->o->path : "", "remove the NUL byte: Markdown is text",
+        "a NUL byte in the markdown (markdown line %d, column %d)", line + m->o->line0, col);
     return -1;
 }
 
