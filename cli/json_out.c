@@ -58,6 +58,7 @@ static const char *const hint_map[][2] = {
     {"qr_limits.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_work", "max_work with --max-work UNITS"},
+    {"qr_limits.max_work", "max_work with --max-work UNITS"},
     {"qr_store_log()", "quire log ID"},
     {"qr_store_list()", "quire list"},
     {"qr_store_fsck_run()", "quire fsck"},

@@ -199,6 +199,7 @@ static void plain_text(pieces *ps, qr_buf *b, const qr_text *t)
 static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
 {
     size_t start = 0;
+    const char *join = " "; /* between this sentence and the one before */
     for (size_t i = 0; i < n; i++) {
         size_t end = 0;
         unsigned char c = (unsigned char)s[i];
@@ -210,13 +211,15 @@ static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
               ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F))))
             end = i + 3;
         if (!end) continue;
-        add_piece(ps, start == 0 ? sep : " ", s + start, end - start, 0);
+        add_piece(ps, start == 0 ? sep : join, s + start, end - start, 0);
+        /* a full stop with no space after it (Chinese, Japanese) joins with none */
+        join = end < n && s[end] != ' ' ? "" : " ";
         start = end;
         while (start < n && s[start] == ' ')
             start++;
         i = start - 1;
     }
-    if (start < n || start == 0) add_piece(ps, start == 0 ? sep : " ", s + start, n - start, 0);
+    if (start < n || start == 0) add_piece(ps, start == 0 ? sep : join, s + start, n - start, 0);
 }
 
 /* ---- blocks as pieces ---------------------------------------------------------- */

@@ -140,9 +140,10 @@ static void add_bullets(px *p, size_t from)
         if (p->n_bullets) qr_buf_putc(&p->bullets, ',');
         size_t mark = p->bullets.len;
         emit_bullets(p, &i, s->paras[i].lvl, &p->bullets, s->n);
-        if (p->bullets.len == mark)
-            p->bullets.len = before; /* only empty paragraphs */
-        else
+        if (p->bullets.len == mark) {
+            p->bullets.len = before; /* only empty paragraphs: no comma left behind */
+            if (p->bullets.data) p->bullets.data[before] = '\0';
+        } else
             p->n_bullets = 1;
     }
 }
@@ -543,7 +544,8 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
         if (p.bullets.len)
-            member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
+            member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
+                qr_buf_putc(b, ']');
         if (p.table.len) member(b, &comma, "\"table\":"), qr_buf_puts(b, p.table.data);
         if (p.image.len) member(b, &comma, "\"image\":"), qr_buf_puts(b, p.image.data);
         if (notes.len)

@@ -154,6 +154,12 @@ static const qr_skey toc_keys[] = {
     K("levels", 0, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":6}", "default 3"),
     K_ID,
 };
+static const qr_skey markdown_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("text", R, N, S_STR, "GitHub Flavored Markdown; raw HTML stays literal"),
+    K("heading_offset", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":5}",
+      "added to heading levels"),
+};
 static const qr_skey run_keys[] = {
     K("text", 0, N, S_STR, "required, but not with footnote or ref"),
     K("bold", 0, N, S_BOOL, NULL),
@@ -254,6 +260,7 @@ static const qr_skey slide_keys[] = {
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
     K("notes", 0, N, S_STR, "speaker notes"),
+    K("markdown", X, N, S_STR, "the body as Markdown: bullets, a table, an image"),
 };
 static const qr_skey slide_image_keys[] = {
     K("type", 0, N, "{\"const\":\"image\"}", NULL),
@@ -406,6 +413,8 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
+    OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,
+        markdown_keys),
 };
 
 const qr_sblock qr_schema_blocks[] = {
@@ -421,11 +430,14 @@ const qr_sblock qr_schema_blocks[] = {
     [QR_BLOCK_CALLOUT] = {"callout", QR_SO_CALLOUT},
     [QR_BLOCK_RULE] = {"rule", QR_SO_RULE},
     [QR_BLOCK_TOC] = {"toc", QR_SO_TOC},
+    /* past the tree types: blocks compiled into other blocks */
+    [QR_BLOCK_LAST + 1] = {"markdown", QR_SO_MARKDOWN},
 };
 const size_t qr_schema_n_blocks = sizeof qr_schema_blocks / sizeof qr_schema_blocks[0];
-/* One entry per qr_block_type: the last enum value names the count. */
-_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_LAST + 1,
-               "one qr_schema_blocks entry per qr_block_type");
+const int qr_schema_block_markdown = QR_BLOCK_LAST + 1;
+/* One entry per qr_block_type (the last enum value names the count), then markdown. */
+_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_LAST + 2,
+               "one qr_schema_blocks entry per qr_block_type, then markdown");
 
 const char *const qr_schema_defs[][2] = {
     {"run", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/run_object\"}]}"},

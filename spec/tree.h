@@ -117,6 +117,12 @@ typedef struct qr_chart_ref {
 /* Hard limits of a chart (Excel's series limit; points per series). */
 #define QR_CHART_MAX_SERIES 255
 #define QR_CHART_MAX_POINTS 4000
+/* Values within +-1e300: 255 stacked series and their axis ticks stay finite. */
+#define QR_CHART_MAX_VALUE 1e300
+/* Charts in one spec (document blocks, slides, sheets). */
+#define QR_CHART_MAX_CHARTS 1000
+/* Work units (core/budget.h) a chart point costs: it is laid out and drawn. */
+#define QR_WORK_CHART_POINT 100
 
 /** "B2" (absolute: "$B$2") for a 0-based row and column. buf: 16 bytes. */
 void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf);

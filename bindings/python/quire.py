@@ -736,7 +736,8 @@ class Store:
 
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("to", ctypes.c_int), ("chunks", ctypes.c_size_t), ("max_input", ctypes.c_size_t),
-                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double)]
+                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double),
+                ("max_output", ctypes.c_size_t)]
 
 
 _READ_TO = {"spec": 0, "json": 1, "markdown": 2, "text": 3}

@@ -226,6 +226,8 @@ typedef struct qr_read_opts {
     size_t max_input;    /* bytes of the file; 0: default 64 MiB */
     size_t max_unzipped; /* uncompressed bytes of a package; 0: default 1 GiB; SIZE_MAX: none */
     double max_ratio;    /* uncompressed/compressed bytes of one part; 0: default 500; < 0 none */
+    size_t max_output;   /* bytes of what is read (the spec, and the output written from it);
+                          * 0: default 64 MiB; SIZE_MAX: none. Past it: QR_E_LIMIT */
 } qr_read_opts;
 
 /** Read a file's bytes. kind (may be NULL) gets the spec's kind. Always

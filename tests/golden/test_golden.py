@@ -8,8 +8,8 @@ that applies and is built, and compare with fixtures/<case>/expected/<format>/.
 - pdf: expected/pdf/pdf.txt: page count, fonts (pdffonts, subset tags
   removed) and the text (pdftotext, whitespace folded).
 - html: expected/html/page.html, the file itself.
-- png (fixtures/theme-* and docs-* only: the look of each theme and of
-  issue 32's blocks): expected/png/page1.png,
+- png (fixtures/theme-*, docs-* and md-* only: the look of each theme, of
+  issue 32's blocks and of each Markdown construct): expected/png/page1.png,
   quire's own PNG of page 1 (a deck: its contact sheet) at PNG_DPI, compared
   byte for byte.
 Every output is also rendered twice (same bytes) and the OOXML files go
@@ -225,7 +225,7 @@ def main():
                 spec = json.load(f)
             except ValueError:
                 spec = None
-        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith(("theme-", "docs-")) else [])
+        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith(("theme-", "docs-", "md-")) else [])
         for fmt in formats:
             if only_formats and fmt not in only_formats:
                 continue
