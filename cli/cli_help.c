@@ -29,6 +29,10 @@ static const qr_cli_opt render_opts[] = {
     {"--max-work", "UNITS",
      "the work budget: formulas, charts, pages (default 268435456 units, about a cell each)"},
     {"--strict", NULL, "warnings are errors (exit 1, no file): for CI"},
+    {"--strict=KINDS", NULL,
+     "these layout report kinds are errors (exit 1, no file), comma-separated: shrink, "
+     "continued, small_text, contrast, image_upscaled, table_cut, word_broken, missing_glyph; "
+     "layout: all of them; warnings: as --strict"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt check_opts[] = {

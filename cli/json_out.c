@@ -58,6 +58,7 @@ static const char *const hint_map[][2] = {
     {"qr_limits.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_work", "max_work with --max-work UNITS"},
+    {"qr_limits.max_work", "max_work with --max-work UNITS"},
     {"qr_store_log()", "quire log ID"},
     {"qr_store_list()", "quire list"},
     {"qr_store_fsck_run()", "quire fsck"},
@@ -143,6 +144,32 @@ size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget)
             qr_buf_puts(b, ",\"hint\":");
             qr_json_str_max(b, hint, 120);
         }
+        qr_buf_putc(b, '}');
+    }
+    qr_buf_putc(b, ']');
+    return l->count - n;
+}
+
+size_t qr_json_layout(qr_buf *b, const qr_layout_list *l, size_t cap, size_t budget)
+{
+    size_t start = b->len, n = 0;
+    char num[32];
+    qr_buf_putc(b, '[');
+    for (; n < l->count && n < cap && b->len - start < budget; n++) {
+        const qr_layout_item *it = &l->items[n];
+        if (n) qr_buf_putc(b, ',');
+        qr_buf_puts(b, "{\"kind\":");
+        qr_json_str(b, qr_layout_kind_str(it->kind));
+        qr_buf_puts(b, ",\"path\":");
+        qr_json_str_max(b, it->path, 120);
+        if (it->slide) qr_buf_printf(b, ",\"slide\":%d", it->slide);
+        if (it->page) qr_buf_printf(b, ",\"page\":%d", it->page);
+        /* four decimals say enough (a scale, a size, a ratio) */
+        double v = it->value * 10000.0;
+        v = (double)(long long)(v + (v >= 0 ? 0.5 : -0.5)) / 10000.0;
+        qr_fmt_double(v, num);
+        qr_buf_printf(b, ",\"value\":%s,\"detail\":", num);
+        qr_json_str_max(b, it->detail, 240);
         qr_buf_putc(b, '}');
     }
     qr_buf_putc(b, ']');

@@ -17,10 +17,12 @@
  */
 #include "slide_layout.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "look.h"
+#include "report.h"
 #include "utf8.h"
 
 /* ---- geometry ------------------------------------------------------------------ */
@@ -507,4 +509,74 @@ qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_
 oom:
     qr_slide_plan_free(p);
     return QR_E_NOMEM;
+}
+
+/* ---- the layout report ---------------------------------------------------------------- */
+
+/* The pointer of a shape's text: the title's, or the body's bullets (its
+ * subtitle when it has none). */
+static const char *shape_path(const qr_slide_plan *p, const qr_slide_shape *sh, char *buf,
+                              size_t size)
+{
+    const qr_slide *sl = p->slide;
+    if (sh == &p->title) return sl->title.path ? sl->title.path : sl->path;
+    if (sl->n_bullets) {
+        snprintf(buf, size, "%s/bullets", sl->path);
+        return buf;
+    }
+    return sl->subtitle.path ? sl->subtitle.path : sl->path;
+}
+
+static void report_shape(const qr_slide_plan *p, const qr_slide_shape *sh, int no,
+                         qr_layout_list *l)
+{
+    if (!sh->n) return;
+    char path[256], pct[16];
+    const char *at = shape_path(p, sh, path, sizeof path);
+    const char *what = sh == &p->title ? "title" : "body";
+    if (!sh->fits)
+        qr_layout_addf(l, QR_LAYOUT_SHRINK, at, 0, no, 0.25,
+                       "the %s does not fit even shrunk to 25 %%: split it over more slides", what);
+    else if (sh->font_scale < 100000 || sh->ln_reduction)
+        qr_layout_addf(l, QR_LAYOUT_SHRINK, at, 0, no, sh->font_scale / 100000.0,
+                       "the %s shrunk to %s %% (line spacing -%d %%) to fit its box", what,
+                       qr_layout_pct(sh->font_scale / 100000.0, pct), sh->ln_reduction / 1000);
+    /* the smallest paragraph once scaled */
+    size_t k = 0;
+    for (size_t i = 1; i < sh->n; i++)
+        if (sh->paras[i].sz < sh->paras[k].sz) k = i;
+    long long hund = (long long)sh->paras[k].sz * sh->font_scale / 100000; /* 1/100 pt */
+    if (hund < 900) {
+        const char *tp = sh->paras[k].text->path ? sh->paras[k].text->path : at;
+        qr_layout_addf(l, QR_LAYOUT_SMALL_TEXT, tp, 0, no, (double)hund / 100.0,
+                       "text drawn at %lld.%02lld pt, below 9 pt", hund / 100, hund % 100);
+    }
+}
+
+void qr_slide_plan_report(const qr_slide_plan *p, int no, qr_layout_list *l)
+{
+    if (!l) return;
+    const qr_slide *sl = p->slide;
+    report_shape(p, &p->title, no, l);
+    report_shape(p, &p->body, no, l);
+    if (sl->table && p->table.nr) {
+        const char *tp = sl->table->path ? sl->table->path : sl->path;
+        if (p->table.sz < 900)
+            qr_layout_addf(l, QR_LAYOUT_SMALL_TEXT, tp, 0, no, p->table.sz / 100.0,
+                           "table text drawn at %d pt, below 9 pt", p->table.sz / 100);
+        if (!p->table.fits)
+            qr_layout_addf(l, QR_LAYOUT_TABLE_CUT, tp, 0, no, 0,
+                           "the table's %zu rows do not fit the slide even at 8 pt", p->table.nr);
+    }
+    if (sl->image && sl->image->width_px) {
+        /* 9525 EMU per pixel at 96 dpi */
+        double f = (double)p->image.cx / 9525.0 / (double)sl->image->width_px;
+        if (f > 1.01) {
+            int tenths = f < 1e6 ? (int)(f * 10.0 + 0.5) : 9999999;
+            qr_layout_addf(
+                l, QR_LAYOUT_IMAGE_UPSCALED, sl->image->path, 0, no, f,
+                "a %u px wide image drawn %lld px wide at 96 dpi (scaled up %d.%d times)",
+                (unsigned)sl->image->width_px, p->image.cx / 9525, tenths / 10, tenths % 10);
+        }
+    }
 }

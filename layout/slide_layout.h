@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include <quire/error.h>
+#include <quire/quire.h>
 #include "tree.h"
 
 #define QR_SLIDE_EMU_PER_PT 12700
@@ -149,6 +150,12 @@ typedef struct qr_slide_plan {
  *  free then). Free a plan with qr_slide_plan_free. */
 qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl);
 void qr_slide_plan_free(qr_slide_plan *p);
+
+/** Add to l what laying slide number no (1-based, as output) out took:
+ *  text shrunk by normAutofit (the scale), text below 9 pt once scaled,
+ *  a table that does not fit its area even at 8 pt, a picture drawn larger
+ *  than its pixels at 96 dpi. l may be NULL. */
+void qr_slide_plan_report(const qr_slide_plan *p, int no, qr_layout_list *l);
 
 /** The table cell at grid row r (row 0 is the header row when there is one),
  *  or NULL past a short header row. */

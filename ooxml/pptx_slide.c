@@ -376,6 +376,7 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
 
     qr_slide_plan plan;
     if (qr_slide_plan_make(&plan, &pp->geom, sl) != QR_OK) return qr_pptx_fail(pp, QR_E_NOMEM);
+    qr_slide_plan_report(&plan, (int)i + 1, pp->ctx->layout);
 
     qr_buf b;
     qr_xml *x = qr_pptx_begin(pp, &b);

@@ -232,8 +232,9 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box
 
 /* ---- slides ----------------------------------------------------------------------------- */
 
-/* Draw slide i on cr (in points). */
-static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i)
+/* Draw slide i on cr (in points); report: add the slide's layout report
+ * (the slides a preview draws as pages, once each). */
+static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i, int report)
 {
     const qr_slide *sl = &c->doc->slides[i];
     qr_slide_plan plan;
@@ -241,6 +242,7 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
         qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
         return;
     }
+    if (report) qr_slide_plan_report(&plan, (int)i + 1, c->rc->layout);
     /* the theme's ground and decorations, as the .pptx's master and layouts */
     int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;
     uint32_t ink = filled ? c->style.on_accent : c->style.text;
@@ -290,7 +292,7 @@ static void paint_notes_page(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, siz
         cairo_scale(cr, (double)img.cx / (double)g->sw, (double)img.cy / (double)g->sh);
         cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));
         cairo_clip(cr);
-        paint_slide(c, cr, g, i);
+        paint_slide(c, cr, g, i, 1);
         cairo_restore(cr);
     }
     cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
@@ -309,7 +311,7 @@ static void paint_notes_page(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, siz
 
 static void contact_paint(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
 {
-    if (i < c->doc->n_slides) paint_slide(c, cr, ud, i);
+    if (i < c->doc->n_slides) paint_slide(c, cr, ud, i, 0);
 }
 
 qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
@@ -342,7 +344,7 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
             if (notes)
                 paint_notes_page(&c, cr, &g, page - 1);
             else if (n)
-                paint_slide(&c, cr, &g, page - 1);
+                paint_slide(&c, cr, &g, page - 1, 1);
             st = qr_pv_png_finish(&c, s, cr, out);
         }
         qr_pdf_ctx_close(&c);
@@ -364,7 +366,7 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
         if (notes)
             paint_notes_page(&c, cr, &g, i);
         else
-            paint_slide(&c, cr, &g, i);
+            paint_slide(&c, cr, &g, i, 1);
         cairo_show_page(cr);
         drop_layouts(&c);
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;

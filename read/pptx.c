@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "compile.h"
+#include "cnum.h"
 #include "read_int.h"
 
 typedef struct para {
@@ -139,9 +140,10 @@ static void add_bullets(px *p, size_t from)
         if (p->n_bullets) qr_buf_putc(&p->bullets, ',');
         size_t mark = p->bullets.len;
         emit_bullets(p, &i, s->paras[i].lvl, &p->bullets, s->n);
-        if (p->bullets.len == mark)
-            p->bullets.len = before; /* only empty paragraphs */
-        else
+        if (p->bullets.len == mark) {
+            p->bullets.len = before; /* only empty paragraphs: no comma left behind */
+            if (p->bullets.data) p->bullets.data[before] = '\0';
+        } else
             p->n_bullets = 1;
     }
 }
@@ -215,7 +217,7 @@ static char *cell_json(px *p, int header)
             plain = 0;
     }
     char *end = NULL;
-    double v = t.len ? strtod(t.data, &end) : 0;
+    double v = t.len ? qr_strtod_c(t.data, &end) : 0;
     if (!t.len) {
         qr_buf_puts(&b, "null");
     } else if (p->cell_right && end && !*end && isfinite(v) && shortest(t.data, v)) {
@@ -542,7 +544,8 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
         if (p.bullets.len)
-            member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
+            member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
+                qr_buf_putc(b, ']');
         if (p.table.len) member(b, &comma, "\"table\":"), qr_buf_puts(b, p.table.data);
         if (p.image.len) member(b, &comma, "\"image\":"), qr_buf_puts(b, p.image.data);
         if (notes.len)

@@ -139,9 +139,20 @@ class _ErrList(ctypes.Structure):
                 ("cap", ctypes.c_size_t), ("oom", ctypes.c_int)]
 
 
+class _LayoutItem(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("path", ctypes.c_char_p), ("page", ctypes.c_int),
+                ("slide", ctypes.c_int), ("value", ctypes.c_double), ("detail", ctypes.c_char_p)]
+
+
+class _LayoutList(ctypes.Structure):
+    _fields_ = [("items", ctypes.POINTER(_LayoutItem)), ("count", ctypes.c_size_t),
+                ("cap", ctypes.c_size_t), ("oom", ctypes.c_int)]
+
+
 class _Result(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
-                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList), ("kind", ctypes.c_int)]
+                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList), ("kind", ctypes.c_int),
+                ("layout", _LayoutList)]
 
 
 class _RenderOpts(ctypes.Structure):
@@ -149,7 +160,12 @@ class _RenderOpts(ctypes.Structure):
                 ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t),
                 ("strict", ctypes.c_int), ("png_contact", ctypes.c_int),
                 ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int),
-                ("max_work", ctypes.c_size_t)]
+                ("max_work", ctypes.c_size_t),
+                ("strict_layout", ctypes.c_uint)]
+
+# The layout report's kinds, in qr_layout_kind order (quire.h).
+LAYOUT_KINDS = ("shrink", "continued", "small_text", "contrast", "image_upscaled", "table_cut",
+                "word_broken", "missing_glyph")
 
 
 _CLOCK = ctypes.CFUNCTYPE(ctypes.c_longlong, ctypes.c_void_p)
@@ -252,6 +268,7 @@ def _L():
         "qr_schema": (c.c_int, [c.c_int, c.c_int, P(_Result)]),
         "qr_result_free": (None, [P(_Result)]),
         "qr_status_str": (c.c_char_p, [c.c_int]),
+        "qr_layout_kind_str": (c.c_char_p, [c.c_int]),
         "qr_status_exit": (c.c_int, [c.c_int]),
         "qr_status_code": (c.c_char_p, [c.c_int]),
         "qr_kind_from_str": (c.c_int, [c.c_char_p, P(c.c_int)]),
@@ -320,6 +337,33 @@ def _errors(el):
     return out
 
 
+def _layout(ll):
+    out = []
+    for i in range(ll.count):
+        it = ll.items[i]
+        item = {"kind": _s(_L().qr_layout_kind_str(it.kind)), "path": _s(it.path)}
+        if it.slide:
+            item["slide"] = it.slide
+        if it.page:
+            item["page"] = it.page
+        item["value"] = round(it.value, 4)
+        item["detail"] = _s(it.detail)
+        out.append(item)
+    return out
+
+
+def _strict_bits(kinds):
+    bits = 0
+    for name in kinds or ():
+        if name == "layout":
+            bits |= (1 << len(LAYOUT_KINDS)) - 1
+        elif name in LAYOUT_KINDS:
+            bits |= 1 << LAYOUT_KINDS.index(name)
+        else:
+            raise _usage("unknown layout report kind %r: use %s" % (name, ", ".join(LAYOUT_KINDS)))
+    return bits
+
+
 def _raise(status, errlist, head=0):
     lib = _L()
     errors = _errors(errlist)
@@ -372,29 +416,35 @@ def format_available(fmt):
 
 class Rendered(bytes):
     """The bytes of a render, with what the render reports: pages (pages of
-    a PDF or PNG, slides, sheets; 0 when unknown) and warnings
-    ([{"path", "message", "hint"}], e.g. characters no font covers)."""
+    a PDF or PNG, slides, sheets; 0 when unknown), warnings
+    ([{"path", "message", "hint"}], e.g. characters no font covers) and
+    layout, the layout report ([{"kind", "path", "slide" or "page",
+    "value", "detail"}]: text shrunk, continued, ...; [] when nothing to say)."""
 
     pages = 0
     warnings = ()
+    layout = ()
 
     @property
     def data(self):
         return bytes(self)
 
 
-def render(spec, kind, format=None, max_output=0, png_page=1, dpi=96, base_dir=None):
+def render(spec, kind, format=None, max_output=0, png_page=1, dpi=96, base_dir=None, strict_layout=()):
     """Render spec (dict or JSON text) of kind ("document", ...) in format
     (default: the kind's own, e.g. document -> docx; documents also render
     to "pdf", "html" and "png"). png_page and dpi choose the page of a PNG
-    and its resolution; base_dir is the folder image files are read from.
-    Returns a Rendered: bytes, with .pages and .warnings."""
+    and its resolution; base_dir is the folder image files are read from;
+    strict_layout names layout report kinds (LAYOUT_KINDS, or "layout" for
+    all) that fail the render with a spec error instead.
+    Returns a Rendered: bytes, with .pages, .warnings and .layout."""
     lib = _L()
     k = _kind(kind)
     f = _format(format or _KIND_FORMAT[kind])
     text = _json_bytes(spec, "spec")
     opts = _RenderOpts(os.fsencode(base_dir) if base_dir is not None else None, int(png_page), int(dpi), 0,
                        max_output)
+    opts.strict_layout = _strict_bits(strict_layout)
     res = _Result()
     st = lib.qr_render_mem(text, len(text), k, f, ctypes.byref(opts), ctypes.byref(res))
     try:
@@ -403,6 +453,7 @@ def render(spec, kind, format=None, max_output=0, png_page=1, dpi=96, base_dir=N
         out = Rendered(ctypes.string_at(res.data, res.size))
         out.pages = res.pages
         out.warnings = _errors(res.warnings)
+        out.layout = _layout(res.layout)
         return out
     finally:
         lib.qr_result_free(ctypes.byref(res))
@@ -724,7 +775,8 @@ class Store:
 
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("to", ctypes.c_int), ("chunks", ctypes.c_size_t), ("max_input", ctypes.c_size_t),
-                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double)]
+                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double),
+                ("max_output", ctypes.c_size_t)]
 
 
 _READ_TO = {"spec": 0, "json": 1, "markdown": 2, "text": 3}

@@ -1,6 +1,6 @@
 /* quire/store.h: the versioned spec store of libquire (included by quire/quire.h).
  *
- * A store is a folder (DESIGN.md "Store") or a PostgreSQL database, named
+ * A store is a folder (README "The store") or a PostgreSQL database, named
  * by its location: a folder path, or a connection URI "postgresql://..." /
  * "postgres://..." (anything libpq accepts in URI form). Both keep the same
  * artifacts with the same semantics; the database gets its tables (schema
