@@ -41,8 +41,8 @@
 
 typedef struct pgb {
     qr_sb base;
-    char *uri;   /* what libpq gets: the URI and the defaults it does not set */
-    char *given; /* the URI as given, for messages */
+    char *uri;    /* what libpq gets: the URI and the defaults it does not set */
+    char *given;  /* the URI as given, for messages */
     char *secret; /* the URI's password, to scrub from messages; NULL if none */
     qr_folder_opts o;
     int set_timeout; /* the URI leaves statement_timeout to us */
