@@ -195,7 +195,9 @@ static const qr_skey deck_keys[] = {
       NULL),
 };
 static const qr_skey slide_keys[] = {
-    K("layout", X, N, "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\"]}",
+    K("layout", X, N,
+      "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\",\"quote\",\"stats\","
+      "\"closing\"]}",
       "default title_content"),
     K("title", 0, N, S_STR, NULL),
     K("subtitle", X, N, S_STR, NULL),
@@ -204,6 +206,17 @@ static const qr_skey slide_keys[] = {
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
     K("notes", 0, N, S_STR, "speaker notes"),
+    K("quote", X, N, S_STR, "layout quote: the quotation"),
+    K("attribution", X, N, S_STR, "layout quote: who said it"),
+    K("stats", X, QR_SO_STAT,
+      "{\"type\":\"array\",\"minItems\":2,\"maxItems\":4,\"items\":{\"$ref\":\"#/$defs/"
+      "stat\"}}",
+      "layout stats: 2 to 4 big numbers"),
+};
+static const qr_skey stat_keys[] = {
+    K("value", R, N, S_STR, "the number as shown: \"42%\""),
+    K("label", 0, N, S_STR, NULL),
+    K("caption", 0, N, S_STR, NULL),
 };
 static const qr_skey slide_image_keys[] = {
     K("type", 0, N, "{\"const\":\"image\"}", NULL),
@@ -314,6 +327,27 @@ static const qr_skey op_keys[] = {
     K("value", 0, N, "{}", "add, replace, test"),
 };
 
+/* What each layout takes (spec/compile_deck.c's takes[]): the quote layout
+ * needs "quote", stats needs "stats", and neither takes the others' content. */
+#define LAY_IS(l) "{\"properties\":{\"layout\":{\"const\":\"" l "\"}},\"required\":[\"layout\"]}"
+#define HAS_ANY(keys) "{\"not\":{\"anyOf\":[" keys "]}}"
+#define REQ(k) "{\"required\":[\"" k "\"]}"
+#define SLIDE_TAKES                                                                                \
+    "{\"allOf\":["                                                                                 \
+    "{\"if\":" LAY_IS("quote") ",\"then\":{\"allOf\":[" REQ("quote") "," HAS_ANY(                  \
+        REQ("subtitle") "," REQ("bullets") "," REQ("image") "," REQ("table") "," REQ(             \
+            "chart") "," REQ("stats")) "]}},"                                                      \
+    "{\"if\":" LAY_IS("stats") ",\"then\":{\"allOf\":[" REQ("stats") "," HAS_ANY(                  \
+        REQ("subtitle") "," REQ("bullets") "," REQ("image") "," REQ("table") "," REQ(             \
+            "chart") "," REQ("quote") "," REQ("attribution")) "]}},"                               \
+    "{\"if\":" LAY_IS("closing") ",\"then\":" HAS_ANY(                                             \
+        REQ("bullets") "," REQ("image") "," REQ("table") "," REQ("chart") "," REQ(               \
+            "quote") "," REQ("attribution") "," REQ("stats")) "},"                                 \
+    "{\"if\":{\"not\":{\"properties\":{\"layout\":{\"enum\":[\"quote\",\"stats\",\"closing\"]}},"  \
+    "\"required\":[\"layout\"]}},\"then\":" HAS_ANY(REQ("quote") "," REQ("attribution") "," REQ(  \
+        "stats")) "}"                                                                              \
+    "]}"
+
 const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_DOCUMENT, "document", "a document, pdf or html spec",
         "{\"anyOf\":[{\"required\":[\"blocks\"]},{\"required\":[\"sections\"]}]}", document_keys),
@@ -336,9 +370,10 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_SERIES, "series", "values (or x and y for scatter)", NULL, series_keys),
     OBJ(QR_SO_SHEET_CHART, "sheet_chart", "a chart anchored at a cell", NULL, sheet_chart_keys),
     OBJ(QR_SO_DECK, "presentation", "a presentation spec", NULL, deck_keys),
-    OBJ(QR_SO_SLIDE, "slide", NULL, NULL, slide_keys),
+    OBJ(QR_SO_SLIDE, "slide", NULL, SLIDE_TAKES, slide_keys),
     OBJ(QR_SO_SLIDE_IMAGE, "slide_image", NULL, NULL, slide_image_keys),
     OBJ(QR_SO_SLIDE_TABLE, "slide_table", NULL, NULL, slide_table_keys),
+    OBJ(QR_SO_STAT, "stat", "one big number of a stats slide", NULL, stat_keys),
     OBJ(QR_SO_WORKBOOK, "spreadsheet", "a spreadsheet spec", NULL, workbook_keys),
     OBJ(QR_SO_SHEET, "sheet", NULL, NULL, sheet_keys),
     OBJ(QR_SO_CELL, "sheet_cell_object", "value, date or formula (+ value), with a look",

@@ -8,7 +8,8 @@ that applies and is built, and compare with fixtures/<case>/expected/<format>/.
 - pdf: expected/pdf/pdf.txt: page count, fonts (pdffonts, subset tags
   removed) and the text (pdftotext, whitespace folded).
 - html: expected/html/page.html, the file itself.
-- png (fixtures/theme-* only, the look of each theme): expected/png/page1.png,
+- png (fixtures/theme-* only, the look of each theme, and the decks of PNG_CASES, the look
+  of each layout): expected/png/page1.png,
   quire's own PNG of page 1 (a deck: its contact sheet) at PNG_DPI, compared
   byte for byte.
 Every output is also rendered twice (same bytes) and the OOXML files go
@@ -59,6 +60,7 @@ def kind_of(spec):
 
 
 PNG_DPI = "60"
+PNG_CASES = ("deck-structural",)
 
 
 def render(spec_path, out_path, fmt, spec_kind="document"):
@@ -222,7 +224,7 @@ def main():
                 spec = json.load(f)
             except ValueError:
                 spec = None
-        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith("theme-") else [])
+        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith("theme-") or case in PNG_CASES else [])
         for fmt in formats:
             if only_formats and fmt not in only_formats:
                 continue
