@@ -407,7 +407,7 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     qr_pptx_write_tree_start(x);
     int id = 2;
     if (plan.title.n) {
-        text_shape ts = {.name = "Title",
+        text_shape ts = {.name = sl->layout == QR_LAYOUT_CLOSING ? "Title (closing)" : "Title",
                          .placeholder = plan.placeholders,
                          .ph_type = plan.title_ph,
                          .anchor = anchor_name(plan.title.anchor),

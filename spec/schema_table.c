@@ -205,13 +205,13 @@ static const qr_skey slide_keys[] = {
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
-    K("notes", 0, N, S_STR, "speaker notes"),
     K("quote", X, N, S_STR, "layout quote: the quotation"),
     K("attribution", X, N, S_STR, "layout quote: who said it"),
     K("stats", X, QR_SO_STAT,
       "{\"type\":\"array\",\"minItems\":2,\"maxItems\":4,\"items\":{\"$ref\":\"#/$defs/"
       "stat\"}}",
       "layout stats: 2 to 4 big numbers"),
+    K("notes", 0, N, S_STR, "speaker notes"),
 };
 static const qr_skey stat_keys[] = {
     K("value", R, N, S_STR, "the number as shown: \"42%\""),

@@ -193,7 +193,7 @@ def readback(case, spec, deck):
         where = "%s slide %d" % (case, i + 1)
         layout = s.get("layout", "title_content")
         check(sl.layout and sl.layout.endswith(LAYOUT_FILE[layout]), "%s: layout %s -> %s" % (where, layout, sl.layout))
-        title = sl.shape("Title")
+        title = sl.shape("Title (closing)" if layout == "closing" else "Title")
         if "title" in s:
             check(title is not None, where + ": title shape")
             if title:
