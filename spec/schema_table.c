@@ -329,24 +329,23 @@ static const qr_skey op_keys[] = {
 
 /* What each layout takes (spec/compile_deck.c's takes[]): the quote layout
  * needs "quote", stats needs "stats", and neither takes the others' content. */
-#define LAY_IS(l) "{\"properties\":{\"layout\":{\"const\":\"" l "\"}},\"required\":[\"layout\"]}"
-#define HAS_ANY(keys) "{\"not\":{\"anyOf\":[" keys "]}}"
-#define REQ(k) "{\"required\":[\"" k "\"]}"
 #define SLIDE_TAKES                                                                                \
-    "{\"allOf\":["                                                                                 \
-    "{\"if\":" LAY_IS("quote") ",\"then\":{\"allOf\":[" REQ("quote") "," HAS_ANY(                  \
-        REQ("subtitle") "," REQ("bullets") "," REQ("image") "," REQ("table") "," REQ(             \
-            "chart") "," REQ("stats")) "]}},"                                                      \
-    "{\"if\":" LAY_IS("stats") ",\"then\":{\"allOf\":[" REQ("stats") "," HAS_ANY(                  \
-        REQ("subtitle") "," REQ("bullets") "," REQ("image") "," REQ("table") "," REQ(             \
-            "chart") "," REQ("quote") "," REQ("attribution")) "]}},"                               \
-    "{\"if\":" LAY_IS("closing") ",\"then\":" HAS_ANY(                                             \
-        REQ("bullets") "," REQ("image") "," REQ("table") "," REQ("chart") "," REQ(               \
-            "quote") "," REQ("attribution") "," REQ("stats")) "},"                                 \
-    "{\"if\":{\"not\":{\"properties\":{\"layout\":{\"enum\":[\"quote\",\"stats\",\"closing\"]}},"  \
-    "\"required\":[\"layout\"]}},\"then\":" HAS_ANY(REQ("quote") "," REQ("attribution") "," REQ(  \
-        "stats")) "}"                                                                              \
-    "]}"
+    "{\"allOf\":[{\"if\":{\"properties\":{\"layout\":{\"const\":\"quote\"}},\"require"             \
+    "d\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"quote\"]},{\"not\":{\"an"             \
+    "yOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":"             \
+    "[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\""             \
+    ":[\"stats\"]}]}}]}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"stats\"}},\""            \
+    "required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"stats\"]},{\"not\""            \
+    ":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"requi"             \
+    "red\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"requ"             \
+    "ired\":[\"quote\"]},{\"required\":[\"attribution\"]}]}}]}},{\"if\":{\"properties"             \
+    "\":{\"layout\":{\"const\":\"closing\"}},\"required\":[\"layout\"]},\"then\":{\"n"             \
+    "ot\":{\"anyOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"requ"             \
+    "ired\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"req"             \
+    "uired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}},{\"if\":{\"not\":{\"pr"             \
+    "operties\":{\"layout\":{\"enum\":[\"quote\",\"stats\",\"closing\"]}},\"required\""            \
+    ":[\"layout\"]}},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"requ"             \
+    "ired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}}]}"
 
 const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_DOCUMENT, "document", "a document, pdf or html spec",
