@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "compile.h"
+#include "cnum.h"
 #include "read_int.h"
 
 typedef struct para {
@@ -143,9 +144,10 @@ static void add_bullets(px *p, size_t from)
         if (p->n_bullets) qr_buf_putc(&p->bullets, ',');
         size_t mark = p->bullets.len;
         emit_bullets(p, &i, s->paras[i].lvl, &p->bullets, s->n);
-        if (p->bullets.len == mark)
-            p->bullets.len = before; /* only empty paragraphs */
-        else
+        if (p->bullets.len == mark) {
+            p->bullets.len = before; /* only empty paragraphs: no comma left behind */
+            if (p->bullets.data) p->bullets.data[before] = '\0';
+        } else
             p->n_bullets = 1;
     }
 }
@@ -263,7 +265,7 @@ static char *cell_json(px *p, int header)
             plain = 0;
     }
     char *end = NULL;
-    double v = t.len ? strtod(t.data, &end) : 0;
+    double v = t.len ? qr_strtod_c(t.data, &end) : 0;
     if (!t.len) {
         qr_buf_puts(&b, "null");
     } else if (p->cell_right && end && !*end && isfinite(v) && shortest(t.data, v)) {
@@ -596,7 +598,8 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
         if (p.bullets.len)
-            member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
+            member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
+                qr_buf_putc(b, ']');
         if (p.quote.len) member(b, &comma, "\"quote\":"), qr_buf_puts(b, p.quote.data);
         if (p.attribution.len)
             member(b, &comma, "\"attribution\":"), qr_buf_puts(b, p.attribution.data);

@@ -243,8 +243,9 @@ typedef struct spec_in {
 
 /* Specs from this size on stream when rendered from a file to .xlsx; the
  * other spreadsheets compile their rows as read, in one pass that keeps
- * them all (QR_STREAM_ALL). QUIRE_XLSX_STREAM=1 streams every one from a
- * file, =all takes the one pass, =0 the tree path (tests compare them). */
+ * them all (QR_STREAM_ALL). qr_render_opts.xlsx_stream ALWAYS streams every
+ * one from a file, ALL takes the one pass, NEVER the tree path (tests
+ * compare them; the CLI sets it from QUIRE_XLSX_STREAM=1, all or 0). */
 #define STREAM_MIN ((size_t)32 << 20)
 
 typedef struct text_in {
@@ -278,12 +279,11 @@ static qr_status stream_run(void *src, qr_row_emit emit, void *ectx)
 
 /* Pass 1 when the spec streams: 1 with *doc and *st (errors reported), or
  * 0 when the tree path compiles it (the file rewound). */
-static int stream_compile(const spec_in *in, qr_format format, const qr_compile_opts *co,
+static int stream_compile(const spec_in *in, qr_format format, const qr_compile_opts *co, int mode,
                           streamed *sd, qr_doc **doc, qr_result *res, qr_status *st)
 {
-    const char *env = getenv("QUIRE_XLSX_STREAM");
-    if (env && strcmp(env, "0") == 0) return 0;
-    int force = env && strcmp(env, "1") == 0, all = env && strcmp(env, "all") == 0;
+    if (mode == QR_XLSX_STREAM_NEVER) return 0;
+    int force = mode == QR_XLSX_STREAM_ALWAYS, all = mode == QR_XLSX_STREAM_ALL;
     int how =
         in->rewind && format == QR_FORMAT_XLSX && !all && (force || in->file_size >= STREAM_MIN)
             ? (force ? QR_STREAM_FORCE : 0)
@@ -306,6 +306,14 @@ static int stream_compile(const spec_in *in, qr_format format, const qr_compile_
         *st = qr_errlist_add(&res->errors, QR_E_IO, "", "cannot read the spec", NULL);
         return 1;
     }
+    return 0;
+}
+
+/* Whether a document has a toc block (the docx then needs page numbers). */
+static int has_toc(const qr_doc *doc)
+{
+    for (size_t i = 0; i < doc->n_blocks; i++)
+        if (doc->blocks[i].type == QR_BLOCK_TOC) return 1;
     return 0;
 }
 
@@ -343,8 +351,9 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     qr_doc *doc = NULL;
     qr_status st = QR_OK;
     streamed sd = {0};
-    int by_stream = kind == QR_KIND_SPREADSHEET && !sniffed &&
-                    stream_compile(in, format, &co, &sd, &doc, res, &st);
+    int by_stream =
+        kind == QR_KIND_SPREADSHEET && !sniffed &&
+        stream_compile(in, format, &co, opts ? opts->xlsx_stream : 0, &sd, &doc, res, &st);
     if (!by_stream)
         st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
              : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
@@ -363,6 +372,12 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (!be) {
         qr_doc_free(doc);
         qr_stream_free(sd.s);
+        const char *why = qr_backend_error(format);
+        if (*why) /* a module that is absent, broken or from another build */
+            return qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
+                                   "reinstall quire so that the binary and its modules come from "
+                                   "one build",
+                                   "%s", why);
         qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
                         "this build of quire has no such backend", "the .%s backend is not built",
                         qr_format_ext(format));
@@ -384,10 +399,35 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.page_first = opts && opts->page_first > 0 ? opts->page_first : 0;
     ctx.page_last = opts && opts->page_last >= ctx.page_first ? opts->page_last : 0;
     ctx.epoch = qr_output_epoch();
+    ctx.threads = opts && opts->threads > 0 ? opts->threads : 0;
+    ctx.stats = &res->stats;
     sd.doc = doc;
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
+    size_t *pages = NULL;
+    if (format == QR_FORMAT_DOCX && st == QR_OK && has_toc(doc)) {
+        /* a table of contents shows quire's own page numbers: the PDF
+         * layout's (no PDF is written) */
+        const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
+        pages = calloc(doc->n_blocks, sizeof *pages);
+        if (pdf && pages) {
+            qr_render_ctx lc = ctx;
+            qr_errlist lw = {0}, le = {0}; /* the docx reports the same things itself */
+            lc.warnings = &lw;
+            lc.errors = &le;
+            lc.block_pages_out = pages;
+            lc.layout_only = 1;
+            qr_buf nb = {0};
+            qr_sink ns;
+            qr_sink_init_buf(&ns, &nb);
+            if (pdf->render(&lc, &ns) == QR_OK) ctx.block_pages = pages;
+            qr_buf_free(&nb);
+            qr_errlist_clear(&lw);
+            qr_errlist_clear(&le);
+        }
+    }
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);
+    free(pages);
     if (st != QR_OK && sd.s && qr_stream_why(sd.s)[0])
         qr_errlist_addf(&res->errors, QR_E_SPEC, "", "render it again once it is written whole",
                         "the spec file changed while it was read: %s", qr_stream_why(sd.s));

@@ -44,6 +44,15 @@ typedef struct qr_render_ctx {
     int pages;                 /* set by the backend: pages, slides or sheets */
     long long epoch;           /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
     const qr_row_source *rows_src; /* xlsx: the rows of streamed sheets, or NULL */
+    int threads;                   /* qr_render_opts.threads: 0 = the CPUs, 1 = none */
+    qr_render_stats *stats;        /* how it ran, for the result */
+    /* documents with a table of contents: the 1-based page on which the PDF
+     * layout starts each of doc->blocks (docx's cached page numbers), or
+     * NULL. The PDF backend fills block_pages_out when it is set (n_blocks
+     * entries) and, with layout_only, stops after paginating. */
+    const size_t *block_pages;
+    size_t *block_pages_out;
+    int layout_only;
 } qr_render_ctx;
 
 typedef struct qr_backend {

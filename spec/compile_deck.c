@@ -183,6 +183,10 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
         return;
     }
     qr_cc_check_obj(cc, v, QR_SO_SLIDE, "a slide");
+    /* a Markdown body: compiled as the bullets, table and image it stands for */
+    json_t *md = NULL;
+    size_t e0 = cc->errs->count, w0 = cc->warns ? cc->warns->count : 0;
+    if (json_object_get(v, "markdown") && (md = qr_cc_md_slide(cc, v)) != NULL) v = md;
     json_t *layout = json_object_get(v, "layout");
     if (layout) {
         int found = -1;
@@ -243,6 +247,10 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
         else if (qr_cc_chart(cc, ch, QR_CC_CHART_SLIDE, c) == 0)
             s->chart = c;
         qr_cc_pop(cc, o);
+    }
+    if (md) {
+        qr_cc_md_slide_done(cc, e0, w0, s->path);
+        json_decref(md);
     }
 }
 

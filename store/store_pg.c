@@ -1129,17 +1129,19 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
     return d.st;
 }
 
-static qr_status pg_remove(qr_sb *sb, const char *id, qr_errlist *errs)
+static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
     if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     db_cmd(&d, "deleting the artifact", "BEGIN", 0, NULL);
     PGresult *r = db_q(&d, "deleting the artifact",
-                       "SELECT owner FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
+                       "SELECT owner, head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
                        (const char *[]){id}, -1, 0);
     char *owner = NULL;
     if (r && PQntuples(r) == 0) d.st = not_found(d.b, errs, id);
+    if (r && PQntuples(r) > 0 && if_version && atoi(PQgetvalue(r, 0, 1)) != if_version)
+        d.st = qr_store_head_conflict(errs, id, atoi(PQgetvalue(r, 0, 1)), if_version);
     if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
     PQclear(r);
     if (d.st == QR_OK && !owner) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);

@@ -32,8 +32,8 @@ extern "C" {
 
 #define QUIRE_VERSION "0.1.0"
 
-/* The spec kinds of DESIGN.md (the compiler's too: spec/tree.h includes this
- * header). document, pdf and html share one vocabulary. */
+/* The spec kinds (the compiler uses this enum too).
+ * document, pdf and html share one vocabulary. */
 typedef enum qr_kind {
     QR_KIND_DOCUMENT,     /* .docx */
     QR_KIND_SPREADSHEET,  /* .xlsx */
@@ -43,7 +43,7 @@ typedef enum qr_kind {
     QR_KIND_COUNT
 } qr_kind;
 
-/* The output formats (the backends' too: spec/backend.h). */
+/* The output formats (the backends use this enum too). */
 typedef enum qr_format {
     QR_FORMAT_DOCX,
     QR_FORMAT_XLSX,
@@ -66,12 +66,25 @@ typedef struct qr_render_opts {
     int notes;            /* .pdf/.png of a presentation: notes pages, each slide above its notes */
     int page_first, page_last; /* .pdf of a presentation or spreadsheet: only these pages
                                   (1-based, inclusive); 0, 0: every page */
-    size_t max_work;           /* units of the work budget: formulas, charts, pages (README "Work
-                                  budget"); 0: default 2^28 */
-    unsigned strict_layout;    /* layout report kinds that are errors: bits 1u << qr_layout_kind
-                                  (QR_LAYOUT_ALL: every kind); the render fails with QR_E_SPEC
-                                  at the item's pointer and writes nothing */
+    int threads;            /* helper threads (zip deflate, PDF measuring): 0 = as many as the CPUs,
+                               1 = the calling thread only; same bytes either way */
+    int xlsx_stream;        /* a spreadsheet spec read from a file: QR_XLSX_STREAM_AUTO (0: stream
+                               the rows of big specs), _NEVER, _ALWAYS, _ALL (tests, benchmarks) */
+    size_t max_work;        /* units of the work budget: formulas, charts, pages (README "Work
+                               budget"); 0: default 2^28 */
+    unsigned strict_layout; /* layout report kinds that are errors: bits 1u << qr_layout_kind
+                               (QR_LAYOUT_ALL: every kind); the render fails with QR_E_SPEC
+                               at the item's pointer and writes nothing */
 } qr_render_opts;
+
+enum { QR_XLSX_STREAM_AUTO, QR_XLSX_STREAM_NEVER, QR_XLSX_STREAM_ALWAYS, QR_XLSX_STREAM_ALL };
+
+/* How a render ran, for tests and benchmarks (qr_result.stats). */
+typedef struct qr_render_stats {
+    int threads;           /* threads the backend used (PDF: 2 when a helper measured) */
+    int faces_pinned;      /* PDF, two threads: font faces opened before they started */
+    int faces_pinned_late; /* and by them (0 unless the gathering missed one) */
+} qr_render_stats;
 
 /* ---- the layout report --------------------------------------------------------
  *
@@ -127,6 +140,7 @@ typedef struct qr_result {
     qr_errlist errors;
     qr_errlist warnings;
     qr_kind kind; /* the kind rendered: for .pdf and .png, the one the spec's shape says */
+    qr_render_stats stats;
     qr_layout_list layout;
 } qr_result;
 
@@ -212,6 +226,8 @@ typedef struct qr_read_opts {
     size_t max_input;    /* bytes of the file; 0: default 64 MiB */
     size_t max_unzipped; /* uncompressed bytes of a package; 0: default 1 GiB; SIZE_MAX: none */
     double max_ratio;    /* uncompressed/compressed bytes of one part; 0: default 500; < 0 none */
+    size_t max_output;   /* bytes of what is read (the spec, and the output written from it);
+                          * 0: default 64 MiB; SIZE_MAX: none. Past it: QR_E_LIMIT */
 } qr_read_opts;
 
 /** Read a file's bytes. kind (may be NULL) gets the spec's kind. Always

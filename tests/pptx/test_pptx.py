@@ -34,7 +34,7 @@ QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import check, done  # noqa: E402
-from shared import need  # noqa: E402
+from shared import need, need_tool  # noqa: E402
 
 NS = {
     "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
@@ -465,8 +465,7 @@ def in_page(text, page):
 
 
 def office(specs, files, tmp):
-    if not shutil.which("soffice"):
-        check(False, "office-smoke: LibreOffice (soffice) is not installed")
+    if not need_tool("soffice"):
         return
     smoke = need("tools/office-smoke")
     if not smoke:

@@ -35,7 +35,7 @@ SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import check, done  # noqa: E402
 from office import soffice_convert  # noqa: E402
-from shared import need  # noqa: E402
+from shared import need, need_tool  # noqa: E402
 
 
 def run(args):
@@ -182,7 +182,7 @@ def main():
 
     # LibreOffice's PDF export of quire's .pptx: where the titles sit
     lo = os.path.join(tmp, "lo")
-    if check(shutil.which("soffice") is not None, "soffice is installed"):
+    if need_tool("soffice"):
         soffice_convert("pdf", pptx, lo)
         compared = set()
         for case, (path, spec) in cases.items():
