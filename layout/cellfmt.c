@@ -3,6 +3,7 @@
  * the point, thousands, percent, scale, exponent, the literal text before
  * and after the number) or, for dates, walked token by token. */
 #include "cellfmt.h"
+#include "cnum.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,11 +45,11 @@ static void general(out *o, double v)
          * LibreOffice shows it), at most six */
         int prec = 0;
         while (prec < 5) {
-            snprintf(buf, sizeof buf, "%.*E", prec, v);
-            if (strtod(buf, NULL) == v) break;
+            qr_snprintf_c(buf, sizeof buf, "%.*E", prec, v);
+            if (qr_strtod_c(buf, NULL) == v) break;
             prec++;
         }
-        snprintf(buf, sizeof buf, "%.*E", prec, v);
+        qr_snprintf_c(buf, sizeof buf, "%.*E", prec, v);
         /* trim the mantissa's zeros: 1.00000E+21 -> 1E+21 */
         char *e = strchr(buf, 'E');
         char *m = e;
@@ -65,7 +66,7 @@ static void general(out *o, double v)
     int digits = 10 - (a >= 1 ? (int)floor(log10(a)) + 1 : 0);
     if (a < 1) digits = 10;
     if (digits < 0) digits = 0;
-    snprintf(buf, sizeof buf, "%.*f", digits, v);
+    qr_snprintf_c(buf, sizeof buf, "%.*f", digits, v);
     if (strchr(buf, '.')) {
         size_t n = strlen(buf);
         while (n && buf[n - 1] == '0')
@@ -266,8 +267,8 @@ static double round_away(double a, int digits)
     if (digits > 15) return a;
     double p = pow(10, digits);
     char buf[64];
-    snprintf(buf, sizeof buf, "%.15g", a * p);
-    return floor(strtod(buf, NULL) + 0.5) / p;
+    qr_snprintf_c(buf, sizeof buf, "%.15g", a * p);
+    return floor(qr_strtod_c(buf, NULL) + 0.5) / p;
 }
 
 /* |v| with the digits of ns; the sign is the caller's. */
@@ -281,12 +282,12 @@ static void put_number(out *o, const numspec *ns, double a)
             e = (int)floor(log10(a)) - (id - 1);
             a /= pow(10, e);
             double lim = pow(10, id);
-            snprintf(buf, sizeof buf, "%.*f", ns->frac_digits, a);
-            if (strtod(buf, NULL) >= lim) a /= 10, e++;
+            qr_snprintf_c(buf, sizeof buf, "%.*f", ns->frac_digits, a);
+            if (qr_strtod_c(buf, NULL) >= lim) a /= 10, e++;
         }
     }
     a = round_away(a, ns->frac_digits);
-    snprintf(buf, sizeof buf, "%.*f", ns->frac_digits, a);
+    qr_snprintf_c(buf, sizeof buf, "%.*f", ns->frac_digits, a);
     char *dot = strchr(buf, '.');
     char *ip = buf;
     size_t il = dot ? (size_t)(dot - buf) : strlen(buf);

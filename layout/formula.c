@@ -4,8 +4,14 @@
  * cells, and a referenced formula is evaluated on demand and remembered,
  * so each formula is computed once. A formula met again while it is being
  * computed is a cycle: it and everything that needs it get no value.
+ *
+ * Every step draws on the document's work budget (budget.h): a formula
+ * evaluated, each row a range spans and each of its cells, each 16 bytes of
+ * a string built. A string result is at most Excel's 32,767 characters
+ * (#VALUE! past it), built once in a growing buffer (no copy per operand).
  */
 #include "formula.h"
+#include "cnum.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -26,9 +32,8 @@ typedef struct val {
     uint32_t r0, c0, r1, c1;
 } val;
 
-#define MAX_DEPTH 1000    /* nested references evaluated on demand */
-#define MAX_WORK 20000000 /* formula evaluations in all, retries included */
-#define MAX_NEST 256      /* parentheses, arguments and signs nested in one formula */
+#define MAX_DEPTH 1000 /* nested references evaluated on demand */
+#define MAX_NEST 256   /* parentheses, arguments and signs nested in one formula */
 #define MAX_ARGS 64
 
 /* A formula's evaluation state, kept beside it (open addressing by address). */
@@ -46,10 +51,11 @@ typedef struct ev {
     slot *slots;
     size_t cap;
     int depth;
-    int cycle; /* a cycle was met */
-    int deep;  /* MAX_DEPTH was hit in the current top-level evaluation */
-    int retry; /* some formula is ST_RETRY */
-    long work;
+    int cycle;       /* a cycle was met */
+    int deep;        /* MAX_DEPTH was hit in the current top-level evaluation */
+    int retry;       /* some formula is ST_RETRY */
+    qr_budget *work; /* the document's (budget.h) */
+    int over;        /* the budget ran out: nothing more is computed */
     int oom;
 } ev;
 
@@ -85,6 +91,15 @@ static val v_str(const char *s, size_t n)
     return (val){.t = V_STR, .s = s, .len = n};
 }
 
+/* Characters of UTF-8 text as Excel counts them (UTF-16 units). */
+static size_t utf16_units(const char *s, size_t n)
+{
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) u += (unsigned char)s[i] >= 0xF0 ? 2 : 1;
+    return u;
+}
+
 /* ---- state of formulas ------------------------------------------------------------ */
 
 static slot *find_slot(ev *e, const qr_formula *f)
@@ -115,11 +130,14 @@ static val formula_value(ev *e, size_t sheet, const qr_formula *fc)
         if (s->st == ST_BUSY) e->cycle = 1;
         return v_none();
     }
-    if (e->depth >= MAX_DEPTH || e->work >= MAX_WORK) {
+    if (e->over || qr_budget_take(e->work, 1)) {
+        e->over = 1;
+        return v_none();
+    }
+    if (e->depth >= MAX_DEPTH) {
         e->deep = 1;
         return v_none();
     }
-    e->work++;
     s->f = f;
     s->st = ST_BUSY;
     e->depth++;
@@ -129,6 +147,14 @@ static val formula_value(ev *e, size_t sheet, const qr_formula *fc)
         s->st = e->deep ? ST_RETRY : ST_NONE;
         e->retry |= e->deep;
         return v;
+    }
+    if (v.t == V_STR && (v.len > 4 * (size_t)QR_FORMULA_MAX_CHARS ||
+                         utf16_units(v.s, v.len) > QR_FORMULA_MAX_CHARS))
+        v = v_err(E_VALUE); /* a long text cell named alone (=A1): not a cell value */
+    if (v.t == V_STR && qr_budget_take(e->work, v.len / 16 + 1)) {
+        e->over = 1;
+        s->st = ST_NONE;
+        return v_none();
     }
     f->has_value = 1;
     f->is_error = v.t == V_ERR;
@@ -210,7 +236,7 @@ static int to_num(val v, double *d, val *fail)
         memcpy(buf, v.s + i, n - i);
         buf[n - i] = '\0';
         char *end;
-        double x = strtod(buf, &end);
+        double x = qr_strtod_c(buf, &end);
         if (*end || buf[0] == 'n' || buf[0] == 'N' || buf[0] == 'i' || buf[0] == 'I') break;
         *d = x;
         return 0;
@@ -227,7 +253,7 @@ static int to_num(val v, double *d, val *fail)
 /* The text of v into the arena: 0, or -1 with *fail. */
 static int to_str(ev *e, val v, const char **s, size_t *n, val *fail)
 {
-    static char tmp[32];
+    char tmp[32]; /* on this stack: two threads evaluate at once */
     switch (v.t) {
     case V_STR:
         *s = v.s;
@@ -243,7 +269,7 @@ static int to_str(ev *e, val v, const char **s, size_t *n, val *fail)
         return 0;
     case V_NUM: {
         /* General format: 15 significant digits, as Excel shows */
-        snprintf(tmp, sizeof tmp, "%.15G", v.n == 0 ? 0.0 : v.n);
+        qr_snprintf_c(tmp, sizeof tmp, "%.15G", v.n == 0 ? 0.0 : v.n);
         char *ex = strchr(tmp, 'E');
         if (ex && (ex[1] == '+' || ex[1] == '-') && ex[2] == '0')
             memmove(ex + 2, ex + 3, strlen(ex + 3) + 1);
@@ -391,7 +417,7 @@ static val primary(cur *k)
     }
     if ((*p >= '0' && *p <= '9') || *p == '.') {
         char *end;
-        double d = strtod(p, &end);
+        double d = qr_strtod_c(p, &end);
         if (end == p) return v_none();
         k->p = end;
         return v_num(d);
@@ -555,31 +581,79 @@ static val add(cur *k)
     }
 }
 
-static val concat2(cur *k, val a, val b)
+/* A string built from operands (& and CONCAT): the text grows in one buffer
+ * and is copied into the arena once. No value (NONE) anywhere wins, then the
+ * first error; past QR_FORMULA_MAX_CHARS the result is #VALUE!. */
+typedef struct sbuild {
+    qr_buf b;
+    size_t chars; /* UTF-16 units, as Excel counts */
+    int none, failed;
+    val fail;
+} sbuild;
+
+static void sb_add(cur *k, sbuild *sb, val v)
 {
-    a = deref(k, a), b = deref(k, b);
-    if (a.t == V_NONE || b.t == V_NONE) return v_none();
-    const char *s, *t;
-    size_t n, m;
+    v = deref(k, v);
+    if (v.t == V_NONE) sb->none = 1;
+    if (sb->none || sb->failed) return;
+    const char *t;
+    size_t m;
     val f;
-    if (to_str(k->e, a, &s, &n, &f) || to_str(k->e, b, &t, &m, &f)) return f;
-    char *c = qr_arena_alloc(&k->e->doc->arena, n + m + 1);
-    if (!c) return k->e->oom = 1, v_none();
-    memcpy(c, s, n);
-    memcpy(c + n, t, m);
-    c[n + m] = '\0';
-    return v_str(c, n + m);
+    if (to_str(k->e, v, &t, &m, &f)) {
+        if (f.t == V_NONE)
+            sb->none = 1;
+        else
+            sb->failed = 1, sb->fail = f;
+        return;
+    }
+    if (qr_budget_take(k->e->work, m / 16 + 1)) {
+        k->e->over = 1;
+        sb->none = 1;
+        return;
+    }
+    size_t u = utf16_units(t, m);
+    if (sb->chars + u > QR_FORMULA_MAX_CHARS) {
+        sb->failed = 1, sb->fail = v_err(E_VALUE);
+        return;
+    }
+    sb->chars += u;
+    if (m && qr_buf_append(&sb->b, t, m)) {
+        k->e->oom = 1;
+        sb->none = 1;
+    }
+}
+
+static val sb_end(cur *k, sbuild *sb)
+{
+    val v = sb->none ? v_none() : sb->failed ? sb->fail : v_str("", 0);
+    if (v.t == V_STR && sb->b.len) {
+        char *c = qr_arena_alloc(&k->e->doc->arena, sb->b.len + 1);
+        if (!c) {
+            k->e->oom = 1;
+            v = v_none();
+        } else {
+            memcpy(c, sb->b.data, sb->b.len);
+            c[sb->b.len] = '\0';
+            v = v_str(c, sb->b.len);
+        }
+    }
+    qr_buf_free(&sb->b);
+    return v;
 }
 
 static val cat(cur *k)
 {
     val a = add(k);
-    for (;;) {
-        ws(k);
-        if (*k->p != '&') return a;
+    ws(k);
+    if (*k->p != '&') return a;
+    sbuild sb = {0};
+    sb_add(k, &sb, a);
+    while (*k->p == '&') {
         k->p++;
-        a = concat2(k, a, add(k));
+        sb_add(k, &sb, add(k));
+        ws(k);
     }
+    return sb_end(k, &sb);
 }
 
 /* Excel's order across types: numbers < text < booleans; text ignores case. */
@@ -700,6 +774,17 @@ static void agg_add(agg *a, double d)
     a->count++;
 }
 
+/* Draw a range's row r on the budget: the row and the cells of it the
+ * range covers. 0, or -1 (e->over) when the budget is spent. */
+static int range_row_cost(ev *e, const qr_sheet *sh, const val *v, uint32_t r)
+{
+    uint64_t cells = 0;
+    uint32_t n = sh->rows[r].n;
+    if (v->c0 < n) cells = (uint64_t)(v->c1 < n ? v->c1 : n - 1) - v->c0 + 1;
+    if (qr_budget_take(e->work, 1 + cells)) return e->over = 1, -1;
+    return 0;
+}
+
 /* 0, or -1 with *fail (errors propagate unless soft: COUNT and COUNTA). */
 static int aggregate(cur *k, const val *args, size_t n, agg *a, int soft, val *fail)
 {
@@ -709,7 +794,8 @@ static int aggregate(cur *k, const val *args, size_t n, agg *a, int soft, val *f
         if (v.t == V_NONE) return *fail = v, -1;
         if (v.t == V_RANGE) {
             const qr_sheet *sh = &k->e->doc->sheets[v.sheet];
-            for (uint32_t r = v.r0; r <= v.r1 && r < sh->n_rows; r++)
+            for (uint32_t r = v.r0; r <= v.r1 && r < sh->n_rows; r++) {
+                if (range_row_cost(k->e, sh, &v, r)) return *fail = v_none(), -1;
                 for (uint32_t c = v.c0; c <= v.c1 && c < sh->rows[r].n; c++) {
                     val x = cell_value(k->e, v.sheet, r, c);
                     if (x.t == V_NONE) return *fail = x, -1;
@@ -717,6 +803,7 @@ static int aggregate(cur *k, const val *args, size_t n, agg *a, int soft, val *f
                     if (x.t == V_ERR && !soft) return *fail = x, -1;
                     if (x.t == V_NUM) agg_add(a, x.n);
                 }
+            }
             continue;
         }
         a->counta++;
@@ -758,6 +845,7 @@ static val upper_lower(cur *k, val v, int upper)
     size_t n;
     val f;
     if (to_str(k->e, v, &s, &n, &f)) return f;
+    if (qr_budget_take(k->e->work, n / 16 + 1)) return k->e->over = 1, v_none();
     char *c = qr_arena_alloc(&k->e->doc->arena, n + 1);
     if (!c) return k->e->oom = 1, v_none();
     for (size_t i = 0; i < n; i++) {
@@ -831,8 +919,8 @@ static val call(cur *k, const char *w, size_t wn)
         double p = pow(10, digits < 0 ? -digits : digits);
         double s = digits < 0 ? fabs(x) / p : fabs(x) * p;
         char buf[64];
-        snprintf(buf, sizeof buf, "%.15g", s); /* 2.675 * 100 = 267.49999...: 267.5 */
-        s = floor(strtod(buf, NULL) + 0.5);
+        qr_snprintf_c(buf, sizeof buf, "%.15g", s); /* 2.675 * 100 = 267.49999...: 267.5 */
+        s = floor(qr_strtod_c(buf, NULL) + 0.5);
         s = digits < 0 ? s * p : s / p;
         return v_num(x < 0 ? -s : s);
     }
@@ -861,7 +949,8 @@ static val call(cur *k, const char *w, size_t wn)
             val v = args[i];
             if (v.t == V_RANGE) {
                 const qr_sheet *sh = &k->e->doc->sheets[v.sheet];
-                for (uint32_t r = v.r0; r <= v.r1 && r < sh->n_rows; r++)
+                for (uint32_t r = v.r0; r <= v.r1 && r < sh->n_rows; r++) {
+                    if (range_row_cost(k->e, sh, &v, r)) return v_none();
                     for (uint32_t c = v.c0; c <= v.c1 && c < sh->rows[r].n; c++) {
                         val xv = cell_value(k->e, v.sheet, r, c);
                         if (xv.t == V_NONE || xv.t == V_ERR) return xv;
@@ -869,6 +958,7 @@ static val call(cur *k, const char *w, size_t wn)
                         any = 1;
                         acc = and? acc && xv.n != 0 : acc || xv.n != 0;
                     }
+                }
                 continue;
             }
             int b;
@@ -886,33 +976,31 @@ static val call(cur *k, const char *w, size_t wn)
     }
     if (NAME("CONCAT") || NAME("CONCATENATE")) {
         ARGS(1, MAX_ARGS);
-        val acc = v_str("", 0);
-        for (size_t i = 0; i < n; i++) {
+        sbuild sb = {0};
+        for (size_t i = 0; i < n && !sb.none && !sb.failed; i++) {
             val v = args[i];
             if (v.t == V_RANGE && NAME("CONCAT")) {
                 const qr_sheet *sh = &k->e->doc->sheets[v.sheet];
-                for (uint32_t r = v.r0; r <= v.r1 && r < sh->n_rows; r++)
-                    for (uint32_t c = v.c0; c <= v.c1 && c < sh->rows[r].n; c++) {
-                        acc = concat2(k, acc, cell_value(k->e, v.sheet, r, c));
-                        if (acc.t != V_STR) return acc;
-                    }
+                for (uint32_t r = v.r0; r <= v.r1 && r < sh->n_rows && !sb.none && !sb.failed;
+                     r++) {
+                    if (range_row_cost(k->e, sh, &v, r)) sb.none = 1;
+                    for (uint32_t c = v.c0;
+                         c <= v.c1 && c < sh->rows[r].n && !sb.none && !sb.failed; c++)
+                        sb_add(k, &sb, cell_value(k->e, v.sheet, r, c));
+                }
                 continue;
             }
-            acc = concat2(k, acc, v);
-            if (acc.t != V_STR) return acc;
+            sb_add(k, &sb, v);
         }
-        return acc;
+        return sb_end(k, &sb);
     }
     if (NAME("LEN")) {
         ARGS(1, 1);
         const char *s;
         size_t len;
         if (to_str(k->e, deref(k, args[0]), &s, &len, &f)) return f;
-        size_t chars = 0;
-        for (size_t i = 0; i < len; i++)
-            if (((unsigned char)s[i] & 0xC0) != 0x80)
-                chars += ((unsigned char)s[i] >= 0xF0) ? 2 : 1;
-        return v_num((double)chars); /* UTF-16 units, as Excel counts */
+        if (qr_budget_take(k->e->work, len / 16 + 1)) return k->e->over = 1, v_none();
+        return v_num((double)utf16_units(s, len)); /* UTF-16 units, as Excel counts */
     }
     if (NAME("UPPER") || NAME("LOWER")) {
         ARGS(1, 1);
@@ -968,6 +1056,7 @@ static int ev_open(ev *e, qr_doc *doc, long long epoch)
 {
     memset(e, 0, sizeof *e);
     e->doc = doc;
+    e->work = &doc->work;
     e->epoch = epoch;
     size_t count = 0;
     for (size_t s = 0; s < doc->n_sheets; s++)
@@ -997,7 +1086,7 @@ static void eval_cell(ev *e, size_t s, size_t r, uint32_t c, qr_errlist *warning
 {
     const qr_sheet *sh = &e->doc->sheets[s];
     const qr_cell *cell = &sh->rows[r].cells[c];
-    if (cell->type != QR_CELL_FORMULA || cell->v.formula->has_value) return;
+    if (cell->type != QR_CELL_FORMULA || cell->v.formula->has_value || e->over) return;
     e->cycle = e->deep = 0;
     val v = formula_value(e, s, cell->v.formula);
     if (v.t == V_NONE && e->cycle && !e->deep && warnings) {
@@ -1011,7 +1100,8 @@ static void eval_cell(ev *e, size_t s, size_t r, uint32_t c, qr_errlist *warning
     }
 }
 
-qr_status qr_formula_eval_doc(qr_doc *doc, long long epoch, qr_errlist *warnings)
+qr_status qr_formula_eval_doc(qr_doc *doc, long long epoch, qr_errlist *warnings,
+                              qr_errlist *errors)
 {
     ev e;
     if (ev_open(&e, doc, epoch)) return QR_E_NOMEM;
@@ -1025,7 +1115,12 @@ qr_status qr_formula_eval_doc(qr_doc *doc, long long epoch, qr_errlist *warnings
             for (uint32_t c = doc->sheets[s].rows[r].n; c-- > 0;)
                 eval_cell(&e, s, r, c, warnings);
     free(e.slots);
-    return e.oom ? QR_E_NOMEM : QR_OK;
+    if (e.oom) return QR_E_NOMEM;
+    if (e.over) {
+        qr_budget_error(e.work, errors, "/sheets", "the formulas");
+        return qr_fail(QR_E_LIMIT);
+    }
+    return QR_OK;
 }
 
 qr_fresult qr_formula_eval(qr_doc *doc, size_t sheet, const char *text, long long epoch)

@@ -14,6 +14,11 @@
  * LibreOffice compute it on open (the workbook asks for a full
  * calculation). A value the spec gives wins and is never recomputed.
  * TODAY is the output epoch's day, so the bytes stay deterministic.
+ *
+ * The work is bounded by the document's budget (qr_doc.work, budget.h): a
+ * range costs the rows it spans and its cells, a string result its bytes.
+ * A string result is at most QR_FORMULA_MAX_CHARS characters (Excel's cell
+ * limit): a longer one is #VALUE!.
  */
 #ifndef QR_FORMULA_H
 #define QR_FORMULA_H
@@ -22,12 +27,17 @@
 #include <quire/error.h>
 #include "tree.h"
 
+/* Excel's limit on a cell's text, in UTF-16 units. */
+#define QR_FORMULA_MAX_CHARS 32767u
+
 /** Give every formula of doc's sheets without a spec value its computed
  *  value (has_value, value_type, num/str, is_error), strings in doc's
  *  arena. epoch: the output epoch (TODAY). Cycles are warned about (QR_OK
  *  entries in warnings, may be NULL) with the cell's JSON pointer. Returns
- *  QR_OK or QR_E_NOMEM. */
-qr_status qr_formula_eval_doc(qr_doc *doc, long long epoch, qr_errlist *warnings);
+ *  QR_OK, QR_E_NOMEM, or QR_E_LIMIT with the budget's error in errors (may
+ *  be NULL) when the work budget ran out. */
+qr_status qr_formula_eval_doc(qr_doc *doc, long long epoch, qr_errlist *warnings,
+                              qr_errlist *errors);
 
 /* One evaluation, for tests: the formula text (no '='), evaluated on doc's
  * sheet `sheet`. */

@@ -88,12 +88,22 @@ enum {
     QR_XLSX_WRAP = 4   /* text with a newline: <alignment wrapText="1"/> */
 };
 
+/* One cellXfs entry: a number format, flags and a look (its fmt unused). */
+typedef struct qr_xlsx_xf {
+    uint32_t fmt, flags;
+    qr_cellstyle look;
+} qr_xlsx_xf;
+
 typedef struct qr_xlsx_styles {
     const char *const *formats; /* doc->formats */
     size_t n_formats;
-    int32_t *xf_of;   /* [n_formats * 8]: (fmt, flags) -> xf index, -1 = unused yet */
-    uint32_t *xf_key; /* xf index -> fmt << 3 | flags; xf 0 is General, no flags */
+    int32_t *xf_of;  /* [n_formats * 8]: (fmt, flags) with no look -> xf index, -1 = unused yet */
+    qr_xlsx_xf *xfs; /* xf index -> its entry; xf 0 is General, no flags, no look */
     uint32_t n_xf, cap_xf;
+    uint32_t *lslots; /* xfs with a look: open addressing, xf index + 1, 0 = free */
+    uint32_t n_lslots;
+    const qr_doc *doc;   /* the looks (qr_sheet_cell_style), or NULL: the header row bold */
+    uint32_t theme[5];   /* the theme's colours of qr_sx_slot, 0xRRGGBB */
     uint32_t *numfmt_id; /* [n_formats]: numFmtId, 0 = not assigned yet */
     uint32_t *custom;    /* custom format indexes in id order (ids 164, 165, ...) */
     uint32_t n_custom;
@@ -102,10 +112,15 @@ typedef struct qr_xlsx_styles {
 
 int qr_xlsx_styles_init(qr_xlsx_styles *st, const char *const *formats, size_t n_formats);
 void qr_xlsx_styles_free(qr_xlsx_styles *st);
+/** Take doc's looks and its theme's colours (the built-in styles' slots). */
+void qr_xlsx_styles_theme(qr_xlsx_styles *st, const qr_doc *doc);
 /** The cellXfs index for number format fmt (index into formats; out of
  *  range counts as General) with flags, assigned on first use. On OOM
  *  returns 0 and sets st->oom. */
 uint32_t qr_xlsx_style_xf(qr_xlsx_styles *st, uint32_t fmt, unsigned flags);
+/** The same with a look (NULL or one that sets nothing: none). */
+uint32_t qr_xlsx_style_xf_look(qr_xlsx_styles *st, uint32_t fmt, unsigned flags,
+                               const qr_cellstyle *look);
 /** The numFmtId of a format: 0 General, a built-in id for the few codes
  *  every locale shows the same way ("0", "0.00", "#,##0", "#,##0.00", "0%",
  *  "0.00%", "0.00E+00", "@"), else 164 + n in first-use order. */
@@ -148,12 +163,18 @@ qr_status qr_xlsx_sheet_fill(void *ctx, qr_buf *chunk, int *done);
  *  nothing when the row has no non-empty cell. bold: the header row. */
 int qr_xlsx_write_row(qr_buf *b, const qr_row *row, size_t r, int bold, qr_xlsx_sst *sst,
                       qr_xlsx_styles *styles);
+/** The same for a row of sheet sh, each cell in its look (styles->doc's:
+ *  column, row, header and cell styles merged). */
+int qr_xlsx_write_sheet_row(qr_buf *b, const qr_sheet *sh, const qr_row *row, size_t r,
+                            qr_xlsx_sst *sst, qr_xlsx_styles *styles);
 /** Append the worksheet's elements before <sheetData> (declaration included). */
 int qr_xlsx_write_sheet_head(qr_buf *b, const qr_sheet *sh, int first);
 /** The same, with the number formats (doc->formats) the autofit measures
  *  numbers and dates with (qr_xlsx_write_sheet_head: General only). */
 int qr_xlsx_write_sheet_head_fmt(qr_buf *b, const qr_sheet *sh, int first,
                                  const char *const *formats, size_t n_formats);
+/** The same with the styles table: column styles get their xf. */
+int qr_xlsx_write_sheet_head_st(qr_buf *b, const qr_sheet *sh, int first, qr_xlsx_styles *styles);
 /** Append </sheetData> and the elements after it, closing </worksheet>. */
 int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh);
 

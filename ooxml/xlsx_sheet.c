@@ -196,31 +196,43 @@ static void write_sheet_format_pr(qr_buf *b)
 /* <x:cols>: one <col> per given width, in characters (Excel's maximum is
  * 255); a column the spec gives no width gets one from its content
  * (layout/sheet_fit.c) when that is wider than the default. */
-static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats, size_t n_formats)
+static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats, size_t n_formats,
+                       qr_xlsx_styles *styles)
 {
+    const qr_doc *doc = styles ? styles->doc : NULL;
+    size_t n_cl = doc && doc->n_looks > 1 ? sh->n_col_looks : 0;
     int any = 0;
     size_t n = sh->n_cols > QR_XLSX_MAX_COLS ? QR_XLSX_MAX_COLS : sh->n_cols;
     size_t given = sh->widths ? sh->n_widths : 0;
     if (given > QR_XLSX_MAX_COLS) given = QR_XLSX_MAX_COLS;
     if (given > n) n = given;
+    if (n_cl > n) n = n_cl;
     double *fit = n ? malloc(n * sizeof *fit) : NULL;
     if (fit) qr_sheet_autofit(sh, formats, n_formats, fit, n);
     for (size_t i = 0; i < n; i++) {
         double w = i < given ? sh->widths[i] : 0;
         if (!(w > 0)) w = fit ? fit[i] : 0;
-        if (!(w > 0)) continue;
+        uint32_t xf = 0;
+        if (i < n_cl && sh->col_looks[i] && sh->col_looks[i] < doc->n_looks)
+            xf = qr_xlsx_style_xf_look(styles, 0, 0, &doc->looks[sh->col_looks[i]]);
+        if (!(w > 0) && !xf) continue;
+        if (!(w > 0)) w = 8.43; /* Excel's default */
         if (w > 255) w = 255;
         char num[32];
         qr_xlsx_fmt_num(w, num);
         if (!any) qr_buf_puts(b, "<cols>");
         any = 1;
         /* <x:col> */
-        qr_buf_printf(b, "<col min=\"%zu\" max=\"%zu\" width=\"%s\" customWidth=\"1\"/>", i + 1,
-                      i + 1, num);
+        qr_buf_printf(b, "<col min=\"%zu\" max=\"%zu\" width=\"%s\"", i + 1, i + 1, num);
+        if (xf) qr_buf_printf(b, " style=\"%u\"", xf);
+        qr_buf_puts(b, " customWidth=\"1\"/>");
     }
     if (any) qr_buf_puts(b, "</cols>");
     free(fit);
 }
+
+static int head(qr_buf *b, const qr_sheet *sh, int first, const char *const *formats,
+                size_t n_formats, qr_xlsx_styles *styles);
 
 /* <x:worksheet> up to <x:sheetData> */
 int qr_xlsx_write_sheet_head(qr_buf *b, const qr_sheet *sh, int first)
@@ -231,12 +243,23 @@ int qr_xlsx_write_sheet_head(qr_buf *b, const qr_sheet *sh, int first)
 int qr_xlsx_write_sheet_head_fmt(qr_buf *b, const qr_sheet *sh, int first,
                                  const char *const *formats, size_t n_formats)
 {
+    return head(b, sh, first, formats, n_formats, NULL);
+}
+
+int qr_xlsx_write_sheet_head_st(qr_buf *b, const qr_sheet *sh, int first, qr_xlsx_styles *styles)
+{
+    return head(b, sh, first, styles->formats, styles->n_formats, styles);
+}
+
+static int head(qr_buf *b, const qr_sheet *sh, int first, const char *const *formats,
+                size_t n_formats, qr_xlsx_styles *styles)
+{
     qr_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
                    "<worksheet xmlns=\"" QR_NS_SML "\" xmlns:r=\"" QR_NS_REL "\">");
     write_dimension(b, sh);
     write_sheet_views(b, sh, first);
     write_sheet_format_pr(b);
-    write_cols(b, sh, formats, n_formats);
+    write_cols(b, sh, formats, n_formats, styles);
     qr_buf_puts(b, "<sheetData>");
     return b->oom ? -1 : 0;
 }
@@ -287,7 +310,8 @@ static char *put_num(char *p, double v)
 
 /* <x:c> (and its <x:f>, <x:v>) */
 static int write_c(qr_buf *b, const qr_cell *cell, uint32_t col, const char *rn, size_t rl,
-                   unsigned flags, qr_xlsx_sst *sst, qr_xlsx_styles *styles)
+                   unsigned flags, const qr_cellstyle *look, qr_xlsx_sst *sst,
+                   qr_xlsx_styles *styles)
 {
     char *p = qr_buf_reserve(b, CELL_MAX);
     if (!p) return -1;
@@ -303,8 +327,11 @@ static int write_c(qr_buf *b, const qr_cell *cell, uint32_t col, const char *rn,
         si = qr_xlsx_sst_add(sst, s ? s : "", s ? cell->len : 0);
         if (si < 0) return -1;
     }
-    if (cell->fmt || flags) {
-        uint32_t xf = qr_xlsx_style_xf(styles, cell->fmt, flags);
+    uint32_t fmt = cell->fmt;
+    if (look && !fmt && (look->set & QR_SX_FORMAT) && cell->type != QR_CELL_TEXT) fmt = look->fmt;
+    if (fmt || flags || (look && look->set)) {
+        uint32_t xf = look && look->set ? qr_xlsx_style_xf_look(styles, fmt, flags, look)
+                                        : qr_xlsx_style_xf(styles, fmt, flags);
         if (styles->oom) return -1;
         if (xf) {
             p = PUT(p, " s=\"");
@@ -371,46 +398,95 @@ static int write_c(qr_buf *b, const qr_cell *cell, uint32_t col, const char *rn,
         p = PUT(p, "</c>");
         break;
     }
-    case QR_CELL_EMPTY:
-        return 0; /* not reached: the caller skips empty cells */
+    case QR_CELL_EMPTY: /* a styled blank */
+        p = PUT(p, "/>");
+        break;
     }
     b->len = (size_t)(p - b->data);
     *p = '\0';
     return 0;
 }
 
-/* <x:row> */
-int qr_xlsx_write_row(qr_buf *b, const qr_row *row, size_t r, int bold, qr_xlsx_sst *sst,
-                      qr_xlsx_styles *styles)
+/* <x:row>: its attributes (r, a height for wrapped lines, its look's xf,
+ * hidden, outline level) */
+static int open_row(qr_buf *b, const qr_row *row, const char *rn, size_t rl, uint32_t row_xf)
+{
+    char *p = qr_buf_reserve(b, 160);
+    if (!p) return -1;
+    p = PUT(p, "<row r=\"");
+    p = put_lit(p, rn, rl);
+    /* a wrapped cell's lines all show: 15 pt (the default row) each */
+    unsigned lines = qr_sheet_row_lines(row);
+    if (row_xf) {
+        p = PUT(p, "\" s=\"");
+        p = put_u64(p, row_xf);
+        p = PUT(p, "\" customFormat=\"1");
+    }
+    if (lines > 1) {
+        p = PUT(p, "\" ht=\"");
+        p = put_u64(p, 15u * (lines < 409 / 15 ? lines : 409 / 15));
+        p = PUT(p, "\" customHeight=\"1");
+    }
+    if (row->hidden) p = PUT(p, "\" hidden=\"1");
+    if (row->outline) {
+        p = PUT(p, "\" outlineLevel=\"");
+        p = put_u64(p, row->outline);
+    }
+    p = PUT(p, "\">");
+    b->len = (size_t)(p - b->data);
+    return 0;
+}
+
+static int write_row_looks(qr_buf *b, const qr_sheet *sh, const qr_row *row, size_t r, int bold,
+                           qr_xlsx_sst *sst, qr_xlsx_styles *styles)
 {
     char rn[24];
     size_t rl = (size_t)(put_u64(rn, (uint64_t)r + 1) - rn);
     int open = 0;
     uint32_t n = row->n < QR_XLSX_MAX_COLS ? row->n : QR_XLSX_MAX_COLS;
-    unsigned flags = bold ? QR_XLSX_BOLD : 0;
+    const qr_doc *doc = styles->doc;
+    int looks = sh && doc && doc->n_looks > 1;
+    unsigned flags = bold && !looks ? QR_XLSX_BOLD : 0;
+    /* a row with nothing styled but its cells' own looks: the fast path */
+    int plain = !looks || (!sh->n_col_looks && !row->look && !(sh->header && r == 0));
+    uint32_t row_xf = 0;
+    if (looks && row->look && row->look < doc->n_looks) {
+        row_xf = qr_xlsx_style_xf_look(styles, 0, 0, &doc->looks[row->look]);
+        if (styles->oom) return -1;
+    }
+    if (row_xf || row->hidden || row->outline) {
+        if (open_row(b, row, rn, rl, row_xf)) return -1;
+        open = 1;
+    }
     for (uint32_t c = 0; c < n; c++) {
         const qr_cell *cell = &row->cells[c];
-        if (cell->type == QR_CELL_EMPTY) continue;
+        unsigned lk = qr_cell_look(cell);
+        if (cell->type == QR_CELL_EMPTY && !lk) continue;
         if (!open) {
-            char *p = qr_buf_reserve(b, 80);
-            if (!p) return -1;
-            p = PUT(p, "<row r=\"");
-            p = put_lit(p, rn, rl);
-            /* a wrapped cell's lines all show: 15 pt (the default row) each */
-            unsigned lines = qr_sheet_row_lines(row);
-            if (lines > 1) {
-                p = PUT(p, "\" ht=\"");
-                p = put_u64(p, 15u * (lines < 409 / 15 ? lines : 409 / 15));
-                p = PUT(p, "\" customHeight=\"1");
-            }
-            p = PUT(p, "\">");
-            b->len = (size_t)(p - b->data);
+            if (open_row(b, row, rn, rl, 0)) return -1;
             open = 1;
         }
-        if (write_c(b, cell, c, rn, rl, flags, sst, styles)) return -1;
+        qr_cellstyle cs, *look = NULL;
+        if (looks && (!plain || lk)) {
+            cs = qr_sheet_cell_style(doc, sh, r, row, c, cell);
+            look = &cs;
+        }
+        if (write_c(b, cell, c, rn, rl, flags, look, sst, styles)) return -1;
     }
     if (open && qr_buf_append(b, "</row>", 6)) return -1;
     return 0;
+}
+
+int qr_xlsx_write_row(qr_buf *b, const qr_row *row, size_t r, int bold, qr_xlsx_sst *sst,
+                      qr_xlsx_styles *styles)
+{
+    return write_row_looks(b, NULL, row, r, bold, sst, styles);
+}
+
+int qr_xlsx_write_sheet_row(qr_buf *b, const qr_sheet *sh, const qr_row *row, size_t r,
+                            qr_xlsx_sst *sst, qr_xlsx_styles *styles)
+{
+    return write_row_looks(b, sh, row, r, sh->header && r == 0, sst, styles);
 }
 
 /* ---- streaming ---------------------------------------------------------------------- */
@@ -421,8 +497,7 @@ static qr_status gen_block(qr_xlsx_sheet *w, qr_buf *b, size_t target)
 {
     const qr_sheet *sh = w->sh;
     if (w->stage == 0) {
-        if (qr_xlsx_write_sheet_head_fmt(b, sh, w->first, w->styles->formats, w->styles->n_formats))
-            return qr_fail(QR_E_NOMEM);
+        if (qr_xlsx_write_sheet_head_st(b, sh, w->first, w->styles)) return qr_fail(QR_E_NOMEM);
         w->stage = 1;
         w->next_row = 0;
     }
@@ -430,7 +505,7 @@ static qr_status gen_block(qr_xlsx_sheet *w, qr_buf *b, size_t target)
         size_t n_rows = sh->n_rows < QR_XLSX_MAX_ROWS ? sh->n_rows : QR_XLSX_MAX_ROWS;
         while (w->next_row < n_rows && b->len < target) {
             size_t r = w->next_row++;
-            if (qr_xlsx_write_row(b, &sh->rows[r], r, sh->header && r == 0, w->sst, w->styles))
+            if (qr_xlsx_write_sheet_row(b, sh, &sh->rows[r], r, w->sst, w->styles))
                 return qr_fail(QR_E_NOMEM);
         }
         if (w->next_row >= n_rows) w->stage = 2;

@@ -87,11 +87,10 @@ static int fail(qr_xlsx_feed *f, qr_status st)
 static int open_sheet(qr_xlsx_feed *f)
 {
     const qr_sheet *sh = &f->sheets[f->cur];
-    if (qr_xlsx_write_sheet_head_fmt(&f->blk, sh, f->cur == 0, f->styles->formats,
-                                     f->styles->n_formats))
+    if (qr_xlsx_write_sheet_head_st(&f->blk, sh, f->cur == 0, f->styles))
         return fail(f, QR_E_NOMEM);
     for (size_t r = 0; r < sh->stream_from && r < sh->n_held; r++)
-        if (qr_xlsx_write_row(&f->blk, &sh->rows[r], r, sh->header && r == 0, f->sst, f->styles))
+        if (qr_xlsx_write_sheet_row(&f->blk, sh, &sh->rows[r], r, f->sst, f->styles))
             return fail(f, QR_E_NOMEM);
     f->open = 1;
     return 0;
@@ -119,7 +118,7 @@ static int emit(void *ctx, size_t i, size_t r, const qr_row *row)
     if (!f->open && open_sheet(f)) return -1;
     const qr_sheet *sh = &f->sheets[i];
     size_t at = sh->stream_from + r;
-    if (qr_xlsx_write_row(&f->blk, row, at, sh->header && at == 0, f->sst, f->styles) || f->blk.oom)
+    if (qr_xlsx_write_sheet_row(&f->blk, sh, row, at, f->sst, f->styles) || f->blk.oom)
         return fail(f, QR_E_NOMEM);
     if (f->blk.len >= BLOCK_BYTES) return push(f, 0);
     return 0;

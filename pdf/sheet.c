@@ -12,7 +12,11 @@
  * cellfmt.h), right-aligned, "###" when they do not fit; booleans TRUE and
  * FALSE centred; formulas by their value (layout/formula.h). Text spills
  * into empty cells to its right, as Excel draws it, and is clipped at the
- * next filled cell. The footer holds the sheet's name and the page number.
+ * next filled cell. Cell looks (tree.h's qr_cellstyle, merged by
+ * qr_sheet_cell_style) are drawn: fills under the grid, borders over it,
+ * bold, italic, underline, text colour, horizontal and vertical alignment,
+ * wrapping and a look's number format.
+ * The footer holds the sheet's name and the page number.
  * A sheet's charts are drawn at their anchor cell, as large as the .xlsx
  * anchors them (432 x 252 pt by default), on a white chart area (pdf/
  * chart.c draws them); the pages reach as far as the charts do, and a chart
@@ -27,6 +31,7 @@
 #include <string.h>
 
 #include "cellfmt.h"
+#include "cellstyle.h"
 #include "preview.h"
 #include "sheet_fit.h"
 
@@ -249,12 +254,13 @@ static void free_plans(splan *p, size_t n)
 enum { AL_L, AL_R, AL_C };
 
 /* What the cell shows: text (into buf when formatted), its alignment and
- * its ink (a number format's colour section: [Red]; else black). */
-static const char *cell_display(const qr_doc *d, const qr_cell *c, char *buf, size_t cap,
-                                size_t *len, int *align, int *number, uint32_t *ink)
+ * the colour its number format's section names ([Red]; *has_ink 1). */
+static const char *cell_display(const qr_doc *d, const qr_cell *c, unsigned fmt_i, char *buf,
+                                size_t cap, size_t *len, int *align, int *number, uint32_t *ink,
+                                int *has_ink)
 {
-    *ink = 0;
-    const char *fmt = c->fmt && c->fmt < d->n_formats ? d->formats[c->fmt] : NULL;
+    *has_ink = 0;
+    const char *fmt = fmt_i && fmt_i < d->n_formats ? d->formats[fmt_i] : NULL;
     *number = 0;
     *align = AL_L;
     int type = c->type;
@@ -280,7 +286,7 @@ static const char *cell_display(const qr_doc *d, const qr_cell *c, char *buf, si
         *align = AL_R;
         if (fmt && strcmp(fmt, "@") == 0) fmt = NULL;
         *len = qr_cellfmt_number(fmt, num, buf, cap);
-        qr_cellfmt_color(fmt, num, ink);
+        *has_ink = qr_cellfmt_color(fmt, num, ink);
         return buf;
     case QR_CELL_BOOL:
         *align = AL_C;
@@ -319,8 +325,14 @@ static size_t band_items(size_t k, const size_t *b, size_t rep, size_t *items, s
     return n;
 }
 
+static void set_rgb(cairo_t *cr, uint32_t c)
+{
+    cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
+                         (c & 255) / 255.0);
+}
+
 static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t ci, double x,
-                       double y, double w, double h, double spill)
+                       double y, double w, double h, double spill, const qr_cellstyle *cs)
 {
     const qr_sheet *sh = p->sh;
     if (r >= sh->n_rows || ci >= sh->rows[r].n) return;
@@ -328,16 +340,30 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
     char buf[256];
     size_t len;
     int align, number;
-    uint32_t ink;
-    const char *s = cell_display(c->doc, cell, buf, sizeof buf, &len, &align, &number, &ink);
+    unsigned fmt = cell->fmt;
+    if (!fmt && (cs->set & QR_SX_FORMAT)) fmt = cs->fmt;
+    uint32_t fmt_ink = 0;
+    int has_fmt_ink;
+    const char *s = cell_display(c->doc, cell, fmt, buf, sizeof buf, &len, &align, &number,
+                                 &fmt_ink, &has_fmt_ink);
     if (!len) return;
-    int bold = sh->header && r == 0;
-    int wrap = cell->type == QR_CELL_TEXT && memchr(s, '\n', len) != NULL;
-    pd_style st = {.size = FONT, .bold = bold};
+    int bold = cs->bold;
+    int wrap = (cell->type == QR_CELL_TEXT && memchr(s, '\n', len) != NULL) ||
+               (cs->wrap && cell->type == QR_CELL_TEXT);
+    if (cs->align == QR_HA_LEFT) align = AL_L;
+    if (cs->align == QR_HA_CENTER) align = AL_C;
+    if (cs->align == QR_HA_RIGHT) align = AL_R;
+    uint32_t ink = qr_cellstyle_rgb(&c->style, cs->color, 0x000000);
+    if (has_fmt_ink) ink = fmt_ink; /* the format's colour section wins, as in Excel */
+    double ind = cs->indent * 7.5;  /* Excel indents by three character widths, about 7.5 pt */
+    if (ind > 0 && align == AL_L) x += ind, w -= ind;
+    if (ind > 0 && align == AL_R) w -= ind;
+    if (w < 2) w = 2;
+    pd_style st = {.size = FONT, .bold = bold, .italic = cs->italic, .has_rgb = 1, .rgb = ink};
     st.align = align == AL_R ? PD_ALIGN_END : align == AL_C ? PD_ALIGN_CENTER : PD_ALIGN_START;
     double inner = w - 2 * PAD;
     if (inner < 1) inner = 1;
-    if (p->af && !wrap && len < sizeof buf && ascii_only(s, len)) {
+    if (p->af && !wrap && !cs->italic && !cs->underline && len < sizeof buf && ascii_only(s, len)) {
         char txt[256], hashes[128];
         memcpy(txt, s, len);
         txt[len] = '\0';
@@ -362,8 +388,7 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
         double tx = align == AL_R ? x + w - PAD - tw : align == AL_C ? x + (w - tw) / 2 : x + PAD;
         cairo_rectangle(cr, x, y, align == AL_L ? w + spill : w, h);
         cairo_clip(cr);
-        cairo_set_source_rgb(cr, ((ink >> 16) & 255) / 255.0, ((ink >> 8) & 255) / 255.0,
-                             (ink & 255) / 255.0);
+        set_rgb(cr, ink);
         cairo_glyph_t *g = NULL;
         cairo_text_cluster_t *cl = NULL;
         int ng = 0, ncl = 0;
@@ -397,12 +422,57 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
     double clip_w = align == AL_L && !wrap ? w + spill : w;
     cairo_rectangle(cr, x, y, clip_w, h);
     cairo_clip(cr);
-    cairo_set_source_rgb(cr, ((ink >> 16) & 255) / 255.0, ((ink >> 8) & 255) / 255.0,
-                         (ink & 255) / 255.0);
+    set_rgb(cr, ink);
+    double th = 0;
+    for (size_t l = 0; l < t->n_lines; l++)
+        th += t->lines[l].height;
     double top = wrap ? y + 2 : y + (h - (t->n_lines ? t->lines[0].height : FONT)) / 2;
+    if (cs->valign == QR_VA_TOP) top = y + 2;
+    if (cs->valign == QR_VA_CENTER && wrap) top = y + (h - th) / 2;
+    if (cs->valign == QR_VA_BOTTOM && cs->set & QR_SX_VALIGN && wrap) top = y + h - 2 - th;
     for (size_t l = 0; l < t->n_lines; l++)
         qr_pv_line(cr, t, l, tx, top + t->lines[l].top + t->lines[l].ascent);
+    if (cs->underline && t->n_lines && !wrap) { /* one line under the text */
+        double base = top + t->lines[0].top + t->lines[0].ascent + 1.2;
+        set_rgb(cr, ink);
+        cairo_set_line_width(cr, 0.6);
+        cairo_move_to(cr, tx, base);
+        cairo_line_to(cr, tx + t->width, base);
+        cairo_stroke(cr);
+    }
     cairo_restore(cr);
+}
+
+/* A cell's borders: each side its kind (double: two thin lines). */
+static void paint_borders(cairo_t *cr, const qr_style *st, const qr_cellstyle *cs, double x0,
+                          double y0, double x1, double y1)
+{
+    if (!(cs->border[0] | cs->border[1] | cs->border[2] | cs->border[3])) return;
+    set_rgb(cr, qr_cellstyle_rgb(st, cs->border_color, 0x000000));
+    for (int s = 0; s < 4; s++) {
+        int kind = cs->border[s];
+        double lw = qr_cellstyle_border_pt(kind);
+        if (lw <= 0) continue;
+        double ax = s == 1 ? x1 : x0, ay = s == 3 ? y1 : y0;
+        double bx = s == 0 ? x0 : x1, by = s == 2 ? y0 : y1;
+        double dash[] = {kind == QR_BORDER_DOTTED ? 0.8 : 3, kind == QR_BORDER_DOTTED ? 1.2 : 1.5};
+        cairo_set_dash(cr, dash, kind == QR_BORDER_DASHED || kind == QR_BORDER_DOTTED ? 2 : 0, 0);
+        if (kind == QR_BORDER_DOUBLE) {
+            double off = 0.9; /* two 0.5 pt lines 1.8 pt apart, across the edge */
+            int vert = s < 2;
+            cairo_set_line_width(cr, 0.5);
+            cairo_move_to(cr, ax - (vert ? off : 0), ay - (vert ? 0 : off));
+            cairo_line_to(cr, bx - (vert ? off : 0), by - (vert ? 0 : off));
+            cairo_move_to(cr, ax + (vert ? off : 0), ay + (vert ? 0 : off));
+            cairo_line_to(cr, bx + (vert ? off : 0), by + (vert ? 0 : off));
+        } else {
+            cairo_set_line_width(cr, lw);
+            cairo_move_to(cr, ax, ay);
+            cairo_line_to(cr, bx, by);
+        }
+        cairo_stroke(cr);
+    }
+    cairo_set_dash(cr, NULL, 0, 0);
 }
 
 /* The charts over page (rb, cb), each where its anchor cell is, drawn
@@ -459,6 +529,25 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
         gr++;
     while (gc < nc && cols[gc] < (sh->n_cols ? sh->n_cols : 1))
         gc++;
+    /* the cells' looks: fills under the grid, borders over it */
+    const qr_doc *doc = c->doc;
+    int looks = doc->n_looks > 1;
+    qr_cellstyle *css = looks ? calloc(nr * nc > 0 ? nr * nc : 1, sizeof *css) : NULL;
+    if (looks && !css) looks = 0;
+    for (size_t i = 0; looks && i < nr; i++) {
+        const qr_row *row = rows[i] < sh->n_rows ? &sh->rows[rows[i]] : NULL;
+        for (size_t k = 0; k < nc; k++) {
+            const qr_cell *cell = row && cols[k] < row->n ? &row->cells[cols[k]] : NULL;
+            if (rows[i] >= sh->n_rows) continue;
+            qr_cellstyle *cs = &css[i * nc + k];
+            *cs = qr_sheet_cell_style(doc, sh, rows[i], row, cols[k], cell);
+            if (cs->fill) {
+                set_rgb(cr, qr_cellstyle_rgb(&c->style, cs->fill, 0xFFFFFF));
+                cairo_rectangle(cr, xs[k], ys[i], xs[k + 1] - xs[k], ys[i + 1] - ys[i]);
+                cairo_fill(cr);
+            }
+        }
+    }
     if (gr && gc) {
         cairo_set_line_width(cr, 0.5);
         uint32_t g = c->style.sheet_grid;
@@ -482,10 +571,16 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
             for (; j < nc && cell_empty(sh, rows[i], cols[j]); j++)
                 spill += p->colw[cols[j]];
             if (j == nc) spill += PAGE_W - MARGIN_X - xs[nc]; /* past the last column */
+            qr_cellstyle none = {0};
+            none.bold = sh->header && rows[i] == 0; /* a tree without looks */
             paint_cell(c, cr, p, rows[i], cols[k], xs[k], ys[i], xs[k + 1] - xs[k],
-                       ys[i + 1] - ys[i], spill);
+                       ys[i + 1] - ys[i], spill, css ? &css[i * nc + k] : &none);
         }
     }
+    for (size_t i = 0; css && i < nr; i++)
+        for (size_t k = 0; k < nc; k++)
+            paint_borders(cr, &c->style, &css[i * nc + k], xs[k], ys[i], xs[k + 1], ys[i + 1]);
+    free(css);
     paint_charts(c, cr, p, rb, cb);
     /* the footer: sheet name and page number */
     char foot[512];

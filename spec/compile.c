@@ -49,6 +49,7 @@ void qr_limits_default(qr_limits *l)
     l->max_blocks = 1000000;
     l->max_output = 512u << 20;
     l->max_table_cells = 100000;
+    l->max_work = (size_t)QR_WORK_DEFAULT;
 }
 
 void qr_compile_opts_default(qr_compile_opts *o)
@@ -507,6 +508,7 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
     }
     if (!cs) doc->arena = a;
     doc->kind = kind;
+    qr_budget_init(&doc->work, lim->max_work);
     qr_cc cc = {.doc = doc,
                 .a = &doc->arena,
                 .errs = errs,
@@ -570,6 +572,7 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
     }
     json_decref(root);
     free(cc.path);
+    free(cc.fixes);
 
     if (cc.warns && cc.n_warnings > QR_CC_MAX_WARNINGS)
         qr_errlist_addf(cc.warns, QR_OK, "", "fix the warnings listed first",

@@ -39,6 +39,7 @@ typedef struct qr_limits {
     size_t max_output;      /* bytes of rendered output (512 MiB) */
     size_t max_table_cells; /* cells in all tables of a document or deck (100,000):
                              * laid out, unlike sheet cells, so far costlier */
+    size_t max_work;        /* units of the render's work budget (budget.h, 2^28) */
 } qr_limits;
 
 typedef struct qr_compile_opts {

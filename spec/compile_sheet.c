@@ -27,6 +27,7 @@
 #include "schema.h"
 #include "casefold.h"
 #include "civil.h"
+#include "formula_check.h"
 
 /* Keys: the schema table's (schema_table.c). */
 
@@ -68,6 +69,7 @@ static int fmt_grow(fmt_table *t)
 
 void qr_cc_fmts_free(qr_cc_fmts *t)
 {
+    qr_cc_looks_free(t);
     free(t->items);
     free(t->slots);
     memset(t, 0, sizeof *t);
@@ -266,6 +268,10 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
     uint16_t fmt = 0;
     int fr = cell_format(cc, ft, v, &fmt);
     if (fr < 0) bad = 1;
+    unsigned look = 0;
+    int lr = qr_cc_look(cc, ft, v, &look);
+    if (lr < 0) bad = 1;
+    qr_cell_set_look(c, look);
     if (date && (value || formula)) {
         qr_cc_err(cc, "a cell is one of {\"value\"}, {\"date\"} or {\"formula\", \"value\"?}",
                   "\"date\" cannot be combined with \"%s\"", value ? "value" : "formula");
@@ -288,6 +294,15 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
                 qr_cc_err(cc, NULL, "a formula has at most %u characters (Excel's limit)",
                           MAX_FORMULA_LEN);
                 s = NULL;
+            } else {
+                qr_fcheck why;
+                int r = qr_formula_check(s, n, cc->allow_external > 0, &why);
+                if (r == QR_FC_POLICY && cc->allow_external < 0) {
+                    cc->policy_later = 1; /* the workbook's key is not read yet */
+                } else if (r != QR_FC_OK) {
+                    qr_cc_err(cc, why.hint, "%s", why.message);
+                    s = NULL;
+                }
             }
         }
         qr_cc_pop(cc, o);
@@ -337,6 +352,10 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
         c->type = QR_CELL_DATE;
         c->fmt = fmt;
         c->v.num = serial;
+        return bad ? -1 : 0;
+    }
+    if (!value && lr > 0 && !fr) { /* a styled empty cell: a total row's blank, a shaded input */
+        c->type = QR_CELL_EMPTY;
         return bad ? -1 : 0;
     }
     if (!value) {
@@ -428,11 +447,84 @@ static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
 
 /* ---- rows --------------------------------------------------------------------------- */
 
+/* A row object {"style": ..., look properties, "cells": [...]}: its look
+ * into dst, its cells array returned (NULL: reported). */
+static json_t *row_object(qr_cc *cc, qr_cc_fmts *ft, json_t *row, size_t r, qr_row *dst)
+{
+    size_t o = qr_cc_push_index(cc, r);
+    int bad = qr_cc_check_obj(cc, row, QR_SO_ROW, "a row object") > 0;
+    unsigned look = 0;
+    if (qr_cc_look(cc, ft, row, &look) < 0) bad = 1;
+    dst->look = (uint16_t)look;
+    json_t *cells = json_object_get(row, "cells");
+    if (!cells) {
+        if (!bad)
+            qr_cc_missing(cc, "cells", "a row object is {\"style\": \"total\", \"cells\": [...]}");
+        bad = 1;
+    } else if (!json_is_array(cells)) {
+        qr_cc_err_key(cc, "cells", "cells is an array of cells: [\"Total\", 1200.5]",
+                      "expected an array of cells, got %s", qr_cc_type_name(cells));
+        bad = 1;
+    }
+    qr_cc_pop(cc, o);
+    return bad ? NULL : cells;
+}
+
 int qr_cc_sheet_row(qr_cc *cc, qr_cc_fmts *ft, json_t *row, size_t r, qr_row *dst, size_t *n_cols)
 {
+    if (json_is_object(row)) {
+        json_t *cells = row_object(cc, ft, row, r, dst);
+        if (!cells) return 0;
+        /* the cells' paths are rows/r/cells/c */
+        size_t o = qr_cc_push_index(cc, r);
+        qr_cc_push_key(cc, "cells");
+        size_t n = json_array_size(cells);
+        int res = 0;
+        if (n > EXCEL_COLS) {
+            qr_cc_err(cc, NULL, "%zu cells; a row has at most %u (Excel's limit)", n, EXCEL_COLS);
+        } else if (!qr_cc_count_cells(cc, n)) {
+            res = -1;
+        } else if (n) {
+            qr_cell *cs = qr_arena_array(cc->a, n, sizeof *cs);
+            if (!cs) {
+                qr_cc_oom(cc);
+                res = -1;
+            } else {
+                for (size_t c = 0; c < n; c++) { /* styled rows are few: the slow path */
+                    json_t *v = json_array_get(cells, c);
+                    size_t o2 = qr_cc_push_index(cc, c);
+                    if (json_is_array(v)) {
+                        qr_cc_err(cc, "put one value per cell", "a cell cannot be an array");
+                    } else if (json_is_object(v)) {
+                        cell_object(cc, ft, v, &cs[c]);
+                    } else {
+                        double num = 0;
+                        const char *str = NULL;
+                        size_t len = 0;
+                        int t = scalar(cc, v, &num, &str, &len);
+                        if (t >= 0) {
+                            cs[c].type = (uint8_t)t;
+                            if (t == QR_CELL_TEXT)
+                                cs[c].v.str = str, cs[c].len = (uint32_t)len;
+                            else
+                                cs[c].v.num = num;
+                        }
+                    }
+                    qr_cc_pop(cc, o2);
+                }
+                dst->cells = cs;
+                dst->n = (uint32_t)n;
+                if (n > *n_cols) *n_cols = n;
+            }
+        }
+        qr_cc_pop(cc, o);
+        return res;
+    }
     if (!json_is_array(row)) {
         size_t o2 = qr_cc_push_index(cc, r);
-        qr_cc_err(cc, "a row is an array of cells: [\"EMEA\", 1200.5, null, true]",
+        qr_cc_err(cc,
+                  "a row is an array of cells: [\"EMEA\", 1200.5, null, true], or {\"style\": "
+                  "\"total\", \"cells\": [...]}",
                   "expected an array of cells, got %s", qr_cc_type_name(row));
         qr_cc_pop(cc, o2);
         return 0;
@@ -674,6 +766,47 @@ static void sheet_widths(qr_cc *cc, json_t *w, qr_sheet *sh)
     qr_cc_pop(cc, o);
 }
 
+/* "column_styles": [null, "input", {"format": "0.0%"}], one per column. */
+static void column_styles(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh)
+{
+    size_t o = qr_cc_push_key(cc, "column_styles");
+    size_t n = json_is_array(v) ? json_array_size(v) : 0;
+    if (!json_is_array(v)) {
+        qr_cc_err(cc, "column_styles is [null, \"input\", {\"format\": \"0.0%\"}], one per column",
+                  "expected an array, got %s", qr_cc_type_name(v));
+    } else if (n > EXCEL_COLS) {
+        qr_cc_err(cc, NULL, "column_styles has %zu entries; a sheet has at most %u columns", n,
+                  EXCEL_COLS);
+        n = 0;
+    }
+    uint16_t *cl = n ? qr_arena_array(cc->a, n, sizeof *cl) : NULL;
+    if (n && !cl) qr_cc_oom(cc), n = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(v, i);
+        size_t o2 = qr_cc_push_index(cc, i);
+        unsigned look = 0;
+        if (json_is_string(e) && json_string_length(e)) {
+            qr_cc_look_name(cc, ft, e, &look);
+        } else if (json_is_object(e)) {
+            qr_cc_check_obj(cc, e, QR_SO_STYLE, "a column style");
+            if (json_object_get(e, "format"))
+                qr_cc_err_key(cc, "format",
+                              "give the cells their format, or name a style that has one",
+                              "a column's properties take no \"format\"");
+            else
+                qr_cc_look(cc, ft, e, &look);
+        } else if (!json_is_null(e)) {
+            qr_cc_err(cc, "a column style is null, a style name or {\"fill\": \"#FFF2CC\"}",
+                      "expected a style name or an object, got %s", qr_cc_type_name(e));
+        }
+        cl[i] = (uint16_t)look;
+        qr_cc_pop(cc, o2);
+    }
+    sh->col_looks = cl;
+    sh->n_col_looks = n;
+    qr_cc_pop(cc, o);
+}
+
 #if defined(__GLIBC__)
 /* Give the pages of freed rows back to the system every so often, so the
  * peak is jansson's tree, not jansson's tree plus the cells. Not needed
@@ -723,6 +856,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     if (header && !frozen) sh->freeze_row = 1;
     json_t *w = json_object_get(v, "widths");
     if (w) sheet_widths(cc, w, sh);
+    json_t *cst = json_object_get(v, "column_styles");
+    if (cst) column_styles(cc, ft, cst, sh);
 
     json_t *rows = json_object_get(v, "rows");
     if (!rows) {
@@ -831,6 +966,14 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     qr_doc *doc = cc->doc;
     qr_cc_check_obj(cc, root, QR_SO_WORKBOOK, "a spreadsheet spec");
     qr_cc_title_lang(cc, root);
+    json_t *ext = json_object_get(root, "allow_external");
+    if (ext && !json_is_boolean(ext)) {
+        size_t oe = qr_cc_push_key(cc, "allow_external");
+        qr_cc_err(cc, "use true or false", "expected a boolean, got %s", qr_cc_type_name(ext));
+        qr_cc_pop(cc, oe);
+    }
+    cc->allow_external = json_is_true(ext);
+    doc->allow_external = cc->allow_external;
     json_t *sheets = json_object_get(root, "sheets");
     if (!sheets) {
         qr_cc_err(cc, "add \"sheets\": [{\"name\": \"Data\", \"rows\": [[\"a\", 1]]}]",
@@ -874,6 +1017,9 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
         sheet(cc, &ft, sv, &ss[i], names[i], sr);
         qr_cc_pop(cc, o2);
     }
+    qr_cc_pop(cc, o);
+    qr_cc_looks(cc, root, &ft); /* every row is read: the styles they name resolve */
+    o = qr_cc_push_key(cc, "sheets");
     const char **formats = qr_arena_array(cc->a, ft.n, sizeof *formats);
     if (!formats) {
         qr_cc_oom(cc);

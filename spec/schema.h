@@ -43,18 +43,28 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE_CHART, /* a slide's "chart" ("type" optional) */
     QR_SO_SERIES,      /* one series of a chart */
     QR_SO_SHEET_CHART, /* a sheet's chart: a chart anchored at a cell */
+    QR_SO_QUOTE,
+    QR_SO_CALLOUT,
+    QR_SO_RULE,
+    QR_SO_TOC,
     /* presentation */
     QR_SO_DECK,
     QR_SO_SLIDE,
     QR_SO_SLIDE_IMAGE,
     QR_SO_SLIDE_TABLE,
+    QR_SO_STAT, /* one value of a stats slide */
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,
-    QR_SO_CELL, /* a sheet cell object {value|date|formula, format} */
+    QR_SO_CELL,   /* a sheet cell object {value|date|formula, format} */
+    QR_SO_ROW,    /* a sheet row object {style, cells} */
+    QR_SO_STYLE,  /* a named cell style of the workbook's "styles" */
+    QR_SO_BORDER, /* a border per side */
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,
+    /* Markdown (markdown.h): a block compiled into the blocks its text stands for */
+    QR_SO_MARKDOWN,
     QR_SO_COUNT,
     /* not an object of its own: "any block", one of qr_schema_blocks (canonical
      * order is the union of the block types' keys) */
@@ -67,7 +77,7 @@ enum {
 };
 
 /* The most keys one object has (check_keys builds name lists on the stack). */
-#define QR_SCHEMA_MAX_KEYS 16
+#define QR_SCHEMA_MAX_KEYS 24
 
 typedef struct qr_skey {
     const char *name;
@@ -85,7 +95,9 @@ typedef struct qr_sobj {
     size_t n_keys;
 } qr_sobj;
 
-/* One entry per qr_block_type, in enum order (static-asserted). */
+/* One entry per qr_block_type, in enum order (static-asserted), then the
+ * blocks that are no tree type of their own ("markdown": compiled into the
+ * blocks it stands for, at its place; qr_schema_block_markdown is its index). */
 typedef struct qr_sblock {
     const char *name; /* "heading", the value of "type" */
     qr_sobj_id obj;
@@ -94,6 +106,7 @@ typedef struct qr_sblock {
 extern const qr_sobj qr_schema_objs[QR_SO_COUNT];
 extern const qr_sblock qr_schema_blocks[];
 extern const size_t qr_schema_n_blocks;
+extern const int qr_schema_block_markdown;
 /* JSON Schema $defs that are not objects (a run: a string or a run object...):
  * name and JSON text, NULL-terminated. */
 extern const char *const qr_schema_defs[][2];

@@ -188,6 +188,7 @@ static int take_row(void *ctx, size_t i, size_t r, json_t *row)
     sr->n_warnings = s->rc.n_warnings;
     sr->limit = s->rc.limit;
     if (!s->cs.all && needs_eval(dst)) s->cs.fallback = 1; /* with all rows kept, it can */
+    if (s->rc.policy_later) s->cs.fallback = 1; /* "allow_external" decides: the tree path */
     if (r >= s->hold) scratch_done(s);
     return s->rc.nomem ? -1 : 0;
 }
@@ -256,7 +257,8 @@ int qr_stream_compile(qr_stream *s, qr_read_fn read, void *ctx, const qr_compile
                     .a = &s->doc->arena,
                     .lim = &s->lim,
                     .base_dir = opts->base_dir,
-                    .kind = QR_KIND_SPREADSHEET};
+                    .kind = QR_KIND_SPREADSHEET,
+                    .allow_external = -1};
     qr_errlist e1 = {0}, w1 = {0};
     s->warns = opts->warnings ? &w1 : NULL;
     qr_compile_opts o = *opts;
@@ -319,11 +321,11 @@ static int emit_row(void *ctx, size_t i, size_t r, json_t *row)
         return changed(s, "it has other rows than when it was checked");
     }
     qr_row tmp = {0};
-    size_t n_cols = 0, n_formats = s->cs.fmts.n;
+    size_t n_cols = 0, n_formats = s->cs.fmts.n, n_looks = s->cs.fmts.n_keys;
     int bad = qr_cc_sheet_row(&s->rc, &s->cs.fmts, row, r, &tmp, &n_cols) < 0;
     json_decref(row);
     if (bad || s->rc.n_errors || s->rc.nomem || s->cs.fmts.n != n_formats ||
-        n_cols > doc->sheets[i].n_cols)
+        s->cs.fmts.n_keys != n_looks || n_cols > doc->sheets[i].n_cols)
         return changed(s,
                        s->rc.nomem ? "out of memory" : "its rows changed since they were checked");
     s->seen[i]++;
@@ -353,7 +355,8 @@ qr_status qr_stream_rows(qr_stream *s, const qr_doc *doc, qr_read_fn read, void 
                     .a = &s->scratch,
                     .errs = &errs,
                     .lim = &s->lim,
-                    .kind = QR_KIND_SPREADSHEET};
+                    .kind = QR_KIND_SPREADSHEET,
+                    .allow_external = 1}; /* pass 1 checked the formulas */
     qr_cc_push_key(&s->rc, "sheets");
     s->in_scratch = 0;
     qr_jp_hook hook = {"sheets", "rows", emit_row, s};

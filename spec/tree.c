@@ -75,3 +75,42 @@ void qr_format_epoch(long long epoch, char *buf, size_t size)
     gmtime_r(&t, &tm);
     strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+/* ---- cell looks ------------------------------------------------------------------ */
+
+void qr_cellstyle_merge(qr_cellstyle *b, const qr_cellstyle *o)
+{
+    unsigned s = o->set;
+    if (!s) return;
+    if (s & QR_SX_BOLD) b->bold = o->bold;
+    if (s & QR_SX_ITALIC) b->italic = o->italic;
+    if (s & QR_SX_UNDERLINE) b->underline = o->underline;
+    if (s & QR_SX_COLOR) b->color = o->color;
+    if (s & QR_SX_FILL) b->fill = o->fill;
+    for (int k = 0; k < 4; k++)
+        if (s & (QR_SX_BORDER_LEFT << k)) b->border[k] = o->border[k];
+    if (s & QR_SX_BORDER_COLOR) b->border_color = o->border_color;
+    if (s & QR_SX_ALIGN) b->align = o->align;
+    if (s & QR_SX_VALIGN) b->valign = o->valign;
+    if (s & QR_SX_WRAP) b->wrap = o->wrap;
+    if (s & QR_SX_INDENT) b->indent = o->indent;
+    if (s & QR_SX_ROTATE) b->rotate = o->rotate;
+    if (s & QR_SX_FORMAT) b->fmt = o->fmt;
+    b->set = (uint16_t)(b->set | s);
+}
+
+qr_cellstyle qr_sheet_cell_style(const qr_doc *doc, const qr_sheet *sh, size_t r, const qr_row *row,
+                                 size_t c, const qr_cell *cell)
+{
+    qr_cellstyle cs = {0};
+    size_t n = doc->n_looks;
+    if (n <= 1) return cs;
+    if (c < sh->n_col_looks && sh->col_looks[c] && sh->col_looks[c] < n)
+        cs = doc->looks[sh->col_looks[c]];
+    if (row && row->look && row->look < n) qr_cellstyle_merge(&cs, &doc->looks[row->look]);
+    if (sh->header && r == 0 && doc->header_look && doc->header_look < n)
+        qr_cellstyle_merge(&cs, &doc->looks[doc->header_look]);
+    unsigned lk = cell ? qr_cell_look(cell) : 0;
+    if (lk && lk < n) qr_cellstyle_merge(&cs, &doc->looks[lk]);
+    return cs;
+}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "budget.h"
 #include <quire/error.h>
 
 /* ---- kinds and formats ---------------------------------------------------- */
@@ -25,7 +26,11 @@
 
 /* ---- text ------------------------------------------------------------------- */
 
-/* One run of text with its flags. */
+struct qr_text;
+
+/* A run's colour fields hold QR_RGB_SET | 0xRRGGBB, or 0 for none. */
+#define QR_RGB_SET 0x1000000u
+
 /* The themes (layout/style.h gives each its look). */
 typedef enum qr_theme {
     QR_THEME_PLAIN,
@@ -44,11 +49,22 @@ extern const char *const qr_theme_names[];
 /** The theme named name, or -1. */
 int qr_theme_find(const char *name);
 
+/* One run of text with its flags. */
 typedef struct qr_run {
     const char *text; /* never NULL */
     size_t len;       /* bytes */
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
-    const char *link; /* http:, https: or mailto: URL, or NULL */
+    const char *link;          /* http:, https: or mailto: URL, or NULL */
+    unsigned sup : 1, sub : 1; /* superscript, subscript */
+    uint32_t color, highlight; /* QR_RGB_SET | 0xRRGGBB, or 0 */
+    /* An internal link ("link": "#id", or a {"ref": "id"} whose text the
+     * compiler set to the target's label): the target block's id, or NULL. */
+    const char *anchor;
+    /* A footnote reference ({"footnote": ...}): the note, numbered from 1
+     * in document order; text is that number and sup is set, so a backend
+     * that knows no notes still shows the mark. NULL for other runs. */
+    const struct qr_text *note;
+    unsigned note_no;
 } qr_run;
 
 /* A text value: "text" (one plain run) or "runs". n may be 0 (empty text).
@@ -101,6 +117,12 @@ typedef struct qr_chart_ref {
 /* Hard limits of a chart (Excel's series limit; points per series). */
 #define QR_CHART_MAX_SERIES 255
 #define QR_CHART_MAX_POINTS 4000
+/* Values within +-1e300: 255 stacked series and their axis ticks stay finite. */
+#define QR_CHART_MAX_VALUE 1e300
+/* Charts in one spec (document blocks, slides, sheets). */
+#define QR_CHART_MAX_CHARTS 1000
+/* Work units (core/budget.h) a chart point costs: it is laid out and drawn. */
+#define QR_WORK_CHART_POINT 100
 
 /** "B2" (absolute: "$B$2") for a 0-based row and column. buf: 16 bytes. */
 void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf);
@@ -147,8 +169,24 @@ typedef enum qr_block_type {
     QR_BLOCK_CODE,
     QR_BLOCK_IMAGE,
     QR_BLOCK_PAGE_BREAK,
-    QR_BLOCK_CHART
+    QR_BLOCK_CHART,
+    QR_BLOCK_QUOTE,   /* a block quotation and its attribution */
+    QR_BLOCK_CALLOUT, /* a boxed note, tip, warning or important remark */
+    QR_BLOCK_RULE,    /* a horizontal rule */
+    QR_BLOCK_TOC      /* a table of contents of the headings */
 } qr_block_type;
+#define QR_BLOCK_LAST QR_BLOCK_TOC
+
+/* A callout's tone (colour and default title). */
+typedef enum qr_tone { QR_TONE_NOTE, QR_TONE_TIP, QR_TONE_WARNING, QR_TONE_IMPORTANT } qr_tone;
+
+/* What a caption numbers: "Figure N" (images, charts), "Table N", "Listing N". */
+typedef enum qr_caption_kind {
+    QR_CAPTION_NONE,
+    QR_CAPTION_FIGURE,
+    QR_CAPTION_TABLE,
+    QR_CAPTION_LISTING
+} qr_caption_kind;
 
 /* A list item: its text and its nested items (depth at most 9 in all). */
 typedef struct qr_item {
@@ -218,7 +256,30 @@ typedef struct qr_block {
         } code; /* lang may be NULL */
         qr_image image;
         qr_chart chart;
+        struct {
+            qr_text text;
+            qr_text attribution; /* n == 0 when none */
+        } quote;
+        struct {
+            qr_tone tone;
+            qr_text title; /* the spec's, or the tone's name in the document's language */
+            qr_text text;
+        } callout;
+        struct {
+            qr_text title; /* the spec's, or "Contents" in the document's language */
+            int levels;    /* headings of level 1..levels are listed (default 3) */
+        } toc;
     } u;
+    /* Every block: its "id" (a target of "#id" links and refs), or NULL. */
+    const char *id;
+    /* Tables, images, charts and code: the caption, numbered per kind in
+     * document order. caption's first run is the label and its colon
+     * ("Figure 2: "), label_len bytes, bold; the spec's runs follow.
+     * caption.n == 0 when the block has none. */
+    qr_caption_kind caption_kind;
+    unsigned caption_no;
+    qr_text caption;
+    size_t label_len;
 } qr_block;
 
 /* Page settings, in points. Defaults: Letter portrait, 72 pt margins. */
@@ -235,8 +296,19 @@ typedef enum qr_layout {
     QR_LAYOUT_TITLE_CONTENT, /* default: title + bullets */
     QR_LAYOUT_TITLE,         /* title + subtitle */
     QR_LAYOUT_SECTION,       /* section header */
-    QR_LAYOUT_BLANK
+    QR_LAYOUT_BLANK,
+    QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
+    QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
+    QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_COUNT
 } qr_layout;
+
+/* One big number of a stats slide. */
+typedef struct qr_stat {
+    qr_text value;   /* "42%", at ".../stats/N/value" */
+    qr_text label;   /* n == 0 when none */
+    qr_text caption; /* n == 0 when none */
+} qr_stat;
 
 typedef struct qr_slide {
     qr_layout layout;
@@ -252,6 +324,12 @@ typedef struct qr_slide {
     const qr_image *image; /* NULL when none */
     const qr_chart *chart; /* NULL when none */
     const char *path;      /* "/slides/4" */
+    int has_quote;         /* quote layout: the quote and its attribution (plain) */
+    qr_text quote;
+    int has_attribution;
+    qr_text attribution;
+    const qr_stat *stats; /* stats layout: 2 to 4 */
+    size_t n_stats;
 } qr_slide;
 
 /* ---- spreadsheet ------------------------------------------------------------ */
@@ -275,12 +353,16 @@ typedef struct qr_formula {
                    */
 } qr_formula;
 
-/* 16 bytes: a million-row sheet must stay small. */
+/* 16 bytes: a million-row sheet must stay small. A cell's look (its
+ * style, row style and direct properties) is an index into qr_doc.looks,
+ * split over two bytes (read it with qr_cell_look): a text's length needs
+ * 17 bits at most (32,767 UTF-16 units), so len keeps 24. */
 typedef struct qr_cell {
-    uint8_t type; /* qr_cell_type */
-    uint8_t pad;
-    uint16_t fmt; /* index into qr_doc.formats; 0 = General */
-    uint32_t len; /* bytes of v.str for TEXT */
+    uint8_t type;      /* qr_cell_type */
+    uint8_t look_lo;   /* qr_cell_look() */
+    uint16_t fmt;      /* index into qr_doc.formats; 0 = General */
+    uint32_t len : 24; /* bytes of v.str for TEXT */
+    uint32_t look_hi : 8;
     union {
         double num;
         const char *str;
@@ -288,10 +370,93 @@ typedef struct qr_cell {
     } v;
 } qr_cell;
 
+/** The cell's look: an index into qr_doc.looks, 0 = none. */
+static inline unsigned qr_cell_look(const qr_cell *c)
+{
+    return (unsigned)c->look_lo | (unsigned)c->look_hi << 8;
+}
+static inline void qr_cell_set_look(qr_cell *c, unsigned look)
+{
+    c->look_lo = (uint8_t)(look & 0xFF);
+    c->look_hi = (uint8_t)(look >> 8 & 0xFF);
+}
+
 typedef struct qr_row {
     qr_cell *cells; /* n cells; trailing and inner EMPTY cells are allowed */
     uint32_t n;
+    uint16_t look; /* the row's own style (its empty cells show it): qr_doc.looks, 0 none */
+    uint8_t hidden;
+    uint8_t outline; /* outline (group) level 0-7 */
 } qr_row;
+
+/* ---- cell looks (workbook "styles", a cell's "style" and direct properties) ---- */
+
+/* A colour of a look: 0 none, QR_SX_RGB | 0xRRGGBB, or QR_SX_THEME | a
+ * qr_sx_slot, which each backend reads from the theme's style table
+ * (layout/cellstyle.h), so the built-in styles follow the theme. */
+#define QR_SX_RGB 0x1000000u
+#define QR_SX_THEME 0x2000000u
+typedef enum qr_sx_slot {
+    QR_SX_ACCENT,      /* the theme's accent */
+    QR_SX_HEADER_FILL, /* the table header ground */
+    QR_SX_TEXT,        /* body text */
+    QR_SX_GRID,        /* table borders */
+    QR_SX_ACCENT_TINT  /* the accent at 15% on white (input cells) */
+} qr_sx_slot;
+
+typedef enum qr_border_kind {
+    QR_BORDER_NONE,
+    QR_BORDER_THIN,
+    QR_BORDER_MEDIUM,
+    QR_BORDER_THICK,
+    QR_BORDER_DOUBLE,
+    QR_BORDER_DASHED,
+    QR_BORDER_DOTTED
+} qr_border_kind;
+
+typedef enum qr_halign { QR_HA_GENERAL, QR_HA_LEFT, QR_HA_CENTER, QR_HA_RIGHT } qr_halign;
+typedef enum qr_valign { QR_VA_BOTTOM, QR_VA_TOP, QR_VA_CENTER } qr_valign;
+
+/* Which properties a look sets (a later look in the merge order replaces
+ * exactly these). */
+enum {
+    QR_SX_BOLD = 1u << 0,
+    QR_SX_ITALIC = 1u << 1,
+    QR_SX_COLOR = 1u << 2,
+    QR_SX_FILL = 1u << 3,
+    QR_SX_BORDER_LEFT = 1u << 4,
+    QR_SX_BORDER_RIGHT = 1u << 5,
+    QR_SX_BORDER_TOP = 1u << 6,
+    QR_SX_BORDER_BOTTOM = 1u << 7,
+    QR_SX_BORDER_COLOR = 1u << 8,
+    QR_SX_ALIGN = 1u << 9,
+    QR_SX_VALIGN = 1u << 10,
+    QR_SX_WRAP = 1u << 11,
+    QR_SX_INDENT = 1u << 12,
+    QR_SX_ROTATE = 1u << 13,
+    QR_SX_FORMAT = 1u << 14,
+    QR_SX_UNDERLINE = 1u << 15
+};
+
+/* One look. Unset properties are zero, so equal looks compare equal
+ * byte for byte (qr_cellstyle_merge keeps them so). */
+typedef struct qr_cellstyle {
+    uint32_t color, fill, border_color; /* QR_SX_RGB | rgb, QR_SX_THEME | slot, or 0 */
+    uint16_t set;                       /* QR_SX_* */
+    uint16_t fmt;                       /* number format (qr_doc.formats) when QR_SX_FORMAT */
+    int16_t rotate;                     /* degrees, -90..90 */
+    uint8_t bold, italic, underline, wrap;
+    uint8_t align, valign; /* qr_halign, qr_valign */
+    uint8_t indent;        /* 0-15 */
+    uint8_t border[4];     /* left, right, top, bottom: qr_border_kind */
+    uint8_t spare[3];      /* zero: no padding, so looks compare and hash as bytes */
+} qr_cellstyle;
+_Static_assert(sizeof(qr_cellstyle) == 32, "qr_cellstyle has no padding");
+
+/** Lay the properties `over` sets on top of *base (the merge order of
+ *  README's "Cell styles": column, row, header, the cell's style, the
+ *  cell's own properties; each later one wins for what it sets). */
+void qr_cellstyle_merge(qr_cellstyle *base, const qr_cellstyle *over);
 
 typedef struct qr_sheet {
     const char *name; /* validated, or "SheetN" when the spec gave none */
@@ -304,6 +469,11 @@ typedef struct qr_sheet {
     int freeze_row, freeze_col; /* 0-based count of frozen rows/cols; 0,0 = none */
     const qr_chart *charts;     /* n_charts charts anchored on this sheet */
     size_t n_charts;
+    /* column styles ("column_styles"): col_looks[c] indexes qr_doc.looks
+     * (0 none) for c < n_col_looks; a cell's look is the column's, then its
+     * own (qr_sheet_cell_style) */
+    const uint16_t *col_looks;
+    size_t n_col_looks;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
@@ -346,7 +516,31 @@ typedef struct qr_doc {
     size_t n_sheets;
     const char *const *formats; /* formats[0] = "General"; custom and date formats follow */
     size_t n_formats;
+    /* cell looks: looks[0] sets nothing; a cell's, row's or column's look
+     * indexes this (each already merged from its styles and properties);
+     * header_look is the "header" style a sheet's header row takes */
+    const qr_cellstyle *looks;
+    size_t n_looks;
+    unsigned header_look;
+    int allow_external; /* "allow_external": true: the formula policy is lifted (formula_check.h) */
+
+    /* The render's work budget (budget.h): formulas, charts and pages draw on
+     * it; compile sets its limit from qr_limits.max_work. */
+    qr_budget work;
+
+    /* document, pdf, html: footnotes (issue 32). n_notes: footnote runs in
+     * the document (their note_no is 1..n_notes); endnotes: the spec's
+     * "notes": "endnotes" collects them at the end instead of page feet. */
+    size_t n_notes;
+    int endnotes;
 } qr_doc;
+
+/** The look cell (r, c) of sh shows, merged in the documented order:
+ *  column style, row style, the header style (row 0 of a sheet with a
+ *  header), the cell's look (its style and properties); row is the row
+ *  (or NULL past the rows), cell the cell (or NULL: an empty one). */
+qr_cellstyle qr_sheet_cell_style(const qr_doc *doc, const qr_sheet *sh, size_t r, const qr_row *row,
+                                 size_t c, const qr_cell *cell);
 
 /** Is url a link the spec allows: scheme http:, https: or mailto:, in any
  *  case ("HTTPS://example.com", "MAILTO:a@b")? The compiler refuses other

@@ -14,7 +14,7 @@
  * owner row (FOR UPDATE); a create locks only the owner row. Nothing is
  * locked while the caller renders: commit checks under the artifact row lock
  * that the head is still the one begin read, and reports a conflict if not.
- * A lost connection (server down or restarted) fails the call with QR_E_IO
+ * A lost connection (server down or restarted) fails the call with QR_E_UNAVAILABLE
  * and rolls the transaction back on the server; the next call reconnects.
  * Connections are pooled per store (a mutex around a short stack), so one
  * store serves many threads. Error messages never carry the URI or its
@@ -87,13 +87,20 @@ static void db_fail(db *d, qr_status code, const char *what, const char *detail)
     if (d->st != QR_OK) return;
     char msg[600];
     clean_msg(d->b, detail, msg, sizeof msg);
-    if (code == QR_E_IO)
-        qr_errlist_addf(d->errs, QR_E_IO, "",
+    if (code == QR_E_UNAVAILABLE && !strcmp(what, "committing"))
+        /* the COMMIT may have reached the server before the connection
+         * broke: nobody can tell from here */
+        qr_errlist_addf(d->errs, QR_E_UNAVAILABLE, "",
+                        "the outcome is unknown: repeating the call with the same idempotency "
+                        "key is safe (it returns the first answer if the write was stored)",
+                        "lost the connection to the PostgreSQL database while committing: %s", msg);
+    else if (code == QR_E_UNAVAILABLE)
+        qr_errlist_addf(d->errs, QR_E_UNAVAILABLE, "",
                         "nothing was written; check that the PostgreSQL server runs, then retry",
-                        "lost the connection to the PostgreSQL store while %s: %s", what, msg);
+                        "lost the connection to the PostgreSQL database while %s: %s", what, msg);
     else
-        qr_errlist_addf(d->errs, code, "", NULL, "the PostgreSQL store failed while %s: %s", what,
-                        msg);
+        qr_errlist_addf(d->errs, code, "", NULL, "the PostgreSQL database failed while %s: %s",
+                        what, msg);
     d->st = code;
 }
 
@@ -112,10 +119,14 @@ static PGconn *connect_new(pgb *b, qr_errlist *errs)
     if (!c || PQstatus(c) != CONNECTION_OK) {
         char msg[600];
         clean_msg(b, c ? PQerrorMessage(c) : "out of memory", msg, sizeof msg);
-        qr_errlist_addf(errs, QR_E_IO, "",
+        /* refused credentials or a database that is not there: the
+         * caller's settings, which a retry does not change */
+        int refused = strstr(msg, "authentication failed") || strstr(msg, "no password supplied") ||
+                      strstr(msg, "does not exist");
+        qr_errlist_addf(errs, refused ? QR_E_USAGE : QR_E_UNAVAILABLE, "",
                         "check the URI's host, port, database, user and password, and that the "
                         "server runs",
-                        "cannot connect to the PostgreSQL store: %s", msg);
+                        "cannot connect to the PostgreSQL database: %s", msg);
         PQfinish(c);
         return NULL;
     }
@@ -140,7 +151,7 @@ static int db_get(db *d, pgb *b, qr_errlist *errs)
         d->c = NULL;
     }
     if (!d->c) d->c = connect_new(b, errs);
-    if (!d->c) d->st = QR_E_IO;
+    if (!d->c) d->st = QR_E_UNAVAILABLE;
     return d->c ? 0 : -1;
 }
 
@@ -169,9 +180,9 @@ static void db_err(db *d, const char *what, const PGresult *r)
 {
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     if (gone(d->c, r))
-        db_fail(d, QR_E_IO, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+        db_fail(d, QR_E_UNAVAILABLE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
     else if (state && !strcmp(state, "23505")) {
-        if (d->st == QR_OK) d->st = QR_E_USAGE; /* unique violation: the caller words it */
+        if (d->st == QR_OK) d->st = QR_E_CONFLICT; /* unique violation: the caller words it */
     } else
         db_fail(d, QR_E_STORE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
 }
@@ -219,7 +230,7 @@ static void batch_start(batch *q, db *d)
     q->d = d;
     if (d->st != QR_OK) return;
     q->on = PQenterPipelineMode(d->c) == 1;
-    if (!q->on) db_fail(d, QR_E_IO, "starting a batch", PQerrorMessage(d->c));
+    if (!q->on) db_fail(d, QR_E_UNAVAILABLE, "starting a batch", PQerrorMessage(d->c));
 }
 
 /* Queue sql (parameters as db_q's). */
@@ -253,12 +264,15 @@ static void batch_run(batch *q, PGresult **rs)
     for (int i = 0; i < BATCH_MAX; i++)
         rs[i] = NULL;
     if (!q->on) return;
+    /* a batch that ends in COMMIT: once it is sent, a broken connection
+     * leaves the outcome unknown, whichever statement's answer was lost */
+    int commits = q->n && !strcmp(q->what[q->n - 1], "committing");
     int sent = PQpipelineSync(d->c) == 1;
     if (!sent) db_err(d, q->n ? q->what[0] : "sending a batch", NULL);
     for (int i = 0; sent && i < q->n; i++) {
         PGresult *r = PQgetResult(d->c);
         if (!r) { /* the connection broke */
-            db_err(d, q->what[i], NULL);
+            db_err(d, commits ? "committing" : q->what[i], NULL);
             sent = 0;
             break;
         }
@@ -266,7 +280,8 @@ static void batch_run(batch *q, PGresult **rs)
         if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK) {
             rs[i] = r;
         } else {
-            if (es != PGRES_PIPELINE_ABORTED) db_err(d, q->what[i], r);
+            if (es != PGRES_PIPELINE_ABORTED)
+                db_err(d, commits && gone(d->c, r) ? "committing" : q->what[i], r);
             PQclear(r);
         }
         while ((r = PQgetResult(d->c))) /* up to the NULL that ends statement i */
@@ -341,7 +356,7 @@ static qr_status migrate(db *d)
     if (v == 0) {
         PGresult *r = d->st == QR_OK ? PQexec(d->c, SCHEMA_SQL) : NULL;
         if (d->st == QR_OK && (!r || PQresultStatus(r) != PGRES_COMMAND_OK))
-            db_fail(d, gone(d->c, r) ? QR_E_IO : QR_E_STORE, "creating the schema",
+            db_fail(d, gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "creating the schema",
                     r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
         PQclear(r);
         v = SCHEMA_VERSION;
@@ -399,6 +414,18 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
     else
         qr_folder_opts_default(&b->o);
     pthread_mutex_init(&b->mu, NULL);
+    char *perr = NULL;
+    PQconninfoOption *parsed = b->uri ? PQconninfoParse(b->uri, &perr) : NULL;
+    if (b->uri && !parsed) { /* a URI libpq cannot read: the caller's mistake, not an outage */
+        char msg[600];
+        clean_msg(b, perr ? perr : "out of memory", msg, sizeof msg);
+        PQfreemem(perr);
+        pg_close(&b->base);
+        return qr_errlist_addf(errs, QR_E_USAGE, "",
+                               "write it as postgresql://user:password@host:port/database?options",
+                               "not a PostgreSQL URI: %s", msg);
+    }
+    PQconninfoFree(parsed);
     db d;
     if (!b->uri || db_get(&d, b, errs) != 0) {
         pg_close(&b->base);
@@ -468,8 +495,8 @@ static qr_status not_found(const pgb *b, qr_errlist *errs, const char *id)
 {
     char where[600];
     clean_msg(b, b->uri, where, sizeof where); /* the URI, its password scrubbed */
-    return qr_errlist_addf(errs, QR_E_STORE, "", "qr_store_list() shows the artifacts",
-                           "no artifact \"%s\" in the PostgreSQL store %s", id, where);
+    return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
+                           "no artifact \"%s\" in the PostgreSQL database %s", id, where);
 }
 
 static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
@@ -681,7 +708,7 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
     db d;
     if (db_get(&d, b, errs) != 0) {
         qr_vrec_free(rec);
-        return QR_E_IO;
+        return QR_E_UNAVAILABLE;
     }
     qr_folder_meta m;
     qr_folder_meta_first(&m, id, kind, title, owner, rec);
@@ -689,12 +716,12 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
     PGresult *r = db_q(&d, "creating the artifact",
                        "SELECT 1 FROM quire_artifacts WHERE lower(id) = lower($1)", 1,
                        (const char *[]){id}, -1, 0);
-    if (r && PQntuples(r) > 0) d.st = QR_E_USAGE;
+    if (r && PQntuples(r) > 0) d.st = QR_E_CONFLICT;
     PQclear(r);
     write_version(&d, id, owner, &m, put, rec);
     st = finish_txn(&d);
-    if (st == QR_E_USAGE && !errs->count)
-        qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+    if (st == QR_E_CONFLICT && !errs->count)
+        qr_errlist_addf(errs, QR_E_CONFLICT, "", "pick another id, or edit it",
                         "artifact \"%s\" already exists", id);
     db_put(&d);
     if (st != QR_OK) qr_vrec_free(rec);
@@ -721,7 +748,7 @@ static qr_status pg_meta(qr_sb *sb, const char *id, qr_folder_meta *m, qr_errlis
     memset(m, 0, sizeof *m);
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     qr_status st = get_meta(&d, id, m);
     db_put(&d);
     return st;
@@ -757,7 +784,7 @@ static qr_status pg_begin_head(qr_sb *sb, const char *id, qr_sb_txn **out, qr_er
     db d;
     if (db_get(&d, t->b, errs) != 0) {
         free(t);
-        return QR_E_IO;
+        return QR_E_UNAVAILABLE;
     }
     PGresult *r = db_q(&d, "reading the artifact",
                        "SELECT a.id, a.kind, a.title, a.owner, a.filename, a.mime_type, a.created, "
@@ -830,7 +857,7 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
     db d;
     if (db_get(&d, b, errs) != 0) {
         qr_vrec_free(rec);
-        return QR_E_IO;
+        return QR_E_UNAVAILABLE;
     }
     /* Two round trips: lock the artifact and the owner (and see the blob a
      * restore reuses), then, when the head has not moved and the quotas
@@ -876,9 +903,10 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
         for (int i = 0; i < BATCH_MAX; i++)
             PQclear(rs[i]);
         st = d.st;
-        if (st == QR_E_USAGE && !errs->count) /* a unique key: cannot happen under the row lock */
-            st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
-                                 "artifact \"%s\" already has a version %d", id, rec->version);
+        if (st == QR_E_CONFLICT && !errs->count) { /* a unique key: another writer won */
+            *conflict = 1;
+            st = QR_OK;
+        }
     } else {
         st = d.st;
     }
@@ -920,7 +948,7 @@ static PGresult *version_row(db *d, const char *id, int n, const char *extra)
     if (n == 0) n = head;
     if (n < 1 || n > head) {
         d->st =
-            qr_errlist_addf(d->errs, QR_E_USAGE, "", "qr_store_log() lists the versions",
+            qr_errlist_addf(d->errs, QR_E_NOT_FOUND, "", "qr_store_log() lists the versions",
                             "artifact \"%s\" has no version %d (versions 1 to %d)", id, n, head);
         PQclear(r);
         return NULL;
@@ -939,7 +967,7 @@ static qr_status pg_version(qr_sb *sb, const char *id, int n, qr_vrec *rec, qr_e
     memset(rec, 0, sizeof *rec);
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = version_row(&d, id, n, "");
     if (r && vrec_from(r, 0, 1, rec) != 0)
         d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
@@ -952,7 +980,7 @@ static qr_status pg_spec(qr_sb *sb, const char *id, int n, qr_buf *out, qr_errli
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = version_row(&d, id, n, ", v.spec");
     if (r) {
         const char *spec = PQgetvalue(r, 0, 14);
@@ -983,14 +1011,14 @@ static qr_status pg_blob(qr_sb *sb, const char *sha, qr_buf *out, qr_errlist *er
 {
     if (!is_hex64(sha)) return qr_errlist_add(errs, QR_E_USAGE, "", "not a sha256", NULL);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = NULL;
     if (d.st == QR_OK) {
         const char *v[1] = {sha};
         r = PQexecParams(d.c, "SELECT data FROM quire_blobs WHERE sha256 = $1", 1, NULL, v, NULL,
                          NULL, 1);
         if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-            db_fail(&d, gone(d.c, r) ? QR_E_IO : QR_E_STORE, "reading the rendered bytes",
+            db_fail(&d, gone(d.c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "reading the rendered bytes",
                     r ? PQresultErrorMessage(r) : PQerrorMessage(d.c));
         } else if (PQntuples(r) == 0) {
             d.st =
@@ -1020,7 +1048,7 @@ static qr_status pg_log(qr_sb *sb, const char *id, int from, qr_vrec **recs, siz
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     if (from < 1) from = 1;
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     qr_folder_meta m;
     if (get_meta(&d, id, &m) != QR_OK) {
         db_put(&d);
@@ -1069,7 +1097,7 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
     if (limit > 1000000000) limit = 0; /* more than any store holds: all */
     snprintf(lim, sizeof lim, "%zu", limit + 1);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = db_q(&d, "listing the artifacts",
                        "SELECT id, kind, title, owner, created, head FROM quire_artifacts WHERE "
                        "($1::text IS NULL OR owner = $1) AND ($2::text IS NULL OR kind = $2) AND "
@@ -1101,17 +1129,19 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
     return d.st;
 }
 
-static qr_status pg_remove(qr_sb *sb, const char *id, qr_errlist *errs)
+static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     db_cmd(&d, "deleting the artifact", "BEGIN", 0, NULL);
     PGresult *r = db_q(&d, "deleting the artifact",
-                       "SELECT owner FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
+                       "SELECT owner, head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
                        (const char *[]){id}, -1, 0);
     char *owner = NULL;
     if (r && PQntuples(r) == 0) d.st = not_found(d.b, errs, id);
+    if (r && PQntuples(r) > 0 && if_version && atoi(PQgetvalue(r, 0, 1)) != if_version)
+        d.st = qr_store_head_conflict(errs, id, atoi(PQgetvalue(r, 0, 1)), if_version);
     if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
     PQclear(r);
     if (d.st == QR_OK && !owner) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
@@ -1177,9 +1207,9 @@ static PGresult *fq(db *d, qr_folder_fsck *rep, const char *sql, int binary)
         return r;
     char msg[600];
     clean_msg(d->b, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c), msg, sizeof msg);
-    qr_errlist_addf(&rep->problems, gone(d->c, r) ? QR_E_IO : QR_E_STORE, "", NULL,
+    qr_errlist_addf(&rep->problems, gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "", NULL,
                     "the PostgreSQL store failed while checking: %s", msg);
-    d->st = gone(d->c, r) ? QR_E_IO : QR_E_STORE;
+    d->st = gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE;
     PQclear(r);
     return NULL;
 }
@@ -1188,7 +1218,7 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
 {
     memset(rep, 0, sizeof *rep);
     db d;
-    if (db_get(&d, (pgb *)sb, &rep->problems) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, &rep->problems) != 0) return QR_E_UNAVAILABLE;
     char path[200], msg[300];
     /* artifacts: versions 1..head without gaps */
     PGresult *r = fq(&d, rep,
@@ -1229,9 +1259,9 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
             } else if (PQresultStatus(r) != PGRES_TUPLES_OK) {
                 char m[600];
                 clean_msg(d.b, PQresultErrorMessage(r), m, sizeof m);
-                qr_errlist_addf(&rep->problems, QR_E_IO, "", NULL,
+                qr_errlist_addf(&rep->problems, QR_E_UNAVAILABLE, "", NULL,
                                 "the PostgreSQL store failed while checking: %s", m);
-                d.st = QR_E_IO;
+                d.st = QR_E_UNAVAILABLE;
             }
             PQclear(r);
         }

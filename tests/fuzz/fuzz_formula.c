@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     qr_errlist errs = {0};
     if (qr_compile(book, sizeof book - 1, QR_KIND_SPREADSHEET, &co, &doc, &errs) == QR_OK) {
         qr_formula_eval(doc, size % 2, text, 1767225600);
-        qr_formula_eval_doc(doc, 1767225600, NULL);
+        qr_formula_eval_doc(doc, 1767225600, NULL, NULL);
         qr_buf b = {0};
         qr_formula_file_text(text, &b);
         qr_buf_free(&b);

@@ -41,6 +41,7 @@ NOT_SHAPE = {
     "sheet-name-blank": "a name of spaces",
     "sheet-name-duplicate-case": "names unique across sheets",
     "sheet-name-history": "a name Excel reserves",
+    "sheet-style-unknown": "a style name against the workbook's styles",
     "table-widths-wrong-count": "widths against the column count",
     "syntax-duplicate-key": "JSON syntax (Python's parser keeps the last key)",
     "syntax-infinity-literal": "JSON syntax (Python's parser accepts Infinity)",

@@ -35,6 +35,7 @@ SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import check, done  # noqa: E402
 from office import soffice_convert  # noqa: E402
+from shared import need_tool  # noqa: E402
 
 
 def run(args):
@@ -220,7 +221,7 @@ def slides(tmp):
                 check(ins >= 20 and outs == 0, "%s: slide %d PNG: %d series pixels inside the frame, %d outside"
                       % (case, i + 1, ins, outs))
 
-    if not check(shutil.which("soffice") is not None, "soffice is installed"):
+    if not need_tool("soffice"):
         return
     lo = os.path.join(tmp, "lo")
     soffice_convert("pdf", pptx, lo)

@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+"""test_styles.py: cell styles of a workbook (issue 33), end to end.
+
+fixtures/styles-sheet is rendered and read back with openpyxl: built-in
+styles in the theme's colours (input on the accent's tint, good/bad/neutral
+in Excel's colours, total bold between a thin and a double rule, the header
+row bold), a user style laid over a built-in (total with a format and a
+fill), column styles (their number format on the column's cells and on
+<col style>), direct properties (bold, italic, underline, colour, fill,
+borders, alignment, wrap, indent, rotation), a styled empty cell and a row
+style; ooxml-validate passes; the "report" theme recolours the built-ins.
+A 25,000-row sheet with a styled header, column styles and a total row,
+its styles before or after its sheets, gives the same bytes streamed and
+through the tree path. Bad styles fail with paths and did-you-mean hints.
+
+env: QUIRE, QUIRE_SOURCE_DIR, QUIRE_SHARED.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import openpyxl
+
+QUIRE = os.environ.get("QUIRE", "build/quire")
+SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import require, unittest_exit  # noqa: E402
+
+TMP = tempfile.mkdtemp(prefix="quire-styles-")
+FIX = os.path.join(SRC, "fixtures", "styles-sheet", "spec.json")
+
+
+def render(spec_path, out, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([QUIRE, "render", spec_path, "-o", out], capture_output=True, env=e)
+    return p.returncode, json.loads(p.stdout.decode().splitlines()[0])
+
+
+def rgb(color):
+    return (color.rgb or "")[-6:].upper() if color is not None else ""
+
+
+class Styles(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.out = os.path.join(TMP, "styles.xlsx")
+        rc, res = render(FIX, cls.out)
+        assert rc == 0, res
+        cls.ws = openpyxl.load_workbook(cls.out)["Budget"]
+
+    def test_header_and_builtins(self):
+        ws = self.ws
+        self.assertTrue(ws["A1"].font.b)
+        self.assertEqual(rgb(ws["A2"].font.color), "2563EB")  # input: the accent
+        self.assertEqual(rgb(ws["A2"].fill.fgColor), "DEE8FC")  # on its 15% tint
+        self.assertEqual(ws["A2"].fill.fill_type, "solid")
+        self.assertTrue(ws["D2"].font.i)  # note
+        self.assertEqual(rgb(ws["D2"].font.color), "595959")
+        self.assertEqual(rgb(ws["C3"].fill.fgColor), "FFC7CE")  # bad
+        self.assertEqual(rgb(ws["C3"].font.color), "9C0006")
+        self.assertEqual(rgb(ws["A5"].fill.fgColor), "C6EFCE")  # good
+        self.assertEqual(rgb(ws["B5"].fill.fgColor), "FFEB9C")  # neutral
+
+    def test_total_row(self):
+        ws = self.ws
+        for ref in ("A6", "B6", "C6"):
+            c = ws[ref]
+            self.assertTrue(c.font.b, ref)
+            self.assertEqual(c.border.top.style, "thin", ref)
+            self.assertEqual(c.border.bottom.style, "double", ref)
+            self.assertEqual(rgb(c.fill.fgColor), "F2F2F2", ref)  # the user's fill over it
+        self.assertEqual(ws["B6"].number_format, "#,##0")
+        self.assertEqual(ws["B6"].value, "=SUM(B2:B5)")
+        self.assertTrue(ws.row_dimensions[6].s)  # the row's own xf, for its blank cells
+
+    def test_columns_and_direct(self):
+        ws = self.ws
+        self.assertEqual(ws["C2"].number_format, "#,##0.00")  # column style "money"
+        self.assertEqual(ws["B3"].number_format, "#,##0.00")
+        self.assertTrue(ws["D3"].font.b)
+        self.assertEqual(rgb(ws["D3"].font.color), "C00000")
+        self.assertEqual(ws["D3"].border.bottom.style, "medium")
+        self.assertEqual(rgb(ws["D3"].border.bottom.color), "C00000")
+        self.assertEqual(ws["A4"].alignment.horizontal, "center")
+        self.assertTrue(ws["A4"].font.i)
+        self.assertEqual(rgb(ws["B4"].fill.fgColor), "DDEBF7")
+        for side in ("left", "right", "top", "bottom"):
+            self.assertEqual(getattr(ws["B4"].border, side).style, "thin", side)
+        self.assertEqual(ws["B4"].number_format, "#,##0.00")  # the column's, under the cell's look
+        self.assertTrue(ws["C4"].font.b)
+        self.assertEqual(ws["C4"].font.u, "single")
+        self.assertTrue(ws["D4"].alignment.wrap_text)
+        self.assertEqual(ws["D4"].alignment.vertical, "top")
+        self.assertEqual(ws["A5"].alignment.indent, 1)
+        self.assertEqual(ws["C5"].alignment.textRotation, 45)
+        self.assertIsNone(ws["D5"].value)  # a styled blank
+        self.assertEqual(rgb(ws["D5"].fill.fgColor), "DEE8FC")
+
+    def test_validate(self):
+        p = subprocess.run([require(self, "tools/ooxml-validate"), self.out],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+
+    def test_theme(self):
+        with open(FIX) as f:
+            spec = json.load(f)
+        spec["theme"] = "report"
+        path = os.path.join(TMP, "report.json")
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        out = os.path.join(TMP, "report.xlsx")
+        rc, res = render(path, out)
+        self.assertEqual(rc, 0, res)
+        ws = openpyxl.load_workbook(out)["Budget"]
+        self.assertEqual(rgb(ws["A2"].font.color), "1F4E79")  # report's accent
+
+    def test_streamed_same_bytes(self):
+        rows = ",".join('["item %d", %d, %d.5, "x"]' % (i, i, i) for i in range(25000))
+        sheet = ('{"name": "Big", "columns": ["Item", "A", "B", "Note"], '
+                 '"column_styles": [null, "money", {"fill": "#FFF2CC"}], "rows": [%s, '
+                 '{"style": "total", "cells": ["Total", {"formula": "SUM(B2:B25001)", "value": 1}]}]}'
+                 % rows)
+        styles = '"styles": {"header": {"fill": "#1F4E79", "color": "#FFFFFF"}, "money": {"format": "#,##0"}}'
+        for name, text in (("before", '{%s, "sheets": [%s]}' % (styles, sheet)),
+                           ("after", '{"sheets": [%s], %s}' % (sheet, styles))):
+            path = os.path.join(TMP, name + ".json")
+            with open(path, "w") as f:
+                f.write(text)
+            outs = []
+            for mode in ("0", "1"):
+                out = os.path.join(TMP, "%s-%s.xlsx" % (name, mode))
+                rc, res = render(path, out, {"QUIRE_XLSX_STREAM": mode})
+                self.assertEqual(rc, 0, res)
+                with open(out, "rb") as f:
+                    outs.append(f.read())
+            self.assertEqual(outs[0], outs[1], name)
+        ws = openpyxl.load_workbook(os.path.join(TMP, "after-1.xlsx"), read_only=True)["Big"]
+        first = next(ws.iter_rows(min_row=1, max_row=1))
+        self.assertEqual(rgb(first[0].fill.fgColor), "1F4E79")
+        self.assertEqual(rgb(first[0].font.color), "FFFFFF")
+        self.assertTrue(first[0].font.b)  # the built-in header under the user's
+
+    def test_errors(self):
+        path = os.path.join(TMP, "bad.json")
+        with open(path, "w") as f:
+            json.dump({"styles": {"money": {"format": "#,##0", "colour": "#000000"}},
+                       "sheets": [{"rows": [[{"value": 1, "style": "mony"}],
+                                            {"style": "totl", "cells": [1]}]}]}, f)
+        rc, res = render(path, os.path.join(TMP, "bad.xlsx"))
+        self.assertEqual(rc, 1)
+        errs = {e["path"]: e for e in res["errors"]}
+        self.assertIn('did you mean "money"', errs["/sheets/0/rows/0/0/style"]["hint"])
+        self.assertIn('did you mean "total"', errs["/sheets/0/rows/1/style"]["hint"])
+        self.assertIn("/styles/money/colour", errs)
+        self.assertFalse(os.path.exists(os.path.join(TMP, "bad.xlsx")))
+
+
+if __name__ == "__main__":
+    sys.exit(unittest_exit(unittest.main(verbosity=2, exit=False).result))
