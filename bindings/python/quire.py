@@ -149,10 +149,14 @@ class _LayoutList(ctypes.Structure):
                 ("cap", ctypes.c_size_t), ("oom", ctypes.c_int)]
 
 
+class _RenderStats(ctypes.Structure):
+    _fields_ = [("threads", ctypes.c_int), ("faces_pinned", ctypes.c_int), ("faces_pinned_late", ctypes.c_int)]
+
+
 class _Result(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
                 ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList), ("kind", ctypes.c_int),
-                ("layout", _LayoutList)]
+                ("stats", _RenderStats), ("layout", _LayoutList)]
 
 
 class _RenderOpts(ctypes.Structure):
@@ -160,6 +164,7 @@ class _RenderOpts(ctypes.Structure):
                 ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t),
                 ("strict", ctypes.c_int), ("png_contact", ctypes.c_int),
                 ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int),
+                ("threads", ctypes.c_int), ("xlsx_stream", ctypes.c_int),
                 ("max_work", ctypes.c_size_t),
                 ("strict_layout", ctypes.c_uint)]
 
