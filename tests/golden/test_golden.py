@@ -9,7 +9,8 @@ that applies and is built, and compare with fixtures/<case>/expected/<format>/.
   removed) and the text (pdftotext, whitespace folded).
 - html: expected/html/page.html, the file itself.
 - png (fixtures/theme-*, docs-* and md-* only: the look of each theme, of
-  issue 32's blocks and of each Markdown construct): expected/png/page1.png,
+  issue 32's blocks and of each Markdown construct; and PNG_CASES, the look of issue 34's
+  slide layouts): expected/png/page1.png,
   quire's own PNG of page 1 (a deck: its contact sheet) at PNG_DPI, compared
   byte for byte.
 Every output is also rendered twice (same bytes) and the OOXML files go
@@ -60,6 +61,7 @@ def kind_of(spec):
 
 
 PNG_DPI = "60"
+PNG_CASES = ("deck-structural",)
 
 
 def render(spec_path, out_path, fmt, spec_kind="document"):
@@ -225,7 +227,7 @@ def main():
                 spec = json.load(f)
             except ValueError:
                 spec = None
-        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith(("theme-", "docs-", "md-")) else [])
+        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith(("theme-", "docs-", "md-")) or case in PNG_CASES else [])
         for fmt in formats:
             if only_formats and fmt not in only_formats:
                 continue
