@@ -52,6 +52,7 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE,
     QR_SO_SLIDE_IMAGE,
     QR_SO_SLIDE_TABLE,
+    QR_SO_STAT, /* one value of a stats slide */
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,
