@@ -201,6 +201,11 @@ def test_limits(tmp):
         ("utf8", b"ok\n\xff\n", 1, "invalid UTF-8 (markdown line 2, column 1)"),
         ("deep-list", ("- " * 10000 + "x\n").encode(), 4, "lists nested deeper than 9 levels"),
         ("deep-quote", (">" * 10000 + " x\n").encode(), 4, "block quotes nested deeper than 9 levels"),
+        # cmark-gfm pads every row to the header: 3,000 x 100,000 cells were 10 GB
+        ("wide-table", ("|" + "a|" * 3000 + "\n|" + "-|" * 3000 + "\n" + "|x\n" * 100000).encode(), 4,
+         "tables of more than 100000 cells (a table of 3000 columns from line 2)"),
+        # quadratic in cmark-gfm 0.29: 50,000 "![[]()" took 12 s
+        ("bracket-work", b"![[]()" * 50000, 4, "image openers"),
     ]
     for name, data, rc, msg in cases:
         path = os.path.join(tmp, name + ".md")
