@@ -33,7 +33,7 @@ def check(cond, what):
 
 LONG = "a long bullet that keeps going with enough words to wrap over more than one line on the slide"
 slides = []
-for i in range(33):
+for i in range(37):
     k = i % 7
     if k == 0:
         slides.append({"title": "Point %d" % i, "bullets": ["first", "second", {"text": "third", "items": ["a", "b"]}]})
@@ -78,7 +78,7 @@ def texts(x):
 
 titles = [texts(m.group(0)) if (m := TITLE.search(x)) else "" for x in xml]
 cont = [i + 1 for i, t in enumerate(titles) if t.endswith("(cont.)")]
-check(len(spec["slides"]) < n, "more slides than the spec's %d: %d" % (len(spec["slides"]), n))
+check(len(spec["slides"]) == 40 and len(spec["slides"]) < n, "more slides than the spec's %d: %d" % (len(spec["slides"]), n))
 check(any(t == "Forty (cont.)" for t in titles), "the forty bullets continue on \"Forty (cont.)\"")
 check(titles.count("Sixty rows (cont.)") >= 2, "the 60 rows continue on \"Sixty rows (cont.)\" slides")
 for i, t in enumerate(titles):
