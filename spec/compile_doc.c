@@ -522,7 +522,9 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     switch (b->type) {
     case QR_BLOCK_HEADING: {
         bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_HEADING, "a heading block")) > 0;
+        cc->in_heading = 1;
         bad |= qr_cc_text(cc, v, !unk, &b->u.heading.text) < 0;
+        cc->in_heading = 0;
         int level = cc->kind == QR_KIND_HTML ? 2 : 1;
         bad |= qr_cc_get_int(cc, v, "level", 1, 6, &level) < 0;
         b->u.heading.level = level;
@@ -691,7 +693,9 @@ static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t 
                 b->type = QR_BLOCK_HEADING;
                 b->path = qr_cc_path(cc);
                 b->u.heading.level = 1;
+                cc->in_heading = 1;
                 qr_cc_text_plain(cc, h, &b->u.heading.text);
+                cc->in_heading = 0;
             }
             qr_cc_pop(cc, o3);
         }

@@ -61,6 +61,7 @@ typedef struct qr_cc {
 
     qr_errlist *warns; /* likely mistakes (compile_warn.c), or NULL */
     size_t n_warnings; /* reported (recorded or not) */
+    int in_heading;    /* compiling a heading's text: "1. Parties" is its own numbering */
 
     char *pool; /* string pool chunk: strings packed without alignment */
     size_t pool_left;

@@ -90,7 +90,9 @@ void qr_cc_warn_markdown(qr_cc *cc, const char *s, size_t n)
     size_t d = 0;
     while (d < n && d < 4 && s[d] >= '0' && s[d] <= '9')
         d++;
-    if (d >= 1 && d <= 3 && d + 1 < n && (s[d] == '.' || s[d] == ')') && s[d + 1] == ' ') {
+    /* a heading's "1. Parties" is the heading's own numbering, not a list */
+    if (!cc->in_heading && d >= 1 && d <= 3 && d + 1 < n && (s[d] == '.' || s[d] == ')') &&
+        s[d + 1] == ' ') {
         qr_cc_warn(cc,
                    "use a list block: {\"type\": \"list\", \"ordered\": true, \"items\": "
                    "[\"...\"]}" MD_BLOCK,
