@@ -81,6 +81,10 @@ typedef struct dx {
 static void block_sep(dx *d)
 {
     if (d->n_blocks++) qr_buf_putc(&d->blocks, ',');
+    /* What is read is bounded as it grows, not once it is all in memory. */
+    if (d->r->max_output && d->blocks.len > d->r->max_output && !d->r->errs->count)
+        qr_rd_fail(d->r, QR_E_LIMIT, d->part, "raise it with --max-output BYTES (0 disables it)",
+                   "what was read passes %zu bytes (the limit max_output)", d->r->max_output);
 }
 
 /* ---- lists ----------------------------------------------------------------- */

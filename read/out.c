@@ -38,10 +38,18 @@ typedef struct pieces {
     char *path;            /* current heading path (JSON array) */
     const char *heads[10]; /* current headings by level */
     size_t heads_len[10];
+    size_t max, bytes; /* the output cap (0: none) and the pieces' bytes so far */
+    int over;          /* past max: nothing more is added */
 } pieces;
 
 static void add_piece(pieces *ps, const char *sep, const char *s, size_t n, int heading)
 {
+    if (ps->over) return;
+    ps->bytes += n + 2;
+    if (ps->max && ps->bytes > ps->max) {
+        ps->over = 1;
+        return;
+    }
     if (ps->n == ps->cap) {
         size_t cap = ps->cap ? ps->cap * 2 : 64;
         piece *ni = realloc(ps->items, cap * sizeof *ni);
@@ -595,7 +603,7 @@ static void sheet_pieces(pieces *ps, const qr_sheet *s)
     add_piece(ps, "\n\n", t.data, t.len, 1);
     size_t nc = s->n_cols ? s->n_cols : 1;
     const char *sep = "\n\n";
-    for (size_t r = 0; r < s->n_rows; r++) {
+    for (size_t r = 0; r < s->n_rows && !ps->over; r++) {
         t.len = 0;
         if (ps->md) qr_buf_putc(&t, '|');
         for (size_t c = 0; c < nc; c++) {
@@ -812,7 +820,7 @@ static void json_doc(pieces *ps, const qr_doc *doc)
     qr_buf_puts(b, "]}\n");
 }
 
-qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out)
+qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, size_t max, qr_buf *out)
 {
     qr_text_ctx tc;
     qr_text_ctx_init(&tc, NULL, doc->lang, NULL);
@@ -820,6 +828,7 @@ qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out
     memset(&ps, 0, sizeof ps);
     ps.tc = &tc;
     ps.md = to == QR_RD_MARKDOWN;
+    ps.max = max;
     if (to == QR_RD_JSON && !chunks) {
         ps.json = out;
         json_doc(&ps, doc);
@@ -842,5 +851,6 @@ qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out
     pieces_free(&ps);
     qr_buf_free(&ps.run);
     qr_text_ctx_free(&tc);
+    if (ps.over) return qr_fail(QR_E_LIMIT);
     return out->oom ? qr_fail(QR_E_NOMEM) : QR_OK;
 }

@@ -551,6 +551,9 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
         if (notes.len)
             member(b, &comma, "\"notes\":"), qr_buf_json_str(b, notes.data, notes.len, 0);
         qr_buf_putc(b, '}');
+        if (r->max_output && b->len > r->max_output)
+            st = qr_rd_fail(r, QR_E_LIMIT, part, "raise it with --max-output BYTES (0 disables it)",
+                            "what was read passes %zu bytes (the limit max_output)", r->max_output);
     }
     shape_reset(&p.sh);
     free(p.sh.paras);

@@ -26,12 +26,13 @@ typedef struct qr_rd_zip qr_rd_zip;
 
 typedef struct qr_rd {
     qr_errlist *errs, *warns;
-    size_t max_unzipped; /* total bytes out of the package */
-    double max_ratio;    /* uncompressed / compressed bytes of one entry */
-    size_t unzipped;     /* bytes out so far */
-    size_t max_output;   /* bytes of the spec read and of the output; 0: none */
-    qr_rd_zip *zip;      /* the package, or NULL (pdf) */
-    qr_buf spec;         /* the spec's compact JSON */
+    size_t max_unzipped;  /* total bytes out of the package */
+    double max_ratio;     /* uncompressed / compressed bytes of one entry */
+    size_t unzipped;      /* bytes out so far */
+    size_t max_output;    /* bytes of the spec read and of the output; 0: none */
+    unsigned max_seconds; /* wall-clock seconds for reading a PDF (read/pdf/load.c) */
+    qr_rd_zip *zip;       /* the package, or NULL (pdf) */
+    qr_buf spec;          /* the spec's compact JSON */
     qr_kind kind;
 } qr_rd;
 
@@ -176,7 +177,8 @@ typedef enum qr_rd_to { QR_RD_JSON, QR_RD_MARKDOWN, QR_RD_TEXT } qr_rd_to;
 /** Write a compiled tree as structured JSON, markdown or text; with
  *  chunks > 0, as {"chunks":[{"headings":[...],"text":...}]} instead, each
  *  chunk at most `chunks` characters, never splitting a table row or a
- *  sentence (a single longer sentence or row is a chunk of its own). */
-qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out);
+ *  sentence (a single longer sentence or row is a chunk of its own).
+ *  QR_E_LIMIT as soon as the pieces pass max bytes (0: no cap). */
+qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, size_t max, qr_buf *out);
 
 #endif
