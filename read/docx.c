@@ -157,7 +157,8 @@ static void add_item(dx *d, int num_id, int ilvl)
     int plain = d->runs.n <= 1 &&
                 !(d->runs.n == 1 &&
                   (d->runs.items[0].bold || d->runs.items[0].italic || d->runs.items[0].underline ||
-                   d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].link));
+                   d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].sup ||
+                   d->runs.items[0].sub || d->runs.items[0].link));
     if (plain) {
         if (d->runs.n)
             qr_buf_json_str(&b, d->runs.items[0].text.data, d->runs.items[0].text.len, 0);
@@ -312,7 +313,7 @@ static char *cell_json(dx *d, int header)
         for (size_t i = 0; i < rs->n; i++) {
             const qr_rd_run *x = &rs->items[i];
             if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code ||
-                x->link)
+                x->sup || x->sub || x->link)
                 plain = 0;
         }
         if (plain) {
@@ -549,6 +550,11 @@ static void element(dx *d, const node *x, int empty)
         d->flags.italic = attr_on(x);
     } else if (d->in_rpr && is(x, "u")) {
         d->flags.underline = attr_on(x);
+    } else if (d->in_rpr && is(x, "vertAlign")) {
+        char *v = attr_dup(x, "val");
+        d->flags.sup = v && strcmp(v, "superscript") == 0;
+        d->flags.sub = v && strcmp(v, "subscript") == 0;
+        xmlFree(v);
     } else if (d->in_rpr && (is(x, "strike") || is(x, "dstrike"))) {
         d->flags.strike = attr_on(x);
     } else if (d->in_rpr && is(x, "rFonts")) {

@@ -31,7 +31,7 @@ void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min)
 static int same_flags(const qr_rd_run *a, const qr_rd_run *b)
 {
     return a->bold == b->bold && a->italic == b->italic && a->underline == b->underline &&
-           a->strike == b->strike && a->code == b->code &&
+           a->strike == b->strike && a->code == b->code && a->sup == b->sup && a->sub == b->sub &&
            (a->link == b->link || (a->link && b->link && strcmp(a->link, b->link) == 0));
 }
 
@@ -75,7 +75,8 @@ void qr_rd_runs_plain(const qr_rd_runs *rs, qr_buf *b)
 
 static int plain(const qr_rd_run *r)
 {
-    return !r->bold && !r->italic && !r->underline && !r->strike && !r->code && !r->link;
+    return !r->bold && !r->italic && !r->underline && !r->strike && !r->code && !r->sup &&
+           !r->sub && !r->link;
 }
 
 void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
@@ -103,6 +104,8 @@ void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
         if (r->underline) qr_buf_puts(b, ",\"underline\":true");
         if (r->strike) qr_buf_puts(b, ",\"strike\":true");
         if (r->code) qr_buf_puts(b, ",\"code\":true");
+        if (r->sup) qr_buf_puts(b, ",\"sup\":true");
+        if (r->sub) qr_buf_puts(b, ",\"sub\":true");
         if (r->link) {
             qr_buf_puts(b, ",\"link\":");
             qr_buf_json_str(b, r->link, strlen(r->link), 0);

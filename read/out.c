@@ -152,7 +152,9 @@ static void md_run(qr_buf *b, const qr_seg *g, const char *s, size_t n, int tabl
     if (g->link) qr_buf_putc(b, '[');
     if (g->strike) qr_buf_puts(b, "~~");
     qr_buf_puts(b, open);
+    if (g->sup || g->sub) qr_buf_puts(b, g->sup ? "<sup>" : "<sub>");
     md_escape(b, s + lead, n - lead - trail, table);
+    if (g->sup || g->sub) qr_buf_puts(b, g->sup ? "</sup>" : "</sub>");
     qr_buf_puts(b, open);
     if (g->strike) qr_buf_puts(b, "~~");
     if (g->link) {
@@ -168,6 +170,31 @@ static void md_run(qr_buf *b, const qr_seg *g, const char *s, size_t n, int tabl
     qr_buf_append(b, s + n - trail, trail);
 }
 
+/* Superscript or subscript text in plain text: Unicode's superscript or
+ * subscript forms when every character has one (m² and m₂ stay apart),
+ * else the characters as they are. */
+static void put_script(qr_buf *b, const char *s, size_t n, int sup)
+{
+    static const char *const up[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    static const char *const down[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    static const char marks[] = "+-=()n";
+    static const char *const up_marks[] = {"⁺", "⁻", "⁼", "⁽", "⁾", "ⁿ"};
+    static const char *const down_marks[] = {"₊", "₋", "₌", "₍", "₎", "ₙ"};
+    for (size_t i = 0; i < n; i++)
+        if (!(s[i] >= '0' && s[i] <= '9') && !(s[i] && strchr(marks, s[i]))) {
+            qr_buf_append(b, s, n);
+            return;
+        }
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            qr_buf_puts(b, (sup ? up : down)[s[i] - '0']);
+        } else {
+            size_t k = (size_t)(strchr(marks, s[i]) - marks);
+            qr_buf_puts(b, (sup ? up_marks : down_marks)[k]);
+        }
+    }
+}
+
 /* A text as markdown (each run's markup around its bytes) or as text (in a
  * table cell, tabs and line feeds become spaces). */
 static void put_text(pieces *ps, qr_buf *b, const qr_text *t, int table)
@@ -177,6 +204,13 @@ static void put_text(pieces *ps, qr_buf *b, const qr_text *t, int table)
         const qr_seg *g = &sg->items[i];
         if (!ps->md) {
             next = i + 1;
+            if ((g->sup || g->sub) && g->kind == QR_SEG_TEXT) {
+                ps->run.len = 0;
+                for (next = i; next < sg->n && sg->items[next].run == g->run; next++)
+                    qr_buf_append(&ps->run, sg->items[next].text, sg->items[next].len);
+                put_script(b, ps->run.data ? ps->run.data : "", ps->run.len, g->sup);
+                continue;
+            }
             if (g->kind == QR_SEG_TEXT || !table) {
                 qr_buf_append(b, g->text, g->len);
                 continue;

@@ -213,7 +213,8 @@ static char *cell_json(px *p, int header)
     int plain = 1;
     for (size_t i = 0; i < p->cell.n; i++) {
         const qr_rd_run *x = &p->cell.items[i];
-        if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code || x->link)
+        if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code || x->sup ||
+            x->sub || x->link)
             plain = 0;
     }
     char *end = NULL;
@@ -280,6 +281,9 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         char *s = qr_rd_attr(x, "strike");
         p->flags.strike = s && strcmp(s, "noStrike") != 0;
         xmlFree(s);
+        long base = qr_rd_attr_long(x, "baseline", 0);
+        p->flags.sup = base > 0;
+        p->flags.sub = base < 0;
         p->in_rpr = !empty;
     } else if (p->in_rpr && qr_rd_is(x, "latin")) {
         char *f = qr_rd_attr(x, "typeface");

@@ -142,7 +142,7 @@ void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min);
  * flags and link become one. */
 typedef struct qr_rd_run {
     qr_buf text;
-    unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
+    unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1, sup : 1, sub : 1;
     char *link;
 } qr_rd_run;
 typedef struct qr_rd_runs {
