@@ -38,8 +38,10 @@ typedef struct pieces {
     char *path;            /* current heading path (JSON array) */
     const char *heads[10]; /* current headings by level */
     size_t heads_len[10];
-    size_t max, bytes; /* the output cap (0: none) and the pieces' bytes so far */
-    int over;          /* past max: nothing more is added */
+    size_t max, bytes;     /* the output cap (0: none) and the pieces' bytes so far */
+    const qr_text **notes; /* footnotes by number - 1, as their references are written */
+    size_t n_notes;
+    int over; /* past max: nothing more is added */
 } pieces;
 
 static void add_piece(pieces *ps, const char *sep, const char *s, size_t n, int heading)
@@ -204,6 +206,8 @@ static void put_text(pieces *ps, qr_buf *b, const qr_text *t, int table)
         const qr_seg *g = &sg->items[i];
         if (!ps->md) {
             next = i + 1;
+            if (g->note && g->note_no >= 1 && g->note_no <= ps->n_notes)
+                ps->notes[g->note_no - 1] = g->note;
             if ((g->sup || g->sub) && g->kind == QR_SEG_TEXT) {
                 ps->run.len = 0;
                 for (next = i; next < sg->n && sg->items[next].run == g->run; next++)
@@ -217,6 +221,14 @@ static void put_text(pieces *ps, qr_buf *b, const qr_text *t, int table)
             }
             for (size_t k = 0; k < g->len; k++)
                 qr_buf_putc(b, g->text[k] == '\n' || g->text[k] == '\t' ? ' ' : g->text[k]);
+            continue;
+        }
+        if (g->note && g->note_no >= 1 && g->note_no <= ps->n_notes) {
+            /* A footnote reference: [^N], the note at the end. */
+            ps->notes[g->note_no - 1] = g->note;
+            qr_buf_printf(b, "[^%u]", g->note_no);
+            for (next = i; next < sg->n && sg->items[next].run == g->run; next++)
+                ;
             continue;
         }
         /* Markup goes around a whole run: gather its segments' bytes. */
@@ -725,6 +737,23 @@ static void doc_pieces(pieces *ps, const qr_doc *doc)
         sheet_pieces(ps, &doc->sheets[i]);
     for (size_t i = 0; i < doc->n_slides; i++)
         slide_pieces(ps, &doc->slides[i], i);
+    /* The notes referenced, in number order: "[^1]: text" in markdown,
+     * "¹ text" in text. */
+    const char *sep = "\n\n";
+    for (size_t i = 0; i < ps->n_notes; i++) {
+        if (!ps->notes[i]) continue;
+        qr_buf t = {0}, n = {0};
+        qr_buf_printf(&n, "%zu", i + 1);
+        if (ps->md)
+            qr_buf_printf(&t, "[^%zu]: ", i + 1);
+        else
+            put_script(&t, n.data, n.len, 1), qr_buf_putc(&t, ' ');
+        put_text(ps, &t, ps->notes[i], 0);
+        add_piece(ps, sep, t.data ? t.data : "", t.len, 0);
+        sep = "\n";
+        qr_buf_free(&t);
+        qr_buf_free(&n);
+    }
 }
 
 static void pieces_free(pieces *ps)
@@ -863,6 +892,9 @@ qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, size_t max,
     ps.tc = &tc;
     ps.md = to == QR_RD_MARKDOWN;
     ps.max = max;
+    ps.n_notes = doc->n_notes;
+    ps.notes = doc->n_notes ? calloc(doc->n_notes, sizeof *ps.notes) : NULL;
+    if (doc->n_notes && !ps.notes) ps.n_notes = 0;
     if (to == QR_RD_JSON && !chunks) {
         ps.json = out;
         json_doc(&ps, doc);
@@ -883,6 +915,7 @@ qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, size_t max,
         }
     }
     pieces_free(&ps);
+    free(ps.notes);
     qr_buf_free(&ps.run);
     qr_text_ctx_free(&tc);
     if (ps.over) return qr_fail(QR_E_LIMIT);

@@ -144,6 +144,7 @@ typedef struct qr_rd_run {
     qr_buf text;
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1, sup : 1, sub : 1;
     char *link;
+    char *raw; /* a run written as this JSON object ({"footnote":...}), never merged */
 } qr_rd_run;
 typedef struct qr_rd_runs {
     qr_rd_run *items;
@@ -152,7 +153,9 @@ typedef struct qr_rd_runs {
 
 /** Append text with these flags (merging into the last run when alike). */
 void qr_rd_runs_add(qr_rd_runs *rs, const char *s, size_t n, const qr_rd_run *flags);
-/** Whether the runs hold any text. */
+/** Append a run written as the JSON object json (a footnote run). */
+void qr_rd_runs_raw(qr_rd_runs *rs, const char *json);
+/** Whether the runs hold any text (or a raw run). */
 int qr_rd_runs_empty(const qr_rd_runs *rs);
 /** The plain text of all runs, appended to b. */
 void qr_rd_runs_plain(const qr_rd_runs *rs, qr_buf *b);

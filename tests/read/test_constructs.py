@@ -1,7 +1,7 @@
 """Constructs quire read used to skip or change (issue 38), each in a file
 made here (zip + XML by hand, tests/read/ooxml_make.py) and read back as
 spec, markdown and text: superscript and subscript runs (docx w:vertAlign,
-pptx baseline)."""
+pptx baseline); docx footnotes and endnotes as footnote runs."""
 import json
 import os
 import subprocess
@@ -67,6 +67,41 @@ with tempfile.TemporaryDirectory() as tmp:
         {"runs": RUNS}]}], json.dumps(slides))
     expect("pptx sup/sub: markdown", "m<sup>2</sup>, index m<sub>2</sub>" in read(p, "markdown"))
     expect("pptx sup/sub: text", "Area m², index m₂, xⁿ⁺¹" in read(p, "text"))
+
+    # Footnotes (with Word's separator notes) and endnotes.
+    def notes_part(el, notes):
+        sep = ''.join('<w:%s w:type="%s" w:id="%d"><w:p><w:r><w:separator/></w:r></w:p></w:%s>'
+                      % (el, t, i, el) for i, t in ((-1, "separator"),
+                                                    (0, "continuationSeparator")))
+        body = ''.join('<w:%s w:id="%d"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/>'
+                       '</w:rPr><w:%sRef/></w:r>%s</w:p></w:%s>' % (el, i, el, runs, el)
+                       for i, runs in notes)
+        return (m.CT + '<w:%ss xmlns:w="%s">%s%s</w:%ss>' % (el, m.W, sep, body, el))
+
+    def ref(el, i):
+        return ('<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:%sReference w:id="%d"/>'
+                '</w:r>' % (el, i))
+    for el in ("footnote", "endnote"):
+        d = os.path.join(tmp, el + ".docx")
+        m.docx(d, '<w:p>' + wr("A claim") + ref(el, 1) + wr(" and another") + ref(el, 2)
+               + wr(".") + '</w:p>',
+               extra=[("word/%ss.xml" % el, notes_part(el, [
+                   (1, wr(" The source.")),
+                   (2, wr(" See ") + wr("page 3", "<w:b/>") + wr("."))]))],
+               rels=[("rId9", el + "s", el + "s.xml", False)])
+        spec = json.loads(read(d) or "{}")
+        want = {"blocks": [{"type": "paragraph", "runs": [
+            "A claim", {"footnote": "The source."}, " and another",
+            {"footnote": ["See ", {"text": "page 3", "bold": True}, "."]}, "."]}]}
+        if el == "endnote":
+            want["notes"] = "endnotes"
+        expect("%ss: spec footnote runs" % el, spec == want, json.dumps(spec))
+        md = read(d, "markdown").strip()
+        expect("%ss: markdown [^N]" % el, md == "A claim[^1] and another[^2].\n\n"
+               "[^1]: The source.\n[^2]: See **page 3**.", md)
+        txt = read(d, "text").strip()
+        expect("%ss: text" % el, txt == "A claim¹ and another².\n\n¹ The source.\n² See page 3.",
+               txt)
 
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)
