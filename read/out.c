@@ -479,6 +479,20 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
         if (j) qr_buf_puts(j, "{\"type\":\"page_break\"}");
         break;
     case QR_BLOCK_QUOTE:
+        if (!j && ps->md) {
+            /* markdown: "> " before each line, so cmark reads a quote back */
+            qr_buf t = {0}, q = {0};
+            put_text(ps, &t, &b->u.quote.text, 0);
+            qr_buf_puts(&q, "> ");
+            for (size_t k = 0; k < t.len; k++) {
+                qr_buf_putc(&q, t.data[k]);
+                if (t.data[k] == '\n') qr_buf_puts(&q, "> ");
+            }
+            add_piece(ps, "\n\n", q.data ? q.data : "", q.len, 0);
+            qr_buf_free(&t);
+            qr_buf_free(&q);
+            break;
+        }
         if (!j) {
             qr_buf t = {0};
             put_text(ps, &t, &b->u.quote.text, 0);
@@ -513,7 +527,10 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
         break;
     }
     case QR_BLOCK_RULE:
-        if (j) qr_buf_puts(j, "{\"type\":\"rule\"}");
+        if (j)
+            qr_buf_puts(j, "{\"type\":\"rule\"}");
+        else if (ps->md)
+            add_piece(ps, "\n\n", "---", 3, 0); /* a thematic break */
         break;
     case QR_BLOCK_TOC:
         if (j) qr_buf_printf(j, "{\"type\":\"toc\",\"levels\":%d}", b->u.toc.levels);

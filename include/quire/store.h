@@ -33,6 +33,11 @@
  * connection broke: retryable); QR_E_QUOTA (an owner quota; the messages
  * are DocsGPT's). qr_status_code() gives the stable code of each.
  *
+ * A PostgreSQL store keeps at most 16 connections per qr_store (a call
+ * waits when all are in use), replaces an idle connection that died before
+ * using it, and applies connect_timeout=10 and statement_timeout=60s unless
+ * the URI sets them (connect_timeout=N; options=-c statement_timeout=MS).
+ *
  * Thread-safe: one qr_store may be used from many threads and processes at
  * once; writes to one artifact are serialised by a lock in the store, and
  * quotas are checked under a per-owner lock, so they hold exactly.

@@ -355,7 +355,7 @@ def check_overflow(deck):
     scale = int(af.get("fontScale", "100000"))
     check(scale < 100000, "overflow: normAutofit fontScale %d < 100000" % scale)
     check(int(af.get("lnSpcReduction", "0")) > 0, "overflow: lnSpcReduction set")
-    eq(len(deck.slides[0].shape("Content")["paras"]), 30, "overflow: 30 paragraphs")
+    eq(len(deck.slides[0].shape("Content")["paras"]), 9, "overflow: 9 paragraphs (shrunk above the 60 % floor: no continuation)")
 
 
 def check_docsgpt(deck):
