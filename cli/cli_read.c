@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "cli_markdown.h"
 #include "cli_read.h"
 #include "json_out.h"
 #include <quire/quire.h>
@@ -151,6 +152,8 @@ int qr_cli_read_cmd(int argc, char **argv)
     read_args a;
     int rc = parse_args(argc, argv, &a, 0);
     if (rc) return rc;
+    if (qr_cli_is_markdown(a.file))
+        return qr_cli_markdown_read(a.file, a.o.max_input, QR_KIND_DOCUMENT, a.out);
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;
     qr_status st = read_input(&a, &kind, &res);
@@ -191,6 +194,8 @@ int qr_cli_import(int argc, char **argv)
     read_args a;
     int rc = parse_args(argc, argv, &a, 1);
     if (rc) return rc;
+    if (qr_cli_is_markdown(a.file))
+        return qr_cli_markdown_import(a.file, a.o.max_input, a.store, a.title, a.id, a.owner);
     a.o.to = QR_READ_SPEC;
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;

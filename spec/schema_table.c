@@ -154,6 +154,12 @@ static const qr_skey toc_keys[] = {
     K("levels", 0, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":6}", "default 3"),
     K_ID,
 };
+static const qr_skey markdown_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("text", R, N, S_STR, "GitHub Flavored Markdown; raw HTML stays literal"),
+    K("heading_offset", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":5}",
+      "added to heading levels"),
+};
 static const qr_skey run_keys[] = {
     K("text", 0, N, S_STR, "required, but not with footnote or ref"),
     K("bold", 0, N, S_BOOL, NULL),
@@ -245,7 +251,9 @@ static const qr_skey deck_keys[] = {
       NULL),
 };
 static const qr_skey slide_keys[] = {
-    K("layout", X, N, "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\"]}",
+    K("layout", X, N,
+      "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\",\"quote\",\"stats\","
+      "\"closing\"]}",
       "default title_content"),
     K("title", 0, N, S_STR, NULL),
     K("subtitle", X, N, S_STR, NULL),
@@ -253,7 +261,19 @@ static const qr_skey slide_keys[] = {
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
+    K("quote", X, N, S_STR, "layout quote: the quotation"),
+    K("attribution", X, N, S_STR, "layout quote: who said it"),
+    K("stats", X, QR_SO_STAT,
+      "{\"type\":\"array\",\"minItems\":2,\"maxItems\":4,\"items\":{\"$ref\":\"#/$defs/"
+      "stat\"}}",
+      "layout stats: 2 to 4 big numbers"),
     K("notes", 0, N, S_STR, "speaker notes"),
+    K("markdown", X, N, S_STR, "the body as Markdown: bullets, a table, an image"),
+};
+static const qr_skey stat_keys[] = {
+    K("value", R, N, S_STR, "the number as shown: \"42%\""),
+    K("label", 0, N, S_STR, NULL),
+    K("caption", 0, N, S_STR, NULL),
 };
 static const qr_skey slide_image_keys[] = {
     K("type", 0, N, "{\"const\":\"image\"}", NULL),
@@ -364,6 +384,26 @@ static const qr_skey op_keys[] = {
     K("value", 0, N, "{}", "add, replace, test"),
 };
 
+/* What each layout takes (spec/compile_deck.c's takes[]): the quote layout
+ * needs "quote", stats needs "stats", and neither takes the others' content. */
+#define SLIDE_TAKES                                                                                \
+    "{\"allOf\":[{\"if\":{\"properties\":{\"layout\":{\"const\":\"quote\"}},\"require"             \
+    "d\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"quote\"]},{\"not\":{\"an"             \
+    "yOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":"             \
+    "[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\""             \
+    ":[\"stats\"]}]}}]}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"stats\"}},\""            \
+    "required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"stats\"]},{\"not\""            \
+    ":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"requi"             \
+    "red\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"requ"             \
+    "ired\":[\"quote\"]},{\"required\":[\"attribution\"]}]}}]}},{\"if\":{\"properties"             \
+    "\":{\"layout\":{\"const\":\"closing\"}},\"required\":[\"layout\"]},\"then\":{\"n"             \
+    "ot\":{\"anyOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"requ"             \
+    "ired\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"req"             \
+    "uired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}},{\"if\":{\"not\":{\"pr"             \
+    "operties\":{\"layout\":{\"enum\":[\"quote\",\"stats\",\"closing\"]}},\"required\""            \
+    ":[\"layout\"]}},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"requ"             \
+    "ired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}}]}"
+
 const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_DOCUMENT, "document", "a document, pdf or html spec",
         "{\"anyOf\":[{\"required\":[\"blocks\"]},{\"required\":[\"sections\"]}]}", document_keys),
@@ -391,9 +431,10 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_RULE, "rule", "a horizontal rule", NULL, rule_keys),
     OBJ(QR_SO_TOC, "toc", "a table of contents with page numbers", NULL, toc_keys),
     OBJ(QR_SO_DECK, "presentation", "a presentation spec", NULL, deck_keys),
-    OBJ(QR_SO_SLIDE, "slide", NULL, NULL, slide_keys),
+    OBJ(QR_SO_SLIDE, "slide", NULL, SLIDE_TAKES, slide_keys),
     OBJ(QR_SO_SLIDE_IMAGE, "slide_image", NULL, NULL, slide_image_keys),
     OBJ(QR_SO_SLIDE_TABLE, "slide_table", NULL, NULL, slide_table_keys),
+    OBJ(QR_SO_STAT, "stat", "one big number of a stats slide", NULL, stat_keys),
     OBJ(QR_SO_WORKBOOK, "spreadsheet", "a spreadsheet spec", NULL, workbook_keys),
     OBJ(QR_SO_SHEET, "sheet", NULL, NULL, sheet_keys),
     OBJ(QR_SO_CELL, "sheet_cell_object", "value, date or formula (+ value), with a look",
@@ -406,6 +447,8 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
+    OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,
+        markdown_keys),
 };
 
 const qr_sblock qr_schema_blocks[] = {
@@ -421,11 +464,14 @@ const qr_sblock qr_schema_blocks[] = {
     [QR_BLOCK_CALLOUT] = {"callout", QR_SO_CALLOUT},
     [QR_BLOCK_RULE] = {"rule", QR_SO_RULE},
     [QR_BLOCK_TOC] = {"toc", QR_SO_TOC},
+    /* past the tree types: blocks compiled into other blocks */
+    [QR_BLOCK_LAST + 1] = {"markdown", QR_SO_MARKDOWN},
 };
 const size_t qr_schema_n_blocks = sizeof qr_schema_blocks / sizeof qr_schema_blocks[0];
-/* One entry per qr_block_type: the last enum value names the count. */
-_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_LAST + 1,
-               "one qr_schema_blocks entry per qr_block_type");
+const int qr_schema_block_markdown = QR_BLOCK_LAST + 1;
+/* One entry per qr_block_type (the last enum value names the count), then markdown. */
+_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_LAST + 2,
+               "one qr_schema_blocks entry per qr_block_type, then markdown");
 
 const char *const qr_schema_defs[][2] = {
     {"run", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/run_object\"}]}"},

@@ -117,6 +117,12 @@ typedef struct qr_chart_ref {
 /* Hard limits of a chart (Excel's series limit; points per series). */
 #define QR_CHART_MAX_SERIES 255
 #define QR_CHART_MAX_POINTS 4000
+/* Values within +-1e300: 255 stacked series and their axis ticks stay finite. */
+#define QR_CHART_MAX_VALUE 1e300
+/* Charts in one spec (document blocks, slides, sheets). */
+#define QR_CHART_MAX_CHARTS 1000
+/* Work units (core/budget.h) a chart point costs: it is laid out and drawn. */
+#define QR_WORK_CHART_POINT 100
 
 /** "B2" (absolute: "$B$2") for a 0-based row and column. buf: 16 bytes. */
 void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf);
@@ -290,8 +296,19 @@ typedef enum qr_layout {
     QR_LAYOUT_TITLE_CONTENT, /* default: title + bullets */
     QR_LAYOUT_TITLE,         /* title + subtitle */
     QR_LAYOUT_SECTION,       /* section header */
-    QR_LAYOUT_BLANK
+    QR_LAYOUT_BLANK,
+    QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
+    QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
+    QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_COUNT
 } qr_layout;
+
+/* One big number of a stats slide. */
+typedef struct qr_stat {
+    qr_text value;   /* "42%", at ".../stats/N/value" */
+    qr_text label;   /* n == 0 when none */
+    qr_text caption; /* n == 0 when none */
+} qr_stat;
 
 typedef struct qr_slide {
     qr_layout layout;
@@ -307,6 +324,12 @@ typedef struct qr_slide {
     const qr_image *image; /* NULL when none */
     const qr_chart *chart; /* NULL when none */
     const char *path;      /* "/slides/4" */
+    int has_quote;         /* quote layout: the quote and its attribution (plain) */
+    qr_text quote;
+    int has_attribution;
+    qr_text attribution;
+    const qr_stat *stats; /* stats layout: 2 to 4 */
+    size_t n_stats;
 } qr_slide;
 
 /* ---- spreadsheet ------------------------------------------------------------ */

@@ -32,8 +32,8 @@ extern "C" {
 
 #define QUIRE_VERSION "0.1.0"
 
-/* The spec kinds of DESIGN.md (the compiler's too: spec/tree.h includes this
- * header). document, pdf and html share one vocabulary. */
+/* The spec kinds (the compiler uses this enum too).
+ * document, pdf and html share one vocabulary. */
 typedef enum qr_kind {
     QR_KIND_DOCUMENT,     /* .docx */
     QR_KIND_SPREADSHEET,  /* .xlsx */
@@ -43,7 +43,7 @@ typedef enum qr_kind {
     QR_KIND_COUNT
 } qr_kind;
 
-/* The output formats (the backends' too: spec/backend.h). */
+/* The output formats (the backends use this enum too). */
 typedef enum qr_format {
     QR_FORMAT_DOCX,
     QR_FORMAT_XLSX,
