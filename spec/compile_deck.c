@@ -209,6 +209,14 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
         }
     }
     if (check_takes(cc, v, s->layout)) return;
+    json_t *ft = json_object_get(v, "footer");
+    if (ft && json_is_false(ft)) {
+        s->footer_mode = QR_FOOTER_NONE;
+    } else if (ft) {
+        int has = 0;
+        slide_text(cc, v, "footer", &has, &s->footer);
+        if (has) s->footer_mode = QR_FOOTER_OWN;
+    }
     slide_text(cc, v, "title", &s->has_title, &s->title);
     slide_text(cc, v, "subtitle", &s->has_subtitle, &s->subtitle);
     if (s->layout == QR_LAYOUT_QUOTE) {
@@ -257,6 +265,9 @@ void qr_cc_presentation(qr_cc *cc, json_t *root)
     doc->wide = 1;
     qr_cc_check_obj(cc, root, QR_SO_DECK, "a presentation spec");
     qr_cc_title_lang(cc, root);
+    slide_text(cc, root, "footer", &doc->has_footer, &doc->footer);
+    slide_text(cc, root, "date", &doc->has_date, &doc->date);
+    qr_cc_get_bool(cc, root, "slide_numbers", &doc->slide_numbers);
     json_t *size = json_object_get(root, "size");
     if (size) {
         const char *s = json_is_string(size) ? json_string_value(size) : "";

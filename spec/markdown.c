@@ -34,8 +34,7 @@ typedef struct md {
     size_t max_depth;
     qr_md_loc *locs; /* of the top-level blocks */
     size_t n_locs, cap_locs;
-    json_t *notes; /* footnote paragraphs, appended at the end */
-    int n_notes;
+    int in_note; /* converting a footnote's text */
     int nomem;
 } md;
 
@@ -301,45 +300,51 @@ static void runs_free(runs *r)
 
 /* ---- footnotes --------------------------------------------------------------- */
 
-/* A reference: its number as text "[n]"; the note (the definition's
- * paragraphs) is added to m->notes the first time it is referenced. */
+/* A reference: a footnote run ({"footnote": runs}) holding the definition's
+ * blocks (paragraphs joined by line breaks, code as code). Every reference
+ * carries its note (a note cited twice is printed twice). References inside
+ * a note stay literal ("[^x]"): a note holds no note. */
 static void note_ref(md *m, runs *r, const style *s, cmark_node *n)
 {
     cmark_node *def = n->parent_footnote_def;
-    if (!def) return put_lit(r, s, n);
-    int num = (int)(intptr_t)cmark_node_get_user_data(def);
-    if (!num) {
-        num = ++m->n_notes;
-        cmark_node_set_user_data(def, (void *)(intptr_t)num);
-        runs nr;
-        runs_init(&nr);
-        char lab[32];
-        int k = snprintf(lab, sizeof lab, "[%d] ", num);
-        style p = {0};
-        put(&nr, &p, lab, (size_t)k);
-        int first = 1;
-        for (cmark_node *c = cmark_node_first_child(def); c; c = cmark_node_next(c)) {
-            if (!first) put(&nr, &p, "\n", 1);
-            first = 0;
-            if (cmark_node_get_type(c) == CMARK_NODE_CODE_BLOCK) {
-                style cs = {.code = 1};
-                const char *t = cmark_node_get_literal(c);
-                size_t tl = t ? strlen(t) : 0;
-                while (tl && t[tl - 1] == '\n')
-                    tl--;
-                put(&nr, &cs, t, tl);
-            } else {
-                inlines(m, c, &nr, NULL, NULL);
-            }
-        }
-        json_t *para = json_pack("{ss}", "type", "paragraph");
-        set_text(para, &nr);
-        json_array_append_new(m->notes, para);
-        runs_free(&nr);
+    if (!def || m->in_note) {
+        /* the label as written: the definition's (cmark numbers references) */
+        put(r, s, "[^", 2);
+        if (def && def->as.literal.data)
+            put(r, s, (const char *)def->as.literal.data, (size_t)def->as.literal.len);
+        put(r, s, "]", 1);
+        return;
     }
-    char lab[32];
-    int k = snprintf(lab, sizeof lab, "[%d]", num);
-    put(r, s, lab, (size_t)k);
+    runs nr;
+    runs_init(&nr);
+    style p = {0};
+    int first = 1;
+    m->in_note = 1;
+    for (cmark_node *c = cmark_node_first_child(def); c; c = cmark_node_next(c)) {
+        if (!first) put(&nr, &p, "\n", 1);
+        first = 0;
+        if (cmark_node_get_type(c) == CMARK_NODE_CODE_BLOCK) {
+            style cs = {.code = 1};
+            const char *t = cmark_node_get_literal(c);
+            size_t tl = t ? strlen(t) : 0;
+            while (tl && t[tl - 1] == '\n')
+                tl--;
+            put(&nr, &cs, t, tl);
+        } else {
+            inlines(m, c, &nr, NULL, NULL);
+        }
+    }
+    m->in_note = 0;
+    flush(&nr);
+    flush(r);
+    json_t *run = json_object();
+    if (!nr.styled_any && json_array_size(nr.arr) == 1)
+        json_object_set(run, "footnote", json_array_get(nr.arr, 0));
+    else
+        json_object_set_new(run, "footnote", json_copy(nr.arr));
+    json_array_append_new(r->arr, run);
+    r->styled_any = 1;
+    runs_free(&nr);
 }
 
 /* ---- blocks ---------------------------------------------------------------------- */
@@ -348,7 +353,7 @@ typedef struct out {
     md *m;
     json_t *arr; /* blocks */
     int top;     /* arr is the top level: record locations */
-    int quote;   /* inside a block quote: text italic */
+    int quote;   /* inside a block quote: paragraphs are quote blocks */
 } out;
 
 static void add(out *o, json_t *b, cmark_node *at)
@@ -574,15 +579,14 @@ static void blocks(out *o, cmark_node *parent, size_t depth)
         switch (t) {
         case CMARK_NODE_HEADING:
         case CMARK_NODE_PARAGRAPH: {
-            para p = {.o = o, .at = n, .type = "paragraph"};
+            para p = {.o = o, .at = n, .type = o->quote ? "quote" : "paragraph"};
             if (t == CMARK_NODE_HEADING) {
                 int lv = cmark_node_get_heading_level(n) + m->o->heading_offset;
                 p.type = "heading";
                 p.level = lv < 1 ? 1 : lv > 6 ? 6 : lv;
             }
             runs_init(&p.r);
-            style base = {.italic = o->quote && t == CMARK_NODE_PARAGRAPH};
-            inlines_in(m, n, &p.r, para_image, &p, base);
+            inlines(m, n, &p.r, para_image, &p);
             para_emit(&p);
             runs_free(&p.r);
             break;
@@ -636,8 +640,10 @@ static void blocks(out *o, cmark_node *parent, size_t depth)
             break;
         }
         case CMARK_NODE_THEMATIC_BREAK:
+            add(o, json_pack("{ss}", "type", "rule"), n);
+            break;
         case CMARK_NODE_FOOTNOTE_DEFINITION:
-            /* a break draws nothing on this tree; notes come with their references */
+            /* the notes come with their references */
             break;
         default:
             if (strcmp(type_str(n), "table") == 0) add(o, table_block(m, n), n);
@@ -689,7 +695,6 @@ static void md_init(md *m, const qr_md_opts *o, qr_errlist *errs)
     m->o = o;
     m->errs = errs;
     m->max_depth = o->max_depth ? o->max_depth : 9;
-    m->notes = json_array();
 }
 
 json_t *qr_md_blocks(const char *s, size_t n, const qr_md_opts *opts, qr_md_loc **locs,
@@ -700,25 +705,15 @@ json_t *qr_md_blocks(const char *s, size_t n, const qr_md_opts *opts, qr_md_loc 
     md m;
     md_init(&m, o, errs);
     if (locs) *locs = NULL;
-    if (check_nul(&m, s, n) < 0) {
-        json_decref(m.notes);
-        return NULL;
-    }
+    if (check_nul(&m, s, n) < 0) return NULL;
     cmark_node *doc = parse(s, n);
     if (!doc) {
-        json_decref(m.notes);
         qr_errlist_add(errs, QR_E_NOMEM, o->path ? o->path : "", "out of memory", NULL);
         return NULL;
     }
     json_t *arr = json_array();
     out ou = {.m = &m, .arr = arr, .top = 1};
     blocks(&ou, doc, 0);
-    /* the notes, in the order of their first reference, at the end */
-    for (size_t i = 0; i < json_array_size(m.notes); i++) {
-        cmark_node *last = cmark_node_last_child(doc);
-        add(&ou, json_incref(json_array_get(m.notes, i)), last ? last : doc);
-    }
-    json_decref(m.notes);
     cmark_node_free(doc);
     if (m.nomem) qr_errlist_add(errs, QR_E_NOMEM, o->path ? o->path : "", "out of memory", NULL);
     if (m.bad) {
@@ -752,7 +747,7 @@ int qr_md_slide(const char *s, size_t n, const qr_md_opts *o, json_t *slide, qr_
         const char *t = json_string_value(json_object_get(b, "type"));
         if (!strcmp(t, "list")) {
             json_array_extend(bullets, json_object_get(b, "items"));
-        } else if (!strcmp(t, "paragraph") || !strcmp(t, "heading")) {
+        } else if (!strcmp(t, "paragraph") || !strcmp(t, "heading") || !strcmp(t, "quote")) {
             json_t *txt = json_object_get(b, "text");
             if (txt) {
                 json_array_append(bullets, txt);
@@ -875,11 +870,9 @@ static json_t *deck_slides(const char *s, size_t n, int line0, qr_errlist *errs)
     md m;
     md_init(&m, &o, errs);
     if (check_nul(&m, s, n) < 0) {
-        json_decref(m.notes);
         json_decref(slides);
         return NULL;
     }
-    json_decref(m.notes);
     cmark_node *doc = parse(s, n);
     if (!doc) {
         json_decref(slides);
@@ -978,7 +971,6 @@ char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len,
     qr_md_opts fo = {.path = ""};
     md fm;
     md_init(&fm, &fo, errs);
-    json_decref(fm.notes);
     if (check_nul(&fm, s, n) < 0) return NULL;
     json_t *spec = json_object();
     size_t body;

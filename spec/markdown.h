@@ -21,9 +21,11 @@
  *                      with line breaks; task items "[ ] "/"[x] " kept as text
  *   | tables |         table: the first row "headers", the others "rows"
  *   ``` fences         code block with "language" (the info string's first word)
- *   > quotes, ---      their paragraphs as paragraphs (italic for a quote)
- *   [^1] footnotes     the label as a superscript-free "[1]" run, the notes as
- *                      paragraphs at the end
+ *   > quotes           a quote block per paragraph (nested quotes flatten;
+ *                      their lists and code stay blocks of their own)
+ *   ---                rule block
+ *   [^1] footnotes     a footnote run at the reference ({"footnote": runs of
+ *                      the note}); a note cited twice is printed twice
  *   raw HTML           literal text, never interpreted
  * Deck (qr_md_spec, presentation): a level-1 or level-2 heading starts a
  * slide and is its title; a thematic break (---) starts a slide with no

@@ -285,6 +285,9 @@ static const qr_skey deck_keys[] = {
     KV("theme", X, qr_theme_names, "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("size", X, N, "{\"enum\":[\"16:9\",\"4:3\"]}", "default 16:9"),
+    K("footer", X, N, S_STR, "text along the bottom of every slide"),
+    K("date", X, N, S_STR, "a date, as written, bottom left of every slide"),
+    K("slide_numbers", X, N, "{\"type\":\"boolean\"}", "the slide's number, bottom right"),
     K("slides", R, QR_SO_SLIDE, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/slide\"}}",
       NULL),
 };
@@ -296,6 +299,8 @@ static const qr_skey slide_keys[] = {
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
+    K("footer", X, N, "{\"anyOf\":[{\"type\":\"string\"},{\"const\":false}]}",
+      "this slide's footer text; false: no footer, date or number"),
     K("quote", X, N, S_STR, "layout quote: the quotation"),
     K("attribution", X, N, S_STR, "layout quote: who said it"),
     K("stats", X, QR_SO_STAT,

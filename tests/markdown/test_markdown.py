@@ -85,11 +85,18 @@ def test_blocks(tmp):
     b = blocks_of(tmp, "```js\nlet a;\n```\n\n> q\n\n---\n\nx[^1]\n\n[^1]: note\n\n![alt](p.png)\n")
     check(b == [
         {"type": "code", "text": "let a;", "language": "js"},
-        {"type": "paragraph", "runs": [{"text": "q", "italic": True}]},
-        {"type": "paragraph", "text": "x[1]"},
+        {"type": "quote", "text": "q"},
+        {"type": "rule"},
+        {"type": "paragraph", "runs": ["x", {"footnote": "note"}]},
         {"type": "image", "src": "p.png", "alt": "alt"},
-        {"type": "paragraph", "text": "[1] note"},
-    ], "code with language, quote, rule, footnote, image")
+    ], "code with language, quote, rule, footnote run, image")
+    b = blocks_of(tmp, "a[^n] b[^n]\n\n[^n]: *it*[^n]\n\n> p1\n>\n> > p2\n>\n> - li\n")
+    check(b == [
+        {"type": "paragraph", "runs": ["a", {"footnote": [{"text": "it", "italic": True}, "[^n]"]}, " b",
+                                        {"footnote": [{"text": "it", "italic": True}, "[^n]"]}]},
+        {"type": "quote", "text": "p1"}, {"type": "quote", "text": "p2"},
+        {"type": "list", "items": ["li"]},
+    ], "a note cited twice is printed twice, a note holds no note; quotes per paragraph")
 
 
 def test_same_bytes(tmp):
@@ -249,6 +256,27 @@ def norm(blocks):
     return out
 
 
+def no_notes(v, runs=False):
+    """v without footnote runs (adjacent plain runs joined, as the reader joins them)."""
+    if isinstance(v, list):
+        out = []
+        for e in v:
+            if runs and isinstance(e, dict) and "footnote" in e:
+                continue
+            e = no_notes(e)
+            if runs and isinstance(e, str) and out and isinstance(out[-1], str):
+                out[-1] += e
+            else:
+                out.append(e)
+        return out
+    if isinstance(v, dict):
+        d = {k: no_notes(x, k == "runs") for k, x in v.items()}
+        if isinstance(d.get("runs"), list) and len(d["runs"]) == 1 and isinstance(d["runs"][0], str):
+            d["text"] = d.pop("runs")[0]
+        return d
+    return v
+
+
 def test_round_trip(tmp):
     constructs = {
         "headings": "# One\n\n## Two\n\n### Three *it*\n\ntext\n",
@@ -265,6 +293,10 @@ def test_round_trip(tmp):
         "html": "<b>kept</b> literal\n",
         "escapes": "not \\*emphasis\\* and 1\\. not a list, \\# no heading\n",
     }
+    # The docx reader does not read quotes, rules and footnotes back yet
+    # (issue 32's reader side): for those the text must survive, and the
+    # markdown writer's "> " and "---" are checked on their own below.
+    text_only = {"quote", "rule", "footnote"}
     for name, md in constructs.items():
         src = os.path.join(tmp, "rt.md")
         open(src, "w").write(md)
@@ -276,6 +308,12 @@ def test_round_trip(tmp):
         open(back, "wb").write(p3.stdout)
         p4, _ = run("read", back)
         ok = all(p.returncode == 0 for p in (p1, p2, p3, p4))
+        if name in text_only:
+            p5, _ = run("read", docx, "--to", "text")
+            want = {"quote": "quoted words", "rule": "before after", "footnote": "claim"}[name]
+            check(ok and want in words(p5.stdout.decode()),
+                  "round trip md -> docx -> text keeps the text: " + name)
+            continue
         same = ok and norm(json.loads(p1.stdout)["blocks"]) == norm(json.loads(p4.stdout)["blocks"])
         if not same and ok:
             print("  source:", json.loads(p1.stdout)["blocks"])
@@ -345,13 +383,14 @@ def test_model_style(tmp):
     for probe in ("Latency dropped by 18% after the cache rollout", "./migrate --all --verify",
                   "Platform", "$2.0M", "Миграция завершена.", "项目进展顺利。",
                   "המערכת פועלת כמתוכנן והצוות ממשיך בעבודה.",
-                  "النظام يعمل كما هو مخطط والفريق يواصل العمل.", "Internal dashboard, export of the 14th."):
+                  "النظام يعمل كما هو مخطط والفريق يواصل العمل."):
         check(probe in got, "reads back from docx: %s" % probe)
     # the same tree back through --to markdown
     p, _ = run("read", outs["docx"], "--to", "markdown")
     back = os.path.join(tmp, "review-back.md")
     open(back, "wb").write(p.stdout)
-    a = norm(blocks_of(tmp, MODEL_DOC * 6, "again.md"))
+    # footnotes are left out: the docx reader does not read them back yet
+    a = norm(no_notes(blocks_of(tmp, MODEL_DOC * 6, "again.md")))
     p2, _ = run("read", back)
     b = norm(json.loads(p2.stdout)["blocks"])
     check(a == b, "a model-style document round-trips to the same tree")
