@@ -93,6 +93,10 @@ static int parse_args(int argc, char **argv, read_args *a, int import)
         } else if (strcmp(s, "--max-output") == 0) {
             if (parse_num(v, &n)) return fail_usage("--max-output needs a byte count");
             a->o.max_output = n ? (size_t)n : (size_t)-1, i++;
+        } else if (strcmp(s, "--max-seconds") == 0) {
+            if (parse_num(v, &n) || n < 1 || n > 86400)
+                return fail_usage("--max-seconds needs a number of seconds from 1");
+            a->o.max_seconds = (unsigned)n, i++;
         } else if (strcmp(s, "--max-ratio") == 0) {
             if (parse_num(v, &n)) return fail_usage("--max-ratio needs a number");
             a->o.max_ratio = n ? (double)n : -1, i++;
