@@ -18,6 +18,7 @@
 #include "atomic.h"
 #include "cli_fonts.h"
 #include "cli_help.h"
+#include "cli_markdown.h"
 #include "cli_read.h"
 #include "cli_store.h"
 #include "json_out.h"
@@ -402,6 +403,18 @@ static void page_path(const char *out, int page, char *buf, size_t size)
     snprintf(buf, size, "%.*s-%d%s", (int)stem, out, page, dot ? dot : "");
 }
 
+/* The spec text of a render: a JSON file as it is, a Markdown file as the
+ * spec it stands for (cli_markdown.h). NULL: printed, exit code in *rc. */
+static char *load_spec(const char *path, size_t max, qr_kind kind, size_t *len, int *rc)
+{
+    if (qr_cli_is_markdown(path)) return qr_cli_markdown_spec(path, max, kind, 0, len, rc);
+    char msg[512];
+    qr_status st = QR_OK;
+    char *spec = qr_cli_read(path, max, len, &st, msg, sizeof msg);
+    if (!spec) *rc = input_failure(st, msg);
+    return spec;
+}
+
 static int cmd_render(int argc, char **argv)
 {
     render_args a;
@@ -425,7 +438,6 @@ static int cmd_render(int argc, char **argv)
     if (!a.kind) kind = qr_format_kind(fmt);
     qr_cli_process_format(fmt);
     if (to_stdout && a.all_pages) return usage_error("--pages all writes files: name OUT");
-    char msg[512];
     qr_status st = QR_OK;
     qr_limits lim;
     qr_limits_default(&lim);
@@ -464,8 +476,8 @@ static int cmd_render(int argc, char **argv)
     if (to_stdout) {
         /* The bytes go to stdout: the result line goes to stderr. */
         size_t len = 0;
-        char *spec = qr_cli_read(a.spec, max_input, &len, &st, msg, sizeof msg);
-        if (!spec) return input_failure(st, msg);
+        char *spec = load_spec(a.spec, max_input, kind, &len, &rc);
+        if (!spec) return rc;
         st = qr_render_mem(spec, len, kind, fmt, &o, &res);
         free(spec);
         total = res.size;
@@ -495,8 +507,8 @@ static int cmd_render(int argc, char **argv)
          * --max-pages files (default CLI_MAX_PAGES): past that, exit 4 before
          * any is named. */
         size_t len = 0;
-        char *spec = qr_cli_read(a.spec, max_input, &len, &st, msg, sizeof msg);
-        if (!spec) return input_failure(st, msg);
+        char *spec = load_spec(a.spec, max_input, kind, &len, &rc);
+        if (!spec) return rc;
         int max_pages = a.max_pages ? a.max_pages : CLI_MAX_PAGES;
         qr_atomic *set = calloc((size_t)max_pages, sizeof *set);
         if (!set) {
@@ -564,6 +576,14 @@ static int cmd_render(int argc, char **argv)
         }
         free(set);
         free(spec);
+    } else if (qr_cli_is_markdown(a.spec)) {
+        /* Markdown: the spec it stands for, rendered from memory */
+        size_t len = 0;
+        char *spec = load_spec(a.spec, max_input, kind, &len, &rc);
+        if (!spec) return rc;
+        st = qr_render_file(spec, len, kind, fmt, a.out, &o, &res);
+        free(spec);
+        total = res.size;
     } else {
         /* The spec streams from the file: its text is never held whole. */
         st = qr_render_path(a.spec, kind, fmt, a.out, &o, &res);
@@ -589,6 +609,11 @@ static char *read_spec(const render_args *a, size_t *len, int *rc)
     qr_limits lim;
     qr_limits_default(&lim);
     size_t max = a->max_input ? a->max_input : lim.max_input;
+    if (qr_cli_is_markdown(a->spec)) {
+        qr_kind kind = QR_KIND_DOCUMENT;
+        if (a->kind && kind_arg(a->kind, &kind) != 0) kind = QR_KIND_DOCUMENT;
+        return qr_cli_markdown_spec(a->spec, max, kind, 0, len, rc);
+    }
     char *spec = qr_cli_read(a->spec, max, len, &st, msg, sizeof msg);
     if (!spec) *rc = input_failure(st, msg);
     return spec;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "cli_markdown.h"
 #include "cli_read.h"
 #include "json_out.h"
 #include <quire/quire.h>
@@ -94,6 +95,10 @@ static int parse_args(int argc, char **argv, read_args *a, int import)
         } else if (strcmp(s, "--max-output") == 0) {
             if (parse_num(v, &n)) return fail_usage("--max-output needs a byte count");
             a->o.max_output = n ? (size_t)n : (size_t)-1, i++;
+        } else if (strcmp(s, "--max-seconds") == 0) {
+            if (parse_num(v, &n) || n < 1 || n > 86400)
+                return fail_usage("--max-seconds needs a number of seconds from 1");
+            a->o.max_seconds = (unsigned)n, i++;
         } else if (strcmp(s, "--max-ratio") == 0) {
             if (parse_num(v, &n)) return fail_usage("--max-ratio needs a number");
             a->o.max_ratio = n ? (double)n : -1, i++;
@@ -183,6 +188,8 @@ int qr_cli_read_cmd(int argc, char **argv)
                  "the output %.400s is the file being read; name another output file", a.out);
         return fail_usage(msg);
     }
+    if (qr_cli_is_markdown(a.file))
+        return qr_cli_markdown_read(a.file, a.o.max_input, QR_KIND_DOCUMENT, a.out);
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;
     qr_status st = read_input(&a, &kind, &res);
@@ -223,9 +230,11 @@ int qr_cli_import(int argc, char **argv)
     read_args a;
     int rc = parse_args(argc, argv, &a, 1);
     if (rc) return rc;
-    a.o.to = QR_READ_SPEC;
     struct stat in;
     if (regular_input(a.file, &in, &rc)) return rc;
+    if (qr_cli_is_markdown(a.file))
+        return qr_cli_markdown_import(a.file, a.o.max_input, a.store, a.title, a.id, a.owner);
+    a.o.to = QR_READ_SPEC;
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;
     /* The file's bytes are version 1's output: read them once, here. */

@@ -62,6 +62,7 @@ static const char *const hint_map[][2] = {
     {"qr_store_log()", "quire log ID"},
     {"qr_store_list()", "quire list"},
     {"qr_store_fsck_run()", "quire fsck"},
+    {"qr_store_show()", "quire show ID --json"},
     {"the kind's JSON Schema (qr_schema)", "quire schema -k KIND"},
 };
 
@@ -101,7 +102,7 @@ const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size)
     case QR_E_NOT_FOUND:
         return "quire list shows the artifacts; quire log ID the versions";
     case QR_E_CONFLICT:
-        return "quire show ID --meta gives the head version; retry against it";
+        return "quire show ID --json gives the head version; retry against it";
     case QR_E_UNAVAILABLE:
         return "check that the database server runs, then retry (with the same --key)";
     case QR_E_SPEC:

@@ -296,8 +296,19 @@ typedef enum qr_layout {
     QR_LAYOUT_TITLE_CONTENT, /* default: title + bullets */
     QR_LAYOUT_TITLE,         /* title + subtitle */
     QR_LAYOUT_SECTION,       /* section header */
-    QR_LAYOUT_BLANK
+    QR_LAYOUT_BLANK,
+    QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
+    QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
+    QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_COUNT
 } qr_layout;
+
+/* One big number of a stats slide. */
+typedef struct qr_stat {
+    qr_text value;   /* "42%", at ".../stats/N/value" */
+    qr_text label;   /* n == 0 when none */
+    qr_text caption; /* n == 0 when none */
+} qr_stat;
 
 typedef struct qr_slide {
     qr_layout layout;
@@ -313,7 +324,19 @@ typedef struct qr_slide {
     const qr_image *image; /* NULL when none */
     const qr_chart *chart; /* NULL when none */
     const char *path;      /* "/slides/4" */
+    int has_quote;         /* quote layout: the quote and its attribution (plain) */
+    qr_text quote;
+    int has_attribution;
+    qr_text attribution;
+    const qr_stat *stats; /* stats layout: 2 to 4 */
+    size_t n_stats;
+    int footer_mode; /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
+    qr_text footer;  /* QR_FOOTER_OWN: the slide's "footer" */
 } qr_slide;
+
+/* A slide's "footer": absent (the deck's furniture), a string (its own
+ * footer text, with the deck's date and number) or false (no furniture). */
+enum { QR_FOOTER_DECK, QR_FOOTER_OWN, QR_FOOTER_NONE };
 
 /* ---- spreadsheet ------------------------------------------------------------ */
 
@@ -493,6 +516,9 @@ typedef struct qr_doc {
     const qr_slide *slides;
     size_t n_slides;
     int wide; /* 1 = 16:9 (default), 0 = 4:3 */
+    /* slide furniture along the bottom: date (left), footer (centre), number (right) */
+    int has_footer, has_date, slide_numbers;
+    qr_text footer, date; /* plain, literal */
 
     /* spreadsheet */
     const qr_sheet *sheets;
