@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -444,8 +445,20 @@ static int cmd_export(qr_store *s, const args *a)
     qr_store_result r;
     qr_status st = qr_store_export(s, a->pos[0], a->version, &r);
     int rc = 0;
+    const char *want = r.version.filename ? strrchr(r.version.filename, '.') : NULL;
+    const char *got = strrchr(a->out, '.');
+    if (got && strchr(got, '/')) got = NULL; /* a dot in a folder name */
     if (st != QR_OK) {
         rc = failure(st, &r.errors);
+    } else if (want && (!got || strcasecmp(got, want) != 0)) {
+        /* the stored bytes are in the artifact's own format: never under
+         * another format's name */
+        char msg[300];
+        snprintf(msg, sizeof msg,
+                 "artifact \"%s\" is a %s: its versions export as %s files, not as %s; name OUT "
+                 "*%s (another format: quire show ID --version N | quire render - -o OUT)",
+                 r.artifact_id, r.kind ? r.kind : "?", want, got ? got : "a file without one", want);
+        rc = usage(msg, NULL);
     } else if (qr_atomic_write_path(a->out, r.data, r.size) != 0) {
         char msg[PATH_MAX + 100];
         snprintf(msg, sizeof msg, "cannot write %s: %s", a->out, strerror(errno));
