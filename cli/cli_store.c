@@ -457,7 +457,8 @@ static int cmd_export(qr_store *s, const args *a)
         snprintf(msg, sizeof msg,
                  "artifact \"%s\" is a %s: its versions export as %s files, not as %s; name OUT "
                  "*%s (another format: quire show ID --version N | quire render - -o OUT)",
-                 r.artifact_id, r.kind ? r.kind : "?", want, got ? got : "a file without one", want);
+                 r.artifact_id, r.kind ? r.kind : "?", want, got ? got : "a file without one",
+                 want);
         rc = usage(msg, NULL);
     } else if (qr_atomic_write_path(a->out, r.data, r.size) != 0) {
         char msg[PATH_MAX + 100];
