@@ -4,7 +4,8 @@
 - `quire export ID --version N -o v3.pdf` of a document wrote docx bytes
   under a .pdf name with exit 0: now a usage error (exit 2) naming the
   format the artifact exports as (and how to get another), nothing written;
-  the right extension (any case) still exports.
+  its own extension (any case), or a name of no format quire writes,
+  still exports.
 - `quire import`'s result lacked filename, mime_type, size, pages: it now
   carries every field of create's result (and "source").
 Both backends.
@@ -38,14 +39,15 @@ def main():
             json.dump({"title": "T", "blocks": [{"type": "paragraph", "text": "hello"}]}, f)
         rc, c = run("create", "-k", "document", "--id", "d1", "--title", "Report", *S, spec)
         assert rc == 0, c
-        for name in ("v1.pdf", "v1.xlsx", "v1"):
+        for name in ("v1.pdf", "v1.xlsx", "v1.PNG", "v1.html"):
             out = os.path.join(tmp, name)
             rc, r = run("export", "d1", "--version", "1", "-o", out, *S)
             assert rc == 2 and r["code"] == "usage" and ".docx" in r["error"], (name, r)
             assert not os.path.exists(out), name
-        rc, r = run("export", "d1", "--version", "1", "-o", os.path.join(tmp, "v1.DOCX"), *S)
-        assert rc == 0 and r["size"] == c["size"], r
-        print("export -o with another extension: exit 2, nothing written; .DOCX exports")
+        for name in ("v1.DOCX", "v1.bin", "v1"):  # its own format, or a name of no format
+            rc, r = run("export", "d1", "--version", "1", "-o", os.path.join(tmp, name), *S)
+            assert rc == 0 and r["size"] == c["size"], (name, r)
+        print("export -o named for another format: exit 2, nothing written; .DOCX, .bin, none export")
 
         docx = os.path.join(tmp, "in.docx")
         p = subprocess.run([QUIRE, "render", spec, "-o", docx], capture_output=True, text=True)
