@@ -34,8 +34,7 @@ typedef struct md {
     size_t max_depth;
     qr_md_loc *locs; /* of the top-level blocks */
     size_t n_locs, cap_locs;
-    json_t *notes; /* footnote paragraphs, appended at the end */
-    int n_notes;
+    int in_note; /* converting a footnote's text */
     int nomem;
 } md;
 
@@ -301,45 +300,51 @@ static void runs_free(runs *r)
 
 /* ---- footnotes --------------------------------------------------------------- */
 
-/* A reference: its number as text "[n]"; the note (the definition's
- * paragraphs) is added to m->notes the first time it is referenced. */
+/* A reference: a footnote run ({"footnote": runs}) holding the definition's
+ * blocks (paragraphs joined by line breaks, code as code). Every reference
+ * carries its note (a note cited twice is printed twice). References inside
+ * a note stay literal ("[^x]"): a note holds no note. */
 static void note_ref(md *m, runs *r, const style *s, cmark_node *n)
 {
     cmark_node *def = n->parent_footnote_def;
-    if (!def) return put_lit(r, s, n);
-    int num = (int)(intptr_t)cmark_node_get_user_data(def);
-    if (!num) {
-        num = ++m->n_notes;
-        cmark_node_set_user_data(def, (void *)(intptr_t)num);
-        runs nr;
-        runs_init(&nr);
-        char lab[32];
-        int k = snprintf(lab, sizeof lab, "[%d] ", num);
-        style p = {0};
-        put(&nr, &p, lab, (size_t)k);
-        int first = 1;
-        for (cmark_node *c = cmark_node_first_child(def); c; c = cmark_node_next(c)) {
-            if (!first) put(&nr, &p, "\n", 1);
-            first = 0;
-            if (cmark_node_get_type(c) == CMARK_NODE_CODE_BLOCK) {
-                style cs = {.code = 1};
-                const char *t = cmark_node_get_literal(c);
-                size_t tl = t ? strlen(t) : 0;
-                while (tl && t[tl - 1] == '\n')
-                    tl--;
-                put(&nr, &cs, t, tl);
-            } else {
-                inlines(m, c, &nr, NULL, NULL);
-            }
-        }
-        json_t *para = json_pack("{ss}", "type", "paragraph");
-        set_text(para, &nr);
-        json_array_append_new(m->notes, para);
-        runs_free(&nr);
+    if (!def || m->in_note) {
+        /* the label as written: the definition's (cmark numbers references) */
+        put(r, s, "[^", 2);
+        if (def && def->as.literal.data)
+            put(r, s, (const char *)def->as.literal.data, (size_t)def->as.literal.len);
+        put(r, s, "]", 1);
+        return;
     }
-    char lab[32];
-    int k = snprintf(lab, sizeof lab, "[%d]", num);
-    put(r, s, lab, (size_t)k);
+    runs nr;
+    runs_init(&nr);
+    style p = {0};
+    int first = 1;
+    m->in_note = 1;
+    for (cmark_node *c = cmark_node_first_child(def); c; c = cmark_node_next(c)) {
+        if (!first) put(&nr, &p, "\n", 1);
+        first = 0;
+        if (cmark_node_get_type(c) == CMARK_NODE_CODE_BLOCK) {
+            style cs = {.code = 1};
+            const char *t = cmark_node_get_literal(c);
+            size_t tl = t ? strlen(t) : 0;
+            while (tl && t[tl - 1] == '\n')
+                tl--;
+            put(&nr, &cs, t, tl);
+        } else {
+            inlines(m, c, &nr, NULL, NULL);
+        }
+    }
+    m->in_note = 0;
+    flush(&nr);
+    flush(r);
+    json_t *run = json_object();
+    if (!nr.styled_any && json_array_size(nr.arr) == 1)
+        json_object_set(run, "footnote", json_array_get(nr.arr, 0));
+    else
+        json_object_set_new(run, "footnote", json_copy(nr.arr));
+    json_array_append_new(r->arr, run);
+    r->styled_any = 1;
+    runs_free(&nr);
 }
 
 /* ---- blocks ---------------------------------------------------------------------- */
@@ -348,7 +353,7 @@ typedef struct out {
     md *m;
     json_t *arr; /* blocks */
     int top;     /* arr is the top level: record locations */
-    int quote;   /* inside a block quote: text italic */
+    int quote;   /* inside a block quote: paragraphs are quote blocks */
 } out;
 
 static void add(out *o, json_t *b, cmark_node *at)
@@ -574,15 +579,14 @@ static void blocks(out *o, cmark_node *parent, size_t depth)
         switch (t) {
         case CMARK_NODE_HEADING:
         case CMARK_NODE_PARAGRAPH: {
-            para p = {.o = o, .at = n, .type = "paragraph"};
+            para p = {.o = o, .at = n, .type = o->quote ? "quote" : "paragraph"};
             if (t == CMARK_NODE_HEADING) {
                 int lv = cmark_node_get_heading_level(n) + m->o->heading_offset;
                 p.type = "heading";
                 p.level = lv < 1 ? 1 : lv > 6 ? 6 : lv;
             }
             runs_init(&p.r);
-            style base = {.italic = o->quote && t == CMARK_NODE_PARAGRAPH};
-            inlines_in(m, n, &p.r, para_image, &p, base);
+            inlines(m, n, &p.r, para_image, &p);
             para_emit(&p);
             runs_free(&p.r);
             break;
@@ -636,8 +640,10 @@ static void blocks(out *o, cmark_node *parent, size_t depth)
             break;
         }
         case CMARK_NODE_THEMATIC_BREAK:
+            add(o, json_pack("{ss}", "type", "rule"), n);
+            break;
         case CMARK_NODE_FOOTNOTE_DEFINITION:
-            /* a break draws nothing on this tree; notes come with their references */
+            /* the notes come with their references */
             break;
         default:
             if (strcmp(type_str(n), "table") == 0) add(o, table_block(m, n), n);
@@ -683,13 +689,93 @@ static int check_nul(md *m, const char *s, size_t n)
     return -1;
 }
 
+/* Tables cost before parsing: cmark-gfm pads every row of a table to its
+ * header's width, so a 3,000-column header over 100,000 one-cell lines is
+ * 300 million nodes (10 GB) before anything here sees it. Each delimiter
+ * row (only |, :, - and blanks, with a | and a -) opens a table of its
+ * dash groups as columns, running to the next blank line; the cells of
+ * all of them are counted against max_cells (an over-estimate: a table can
+ * end sooner). Returns -1 (reported) past it. */
+/* The same pass bounds a quadratic case of cmark-gfm 0.29 (fixed upstream
+ * later): each link closed after image openers "![" walks back over all of
+ * them, so 50,000 "![[]()" in one paragraph take 12 s (a 1 MiB one,
+ * minutes). Within a run of non-blank lines, openers times link ends
+ * ("](") past QR_MD_BRACKET_WORK is a limit error; ordinary text (a few
+ * hundred images and links in one paragraph) stays far below it. */
+#define QR_MD_BRACKET_WORK 50000000ULL
+
+static int table_budget(md *m, const char *s, size_t n, size_t max_cells)
+{
+    size_t cells = 0, cols = 0;
+    unsigned long long opens = 0, closes = 0;
+    int line = 0, open_line = 0, para_line = 1;
+    for (size_t i = 0; i < n;) {
+        const char *l = s + i, *e = memchr(l, '\n', n - i);
+        size_t ll = e ? (size_t)(e - l) : n - i;
+        i += ll + 1;
+        line++;
+        size_t k = 0;
+        while (k < ll && (l[k] == ' ' || l[k] == '\t' || l[k] == '>'))
+            k++;
+        if (k == ll || (k + 1 == ll && l[k] == '\r')) {
+            cols = 0; /* a blank line ends a table, and a paragraph */
+            opens = closes = 0;
+            para_line = line + 1;
+            continue;
+        }
+        for (size_t j = k; j + 1 < ll; j++) {
+            if (l[j] == '!' && l[j + 1] == '[') opens++;
+            if (l[j] == ']' && l[j + 1] == '(') closes++;
+        }
+        if (opens * closes > QR_MD_BRACKET_WORK) {
+            qr_errlist_addf(m->errs, QR_E_LIMIT, m->o->path ? m->o->path : "",
+                            "split the paragraph, or remove the unmatched \"![\"",
+                            "a paragraph of %llu image openers \"![\" and %llu link ends \"](\": "
+                            "the Markdown parser takes quadratic time on it (markdown line %d, "
+                            "column 1)",
+                            opens, closes, para_line + m->o->line0);
+            return -1;
+        }
+        if (cols) cells += cols;
+        int pipe = 0, dash = 0, ok = 1;
+        size_t groups = 0;
+        for (size_t j = k; j < ll && ok; j++) {
+            char c = l[j];
+            if (c == '|')
+                pipe = 1;
+            else if (c == '-') {
+                if (!dash) groups++;
+                dash = 1;
+                continue;
+            } else if (c != ':' && c != ' ' && c != '\t' && c != '\r')
+                ok = 0;
+            dash = 0;
+        }
+        if (ok && pipe && groups) {
+            cols = groups;
+            open_line = line;
+            cells += 2 * groups; /* the header and the delimiter row */
+        }
+        if (cells > max_cells) {
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "tables of more than %zu cells (a table of %zu columns from line %d)",
+                     max_cells, cols, open_line + m->o->line0);
+            qr_errlist_addf(m->errs, QR_E_LIMIT, m->o->path ? m->o->path : "",
+                            "use smaller tables (or raise qr_limits.max_table_cells)",
+                            "%s (markdown line %d, column 1)", msg, line + m->o->line0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void md_init(md *m, const qr_md_opts *o, qr_errlist *errs)
 {
     memset(m, 0, sizeof *m);
     m->o = o;
     m->errs = errs;
     m->max_depth = o->max_depth ? o->max_depth : 9;
-    m->notes = json_array();
 }
 
 json_t *qr_md_blocks(const char *s, size_t n, const qr_md_opts *opts, qr_md_loc **locs,
@@ -700,25 +786,16 @@ json_t *qr_md_blocks(const char *s, size_t n, const qr_md_opts *opts, qr_md_loc 
     md m;
     md_init(&m, o, errs);
     if (locs) *locs = NULL;
-    if (check_nul(&m, s, n) < 0) {
-        json_decref(m.notes);
-        return NULL;
-    }
+    if (check_nul(&m, s, n) < 0) return NULL;
+    if (table_budget(&m, s, n, o->max_cells ? o->max_cells : 100000) < 0) return NULL;
     cmark_node *doc = parse(s, n);
     if (!doc) {
-        json_decref(m.notes);
         qr_errlist_add(errs, QR_E_NOMEM, o->path ? o->path : "", "out of memory", NULL);
         return NULL;
     }
     json_t *arr = json_array();
     out ou = {.m = &m, .arr = arr, .top = 1};
     blocks(&ou, doc, 0);
-    /* the notes, in the order of their first reference, at the end */
-    for (size_t i = 0; i < json_array_size(m.notes); i++) {
-        cmark_node *last = cmark_node_last_child(doc);
-        add(&ou, json_incref(json_array_get(m.notes, i)), last ? last : doc);
-    }
-    json_decref(m.notes);
     cmark_node_free(doc);
     if (m.nomem) qr_errlist_add(errs, QR_E_NOMEM, o->path ? o->path : "", "out of memory", NULL);
     if (m.bad) {
@@ -752,7 +829,7 @@ int qr_md_slide(const char *s, size_t n, const qr_md_opts *o, json_t *slide, qr_
         const char *t = json_string_value(json_object_get(b, "type"));
         if (!strcmp(t, "list")) {
             json_array_extend(bullets, json_object_get(b, "items"));
-        } else if (!strcmp(t, "paragraph") || !strcmp(t, "heading")) {
+        } else if (!strcmp(t, "paragraph") || !strcmp(t, "heading") || !strcmp(t, "quote")) {
             json_t *txt = json_object_get(b, "text");
             if (txt) {
                 json_array_append(bullets, txt);
@@ -874,12 +951,10 @@ static json_t *deck_slides(const char *s, size_t n, int line0, qr_errlist *errs)
     qr_md_opts o = {.line0 = line0};
     md m;
     md_init(&m, &o, errs);
-    if (check_nul(&m, s, n) < 0) {
-        json_decref(m.notes);
+    if (check_nul(&m, s, n) < 0 || table_budget(&m, s, n, 100000) < 0) {
         json_decref(slides);
         return NULL;
     }
-    json_decref(m.notes);
     cmark_node *doc = parse(s, n);
     if (!doc) {
         json_decref(slides);
@@ -978,7 +1053,6 @@ char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len,
     qr_md_opts fo = {.path = ""};
     md fm;
     md_init(&fm, &fo, errs);
-    json_decref(fm.notes);
     if (check_nul(&fm, s, n) < 0) return NULL;
     json_t *spec = json_object();
     size_t body;

@@ -21,9 +21,11 @@
  *                      with line breaks; task items "[ ] "/"[x] " kept as text
  *   | tables |         table: the first row "headers", the others "rows"
  *   ``` fences         code block with "language" (the info string's first word)
- *   > quotes, ---      their paragraphs as paragraphs (italic for a quote)
- *   [^1] footnotes     the label as a superscript-free "[1]" run, the notes as
- *                      paragraphs at the end
+ *   > quotes           a quote block per paragraph (nested quotes flatten;
+ *                      their lists and code stay blocks of their own)
+ *   ---                rule block
+ *   [^1] footnotes     a footnote run at the reference ({"footnote": runs of
+ *                      the note}); a note cited twice is printed twice
  *   raw HTML           literal text, never interpreted
  * Deck (qr_md_spec, presentation): a level-1 or level-2 heading starts a
  * slide and is its title; a thematic break (---) starts a slide with no
@@ -36,7 +38,9 @@
  * Errors name the JSON pointer of the Markdown text (given by the caller)
  * and the line and column in the Markdown. Input is bounded: nesting deeper
  * than max_depth levels is an error at its line, NUL bytes are an error at
- * their line, and cmark-gfm's own parse is linear in the input. */
+ * their line, table cells past max_cells are counted before cmark-gfm pads
+ * them (a limit error at the table's line), and cmark-gfm's own parse is
+ * linear in the input. */
 #ifndef QR_MARKDOWN_H
 #define QR_MARKDOWN_H
 
@@ -50,6 +54,7 @@ typedef struct qr_md_opts {
     size_t max_depth;   /* lists and quotes nested deeper are an error; 0: 9 */
     const char *path;   /* the JSON pointer of the text, for errors ("" if NULL) */
     int line0;          /* lines before the text in its file (front matter) */
+    size_t max_cells;   /* table cells, counted before parsing; 0: 100,000 */
 } qr_md_opts;
 
 /* Where a generated block came from. */

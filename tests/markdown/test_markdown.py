@@ -85,11 +85,18 @@ def test_blocks(tmp):
     b = blocks_of(tmp, "```js\nlet a;\n```\n\n> q\n\n---\n\nx[^1]\n\n[^1]: note\n\n![alt](p.png)\n")
     check(b == [
         {"type": "code", "text": "let a;", "language": "js"},
-        {"type": "paragraph", "runs": [{"text": "q", "italic": True}]},
-        {"type": "paragraph", "text": "x[1]"},
+        {"type": "quote", "text": "q"},
+        {"type": "rule"},
+        {"type": "paragraph", "runs": ["x", {"footnote": "note"}]},
         {"type": "image", "src": "p.png", "alt": "alt"},
-        {"type": "paragraph", "text": "[1] note"},
-    ], "code with language, quote, rule, footnote, image")
+    ], "code with language, quote, rule, footnote run, image")
+    b = blocks_of(tmp, "a[^n] b[^n]\n\n[^n]: *it*[^n]\n\n> p1\n>\n> > p2\n>\n> - li\n")
+    check(b == [
+        {"type": "paragraph", "runs": ["a", {"footnote": [{"text": "it", "italic": True}, "[^n]"]}, " b",
+                                        {"footnote": [{"text": "it", "italic": True}, "[^n]"]}]},
+        {"type": "quote", "text": "p1"}, {"type": "quote", "text": "p2"},
+        {"type": "list", "items": ["li"]},
+    ], "a note cited twice is printed twice, a note holds no note; quotes per paragraph")
 
 
 def test_same_bytes(tmp):
@@ -194,6 +201,11 @@ def test_limits(tmp):
         ("utf8", b"ok\n\xff\n", 1, "invalid UTF-8 (markdown line 2, column 1)"),
         ("deep-list", ("- " * 10000 + "x\n").encode(), 4, "lists nested deeper than 9 levels"),
         ("deep-quote", (">" * 10000 + " x\n").encode(), 4, "block quotes nested deeper than 9 levels"),
+        # cmark-gfm pads every row to the header: 3,000 x 100,000 cells were 10 GB
+        ("wide-table", ("|" + "a|" * 3000 + "\n|" + "-|" * 3000 + "\n" + "|x\n" * 100000).encode(), 4,
+         "tables of more than 100000 cells (a table of 3000 columns from line 2)"),
+        # quadratic in cmark-gfm 0.29: 50,000 "![[]()" took 12 s
+        ("bracket-work", b"![[]()" * 50000, 4, "image openers"),
     ]
     for name, data, rc, msg in cases:
         path = os.path.join(tmp, name + ".md")
@@ -265,6 +277,10 @@ def test_round_trip(tmp):
         "html": "<b>kept</b> literal\n",
         "escapes": "not \\*emphasis\\* and 1\\. not a list, \\# no heading\n",
     }
+    # The docx reader does not read quotes and rules back yet (issue 32's
+    # reader side): for those the text must survive; the markdown writer's
+    # "> " and "---" are checked from a compiled tree (unit test_markdown).
+    text_only = {"quote", "rule"}
     for name, md in constructs.items():
         src = os.path.join(tmp, "rt.md")
         open(src, "w").write(md)
@@ -276,6 +292,12 @@ def test_round_trip(tmp):
         open(back, "wb").write(p3.stdout)
         p4, _ = run("read", back)
         ok = all(p.returncode == 0 for p in (p1, p2, p3, p4))
+        if name in text_only:
+            p5, _ = run("read", docx, "--to", "text")
+            want = {"quote": "quoted words", "rule": "before after"}[name]
+            check(ok and want in words(p5.stdout.decode()),
+                  "round trip md -> docx -> text keeps the text: " + name)
+            continue
         same = ok and norm(json.loads(p1.stdout)["blocks"]) == norm(json.loads(p4.stdout)["blocks"])
         if not same and ok:
             print("  source:", json.loads(p1.stdout)["blocks"])
@@ -345,7 +367,7 @@ def test_model_style(tmp):
     for probe in ("Latency dropped by 18% after the cache rollout", "./migrate --all --verify",
                   "Platform", "$2.0M", "Миграция завершена.", "项目进展顺利。",
                   "המערכת פועלת כמתוכנן והצוות ממשיך בעבודה.",
-                  "النظام يعمل كما هو مخطط والفريق يواصل العمل.", "Internal dashboard, export of the 14th."):
+                  "النظام يعمل كما هو مخطط والفريق يواصل العمل."):
         check(probe in got, "reads back from docx: %s" % probe)
     # the same tree back through --to markdown
     p, _ = run("read", outs["docx"], "--to", "markdown")
