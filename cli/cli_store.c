@@ -16,6 +16,7 @@
 
 #include "atomic.h"
 #include "cli_inline.h"
+#include "compile_int.h"
 #include "json_out.h"
 #include <quire/quire.h>
 
@@ -193,6 +194,13 @@ static int parse_args(int argc, char **argv, args *a)
     }
     if (!a->store) a->store = getenv("QUIRE_STORE");
     if (!a->store || !*a->store) a->store = ".quire";
+    /* said here, in the user's words, before the store could say less */
+    if (a->title && qr_utf8_check(a->title, strlen(a->title)) != (size_t)-1)
+        return usage("the --title is not valid UTF-8; pass the title in UTF-8", NULL);
+    if (a->id && strcmp(a->id, "blobs") == 0)
+        return usage("\"blobs\" is a reserved id (the store keeps its blobs under it); choose "
+                     "another --id",
+                     NULL);
     return 0;
 }
 

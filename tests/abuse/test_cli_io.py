@@ -90,6 +90,18 @@ class CliIO(Case):
         run = self.quire("--max-bytes=1000000", "--store=" + store, "list")
         self.assertEqual((run.code, run.result["count"]), (0, 1), run.out)
 
+    def test_title_and_reserved_id(self):  # row 23
+        self.spec("d.json", DOC)
+        store = self.path("st")
+        run = self.quire("create", "d.json", "-k", "document", "--store", store, "--title",
+                         b"\xff\xfe".decode("latin-1").encode("latin-1").decode("utf-8", "surrogateescape"))
+        self.assertEqual(run.code, 2, run.out)
+        self.assertIn("not valid UTF-8", run.out)
+        run = self.quire("create", "d.json", "-k", "document", "--store", store, "--id", "blobs")
+        self.assertEqual(run.code, 2, run.out)
+        self.assertIn("reserved id", run.out)
+        self.assertFalse(os.path.exists(store))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
