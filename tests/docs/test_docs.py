@@ -36,7 +36,7 @@ SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
 QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 sys.path.insert(0, os.path.join(SRC, "tests", "lib"))
-from shared import SKIP, need, skipped  # noqa: E402
+from shared import finish, need  # noqa: E402
 from office import soffice_convert  # noqa: E402
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -281,8 +281,7 @@ def main():
         p = subprocess.run([validate, "-q"] + docxs, capture_output=True, text=True, timeout=300)
         check("ooxml-validate", p.returncode == 0, p.stdout + p.stderr)
     cross_format(tmp, os.path.join(fx, "docs-toc", "spec.json"))
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else SKIP if skipped() else 0)
+    sys.exit(finish(passed, failed))
 
 
 if __name__ == "__main__":
