@@ -26,6 +26,7 @@ static const qr_cli_opt render_opts[] = {
     {"--dpi", "N", "PNG resolution, 10 to 1200 (default 96)"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
     {"--max-output", "BYTES", "the output size limit (default 512 MiB)"},
+    {"--max-pages", "N", "--pages all|A-B writes at most N PNG files (default 100)"},
     {"--max-work", "UNITS",
      "the work budget: formulas, charts, pages (default 268435456 units, about a cell each)"},
     {"--strict", NULL, "warnings are errors (exit 1, no file): for CI"},
