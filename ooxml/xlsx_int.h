@@ -187,6 +187,9 @@ int qr_xlsx_cell_ref(uint32_t col, size_t row, char *buf);
 int qr_xlsx_fmt_num(double v, char *buf);
 /** The autofilter / used range of a sheet, "A1:J100001"; "" when it has no cells. */
 void qr_xlsx_used_range(const qr_sheet *sh, char *buf, size_t size);
+/** The autofilter range of a sheet ("A1:F200"), "" when it has none: its
+ *  "autofilter", else the used range when it has a header. size: 32+. */
+void qr_xlsx_filter_range(const qr_sheet *sh, char *buf, size_t size);
 /** Whether a text must keep Excel's quote prefix (it starts with = + - @,
  *  tab, CR or LF, so an editor would otherwise take it as a formula). */
 int qr_xlsx_needs_quote(const char *s, size_t len);

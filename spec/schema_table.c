@@ -233,6 +233,9 @@ static const qr_skey slide_table_keys[] = {
         K("wrap", X, N, S_BOOL, NULL),                                                             \
         K("indent", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":15}", NULL),            \
         K("rotate", X, N, "{\"type\":\"integer\",\"minimum\":-90,\"maximum\":90}", "degrees")
+#define S_RANGE                                                                                    \
+    "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$\"}"
+#define S_COLS "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}(:[A-Za-z]{1,3})?$\"}"
 #define S_STYLE_NAME "{\"type\":\"string\",\"minLength\":1}"
 
 static const qr_skey workbook_keys[] = {
@@ -265,6 +268,11 @@ static const qr_skey sheet_keys[] = {
       "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"array\",\"items\":{\"$ref\":\"#/"
       "$defs/sheet_cell\"}},{\"$ref\":\"#/$defs/sheet_row_object\"}]}}",
       "ragged rows are fine"),
+    K("merge", X, N, "{\"type\":\"array\",\"items\":" S_RANGE "}", "merged ranges, A1:F1"),
+    K("autofilter", X, N, "{\"anyOf\":[" S_BOOL "," S_RANGE "]}", "true: the used range"),
+    K("tab_color", X, N, S_COLOR, NULL),
+    K("hidden_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "C or C:E"),
+    K("grouped_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "outline groups, C:E"),
     K("column_styles", X, N,
       "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"null\"}," S_STYLE_NAME
       ",{\"$ref\":\"#/$defs/style\"}]}}",
@@ -274,6 +282,8 @@ static const qr_skey sheet_keys[] = {
 };
 static const qr_skey row_keys[] = {
     K("style", X, N, S_STYLE_NAME, "the whole row's style"),
+    K("hidden", X, N, S_BOOL, NULL),
+    K("outline", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":7}", "group level"),
     K("cells", R, QR_SO_CELL, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_cell\"}}",
       NULL),
 };

@@ -381,6 +381,14 @@ _Static_assert(sizeof(qr_cellstyle) == 32, "qr_cellstyle has no padding");
  *  cell's own properties; each later one wins for what it sets). */
 void qr_cellstyle_merge(qr_cellstyle *base, const qr_cellstyle *over);
 
+/* A cell range, 0-based, inclusive. */
+typedef struct qr_range {
+    uint32_t r0, c0, r1, c1;
+} qr_range;
+
+enum { QR_FILTER_AUTO, QR_FILTER_NONE, QR_FILTER_RANGE };
+#define QR_COL_HIDDEN 0x80u
+
 typedef struct qr_sheet {
     const char *name; /* validated, or "SheetN" when the spec gave none */
     qr_row *rows;
@@ -397,6 +405,20 @@ typedef struct qr_sheet {
      * own (qr_sheet_cell_style) */
     const uint16_t *col_looks;
     size_t n_col_looks;
+    /* "merge": merged ranges (checked: in the grid, not overlapping, no
+     * value under a merge but its top-left cell's) */
+    const qr_range *merges;
+    size_t n_merges;
+    /* "autofilter": QR_FILTER_AUTO (the header's: the used range when the
+     * sheet has a header), QR_FILTER_NONE (false), QR_FILTER_RANGE (filter) */
+    int autofilter;
+    qr_range filter;
+    uint32_t tab_color;   /* QR_SX_RGB | rgb, or 0 */
+    unsigned row_outline; /* the deepest outline level of its rows */
+    /* hidden and grouped columns ("hidden_columns", "grouped_columns"):
+     * col_flags[c] = QR_COL_HIDDEN | outline level (0-7), for c < n_col_flags */
+    const uint8_t *col_flags;
+    size_t n_col_flags;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
