@@ -118,7 +118,8 @@ void qr_xlsx_styles_theme(qr_xlsx_styles *st, const qr_doc *doc);
  *  range counts as General) with flags, assigned on first use. On OOM
  *  returns 0 and sets st->oom. */
 uint32_t qr_xlsx_style_xf(qr_xlsx_styles *st, uint32_t fmt, unsigned flags);
-/** The same with a look (NULL or one that sets nothing: none). */
+/** The same with a look (NULL or one that sets nothing: none); the look's
+ *  own number format is the caller's to pass as fmt. */
 uint32_t qr_xlsx_style_xf_look(qr_xlsx_styles *st, uint32_t fmt, unsigned flags,
                                const qr_cellstyle *look);
 /** The numFmtId of a format: 0 General, a built-in id for the few codes

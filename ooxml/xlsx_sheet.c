@@ -223,6 +223,12 @@ static void write_sheet_format_pr(qr_buf *b, const qr_sheet *sh)
     qr_buf_puts(b, "/>");
 }
 
+/* The xf of a look alone (a column's or a row's), with its number format. */
+static uint32_t look_xf(qr_xlsx_styles *st, const qr_cellstyle *l)
+{
+    return qr_xlsx_style_xf_look(st, l->set & QR_SX_FORMAT ? l->fmt : 0, 0, l);
+}
+
 /* <x:cols>: one <col> per given width, in characters (Excel's maximum is
  * 255); a column the spec gives no width gets one from its content
  * (xlsx_autofit.c) when that is wider than the default. */
@@ -245,7 +251,7 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
         if (!(w > 0)) w = fit ? fit[i] : 0;
         uint32_t xf = 0;
         if (i < n_cl && sh->col_looks[i] && sh->col_looks[i] < doc->n_looks)
-            xf = qr_xlsx_style_xf_look(styles, 0, 0, &doc->looks[sh->col_looks[i]]);
+            xf = look_xf(styles, &doc->looks[sh->col_looks[i]]);
         unsigned fl = i < sh->n_col_flags ? sh->col_flags[i] : 0;
         if (!(w > 0) && !xf && !fl) continue;
         if (!(w > 0)) w = 8.43; /* Excel's default */
@@ -504,7 +510,7 @@ static int write_row_looks(qr_buf *b, const qr_sheet *sh, const qr_row *row, siz
     int plain = !looks || (!sh->n_col_looks && !row->look && !(sh->header && r == 0));
     uint32_t row_xf = 0;
     if (looks && row->look && row->look < doc->n_looks) {
-        row_xf = qr_xlsx_style_xf_look(styles, 0, 0, &doc->looks[row->look]);
+        row_xf = look_xf(styles, &doc->looks[row->look]);
         if (styles->oom) return -1;
     }
     if (row_xf || row->hidden || row->outline) {

@@ -187,6 +187,35 @@ class Styles(unittest.TestCase):
             self.assertEqual(got[0], got[1], merge)
             self.assertEqual(got[0][0], 1 if hides else 0, merge)
 
+    def test_quire_read(self):
+        """quire read gives the looks back as cell properties, merges and the tab colour
+        as sheet keys; the spec it reads renders to the same looks again."""
+        rd = subprocess.run([QUIRE, "read", self.out], capture_output=True, text=True)
+        self.assertEqual(rd.returncode, 0, rd.stdout)
+        rows = json.loads(rd.stdout)["sheets"][0]["rows"]
+        self.assertEqual(rows[1][0], {"value": "Rent", "color": "#2563EB", "fill": "#DEE8FC"})
+        self.assertEqual(rows[2][3], {"value": "over budget", "bold": True, "color": "#C00000",
+                                      "border": {"bottom": "medium", "color": "#C00000"}})
+        self.assertEqual(rows[3][0], {"value": "Centered", "italic": True, "align": "center"})
+        self.assertEqual(rows[4][2], {"value": "Rotated", "rotate": 45})
+        self.assertEqual(rows[4][3], {"color": "#2563EB", "fill": "#DEE8FC"})
+        self.assertEqual(rows[0][0], "Item")  # the header row's bold is the sheet's header
+        back = os.path.join(TMP, "back.json")
+        with open(back, "w") as f:
+            f.write(rd.stdout)
+        again = os.path.join(TMP, "again.xlsx")
+        rc, res = render(back, again)
+        self.assertEqual(rc, 0, res)
+        ws = openpyxl.load_workbook(again)["Budget"]
+        self.assertEqual(rgb(ws["C3"].fill.fgColor), "FFC7CE")
+        self.assertEqual(ws["D3"].border.bottom.style, "medium")
+        out = os.path.join(TMP, "merge-read.xlsx")
+        render(os.path.join(SRC, "fixtures", "merge-sheet", "spec.json"), out)
+        sheet = json.loads(subprocess.run([QUIRE, "read", out], capture_output=True,
+                                          text=True).stdout)["sheets"][0]
+        self.assertEqual(sheet["merge"], ["A1:E1", "E3:E5"])
+        self.assertEqual(sheet["tab_color"], "#C00000")
+
     def test_errors(self):
         path = os.path.join(TMP, "bad.json")
         with open(path, "w") as f:
