@@ -18,9 +18,11 @@
 #include "atomic.h"
 #include "cli_fonts.h"
 #include "cli_help.h"
+#include "cli_markdown.h"
 #include "cli_read.h"
 #include "cli_store.h"
 #include "json_out.h"
+#include "process.h"
 #include "compile_int.h"
 #include "fonts.h"
 #include <quire/quire.h>
@@ -29,12 +31,15 @@
 #define MAX_ERRORS_SHOWN 20
 /* Bytes of errors in a result line: the whole line stays under 4,000 characters. */
 #define RESULT_BUDGET 3300
+/* The layout report of a result line: at most this many items and bytes. */
+#define MAX_LAYOUT_SHOWN 500
+#define LAYOUT_BUDGET 65536
 
 /* Print a usage error as the JSON result and return exit code 2. */
 static int usage_error(const char *msg)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"hint\":\"run quire help\"}");
     qr_json_print(&b);
@@ -48,7 +53,7 @@ static int print_failure(qr_status st, const qr_result *res)
 {
     qr_buf b = {0};
     size_t n = res->errors.count;
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, st);
     char head[128];
     if (st == QR_E_SPEC)
         snprintf(head, sizeof head, "%zu spec error%s", n, n == 1 ? "" : "s");
@@ -141,6 +146,9 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
     qr_buf_puts(&b, ",\"warnings\":");
     size_t omitted = qr_json_errors(&b, &res->warnings, MAX_ERRORS_SHOWN, RESULT_BUDGET);
     if (omitted) qr_buf_printf(&b, ",\"warnings_omitted\":%zu", omitted);
+    qr_buf_puts(&b, ",\"layout\":");
+    omitted = qr_json_layout(&b, &res->layout, MAX_LAYOUT_SHOWN, LAYOUT_BUDGET);
+    if (omitted) qr_buf_printf(&b, ",\"layout_omitted\":%zu", omitted);
     qr_buf_putc(&b, '}');
     qr_json_print(&b);
     qr_buf_free(&b);
@@ -149,7 +157,8 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
 typedef struct render_args {
     const char *spec, *out, *kind, *base_dir, *to;
     int page, all_pages, dpi, strict, contact, notes;
-    int first, last; /* --pages A-B */
+    unsigned strict_layout; /* --strict=KINDS: layout report kinds that are errors */
+    int first, last;        /* --pages A-B */
     size_t max_input, max_output, max_work;
 } render_args;
 
@@ -248,7 +257,7 @@ static int format_arg(const char *name, const char *what, qr_format *fmt)
 static int hinted_usage(const char *msg, const char *hint)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"hint\":");
     qr_json_str(&b, hint);
@@ -257,6 +266,33 @@ static int hinted_usage(const char *msg, const char *hint)
     qr_buf_free(&b);
     fprintf(stderr, "quire: %s (%s)\n", msg, hint);
     return 2;
+}
+
+/* --strict=KINDS: "warnings" (as bare --strict), "layout" (every report
+ * kind) or report kinds, comma-separated. */
+static int strict_kinds(const char *list, render_args *a)
+{
+    if (!*list) return -1;
+    while (*list) {
+        const char *end = strchr(list, ',');
+        size_t n = end ? (size_t)(end - list) : strlen(list);
+        char name[32];
+        if (n == 0 || n >= sizeof name) return -1;
+        memcpy(name, list, n);
+        name[n] = 0;
+        qr_layout_kind k;
+        if (strcmp(name, "warnings") == 0)
+            a->strict = 1;
+        else if (strcmp(name, "layout") == 0)
+            a->strict_layout = QR_LAYOUT_ALL;
+        else if (qr_layout_kind_from_str(name, &k) == 0)
+            a->strict_layout |= 1u << k;
+        else
+            return -1;
+        list += n;
+        if (*list == ',') list++;
+    }
+    return 0;
 }
 
 static int parse_render_args(int argc, char **argv, render_args *a, int need_out)
@@ -276,6 +312,12 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
             a->to = v, i++;
         } else if (strcmp(s, "--strict") == 0) {
             a->strict = 1;
+        } else if (strncmp(s, "--strict=", 9) == 0) {
+            if (strict_kinds(s + 9, a) != 0)
+                return hinted_usage("--strict= takes a comma-separated list of warnings, layout "
+                                    "or layout report kinds",
+                                    "shrink, continued, small_text, contrast, image_upscaled, "
+                                    "table_cut, word_broken, missing_glyph");
         } else if (strcmp(s, "--base-dir") == 0) {
             if (!v) return usage_error("--base-dir needs a folder");
             a->base_dir = v, i++;
@@ -353,6 +395,18 @@ static void page_path(const char *out, int page, char *buf, size_t size)
     snprintf(buf, size, "%.*s-%d%s", (int)stem, out, page, dot ? dot : "");
 }
 
+/* The spec text of a render: a JSON file as it is, a Markdown file as the
+ * spec it stands for (cli_markdown.h). NULL: printed, exit code in *rc. */
+static char *load_spec(const char *path, size_t max, qr_kind kind, size_t *len, int *rc)
+{
+    if (qr_cli_is_markdown(path)) return qr_cli_markdown_spec(path, max, kind, 0, len, rc);
+    char msg[512];
+    qr_status st = QR_OK;
+    char *spec = qr_cli_read(path, max, len, &st, msg, sizeof msg);
+    if (!spec) *rc = input_failure(st, msg);
+    return spec;
+}
+
 static int cmd_render(int argc, char **argv)
 {
     render_args a;
@@ -374,8 +428,8 @@ static int cmd_render(int argc, char **argv)
         return format_arg(dot ? dot + 1 : "", "OUT", &fmt);
     }
     if (!a.kind) kind = qr_format_kind(fmt);
+    qr_cli_process_format(fmt);
     if (to_stdout && a.all_pages) return usage_error("--pages all writes files: name OUT");
-    char msg[512];
     qr_status st = QR_OK;
     qr_limits lim;
     qr_limits_default(&lim);
@@ -405,6 +459,8 @@ static int cmd_render(int argc, char **argv)
     o.max_output = a.max_output;
     o.max_work = a.max_work;
     o.strict = a.strict;
+    o.strict_layout = a.strict_layout;
+    qr_cli_process_render_opts(&o);
 
     qr_result res;
     int files = 0;
@@ -412,8 +468,8 @@ static int cmd_render(int argc, char **argv)
     if (to_stdout) {
         /* The bytes go to stdout: the result line goes to stderr. */
         size_t len = 0;
-        char *spec = qr_cli_read(a.spec, max_input, &len, &st, msg, sizeof msg);
-        if (!spec) return input_failure(st, msg);
+        char *spec = load_spec(a.spec, max_input, kind, &len, &rc);
+        if (!spec) return rc;
         st = qr_render_mem(spec, len, kind, fmt, &o, &res);
         free(spec);
         total = res.size;
@@ -438,8 +494,8 @@ static int cmd_render(int argc, char **argv)
          * to out-B.png, or to the last page). Each page compiles the spec
          * again, so it is read once into memory (documents are small). */
         size_t len = 0;
-        char *spec = qr_cli_read(a.spec, max_input, &len, &st, msg, sizeof msg);
-        if (!spec) return input_failure(st, msg);
+        char *spec = load_spec(a.spec, max_input, kind, &len, &rc);
+        if (!spec) return rc;
         char path[PATH_MAX];
         int p0 = a.first ? a.first : 1, pages = p0;
         for (int p = p0; p <= pages && (!a.last || p <= a.last); p++) {
@@ -457,11 +513,20 @@ static int cmd_render(int argc, char **argv)
             files++;
         }
         free(spec);
+    } else if (qr_cli_is_markdown(a.spec)) {
+        /* Markdown: the spec it stands for, rendered from memory */
+        size_t len = 0;
+        char *spec = load_spec(a.spec, max_input, kind, &len, &rc);
+        if (!spec) return rc;
+        st = qr_render_file(spec, len, kind, fmt, a.out, &o, &res);
+        free(spec);
+        total = res.size;
     } else {
         /* The spec streams from the file: its text is never held whole. */
         st = qr_render_path(a.spec, kind, fmt, a.out, &o, &res);
         total = res.size;
     }
+    qr_cli_process_trace(&res);
     if (st != QR_OK) {
         rc = print_failure(st, &res);
     } else {
@@ -481,6 +546,11 @@ static char *read_spec(const render_args *a, size_t *len, int *rc)
     qr_limits lim;
     qr_limits_default(&lim);
     size_t max = a->max_input ? a->max_input : lim.max_input;
+    if (qr_cli_is_markdown(a->spec)) {
+        qr_kind kind = QR_KIND_DOCUMENT;
+        if (a->kind && kind_arg(a->kind, &kind) != 0) kind = QR_KIND_DOCUMENT;
+        return qr_cli_markdown_spec(a->spec, max, kind, 0, len, rc);
+    }
     char *spec = qr_cli_read(a->spec, max, len, &st, msg, sizeof msg);
     if (!spec) *rc = input_failure(st, msg);
     return spec;
@@ -641,19 +711,7 @@ static int dispatch(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
-    /* Nothing quire writes depends on the local time zone (outputs carry
-     * fixed UTC dates), but libzip converts each entry's DOS date through
-     * mktime(), which re-reads /etc/localtime on every call without TZ. */
-    setenv("TZ", "UTC0", 1);
-    /* A short-lived process: grow the heap in 32 MiB steps and never trim
-     * it, instead of one brk() per page-sized growth and a trim after each
-     * big free (P1: 517 brk calls, about a sixth of its time). Untouched
-     * pages cost no memory; the host of libquire keeps its own policy. */
-    mallopt(M_TOP_PAD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-    /* A short-lived process: the font table from its cache file, not from
-     * fontconfig's start (fonts.h; issue 22: ~5 ms a call). */
-    qr_fonts_enable_cache();
+    qr_cli_process_start();
     /* Global options before the command (git's habit) move after it:
      * `quire --store D log ID` is `quire log ID --store D`. */
     char **args = malloc(((size_t)argc + 2) * sizeof *args);
@@ -687,16 +745,7 @@ static int dispatch(int argc, char **argv)
         return usage_error("name a command");
     }
     const char *cmd = argv[1];
-    /* The process is ours: jansson's values come from the region allocator
-     * (compile.h), which parses faster and gives a big spec's rows back to
-     * the system as the compiler converts them. The store's writes too
-     * (their dumped text is malloc's: qr_json_dumps). */
-    if (strcmp(cmd, "render") == 0 || strcmp(cmd, "check") == 0 || strcmp(cmd, "fmt") == 0 ||
-        strcmp(cmd, "read") == 0)
-        qr_compile_use_region_alloc();
-    if (strcmp(cmd, "create") == 0 || strcmp(cmd, "edit") == 0 || strcmp(cmd, "rewrite") == 0 ||
-        strcmp(cmd, "restore") == 0)
-        qr_compile_use_region_alloc();
+    qr_cli_process_command(cmd);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         qr_cli_usage(stdout);
         return 0;

@@ -148,7 +148,7 @@ static void show_doc(walk *w, const qr_doc *d)
 static int usage_error(const char *msg)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"errors\":[{\"path\":\"\",\"message\":");
     qr_json_str(&b, msg);
@@ -172,7 +172,7 @@ static int show_spec(walk *w, const char *path, const char *kind_name)
     char *text = read_file(path, &len, msg, sizeof msg);
     qr_buf b = {0};
     if (!text) {
-        qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+        qr_json_error_head(&b, QR_E_IO);
         qr_json_str(&b, msg);
         qr_buf_puts(&b, ",\"errors\":[{\"path\":\"\",\"message\":");
         qr_json_str(&b, msg);
@@ -207,7 +207,7 @@ static int show_spec(walk *w, const char *path, const char *kind_name)
     qr_status st = qr_compile(text, len, kind, &o, &doc, &errs);
     free(text);
     if (st != QR_OK) {
-        qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+        qr_json_error_head(&b, st);
         if (errs.count > 1)
             qr_buf_printf(&b, "\"%zu %s errors\"", errs.count,
                           st == QR_E_SPEC ? "spec" : qr_status_str(st));

@@ -29,6 +29,10 @@ static const qr_cli_opt render_opts[] = {
     {"--max-work", "UNITS",
      "the work budget: formulas, charts, pages (default 268435456 units, about a cell each)"},
     {"--strict", NULL, "warnings are errors (exit 1, no file): for CI"},
+    {"--strict=KINDS", NULL,
+     "these layout report kinds are errors (exit 1, no file), comma-separated: shrink, "
+     "continued, small_text, contrast, image_upscaled, table_cut, word_broken, missing_glyph; "
+     "layout: all of them; warnings: as --strict"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt check_opts[] = {
@@ -79,6 +83,7 @@ static const qr_cli_opt edit_opts[] = {
     {"--patch", "F", "an RFC 7386 merge patch (JSON file, - for stdin)"},
     {"--append", "F", "{key: [items]} appended to top-level lists"},
     {"--ops", "F", "RFC 6902 JSON Patch operations"},
+    {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
     {"--base-dir", "DIR",
      "folder of the image files the spec names, taken into the version (default: the spec's "
      "folder)"},
@@ -86,6 +91,7 @@ static const qr_cli_opt edit_opts[] = {
 };
 static const qr_cli_opt show_opts[] = {
     {"--version", "N", "that version (default the head)"},
+    {"--json", NULL, "one JSON line: the version's fields, the head and the spec"},
     STORE_OPTS,
 };
 static const qr_cli_opt diff_opts[] = {
@@ -101,8 +107,12 @@ static const qr_cli_opt fsck_opts[] = {
     {"--repair", NULL, "remove what a crash left half-written"},
     STORE_OPTS,
 };
-static const qr_cli_opt store_opts[] = {STORE_OPTS};
+static const qr_cli_opt write_opts[] = {
+    {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
+    STORE_OPTS,
+};
 static const qr_cli_opt rewrite_opts[] = {
+    {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
     {"--base-dir", "DIR",
      "folder of the image files the spec names, taken into the version (default: the spec's "
      "folder)"},
@@ -179,18 +189,19 @@ const qr_cli_cmd qr_cli_cmds[] = {
     {"edit", "ID [--patch F] [--append F] [--ops F]", "apply an edit: a new version", NULL,
      OPTS(edit_opts)},
     {"rewrite", "ID SPEC|-", "replace the spec: a new version", NULL, OPTS(rewrite_opts)},
-    {"show", "ID [--version N]", "print a version's canonical spec", NULL, OPTS(show_opts)},
+    {"show", "ID [--version N] [--json]", "print a version's canonical spec", NULL,
+     OPTS(show_opts)},
     {"log", "ID [--limit N]", "list the versions of an artifact, newest last", NULL,
      OPTS(log_opts)},
     {"list", "[--owner O] [-k KIND] [--limit N] [--cursor C]", "list artifacts, newest first", NULL,
      OPTS(list_opts)},
-    {"delete", "ID", "delete an artifact and its versions (its quota is freed)", NULL,
-     OPTS(store_opts)},
+    {"delete", "ID [--if-version N]", "delete an artifact and its versions (its quota is freed)",
+     NULL, OPTS(write_opts)},
     {"store", "init | copy --from DIR --to URI",
      "create the store's tables, or copy a folder store into PostgreSQL", NULL,
      OPTS(store_cmd_opts)},
     {"diff", "ID A B [--unified]", "compare two versions", NULL, OPTS(diff_opts)},
-    {"restore", "ID N", "make version N the new head", NULL, OPTS(store_opts)},
+    {"restore", "ID N [--if-version H]", "make version N the new head", NULL, OPTS(write_opts)},
     {"export", "ID [--version N] -o OUT", "render a stored version", NULL, OPTS(export_opts)},
     {"fsck", "[--repair]", "check the store", NULL, OPTS(fsck_opts)},
     {"help", "[CMD]", "show help for a command", NULL, OPTS(help_opts)},

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "cli_markdown.h"
 #include "cli_read.h"
 #include "json_out.h"
 #include <quire/quire.h>
@@ -15,7 +16,7 @@
 static int fail_usage(const char *msg)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"hint\":\"run quire --help\"}");
     qr_json_print(&b);
@@ -27,7 +28,7 @@ static int fail_usage(const char *msg)
 static int fail_errors(qr_status st, const qr_errlist *errs)
 {
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, st);
     qr_json_str(&b, errs->count ? errs->items[0].message : qr_status_str(st));
     qr_buf_puts(&b, ",\"errors\":");
     qr_json_errors(&b, errs, 20, 3300);
@@ -89,6 +90,9 @@ static int parse_args(int argc, char **argv, read_args *a, int import)
         } else if (strcmp(s, "--max-unzipped") == 0) {
             if (parse_num(v, &n)) return fail_usage("--max-unzipped needs a byte count");
             a->o.max_unzipped = n ? (size_t)n : (size_t)-1, i++;
+        } else if (strcmp(s, "--max-output") == 0) {
+            if (parse_num(v, &n)) return fail_usage("--max-output needs a byte count");
+            a->o.max_output = n ? (size_t)n : (size_t)-1, i++;
         } else if (strcmp(s, "--max-ratio") == 0) {
             if (parse_num(v, &n)) return fail_usage("--max-ratio needs a number");
             a->o.max_ratio = n ? (double)n : -1, i++;
@@ -144,6 +148,8 @@ int qr_cli_read_cmd(int argc, char **argv)
     read_args a;
     int rc = parse_args(argc, argv, &a, 0);
     if (rc) return rc;
+    if (qr_cli_is_markdown(a.file))
+        return qr_cli_markdown_read(a.file, a.o.max_input, QR_KIND_DOCUMENT, a.out);
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;
     qr_status st = read_input(&a, &kind, &res);
@@ -184,6 +190,8 @@ int qr_cli_import(int argc, char **argv)
     read_args a;
     int rc = parse_args(argc, argv, &a, 1);
     if (rc) return rc;
+    if (qr_cli_is_markdown(a.file))
+        return qr_cli_markdown_import(a.file, a.o.max_input, a.store, a.title, a.id, a.owner);
     a.o.to = QR_READ_SPEC;
     qr_result res;
     qr_kind kind = QR_KIND_DOCUMENT;

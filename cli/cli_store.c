@@ -26,7 +26,8 @@ typedef struct args {
     const char *cursor, *from, *to;
     const char *base_dir; /* image files of create/edit/rewrite (default: the file's folder) */
     const char *pos[4];
-    int npos, version, repair, unified, limit;
+    int npos, version, repair, unified, limit, json;
+    qr_store_write w; /* --if-version */
     qr_store_opts opts;
 } args;
 
@@ -35,7 +36,7 @@ static int usage(const char *fmt, const char *arg)
     char msg[512];
     snprintf(msg, sizeof msg, fmt, arg ? arg : "");
     qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, QR_E_USAGE);
     qr_json_str(&b, msg);
     qr_buf_puts(&b, ",\"errors\":[{\"path\":\"\",\"message\":");
     qr_json_str(&b, msg);
@@ -46,8 +47,9 @@ static int usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* Print a failure and return its exit code. */
-static int failure(qr_status st, const qr_errlist *errs)
+/* Print a failure (with the artifact's head when head > 0, so a client
+ * that lost a conflict can retry against it) and return its exit code. */
+static int failure_head(qr_status st, const qr_errlist *errs, int head_version)
 {
     qr_buf b = {0};
     size_t n = errs->count;
@@ -58,21 +60,29 @@ static int failure(qr_status st, const qr_errlist *errs)
         snprintf(head, sizeof head, "%zu spec errors", n);
     else
         snprintf(head, sizeof head, "%s (%zu errors)", qr_status_str(st), n);
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
+    qr_json_error_head(&b, st);
     qr_json_str_max(&b, head, 500);
     qr_buf_puts(&b, ",\"errors\":");
     size_t omitted = qr_json_errors(&b, errs, MAX_SHOWN, BUDGET);
     if (omitted) qr_buf_printf(&b, ",\"errors_omitted\":%zu", omitted);
+    if (head_version > 0) qr_buf_printf(&b, ",\"head\":%d", head_version);
     qr_buf_putc(&b, '}');
     qr_json_print(&b);
     qr_buf_free(&b);
     for (size_t i = 0; i < n && i < MAX_SHOWN; i++) {
         const qr_error *e = &errs->items[i];
-        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", e->message);
-        if (e->hint) fprintf(stderr, " (%s)", e->hint);
+        char mb[1024], hb[512]; /* the CLI's wording, as in the JSON line */
+        const char *hint = qr_cli_error_hint(e, hb, sizeof hb);
+        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", qr_cli_message(e, mb, sizeof mb));
+        if (hint) fprintf(stderr, " (%s)", hint);
         fputc('\n', stderr);
     }
     return qr_status_exit(st);
+}
+
+static int failure(qr_status st, const qr_errlist *errs)
+{
+    return failure_head(st, errs, 0);
 }
 
 static int failure_msg(qr_status st, const char *fmt, const char *arg)
@@ -162,6 +172,12 @@ static int parse_args(int argc, char **argv, args *a)
                 return usage("--limit needs a count (0: no limit)", NULL);
             a->limit = (int)n;
             i++;
+        } else if (strcmp(s, "--if-version") == 0) {
+            if (parse_version(v, &a->w.if_version))
+                return usage("--if-version needs a version number from 1", NULL);
+            i++;
+        } else if (strcmp(s, "--json") == 0) {
+            a->json = 1;
         } else if (strcmp(s, "--repair") == 0) {
             a->repair = 1;
         } else if (strcmp(s, "--unified") == 0) {
@@ -205,14 +221,15 @@ static void put_version_fields(qr_buf *b, const qr_store_result *r)
     qr_json_str(b, r->version.filename);
     qr_buf_puts(b, ",\"mime_type\":");
     qr_json_str(b, r->version.mime_type);
-    qr_buf_printf(b, ",\"size\":%llu,\"pages\":%d,\"kind\":", r->version.size, r->version.pages);
+    qr_buf_printf(b, ",\"size\":%llu,\"pages\":%d,\"head\":%d,\"kind\":", r->version.size,
+                  r->version.pages, r->head);
     qr_json_str(b, r->kind);
 }
 
 /* The result of create, edit, rewrite and restore. */
 static int print_write(qr_status st, const qr_store_result *r)
 {
-    if (st != QR_OK) return failure(st, &r->errors);
+    if (st != QR_OK) return failure_head(st, &r->errors, r->head);
     qr_buf b = {0};
     put_version_fields(&b, r);
     qr_buf_puts(&b, ",\"title\":");
@@ -265,7 +282,7 @@ static int cmd_edit(qr_store *s, const args *a)
     }
     if (!rc) {
         qr_store_result r;
-        qr_status st = qr_store_edit(s, a->pos[0], parts[0], parts[1], parts[2], &r);
+        qr_status st = qr_store_edit_with(s, a->pos[0], parts[0], parts[1], parts[2], &a->w, &r);
         rc = print_write(st, &r);
         qr_store_result_free(&r);
     }
@@ -282,7 +299,7 @@ static int cmd_rewrite(qr_store *s, const args *a)
     char *spec = slurp(a, a->pos[1], &len, &rc);
     if (!spec) return rc;
     qr_store_result r;
-    qr_status st = qr_store_rewrite(s, a->pos[0], spec, len, &r);
+    qr_status st = qr_store_rewrite_with(s, a->pos[0], spec, len, &a->w, &r);
     free(spec);
     rc = print_write(st, &r);
     qr_store_result_free(&r);
@@ -295,7 +312,7 @@ static int cmd_restore(qr_store *s, const args *a)
     if (a->npos != 2 || parse_version(a->pos[1], &n))
         return usage("usage: quire restore ID N (N from 1)", NULL);
     qr_store_result r;
-    qr_status st = qr_store_restore(s, a->pos[0], n, &r);
+    qr_status st = qr_store_restore_with(s, a->pos[0], n, &a->w, &r);
     int rc = print_write(st, &r);
     qr_store_result_free(&r);
     return rc;
@@ -303,13 +320,25 @@ static int cmd_restore(qr_store *s, const args *a)
 
 static int cmd_show(qr_store *s, const args *a)
 {
-    if (a->npos != 1) return usage("usage: quire show ID [--version N]", NULL);
+    if (a->npos != 1) return usage("usage: quire show ID [--version N] [--json]", NULL);
     qr_store_result r;
     qr_status st = qr_store_show(s, a->pos[0], a->version, &r);
     int rc = 0;
-    if (st != QR_OK)
+    if (st != QR_OK) {
         rc = failure(st, &r.errors);
-    else {
+    } else if (a->json) { /* the version's fields and the head, then the spec itself */
+        qr_buf b = {0};
+        put_version_fields(&b, &r);
+        qr_buf_puts(&b, ",\"title\":");
+        qr_json_str(&b, r.title);
+        qr_buf_puts(&b, ",\"owner\":");
+        qr_json_str(&b, r.owner);
+        qr_buf_printf(&b, ",\"action\":\"%s\",\"spec\":", r.version.action);
+        qr_buf_append(&b, r.spec, r.spec_len);
+        qr_buf_putc(&b, '}');
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    } else {
         fwrite(r.spec, 1, r.spec_len, stdout);
         fflush(stdout);
     }
@@ -504,12 +533,12 @@ static int cmd_list(qr_store *s, const args *a)
 
 static int cmd_delete(qr_store *s, const args *a)
 {
-    if (a->npos != 1) return usage("usage: quire delete ID", NULL);
+    if (a->npos != 1) return usage("usage: quire delete ID [--if-version N]", NULL);
     qr_store_result r;
-    qr_status st = qr_store_delete(s, a->pos[0], &r);
+    qr_status st = qr_store_delete_with(s, a->pos[0], &a->w, &r);
     int rc = 0;
     if (st != QR_OK) {
-        rc = failure(st, &r.errors);
+        rc = failure_head(st, &r.errors, r.head);
     } else {
         qr_buf b = {0};
         qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");
@@ -518,7 +547,7 @@ static int cmd_delete(qr_store *s, const args *a)
         qr_json_str(&b, r.kind);
         qr_buf_puts(&b, ",\"owner\":");
         qr_json_str(&b, r.owner);
-        qr_buf_printf(&b, ",\"versions\":%d}", r.head);
+        qr_buf_printf(&b, ",\"versions\":%d,\"head\":%d}", r.head, r.head);
         qr_json_print(&b);
         qr_buf_free(&b);
     }

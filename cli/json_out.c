@@ -58,8 +58,11 @@ static const char *const hint_map[][2] = {
     {"qr_limits.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_work", "max_work with --max-work UNITS"},
+    {"qr_limits.max_work", "max_work with --max-work UNITS"},
     {"qr_store_log()", "quire log ID"},
     {"qr_store_list()", "quire list"},
+    {"qr_store_fsck_run()", "quire fsck"},
+    {"qr_store_show()", "quire show ID --json"},
     {"the kind's JSON Schema (qr_schema)", "quire schema -k KIND"},
 };
 
@@ -96,6 +99,12 @@ const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size)
         return "quire help lists the options that raise limits and quotas";
     case QR_E_USAGE:
         return "run quire help";
+    case QR_E_NOT_FOUND:
+        return "quire list shows the artifacts; quire log ID the versions";
+    case QR_E_CONFLICT:
+        return "quire show ID --json gives the head version; retry against it";
+    case QR_E_UNAVAILABLE:
+        return "check that the database server runs, then retry (with the same --key)";
     case QR_E_SPEC:
     case QR_E_JSON:
     case QR_E_UTF8:
@@ -108,7 +117,11 @@ const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size)
 
 const char *qr_cli_message(const qr_error *e, char *buf, size_t size)
 {
-    if (e->code != QR_E_STORE || !store_dir || strstr(e->message, store_dir)) return e->message;
+    /* a database's messages name it themselves (its URI without the
+     * password); only a folder's are given the folder */
+    if ((e->code != QR_E_STORE && e->code != QR_E_NOT_FOUND) || !store_dir ||
+        strstr(e->message, store_dir) || strstr(store_dir, "://"))
+        return e->message;
     snprintf(buf, size, "%s (store folder %s)", e->message, store_dir);
     return buf;
 }
@@ -135,6 +148,39 @@ size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget)
     }
     qr_buf_putc(b, ']');
     return l->count - n;
+}
+
+size_t qr_json_layout(qr_buf *b, const qr_layout_list *l, size_t cap, size_t budget)
+{
+    size_t start = b->len, n = 0;
+    char num[32];
+    qr_buf_putc(b, '[');
+    for (; n < l->count && n < cap && b->len - start < budget; n++) {
+        const qr_layout_item *it = &l->items[n];
+        if (n) qr_buf_putc(b, ',');
+        qr_buf_puts(b, "{\"kind\":");
+        qr_json_str(b, qr_layout_kind_str(it->kind));
+        qr_buf_puts(b, ",\"path\":");
+        qr_json_str_max(b, it->path, 120);
+        if (it->slide) qr_buf_printf(b, ",\"slide\":%d", it->slide);
+        if (it->page) qr_buf_printf(b, ",\"page\":%d", it->page);
+        /* four decimals say enough (a scale, a size, a ratio) */
+        double v = it->value * 10000.0;
+        v = (double)(long long)(v + (v >= 0 ? 0.5 : -0.5)) / 10000.0;
+        qr_fmt_double(v, num);
+        qr_buf_printf(b, ",\"value\":%s,\"detail\":", num);
+        qr_json_str_max(b, it->detail, 240);
+        qr_buf_putc(b, '}');
+    }
+    qr_buf_putc(b, ']');
+    return l->count - n;
+}
+
+void qr_json_error_head(qr_buf *b, qr_status st)
+{
+    qr_buf_printf(b, "{\"status\":\"error\",\"code\":\"%s\",", qr_status_code(st));
+    if (qr_status_retryable(st)) qr_buf_puts(b, "\"retryable\":true,");
+    qr_buf_puts(b, "\"error\":");
 }
 
 void qr_json_print(qr_buf *b)

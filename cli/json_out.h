@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include <quire/error.h>
+#include <quire/quire.h>
 
 /** Append s as a JSON string literal (quoted, escaped; invalid UTF-8 bytes become U+FFFD). */
 void qr_json_str(qr_buf *b, const char *s);
@@ -18,6 +19,10 @@ void qr_json_str_max(qr_buf *b, const char *s, size_t max);
  *  strings are cut), so a result line stays small. Returns how many were
  *  left out. */
 size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget);
+/** Append the layout report as a JSON array of {"kind", "path", "slide" or
+ *  "page" (when known), "value", "detail"}, at most cap items and no more
+ *  once past budget bytes. Returns how many were left out. */
+size_t qr_json_layout(qr_buf *b, const qr_layout_list *l, size_t cap, size_t budget);
 /** Read a whole file ("-" = stdin, refused when it is a terminal) into
  *  memory, at most max bytes (0: the default max_input, 64 MiB: an endless
  *  input such as /dev/zero must stop). Returns the bytes (caller
@@ -40,6 +45,10 @@ const char *qr_cli_hint(const char *hint, char *buf, size_t size);
 const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size);
 /** The CLI's message of an error: a store error names the store folder.
  *  Returns e->message or buf. */
+/** Open a failure's result line: {"status":"error","code":"<qr_status_code>",
+ *  ("retryable":true,) "error": (the caller writes the message next). */
+void qr_json_error_head(qr_buf *b, qr_status st);
+
 const char *qr_cli_message(const qr_error *e, char *buf, size_t size);
 
 /** Print the buffer and a newline to stdout, flush. */

@@ -20,6 +20,9 @@ static const char *const status_names[] = {
     [QR_E_STORE] = "store error",
     [QR_E_LIMIT] = "limit exceeded",
     [QR_E_QUOTA] = "quota exceeded",
+    [QR_E_NOT_FOUND] = "not found",
+    [QR_E_CONFLICT] = "conflict",
+    [QR_E_UNAVAILABLE] = "store unavailable",
 };
 _Static_assert(sizeof status_names / sizeof status_names[0] == QR_STATUS_COUNT,
                "status_names must name every qr_status");
@@ -28,6 +31,40 @@ const char *qr_status_str(qr_status s)
 {
     if ((unsigned)s >= QR_STATUS_COUNT) return "unknown status";
     return status_names[s];
+}
+
+const char *qr_status_code(qr_status s)
+{
+    switch (s) {
+    case QR_OK:
+        return "ok";
+    case QR_E_SPEC:
+    case QR_E_JSON:
+    case QR_E_UTF8:
+    case QR_E_EDIT:
+        return "invalid";
+    case QR_E_USAGE:
+    case QR_E_UNSUPPORTED:
+        return "usage";
+    case QR_E_IO:
+    case QR_E_RENDER:
+    case QR_E_NOMEM:
+    case QR_STATUS_COUNT:
+        break;
+    case QR_E_STORE:
+        return "damaged";
+    case QR_E_LIMIT:
+        return "limit";
+    case QR_E_QUOTA:
+        return "quota";
+    case QR_E_NOT_FOUND:
+        return "not_found";
+    case QR_E_CONFLICT:
+        return "conflict";
+    case QR_E_UNAVAILABLE:
+        return "unavailable";
+    }
+    return "failed";
 }
 
 int qr_status_exit(qr_status s)
@@ -51,10 +88,21 @@ int qr_status_exit(qr_status s)
     case QR_E_LIMIT:
     case QR_E_QUOTA:
         return 4;
+    case QR_E_NOT_FOUND:
+        return 5;
+    case QR_E_CONFLICT:
+        return 6;
+    case QR_E_UNAVAILABLE:
+        return 7;
     case QR_STATUS_COUNT:
         break;
     }
     return 3;
+}
+
+int qr_status_retryable(qr_status s)
+{
+    return s == QR_E_UNAVAILABLE;
 }
 
 qr_status qr_fail(qr_status s)

@@ -12,9 +12,7 @@
  *     keeping the first that strtod reads back. For a normal double at most
  *     one 15-digit decimal lies within half an ulp, so when any decimal of
  *     15 digits or fewer rounds to v, %.14e finds it; so this is shortest.
- *     snprintf and strtod run in the same locale, so the round trip holds in
- *     any LC_NUMERIC; the digits are then read out skipping the radix
- *     character, whatever it is, and the "." written here. */
+ *     Both run in the C locale (cnum.h), whatever the host's LC_NUMERIC. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +20,7 @@
 #include <string.h>
 
 #include "numfmt.h"
+#include "cnum.h"
 
 static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -121,8 +120,8 @@ int qr_fmt_double(double v, char *buf)
     char tmp[48];
     int start = a < 2.2250738585072014e-308 ? 1 : 15;
     for (int p = start; p <= 17; p++) {
-        snprintf(tmp, sizeof tmp, "%.*e", p - 1, a);
-        if (p < 17 && strtod(tmp, NULL) != a) continue;
+        qr_snprintf_c(tmp, sizeof tmp, "%.*e", p - 1, a);
+        if (p < 17 && qr_strtod_c(tmp, NULL) != a) continue;
         /* digits before 'e', skipping the radix character */
         k = 0;
         const char *q = tmp;

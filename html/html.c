@@ -7,7 +7,10 @@
  * (<strong> <em> <u> <s> <code> <a href>), nested lists, table widths as a
  * <colgroup>, right-aligned numeric cells, images, print page breaks,
  * `lang` on <html>, `dir` on right-to-left blocks (fonts/: first strong
- * character), and the font stack the PDF backend uses.
+ * character), and the font stack the PDF backend uses. Issue 32's
+ * vocabulary: <sup>/<sub>, coloured and highlighted runs, footnotes as
+ * endnotes with links back, ids and "#id" links, blockquote, callouts as
+ * <aside>, <hr>, captions (<caption>, <figcaption>) and a linked toc.
  *
  * Safety: every spec string is escaped (& < > " '), so no spec text ever
  * becomes markup; characters HTML and XML forbid (C0 controls except tab,
@@ -21,6 +24,7 @@
  * so memory stays bounded by the largest single block.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
@@ -30,6 +34,7 @@
 #include "look.h"
 #include "style.h"
 #include "utf8.h"
+#include "words.h"
 
 #define FLUSH_AT 65536
 
@@ -37,9 +42,17 @@ typedef struct hw {
     qr_buf b;
     qr_sink *out;
     qr_fonts *fonts;
-    qr_text_ctx text; /* the text layer (text/): the segments of the text being written */
-    const char *lang; /* <html lang> */
-    qr_style style;   /* the theme (layout/style.h), set by put_head */
+    qr_text_ctx text;        /* the text layer (text/): the segments of the text being written */
+    const char *lang;        /* <html lang> */
+    qr_style style;          /* the theme (layout/style.h), set by put_head */
+    const qr_block *caption; /* the table being written has this block's caption */
+    /* issue 32: the footnotes by number (written at the end as endnotes
+     * with links back), and whether headings need ids for a toc */
+    const qr_text **notes;
+    size_t n_notes;
+    int has_toc;
+    const qr_doc *doc;
+    const char *chart_failed; /* the path of a chart that could not be laid out */
 } hw;
 
 static void flush(hw *w)
@@ -248,11 +261,37 @@ static void put_segs(hw *w, const qr_segs *sg)
         const qr_seg *r = &sg->items[i];
         for (next = i + 1; next < sg->n && sg->items[next].run == r->run; next++)
             ;
+        if (r->note) {
+            /* a footnote reference: the note is an endnote with a link back */
+            if (w->notes && r->note_no >= 1 && r->note_no <= w->n_notes)
+                w->notes[r->note_no - 1] = r->note;
+            qr_buf_printf(&w->b,
+                          "<sup class=\"fnref\"><a href=\"#fn-%u\" id=\"fnref-%u\" "
+                          "role=\"doc-noteref\">%u</a></sup>",
+                          r->note_no, r->note_no, r->note_no);
+            continue;
+        }
         if (r->link) {
             puts_(w, "<a href=\"");
             esc_str(w, r->link, ESC_ATTR);
             puts_(w, "\" rel=\"noopener noreferrer\">");
+        } else if (r->anchor) {
+            puts_(w, "<a href=\"#");
+            esc_str(w, r->anchor, ESC_ATTR);
+            puts_(w, "\">");
         }
+        if (r->color && !r->link && !r->anchor) {
+            char hex[7];
+            qr_style_hex(r->color & 0xFFFFFF, hex);
+            qr_buf_printf(&w->b, "<span style=\"color:#%s\">", hex);
+        }
+        if (r->highlight) {
+            char hex[7];
+            qr_style_hex(r->highlight & 0xFFFFFF, hex);
+            qr_buf_printf(&w->b, "<mark style=\"background:#%s\">", hex);
+        }
+        if (r->sup) puts_(w, "<sup>");
+        if (r->sub) puts_(w, "<sub>");
         if (r->bold) puts_(w, "<strong>");
         if (r->italic) puts_(w, "<em>");
         if (r->underline) puts_(w, "<u>");
@@ -264,11 +303,30 @@ static void put_segs(hw *w, const qr_segs *sg)
         if (r->underline) puts_(w, "</u>");
         if (r->italic) puts_(w, "</em>");
         if (r->bold) puts_(w, "</strong>");
-        if (r->link) puts_(w, "</a>");
+        if (r->sub) puts_(w, "</sub>");
+        if (r->sup) puts_(w, "</sup>");
+        if (r->highlight) puts_(w, "</mark>");
+        if (r->color && !r->link && !r->anchor) puts_(w, "</span>");
+        if (r->link || r->anchor) puts_(w, "</a>");
     }
 }
 
 /* ---- blocks ------------------------------------------------------------------- */
+
+/* A caption's text (its label first, bold). */
+static void put_caption_text(hw *w, const qr_block *b)
+{
+    put_segs(w, segments(w, &b->caption));
+}
+
+/* ` id="..."` of a block that has one. */
+static void put_id(hw *w, const qr_block *b)
+{
+    if (!b->id) return;
+    puts_(w, " id=\"");
+    esc_str(w, b->id, ESC_ATTR);
+    putn(w, "\"", 1);
+}
 
 static void put_heading(hw *w, const qr_block *b)
 {
@@ -278,6 +336,8 @@ static void put_heading(hw *w, const qr_block *b)
     char open[4] = {'<', 'h', (char)('0' + h), '\0'};
     char close[7] = {'<', '/', 'h', (char)('0' + h), '>', '\n', '\0'};
     puts_(w, open);
+    if (!b->id && w->has_toc) qr_buf_printf(&w->b, " id=\"h-%zu\"", (size_t)(b - w->doc->blocks));
+    put_id(w, b);
     const qr_segs *sg = segments(w, &b->u.heading.text);
     put_dir(w, segs_dir(sg), 0);
     putn(w, ">", 1);
@@ -288,6 +348,7 @@ static void put_heading(hw *w, const qr_block *b)
 static void put_paragraph(hw *w, const qr_block *b)
 {
     puts_(w, "<p");
+    put_id(w, b);
     const qr_segs *sg = segments(w, &b->u.paragraph.text);
     put_dir(w, segs_dir(sg), 0);
     putn(w, ">", 1);
@@ -361,6 +422,11 @@ static void put_table(hw *w, const qr_table *t)
     if (t->widths) puts_(w, " class=\"fixed\"");
     int rtl = put_dir(w, d, 0);
     puts_(w, ">\n");
+    if (w->caption) {
+        puts_(w, "<caption>");
+        put_caption_text(w, w->caption);
+        puts_(w, "</caption>\n");
+    }
     if (t->widths) {
         puts_(w, "<colgroup>");
         for (size_t c = 0; c < t->n_cols; c++) {
@@ -444,9 +510,9 @@ static unsigned long css_px(uint32_t px, double dpi)
     return (unsigned long)v;
 }
 
-static void put_image(hw *w, const qr_image *im)
+static void put_image(hw *w, const qr_image *im, int in_figure)
 {
-    puts_(w, "<figure><img src=\"data:");
+    puts_(w, in_figure ? "<img src=\"data:" : "<figure><img src=\"data:");
     puts_(w, im->type == QR_IMAGE_PNG ? "image/png" : "image/jpeg");
     puts_(w, ";base64,");
     put_base64(w, im->data, im->size);
@@ -456,11 +522,116 @@ static void put_image(hw *w, const qr_image *im)
     if (im->width_px && im->height_px)
         qr_buf_printf(&w->b, " width=\"%lu\" height=\"%lu\"", css_px(im->width_px, im->dpi_x),
                       css_px(im->height_px, im->dpi_y));
-    puts_(w, "></figure>\n");
+    puts_(w, in_figure ? ">\n" : "></figure>\n");
+}
+
+static void put_quote(hw *w, const qr_block *b)
+{
+    puts_(w, "<blockquote");
+    put_id(w, b);
+    putn(w, ">", 1);
+    const qr_segs *sg = segments(w, &b->u.quote.text);
+    puts_(w, "<p");
+    put_dir(w, segs_dir(sg), 0);
+    putn(w, ">", 1);
+    put_segs(w, sg);
+    puts_(w, "</p>");
+    if (b->u.quote.attribution.n) {
+        puts_(w, "<footer>\xE2\x80\x94 ");
+        put_segs(w, segments(w, &b->u.quote.attribution));
+        puts_(w, "</footer>");
+    }
+    puts_(w, "</blockquote>\n");
+}
+
+static void put_callout(hw *w, const qr_block *b)
+{
+    static const char *const tones[] = {"note", "tip", "warning", "important"};
+    qr_tone tone = b->u.callout.tone;
+    char ink[7], fill[7];
+    qr_style_hex(qr_tone_ink(tone), ink);
+    qr_style_hex(qr_tone_fill(tone, w->style.background), fill);
+    qr_buf_printf(&w->b,
+                  "<aside class=\"callout callout-%s\" role=\"note\" "
+                  "style=\"border-color:#%s;background:#%s\"",
+                  tones[tone], ink, fill);
+    put_id(w, b);
+    qr_buf_printf(&w->b, "><p class=\"callout-title\" style=\"color:#%s\">", ink);
+    put_segs(w, segments(w, &b->u.callout.title));
+    puts_(w, "</p><p");
+    const qr_segs *sg = segments(w, &b->u.callout.text);
+    put_dir(w, segs_dir(sg), 0);
+    putn(w, ">", 1);
+    put_segs(w, sg);
+    puts_(w, "</p></aside>\n");
+}
+
+/* A table of contents: links to the headings (their ids, or h-N). */
+static void put_toc(hw *w, const qr_block *b)
+{
+    const qr_doc *d = w->doc;
+    puts_(w, "<nav class=\"toc\"");
+    put_id(w, b);
+    puts_(w, "><p class=\"toc-title\">");
+    put_segs(w, segments(w, &b->u.toc.title));
+    puts_(w, "</p>\n<ul>\n");
+    int top = 6; /* the shallowest level listed is toc-1 */
+    for (size_t i = 0; i < d->n_blocks; i++)
+        if (d->blocks[i].type == QR_BLOCK_HEADING && d->blocks[i].u.heading.level < top)
+            top = d->blocks[i].u.heading.level;
+    for (size_t i = 0; i < d->n_blocks; i++) {
+        const qr_block *h = &d->blocks[i];
+        if (h->type != QR_BLOCK_HEADING || h->u.heading.level > b->u.toc.levels) continue;
+        qr_buf_printf(&w->b, "<li class=\"toc-%d\"><a href=\"#", h->u.heading.level - top + 1);
+        if (h->id)
+            esc_str(w, h->id, ESC_ATTR);
+        else
+            qr_buf_printf(&w->b, "h-%zu", i);
+        puts_(w, "\">");
+        /* the heading's text without its footnote marks and links */
+        const qr_text *t = &h->u.heading.text;
+        for (size_t r = 0; r < t->n; r++)
+            if (!t->runs[r].note) esc(w, t->runs[r].text, t->runs[r].len, ESC_TEXT);
+        puts_(w, "</a></li>\n");
+    }
+    puts_(w, "</ul></nav>\n");
+}
+
+/* The footnotes, at the end: an ordered list, each note linking back. */
+static void put_notes(hw *w)
+{
+    if (!w->n_notes || !w->notes) return;
+    puts_(w, "<section class=\"footnotes\" role=\"doc-endnotes\"><hr>\n<ol>\n");
+    for (size_t i = 0; i < w->n_notes; i++) {
+        if (!w->notes[i]) continue;
+        qr_buf_printf(&w->b, "<li id=\"fn-%zu\">", i + 1);
+        put_segs(w, segments(w, w->notes[i]));
+        qr_buf_printf(&w->b,
+                      " <a href=\"#fnref-%zu\" class=\"fnback\" role=\"doc-backlink\">"
+                      "\xE2\x86\xA9\xEF\xB8\x8E</a></li>\n",
+                      i + 1);
+    }
+    puts_(w, "</ol></section>\n");
 }
 
 static void put_block(hw *w, const qr_block *b)
 {
+    /* captioned blocks and blocks whose element takes no id of ours */
+    int fig = b->caption.n && b->type != QR_BLOCK_TABLE;
+    int wrap = !fig && b->id &&
+               (b->type == QR_BLOCK_LIST || b->type == QR_BLOCK_CODE || b->type == QR_BLOCK_IMAGE ||
+                b->type == QR_BLOCK_CHART || b->type == QR_BLOCK_PAGE_BREAK ||
+                b->type == QR_BLOCK_TABLE || b->type == QR_BLOCK_RULE);
+    if (fig) {
+        puts_(w, "<figure");
+        put_id(w, b);
+        puts_(w, ">\n");
+    } else if (wrap) {
+        puts_(w, "<div");
+        put_id(w, b);
+        puts_(w, ">\n");
+    }
+    w->caption = b->type == QR_BLOCK_TABLE && b->caption.n ? b : NULL;
     switch (b->type) {
     case QR_BLOCK_HEADING:
         put_heading(w, b);
@@ -479,14 +650,36 @@ static void put_block(hw *w, const qr_block *b)
         put_code(w, b);
         break;
     case QR_BLOCK_IMAGE:
-        put_image(w, &b->u.image);
+        put_image(w, &b->u.image, fig);
         break;
     case QR_BLOCK_PAGE_BREAK:
         puts_(w, "<div class=\"page-break\"></div>\n");
         break;
     case QR_BLOCK_CHART:
-        qr_html_chart(&w->b, &b->u.chart, &w->style); /* an OOM is sticky in the buffer */
+        /* never dropped silently: a chart that cannot be laid out fails the page */
+        if (qr_html_chart(&w->b, &b->u.chart, &w->style) != 0 && !w->b.oom)
+            w->chart_failed = b->u.chart.path ? b->u.chart.path : "";
         break;
+    case QR_BLOCK_QUOTE:
+        put_quote(w, b);
+        break;
+    case QR_BLOCK_CALLOUT:
+        put_callout(w, b);
+        break;
+    case QR_BLOCK_RULE:
+        puts_(w, "<hr>\n");
+        break;
+    case QR_BLOCK_TOC:
+        put_toc(w, b);
+        break;
+    }
+    w->caption = NULL;
+    if (fig) {
+        puts_(w, "<figcaption>");
+        put_caption_text(w, b);
+        puts_(w, "</figcaption></figure>\n");
+    } else if (wrap) {
+        puts_(w, "</div>\n");
     }
 }
 
@@ -531,6 +724,19 @@ static const char css[] =
     "tr,img{break-inside:avoid}"
     "h1,h2,h3,h4,h5,h6{break-after:avoid}"
     ".page-break{border:0;margin:0;break-after:page}}";
+
+/* The rules of issue 32's blocks, written only into pages that use them. */
+static const char css_more[] =
+    "blockquote{margin:12px 0;padding:0 0 0 14px;border-left:3px solid #d0d0d0;font-style:italic}"
+    "blockquote footer{font-style:normal;font-size:.9em}"
+    ".callout{margin:12px 0;padding:8px 12px;border-left:4px solid}"
+    ".callout p{margin:0}.callout-title{font-weight:bold}"
+    "hr{border:0;border-top:1px solid #d0d0d0;margin:12px 0}"
+    "caption,figcaption{text-align:start;font-size:.9em;margin:4px 0}"
+    ".toc ul{list-style:none;padding:0}.toc-title{font-weight:bold;font-size:1.2em}"
+    ".toc-2{margin-left:1.5em}.toc-3{margin-left:3em}.toc-4{margin-left:4.5em}"
+    ".toc-5{margin-left:6em}.toc-6{margin-left:7.5em}"
+    ".footnotes{font-size:.9em}";
 
 /* The theme's part of the CSS (layout/style.h), as the PDF and docx read it,
  * after the DocsGPT baseline above, which it overrides rule by rule:
@@ -644,6 +850,10 @@ static void put_head(hw *w, const qr_doc *doc)
     esc_str(w, doc->title.n ? qr_plain(&doc->title) : "Report", ESC_ATTR);
     puts_(w, "</title>\n<style>");
     puts_(w, css);
+    int more = doc->n_notes > 0;
+    for (size_t i = 0; i < doc->n_blocks && !more; i++)
+        more = doc->blocks[i].type >= QR_BLOCK_QUOTE || doc->blocks[i].caption.n;
+    if (more) puts_(w, css_more);
     w->style = qr_style_of(doc);
     put_theme_css(w, &w->style);
     put_list_css(w, doc);
@@ -684,13 +894,27 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
         esc(&w, qr_plain(&doc->title), qr_plain_len(&doc->title), ESC_TEXT);
         puts_(&w, "</h1>\n");
     }
-    for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom; i++) {
+    w.doc = doc;
+    for (size_t i = 0; i < doc->n_blocks; i++)
+        w.has_toc |= doc->blocks[i].type == QR_BLOCK_TOC;
+    if (doc->n_notes) {
+        w.notes = calloc(doc->n_notes, sizeof *w.notes);
+        if (!w.notes) w.b.oom = 1;
+        w.n_notes = doc->n_notes;
+    }
+    for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom && !w.chart_failed;
+         i++) {
         put_block(&w, &doc->blocks[i]);
         maybe_flush(&w);
     }
+    put_notes(&w);
     puts_(&w, "</body>\n</html>\n");
     qr_status st = QR_OK;
-    if (w.b.oom) {
+    if (w.chart_failed) {
+        st = qr_fail(QR_E_RENDER);
+        qr_errlist_add(ctx->errors, st, w.chart_failed, "the chart could not be laid out",
+                       "check its values");
+    } else if (w.b.oom) {
         st = qr_fail(QR_E_NOMEM);
         qr_errlist_add(ctx->errors, st, "", "out of memory while writing the html page", NULL);
     } else {
@@ -698,6 +922,7 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
         st = out->status;
     }
     qr_buf_free(&w.b);
+    free(w.notes);
     qr_text_ctx_free(&w.text);
     ctx->pages = 0;
     return st;

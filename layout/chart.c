@@ -85,10 +85,19 @@ void qr_chart_ticks(double min, double max, int intervals, qr_ticks *t)
     double step = nice * mag;
     double lo = floor(min / step + 1e-9) * step, hi = ceil(max / step - 1e-9) * step;
     if (hi <= lo) hi = lo + step;
+    double n = floor((hi - lo) / step + 0.5);
+    /* The compiler keeps values within QR_CHART_MAX_VALUE, so this holds;
+     * for a tree built otherwise (NaN, 1e308 stacked): one plain interval,
+     * never a tick count from an overflow. */
+    if (!isfinite(lo) || !isfinite(hi) || !isfinite(step) || !(n >= 1 && n <= 1000)) {
+        lo = isfinite(min) ? min : -1, hi = isfinite(max) ? max : 1;
+        if (!(hi > lo) || !isfinite(hi - lo)) lo = -1, hi = 1;
+        step = hi - lo, n = 1;
+    }
     t->lo = lo;
     t->hi = hi;
     t->step = step;
-    t->n = (int)floor((hi - lo) / step + 0.5);
+    t->n = (int)n;
 }
 
 /* ---- number formats ---------------------------------------------------------------- */

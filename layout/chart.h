@@ -51,7 +51,9 @@ typedef struct qr_ticks {
 
 /** Nice ticks covering [min, max] in about `intervals` steps of 1, 2, 2.5
  *  or 5 times a power of ten, zero included: 0..1430 in 8 -> 0, 200, ...,
- *  1600. An empty range gets one step around it. */
+ *  1600. An empty range gets one step around it. Never more than 1000
+ *  intervals, whatever the numbers (values past QR_CHART_MAX_VALUE, which
+ *  the compiler refuses, get one interval). */
 void qr_chart_ticks(double min, double max, int intervals, qr_ticks *t);
 
 /** Format v with an Excel number format: the first section's digits

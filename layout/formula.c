@@ -11,6 +11,7 @@
  * (#VALUE! past it), built once in a growing buffer (no copy per operand).
  */
 #include "formula.h"
+#include "cnum.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -235,7 +236,7 @@ static int to_num(val v, double *d, val *fail)
         memcpy(buf, v.s + i, n - i);
         buf[n - i] = '\0';
         char *end;
-        double x = strtod(buf, &end);
+        double x = qr_strtod_c(buf, &end);
         if (*end || buf[0] == 'n' || buf[0] == 'N' || buf[0] == 'i' || buf[0] == 'I') break;
         *d = x;
         return 0;
@@ -252,7 +253,7 @@ static int to_num(val v, double *d, val *fail)
 /* The text of v into the arena: 0, or -1 with *fail. */
 static int to_str(ev *e, val v, const char **s, size_t *n, val *fail)
 {
-    char tmp[32];
+    char tmp[32]; /* on this stack: two threads evaluate at once */
     switch (v.t) {
     case V_STR:
         *s = v.s;
@@ -268,7 +269,7 @@ static int to_str(ev *e, val v, const char **s, size_t *n, val *fail)
         return 0;
     case V_NUM: {
         /* General format: 15 significant digits, as Excel shows */
-        snprintf(tmp, sizeof tmp, "%.15G", v.n == 0 ? 0.0 : v.n);
+        qr_snprintf_c(tmp, sizeof tmp, "%.15G", v.n == 0 ? 0.0 : v.n);
         char *ex = strchr(tmp, 'E');
         if (ex && (ex[1] == '+' || ex[1] == '-') && ex[2] == '0')
             memmove(ex + 2, ex + 3, strlen(ex + 3) + 1);
@@ -416,7 +417,7 @@ static val primary(cur *k)
     }
     if ((*p >= '0' && *p <= '9') || *p == '.') {
         char *end;
-        double d = strtod(p, &end);
+        double d = qr_strtod_c(p, &end);
         if (end == p) return v_none();
         k->p = end;
         return v_num(d);
@@ -918,8 +919,8 @@ static val call(cur *k, const char *w, size_t wn)
         double p = pow(10, digits < 0 ? -digits : digits);
         double s = digits < 0 ? fabs(x) / p : fabs(x) * p;
         char buf[64];
-        snprintf(buf, sizeof buf, "%.15g", s); /* 2.675 * 100 = 267.49999...: 267.5 */
-        s = floor(strtod(buf, NULL) + 0.5);
+        qr_snprintf_c(buf, sizeof buf, "%.15g", s); /* 2.675 * 100 = 267.49999...: 267.5 */
+        s = floor(qr_strtod_c(buf, NULL) + 0.5);
         s = digits < 0 ? s * p : s / p;
         return v_num(x < 0 ? -s : s);
     }

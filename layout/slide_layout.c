@@ -17,10 +17,12 @@
  */
 #include "slide_layout.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "look.h"
+#include "report.h"
 #include "utf8.h"
 
 /* ---- geometry ------------------------------------------------------------------ */
@@ -289,7 +291,7 @@ static int shape_add(qr_slide_shape *s, size_t *cap, const qr_text *t, int lvl, 
         s->paras = np;
         *cap = nc;
     }
-    s->paras[s->n++] = (qr_slide_para){t, lvl, bullet, algn, sz, spc};
+    s->paras[s->n++] = (qr_slide_para){t, lvl, bullet, algn, sz, spc, 0, 0};
     return 0;
 }
 
@@ -328,7 +330,7 @@ static int shape_fit(qr_slide_shape *s)
     }
     s->fits =
         qr_slide_fit(est, s->n, s->box.cx - 2 * QR_SLIDE_INS_LR, s->box.cy - 2 * QR_SLIDE_INS_TB,
-                     QR_SLIDE_LINE, &s->font_scale, &s->ln_reduction);
+                     s->line ? s->line : QR_SLIDE_LINE, &s->font_scale, &s->ln_reduction);
     free(est);
     return 0;
 }
@@ -440,14 +442,107 @@ void qr_slide_plan_free(qr_slide_plan *p)
     free(p->body.paras);
     free(p->table.cols);
     free(p->table.rows);
+    for (size_t i = 0; i < p->n_extra; i++)
+        free(p->extra[i].paras);
     memset(p, 0, sizeof *p);
+}
+
+/* One text box of one paragraph (quote, stats): centred, its size, bold
+ * and accent; fitted like any shape. -1 on OOM. */
+static int extra_box(qr_slide_plan *p, const char *name, qr_slide_box box, int anchor,
+                     const qr_text *t, int sz, int bold, int accent)
+{
+    if (p->n_extra == QR_SLIDE_EXTRA) return 0;
+    qr_slide_shape *sh = &p->extra[p->n_extra];
+    memset(sh, 0, sizeof *sh);
+    sh->box = box;
+    sh->anchor = anchor;
+    sh->line = 100000;
+    p->extra_name[p->n_extra++] = name;
+    size_t cap = 0;
+    if (shape_add(sh, &cap, t, 0, QR_SLIDE_BULLET_NONE, QR_SLIDE_ALGN_CTR, sz, 0)) return -1;
+    sh->paras[0].bold = bold;
+    sh->paras[0].accent = accent;
+    return shape_fit(sh);
+}
+
+static const char *const stat_names[4][3] = {
+    {"Stat 1 Value", "Stat 1 Label", "Stat 1 Caption"},
+    {"Stat 2 Value", "Stat 2 Label", "Stat 2 Caption"},
+    {"Stat 3 Value", "Stat 3 Label", "Stat 3 Caption"},
+    {"Stat 4 Value", "Stat 4 Label", "Stat 4 Caption"},
+};
+
+/* The quote, stats and closing layouts: text boxes at fixed places. The
+ * title (quote: optional, above; stats: the master's title box; closing:
+ * centred) and the closing subtitle are the plan's title and body. */
+static int plan_structural(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
+{
+    size_t tcap = 0, bcap = 0;
+    long long m = g->body.x;
+    p->title.box = g->title;
+    p->title.anchor = QR_SLIDE_ANCHOR_CTR;
+    p->title.line = p->body.line = 100000;
+    int title_sz = QR_SLIDE_SZ_TITLE, title_algn = QR_SLIDE_ALGN_INHERIT;
+    if (sl->layout == QR_LAYOUT_CLOSING) {
+        p->title.box = g->ctr_title;
+        p->body.box = g->subtitle;
+        p->title.anchor = QR_SLIDE_ANCHOR_B;
+        title_sz = QR_SLIDE_SZ_CLOSING;
+        title_algn = QR_SLIDE_ALGN_CTR;
+        if (sl->has_subtitle && shape_add(&p->body, &bcap, &sl->subtitle, 0, QR_SLIDE_BULLET_NONE,
+                                          QR_SLIDE_ALGN_CTR, QR_SLIDE_SZ_SUBTITLE, 0))
+            return -1;
+    }
+    if (sl->has_title &&
+        shape_add(&p->title, &tcap, &sl->title, 0, QR_SLIDE_BULLET_NONE, title_algn, title_sz, 0))
+        return -1;
+    if (shape_fit(&p->title) || shape_fit(&p->body)) return -1;
+    if (sl->layout == QR_LAYOUT_QUOTE) {
+        /* the quote in the middle of the slide, its attribution below */
+        qr_slide_box q = {m * 2, g->sh * 22 / 100, g->sw - 4 * m, g->sh * 46 / 100};
+        qr_slide_box a = {m * 2, q.y + q.cy + GAP, g->sw - 4 * m, g->sh * 12 / 100};
+        if (sl->has_quote &&
+            extra_box(p, "Quote", q, QR_SLIDE_ANCHOR_B, &sl->quote, QR_SLIDE_SZ_QUOTE, 0, 0))
+            return -1;
+        if (sl->has_attribution && extra_box(p, "Attribution", a, QR_SLIDE_ANCHOR_T,
+                                             &sl->attribution, QR_SLIDE_SZ_ATTRIBUTION, 0, 1))
+            return -1;
+    } else if (sl->layout == QR_LAYOUT_STATS) {
+        /* equal columns across the content area: value, label, caption */
+        qr_slide_box area = g->body;
+        long long n = (long long)sl->n_stats, w = n ? (area.cx - (n - 1) * GAP) / n : 0;
+        long long vy = area.y + area.cy / 10, vh = area.cy * 38 / 100;
+        long long ly = vy + vh, lh = area.cy * 16 / 100;
+        long long cy = ly + lh, ch = area.y + area.cy - cy;
+        for (size_t i = 0; i < sl->n_stats && i < 4; i++) {
+            const qr_stat *st = &sl->stats[i];
+            long long x = area.x + (long long)i * (w + GAP);
+            if (extra_box(p, stat_names[i][0], (qr_slide_box){x, vy, w, vh}, QR_SLIDE_ANCHOR_B,
+                          &st->value, QR_SLIDE_SZ_STAT_VALUE, 1, 1))
+                return -1;
+            if (st->label.n &&
+                extra_box(p, stat_names[i][1], (qr_slide_box){x, ly, w, lh}, QR_SLIDE_ANCHOR_T,
+                          &st->label, QR_SLIDE_SZ_STAT_LABEL, 1, 0))
+                return -1;
+            if (st->caption.n &&
+                extra_box(p, stat_names[i][2], (qr_slide_box){x, cy, w, ch}, QR_SLIDE_ANCHOR_T,
+                          &st->caption, QR_SLIDE_SZ_STAT_CAPTION, 0, 0))
+                return -1;
+        }
+    }
+    return 0;
 }
 
 qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
 {
     memset(p, 0, sizeof *p);
     p->slide = sl;
-    p->placeholders = sl->layout != QR_LAYOUT_BLANK;
+    p->placeholders = sl->layout < QR_LAYOUT_BLANK;
+    if (sl->layout > QR_LAYOUT_BLANK) {
+        if (plan_structural(p, g, sl)) goto oom;
+        return QR_OK;
+    }
 
     /* Titles, and the text of the body: subtitle, then bullets. */
     int body_bullet = QR_SLIDE_BULLET_CHAR, body_algn = QR_SLIDE_ALGN_INHERIT, body_sz = 0;
@@ -507,4 +602,77 @@ qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_
 oom:
     qr_slide_plan_free(p);
     return QR_E_NOMEM;
+}
+
+/* ---- the layout report ---------------------------------------------------------------- */
+
+/* The pointer of a shape's text: the title's, or the body's bullets (its
+ * subtitle when it has none). */
+static const char *shape_path(const qr_slide_plan *p, const qr_slide_shape *sh, char *buf,
+                              size_t size)
+{
+    const qr_slide *sl = p->slide;
+    if (sh == &p->title) return sl->title.path ? sl->title.path : sl->path;
+    if (sh != &p->body) return sh->paras[0].text->path ? sh->paras[0].text->path : sl->path;
+    if (sl->n_bullets) {
+        snprintf(buf, size, "%s/bullets", sl->path);
+        return buf;
+    }
+    return sl->subtitle.path ? sl->subtitle.path : sl->path;
+}
+
+static void report_shape(const qr_slide_plan *p, const qr_slide_shape *sh, int no,
+                         qr_layout_list *l)
+{
+    if (!sh->n) return;
+    char path[256], pct[16];
+    const char *at = shape_path(p, sh, path, sizeof path);
+    const char *what = sh == &p->title ? "title" : sh == &p->body ? "body" : "text";
+    if (!sh->fits)
+        qr_layout_addf(l, QR_LAYOUT_SHRINK, at, 0, no, 0.25,
+                       "the %s does not fit even shrunk to 25 %%: split it over more slides", what);
+    else if (sh->font_scale < 100000 || sh->ln_reduction)
+        qr_layout_addf(l, QR_LAYOUT_SHRINK, at, 0, no, sh->font_scale / 100000.0,
+                       "the %s shrunk to %s %% (line spacing -%d %%) to fit its box", what,
+                       qr_layout_pct(sh->font_scale / 100000.0, pct), sh->ln_reduction / 1000);
+    /* the smallest paragraph once scaled */
+    size_t k = 0;
+    for (size_t i = 1; i < sh->n; i++)
+        if (sh->paras[i].sz < sh->paras[k].sz) k = i;
+    long long hund = (long long)sh->paras[k].sz * sh->font_scale / 100000; /* 1/100 pt */
+    if (hund < 900) {
+        const char *tp = sh->paras[k].text->path ? sh->paras[k].text->path : at;
+        qr_layout_addf(l, QR_LAYOUT_SMALL_TEXT, tp, 0, no, (double)hund / 100.0,
+                       "text drawn at %lld.%02lld pt, below 9 pt", hund / 100, hund % 100);
+    }
+}
+
+void qr_slide_plan_report(const qr_slide_plan *p, int no, qr_layout_list *l)
+{
+    if (!l) return;
+    const qr_slide *sl = p->slide;
+    report_shape(p, &p->title, no, l);
+    report_shape(p, &p->body, no, l);
+    for (size_t i = 0; i < p->n_extra; i++)
+        report_shape(p, &p->extra[i], no, l);
+    if (sl->table && p->table.nr) {
+        const char *tp = sl->table->path ? sl->table->path : sl->path;
+        if (p->table.sz < 900)
+            qr_layout_addf(l, QR_LAYOUT_SMALL_TEXT, tp, 0, no, p->table.sz / 100.0,
+                           "table text drawn at %d pt, below 9 pt", p->table.sz / 100);
+        if (!p->table.fits)
+            qr_layout_addf(l, QR_LAYOUT_TABLE_CUT, tp, 0, no, 0,
+                           "the table's %zu rows do not fit the slide even at 8 pt", p->table.nr);
+    }
+    if (sl->image && sl->image->width_px) {
+        /* 9525 EMU per pixel at 96 dpi */
+        double f = (double)p->image.cx / 9525.0 / (double)sl->image->width_px;
+        if (f > 1.01) {
+            int tenths = f < 1e6 ? (int)(f * 10.0 + 0.5) : 9999999;
+            qr_layout_addf(
+                l, QR_LAYOUT_IMAGE_UPSCALED, sl->image->path, 0, no, f,
+                "a %u px wide image drawn %lld px wide at 96 dpi (scaled up %d.%d times)",
+                (unsigned)sl->image->width_px, p->image.cx / 9525, tenths / 10, tenths % 10);
+        }
+    }
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include <quire/error.h>
+#include <quire/quire.h>
 #include "tree.h"
 
 #define QR_SLIDE_EMU_PER_PT 12700
@@ -113,6 +114,8 @@ typedef struct qr_slide_para {
     int algn;         /* QR_SLIDE_ALGN_*: INHERIT is the placeholder's (left) */
     int sz;           /* hundredths of a point, before fontScale */
     int space_before; /* hundredths of a point, before fontScale */
+    int bold;         /* 1: bold (a stat's value and label) */
+    int accent;       /* 1: in the theme's accent colour (a stat's value, an attribution) */
 } qr_slide_para;
 
 /* A text shape: a placeholder, or a text box on the blank layout. */
@@ -122,7 +125,10 @@ typedef struct qr_slide_shape {
     qr_slide_para *paras;
     size_t n;                     /* 0: no shape */
     int font_scale, ln_reduction; /* the estimated normAutofit */
-    int fits;                     /* 0: does not fit even at 25 % */
+    int line; /* line spacing, 1/1000 %: 0 is QR_SLIDE_LINE (placeholders, as the master says);
+                 100000 for the text boxes of the quote, stats and closing layouts (a text box's
+                 default) */
+    int fits; /* 0: does not fit even at 25 % */
 } qr_slide_shape;
 
 /* A table's grid, placed at the top left of its area. */
@@ -135,6 +141,16 @@ typedef struct qr_slide_grid {
     int fits;         /* 0: the rows do not fit the area even at 8 pt */
 } qr_slide_grid;
 
+/* The text boxes of the quote and stats layouts besides the title and body:
+ * a quote and its attribution; each stat's value, label and caption. */
+#define QR_SLIDE_EXTRA 12
+#define QR_SLIDE_SZ_QUOTE 3600
+#define QR_SLIDE_SZ_ATTRIBUTION 2000
+#define QR_SLIDE_SZ_STAT_VALUE 6000
+#define QR_SLIDE_SZ_STAT_LABEL 2000
+#define QR_SLIDE_SZ_STAT_CAPTION 1600
+#define QR_SLIDE_SZ_CLOSING 5400
+
 typedef struct qr_slide_plan {
     const qr_slide *slide;
     int placeholders;               /* 0 on the blank layout: text boxes instead */
@@ -143,12 +159,21 @@ typedef struct qr_slide_plan {
     qr_slide_grid table;
     qr_slide_box image; /* the picture, aspect kept, centred in its area */
     qr_slide_box chart; /* the chart's frame: its whole area (below the picture when both) */
+    qr_slide_shape extra[QR_SLIDE_EXTRA];   /* quote and stats text boxes, in reading order */
+    const char *extra_name[QR_SLIDE_EXTRA]; /* the shape's name: "Quote", "Stat 2 Value", ... */
+    size_t n_extra;
 } qr_slide_plan;
 
 /** Plan slide sl on geometry g. Returns QR_OK or QR_E_NOMEM (nothing to
  *  free then). Free a plan with qr_slide_plan_free. */
 qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl);
 void qr_slide_plan_free(qr_slide_plan *p);
+
+/** Add to l what laying slide number no (1-based, as output) out took:
+ *  text shrunk by normAutofit (the scale), text below 9 pt once scaled,
+ *  a table that does not fit its area even at 8 pt, a picture drawn larger
+ *  than its pixels at 96 dpi. l may be NULL. */
+void qr_slide_plan_report(const qr_slide_plan *p, int no, qr_layout_list *l);
 
 /** The table cell at grid row r (row 0 is the header row when there is one),
  *  or NULL past a short header row. */

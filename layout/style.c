@@ -102,13 +102,24 @@ static const qr_style themes[QR_THEME_COUNT] = {
                        .section_fill = 1},
 };
 
+#ifdef QUIRE_STYLE_HOOK
+/* The test hook (style.h): built only into tests/unit/test_style, which
+ * compiles its own copy of this file with QUIRE_STYLE_HOOK. */
 static const qr_style *override;
+
+void qr_style_set_override(const qr_style *s)
+{
+    override = s;
+}
+#endif
 
 double qr_style_contrast(uint32_t a, uint32_t b);
 
 qr_style qr_style_get(int theme, long accent)
 {
+#ifdef QUIRE_STYLE_HOOK
     if (override) return *override;
+#endif
     qr_style s = themes[theme >= 0 && theme < QR_THEME_COUNT ? theme : QR_THEME_PLAIN];
     if (accent & QR_STYLE_ACCENT_SET) {
         uint32_t a = (uint32_t)accent & 0xFFFFFF;
@@ -124,11 +135,6 @@ qr_style qr_style_get(int theme, long accent)
 qr_style qr_style_of(const qr_doc *doc)
 {
     return qr_style_get(doc ? doc->theme : 0, doc ? doc->accent : 0);
-}
-
-void qr_style_set_override(const qr_style *s)
-{
-    override = s;
 }
 
 static double lum(uint32_t c)

@@ -71,16 +71,19 @@ typedef struct qr_style {
  *  theme's accent). */
 extern const uint32_t qr_style_series[6];
 
-/** The style of theme t with the accent override (0: none);
- *  the test hook's style instead when one is set. */
+/** The style of theme t with the accent override (0: none). */
 qr_style qr_style_get(int theme, long accent);
 
 struct qr_doc;
 /** qr_style_get for a compiled spec's theme and accent. */
 qr_style qr_style_of(const struct qr_doc *doc);
 
-/** Test hook: every backend renders with *s (NULL: the built-in themes). */
+#ifdef QUIRE_STYLE_HOOK
+/** Test hook, only in a build of this file with QUIRE_STYLE_HOOK (the
+ *  unit test of the style table): every backend renders with *s (NULL: the
+ *  built-in themes). The library has no such hook. */
 void qr_style_set_override(const qr_style *s);
+#endif
 
 /** 1 when the background is darker than the text (a dark theme). */
 int qr_style_dark(const qr_style *s);

@@ -109,6 +109,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     qr_style_hex(d.style.grid, d.grid);
     snprintf(d.grid_sz, sizeof d.grid_sz, "%ld", lround(d.style.grid_pt * 8));
     d.pkg = qr_package_new();
+    qr_package_set_threads(d.pkg, ctx->threads);
     if (!d.pkg) {
         qr_errlist_add(ctx->errors, QR_E_NOMEM, "", "out of memory while writing the .docx", NULL);
         return qr_fail(QR_E_NOMEM);
@@ -124,7 +125,12 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
 
     if (qr_package_rel(d.pkg, "", QR_REL_OFFICE_DOCUMENT, "word/document.xml", 0) == NULL)
         qr_docx_fail(&d, QR_E_NOMEM);
+    if (d.doc->n_notes) {
+        d.notes = calloc(d.doc->n_notes, sizeof *d.notes);
+        if (!d.notes) qr_docx_fail(&d, QR_E_NOMEM);
+    }
     add_part(&d, "word/document.xml", QR_CT_DOCX_DOCUMENT, qr_docx_document);
+    qr_docx_notes_part(&d);
     rel(&d, QR_REL_STYLES, "styles.xml");
     add_part(&d, "word/styles.xml", QR_CT_DOCX_STYLES, qr_docx_styles);
     if (d.has_lists) {
@@ -166,6 +172,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     free(d.images);
     free(d.image_rids);
     free(d.families);
+    free(d.notes);
     return st;
 }
 

@@ -20,6 +20,7 @@
 
 #include "docx_int.h"
 #include "look.h"
+#include "words.h"
 
 #define EMU_PER_TWIP 635
 
@@ -30,7 +31,8 @@ void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p)
 {
     int fonts = p->hint || p->ascii || p->east_asian || p->complex;
     if (!(p->style || fonts || p->bold || p->italic || p->strike || p->underline || p->shading ||
-          p->rtl || p->cs || p->lang || p->lang_ea || p->lang_bidi))
+          p->rtl || p->cs || p->lang || p->lang_ea || p->lang_bidi || p->color || p->highlight ||
+          p->vert))
         return;
     qr_xml_start(x, "w:rPr");
     if (p->style) qr_xml_leaf(x, "w:rStyle", "w:val", p->style, NULL);
@@ -55,9 +57,19 @@ void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p)
         qr_xml_leaf(x, "w:iCs", NULL);
     }
     if (p->strike) qr_xml_leaf(x, "w:strike", NULL);
+    char hex[7];
+    if (p->color) {
+        qr_style_hex(p->color & 0xFFFFFF, hex);
+        qr_xml_leaf(x, "w:color", "w:val", hex, NULL);
+    }
     if (p->underline) qr_xml_leaf(x, "w:u", "w:val", "single", NULL);
-    if (p->shading)
+    if (p->shading) {
         qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", p->shading, NULL);
+    } else if (p->highlight) {
+        qr_style_hex(p->highlight & 0xFFFFFF, hex);
+        qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", hex, NULL);
+    }
+    if (p->vert) qr_xml_leaf(x, "w:vertAlign", "w:val", p->vert, NULL);
     if (p->rtl) qr_xml_leaf(x, "w:rtl", NULL);
     if (p->cs) qr_xml_leaf(x, "w:cs", NULL);
     if (p->lang || p->lang_ea || p->lang_bidi) {
@@ -74,7 +86,8 @@ void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p)
 /* <w:pPr> */
 void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p)
 {
-    if (!(p->style || p->keep_next || p->num_id > 0 || p->bidi || p->jc)) return;
+    if (!(p->style || p->keep_next || p->num_id > 0 || p->bidi || p->jc || p->bar || p->fill))
+        return;
     qr_xml_start(x, "w:pPr");
     if (p->style) qr_xml_leaf(x, "w:pStyle", "w:val", p->style, NULL);
     if (p->keep_next) qr_xml_leaf(x, "w:keepNext", NULL);
@@ -89,6 +102,23 @@ void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p)
         qr_xml_end(x);
         qr_xml_end(x);
     }
+    if (p->bar) {
+        /* <w:pBdr>: the bar; top and bottom in the fill close the box */
+        char sz[16];
+        snprintf(sz, sizeof sz, "%d", p->bar_sz);
+        qr_xml_start(x, "w:pBdr");
+        if (p->fill)
+            qr_xml_leaf(x, "w:top", "w:val", "single", "w:sz", "4", "w:space", "4", "w:color",
+                        p->fill, NULL);
+        qr_xml_leaf(x, "w:left", "w:val", "single", "w:sz", sz, "w:space", "8", "w:color", p->bar,
+                    NULL);
+        if (p->fill)
+            qr_xml_leaf(x, "w:bottom", "w:val", "single", "w:sz", "4", "w:space", "4", "w:color",
+                        p->fill, NULL);
+        qr_xml_end(x);
+    }
+    if (p->fill)
+        qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", p->fill, NULL);
     if (p->bidi) qr_xml_leaf(x, "w:bidi", NULL);
     if (p->jc) qr_xml_leaf(x, "w:jc", "w:val", p->jc, NULL);
     qr_xml_end(x);
@@ -228,11 +258,10 @@ static const char *link_rid(qr_docx *d, const char *url)
     return rid;
 }
 
-/* Formatting a whole paragraph imposes on its runs. */
-typedef struct para_fmt {
-    unsigned bold : 1; /* table header cells */
-    unsigned code : 1; /* code blocks: monospace, no character shading (the paragraph has it) */
-} para_fmt;
+/* Formatting a whole paragraph imposes on its runs: bold (table header
+ * cells), code (code blocks: monospace, no character shading: the
+ * paragraph has it), italic (quotes), a colour (a callout's title). */
+typedef qr_docx_pfmt para_fmt;
 
 /* Whether family is the document default (fonts/ hands out one pointer per
  * family, so after the first match a pointer compare does). */
@@ -275,10 +304,14 @@ static void seg_rpr(qr_docx *d, const qr_seg *s, para_fmt pf, qr_docx_rpr *p)
     }
     qr_docx_use_family(d, s->family);
     p->bold = s->bold || pf.bold;
-    p->italic = s->italic;
+    p->italic = s->italic || pf.italic;
     p->underline = s->underline;
     p->strike = s->strike;
     if (s->code && !pf.code) p->shading = d->code_fill;
+    if (s->anchor && !s->link) p->style = "Hyperlink";
+    p->color = s->link || s->anchor ? 0 : s->color ? s->color : pf.color;
+    p->highlight = s->highlight;
+    p->vert = s->sup ? "superscript" : s->sub ? "subscript" : NULL;
 }
 
 static int str_eq(const char *a, const char *b)
@@ -292,8 +325,27 @@ static int rpr_eq(const qr_docx_rpr *a, const qr_docx_rpr *b)
            str_eq(a->east_asian, b->east_asian) && str_eq(a->complex, b->complex) &&
            a->bold == b->bold && a->italic == b->italic && a->strike == b->strike &&
            a->underline == b->underline && a->rtl == b->rtl && a->cs == b->cs &&
-           str_eq(a->shading, b->shading) && str_eq(a->lang, b->lang) &&
+           str_eq(a->shading, b->shading) && str_eq(a->lang, b->lang) && a->color == b->color &&
+           a->highlight == b->highlight && str_eq(a->vert, b->vert) &&
            str_eq(a->lang_ea, b->lang_ea) && str_eq(a->lang_bidi, b->lang_bidi);
+}
+
+/* A footnote (endnote) reference: <w:footnoteReference> in its style; the
+ * note is kept for footnotes.xml. */
+static void note_ref(qr_docx *d, const qr_seg *s)
+{
+    qr_xml *x = d->x;
+    int end = d->doc->endnotes;
+    if (d->notes && s->note_no >= 1 && s->note_no <= d->doc->n_notes)
+        d->notes[s->note_no - 1] = s->note;
+    qr_xml_start(x, "w:r");
+    qr_xml_start(x, "w:rPr");
+    qr_xml_leaf(x, "w:rStyle", "w:val", end ? "EndnoteReference" : "FootnoteReference", NULL);
+    qr_xml_end(x);
+    qr_xml_start(x, end ? "w:endnoteReference" : "w:footnoteReference");
+    qr_xml_attr_int(x, "w:id", (long long)s->note_no);
+    qr_xml_end(x);
+    qr_xml_end(x);
 }
 
 /* The runs of a text: one <w:r> per span (adjacent segments of one run
@@ -313,13 +365,28 @@ static void write_segs(qr_docx *d, const qr_segs *sg, para_fmt pf)
             qr_xml_end(x);
             open_link = -1;
         }
-        if (open_link < 0 && s->link) {
-            const char *rid = link_rid(d, s->link);
-            if (!rid) return;
-            /* <w:hyperlink> */
+        if (s->note) {
+            /* a footnote reference: the note goes to footnotes.xml */
+            for (; next < n && items[next].run == s->run; next++)
+                ;
+            note_ref(d, s);
+            continue;
+        }
+        if (open_link < 0 && (s->link || s->anchor)) {
+            /* <w:hyperlink>: to a URL, or to a bookmark in the document */
+            const char *rid = NULL;
+            if (s->link) {
+                rid = d->part ? qr_package_rel(d->pkg, d->part, QR_REL_HYPERLINK, s->link, 1)
+                              : link_rid(d, s->link);
+                if (!rid) {
+                    qr_docx_fail(d, QR_E_NOMEM);
+                    return;
+                }
+            }
             qr_xml_start(x, "w:hyperlink");
+            if (rid) qr_xml_attr(x, "r:id", rid);
+            if (!rid) qr_xml_attr(x, "w:anchor", s->anchor);
             qr_xml_attr(x, "w:history", "1");
-            qr_xml_attr(x, "r:id", rid);
             open_link = (long)s->run;
         }
         qr_docx_rpr rpr, more;
@@ -346,6 +413,28 @@ static const qr_segs *segments(qr_docx *d, const qr_text *t)
     return sg;
 }
 
+/* The pending bookmark (a block's id, or a heading's _Toc name) opens in
+ * the paragraph being written: its number, or -1. */
+static long bookmark_start(qr_docx *d)
+{
+    if (!d->bookmark) return -1;
+    long id = d->n_bookmarks++;
+    qr_xml_start(d->x, "w:bookmarkStart");
+    qr_xml_attr_int(d->x, "w:id", id);
+    qr_xml_attr(d->x, "w:name", d->bookmark);
+    qr_xml_end(d->x);
+    d->bookmark = NULL;
+    return id;
+}
+
+static void bookmark_end(qr_docx *d, long id)
+{
+    if (id < 0) return;
+    qr_xml_start(d->x, "w:bookmarkEnd");
+    qr_xml_attr_int(d->x, "w:id", id);
+    qr_xml_end(d->x);
+}
+
 /* <w:p> holding a text. ppr->bidi is set here from the text's direction. */
 static void write_w_p(qr_docx *d, qr_docx_ppr *ppr, const qr_text *t, para_fmt pf)
 {
@@ -354,8 +443,15 @@ static void write_w_p(qr_docx *d, qr_docx_ppr *ppr, const qr_text *t, para_fmt p
     if (sg && sg->dir == QR_DIR_RTL) ppr->bidi = 1;
     qr_xml_start(x, "w:p");
     qr_docx_write_w_ppr(x, ppr);
+    long bm = bookmark_start(d);
     write_segs(d, sg, pf);
+    bookmark_end(d, bm);
     qr_xml_end(x);
+}
+
+void qr_docx_write_runs(qr_docx *d, const qr_text *t, qr_docx_pfmt pf)
+{
+    write_segs(d, segments(d, t), pf);
 }
 
 /* ---- blocks ------------------------------------------------------------------- */
@@ -696,11 +792,18 @@ static void write_image(qr_docx *d, const qr_block *b)
     image_extent(d, im, &cx, &cy);
     qr_xml *x = d->x;
     qr_xml_start(x, "w:p");
+    if (b->caption.n) {
+        qr_docx_ppr ppr = {0};
+        ppr.keep_next = 1; /* with its caption */
+        qr_docx_write_w_ppr(x, &ppr);
+    }
+    long bm = bookmark_start(d);
     qr_xml_start(x, "w:r");
     qr_xml_start(x, "w:drawing");
     write_wp_inline(x, cx, cy, d->n_pictures, file, qr_plain(&im->alt), rid);
     qr_xml_end(x);
     qr_xml_end(x);
+    bookmark_end(d, bm);
     qr_xml_end(x);
 }
 
@@ -714,8 +817,178 @@ static void write_page_break(qr_docx *d)
     qr_xml_end(x);
 }
 
+/* A caption paragraph: the label (bold, the compiler's first run) and text. */
+static void write_caption(qr_docx *d, const qr_block *b)
+{
+    qr_docx_ppr ppr = {0};
+    ppr.style = "Caption";
+    ppr.keep_next = b->type == QR_BLOCK_TABLE;
+    write_w_p(d, &ppr, &b->caption, (para_fmt){0});
+}
+
+/* A text after a prefix ("— " before an attribution), as one text. */
+static void write_prefixed(qr_docx *d, qr_docx_ppr *ppr, const char *prefix, const qr_text *t,
+                           para_fmt pf)
+{
+    qr_run *rs = malloc((t->n + 1) * sizeof *rs);
+    if (!rs) {
+        qr_docx_fail(d, QR_E_NOMEM);
+        return;
+    }
+    memset(rs, 0, sizeof *rs);
+    rs[0].text = prefix;
+    rs[0].len = strlen(prefix);
+    if (t->n) memcpy(rs + 1, t->runs, t->n * sizeof *rs);
+    qr_text pt = {rs, t->n + 1, t->path};
+    write_w_p(d, ppr, &pt, pf);
+    free(rs);
+}
+
+static void write_quote(qr_docx *d, const qr_block *b)
+{
+    qr_docx_ppr ppr = {0};
+    ppr.style = "Quote";
+    write_w_p(d, &ppr, &b->u.quote.text, (para_fmt){0});
+    if (!b->u.quote.attribution.n) return;
+    qr_docx_ppr ap = {0};
+    ap.style = "QuoteAttribution";
+    write_prefixed(d, &ap, "\xE2\x80\x94 ", &b->u.quote.attribution, (para_fmt){0});
+}
+
+/* A callout: its title and text in one box (adjacent paragraphs with the
+ * same borders and ground share them), a bar in the tone's ink. */
+static void write_callout(qr_docx *d, const qr_block *b)
+{
+    char ink[7], fill[7];
+    qr_tone tone = b->u.callout.tone;
+    qr_style_hex(qr_tone_ink(tone), ink);
+    qr_style_hex(qr_tone_fill(tone, d->style.background), fill);
+    qr_docx_ppr ppr = {0};
+    ppr.style = "Callout";
+    ppr.bar = ink;
+    ppr.fill = fill;
+    ppr.bar_sz = 24;
+    ppr.keep_next = 1;
+    para_fmt tf = {0};
+    tf.bold = 1;
+    tf.color = QR_RGB_SET | qr_tone_ink(tone);
+    write_w_p(d, &ppr, &b->u.callout.title, tf);
+    qr_docx_ppr bp = ppr;
+    bp.keep_next = 0;
+    bp.bidi = 0;
+    write_w_p(d, &bp, &b->u.callout.text, (para_fmt){0});
+}
+
+static void write_rule(qr_docx *d)
+{
+    qr_docx_ppr ppr = {0};
+    ppr.style = "HorizontalRule";
+    static const qr_text empty = {0};
+    write_w_p(d, &ppr, &empty, (para_fmt){0});
+}
+
+/* The bookmark of heading block i: its id, or "_TocN" (N its index). */
+static const char *heading_mark(const qr_block *b, size_t i, char *buf, size_t size)
+{
+    if (b->id) return b->id;
+    snprintf(buf, size, "_Toc%zu", i);
+    return buf;
+}
+
+/* <w:r> holding one field character or instruction. */
+static void fld_char(qr_xml *x, const char *type)
+{
+    qr_xml_start(x, "w:r");
+    qr_xml_leaf(x, "w:fldChar", "w:fldCharType", type, NULL);
+    qr_xml_end(x);
+}
+
+/* A table of contents: a TOC field over one paragraph per heading (TOC1..
+ * TOC6 styles carry the dotted right tab), each a link to its heading's
+ * bookmark, its cached page number quire's own pagination (the PDF
+ * layout's, through the render context) so Word and LibreOffice show it
+ * without updating fields. */
+static void write_toc(qr_docx *d, const qr_block *b)
+{
+    qr_xml *x = d->x;
+    const qr_doc *doc = d->doc;
+    qr_docx_ppr tp = {0};
+    tp.style = "TOCHeading";
+    write_w_p(d, &tp, &b->u.toc.title, (para_fmt){0});
+    size_t n = 0, last = 0;
+    for (size_t i = 0; i < doc->n_blocks; i++)
+        if (doc->blocks[i].type == QR_BLOCK_HEADING &&
+            doc->blocks[i].u.heading.level <= b->u.toc.levels)
+            n++, last = i;
+    if (!n) return;
+    char instr[64];
+    snprintf(instr, sizeof instr, " TOC \\o \"1-%d\" \\h \\z \\u ", b->u.toc.levels);
+    int first = 1;
+    for (size_t i = 0; i < doc->n_blocks && d->status == QR_OK; i++) {
+        const qr_block *h = &doc->blocks[i];
+        if (h->type != QR_BLOCK_HEADING || h->u.heading.level > b->u.toc.levels) continue;
+        static const char *const styles[] = {"TOC1", "TOC2", "TOC3", "TOC4", "TOC5", "TOC6"};
+        qr_xml_start(x, "w:p");
+        qr_docx_ppr ppr = {0};
+        ppr.style = styles[h->u.heading.level - 1];
+        qr_docx_write_w_ppr(x, &ppr);
+        if (first) {
+            fld_char(x, "begin");
+            qr_xml_start(x, "w:r");
+            qr_xml_start(x, "w:instrText");
+            qr_xml_attr(x, "xml:space", "preserve");
+            qr_xml_text(x, instr, strlen(instr));
+            qr_xml_end(x);
+            qr_xml_end(x);
+            fld_char(x, "separate");
+            first = 0;
+        }
+        char mark[32];
+        qr_xml_start(x, "w:hyperlink");
+        qr_xml_attr(x, "w:anchor", heading_mark(h, i, mark, sizeof mark));
+        qr_xml_attr(x, "w:history", "1");
+        /* the heading's runs without footnote marks or links */
+        const qr_text *t = &h->u.heading.text;
+        qr_run *rs = t->n ? malloc(t->n * sizeof *rs) : NULL;
+        size_t k = 0;
+        for (size_t r = 0; rs && r < t->n; r++)
+            if (!t->runs[r].note) {
+                rs[k] = t->runs[r];
+                rs[k].link = NULL;
+                rs[k].anchor = NULL;
+                k++;
+            }
+        qr_text et = {rs, k, t->path};
+        write_segs(d, segments(d, &et), (para_fmt){0});
+        free(rs);
+        qr_xml_start(x, "w:r");
+        qr_xml_leaf(x, "w:tab", NULL);
+        qr_xml_end(x);
+        char num[24];
+        size_t page = d->ctx->block_pages ? d->ctx->block_pages[i] : 0;
+        snprintf(num, sizeof num, "%zu", page ? page : 1);
+        qr_xml_start(x, "w:r");
+        write_w_t(x, num, strlen(num));
+        qr_xml_end(x);
+        qr_xml_end(x); /* w:hyperlink */
+        if (i == last) fld_char(x, "end");
+        qr_xml_end(x); /* w:p */
+    }
+}
+
 static void write_block(qr_docx *d, const qr_block *b)
 {
+    char mark[32];
+    d->bookmark = b->id;
+    if (b->type == QR_BLOCK_HEADING && d->has_toc && b->u.heading.level <= d->toc_levels)
+        d->bookmark = heading_mark(b, (size_t)(b - d->doc->blocks), mark, sizeof mark);
+    if (b->caption.n && b->type == QR_BLOCK_TABLE) write_caption(d, b);
+    if (b->id && b->type == QR_BLOCK_CHART && !b->caption.n) {
+        /* the chart's own paragraph is docx_chart.c's: the target before it */
+        qr_xml_start(d->x, "w:p");
+        bookmark_end(d, bookmark_start(d));
+        qr_xml_end(d->x);
+    }
     switch (b->type) {
     case QR_BLOCK_HEADING:
         write_heading(d, b);
@@ -741,7 +1014,21 @@ static void write_block(qr_docx *d, const qr_block *b)
     case QR_BLOCK_CHART:
         qr_docx_write_chart(d, b);
         break;
+    case QR_BLOCK_QUOTE:
+        write_quote(d, b);
+        break;
+    case QR_BLOCK_CALLOUT:
+        write_callout(d, b);
+        break;
+    case QR_BLOCK_RULE:
+        write_rule(d);
+        break;
+    case QR_BLOCK_TOC:
+        write_toc(d, b);
+        break;
     }
+    if (b->caption.n && b->type != QR_BLOCK_TABLE) write_caption(d, b);
+    d->bookmark = NULL;
 }
 
 /* <w:document> */
@@ -764,6 +1051,12 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
         qr_xml_leaf(x, "w:background", "w:color", hex, NULL);
     }
     qr_xml_start(x, "w:body");
+    for (size_t i = 0; i < d->doc->n_blocks; i++)
+        if (d->doc->blocks[i].type == QR_BLOCK_TOC) {
+            d->has_toc = 1;
+            if (d->doc->blocks[i].u.toc.levels > d->toc_levels)
+                d->toc_levels = d->doc->blocks[i].u.toc.levels;
+        }
     if (d->doc->title.n) write_title(d, &d->doc->title);
     for (size_t i = 0; i < d->doc->n_blocks && d->status == QR_OK; i++) {
         const qr_block *b = &d->doc->blocks[i];

@@ -86,6 +86,16 @@ typedef struct qr_docx {
     size_t n_pictures; /* image blocks so far: wp:docPr ids */
     size_t n_charts;   /* chart blocks so far: word/charts/chartN.xml */
 
+    /* issue 32: footnotes (or endnotes) by number, written after the
+     * document (docx_notes.c); the part being written (links in notes are
+     * its relationships); the bookmark the next paragraph opens; the
+     * heading pages of the PDF layout for a table of contents, or NULL */
+    const qr_text **notes;
+    const char *part;
+    const char *bookmark;
+    long n_bookmarks;
+    int has_toc, toc_levels;
+
     /* font families used by runs, in first-use order (for fontTable.xml) */
     const char *default_font; /* fonts/' pointer for QR_DOCX_FONT, once seen */
     const char **families;
@@ -100,7 +110,10 @@ typedef struct qr_docx_rpr {
     const char *east_asian; /* w:rFonts/@w:eastAsia */
     const char *complex;    /* w:rFonts/@w:cs */
     unsigned bold : 1, italic : 1, strike : 1, underline : 1, rtl : 1, cs : 1;
+    uint32_t color;        /* w:color: QR_RGB_SET | 0xRRGGBB, or 0 */
     const char *shading;   /* w:shd/@w:fill (hex RGB) */
+    uint32_t highlight;    /* w:shd/@w:fill when shading is NULL: QR_RGB_SET | 0xRRGGBB */
+    const char *vert;      /* w:vertAlign: "superscript", "subscript" or NULL */
     const char *lang;      /* w:lang/@w:val */
     const char *lang_ea;   /* w:lang/@w:eastAsia */
     const char *lang_bidi; /* w:lang/@w:bidi */
@@ -114,6 +127,10 @@ typedef struct qr_docx_ppr {
     int keep_next;
     unsigned bidi : 1;
     const char *jc; /* w:jc/@w:val */
+    /* a callout's box: a left bar of bar_sz eighths of a point in bar
+     * (hex), the ground fill (hex); NULL: none */
+    const char *bar, *fill;
+    int bar_sz;
 } qr_docx_ppr;
 
 /* ---- parts (each appends one complete XML part to out) ---------------------- */
@@ -124,6 +141,18 @@ qr_status qr_docx_numbering(qr_docx *d, qr_buf *out);
 qr_status qr_docx_settings(qr_docx *d, qr_buf *out);
 qr_status qr_docx_font_table(qr_docx *d, qr_buf *out);
 qr_status qr_docx_web_settings(qr_docx *d, qr_buf *out);
+
+/* docx_notes.c: word/footnotes.xml or word/endnotes.xml (d->notes), and
+ * the styles of issue 32's blocks (footnotes, captions, quotes, callouts,
+ * the table of contents), written into styles.xml. */
+void qr_docx_notes_part(qr_docx *d);
+void qr_docx_more_styles(qr_docx *d, qr_xml *x);
+/* docx_document.c: one paragraph of a text with its properties (notes use it). */
+typedef struct qr_docx_pfmt {
+    unsigned bold : 1, code : 1, italic : 1;
+    uint32_t color; /* QR_RGB_SET | rgb: every run's colour (a callout's title), or 0 */
+} qr_docx_pfmt;
+void qr_docx_write_runs(qr_docx *d, const qr_text *t, qr_docx_pfmt pf);
 
 /* docx_chart.c: a chart block (its drawing, chart part and embedded workbook). */
 void qr_docx_write_chart(qr_docx *d, const qr_block *b);

@@ -24,6 +24,14 @@ qr_status qr_docx_settings(qr_docx *d, qr_buf *out)
     if (d->style.background != 0xFFFFFF) qr_xml_leaf(x, "w:displayBackgroundShape", NULL);
     qr_xml_leaf(x, "w:defaultTabStop", "w:val", "720", NULL);
     qr_xml_leaf(x, "w:characterSpacingControl", "w:val", "doNotCompress", NULL);
+    if (d->doc->n_notes) {
+        /* the separator notes of footnotes.xml (endnotes.xml), docx_notes.c */
+        const char *el = d->doc->endnotes ? "w:endnote" : "w:footnote";
+        qr_xml_start(x, d->doc->endnotes ? "w:endnotePr" : "w:footnotePr");
+        qr_xml_leaf(x, el, "w:id", "-1", NULL);
+        qr_xml_leaf(x, el, "w:id", "0", NULL);
+        qr_xml_end(x);
+    }
     /* <w:compat> */
     qr_xml_start(x, "w:compat");
     qr_xml_leaf(x, "w:compatSetting", "w:name", "compatibilityMode", "w:uri",

@@ -319,6 +319,8 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_end(x);
     qr_xml_end(x);
 
+    qr_docx_more_styles(d, x); /* issue 32's: docx_notes.c */
+
     qr_xml_end(x); /* w:styles */
     return qr_xml_free(x);
 }

@@ -255,7 +255,7 @@ const char *qr_package_rel(qr_package *p, const char *source, const char *type, 
 
 void qr_package_set_threads(qr_package *p, int threads)
 {
-    p->threads = threads;
+    if (p) p->threads = threads;
 }
 
 qr_status qr_package_set_title(qr_package *p, const char *title)
@@ -501,15 +501,12 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Threads: qr_package_set_threads(), else QUIRE_PACKAGE_THREADS, else the
- * online CPUs; at most MAX_THREADS. 1 compresses on the calling thread. */
+/* Threads: qr_package_set_threads() (the render's qr_render_opts.threads),
+ * else the online CPUs; at most MAX_THREADS. 1 compresses on the calling
+ * thread. */
 static int thread_count(const qr_package *p)
 {
     long n = p->threads;
-    if (n <= 0) {
-        const char *e = getenv("QUIRE_PACKAGE_THREADS");
-        n = e ? strtol(e, NULL, 10) : 0;
-    }
     if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
     if (n > MAX_THREADS) n = MAX_THREADS;

@@ -226,6 +226,7 @@ static qr_status render_pptx(qr_render_ctx *ctx, qr_sink *out)
     pp.style = qr_style_of(doc);
     pp.text.body_face = pp.style.body_face;
     pp.pkg = qr_package_new();
+    qr_package_set_threads(pp.pkg, ctx->threads);
     pres_ids ids = {0};
     char name[64];
     if (!pp.pkg) return qr_fail(QR_E_NOMEM);

@@ -112,6 +112,7 @@ typedef struct qr_pptx_rpr {
     const char *lang; /* BCP 47 or NULL */
     int sz;           /* hundredths of a point; 0 inherits */
     unsigned b : 1, i : 1, u : 1, strike : 1;
+    unsigned accent : 1;  /* a:solidFill in the theme's accent1 */
     qr_font_slot slot;    /* which of a:latin, a:ea, a:cs carries family */
     const char *family;   /* NULL: inherit the theme fonts */
     const char *mono;     /* code outside the Latin slot: a:latin's typeface, or NULL */

@@ -56,6 +56,7 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
     int have_sst = 0, have_styles = 0;
     qr_xlsx_sheet *ws = calloc(n, sizeof *ws);
     qr_package *p = qr_package_new();
+    qr_package_set_threads(p, ctx->threads);
     qr_buf wb = {0};
     qr_xlsx_feed *feed = NULL; /* the rows of a streamed workbook (xlsx_stream.c) */
     if (!ws || !p || qr_xlsx_sst_init(&sst) != 0) {

@@ -213,16 +213,8 @@ void *qr_xlsx_feed_part(qr_xlsx_feed *f, size_t i);
 /** qr_part_fill for xl/worksheets/sheetN.xml of a streamed workbook. */
 qr_status qr_xlsx_feed_fill(void *ctx, qr_buf *chunk, int *done);
 
-/* ---- xlsx_autofit.c: widths of columns without one ------------------------------ */
-
-/** Widths (in characters) for columns 0..n-1 of sh from their content, as
- *  Excel's autofit would give; 0 where the default width does. */
-void qr_xlsx_autofit(const qr_sheet *sh, const char *const *formats, size_t n_formats, double *w,
-                     size_t n);
-/** A text's width in digit widths of the default font (its widest line). */
-double qr_xlsx_text_width(const char *s, size_t n);
-/** The lines of the row's tallest text cell (1 when none has a newline). */
-unsigned qr_xlsx_row_lines(const qr_row *row);
+/* Widths of columns without one and row heights: layout/sheet_fit.h, shared
+ * with the sheet preview. */
 
 /* ---- xlsx_workbook.c ------------------------------------------------------------------ */
 

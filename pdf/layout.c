@@ -16,6 +16,8 @@
 #include "chart.h"
 #include "look.h"
 #include "pdf_int.h"
+#include "walk.h"
+#include "words.h"
 
 /* Type scale and spacing (points): the theme's (layout/style.h, c->style). */
 #define BODY_SIZE (c->style.body_pt)
@@ -32,6 +34,11 @@
 #define GRID_RGB (c->style.grid)
 #define CODE_BG (c->style.code_fill)
 #define TITLE_RULE (c->style.title_rule_pt)
+
+/* Quote and callout insets: the bar's width, and the gap from bar to text. */
+#define BAR_W 3.0
+#define BAR_GAP 10.0
+#define BOX_PAD 8.0
 
 /* ---- measure -------------------------------------------------------------------- */
 
@@ -302,6 +309,57 @@ qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
     return c->status;
 }
 
+/* Quote and callout insets: the bar's width, and the gap from bar to text. */
+
+/* A table of contents: one entry per heading of level 1..levels, indented
+ * per level; the page numbers are laid out after pagination. */
+static void measure_toc(pd_ctx *c, pd_block *b, const qr_block *qb, size_t title)
+{
+    const qr_doc *d = c->doc;
+    int levels = qb->u.toc.levels;
+    pd_style ts = {
+        .size = c->style.heading_pt[1], .bold = 1, .has_rgb = 1, .rgb = c->style.heading};
+    b->text = qr_pdf_text(c, &qb->u.toc.title, NULL, 0, &ts, c->width, qb->path);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_blocks; i++)
+        n += d->blocks[i].type == QR_BLOCK_HEADING && d->blocks[i].u.heading.level <= levels;
+    b->entries = n ? qr_arena_array(&c->arena, n, sizeof *b->entries) : NULL;
+    if (n && !b->entries) {
+        qr_pdf_fail(c, QR_E_NOMEM, qb->path, "out of memory");
+        return;
+    }
+    pd_style es = {.size = BODY_SIZE};
+    for (size_t i = 0; i < d->n_blocks && c->status == QR_OK; i++) {
+        const qr_block *h = &d->blocks[i];
+        if (h->type != QR_BLOCK_HEADING || h->u.heading.level > levels) continue;
+        pd_entry *e = &b->entries[b->n_entries++];
+        e->indent = (h->u.heading.level - 1) * LIST_INDENT;
+        e->target = i + title;
+        /* the heading's text without its footnote marks */
+        qr_text t = h->u.heading.text;
+        qr_run *rs = t.n ? qr_arena_array(&c->arena, t.n, sizeof *rs) : NULL;
+        size_t k = 0;
+        for (size_t r = 0; rs && r < t.n; r++)
+            if (!t.runs[r].note) {
+                rs[k] = t.runs[r];
+                rs[k].anchor = NULL;
+                rs[k].link = NULL;
+                k++;
+            }
+        t.runs = rs;
+        t.n = k;
+        double w = c->width - e->indent - 36;
+        e->text = qr_pdf_text(c, &t, NULL, 0, &es, w > 36 ? w : 36, qb->path);
+    }
+}
+
+/* A caption in the body size, its label bold (the compiler's first run). */
+static const pd_text *measure_caption(pd_ctx *c, const qr_block *qb)
+{
+    pd_style st = {.size = c->style.table_pt, .italic = 0};
+    return qr_pdf_text(c, &qb->caption, NULL, 0, &st, c->width, qb->caption.path);
+}
+
 qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to)
 {
     const qr_doc *d = c->doc;
@@ -385,7 +443,60 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             b->space_after = 10;
             qr_pdf_measure_chart(c, b, &qb->u.chart);
             break;
+        case QR_BLOCK_QUOTE: {
+            pd_style st = {.size = BODY_SIZE, .italic = 1};
+            pd_style at = {.size = c->style.table_pt};
+            double w = c->width - BAR_W - BAR_GAP;
+            b->kind = PB_QUOTE;
+            b->space_before = 4;
+            b->space_after = PARA_AFTER + 4;
+            b->ink = c->style.grid;
+            b->text = qr_pdf_text(c, &qb->u.quote.text, NULL, 0, &st, w, qb->path);
+            if (qb->u.quote.attribution.n) {
+                /* "— Name" */
+                const qr_text *a = &qb->u.quote.attribution;
+                qr_run *rs = qr_arena_array(&c->arena, a->n + 1, sizeof *rs);
+                if (!rs) {
+                    qr_pdf_fail(c, QR_E_NOMEM, qb->path, "out of memory");
+                    break;
+                }
+                memset(rs, 0, sizeof *rs);
+                rs[0].text = "\xE2\x80\x94 ";
+                rs[0].len = 4;
+                memcpy(rs + 1, a->runs, a->n * sizeof *rs);
+                qr_text t = {rs, a->n + 1, a->path};
+                b->text2 = qr_pdf_text(c, &t, NULL, 0, &at, w, a->path);
+            }
+            break;
         }
+        case QR_BLOCK_CALLOUT: {
+            qr_tone tone = qb->u.callout.tone;
+            pd_style ts = {.size = BODY_SIZE, .bold = 1, .has_rgb = 1, .rgb = qr_tone_ink(tone)};
+            pd_style st = {.size = BODY_SIZE};
+            double w = c->width - BAR_W - 2 * BOX_PAD;
+            b->kind = PB_CALLOUT;
+            b->space_before = 4;
+            b->space_after = PARA_AFTER + 4;
+            b->ink = qr_tone_ink(tone);
+            b->fill = qr_tone_fill(tone, c->style.background);
+            b->text2 = qr_pdf_text(c, &qb->u.callout.title, NULL, 0, &ts, w, qb->path);
+            if (b->text2) b->text = qr_pdf_text(c, &qb->u.callout.text, NULL, 0, &st, w, qb->path);
+            break;
+        }
+        case QR_BLOCK_RULE:
+            b->kind = PB_RULE;
+            b->space_before = 6;
+            b->space_after = 12;
+            break;
+        case QR_BLOCK_TOC:
+            b->kind = PB_TOC;
+            b->space_before = 4;
+            b->space_after = PARA_AFTER + 6;
+            measure_toc(c, b, qb, c->doc->title.n ? 1 : 0);
+            break;
+        }
+        b->id = qb->id;
+        if (qb->caption.n && c->status == QR_OK) b->caption = measure_caption(c, qb);
     }
     free(acc.items);
     free(acc.src);
@@ -401,6 +512,13 @@ typedef struct flow {
     int fresh;    /* nothing placed on this page yet (below a repeated header) */
     int untagged; /* placing a repeated header row: no structure tags */
 } flow;
+
+/* Footnotes of the page being filled (c->foot): add_line adds the notes
+ * referenced in each line it places and raises the page's text bottom by
+ * their height; new_page (and the end) places them at the foot. */
+#define NOTE_SEP 9.0 /* the separator rule's room above the notes */
+
+static void flush_notes(pd_ctx *c);
 
 static pd_op *op_add(pd_ctx *c, pd_op_kind kind)
 {
@@ -435,6 +553,7 @@ static void new_page(flow *f)
         c->page_start = p;
         c->cap_pages = cap;
     }
+    flush_notes(c);
     c->page_start[c->n_pages++] = c->n_ops;
     f->y = c->top;
     f->fresh = 1;
@@ -445,8 +564,56 @@ static int page_empty(const flow *f)
     return f->c->page_start[f->c->n_pages - 1] == f->c->n_ops;
 }
 
+/* The bytes of line i of t: [*a, *z). */
+static void line_span(const pd_text *t, size_t i, int *a, int *z)
+{
+    const pd_line *ln = &t->lines[i];
+    *a = (int)ln->base + ln->line->start_index;
+    *z = *a + ln->line->length;
+    if (i + 1 == t->n_lines) *z = 1 << 30; /* a trailing reference belongs to the last line */
+}
+
+/* The height the footnotes referenced in line i of t add to the page. */
+static double line_notes_h(const pd_text *t, size_t i, int first_on_page)
+{
+    if (!t->n_notes) return 0;
+    int a, z;
+    line_span(t, i, &a, &z);
+    double h = 0;
+    for (size_t k = 0; k < t->n_notes; k++)
+        if (t->notes[k].at >= a && t->notes[k].at < z && t->notes[k].text)
+            h += t->notes[k].text->height;
+    return h && first_on_page ? h + NOTE_SEP : h;
+}
+
+static void add_line_notes(pd_ctx *c, const pd_text *t, size_t i)
+{
+    struct pd_foot *ft = &c->foot;
+    int a, z;
+    line_span(t, i, &a, &z);
+    for (size_t k = 0; k < t->n_notes; k++) {
+        const pd_note *nt = &t->notes[k];
+        if (nt->at < a || nt->at >= z || !nt->text) continue;
+        if (ft->n == ft->cap) {
+            size_t cap = ft->cap ? ft->cap * 2 : 16;
+            const pd_text **p = realloc(ft->notes, cap * sizeof *p);
+            if (!p) {
+                qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+                return;
+            }
+            ft->notes = p;
+            ft->cap = cap;
+        }
+        double h = nt->text->height + (ft->n ? 0 : NOTE_SEP);
+        ft->notes[ft->n++] = nt->text;
+        ft->h += h;
+        c->bottom -= h;
+    }
+}
+
 static void add_line(pd_ctx *c, const pd_text *t, size_t i, double x, double y_top)
 {
+    if (t->n_notes) add_line_notes(c, t, i);
     pd_op *o = op_add(c, OP_LINE);
     if (!o) return;
     o->text = t;
@@ -487,9 +654,13 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
     while (i < t->n_lines && c->status == QR_OK) {
         double avail = c->bottom - f->y - 2 * pad;
         size_t j = i;
-        double h = 0;
-        while (j < t->n_lines && h + t->lines[j].height <= avail + 0.01)
+        double h = 0, nh = 0;
+        while (j < t->n_lines &&
+               h + t->lines[j].height + nh + line_notes_h(t, j, c->foot.n == 0 && nh == 0) <=
+                   avail + 0.01) {
+            nh += line_notes_h(t, j, c->foot.n == 0 && nh == 0);
             h += t->lines[j++].height;
+        }
         if (j == i) {
             if (!f->fresh) {
                 new_page(f);
@@ -601,6 +772,15 @@ static double first_piece(const pd_ctx *c, const pd_block *b)
         return b->space_before + b->img_h;
     case PB_BREAK:
         return 0;
+    case PB_QUOTE:
+        return b->space_before + text_first(b->text);
+    case PB_CALLOUT:
+        return b->space_before + text_first(b->text2) + 2 * BOX_PAD;
+    case PB_RULE:
+        return b->space_before + 1;
+    case PB_TOC:
+        return b->space_before + text_first(b->text) +
+               (b->n_entries ? text_first(b->entries[0].text) : 0);
     }
     return 0;
 }
@@ -812,12 +992,302 @@ static void tag_chart_data(pd_ctx *c, const qr_chart *ch)
     add_tag(c, PD_TAG_TABLE, 0);
 }
 
+/* The footnotes of the page just filled, at its foot: a short rule, then
+ * each note, the text bottom back where it was. */
+static void flush_notes(pd_ctx *c)
+{
+    struct pd_foot *ft = &c->foot;
+    if (!c->n_pages || !ft->n) {
+        c->bottom = ft->bottom;
+        return;
+    }
+    double y = ft->bottom - ft->h;
+    add_rect(c, OP_FILL, c->style.grid, c->left, y + NOTE_SEP / 2 - 0.25, c->width / 3, 0.5);
+    y += NOTE_SEP;
+    for (size_t k = 0; k < ft->n && c->status == QR_OK; k++) {
+        const pd_text *t = ft->notes[k];
+        add_tag(c, PD_TAG_NOTE, 1);
+        for (size_t i = 0; i < t->n_lines; i++) {
+            pd_op *o = op_add(c, OP_LINE);
+            if (!o) return;
+            o->text = t;
+            o->line = i;
+            o->x = c->left + t->lines[i].x;
+            o->y = y + t->lines[i].top + t->lines[i].ascent;
+        }
+        add_tag(c, PD_TAG_NOTE, 0);
+        y += t->height;
+    }
+    ft->n = 0;
+    ft->h = 0;
+    c->bottom = ft->bottom;
+}
+
+/* The page (0-based) holding op k. */
+static size_t op_page(const pd_ctx *c, size_t k)
+{
+    size_t lo = 0, hi = c->n_pages;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (c->page_start[mid] <= k)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Where block b begins: its first drawing op from op index `from`. */
+static void block_at(pd_ctx *c, pd_block *b, size_t from)
+{
+    for (size_t k = from; k < c->n_ops; k++) {
+        const pd_op *o = &c->ops[k];
+        if (o->kind == OP_TAG) continue;
+        b->page = op_page(c, k) + 1;
+        b->at_x = c->left;
+        b->at_y = o->y;
+        if (o->kind == OP_LINE) b->at_y -= o->text->lines[o->line].ascent;
+        return;
+    }
+}
+
+/* Insert a filled rectangle as op `at` (painted before the ops after it). */
+static void insert_fill(pd_ctx *c, size_t at, uint32_t rgb, double x, double y, double w, double h)
+{
+    if (!op_add(c, OP_FILL)) return;
+    memmove(&c->ops[at + 1], &c->ops[at], (c->n_ops - 1 - at) * sizeof *c->ops);
+    pd_op *o = &c->ops[at];
+    memset(o, 0, sizeof *o);
+    o->kind = OP_FILL;
+    o->color = rgb;
+    o->x = x;
+    o->y = y;
+    o->w = w;
+    o->h = h;
+    for (size_t q = 0; q < c->n_pages; q++)
+        if (c->page_start[q] > at) c->page_start[q]++;
+}
+
+/* The ground of ops [first, last) (a quote's bar, a callout's box and bar),
+ * page by page, under the text lines there (footnotes flushed in between
+ * are not the block's). */
+static void ground(pd_ctx *c, const pd_block *b, size_t first, size_t last, double pad)
+{
+    if (last <= first || c->status != QR_OK) return;
+    size_t p0 = op_page(c, first), p1 = op_page(c, last - 1);
+    for (size_t p = p1 + 1; p-- > p0;) {
+        size_t a = c->page_start[p] > first ? c->page_start[p] : first;
+        size_t z = p + 1 < c->n_pages && c->page_start[p + 1] < last ? c->page_start[p + 1] : last;
+        double top = 1e300, bot = -1e300;
+        int in_note = 0;
+        for (size_t k = a; k < z; k++) {
+            const pd_op *o = &c->ops[k];
+            if (o->kind == OP_TAG && o->color == PD_TAG_NOTE) in_note = (int)o->line;
+            if (o->kind != OP_LINE || in_note) continue;
+            const pd_line *ln = &o->text->lines[o->line];
+            double t = o->y - ln->ascent;
+            if (t < top) top = t;
+            if (t + ln->height > bot) bot = t + ln->height;
+        }
+        if (top > bot) continue;
+        top -= pad;
+        bot += pad;
+        insert_fill(c, a, b->ink, c->left, top, BAR_W, bot - top);
+        if (b->kind == PB_CALLOUT) insert_fill(c, a, b->fill, c->left, top, c->width, bot - top);
+    }
+}
+
+/* A text beside a bar (quote: the text, then the attribution) or in a
+ * tinted box under its title (callout). */
+static void place_inset(flow *f, const pd_block *b)
+{
+    pd_ctx *c = f->c;
+    int callout = b->kind == PB_CALLOUT;
+    double x = BAR_W + (callout ? BOX_PAD : BAR_GAP);
+    double pad = callout ? BOX_PAD : 0;
+    const pd_text *parts[2] = {callout ? b->text2 : b->text, callout ? b->text : b->text2};
+    size_t first = c->n_ops;
+    add_tag(c, callout ? PD_TAG_DIV : PD_TAG_BLOCKQUOTE, 1);
+    if (!f->fresh) f->y += pad;
+    for (int k = 0; k < 2; k++) {
+        const pd_text *t = parts[k];
+        if (!t || !t->n_lines) continue;
+        if (k == 1 && parts[0] && parts[0]->n_lines) f->y += callout ? 2 : 4;
+        add_tag(c, PD_TAG_P, 1);
+        place_text(f, t, x, 0, 0, NULL, 0, NULL);
+        add_tag(c, PD_TAG_P, 0);
+    }
+    f->y += pad;
+    add_tag(c, callout ? PD_TAG_DIV : PD_TAG_BLOCKQUOTE, 0);
+    ground(c, b, first, c->n_ops, pad);
+}
+
+/* A caption: a Caption element of its own. */
+static void place_caption(flow *f, const pd_text *t, double before)
+{
+    pd_ctx *c = f->c;
+    if (!t) return;
+    if (!f->fresh) f->y += before;
+    add_tag(c, PD_TAG_CAPTION, 1);
+    place_text(f, t, 0, 0, 0, NULL, 0, NULL);
+    add_tag(c, PD_TAG_CAPTION, 0);
+}
+
+/* A table of contents: its title, then per entry its text and a page
+ * number placeholder (an OP_LINE with line SIZE_MAX, blk the toc and w the
+ * entry's index) that fill_toc_numbers sets once every page is known. */
+static void place_toc(flow *f, const pd_block *b)
+{
+    pd_ctx *c = f->c;
+    add_tag(c, PD_TAG_TOC, 1);
+    if (b->text && b->text->n_lines) {
+        add_tag(c, PD_TAG_P, 1);
+        place_text(f, b->text, 0, 0, 0, NULL, 0, NULL);
+        add_tag(c, PD_TAG_P, 0);
+        f->y += 6;
+    }
+    for (size_t i = 0; i < b->n_entries && c->status == QR_OK; i++) {
+        const pd_entry *e = &b->entries[i];
+        if (!e->text || !e->text->n_lines) continue;
+        add_tag(c, PD_TAG_TOCI, 1);
+        place_text(f, e->text, e->indent, 0, 0, NULL, 0, NULL);
+        pd_op *o = op_add(c, OP_LINE);
+        if (o) {
+            const pd_line *ln = &e->text->lines[e->text->n_lines - 1];
+            o->text = e->text;
+            o->line = SIZE_MAX;
+            o->blk = b;
+            o->w = (double)i;
+            o->y = f->y - ln->height + ln->ascent; /* the last line's baseline */
+        }
+        add_tag(c, PD_TAG_TOCI, 0);
+        f->y += 3;
+    }
+    add_tag(c, PD_TAG_TOC, 0);
+}
+
+/* The page numbers of the tables of contents, right-aligned on their
+ * entries' last baselines; each entry links to its heading. */
+static void fill_toc_numbers(pd_ctx *c)
+{
+    pd_style st = {.size = BODY_SIZE};
+    for (size_t k = 0; k < c->n_ops && c->status == QR_OK; k++) {
+        pd_op *o = &c->ops[k];
+        if (o->kind != OP_LINE || o->line != SIZE_MAX) continue;
+        pd_block *toc = (pd_block *)o->blk;
+        pd_entry *e = &toc->entries[(size_t)o->w];
+        const pd_block *h = &c->blocks[e->target];
+        char num[24];
+        int n = snprintf(num, sizeof num, "%zu", h->page);
+        const pd_text *t = qr_pdf_text(c, NULL, num, (size_t)n, &st, 0, "");
+        if (!t || !t->n_lines) return;
+        e->num = t;
+        o->text = t;
+        o->line = 0;
+        o->blk = NULL;
+        o->w = 0;
+        o->x = c->left + c->width - t->width + t->lines[0].x;
+        /* the entry's text links to the heading */
+        pd_text *et = (pd_text *)e->text;
+        if (!et->links) {
+            et->links = qr_arena_array(&c->arena, 1, sizeof *et->links);
+            if (!et->links) {
+                qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+                return;
+            }
+            memset(et->links, 0, sizeof *et->links);
+            et->links[0].end = 1 << 30;
+            et->links[0].page = h->page;
+            et->links[0].x = h->at_x;
+            et->links[0].y = h->at_y;
+            et->n_links = 1;
+            c->has_links = 1;
+        }
+    }
+}
+
+/* Every internal link ("#id", refs) gets its target's page and place. */
+static void resolve_links(pd_ctx *c)
+{
+    for (size_t k = 0; k < c->n_ops; k++) {
+        const pd_op *o = &c->ops[k];
+        if (o->kind != OP_LINE || !o->text->n_links) continue;
+        pd_text *t = (pd_text *)o->text;
+        for (size_t i = 0; i < t->n_links; i++) {
+            pd_link *lk = &t->links[i];
+            if (!lk->anchor || lk->page) continue;
+            for (size_t b = 0; b < c->n_blocks; b++)
+                if (c->blocks[b].id && strcmp(c->blocks[b].id, lk->anchor) == 0) {
+                    lk->page = c->blocks[b].page;
+                    lk->x = c->blocks[b].at_x;
+                    lk->y = c->blocks[b].at_y;
+                    break;
+                }
+        }
+    }
+}
+
+/* Endnotes ("notes": "endnotes"): the notes in number order. */
+typedef struct note_acc {
+    const qr_text **notes;
+    size_t n;
+} note_acc;
+
+static int collect_note(void *ud, const qr_walk_text *t)
+{
+    note_acc *acc = ud;
+    for (size_t i = 0; t->role != QR_WALK_NOTE && i < t->text->n; i++) {
+        const qr_run *r = &t->text->runs[i];
+        if (r->note && r->note_no >= 1 && r->note_no <= acc->n)
+            acc->notes[r->note_no - 1] = r->note;
+    }
+    return 0;
+}
+
+static void place_endnotes(flow *f)
+{
+    pd_ctx *c = f->c;
+    const qr_doc *d = c->doc;
+    note_acc acc = {calloc(d->n_notes, sizeof *acc.notes), d->n_notes};
+    if (!acc.notes) {
+        qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
+        return;
+    }
+    qr_walker w = {.text = collect_note, .ud = &acc};
+    qr_doc_walk(d, &w);
+    const char *title = qr_word(d->lang, QR_WORD_NOTES);
+    pd_style hs = {
+        .size = c->style.heading_pt[1], .bold = 1, .has_rgb = 1, .rgb = c->style.heading};
+    const pd_text *ht = qr_pdf_text(c, NULL, title, strlen(title), &hs, c->width, "");
+    if (ht) {
+        if (!f->fresh) f->y += c->style.heading_before[1];
+        add_tag(c, PD_TAG_H1 + 1, 1);
+        place_text(f, ht, 0, 0, 0, NULL, 0, NULL);
+        add_tag(c, PD_TAG_H1 + 1, 0);
+        f->y += c->style.heading_after[1];
+    }
+    for (size_t i = 0; i < acc.n && c->status == QR_OK; i++) {
+        if (!acc.notes[i]) continue;
+        const pd_text *t = qr_pdf_note_text(c, acc.notes[i], (unsigned)(i + 1), acc.notes[i]->path);
+        if (!t) break;
+        add_tag(c, PD_TAG_NOTE, 1);
+        place_text(f, t, 0, 0, 0, NULL, 0, NULL);
+        add_tag(c, PD_TAG_NOTE, 0);
+        f->y += 3;
+    }
+    free(acc.notes);
+}
+
 static void paginate(pd_ctx *c)
 {
     flow f = {.c = c};
+    c->foot.n = 0;
+    c->foot.h = 0;
+    c->foot.bottom = c->bottom;
     new_page(&f);
     for (size_t i = 0; i < c->n_blocks && c->status == QR_OK; i++) {
-        const pd_block *b = &c->blocks[i];
+        pd_block *b = &c->blocks[i];
+        size_t first_op = c->n_ops;
         if (b->kind == PB_BREAK) {
             if (!page_empty(&f)) new_page(&f);
             continue;
@@ -849,6 +1319,10 @@ static void paginate(pd_ctx *c)
             place_list(&f, b);
             break;
         case PB_TABLE:
+            if (b->caption) {
+                place_caption(&f, b->caption, 0);
+                f.y += 4;
+            }
             if (b->n_rows || b->header) place_table(&f, b); /* look.h: else nothing */
             break;
         case PB_IMAGE:
@@ -864,10 +1338,31 @@ static void paginate(pd_ctx *c)
             break;
         case PB_BREAK:
             break;
+        case PB_QUOTE:
+        case PB_CALLOUT:
+            place_inset(&f, b);
+            break;
+        case PB_RULE:
+            if (f.y + 1 > c->bottom && !f.fresh) new_page(&f);
+            add_rect(c, OP_FILL, c->style.grid, c->left, f.y, c->width, 0.75);
+            f.y += 0.75;
+            f.fresh = 0;
+            break;
+        case PB_TOC:
+            place_toc(&f, b);
+            break;
         }
+        if (b->caption && b->kind != PB_TABLE) place_caption(&f, b->caption, 4);
+        block_at(c, b, first_op);
         f.y += b->space_after;
     }
+    if (c->status == QR_OK && c->doc->endnotes && c->doc->n_notes) place_endnotes(&f);
+    flush_notes(c);
     if (c->status == QR_OK) c->page_start[c->n_pages] = c->n_ops; /* sentinel */
+    if (c->status == QR_OK) fill_toc_numbers(c);
+    if (c->status == QR_OK) resolve_links(c);
+    free(c->foot.notes);
+    memset(&c->foot, 0, sizeof c->foot);
 }
 
 qr_status qr_pdf_paginate(pd_ctx *c)

@@ -3,7 +3,8 @@
  * The boxes were positioned by layout.c; painting only replays them, so a
  * PDF page and its PNG preview come from the same layout. On a PDF surface
  * it also writes the link annotations (cairo_tag_begin(CAIRO_TAG_LINK) with
- * the link's glyph rectangles) and the outline entries of the headings.
+ * the link's glyph rectangles; internal links to a page and position) and
+ * the outline entries of the headings.
  * Numbers passed to cairo in tag attributes are formatted without the C
  * locale's help, so a caller's setlocale() cannot change the bytes.
  */
@@ -99,11 +100,21 @@ static void link_attrs(const pd_op *o, void (*emit)(void *, const char *), void 
             any = 1;
         }
         g_free(ranges);
-        qr_buf_puts(&b, "] uri=");
-        qr_buf uri = {0};
-        put_uri(&uri, lk->uri);
-        put_quoted(&b, uri.data ? uri.data : "");
-        qr_buf_free(&uri);
+        if (lk->uri) {
+            qr_buf_puts(&b, "] uri=");
+            qr_buf uri = {0};
+            put_uri(&uri, lk->uri);
+            put_quoted(&b, uri.data ? uri.data : "");
+            qr_buf_free(&uri);
+        } else {
+            /* an internal link: the target's page and place (layout.c) */
+            if (!lk->page) any = 0;
+            qr_buf_printf(&b, "] page=%zu pos=[", lk->page);
+            put_num(&b, lk->x);
+            qr_buf_putc(&b, ' ');
+            put_num(&b, lk->y);
+            qr_buf_putc(&b, ']');
+        }
         if (any && !b.oom) emit(arg, b.data);
         qr_buf_free(&b);
     }

@@ -610,15 +610,6 @@ static pd_needs *pin_document_faces(pd_ctx *c)
     return NULL;
 }
 
-/* QUIRE_PDF_THREADS=1 keeps a big document on one thread (measured and
- * painted with pango itself), for the test that compares the two paths'
- * bytes. */
-static int one_thread(void)
-{
-    const char *e = getenv("QUIRE_PDF_THREADS");
-    return e && strcmp(e, "1") == 0;
-}
-
 static qr_status layout(pd_ctx *c)
 {
     const qr_doc *d = c->doc;
@@ -632,7 +623,7 @@ static qr_status layout(pd_ctx *c)
     for (size_t i = 0; i < d->n_blocks && total < PARALLEL_MIN_BYTES; i++)
         total += block_cost(&d->blocks[i]);
     int done = 0;
-    pd_needs *nd = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && !one_thread()
+    pd_needs *nd = total >= PARALLEL_MIN_BYTES && d->n_blocks >= 2 && c->rc->threads != 1
                        ? pin_document_faces(c)
                        : NULL;
     if (nd) {
@@ -908,6 +899,16 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         return st;
     }
     rc->pages = (int)c.n_pages;
+    if (rc->block_pages_out) {
+        /* where each block starts (layout.c), for the docx's table of contents */
+        size_t title = rc->doc->title.n ? 1 : 0;
+        for (size_t i = 0; i < rc->doc->n_blocks; i++)
+            rc->block_pages_out[i] = c.blocks[i + title].page;
+    }
+    if (rc->layout_only) {
+        ctx_free(&c);
+        return QR_OK;
+    }
 
     out_buf *ob = malloc(sizeof *ob);
     if (!ob) {
@@ -976,11 +977,13 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     qr_buf_free(&tail);
     free(ob);
     if (dropping) pthread_join(th, NULL);
-    /* QUIRE_PDF_FACE_TRACE=1: how many faces the two threads (measuring,
-     * then painting) had to pin themselves: 0 unless the gathering missed one */
-    if (c.helper && getenv("QUIRE_PDF_FACE_TRACE"))
-        fprintf(stderr, "quire: pdf: %zu faces pinned before the threads, %zu by them\n",
-                c.pins_before, qr_pdf_pinned_count() - c.pins_before);
+    /* how many faces the two threads (measuring, then painting) had to pin
+     * themselves: 0 unless the gathering missed one (qr_result.stats) */
+    if (c.helper && rc->stats) {
+        rc->stats->threads = 2;
+        rc->stats->faces_pinned = (int)c.pins_before;
+        rc->stats->faces_pinned_late = (int)(qr_pdf_pinned_count() - c.pins_before);
+    }
     if (c.status == QR_OK && (cs != CAIRO_STATUS_SUCCESS || out->status != QR_OK))
         cairo_fail(&c, out, cs);
     st = c.status;

@@ -25,8 +25,22 @@
 /* A link inside a text: a byte range of the layout's text and its URI. */
 typedef struct pd_link {
     int start, end;
-    const char *uri;
+    const char *uri;    /* an external link, or NULL for an internal one: */
+    const char *anchor; /* the target block's id; layout.c resolves it after pagination */
+    size_t page;        /* 1-based page of the target, 0: not resolved (no annotation) */
+    double x, y;        /* the target's top-left on that page */
 } pd_link;
+
+struct pd_text;
+/* A footnote reference inside a text: its byte offset and the note's text
+ * laid out at the column width ("N" and the note), placed at the foot of
+ * the page where the line holding the reference lands. */
+typedef struct pd_note {
+    int at;
+    const struct pd_text *text;
+    const qr_text *src; /* the note */
+    unsigned no;
+} pd_note;
 
 /* One line of a layout, measured once (points, relative to the layout's top-left). */
 typedef struct pd_line {
@@ -45,6 +59,8 @@ typedef struct pd_text {
     double width, height; /* width: the wrap width (or the ink width when unwrapped) */
     pd_link *links;
     size_t n_links;
+    pd_note *notes; /* footnote references (page-foot notes only) */
+    size_t n_notes;
     int rtl;     /* the paragraph direction quire chose (fonts/) */
     int has_rgb; /* pd_style's colour */
     uint32_t rgb;
@@ -74,7 +90,28 @@ enum { PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END };
 
 /* ---- measured blocks ---------------------------------------------------------- */
 
-typedef enum pb_kind { PB_TEXT, PB_LIST, PB_TABLE, PB_CODE, PB_IMAGE, PB_BREAK, PB_CHART } pb_kind;
+typedef enum pb_kind {
+    PB_TEXT,
+    PB_LIST,
+    PB_TABLE,
+    PB_CODE,
+    PB_IMAGE,
+    PB_BREAK,
+    PB_CHART,
+    PB_QUOTE,   /* text indented beside a bar, attribution (text2) below */
+    PB_CALLOUT, /* title (text2) and text in a tinted box with a bar in the tone's ink */
+    PB_RULE,
+    PB_TOC /* title (text), then entries with their page numbers */
+} pb_kind;
+
+/* One entry of a table of contents: its text, the block it
+ * points at (an index of c->blocks) and, after pagination, its page number. */
+typedef struct pd_entry {
+    const pd_text *text;
+    double indent;
+    size_t target;
+    const pd_text *num; /* laid out after pagination */
+} pd_entry;
 
 /* One list item, flattened: its marker and body, placed at an indent. */
 typedef struct pd_item {
@@ -110,6 +147,15 @@ typedef struct pd_block {
     const struct qr_chart *chart;
     const struct qr_chart_plot *plot;
     const pd_text **chart_texts;
+    /* issue 32 */
+    const pd_text *text2;   /* PB_QUOTE: the attribution; PB_CALLOUT: the title */
+    uint32_t ink, fill;     /* PB_QUOTE, PB_CALLOUT: bar and ground */
+    const pd_text *caption; /* tables (above), images, charts, code (below), or NULL */
+    pd_entry *entries;      /* PB_TOC */
+    size_t n_entries;
+    const char *id;    /* the block's id (a link target), or NULL */
+    size_t page;       /* where pagination placed the block's start: 1-based page, */
+    double at_x, at_y; /* and its top-left */
 } pd_block;
 
 /* ---- positioned boxes: what pass 1 produces, pass 2 paints ---------------------- */
@@ -140,7 +186,14 @@ enum {
     PD_TAG_CODE,
     PD_TAG_FIGURE,  /* an image or a chart, whose alt text tagged.c adds */
     PD_TAG_DATA_TH, /* a cell of a chart's data table: no content, its text */
-    PD_TAG_DATA_TD  /* added by tagged.c as /ActualText (then a TH or a TD) */
+    PD_TAG_DATA_TD, /* added by tagged.c as /ActualText (then a TH or a TD) */
+    PD_TAG_BLOCKQUOTE,
+    PD_TAG_CAPTION,
+    PD_TAG_NOTE,
+    PD_TAG_TOC,
+    PD_TAG_TOCI,
+    PD_TAG_DIV, /* a callout */
+    PD_TAG_SPAN /* a callout's title */
 };
 
 typedef struct pd_op {
@@ -190,6 +243,15 @@ typedef struct pd_ctx {
 
     qr_status status; /* sticky: the first failure wins */
 
+    /* pagination's footnotes of the page being filled (layout.c): their
+     * texts, their height with the separator's, and the page's text bottom
+     * without them (c->bottom rises as notes are added) */
+    struct pd_foot {
+        const pd_text **notes;
+        size_t n, cap;
+        double h, bottom;
+    } foot;
+
     /* the PDF paint pass's recording helper (pdf.c), or NULL */
     struct pd_pipe *pipe;
 
@@ -219,6 +281,9 @@ void qr_pdf_clean(char *dst, const char *src, size_t n);
  *  points under path. Returns NULL on failure (c->status is set). */
 pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const pd_style *st,
                      double width, const char *path);
+/** A footnote laid out at the column width in the footnote size: its
+ *  number raised, a space, the note's runs. NULL on failure. */
+pd_text *qr_pdf_note_text(pd_ctx *c, const qr_text *note, unsigned no, const char *path);
 /** Keep a layout until pd_ctx_free. Returns 0, or -1 on OOM. */
 int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l);
 

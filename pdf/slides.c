@@ -61,7 +61,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
 {
     if (!sh->n) return;
     double scale = sh->font_scale / 100000.0;
-    double ln = (QR_SLIDE_LINE - sh->ln_reduction) / 100000.0;
+    double ln = ((sh->line ? sh->line : QR_SLIDE_LINE) - sh->ln_reduction) / 100000.0;
     double ix = pt(sh->box.x + QR_SLIDE_INS_LR), iy = pt(sh->box.y + QR_SLIDE_INS_TB);
     double iw = pt(sh->box.cx - 2 * QR_SLIDE_INS_LR), ih = pt(sh->box.cy - 2 * QR_SLIDE_INS_TB);
     const pd_text **texts = qr_arena_array(&c->arena, sh->n, sizeof *texts);
@@ -75,7 +75,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
         const qr_slide_para *p = &sh->paras[i];
         double size = p->sz / 100.0 * scale;
         double marl = p->bullet == QR_SLIDE_BULLET_CHAR ? pt(qr_slide_level_marl(p->lvl)) : 0;
-        pd_style st = {.size = size};
+        pd_style st = {.size = size, .bold = p->bold};
         st.align = p->algn == QR_SLIDE_ALGN_CTR ? PD_ALIGN_CENTER
                    : p->algn == QR_SLIDE_ALGN_R ? PD_ALIGN_END
                                                 : PD_ALIGN_START;
@@ -101,6 +101,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
         double size = p->sz / 100.0 * scale, pitch = size * 1.2 * ln;
         double marl = p->bullet == QR_SLIDE_BULLET_CHAR ? pt(qr_slide_level_marl(p->lvl)) : 0;
         if (i > 0) y += p->space_before / 100.0 * scale;
+        set_rgb(cr, p->accent ? c->style.accent : rgb);
         /* the baseline sits where DejaVu's ascent (0.93 of its 1.16 em line) puts it */
         for (size_t l = 0; l < texts[i]->n_lines; l++) {
             double base = y + pitch * 0.8;
@@ -232,8 +233,9 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box
 
 /* ---- slides ----------------------------------------------------------------------------- */
 
-/* Draw slide i on cr (in points). */
-static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i)
+/* Draw slide i on cr (in points); report: add the slide's layout report
+ * (the slides a preview draws as pages, once each). */
+static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i, int report)
 {
     const qr_slide *sl = &c->doc->slides[i];
     qr_slide_plan plan;
@@ -241,6 +243,7 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
         qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
         return;
     }
+    if (report) qr_slide_plan_report(&plan, (int)i + 1, c->rc->layout);
     /* the theme's ground and decorations, as the .pptx's master and layouts */
     int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;
     uint32_t ink = filled ? c->style.on_accent : c->style.text;
@@ -262,6 +265,8 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     }
     paint_shape(c, cr, &plan.title, sl->path, filled ? ink : c->style.title);
     paint_shape(c, cr, &plan.body, sl->path, ink);
+    for (size_t k = 0; k < plan.n_extra && c->status == QR_OK; k++)
+        paint_shape(c, cr, &plan.extra[k], sl->path, ink);
     if (sl->table && c->status == QR_OK) paint_table(c, cr, sl->table, &plan.table);
     if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
     if (sl->chart && c->status == QR_OK)
@@ -290,7 +295,7 @@ static void paint_notes_page(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, siz
         cairo_scale(cr, (double)img.cx / (double)g->sw, (double)img.cy / (double)g->sh);
         cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));
         cairo_clip(cr);
-        paint_slide(c, cr, g, i);
+        paint_slide(c, cr, g, i, 1);
         cairo_restore(cr);
     }
     cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
@@ -309,7 +314,7 @@ static void paint_notes_page(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, siz
 
 static void contact_paint(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
 {
-    if (i < c->doc->n_slides) paint_slide(c, cr, ud, i);
+    if (i < c->doc->n_slides) paint_slide(c, cr, ud, i, 0);
 }
 
 qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
@@ -342,7 +347,7 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
             if (notes)
                 paint_notes_page(&c, cr, &g, page - 1);
             else if (n)
-                paint_slide(&c, cr, &g, page - 1);
+                paint_slide(&c, cr, &g, page - 1, 1);
             st = qr_pv_png_finish(&c, s, cr, out);
         }
         qr_pdf_ctx_close(&c);
@@ -364,7 +369,7 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
         if (notes)
             paint_notes_page(&c, cr, &g, i);
         else
-            paint_slide(&c, cr, &g, i);
+            paint_slide(&c, cr, &g, i, 1);
         cairo_show_page(cr);
         drop_layouts(&c);
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;

@@ -41,6 +41,13 @@ static const char *const names[] = {
      * TH and TD with their /ActualText */
     [PD_TAG_DATA_TH] = "RB",
     [PD_TAG_DATA_TD] = "RT",
+    [PD_TAG_BLOCKQUOTE] = "BlockQuote",
+    [PD_TAG_CAPTION] = "Caption",
+    [PD_TAG_NOTE] = "Note",
+    [PD_TAG_TOC] = "TOC",
+    [PD_TAG_TOCI] = "TOCI",
+    [PD_TAG_DIV] = "Div",
+    [PD_TAG_SPAN] = "Span",
 };
 
 const char *qr_pdf_tag_name(int tag)

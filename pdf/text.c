@@ -178,6 +178,18 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
                 insert(al, w, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), off, end);
             if (r->strike) insert(al, w, pango_attr_strikethrough_new(TRUE), off, end);
             if (r->code) insert(al, w, color_attr(1, c->style.code_fill), off, end);
+            if (r->anchor && !r->link) {
+                insert(al, w, color_attr(0, c->style.link), off, end);
+            } else if (r->color && !r->link) {
+                insert(al, w, color_attr(0, r->color & 0xFFFFFF), off, end);
+            }
+            if (r->highlight) insert(al, w, color_attr(1, r->highlight & 0xFFFFFF), off, end);
+            if (r->sup || r->sub) {
+                /* raised a third of the size (lowered a fifth), at 70 % */
+                double rise = st->size * (r->sup ? 0.33 : -0.2) * PANGO_SCALE;
+                insert(al, w, pango_attr_rise_new((int)rise), off, end);
+                insert(al, w, pango_attr_scale_new(0.7), off, end);
+            }
         }
         for (size_t k = i, kn; k < next; k = kn) {
             for (kn = k + 1; kn < next && sg->items[kn].span == sg->items[k].span; kn++)
@@ -329,6 +341,39 @@ oom:
     return -1;
 }
 
+pd_text *qr_pdf_note_text(pd_ctx *c, const qr_text *note, unsigned no, const char *path)
+{
+    /* "N" raised, a space, then the note's runs, at the footnote size */
+    qr_run *runs = qr_arena_array(&c->arena, note->n + 2, sizeof *runs);
+    char *num = qr_arena_alloc(&c->arena, 16);
+    if (!runs || !num) {
+        qr_pdf_fail(c, QR_E_NOMEM, path ? path : "", "out of memory");
+        return NULL;
+    }
+    memset(runs, 0, 2 * sizeof *runs);
+    runs[0].len = (size_t)snprintf(num, 16, "%u", no);
+    runs[0].text = num;
+    runs[0].sup = 1;
+    runs[1].text = " ";
+    runs[1].len = 1;
+    memcpy(runs + 2, note->runs, note->n * sizeof *runs);
+    qr_text t = {runs, note->n + 2, note->path};
+    pd_style st = {.size = c->style.body_pt * 0.8};
+    return qr_pdf_text(c, &t, NULL, 0, &st, c->width, path);
+}
+
+/* Lay out the notes qr_pdf_text found in pt (after its own layout: the
+ * scratch buffers are free again). */
+static pd_text *measure_notes(pd_ctx *c, pd_text *pt)
+{
+    for (size_t i = 0; i < pt->n_notes; i++) {
+        pd_note *nt = &pt->notes[i];
+        nt->text = qr_pdf_note_text(c, nt->src, nt->no, nt->src->path);
+        if (!nt->text) return NULL;
+    }
+    return pt;
+}
+
 pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const pd_style *st,
                      double width, const char *path)
 {
@@ -363,10 +408,13 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     pt->has_rgb = st->has_rgb;
     pt->rgb = st->rgb;
 
-    /* one link per linked run */
-    size_t n_links = 0;
-    for (size_t i = 0; i < sg->n; i++)
-        n_links += sg->items[i].link && (i == 0 || sg->items[i - 1].run != sg->items[i].run);
+    /* one link per linked run (an external link, or an internal one to a block's id) */
+    size_t n_links = 0, n_notes = 0;
+    for (size_t i = 0; i < sg->n; i++) {
+        int first = i == 0 || sg->items[i - 1].run != sg->items[i].run;
+        n_links += (sg->items[i].link || sg->items[i].anchor) && first;
+        n_notes += sg->items[i].note && first && !c->doc->endnotes;
+    }
     if (n_links) {
         c->has_links = 1;
         pt->links = qr_arena_array(&c->arena, n_links, sizeof *pt->links);
@@ -375,14 +423,27 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
             const qr_seg *g = &sg->items[i];
             for (next = i + 1; next < sg->n && sg->items[next].run == g->run; next++)
                 ;
-            if (!g->link) continue;
+            if (!g->link && !g->anchor) continue;
             pd_link *lk = &pt->links[pt->n_links++];
+            memset(lk, 0, sizeof *lk);
             lk->start = (int)c->seg_off[i];
             lk->end = (int)(c->seg_off[next - 1] + sg->items[next - 1].len);
             lk->uri = g->link;
+            lk->anchor = g->link ? NULL : g->anchor;
         }
     }
 
+    if (n_notes) {
+        pt->notes = qr_arena_array(&c->arena, n_notes, sizeof *pt->notes);
+        if (!pt->notes) goto oom;
+        for (size_t i = 0; i < sg->n; i++)
+            if (sg->items[i].note && (i == 0 || sg->items[i - 1].run != sg->items[i].run)) {
+                pd_note *nt = &pt->notes[pt->n_notes++];
+                nt->at = (int)c->seg_off[i];
+                nt->src = sg->items[i].note;
+                nt->no = sg->items[i].note_no;
+            }
+    }
     pt->rtl = sg->dir == QR_DIR_RTL;
     pt->owner = c;
     pt->slot = c->n_layouts;
@@ -390,7 +451,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     if (width > 0 && c->tbuf.len > PIECE_FROM) {
         if (lay_pieces(c, pt, sg, st, width) != 0) goto oom;
         pt->width = width;
-        return pt;
+        return measure_notes(c, pt);
     }
     window all = {0, c->tbuf.len};
     PangoLayout *lay = piece_layout(c, sg, st, width, pt->rtl, &all);
@@ -411,7 +472,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         pango_layout_get_extents(lay, NULL, &log);
         pt->width = (double)log.width / PANGO_SCALE;
     }
-    return pt;
+    return measure_notes(c, pt);
 oom:
     if (c->status == QR_OK) qr_pdf_fail(c, QR_E_NOMEM, path ? path : "", "out of memory");
     return NULL;

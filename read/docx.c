@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "compile.h"
+#include "cnum.h"
 #include "docx_read.h"
 
 typedef struct item {
@@ -22,12 +23,14 @@ typedef struct item {
 typedef struct cell {
     char *json, *json_header; /* the value, and as a header cell (bold dropped) */
     int all_bold;
+    long span; /* grid columns it covers (w:gridSpan), at least 1 */
 } cell;
 
 typedef struct row {
     cell *cells;
     size_t n, cap;
     int header;
+    long before, after; /* grid columns skipped before and after (w:gridBefore/After) */
 } row;
 
 typedef struct dx {
@@ -66,6 +69,7 @@ typedef struct dx {
     size_t n_rows, cap_rows;
     qr_rd_runs cell_runs;
     int cell_paras, cell_right;
+    long cell_span, merged; /* the open cell's gridSpan; merged cells in the table */
     double *grid;
     size_t n_grid, cap_grid;
 
@@ -269,7 +273,7 @@ static int is_number(const char *s)
 {
     if (!s || !*s) return 0;
     char *end;
-    double v = strtod(s, &end);
+    double v = qr_strtod_c(s, &end);
     if (*end || !isfinite(v)) return 0;
     /* JSON's number grammar: no leading '+', '.', or hex. */
     const char *p = s[0] == '-' ? s + 1 : s;
@@ -285,7 +289,7 @@ static int is_number(const char *s)
 static int shortest(const char *s)
 {
     char num[32];
-    qr_fmt_double(strtod(s, NULL), num);
+    qr_fmt_double(qr_strtod_c(s, NULL), num);
     return strcmp(num, s) == 0;
 }
 
@@ -345,6 +349,7 @@ static void end_cell(dx *d)
         if (!d->cell_runs.items[i].bold) bold = 0;
     }
     c->all_bold = bold;
+    c->span = d->cell_span > 1 && d->cell_span <= 64 ? d->cell_span : 1;
     (void)any;
     c->json = cell_json(d, 0);
     c->json_header = cell_json(d, 1);
@@ -353,13 +358,31 @@ static void end_cell(dx *d)
     d->cell_right = 0;
 }
 
-static void emit_row(qr_buf *b, const row *rw, int header)
+/* The grid columns a row covers: skipped columns and spans included. */
+static size_t row_width(const row *rw)
 {
+    size_t w = (size_t)(rw->before + rw->after);
+    for (size_t c = 0; c < rw->n; c++)
+        w += (size_t)rw->cells[c].span;
+    return w;
+}
+
+/* A row on the table's grid of n columns: a spanned cell is its value and
+ * then empty cells for the columns it covers, skipped columns are empty. */
+static void emit_row(qr_buf *b, const row *rw, int header, size_t n)
+{
+    size_t k = 0;
     qr_buf_putc(b, '[');
-    for (size_t c = 0; c < rw->n; c++) {
-        if (c) qr_buf_putc(b, ',');
+    for (long i = 0; i < rw->before && k < n; i++)
+        qr_buf_puts(b, k++ ? ",null" : "null");
+    for (size_t c = 0; c < rw->n && k < n; c++) {
+        if (k++) qr_buf_putc(b, ',');
         qr_buf_puts(b, header ? rw->cells[c].json_header : rw->cells[c].json);
+        for (long i = 1; i < rw->cells[c].span && k < n; i++)
+            qr_buf_puts(b, k++ ? ",null" : "null");
     }
+    while (k < n)
+        qr_buf_puts(b, k++ ? ",null" : "null");
     qr_buf_putc(b, ']');
 }
 
@@ -369,6 +392,14 @@ static void end_table(dx *d)
     block_sep(d);
     qr_buf *b = &d->blocks;
     qr_buf_puts(b, "{\"type\":\"table\"");
+    /* The columns: the grid's (w:tblGrid), or the widest row's when a row
+     * runs past it. */
+    size_t n = d->n_grid;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        size_t w = row_width(&d->rows[i]);
+        if (w > n) n = w;
+    }
+    if (n == 0) n = 1;
     size_t first = 0;
     if (d->n_rows > 0) {
         row *h = &d->rows[0];
@@ -377,14 +408,14 @@ static void end_table(dx *d)
             if (!h->cells[c].all_bold && strcmp(h->cells[c].json, "null") != 0) bold = 0;
         if (h->header || bold) {
             qr_buf_puts(b, ",\"headers\":");
-            emit_row(b, h, 1);
+            emit_row(b, h, 1, n);
             first = 1;
         }
     }
     qr_buf_puts(b, ",\"rows\":[");
     for (size_t i = first; i < d->n_rows; i++) {
         if (i > first) qr_buf_putc(b, ',');
-        emit_row(b, &d->rows[i], 0);
+        emit_row(b, &d->rows[i], 0, n);
     }
     qr_buf_putc(b, ']');
     /* Widths when the grid is uneven, as ratios to the narrowest column. */
@@ -397,8 +428,13 @@ static void end_table(dx *d)
             even = 0;
         if (i < d->n_grid && (min == 0 || d->grid[i] < min)) min = d->grid[i];
     }
-    if (!even && min > 0) qr_rd_put_widths(b, d->grid, d->n_grid, min);
+    if (!even && min > 0 && d->n_grid == n) qr_rd_put_widths(b, d->grid, d->n_grid, min);
     qr_buf_putc(b, '}');
+    if (d->merged)
+        qr_errlist_addf(d->r->warns, QR_OK, d->part, "the spec's cells do not span here",
+                        "%s: a table's %ld merged cell%s (w:gridSpan, w:vMerge) read as the "
+                        "value and empty cells",
+                        d->part, d->merged, d->merged == 1 ? "" : "s");
     for (size_t i = 0; i < d->n_rows; i++) {
         for (size_t c = 0; c < d->rows[i].n; c++) {
             free(d->rows[i].cells[c].json);
@@ -408,6 +444,7 @@ static void end_table(dx *d)
     }
     d->n_rows = 0;
     d->n_grid = 0;
+    d->merged = 0;
 }
 
 /* ---- the body ------------------------------------------------------------------ */
@@ -569,6 +606,21 @@ static void element(dx *d, const node *x, int empty)
         qr_rd_runs_reset(&d->cell_runs);
         d->cell_paras = 0;
         d->cell_right = 0;
+        d->cell_span = 1;
+    } else if (d->tbl_depth == 1 && d->n_rows && is(x, "gridSpan")) {
+        d->cell_span = attr_long(x, "val", 1);
+        if (d->cell_span > 1) d->merged++;
+    } else if (d->tbl_depth == 1 && d->n_rows && is(x, "vMerge")) {
+        char *v = attr_dup(x, "val");
+        if (!v || strcmp(v, "restart") != 0) d->merged++;
+        xmlFree(v);
+    } else if (d->tbl_depth == 1 && d->n_rows && (is(x, "gridBefore") || is(x, "gridAfter"))) {
+        long v = attr_long(x, "val", 0);
+        if (v < 0 || v > 64) v = 0;
+        if (is(x, "gridBefore"))
+            d->rows[d->n_rows - 1].before = v;
+        else
+            d->rows[d->n_rows - 1].after = v;
     } else if (is(x, "sectPr") && d->tbl_depth == 0) {
         /* the last one wins: the body's */
     } else if (is(x, "pgSz")) {

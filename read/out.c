@@ -199,6 +199,7 @@ static void plain_text(pieces *ps, qr_buf *b, const qr_text *t)
 static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
 {
     size_t start = 0;
+    const char *join = " "; /* between this sentence and the one before */
     for (size_t i = 0; i < n; i++) {
         size_t end = 0;
         unsigned char c = (unsigned char)s[i];
@@ -210,13 +211,15 @@ static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
               ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F))))
             end = i + 3;
         if (!end) continue;
-        add_piece(ps, start == 0 ? sep : " ", s + start, end - start, 0);
+        add_piece(ps, start == 0 ? sep : join, s + start, end - start, 0);
+        /* a full stop with no space after it (Chinese, Japanese) joins with none */
+        join = end < n && s[end] != ' ' ? "" : " ";
         start = end;
         while (start < n && s[start] == ' ')
             start++;
         i = start - 1;
     }
-    if (start < n || start == 0) add_piece(ps, start == 0 ? sep : " ", s + start, n - start, 0);
+    if (start < n || start == 0) add_piece(ps, start == 0 ? sep : join, s + start, n - start, 0);
 }
 
 /* ---- blocks as pieces ---------------------------------------------------------- */
@@ -474,6 +477,63 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
         break;
     case QR_BLOCK_PAGE_BREAK:
         if (j) qr_buf_puts(j, "{\"type\":\"page_break\"}");
+        break;
+    case QR_BLOCK_QUOTE:
+        if (!j && ps->md) {
+            /* markdown: "> " before each line, so cmark reads a quote back */
+            qr_buf t = {0}, q = {0};
+            put_text(ps, &t, &b->u.quote.text, 0);
+            qr_buf_puts(&q, "> ");
+            for (size_t k = 0; k < t.len; k++) {
+                qr_buf_putc(&q, t.data[k]);
+                if (t.data[k] == '\n') qr_buf_puts(&q, "> ");
+            }
+            add_piece(ps, "\n\n", q.data ? q.data : "", q.len, 0);
+            qr_buf_free(&t);
+            qr_buf_free(&q);
+            break;
+        }
+        if (!j) {
+            qr_buf t = {0};
+            put_text(ps, &t, &b->u.quote.text, 0);
+            add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
+            qr_buf_free(&t);
+            break;
+        }
+        qr_buf_puts(j, "{\"type\":\"quote\",\"text\":");
+        json_text(ps, j, &b->u.quote.text);
+        if (b->u.quote.attribution.n) {
+            qr_buf_puts(j, ",\"attribution\":");
+            qr_buf_json_str(j, qr_plain(&b->u.quote.attribution),
+                            qr_plain_len(&b->u.quote.attribution), 0);
+        }
+        qr_buf_putc(j, '}');
+        break;
+    case QR_BLOCK_CALLOUT: {
+        static const char *const tones[] = {"note", "tip", "warning", "important"};
+        if (!j) {
+            qr_buf t = {0};
+            put_text(ps, &t, &b->u.callout.text, 0);
+            add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
+            qr_buf_free(&t);
+            break;
+        }
+        qr_buf_printf(
+            j, "{\"type\":\"callout\",\"tone\":\"%s\",\"title\":", tones[b->u.callout.tone & 3]);
+        qr_buf_json_str(j, qr_plain(&b->u.callout.title), qr_plain_len(&b->u.callout.title), 0);
+        qr_buf_puts(j, ",\"text\":");
+        json_text(ps, j, &b->u.callout.text);
+        qr_buf_putc(j, '}');
+        break;
+    }
+    case QR_BLOCK_RULE:
+        if (j)
+            qr_buf_puts(j, "{\"type\":\"rule\"}");
+        else if (ps->md)
+            add_piece(ps, "\n\n", "---", 3, 0); /* a thematic break */
+        break;
+    case QR_BLOCK_TOC:
+        if (j) qr_buf_printf(j, "{\"type\":\"toc\",\"levels\":%d}", b->u.toc.levels);
         break;
     }
 }

@@ -2,7 +2,9 @@
  * order (p:sldIdLst); per slide the layout (from its slide layout's type),
  * the title and subtitle from their placeholders, bullets with levels from
  * the body, a table (a:tbl, header row from firstRow), a picture (data:
- * URI) and the speaker notes; 16:9 or 4:3 from the slide size. */
+ * URI) and the speaker notes; 16:9 or 4:3 from the slide size. quire's own
+ * quote, stats and closing slides come back by their text boxes' names
+ * ("Quote", "Attribution", "Stat 2 Value", "Title (closing)"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include <strings.h>
 
 #include "compile.h"
+#include "cnum.h"
 #include "read_int.h"
 
 typedef struct para {
@@ -42,6 +45,8 @@ typedef struct px {
     int in_sp, in_tbl;
     /* the slide's parts, as JSON members */
     qr_buf title, subtitle, bullets, table, image;
+    qr_buf quote, attribution, stat[4][3]; /* plain JSON strings (quire's own boxes) */
+    int n_stats, closing;
     int n_bullets;
     int n_shapes; /* text shapes seen */
     /* table */
@@ -139,16 +144,61 @@ static void add_bullets(px *p, size_t from)
         if (p->n_bullets) qr_buf_putc(&p->bullets, ',');
         size_t mark = p->bullets.len;
         emit_bullets(p, &i, s->paras[i].lvl, &p->bullets, s->n);
-        if (p->bullets.len == mark)
-            p->bullets.len = before; /* only empty paragraphs */
-        else
+        if (p->bullets.len == mark) {
+            p->bullets.len = before; /* only empty paragraphs: no comma left behind */
+            if (p->bullets.data) p->bullets.data[before] = '\0';
+        } else
             p->n_bullets = 1;
     }
+}
+
+/* The text of a named box as a JSON string, paragraphs joined by newlines. */
+static void box_text(const shape *s, qr_buf *out)
+{
+    qr_buf t = {0};
+    for (size_t i = 0; i < s->n; i++) {
+        if (i) qr_buf_putc(&t, '\n');
+        qr_buf_puts(&t, s->paras[i].plain);
+    }
+    if (!out->len) qr_buf_json_str(out, t.data ? t.data : "", t.len, 0);
+    qr_buf_free(&t);
+}
+
+/* quire's own text boxes of the quote and stats layouts: 1 when s is one. */
+static int named_box(px *p, const shape *s)
+{
+    static const char *const part[3] = {"Value", "Label", "Caption"};
+    if (s->is_ph || !s->name) return 0;
+    if (strcmp(s->name, "Title (closing)") == 0) p->closing = 1;
+    if (strcmp(s->name, "Quote") == 0) {
+        box_text(s, &p->quote);
+        return 1;
+    }
+    if (strcmp(s->name, "Attribution") == 0) {
+        box_text(s, &p->attribution);
+        return 1;
+    }
+    int k;
+    char which[16];
+    if (sscanf(s->name, "Stat %d %15s", &k, which) == 2 && k >= 1 && k <= 4) {
+        for (int j = 0; j < 3; j++) {
+            if (strcmp(which, part[j]) != 0) continue;
+            box_text(s, &p->stat[k - 1][j]);
+            if (k > p->n_stats) p->n_stats = k;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void end_shape(px *p)
 {
     shape *s = &p->sh;
+    if (named_box(p, s)) {
+        p->n_shapes++;
+        shape_reset(s);
+        return;
+    }
     const char *ph = s->ph ? s->ph : "";
     int title = s->is_ph ? (strcmp(ph, "title") == 0 || strcmp(ph, "ctrTitle") == 0)
                          : (s->name && strncmp(s->name, "Title", 5) == 0);
@@ -215,7 +265,7 @@ static char *cell_json(px *p, int header)
             plain = 0;
     }
     char *end = NULL;
-    double v = t.len ? strtod(t.data, &end) : 0;
+    double v = t.len ? qr_strtod_c(t.data, &end) : 0;
     if (!t.len) {
         qr_buf_puts(&b, "null");
     } else if (p->cell_right && end && !*end && isfinite(v) && shortest(t.data, v)) {
@@ -525,6 +575,12 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
         if (!first) qr_buf_putc(b, ',');
         qr_buf_putc(b, '{');
         int comma = 0;
+        if (p.quote.len)
+            layout = "quote";
+        else if (p.n_stats)
+            layout = "stats";
+        else if (p.closing)
+            layout = "closing";
         if (layout) member(b, &comma, "\"layout\":"), qr_buf_json_str(b, layout, strlen(layout), 0);
         if (p.title.len) {
             member(b, &comma, "\"title\":");
@@ -542,7 +598,25 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
         if (p.bullets.len)
-            member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
+            member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
+                qr_buf_putc(b, ']');
+        if (p.quote.len) member(b, &comma, "\"quote\":"), qr_buf_puts(b, p.quote.data);
+        if (p.attribution.len)
+            member(b, &comma, "\"attribution\":"), qr_buf_puts(b, p.attribution.data);
+        if (p.n_stats) {
+            static const char *const key[3] = {"\"value\":", "\"label\":", "\"caption\":"};
+            member(b, &comma, "\"stats\":[");
+            for (int k = 0; k < p.n_stats; k++) {
+                qr_buf_puts(b, k ? ",{" : "{");
+                int c2 = 0;
+                for (int j = 0; j < 3; j++)
+                    if (p.stat[k][j].len || j == 0)
+                        member(b, &c2, key[j]),
+                            qr_buf_puts(b, p.stat[k][j].len ? p.stat[k][j].data : "\"\"");
+                qr_buf_putc(b, '}');
+            }
+            qr_buf_putc(b, ']');
+        }
         if (p.table.len) member(b, &comma, "\"table\":"), qr_buf_puts(b, p.table.data);
         if (p.image.len) member(b, &comma, "\"image\":"), qr_buf_puts(b, p.image.data);
         if (notes.len)
@@ -555,6 +629,11 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
     qr_rd_runs_free(&p.cell);
     qr_buf_free(&p.title);
     qr_buf_free(&p.subtitle);
+    qr_buf_free(&p.quote);
+    qr_buf_free(&p.attribution);
+    for (int k = 0; k < 4; k++)
+        for (int j = 0; j < 3; j++)
+            qr_buf_free(&p.stat[k][j]);
     qr_buf_free(&p.bullets);
     qr_buf_free(&p.table);
     qr_buf_free(&p.image);

@@ -29,6 +29,7 @@ typedef struct qr_rd {
     size_t max_unzipped; /* total bytes out of the package */
     double max_ratio;    /* uncompressed / compressed bytes of one entry */
     size_t unzipped;     /* bytes out so far */
+    size_t max_output;   /* bytes of the spec read and of the output; 0: none */
     qr_rd_zip *zip;      /* the package, or NULL (pdf) */
     qr_buf spec;         /* the spec's compact JSON */
     qr_kind kind;

@@ -15,16 +15,27 @@
 #include <pthread.h>
 
 #include "module.h"
+#include "pdf_module.h"
 
 #define MODULE_FILE "quire-pdf.so"
 
 static const qr_backend *const *module_backends; /* {pdf, png}, or NULL */
+static char module_error[256];
 static pthread_once_t module_once = PTHREAD_ONCE_INIT;
 
 static void module_load(void)
 {
-    module_backends = (const qr_backend *const *)qr_module_symbol(
-        MODULE_FILE, QUIRE_PDF_MODULE_RELDIR, "qr_pdf_module_backends");
+    static const qr_stamp mine = QR_PDF_MODULE_STAMP;
+    module_backends = (const qr_backend *const *)qr_module_open(
+        MODULE_FILE, QUIRE_PDF_MODULE_RELDIR, &mine, "qr_pdf_module_backends", module_error,
+        sizeof module_error);
+}
+
+const char *qr_backend_error(qr_format f)
+{
+    if (f != QR_FORMAT_PDF && f != QR_FORMAT_PNG) return "";
+    pthread_once(&module_once, module_load);
+    return module_error;
 }
 
 static const qr_backend *pdf_backend(int png)
@@ -42,6 +53,13 @@ static const qr_backend *pdf_backend(int png)
 {
     (void)png;
     return NULL;
+}
+#endif
+#if !defined(QUIRE_PDF_MODULE)
+const char *qr_backend_error(qr_format f)
+{
+    (void)f;
+    return "";
 }
 #endif
 

@@ -9,4 +9,8 @@
 /** The backend for a format, or NULL when this build has none. */
 const qr_backend *qr_backend_for(qr_format f);
 
+/** Why qr_backend_for(f) has none although this build has it: its module
+ *  could not be loaded or is from another build ("" otherwise). */
+const char *qr_backend_error(qr_format f);
+
 #endif

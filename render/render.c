@@ -14,10 +14,14 @@
 #include "atomic.h"
 #include "backends.h"
 #include "compile.h"
+#include "contrast.h"
 #include "fonts.h"
 #include "formula.h"
 #include "kind_sniff.h"
+#include "report.h"
+#include "slide_continue.h"
 #include "stream.h"
+#include "text.h"
 
 static const struct {
     const char *ext, *mime;
@@ -136,6 +140,7 @@ void qr_result_free(qr_result *res)
     free(res->data);
     qr_errlist_clear(&res->errors);
     qr_errlist_clear(&res->warnings);
+    qr_layout_clear(&res->layout);
     res->data = NULL;
     res->size = 0;
 }
@@ -154,6 +159,44 @@ static void compile_opts(qr_compile_opts *co, const qr_render_opts *opts)
     if (opts->max_input) co->limits.max_input = opts->max_input;
     if (opts->max_output) co->limits.max_output = opts->max_output;
     if (opts->max_work) co->limits.max_work = opts->max_work;
+}
+
+/* The layout report's missing glyphs: the text layer's warnings (text.h),
+ * one per character, each at the first value that holds it. */
+static void missing_glyphs(qr_result *res)
+{
+    for (size_t i = 0; i < res->warnings.count; i++) {
+        const qr_error *w = &res->warnings.items[i];
+        const char *u =
+            w->hint && strcmp(w->hint, QR_TEXT_MISSING_HINT) == 0 ? strstr(w->message, "U+") : NULL;
+        if (!u) continue;
+        /* a deck's value names its slide: "/slides/N/..." is slide N + 1 */
+        int slide = 0;
+        if (strncmp(w->path, "/slides/", 8) == 0) slide = atoi(w->path + 8) + 1;
+        qr_layout_add(&res->layout, QR_LAYOUT_MISSING_GLYPH, w->path, 0, slide,
+                      (double)strtoul(u + 2, NULL, 16), w->message);
+    }
+}
+
+/* opts->strict_layout: the chosen kinds of layout report items become
+ * errors (QR_E_SPEC), at their pointers. */
+static qr_status strict_layout(qr_result *res, unsigned kinds)
+{
+    qr_status st = QR_OK;
+    for (size_t i = 0; i < res->layout.count; i++) {
+        const qr_layout_item *it = &res->layout.items[i];
+        if (!(kinds & (1u << it->kind))) continue;
+        char where[32] = "";
+        if (it->slide)
+            snprintf(where, sizeof where, " (slide %d)", it->slide);
+        else if (it->page)
+            snprintf(where, sizeof where, " (page %d)", it->page);
+        st = qr_errlist_addf(&res->errors, QR_E_SPEC, it->path,
+                             "fix the spec, or leave this kind out of the strict list",
+                             "layout report, %s%s: %s", qr_layout_kind_str(it->kind), where,
+                             it->detail);
+    }
+    return st == QR_OK ? QR_OK : qr_fail(st);
 }
 
 /* opts->strict: warnings become errors (QR_E_SPEC). */
@@ -201,8 +244,9 @@ typedef struct spec_in {
 
 /* Specs from this size on stream when rendered from a file to .xlsx; the
  * other spreadsheets compile their rows as read, in one pass that keeps
- * them all (QR_STREAM_ALL). QUIRE_XLSX_STREAM=1 streams every one from a
- * file, =all takes the one pass, =0 the tree path (tests compare them). */
+ * them all (QR_STREAM_ALL). qr_render_opts.xlsx_stream ALWAYS streams every
+ * one from a file, ALL takes the one pass, NEVER the tree path (tests
+ * compare them; the CLI sets it from QUIRE_XLSX_STREAM=1, all or 0). */
 #define STREAM_MIN ((size_t)32 << 20)
 
 typedef struct text_in {
@@ -236,12 +280,11 @@ static qr_status stream_run(void *src, qr_row_emit emit, void *ectx)
 
 /* Pass 1 when the spec streams: 1 with *doc and *st (errors reported), or
  * 0 when the tree path compiles it (the file rewound). */
-static int stream_compile(const spec_in *in, qr_format format, const qr_compile_opts *co,
+static int stream_compile(const spec_in *in, qr_format format, const qr_compile_opts *co, int mode,
                           streamed *sd, qr_doc **doc, qr_result *res, qr_status *st)
 {
-    const char *env = getenv("QUIRE_XLSX_STREAM");
-    if (env && strcmp(env, "0") == 0) return 0;
-    int force = env && strcmp(env, "1") == 0, all = env && strcmp(env, "all") == 0;
+    if (mode == QR_XLSX_STREAM_NEVER) return 0;
+    int force = mode == QR_XLSX_STREAM_ALWAYS, all = mode == QR_XLSX_STREAM_ALL;
     int how =
         in->rewind && format == QR_FORMAT_XLSX && !all && (force || in->file_size >= STREAM_MIN)
             ? (force ? QR_STREAM_FORCE : 0)
@@ -264,6 +307,14 @@ static int stream_compile(const spec_in *in, qr_format format, const qr_compile_
         *st = qr_errlist_add(&res->errors, QR_E_IO, "", "cannot read the spec", NULL);
         return 1;
     }
+    return 0;
+}
+
+/* Whether a document has a toc block (the docx then needs page numbers). */
+static int has_toc(const qr_doc *doc)
+{
+    for (size_t i = 0; i < doc->n_blocks; i++)
+        if (doc->blocks[i].type == QR_BLOCK_TOC) return 1;
     return 0;
 }
 
@@ -301,8 +352,9 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     qr_doc *doc = NULL;
     qr_status st = QR_OK;
     streamed sd = {0};
-    int by_stream = kind == QR_KIND_SPREADSHEET && !sniffed &&
-                    stream_compile(in, format, &co, &sd, &doc, res, &st);
+    int by_stream =
+        kind == QR_KIND_SPREADSHEET && !sniffed &&
+        stream_compile(in, format, &co, opts ? opts->xlsx_stream : 0, &sd, &doc, res, &st);
     if (!by_stream)
         st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
              : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
@@ -321,6 +373,12 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (!be) {
         qr_doc_free(doc);
         qr_stream_free(sd.s);
+        const char *why = qr_backend_error(format);
+        if (*why) /* a module that is absent, broken or from another build */
+            return qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
+                                   "reinstall quire so that the binary and its modules come from "
+                                   "one build",
+                                   "%s", why);
         qr_errlist_addf(&res->errors, QR_E_UNSUPPORTED, "",
                         "this build of quire has no such backend", "the .%s backend is not built",
                         qr_format_ext(format));
@@ -329,11 +387,30 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
 
     qr_render_ctx ctx = {0};
     ctx.doc = doc;
+    /* A deck's content that does not fit continues on new slides, the same
+     * for the .pptx and its previews (layout/slide_continue.h). */
+    qr_doc deck;
+    qr_arena cont = {0};
+    if (doc->kind == QR_KIND_PRESENTATION) {
+        qr_slide_geom g;
+        qr_slide_geom_init(&g, doc->wide);
+        deck = *doc;
+        if (qr_slide_continue(doc, &g, &cont, &deck.slides, &deck.n_slides, &res->layout) !=
+            QR_OK) {
+            qr_arena_free(&cont);
+            qr_doc_free(doc);
+            qr_stream_free(sd.s);
+            qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
+            return qr_fail(QR_E_NOMEM);
+        }
+        ctx.doc = &deck;
+    }
     /* The font set costs a fontconfig load on first use: only the backends
      * that choose fonts per run get it (html and xlsx leave fonts to the reader). */
     ctx.fonts = format == QR_FORMAT_HTML || format == QR_FORMAT_XLSX ? NULL : qr_fonts_default();
     ctx.warnings = &res->warnings;
     ctx.errors = &res->errors;
+    ctx.layout = &res->layout;
     ctx.png_page = opts && opts->png_page > 0 ? opts->png_page : 1;
     ctx.png_dpi = opts && opts->png_dpi > 0 ? opts->png_dpi : 96;
     ctx.png_contact = opts && opts->png_contact;
@@ -341,16 +418,47 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.page_first = opts && opts->page_first > 0 ? opts->page_first : 0;
     ctx.page_last = opts && opts->page_last >= ctx.page_first ? opts->page_last : 0;
     ctx.epoch = qr_output_epoch();
+    ctx.threads = opts && opts->threads > 0 ? opts->threads : 0;
+    ctx.stats = &res->stats;
     sd.doc = doc;
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
+    size_t *pages = NULL;
+    if (format == QR_FORMAT_DOCX && st == QR_OK && has_toc(doc)) {
+        /* a table of contents shows quire's own page numbers: the PDF
+         * layout's (no PDF is written) */
+        const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
+        pages = calloc(doc->n_blocks, sizeof *pages);
+        if (pdf && pages) {
+            qr_render_ctx lc = ctx;
+            qr_errlist lw = {0}, le = {0}; /* the docx reports the same things itself */
+            lc.warnings = &lw;
+            lc.errors = &le;
+            lc.block_pages_out = pages;
+            lc.layout_only = 1;
+            qr_buf nb = {0};
+            qr_sink ns;
+            qr_sink_init_buf(&ns, &nb);
+            if (pdf->render(&lc, &ns) == QR_OK) ctx.block_pages = pages;
+            qr_buf_free(&nb);
+            qr_errlist_clear(&lw);
+            qr_errlist_clear(&le);
+        }
+    }
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);
+    free(pages);
     if (st != QR_OK && sd.s && qr_stream_why(sd.s)[0])
         qr_errlist_addf(&res->errors, QR_E_SPEC, "", "render it again once it is written whole",
                         "the spec file changed while it was read: %s", qr_stream_why(sd.s));
     qr_stream_free(sd.s);
     if (st == QR_OK && sink->status != QR_OK) st = sink->status;
+    if (st == QR_OK) {
+        qr_contrast_report(doc, &res->layout);
+        missing_glyphs(res);
+    }
     if (st == QR_OK && opts && opts->strict) st = strict_check(res);
+    if (st == QR_OK && opts && opts->strict_layout)
+        st = strict_layout(res, opts->strict_layout & QR_LAYOUT_ALL);
     if (st == QR_E_LIMIT && res->errors.count == 0)
         qr_errlist_addf(&res->errors, QR_E_LIMIT, "", "raise qr_render_opts.max_output",
                         "the output is larger than the limit of %zu bytes", sink->limit);
@@ -358,6 +466,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,
                         qr_status_str(st));
     res->pages = ctx.pages;
+    qr_arena_free(&cont);
     qr_doc_free(doc);
     return st;
 }

@@ -8,11 +8,13 @@ PKGS=(
   libjansson-dev libxml2-dev libzip-dev zlib1g-dev
   libcairo2-dev libpango1.0-dev libharfbuzz-dev libfontconfig-dev libfreetype-dev libfribidi-dev
   libcmocka-dev libpq-dev postgresql-15 libpoppler-glib-dev
+  libcmark-gfm-dev libcmark-gfm-extensions-dev
   fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk
   poppler-utils qpdf libxml2-utils
   python3 python3-docx python3-openpyxl python3-html5lib python3-jsonschema
   libreoffice-writer libreoffice-calc libreoffice-impress
   time valgrind strace
+  locales
 )
 
 missing=()
@@ -27,4 +29,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# A comma-decimal locale for tests/unit/test_locale.c (a host that called
+# setlocale(LC_ALL, "") in German must get the same bytes as under C).
+if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO sed -i 's/^# *\(de_DE.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+  grep -q '^de_DE.UTF-8 UTF-8' /etc/locale.gen || echo 'de_DE.UTF-8 UTF-8' | $SUDO tee -a /etc/locale.gen >/dev/null
+  $SUDO locale-gen >/dev/null
 fi

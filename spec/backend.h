@@ -33,16 +33,26 @@ typedef struct qr_render_ctx {
     const qr_doc *doc;
     struct qr_fonts
         *fonts; /* the font set (qr_fonts_default()); NULL for html and xlsx, which need none */
-    qr_errlist *warnings; /* add warnings here (QR_OK code), e.g. uncovered characters */
-    qr_errlist *errors;   /* add render errors here, with the failing block's path */
-    int png_page;         /* PNG: 1-based page to render */
-    double png_dpi;       /* PNG: resolution */
-    int png_contact;      /* PNG: a contact sheet of the pages instead of one (pdf/contact.c) */
-    int notes;            /* presentations as PDF/PNG: notes pages (pdf/slides.c) */
+    qr_errlist *warnings;   /* add warnings here (QR_OK code), e.g. uncovered characters */
+    qr_errlist *errors;     /* add render errors here, with the failing block's path */
+    qr_layout_list *layout; /* the layout report (spec/report.h): what laying out took */
+    int png_page;           /* PNG: 1-based page to render */
+    double png_dpi;         /* PNG: resolution */
+    int png_contact;        /* PNG: a contact sheet of the pages instead of one (pdf/contact.c) */
+    int notes;              /* presentations as PDF/PNG: notes pages (pdf/slides.c) */
     int page_first, page_last; /* previews as PDF: only these pages (1-based); 0, 0: all */
     int pages;                 /* set by the backend: pages, slides or sheets */
     long long epoch;           /* SOURCE_DATE_EPOCH or the constant: the dates written in outputs */
     const qr_row_source *rows_src; /* xlsx: the rows of streamed sheets, or NULL */
+    int threads;                   /* qr_render_opts.threads: 0 = the CPUs, 1 = none */
+    qr_render_stats *stats;        /* how it ran, for the result */
+    /* documents with a table of contents: the 1-based page on which the PDF
+     * layout starts each of doc->blocks (docx's cached page numbers), or
+     * NULL. The PDF backend fills block_pages_out when it is set (n_blocks
+     * entries) and, with layout_only, stops after paginating. */
+    const size_t *block_pages;
+    size_t *block_pages_out;
+    int layout_only;
 } qr_render_ctx;
 
 typedef struct qr_backend {

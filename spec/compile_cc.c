@@ -191,10 +191,11 @@ int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char
     {
         if (key_known(key, keys)) continue;
         unknown++;
-        if (strcmp(key, "footnote") == 0 || strcmp(key, "footnotes") == 0) {
+        if (strcmp(key, "footnotes") == 0) {
             qr_cc_err_key(cc, key,
-                          "put the note in the text, e.g. in parentheses or a final section",
-                          "footnotes are not supported");
+                          "a footnote is a run: \"runs\": [\"text\", {\"footnote\": \"the "
+                          "note\"}]; \"notes\": \"endnotes\" collects them at the end",
+                          "unknown key \"footnotes\"");
             continue;
         }
         char hint[512];

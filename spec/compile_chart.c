@@ -97,6 +97,16 @@ bad:
     return NULL;
 }
 
+/* The work budget ran out (core/budget.h): one limit error for the spec. */
+static void work_spent(qr_cc *cc)
+{
+    if (cc->work_reported) return;
+    cc->work_reported = 1;
+    qr_cc_limit(cc, "max_work",
+                "the charts need more work than the budget: the limit max_work is %llu units",
+                (unsigned long long)cc->doc->work.limit);
+}
+
 static size_t ref_len(const qr_chart_ref *r)
 {
     return (size_t)(r->row1 - r->row0) + (r->col1 - r->col0) + 1;
@@ -129,6 +139,15 @@ static double *ref_numbers(qr_cc *cc, const qr_chart_ref *r)
         if (c && c->type == QR_CELL_FORMULA && c->v.formula->has_value &&
             c->v.formula->value_type == QR_CELL_NUMBER)
             v[i] = c->v.formula->num, ok = 1;
+        if (ok && !(fabs(v[i]) <= QR_CHART_MAX_VALUE)) {
+            char a1[16];
+            qr_chart_a1(row, col, 0, a1);
+            qr_cc_err(cc,
+                      "chart values are finite numbers within +-1e300, so stacked sums and "
+                      "axis ticks stay finite",
+                      "cell %.60s!%s is out of a chart's range", r->sheet, a1);
+            return NULL;
+        }
         if (!ok) {
             char a1[16];
             qr_chart_a1(row, col, 0, a1);
@@ -171,6 +190,13 @@ static int numbers(qr_cc *cc, json_t *obj, const char *key, int sheet, const dou
     int bad = 0;
     if (sheet && json_is_string(v)) {
         const qr_chart_ref *r = range(cc, json_string_value(v));
+        if (r && ref_len(r) > QR_CHART_MAX_POINTS) {
+            qr_cc_err(cc, "split the data over several charts",
+                      "%zu points; a series holds at most %d", ref_len(r), QR_CHART_MAX_POINTS);
+            r = NULL;
+        }
+        /* a range costs its cells (the chart's points are charged with the chart) */
+        if (r && qr_budget_take(&cc->doc->work, ref_len(r))) r = NULL, work_spent(cc);
         const double *d = r ? ref_numbers(cc, r) : NULL;
         if (d) *out = d, *n = ref_len(r), *ref = r;
         bad = !d;
@@ -191,8 +217,10 @@ static int numbers(qr_cc *cc, json_t *obj, const char *key, int sheet, const dou
         for (size_t i = 0; d && i < k; i++) {
             json_t *e = json_array_get(v, i);
             size_t o2 = qr_cc_push_index(cc, i);
-            if (!qr_cc_number(e, &d[i]) || !isfinite(d[i]) || fabs(d[i]) > 9.99e307) {
-                qr_cc_err(cc, "chart values are finite numbers below 1e308 (Excel's range)",
+            if (!qr_cc_number(e, &d[i]) || !isfinite(d[i]) || fabs(d[i]) > QR_CHART_MAX_VALUE) {
+                qr_cc_err(cc,
+                          "chart values are finite numbers within +-1e300, so stacked sums "
+                          "and axis ticks stay finite",
                           "expected a finite number, got %s",
                           json_is_number(e) ? "a number out of range" : qr_cc_type_name(e));
                 bad = 1;
@@ -383,6 +411,11 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     ch->path = qr_cc_path(cc);
     ch->alt = "";
     int sheet = where == QR_CC_CHART_SHEET;
+    if (++cc->n_charts == QR_CHART_MAX_CHARTS + 1)
+        qr_cc_err(cc, "split the spec: render the charts in several files",
+                  "more than %d charts; a spec holds at most %d", QR_CHART_MAX_CHARTS,
+                  QR_CHART_MAX_CHARTS);
+    if (cc->n_charts > QR_CHART_MAX_CHARTS) return -1;
     if (!json_is_object(v)) {
         qr_cc_err(cc,
                   "a chart is {\"chart\": \"column\", \"categories\": [...], \"series\": [...]}",
@@ -546,6 +579,11 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
             sbad = 1;
         }
         ch->n_points = want;
+        /* each point is laid out and drawn: the work budget pays for it */
+        uint64_t pts = 0;
+        for (size_t i = 0; i < n; i++)
+            pts += ss[i].n;
+        if (qr_budget_take(&cc->doc->work, pts * QR_WORK_CHART_POINT)) work_spent(cc), sbad = 1;
     }
     qr_cc_pop(cc, o);
     if (!sbad && !cats && ch->type != QR_CHART_SCATTER) {

@@ -10,7 +10,9 @@
 #include <strings.h>
 
 #include "compile_int.h"
+#include "markdown.h"
 #include "schema.h"
+#include "words.h"
 
 /* The keys of every object here are those of the schema table (schema_table.c). */
 
@@ -403,6 +405,55 @@ static void type_list(char *buf, size_t size)
         n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", qr_schema_blocks[i].name);
 }
 
+/* An id: a letter, then letters, digits, '-', '_', '.', ':'; 64 bytes at most. */
+static int id_ok(const char *s, size_t n)
+{
+    if (n == 0 || n > 64 || !isalpha((unsigned char)s[0])) return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("-_.:", s[i])) return 0;
+    return 1;
+}
+
+/* A block's "caption": numbered per kind ("Figure 2"), the label and its
+ * separator a bold first run before the spec's runs. */
+static int caption(qr_cc *cc, json_t *v, qr_block *b)
+{
+    qr_text cap;
+    int r = qr_cc_text_or_runs(cc, v, "caption", &cap);
+    if (r <= 0) return r;
+    qr_caption_kind kind = b->type == QR_BLOCK_TABLE  ? QR_CAPTION_TABLE
+                           : b->type == QR_BLOCK_CODE ? QR_CAPTION_LISTING
+                                                      : QR_CAPTION_FIGURE;
+    qr_word_id word = kind == QR_CAPTION_TABLE     ? QR_WORD_TABLE
+                      : kind == QR_CAPTION_LISTING ? QR_WORD_LISTING
+                                                   : QR_WORD_FIGURE;
+    unsigned no = ++cc->n_captions[kind];
+    char label[96];
+    size_t n = qr_word_numbered(cc->doc->lang, word, no, label, sizeof label);
+    const char *sep = qr_word_caption_sep(cc->doc->lang);
+    size_t sn = strlen(sep);
+    memcpy(label + n, sep, sn + 1);
+    qr_run *runs = qr_arena_array(cc->a, cap.n + 1, sizeof *runs);
+    const char *text = qr_cc_strndup(cc, label, n + sn);
+    if (!runs || !text) return qr_cc_oom(cc), -1;
+    memset(runs, 0, sizeof *runs);
+    runs[0].text = text;
+    runs[0].len = n + sn;
+    runs[0].bold = 1;
+    if (cap.n) memcpy(runs + 1, cap.runs, cap.n * sizeof *runs);
+    /* refs and "#id" links inside the caption point at the copies */
+    for (size_t i = 0; i < cc->n_fixes; i++)
+        for (size_t k = 0; k < cap.n; k++)
+            if (cc->fixes[i].run == &cap.runs[k]) cc->fixes[i].run = &runs[k + 1];
+    b->caption = cap;
+    b->caption.runs = runs;
+    b->caption.n = cap.n + 1;
+    b->caption_kind = kind;
+    b->caption_no = no;
+    b->label_len = n;
+    return 1;
+}
+
 /* One element of "blocks" (current path /blocks/N). */
 static int block(qr_cc *cc, json_t *v, qr_block *b)
 {
@@ -429,6 +480,12 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     }
     const char *tn = json_string_value(type);
     int t = qr_schema_block(tn);
+    if (t == qr_schema_block_markdown) {
+        /* expanded by qr_cc_document; anywhere else it has no place */
+        qr_cc_err_key(cc, "type", "a markdown block stands in a document's \"blocks\"",
+                      "a markdown block cannot stand here");
+        return -1;
+    }
     if (t < 0) {
         char hint[96];
         const char *block_types[QR_SCHEMA_MAX_KEYS + 1];
@@ -439,7 +496,7 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         if (!s)
             snprintf(hint, sizeof hint, "%s",
                      strncmp(tn, "footnote", 8) == 0
-                         ? "footnotes are not supported: put the note in the text"
+                         ? "a footnote is a run: \"runs\": [\"text\", {\"footnote\": \"the note\"}]"
                          : "use one of the valid types");
         qr_cc_err_key(cc, "type", hint, "unknown block type \"%.40s\"; valid types are %s", tn,
                       types);
@@ -447,10 +504,27 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     }
     b->type = (qr_block_type)t;
     int bad = 0, unk;
+    const char *id = NULL;
+    size_t id_len = 0;
+    int ir = qr_cc_get_string(cc, v, "id", 0, &id, &id_len);
+    if (ir < 0) bad = 1;
+    if (ir == 1) {
+        if (!id_ok(id, id_len)) {
+            qr_cc_err_key(cc, "id",
+                          "an id starts with a letter, then letters, digits, - _ . or :, at most "
+                          "64 (\"methods\", \"fig-2\")",
+                          "\"%.40s\" is not an id", id);
+            bad = 1;
+        } else {
+            b->id = id;
+        }
+    }
     switch (b->type) {
     case QR_BLOCK_HEADING: {
         bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_HEADING, "a heading block")) > 0;
+        cc->in_heading = 1;
         bad |= qr_cc_text(cc, v, !unk, &b->u.heading.text) < 0;
+        cc->in_heading = 0;
         int level = cc->kind == QR_KIND_HTML ? 2 : 1;
         bad |= qr_cc_get_int(cc, v, "level", 1, 6, &level) < 0;
         b->u.heading.level = level;
@@ -504,7 +578,74 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     case QR_BLOCK_CHART:
         bad |= qr_cc_chart(cc, v, QR_CC_CHART_BLOCK, &b->u.chart) < 0;
         break;
+    case QR_BLOCK_QUOTE: {
+        bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_QUOTE, "a quote block")) > 0;
+        bad |= qr_cc_text(cc, v, !unk, &b->u.quote.text) < 0;
+        const char *s = NULL;
+        size_t n = 0;
+        if (qr_cc_get_string(cc, v, "attribution", 0, &s, &n) < 0) bad = 1;
+        b->u.quote.attribution = qr_cc_plain_at(cc, "attribution", s, n);
+        break;
     }
+    case QR_BLOCK_CALLOUT: {
+        bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_CALLOUT, "a callout block")) > 0;
+        bad |= qr_cc_text(cc, v, !unk, &b->u.callout.text) < 0;
+        static const char *const tones[] = {"note", "tip", "warning", "important", NULL};
+        const char *tone = NULL;
+        int tr = qr_cc_get_string(cc, v, "tone", 0, &tone, NULL);
+        b->u.callout.tone = QR_TONE_NOTE;
+        if (tr < 0) bad = 1;
+        if (tr == 1) {
+            int found = -1;
+            for (int i = 0; tones[i]; i++)
+                if (strcmp(tone, tones[i]) == 0) found = i;
+            if (found < 0) {
+                char hint[96];
+                const char *sg = qr_suggest(tone, tones);
+                if (sg)
+                    snprintf(hint, sizeof hint, "did you mean \"%s\"?", sg);
+                else
+                    snprintf(hint, sizeof hint, "use note, tip, warning or important");
+                qr_cc_err_key(cc, "tone", hint,
+                              "unknown tone \"%.40s\"; the tones are note, tip, warning, important",
+                              tone);
+                bad = 1;
+            } else {
+                b->u.callout.tone = (qr_tone)found;
+            }
+        }
+        const char *s = NULL;
+        size_t n = 0;
+        if (qr_cc_get_string(cc, v, "title", 0, &s, &n) < 0) bad = 1;
+        if (!s) {
+            s = qr_word(cc->doc->lang, (qr_word_id)(QR_WORD_NOTE + (int)b->u.callout.tone));
+            n = strlen(s);
+        }
+        b->u.callout.title = qr_cc_plain_at(cc, "title", s, n);
+        break;
+    }
+    case QR_BLOCK_RULE:
+        bad |= qr_cc_check_obj(cc, v, QR_SO_RULE, "a rule block") > 0;
+        break;
+    case QR_BLOCK_TOC: {
+        bad |= qr_cc_check_obj(cc, v, QR_SO_TOC, "a toc block") > 0;
+        int levels = 3;
+        bad |= qr_cc_get_int(cc, v, "levels", 1, 6, &levels) < 0;
+        b->u.toc.levels = levels;
+        const char *s = NULL;
+        size_t n = 0;
+        if (qr_cc_get_string(cc, v, "title", 0, &s, &n) < 0) bad = 1;
+        if (!s) {
+            s = qr_word(cc->doc->lang, QR_WORD_CONTENTS);
+            n = strlen(s);
+        }
+        b->u.toc.title = qr_cc_plain_at(cc, "title", s, n);
+        break;
+    }
+    }
+    if (b->type == QR_BLOCK_TABLE || b->type == QR_BLOCK_IMAGE || b->type == QR_BLOCK_CHART ||
+        b->type == QR_BLOCK_CODE)
+        bad |= caption(cc, v, b) < 0;
     return bad ? -1 : 0;
 }
 
@@ -552,7 +693,9 @@ static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t 
                 b->type = QR_BLOCK_HEADING;
                 b->path = qr_cc_path(cc);
                 b->u.heading.level = 1;
+                cc->in_heading = 1;
                 qr_cc_text_plain(cc, h, &b->u.heading.text);
+                cc->in_heading = 0;
             }
             qr_cc_pop(cc, o3);
         }
@@ -580,6 +723,147 @@ static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t 
         qr_cc_pop(cc, o2);
     }
     qr_cc_pop(cc, o);
+}
+
+/* ---- ids, "#id" links and refs ---------------------------------------------------- */
+
+static const qr_block *sort_blocks; /* qsort has no context argument */
+
+static int by_id(const void *a, const void *b)
+{
+    const qr_block *x = &sort_blocks[*(const size_t *)a], *y = &sort_blocks[*(const size_t *)b];
+    int c = strcmp(x->id, y->id);
+    if (c) return c;
+    return x < y ? -1 : x > y;
+}
+
+/* The label a ref prints for block b: "Figure 2", "Section 3.1" (numbered
+ * headings) or the heading's text. NULL: the block has none. */
+static const char *ref_label(qr_cc *cc, const qr_block *b, int numbered, size_t *len)
+{
+    if (b->caption.n) {
+        *len = b->label_len;
+        return b->caption.runs[0].text;
+    }
+    if (b->type != QR_BLOCK_HEADING) return NULL;
+    const qr_text *t = &b->u.heading.text;
+    if (numbered && t->n) {
+        /* the number run heading_numbers.c put first: "3.1 " */
+        char buf[128];
+        size_t nl = t->runs[0].len;
+        while (nl && t->runs[0].text[nl - 1] == ' ')
+            nl--;
+        int k = snprintf(buf, sizeof buf, "%s %.*s", qr_word(cc->doc->lang, QR_WORD_SECTION),
+                         (int)nl, t->runs[0].text);
+        if (k < 0) return NULL;
+        *len = (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1;
+        return qr_cc_strndup(cc, buf, *len);
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (!t->runs[i].note) total += t->runs[i].len;
+    char *s = qr_arena_alloc(cc->a, total + 1);
+    if (!s) return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (!t->runs[i].note) {
+            memcpy(s + o, t->runs[i].text, t->runs[i].len);
+            o += t->runs[i].len;
+        }
+    s[o] = '\0';
+    *len = o;
+    return s;
+}
+
+/* Duplicate ids are errors; every "#id" link and ref must name a block's id
+ * (did you mean the nearest); a ref takes its target's label as its text. */
+static void resolve_ids(qr_cc *cc, const qr_block *bs, size_t n, int numbered)
+{
+    size_t n_ids = 0;
+    for (size_t i = 0; i < n; i++)
+        n_ids += bs[i].id != NULL;
+    size_t *ix = n_ids ? malloc(n_ids * sizeof *ix) : NULL;
+    const char **names = malloc((n_ids + 1) * sizeof *names);
+    if ((n_ids && !ix) || !names) {
+        free(ix);
+        free(names);
+        qr_cc_oom(cc);
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bs[i].id) ix[k++] = i;
+    sort_blocks = bs;
+    if (n_ids) qsort(ix, n_ids, sizeof *ix, by_id);
+    for (size_t i = 0; i < n_ids; i++) {
+        names[i] = bs[ix[i]].id;
+        if (i && strcmp(bs[ix[i]].id, bs[ix[i - 1]].id) == 0) {
+            char hint[160];
+            snprintf(hint, sizeof hint, "give each block its own id; %.80s has it first",
+                     bs[ix[i - 1]].path);
+            char *save = cc->path, tmp[600];
+            size_t save_len = cc->plen;
+            snprintf(tmp, sizeof tmp, "%s/id", bs[ix[i]].path);
+            cc->path = tmp; /* report at the later block's "id" */
+            cc->plen = strlen(tmp);
+            qr_cc_err(cc, hint, "duplicate id \"%.40s\"", bs[ix[i]].id);
+            cc->path = save;
+            cc->plen = save_len;
+        }
+    }
+    names[n_ids] = NULL;
+    for (size_t f = 0; f < cc->n_fixes; f++) {
+        qr_cc_fix *fx = &cc->fixes[f];
+        const qr_block *target = NULL;
+        size_t lo = 0, hi = n_ids;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            int c = strcmp(bs[ix[mid]].id, fx->id);
+            if (c == 0) {
+                target = &bs[ix[mid]];
+                break;
+            }
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        char *save = cc->path;
+        size_t save_len = cc->plen;
+        cc->path = (char *)fx->path;
+        cc->plen = strlen(fx->path);
+        if (!target) {
+            char hint[160];
+            const char *s = qr_suggest(fx->id, names);
+            if (s)
+                snprintf(hint, sizeof hint, "did you mean \"%s%.64s\"?", fx->ref ? "" : "#", s);
+            else if (n_ids)
+                snprintf(hint, sizeof hint, "give the target block \"id\": \"%.40s\"", fx->id);
+            else
+                snprintf(hint, sizeof hint,
+                         "give the target block \"id\": \"%.40s\" (no block has an id yet)",
+                         fx->id);
+            qr_cc_err(cc, hint, "no block has the id \"%.40s\"", fx->id);
+        } else if (fx->ref) {
+            size_t len = 0;
+            const char *label = ref_label(cc, target, numbered, &len);
+            if (!label || !len) {
+                char hint[200];
+                snprintf(hint, sizeof hint,
+                         "give %.40s a caption (or make it a heading), or link to it: "
+                         "{\"text\": \"...\", \"link\": \"#%.40s\"}",
+                         target->path, fx->id);
+                qr_cc_err(cc, hint, "the block \"%.40s\" has no label to print", fx->id);
+            } else {
+                fx->run->text = label;
+                fx->run->len = len;
+            }
+        }
+        cc->path = save;
+        cc->plen = save_len;
+    }
+    free(ix);
+    free(names);
 }
 
 /* ---- the document --------------------------------------------------------------- */
@@ -619,10 +903,40 @@ void qr_cc_document(qr_cc *cc, json_t *root)
     }
     size_t n_sec = sections ? section_blocks(sections) : 0;
     size_t n_blk = blocks ? json_array_size(blocks) : 0;
-    if (!qr_cc_check_blocks(cc, n_sec + n_blk, "blocks")) return;
-    qr_block *bs = n_sec + n_blk ? qr_arena_array(cc->a, n_sec + n_blk, sizeof *bs) : NULL;
-    if (n_sec + n_blk && !bs) {
-        qr_cc_oom(cc);
+    /* Markdown blocks first become the blocks they stand for (markdown.h):
+     * md[i] and mloc[i] for blocks[i], counted before allocation. */
+    json_t **md = NULL;
+    qr_md_loc **mloc = NULL;
+    size_t n_gen = n_blk;
+    for (size_t i = 0; i < n_blk; i++) {
+        json_t *v = json_array_get(blocks, i), *t = json_object_get(v, "type");
+        if (!json_is_string(t) || strcmp(json_string_value(t), "markdown") != 0) continue;
+        if (!md) {
+            md = calloc(n_blk, sizeof *md);
+            mloc = calloc(n_blk, sizeof *mloc);
+            if (!md || !mloc) {
+                free(md);
+                free(mloc);
+                qr_cc_oom(cc);
+                return;
+            }
+        }
+        size_t o = qr_cc_push_key(cc, "blocks"), o2 = qr_cc_push_index(cc, i);
+        qr_cc_markdown(cc, v, &md[i], &mloc[i]);
+        qr_cc_pop(cc, o2);
+        qr_cc_pop(cc, o);
+        n_gen = n_gen - 1 + (md[i] ? json_array_size(md[i]) : 0);
+    }
+    qr_block *bs = NULL;
+    if (qr_cc_check_blocks(cc, n_sec + n_gen, "blocks")) {
+        bs = n_sec + n_gen ? qr_arena_array(cc->a, n_sec + n_gen, sizeof *bs) : NULL;
+        if (n_sec + n_gen && !bs) qr_cc_oom(cc);
+    }
+    if (n_sec + n_gen && !bs) {
+        for (size_t i = 0; md && i < n_blk; i++)
+            json_decref(md[i]), free(mloc[i]);
+        free(md);
+        free(mloc);
         return;
     }
     size_t k = 0;
@@ -631,14 +945,42 @@ void qr_cc_document(qr_cc *cc, json_t *root)
         size_t o = qr_cc_push_key(cc, "blocks");
         for (size_t i = 0; i < n_blk; i++) {
             size_t o2 = qr_cc_push_index(cc, i);
-            block(cc, json_array_get(blocks, i), &bs[k++]);
+            json_t *v = json_array_get(blocks, i);
+            if (md && md[i]) {
+                /* compiled in its place; errors name its text and line */
+                size_t o3 = qr_cc_push_key(cc, "text");
+                const char *text_path = qr_cc_path(cc);
+                qr_cc_pop(cc, o3);
+                for (size_t j = 0; j < json_array_size(md[i]); j++) {
+                    size_t e0 = cc->errs->count, w0 = cc->warns ? cc->warns->count : 0;
+                    block(cc, json_array_get(md[i], j), &bs[k++]);
+                    qr_cc_markdown_adopt(cc, e0, w0, text_path, mloc[i][j]);
+                }
+                json_decref(md[i]);
+                free(mloc[i]);
+            } else if (!md || !json_is_string(json_object_get(v, "type")) ||
+                       strcmp(json_string_value(json_object_get(v, "type")), "markdown") != 0) {
+                block(cc, v, &bs[k++]);
+            }
             qr_cc_pop(cc, o2);
         }
         qr_cc_pop(cc, o);
     }
+    free(md);
+    free(mloc);
     doc->blocks = bs;
     doc->n_blocks = k;
     int numbered = 0;
     if (qr_cc_get_bool(cc, root, "numbered_headings", &numbered) == 1 && numbered)
         qr_cc_number_headings(cc, bs, k);
+    const char *notes = NULL;
+    if (qr_cc_get_string(cc, root, "notes", 0, &notes, NULL) == 1) {
+        if (strcmp(notes, "endnotes") == 0)
+            doc->endnotes = 1;
+        else if (strcmp(notes, "footnotes") != 0)
+            qr_cc_err_key(cc, "notes", "use \"footnotes\" (at the page foot) or \"endnotes\"",
+                          "unknown notes placement \"%.40s\"", notes);
+    }
+    doc->n_notes = cc->n_notes;
+    resolve_ids(cc, bs, k, numbered);
 }

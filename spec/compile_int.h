@@ -29,6 +29,15 @@
 typedef struct qr_cc_stream qr_cc_stream;
 struct qr_jp_hook; /* json_parse.h */
 
+/* A run waiting for its target's id: a "#id" link or a ref (compile_text.c
+ * records it, qr_cc_resolve_ids checks it and gives a ref its label). */
+typedef struct qr_cc_fix {
+    qr_run *run;
+    const char *id;
+    const char *path; /* the member's: ".../runs/2/link" or ".../runs/2/ref" */
+    int ref;
+} qr_cc_fix;
+
 typedef struct qr_cc {
     qr_doc *doc;
     qr_arena *a; /* &doc->arena */
@@ -52,6 +61,7 @@ typedef struct qr_cc {
 
     qr_errlist *warns; /* likely mistakes (compile_warn.c), or NULL */
     size_t n_warnings; /* reported (recorded or not) */
+    int in_heading;    /* compiling a heading's text: "1. Parties" is its own numbering */
 
     char *pool; /* string pool chunk: strings packed without alignment */
     size_t pool_left;
@@ -59,7 +69,16 @@ typedef struct qr_cc {
     qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
     int allow_external;   /* the workbook's "allow_external"; -1: not known yet (a streamed row) */
     int policy_later;     /* a streamed row's formula broke the policy: the tree path decides */
+    size_t n_charts;      /* charts so far (QR_CHART_MAX_CHARTS) */
+    int work_reported;    /* the work budget's limit error was reported */
 
+    /* documents (issue 32): footnotes so far, inside a note, runs waiting
+     * for ids, captions so far per qr_caption_kind */
+    unsigned n_notes;
+    int in_note;
+    qr_cc_fix *fixes;
+    size_t n_fixes, cap_fixes;
+    unsigned n_captions[4];
 } qr_cc;
 
 /* ---- compile_cc.c: paths, errors, keys, typed getters -------------------- */
@@ -96,8 +115,8 @@ void qr_cc_oom(qr_cc *cc);
 const char *qr_cc_type_name(const json_t *v);
 
 /** Report every key of obj not in keys (NULL-terminated) as `unknown key
- *  "k"` at its own path, with a did-you-mean hint; "footnote(s)" get
- *  "footnotes are not supported". what names the object for the hint
+ *  "k"` at its own path, with a did-you-mean hint; "footnotes" gets
+ *  the hint that a footnote is a run. what names the object for the hint
  *  ("a paragraph block"). Returns the number of unknown keys. */
 int qr_cc_check_keys(qr_cc *cc, json_t *obj, const char *const *keys, const char *what);
 /** qr_cc_check_keys with the keys of object id of the schema table (schema.h). */
@@ -162,6 +181,9 @@ int qr_cc_text(qr_cc *cc, json_t *obj, int required, qr_text *out);
 /** A plain string already read from member key of the current object (s,
  *  n bytes; NULL or n == 0: empty) as a one-run text at the member's path. */
 qr_text qr_cc_plain_at(qr_cc *cc, const char *key, const char *s, size_t n);
+/** A string or an array of runs at member key of obj (a caption) into
+ *  *out. Returns 1 when present and valid, 0 when absent, -1 when wrong. */
+int qr_cc_text_or_runs(qr_cc *cc, json_t *obj, const char *key, qr_text *out);
 /** A plain string as a one-run text (the current path is the string's). */
 int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out);
 /** List items or bullets (an array at the current path); depth is the level
@@ -200,6 +222,23 @@ int qr_cc_image_fields(qr_cc *cc, json_t *v, qr_image *img, int unk);
 /** Read the header of PNG or JPEG bytes. Returns 0 and fills type, width,
  *  height and dpi, or -1 with *why set to a constant reason. */
 int qr_image_probe(const unsigned char *p, size_t n, qr_image *img, const char **why);
+
+/* ---- compile_markdown.c: Markdown blocks and slide bodies ------------------ */
+
+struct qr_md_loc; /* markdown.h */
+/** The blocks of the markdown block v (the current path is the block's), as
+ *  a new JSON array in *out with their Markdown locations in *locs (caller
+ *  frees both). Returns 0, or -1 (reported). */
+int qr_cc_markdown(qr_cc *cc, json_t *v, json_t **out, struct qr_md_loc **locs);
+/** After compiling a generated block: errors from e0 on move to path (the
+ *  Markdown text) with the location; warnings from w0 on are dropped. */
+void qr_cc_markdown_adopt(qr_cc *cc, size_t e0, size_t w0, const char *path, struct qr_md_loc at);
+/** A slide object v with "markdown" (the current path is the slide's): a
+ *  new copy with bullets, table and image in its place; NULL when reported. */
+json_t *qr_cc_md_slide(qr_cc *cc, json_t *v);
+/** After compiling that copy: its errors from e0 on name the slide's
+ *  "markdown"; warnings from w0 on are dropped. */
+void qr_cc_md_slide_done(qr_cc *cc, size_t e0, size_t w0, const char *slide_path);
 
 /* ---- compile_doc.c / compile_deck.c / compile_sheet.c -------------------- */
 

@@ -1,7 +1,11 @@
 /* compile_text.c: text values ("text" or "runs"), run flags, links and list
- * items (lists and slide bullets). Text is literal: nothing here interprets
+ * items (lists and slide bullets); footnote runs (numbered here, in
+ * document order), "#id" links and refs (resolved by compile_doc.c once
+ * every block's id is known). Text is literal: nothing here interprets
  * markup (text that looks like markdown gets a warning, compile_warn.c). Empty runs are dropped, so
  * an empty text has n == 0. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compile_int.h"
@@ -53,6 +57,96 @@ int qr_cc_text_plain(qr_cc *cc, json_t *s, qr_text *out)
     return 1;
 }
 
+/* "#RRGGBB" at member key of v into *out (QR_RGB_SET | rgb). 1 when set,
+ * 0 when absent, -1 when wrong (reported). */
+static int color_key(qr_cc *cc, json_t *v, const char *key, uint32_t *out)
+{
+    const char *s = NULL;
+    size_t n = 0;
+    int r = qr_cc_get_string(cc, v, key, 0, &s, &n);
+    if (r != 1) return r;
+    int ok = n == 7 && s[0] == '#';
+    uint32_t rgb = 0;
+    for (size_t i = 1; ok && i < 7; i++) {
+        char ch = s[i];
+        int d = ch >= '0' && ch <= '9'   ? ch - '0'
+                : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                         : -1;
+        if (d < 0) ok = 0;
+        rgb = rgb << 4 | (uint32_t)(d < 0 ? 0 : d);
+    }
+    if (!ok) {
+        qr_cc_err_key(cc, key, "write the colour as \"#RRGGBB\", e.g. \"#B91C1C\"",
+                      "\"%.40s\" is not a colour", s);
+        return -1;
+    }
+    *out = QR_RGB_SET | rgb;
+    return 1;
+}
+
+static int runs_array(qr_cc *cc, json_t *runs, qr_text *out);
+
+/* A footnote's value (the current path is its): a string or runs. */
+static int note_text(qr_cc *cc, json_t *v, qr_run *r)
+{
+    if (cc->in_note) {
+        qr_cc_err(cc, "put the second note's text in the first, or give it its own reference",
+                  "a footnote cannot hold a footnote");
+        return -1;
+    }
+    qr_text *t = qr_arena_alloc(cc->a, sizeof *t);
+    if (!t) return qr_cc_oom(cc), -1;
+    int res;
+    cc->in_note = 1;
+    if (json_is_string(v)) {
+        res = qr_cc_text_plain(cc, v, t) < 0 ? -1 : 0;
+    } else if (json_is_array(v)) {
+        res = runs_array(cc, v, t);
+    } else {
+        qr_cc_err(cc, "a footnote is a string or an array of runs",
+                  "expected a string or an array of runs, got %s", qr_cc_type_name(v));
+        res = -1;
+    }
+    cc->in_note = 0;
+    if (res < 0) return -1;
+    if (t->n == 0) {
+        qr_cc_err(cc, "write the note's text, or remove the footnote", "the footnote is empty");
+        return -1;
+    }
+    char num[16];
+    int k = snprintf(num, sizeof num, "%u", ++cc->n_notes);
+    r->text = qr_cc_strndup(cc, num, (size_t)k);
+    if (!r->text) return qr_cc_oom(cc), -1;
+    r->len = (size_t)k;
+    r->note = t;
+    r->note_no = cc->n_notes;
+    r->sup = 1;
+    r->sub = 0;
+    return 0;
+}
+
+/* Remember a "#id" link or a ref for qr_cc_resolve_ids (key: "link" or "ref"). */
+static int want_id(qr_cc *cc, qr_run *r, const char *id, const char *key)
+{
+    if (cc->n_fixes == cc->cap_fixes) {
+        size_t cap = cc->cap_fixes ? cc->cap_fixes * 2 : 16;
+        qr_cc_fix *p = realloc(cc->fixes, cap * sizeof *p);
+        if (!p) return qr_cc_oom(cc), -1;
+        cc->fixes = p;
+        cc->cap_fixes = cap;
+    }
+    size_t o = qr_cc_push_key(cc, key);
+    qr_cc_fix *f = &cc->fixes[cc->n_fixes++];
+    f->run = r;
+    f->id = id;
+    f->path = qr_cc_path(cc);
+    f->ref = key[0] == 'r';
+    qr_cc_pop(cc, o);
+    r->anchor = id;
+    return 0;
+}
+
 /* One element of "runs" (the current path is the element's). */
 static int run(qr_cc *cc, json_t *v, qr_run *r)
 {
@@ -68,50 +162,142 @@ static int run(qr_cc *cc, json_t *v, qr_run *r)
     }
     int unk = qr_cc_check_obj(cc, v, QR_SO_RUN, "a run");
     int bad = unk > 0;
+    json_t *fn = json_object_get(v, "footnote");
+    json_t *ref = json_object_get(v, "ref");
+    if (fn && ref) {
+        qr_cc_err(cc, "a run is a footnote or a ref, not both", "both \"footnote\" and \"ref\"");
+        bad = 1;
+    }
     const char *t = NULL;
     size_t n = 0;
-    if (qr_cc_get_string(cc, v, "text", !unk, &t, &n) != 1) bad = 1;
-    r->text = t;
-    r->len = n;
+    if ((fn || ref) && json_object_get(v, "text")) {
+        qr_cc_err_key(cc, "text",
+                      fn ? "the footnote's run shows its number: put the text in a run before it"
+                         : "a ref prints its target's label: put other text in its own run",
+                      "a %s run takes no \"text\"", fn ? "footnote" : "ref");
+        bad = 1;
+    } else if (!fn && !ref) {
+        if (qr_cc_get_string(cc, v, "text", !unk, &t, &n) != 1) bad = 1;
+        r->text = t;
+        r->len = n;
+    } else {
+        r->text = "";
+    }
     if (t && !json_is_true(json_object_get(v, "code"))) {
         size_t o = qr_cc_push_key(cc, "text");
         qr_cc_warn_markdown(cc, t, n);
         qr_cc_pop(cc, o);
     }
-    int b;
-    if (qr_cc_get_bool(cc, v, "bold", &b) == 1)
-        r->bold = b != 0;
-    else if (json_object_get(v, "bold"))
+    static const char *const flags[] = {"bold", "italic", "underline", "strike",
+                                        "code", "sup",    "sub"};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        int b;
+        int got = qr_cc_get_bool(cc, v, flags[i], &b);
+        if (got < 0) bad = 1;
+        if (got != 1) continue;
+        switch (i) {
+        case 0:
+            r->bold = b != 0;
+            break;
+        case 1:
+            r->italic = b != 0;
+            break;
+        case 2:
+            r->underline = b != 0;
+            break;
+        case 3:
+            r->strike = b != 0;
+            break;
+        case 4:
+            r->code = b != 0;
+            break;
+        case 5:
+            r->sup = b != 0;
+            break;
+        default:
+            r->sub = b != 0;
+            break;
+        }
+    }
+    if (r->sup && r->sub) {
+        qr_cc_err_key(cc, "sub", "pick one of \"sup\" and \"sub\"",
+                      "a run cannot be both superscript and subscript");
         bad = 1;
-    if (qr_cc_get_bool(cc, v, "italic", &b) == 1)
-        r->italic = b != 0;
-    else if (json_object_get(v, "italic"))
-        bad = 1;
-    if (qr_cc_get_bool(cc, v, "underline", &b) == 1)
-        r->underline = b != 0;
-    else if (json_object_get(v, "underline"))
-        bad = 1;
-    if (qr_cc_get_bool(cc, v, "strike", &b) == 1)
-        r->strike = b != 0;
-    else if (json_object_get(v, "strike"))
-        bad = 1;
-    if (qr_cc_get_bool(cc, v, "code", &b) == 1)
-        r->code = b != 0;
-    else if (json_object_get(v, "code"))
-        bad = 1;
+    }
+    if (color_key(cc, v, "color", &r->color) < 0) bad = 1;
+    if (color_key(cc, v, "highlight", &r->highlight) < 0) bad = 1;
     const char *link = NULL;
     int lr = qr_cc_get_string(cc, v, "link", 0, &link, NULL);
     if (lr < 0) bad = 1;
-    if (lr == 1) {
+    if (lr == 1 && (fn || ref)) {
+        qr_cc_err_key(cc, "link", "a footnote or ref links by itself; put the link on another run",
+                      "a %s run takes no \"link\"", fn ? "footnote" : "ref");
+        bad = 1;
+    } else if (lr == 1 && link[0] == '#') {
+        if (!link[1]) {
+            qr_cc_err_key(cc, "link", "name a block's id: \"#methods\"", "\"#\" names no block");
+            bad = 1;
+        } else if (want_id(cc, r, link + 1, "link") < 0) {
+            bad = 1;
+        }
+    } else if (lr == 1) {
         if (!qr_link_ok(link)) {
-            qr_cc_err_key(cc, "link", "links must start with https:, http: or mailto:",
+            qr_cc_err_key(cc, "link", "links must start with https:, http:, mailto: or #",
                           "link \"%.80s\" is not allowed", link);
             bad = 1;
         } else {
             r->link = link;
         }
     }
+    if (ref) {
+        const char *id = NULL;
+        if (qr_cc_get_string(cc, v, "ref", 0, &id, NULL) != 1)
+            bad = 1;
+        else if (want_id(cc, r, id, "ref") < 0)
+            bad = 1;
+    }
+    if (fn) {
+        size_t o = qr_cc_push_key(cc, "footnote");
+        if (note_text(cc, fn, r) < 0) bad = 1;
+        qr_cc_pop(cc, o);
+    }
     return bad ? -1 : 0;
+}
+
+/* An array of runs (the current path is the array's) into *out; empty runs
+ * are dropped (footnote and ref runs are kept). Returns 0 or -1. */
+static int runs_array(qr_cc *cc, json_t *runs, qr_text *out)
+{
+    memset(out, 0, sizeof *out);
+    out->path = qr_cc_path(cc);
+    if (!json_is_array(runs)) {
+        qr_cc_err(cc, "runs is an array like [\"plain \", {\"text\": \"bold\", \"bold\": true}]",
+                  "expected an array of runs, got %s", qr_cc_type_name(runs));
+        return -1;
+    }
+    size_t n = json_array_size(runs), k = 0;
+    qr_run *rs = n ? qr_arena_array(cc->a, n, sizeof *rs) : NULL;
+    if (n && !rs) {
+        qr_cc_oom(cc);
+        return -1;
+    }
+    int result = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t o = qr_cc_push_index(cc, i);
+        memset(&rs[k], 0, sizeof rs[k]);
+        size_t before = cc->n_fixes;
+        if (run(cc, json_array_get(runs, i), &rs[k]) < 0) {
+            result = -1;
+        } else if (rs[k].len || rs[k].anchor) {
+            k++;
+        } else {
+            cc->n_fixes = before; /* an empty run linking "#id": nothing to resolve */
+        }
+        qr_cc_pop(cc, o);
+    }
+    out->runs = rs;
+    out->n = k;
+    return result;
 }
 
 int qr_cc_text(qr_cc *cc, json_t *obj, int required, qr_text *out)
@@ -140,34 +326,31 @@ int qr_cc_text(qr_cc *cc, json_t *obj, int required, qr_text *out)
         return r;
     }
     size_t old = qr_cc_push_key(cc, "runs");
-    out->path = qr_cc_path(cc);
-    int result = 1;
-    if (!json_is_array(runs)) {
-        qr_cc_err(cc, "runs is an array like [\"plain \", {\"text\": \"bold\", \"bold\": true}]",
-                  "expected an array of runs, got %s", qr_cc_type_name(runs));
-        result = -1;
-    } else {
-        size_t n = json_array_size(runs), k = 0;
-        qr_run *rs = n ? qr_arena_array(cc->a, n, sizeof *rs) : NULL;
-        if (n && !rs) {
-            qr_cc_oom(cc);
-            result = -1;
-        } else {
-            for (size_t i = 0; i < n; i++) {
-                size_t o = qr_cc_push_index(cc, i);
-                memset(&rs[k], 0, sizeof rs[k]);
-                if (run(cc, json_array_get(runs, i), &rs[k]) < 0)
-                    result = -1;
-                else if (rs[k].len)
-                    k++;
-                qr_cc_pop(cc, o);
-            }
-            out->runs = rs;
-            out->n = k;
-        }
-    }
+    int result = runs_array(cc, runs, out) < 0 ? -1 : 1;
     qr_cc_pop(cc, old);
     return result;
+}
+
+/* A "caption" value (string or runs) at member key of obj into *out.
+ * Returns 1 when present and valid, 0 when absent, -1 when wrong. */
+int qr_cc_text_or_runs(qr_cc *cc, json_t *obj, const char *key, qr_text *out)
+{
+    memset(out, 0, sizeof *out);
+    json_t *v = json_object_get(obj, key);
+    if (!v) return 0;
+    size_t o = qr_cc_push_key(cc, key);
+    int r;
+    if (json_is_string(v))
+        r = qr_cc_text_plain(cc, v, out) < 0 ? -1 : 1;
+    else if (json_is_array(v))
+        r = runs_array(cc, v, out) < 0 ? -1 : 1;
+    else {
+        qr_cc_err(cc, "a string, or runs like [\"text \", {\"text\": \"bold\", \"bold\": true}]",
+                  "expected a string or an array of runs, got %s", qr_cc_type_name(v));
+        r = -1;
+    }
+    qr_cc_pop(cc, o);
+    return r;
 }
 
 /* ---- list items ------------------------------------------------------------ */

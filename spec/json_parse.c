@@ -10,9 +10,7 @@
  * Newlines can only appear in whitespace (a raw one in a string is an
  * error), so lines are counted there and nowhere else.
  */
-#define _GNU_SOURCE /* strtod_l, newlocale */
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -22,6 +20,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "cnum.h"
 #include "json_parse.h"
 #include "utf8.h"
 
@@ -353,14 +352,6 @@ static int read_string(jp *j, const char **s, size_t *n)
 
 /* ---- numbers and words ------------------------------------------------------------------- */
 
-static locale_t c_locale;
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-
-static void c_locale_init(void)
-{
-    c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-}
-
 /* Gather bytes of the class into tok (NUL-terminated); how many there were. */
 static size_t gather(jp *j, int (*in)(int), size_t cap)
 {
@@ -495,13 +486,8 @@ static json_t *number(jp *j)
     } else if (fast_real(s, &d_fast)) {
         v = json_real(d_fast);
     } else {
-        pthread_once(&c_locale_once, c_locale_init);
-        if (!c_locale) {
-            nomem(j);
-            return NULL;
-        }
         errno = 0;
-        double d = strtod_l(s, NULL, c_locale);
+        double d = qr_strtod_c(s, NULL);
         if (errno == ERANGE && isinf(d)) {
             fail_at(j, m, QR_JP_SYNTAX, NULL, "real number overflow '%.40s%s'", s,
                     n > 40 ? "..." : "");

@@ -43,11 +43,16 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE_CHART, /* a slide's "chart" ("type" optional) */
     QR_SO_SERIES,      /* one series of a chart */
     QR_SO_SHEET_CHART, /* a sheet's chart: a chart anchored at a cell */
+    QR_SO_QUOTE,
+    QR_SO_CALLOUT,
+    QR_SO_RULE,
+    QR_SO_TOC,
     /* presentation */
     QR_SO_DECK,
     QR_SO_SLIDE,
     QR_SO_SLIDE_IMAGE,
     QR_SO_SLIDE_TABLE,
+    QR_SO_STAT, /* one value of a stats slide */
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,
@@ -58,6 +63,8 @@ typedef enum qr_sobj_id {
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,
+    /* Markdown (markdown.h): a block compiled into the blocks its text stands for */
+    QR_SO_MARKDOWN,
     QR_SO_COUNT,
     /* not an object of its own: "any block", one of qr_schema_blocks (canonical
      * order is the union of the block types' keys) */
@@ -88,7 +95,9 @@ typedef struct qr_sobj {
     size_t n_keys;
 } qr_sobj;
 
-/* One entry per qr_block_type, in enum order (static-asserted). */
+/* One entry per qr_block_type, in enum order (static-asserted), then the
+ * blocks that are no tree type of their own ("markdown": compiled into the
+ * blocks it stands for, at its place; qr_schema_block_markdown is its index). */
 typedef struct qr_sblock {
     const char *name; /* "heading", the value of "type" */
     qr_sobj_id obj;
@@ -97,6 +106,7 @@ typedef struct qr_sblock {
 extern const qr_sobj qr_schema_objs[QR_SO_COUNT];
 extern const qr_sblock qr_schema_blocks[];
 extern const size_t qr_schema_n_blocks;
+extern const int qr_schema_block_markdown;
 /* JSON Schema $defs that are not objects (a run: a string or a run object...):
  * name and JSON text, NULL-terminated. */
 extern const char *const qr_schema_defs[][2];

@@ -6,7 +6,8 @@
  * object of this table by its name, or an entry of qr_schema_defs.
  *
  * To add a block type (as "chart" was):
- *  1. add QR_BLOCK_CHART at the end of qr_block_type in tree.h;
+ *  1. add QR_BLOCK_CHART at the end of qr_block_type in tree.h (and move
+ *     QR_BLOCK_LAST);
  *  2. add QR_SO_CHART to qr_sobj_id in schema.h (before QR_SO_COUNT);
  *  3. add its keys below (chart_keys, "type" first, canonical order), its
  *     qr_schema_objs entry and its qr_schema_blocks entry (enum order);
@@ -28,6 +29,9 @@
 #define S_WIDTHS "{\"type\":\"array\",\"items\":{\"type\":\"number\",\"exclusiveMinimum\":0}}"
 #define S_MARGIN "{\"type\":\"number\",\"minimum\":0,\"maximum\":10000}"
 #define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
+#define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
+#define K_ID K("id", X, N, "{\"$ref\":\"#/$defs/id\"}", NULL)
+#define K_CAPTION K("caption", X, QR_SO_RUN, "{\"$ref\":\"#/$defs/caption\"}", NULL)
 #define TEXT_OR_RUNS "{\"oneOf\":[{\"required\":[\"text\"]},{\"required\":[\"runs\"]}]}"
 
 enum { R = QR_SK_REQUIRED, X = QR_SK_EXT, N = QR_SO_NONE };
@@ -47,6 +51,8 @@ static const qr_skey document_keys[] = {
     K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("numbered_headings", X, N, "{\"type\":\"boolean\"}", "1, 1.1, 1.1.1 before headings"),
+    K("notes", X, N, "{\"enum\":[\"footnotes\",\"endnotes\"]}",
+      "where footnotes go; default footnotes"),
     K("page", X, QR_SO_PAGE, "{\"$ref\":\"#/$defs/page\"}", NULL),
     K("sections", 0, QR_SO_SECTION, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/section\"}}",
       "legacy; before blocks"),
@@ -81,11 +87,13 @@ static const qr_skey heading_keys[] = {
       "1-6; default 1 (html 2)"),
     K("text", 0, N, S_STR, "plain text, literal"),
     K("runs", X, QR_SO_RUN, S_RUNS, "formatted text"),
+    K_ID,
 };
 static const qr_skey paragraph_keys[] = {
     K("type", R, N, NULL, NULL),
     K("text", 0, N, S_STR, "plain text, literal"),
     K("runs", X, QR_SO_RUN, S_RUNS, "formatted text"),
+    K_ID,
 };
 static const qr_skey list_keys[] = {
     K("type", R, N, NULL, NULL),
@@ -93,36 +101,82 @@ static const qr_skey list_keys[] = {
     K("items", R, QR_SO_ITEM,
       "{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/$defs/item\"}}",
       "up to 9 levels"),
+    K_ID,
 };
 static const qr_skey table_keys[] = {
     K("type", R, N, NULL, NULL),
     K("headers", 0, QR_SO_TCELL, S_CELLS, NULL),
     K("rows", R, QR_SO_TCELL, S_ROWS, NULL),
     K("widths", X, N, S_WIDTHS, "relative, one per column"),
+    K_ID,
+    K_CAPTION,
 };
 static const qr_skey code_keys[] = {
     K("type", R, N, NULL, NULL),
     K("text", R, N, S_STR, NULL),
     K("language", 0, N, S_STR, NULL),
+    K_ID,
+    K_CAPTION,
 };
 static const qr_skey image_keys[] = {
     K("type", R, N, NULL, NULL),
     K("src", R, N, S_STR, "data: URI or a relative path; PNG or JPEG"),
     K("alt", 0, N, S_STR, NULL),
+    K_ID,
+    K_CAPTION,
 };
 static const qr_skey page_break_keys[] = {
     K("type", R, N, NULL, NULL),
+    K_ID,
+};
+static const qr_skey quote_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("text", 0, N, S_STR, "plain text, literal"),
+    K("runs", X, QR_SO_RUN, S_RUNS, "formatted text"),
+    K("attribution", 0, N, S_STR, "who said it"),
+    K_ID,
+};
+static const qr_skey callout_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("tone", 0, N, "{\"enum\":[\"note\",\"tip\",\"warning\",\"important\"]}", "default note"),
+    K("title", 0, N, S_STR, "default: the tone's name"),
+    K("text", 0, N, S_STR, "plain text, literal"),
+    K("runs", X, QR_SO_RUN, S_RUNS, "formatted text"),
+    K_ID,
+};
+static const qr_skey rule_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K_ID,
+};
+static const qr_skey toc_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("title", 0, N, S_STR, "default Contents"),
+    K("levels", 0, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":6}", "default 3"),
+    K_ID,
+};
+static const qr_skey markdown_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("text", R, N, S_STR, "GitHub Flavored Markdown; raw HTML stays literal"),
+    K("heading_offset", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":5}",
+      "added to heading levels"),
 };
 static const qr_skey run_keys[] = {
-    K("text", R, N, S_STR, NULL),
+    K("text", 0, N, S_STR, "required, but not with footnote or ref"),
     K("bold", 0, N, S_BOOL, NULL),
     K("italic", 0, N, S_BOOL, NULL),
     K("underline", 0, N, S_BOOL, NULL),
     K("strike", 0, N, S_BOOL, NULL),
     K("code", 0, N, S_BOOL, "monospace"),
     K("link", 0, N,
-      "{\"type\":\"string\",\"pattern\":\"^([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):\"}",
-      "https:, http: or mailto:"),
+      "{\"type\":\"string\",\"pattern\":\"^(([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):|#)"
+      "\"}",
+      "https:, http:, mailto: or #id"),
+    K("sup", X, N, S_BOOL, "superscript"),
+    K("sub", X, N, S_BOOL, "subscript"),
+    K("color", X, N, S_COLOR, "#RRGGBB"),
+    K("highlight", X, N, S_COLOR, "#RRGGBB background"),
+    K("footnote", X, QR_SO_RUN, "{\"anyOf\":[" S_STR "," S_RUNS "]}", "a numbered note"),
+    K("ref", X, N, "{\"$ref\":\"#/$defs/id\"}", "prints the target's label, linked"),
 };
 static const qr_skey item_keys[] = {
     K("text", 0, N, S_STR, NULL),
@@ -159,6 +213,8 @@ static const qr_skey chart_keys[] = {
     K("type", R, N, NULL, NULL),
     CHART_KEYS(S_LABELS, NULL),
     K("alt", 0, N, S_STR, NULL),
+    K_ID,
+    K_CAPTION,
 };
 static const qr_skey slide_chart_keys[] = {
     K("type", 0, N, "{\"const\":\"chart\"}", NULL),
@@ -195,7 +251,9 @@ static const qr_skey deck_keys[] = {
       NULL),
 };
 static const qr_skey slide_keys[] = {
-    K("layout", X, N, "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\"]}",
+    K("layout", X, N,
+      "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\",\"quote\",\"stats\","
+      "\"closing\"]}",
       "default title_content"),
     K("title", 0, N, S_STR, NULL),
     K("subtitle", X, N, S_STR, NULL),
@@ -203,7 +261,19 @@ static const qr_skey slide_keys[] = {
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
+    K("quote", X, N, S_STR, "layout quote: the quotation"),
+    K("attribution", X, N, S_STR, "layout quote: who said it"),
+    K("stats", X, QR_SO_STAT,
+      "{\"type\":\"array\",\"minItems\":2,\"maxItems\":4,\"items\":{\"$ref\":\"#/$defs/"
+      "stat\"}}",
+      "layout stats: 2 to 4 big numbers"),
     K("notes", 0, N, S_STR, "speaker notes"),
+    K("markdown", X, N, S_STR, "the body as Markdown: bullets, a table, an image"),
+};
+static const qr_skey stat_keys[] = {
+    K("value", R, N, S_STR, "the number as shown: \"42%\""),
+    K("label", 0, N, S_STR, NULL),
+    K("caption", 0, N, S_STR, NULL),
 };
 static const qr_skey slide_image_keys[] = {
     K("type", 0, N, "{\"const\":\"image\"}", NULL),
@@ -324,6 +394,26 @@ static const qr_skey op_keys[] = {
     K("value", 0, N, "{}", "add, replace, test"),
 };
 
+/* What each layout takes (spec/compile_deck.c's takes[]): the quote layout
+ * needs "quote", stats needs "stats", and neither takes the others' content. */
+#define SLIDE_TAKES                                                                                \
+    "{\"allOf\":[{\"if\":{\"properties\":{\"layout\":{\"const\":\"quote\"}},\"require"             \
+    "d\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"quote\"]},{\"not\":{\"an"             \
+    "yOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":"             \
+    "[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\""             \
+    ":[\"stats\"]}]}}]}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"stats\"}},\""            \
+    "required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"stats\"]},{\"not\""            \
+    ":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"requi"             \
+    "red\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"requ"             \
+    "ired\":[\"quote\"]},{\"required\":[\"attribution\"]}]}}]}},{\"if\":{\"properties"             \
+    "\":{\"layout\":{\"const\":\"closing\"}},\"required\":[\"layout\"]},\"then\":{\"n"             \
+    "ot\":{\"anyOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"requ"             \
+    "ired\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"req"             \
+    "uired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}},{\"if\":{\"not\":{\"pr"             \
+    "operties\":{\"layout\":{\"enum\":[\"quote\",\"stats\",\"closing\"]}},\"required\""            \
+    ":[\"layout\"]}},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"requ"             \
+    "ired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}}]}"
+
 const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_DOCUMENT, "document", "a document, pdf or html spec",
         "{\"anyOf\":[{\"required\":[\"blocks\"]},{\"required\":[\"sections\"]}]}", document_keys),
@@ -345,10 +435,16 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_SLIDE_CHART, "slide_chart", "a native chart on the slide", NULL, slide_chart_keys),
     OBJ(QR_SO_SERIES, "series", "values (or x and y for scatter)", NULL, series_keys),
     OBJ(QR_SO_SHEET_CHART, "sheet_chart", "a chart anchored at a cell", NULL, sheet_chart_keys),
+    OBJ(QR_SO_QUOTE, "quote", "a block quotation", TEXT_OR_RUNS, quote_keys),
+    OBJ(QR_SO_CALLOUT, "callout", "a boxed note, tip, warning or important remark", TEXT_OR_RUNS,
+        callout_keys),
+    OBJ(QR_SO_RULE, "rule", "a horizontal rule", NULL, rule_keys),
+    OBJ(QR_SO_TOC, "toc", "a table of contents with page numbers", NULL, toc_keys),
     OBJ(QR_SO_DECK, "presentation", "a presentation spec", NULL, deck_keys),
-    OBJ(QR_SO_SLIDE, "slide", NULL, NULL, slide_keys),
+    OBJ(QR_SO_SLIDE, "slide", NULL, SLIDE_TAKES, slide_keys),
     OBJ(QR_SO_SLIDE_IMAGE, "slide_image", NULL, NULL, slide_image_keys),
     OBJ(QR_SO_SLIDE_TABLE, "slide_table", NULL, NULL, slide_table_keys),
+    OBJ(QR_SO_STAT, "stat", "one big number of a stats slide", NULL, stat_keys),
     OBJ(QR_SO_WORKBOOK, "spreadsheet", "a spreadsheet spec", NULL, workbook_keys),
     OBJ(QR_SO_SHEET, "sheet", NULL, NULL, sheet_keys),
     OBJ(QR_SO_CELL, "sheet_cell_object", "value, date or formula (+ value), with a look",
@@ -361,6 +457,8 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
+    OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,
+        markdown_keys),
 };
 
 const qr_sblock qr_schema_blocks[] = {
@@ -372,15 +470,26 @@ const qr_sblock qr_schema_blocks[] = {
     [QR_BLOCK_IMAGE] = {"image", QR_SO_IMAGE},
     [QR_BLOCK_PAGE_BREAK] = {"page_break", QR_SO_PAGE_BREAK},
     [QR_BLOCK_CHART] = {"chart", QR_SO_CHART},
+    [QR_BLOCK_QUOTE] = {"quote", QR_SO_QUOTE},
+    [QR_BLOCK_CALLOUT] = {"callout", QR_SO_CALLOUT},
+    [QR_BLOCK_RULE] = {"rule", QR_SO_RULE},
+    [QR_BLOCK_TOC] = {"toc", QR_SO_TOC},
+    /* past the tree types: blocks compiled into other blocks */
+    [QR_BLOCK_LAST + 1] = {"markdown", QR_SO_MARKDOWN},
 };
 const size_t qr_schema_n_blocks = sizeof qr_schema_blocks / sizeof qr_schema_blocks[0];
-/* One entry per qr_block_type: the last enum value names the count. */
-_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_CHART + 1,
-               "one qr_schema_blocks entry per qr_block_type");
+const int qr_schema_block_markdown = QR_BLOCK_LAST + 1;
+/* One entry per qr_block_type (the last enum value names the count), then markdown. */
+_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_LAST + 2,
+               "one qr_schema_blocks entry per qr_block_type, then markdown");
 
 const char *const qr_schema_defs[][2] = {
     {"run", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/run_object\"}]}"},
     {"item", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/item_object\"}]}"},
+    {"id", "{\"type\":\"string\",\"pattern\":\"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$\","
+           "\"description\":\"a target of #id links and refs\"}"},
+    {"caption",
+     "{\"anyOf\":[" S_STR "," S_RUNS "],\"description\":\"numbered: Figure 1, Table 1\"}"},
     {"cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]},"
              "{\"$ref\":\"#/$defs/cell_object\"}]}"},
     /* integers past 2^53 would lose digits as spreadsheet numbers: refused */

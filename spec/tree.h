@@ -26,7 +26,11 @@
 
 /* ---- text ------------------------------------------------------------------- */
 
-/* One run of text with its flags. */
+struct qr_text;
+
+/* A run's colour fields hold QR_RGB_SET | 0xRRGGBB, or 0 for none. */
+#define QR_RGB_SET 0x1000000u
+
 /* The themes (layout/style.h gives each its look). */
 typedef enum qr_theme {
     QR_THEME_PLAIN,
@@ -45,11 +49,22 @@ extern const char *const qr_theme_names[];
 /** The theme named name, or -1. */
 int qr_theme_find(const char *name);
 
+/* One run of text with its flags. */
 typedef struct qr_run {
     const char *text; /* never NULL */
     size_t len;       /* bytes */
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
-    const char *link; /* http:, https: or mailto: URL, or NULL */
+    const char *link;          /* http:, https: or mailto: URL, or NULL */
+    unsigned sup : 1, sub : 1; /* superscript, subscript */
+    uint32_t color, highlight; /* QR_RGB_SET | 0xRRGGBB, or 0 */
+    /* An internal link ("link": "#id", or a {"ref": "id"} whose text the
+     * compiler set to the target's label): the target block's id, or NULL. */
+    const char *anchor;
+    /* A footnote reference ({"footnote": ...}): the note, numbered from 1
+     * in document order; text is that number and sup is set, so a backend
+     * that knows no notes still shows the mark. NULL for other runs. */
+    const struct qr_text *note;
+    unsigned note_no;
 } qr_run;
 
 /* A text value: "text" (one plain run) or "runs". n may be 0 (empty text).
@@ -102,6 +117,12 @@ typedef struct qr_chart_ref {
 /* Hard limits of a chart (Excel's series limit; points per series). */
 #define QR_CHART_MAX_SERIES 255
 #define QR_CHART_MAX_POINTS 4000
+/* Values within +-1e300: 255 stacked series and their axis ticks stay finite. */
+#define QR_CHART_MAX_VALUE 1e300
+/* Charts in one spec (document blocks, slides, sheets). */
+#define QR_CHART_MAX_CHARTS 1000
+/* Work units (core/budget.h) a chart point costs: it is laid out and drawn. */
+#define QR_WORK_CHART_POINT 100
 
 /** "B2" (absolute: "$B$2") for a 0-based row and column. buf: 16 bytes. */
 void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf);
@@ -148,8 +169,24 @@ typedef enum qr_block_type {
     QR_BLOCK_CODE,
     QR_BLOCK_IMAGE,
     QR_BLOCK_PAGE_BREAK,
-    QR_BLOCK_CHART
+    QR_BLOCK_CHART,
+    QR_BLOCK_QUOTE,   /* a block quotation and its attribution */
+    QR_BLOCK_CALLOUT, /* a boxed note, tip, warning or important remark */
+    QR_BLOCK_RULE,    /* a horizontal rule */
+    QR_BLOCK_TOC      /* a table of contents of the headings */
 } qr_block_type;
+#define QR_BLOCK_LAST QR_BLOCK_TOC
+
+/* A callout's tone (colour and default title). */
+typedef enum qr_tone { QR_TONE_NOTE, QR_TONE_TIP, QR_TONE_WARNING, QR_TONE_IMPORTANT } qr_tone;
+
+/* What a caption numbers: "Figure N" (images, charts), "Table N", "Listing N". */
+typedef enum qr_caption_kind {
+    QR_CAPTION_NONE,
+    QR_CAPTION_FIGURE,
+    QR_CAPTION_TABLE,
+    QR_CAPTION_LISTING
+} qr_caption_kind;
 
 /* A list item: its text and its nested items (depth at most 9 in all). */
 typedef struct qr_item {
@@ -219,7 +256,30 @@ typedef struct qr_block {
         } code; /* lang may be NULL */
         qr_image image;
         qr_chart chart;
+        struct {
+            qr_text text;
+            qr_text attribution; /* n == 0 when none */
+        } quote;
+        struct {
+            qr_tone tone;
+            qr_text title; /* the spec's, or the tone's name in the document's language */
+            qr_text text;
+        } callout;
+        struct {
+            qr_text title; /* the spec's, or "Contents" in the document's language */
+            int levels;    /* headings of level 1..levels are listed (default 3) */
+        } toc;
     } u;
+    /* Every block: its "id" (a target of "#id" links and refs), or NULL. */
+    const char *id;
+    /* Tables, images, charts and code: the caption, numbered per kind in
+     * document order. caption's first run is the label and its colon
+     * ("Figure 2: "), label_len bytes, bold; the spec's runs follow.
+     * caption.n == 0 when the block has none. */
+    qr_caption_kind caption_kind;
+    unsigned caption_no;
+    qr_text caption;
+    size_t label_len;
 } qr_block;
 
 /* Page settings, in points. Defaults: Letter portrait, 72 pt margins. */
@@ -236,8 +296,19 @@ typedef enum qr_layout {
     QR_LAYOUT_TITLE_CONTENT, /* default: title + bullets */
     QR_LAYOUT_TITLE,         /* title + subtitle */
     QR_LAYOUT_SECTION,       /* section header */
-    QR_LAYOUT_BLANK
+    QR_LAYOUT_BLANK,
+    QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
+    QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
+    QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_COUNT
 } qr_layout;
+
+/* One big number of a stats slide. */
+typedef struct qr_stat {
+    qr_text value;   /* "42%", at ".../stats/N/value" */
+    qr_text label;   /* n == 0 when none */
+    qr_text caption; /* n == 0 when none */
+} qr_stat;
 
 typedef struct qr_slide {
     qr_layout layout;
@@ -253,6 +324,12 @@ typedef struct qr_slide {
     const qr_image *image; /* NULL when none */
     const qr_chart *chart; /* NULL when none */
     const char *path;      /* "/slides/4" */
+    int has_quote;         /* quote layout: the quote and its attribution (plain) */
+    qr_text quote;
+    int has_attribution;
+    qr_text attribution;
+    const qr_stat *stats; /* stats layout: 2 to 4 */
+    size_t n_stats;
 } qr_slide;
 
 /* ---- spreadsheet ------------------------------------------------------------ */
@@ -472,6 +549,12 @@ typedef struct qr_doc {
     /* The render's work budget (budget.h): formulas, charts and pages draw on
      * it; compile sets its limit from qr_limits.max_work. */
     qr_budget work;
+
+    /* document, pdf, html: footnotes (issue 32). n_notes: footnote runs in
+     * the document (their note_no is 1..n_notes); endnotes: the spec's
+     * "notes": "endnotes" collects them at the end instead of page feet. */
+    size_t n_notes;
+    int endnotes;
 } qr_doc;
 
 /** The look cell (r, c) of sh shows, merged in the documented order:

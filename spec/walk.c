@@ -15,7 +15,11 @@ static int text(wk *k, qr_walk_role role, const qr_text *t)
     qr_walk_text at = k->at;
     at.role = role;
     at.text = t;
-    return k->w->text(k->w->ud, &at);
+    int r = k->w->text(k->w->ud, &at);
+    /* the footnotes referenced in t (a note holds no notes) */
+    for (size_t i = 0; !r && role != QR_WALK_NOTE && i < t->n; i++)
+        if (t->runs[i].note) r = text(k, QR_WALK_NOTE, t->runs[i].note);
+    return r;
 }
 
 /* A plain string as a one-run label at base + suffix. */
@@ -119,7 +123,22 @@ static int block(wk *k, const qr_block *b)
     case QR_BLOCK_CHART:
         r = chart(k, &b->u.chart);
         break;
+    case QR_BLOCK_QUOTE:
+        r = text(k, QR_WALK_QUOTE, &b->u.quote.text);
+        if (!r && b->u.quote.attribution.n)
+            r = text(k, QR_WALK_ATTRIBUTION, &b->u.quote.attribution);
+        break;
+    case QR_BLOCK_CALLOUT:
+        r = text(k, QR_WALK_CALLOUT_TITLE, &b->u.callout.title);
+        if (!r) r = text(k, QR_WALK_CALLOUT, &b->u.callout.text);
+        break;
+    case QR_BLOCK_RULE:
+        break;
+    case QR_BLOCK_TOC:
+        r = text(k, QR_WALK_TOC_TITLE, &b->u.toc.title);
+        break;
     }
+    if (!r && b->caption.n) r = text(k, QR_WALK_CAPTION, &b->caption);
     k->at.block = NULL;
     if (!r && w->block) r = w->block(w->ud, b, 1);
     return r;
@@ -134,6 +153,13 @@ static int slide(wk *k, const qr_slide *s)
     if (s->has_title) r = text(k, QR_WALK_SLIDE_TITLE, &s->title);
     if (!r && s->has_subtitle) r = text(k, QR_WALK_SUBTITLE, &s->subtitle);
     if (!r) r = items(k, s->bullets, s->n_bullets, 1);
+    if (!r && s->has_quote) r = text(k, QR_WALK_SUBTITLE, &s->quote);
+    if (!r && s->has_attribution) r = text(k, QR_WALK_SUBTITLE, &s->attribution);
+    for (size_t i = 0; !r && i < s->n_stats; i++) {
+        r = text(k, QR_WALK_SUBTITLE, &s->stats[i].value);
+        if (!r && s->stats[i].label.n) r = text(k, QR_WALK_SUBTITLE, &s->stats[i].label);
+        if (!r && s->stats[i].caption.n) r = text(k, QR_WALK_SUBTITLE, &s->stats[i].caption);
+    }
     if (!r && s->table) r = table(k, s->table);
     if (!r && s->image) r = image(k, s->image);
     if (!r && s->chart) r = chart(k, s->chart);

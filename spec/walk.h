@@ -35,10 +35,17 @@ typedef enum qr_walk_role {
     QR_WALK_CODE,        /* a code block's text */
     QR_WALK_ALT,         /* an image's alt text (image set) */
     QR_WALK_SLIDE_TITLE, /* a slide's title */
-    QR_WALK_SUBTITLE,    /* a slide's subtitle */
+    QR_WALK_SUBTITLE,    /* a slide's subtitle, quote, attribution, stat value/label/caption */
     QR_WALK_NOTES,       /* a slide's speaker notes */
     QR_WALK_CHART_TITLE, /* a chart's title or axis title (a label, see above) */
-    QR_WALK_LABEL        /* another plain string of a chart, or of a sheet (see above) */
+    QR_WALK_LABEL,       /* another plain string of a chart, or of a sheet (see above) */
+    QR_WALK_QUOTE,       /* a quote block's text */
+    QR_WALK_ATTRIBUTION, /* a quote's attribution */
+    QR_WALK_CALLOUT_TITLE,
+    QR_WALK_CALLOUT,   /* a callout's text */
+    QR_WALK_TOC_TITLE, /* a toc block's title */
+    QR_WALK_CAPTION,   /* a table's, image's, chart's or code block's caption (label first) */
+    QR_WALK_NOTE       /* a footnote's text, right after the text holding its reference */
 } qr_walk_role;
 
 typedef struct qr_walk_text {

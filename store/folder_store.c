@@ -431,7 +431,7 @@ static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
     int fd = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
-            qr_errlist_addf(errs, QR_E_STORE, "", "qr_store_list() shows the artifacts",
+            qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
                             "no artifact \"%s\" in the store %s", id, f->path);
         else
             io_error(errs, "", "cannot open the artifact folder");
@@ -518,7 +518,7 @@ static qr_status resolve_version(int dir, const char *id, int *n, qr_errlist *er
     qr_folder_meta_free(&m);
     if (*n == 0) *n = head;
     if (*n < 1 || *n > head)
-        return qr_errlist_addf(errs, QR_E_USAGE, "", "qr_store_log() lists the versions",
+        return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_log() lists the versions",
                                "artifact \"%s\" has no version %d (versions 1 to %d)", id, *n,
                                head);
     return QR_OK;
@@ -944,7 +944,7 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
         return qr_errlist_add(errs, QR_E_USAGE, "", "name the artifact's kind", NULL);
     char other[65];
     if (exists_at(f->root, id) || find_case(f, id, other))
-        return qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+        return qr_errlist_addf(errs, QR_E_CONFLICT, "", "pick another id, or edit it",
                                "artifact \"%s\" already exists", id);
     qr_status st = prepare(f, put, 1, 0, rec, errs);
     if (st != QR_OK) return st;
@@ -989,14 +989,14 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
         rollback(f, owner, &l);
     }
     if (st == QR_OK && find_case(f, id, other)) {
-        st = qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+        st = qr_errlist_addf(errs, QR_E_CONFLICT, "", "pick another id, or edit it",
                              "artifact \"%s\" already exists", id);
         rollback(f, owner, &l);
     }
     if (st == QR_OK) {
         if (renameat(f->root, tmp, f->root, id) != 0) {
             if (errno == EEXIST || errno == ENOTEMPTY)
-                st = qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+                st = qr_errlist_addf(errs, QR_E_CONFLICT, "", "pick another id, or edit it",
                                      "artifact \"%s\" already exists", id);
             else
                 st = io_error(errs, "", "cannot move the new artifact into place");
@@ -1599,6 +1599,11 @@ static void drop_blob_if_unused(qr_folder *f, const char *sha)
 
 qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
 {
+    return qr_folder_delete_if(f, id, 0, errs);
+}
+
+qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_errlist *errs)
+{
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
     int lk = qr_store_lock(dir, ".lock");
@@ -1608,6 +1613,10 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
     }
     qr_folder_meta m;
     qr_status st = load_meta_at(dir, id, &m, errs);
+    if (st == QR_OK && if_version && m.head != if_version) {
+        st = qr_store_head_conflict(errs, id, m.head, if_version);
+        qr_folder_meta_free(&m);
+    }
     if (st != QR_OK) {
         qr_store_unlock(lk);
         close(dir);

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "folder_store.h"
+#include "stamp.h"
 
 typedef struct qr_sb qr_sb;
 typedef struct qr_sb_txn qr_sb_txn;
@@ -67,8 +68,9 @@ typedef struct qr_sb_ops {
                       size_t limit, qr_sb_item **items, size_t *n, char next[QR_SB_CURSOR],
                       qr_errlist *errs);
     /* Delete an artifact and its versions; free the owner's quota; remove
-     * the blobs no version uses any more. */
-    qr_status (*remove)(qr_sb *b, const char *id, qr_errlist *errs);
+     * the blobs no version uses any more. if_version > 0: refuse
+     * (QR_E_CONFLICT, under the artifact's lock) unless it is the head. */
+    qr_status (*remove)(qr_sb *b, const char *id, int if_version, qr_errlist *errs);
     /* The stored spelling of id (ids compare case-insensitively) into out;
      * id itself when there is no such artifact or the store is unreachable
      * (the call that follows reports it). */
@@ -100,5 +102,13 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
 void qr_sb_cursor_of(const qr_sb_item *it, char out[QR_SB_CURSOR]);
 /** Split a cursor; returns 0, or -1 when it is not one. */
 int qr_sb_cursor_parse(const char *cursor, char created[48], char id[65]);
+
+/* The build stamp of quire-pg.so (core/stamp.h), computed alike by the
+ * module (pg/entry.c) and the CLI's loader (pg/load.c): the size of every
+ * struct that crosses between them. */
+#define QR_PG_MODULE_STAMP                                                                         \
+    QR_STAMP(sizeof(qr_sb_ops), sizeof(qr_sb_item), sizeof(qr_folder_opts),                        \
+             sizeof(qr_folder_meta), sizeof(qr_vrec), sizeof(qr_folder_put), sizeof(qr_buf),       \
+             sizeof(qr_errlist), sizeof(qr_error), sizeof(qr_folder_fsck), sizeof(qr_spec_diff))
 
 #endif

@@ -14,12 +14,13 @@
  * owner row (FOR UPDATE); a create locks only the owner row. Nothing is
  * locked while the caller renders: commit checks under the artifact row lock
  * that the head is still the one begin read, and reports a conflict if not.
- * A lost connection (server down or restarted) fails the call with QR_E_IO
+ * A lost connection (server down or restarted) fails the call with QR_E_UNAVAILABLE
  * and rolls the transaction back on the server; the next call reconnects.
  * Connections are pooled per store (a mutex around a short stack), so one
  * store serves many threads. Error messages never carry the URI or its
  * password. */
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,16 +31,26 @@
 #include "sha256.h"
 
 #define SCHEMA_VERSION 1
+/* Connections per store handle, open at once (idle in the pool or in use):
+ * a call that finds all of them in use waits for one. */
 #define POOL 16
+/* Defaults a URI may override: connect_timeout=N (seconds) in the URI, and
+ * statement_timeout through options=-c statement_timeout=MS. */
+#define CONNECT_TIMEOUT "10"
+#define STATEMENT_TIMEOUT "60s"
 
 typedef struct pgb {
     qr_sb base;
-    char *uri;
+    char *uri;    /* what libpq gets: the URI and the defaults it does not set */
+    char *given;  /* the URI as given, for messages */
     char *secret; /* the URI's password, to scrub from messages; NULL if none */
     qr_folder_opts o;
+    int set_timeout; /* the URI leaves statement_timeout to us */
     pthread_mutex_t mu;
+    pthread_cond_t freed; /* a connection was closed or went back to the pool */
     PGconn *idle[POOL];
     int n_idle;
+    int n_open; /* idle + in use, at most POOL */
 } pgb;
 
 struct qr_sb_txn {
@@ -87,13 +98,20 @@ static void db_fail(db *d, qr_status code, const char *what, const char *detail)
     if (d->st != QR_OK) return;
     char msg[600];
     clean_msg(d->b, detail, msg, sizeof msg);
-    if (code == QR_E_IO)
-        qr_errlist_addf(d->errs, QR_E_IO, "",
+    if (code == QR_E_UNAVAILABLE && !strcmp(what, "committing"))
+        /* the COMMIT may have reached the server before the connection
+         * broke: nobody can tell from here */
+        qr_errlist_addf(d->errs, QR_E_UNAVAILABLE, "",
+                        "the outcome is unknown: repeating the call with the same idempotency "
+                        "key is safe (it returns the first answer if the write was stored)",
+                        "lost the connection to the PostgreSQL database while committing: %s", msg);
+    else if (code == QR_E_UNAVAILABLE)
+        qr_errlist_addf(d->errs, QR_E_UNAVAILABLE, "",
                         "nothing was written; check that the PostgreSQL server runs, then retry",
-                        "lost the connection to the PostgreSQL store while %s: %s", what, msg);
+                        "lost the connection to the PostgreSQL database while %s: %s", what, msg);
     else
-        qr_errlist_addf(d->errs, code, "", NULL, "the PostgreSQL store failed while %s: %s", what,
-                        msg);
+        qr_errlist_addf(d->errs, code, "", NULL, "the PostgreSQL database failed while %s: %s",
+                        what, msg);
     d->st = code;
 }
 
@@ -112,19 +130,40 @@ static PGconn *connect_new(pgb *b, qr_errlist *errs)
     if (!c || PQstatus(c) != CONNECTION_OK) {
         char msg[600];
         clean_msg(b, c ? PQerrorMessage(c) : "out of memory", msg, sizeof msg);
-        qr_errlist_addf(errs, QR_E_IO, "",
+        /* refused credentials or a database that is not there: the
+         * caller's settings, which a retry does not change */
+        int refused = strstr(msg, "authentication failed") || strstr(msg, "no password supplied") ||
+                      strstr(msg, "does not exist");
+        qr_errlist_addf(errs, refused ? QR_E_USAGE : QR_E_UNAVAILABLE, "",
                         "check the URI's host, port, database, user and password, and that the "
                         "server runs",
-                        "cannot connect to the PostgreSQL store: %s", msg);
+                        "cannot connect to the PostgreSQL database: %s", msg);
         PQfinish(c);
         return NULL;
     }
     PQsetNoticeProcessor(c, quiet, NULL);
-    PGresult *r =
-        PQexec(c, b->o.no_sync ? "SET synchronous_commit = off; SET client_min_messages = warning"
-                               : "SET client_min_messages = warning");
-    PQclear(r);
+    char set[200];
+    snprintf(set, sizeof set, "SET client_min_messages = warning%s%s",
+             b->o.no_sync ? "; SET synchronous_commit = off" : "",
+             b->set_timeout ? "; SET statement_timeout = '" STATEMENT_TIMEOUT "'" : "");
+    PQclear(PQexec(c, set));
     return c;
+}
+
+/* Whether a pooled connection is still alive, without a round trip: an
+ * idle connection has nothing to read, so a readable socket means the
+ * server sent its goodbye (a restart or a terminated backend) or closed
+ * it; libpq then reads that and marks the connection bad. */
+static int alive(PGconn *c)
+{
+    if (PQstatus(c) != CONNECTION_OK) return 0;
+    struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
+    if (p.fd < 0) return 0;
+    if (poll(&p, 1, 0) > 0) {
+        if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) return 0;
+        if (!PQconsumeInput(c)) return 0;
+    }
+    return PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) == PQTRANS_IDLE;
 }
 
 static int db_get(db *d, pgb *b, qr_errlist *errs)
@@ -132,15 +171,34 @@ static int db_get(db *d, pgb *b, qr_errlist *errs)
     memset(d, 0, sizeof *d);
     d->b = b;
     d->errs = errs;
+    /* an idle connection that died (a server restart) is replaced before
+     * use, so the restart costs no caller an error once the server is back */
     pthread_mutex_lock(&b->mu);
-    if (b->n_idle) d->c = b->idle[--b->n_idle];
-    pthread_mutex_unlock(&b->mu);
-    if (d->c && PQstatus(d->c) != CONNECTION_OK) {
-        PQfinish(d->c);
-        d->c = NULL;
+    for (;;) {
+        while (b->n_idle && !d->c) {
+            PGconn *c = b->idle[--b->n_idle];
+            if (alive(c)) {
+                d->c = c;
+            } else {
+                PQfinish(c);
+                b->n_open--;
+            }
+        }
+        if (d->c || b->n_open < POOL) break;
+        pthread_cond_wait(&b->freed, &b->mu); /* every connection is in use */
     }
-    if (!d->c) d->c = connect_new(b, errs);
-    if (!d->c) d->st = QR_E_IO;
+    if (!d->c) b->n_open++; /* the slot of the connection made below */
+    pthread_mutex_unlock(&b->mu);
+    if (!d->c) {
+        d->c = connect_new(b, errs);
+        if (!d->c) {
+            pthread_mutex_lock(&b->mu);
+            b->n_open--;
+            pthread_cond_signal(&b->freed);
+            pthread_mutex_unlock(&b->mu);
+        }
+    }
+    if (!d->c) d->st = QR_E_UNAVAILABLE;
     return d->c ? 0 : -1;
 }
 
@@ -158,7 +216,10 @@ static void db_put(db *d)
     if (keep && b->n_idle < POOL) {
         b->idle[b->n_idle++] = d->c;
         d->c = NULL;
+    } else {
+        b->n_open--;
     }
+    pthread_cond_signal(&b->freed);
     pthread_mutex_unlock(&b->mu);
     PQfinish(d->c);
     d->c = NULL;
@@ -168,10 +229,17 @@ static void db_put(db *d)
 static void db_err(db *d, const char *what, const PGresult *r)
 {
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    if (gone(d->c, r))
-        db_fail(d, QR_E_IO, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-    else if (state && !strcmp(state, "23505")) {
-        if (d->st == QR_OK) d->st = QR_E_USAGE; /* unique violation: the caller words it */
+    if (gone(d->c, r)) {
+        db_fail(d, QR_E_UNAVAILABLE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+    } else if (state && !strcmp(state, "57014")) { /* statement_timeout */
+        if (d->st == QR_OK)
+            d->st = qr_errlist_addf(
+                d->errs, QR_E_UNAVAILABLE, "",
+                "nothing was written; retry later, or raise it in the URI "
+                "(options=-c%20statement_timeout%3DMS)",
+                "the PostgreSQL database did not finish %s within statement_timeout", what);
+    } else if (state && !strcmp(state, "23505")) {
+        if (d->st == QR_OK) d->st = QR_E_CONFLICT; /* unique violation: the caller words it */
     } else
         db_fail(d, QR_E_STORE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
 }
@@ -219,7 +287,7 @@ static void batch_start(batch *q, db *d)
     q->d = d;
     if (d->st != QR_OK) return;
     q->on = PQenterPipelineMode(d->c) == 1;
-    if (!q->on) db_fail(d, QR_E_IO, "starting a batch", PQerrorMessage(d->c));
+    if (!q->on) db_fail(d, QR_E_UNAVAILABLE, "starting a batch", PQerrorMessage(d->c));
 }
 
 /* Queue sql (parameters as db_q's). */
@@ -253,12 +321,15 @@ static void batch_run(batch *q, PGresult **rs)
     for (int i = 0; i < BATCH_MAX; i++)
         rs[i] = NULL;
     if (!q->on) return;
+    /* a batch that ends in COMMIT: once it is sent, a broken connection
+     * leaves the outcome unknown, whichever statement's answer was lost */
+    int commits = q->n && !strcmp(q->what[q->n - 1], "committing");
     int sent = PQpipelineSync(d->c) == 1;
     if (!sent) db_err(d, q->n ? q->what[0] : "sending a batch", NULL);
     for (int i = 0; sent && i < q->n; i++) {
         PGresult *r = PQgetResult(d->c);
         if (!r) { /* the connection broke */
-            db_err(d, q->what[i], NULL);
+            db_err(d, commits ? "committing" : q->what[i], NULL);
             sent = 0;
             break;
         }
@@ -266,7 +337,8 @@ static void batch_run(batch *q, PGresult **rs)
         if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK) {
             rs[i] = r;
         } else {
-            if (es != PGRES_PIPELINE_ABORTED) db_err(d, q->what[i], r);
+            if (es != PGRES_PIPELINE_ABORTED)
+                db_err(d, commits && gone(d->c, r) ? "committing" : q->what[i], r);
             PQclear(r);
         }
         while ((r = PQgetResult(d->c))) /* up to the NULL that ends statement i */
@@ -341,7 +413,7 @@ static qr_status migrate(db *d)
     if (v == 0) {
         PGresult *r = d->st == QR_OK ? PQexec(d->c, SCHEMA_SQL) : NULL;
         if (d->st == QR_OK && (!r || PQresultStatus(r) != PGRES_COMMAND_OK))
-            db_fail(d, gone(d->c, r) ? QR_E_IO : QR_E_STORE, "creating the schema",
+            db_fail(d, gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "creating the schema",
                     r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
         PQclear(r);
         v = SCHEMA_VERSION;
@@ -379,7 +451,9 @@ static void pg_close(qr_sb *sb)
     for (int i = 0; i < b->n_idle; i++)
         PQfinish(b->idle[i]);
     pthread_mutex_destroy(&b->mu);
+    pthread_cond_destroy(&b->freed);
     free(b->uri);
+    free(b->given);
     free(b->secret);
     free(b);
 }
@@ -393,14 +467,45 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
     if (!b) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
     b->base.ops = &pg_ops;
     b->uri = strdup(uri);
+    b->given = strdup(uri);
     b->secret = uri_secret(uri);
     if (o)
         b->o = *o;
     else
         qr_folder_opts_default(&b->o);
     pthread_mutex_init(&b->mu, NULL);
+    pthread_cond_init(&b->freed, NULL);
+    char *perr = NULL;
+    PQconninfoOption *parsed = b->uri ? PQconninfoParse(b->uri, &perr) : NULL;
+    if (b->uri && !parsed) { /* a URI libpq cannot read: the caller's mistake, not an outage */
+        char msg[600];
+        clean_msg(b, perr ? perr : "out of memory", msg, sizeof msg);
+        PQfreemem(perr);
+        pg_close(&b->base);
+        return qr_errlist_addf(errs, QR_E_USAGE, "",
+                               "write it as postgresql://user:password@host:port/database?options",
+                               "not a PostgreSQL URI: %s", msg);
+    }
+    /* the defaults the URI does not set itself */
+    int has_ct = 0;
+    b->set_timeout = 1;
+    for (PQconninfoOption *op = parsed; op && op->keyword; op++) {
+        if (!strcmp(op->keyword, "connect_timeout") && op->val && *op->val) has_ct = 1;
+        if (!strcmp(op->keyword, "options") && op->val && strstr(op->val, "statement_timeout"))
+            b->set_timeout = 0;
+    }
+    PQconninfoFree(parsed);
+    if (!has_ct && b->uri) {
+        size_t n = strlen(b->uri) + 40;
+        char *u = malloc(n);
+        if (u)
+            snprintf(u, n, "%s%sconnect_timeout=" CONNECT_TIMEOUT, b->uri,
+                     strchr(b->uri, '?') ? "&" : "?");
+        free(b->uri);
+        b->uri = u;
+    }
     db d;
-    if (!b->uri || db_get(&d, b, errs) != 0) {
+    if (!b->uri || !b->given || db_get(&d, b, errs) != 0) {
         pg_close(&b->base);
         return errs->count ? errs->items[errs->count - 1].code : QR_E_NOMEM;
     }
@@ -467,9 +572,9 @@ static int meta_from(PGresult *r, int row, qr_folder_meta *m)
 static qr_status not_found(const pgb *b, qr_errlist *errs, const char *id)
 {
     char where[600];
-    clean_msg(b, b->uri, where, sizeof where); /* the URI, its password scrubbed */
-    return qr_errlist_addf(errs, QR_E_STORE, "", "qr_store_list() shows the artifacts",
-                           "no artifact \"%s\" in the PostgreSQL store %s", id, where);
+    clean_msg(b, b->given, where, sizeof where); /* the URI, its password scrubbed */
+    return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
+                           "no artifact \"%s\" in the PostgreSQL database %s", id, where);
 }
 
 static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
@@ -681,7 +786,7 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
     db d;
     if (db_get(&d, b, errs) != 0) {
         qr_vrec_free(rec);
-        return QR_E_IO;
+        return QR_E_UNAVAILABLE;
     }
     qr_folder_meta m;
     qr_folder_meta_first(&m, id, kind, title, owner, rec);
@@ -689,12 +794,12 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
     PGresult *r = db_q(&d, "creating the artifact",
                        "SELECT 1 FROM quire_artifacts WHERE lower(id) = lower($1)", 1,
                        (const char *[]){id}, -1, 0);
-    if (r && PQntuples(r) > 0) d.st = QR_E_USAGE;
+    if (r && PQntuples(r) > 0) d.st = QR_E_CONFLICT;
     PQclear(r);
     write_version(&d, id, owner, &m, put, rec);
     st = finish_txn(&d);
-    if (st == QR_E_USAGE && !errs->count)
-        qr_errlist_addf(errs, QR_E_USAGE, "", "pick another id, or edit it",
+    if (st == QR_E_CONFLICT && !errs->count)
+        qr_errlist_addf(errs, QR_E_CONFLICT, "", "pick another id, or edit it",
                         "artifact \"%s\" already exists", id);
     db_put(&d);
     if (st != QR_OK) qr_vrec_free(rec);
@@ -721,7 +826,7 @@ static qr_status pg_meta(qr_sb *sb, const char *id, qr_folder_meta *m, qr_errlis
     memset(m, 0, sizeof *m);
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     qr_status st = get_meta(&d, id, m);
     db_put(&d);
     return st;
@@ -757,7 +862,7 @@ static qr_status pg_begin_head(qr_sb *sb, const char *id, qr_sb_txn **out, qr_er
     db d;
     if (db_get(&d, t->b, errs) != 0) {
         free(t);
-        return QR_E_IO;
+        return QR_E_UNAVAILABLE;
     }
     PGresult *r = db_q(&d, "reading the artifact",
                        "SELECT a.id, a.kind, a.title, a.owner, a.filename, a.mime_type, a.created, "
@@ -830,7 +935,7 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
     db d;
     if (db_get(&d, b, errs) != 0) {
         qr_vrec_free(rec);
-        return QR_E_IO;
+        return QR_E_UNAVAILABLE;
     }
     /* Two round trips: lock the artifact and the owner (and see the blob a
      * restore reuses), then, when the head has not moved and the quotas
@@ -876,9 +981,10 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
         for (int i = 0; i < BATCH_MAX; i++)
             PQclear(rs[i]);
         st = d.st;
-        if (st == QR_E_USAGE && !errs->count) /* a unique key: cannot happen under the row lock */
-            st = qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
-                                 "artifact \"%s\" already has a version %d", id, rec->version);
+        if (st == QR_E_CONFLICT && !errs->count) { /* a unique key: another writer won */
+            *conflict = 1;
+            st = QR_OK;
+        }
     } else {
         st = d.st;
     }
@@ -920,7 +1026,7 @@ static PGresult *version_row(db *d, const char *id, int n, const char *extra)
     if (n == 0) n = head;
     if (n < 1 || n > head) {
         d->st =
-            qr_errlist_addf(d->errs, QR_E_USAGE, "", "qr_store_log() lists the versions",
+            qr_errlist_addf(d->errs, QR_E_NOT_FOUND, "", "qr_store_log() lists the versions",
                             "artifact \"%s\" has no version %d (versions 1 to %d)", id, n, head);
         PQclear(r);
         return NULL;
@@ -939,7 +1045,7 @@ static qr_status pg_version(qr_sb *sb, const char *id, int n, qr_vrec *rec, qr_e
     memset(rec, 0, sizeof *rec);
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = version_row(&d, id, n, "");
     if (r && vrec_from(r, 0, 1, rec) != 0)
         d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
@@ -952,7 +1058,7 @@ static qr_status pg_spec(qr_sb *sb, const char *id, int n, qr_buf *out, qr_errli
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = version_row(&d, id, n, ", v.spec");
     if (r) {
         const char *spec = PQgetvalue(r, 0, 14);
@@ -983,14 +1089,14 @@ static qr_status pg_blob(qr_sb *sb, const char *sha, qr_buf *out, qr_errlist *er
 {
     if (!is_hex64(sha)) return qr_errlist_add(errs, QR_E_USAGE, "", "not a sha256", NULL);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = NULL;
     if (d.st == QR_OK) {
         const char *v[1] = {sha};
         r = PQexecParams(d.c, "SELECT data FROM quire_blobs WHERE sha256 = $1", 1, NULL, v, NULL,
                          NULL, 1);
         if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-            db_fail(&d, gone(d.c, r) ? QR_E_IO : QR_E_STORE, "reading the rendered bytes",
+            db_fail(&d, gone(d.c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "reading the rendered bytes",
                     r ? PQresultErrorMessage(r) : PQerrorMessage(d.c));
         } else if (PQntuples(r) == 0) {
             d.st =
@@ -1020,7 +1126,7 @@ static qr_status pg_log(qr_sb *sb, const char *id, int from, qr_vrec **recs, siz
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     if (from < 1) from = 1;
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     qr_folder_meta m;
     if (get_meta(&d, id, &m) != QR_OK) {
         db_put(&d);
@@ -1069,7 +1175,7 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
     if (limit > 1000000000) limit = 0; /* more than any store holds: all */
     snprintf(lim, sizeof lim, "%zu", limit + 1);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = db_q(&d, "listing the artifacts",
                        "SELECT id, kind, title, owner, created, head FROM quire_artifacts WHERE "
                        "($1::text IS NULL OR owner = $1) AND ($2::text IS NULL OR kind = $2) AND "
@@ -1101,17 +1207,19 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
     return d.st;
 }
 
-static qr_status pg_remove(qr_sb *sb, const char *id, qr_errlist *errs)
+static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
-    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     db_cmd(&d, "deleting the artifact", "BEGIN", 0, NULL);
     PGresult *r = db_q(&d, "deleting the artifact",
-                       "SELECT owner FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
+                       "SELECT owner, head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
                        (const char *[]){id}, -1, 0);
     char *owner = NULL;
     if (r && PQntuples(r) == 0) d.st = not_found(d.b, errs, id);
+    if (r && PQntuples(r) > 0 && if_version && atoi(PQgetvalue(r, 0, 1)) != if_version)
+        d.st = qr_store_head_conflict(errs, id, atoi(PQgetvalue(r, 0, 1)), if_version);
     if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
     PQclear(r);
     if (d.st == QR_OK && !owner) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
@@ -1177,9 +1285,9 @@ static PGresult *fq(db *d, qr_folder_fsck *rep, const char *sql, int binary)
         return r;
     char msg[600];
     clean_msg(d->b, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c), msg, sizeof msg);
-    qr_errlist_addf(&rep->problems, gone(d->c, r) ? QR_E_IO : QR_E_STORE, "", NULL,
+    qr_errlist_addf(&rep->problems, gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "", NULL,
                     "the PostgreSQL store failed while checking: %s", msg);
-    d->st = gone(d->c, r) ? QR_E_IO : QR_E_STORE;
+    d->st = gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE;
     PQclear(r);
     return NULL;
 }
@@ -1188,7 +1296,7 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
 {
     memset(rep, 0, sizeof *rep);
     db d;
-    if (db_get(&d, (pgb *)sb, &rep->problems) != 0) return QR_E_IO;
+    if (db_get(&d, (pgb *)sb, &rep->problems) != 0) return QR_E_UNAVAILABLE;
     char path[200], msg[300];
     /* artifacts: versions 1..head without gaps */
     PGresult *r = fq(&d, rep,
@@ -1229,9 +1337,9 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
             } else if (PQresultStatus(r) != PGRES_TUPLES_OK) {
                 char m[600];
                 clean_msg(d.b, PQresultErrorMessage(r), m, sizeof m);
-                qr_errlist_addf(&rep->problems, QR_E_IO, "", NULL,
+                qr_errlist_addf(&rep->problems, QR_E_UNAVAILABLE, "", NULL,
                                 "the PostgreSQL store failed while checking: %s", m);
-                d.st = QR_E_IO;
+                d.st = QR_E_UNAVAILABLE;
             }
             PQclear(r);
         }

@@ -96,6 +96,13 @@ static qr_status cut_span(const qr_text_ctx *c, qr_segs *out, const qr_span *sp,
     proto.strike = r->strike;
     proto.code = r->code;
     proto.link = qr_link_ok(r->link) ? r->link : NULL;
+    proto.sup = r->sup;
+    proto.sub = r->sub;
+    proto.color = r->color;
+    proto.highlight = r->highlight;
+    proto.anchor = r->anchor;
+    proto.note = r->note;
+    proto.note_no = r->note_no;
     size_t from = a;
     for (size_t i = a; i <= e; i++) {
         char ch = i < e ? r->text[i] : 0;

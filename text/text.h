@@ -54,6 +54,11 @@ typedef struct qr_seg {
     unsigned rtl : 1;   /* the script is right to left */
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
     const char *link; /* the run's link when its scheme is http:, https: or mailto:, else NULL */
+    unsigned sup : 1, sub : 1; /* the run's (a footnote reference is sup) */
+    uint32_t color, highlight; /* the run's: QR_RGB_SET | 0xRRGGBB, or 0 */
+    const char *anchor;        /* the run's internal link target (a block's id), or NULL */
+    const qr_text *note;       /* a footnote reference: the note (text is its number) */
+    unsigned note_no;
 } qr_seg;
 
 typedef struct qr_segs {

@@ -39,8 +39,10 @@ import json
 import os
 import threading
 
-__all__ = ["QuireError", "Store", "Rendered", "render", "check", "spec_edit", "spec_canonical",
-           "format_available", "KINDS", "FORMATS"]
+__all__ = ["QuireError", "InvalidError", "UsageError", "FailedError", "DamagedError", "LimitError",
+           "QuotaError", "NotFoundError", "ConflictError", "UnavailableError", "Store", "Rendered",
+           "render", "check", "read", "schema", "spec_edit", "spec_canonical", "format_available",
+           "KINDS", "FORMATS"]
 STORE_ABI = 2  # QR_STORE_ABI of the quire/store.h this binding mirrors
 
 KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
@@ -50,9 +52,15 @@ _KIND_FORMAT = {"document": "docx", "spreadsheet": "xlsx", "presentation": "pptx
 
 
 class QuireError(Exception):
-    """A failed call. status: "spec error", "edit error", "quota exceeded"...;
-    code: the qr_status number; exit_code: what the CLI would exit with;
+    """A failed call. error_code: the stable code a program branches on
+    ("invalid", "usage", "failed", "damaged", "limit", "quota", "not_found",
+    "conflict", "unavailable"; README "Error codes"), also the subclass
+    raised; retryable: True for "unavailable" (repeat the call, with the same
+    key for a write); status: "spec error", "not found"...; code: the
+    qr_status number; exit_code: what the CLI would exit with;
     errors: [{"path", "message", "hint"}]."""
+
+    error_code = "failed"
 
     def __init__(self, message, status="error", code=0, errors=None, exit_code=1):
         super().__init__(message)
@@ -61,6 +69,62 @@ class QuireError(Exception):
         self.code = code
         self.errors = errors or []
         self.exit_code = exit_code
+        self.retryable = self.error_code == "unavailable"
+        self.head = None  # a store write's failure: the artifact's head version, when known
+
+
+class InvalidError(QuireError):
+    """The spec or the edit is invalid (errors name JSON pointers)."""
+    error_code = "invalid"
+
+
+class UsageError(QuireError):
+    """Bad arguments: an unknown kind, a malformed id, a missing format."""
+    error_code = "usage"
+
+
+class FailedError(QuireError):
+    """A local failure: a file, a render, memory."""
+    error_code = "failed"
+
+
+class DamagedError(QuireError):
+    """The store is damaged (run fsck); not retryable."""
+    error_code = "damaged"
+
+
+class LimitError(QuireError):
+    """An input or output limit was exceeded."""
+    error_code = "limit"
+
+
+class QuotaError(QuireError):
+    """An owner quota was exceeded."""
+    error_code = "quota"
+
+
+class NotFoundError(QuireError):
+    """No such artifact or version (or one another owner holds)."""
+    error_code = "not_found"
+
+
+class ConflictError(QuireError):
+    """The id exists, the head is not the expected version, or the key
+    names another request."""
+    error_code = "conflict"
+
+
+class UnavailableError(QuireError):
+    """The database cannot be reached or the connection broke: retryable."""
+    error_code = "unavailable"
+
+
+_BY_CODE = {c.error_code: c for c in (InvalidError, UsageError, FailedError, DamagedError, LimitError,
+                                      QuotaError, NotFoundError, ConflictError, UnavailableError)}
+
+
+def _usage(message):
+    return UsageError(message, status="usage error", code=5, exit_code=2)
 
 
 # ---- the C types -------------------------------------------------------------
@@ -75,9 +139,24 @@ class _ErrList(ctypes.Structure):
                 ("cap", ctypes.c_size_t), ("oom", ctypes.c_int)]
 
 
+class _LayoutItem(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("path", ctypes.c_char_p), ("page", ctypes.c_int),
+                ("slide", ctypes.c_int), ("value", ctypes.c_double), ("detail", ctypes.c_char_p)]
+
+
+class _LayoutList(ctypes.Structure):
+    _fields_ = [("items", ctypes.POINTER(_LayoutItem)), ("count", ctypes.c_size_t),
+                ("cap", ctypes.c_size_t), ("oom", ctypes.c_int)]
+
+
+class _RenderStats(ctypes.Structure):
+    _fields_ = [("threads", ctypes.c_int), ("faces_pinned", ctypes.c_int), ("faces_pinned_late", ctypes.c_int)]
+
+
 class _Result(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
-                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList), ("kind", ctypes.c_int)]
+                ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList), ("kind", ctypes.c_int),
+                ("stats", _RenderStats), ("layout", _LayoutList)]
 
 
 class _RenderOpts(ctypes.Structure):
@@ -85,7 +164,13 @@ class _RenderOpts(ctypes.Structure):
                 ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t),
                 ("strict", ctypes.c_int), ("png_contact", ctypes.c_int),
                 ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int),
-                ("max_work", ctypes.c_size_t)]
+                ("threads", ctypes.c_int), ("xlsx_stream", ctypes.c_int),
+                ("max_work", ctypes.c_size_t),
+                ("strict_layout", ctypes.c_uint)]
+
+# The layout report's kinds, in qr_layout_kind order (quire.h).
+LAYOUT_KINDS = ("shrink", "continued", "small_text", "contrast", "image_upscaled", "table_cut",
+                "word_broken", "missing_glyph")
 
 
 _CLOCK = ctypes.CFUNCTYPE(ctypes.c_longlong, ctypes.c_void_p)
@@ -125,6 +210,19 @@ class _StoreResult(ctypes.Structure):
                 ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
                 ("log", ctypes.POINTER(_Version)), ("log_count", ctypes.c_size_t),
                 ("errors", _ErrList), ("warnings", _ErrList)]
+
+
+class _StoreWrite(ctypes.Structure):
+    _fields_ = [("if_version", ctypes.c_int)]
+
+
+def _cond(if_version):
+    w = _StoreWrite()
+    if if_version is not None:
+        if isinstance(if_version, bool) or not isinstance(if_version, int) or if_version < 1:
+            raise _usage("if_version must be a version number from 1")
+        w.if_version = if_version
+    return ctypes.byref(w)
 
 
 class _Diff(ctypes.Structure):
@@ -175,7 +273,9 @@ def _L():
         "qr_schema": (c.c_int, [c.c_int, c.c_int, P(_Result)]),
         "qr_result_free": (None, [P(_Result)]),
         "qr_status_str": (c.c_char_p, [c.c_int]),
+        "qr_layout_kind_str": (c.c_char_p, [c.c_int]),
         "qr_status_exit": (c.c_int, [c.c_int]),
+        "qr_status_code": (c.c_char_p, [c.c_int]),
         "qr_kind_from_str": (c.c_int, [c.c_char_p, P(c.c_int)]),
         "qr_format_from_path": (c.c_int, [c.c_char_p, P(c.c_int)]),
         "qr_format_available": (c.c_int, [c.c_int]),
@@ -200,6 +300,12 @@ def _L():
         "qr_store_abi": (c.c_int, []),
         "qr_store_log_limit": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreResult)]),
         "qr_store_delete": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreResult)]),
+        "qr_store_edit_with": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
+                                         P(_StoreWrite), P(_StoreResult)]),
+        "qr_store_rewrite_with": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_StoreWrite),
+                                            P(_StoreResult)]),
+        "qr_store_restore_with": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreWrite), P(_StoreResult)]),
+        "qr_store_delete_with": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreWrite), P(_StoreResult)]),
         "qr_store_list": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_List)]),
         "qr_store_list_free": (None, [P(_List)]),
         "qr_spec_edit": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, c.c_char_p, c.c_char_p, c.c_char_p,
@@ -236,7 +342,34 @@ def _errors(el):
     return out
 
 
-def _raise(status, errlist):
+def _layout(ll):
+    out = []
+    for i in range(ll.count):
+        it = ll.items[i]
+        item = {"kind": _s(_L().qr_layout_kind_str(it.kind)), "path": _s(it.path)}
+        if it.slide:
+            item["slide"] = it.slide
+        if it.page:
+            item["page"] = it.page
+        item["value"] = round(it.value, 4)
+        item["detail"] = _s(it.detail)
+        out.append(item)
+    return out
+
+
+def _strict_bits(kinds):
+    bits = 0
+    for name in kinds or ():
+        if name == "layout":
+            bits |= (1 << len(LAYOUT_KINDS)) - 1
+        elif name in LAYOUT_KINDS:
+            bits |= 1 << LAYOUT_KINDS.index(name)
+        else:
+            raise _usage("unknown layout report kind %r: use %s" % (name, ", ".join(LAYOUT_KINDS)))
+    return bits
+
+
+def _raise(status, errlist, head=0):
     lib = _L()
     errors = _errors(errlist)
     name = _s(lib.qr_status_str(status))
@@ -246,7 +379,10 @@ def _raise(status, errlist):
         msg = "%d spec errors" % len(errors)
     else:
         msg = "%s (%d errors)" % (name, len(errors))
-    raise QuireError(msg, status=name, code=status, errors=errors, exit_code=lib.qr_status_exit(status))
+    cls = _BY_CODE.get(_s(lib.qr_status_code(status)), QuireError)
+    e = cls(msg, status=name, code=status, errors=errors, exit_code=lib.qr_status_exit(status))
+    e.head = head or None
+    raise e
 
 
 def _json_bytes(value, what):
@@ -261,23 +397,20 @@ def _json_bytes(value, what):
     try:
         return json.dumps(value, ensure_ascii=False).encode("utf-8")
     except (TypeError, ValueError) as e:
-        raise QuireError("%s is not JSON-serialisable: %s" % (what, e), status="usage error", code=5,
-                         exit_code=2)
+        raise _usage("%s is not JSON-serialisable: %s" % (what, e))
 
 
 def _kind(kind):
     k = ctypes.c_int()
     if not isinstance(kind, str) or _L().qr_kind_from_str(kind.encode(), ctypes.byref(k)) != 0:
-        raise QuireError("unknown kind %r: use %s" % (kind, ", ".join(KINDS)), status="usage error", code=5,
-                         exit_code=2)
+        raise _usage("unknown kind %r: use %s" % (kind, ", ".join(KINDS)))
     return k.value
 
 
 def _format(fmt):
     f = ctypes.c_int()
     if not isinstance(fmt, str) or _L().qr_format_from_path(("x." + fmt).encode(), ctypes.byref(f)) != 0:
-        raise QuireError("unknown format %r: use %s" % (fmt, ", ".join(FORMATS)), status="usage error", code=5,
-                         exit_code=2)
+        raise _usage("unknown format %r: use %s" % (fmt, ", ".join(FORMATS)))
     return f.value
 
 
@@ -288,29 +421,35 @@ def format_available(fmt):
 
 class Rendered(bytes):
     """The bytes of a render, with what the render reports: pages (pages of
-    a PDF or PNG, slides, sheets; 0 when unknown) and warnings
-    ([{"path", "message", "hint"}], e.g. characters no font covers)."""
+    a PDF or PNG, slides, sheets; 0 when unknown), warnings
+    ([{"path", "message", "hint"}], e.g. characters no font covers) and
+    layout, the layout report ([{"kind", "path", "slide" or "page",
+    "value", "detail"}]: text shrunk, continued, ...; [] when nothing to say)."""
 
     pages = 0
     warnings = ()
+    layout = ()
 
     @property
     def data(self):
         return bytes(self)
 
 
-def render(spec, kind, format=None, max_output=0, png_page=1, dpi=96, base_dir=None):
+def render(spec, kind, format=None, max_output=0, png_page=1, dpi=96, base_dir=None, strict_layout=()):
     """Render spec (dict or JSON text) of kind ("document", ...) in format
     (default: the kind's own, e.g. document -> docx; documents also render
     to "pdf", "html" and "png"). png_page and dpi choose the page of a PNG
-    and its resolution; base_dir is the folder image files are read from.
-    Returns a Rendered: bytes, with .pages and .warnings."""
+    and its resolution; base_dir is the folder image files are read from;
+    strict_layout names layout report kinds (LAYOUT_KINDS, or "layout" for
+    all) that fail the render with a spec error instead.
+    Returns a Rendered: bytes, with .pages, .warnings and .layout."""
     lib = _L()
     k = _kind(kind)
     f = _format(format or _KIND_FORMAT[kind])
     text = _json_bytes(spec, "spec")
     opts = _RenderOpts(os.fsencode(base_dir) if base_dir is not None else None, int(png_page), int(dpi), 0,
                        max_output)
+    opts.strict_layout = _strict_bits(strict_layout)
     res = _Result()
     st = lib.qr_render_mem(text, len(text), k, f, ctypes.byref(opts), ctypes.byref(res))
     try:
@@ -319,6 +458,7 @@ def render(spec, kind, format=None, max_output=0, png_page=1, dpi=96, base_dir=N
         out = Rendered(ctypes.string_at(res.data, res.size))
         out.pages = res.pages
         out.warnings = _errors(res.warnings)
+        out.layout = _layout(res.layout)
         return out
     finally:
         lib.qr_result_free(ctypes.byref(res))
@@ -447,7 +587,7 @@ class Store:
     def _enter(self):
         with self._cv:
             if self._closing or not self._h:
-                raise QuireError("the store is closed", status="usage error", code=5, exit_code=2)
+                raise _usage("the store is closed")
             self._busy += 1
             return self._h
 
@@ -487,7 +627,8 @@ class Store:
     def _payload(res):
         return {"status": "ok", "artifact_id": _s(res.artifact_id), "version": res.version.version,
                 "filename": _s(res.version.filename), "mime_type": _s(res.version.mime_type),
-                "size": res.version.size, "pages": res.version.pages, "kind": _s(res.kind),
+                "size": res.version.size, "pages": res.version.pages, "head": res.head,
+                "kind": _s(res.kind),
                 "title": _s(res.title),
                 "owner": _s(res.owner), "action": _s(res.version.action),
                 "unchanged": bool(res.unchanged), "sha256": _s(res.version.sha256),
@@ -497,7 +638,7 @@ class Store:
         lib, st, res = self._call(fn, *args)
         try:
             if st != 0:
-                _raise(st, res.errors)
+                _raise(st, res.errors, res.head)
             return self._payload(res)
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
@@ -509,21 +650,24 @@ class Store:
         enc = lambda s: s.encode("utf-8") if s is not None else None
         return self._write(_L().qr_store_create, _kind(kind), text, len(text), enc(title), enc(id), enc(owner))
 
-    def edit(self, id, patch=None, append=None, ops=None):
+    def edit(self, id, patch=None, append=None, ops=None, if_version=None):
         """Merge-patch (RFC 7386), append ({key: [items]}) and JSON Patch
         ops (RFC 6902), in that order, on the head; then validate and render
-        the whole spec. "unchanged" is True when the result equals the head."""
-        return self._write(_L().qr_store_edit, id.encode("utf-8"), _json_bytes(patch, "patch"),
-                           _json_bytes(append, "append"), _json_bytes(ops, "ops"))
+        the whole spec. "unchanged" is True when the result equals the head.
+        if_version: write only when the head is that version, else raise
+        ConflictError (its .head says which version is the head)."""
+        return self._write(_L().qr_store_edit_with, id.encode("utf-8"), _json_bytes(patch, "patch"),
+                           _json_bytes(append, "append"), _json_bytes(ops, "ops"), _cond(if_version))
 
-    def rewrite(self, id, spec):
-        """Replace the spec (same kind)."""
+    def rewrite(self, id, spec, if_version=None):
+        """Replace the spec (same kind); if_version as for edit."""
         text = _json_bytes(spec, "spec")
-        return self._write(_L().qr_store_rewrite, id.encode("utf-8"), text, len(text))
+        return self._write(_L().qr_store_rewrite_with, id.encode("utf-8"), text, len(text),
+                           _cond(if_version))
 
-    def restore(self, id, version):
-        """Append a copy of an earlier version."""
-        return self._write(_L().qr_store_restore, id.encode("utf-8"), int(version))
+    def restore(self, id, version, if_version=None):
+        """Append a copy of an earlier version; if_version as for edit."""
+        return self._write(_L().qr_store_restore_with, id.encode("utf-8"), int(version), _cond(if_version))
 
     def show_text(self, id, version=None):
         """The canonical JSON text of a version (default: the head)."""
@@ -532,6 +676,19 @@ class Store:
             if st != 0:
                 _raise(st, res.errors)
             return ctypes.string_at(res.spec, res.spec_len).decode("utf-8")
+        finally:
+            lib.qr_store_result_free(ctypes.byref(res))
+
+    def get(self, id, version=None):
+        """A version's payload (as create returns it, with "head", the
+        artifact's head version, to pass as if_version) and its "spec"."""
+        lib, st, res = self._call(_L().qr_store_show, id.encode("utf-8"), int(version or 0))
+        try:
+            if st != 0:
+                _raise(st, res.errors)
+            d = self._payload(res)
+            d["spec"] = json.loads(ctypes.string_at(res.spec, res.spec_len).decode("utf-8"))
+            return d
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
@@ -587,13 +744,14 @@ class Store:
         finally:
             lib.qr_store_fsck_free(ctypes.byref(f))
 
-    def delete(self, id):
+    def delete(self, id, if_version=None):
         """Delete an artifact and all its versions (the owner's quota is
-        freed). Returns {"status", "artifact_id", "deleted", "owner", "versions"}."""
-        lib, st, res = self._call(_L().qr_store_delete, id.encode("utf-8"))
+        freed); if_version as for edit. Returns {"status", "artifact_id",
+        "deleted", "owner", "versions"}."""
+        lib, st, res = self._call(_L().qr_store_delete_with, id.encode("utf-8"), _cond(if_version))
         try:
             if st != 0:
-                _raise(st, res.errors)
+                _raise(st, res.errors, res.head)
             return {"status": "ok", "artifact_id": _s(res.artifact_id), "deleted": True,
                     "kind": _s(res.kind), "owner": _s(res.owner), "versions": res.head}
         finally:
@@ -622,7 +780,8 @@ class Store:
 
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("to", ctypes.c_int), ("chunks", ctypes.c_size_t), ("max_input", ctypes.c_size_t),
-                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double)]
+                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double),
+                ("max_output", ctypes.c_size_t)]
 
 
 _READ_TO = {"spec": 0, "json": 1, "markdown": 2, "text": 3}
@@ -635,8 +794,7 @@ def read(file, to="spec", chunks=0):
     characters. Raises QuireError for a damaged, encrypted or hostile file."""
     lib = _L()
     if to not in _READ_TO:
-        raise QuireError("to must be one of %s" % ", ".join(_READ_TO), status="usage error", code=5,
-                         exit_code=2)
+        raise _usage("to must be one of %s" % ", ".join(_READ_TO))
     fn = lib.qr_read_mem
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_ReadOpts),

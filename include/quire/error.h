@@ -37,14 +37,41 @@ typedef enum qr_status {
     /* limits and quotas: exit 4 */
     QR_E_LIMIT, /* an input or output limit was exceeded */
     QR_E_QUOTA, /* an owner quota was exceeded */
+    /* the store's answers a caller branches on (after the groups above, so
+     * their numbers stay as they were) */
+    QR_E_NOT_FOUND,   /* no such artifact or version: exit 5 */
+    QR_E_CONFLICT,    /* the id exists, the head is not the expected version, or an
+                         idempotency key names another request: exit 6 */
+    QR_E_UNAVAILABLE, /* the database cannot be reached or the connection was lost:
+                         retryable: exit 7 */
     QR_STATUS_COUNT
 } qr_status;
 
 /** The constant name-like description of a status ("spec error"). Never NULL. */
 QR_EXPORT const char *qr_status_str(qr_status s);
 
-/** The CLI exit code of a status: 0 ok, 1 spec, 2 usage, 3 I/O or render, 4 limit or quota. */
+/** The stable code of a status, for programs to branch on (the CLI's JSON
+ *  "code", the binding's exception classes). One of a small set that does
+ *  not grow with the statuses:
+ *      code          statuses                         exit  retry?
+ *      "ok"          QR_OK                            0
+ *      "invalid"     QR_E_SPEC, _JSON, _UTF8, _EDIT   1     no: fix the request
+ *      "usage"       QR_E_USAGE, _UNSUPPORTED         2     no
+ *      "failed"      QR_E_IO, _RENDER, _NOMEM         3     no (a local file, a render)
+ *      "damaged"     QR_E_STORE                       3     no: run fsck
+ *      "limit"       QR_E_LIMIT                       4     no
+ *      "quota"       QR_E_QUOTA                       4     after freeing space
+ *      "not_found"   QR_E_NOT_FOUND                   5     no
+ *      "conflict"    QR_E_CONFLICT                    6     after reading the head
+ *      "unavailable" QR_E_UNAVAILABLE                 7     yes (with the same key)
+ *  Never NULL. */
+QR_EXPORT const char *qr_status_code(qr_status s);
+
+/** The CLI exit code of a status: the table above. */
 QR_EXPORT int qr_status_exit(qr_status s);
+
+/** 1 when repeating the call may succeed unchanged (unavailable). */
+QR_EXPORT int qr_status_retryable(qr_status s);
 
 /** One error. All strings are owned by the list that holds the error. */
 typedef struct qr_error {
@@ -80,10 +107,6 @@ QR_EXPORT void qr_errlist_move(qr_errlist *dst, qr_errlist *src);
 
 /** Free every item and the array; the list is left empty and reusable. */
 QR_EXPORT void qr_errlist_clear(qr_errlist *l);
-
-/** Every failure inside the library goes through here, so one breakpoint
- *  catches the first one (cairo's _cairo_error). Returns s. */
-qr_status qr_fail(qr_status s);
 
 #ifdef __cplusplus
 }

@@ -32,8 +32,8 @@ extern "C" {
 
 #define QUIRE_VERSION "0.1.0"
 
-/* The spec kinds of DESIGN.md (the compiler's too: spec/tree.h includes this
- * header). document, pdf and html share one vocabulary. */
+/* The spec kinds (the compiler uses this enum too).
+ * document, pdf and html share one vocabulary. */
 typedef enum qr_kind {
     QR_KIND_DOCUMENT,     /* .docx */
     QR_KIND_SPREADSHEET,  /* .xlsx */
@@ -43,7 +43,7 @@ typedef enum qr_kind {
     QR_KIND_COUNT
 } qr_kind;
 
-/* The output formats (the backends' too: spec/backend.h). */
+/* The output formats (the backends use this enum too). */
 typedef enum qr_format {
     QR_FORMAT_DOCX,
     QR_FORMAT_XLSX,
@@ -66,12 +66,72 @@ typedef struct qr_render_opts {
     int notes;            /* .pdf/.png of a presentation: notes pages, each slide above its notes */
     int page_first, page_last; /* .pdf of a presentation or spreadsheet: only these pages
                                   (1-based, inclusive); 0, 0: every page */
-    size_t max_work;           /* units of the work budget: formulas, charts, pages (README "Work
-                                  budget"); 0: default 2^28 */
+    int threads;            /* helper threads (zip deflate, PDF measuring): 0 = as many as the CPUs,
+                               1 = the calling thread only; same bytes either way */
+    int xlsx_stream;        /* a spreadsheet spec read from a file: QR_XLSX_STREAM_AUTO (0: stream
+                               the rows of big specs), _NEVER, _ALWAYS, _ALL (tests, benchmarks) */
+    size_t max_work;        /* units of the work budget: formulas, charts, pages (README "Work
+                               budget"); 0: default 2^28 */
+    unsigned strict_layout; /* layout report kinds that are errors: bits 1u << qr_layout_kind
+                               (QR_LAYOUT_ALL: every kind); the render fails with QR_E_SPEC
+                               at the item's pointer and writes nothing */
 } qr_render_opts;
 
+enum { QR_XLSX_STREAM_AUTO, QR_XLSX_STREAM_NEVER, QR_XLSX_STREAM_ALWAYS, QR_XLSX_STREAM_ALL };
+
+/* How a render ran, for tests and benchmarks (qr_result.stats). */
+typedef struct qr_render_stats {
+    int threads;           /* threads the backend used (PDF: 2 when a helper measured) */
+    int faces_pinned;      /* PDF, two threads: font faces opened before they started */
+    int faces_pinned_late; /* and by them (0 unless the gathering missed one) */
+} qr_render_stats;
+
+/* ---- the layout report --------------------------------------------------------
+ *
+ * What the engine had to do to lay the spec out, or could not do, each item
+ * with the JSON pointer of the value concerned and the page or slide where it
+ * happened. Empty when there is nothing to report. Items are not warnings:
+ * --strict leaves them alone; qr_render_opts.strict_layout makes chosen kinds
+ * errors. Keep the enum and qr_layout_kind_str's table in step. */
+typedef enum qr_layout_kind {
+    QR_LAYOUT_SHRINK,         /* text shrunk to fit its box: value = the font scale (0.325) */
+    QR_LAYOUT_CONTINUED,      /* content continued on a new slide or page: value = its number */
+    QR_LAYOUT_SMALL_TEXT,     /* text drawn below 9 pt: value = the size in points */
+    QR_LAYOUT_CONTRAST,       /* text and ground below WCAG AA: value = the contrast ratio */
+    QR_LAYOUT_IMAGE_UPSCALED, /* an image drawn larger than its pixels at 96 dpi: value = the
+                                 factor */
+    QR_LAYOUT_TABLE_CUT,      /* a table larger than its room: rows or columns cut or wrapped */
+    QR_LAYOUT_WORD_BROKEN,    /* a word broken across lines */
+    QR_LAYOUT_MISSING_GLYPH,  /* a character no font covers: value = the code point */
+    QR_LAYOUT_KIND_COUNT
+} qr_layout_kind;
+#define QR_LAYOUT_ALL ((1u << QR_LAYOUT_KIND_COUNT) - 1u)
+
+typedef struct qr_layout_item {
+    qr_layout_kind kind;
+    char *path;   /* JSON pointer, "" for the whole spec */
+    int page;     /* 1-based page of a document or sheet preview; 0: none or unknown */
+    int slide;    /* 1-based slide of a presentation (output numbering); 0: not a slide */
+    double value; /* see the kind */
+    char *detail; /* one sentence: "text shrunk to 32.5 %" */
+} qr_layout_item;
+
+typedef struct qr_layout_list {
+    qr_layout_item *items;
+    size_t count;
+    size_t cap;
+    int oom;
+} qr_layout_list;
+
+/** "shrink", "continued", "small_text", "contrast", "image_upscaled",
+ *  "table_cut", "word_broken", "missing_glyph"; NULL for a bad value. */
+QR_EXPORT const char *qr_layout_kind_str(qr_layout_kind k);
+/** Parse a kind name; returns 0 on success. */
+QR_EXPORT int qr_layout_kind_from_str(const char *name, qr_layout_kind *k);
+
 /* What a render returns. errors holds spec errors (each with a JSON
- * pointer); warnings holds e.g. characters no font covers. */
+ * pointer); warnings holds e.g. characters no font covers; layout the
+ * layout report (a render only; empty after a check). */
 typedef struct qr_result {
     qr_status status;
     unsigned char *data; /* the bytes (qr_render_mem only); freed by qr_result_free */
@@ -80,6 +140,8 @@ typedef struct qr_result {
     qr_errlist errors;
     qr_errlist warnings;
     qr_kind kind; /* the kind rendered: for .pdf and .png, the one the spec's shape says */
+    qr_render_stats stats;
+    qr_layout_list layout;
 } qr_result;
 
 /** Render a spec to memory. Always initialises *res; free it with
@@ -164,6 +226,8 @@ typedef struct qr_read_opts {
     size_t max_input;    /* bytes of the file; 0: default 64 MiB */
     size_t max_unzipped; /* uncompressed bytes of a package; 0: default 1 GiB; SIZE_MAX: none */
     double max_ratio;    /* uncompressed/compressed bytes of one part; 0: default 500; < 0 none */
+    size_t max_output;   /* bytes of what is read (the spec, and the output written from it);
+                          * 0: default 64 MiB; SIZE_MAX: none. Past it: QR_E_LIMIT */
 } qr_read_opts;
 
 /** Read a file's bytes. kind (may be NULL) gets the spec's kind. Always

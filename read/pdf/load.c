@@ -17,12 +17,15 @@
 
 typedef int (*pdf_fn)(const void *, size_t, qr_buf *, char *, size_t, const char **);
 static pdf_fn module_fn;
+static char module_error[256];
 static pthread_once_t module_once = PTHREAD_ONCE_INIT;
 
 static void module_load(void)
 {
+    static const qr_stamp mine = QR_READ_PDF_MODULE_STAMP;
     module_fn =
-        (pdf_fn)qr_module_symbol(MODULE_FILE, QUIRE_PDF_MODULE_RELDIR, "qr_read_pdf_module_json");
+        (pdf_fn)qr_module_open(MODULE_FILE, QUIRE_PDF_MODULE_RELDIR, &mine,
+                               "qr_read_pdf_module_json", module_error, sizeof module_error);
 }
 #endif
 
@@ -32,6 +35,10 @@ qr_status qr_rd_pdf(qr_rd *r, const void *data, size_t len)
 #if defined(QUIRE_READ_PDF_MODULE)
     pthread_once(&module_once, module_load);
     pdf_fn fn = module_fn;
+    if (!fn && *module_error)
+        return qr_rd_fail(r, QR_E_UNSUPPORTED, "",
+                          "reinstall quire so that the binary and its modules come from one build",
+                          "%s", module_error);
     if (!fn)
         return qr_rd_fail(r, QR_E_UNSUPPORTED, "", "install quire with its PDF reading module",
                           "cannot load %s, which reads PDFs", MODULE_FILE);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cnum.h"
 #include "compile.h"
 #include "pdf_read.h"
 
@@ -301,7 +302,7 @@ static void write_cells(qr_buf *b, const char *text)
         if (n && n < sizeof cell) {
             memcpy(cell, p, n);
             cell[n] = '\0';
-            v = strtod(cell, &end);
+            v = qr_strtod_c(cell, &end);
         }
         /* A number when the text is the number's shortest form ("12.5", not "12.50"). */
         if (end && !*end && isfinite(v) && qr_fmt_double(v, num) && strcmp(num, cell) == 0)
@@ -538,6 +539,8 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
 }
 
 #ifdef QUIRE_READ_PDF_MODULE_ENTRY
+/* The module's build stamp, which read/pdf/load.c checks first (render/module.c). */
+__attribute__((visibility("default"))) const qr_stamp qr_module_stamp = QR_READ_PDF_MODULE_STAMP;
 /* The module's one export (read/pdf/load.c looks it up). */
 __attribute__((visibility("default"))) int qr_read_pdf_module_json(const void *data, size_t len,
                                                                    qr_buf *b, char *msg,

@@ -63,4 +63,10 @@ fi
 for h in quire.h store.h error.h export.h; do test -f "$tmp/prefix/include/quire/$h"; done
 # nothing of quire lands directly in <includedir>
 test "$(ls "$tmp/prefix/include")" = quire
+# the installed headers are self-contained: no pointer to files outside the
+# install (DESIGN.md, spec/...), no internal declaration (qr_fail)
+if grep -nE 'DESIGN\.md|qr_fail|(spec|core|layout|render|store|ooxml|pdf)/[a-z_]+\.[ch]\b' \
+    "$tmp/prefix/include/quire/"*.h; then
+  echo "an installed header points inside the source tree or declares an internal name"; exit 1
+fi
 echo "1 passed, 0 failed"

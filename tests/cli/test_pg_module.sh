@@ -29,10 +29,10 @@ expect() { # expect RC TEXT BINARY...
         echo "$*: exit $rc, want $want and '$text':"; cat "$tmp/res.json" "$tmp/err.txt"; exit 1
     fi
 }
-expect 3 'cannot connect to the PostgreSQL store' "$Q"
+expect 7 'cannot connect to the PostgreSQL database' "$Q"
 cmake --install "$BIN" --prefix "$tmp/prefix" >/dev/null
 test -f "$tmp/prefix/lib/quire/quire-pg.so"
-expect 3 'cannot connect to the PostgreSQL store' "$tmp/prefix/bin/quire"
+expect 7 'cannot connect to the PostgreSQL database' "$tmp/prefix/bin/quire"
 mkdir "$tmp/alone" && cp "$Q" "$tmp/alone/"
 expect 3 'cannot load quire-pg.so, which opens PostgreSQL stores' "$tmp/alone/quire"
 grep -q 'install quire with its PostgreSQL module' "$tmp/res.json"

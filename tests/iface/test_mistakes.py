@@ -76,7 +76,7 @@ CASES = [
     ("block type typo", [], doc({"type": "paragrah", "text": "x"}), "error", "/blocks/0/type",
      "unknown block type", "did you mean \"paragraph\""),
     ("footnote block", [], doc({"type": "footnote", "text": "x"}), "error", "/blocks/0/type",
-     "unknown block type", "footnotes are not supported"),
+     "unknown block type", "a footnote is a run"),
     ("bold as a string", [], doc({"type": "paragraph", "runs": [{"text": "x", "bold": "yes"}]}),
      "error", "/blocks/0/runs/0/bold", "expected", "true"),
     ("javascript link", [], doc({"type": "paragraph",

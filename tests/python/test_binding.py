@@ -20,6 +20,8 @@ import quire  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pg import artifact_ids, backend, new_store  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 DOC = {"title": "Services Agreement",
        "blocks": [{"type": "heading", "text": "Fees", "level": 1},
@@ -160,8 +162,10 @@ class StoreTest(unittest.TestCase):
         with self.assertRaises(quire.QuireError) as cm:
             self.st.log("nope")
         # the message names the store: its folder, or the database's URI
-        self.assertRegex(cm.exception.message, r'^no artifact "nope" in the (store /|PostgreSQL store postgres)')
-        self.assertEqual(cm.exception.exit_code, 3)
+        self.assertRegex(cm.exception.message, r'^no artifact "nope" in the (store /|PostgreSQL database postgres)')
+        self.assertEqual(cm.exception.exit_code, 5)
+        self.assertIsInstance(cm.exception, quire.NotFoundError)
+        self.assertEqual(cm.exception.error_code, "not_found")
 
     def test_ids(self):
         for bad in ("../x", "/etc/passwd", "", "a/b", "x" * 65):
@@ -239,4 +243,4 @@ class StoreTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

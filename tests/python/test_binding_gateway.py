@@ -115,7 +115,8 @@ def main():
             st.show("l0")
             raise AssertionError("deleted")
         except quire.QuireError as e:
-            assert e.exit_code == 3 and re.match(r'no artifact "l0" in the (PostgreSQL )?store /?', e.message), e.message
+            assert e.exit_code == 5 and isinstance(e, quire.NotFoundError), e
+            assert re.match(r'no artifact "l0" in the (PostgreSQL database|store /)', e.message), e.message
         assert len(st.list(owner="lister")["artifacts"]) == 8
         st.close()
         print("list / delete / log(limit): ok")

@@ -39,7 +39,8 @@ def main():
         assert rc == 0, out
         for other in ("DUP", "Dup", "dUp"):
             rc, out, err = run("create", "-k", "html", "--id", other, "--store", store, spec)
-            assert rc == 2 and json.loads(out)["error"] == 'artifact "%s" already exists' % other, out
+            assert rc == 6 and json.loads(out)["error"] == 'artifact "%s" already exists' % other, out
+            assert json.loads(out)["code"] == "conflict", out
         assert artifact_ids(store) == ["dup"]
         rc, out, err = run("show", "DUP", "--store", store)
         assert rc == 0 and json.loads(out)["title"] == "T", out
@@ -58,7 +59,7 @@ def main():
         codes = [p.wait() for p in procs]
         for p in procs:
             p.stdout.close()
-        assert sorted(codes) == [0] + [2] * 7, codes
+        assert sorted(codes) == [0] + [6] * 7, codes  # one wins, the others: conflict
         assert [i for i in artifact_ids(store) if i.lower() == "race"] != [] and \
             len([i for i in artifact_ids(store) if i.lower() == "race"]) == 1, artifact_ids(store)
         print("race: 8 concurrent creates of race/RACE/...: exactly one stored")

@@ -116,7 +116,7 @@ def main():
 
         for cmd in (["show", victim], ["log", victim], ["edit", victim, "--append", app], ["delete", victim]):
             rc, out, err = run(*cmd, "--store", store)
-            assert rc == 3, (cmd, rc, out)
+            assert rc == 5 and json.loads(out)["code"] == "not_found", (cmd, rc, out)
             assert json.loads(out)["error"].startswith('no artifact "%s" in the ' % victim), out
         assert victim not in [a["artifact_id"] for a in ok("list", "--owner", o, "--store", store)["artifacts"]]
         r = ok("fsck", "--store", store)

@@ -43,14 +43,18 @@ def main():
             json.dump({"title": "T", "blocks": []}, f)
         srv = server()
         empty = tempfile.mkdtemp(prefix="quire-nosrv-")
-        for uri in ("postgresql://[bad", "postgresql:///x?nonsense=1", "postgres:///x?host=%s" % empty,
-                    srv.uri("no_such_db")):
+        for uri in ("postgresql://[bad", "postgresql:///x?nonsense=1"):
             rc, out, err = run("create", "-k", "html", "--store", uri, spec)
-            assert rc == 3, (uri, rc, out)
+            assert rc == 2 and json.loads(out)["code"] == "usage", (uri, rc, out)
+            assert json.loads(out)["error"].startswith("not a PostgreSQL URI: "), out
+        for uri, rc_want, code in (("postgres:///x?host=%s" % empty, 7, "unavailable"),
+                                   (srv.uri("no_such_db"), 2, "usage")):
+            rc, out, err = run("create", "-k", "html", "--store", uri, spec)
+            assert rc == rc_want and json.loads(out)["code"] == code, (uri, rc, out)
             msg = json.loads(out)["error"]
-            assert msg.startswith("cannot connect to the PostgreSQL store: "), msg
+            assert msg.startswith("cannot connect to the PostgreSQL database: "), msg
         shutil.rmtree(empty)
-        print("bad URIs: exit 3, cannot connect")
+        print("bad URIs: exit 2 (usage); no server: exit 7 (unavailable)")
 
         # a server that wants a password from `pw`
         pw = Server(password_user="pw")
@@ -62,12 +66,12 @@ def main():
         for wrong in (SECRET, "x%zz" + SECRET, ""):
             uri = pw.uri("pwdb", user="pw", password=wrong)
             rc, out, err = run("log", "a", "--store", uri)
-            assert rc == 3, (rc, out)
+            assert rc == 2, (rc, out)
             assert "password authentication failed" in out or "invalid percent-encoded" in out \
                 or "no password supplied" in out, out
             for text in (out, err):
                 assert SECRET not in text, text
-        print("wrong password: exit 3, the password never printed")
+        print("wrong password: exit 2, the password never printed")
 
         # another schema version
         uri = srv.uri(srv.new_db())

@@ -6,7 +6,7 @@ artifact, 4 artifacts), each edit appending a paragraph naming its writer
 and attempt. After a while the server is stopped (fast: connections are
 cut), kept down, started again, and the writers go on. Then:
   - every edit exited 0 or 3, never anything else; while the server was
-    down the writers got exit 3 with "PostgreSQL store" in the message;
+    down the writers got exit 7 (code "unavailable") naming the PostgreSQL database;
   - edits succeed again after the restart;
   - every acknowledged edit (exit 0 with its version) is present: its
     version holds its paragraph last; versions are 1..head without gaps,
@@ -38,7 +38,7 @@ while not os.path.exists(stop):
     t = time.time()
     p = subprocess.run([quire, "edit", aid, "--append", path, "--store", store], capture_output=True, text=True)
     r = json.loads(p.stdout) if p.stdout.startswith("{") else {}
-    res.append([i, p.returncode, r.get("version"), r.get("error", ""), t])
+    res.append([i, p.returncode, r.get("version"), r.get("error", ""), t, r.get("code")])
     i += 1
     if p.returncode != 0:
         time.sleep(0.05)
@@ -93,14 +93,14 @@ def main():
             assert p.returncode == 0
             results[w] = json.loads(out)
         codes = [r[1] for rs in results.values() for r in rs]
-        assert set(codes) <= {0, 3}, sorted(set(codes))
-        down = [r for rs in results.values() for r in rs if r[1] == 3]
+        assert set(codes) <= {0, 7}, sorted(set(codes))
+        down = [r for rs in results.values() for r in rs if r[1] == 7]
         assert down, "no writer saw the server down"
-        assert all("PostgreSQL store" in r[3] for r in down), down[:3]
+        assert all("PostgreSQL database" in r[3] and r[5] == "unavailable" for r in down), down[:3]
         after = [r for rs in results.values() for r in rs if r[1] == 0 and r[4] > t_up]
         before = [r for rs in results.values() for r in rs if r[1] == 0 and r[4] < t_down]
         assert after and before, (len(before), len(after))
-        print("%d edits: %d ok before the stop, %d ok after the restart, %d got exit 3"
+        print("%d edits: %d ok before the stop, %d ok after the restart, %d got exit 7"
               % (len(codes), len(before), len(after), len(down)))
 
         for a in range(4):
@@ -116,7 +116,7 @@ def main():
                 assert len(texts) == v - 1 and len(set(texts)) == len(texts), (aid, v)
                 texts_at[v] = texts
             for w in (a, a + 4):
-                for i, code, version, _, _ in results[w]:
+                for i, code, version, _, _, _ in results[w]:
                     if code == 0:
                         assert texts_at[version][-1] == "w%d-%d" % (w, i), (aid, w, i, version)
         rc, out, err = run("fsck", "--store", store)

@@ -879,7 +879,7 @@ static const err_case err_cases[] = {
     {D,
      SPEC,
      "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'footnote': 'x'}]}]}",
-     {"/blocks/0/runs/0/footnote"}},
+     {"/blocks/0/runs/0/text"}},
     {D, SPEC, "{'blocks': [{'type': 'paragraph', 'text': 'a', 'level': 2}]}", {"/blocks/0/level"}},
     {D, SPEC, "{'blocks': [{'type': 'list'}]}", {"/blocks/0/items"}},
     {D, SPEC, "{'blocks': [{'type': 'list', 'items': []}]}", {"/blocks/0/items"}},
@@ -1123,7 +1123,7 @@ static void test_error_messages(void **state)
     expect_one(D, "{'blocks': [{'type': 'paragraph', 'text': 'a', 'runs': []}]}", SPEC, "/blocks/0",
                "both", "pick one");
     expect_one(D, "{'blocks': [{'type': 'paragraph', 'text': 'a', 'footnotes': []}]}", SPEC,
-               "/blocks/0/footnotes", "footnotes are not supported", NULL);
+               "/blocks/0/footnotes", "unknown key \"footnotes\"", "a footnote is a run");
     expect_one(
         D, "{'blocks': [{'type': 'paragraph', 'runs': [{'text': 'a', 'link': 'javascript:x'}]}]}",
         SPEC, "/blocks/0/runs/0/link", "not allowed", "https:");
@@ -1143,7 +1143,7 @@ static void test_error_messages(void **state)
                "\"slides\" belongs in a presentation spec (.pptx); this is a document spec");
     expect_one(D, "{'blocks': [], 'colour': []}", SPEC, "/colour", "unknown key \"colour\"",
                "a document spec takes: \"title\", \"lang\", \"theme\", \"accent\", "
-               "\"numbered_headings\", \"page\", \"sections\", \"blocks\"");
+               "\"numbered_headings\", \"notes\", \"page\", \"sections\", \"blocks\"");
     expect_one(
         D,
         "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': "

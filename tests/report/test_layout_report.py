@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The layout report (issue 34): each kind provoked and found with its JSON
+pointer and slide, in the CLI's result line, the library (through the Python
+binding) and every format that lays the spec out; empty for specs with
+nothing to report; --strict=KINDS turns chosen kinds into errors (exit 1, no
+file)."""
+import base64
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+QUIRE = os.environ.get("QUIRE", "quire")
+SRC = os.environ.get("QUIRE_SOURCE_DIR", ".")
+sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
+import quire  # noqa: E402
+
+fails = []
+tmp = tempfile.mkdtemp(prefix="qr-report-")
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        fails.append(what)
+
+
+def png(w, h):
+    raw = b"".join(b"\x00" + b"\x80\x40\x20" * w for _ in range(h))
+
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def render(spec, ext, *args):
+    """(exit code, result line, output exists) of quire render."""
+    p = os.path.join(tmp, "spec.json")
+    with open(p, "w") as f:
+        json.dump(spec, f)
+    out = os.path.join(tmp, "out." + ext)
+    if os.path.exists(out):
+        os.unlink(out)
+    r = subprocess.run([QUIRE, "render", p, "-o", out] + list(args), capture_output=True, text=True)
+    return r.returncode, json.loads(r.stdout), os.path.exists(out)
+
+
+def items(res, kind):
+    return [(i["path"], i.get("slide", 0)) for i in res.get("layout", []) if i["kind"] == kind]
+
+
+LONG = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+tiny = "data:image/png;base64," + base64.b64encode(png(40, 30)).decode()
+
+# shrink: with its scale, the same from the .pptx and its preview
+deck = {"title": "T", "slides": [{"title": "Fine", "bullets": ["a", "b"]},
+                                 {"title": "Dense", "bullets": [LONG] * 7}]}
+for ext in ("pptx", "pdf"):
+    rc, res, _ = render(deck, ext)
+    check(rc == 0 and items(res, "shrink") == [("/slides/1/bullets", 2)], ext + ": shrink at /slides/1/bullets")
+    sh = [i for i in res["layout"] if i["kind"] == "shrink"]
+    check(sh and 0.25 <= sh[0]["value"] < 1 and "%" in sh[0]["detail"], ext + ": shrink carries its scale")
+
+# small text and a cut table: one row too long for the slide even at 8 pt (rows that
+# merely do not fit continue on new slides: test_deck_continue.py)
+rows = [["row", " ".join([LONG] * 40)]]
+deck = {"title": "T", "slides": [{"title": "Table", "table": {"headers": ["a", "b"], "rows": rows}}]}
+rc, res, _ = render(deck, "pptx")
+check(("/slides/0/table", 1) in items(res, "small_text"), "small_text at /slides/0/table")
+check(items(res, "table_cut") == [("/slides/0/table", 1)], "table_cut at /slides/0/table")
+
+# an image drawn larger than its pixels
+deck = {"title": "T", "slides": [{"title": "Pic", "image": {"src": tiny, "alt": "dot"}}]}
+rc, res, _ = render(deck, "pptx")
+up = [i for i in res["layout"] if i["kind"] == "image_upscaled"]
+check(items(res, "image_upscaled") == [("/slides/0/image", 1)] and up[0]["value"] > 10,
+      "image_upscaled at /slides/0/image, with its factor")
+
+# contrast: a yellow accent the report theme draws its headings and title in
+doc = {"title": "Yellow", "theme": "report", "accent": "#FFEE00",
+       "blocks": [{"type": "heading", "text": "H", "level": 1}, {"type": "paragraph", "text": "p"}]}
+rc, res, _ = render(doc, "docx")
+check(items(res, "contrast") and items(res, "contrast")[0][0] == "/accent", "contrast at /accent (docx)")
+rc, res, _ = render(doc, "pdf")
+check(items(res, "contrast") and items(res, "contrast")[0][0] == "/accent", "contrast at /accent (pdf)")
+
+# a missing glyph: U+F0000 (private use) is in no font
+doc = {"title": "T", "blocks": [{"type": "paragraph", "text": "x \U000F0000"}]}
+for ext in ("docx", "pdf"):
+    rc, res, _ = render(doc, ext)
+    mg = [i for i in res["layout"] if i["kind"] == "missing_glyph"]
+    check(len(mg) == 1 and mg[0]["path"].startswith("/blocks/0") and mg[0]["value"] == 0xF0000,
+          ext + ": missing_glyph at /blocks/0 with its code point")
+deck = {"title": "T", "slides": [{"title": "a"}, {"title": "x \U000F0000"}]}
+rc, res, _ = render(deck, "pptx")
+check(items(res, "missing_glyph") == [("/slides/1/title", 2)], "missing_glyph at /slides/1/title, slide 2")
+
+# nothing to report: an empty list, in every format
+plain_doc = {"title": "T", "blocks": [{"type": "paragraph", "text": "Hello"}]}
+plain_sheet = {"title": "T", "sheets": [{"name": "S", "rows": [["a", 1]]}]}
+plain_deck = {"title": "T", "slides": [{"title": "Hi", "bullets": ["one"]}]}
+for spec, ext in ((plain_doc, "docx"), (plain_doc, "pdf"), (plain_doc, "html"), (plain_sheet, "xlsx"),
+                  (plain_sheet, "pdf"), (plain_deck, "pptx"), (plain_deck, "png")):
+    rc, res, _ = render(spec, ext)
+    check(rc == 0 and res.get("layout") == [], "%s: empty layout report" % ext)
+
+# --strict=KINDS: those kinds are errors, at their pointers, with no file
+dense = {"title": "T", "slides": [{"title": "Dense", "bullets": [LONG] * 7}]}
+rc, res, made = render(dense, "pptx", "--strict=shrink")
+check(rc == 1 and not made and res["errors"][0]["path"] == "/slides/0/bullets" and
+      "shrink" in res["errors"][0]["message"], "--strict=shrink: exit 1 at /slides/0/bullets, no file")
+rc, res, made = render(dense, "pptx", "--strict=contrast,small_text")
+check(rc == 0 and made, "--strict=contrast,small_text leaves a shrink alone")
+rc, res, made = render(dense, "pptx", "--strict=layout")
+check(rc == 1 and not made, "--strict=layout: every kind")
+rc, res, made = render(dense, "pptx", "--strict=shrnk")
+check(rc == 2 and not made, "--strict=shrnk: a usage error")
+
+# the library, through the binding: the same list
+out = quire.render(dense, "presentation", "pptx")
+check([(i["kind"], i["path"], i.get("slide")) for i in out.layout] == [("shrink", "/slides/0/bullets", 1)],
+      "binding: Rendered.layout")
+try:
+    quire.render(dense, "presentation", "pptx", strict_layout=["shrink"])
+    check(False, "binding: strict_layout raises")
+except quire.QuireError as e:
+    check(e.errors and e.errors[0]["path"] == "/slides/0/bullets", "binding: strict_layout raises at the pointer")
+check(quire.render(plain_doc, "document", "docx").layout == [], "binding: empty report")
+
+sys.exit(1 if fails else 0)
