@@ -40,9 +40,9 @@ void qr_pptx_write_a_rpr(qr_xml *x, const char *name, const qr_pptx_rpr *p)
     if (p->strike) qr_xml_attr(x, "strike", "sngStrike");
     /* children in CT_TextCharacterProperties order: ln, solidFill, ... latin, ea, cs, sym,
      * hlinkClick */
-    if (p->accent) {
+    if (p->accent || p->on_accent) {
         qr_xml_start(x, "a:solidFill");
-        qr_xml_leaf(x, "a:schemeClr", "val", "accent1", NULL);
+        qr_xml_leaf(x, "a:schemeClr", "val", p->accent ? "accent1" : "lt2", NULL);
         qr_xml_end(x);
     }
     if (p->mono && p->slot != QR_SLOT_LATIN) qr_xml_leaf(x, "a:latin", "typeface", p->mono, NULL);
@@ -107,7 +107,7 @@ static void write_a_r(qr_xml *x, const qr_seg *g, size_t n, const qr_pptx_rpr *r
     qr_xml_end(x);
 }
 
-/* <a:p> */
+/* <a:p>; accent 1: the text in the accent, 2: in the text-on-accent colour */
 static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz,
                            int bold, int accent)
 {
@@ -126,7 +126,8 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
         rpr.lang = g->lang ? g->lang : pp->doc->lang;
         rpr.sz = sz;
         rpr.b = g->bold || bold;
-        rpr.accent = accent != 0;
+        rpr.accent = accent == 1;
+        rpr.on_accent = accent == 2;
         rpr.i = g->italic;
         rpr.u = g->underline;
         rpr.strike = g->strike;
@@ -152,7 +153,8 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
         end.lang = pp->doc->lang;
         end.sz = sz;
         end.b = bold;
-        end.accent = accent != 0;
+        end.accent = accent == 1;
+        end.on_accent = accent == 2;
         qr_pptx_write_a_rpr(x, "a:endParaRPr", &end);
     }
     qr_xml_end(x);
@@ -255,7 +257,9 @@ static void write_a_tc(qr_pptx *pp, qr_xml *x, const qr_tcell *cell, int sz, int
     qr_xml_leaf(x, "a:lstStyle", NULL);
     qr_pptx_ppr ppr = {0};
     if (cell && cell->kind == QR_TCELL_NUMBER) ppr.algn = QR_PPTX_ALGN_R;
-    write_a_p_full(pp, x, cell ? &cell->text : &empty, ppr, sz, header, 0);
+    /* a header cell sits on the accent (the table style's firstRow): its text in the
+     * colour that reads on it, white or near-black by contrast (a light accent) */
+    write_a_p_full(pp, x, cell ? &cell->text : &empty, ppr, sz, header, header ? 2 : 0);
     qr_xml_end(x); /* a:txBody */
     qr_xml_start(x, "a:tcPr");
     qr_xml_attr_int(x, "marL", QR_SLIDE_CELL_MAR_LR);
@@ -396,6 +400,10 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
 
     qr_slide_plan plan;
     if (qr_slide_plan_make(&plan, &pp->geom, sl) != QR_OK) return qr_pptx_fail(pp, QR_E_NOMEM);
+    if (qr_slide_plan_furniture(&plan, pp->doc, &pp->geom, (int)i + 1) != QR_OK) {
+        qr_slide_plan_free(&plan);
+        return qr_pptx_fail(pp, QR_E_NOMEM);
+    }
     qr_slide_plan_report(&plan, (int)i + 1, pp->ctx->layout);
 
     qr_buf b;

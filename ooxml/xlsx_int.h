@@ -149,10 +149,12 @@ typedef struct qr_xlsx_sheet {
 } qr_xlsx_sheet;
 
 /** A sheet writer over sh, filling sst and styles. */
+struct qr_style;
 /** xlsx_chart.c: the drawing part of sheet sheet_no (1-based) holding its
- *  charts (numbered on from *chart_no), related from the sheet as rId1. */
+ *  charts (numbered on from *chart_no), related from the sheet as rId1;
+ *  drawn in the ink of st on a sheet's white (NULL: the plain theme). */
 qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no, size_t *chart_no,
-                             long long epoch);
+                             long long epoch, const struct qr_style *st);
 void qr_xlsx_sheet_init(qr_xlsx_sheet *w, const qr_sheet *sh, int first, qr_xlsx_sst *sst,
                         qr_xlsx_styles *styles);
 /** Stop and join a producer thread if one still runs. */

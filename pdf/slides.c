@@ -161,7 +161,7 @@ static void paint_table(pd_ctx *c, cairo_t *cr, const qr_table *t, const qr_slid
             cairo_stroke(cr);
             const pd_text *tx = cells[k];
             if (tx) {
-                set_rgb(cr, header ? LT1 : DK1);
+                set_rgb(cr, header ? c->style.on_accent : DK1); /* on the accent: by contrast */
                 for (size_t l = 0; l < tx->n_lines; l++)
                     qr_pv_line(cr, tx, l, x + mx, y + my + tx->lines[l].top + tx->lines[l].ascent);
             }
@@ -240,6 +240,11 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     const qr_slide *sl = &c->doc->slides[i];
     qr_slide_plan plan;
     if (qr_slide_plan_make(&plan, g, sl) != QR_OK) {
+        qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
+        return;
+    }
+    if (qr_slide_plan_furniture(&plan, c->doc, g, (int)i + 1) != QR_OK) {
+        qr_slide_plan_free(&plan);
         qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
         return;
     }

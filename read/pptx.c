@@ -170,6 +170,10 @@ static int named_box(px *p, const shape *s)
     static const char *const part[3] = {"Value", "Label", "Caption"};
     if (s->is_ph || !s->name) return 0;
     if (strcmp(s->name, "Title (closing)") == 0) p->closing = 1;
+    /* the furniture is the deck's, not the slide's content */
+    if (strcmp(s->name, "Date") == 0 || strcmp(s->name, "Footer") == 0 ||
+        strcmp(s->name, "Slide Number") == 0)
+        return 1;
     if (strcmp(s->name, "Quote") == 0) {
         box_text(s, &p->quote);
         return 1;
@@ -261,7 +265,8 @@ static char *cell_json(px *p, int header)
     int plain = 1;
     for (size_t i = 0; i < p->cell.n; i++) {
         const qr_rd_run *x = &p->cell.items[i];
-        if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code || x->link)
+        if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code || x->sup ||
+            x->sub || x->link)
             plain = 0;
     }
     char *end = NULL;
@@ -328,6 +333,9 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         char *s = qr_rd_attr(x, "strike");
         p->flags.strike = s && strcmp(s, "noStrike") != 0;
         xmlFree(s);
+        long base = qr_rd_attr_long(x, "baseline", 0);
+        p->flags.sup = base > 0;
+        p->flags.sub = base < 0;
         p->in_rpr = !empty;
     } else if (p->in_rpr && qr_rd_is(x, "latin")) {
         char *f = qr_rd_attr(x, "typeface");
@@ -622,6 +630,9 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
         if (notes.len)
             member(b, &comma, "\"notes\":"), qr_buf_json_str(b, notes.data, notes.len, 0);
         qr_buf_putc(b, '}');
+        if (r->max_output && b->len > r->max_output)
+            st = qr_rd_fail(r, QR_E_LIMIT, part, "raise it with --max-output BYTES (0 disables it)",
+                            "what was read passes %zu bytes (the limit max_output)", r->max_output);
     }
     shape_reset(&p.sh);
     free(p.sh.paras);

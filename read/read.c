@@ -107,6 +107,7 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
     if (o.max_unzipped == (size_t)-1) r.max_unzipped = 0;
     r.max_output = o.max_output ? o.max_output : DEFAULT_MAX_OUTPUT;
     if (o.max_output == (size_t)-1) r.max_output = 0;
+    r.max_seconds = o.max_seconds ? o.max_seconds : 20;
     r.max_ratio = o.max_ratio > 0 ? o.max_ratio : o.max_ratio < 0 ? 0 : DEFAULT_MAX_RATIO;
     qr_limits lim;
     qr_limits_default(&lim);
@@ -166,7 +167,8 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
                       : o.to == QR_READ_TEXT   ? QR_RD_TEXT
                       : o.to == QR_READ_JSON   ? QR_RD_JSON
                                                : QR_RD_MARKDOWN;
-        st = qr_rd_write(doc, to, o.chunks, &out);
+        st = qr_rd_write(doc, to, o.chunks, r.max_output, &out);
+        if (st == QR_E_LIMIT) st = over_output(&r);
     }
     qr_doc_free(doc);
     if (st == QR_OK && r.max_output && out.len > r.max_output) st = over_output(&r);

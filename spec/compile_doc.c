@@ -62,14 +62,16 @@ void qr_cc_theme(qr_cc *cc, json_t *root)
     if (qr_cc_get_string(cc, root, "theme", 0, &t, &n) == 1) {
         int id = qr_theme_find(t);
         if (id < 0) {
-            char hint[120];
+            char hint[160];
             const char *s = qr_suggest(t, qr_theme_names);
+            char quoted[120], all[80];
+            qr_enum_list(qr_theme_names, 1, " or ", quoted, sizeof quoted);
+            qr_enum_list(qr_theme_names, 0, ", ", all, sizeof all);
             if (s)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
             else
-                snprintf(hint, sizeof hint, "use \"plain\", \"report\", \"light\" or \"dark\"");
-            qr_cc_err_key(cc, "theme", hint,
-                          "unknown theme \"%.40s\"; the themes are plain, report, light, dark", t);
+                snprintf(hint, sizeof hint, "use %s", quoted);
+            qr_cc_err_key(cc, "theme", hint, "unknown theme \"%.40s\"; the themes are %s", t, all);
         } else
             cc->doc->theme = id;
     }

@@ -330,7 +330,13 @@ typedef struct qr_slide {
     qr_text attribution;
     const qr_stat *stats; /* stats layout: 2 to 4 */
     size_t n_stats;
+    int footer_mode; /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
+    qr_text footer;  /* QR_FOOTER_OWN: the slide's "footer" */
 } qr_slide;
+
+/* A slide's "footer": absent (the deck's furniture), a string (its own
+ * footer text, with the deck's date and number) or false (no furniture). */
+enum { QR_FOOTER_DECK, QR_FOOTER_OWN, QR_FOOTER_NONE };
 
 /* ---- spreadsheet ------------------------------------------------------------ */
 
@@ -532,6 +538,9 @@ typedef struct qr_doc {
     const qr_slide *slides;
     size_t n_slides;
     int wide; /* 1 = 16:9 (default), 0 = 4:3 */
+    /* slide furniture along the bottom: date (left), footer (centre), number (right) */
+    int has_footer, has_date, slide_numbers;
+    qr_text footer, date; /* plain, literal */
 
     /* spreadsheet */
     const qr_sheet *sheets;

@@ -180,7 +180,7 @@ class _StoreOpts(ctypes.Structure):
     _fields_ = [("max_artifacts", ctypes.c_ulonglong), ("max_total_bytes", ctypes.c_ulonglong),
                 ("max_version_bytes", ctypes.c_ulonglong), ("now", _CLOCK),
                 ("now_arg", ctypes.c_void_p), ("no_sync", ctypes.c_int),
-                ("max_output", ctypes.c_size_t)]
+                ("max_output", ctypes.c_size_t), ("max_seconds", ctypes.c_uint)]
 
 
 class _Version(ctypes.Structure):
@@ -781,7 +781,7 @@ class Store:
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("to", ctypes.c_int), ("chunks", ctypes.c_size_t), ("max_input", ctypes.c_size_t),
                 ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double),
-                ("max_output", ctypes.c_size_t)]
+                ("max_output", ctypes.c_size_t), ("max_seconds", ctypes.c_uint)]
 
 
 _READ_TO = {"spec": 0, "json": 1, "markdown": 2, "text": 3}

@@ -23,6 +23,27 @@ def kind_of(spec):
     return "document"
 
 
+# What fixtures hold that the reader does not read back yet (the features of
+# issue 28's rich documents and styled workbooks): such a fixture is checked
+# for a clean, canonical read only, and listed as partial.
+UNREAD_BLOCKS = {"quote", "callout", "toc"}
+UNREAD_KEYS = {"caption", "ref", "footnote", "endnote", "style", "styles"}
+
+
+def unread(v, found):
+    if isinstance(v, dict):
+        if v.get("type") in UNREAD_BLOCKS:
+            found.add(v["type"])
+        for k, x in v.items():
+            if k in UNREAD_KEYS:
+                found.add(k)
+            unread(x, found)
+    elif isinstance(v, list):
+        for x in v:
+            unread(x, found)
+    return found
+
+
 def md_blocks(text, tmp):
     """The blocks a Markdown text stands for (`quire read x.md`)."""
     path = os.path.join(tmp, "expand.md")
@@ -95,6 +116,11 @@ def main():
             if again.stdout != rd.stdout:
                 print("FAIL %s: read's output is not canonical" % case)
                 failed += 1
+            partial = unread(spec, set())
+            if partial:
+                print("part %s (%s): read cleanly; not compared (not read back yet: %s)"
+                      % (case, kind, ", ".join(sorted(partial))))
+                continue
             drop_computed(spec, back)
             d = first_difference(normalize(spec, kind), normalize(back, kind))
             if d:

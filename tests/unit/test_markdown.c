@@ -43,7 +43,7 @@ static void test_writer_round_trip(void **state)
     qr_errlist errs = {0};
     assert_int_equal(qr_compile(spec, strlen(spec), QR_KIND_DOCUMENT, &o, &doc, &errs), QR_OK);
     qr_buf md = {0};
-    assert_int_equal(qr_rd_write(doc, QR_RD_MARKDOWN, 0, &md), QR_OK);
+    assert_int_equal(qr_rd_write(doc, QR_RD_MARKDOWN, 0, 0, &md), QR_OK);
     qr_buf_putc(&md, '\0');
     assert_non_null(strstr(md.data, "> a **b**  \n> c"));
     assert_non_null(strstr(md.data, "\n\n---\n\nafter"));
