@@ -29,6 +29,7 @@
 #define S_WIDTHS "{\"type\":\"array\",\"items\":{\"type\":\"number\",\"exclusiveMinimum\":0}}"
 #define S_MARGIN "{\"type\":\"number\",\"minimum\":0,\"maximum\":10000}"
 #define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
+#define S_ALIGN "{\"enum\":[\"auto\",\"left\",\"center\",\"right\"]}"
 #define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
 #define K_ID K("id", X, N, "{\"$ref\":\"#/$defs/id\"}", NULL)
 #define K_CAPTION K("caption", X, QR_SO_RUN, "{\"$ref\":\"#/$defs/caption\"}", NULL)
@@ -108,6 +109,10 @@ static const qr_skey table_keys[] = {
     K("headers", 0, QR_SO_TCELL, S_CELLS, NULL),
     K("rows", R, QR_SO_TCELL, S_ROWS, NULL),
     K("widths", X, N, S_WIDTHS, "relative, one per column"),
+    K("align", X, N, "{\"type\":\"array\",\"items\":{\"anyOf\":[" S_ALIGN ",{\"type\":\"null\"}]}}",
+      "per column; numbers right by default"),
+    K("header_rows", X, N, "{\"type\":\"integer\",\"minimum\":0}",
+      "top rows repeated on each page; default 1 with headers"),
     K_ID,
     K_CAPTION,
 };
@@ -180,6 +185,10 @@ static const qr_skey item_keys[] = {
 static const qr_skey tcell_keys[] = {
     K("text", 0, N, S_STR, NULL),
     K("runs", 0, QR_SO_RUN, S_RUNS, NULL),
+    K("colspan", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}", "documents"),
+    K("align", X, N, S_ALIGN, "documents"),
+    K("fill", X, N, S_COLOR, "documents; #RRGGBB ground"),
+    K("bold", X, N, S_BOOL, "documents"),
 };
 
 /* ---- charts (a document's block, a slide's "chart", a sheet's "charts") ------------ */

@@ -906,9 +906,9 @@ static const err_case err_cases[] = {
     {D,
      SPEC,
      "{'blocks': [{'type': 'table', 'rows': [['a', ['b']], 'row', ['c', {'value': 1}, {'text': "
-     "'x', 'bold': true}]]}]}",
+     "'x', 'italic': true}]]}]}",
      {"/blocks/0/rows/0/1", "/blocks/0/rows/1", "/blocks/0/rows/2/1/value",
-      "/blocks/0/rows/2/2/bold"}},
+      "/blocks/0/rows/2/2/italic"}},
     {D,
      SPEC,
      "{'blocks': [{'type': 'table', 'headers': [{'runs': 1}], 'rows': [['a']]}]}",
