@@ -876,7 +876,21 @@ static void put_head(hw *w, const qr_doc *doc)
     puts_(w, "\">\n<head>\n<meta charset=\"utf-8\">\n"
              "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>");
     esc_str(w, doc->title.n ? qr_plain(&doc->title) : "Report", ESC_ATTR);
-    puts_(w, "</title>\n<style>");
+    puts_(w, "</title>\n");
+    /* "properties" */
+    const char *meta[4][2] = {{"author", doc->author},
+                              {"description", doc->subject},
+                              {"keywords", doc->keywords},
+                              {"dcterms.date", doc->date}};
+    for (int k = 0; k < 4; k++) {
+        if (!meta[k][1]) continue;
+        puts_(w, "<meta name=\"");
+        puts_(w, meta[k][0]);
+        puts_(w, "\" content=\"");
+        esc_str(w, meta[k][1], ESC_ATTR);
+        puts_(w, "\">\n");
+    }
+    puts_(w, "<style>");
     puts_(w, css);
     int more = doc->n_notes > 0;
     for (size_t i = 0; i < doc->n_blocks && !more; i++)

@@ -995,6 +995,72 @@ static void resolve_ids(qr_cc *cc, const qr_block *bs, size_t n, int numbered)
     free(names);
 }
 
+/* ---- properties ------------------------------------------------------------------ */
+
+static void properties(qr_cc *cc, json_t *v)
+{
+    qr_doc *doc = cc->doc;
+    size_t o = qr_cc_push_key(cc, "properties");
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "properties is {\"author\", \"subject\", \"keywords\", \"date\"}",
+                  "expected an object, got %s", qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    qr_cc_check_obj(cc, v, QR_SO_PROPS, "properties");
+    qr_cc_get_string(cc, v, "author", 0, &doc->author, NULL);
+    qr_cc_get_string(cc, v, "subject", 0, &doc->subject, NULL);
+    json_t *kw = json_object_get(v, "keywords");
+    if (json_is_array(kw)) {
+        size_t total = 1, i;
+        json_t *e;
+        int ok = 1;
+        json_array_foreach(kw, i, e)
+        {
+            if (!json_is_string(e)) {
+                size_t o2 = qr_cc_push_key(cc, "keywords");
+                size_t o3 = qr_cc_push_index(cc, i);
+                qr_cc_err(cc, "keywords are strings", "expected a string, got %s",
+                          qr_cc_type_name(e));
+                qr_cc_pop(cc, o3);
+                qr_cc_pop(cc, o2);
+                ok = 0;
+            } else {
+                total += json_string_length(e) + 2;
+            }
+        }
+        char *k = ok ? qr_arena_alloc(cc->a, total) : NULL;
+        if (k) {
+            size_t n = 0;
+            json_array_foreach(kw, i, e)
+            {
+                if (n) k[n++] = ',', k[n++] = ' ';
+                memcpy(k + n, json_string_value(e), json_string_length(e));
+                n += json_string_length(e);
+            }
+            k[n] = '\0';
+            doc->keywords = k;
+        }
+    } else if (kw) {
+        qr_cc_get_string(cc, v, "keywords", 0, &doc->keywords, NULL);
+    }
+    const char *date = NULL;
+    size_t dn = 0;
+    if (qr_cc_get_string(cc, v, "date", 0, &date, &dn) == 1) {
+        int ok = dn == 10 || dn == 20;
+        static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+        for (size_t i = 0; ok && i < dn; i++)
+            ok = shape[i] == 'd' ? isdigit((unsigned char)date[i]) != 0 : date[i] == shape[i];
+        if (!ok)
+            qr_cc_err_key(cc, "date",
+                          "write the date as \"2026-03-01\" or \"2026-03-01T09:30:00Z\"",
+                          "\"%.40s\" is not a date", date);
+        else
+            doc->date = date;
+    }
+    qr_cc_pop(cc, o);
+}
+
 /* ---- the document --------------------------------------------------------------- */
 
 void qr_cc_document(qr_cc *cc, json_t *root)
@@ -1063,5 +1129,7 @@ void qr_cc_document(qr_cc *cc, json_t *root)
                           "unknown notes placement \"%.40s\"", notes);
     }
     doc->n_notes = cc->n_notes;
+    json_t *props = json_object_get(root, "properties");
+    if (props) properties(cc, props);
     resolve_ids(cc, bs, k, numbered);
 }

@@ -54,6 +54,7 @@ static const qr_skey document_keys[] = {
     K("numbered_headings", X, N, "{\"type\":\"boolean\"}", "1, 1.1, 1.1.1 before headings"),
     K("notes", X, N, "{\"enum\":[\"footnotes\",\"endnotes\"]}",
       "where footnotes go; default footnotes"),
+    K("properties", X, QR_SO_PROPS, "{\"$ref\":\"#/$defs/properties\"}", NULL),
     K("page", X, QR_SO_PAGE, "{\"$ref\":\"#/$defs/page\"}", NULL),
     K("sections", 0, QR_SO_SECTION, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/section\"}}",
       "legacy; before blocks"),
@@ -71,6 +72,15 @@ static const qr_skey page_keys[] = {
       "portrait or landscape"),
     K("margins", 0, QR_SO_MARGINS, "{\"anyOf\":[" S_MARGIN ",{\"$ref\":\"#/$defs/margins\"}]}",
       "points, all sides or each"),
+};
+static const qr_skey props_keys[] = {
+    K("author", 0, N, S_STR, NULL),
+    K("subject", 0, N, S_STR, NULL),
+    K("keywords", 0, N, "{\"anyOf\":[" S_STR ",{\"type\":\"array\",\"items\":" S_STR "}]}", NULL),
+    K("date", 0, N,
+      "{\"type\":\"string\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)"
+      "?$\"}",
+      "2026-03-01"),
 };
 static const qr_skey margins_keys[] = {
     K("top", 0, N, S_MARGIN, NULL),
@@ -394,6 +404,7 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_SLIDE_CHART, "slide_chart", "a native chart on the slide", NULL, slide_chart_keys),
     OBJ(QR_SO_SERIES, "series", "values (or x and y for scatter)", NULL, series_keys),
     OBJ(QR_SO_SHEET_CHART, "sheet_chart", "a chart anchored at a cell", NULL, sheet_chart_keys),
+    OBJ(QR_SO_PROPS, "properties", "document properties", NULL, props_keys),
     OBJ(QR_SO_QUOTE, "quote", "a block quotation", TEXT_OR_RUNS, quote_keys),
     OBJ(QR_SO_CALLOUT, "callout", "a boxed note, tip, warning or important remark", TEXT_OR_RUNS,
         callout_keys),

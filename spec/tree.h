@@ -534,6 +534,10 @@ typedef struct qr_doc {
      * "notes": "endnotes" collects them at the end instead of page feet. */
     size_t n_notes;
     int endnotes;
+    /* "properties" (issue 32): each NULL when not given; keywords joined
+     * with ", "; date "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ" (W3CDTF). Into
+     * docx core properties, the PDF's info dictionary and html <meta>. */
+    const char *author, *subject, *keywords, *date;
 } qr_doc;
 
 /** The look cell (r, c) of sh shows, merged in the documented order:

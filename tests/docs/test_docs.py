@@ -170,6 +170,15 @@ def check_docx(name, spec, path):
         check(name, heads[:3] == [True, True, False], f"header rows {heads[:3]}")
         xml = z.read("word/document.xml").decode()
         check(name, 'w:fill="FEF3C7"' in xml and 'w:val="center"' in xml, "cell fill, alignment")
+    props = spec.get("properties")
+    if props:
+        # python-docx reads the core properties back
+        cp = d.core_properties
+        kw = props["keywords"]
+        check(name, cp.author == props["author"] and cp.subject == props["subject"] and
+              cp.keywords == (", ".join(kw) if isinstance(kw, list) else kw) and
+              cp.created is not None and cp.created.strftime("%Y-%m-%d") == props["date"],
+              f"core properties {cp.author!r} {cp.subject!r} {cp.keywords!r} {cp.created!r}")
     if name == "docs-runs":
         xml = z.read("word/document.xml").decode()
         check(name, 'w:val="subscript"' in xml, "no subscript run")
@@ -193,6 +202,12 @@ def check_pdf(name, spec, path, tool):
     if tool:
         p = subprocess.run([tool, path], capture_output=True, text=True, timeout=120)
         check(name, p.returncode == 0, f"pdf-check: {p.stdout} {p.stderr}")
+    props = spec.get("properties")
+    if props:
+        info = subprocess.run(["pdfinfo", path], capture_output=True, text=True).stdout
+        check(name, "Author:          " + props["author"] in info and
+              "Subject:         " + props["subject"] in info and "Keywords:" in info,
+              f"PDF info: {info}")
     roles = struct_roles(path)
     types = {b["type"] for b in spec["blocks"]}
     want = set()
@@ -225,6 +240,9 @@ def check_html(name, spec, path):
     if name == "docs-tables":
         head = h[h.index("<thead>"):h.index("</thead>")]
         check(name, head.count("<tr>") == 2 and 'colspan="2"' in head, "two header rows in thead")
+    if spec.get("properties"):
+        check(name, '<meta name="author" content="' + spec["properties"]["author"] + '">' in h,
+              "html author meta")
     ids = set(re.findall(r' id="([^"]+)"', h))
     for a in re.findall(r'href="#([^"]+)"', h):
         check(name, a in ids, f"href #{a} names no id")
