@@ -26,6 +26,7 @@ static const qr_cli_opt render_opts[] = {
     {"--dpi", "N", "PNG resolution, 10 to 1200 (default 96)"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
     {"--max-output", "BYTES", "the output size limit (default 512 MiB)"},
+    {"--max-pages", "N", "--pages all|A-B writes at most N PNG files (default 100)"},
     {"--max-work", "UNITS",
      "the work budget: formulas, charts, pages (default 268435456 units, about a cell each)"},
     {"--strict", NULL, "warnings are errors (exit 1, no file): for CI"},
@@ -83,6 +84,7 @@ static const qr_cli_opt edit_opts[] = {
     {"--patch", "F", "an RFC 7386 merge patch (JSON file, - for stdin)"},
     {"--append", "F", "{key: [items]} appended to top-level lists"},
     {"--ops", "F", "RFC 6902 JSON Patch operations"},
+    {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
     {"--base-dir", "DIR",
      "folder of the image files the spec names, taken into the version (default: the spec's "
      "folder)"},
@@ -90,6 +92,7 @@ static const qr_cli_opt edit_opts[] = {
 };
 static const qr_cli_opt show_opts[] = {
     {"--version", "N", "that version (default the head)"},
+    {"--json", NULL, "one JSON line: the version's fields, the head and the spec"},
     STORE_OPTS,
 };
 static const qr_cli_opt diff_opts[] = {
@@ -105,8 +108,12 @@ static const qr_cli_opt fsck_opts[] = {
     {"--repair", NULL, "remove what a crash left half-written"},
     STORE_OPTS,
 };
-static const qr_cli_opt store_opts[] = {STORE_OPTS};
+static const qr_cli_opt write_opts[] = {
+    {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
+    STORE_OPTS,
+};
 static const qr_cli_opt rewrite_opts[] = {
+    {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
     {"--base-dir", "DIR",
      "folder of the image files the spec names, taken into the version (default: the spec's "
      "folder)"},
@@ -160,7 +167,8 @@ static const qr_cli_opt none_opts[] = {{"-h, --help", NULL, "show this help"}};
 const qr_cli_cmd qr_cli_cmds[] = {
     {"render", "SPEC|- -o OUT [options]", "compile SPEC and write OUT",
      "The format comes from OUT's extension (or --to). The result is one line of JSON on "
-     "stdout: status, path, kind, mime_type, size, pages and warnings.",
+     "stdout: status, path, kind, mime_type, size, pages and warnings. A SPEC ending in .md "
+     "is Markdown: a document, or a deck with -k presentation (or a .pptx OUT).",
      OPTS(render_opts)},
     {"check", "SPEC|- [-k KIND]", "validate a spec without rendering",
      "Prints {\"status\":\"ok\",\"kind\":...,\"errors\":[],\"warnings\":[...]}; warnings are "
@@ -174,8 +182,9 @@ const qr_cli_cmd qr_cli_cmds[] = {
     {"fonts", "TEXT | --spec SPEC", "show script runs, fonts and direction", NULL,
      OPTS(fonts_opts)},
     {"read", "FILE|- [--to spec|json|markdown|text] [--chunks N] [-o OUT]",
-     "read a .docx, .xlsx, .pptx or .pdf back into a spec, text, markdown or chunks", NULL,
-     OPTS(read_opts)},
+     "read a .docx, .xlsx, .pptx or .pdf back into a spec, text, markdown or chunks (a .md: "
+     "the spec it stands for)",
+     NULL, OPTS(read_opts)},
     {"import", "FILE [--owner O] [--title T] [--id ID]",
      "read FILE into a new artifact of the store", NULL, OPTS(import_opts)},
     {"create", "-k KIND [--title T] [--id ID] [--owner O] SPEC|-",
@@ -183,18 +192,19 @@ const qr_cli_cmd qr_cli_cmds[] = {
     {"edit", "ID [--patch F] [--append F] [--ops F]", "apply an edit: a new version", NULL,
      OPTS(edit_opts)},
     {"rewrite", "ID SPEC|-", "replace the spec: a new version", NULL, OPTS(rewrite_opts)},
-    {"show", "ID [--version N]", "print a version's canonical spec", NULL, OPTS(show_opts)},
+    {"show", "ID [--version N] [--json]", "print a version's canonical spec", NULL,
+     OPTS(show_opts)},
     {"log", "ID [--limit N]", "list the versions of an artifact, newest last", NULL,
      OPTS(log_opts)},
     {"list", "[--owner O] [-k KIND] [--limit N] [--cursor C]", "list artifacts, newest first", NULL,
      OPTS(list_opts)},
-    {"delete", "ID", "delete an artifact and its versions (its quota is freed)", NULL,
-     OPTS(store_opts)},
+    {"delete", "ID [--if-version N]", "delete an artifact and its versions (its quota is freed)",
+     NULL, OPTS(write_opts)},
     {"store", "init | copy --from DIR --to URI",
      "create the store's tables, or copy a folder store into PostgreSQL", NULL,
      OPTS(store_cmd_opts)},
     {"diff", "ID A B [--unified]", "compare two versions", NULL, OPTS(diff_opts)},
-    {"restore", "ID N", "make version N the new head", NULL, OPTS(store_opts)},
+    {"restore", "ID N [--if-version H]", "make version N the new head", NULL, OPTS(write_opts)},
     {"export", "ID [--version N] -o OUT", "render a stored version", NULL, OPTS(export_opts)},
     {"fsck", "[--repair]", "check the store", NULL, OPTS(fsck_opts)},
     {"help", "[CMD]", "show help for a command", NULL, OPTS(help_opts)},

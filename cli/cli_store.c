@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +27,8 @@ typedef struct args {
     const char *cursor, *from, *to;
     const char *base_dir; /* image files of create/edit/rewrite (default: the file's folder) */
     const char *pos[4];
-    int npos, version, repair, unified, limit;
+    int npos, version, repair, unified, limit, json;
+    qr_store_write w; /* --if-version */
     qr_store_opts opts;
 } args;
 
@@ -46,8 +48,9 @@ static int usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* Print a failure and return its exit code. */
-static int failure(qr_status st, const qr_errlist *errs)
+/* Print a failure (with the artifact's head when head > 0, so a client
+ * that lost a conflict can retry against it) and return its exit code. */
+static int failure_head(qr_status st, const qr_errlist *errs, int head_version)
 {
     qr_buf b = {0};
     size_t n = errs->count;
@@ -63,6 +66,7 @@ static int failure(qr_status st, const qr_errlist *errs)
     qr_buf_puts(&b, ",\"errors\":");
     size_t omitted = qr_json_errors(&b, errs, MAX_SHOWN, BUDGET);
     if (omitted) qr_buf_printf(&b, ",\"errors_omitted\":%zu", omitted);
+    if (head_version > 0) qr_buf_printf(&b, ",\"head\":%d", head_version);
     qr_buf_putc(&b, '}');
     qr_json_print(&b);
     qr_buf_free(&b);
@@ -75,6 +79,11 @@ static int failure(qr_status st, const qr_errlist *errs)
         fputc('\n', stderr);
     }
     return qr_status_exit(st);
+}
+
+static int failure(qr_status st, const qr_errlist *errs)
+{
+    return failure_head(st, errs, 0);
 }
 
 static int failure_msg(qr_status st, const char *fmt, const char *arg)
@@ -164,6 +173,12 @@ static int parse_args(int argc, char **argv, args *a)
                 return usage("--limit needs a count (0: no limit)", NULL);
             a->limit = (int)n;
             i++;
+        } else if (strcmp(s, "--if-version") == 0) {
+            if (parse_version(v, &a->w.if_version))
+                return usage("--if-version needs a version number from 1", NULL);
+            i++;
+        } else if (strcmp(s, "--json") == 0) {
+            a->json = 1;
         } else if (strcmp(s, "--repair") == 0) {
             a->repair = 1;
         } else if (strcmp(s, "--unified") == 0) {
@@ -207,14 +222,15 @@ static void put_version_fields(qr_buf *b, const qr_store_result *r)
     qr_json_str(b, r->version.filename);
     qr_buf_puts(b, ",\"mime_type\":");
     qr_json_str(b, r->version.mime_type);
-    qr_buf_printf(b, ",\"size\":%llu,\"pages\":%d,\"kind\":", r->version.size, r->version.pages);
+    qr_buf_printf(b, ",\"size\":%llu,\"pages\":%d,\"head\":%d,\"kind\":", r->version.size,
+                  r->version.pages, r->head);
     qr_json_str(b, r->kind);
 }
 
 /* The result of create, edit, rewrite and restore. */
 static int print_write(qr_status st, const qr_store_result *r)
 {
-    if (st != QR_OK) return failure(st, &r->errors);
+    if (st != QR_OK) return failure_head(st, &r->errors, r->head);
     qr_buf b = {0};
     put_version_fields(&b, r);
     qr_buf_puts(&b, ",\"title\":");
@@ -267,7 +283,7 @@ static int cmd_edit(qr_store *s, const args *a)
     }
     if (!rc) {
         qr_store_result r;
-        qr_status st = qr_store_edit(s, a->pos[0], parts[0], parts[1], parts[2], &r);
+        qr_status st = qr_store_edit_with(s, a->pos[0], parts[0], parts[1], parts[2], &a->w, &r);
         rc = print_write(st, &r);
         qr_store_result_free(&r);
     }
@@ -284,7 +300,7 @@ static int cmd_rewrite(qr_store *s, const args *a)
     char *spec = slurp(a, a->pos[1], &len, &rc);
     if (!spec) return rc;
     qr_store_result r;
-    qr_status st = qr_store_rewrite(s, a->pos[0], spec, len, &r);
+    qr_status st = qr_store_rewrite_with(s, a->pos[0], spec, len, &a->w, &r);
     free(spec);
     rc = print_write(st, &r);
     qr_store_result_free(&r);
@@ -297,7 +313,7 @@ static int cmd_restore(qr_store *s, const args *a)
     if (a->npos != 2 || parse_version(a->pos[1], &n))
         return usage("usage: quire restore ID N (N from 1)", NULL);
     qr_store_result r;
-    qr_status st = qr_store_restore(s, a->pos[0], n, &r);
+    qr_status st = qr_store_restore_with(s, a->pos[0], n, &a->w, &r);
     int rc = print_write(st, &r);
     qr_store_result_free(&r);
     return rc;
@@ -305,13 +321,25 @@ static int cmd_restore(qr_store *s, const args *a)
 
 static int cmd_show(qr_store *s, const args *a)
 {
-    if (a->npos != 1) return usage("usage: quire show ID [--version N]", NULL);
+    if (a->npos != 1) return usage("usage: quire show ID [--version N] [--json]", NULL);
     qr_store_result r;
     qr_status st = qr_store_show(s, a->pos[0], a->version, &r);
     int rc = 0;
-    if (st != QR_OK)
+    if (st != QR_OK) {
         rc = failure(st, &r.errors);
-    else {
+    } else if (a->json) { /* the version's fields and the head, then the spec itself */
+        qr_buf b = {0};
+        put_version_fields(&b, &r);
+        qr_buf_puts(&b, ",\"title\":");
+        qr_json_str(&b, r.title);
+        qr_buf_puts(&b, ",\"owner\":");
+        qr_json_str(&b, r.owner);
+        qr_buf_printf(&b, ",\"action\":\"%s\",\"spec\":", r.version.action);
+        qr_buf_append(&b, r.spec, r.spec_len);
+        qr_buf_putc(&b, '}');
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    } else {
         fwrite(r.spec, 1, r.spec_len, stdout);
         fflush(stdout);
     }
@@ -417,8 +445,22 @@ static int cmd_export(qr_store *s, const args *a)
     qr_store_result r;
     qr_status st = qr_store_export(s, a->pos[0], a->version, &r);
     int rc = 0;
+    /* OUT named for another format quire writes (v3.pdf for a document) */
+    const char *want = r.version.filename ? strrchr(r.version.filename, '.') : NULL;
+    qr_format named;
+    int other = st == QR_OK && want && qr_format_from_path(a->out, &named) == 0 &&
+                strcasecmp(qr_format_ext(named), want + 1) != 0;
     if (st != QR_OK) {
         rc = failure(st, &r.errors);
+    } else if (other) {
+        /* the stored bytes are in the artifact's own format: never under
+         * another format's name */
+        char msg[300];
+        snprintf(msg, sizeof msg,
+                 "artifact \"%s\" (kind %s) exports as %s files, not .%s; name OUT *%s (another "
+                 "format: quire show ID --version N | quire render - -o OUT)",
+                 r.artifact_id, r.kind ? r.kind : "?", want, qr_format_ext(named), want);
+        rc = usage(msg, NULL);
     } else if (qr_atomic_write_path(a->out, r.data, r.size) != 0) {
         char msg[PATH_MAX + 100];
         snprintf(msg, sizeof msg, "cannot write %s: %s", a->out, strerror(errno));
@@ -506,12 +548,12 @@ static int cmd_list(qr_store *s, const args *a)
 
 static int cmd_delete(qr_store *s, const args *a)
 {
-    if (a->npos != 1) return usage("usage: quire delete ID", NULL);
+    if (a->npos != 1) return usage("usage: quire delete ID [--if-version N]", NULL);
     qr_store_result r;
-    qr_status st = qr_store_delete(s, a->pos[0], &r);
+    qr_status st = qr_store_delete_with(s, a->pos[0], &a->w, &r);
     int rc = 0;
     if (st != QR_OK) {
-        rc = failure(st, &r.errors);
+        rc = failure_head(st, &r.errors, r.head);
     } else {
         qr_buf b = {0};
         qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");
@@ -520,7 +562,7 @@ static int cmd_delete(qr_store *s, const args *a)
         qr_json_str(&b, r.kind);
         qr_buf_puts(&b, ",\"owner\":");
         qr_json_str(&b, r.owner);
-        qr_buf_printf(&b, ",\"versions\":%d}", r.head);
+        qr_buf_printf(&b, ",\"versions\":%d,\"head\":%d}", r.head, r.head);
         qr_json_print(&b);
         qr_buf_free(&b);
     }

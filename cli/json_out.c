@@ -58,9 +58,11 @@ static const char *const hint_map[][2] = {
     {"qr_limits.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_work", "max_work with --max-work UNITS"},
+    {"qr_limits.max_work", "max_work with --max-work UNITS"},
     {"qr_store_log()", "quire log ID"},
     {"qr_store_list()", "quire list"},
     {"qr_store_fsck_run()", "quire fsck"},
+    {"qr_store_show()", "quire show ID --json"},
     {"the kind's JSON Schema (qr_schema)", "quire schema -k KIND"},
 };
 
@@ -100,7 +102,7 @@ const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size)
     case QR_E_NOT_FOUND:
         return "quire list shows the artifacts; quire log ID the versions";
     case QR_E_CONFLICT:
-        return "quire show ID --meta gives the head version; retry against it";
+        return "quire show ID --json gives the head version; retry against it";
     case QR_E_UNAVAILABLE:
         return "check that the database server runs, then retry (with the same --key)";
     case QR_E_SPEC:
@@ -181,11 +183,30 @@ void qr_json_error_head(qr_buf *b, qr_status st)
     qr_buf_puts(b, "\"error\":");
 }
 
+static int stdout_errno; /* the first failed write to stdout, 0: none */
+
 void qr_json_print(qr_buf *b)
 {
-    if (b->data) fwrite(b->data, 1, b->len, stdout);
-    fputc('\n', stdout);
-    fflush(stdout);
+    errno = 0;
+    if ((b->data && fwrite(b->data, 1, b->len, stdout) != b->len) || fputc('\n', stdout) == EOF ||
+        fflush(stdout) != 0)
+        qr_cli_stdout_error(errno ? errno : EIO);
+}
+
+void qr_cli_stdout_error(int e)
+{
+    if (!stdout_errno) stdout_errno = e;
+}
+
+int qr_cli_stdout_failed(void)
+{
+    if (!stdout_errno && ferror(stdout)) {
+        /* stdio kept the flag, not the errno: the output is broken already,
+         * so one more byte asks the system why (ENOSPC on a full disk) */
+        errno = 0;
+        stdout_errno = write(STDOUT_FILENO, "\n", 1) < 0 && errno ? errno : EIO;
+    }
+    return stdout_errno;
 }
 
 char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, char *msg,

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "fail.h"
+
 typedef struct qr_arena_block qr_arena_block;
 
 typedef struct qr_arena {

@@ -11,6 +11,8 @@
 
 #include <quire/error.h>
 
+#include "fail.h"
+
 typedef struct qr_buf {
     char *data;
     size_t len, cap;

@@ -52,6 +52,7 @@ typedef struct hw {
     size_t n_notes;
     int has_toc;
     const qr_doc *doc;
+    const char *chart_failed; /* the path of a chart that could not be laid out */
 } hw;
 
 static void flush(hw *w)
@@ -686,7 +687,9 @@ static void put_block(hw *w, const qr_block *b)
         puts_(w, "<div class=\"page-break\"></div>\n");
         break;
     case QR_BLOCK_CHART:
-        qr_html_chart(&w->b, &b->u.chart, &w->style); /* an OOM is sticky in the buffer */
+        /* never dropped silently: a chart that cannot be laid out fails the page */
+        if (qr_html_chart(&w->b, &b->u.chart, &w->style) != 0 && !w->b.oom)
+            w->chart_failed = b->u.chart.path ? b->u.chart.path : "";
         break;
     case QR_BLOCK_QUOTE:
         put_quote(w, b);
@@ -944,14 +947,19 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
         if (!w.notes) w.b.oom = 1;
         w.n_notes = doc->n_notes;
     }
-    for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom; i++) {
+    for (size_t i = 0; i < doc->n_blocks && out->status == QR_OK && !w.b.oom && !w.chart_failed;
+         i++) {
         put_block(&w, &doc->blocks[i]);
         maybe_flush(&w);
     }
     put_notes(&w);
     puts_(&w, "</body>\n</html>\n");
     qr_status st = QR_OK;
-    if (w.b.oom) {
+    if (w.chart_failed) {
+        st = qr_fail(QR_E_RENDER);
+        qr_errlist_add(ctx->errors, st, w.chart_failed, "the chart could not be laid out",
+                       "check its values");
+    } else if (w.b.oom) {
         st = qr_fail(QR_E_NOMEM);
         qr_errlist_add(ctx->errors, st, "", "out of memory while writing the html page", NULL);
     } else {

@@ -41,7 +41,15 @@ static void general(out *o, double v)
         return;
     }
     if (a >= 1e11 || a < 1e-9) {
-        qr_snprintf_c(buf, sizeof buf, "%.5E", v);
+        /* the fewest digits that read back as v (5E-324, not 4.94066E-324, as
+         * LibreOffice shows it), at most six */
+        int prec = 0;
+        while (prec < 5) {
+            qr_snprintf_c(buf, sizeof buf, "%.*E", prec, v);
+            if (qr_strtod_c(buf, NULL) == v) break;
+            prec++;
+        }
+        qr_snprintf_c(buf, sizeof buf, "%.*E", prec, v);
         /* trim the mantissa's zeros: 1.00000E+21 -> 1E+21 */
         char *e = strchr(buf, 'E');
         char *m = e;
@@ -313,8 +321,141 @@ static void put_number(out *o, const numspec *ns, double a)
     }
 }
 
+/* ---- fractions ------------------------------------------------------------------ */
+
+/* The '/' of a fraction section ("# ?/?", "?/8", "0 ??/??"), outside quotes
+ * and brackets, with a denominator after it; NULL when f..end is none. */
+static const char *fraction_slash(const char *f, const char *end)
+{
+    const char *p = f;
+    while (p < end) {
+        if (*p == '"') {
+            for (p++; p < end && *p != '"'; p++)
+                ;
+            p++;
+        } else if (*p == '\\' || *p == '_' || *p == '*') {
+            p += 2;
+        } else if (*p == '[') {
+            while (p < end && *p != ']')
+                p++;
+            p++;
+        } else if (*p == '/' && p + 1 < end && (is_ph(p[1]) || (p[1] >= '1' && p[1] <= '9'))) {
+            return p;
+        } else {
+            p++;
+        }
+    }
+    return NULL;
+}
+
+/* Digits of a placeholder run padded to width places: '?' pads with spaces,
+ * '0' with zeros, '#' not at all; left: pad on the left (a numerator). */
+static void put_padded(out *o, long long v, int places, char pad, int left)
+{
+    char d[32];
+    int n = snprintf(d, sizeof d, "%lld", v);
+    if (left)
+        for (int i = n; i < places && pad; i++)
+            put(o, &pad, 1);
+    put(o, d, (size_t)n);
+    if (!left)
+        for (int i = n; i < places && pad; i++)
+            put(o, &pad, 1);
+}
+
+/* A fraction section: an optional whole part, the numerator's and the
+ * denominator's placeholders (a fixed denominator when it is digits), as
+ * Excel shows 1.75 under "# ?/?": "1 3/4". */
+static void fraction_section(out *o, const char *f, const char *end, const char *slash, double v,
+                             int minus)
+{
+    /* the numerator: the placeholders just before the slash */
+    const char *ne = slash, *nb = slash;
+    while (nb > f && is_ph(nb[-1]))
+        nb--;
+    int num_places = (int)(ne - nb);
+    char num_pad = num_places && nb[0] == '?' ? ' ' : num_places && nb[0] == '0' ? '0' : 0;
+    /* the denominator: placeholders (their count bounds it) or a number */
+    const char *db = slash + 1, *de = db;
+    long long fixed = 0;
+    while (de < end && (is_ph(*de) || (*de >= '0' && *de <= '9'))) {
+        if (*de >= '0' && *de <= '9' && (fixed || *de != '0')) fixed = fixed * 10 + (*de - '0');
+        de++;
+    }
+    if (!(*db >= '1' && *db <= '9')) fixed = 0;
+    int den_places = (int)(de - db);
+    char den_pad = *db == '?' ? ' ' : 0;
+    /* a whole part: placeholders before the numerator's, apart from it */
+    const char *wb = NULL, *we = NULL;
+    for (const char *p = f; p < nb; p++) {
+        out none = {NULL, 0, 0};
+        const char *q = p;
+        if (literal(&none, &q, nb, 0)) {
+            p = q - 1;
+            continue;
+        }
+        if (is_ph(*p)) {
+            if (!wb) wb = p;
+            we = p + 1;
+        }
+    }
+    double a = fabs(v);
+    long long whole = 0;
+    if (wb) {
+        whole = (long long)floor(a);
+        a -= (double)whole;
+    }
+    long long n = 0, d = 1;
+    if (fixed) {
+        d = fixed;
+        n = (long long)floor(a * (double)d + 0.5);
+    } else {
+        long long max = 1;
+        for (int i = 0; i < den_places && i < 6; i++)
+            max *= 10;
+        max -= 1;
+        if (max < 1) max = 1;
+        double best = 2;
+        for (long long q = 1; q <= max; q++) {
+            long long pn = (long long)floor(a * (double)q + 0.5);
+            double err = fabs(a - (double)pn / (double)q);
+            if (err < best - 1e-12) best = err, n = pn, d = q;
+        }
+    }
+    if (wb && n == d) whole++, n = 0;
+    if (minus && (whole || n)) puts_(o, "-");
+    const char *p = f;
+    while (p < end) {
+        if (wb && p == wb) {
+            if (whole || n == 0 || *wb == '0') put_padded(o, whole, 0, 0, 1);
+            p = we;
+            continue;
+        }
+        if (p == nb) {
+            if (n == 0 && wb) { /* a whole number: the fraction's places blank */
+                for (int i = 0; i < num_places + 1 + den_places; i++)
+                    puts_(o, " ");
+            } else {
+                put_padded(o, n, num_places, num_pad, 1);
+                puts_(o, "/");
+                put_padded(o, fixed ? fixed : d, den_places, fixed ? 0 : den_pad, 0);
+            }
+            p = de;
+            continue;
+        }
+        if (literal(o, &p, end, 1)) continue;
+        if (*p == '%') puts_(o, "%");
+        p++;
+    }
+}
+
 static void number_section(out *o, const char *f, const char *end, double v, int minus)
 {
+    const char *slash = fraction_slash(f, end);
+    if (slash) {
+        fraction_section(o, f, end, slash, v, minus);
+        return;
+    }
     numspec ns;
     read_numspec(f, end, &ns);
     double a = fabs(v);
@@ -445,6 +586,74 @@ static void date_section_put(out *o, const char *f, const char *end, double v)
         }
         p += run;
     }
+}
+
+/* The section of fmt that shows v: its start and end; returns its index. */
+static int pick_section(const char *fmt, double v, const char **start, const char **stop)
+{
+    const char *sec[4];
+    const char *ends[4];
+    int n = 0;
+    const char *f = fmt;
+    while (n < 4) {
+        sec[n] = f;
+        ends[n] = section_end(f);
+        n++;
+        if (!*ends[n - 1]) break;
+        f = ends[n - 1] + 1;
+    }
+    int k = 0;
+    if (v < 0 && n >= 2) k = 1;
+    if (v == 0 && n >= 3) k = 2;
+    *start = sec[k];
+    *stop = ends[k];
+    return k;
+}
+
+int qr_cellfmt_color(const char *fmt, double v, uint32_t *rgb)
+{
+    static const struct {
+        const char *name;
+        uint32_t rgb;
+    } names[] = {{"Black", 0x000000}, {"Blue", 0x0000FF},    {"Cyan", 0x00FFFF},
+                 {"Green", 0x00FF00}, {"Magenta", 0xFF00FF}, {"Red", 0xFF0000},
+                 {"White", 0xFFFFFF}, {"Yellow", 0xFFFF00}};
+    /* Excel's indexed colours 1-8 are the same eight; 9-56 are not read here */
+    if (!fmt || !*fmt || strcasecmp(fmt, "General") == 0) return 0;
+    const char *f, *end;
+    pick_section(fmt, v, &f, &end);
+    for (const char *p = f; p < end; p++) {
+        if (*p == '"') {
+            for (p++; p < end && *p != '"'; p++)
+                ;
+            continue;
+        }
+        if (*p == '\\') {
+            p++;
+            continue;
+        }
+        if (*p != '[') continue;
+        const char *q = p + 1;
+        while (q < end && *q != ']')
+            q++;
+        size_t len = (size_t)(q - p - 1);
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strlen(names[i].name) == len && strncasecmp(p + 1, names[i].name, len) == 0) {
+                *rgb = names[i].rgb;
+                return 1;
+            }
+        if (len > 5 && strncasecmp(p + 1, "Color", 5) == 0) {
+            int k = atoi(p + 6);
+            if (k >= 1 && k <= 8) {
+                static const uint32_t idx[8] = {0x000000, 0xFFFFFF, 0xFF0000, 0x00FF00,
+                                                0x0000FF, 0xFFFF00, 0xFF00FF, 0x00FFFF};
+                *rgb = idx[k - 1];
+                return 1;
+            }
+        }
+        p = q;
+    }
+    return 0;
 }
 
 size_t qr_cellfmt_number(const char *fmt, double v, char *buf, size_t cap)

@@ -13,10 +13,10 @@
 
 #define QR_PI 3.14159265358979323846
 
-uint32_t qr_chart_palette(size_t i)
+uint32_t qr_chart_palette(size_t i, const qr_style *st)
 {
-    /* the themes' series colours (layout/style.h), then darker rounds */
-    uint32_t c = qr_style_series[i % 6];
+    /* the theme's accent, then the other series colours (spec/style.h), then darker rounds */
+    uint32_t c = i % 6 == 0 && st ? st->accent : qr_style_series[i % 6];
     size_t round = (i / 6) % 4;
     if (!round) return c;
     /* each round 20% darker */
@@ -26,9 +26,9 @@ uint32_t qr_chart_palette(size_t i)
     return r << 16 | g << 8 | b;
 }
 
-uint32_t qr_chart_series_color(const qr_chart *c, size_t i)
+uint32_t qr_chart_series_color(const qr_chart *c, size_t i, const qr_style *st)
 {
-    return c->series[i].has_color ? c->series[i].color : qr_chart_palette(i);
+    return c->series[i].has_color ? c->series[i].color : qr_chart_palette(i, st);
 }
 
 size_t qr_chart_ref_text(const qr_chart_ref *r, char *buf, size_t size)
@@ -85,10 +85,19 @@ void qr_chart_ticks(double min, double max, int intervals, qr_ticks *t)
     double step = nice * mag;
     double lo = floor(min / step + 1e-9) * step, hi = ceil(max / step - 1e-9) * step;
     if (hi <= lo) hi = lo + step;
+    double n = floor((hi - lo) / step + 0.5);
+    /* The compiler keeps values within QR_CHART_MAX_VALUE, so this holds;
+     * for a tree built otherwise (NaN, 1e308 stacked): one plain interval,
+     * never a tick count from an overflow. */
+    if (!isfinite(lo) || !isfinite(hi) || !isfinite(step) || !(n >= 1 && n <= 1000)) {
+        lo = isfinite(min) ? min : -1, hi = isfinite(max) ? max : 1;
+        if (!(hi > lo) || !isfinite(hi - lo)) lo = -1, hi = 1;
+        step = hi - lo, n = 1;
+    }
     t->lo = lo;
     t->hi = hi;
     t->step = step;
-    t->n = (int)floor((hi - lo) / step + 0.5);
+    t->n = (int)n;
 }
 
 /* ---- number formats ---------------------------------------------------------------- */
@@ -405,9 +414,9 @@ static int is_pie(const qr_chart *c)
 }
 
 /* The colour of legend entry i: a slice's, or a series'. */
-static uint32_t entry_color(const qr_chart *c, size_t i)
+static uint32_t entry_color(const L *l, const qr_chart *c, size_t i)
 {
-    return is_pie(c) ? qr_chart_palette(i) : qr_chart_series_color(c, i);
+    return is_pie(c) ? qr_chart_palette(i, &l->ink) : qr_chart_series_color(c, i, &l->ink);
 }
 
 /* "+N more" for the legend entries that do not fit. */
@@ -463,7 +472,7 @@ static void legend(L *l, const qr_chart *c, double *top, double *bottom, double 
             double x = *left + (avail - widths[r]) / 2, base = y0 + r * lh + S_LEGEND;
             for (size_t j = starts[r]; j < end; j++) {
                 if (j > starts[r]) x += sep;
-                rect(l, x, base - sw + 0.5, sw, sw, entry_color(c, j));
+                rect(l, x, base - sw + 0.5, sw, sw, entry_color(l, c, j));
                 put_text(l, ts[j], x + sw + gap, base, QR_CA_START, C_TEXT);
                 x += sw + gap + tw(l, ts[j]);
             }
@@ -489,7 +498,7 @@ static void legend(L *l, const qr_chart *c, double *top, double *bottom, double 
                 break;
             }
             size_t e = up ? n - 1 - j : j;
-            rect(l, x, base - sw + 0.5, sw, sw, entry_color(c, e));
+            rect(l, x, base - sw + 0.5, sw, sw, entry_color(l, c, e));
             put_text(l, ts[e], x + sw + gap, base, QR_CA_START, C_TEXT);
         }
         if (c->legend == QR_LEGEND_RIGHT)
@@ -570,7 +579,7 @@ static void pie(L *l, const qr_chart *c, double x0, double y0, double x1, double
         double a = 0;
         for (size_t i = 0; i < c->n_points && sum > 0; i++) {
             double v = c->series[s].values[i], da = v / sum * 2 * QR_PI;
-            qr_chart_shape *sh = shape(l, QR_CS_SECTOR, qr_chart_palette(i));
+            qr_chart_shape *sh = shape(l, QR_CS_SECTOR, qr_chart_palette(i, &l->ink));
             if (sh) {
                 sh->x = cx, sh->y = cy, sh->r = ro, sh->r0 = ri, sh->a0 = a, sh->a1 = a + da;
                 sh->fill = 1;
@@ -579,7 +588,7 @@ static void pie(L *l, const qr_chart *c, double x0, double y0, double x1, double
                 double mid = a + da / 2, rr = ri > 0 ? (ri + ro) / 2 : ro * 0.62;
                 size_t t = value_text(l, c, v, S_LABEL, 0);
                 put_text(l, t, cx + rr * sin(mid), cy - rr * cos(mid) + S_LABEL * 0.35,
-                         QR_CA_MIDDLE, qr_style_ink_on(qr_chart_palette(i)));
+                         QR_CA_MIDDLE, qr_style_ink_on(qr_chart_palette(i, &l->ink)));
             }
             a += da;
         }
@@ -709,14 +718,14 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
                              (c->stacked ? 0 : bw * (double)s);
                 if (horiz) off = py + pb - off - bw; /* bottom up, series 1 lowest */
                 if (horiz)
-                    rect(l, a0, off, a1 - a0, bw, qr_chart_series_color(c, s));
+                    rect(l, a0, off, a1 - a0, bw, qr_chart_series_color(c, s, &l->ink));
                 else
-                    rect(l, off, a1, bw, a0 - a1, qr_chart_series_color(c, s));
+                    rect(l, off, a1, bw, a0 - a1, qr_chart_series_color(c, s, &l->ink));
                 if (!c->labels) continue;
                 size_t t = value_text(l, c, c->series[s].values[i], S_LABEL, 0);
                 if (c->stacked) {
                     double m = (a0 + a1) / 2;
-                    uint32_t on = qr_style_ink_on(qr_chart_series_color(c, s));
+                    uint32_t on = qr_style_ink_on(qr_chart_series_color(c, s, &l->ink));
                     if (horiz)
                         put_text(l, t, m, off + bw / 2 + S_LABEL * 0.35, QR_CA_MIDDLE, on);
                     else
@@ -731,7 +740,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
             }
     } else if (c->type == QR_CHART_AREA) {
         for (size_t s = 0; s < ns; s++) {
-            qr_chart_shape *sh = shape(l, QR_CS_PATH, qr_chart_series_color(c, s));
+            qr_chart_shape *sh = shape(l, QR_CS_PATH, qr_chart_series_color(c, s, &l->ink));
             if (!sh) break;
             sh->fill = 1;
             sh->alpha = c->stacked ? 0.85 : 0.55;
@@ -753,7 +762,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
         for (size_t s = 0; s < ns; s++) {
             const qr_series *se = &c->series[s];
             if (!scatter && np > 1) {
-                qr_chart_shape *sh = shape(l, QR_CS_PATH, qr_chart_series_color(c, s));
+                qr_chart_shape *sh = shape(l, QR_CS_PATH, qr_chart_series_color(c, s, &l->ink));
                 if (!sh) break;
                 sh->lw = 2;
                 size_t first = l->p->n_pts;
@@ -767,7 +776,7 @@ static void axes(L *l, const qr_chart *c, double x0, double y0, double x1, doubl
                 double x = scatter ? XPOS(se->x[i]) : px + band * ((double)i + 0.5);
                 double y = VPOS(se->values[i]);
                 if (scatter || np <= 60)
-                    circle(l, x, y, scatter ? 3 : 2.5, qr_chart_series_color(c, s));
+                    circle(l, x, y, scatter ? 3 : 2.5, qr_chart_series_color(c, s, &l->ink));
                 if (c->labels)
                     put_text(l, value_text(l, c, se->values[i], S_LABEL, 0), x, y - 5, QR_CA_MIDDLE,
                              C_TEXT);

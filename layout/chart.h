@@ -31,12 +31,15 @@
 #define QR_CHART_TITLE_PT 14
 #define QR_CHART_TEXT_PT 10
 
-/** The colour (0xRRGGBB) of the i-th series (or slice): the theme's six
- *  accents, then darker rounds of them. */
-uint32_t qr_chart_palette(size_t i);
+struct qr_style;
+/** The colour (0xRRGGBB) of the i-th series (or slice) in style st: the
+ *  theme's accent first (a spec's "accent" included), then the series
+ *  palette's others (qr_style_series), then darker rounds of them. st
+ *  NULL: the plain theme's. */
+uint32_t qr_chart_palette(size_t i, const struct qr_style *st);
 
 /** The colour of series i: its "color", else the palette's i-th. */
-uint32_t qr_chart_series_color(const qr_chart *c, size_t i);
+uint32_t qr_chart_series_color(const qr_chart *c, size_t i, const struct qr_style *st);
 
 /** A sheet range as a formula reference: 'Q3 data'!$B$2:$B$9 (the sheet
  *  name quoted when it needs it). Returns the length written (truncated
@@ -51,7 +54,9 @@ typedef struct qr_ticks {
 
 /** Nice ticks covering [min, max] in about `intervals` steps of 1, 2, 2.5
  *  or 5 times a power of ten, zero included: 0..1430 in 8 -> 0, 200, ...,
- *  1600. An empty range gets one step around it. */
+ *  1600. An empty range gets one step around it. Never more than 1000
+ *  intervals, whatever the numbers (values past QR_CHART_MAX_VALUE, which
+ *  the compiler refuses, get one interval). */
 void qr_chart_ticks(double min, double max, int intervals, qr_ticks *t);
 
 /** Format v with an Excel number format: the first section's digits

@@ -291,7 +291,7 @@ static int shape_add(qr_slide_shape *s, size_t *cap, const qr_text *t, int lvl, 
         s->paras = np;
         *cap = nc;
     }
-    s->paras[s->n++] = (qr_slide_para){t, lvl, bullet, algn, sz, spc};
+    s->paras[s->n++] = (qr_slide_para){t, lvl, bullet, algn, sz, spc, 0, 0};
     return 0;
 }
 
@@ -330,7 +330,7 @@ static int shape_fit(qr_slide_shape *s)
     }
     s->fits =
         qr_slide_fit(est, s->n, s->box.cx - 2 * QR_SLIDE_INS_LR, s->box.cy - 2 * QR_SLIDE_INS_TB,
-                     QR_SLIDE_LINE, &s->font_scale, &s->ln_reduction);
+                     s->line ? s->line : QR_SLIDE_LINE, &s->font_scale, &s->ln_reduction);
     free(est);
     return 0;
 }
@@ -442,14 +442,139 @@ void qr_slide_plan_free(qr_slide_plan *p)
     free(p->body.paras);
     free(p->table.cols);
     free(p->table.rows);
+    for (size_t i = 0; i < p->n_extra; i++)
+        free(p->extra[i].paras);
     memset(p, 0, sizeof *p);
+}
+
+/* One text box of one paragraph (quote, stats): centred, its size, bold
+ * and accent; fitted like any shape. -1 on OOM. */
+static int extra_box(qr_slide_plan *p, const char *name, qr_slide_box box, int anchor,
+                     const qr_text *t, int sz, int bold, int accent)
+{
+    if (p->n_extra == QR_SLIDE_EXTRA) return 0;
+    qr_slide_shape *sh = &p->extra[p->n_extra];
+    memset(sh, 0, sizeof *sh);
+    sh->box = box;
+    sh->anchor = anchor;
+    sh->line = 100000;
+    p->extra_name[p->n_extra++] = name;
+    size_t cap = 0;
+    if (shape_add(sh, &cap, t, 0, QR_SLIDE_BULLET_NONE, QR_SLIDE_ALGN_CTR, sz, 0)) return -1;
+    sh->paras[0].bold = bold;
+    sh->paras[0].accent = accent;
+    return shape_fit(sh);
+}
+
+static const char *const stat_names[4][3] = {
+    {"Stat 1 Value", "Stat 1 Label", "Stat 1 Caption"},
+    {"Stat 2 Value", "Stat 2 Label", "Stat 2 Caption"},
+    {"Stat 3 Value", "Stat 3 Label", "Stat 3 Caption"},
+    {"Stat 4 Value", "Stat 4 Label", "Stat 4 Caption"},
+};
+
+/* The quote, stats and closing layouts: text boxes at fixed places. The
+ * title (quote: optional, above; stats: the master's title box; closing:
+ * centred) and the closing subtitle are the plan's title and body. */
+static int plan_structural(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
+{
+    size_t tcap = 0, bcap = 0;
+    long long m = g->body.x;
+    p->title.box = g->title;
+    p->title.anchor = QR_SLIDE_ANCHOR_CTR;
+    p->title.line = p->body.line = 100000;
+    int title_sz = QR_SLIDE_SZ_TITLE, title_algn = QR_SLIDE_ALGN_INHERIT;
+    if (sl->layout == QR_LAYOUT_CLOSING) {
+        p->title.box = g->ctr_title;
+        p->body.box = g->subtitle;
+        p->title.anchor = QR_SLIDE_ANCHOR_B;
+        title_sz = QR_SLIDE_SZ_CLOSING;
+        title_algn = QR_SLIDE_ALGN_CTR;
+        if (sl->has_subtitle && shape_add(&p->body, &bcap, &sl->subtitle, 0, QR_SLIDE_BULLET_NONE,
+                                          QR_SLIDE_ALGN_CTR, QR_SLIDE_SZ_SUBTITLE, 0))
+            return -1;
+    }
+    if (sl->has_title &&
+        shape_add(&p->title, &tcap, &sl->title, 0, QR_SLIDE_BULLET_NONE, title_algn, title_sz, 0))
+        return -1;
+    if (shape_fit(&p->title) || shape_fit(&p->body)) return -1;
+    if (sl->layout == QR_LAYOUT_QUOTE) {
+        /* the quote in the middle of the slide, its attribution below */
+        qr_slide_box q = {m * 2, g->sh * 22 / 100, g->sw - 4 * m, g->sh * 46 / 100};
+        qr_slide_box a = {m * 2, q.y + q.cy + GAP, g->sw - 4 * m, g->sh * 12 / 100};
+        if (sl->has_quote &&
+            extra_box(p, "Quote", q, QR_SLIDE_ANCHOR_B, &sl->quote, QR_SLIDE_SZ_QUOTE, 0, 0))
+            return -1;
+        if (sl->has_attribution && extra_box(p, "Attribution", a, QR_SLIDE_ANCHOR_T,
+                                             &sl->attribution, QR_SLIDE_SZ_ATTRIBUTION, 0, 1))
+            return -1;
+    } else if (sl->layout == QR_LAYOUT_STATS) {
+        /* equal columns across the content area: value, label, caption */
+        qr_slide_box area = g->body;
+        long long n = (long long)sl->n_stats, w = n ? (area.cx - (n - 1) * GAP) / n : 0;
+        long long vy = area.y + area.cy / 10, vh = area.cy * 38 / 100;
+        long long ly = vy + vh, lh = area.cy * 16 / 100;
+        long long cy = ly + lh, ch = area.y + area.cy - cy;
+        for (size_t i = 0; i < sl->n_stats && i < 4; i++) {
+            const qr_stat *st = &sl->stats[i];
+            long long x = area.x + (long long)i * (w + GAP);
+            if (extra_box(p, stat_names[i][0], (qr_slide_box){x, vy, w, vh}, QR_SLIDE_ANCHOR_B,
+                          &st->value, QR_SLIDE_SZ_STAT_VALUE, 1, 1))
+                return -1;
+            if (st->label.n &&
+                extra_box(p, stat_names[i][1], (qr_slide_box){x, ly, w, lh}, QR_SLIDE_ANCHOR_T,
+                          &st->label, QR_SLIDE_SZ_STAT_LABEL, 1, 0))
+                return -1;
+            if (st->caption.n &&
+                extra_box(p, stat_names[i][2], (qr_slide_box){x, cy, w, ch}, QR_SLIDE_ANCHOR_T,
+                          &st->caption, QR_SLIDE_SZ_STAT_CAPTION, 0, 0))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+qr_status qr_slide_plan_furniture(qr_slide_plan *p, const qr_doc *doc, const qr_slide_geom *g,
+                                  int no)
+{
+    const qr_slide *sl = p->slide;
+    if (sl->footer_mode == QR_FOOTER_NONE) return QR_OK;
+    const qr_text *footer = sl->footer_mode == QR_FOOTER_OWN ? &sl->footer
+                            : doc->has_footer                ? &doc->footer
+                                                             : NULL;
+    /* a band 0.4 in high, 0.2 in above the bottom edge, in the content's margins */
+    long long m = g->body.x, h = 365760, y = g->sh - h - 182880, w = (g->sw - 2 * m) / 4;
+    if (doc->has_date && doc->date.n &&
+        extra_box(p, "Date", (qr_slide_box){m, y, w, h}, QR_SLIDE_ANCHOR_CTR, &doc->date,
+                  QR_SLIDE_SZ_FOOTER, 0, 0))
+        return QR_E_NOMEM;
+    if (p->n_extra && doc->has_date && doc->date.n)
+        p->extra[p->n_extra - 1].paras[0].algn = QR_SLIDE_ALGN_L;
+    if (footer && footer->n &&
+        extra_box(p, "Footer", (qr_slide_box){m + w, y, 2 * w, h}, QR_SLIDE_ANCHOR_CTR, footer,
+                  QR_SLIDE_SZ_FOOTER, 0, 0))
+        return QR_E_NOMEM;
+    if (doc->slide_numbers) {
+        snprintf(p->number, sizeof p->number, "%d", no);
+        p->number_run = (qr_run){.text = p->number, .len = strlen(p->number)};
+        p->number_text = (qr_text){&p->number_run, 1, NULL};
+        if (extra_box(p, "Slide Number", (qr_slide_box){m + 3 * w, y, w, h}, QR_SLIDE_ANCHOR_CTR,
+                      &p->number_text, QR_SLIDE_SZ_FOOTER, 0, 0))
+            return QR_E_NOMEM;
+        p->extra[p->n_extra - 1].paras[0].algn = QR_SLIDE_ALGN_R;
+    }
+    return QR_OK;
 }
 
 qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
 {
     memset(p, 0, sizeof *p);
     p->slide = sl;
-    p->placeholders = sl->layout != QR_LAYOUT_BLANK;
+    p->placeholders = sl->layout < QR_LAYOUT_BLANK;
+    if (sl->layout > QR_LAYOUT_BLANK) {
+        if (plan_structural(p, g, sl)) goto oom;
+        return QR_OK;
+    }
 
     /* Titles, and the text of the body: subtitle, then bullets. */
     int body_bullet = QR_SLIDE_BULLET_CHAR, body_algn = QR_SLIDE_ALGN_INHERIT, body_sz = 0;
@@ -520,6 +645,7 @@ static const char *shape_path(const qr_slide_plan *p, const qr_slide_shape *sh, 
 {
     const qr_slide *sl = p->slide;
     if (sh == &p->title) return sl->title.path ? sl->title.path : sl->path;
+    if (sh != &p->body) return sh->paras[0].text->path ? sh->paras[0].text->path : sl->path;
     if (sl->n_bullets) {
         snprintf(buf, size, "%s/bullets", sl->path);
         return buf;
@@ -533,7 +659,7 @@ static void report_shape(const qr_slide_plan *p, const qr_slide_shape *sh, int n
     if (!sh->n) return;
     char path[256], pct[16];
     const char *at = shape_path(p, sh, path, sizeof path);
-    const char *what = sh == &p->title ? "title" : "body";
+    const char *what = sh == &p->title ? "title" : sh == &p->body ? "body" : "text";
     if (!sh->fits)
         qr_layout_addf(l, QR_LAYOUT_SHRINK, at, 0, no, 0.25,
                        "the %s does not fit even shrunk to 25 %%: split it over more slides", what);
@@ -559,6 +685,8 @@ void qr_slide_plan_report(const qr_slide_plan *p, int no, qr_layout_list *l)
     const qr_slide *sl = p->slide;
     report_shape(p, &p->title, no, l);
     report_shape(p, &p->body, no, l);
+    for (size_t i = 0; i < p->n_extra; i++)
+        report_shape(p, &p->extra[i], no, l);
     if (sl->table && p->table.nr) {
         const char *tp = sl->table->path ? sl->table->path : sl->path;
         if (p->table.sz < 900)

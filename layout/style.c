@@ -115,6 +115,17 @@ void qr_style_set_override(const qr_style *s)
 
 double qr_style_contrast(uint32_t a, uint32_t b);
 
+/* a share of colour a over ground b, per channel */
+static uint32_t mix(uint32_t a, uint32_t b, double share)
+{
+    uint32_t out = 0;
+    for (int sh = 16; sh >= 0; sh -= 8) {
+        double v = ((a >> sh) & 255) * share + ((b >> sh) & 255) * (1 - share);
+        out |= (uint32_t)(v + 0.5) << sh;
+    }
+    return out;
+}
+
 qr_style qr_style_get(int theme, long accent)
 {
 #ifdef QUIRE_STYLE_HOOK
@@ -125,6 +136,10 @@ qr_style qr_style_get(int theme, long accent)
         uint32_t a = (uint32_t)accent & 0xFFFFFF;
         /* the accent colours what the theme draws in its accent */
         if (s.heading == s.accent) s.heading = a;
+        if (theme == QR_THEME_REPORT) s.title = a; /* report's navy title is its accent's */
+        /* the table header's ground: a tint of the accent on a light page, a shade on a
+         * dark one, so the body text reads on it */
+        s.header_fill = qr_style_dark(&s) ? mix(a, s.background, 0.35) : mix(a, 0xFFFFFF, 0.18);
         s.accent = a;
         /* white or black on the accent, whichever reads better */
         s.on_accent = qr_style_ink_on(a);

@@ -266,7 +266,7 @@ static void ser_dlbls(cw *w, size_t i)
         ival(x, "c:idx", (long long)p);
         if (ch->number_format)
             qr_xml_leaf(x, "c:numFmt", "formatCode", ch->number_format, "sourceLinked", "0", NULL);
-        txpr(x, QR_CHART_TEXT_PT, 0, qr_style_ink_on(qr_chart_palette(p)));
+        txpr(x, QR_CHART_TEXT_PT, 0, qr_style_ink_on(qr_chart_palette(p, &w->ink)));
         if (ch->type == QR_CHART_PIE) val(x, "c:dLblPos", "ctr");
         show(x);
         qr_xml_end(x);
@@ -274,7 +274,7 @@ static void ser_dlbls(cw *w, size_t i)
     if (ch->number_format)
         qr_xml_leaf(x, "c:numFmt", "formatCode", ch->number_format, "sourceLinked", "0", NULL);
     txpr(x, QR_CHART_TEXT_PT, 0,
-         is_pie(ch) ? w->ink.chart_text : qr_style_ink_on(qr_chart_series_color(ch, i)));
+         is_pie(ch) ? w->ink.chart_text : qr_style_ink_on(qr_chart_series_color(ch, i, &w->ink)));
     if (stacked_bar) val(x, "c:dLblPos", "ctr");
     show(x);
     if (is_pie(ch)) val(x, "c:showLeaderLines", "1");
@@ -317,23 +317,23 @@ static void ser(cw *w, size_t i)
             if (scatter(ch))
                 qr_xml_leaf(x, "a:noFill", NULL);
             else
-                rgb(x, qr_chart_series_color(ch, i));
+                rgb(x, qr_chart_series_color(ch, i, &w->ink));
             qr_xml_end(x);
         } else {
-            rgb(x, qr_chart_series_color(ch, i));
+            rgb(x, qr_chart_series_color(ch, i, &w->ink));
         }
         qr_xml_end(x);
     }
     if (ch->type == QR_CHART_BAR || ch->type == QR_CHART_COLUMN) val(x, "c:invertIfNegative", "0");
     if (ch->type == QR_CHART_LINE || scatter(ch))
-        marker(x, qr_chart_series_color(ch, i), scatter(ch) ? 6 : 5);
+        marker(x, qr_chart_series_color(ch, i, &w->ink), scatter(ch) ? 6 : 5);
     if (is_pie(ch))
         for (size_t p = 0; p < ch->n_points; p++) {
             qr_xml_start(x, "c:dPt");
             ival(x, "c:idx", (long long)p);
             val(x, "c:bubble3D", "0");
             qr_xml_start(x, "c:spPr");
-            rgb(x, qr_chart_palette(p));
+            rgb(x, qr_chart_palette(p, &w->ink));
             qr_xml_start(x, "a:ln");
             rgb(x, 0xFFFFFF);
             qr_xml_end(x);

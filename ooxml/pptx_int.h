@@ -112,10 +112,12 @@ typedef struct qr_pptx_rpr {
     const char *lang; /* BCP 47 or NULL */
     int sz;           /* hundredths of a point; 0 inherits */
     unsigned b : 1, i : 1, u : 1, strike : 1;
-    qr_font_slot slot;    /* which of a:latin, a:ea, a:cs carries family */
-    const char *family;   /* NULL: inherit the theme fonts */
-    const char *mono;     /* code outside the Latin slot: a:latin's typeface, or NULL */
-    const char *link_rid; /* a:hlinkClick r:id, or NULL */
+    unsigned accent : 1;    /* a:solidFill in the theme's accent1 */
+    unsigned on_accent : 1; /* a:solidFill in lt2, the text on the accent (a table's header) */
+    qr_font_slot slot;      /* which of a:latin, a:ea, a:cs carries family */
+    const char *family;     /* NULL: inherit the theme fonts */
+    const char *mono;       /* code outside the Latin slot: a:latin's typeface, or NULL */
+    const char *link_rid;   /* a:hlinkClick r:id, or NULL */
 } qr_pptx_rpr;
 
 /** <a:rPr> (or, with name "a:endParaRPr", the end-of-paragraph properties). */

@@ -38,7 +38,13 @@ void qr_pptx_write_a_rpr(qr_xml *x, const char *name, const qr_pptx_rpr *p)
     if (p->i) qr_xml_attr(x, "i", "1");
     if (p->u) qr_xml_attr(x, "u", "sng");
     if (p->strike) qr_xml_attr(x, "strike", "sngStrike");
-    /* children in CT_TextCharacterProperties order: ... latin, ea, cs, sym, hlinkClick */
+    /* children in CT_TextCharacterProperties order: ln, solidFill, ... latin, ea, cs, sym,
+     * hlinkClick */
+    if (p->accent || p->on_accent) {
+        qr_xml_start(x, "a:solidFill");
+        qr_xml_leaf(x, "a:schemeClr", "val", p->accent ? "accent1" : "lt2", NULL);
+        qr_xml_end(x);
+    }
     if (p->mono && p->slot != QR_SLOT_LATIN) qr_xml_leaf(x, "a:latin", "typeface", p->mono, NULL);
     if (p->family) {
         const char *slot = p->slot == QR_SLOT_EAST_ASIAN ? "a:ea"
@@ -101,9 +107,9 @@ static void write_a_r(qr_xml *x, const qr_seg *g, size_t n, const qr_pptx_rpr *r
     qr_xml_end(x);
 }
 
-/* <a:p> */
+/* <a:p>; accent 1: the text in the accent, 2: in the text-on-accent colour */
 static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz,
-                           int bold)
+                           int bold, int accent)
 {
     const qr_segs *sg = NULL;
     if (qr_text_segments(&pp->text, t, &sg) != QR_OK) {
@@ -120,6 +126,8 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
         rpr.lang = g->lang ? g->lang : pp->doc->lang;
         rpr.sz = sz;
         rpr.b = g->bold || bold;
+        rpr.accent = accent == 1;
+        rpr.on_accent = accent == 2;
         rpr.i = g->italic;
         rpr.u = g->underline;
         rpr.strike = g->strike;
@@ -145,6 +153,8 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
         end.lang = pp->doc->lang;
         end.sz = sz;
         end.b = bold;
+        end.accent = accent == 1;
+        end.on_accent = accent == 2;
         qr_pptx_write_a_rpr(x, "a:endParaRPr", &end);
     }
     qr_xml_end(x);
@@ -152,7 +162,7 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
 
 void qr_pptx_write_a_p(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz)
 {
-    write_a_p_full(pp, x, t, ppr, sz, 0);
+    write_a_p_full(pp, x, t, ppr, sz, 0, 0);
 }
 
 /* ---- shapes ------------------------------------------------------------------------ */
@@ -228,7 +238,7 @@ static void write_p_sp(qr_pptx *pp, qr_xml *x, int id, const text_shape *ts, con
     for (size_t i = 0; i < sh->n; i++) {
         const qr_slide_para *p = &sh->paras[i];
         qr_pptx_ppr ppr = {.lvl = p->lvl, .bullet = p->bullet, .algn = p->algn};
-        write_a_p_full(pp, x, p->text, ppr, ts->placeholder ? 0 : p->sz, 0);
+        write_a_p_full(pp, x, p->text, ppr, ts->placeholder ? 0 : p->sz, p->bold, p->accent);
     }
     if (sh->n == 0) qr_xml_leaf(x, "a:p", NULL); /* a txBody needs one a:p */
     qr_xml_end(x);                               /* p:txBody */
@@ -247,7 +257,9 @@ static void write_a_tc(qr_pptx *pp, qr_xml *x, const qr_tcell *cell, int sz, int
     qr_xml_leaf(x, "a:lstStyle", NULL);
     qr_pptx_ppr ppr = {0};
     if (cell && cell->kind == QR_TCELL_NUMBER) ppr.algn = QR_PPTX_ALGN_R;
-    write_a_p_full(pp, x, cell ? &cell->text : &empty, ppr, sz, header);
+    /* a header cell sits on the accent (the table style's firstRow): its text in the
+     * colour that reads on it, white or near-black by contrast (a light accent) */
+    write_a_p_full(pp, x, cell ? &cell->text : &empty, ppr, sz, header, header ? 2 : 0);
     qr_xml_end(x); /* a:txBody */
     qr_xml_start(x, "a:tcPr");
     qr_xml_attr_int(x, "marL", QR_SLIDE_CELL_MAR_LR);
@@ -359,7 +371,19 @@ static const int layout_part[] = {
     [QR_LAYOUT_TITLE] = QR_PPTX_LAYOUT_TITLE,
     [QR_LAYOUT_SECTION] = QR_PPTX_LAYOUT_SECTION,
     [QR_LAYOUT_BLANK] = QR_PPTX_LAYOUT_BLANK,
+    /* text boxes at the plan's places (layout/slide_layout.c) */
+    [QR_LAYOUT_QUOTE] = QR_PPTX_LAYOUT_BLANK,
+    [QR_LAYOUT_STATS] = QR_PPTX_LAYOUT_BLANK,
+    [QR_LAYOUT_CLOSING] = QR_PPTX_LAYOUT_BLANK,
 };
+_Static_assert(sizeof layout_part / sizeof layout_part[0] == QR_LAYOUT_COUNT,
+               "a layout part for every layout");
+
+/* A text box's bodyPr anchor: NULL for the top (the default). */
+static const char *anchor_name(int anchor)
+{
+    return anchor == QR_SLIDE_ANCHOR_CTR ? "ctr" : anchor == QR_SLIDE_ANCHOR_B ? "b" : NULL;
+}
 
 /* <p:sld> */
 qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
@@ -376,6 +400,10 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
 
     qr_slide_plan plan;
     if (qr_slide_plan_make(&plan, &pp->geom, sl) != QR_OK) return qr_pptx_fail(pp, QR_E_NOMEM);
+    if (qr_slide_plan_furniture(&plan, pp->doc, &pp->geom, (int)i + 1) != QR_OK) {
+        qr_slide_plan_free(&plan);
+        return qr_pptx_fail(pp, QR_E_NOMEM);
+    }
     qr_slide_plan_report(&plan, (int)i + 1, pp->ctx->layout);
 
     qr_buf b;
@@ -387,10 +415,10 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     qr_pptx_write_tree_start(x);
     int id = 2;
     if (plan.title.n) {
-        text_shape ts = {.name = "Title",
+        text_shape ts = {.name = sl->layout == QR_LAYOUT_CLOSING ? "Title (closing)" : "Title",
                          .placeholder = plan.placeholders,
                          .ph_type = plan.title_ph,
-                         .anchor = "ctr",
+                         .anchor = anchor_name(plan.title.anchor),
                          .sh = &plan.title};
         write_p_sp(pp, x, id++, &ts, sl->path);
     }
@@ -399,7 +427,14 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
                          .placeholder = plan.placeholders,
                          .ph_type = plan.body_ph,
                          .ph_idx = 1,
+                         .anchor = anchor_name(plan.body.anchor),
                          .sh = &plan.body};
+        write_p_sp(pp, x, id++, &ts, sl->path);
+    }
+    for (size_t k = 0; k < plan.n_extra; k++) {
+        text_shape ts = {.name = plan.extra_name[k],
+                         .anchor = anchor_name(plan.extra[k].anchor),
+                         .sh = &plan.extra[k]};
         write_p_sp(pp, x, id++, &ts, sl->path);
     }
     if (sl->table) write_p_graphicframe(pp, x, id++, sl->table, &plan.table, sl->path);

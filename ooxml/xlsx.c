@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "package.h"
+#include "style.h"
 #include "xlsx_int.h"
 
 /* Excel's grid is 1,048,576 rows by 16,384 columns: a bigger sheet is a
@@ -72,6 +73,8 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
     }
     have_styles = 1;
     qr_xlsx_styles_theme(&styles, doc);
+    /* the charts in the theme's accent and palette, in a light theme's ink: sheets are white */
+    qr_style theme = qr_style_of(doc), ink = qr_style_sheet(&theme);
     if (streamed && !(feed = qr_xlsx_feed_new(sheets, n, ctx->rows_src, &sst, &styles))) {
         st = qr_fail(QR_E_NOMEM);
         goto done;
@@ -101,7 +104,7 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
             st = qr_fail(QR_E_NOMEM);
             goto done;
         }
-        if ((st = qr_xlsx_add_charts(p, &sheets[i], i + 1, &n_charts, ctx->epoch))) goto done;
+        if ((st = qr_xlsx_add_charts(p, &sheets[i], i + 1, &n_charts, ctx->epoch, &ink))) goto done;
     }
     if ((st = qr_package_add_stream(p, "xl/styles.xml", QR_CT_XLSX_STYLES, qr_xlsx_styles_fill,
                                     &styles)) ||

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dml_chart.h"
+#include "style.h"
 #include "xlsx_int.h"
 
 #define NS_XDR "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"
@@ -73,7 +74,7 @@ static void anchor(qr_xml *x, const qr_sheet *sh, const qr_chart *ch, size_t k, 
 }
 
 qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no, size_t *chart_no,
-                             long long epoch)
+                             long long epoch, const qr_style *ink)
 {
     if (!sh->n_charts) return QR_OK;
     char sheet[64], dname[64], target[64];
@@ -95,7 +96,7 @@ qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no,
         size_t n = ++*chart_no;
         char ct[64];
         snprintf(ct, sizeof ct, "../charts/chart%zu.xml", n);
-        st = qr_ooxml_add_chart(p, &sh->charts[k], "xl", n, 0, epoch, NULL);
+        st = qr_ooxml_add_chart(p, &sh->charts[k], "xl", n, 0, epoch, ink);
         const char *crid = st == QR_OK ? qr_package_rel(p, dname, QR_REL_CHART, ct, 0) : NULL;
         if (st == QR_OK && !crid) st = qr_fail(QR_E_NOMEM);
         if (st == QR_OK) anchor(x, sh, &sh->charts[k], k, crid);

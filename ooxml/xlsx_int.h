@@ -148,10 +148,12 @@ typedef struct qr_xlsx_sheet {
 } qr_xlsx_sheet;
 
 /** A sheet writer over sh, filling sst and styles. */
+struct qr_style;
 /** xlsx_chart.c: the drawing part of sheet sheet_no (1-based) holding its
- *  charts (numbered on from *chart_no), related from the sheet as rId1. */
+ *  charts (numbered on from *chart_no), related from the sheet as rId1;
+ *  drawn in the ink of st on a sheet's white (NULL: the plain theme). */
 qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no, size_t *chart_no,
-                             long long epoch);
+                             long long epoch, const struct qr_style *st);
 void qr_xlsx_sheet_init(qr_xlsx_sheet *w, const qr_sheet *sh, int first, qr_xlsx_sst *sst,
                         qr_xlsx_styles *styles);
 /** Stop and join a producer thread if one still runs. */
@@ -209,16 +211,8 @@ void *qr_xlsx_feed_part(qr_xlsx_feed *f, size_t i);
 /** qr_part_fill for xl/worksheets/sheetN.xml of a streamed workbook. */
 qr_status qr_xlsx_feed_fill(void *ctx, qr_buf *chunk, int *done);
 
-/* ---- xlsx_autofit.c: widths of columns without one ------------------------------ */
-
-/** Widths (in characters) for columns 0..n-1 of sh from their content, as
- *  Excel's autofit would give; 0 where the default width does. */
-void qr_xlsx_autofit(const qr_sheet *sh, const char *const *formats, size_t n_formats, double *w,
-                     size_t n);
-/** A text's width in digit widths of the default font (its widest line). */
-double qr_xlsx_text_width(const char *s, size_t n);
-/** The lines of the row's tallest text cell (1 when none has a newline). */
-unsigned qr_xlsx_row_lines(const qr_row *row);
+/* Widths of columns without one and row heights: layout/sheet_fit.h, shared
+ * with the sheet preview. */
 
 /* ---- xlsx_workbook.c ------------------------------------------------------------------ */
 

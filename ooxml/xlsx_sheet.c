@@ -28,6 +28,7 @@
 
 #include "compile.h" /* qr_fmt_double */
 #include "formula.h"
+#include "sheet_fit.h"
 #include "xlsx_int.h"
 #include "xml.h" /* QR_NS_REL */
 
@@ -188,12 +189,13 @@ static void write_sheet_views(qr_buf *b, const qr_sheet *sh, int first)
 /* <x:sheetFormatPr> */
 static void write_sheet_format_pr(qr_buf *b)
 {
-    qr_buf_puts(b, "<sheetFormatPr defaultRowHeight=\"15\"/>");
+    /* the default width said, so every app starts from the width the preview draws */
+    qr_buf_puts(b, "<sheetFormatPr defaultColWidth=\"8.43\" defaultRowHeight=\"15\"/>");
 }
 
 /* <x:cols>: one <col> per given width, in characters (Excel's maximum is
  * 255); a column the spec gives no width gets one from its content
- * (xlsx_autofit.c) when that is wider than the default. */
+ * (layout/sheet_fit.c) when that is wider than the default. */
 static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats, size_t n_formats,
                        qr_xlsx_styles *styles)
 {
@@ -206,7 +208,7 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
     if (given > n) n = given;
     if (n_cl > n) n = n_cl;
     double *fit = n ? malloc(n * sizeof *fit) : NULL;
-    if (fit) qr_xlsx_autofit(sh, formats, n_formats, fit, n);
+    if (fit) qr_sheet_autofit(sh, formats, n_formats, fit, n);
     for (size_t i = 0; i < n; i++) {
         double w = i < given ? sh->widths[i] : 0;
         if (!(w > 0)) w = fit ? fit[i] : 0;
@@ -414,7 +416,7 @@ static int open_row(qr_buf *b, const qr_row *row, const char *rn, size_t rl, uin
     p = PUT(p, "<row r=\"");
     p = put_lit(p, rn, rl);
     /* a wrapped cell's lines all show: 15 pt (the default row) each */
-    unsigned lines = qr_xlsx_row_lines(row);
+    unsigned lines = qr_sheet_row_lines(row);
     if (row_xf) {
         p = PUT(p, "\" s=\"");
         p = put_u64(p, row_xf);

@@ -1,10 +1,11 @@
 /* sheet.c: a spreadsheet as printed pages (PDF) or one page of them (PNG).
  *
  * Each sheet is a grid on Letter portrait pages with Excel's default
- * margins (0.7 in left and right, 0.75 in top and bottom): column widths
- * from the sheet's widths in characters (Excel's pixels: 7 per character
- * plus 5, at 96 dpi; 8.43 characters by default), rows 15 pt tall, taller
- * for text with line breaks (drawn wrapped, as the .xlsx asks). Pages run
+ * margins (0.7 in left and right, 0.75 in top and bottom): the columns as
+ * wide and the rows as tall as the .xlsx declares them (layout/sheet_fit.h,
+ * the one computation both use: the spec's widths, else the autofit's from
+ * the cells as shown), rows 15 pt a line, text with line breaks drawn
+ * wrapped, as the .xlsx asks. Pages run
  * across, then down. The header row (or the frozen rows) is repeated at
  * the top of every page, the frozen columns at the left. Values are shown
  * as displayed: numbers and dates under their number format (spec/
@@ -32,14 +33,14 @@
 #include "cellfmt.h"
 #include "cellstyle.h"
 #include "preview.h"
+#include "sheet_fit.h"
 
 #define PAGE_W 612.0
 #define PAGE_H 792.0
 #define MARGIN_X 50.4            /* 0.7 in */
 #define MARGIN_Y 54.0            /* 0.75 in */
 #define FOOTER_Y (PAGE_H - 21.6) /* 0.3 in from the bottom */
-#define ROW_H 15.0
-#define LINE_H 11.5
+#define ROW_H QR_SHEET_LINE_PT
 #define FONT 9.0
 #define PAD 2.5
 
@@ -119,16 +120,11 @@ typedef struct splan {
     double *colx, *band_y, *chart_y;
 } splan;
 
-static double col_points(double chars)
+/* Column c's width in points: the .xlsx's (fit: the sheet's n_fit widths in
+ * characters from qr_sheet_col_widths; past them the default). */
+static double sheet_col_w(const double *fit, size_t n_fit, size_t c)
 {
-    double px = floor(chars * 7 + 5 + 0.5);
-    return px * 0.75;
-}
-
-static double sheet_col_w(const qr_sheet *sh, size_t c)
-{
-    double w = sh->widths && c < sh->n_widths && sh->widths[c] > 0 ? sh->widths[c] : 8.43;
-    return col_points(w > 255 ? 255 : w);
+    return qr_sheet_col_pt(c < n_fit ? fit[c] : QR_SHEET_DEFAULT_WIDTH);
 }
 
 static double chart_w(const qr_chart *ch)
@@ -141,26 +137,10 @@ static double chart_h(const qr_chart *ch)
     return ch->height > 0 ? ch->height : 252;
 }
 
-static size_t text_lines(const qr_cell *c)
-{
-    if (c->type != QR_CELL_TEXT || !c->len) return 1;
-    size_t n = 1;
-    for (const char *p = c->v.str, *e = c->v.str + c->len; (p = memchr(p, '\n', (size_t)(e - p)));
-         p++)
-        n++;
-    return n;
-}
-
 static double row_height(const qr_sheet *sh, size_t r)
 {
-    if (r >= sh->n_rows) return ROW_H; /* below the data, under a chart */
-    const qr_row *row = &sh->rows[r];
-    size_t lines = 1;
-    for (uint32_t c = 0; c < row->n; c++) {
-        size_t l = text_lines(&row->cells[c]);
-        if (l > lines) lines = l;
-    }
-    return lines == 1 ? ROW_H : (double)lines * LINE_H + 4;
+    /* below the data, under a chart: an empty row */
+    return qr_sheet_row_pt(r < sh->n_rows ? &sh->rows[r] : NULL);
 }
 
 /* Split n items of sizes size(i) into bands of at most room, items [0, rep)
@@ -198,17 +178,23 @@ static size_t *bands(size_t n, size_t rep, double room, const double *sizes, con
     return b;
 }
 
-static int plan_sheet(splan *p, const qr_sheet *sh)
+static int plan_sheet(splan *p, const qr_doc *d, const qr_sheet *sh)
 {
     memset(p, 0, sizeof *p);
     p->sh = sh;
     p->nc = sh->n_cols ? sh->n_cols : 1;
     p->nr = sh->n_rows;
+    /* the widths the .xlsx declares, for the sheet's own columns */
+    size_t n_fit = sh->n_cols > sh->n_widths ? sh->n_cols : sh->n_widths;
+    if (n_fit > 16384) n_fit = 16384;
+    double *fit = malloc((n_fit ? n_fit : 1) * sizeof *fit);
+    if (!fit) return -1;
+    qr_sheet_col_widths(sh, d->formats, d->n_formats, fit, n_fit);
     for (size_t i = 0; i < sh->n_charts; i++) {
         const qr_chart *ch = &sh->charts[i];
         size_t c = ch->anchor_col, r = ch->anchor_row;
         for (double x = 0; x < chart_w(ch); c++)
-            x += sheet_col_w(sh, c);
+            x += sheet_col_w(fit, n_fit, c);
         for (double y = 0; y < chart_h(ch); r++)
             y += row_height(sh, r);
         if (c > p->nc) p->nc = c;
@@ -217,12 +203,13 @@ static int plan_sheet(splan *p, const qr_sheet *sh)
     p->colw = malloc(p->nc * sizeof *p->colw);
     p->colx = malloc((p->nc + 1) * sizeof *p->colx);
     p->chart_y = malloc((sh->n_charts ? sh->n_charts : 1) * sizeof *p->chart_y);
-    if (!p->colw || !p->colx || !p->chart_y) return -1;
+    if (!p->colw || !p->colx || !p->chart_y) return free(fit), -1;
     p->colx[0] = 0;
     for (size_t c = 0; c < p->nc; c++) {
-        p->colw[c] = sheet_col_w(sh, c);
+        p->colw[c] = sheet_col_w(fit, n_fit, c);
         p->colx[c + 1] = p->colx[c] + p->colw[c];
     }
+    free(fit);
     p->rep_rows = sh->freeze_row > 0 ? (size_t)sh->freeze_row : sh->header ? 1 : 0;
     p->rep_cols = sh->freeze_col > 0 ? (size_t)sh->freeze_col : 0;
     if (p->rep_cols >= p->nc) p->rep_cols = 0;
@@ -266,10 +253,13 @@ static void free_plans(splan *p, size_t n)
 
 enum { AL_L, AL_R, AL_C };
 
-/* What the cell shows: text (into buf when formatted), its alignment. */
+/* What the cell shows: text (into buf when formatted), its alignment and
+ * the colour its number format's section names ([Red]; *has_ink 1). */
 static const char *cell_display(const qr_doc *d, const qr_cell *c, unsigned fmt_i, char *buf,
-                                size_t cap, size_t *len, int *align, int *number)
+                                size_t cap, size_t *len, int *align, int *number, uint32_t *ink,
+                                int *has_ink)
 {
+    *has_ink = 0;
     const char *fmt = fmt_i && fmt_i < d->n_formats ? d->formats[fmt_i] : NULL;
     *number = 0;
     *align = AL_L;
@@ -296,6 +286,7 @@ static const char *cell_display(const qr_doc *d, const qr_cell *c, unsigned fmt_
         *align = AL_R;
         if (fmt && strcmp(fmt, "@") == 0) fmt = NULL;
         *len = qr_cellfmt_number(fmt, num, buf, cap);
+        *has_ink = qr_cellfmt_color(fmt, num, ink);
         return buf;
     case QR_CELL_BOOL:
         *align = AL_C;
@@ -351,7 +342,10 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
     int align, number;
     unsigned fmt = cell->fmt;
     if (!fmt && (cs->set & QR_SX_FORMAT)) fmt = cs->fmt;
-    const char *s = cell_display(c->doc, cell, fmt, buf, sizeof buf, &len, &align, &number);
+    uint32_t fmt_ink = 0;
+    int has_fmt_ink;
+    const char *s = cell_display(c->doc, cell, fmt, buf, sizeof buf, &len, &align, &number,
+                                 &fmt_ink, &has_fmt_ink);
     if (!len) return;
     int bold = cs->bold;
     int wrap = (cell->type == QR_CELL_TEXT && memchr(s, '\n', len) != NULL) ||
@@ -360,7 +354,8 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
     if (cs->align == QR_HA_CENTER) align = AL_C;
     if (cs->align == QR_HA_RIGHT) align = AL_R;
     uint32_t ink = qr_cellstyle_rgb(&c->style, cs->color, 0x000000);
-    double ind = cs->indent * 7.5; /* Excel indents by three character widths, about 7.5 pt */
+    if (has_fmt_ink) ink = fmt_ink; /* the format's colour section wins, as in Excel */
+    double ind = cs->indent * 7.5;  /* Excel indents by three character widths, about 7.5 pt */
     if (ind > 0 && align == AL_L) x += ind, w -= ind;
     if (ind > 0 && align == AL_R) w -= ind;
     if (w < 2) w = 2;
@@ -632,7 +627,7 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
     }
     size_t pages = 0;
     for (size_t i = 0; i < ns; i++) {
-        if (plan_sheet(&plans[i], &d->sheets[i])) {
+        if (plan_sheet(&plans[i], d, &d->sheets[i])) {
             free_plans(plans, ns);
             qr_errlist_add(rc->errors, QR_E_NOMEM, d->sheets[i].path, "out of memory", NULL);
             return qr_fail(QR_E_NOMEM);

@@ -61,7 +61,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
 {
     if (!sh->n) return;
     double scale = sh->font_scale / 100000.0;
-    double ln = (QR_SLIDE_LINE - sh->ln_reduction) / 100000.0;
+    double ln = ((sh->line ? sh->line : QR_SLIDE_LINE) - sh->ln_reduction) / 100000.0;
     double ix = pt(sh->box.x + QR_SLIDE_INS_LR), iy = pt(sh->box.y + QR_SLIDE_INS_TB);
     double iw = pt(sh->box.cx - 2 * QR_SLIDE_INS_LR), ih = pt(sh->box.cy - 2 * QR_SLIDE_INS_TB);
     const pd_text **texts = qr_arena_array(&c->arena, sh->n, sizeof *texts);
@@ -75,7 +75,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
         const qr_slide_para *p = &sh->paras[i];
         double size = p->sz / 100.0 * scale;
         double marl = p->bullet == QR_SLIDE_BULLET_CHAR ? pt(qr_slide_level_marl(p->lvl)) : 0;
-        pd_style st = {.size = size};
+        pd_style st = {.size = size, .bold = p->bold};
         st.align = p->algn == QR_SLIDE_ALGN_CTR ? PD_ALIGN_CENTER
                    : p->algn == QR_SLIDE_ALGN_R ? PD_ALIGN_END
                                                 : PD_ALIGN_START;
@@ -101,6 +101,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
         double size = p->sz / 100.0 * scale, pitch = size * 1.2 * ln;
         double marl = p->bullet == QR_SLIDE_BULLET_CHAR ? pt(qr_slide_level_marl(p->lvl)) : 0;
         if (i > 0) y += p->space_before / 100.0 * scale;
+        set_rgb(cr, p->accent ? c->style.accent : rgb);
         /* the baseline sits where DejaVu's ascent (0.93 of its 1.16 em line) puts it */
         for (size_t l = 0; l < texts[i]->n_lines; l++) {
             double base = y + pitch * 0.8;
@@ -160,7 +161,7 @@ static void paint_table(pd_ctx *c, cairo_t *cr, const qr_table *t, const qr_slid
             cairo_stroke(cr);
             const pd_text *tx = cells[k];
             if (tx) {
-                set_rgb(cr, header ? LT1 : DK1);
+                set_rgb(cr, header ? c->style.on_accent : DK1); /* on the accent: by contrast */
                 for (size_t l = 0; l < tx->n_lines; l++)
                     qr_pv_line(cr, tx, l, x + mx, y + my + tx->lines[l].top + tx->lines[l].ascent);
             }
@@ -242,6 +243,11 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
         qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
         return;
     }
+    if (qr_slide_plan_furniture(&plan, c->doc, g, (int)i + 1) != QR_OK) {
+        qr_slide_plan_free(&plan);
+        qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
+        return;
+    }
     if (report) qr_slide_plan_report(&plan, (int)i + 1, c->rc->layout);
     /* the theme's ground and decorations, as the .pptx's master and layouts */
     int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;
@@ -264,6 +270,8 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     }
     paint_shape(c, cr, &plan.title, sl->path, filled ? ink : c->style.title);
     paint_shape(c, cr, &plan.body, sl->path, ink);
+    for (size_t k = 0; k < plan.n_extra && c->status == QR_OK; k++)
+        paint_shape(c, cr, &plan.extra[k], sl->path, ink);
     if (sl->table && c->status == QR_OK) paint_table(c, cr, sl->table, &plan.table);
     if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
     if (sl->chart && c->status == QR_OK)

@@ -23,12 +23,14 @@ typedef struct item {
 typedef struct cell {
     char *json, *json_header; /* the value, and as a header cell (bold dropped) */
     int all_bold;
+    long span; /* grid columns it covers (w:gridSpan), at least 1 */
 } cell;
 
 typedef struct row {
     cell *cells;
     size_t n, cap;
     int header;
+    long before, after; /* grid columns skipped before and after (w:gridBefore/After) */
 } row;
 
 typedef struct dx {
@@ -67,8 +69,13 @@ typedef struct dx {
     size_t n_rows, cap_rows;
     qr_rd_runs cell_runs;
     int cell_paras, cell_right;
+    long cell_span, merged; /* the open cell's gridSpan; merged cells in the table */
     double *grid;
     size_t n_grid, cap_grid;
+
+    /* notes: the footnotes' and endnotes' texts, by id */
+    struct notes *foot, *end;
+    long n_foot, n_end; /* references read */
 
     /* page */
     long pg_w, pg_h, m_top, m_right, m_bottom, m_left;
@@ -78,6 +85,10 @@ typedef struct dx {
 static void block_sep(dx *d)
 {
     if (d->n_blocks++) qr_buf_putc(&d->blocks, ',');
+    /* What is read is bounded as it grows, not once it is all in memory. */
+    if (d->r->max_output && d->blocks.len > d->r->max_output && !d->r->errs->count)
+        qr_rd_fail(d->r, QR_E_LIMIT, d->part, "raise it with --max-output BYTES (0 disables it)",
+                   "what was read passes %zu bytes (the limit max_output)", d->r->max_output);
 }
 
 /* ---- lists ----------------------------------------------------------------- */
@@ -150,7 +161,8 @@ static void add_item(dx *d, int num_id, int ilvl)
     int plain = d->runs.n <= 1 &&
                 !(d->runs.n == 1 &&
                   (d->runs.items[0].bold || d->runs.items[0].italic || d->runs.items[0].underline ||
-                   d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].link));
+                   d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].sup ||
+                   d->runs.items[0].sub || d->runs.items[0].link));
     if (plain) {
         if (d->runs.n)
             qr_buf_json_str(&b, d->runs.items[0].text.data, d->runs.items[0].text.len, 0);
@@ -305,7 +317,7 @@ static char *cell_json(dx *d, int header)
         for (size_t i = 0; i < rs->n; i++) {
             const qr_rd_run *x = &rs->items[i];
             if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code ||
-                x->link)
+                x->sup || x->sub || x->link)
                 plain = 0;
         }
         if (plain) {
@@ -346,6 +358,7 @@ static void end_cell(dx *d)
         if (!d->cell_runs.items[i].bold) bold = 0;
     }
     c->all_bold = bold;
+    c->span = d->cell_span > 1 && d->cell_span <= 64 ? d->cell_span : 1;
     (void)any;
     c->json = cell_json(d, 0);
     c->json_header = cell_json(d, 1);
@@ -354,13 +367,31 @@ static void end_cell(dx *d)
     d->cell_right = 0;
 }
 
-static void emit_row(qr_buf *b, const row *rw, int header)
+/* The grid columns a row covers: skipped columns and spans included. */
+static size_t row_width(const row *rw)
 {
+    size_t w = (size_t)(rw->before + rw->after);
+    for (size_t c = 0; c < rw->n; c++)
+        w += (size_t)rw->cells[c].span;
+    return w;
+}
+
+/* A row on the table's grid of n columns: a spanned cell is its value and
+ * then empty cells for the columns it covers, skipped columns are empty. */
+static void emit_row(qr_buf *b, const row *rw, int header, size_t n)
+{
+    size_t k = 0;
     qr_buf_putc(b, '[');
-    for (size_t c = 0; c < rw->n; c++) {
-        if (c) qr_buf_putc(b, ',');
+    for (long i = 0; i < rw->before && k < n; i++)
+        qr_buf_puts(b, k++ ? ",null" : "null");
+    for (size_t c = 0; c < rw->n && k < n; c++) {
+        if (k++) qr_buf_putc(b, ',');
         qr_buf_puts(b, header ? rw->cells[c].json_header : rw->cells[c].json);
+        for (long i = 1; i < rw->cells[c].span && k < n; i++)
+            qr_buf_puts(b, k++ ? ",null" : "null");
     }
+    while (k < n)
+        qr_buf_puts(b, k++ ? ",null" : "null");
     qr_buf_putc(b, ']');
 }
 
@@ -370,6 +401,14 @@ static void end_table(dx *d)
     block_sep(d);
     qr_buf *b = &d->blocks;
     qr_buf_puts(b, "{\"type\":\"table\"");
+    /* The columns: the grid's (w:tblGrid), or the widest row's when a row
+     * runs past it. */
+    size_t n = d->n_grid;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        size_t w = row_width(&d->rows[i]);
+        if (w > n) n = w;
+    }
+    if (n == 0) n = 1;
     size_t first = 0;
     if (d->n_rows > 0) {
         row *h = &d->rows[0];
@@ -378,14 +417,14 @@ static void end_table(dx *d)
             if (!h->cells[c].all_bold && strcmp(h->cells[c].json, "null") != 0) bold = 0;
         if (h->header || bold) {
             qr_buf_puts(b, ",\"headers\":");
-            emit_row(b, h, 1);
+            emit_row(b, h, 1, n);
             first = 1;
         }
     }
     qr_buf_puts(b, ",\"rows\":[");
     for (size_t i = first; i < d->n_rows; i++) {
         if (i > first) qr_buf_putc(b, ',');
-        emit_row(b, &d->rows[i], 0);
+        emit_row(b, &d->rows[i], 0, n);
     }
     qr_buf_putc(b, ']');
     /* Widths when the grid is uneven, as ratios to the narrowest column. */
@@ -398,8 +437,13 @@ static void end_table(dx *d)
             even = 0;
         if (i < d->n_grid && (min == 0 || d->grid[i] < min)) min = d->grid[i];
     }
-    if (!even && min > 0) qr_rd_put_widths(b, d->grid, d->n_grid, min);
+    if (!even && min > 0 && d->n_grid == n) qr_rd_put_widths(b, d->grid, d->n_grid, min);
     qr_buf_putc(b, '}');
+    if (d->merged)
+        qr_errlist_addf(d->r->warns, QR_OK, d->part, "the spec's cells do not span here",
+                        "%s: a table's %ld merged cell%s (w:gridSpan, w:vMerge) read as the "
+                        "value and empty cells",
+                        d->part, d->merged, d->merged == 1 ? "" : "s");
     for (size_t i = 0; i < d->n_rows; i++) {
         for (size_t c = 0; c < d->rows[i].n; c++) {
             free(d->rows[i].cells[c].json);
@@ -409,6 +453,136 @@ static void end_table(dx *d)
     }
     d->n_rows = 0;
     d->n_grid = 0;
+    d->merged = 0;
+}
+
+/* ---- footnotes and endnotes ------------------------------------------------------ */
+
+/* A notes part (word/footnotes.xml, word/endnotes.xml): each note's text,
+ * paragraphs joined by a line feed, as the JSON value of a footnote run (a
+ * string, or an array of runs with their flags). Word's separator notes
+ * (w:type) are not notes. */
+typedef struct note {
+    long id;
+    char *json;
+} note;
+
+typedef struct notes {
+    note *items;
+    size_t n, cap;
+    int used; /* references read */
+} notes;
+
+static void notes_put(notes *ns, long id, qr_rd_runs *rs)
+{
+    if (ns->n == ns->cap) {
+        size_t cap = ns->cap ? ns->cap * 2 : 16;
+        note *ni = realloc(ns->items, cap * sizeof *ni);
+        if (!ni) return;
+        ns->items = ni;
+        ns->cap = cap;
+    }
+    /* the writer's space after the mark is not the note's */
+    if (rs->n && rs->items[0].text.len && rs->items[0].text.data[0] == ' ') {
+        qr_buf *t = &rs->items[0].text;
+        memmove(t->data, t->data + 1, t->len);
+        t->len--;
+    }
+    qr_buf j = {0};
+    qr_rd_runs_json(rs, &j);
+    /* "text":"..." or "runs":[...]: the value after the key */
+    const char *v = j.data ? strchr(j.data, ':') : NULL;
+    ns->items[ns->n].id = id;
+    ns->items[ns->n].json = v ? strdup(v + 1) : strdup("\"\"");
+    ns->n++;
+    qr_buf_free(&j);
+}
+
+static const char *notes_get(const notes *ns, long id)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (ns->items[i].id == id) return ns->items[i].json;
+    return NULL;
+}
+
+static void notes_free(notes *ns)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        free(ns->items[i].json);
+    free(ns->items);
+    memset(ns, 0, sizeof *ns);
+}
+
+static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *ns)
+{
+    if (!part || !qr_rd_zip_has(r, part)) return QR_OK;
+    char *data;
+    size_t len;
+    qr_status st = qr_rd_zip_read(r, part, &data, &len);
+    if (st != QR_OK) return st;
+    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, part);
+    qr_rd_runs rs = {0};
+    qr_rd_run f = {0};
+    long id = 0;
+    int in_note = 0, in_t = 0, in_rpr = 0, paras = 0;
+    while (x && qr_rd_xml_next(r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            int empty = xmlTextReaderIsEmptyElement(x);
+            if (qr_rd_is(x, el)) {
+                char *t = qr_rd_attr(x, "type");
+                in_note = !empty && (!t || strcmp(t, "normal") == 0);
+                xmlFree(t);
+                id = qr_rd_attr_long(x, "id", 0);
+                qr_rd_runs_reset(&rs);
+                paras = 0;
+            } else if (!in_note) {
+                continue;
+            } else if (qr_rd_is(x, "p")) {
+                if (paras++) {
+                    qr_rd_run plain = {0};
+                    qr_rd_runs_add(&rs, "\n", 1, &plain);
+                }
+            } else if (qr_rd_is(x, "r")) {
+                memset(&f, 0, sizeof f);
+            } else if (qr_rd_is(x, "rPr")) {
+                in_rpr = !empty;
+            } else if (in_rpr && qr_rd_is(x, "b")) {
+                f.bold = qr_rd_attr_on(x);
+            } else if (in_rpr && qr_rd_is(x, "i")) {
+                f.italic = qr_rd_attr_on(x);
+            } else if (in_rpr && (qr_rd_is(x, "strike") || qr_rd_is(x, "dstrike"))) {
+                f.strike = qr_rd_attr_on(x);
+            } else if (in_rpr && qr_rd_is(x, "u")) {
+                f.underline = qr_rd_attr_on(x);
+            } else if (in_rpr && qr_rd_is(x, "vertAlign")) {
+                char *v = qr_rd_attr(x, "val");
+                f.sup = v && strcmp(v, "superscript") == 0;
+                f.sub = v && strcmp(v, "subscript") == 0;
+                xmlFree(v);
+            } else if (qr_rd_is(x, "t")) {
+                in_t = !empty;
+            } else if (qr_rd_is(x, "tab")) {
+                qr_rd_runs_add(&rs, "\t", 1, &f);
+            } else if (qr_rd_is(x, "br")) {
+                qr_rd_runs_add(&rs, "\n", 1, &f);
+            }
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            if (qr_rd_is(x, "rPr")) in_rpr = 0;
+            if (qr_rd_is(x, "t")) in_t = 0;
+            if (in_note && qr_rd_is(x, el)) {
+                notes_put(ns, id, &rs);
+                in_note = 0;
+            }
+        } else if (in_note && in_t) {
+            const char *s = (const char *)xmlTextReaderConstValue(x);
+            if (s) qr_rd_runs_add(&rs, s, strlen(s), &f);
+        }
+    }
+    qr_rd_runs_free(&rs);
+    st = qr_rd_xml_free(r, x);
+    free(data);
+    return st;
 }
 
 /* ---- the body ------------------------------------------------------------------ */
@@ -509,6 +683,11 @@ static void element(dx *d, const node *x, int empty)
         d->flags.italic = attr_on(x);
     } else if (d->in_rpr && is(x, "u")) {
         d->flags.underline = attr_on(x);
+    } else if (d->in_rpr && is(x, "vertAlign")) {
+        char *v = attr_dup(x, "val");
+        d->flags.sup = v && strcmp(v, "superscript") == 0;
+        d->flags.sub = v && strcmp(v, "subscript") == 0;
+        xmlFree(v);
     } else if (d->in_rpr && (is(x, "strike") || is(x, "dstrike"))) {
         d->flags.strike = attr_on(x);
     } else if (d->in_rpr && is(x, "rFonts")) {
@@ -526,6 +705,19 @@ static void element(dx *d, const node *x, int empty)
         else if (!t || strcmp(t, "textWrapping") == 0)
             add_text(d, "\n", 1);
         xmlFree(t);
+    } else if (d->in_run && (is(x, "footnoteReference") || is(x, "endnoteReference"))) {
+        int foot = is(x, "footnoteReference");
+        const char *j = notes_get(foot ? d->foot : d->end, attr_long(x, "id", 0));
+        if (j) {
+            qr_buf raw = {0};
+            qr_buf_printf(&raw, "{\"footnote\":%s}", j);
+            if (raw.data) qr_rd_runs_raw(&d->runs, raw.data);
+            qr_buf_free(&raw);
+            if (foot)
+                d->n_foot++;
+            else
+                d->n_end++;
+        }
     } else if (d->in_run && is(x, "noBreakHyphen")) {
         add_text(d, "-", 1);
     } else if (is(x, "hyperlink")) {
@@ -570,6 +762,21 @@ static void element(dx *d, const node *x, int empty)
         qr_rd_runs_reset(&d->cell_runs);
         d->cell_paras = 0;
         d->cell_right = 0;
+        d->cell_span = 1;
+    } else if (d->tbl_depth == 1 && d->n_rows && is(x, "gridSpan")) {
+        d->cell_span = attr_long(x, "val", 1);
+        if (d->cell_span > 1) d->merged++;
+    } else if (d->tbl_depth == 1 && d->n_rows && is(x, "vMerge")) {
+        char *v = attr_dup(x, "val");
+        if (!v || strcmp(v, "restart") != 0) d->merged++;
+        xmlFree(v);
+    } else if (d->tbl_depth == 1 && d->n_rows && (is(x, "gridBefore") || is(x, "gridAfter"))) {
+        long v = attr_long(x, "val", 0);
+        if (v < 0 || v > 64) v = 0;
+        if (is(x, "gridBefore"))
+            d->rows[d->n_rows - 1].before = v;
+        else
+            d->rows[d->n_rows - 1].after = v;
     } else if (is(x, "sectPr") && d->tbl_depth == 0) {
         /* the last one wins: the body's */
     } else if (is(x, "pgSz")) {
@@ -726,6 +933,13 @@ qr_status qr_rd_docx(qr_rd *r)
     const qr_rd_rel *num = qr_rd_rels_type(&d.rels, "/numbering");
     if (st == QR_OK) st = qr_rd_styles_read(r, sty ? sty->target : "word/styles.xml", &d.styles);
     if (st == QR_OK) st = qr_rd_numbering_read(r, num ? num->target : "word/numbering.xml", &d.num);
+    notes foot = {0}, end = {0};
+    d.foot = &foot;
+    d.end = &end;
+    const qr_rd_rel *fn = qr_rd_rels_type(&d.rels, "/footnotes");
+    const qr_rd_rel *en = qr_rd_rels_type(&d.rels, "/endnotes");
+    if (st == QR_OK && fn) st = notes_read(r, fn->target, "footnote", &foot);
+    if (st == QR_OK && en) st = notes_read(r, en->target, "endnote", &end);
     if (st == QR_OK) {
         d.core_title = qr_rd_core_title(r);
         st = read_body(&d);
@@ -753,6 +967,13 @@ qr_status qr_rd_docx(qr_rd *r)
         qr_buf_append(b, d.blocks.data ? d.blocks.data : "", d.blocks.len);
         qr_buf_putc(b, ']');
         write_page(&d, b);
+        /* Notes at the end of the document: a spec's notes are one kind. */
+        if (d.n_end && !d.n_foot) qr_buf_puts(b, ",\"notes\":\"endnotes\"");
+        if (d.n_end && d.n_foot)
+            qr_errlist_addf(r->warns, QR_OK, d.part,
+                            "a spec's notes are all footnotes or all endnotes",
+                            "%s: %ld footnotes and %ld endnotes read, all as footnotes", d.part,
+                            d.n_foot, d.n_end);
         qr_buf_putc(b, '}');
         if (b->oom || d.blocks.oom) st = qr_rd_fail(r, QR_E_NOMEM, "", NULL, "out of memory");
         r->kind = QR_KIND_DOCUMENT;
@@ -781,6 +1002,8 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_rd_styles_free(&d.styles);
     qr_rd_numbering_free(&d.num);
     qr_rd_rels_free(&d.rels);
+    notes_free(&foot);
+    notes_free(&end);
     free(part);
     return st;
 }

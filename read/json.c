@@ -31,14 +31,14 @@ void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min)
 static int same_flags(const qr_rd_run *a, const qr_rd_run *b)
 {
     return a->bold == b->bold && a->italic == b->italic && a->underline == b->underline &&
-           a->strike == b->strike && a->code == b->code &&
+           a->strike == b->strike && a->code == b->code && a->sup == b->sup && a->sub == b->sub &&
            (a->link == b->link || (a->link && b->link && strcmp(a->link, b->link) == 0));
 }
 
 void qr_rd_runs_add(qr_rd_runs *rs, const char *s, size_t n, const qr_rd_run *f)
 {
     if (n == 0) return;
-    if (rs->n && same_flags(&rs->items[rs->n - 1], f)) {
+    if (rs->n && !rs->items[rs->n - 1].raw && !f->raw && same_flags(&rs->items[rs->n - 1], f)) {
         qr_buf_append(&rs->items[rs->n - 1].text, s, n);
         return;
     }
@@ -57,13 +57,27 @@ void qr_rd_runs_add(qr_rd_runs *rs, const char *s, size_t n, const qr_rd_run *f)
     *r = *f;
     r->text = keep;
     r->link = f->link ? strdup(f->link) : NULL;
+    r->raw = NULL;
     qr_buf_append(&r->text, s, n);
+}
+
+void qr_rd_runs_raw(qr_rd_runs *rs, const char *json)
+{
+    qr_rd_run f = {0};
+    f.raw = (char *)json; /* never merged: a run of its own */
+    size_t before = rs->n;
+    qr_rd_runs_add(rs, "", 1, &f); /* its one byte is dropped below */
+    if (rs->n != before + 1) return;
+    qr_rd_run *r = &rs->items[rs->n - 1];
+    r->text.len = 0;
+    r->text.data[0] = '\0';
+    r->raw = strdup(json);
 }
 
 int qr_rd_runs_empty(const qr_rd_runs *rs)
 {
     for (size_t i = 0; i < rs->n; i++)
-        if (rs->items[i].text.len) return 0;
+        if (rs->items[i].text.len || rs->items[i].raw) return 0;
     return 1;
 }
 
@@ -75,7 +89,8 @@ void qr_rd_runs_plain(const qr_rd_runs *rs, qr_buf *b)
 
 static int plain(const qr_rd_run *r)
 {
-    return !r->bold && !r->italic && !r->underline && !r->strike && !r->code && !r->link;
+    return !r->bold && !r->italic && !r->underline && !r->strike && !r->code && !r->sup &&
+           !r->sub && !r->link && !r->raw;
 }
 
 void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
@@ -92,6 +107,10 @@ void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
     for (size_t i = 0; i < rs->n; i++) {
         const qr_rd_run *r = &rs->items[i];
         if (i) qr_buf_putc(b, ',');
+        if (r->raw) {
+            qr_buf_puts(b, r->raw);
+            continue;
+        }
         if (plain(r)) {
             qr_buf_json_str(b, r->text.data, r->text.len, 0);
             continue;
@@ -103,6 +122,8 @@ void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
         if (r->underline) qr_buf_puts(b, ",\"underline\":true");
         if (r->strike) qr_buf_puts(b, ",\"strike\":true");
         if (r->code) qr_buf_puts(b, ",\"code\":true");
+        if (r->sup) qr_buf_puts(b, ",\"sup\":true");
+        if (r->sub) qr_buf_puts(b, ",\"sub\":true");
         if (r->link) {
             qr_buf_puts(b, ",\"link\":");
             qr_buf_json_str(b, r->link, strlen(r->link), 0);
@@ -117,6 +138,8 @@ void qr_rd_runs_reset(qr_rd_runs *rs)
     for (size_t i = 0; i < rs->n; i++) {
         free(rs->items[i].link);
         rs->items[i].link = NULL;
+        free(rs->items[i].raw);
+        rs->items[i].raw = NULL;
         rs->items[i].text.len = 0;
     }
     rs->n = 0;

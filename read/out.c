@@ -38,10 +38,20 @@ typedef struct pieces {
     char *path;            /* current heading path (JSON array) */
     const char *heads[10]; /* current headings by level */
     size_t heads_len[10];
+    size_t max, bytes;     /* the output cap (0: none) and the pieces' bytes so far */
+    const qr_text **notes; /* footnotes by number - 1, as their references are written */
+    size_t n_notes;
+    int over; /* past max: nothing more is added */
 } pieces;
 
 static void add_piece(pieces *ps, const char *sep, const char *s, size_t n, int heading)
 {
+    if (ps->over) return;
+    ps->bytes += n + 2;
+    if (ps->max && ps->bytes > ps->max) {
+        ps->over = 1;
+        return;
+    }
     if (ps->n == ps->cap) {
         size_t cap = ps->cap ? ps->cap * 2 : 64;
         piece *ni = realloc(ps->items, cap * sizeof *ni);
@@ -144,7 +154,9 @@ static void md_run(qr_buf *b, const qr_seg *g, const char *s, size_t n, int tabl
     if (g->link) qr_buf_putc(b, '[');
     if (g->strike) qr_buf_puts(b, "~~");
     qr_buf_puts(b, open);
+    if (g->sup || g->sub) qr_buf_puts(b, g->sup ? "<sup>" : "<sub>");
     md_escape(b, s + lead, n - lead - trail, table);
+    if (g->sup || g->sub) qr_buf_puts(b, g->sup ? "</sup>" : "</sub>");
     qr_buf_puts(b, open);
     if (g->strike) qr_buf_puts(b, "~~");
     if (g->link) {
@@ -160,6 +172,31 @@ static void md_run(qr_buf *b, const qr_seg *g, const char *s, size_t n, int tabl
     qr_buf_append(b, s + n - trail, trail);
 }
 
+/* Superscript or subscript text in plain text: Unicode's superscript or
+ * subscript forms when every character has one (m² and m₂ stay apart),
+ * else the characters as they are. */
+static void put_script(qr_buf *b, const char *s, size_t n, int sup)
+{
+    static const char *const up[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    static const char *const down[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    static const char marks[] = "+-=()n";
+    static const char *const up_marks[] = {"⁺", "⁻", "⁼", "⁽", "⁾", "ⁿ"};
+    static const char *const down_marks[] = {"₊", "₋", "₌", "₍", "₎", "ₙ"};
+    for (size_t i = 0; i < n; i++)
+        if (!(s[i] >= '0' && s[i] <= '9') && !(s[i] && strchr(marks, s[i]))) {
+            qr_buf_append(b, s, n);
+            return;
+        }
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            qr_buf_puts(b, (sup ? up : down)[s[i] - '0']);
+        } else {
+            size_t k = (size_t)(strchr(marks, s[i]) - marks);
+            qr_buf_puts(b, (sup ? up_marks : down_marks)[k]);
+        }
+    }
+}
+
 /* A text as markdown (each run's markup around its bytes) or as text (in a
  * table cell, tabs and line feeds become spaces). */
 static void put_text(pieces *ps, qr_buf *b, const qr_text *t, int table)
@@ -169,12 +206,29 @@ static void put_text(pieces *ps, qr_buf *b, const qr_text *t, int table)
         const qr_seg *g = &sg->items[i];
         if (!ps->md) {
             next = i + 1;
+            if (g->note && g->note_no >= 1 && g->note_no <= ps->n_notes)
+                ps->notes[g->note_no - 1] = g->note;
+            if ((g->sup || g->sub) && g->kind == QR_SEG_TEXT) {
+                ps->run.len = 0;
+                for (next = i; next < sg->n && sg->items[next].run == g->run; next++)
+                    qr_buf_append(&ps->run, sg->items[next].text, sg->items[next].len);
+                put_script(b, ps->run.data ? ps->run.data : "", ps->run.len, g->sup);
+                continue;
+            }
             if (g->kind == QR_SEG_TEXT || !table) {
                 qr_buf_append(b, g->text, g->len);
                 continue;
             }
             for (size_t k = 0; k < g->len; k++)
                 qr_buf_putc(b, g->text[k] == '\n' || g->text[k] == '\t' ? ' ' : g->text[k]);
+            continue;
+        }
+        if (g->note && g->note_no >= 1 && g->note_no <= ps->n_notes) {
+            /* A footnote reference: [^N], the note at the end. */
+            ps->notes[g->note_no - 1] = g->note;
+            qr_buf_printf(b, "[^%u]", g->note_no);
+            for (next = i; next < sg->n && sg->items[next].run == g->run; next++)
+                ;
             continue;
         }
         /* Markup goes around a whole run: gather its segments' bytes. */
@@ -199,6 +253,7 @@ static void plain_text(pieces *ps, qr_buf *b, const qr_text *t)
 static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
 {
     size_t start = 0;
+    const char *join = " "; /* between this sentence and the one before */
     for (size_t i = 0; i < n; i++) {
         size_t end = 0;
         unsigned char c = (unsigned char)s[i];
@@ -210,13 +265,15 @@ static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
               ((unsigned char)s[i + 2] == 0x81 || (unsigned char)s[i + 2] == 0x9F))))
             end = i + 3;
         if (!end) continue;
-        add_piece(ps, start == 0 ? sep : " ", s + start, end - start, 0);
+        add_piece(ps, start == 0 ? sep : join, s + start, end - start, 0);
+        /* a full stop with no space after it (Chinese, Japanese) joins with none */
+        join = end < n && s[end] != ' ' ? "" : " ";
         start = end;
         while (start < n && s[start] == ' ')
             start++;
         i = start - 1;
     }
-    if (start < n || start == 0) add_piece(ps, start == 0 ? sep : " ", s + start, n - start, 0);
+    if (start < n || start == 0) add_piece(ps, start == 0 ? sep : join, s + start, n - start, 0);
 }
 
 /* ---- blocks as pieces ---------------------------------------------------------- */
@@ -476,6 +533,20 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
         if (j) qr_buf_puts(j, "{\"type\":\"page_break\"}");
         break;
     case QR_BLOCK_QUOTE:
+        if (!j && ps->md) {
+            /* markdown: "> " before each line, so cmark reads a quote back */
+            qr_buf t = {0}, q = {0};
+            put_text(ps, &t, &b->u.quote.text, 0);
+            qr_buf_puts(&q, "> ");
+            for (size_t k = 0; k < t.len; k++) {
+                qr_buf_putc(&q, t.data[k]);
+                if (t.data[k] == '\n') qr_buf_puts(&q, "> ");
+            }
+            add_piece(ps, "\n\n", q.data ? q.data : "", q.len, 0);
+            qr_buf_free(&t);
+            qr_buf_free(&q);
+            break;
+        }
         if (!j) {
             qr_buf t = {0};
             put_text(ps, &t, &b->u.quote.text, 0);
@@ -510,7 +581,10 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
         break;
     }
     case QR_BLOCK_RULE:
-        if (j) qr_buf_puts(j, "{\"type\":\"rule\"}");
+        if (j)
+            qr_buf_puts(j, "{\"type\":\"rule\"}");
+        else if (ps->md)
+            add_piece(ps, "\n\n", "---", 3, 0); /* a thematic break */
         break;
     case QR_BLOCK_TOC:
         if (j) qr_buf_printf(j, "{\"type\":\"toc\",\"levels\":%d}", b->u.toc.levels);
@@ -595,7 +669,7 @@ static void sheet_pieces(pieces *ps, const qr_sheet *s)
     add_piece(ps, "\n\n", t.data, t.len, 1);
     size_t nc = s->n_cols ? s->n_cols : 1;
     const char *sep = "\n\n";
-    for (size_t r = 0; r < s->n_rows; r++) {
+    for (size_t r = 0; r < s->n_rows && !ps->over; r++) {
         t.len = 0;
         if (ps->md) qr_buf_putc(&t, '|');
         for (size_t c = 0; c < nc; c++) {
@@ -683,6 +757,23 @@ static void doc_pieces(pieces *ps, const qr_doc *doc)
         sheet_pieces(ps, &doc->sheets[i]);
     for (size_t i = 0; i < doc->n_slides; i++)
         slide_pieces(ps, &doc->slides[i], i);
+    /* The notes referenced, in number order: "[^1]: text" in markdown,
+     * "¹ text" in text. */
+    const char *sep = "\n\n";
+    for (size_t i = 0; i < ps->n_notes; i++) {
+        if (!ps->notes[i]) continue;
+        qr_buf t = {0}, n = {0};
+        qr_buf_printf(&n, "%zu", i + 1);
+        if (ps->md)
+            qr_buf_printf(&t, "[^%zu]: ", i + 1);
+        else
+            put_script(&t, n.data, n.len, 1), qr_buf_putc(&t, ' ');
+        put_text(ps, &t, ps->notes[i], 0);
+        add_piece(ps, sep, t.data ? t.data : "", t.len, 0);
+        sep = "\n";
+        qr_buf_free(&t);
+        qr_buf_free(&n);
+    }
 }
 
 static void pieces_free(pieces *ps)
@@ -746,8 +837,7 @@ static void write_chunks(const pieces *ps, size_t max, qr_buf *out)
 static void json_doc(pieces *ps, const qr_doc *doc)
 {
     qr_buf *b = ps->json;
-    static const char *const kinds[] = {"document", "spreadsheet", "presentation", "pdf", "html"};
-    qr_buf_printf(b, "{\"kind\":\"%s\"", kinds[doc->kind]);
+    qr_buf_printf(b, "{\"kind\":\"%s\"", qr_kind_name(doc->kind));
     if (doc->title.n) {
         qr_buf_puts(b, ",\"title\":");
         qr_buf_json_str(b, qr_plain(&doc->title), qr_plain_len(&doc->title), 0);
@@ -812,7 +902,7 @@ static void json_doc(pieces *ps, const qr_doc *doc)
     qr_buf_puts(b, "]}\n");
 }
 
-qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out)
+qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, size_t max, qr_buf *out)
 {
     qr_text_ctx tc;
     qr_text_ctx_init(&tc, NULL, doc->lang, NULL);
@@ -820,6 +910,10 @@ qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out
     memset(&ps, 0, sizeof ps);
     ps.tc = &tc;
     ps.md = to == QR_RD_MARKDOWN;
+    ps.max = max;
+    ps.n_notes = doc->n_notes;
+    ps.notes = doc->n_notes ? calloc(doc->n_notes, sizeof *ps.notes) : NULL;
+    if (doc->n_notes && !ps.notes) ps.n_notes = 0;
     if (to == QR_RD_JSON && !chunks) {
         ps.json = out;
         json_doc(&ps, doc);
@@ -840,7 +934,9 @@ qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out
         }
     }
     pieces_free(&ps);
+    free(ps.notes);
     qr_buf_free(&ps.run);
     qr_text_ctx_free(&tc);
+    if (ps.over) return qr_fail(QR_E_LIMIT);
     return out->oom ? qr_fail(QR_E_NOMEM) : QR_OK;
 }

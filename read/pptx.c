@@ -2,7 +2,9 @@
  * order (p:sldIdLst); per slide the layout (from its slide layout's type),
  * the title and subtitle from their placeholders, bullets with levels from
  * the body, a table (a:tbl, header row from firstRow), a picture (data:
- * URI) and the speaker notes; 16:9 or 4:3 from the slide size. */
+ * URI) and the speaker notes; 16:9 or 4:3 from the slide size. quire's own
+ * quote, stats and closing slides come back by their text boxes' names
+ * ("Quote", "Attribution", "Stat 2 Value", "Title (closing)"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,8 @@ typedef struct px {
     int in_sp, in_tbl;
     /* the slide's parts, as JSON members */
     qr_buf title, subtitle, bullets, table, image;
+    qr_buf quote, attribution, stat[4][3]; /* plain JSON strings (quire's own boxes) */
+    int n_stats, closing;
     int n_bullets;
     int n_shapes; /* text shapes seen */
     /* table */
@@ -140,16 +144,65 @@ static void add_bullets(px *p, size_t from)
         if (p->n_bullets) qr_buf_putc(&p->bullets, ',');
         size_t mark = p->bullets.len;
         emit_bullets(p, &i, s->paras[i].lvl, &p->bullets, s->n);
-        if (p->bullets.len == mark)
-            p->bullets.len = before; /* only empty paragraphs */
-        else
+        if (p->bullets.len == mark) {
+            p->bullets.len = before; /* only empty paragraphs: no comma left behind */
+            if (p->bullets.data) p->bullets.data[before] = '\0';
+        } else
             p->n_bullets = 1;
     }
+}
+
+/* The text of a named box as a JSON string, paragraphs joined by newlines. */
+static void box_text(const shape *s, qr_buf *out)
+{
+    qr_buf t = {0};
+    for (size_t i = 0; i < s->n; i++) {
+        if (i) qr_buf_putc(&t, '\n');
+        qr_buf_puts(&t, s->paras[i].plain);
+    }
+    if (!out->len) qr_buf_json_str(out, t.data ? t.data : "", t.len, 0);
+    qr_buf_free(&t);
+}
+
+/* quire's own text boxes of the quote and stats layouts: 1 when s is one. */
+static int named_box(px *p, const shape *s)
+{
+    static const char *const part[3] = {"Value", "Label", "Caption"};
+    if (s->is_ph || !s->name) return 0;
+    if (strcmp(s->name, "Title (closing)") == 0) p->closing = 1;
+    /* the furniture is the deck's, not the slide's content */
+    if (strcmp(s->name, "Date") == 0 || strcmp(s->name, "Footer") == 0 ||
+        strcmp(s->name, "Slide Number") == 0)
+        return 1;
+    if (strcmp(s->name, "Quote") == 0) {
+        box_text(s, &p->quote);
+        return 1;
+    }
+    if (strcmp(s->name, "Attribution") == 0) {
+        box_text(s, &p->attribution);
+        return 1;
+    }
+    int k;
+    char which[16];
+    if (sscanf(s->name, "Stat %d %15s", &k, which) == 2 && k >= 1 && k <= 4) {
+        for (int j = 0; j < 3; j++) {
+            if (strcmp(which, part[j]) != 0) continue;
+            box_text(s, &p->stat[k - 1][j]);
+            if (k > p->n_stats) p->n_stats = k;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void end_shape(px *p)
 {
     shape *s = &p->sh;
+    if (named_box(p, s)) {
+        p->n_shapes++;
+        shape_reset(s);
+        return;
+    }
     const char *ph = s->ph ? s->ph : "";
     int title = s->is_ph ? (strcmp(ph, "title") == 0 || strcmp(ph, "ctrTitle") == 0)
                          : (s->name && strncmp(s->name, "Title", 5) == 0);
@@ -212,7 +265,8 @@ static char *cell_json(px *p, int header)
     int plain = 1;
     for (size_t i = 0; i < p->cell.n; i++) {
         const qr_rd_run *x = &p->cell.items[i];
-        if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code || x->link)
+        if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code || x->sup ||
+            x->sub || x->link)
             plain = 0;
     }
     char *end = NULL;
@@ -279,6 +333,9 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         char *s = qr_rd_attr(x, "strike");
         p->flags.strike = s && strcmp(s, "noStrike") != 0;
         xmlFree(s);
+        long base = qr_rd_attr_long(x, "baseline", 0);
+        p->flags.sup = base > 0;
+        p->flags.sub = base < 0;
         p->in_rpr = !empty;
     } else if (p->in_rpr && qr_rd_is(x, "latin")) {
         char *f = qr_rd_attr(x, "typeface");
@@ -526,6 +583,12 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
         if (!first) qr_buf_putc(b, ',');
         qr_buf_putc(b, '{');
         int comma = 0;
+        if (p.quote.len)
+            layout = "quote";
+        else if (p.n_stats)
+            layout = "stats";
+        else if (p.closing)
+            layout = "closing";
         if (layout) member(b, &comma, "\"layout\":"), qr_buf_json_str(b, layout, strlen(layout), 0);
         if (p.title.len) {
             member(b, &comma, "\"title\":");
@@ -543,12 +606,33 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
         if (p.bullets.len)
-            member(b, &comma, "\"bullets\":["), qr_buf_puts(b, p.bullets.data), qr_buf_putc(b, ']');
+            member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
+                qr_buf_putc(b, ']');
+        if (p.quote.len) member(b, &comma, "\"quote\":"), qr_buf_puts(b, p.quote.data);
+        if (p.attribution.len)
+            member(b, &comma, "\"attribution\":"), qr_buf_puts(b, p.attribution.data);
+        if (p.n_stats) {
+            static const char *const key[3] = {"\"value\":", "\"label\":", "\"caption\":"};
+            member(b, &comma, "\"stats\":[");
+            for (int k = 0; k < p.n_stats; k++) {
+                qr_buf_puts(b, k ? ",{" : "{");
+                int c2 = 0;
+                for (int j = 0; j < 3; j++)
+                    if (p.stat[k][j].len || j == 0)
+                        member(b, &c2, key[j]),
+                            qr_buf_puts(b, p.stat[k][j].len ? p.stat[k][j].data : "\"\"");
+                qr_buf_putc(b, '}');
+            }
+            qr_buf_putc(b, ']');
+        }
         if (p.table.len) member(b, &comma, "\"table\":"), qr_buf_puts(b, p.table.data);
         if (p.image.len) member(b, &comma, "\"image\":"), qr_buf_puts(b, p.image.data);
         if (notes.len)
             member(b, &comma, "\"notes\":"), qr_buf_json_str(b, notes.data, notes.len, 0);
         qr_buf_putc(b, '}');
+        if (r->max_output && b->len > r->max_output)
+            st = qr_rd_fail(r, QR_E_LIMIT, part, "raise it with --max-output BYTES (0 disables it)",
+                            "what was read passes %zu bytes (the limit max_output)", r->max_output);
     }
     shape_reset(&p.sh);
     free(p.sh.paras);
@@ -556,6 +640,11 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
     qr_rd_runs_free(&p.cell);
     qr_buf_free(&p.title);
     qr_buf_free(&p.subtitle);
+    qr_buf_free(&p.quote);
+    qr_buf_free(&p.attribution);
+    for (int k = 0; k < 4; k++)
+        for (int j = 0; j < 3; j++)
+            qr_buf_free(&p.stat[k][j]);
     qr_buf_free(&p.bullets);
     qr_buf_free(&p.table);
     qr_buf_free(&p.image);

@@ -16,8 +16,18 @@
 
 #define DEFAULT_MAX_UNZIPPED ((size_t)1 << 30)
 #define DEFAULT_MAX_RATIO 500.0
+#define DEFAULT_MAX_OUTPUT ((size_t)64 << 20)
 
 typedef enum fmt { F_DOCX, F_XLSX, F_PPTX, F_PDF } fmt;
+
+/* Whether the n bytes at d hold the k bytes of s. */
+static int has(const unsigned char *d, size_t n, const char *s, size_t k)
+{
+    for (const unsigned char *p = d; n >= k && (p = memchr(p, s[0], n - k + 1 - (size_t)(p - d)));
+         p++)
+        if (memcmp(p, s, k) == 0) return 1;
+    return 0;
+}
 
 static qr_status detect(qr_rd *r, const unsigned char *d, size_t len, fmt *f)
 {
@@ -32,9 +42,20 @@ static qr_status detect(qr_rd *r, const unsigned char *d, size_t len, fmt *f)
             return QR_OK;
         }
     }
-    if (len < 4 || d[0] != 'P' || d[1] != 'K')
+    /* poppler reads a PDF whatever comes before its header (a mail or HTTP
+     * header left in front, a BOM): so does quire, when %PDF- is in the first
+     * MiB or the file ends as a PDF ends (startxref ... %%EOF). */
+    if (len < 4 || d[0] != 'P' || d[1] != 'K') {
+        size_t head = len < ((size_t)1 << 20) ? len : (size_t)1 << 20;
+        size_t tail = len < 1024 ? len : 1024;
+        if (has(d, head, "%PDF-", 5) ||
+            (has(d + len - tail, tail, "%%EOF", 5) && has(d + len - tail, tail, "startxref", 9))) {
+            *f = F_PDF;
+            return QR_OK;
+        }
         return qr_rd_fail(r, QR_E_SPEC, "", "quire reads .docx, .xlsx, .pptx and .pdf",
                           "not a .docx, .xlsx, .pptx or .pdf file");
+    }
     qr_status st = qr_rd_zip_open(r, d, len);
     if (st != QR_OK) return st;
     qr_rd_rels root;
@@ -58,6 +79,12 @@ static qr_status detect(qr_rd *r, const unsigned char *d, size_t len, fmt *f)
     return st;
 }
 
+static qr_status over_output(qr_rd *r)
+{
+    return qr_rd_fail(r, QR_E_LIMIT, "", "raise it with --max-output BYTES (0 disables it)",
+                      "what was read passes %zu bytes (the limit max_output)", r->max_output);
+}
+
 /* Copy r's errors into the result's list. */
 static qr_status finish(qr_rd *r, qr_status st)
 {
@@ -78,6 +105,9 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
     r.warns = &res->warnings;
     r.max_unzipped = o.max_unzipped ? o.max_unzipped : DEFAULT_MAX_UNZIPPED;
     if (o.max_unzipped == (size_t)-1) r.max_unzipped = 0;
+    r.max_output = o.max_output ? o.max_output : DEFAULT_MAX_OUTPUT;
+    if (o.max_output == (size_t)-1) r.max_output = 0;
+    r.max_seconds = o.max_seconds ? o.max_seconds : 20;
     r.max_ratio = o.max_ratio > 0 ? o.max_ratio : o.max_ratio < 0 ? 0 : DEFAULT_MAX_RATIO;
     qr_limits lim;
     qr_limits_default(&lim);
@@ -107,6 +137,7 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
         }
     }
     if (st == QR_OK && r.spec.oom) st = qr_rd_fail(&r, QR_E_NOMEM, "", NULL, "out of memory");
+    if (st == QR_OK && r.max_output && r.spec.len > r.max_output) st = over_output(&r);
     if (st != QR_OK) return res->status = finish(&r, st);
     if (kind) *kind = r.kind;
     /* What was read must be a spec quire accepts: compile it. */
@@ -136,9 +167,11 @@ QR_EXPORT qr_status qr_read_mem(const void *data, size_t len, const qr_read_opts
                       : o.to == QR_READ_TEXT   ? QR_RD_TEXT
                       : o.to == QR_READ_JSON   ? QR_RD_JSON
                                                : QR_RD_MARKDOWN;
-        st = qr_rd_write(doc, to, o.chunks, &out);
+        st = qr_rd_write(doc, to, o.chunks, r.max_output, &out);
+        if (st == QR_E_LIMIT) st = over_output(&r);
     }
     qr_doc_free(doc);
+    if (st == QR_OK && r.max_output && out.len > r.max_output) st = over_output(&r);
     if (st == QR_OK) {
         res->data = (unsigned char *)qr_buf_steal(&out, &res->size);
         if (!res->data) res->data = (unsigned char *)calloc(1, 1);

@@ -26,11 +26,13 @@ typedef struct qr_rd_zip qr_rd_zip;
 
 typedef struct qr_rd {
     qr_errlist *errs, *warns;
-    size_t max_unzipped; /* total bytes out of the package */
-    double max_ratio;    /* uncompressed / compressed bytes of one entry */
-    size_t unzipped;     /* bytes out so far */
-    qr_rd_zip *zip;      /* the package, or NULL (pdf) */
-    qr_buf spec;         /* the spec's compact JSON */
+    size_t max_unzipped;  /* total bytes out of the package */
+    double max_ratio;     /* uncompressed / compressed bytes of one entry */
+    size_t unzipped;      /* bytes out so far */
+    size_t max_output;    /* bytes of the spec read and of the output; 0: none */
+    unsigned max_seconds; /* wall-clock seconds for reading a PDF (read/pdf/load.c) */
+    qr_rd_zip *zip;       /* the package, or NULL (pdf) */
+    qr_buf spec;          /* the spec's compact JSON */
     qr_kind kind;
 } qr_rd;
 
@@ -140,8 +142,9 @@ void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min);
  * flags and link become one. */
 typedef struct qr_rd_run {
     qr_buf text;
-    unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
+    unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1, sup : 1, sub : 1;
     char *link;
+    char *raw; /* a run written as this JSON object ({"footnote":...}), never merged */
 } qr_rd_run;
 typedef struct qr_rd_runs {
     qr_rd_run *items;
@@ -150,7 +153,9 @@ typedef struct qr_rd_runs {
 
 /** Append text with these flags (merging into the last run when alike). */
 void qr_rd_runs_add(qr_rd_runs *rs, const char *s, size_t n, const qr_rd_run *flags);
-/** Whether the runs hold any text. */
+/** Append a run written as the JSON object json (a footnote run). */
+void qr_rd_runs_raw(qr_rd_runs *rs, const char *json);
+/** Whether the runs hold any text (or a raw run). */
 int qr_rd_runs_empty(const qr_rd_runs *rs);
 /** The plain text of all runs, appended to b. */
 void qr_rd_runs_plain(const qr_rd_runs *rs, qr_buf *b);
@@ -175,7 +180,8 @@ typedef enum qr_rd_to { QR_RD_JSON, QR_RD_MARKDOWN, QR_RD_TEXT } qr_rd_to;
 /** Write a compiled tree as structured JSON, markdown or text; with
  *  chunks > 0, as {"chunks":[{"headings":[...],"text":...}]} instead, each
  *  chunk at most `chunks` characters, never splitting a table row or a
- *  sentence (a single longer sentence or row is a chunk of its own). */
-qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, qr_buf *out);
+ *  sentence (a single longer sentence or row is a chunk of its own).
+ *  QR_E_LIMIT as soon as the pieces pass max bytes (0: no cap). */
+qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, size_t max, qr_buf *out);
 
 #endif

@@ -20,12 +20,15 @@ typedef struct strtab {
     size_t n, cap;
 } strtab;
 
+typedef struct shared_tab *shared_tab_ptr;
+
 typedef struct xl {
     qr_rd *r;
     strtab sst;
     char **fmt_of_xf; /* per cellXfs index: the format code, NULL for General */
     size_t n_xf;
     int date1904;
+    shared_tab_ptr shared; /* the open sheet's shared formulas */
 } xl;
 
 /* ---- shared strings -------------------------------------------------------------- */
@@ -331,7 +334,132 @@ typedef struct cellv {
     long xf;
     qr_buf v, f, is;
     int has_v, has_f;
+    long si; /* <f t="shared" si="N">: the shared formula's index, else -1 */
 } cellv;
+
+/* ---- shared formulas ----------------------------------------------------------- */
+
+/* A shared formula: written once in its first cell (<f t="shared" si="0"
+ * ref="B2:B9">SUM(A2:A9)</f>) and named by index in the others (<f
+ * t="shared" si="0"/>), which mean the same formula moved by their offset. */
+typedef struct shared_f {
+    long si, row, col;
+    char *text;
+} shared_f;
+
+typedef struct shared_tab {
+    shared_f *items;
+    size_t n, cap;
+} shared_tab;
+
+static void shared_put(shared_tab *t, long si, long row, long col, const char *text, size_t len)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->items[i].si == si) {
+            char *nt = strndup(text, len);
+            if (!nt) return;
+            free(t->items[i].text);
+            t->items[i] = (shared_f){si, row, col, nt};
+            return;
+        }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        shared_f *ni = realloc(t->items, cap * sizeof *ni);
+        if (!ni) return;
+        t->items = ni;
+        t->cap = cap;
+    }
+    char *nt = strndup(text, len);
+    if (!nt) return;
+    t->items[t->n++] = (shared_f){si, row, col, nt};
+}
+
+static const shared_f *shared_get(const shared_tab *t, long si)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->items[i].si == si) return &t->items[i];
+    return NULL;
+}
+
+static void shared_free(shared_tab *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->items[i].text);
+    free(t->items);
+    memset(t, 0, sizeof *t);
+}
+
+static int ident_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || (unsigned char)c >= 0x80;
+}
+
+/* The formula f moved by (drow, dcol): every relative cell reference shifts,
+ * $-anchored parts stay; text in "quotes" and 'sheet names' is left alone.
+ * A reference moved off the grid becomes #REF!, as Excel writes it. */
+static void shift_formula(const char *f, long drow, long dcol, qr_buf *out)
+{
+    const char *p = f;
+    while (*p) {
+        if (*p == '"' || *p == '\'') {
+            char q = *p;
+            const char *e = p + 1;
+            while (*e && !(*e == q && e[1] != q))
+                e += *e == q ? 2 : 1;
+            if (*e) e++;
+            qr_buf_append(out, p, (size_t)(e - p));
+            p = e;
+            continue;
+        }
+        if (p > f && ident_char(p[-1])) {
+            qr_buf_putc(out, *p++);
+            continue;
+        }
+        /* [$]LETTERS[$]DIGITS, not followed by a name character or '(' */
+        const char *q = p;
+        int cabs = 0, rabs = 0;
+        if (*q == '$') cabs = 1, q++;
+        const char *cs = q;
+        long col = 0;
+        while (*q >= 'A' && *q <= 'Z' && q - cs < 3)
+            col = col * 26 + (*q++ - 'A' + 1);
+        size_t nc = (size_t)(q - cs);
+        if (*q == '$') rabs = 1, q++;
+        const char *rs = q;
+        long row = 0;
+        while (*q >= '0' && *q <= '9' && q - rs < 8)
+            row = row * 10 + (*q++ - '0');
+        size_t nr = (size_t)(q - rs);
+        if (!nc || !nr || *rs == '0' || ident_char(*q) || *q == '(' || col > 16384 ||
+            row > 1048576) {
+            /* not a reference: copy the whole name so its tail is not taken for one */
+            const char *e = p;
+            while (*e && (ident_char(*e) || *e == '$'))
+                e++;
+            if (e == p) e++;
+            qr_buf_append(out, p, (size_t)(e - p));
+            p = e;
+            continue;
+        }
+        if (!cabs) col += dcol;
+        if (!rabs) row += drow;
+        if (col < 1 || col > 16384 || row < 1 || row > 1048576) {
+            qr_buf_puts(out, "#REF!");
+        } else {
+            char name[8];
+            long c = col, k = 0;
+            char tmp[8];
+            for (; c > 0 && k < 7; c = (c - 1) / 26)
+                tmp[k++] = (char)('A' + (c - 1) % 26);
+            for (long i = 0; i < k; i++)
+                name[i] = tmp[k - 1 - i];
+            name[k] = '\0';
+            qr_buf_printf(out, "%s%s%s%ld", cabs ? "$" : "", name, rabs ? "$" : "", row);
+        }
+        p = q;
+    }
+}
 
 /* Whether s is a number in JSON's grammar (what Excel and quire write). */
 static int json_number(const char *s)
@@ -361,13 +489,33 @@ static int json_number(const char *s)
     return *p == '\0' && p - s < 32;
 }
 
-/* One cell's JSON. */
-static void write_cell(xl *w, cellv *c, qr_buf *b)
+/* One cell's JSON; row and col (0-based) place a shared formula. */
+static void write_cell(xl *w, cellv *c, qr_buf *b, long row, long col, const char *sheet)
 {
     /* The buffers are reused from cell to cell: terminate them at their length. */
     if (c->v.data) c->v.data[c->v.len] = '\0';
     if (c->f.data) c->f.data[c->f.len] = '\0';
     if (c->is.data) c->is.data[c->is.len] = '\0';
+    if (c->has_f && c->si >= 0 && w->shared) {
+        if (c->f.len) {
+            shared_put(w->shared, c->si, row, col, c->f.data, c->f.len);
+        } else {
+            const shared_f *m = shared_get(w->shared, c->si);
+            if (m) shift_formula(m->text, row - m->row, col - m->col, &c->f);
+            if (c->f.data) c->f.data[c->f.len] = '\0';
+        }
+    }
+    if (c->has_f && !c->f.len) {
+        /* No formula text (a shared formula whose first cell is missing): the
+         * cached value is what can be read. */
+        char ref[16];
+        col_name(col, ref);
+        qr_errlist_addf(
+            w->r->warns, QR_OK, "", "the cached value is kept",
+            "sheet \"%s\": the cell %s%ld has an empty formula (<f>): read as its value", sheet,
+            ref, row + 1);
+        c->has_f = 0;
+    }
     if (!c->v.len && strcmp(c->t, "str") != 0 && strcmp(c->t, "inlineStr") != 0) c->has_v = 0;
     const char *fmt = c->xf >= 0 && (size_t)c->xf < w->n_xf ? w->fmt_of_xf[c->xf] : NULL;
     const char *v = c->v.data ? c->v.data : "";
@@ -488,27 +636,29 @@ static void write_cell(xl *w, cellv *c, qr_buf *b)
 
 /* ---- one sheet ------------------------------------------------------------------ */
 
+/* Rows and cells are written sparsely: a row opens only when a cell with
+ * content arrives, so empty rows and cells at the end of a sheet (an empty
+ * <row r="1048576"/>, styled empty cells) cost nothing. The empty rows and
+ * null cells written before a far cell are padding, bounded per sheet by
+ * PAD_FLOOR or PAD_PER_CELL times the cells with content: a cell past that
+ * (one value at XFD1048576) is not read, with a warning naming it. */
+#define PAD_FLOOR ((long)1 << 20)
+#define PAD_PER_CELL 8
+
 typedef struct sheet_state {
-    long row;   /* rows written */
-    long col;   /* cells written in the open row */
-    int in_row; /* a row array is open */
+    long row;     /* rows written (the open one included once closed) */
+    long col;     /* cells written in the open row */
+    int in_row;   /* a row array is open */
+    long cur_row; /* the row the file is in (0-based), from <row r> */
+    long padded;  /* empty rows and null cells written as padding */
+    long cells;   /* cells with content written */
+    long dropped; /* far cells not read */
+    char first_dropped[32];
     double widths[256];
     long n_widths;
     long freeze_col, freeze_row;
     int filter;
 } sheet_state;
-
-static void open_row(qr_buf *b, sheet_state *s, long r)
-{
-    /* Rows the file skips are empty rows. */
-    while (s->row < r) {
-        qr_buf_puts(b, s->row ? ",[]" : "[]");
-        s->row++;
-    }
-    qr_buf_puts(b, s->row ? ",[" : "[");
-    s->in_row = 1;
-    s->col = 0;
-}
 
 static void close_row(qr_buf *b, sheet_state *s)
 {
@@ -516,6 +666,35 @@ static void close_row(qr_buf *b, sheet_state *s)
     qr_buf_putc(b, ']');
     s->in_row = 0;
     s->row++;
+}
+
+/* Put a cell's JSON at (row, col); 0 when it lies past the padding budget. */
+static int place_cell(qr_buf *b, sheet_state *s, long row, long col, const char *json, size_t n)
+{
+    long open = s->in_row ? s->row : -1;
+    if (row < s->row) row = s->in_row ? s->row : s->row; /* out of order: keep the file's order */
+    long pad_rows = row == open ? 0 : row - s->row;
+    long from = row == open ? s->col : 0;
+    if (col < from) col = from;
+    long pad = pad_rows + (col - from);
+    long budget = PAD_FLOOR > s->cells * PAD_PER_CELL ? PAD_FLOOR : s->cells * PAD_PER_CELL;
+    if (pad > 0 && s->padded + pad > budget) return 0;
+    s->padded += pad;
+    if (row != open) {
+        close_row(b, s);
+        for (; s->row < row; s->row++)
+            qr_buf_puts(b, s->row ? ",[]" : "[]");
+        qr_buf_puts(b, s->row ? ",[" : "[");
+        s->in_row = 1;
+        s->col = 0;
+    }
+    for (; s->col < col; s->col++)
+        qr_buf_puts(b, s->col ? ",null" : "null");
+    if (s->col) qr_buf_putc(b, ',');
+    qr_buf_append(b, json, n);
+    s->col++;
+    s->cells++;
+    return 1;
 }
 
 /* The sheet's SAX state: the row and cell being read. */
@@ -526,7 +705,9 @@ typedef struct sheet_sax {
     sheet_state s;
     cellv c;
     int in_cell, where; /* where: 1 <v>, 2 <f>, 3 <is><t> */
-    long cell_col;
+    long cell_col, cell_row;
+    qr_buf one; /* the cell's JSON */
+    shared_tab shared;
 } sheet_sax;
 
 /* An attribute as a NUL-terminated copy in buf (cut to its size), or NULL. */
@@ -554,17 +735,25 @@ static long attr_long(int nattr, const xmlChar **attrs, const char *local, long 
 
 static void end_cell(sheet_sax *x)
 {
-    qr_buf *b = x->b;
     x->in_cell = 0;
     x->where = 0;
-    long col = x->cell_col;
-    if (col < x->s.col) col = x->s.col; /* out of order: keep the order of the file */
-    if (col > 16383) col = 16383;
-    for (; x->s.col < col; x->s.col++)
-        qr_buf_puts(b, x->s.col ? ",null" : "null");
-    if (x->s.col) qr_buf_putc(b, ',');
-    write_cell(x->w, &x->c, b);
-    x->s.col++;
+    qr_rd *r = x->w->r;
+    if (r->errs->count) return;
+    x->one.len = 0;
+    write_cell(x->w, &x->c, &x->one, x->cell_row, x->cell_col, x->name);
+    if (!x->one.data || (x->one.len == 4 && memcmp(x->one.data, "null", 4) == 0)) return;
+    if (!place_cell(x->b, &x->s, x->cell_row, x->cell_col, x->one.data, x->one.len)) {
+        if (!x->s.dropped++) {
+            char ref[8];
+            col_name(x->cell_col, ref);
+            snprintf(x->s.first_dropped, sizeof x->s.first_dropped, "%s%ld", ref, x->cell_row + 1);
+        }
+        return;
+    }
+    if (r->max_output && x->b->len > r->max_output)
+        qr_rd_fail(r, QR_E_LIMIT, "", "raise it with --max-output BYTES (0 disables it)",
+                   "sheet \"%s\": what was read passes %zu bytes (the limit max_output)", x->name,
+                   r->max_output);
 }
 
 static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar **attrs)
@@ -574,7 +763,6 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
     switch (local[0]) {
     case 'c':
         if (local[1] == '\0') {
-            if (!x->s.in_row) open_row(x->b, &x->s, x->s.row);
             cellv *c = &x->c;
             const char *t = attr(nattr, attrs, "t", buf, sizeof buf);
             if (!t) t = "n";
@@ -585,9 +773,17 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
             c->xf = attr_long(nattr, attrs, "s", -1);
             c->v.len = c->f.len = c->is.len = 0;
             c->has_v = c->has_f = 0;
+            c->si = -1;
             const char *ref = attr(nattr, attrs, "r", buf, sizeof buf);
             long col, row;
-            x->cell_col = ref && parse_ref(ref, &col, &row) == 0 ? col : x->s.col;
+            int open = x->s.in_row && x->s.row == x->s.cur_row;
+            if (ref && parse_ref(ref, &col, &row) == 0) {
+                x->cell_col = col;
+                x->cell_row = row;
+            } else {
+                x->cell_col = open ? x->s.col : 0;
+                x->cell_row = x->s.cur_row < 0 ? 0 : x->s.cur_row;
+            }
             x->in_cell = 1;
             return;
         }
@@ -605,7 +801,11 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
         if (x->in_cell && local[1] == '\0') x->where = 1, x->c.has_v = 1;
         return;
     case 'f':
-        if (x->in_cell && local[1] == '\0') x->where = 2, x->c.has_f = 1;
+        if (x->in_cell && local[1] == '\0') {
+            x->where = 2, x->c.has_f = 1;
+            const char *t = attr(nattr, attrs, "t", buf, sizeof buf);
+            if (t && strcmp(t, "shared") == 0) x->c.si = attr_long(nattr, attrs, "si", -1);
+        }
         return;
     case 't':
         if (x->in_cell && local[1] == '\0') x->where = 3;
@@ -613,10 +813,10 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
     case 'r':
         if (strcmp(local, "row") == 0) {
             close_row(x->b, &x->s);
-            long r = attr_long(nattr, attrs, "r", x->s.row + 1) - 1;
-            if (r < x->s.row) r = x->s.row;
+            long r = attr_long(nattr, attrs, "r", x->s.cur_row + 2) - 1;
+            if (r < 0) r = 0;
             if (r > 1048575) r = 1048575;
-            open_row(x->b, &x->s, r);
+            x->s.cur_row = r;
         } else if (strcmp(local, "rPh") == 0) {
             x->where = -1; /* phonetic guides are not the text */
         }
@@ -681,10 +881,23 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     x.w = w;
     x.name = name;
     x.b = b;
+    x.s.cur_row = -1;
+    w->shared = &x.shared;
     qr_rd_sax sax = {sheet_start, sheet_end, sheet_text, &x};
     qr_status st = qr_rd_sax_stream(w->r, part, &sax);
     sheet_state *s = &x.s;
     close_row(b, s);
+    if (s->dropped)
+        qr_errlist_addf(
+            w->r->warns, QR_OK, part, "a spec's rows have no gaps; move the cells nearer",
+            "sheet \"%s\": %ld cell%s far past the others (first %s) not read: the "
+            "empty rows and cells before %s would pass %ld (the reader's padding bound)",
+            name, s->dropped, s->dropped == 1 ? "" : "s", s->first_dropped,
+            s->dropped == 1 ? "it" : "them",
+            PAD_FLOOR > s->cells * PAD_PER_CELL ? PAD_FLOOR : s->cells * PAD_PER_CELL);
+    w->shared = NULL;
+    shared_free(&x.shared);
+    qr_buf_free(&x.one);
     qr_buf_free(&x.c.v);
     qr_buf_free(&x.c.f);
     qr_buf_free(&x.c.is);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zip.h>
 
 #include "read_int.h"
@@ -94,12 +95,51 @@ typedef struct qr_rd_entry {
     zip_uint64_t comp; /* compressed size */
     size_t out;        /* bytes out of this entry */
     char name[512];
+    /* the attribute count, for XML parts: libxml2 checks an element's
+     * attributes for duplicates in quadratic time, so an element with
+     * 200,000 of them costs half a minute; they are counted here, before
+     * libxml2 sees the bytes */
+    int xml, tag; /* an XML part; in a start tag (1) or in <! ... > (2) */
+    char quote;   /* the quote of the attribute value being read */
+    long attrs;   /* '=' seen in the open start tag */
 } qr_rd_entry;
+
+/* Attributes in one element, at most: Office's elements have tens (a root's
+ * namespace declarations included). */
+#define MAX_ATTRS 1024
+
+/* Count the attributes of the start tags in buf; -1 past MAX_ATTRS. */
+static int count_attrs(qr_rd_entry *e, const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = buf[i];
+        if (e->quote) {
+            if (c == e->quote) e->quote = 0;
+        } else if (!e->tag) {
+            if (c == '<') e->tag = 3, e->attrs = 0;
+        } else if (e->tag == 3) {
+            e->tag = c == '!' ? 2 : 1; /* <!-- a comment -->, CDATA: not an element */
+            if (c == '>') e->tag = 0;
+        } else if (c == '>') {
+            e->tag = 0;
+        } else if (e->tag == 2) {
+            continue;
+        } else if (c == '"' || c == '\'') {
+            e->quote = c;
+        } else if (c == '=' && ++e->attrs > MAX_ATTRS) {
+            return -1;
+        }
+    }
+    return 0;
+}
 
 static qr_status entry_open(qr_rd *r, const char *name, qr_rd_entry *e)
 {
     memset(e, 0, sizeof *e);
     snprintf(e->name, sizeof e->name, "%s", bare(name));
+    size_t nl = strlen(e->name);
+    e->xml = (nl > 4 && strcasecmp(e->name + nl - 4, ".xml") == 0) ||
+             (nl > 5 && strcasecmp(e->name + nl - 5, ".rels") == 0);
     if (!r->zip) return qr_rd_fail(r, QR_E_SPEC, e->name, NULL, "no package");
     zip_int64_t i = zip_name_locate(r->zip->za, e->name, ZIP_FL_NOCASE);
     if (i < 0)
@@ -149,6 +189,13 @@ static long long entry_read(qr_rd *r, qr_rd_entry *e, char *buf, size_t size)
     }
     e->out += (size_t)n;
     r->unzipped += (size_t)n;
+    if (e->xml && count_attrs(e, buf, (size_t)n) != 0) {
+        qr_rd_fail(r, QR_E_LIMIT, e->name,
+                   "Office files never have that many; the file may be hostile",
+                   "an element of the part %s has more than %d attributes (the reader's limit)",
+                   e->name, MAX_ATTRS);
+        return -1;
+    }
     if (r->max_unzipped && r->unzipped > r->max_unzipped) {
         qr_rd_fail(r, QR_E_LIMIT, e->name, "raise it with --max-unzipped BYTES (0 disables it)",
                    "the package holds more than %zu uncompressed bytes (the limit max_unzipped)",

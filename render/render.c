@@ -19,6 +19,7 @@
 #include "formula.h"
 #include "kind_sniff.h"
 #include "report.h"
+#include "slide_continue.h"
 #include "stream.h"
 #include "text.h"
 
@@ -386,6 +387,24 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
 
     qr_render_ctx ctx = {0};
     ctx.doc = doc;
+    /* A deck's content that does not fit continues on new slides, the same
+     * for the .pptx and its previews (layout/slide_continue.h). */
+    qr_doc deck;
+    qr_arena cont = {0};
+    if (doc->kind == QR_KIND_PRESENTATION) {
+        qr_slide_geom g;
+        qr_slide_geom_init(&g, doc->wide);
+        deck = *doc;
+        if (qr_slide_continue(doc, &g, &cont, &deck.slides, &deck.n_slides, &res->layout) !=
+            QR_OK) {
+            qr_arena_free(&cont);
+            qr_doc_free(doc);
+            qr_stream_free(sd.s);
+            qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
+            return qr_fail(QR_E_NOMEM);
+        }
+        ctx.doc = &deck;
+    }
     /* The font set costs a fontconfig load on first use: only the backends
      * that choose fonts per run get it (html and xlsx leave fonts to the reader). */
     ctx.fonts = format == QR_FORMAT_HTML || format == QR_FORMAT_XLSX ? NULL : qr_fonts_default();
@@ -447,6 +466,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,
                         qr_status_str(st));
     res->pages = ctx.pages;
+    qr_arena_free(&cont);
     qr_doc_free(doc);
     return st;
 }

@@ -13,7 +13,11 @@
 # html/png), fuzz_edit (merge patch, spec_append, JSON Patch, then compile),
 # fuzz_store (damaged meta/version/ledger files through show/log/diff/edit/
 # fsck), fuzz_read (a file through qr_read_mem; the first byte picks the
-# output form). Prints executions and coverage per target; exits 1 if any failed.
+# output form), fuzz_markdown (Markdown as a document, a deck, its blocks
+# written out, and the blocks alone; spec/markdown.h), fuzz_formula (a formula's
+# text evaluated, rewritten and checked for syntax and policy), fuzz_chart (a
+# spec's charts laid out, the bytes as doubles through the axis ticks). Every
+# target runs with -rss_limit_mb=2048 and -timeout=20 (seconds per input). Prints executions and coverage per target; exits 1 if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${FUZZ_SECONDS:-60}
@@ -49,6 +53,23 @@ for bin in "$B"/tests/fuzz/fuzz_*; do
           done
         done
       done ;;
+    fuzz_markdown)
+      # The Markdown of every md-* fixture and the test documents, behind each selector.
+      python3 - "$corpus" <<'PY'
+import json, glob, os, sys
+out = sys.argv[1]
+texts = []
+for p in sorted(glob.glob("fixtures/md-*/spec.json")):
+    s = json.load(open(p))
+    texts += [b["text"] for b in s.get("blocks", []) if b.get("type") == "markdown"]
+    texts += [sl["markdown"] for sl in s.get("slides", []) if "markdown" in sl]
+for i, t in enumerate(texts):
+    for sel in "0123":
+        path = os.path.join(out, "md%d.%s" % (i, sel))
+        if not os.path.exists(path):
+            open(path, "wb").write(sel.encode() + t.encode())
+PY
+      ;;
     fuzz_edit|fuzz_store)
       # Multi-part inputs: fixture specs with edits, or whole store artifacts.
       python3 tests/fuzz/seeds/make_seeds.py "$name" "$corpus" >/dev/null ;;
@@ -73,10 +94,12 @@ for bin in "$B"/tests/fuzz/fuzz_*; do
   # ASan at process exit (.ci/run).
   leaks=1
   [ "$name" = fuzz_render ] && leaks=0
+  dict=tests/fuzz/json.dict
+  [ "$name" = fuzz_markdown ] && dict=tests/fuzz/markdown.dict
   echo "fuzz: $name for ${SECS}s"
   start=$(date +%s)
   if ! ASAN_OPTIONS=detect_leaks=$leaks LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
-      "$bin" "$corpus" -dict=tests/fuzz/json.dict -max_total_time="$SECS" -detect_leaks=$leaks \
+      "$bin" "$corpus" -dict="$dict" -max_total_time="$SECS" -detect_leaks=$leaks \
       -max_len=65536 -timeout=20 -rss_limit_mb=2048 -artifact_prefix="$B/crashes/$name-" \
       -print_final_stats=1 >"$B/$name.log" 2>&1; then
     echo "fuzz: $name FAILED"; tail -60 "$B/$name.log"; status=1

@@ -8,6 +8,7 @@ PKGS=(
   libjansson-dev libxml2-dev libzip-dev zlib1g-dev
   libcairo2-dev libpango1.0-dev libharfbuzz-dev libfontconfig-dev libfreetype-dev libfribidi-dev
   libcmocka-dev libpq-dev postgresql-15 libpoppler-glib-dev
+  libcmark-gfm-dev libcmark-gfm-extensions-dev
   fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk
   poppler-utils qpdf libxml2-utils
   python3 python3-docx python3-openpyxl python3-html5lib python3-jsonschema

@@ -12,10 +12,6 @@
 #include "compile_int.h"
 #include "schema.h"
 
-static const char *const chart_types[] = {"bar", "column",   "line",    "area",
-                                          "pie", "doughnut", "scatter", NULL};
-static const char *const legends[] = {"bottom", "right", "top", "left", "none", NULL};
-
 #define XL_ROWS 1048576u
 #define XL_COLS 16384u
 
@@ -97,6 +93,16 @@ bad:
     return NULL;
 }
 
+/* The work budget ran out (core/budget.h): one limit error for the spec. */
+static void work_spent(qr_cc *cc)
+{
+    if (cc->work_reported) return;
+    cc->work_reported = 1;
+    qr_cc_limit(cc, "max_work",
+                "the charts need more work than the budget: the limit max_work is %llu units",
+                (unsigned long long)cc->doc->work.limit);
+}
+
 static size_t ref_len(const qr_chart_ref *r)
 {
     return (size_t)(r->row1 - r->row0) + (r->col1 - r->col0) + 1;
@@ -129,6 +135,15 @@ static double *ref_numbers(qr_cc *cc, const qr_chart_ref *r)
         if (c && c->type == QR_CELL_FORMULA && c->v.formula->has_value &&
             c->v.formula->value_type == QR_CELL_NUMBER)
             v[i] = c->v.formula->num, ok = 1;
+        if (ok && !(fabs(v[i]) <= QR_CHART_MAX_VALUE)) {
+            char a1[16];
+            qr_chart_a1(row, col, 0, a1);
+            qr_cc_err(cc,
+                      "chart values are finite numbers within +-1e300, so stacked sums and "
+                      "axis ticks stay finite",
+                      "cell %.60s!%s is out of a chart's range", r->sheet, a1);
+            return NULL;
+        }
         if (!ok) {
             char a1[16];
             qr_chart_a1(row, col, 0, a1);
@@ -171,6 +186,13 @@ static int numbers(qr_cc *cc, json_t *obj, const char *key, int sheet, const dou
     int bad = 0;
     if (sheet && json_is_string(v)) {
         const qr_chart_ref *r = range(cc, json_string_value(v));
+        if (r && ref_len(r) > QR_CHART_MAX_POINTS) {
+            qr_cc_err(cc, "split the data over several charts",
+                      "%zu points; a series holds at most %d", ref_len(r), QR_CHART_MAX_POINTS);
+            r = NULL;
+        }
+        /* a range costs its cells (the chart's points are charged with the chart) */
+        if (r && qr_budget_take(&cc->doc->work, ref_len(r))) r = NULL, work_spent(cc);
         const double *d = r ? ref_numbers(cc, r) : NULL;
         if (d) *out = d, *n = ref_len(r), *ref = r;
         bad = !d;
@@ -191,8 +213,10 @@ static int numbers(qr_cc *cc, json_t *obj, const char *key, int sheet, const dou
         for (size_t i = 0; d && i < k; i++) {
             json_t *e = json_array_get(v, i);
             size_t o2 = qr_cc_push_index(cc, i);
-            if (!qr_cc_number(e, &d[i]) || !isfinite(d[i]) || fabs(d[i]) > 9.99e307) {
-                qr_cc_err(cc, "chart values are finite numbers below 1e308 (Excel's range)",
+            if (!qr_cc_number(e, &d[i]) || !isfinite(d[i]) || fabs(d[i]) > QR_CHART_MAX_VALUE) {
+                qr_cc_err(cc,
+                          "chart values are finite numbers within +-1e300, so stacked sums "
+                          "and axis ticks stay finite",
                           "expected a finite number, got %s",
                           json_is_number(e) ? "a number out of range" : qr_cc_type_name(e));
                 bad = 1;
@@ -295,7 +319,7 @@ static int series_one(qr_cc *cc, json_t *v, qr_chart *ch, int sheet, size_t inde
                 size_t o = qr_cc_push_key(cc, "values");
                 size_t o2 = qr_cc_push_index(cc, i);
                 qr_cc_err(cc, "pie and doughnut slices are shares: use values >= 0",
-                          "a negative value in a %s chart", chart_types[ch->type]);
+                          "a negative value in a %s chart", qr_enum_chart_types[ch->type]);
                 qr_cc_pop(cc, o2);
                 qr_cc_pop(cc, o);
                 return -1;
@@ -383,6 +407,11 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     ch->path = qr_cc_path(cc);
     ch->alt = "";
     int sheet = where == QR_CC_CHART_SHEET;
+    if (++cc->n_charts == QR_CHART_MAX_CHARTS + 1)
+        qr_cc_err(cc, "split the spec: render the charts in several files",
+                  "more than %d charts; a spec holds at most %d", QR_CHART_MAX_CHARTS,
+                  QR_CHART_MAX_CHARTS);
+    if (cc->n_charts > QR_CHART_MAX_CHARTS) return -1;
     if (!json_is_object(v)) {
         qr_cc_err(cc,
                   "a chart is {\"chart\": \"column\", \"categories\": [...], \"series\": [...]}",
@@ -405,23 +434,28 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     json_t *kind = json_object_get(v, "chart");
     int t = -1;
     if (!kind) {
-        if (!unk)
-            qr_cc_missing(cc, "chart",
-                          "add \"chart\": one of bar, column, line, area, pie, doughnut, scatter");
+        if (!unk) {
+            char hint[120], list[96];
+            qr_enum_list(qr_enum_chart_types, 0, ", ", list, sizeof list);
+            snprintf(hint, sizeof hint, "add \"chart\": one of %s", list);
+            qr_cc_missing(cc, "chart", hint);
+        }
         return -1;
     }
     if (json_is_string(kind))
-        for (int i = 0; chart_types[i]; i++)
-            if (strcmp(json_string_value(kind), chart_types[i]) == 0) t = i;
+        for (int i = 0; qr_enum_chart_types[i]; i++)
+            if (strcmp(json_string_value(kind), qr_enum_chart_types[i]) == 0) t = i;
     if (t < 0) {
-        char hint[80];
+        char hint[120], list[96], all[96];
         const char *s =
-            json_is_string(kind) ? qr_suggest(json_string_value(kind), chart_types) : NULL;
-        if (s) snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
-        qr_cc_err_key(cc, "chart",
-                      s ? hint : "use bar, column, line, area, pie, doughnut or scatter",
-                      "unknown chart type; valid types are bar, column, line, area, pie, "
-                      "doughnut, scatter");
+            json_is_string(kind) ? qr_suggest(json_string_value(kind), qr_enum_chart_types) : NULL;
+        qr_enum_list(qr_enum_chart_types, 0, " or ", list, sizeof list);
+        qr_enum_list(qr_enum_chart_types, 0, ", ", all, sizeof all);
+        if (s)
+            snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
+        else
+            snprintf(hint, sizeof hint, "use %s", list);
+        qr_cc_err_key(cc, "chart", hint, "unknown chart type; valid types are %s", all);
         return -1;
     }
     ch->type = (qr_chart_type)t;
@@ -448,7 +482,7 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     int stackable = t == QR_CHART_BAR || t == QR_CHART_COLUMN || t == QR_CHART_AREA;
     if ((stacked || percent) && !stackable)
         qr_cc_err_key(cc, stacked ? "stacked" : "percent", "only bar, column and area charts stack",
-                      "a %s chart cannot be stacked", chart_types[t]),
+                      "a %s chart cannot be stacked", qr_enum_chart_types[t]),
             bad = 1;
     ch->percent = percent && stackable;
     ch->stacked = (stacked || percent) && stackable;
@@ -459,8 +493,8 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
         int l = -1;
         if (json_is_false(lg)) l = QR_LEGEND_NONE;
         if (json_is_string(lg))
-            for (int i = 0; legends[i]; i++)
-                if (strcmp(json_string_value(lg), legends[i]) == 0) l = i;
+            for (int i = 0; qr_enum_legends[i]; i++)
+                if (strcmp(json_string_value(lg), qr_enum_legends[i]) == 0) l = i;
         if (l < 0)
             qr_cc_err_key(cc, "legend", "use \"bottom\", \"right\", \"top\", \"left\" or \"none\"",
                           "unknown legend position"),
@@ -546,6 +580,11 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
             sbad = 1;
         }
         ch->n_points = want;
+        /* each point is laid out and drawn: the work budget pays for it */
+        uint64_t pts = 0;
+        for (size_t i = 0; i < n; i++)
+            pts += ss[i].n;
+        if (qr_budget_take(&cc->doc->work, pts * QR_WORK_CHART_POINT)) work_spent(cc), sbad = 1;
     }
     qr_cc_pop(cc, o);
     if (!sbad && !cats && ch->type != QR_CHART_SCATTER) {

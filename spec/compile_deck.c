@@ -1,6 +1,8 @@
 /* compile_deck.c: presentation specs. Top-level title/lang/size, and slides
  * with a layout, title, subtitle, bullets (nested items), notes, and an
- * optional image or table (the block shapes, "type" optional). */
+ * optional image or table (the block shapes, "type" optional); the quote
+ * layout's quote and attribution, the stats layout's 2 to 4 stats. Each
+ * layout takes only its own content (takes[] below). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +10,104 @@
 #include "schema.h"
 
 /* Keys: the schema table's (schema_table.c). */
-static const char *const layouts[] = {"title_content", "title", "section", "blank", NULL};
+
+/* A slide title or subtitle: a plain string. */
+static void slide_text(qr_cc *cc, json_t *v, const char *key, int *has, qr_text *out)
+{
+    json_t *t = json_object_get(v, key);
+    if (!t) return;
+    size_t o = qr_cc_push_key(cc, key);
+    if (qr_cc_text_plain(cc, t, out) >= 0) *has = 1;
+    qr_cc_pop(cc, o);
+}
+
+/* The content keys and the layouts that take them ("title", "notes" and
+ * "layout" go on every slide). */
+static const struct {
+    const char *key;
+    unsigned layouts; /* bits 1u << qr_layout */
+    const char *use;  /* the layout to name in the hint */
+} takes[] = {
+#define OLD                                                                                        \
+    ((1u << QR_LAYOUT_TITLE_CONTENT) | (1u << QR_LAYOUT_TITLE) | (1u << QR_LAYOUT_SECTION) |       \
+     (1u << QR_LAYOUT_BLANK))
+    {"subtitle", OLD | (1u << QR_LAYOUT_CLOSING), "title_content"},
+    {"bullets", OLD, "title_content"},
+    {"image", OLD, "title_content"},
+    {"table", OLD, "title_content"},
+    {"chart", OLD, "title_content"},
+    {"quote", 1u << QR_LAYOUT_QUOTE, "quote"},
+    {"attribution", 1u << QR_LAYOUT_QUOTE, "quote"},
+    {"stats", 1u << QR_LAYOUT_STATS, "stats"},
+#undef OLD
+};
+
+/* Refuse the content a layout does not take; 1 when something was refused. */
+static int check_takes(qr_cc *cc, json_t *v, qr_layout lay)
+{
+    int bad = 0;
+    for (size_t i = 0; i < sizeof takes / sizeof takes[0]; i++) {
+        if (!json_object_get(v, takes[i].key) || (takes[i].layouts & (1u << lay))) continue;
+        char hint[160];
+        snprintf(hint, sizeof hint, "leave \"%s\" out, or use \"layout\": \"%s\"", takes[i].key,
+                 takes[i].use);
+        qr_cc_err_key(cc, takes[i].key, hint, "a %s slide does not take \"%s\"",
+                      qr_enum_layouts[lay], takes[i].key);
+        bad = 1;
+    }
+    return bad;
+}
+
+/* The stats of a stats slide: 2 to 4 {value, label, caption}. */
+static void slide_stats(qr_cc *cc, json_t *v, qr_slide *s)
+{
+    json_t *st = json_object_get(v, "stats");
+    if (!st) {
+        qr_cc_err(cc, "add \"stats\": [{\"value\": \"42%\", \"label\": \"...\"}, ...]",
+                  "a stats slide needs \"stats\"");
+        return;
+    }
+    size_t o = qr_cc_push_key(cc, "stats");
+    size_t n = json_is_array(st) ? json_array_size(st) : 0;
+    if (!json_is_array(st)) {
+        qr_cc_err(cc, "stats is an array of {\"value\", \"label\", \"caption\"}",
+                  "expected an array of stats, got %s", qr_cc_type_name(st));
+    } else if (n < 2 || n > 4) {
+        qr_cc_err(cc,
+                  n > 4 ? "split them over two stats slides" : "add another, or use title_content",
+                  "a stats slide shows 2 to 4 stats, got %zu", n);
+    } else {
+        qr_stat *ss = qr_arena_array(cc->a, n, sizeof *ss);
+        if (!ss) {
+            qr_cc_oom(cc);
+            qr_cc_pop(cc, o);
+            return;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t o2 = qr_cc_push_index(cc, i);
+            json_t *e = json_array_get(st, i);
+            if (!json_is_object(e)) {
+                qr_cc_err(
+                    cc, "a stat is {\"value\": \"42%\", \"label\": \"...\", \"caption\": \"...\"}",
+                    "expected a stat object, got %s", qr_cc_type_name(e));
+            } else {
+                qr_cc_check_obj(cc, e, QR_SO_STAT, "a stat");
+                int has = 0;
+                slide_text(cc, e, "value", &has, &ss[i].value);
+                if (!json_object_get(e, "value"))
+                    qr_cc_err(cc, "add \"value\": \"42%\"", "a stat needs \"value\"");
+                else if (has && !ss[i].value.n)
+                    qr_cc_err_key(cc, "value", "write the number to show", "the value is empty");
+                slide_text(cc, e, "label", &has, &ss[i].label);
+                slide_text(cc, e, "caption", &has, &ss[i].caption);
+            }
+            qr_cc_pop(cc, o2);
+        }
+        s->stats = ss;
+        s->n_stats = n;
+    }
+    qr_cc_pop(cc, o);
+}
 
 /* A slide's "image" or "table" may say its type; if it does it must match. */
 static int type_matches(qr_cc *cc, json_t *obj, const char *want)
@@ -72,16 +171,6 @@ static int slide_table(qr_cc *cc, json_t *v, qr_slide *s)
     return bad ? -1 : 0;
 }
 
-/* A slide title or subtitle: a plain string. */
-static void slide_text(qr_cc *cc, json_t *v, const char *key, int *has, qr_text *out)
-{
-    json_t *t = json_object_get(v, key);
-    if (!t) return;
-    size_t o = qr_cc_push_key(cc, key);
-    if (qr_cc_text_plain(cc, t, out) >= 0) *has = 1;
-    qr_cc_pop(cc, o);
-}
-
 static void slide(qr_cc *cc, json_t *v, qr_slide *s)
 {
     s->path = qr_cc_path(cc);
@@ -91,30 +180,53 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
         return;
     }
     qr_cc_check_obj(cc, v, QR_SO_SLIDE, "a slide");
+    /* a Markdown body: compiled as the bullets, table and image it stands for */
+    json_t *md = NULL;
+    size_t e0 = cc->errs->count, w0 = cc->warns ? cc->warns->count : 0;
+    if (json_object_get(v, "markdown") && (md = qr_cc_md_slide(cc, v)) != NULL) v = md;
     json_t *layout = json_object_get(v, "layout");
     if (layout) {
         int found = -1;
         if (json_is_string(layout))
-            for (int i = 0; layouts[i]; i++)
-                if (strcmp(json_string_value(layout), layouts[i]) == 0) found = i;
+            for (int i = 0; qr_enum_layouts[i]; i++)
+                if (strcmp(json_string_value(layout), qr_enum_layouts[i]) == 0) found = i;
         if (found < 0) {
-            char hint[120];
-            const char *sug =
-                json_is_string(layout) ? qr_suggest(json_string_value(layout), layouts) : NULL;
+            char hint[320];
+            char quoted[300], all[240];
+            const char *sug = json_is_string(layout)
+                                  ? qr_suggest(json_string_value(layout), qr_enum_layouts)
+                                  : NULL;
+            qr_enum_list(qr_enum_layouts, 1, " or ", quoted, sizeof quoted);
+            qr_enum_list(qr_enum_layouts, 0, ", ", all, sizeof all);
             if (sug)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", sug);
             else
-                snprintf(hint, sizeof hint,
-                         "use \"title_content\", \"title\", \"section\" or \"blank\"");
-            qr_cc_err_key(cc, "layout", hint,
-                          "unknown layout; valid layouts are title_content, title, section, blank");
+                snprintf(hint, sizeof hint, "use %s", quoted);
+            qr_cc_err_key(cc, "layout", hint, "unknown layout; valid layouts are %s", all);
         } else {
-            /* layouts[] is in qr_layout order. */
+            /* qr_enum_layouts[] is in qr_layout order. */
             s->layout = (qr_layout)found;
         }
     }
+    if (check_takes(cc, v, s->layout)) return;
+    json_t *ft = json_object_get(v, "footer");
+    if (ft && json_is_false(ft)) {
+        s->footer_mode = QR_FOOTER_NONE;
+    } else if (ft) {
+        int has = 0;
+        slide_text(cc, v, "footer", &has, &s->footer);
+        if (has) s->footer_mode = QR_FOOTER_OWN;
+    }
     slide_text(cc, v, "title", &s->has_title, &s->title);
     slide_text(cc, v, "subtitle", &s->has_subtitle, &s->subtitle);
+    if (s->layout == QR_LAYOUT_QUOTE) {
+        slide_text(cc, v, "quote", &s->has_quote, &s->quote);
+        if (!json_object_get(v, "quote"))
+            qr_cc_err(cc, "add \"quote\": \"...\" (and \"attribution\")",
+                      "a quote slide needs \"quote\"");
+        slide_text(cc, v, "attribution", &s->has_attribution, &s->attribution);
+    }
+    if (s->layout == QR_LAYOUT_STATS) slide_stats(cc, v, s);
     json_t *bullets = json_object_get(v, "bullets");
     if (bullets) {
         size_t o = qr_cc_push_key(cc, "bullets");
@@ -141,6 +253,10 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
             s->chart = c;
         qr_cc_pop(cc, o);
     }
+    if (md) {
+        qr_cc_md_slide_done(cc, e0, w0, s->path);
+        json_decref(md);
+    }
 }
 
 void qr_cc_presentation(qr_cc *cc, json_t *root)
@@ -149,6 +265,9 @@ void qr_cc_presentation(qr_cc *cc, json_t *root)
     doc->wide = 1;
     qr_cc_check_obj(cc, root, QR_SO_DECK, "a presentation spec");
     qr_cc_title_lang(cc, root);
+    slide_text(cc, root, "footer", &doc->has_footer, &doc->footer);
+    slide_text(cc, root, "date", &doc->has_date, &doc->date);
+    qr_cc_get_bool(cc, root, "slide_numbers", &doc->slide_numbers);
     json_t *size = json_object_get(root, "size");
     if (size) {
         const char *s = json_is_string(size) ? json_string_value(size) : "";

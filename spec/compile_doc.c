@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "compile_int.h"
+#include "markdown.h"
 #include "schema.h"
 #include "words.h"
 
@@ -61,14 +62,16 @@ void qr_cc_theme(qr_cc *cc, json_t *root)
     if (qr_cc_get_string(cc, root, "theme", 0, &t, &n) == 1) {
         int id = qr_theme_find(t);
         if (id < 0) {
-            char hint[120];
+            char hint[160];
             const char *s = qr_suggest(t, qr_theme_names);
+            char quoted[120], all[80];
+            qr_enum_list(qr_theme_names, 1, " or ", quoted, sizeof quoted);
+            qr_enum_list(qr_theme_names, 0, ", ", all, sizeof all);
             if (s)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
             else
-                snprintf(hint, sizeof hint, "use \"plain\", \"report\", \"light\" or \"dark\"");
-            qr_cc_err_key(cc, "theme", hint,
-                          "unknown theme \"%.40s\"; the themes are plain, report, light, dark", t);
+                snprintf(hint, sizeof hint, "use %s", quoted);
+            qr_cc_err_key(cc, "theme", hint, "unknown theme \"%.40s\"; the themes are %s", t, all);
         } else
             cc->doc->theme = id;
     }
@@ -619,6 +622,12 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     }
     const char *tn = json_string_value(type);
     int t = qr_schema_block(tn);
+    if (t == qr_schema_block_markdown) {
+        /* expanded by qr_cc_document; anywhere else it has no place */
+        qr_cc_err_key(cc, "type", "a markdown block stands in a document's \"blocks\"",
+                      "a markdown block cannot stand here");
+        return -1;
+    }
     if (t < 0) {
         char hint[96];
         const char *block_types[QR_SCHEMA_MAX_KEYS + 1];
@@ -655,7 +664,9 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
     switch (b->type) {
     case QR_BLOCK_HEADING: {
         bad |= (unk = qr_cc_check_obj(cc, v, QR_SO_HEADING, "a heading block")) > 0;
+        cc->in_heading = 1;
         bad |= qr_cc_text(cc, v, !unk, &b->u.heading.text) < 0;
+        cc->in_heading = 0;
         int level = cc->kind == QR_KIND_HTML ? 2 : 1;
         bad |= qr_cc_get_int(cc, v, "level", 1, 6, &level) < 0;
         b->u.heading.level = level;
@@ -824,7 +835,9 @@ static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t 
                 b->type = QR_BLOCK_HEADING;
                 b->path = qr_cc_path(cc);
                 b->u.heading.level = 1;
+                cc->in_heading = 1;
                 qr_cc_text_plain(cc, h, &b->u.heading.text);
+                cc->in_heading = 0;
             }
             qr_cc_pop(cc, o3);
         }
@@ -1098,10 +1111,40 @@ void qr_cc_document(qr_cc *cc, json_t *root)
     }
     size_t n_sec = sections ? section_blocks(sections) : 0;
     size_t n_blk = blocks ? json_array_size(blocks) : 0;
-    if (!qr_cc_check_blocks(cc, n_sec + n_blk, "blocks")) return;
-    qr_block *bs = n_sec + n_blk ? qr_arena_array(cc->a, n_sec + n_blk, sizeof *bs) : NULL;
-    if (n_sec + n_blk && !bs) {
-        qr_cc_oom(cc);
+    /* Markdown blocks first become the blocks they stand for (markdown.h):
+     * md[i] and mloc[i] for blocks[i], counted before allocation. */
+    json_t **md = NULL;
+    qr_md_loc **mloc = NULL;
+    size_t n_gen = n_blk;
+    for (size_t i = 0; i < n_blk; i++) {
+        json_t *v = json_array_get(blocks, i), *t = json_object_get(v, "type");
+        if (!json_is_string(t) || strcmp(json_string_value(t), "markdown") != 0) continue;
+        if (!md) {
+            md = calloc(n_blk, sizeof *md);
+            mloc = calloc(n_blk, sizeof *mloc);
+            if (!md || !mloc) {
+                free(md);
+                free(mloc);
+                qr_cc_oom(cc);
+                return;
+            }
+        }
+        size_t o = qr_cc_push_key(cc, "blocks"), o2 = qr_cc_push_index(cc, i);
+        qr_cc_markdown(cc, v, &md[i], &mloc[i]);
+        qr_cc_pop(cc, o2);
+        qr_cc_pop(cc, o);
+        n_gen = n_gen - 1 + (md[i] ? json_array_size(md[i]) : 0);
+    }
+    qr_block *bs = NULL;
+    if (qr_cc_check_blocks(cc, n_sec + n_gen, "blocks")) {
+        bs = n_sec + n_gen ? qr_arena_array(cc->a, n_sec + n_gen, sizeof *bs) : NULL;
+        if (n_sec + n_gen && !bs) qr_cc_oom(cc);
+    }
+    if (n_sec + n_gen && !bs) {
+        for (size_t i = 0; md && i < n_blk; i++)
+            json_decref(md[i]), free(mloc[i]);
+        free(md);
+        free(mloc);
         return;
     }
     size_t k = 0;
@@ -1110,11 +1153,29 @@ void qr_cc_document(qr_cc *cc, json_t *root)
         size_t o = qr_cc_push_key(cc, "blocks");
         for (size_t i = 0; i < n_blk; i++) {
             size_t o2 = qr_cc_push_index(cc, i);
-            block(cc, json_array_get(blocks, i), &bs[k++]);
+            json_t *v = json_array_get(blocks, i);
+            if (md && md[i]) {
+                /* compiled in its place; errors name its text and line */
+                size_t o3 = qr_cc_push_key(cc, "text");
+                const char *text_path = qr_cc_path(cc);
+                qr_cc_pop(cc, o3);
+                for (size_t j = 0; j < json_array_size(md[i]); j++) {
+                    size_t e0 = cc->errs->count, w0 = cc->warns ? cc->warns->count : 0;
+                    block(cc, json_array_get(md[i], j), &bs[k++]);
+                    qr_cc_markdown_adopt(cc, e0, w0, text_path, mloc[i][j]);
+                }
+                json_decref(md[i]);
+                free(mloc[i]);
+            } else if (!md || !json_is_string(json_object_get(v, "type")) ||
+                       strcmp(json_string_value(json_object_get(v, "type")), "markdown") != 0) {
+                block(cc, v, &bs[k++]);
+            }
             qr_cc_pop(cc, o2);
         }
         qr_cc_pop(cc, o);
     }
+    free(md);
+    free(mloc);
     doc->blocks = bs;
     doc->n_blocks = k;
     int numbered = 0;

@@ -61,6 +61,7 @@ typedef struct qr_cc {
 
     qr_errlist *warns; /* likely mistakes (compile_warn.c), or NULL */
     size_t n_warnings; /* reported (recorded or not) */
+    int in_heading;    /* compiling a heading's text: "1. Parties" is its own numbering */
 
     char *pool; /* string pool chunk: strings packed without alignment */
     size_t pool_left;
@@ -68,6 +69,8 @@ typedef struct qr_cc {
     qr_cc_stream *stream; /* a spreadsheet whose rows were compiled as read (stream.c), or NULL */
     int allow_external;   /* the workbook's "allow_external"; -1: not known yet (a streamed row) */
     int policy_later;     /* a streamed row's formula broke the policy: the tree path decides */
+    size_t n_charts;      /* charts so far (QR_CHART_MAX_CHARTS) */
+    int work_reported;    /* the work budget's limit error was reported */
 
     /* documents (issue 32): footnotes so far, inside a note, runs waiting
      * for ids, captions so far per qr_caption_kind */
@@ -219,6 +222,23 @@ int qr_cc_image_fields(qr_cc *cc, json_t *v, qr_image *img, int unk);
 /** Read the header of PNG or JPEG bytes. Returns 0 and fills type, width,
  *  height and dpi, or -1 with *why set to a constant reason. */
 int qr_image_probe(const unsigned char *p, size_t n, qr_image *img, const char **why);
+
+/* ---- compile_markdown.c: Markdown blocks and slide bodies ------------------ */
+
+struct qr_md_loc; /* markdown.h */
+/** The blocks of the markdown block v (the current path is the block's), as
+ *  a new JSON array in *out with their Markdown locations in *locs (caller
+ *  frees both). Returns 0, or -1 (reported). */
+int qr_cc_markdown(qr_cc *cc, json_t *v, json_t **out, struct qr_md_loc **locs);
+/** After compiling a generated block: errors from e0 on move to path (the
+ *  Markdown text) with the location; warnings from w0 on are dropped. */
+void qr_cc_markdown_adopt(qr_cc *cc, size_t e0, size_t w0, const char *path, struct qr_md_loc at);
+/** A slide object v with "markdown" (the current path is the slide's): a
+ *  new copy with bullets, table and image in its place; NULL when reported. */
+json_t *qr_cc_md_slide(qr_cc *cc, json_t *v);
+/** After compiling that copy: its errors from e0 on name the slide's
+ *  "markdown"; warnings from w0 on are dropped. */
+void qr_cc_md_slide_done(qr_cc *cc, size_t e0, size_t w0, const char *slide_path);
 
 /* ---- compile_doc.c / compile_deck.c / compile_sheet.c -------------------- */
 

@@ -64,6 +64,10 @@ static int md_link(const char *s, size_t n)
     return 0;
 }
 
+/* Every markdown warning's hint ends with the way to have Markdown read as
+ * Markdown: the markdown block (a slide's "markdown" body). */
+#define MD_BLOCK "; or a {\"type\": \"markdown\"} block"
+
 void qr_cc_warn_markdown(qr_cc *cc, const char *s, size_t n)
 {
     if (!cc->warns || n < 2) return;
@@ -71,42 +75,48 @@ void qr_cc_warn_markdown(qr_cc *cc, const char *s, size_t n)
     while (h < n && h < 7 && s[h] == '#')
         h++;
     if (h >= 1 && h <= 6 && h < n && s[h] == ' ') {
-        qr_cc_warn(
-            cc, "use a heading block: {\"type\": \"heading\", \"text\": \"...\", \"level\": 2}",
-            "text starts with markdown heading marks \"%.*s\": rendered literally", (int)h, s);
+        qr_cc_warn(cc,
+                   "use a heading block: {\"type\": \"heading\", \"text\": \"...\", \"level\": "
+                   "2}" MD_BLOCK,
+                   "text starts with markdown heading marks \"%.*s\": rendered literally", (int)h,
+                   s);
         return;
     }
     if ((s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ') {
-        qr_cc_warn(cc, "use a list block: {\"type\": \"list\", \"items\": [\"...\"]}",
+        qr_cc_warn(cc, "use a list block: {\"type\": \"list\", \"items\": [\"...\"]}" MD_BLOCK,
                    "text starts with a markdown list marker \"%c \": rendered literally", s[0]);
         return;
     }
     size_t d = 0;
     while (d < n && d < 4 && s[d] >= '0' && s[d] <= '9')
         d++;
-    if (d >= 1 && d <= 3 && d + 1 < n && (s[d] == '.' || s[d] == ')') && s[d + 1] == ' ') {
-        qr_cc_warn(
-            cc, "use a list block: {\"type\": \"list\", \"ordered\": true, \"items\": [\"...\"]}",
-            "text starts with a markdown list number \"%.*s\": rendered literally", (int)d + 1, s);
+    /* a heading's "1. Parties" is the heading's own numbering, not a list */
+    if (!cc->in_heading && d >= 1 && d <= 3 && d + 1 < n && (s[d] == '.' || s[d] == ')') &&
+        s[d + 1] == ' ') {
+        qr_cc_warn(cc,
+                   "use a list block: {\"type\": \"list\", \"ordered\": true, \"items\": "
+                   "[\"...\"]}" MD_BLOCK,
+                   "text starts with a markdown list number \"%.*s\": rendered literally",
+                   (int)d + 1, s);
         return;
     }
     if (memchr(s, '*', n) && pair(s, n, "**")) {
-        qr_cc_warn(cc, "use runs: [{\"text\": \"...\", \"bold\": true}]",
+        qr_cc_warn(cc, "use runs: [{\"text\": \"...\", \"bold\": true}]" MD_BLOCK,
                    "markdown bold **...**: rendered literally, asterisks included");
         return;
     }
     if (memchr(s, '_', n) && pair(s, n, "__")) {
-        qr_cc_warn(cc, "use runs: [{\"text\": \"...\", \"bold\": true}]",
+        qr_cc_warn(cc, "use runs: [{\"text\": \"...\", \"bold\": true}]" MD_BLOCK,
                    "markdown bold __...__: rendered literally, underscores included");
         return;
     }
     if (memchr(s, '`', n) && pair(s, n, "`")) {
-        qr_cc_warn(cc, "use runs: [{\"text\": \"...\", \"code\": true}] or a code block",
+        qr_cc_warn(cc, "use runs: [{\"text\": \"...\", \"code\": true}] or a code block" MD_BLOCK,
                    "markdown code `...`: rendered literally, backticks included");
         return;
     }
     if (memchr(s, ']', n) && md_link(s, n)) {
-        qr_cc_warn(cc, "use runs: [{\"text\": \"...\", \"link\": \"https://...\"}]",
+        qr_cc_warn(cc, "use runs: [{\"text\": \"...\", \"link\": \"https://...\"}]" MD_BLOCK,
                    "markdown link [text](url): rendered literally, not as a link");
         return;
     }

@@ -53,6 +53,7 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE,
     QR_SO_SLIDE_IMAGE,
     QR_SO_SLIDE_TABLE,
+    QR_SO_STAT, /* one value of a stats slide */
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,
@@ -63,6 +64,8 @@ typedef enum qr_sobj_id {
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,
+    /* Markdown (markdown.h): a block compiled into the blocks its text stands for */
+    QR_SO_MARKDOWN,
     QR_SO_COUNT,
     /* not an object of its own: "any block", one of qr_schema_blocks (canonical
      * order is the union of the block types' keys) */
@@ -80,9 +83,12 @@ enum {
 typedef struct qr_skey {
     const char *name;
     unsigned flags;
-    int child;          /* the qr_sobj_id the value holds (through arrays), or QR_SO_NONE */
-    const char *schema; /* JSON Schema of the value, JSON text; NULL for a block's "type" */
-    const char *desc;   /* short: it goes into tool definitions */
+    int child;                 /* the qr_sobj_id the value holds (through arrays), or QR_SO_NONE */
+    const char *schema;        /* JSON Schema of the value, JSON text; NULL for a block's "type"
+                                  or a key with values */
+    const char *desc;          /* short: it goes into tool definitions */
+    const char *const *values; /* the allowed strings, NULL-terminated ({"enum": ...} in the
+                                  exported schema), or NULL */
 } qr_skey;
 
 typedef struct qr_sobj {
@@ -93,15 +99,30 @@ typedef struct qr_sobj {
     size_t n_keys;
 } qr_sobj;
 
-/* One entry per qr_block_type, in enum order (static-asserted). */
+/* One entry per qr_block_type, in enum order (static-asserted), then the
+ * blocks that are no tree type of their own ("markdown": compiled into the
+ * blocks it stands for, at its place; qr_schema_block_markdown is its index). */
 typedef struct qr_sblock {
     const char *name; /* "heading", the value of "type" */
     qr_sobj_id obj;
 } qr_sblock;
 
+/* The allowed values of the language's enumerated keys, NULL-terminated and
+ * in the order of the tree's enums: the one list the compiler checks a value
+ * against (with its did-you-mean), the exported schema lists and the hints
+ * name. (Theme names: qr_theme_names, tree.h, defined with these.) */
+extern const char *const qr_enum_chart_types[]; /* qr_chart_type order */
+extern const char *const qr_enum_legends[];     /* qr_legend order */
+extern const char *const qr_enum_layouts[];     /* qr_layout order */
+
+/** values joined for a message into buf: "a, b, c" + last + "d" (last is
+ *  ", " or " or "), each in double quotes when quoted. */
+void qr_enum_list(const char *const *values, int quoted, const char *last, char *buf, size_t size);
+
 extern const qr_sobj qr_schema_objs[QR_SO_COUNT];
 extern const qr_sblock qr_schema_blocks[];
 extern const size_t qr_schema_n_blocks;
+extern const int qr_schema_block_markdown;
 /* JSON Schema $defs that are not objects (a run: a string or a run object...):
  * name and JSON text, NULL-terminated. */
 extern const char *const qr_schema_defs[][2];

@@ -20,6 +20,8 @@
 
 #include "schema.h"
 
+#include <stdio.h>
+
 #define S_STR "{\"type\":\"string\"}"
 #define S_BOOL "{\"type\":\"boolean\"}"
 #define S_RUNS "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/run\"}}"
@@ -37,19 +39,59 @@
 
 enum { R = QR_SK_REQUIRED, X = QR_SK_EXT, N = QR_SO_NONE };
 
+/* ---- allowed values (schema.h): the one list of each ---------------------------- */
+
+const char *const qr_theme_names[] = {"plain", "report", "light", "dark", NULL};
+_Static_assert(sizeof qr_theme_names / sizeof *qr_theme_names == QR_THEME_COUNT + 1,
+               "one name per theme");
+const char *const qr_enum_chart_types[] = {"bar", "column",   "line",    "area",
+                                           "pie", "doughnut", "scatter", NULL};
+_Static_assert(sizeof qr_enum_chart_types / sizeof *qr_enum_chart_types == QR_CHART_SCATTER + 2,
+               "one name per chart type");
+const char *const qr_enum_layouts[] = {"title_content", "title", "section", "blank",
+                                       "quote",         "stats", "closing", NULL};
+_Static_assert(sizeof qr_enum_layouts / sizeof *qr_enum_layouts == QR_LAYOUT_COUNT + 1,
+               "one name per layout");
+const char *const qr_enum_legends[] = {"bottom", "right", "top", "left", "none", NULL};
+_Static_assert(sizeof qr_enum_legends / sizeof *qr_enum_legends == QR_LEGEND_NONE + 2,
+               "one name per legend position");
+
 #define K(name, flags, child, schema, desc)                                                        \
     {                                                                                              \
         name, flags, child, schema, desc                                                           \
     }
+/* A key whose value is one of the strings of values (schema.h's qr_enum_*). */
+#define KV(name, flags, values, desc)                                                              \
+    {                                                                                              \
+        name, flags, N, NULL, desc, values                                                         \
+    }
 #define OBJ(id, name, desc, extra, keys)                                                           \
     [id] = {name, desc, extra, keys, sizeof keys / sizeof keys[0]}
+
+void qr_enum_list(const char *const *values, int quoted, const char *last, char *buf, size_t size)
+{
+    size_t n = 0, len = 0;
+    while (values[n])
+        n++;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len + 1 < size; i++) {
+        const char *q = quoted ? "\"" : "";
+        int w = snprintf(buf + len, size - len, "%s%s%s%s",
+                         i == 0       ? ""
+                         : i + 1 == n ? last
+                                      : ", ",
+                         q, values[i], q);
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+}
 
 /* ---- document, pdf, html ---------------------------------------------------------- */
 
 static const qr_skey document_keys[] = {
     K("title", 0, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
-    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    KV("theme", X, qr_theme_names, "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("numbered_headings", X, N, "{\"type\":\"boolean\"}", "1, 1.1, 1.1.1 before headings"),
     K("notes", X, N, "{\"enum\":[\"footnotes\",\"endnotes\"]}",
@@ -169,6 +211,12 @@ static const qr_skey toc_keys[] = {
     K("levels", 0, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":6}", "default 3"),
     K_ID,
 };
+static const qr_skey markdown_keys[] = {
+    K("type", R, N, NULL, NULL),
+    K("text", R, N, S_STR, "GitHub Flavored Markdown; raw HTML stays literal"),
+    K("heading_offset", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":5}",
+      "added to heading levels"),
+};
 static const qr_skey run_keys[] = {
     K("text", 0, N, S_STR, "required, but not with footnote or ref"),
     K("bold", 0, N, S_BOOL, NULL),
@@ -203,8 +251,6 @@ static const qr_skey tcell_keys[] = {
 
 /* ---- charts (a document's block, a slide's "chart", a sheet's "charts") ------------ */
 
-#define S_CHART_TYPE                                                                               \
-    "{\"enum\":[\"bar\",\"column\",\"line\",\"area\",\"pie\",\"doughnut\",\"scatter\"]}"
 #define S_NUMS "{\"type\":\"array\",\"maxItems\":4000,\"items\":{\"type\":\"number\"}}"
 #define S_NUMS_OR_RANGE "{\"anyOf\":[" S_NUMS ",{\"type\":\"string\",\"pattern\":\"!\"}]}"
 #define S_LABELS "{\"type\":\"array\",\"maxItems\":4000,\"items\":" S_STR "}"
@@ -212,12 +258,10 @@ static const qr_skey tcell_keys[] = {
     "{\"type\":\"array\",\"minItems\":1,\"maxItems\":255,\"items\":{\"$ref\":\"#/$defs/"           \
     "series\"}}"
 #define CHART_KEYS(categories, values_note)                                                        \
-    K("chart", R, N, S_CHART_TYPE, NULL), K("title", 0, N, S_STR, NULL),                           \
+    KV("chart", R, qr_enum_chart_types, NULL), K("title", 0, N, S_STR, NULL),                      \
         K("categories", 0, N, categories, "one label per point"),                                  \
         K("series", R, QR_SO_SERIES, S_SERIES, values_note), K("x_title", 0, N, S_STR, NULL),      \
-        K("y_title", 0, N, S_STR, NULL),                                                           \
-        K("legend", 0, N, "{\"enum\":[\"bottom\",\"right\",\"top\",\"left\",\"none\"]}",           \
-          "default bottom"),                                                                       \
+        K("y_title", 0, N, S_STR, NULL), KV("legend", 0, qr_enum_legends, "default bottom"),       \
         K("number_format", 0, N, S_STR, "Excel format, #,##0"),                                    \
         K("labels", 0, N, S_BOOL, "data labels"), K("stacked", 0, N, S_BOOL, NULL),                \
         K("percent", 0, N, S_BOOL, "stacked to 100%")
@@ -257,22 +301,38 @@ static const qr_skey sheet_chart_keys[] = {
 static const qr_skey deck_keys[] = {
     K("title", 0, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
-    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    KV("theme", X, qr_theme_names, "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("size", X, N, "{\"enum\":[\"16:9\",\"4:3\"]}", "default 16:9"),
+    K("footer", X, N, S_STR, "text along the bottom of every slide"),
+    K("date", X, N, S_STR, "a date, as written, bottom left of every slide"),
+    K("slide_numbers", X, N, "{\"type\":\"boolean\"}", "the slide's number, bottom right"),
     K("slides", R, QR_SO_SLIDE, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/slide\"}}",
       NULL),
 };
 static const qr_skey slide_keys[] = {
-    K("layout", X, N, "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\"]}",
-      "default title_content"),
+    KV("layout", X, qr_enum_layouts, "default title_content"),
     K("title", 0, N, S_STR, NULL),
     K("subtitle", X, N, S_STR, NULL),
     K("bullets", 0, QR_SO_ITEM, S_ITEMS, "levels through items"),
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
+    K("footer", X, N, "{\"anyOf\":[{\"type\":\"string\"},{\"const\":false}]}",
+      "this slide's footer text; false: no footer, date or number"),
+    K("quote", X, N, S_STR, "layout quote: the quotation"),
+    K("attribution", X, N, S_STR, "layout quote: who said it"),
+    K("stats", X, QR_SO_STAT,
+      "{\"type\":\"array\",\"minItems\":2,\"maxItems\":4,\"items\":{\"$ref\":\"#/$defs/"
+      "stat\"}}",
+      "layout stats: 2 to 4 big numbers"),
     K("notes", 0, N, S_STR, "speaker notes"),
+    K("markdown", X, N, S_STR, "the body as Markdown: bullets, a table, an image"),
+};
+static const qr_skey stat_keys[] = {
+    K("value", R, N, S_STR, "the number as shown: \"42%\""),
+    K("label", 0, N, S_STR, NULL),
+    K("caption", 0, N, S_STR, NULL),
 };
 static const qr_skey slide_image_keys[] = {
     K("type", 0, N, "{\"const\":\"image\"}", NULL),
@@ -307,7 +367,7 @@ static const qr_skey slide_table_keys[] = {
 static const qr_skey workbook_keys[] = {
     K("title", X, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
-    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    KV("theme", X, qr_theme_names, "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("styles", X, N, "{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/style\"}}",
       "named cell styles; built in: header, total, input, note, good, bad, neutral"),
@@ -383,6 +443,26 @@ static const qr_skey op_keys[] = {
     K("value", 0, N, "{}", "add, replace, test"),
 };
 
+/* What each layout takes (spec/compile_deck.c's takes[]): the quote layout
+ * needs "quote", stats needs "stats", and neither takes the others' content. */
+#define SLIDE_TAKES                                                                                \
+    "{\"allOf\":[{\"if\":{\"properties\":{\"layout\":{\"const\":\"quote\"}},\"require"             \
+    "d\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"quote\"]},{\"not\":{\"an"             \
+    "yOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":"             \
+    "[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\""             \
+    ":[\"stats\"]}]}}]}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"stats\"}},\""            \
+    "required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"stats\"]},{\"not\""            \
+    ":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"requi"             \
+    "red\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"requ"             \
+    "ired\":[\"quote\"]},{\"required\":[\"attribution\"]}]}}]}},{\"if\":{\"properties"             \
+    "\":{\"layout\":{\"const\":\"closing\"}},\"required\":[\"layout\"]},\"then\":{\"n"             \
+    "ot\":{\"anyOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"requ"             \
+    "ired\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"req"             \
+    "uired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}},{\"if\":{\"not\":{\"pr"             \
+    "operties\":{\"layout\":{\"enum\":[\"quote\",\"stats\",\"closing\"]}},\"required\""            \
+    ":[\"layout\"]}},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"requ"             \
+    "ired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}}]}"
+
 const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_DOCUMENT, "document", "a document, pdf or html spec",
         "{\"anyOf\":[{\"required\":[\"blocks\"]},{\"required\":[\"sections\"]}]}", document_keys),
@@ -411,9 +491,10 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_RULE, "rule", "a horizontal rule", NULL, rule_keys),
     OBJ(QR_SO_TOC, "toc", "a table of contents with page numbers", NULL, toc_keys),
     OBJ(QR_SO_DECK, "presentation", "a presentation spec", NULL, deck_keys),
-    OBJ(QR_SO_SLIDE, "slide", NULL, NULL, slide_keys),
+    OBJ(QR_SO_SLIDE, "slide", NULL, SLIDE_TAKES, slide_keys),
     OBJ(QR_SO_SLIDE_IMAGE, "slide_image", NULL, NULL, slide_image_keys),
     OBJ(QR_SO_SLIDE_TABLE, "slide_table", NULL, NULL, slide_table_keys),
+    OBJ(QR_SO_STAT, "stat", "one big number of a stats slide", NULL, stat_keys),
     OBJ(QR_SO_WORKBOOK, "spreadsheet", "a spreadsheet spec", NULL, workbook_keys),
     OBJ(QR_SO_SHEET, "sheet", NULL, NULL, sheet_keys),
     OBJ(QR_SO_CELL, "sheet_cell_object", "value, date or formula (+ value), with a look",
@@ -426,6 +507,8 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
+    OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,
+        markdown_keys),
 };
 
 const qr_sblock qr_schema_blocks[] = {
@@ -441,11 +524,14 @@ const qr_sblock qr_schema_blocks[] = {
     [QR_BLOCK_CALLOUT] = {"callout", QR_SO_CALLOUT},
     [QR_BLOCK_RULE] = {"rule", QR_SO_RULE},
     [QR_BLOCK_TOC] = {"toc", QR_SO_TOC},
+    /* past the tree types: blocks compiled into other blocks */
+    [QR_BLOCK_LAST + 1] = {"markdown", QR_SO_MARKDOWN},
 };
 const size_t qr_schema_n_blocks = sizeof qr_schema_blocks / sizeof qr_schema_blocks[0];
-/* One entry per qr_block_type: the last enum value names the count. */
-_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_LAST + 1,
-               "one qr_schema_blocks entry per qr_block_type");
+const int qr_schema_block_markdown = QR_BLOCK_LAST + 1;
+/* One entry per qr_block_type (the last enum value names the count), then markdown. */
+_Static_assert(sizeof qr_schema_blocks / sizeof qr_schema_blocks[0] == QR_BLOCK_LAST + 2,
+               "one qr_schema_blocks entry per qr_block_type, then markdown");
 
 const char *const qr_schema_defs[][2] = {
     {"run", "{\"anyOf\":[" S_STR ",{\"$ref\":\"#/$defs/run_object\"}]}"},

@@ -117,6 +117,12 @@ typedef struct qr_chart_ref {
 /* Hard limits of a chart (Excel's series limit; points per series). */
 #define QR_CHART_MAX_SERIES 255
 #define QR_CHART_MAX_POINTS 4000
+/* Values within +-1e300: 255 stacked series and their axis ticks stay finite. */
+#define QR_CHART_MAX_VALUE 1e300
+/* Charts in one spec (document blocks, slides, sheets). */
+#define QR_CHART_MAX_CHARTS 1000
+/* Work units (core/budget.h) a chart point costs: it is laid out and drawn. */
+#define QR_WORK_CHART_POINT 100
 
 /** "B2" (absolute: "$B$2") for a 0-based row and column. buf: 16 bytes. */
 void qr_chart_a1(uint32_t row, uint32_t col, int absolute, char *buf);
@@ -314,8 +320,19 @@ typedef enum qr_layout {
     QR_LAYOUT_TITLE_CONTENT, /* default: title + bullets */
     QR_LAYOUT_TITLE,         /* title + subtitle */
     QR_LAYOUT_SECTION,       /* section header */
-    QR_LAYOUT_BLANK
+    QR_LAYOUT_BLANK,
+    QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
+    QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
+    QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_COUNT
 } qr_layout;
+
+/* One big number of a stats slide. */
+typedef struct qr_stat {
+    qr_text value;   /* "42%", at ".../stats/N/value" */
+    qr_text label;   /* n == 0 when none */
+    qr_text caption; /* n == 0 when none */
+} qr_stat;
 
 typedef struct qr_slide {
     qr_layout layout;
@@ -331,7 +348,19 @@ typedef struct qr_slide {
     const qr_image *image; /* NULL when none */
     const qr_chart *chart; /* NULL when none */
     const char *path;      /* "/slides/4" */
+    int has_quote;         /* quote layout: the quote and its attribution (plain) */
+    qr_text quote;
+    int has_attribution;
+    qr_text attribution;
+    const qr_stat *stats; /* stats layout: 2 to 4 */
+    size_t n_stats;
+    int footer_mode; /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
+    qr_text footer;  /* QR_FOOTER_OWN: the slide's "footer" */
 } qr_slide;
+
+/* A slide's "footer": absent (the deck's furniture), a string (its own
+ * footer text, with the deck's date and number) or false (no furniture). */
+enum { QR_FOOTER_DECK, QR_FOOTER_OWN, QR_FOOTER_NONE };
 
 /* ---- spreadsheet ------------------------------------------------------------ */
 
@@ -511,6 +540,9 @@ typedef struct qr_doc {
     const qr_slide *slides;
     size_t n_slides;
     int wide; /* 1 = 16:9 (default), 0 = 4:3 */
+    /* slide furniture along the bottom: date (left), footer (centre), number (right) */
+    int has_footer, has_date, slide_numbers;
+    qr_text footer, date; /* plain, literal */
 
     /* spreadsheet */
     const qr_sheet *sheets;

@@ -431,8 +431,22 @@ static void resolved_into(qr_store *s, const char *id, qr_store_result *res)
     if (id && strlen(id) < sizeof res->artifact_id) strcpy(res->artifact_id, id);
 }
 
+/* w's expected version against the head a write begins from (meta_into
+ * has put it in res->head). */
+static qr_status head_ok(const qr_folder_meta *m, const qr_store_write *w, qr_store_result *res)
+{
+    if (!w || w->if_version <= 0 || m->head == w->if_version) return QR_OK;
+    return qr_store_head_conflict(&res->errors, m->id, m->head, w->if_version);
+}
+
 qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const char *append,
                         const char *ops, qr_store_result *res)
+{
+    return qr_store_edit_with(s, id, patch, append, ops, NULL, res);
+}
+
+qr_status qr_store_edit_with(qr_store *s, const char *id, const char *patch, const char *append,
+                             const char *ops, const qr_store_write *w, qr_store_result *res)
 {
     /* begin_head finds the stored spelling of id itself (a round trip less
      * on PostgreSQL); meta_into puts it in the result */
@@ -459,7 +473,8 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
         meta_into(res, m);
         qr_buf head = {0}, canon = {0};
         int conflict = 0;
-        st = s->b->ops->txn_spec(t, &head, &res->errors);
+        st = head_ok(m, w, res);
+        if (st == QR_OK) st = s->b->ops->txn_spec(t, &head, &res->errors);
         if (st == QR_OK)
             st = qr_edit_apply_canonical(head.data, head.len, &e, &canon, &res->errors);
         if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &head, &conflict, res);
@@ -478,6 +493,12 @@ qr_status qr_store_edit(qr_store *s, const char *id, const char *patch, const ch
 qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t len,
                            qr_store_result *res)
 {
+    return qr_store_rewrite_with(s, id, spec, len, NULL, res);
+}
+
+qr_status qr_store_rewrite_with(qr_store *s, const char *id, const char *spec, size_t len,
+                                const qr_store_write *w, qr_store_result *res)
+{
     result_init(res, id); /* the stored spelling: from begin_head, as in edit */
     if (!spec) spec = "", len = 0;
     qr_buf canon = {0};
@@ -492,7 +513,9 @@ qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t
         int conflict = 0;
         st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
-        st = append_spec(s, t, "rewrite", &canon, NULL, &conflict, res);
+        meta_into(res, s->b->ops->txn_meta(t));
+        st = head_ok(s->b->ops->txn_meta(t), w, res);
+        if (st == QR_OK) st = append_spec(s, t, "rewrite", &canon, NULL, &conflict, res);
         s->b->ops->end(t);
         if (st != QR_OK || !conflict) break;
         if (retry_reset(res, id, attempt)) {
@@ -504,8 +527,8 @@ qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t
     return finish(res, st);
 }
 
-static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
-                              qr_store_result *res)
+static qr_status restore_once(qr_store *s, const char *id, int n, const qr_store_write *w,
+                              int *conflict, qr_store_result *res)
 {
     const qr_sb_ops *ops = s->b->ops;
     qr_sb_txn *t;
@@ -515,7 +538,8 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
     meta_into(res, m);
     qr_buf old = {0}, head = {0};
     qr_vrec orec = {0}, rec;
-    st = ops->version(s->b, m->id, n, &orec, &res->errors);
+    st = head_ok(m, w, res);
+    if (st == QR_OK) st = ops->version(s->b, m->id, n, &orec, &res->errors);
     if (st == QR_OK) st = ops->spec(s->b, m->id, n, &old, &res->errors);
     if (st == QR_OK) st = ops->txn_spec(t, &head, &res->errors);
     if (st == QR_OK && head.len == old.len && memcmp(head.data, old.data, old.len) == 0) {
@@ -551,6 +575,12 @@ static qr_status restore_once(qr_store *s, const char *id, int n, int *conflict,
 
 qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res)
 {
+    return qr_store_restore_with(s, id, n, NULL, res);
+}
+
+qr_status qr_store_restore_with(qr_store *s, const char *id, int n, const qr_store_write *w,
+                                qr_store_result *res)
+{
     result_init(res, id); /* the stored spelling: from begin_head, as in edit */
     if (n < 1) {
         resolved_into(s, id, res);
@@ -561,7 +591,7 @@ qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *
     qr_status st = QR_OK;
     for (int attempt = 0;; attempt++) {
         int conflict = 0;
-        st = restore_once(s, id, n, &conflict, res);
+        st = restore_once(s, id, n, w, &conflict, res);
         if (st != QR_OK || !conflict) break;
         if (retry_reset(res, id, attempt)) {
             st = QR_E_CONFLICT;
@@ -649,11 +679,18 @@ qr_status qr_store_log_limit(qr_store *s, const char *id, int limit, qr_store_re
 
 qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res)
 {
+    return qr_store_delete_with(s, id, NULL, res);
+}
+
+qr_status qr_store_delete_with(qr_store *s, const char *id, const qr_store_write *w,
+                               qr_store_result *res)
+{
     char rid[65];
     id = resolve_id(s, id, rid);
     result_init(res, id);
     qr_status st = read_meta(s, id, res);
-    if (st == QR_OK) st = s->b->ops->remove(s->b, id, &res->errors);
+    if (st == QR_OK)
+        st = s->b->ops->remove(s->b, id, w && w->if_version > 0 ? w->if_version : 0, &res->errors);
     return finish(res, st);
 }
 

@@ -184,9 +184,9 @@ void qr_sort_items(qr_sb_item *v, size_t n)
     qsort(v, n, sizeof *v, item_cmp);
 }
 
-static qr_status f_remove(qr_sb *b, const char *id, qr_errlist *errs)
+static qr_status f_remove(qr_sb *b, const char *id, int if_version, qr_errlist *errs)
 {
-    return qr_folder_delete(F(b), id, errs);
+    return qr_folder_delete_if(F(b), id, if_version, errs);
 }
 
 static void f_resolve(qr_sb *b, const char *id, char out[65])

@@ -1599,6 +1599,11 @@ static void drop_blob_if_unused(qr_folder *f, const char *sha)
 
 qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
 {
+    return qr_folder_delete_if(f, id, 0, errs);
+}
+
+qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_errlist *errs)
+{
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
     int lk = qr_store_lock(dir, ".lock");
@@ -1608,6 +1613,10 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
     }
     qr_folder_meta m;
     qr_status st = load_meta_at(dir, id, &m, errs);
+    if (st == QR_OK && if_version && m.head != if_version) {
+        st = qr_store_head_conflict(errs, id, m.head, if_version);
+        qr_folder_meta_free(&m);
+    }
     if (st != QR_OK) {
         qr_store_unlock(lk);
         close(dir);

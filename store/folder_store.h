@@ -138,6 +138,9 @@ void qr_folder_meta_first(qr_folder_meta *m, const char *id, const char *kind, c
                           const char *owner, const qr_vrec *rec);
 /** A quota error with the one hint every quota gives (QR_E_QUOTA). */
 qr_status qr_store_quota_error(qr_errlist *errs, const char *msg);
+/** The QR_E_CONFLICT of a write that expected version want while the head
+ *  is head (the message names both). */
+qr_status qr_store_head_conflict(qr_errlist *errs, const char *id, int head, int want);
 
 /** Create an artifact with version 1. id must be valid and new (QR_E_USAGE
  *  if it exists). Checks the owner's quotas (QR_E_QUOTA). *rec gets the
@@ -180,6 +183,9 @@ qr_status qr_folder_list_all(qr_folder *f, qr_folder_meta **all, size_t *n, qr_e
  *  the store uses are removed (blobs under an exclusive lock on blobs/.gc,
  *  which writers hold shared from writing a blob to committing). */
 qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs);
+/** qr_folder_delete, refused (QR_E_CONFLICT) under the artifact's lock
+ *  unless its head is if_version (0: any). */
+qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_errlist *errs);
 
 /* fsck: problems are damage (exit 3), stray are leftovers of killed writers. */
 typedef struct qr_folder_fsck {

@@ -68,8 +68,9 @@ typedef struct qr_sb_ops {
                       size_t limit, qr_sb_item **items, size_t *n, char next[QR_SB_CURSOR],
                       qr_errlist *errs);
     /* Delete an artifact and its versions; free the owner's quota; remove
-     * the blobs no version uses any more. */
-    qr_status (*remove)(qr_sb *b, const char *id, qr_errlist *errs);
+     * the blobs no version uses any more. if_version > 0: refuse
+     * (QR_E_CONFLICT, under the artifact's lock) unless it is the head. */
+    qr_status (*remove)(qr_sb *b, const char *id, int if_version, qr_errlist *errs);
     /* The stored spelling of id (ids compare case-insensitively) into out;
      * id itself when there is no such artifact or the store is unreachable
      * (the call that follows reports it). */

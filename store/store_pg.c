@@ -20,6 +20,7 @@
  * store serves many threads. Error messages never carry the URI or its
  * password. */
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,16 +31,26 @@
 #include "sha256.h"
 
 #define SCHEMA_VERSION 1
+/* Connections per store handle, open at once (idle in the pool or in use):
+ * a call that finds all of them in use waits for one. */
 #define POOL 16
+/* Defaults a URI may override: connect_timeout=N (seconds) in the URI, and
+ * statement_timeout through options=-c statement_timeout=MS. */
+#define CONNECT_TIMEOUT "10"
+#define STATEMENT_TIMEOUT "60s"
 
 typedef struct pgb {
     qr_sb base;
-    char *uri;
+    char *uri;    /* what libpq gets: the URI and the defaults it does not set */
+    char *given;  /* the URI as given, for messages */
     char *secret; /* the URI's password, to scrub from messages; NULL if none */
     qr_folder_opts o;
+    int set_timeout; /* the URI leaves statement_timeout to us */
     pthread_mutex_t mu;
+    pthread_cond_t freed; /* a connection was closed or went back to the pool */
     PGconn *idle[POOL];
     int n_idle;
+    int n_open; /* idle + in use, at most POOL */
 } pgb;
 
 struct qr_sb_txn {
@@ -131,11 +142,28 @@ static PGconn *connect_new(pgb *b, qr_errlist *errs)
         return NULL;
     }
     PQsetNoticeProcessor(c, quiet, NULL);
-    PGresult *r =
-        PQexec(c, b->o.no_sync ? "SET synchronous_commit = off; SET client_min_messages = warning"
-                               : "SET client_min_messages = warning");
-    PQclear(r);
+    char set[200];
+    snprintf(set, sizeof set, "SET client_min_messages = warning%s%s",
+             b->o.no_sync ? "; SET synchronous_commit = off" : "",
+             b->set_timeout ? "; SET statement_timeout = '" STATEMENT_TIMEOUT "'" : "");
+    PQclear(PQexec(c, set));
     return c;
+}
+
+/* Whether a pooled connection is still alive, without a round trip: an
+ * idle connection has nothing to read, so a readable socket means the
+ * server sent its goodbye (a restart or a terminated backend) or closed
+ * it; libpq then reads that and marks the connection bad. */
+static int alive(PGconn *c)
+{
+    if (PQstatus(c) != CONNECTION_OK) return 0;
+    struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
+    if (p.fd < 0) return 0;
+    if (poll(&p, 1, 0) > 0) {
+        if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) return 0;
+        if (!PQconsumeInput(c)) return 0;
+    }
+    return PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) == PQTRANS_IDLE;
 }
 
 static int db_get(db *d, pgb *b, qr_errlist *errs)
@@ -143,14 +171,33 @@ static int db_get(db *d, pgb *b, qr_errlist *errs)
     memset(d, 0, sizeof *d);
     d->b = b;
     d->errs = errs;
+    /* an idle connection that died (a server restart) is replaced before
+     * use, so the restart costs no caller an error once the server is back */
     pthread_mutex_lock(&b->mu);
-    if (b->n_idle) d->c = b->idle[--b->n_idle];
-    pthread_mutex_unlock(&b->mu);
-    if (d->c && PQstatus(d->c) != CONNECTION_OK) {
-        PQfinish(d->c);
-        d->c = NULL;
+    for (;;) {
+        while (b->n_idle && !d->c) {
+            PGconn *c = b->idle[--b->n_idle];
+            if (alive(c)) {
+                d->c = c;
+            } else {
+                PQfinish(c);
+                b->n_open--;
+            }
+        }
+        if (d->c || b->n_open < POOL) break;
+        pthread_cond_wait(&b->freed, &b->mu); /* every connection is in use */
     }
-    if (!d->c) d->c = connect_new(b, errs);
+    if (!d->c) b->n_open++; /* the slot of the connection made below */
+    pthread_mutex_unlock(&b->mu);
+    if (!d->c) {
+        d->c = connect_new(b, errs);
+        if (!d->c) {
+            pthread_mutex_lock(&b->mu);
+            b->n_open--;
+            pthread_cond_signal(&b->freed);
+            pthread_mutex_unlock(&b->mu);
+        }
+    }
     if (!d->c) d->st = QR_E_UNAVAILABLE;
     return d->c ? 0 : -1;
 }
@@ -169,7 +216,10 @@ static void db_put(db *d)
     if (keep && b->n_idle < POOL) {
         b->idle[b->n_idle++] = d->c;
         d->c = NULL;
+    } else {
+        b->n_open--;
     }
+    pthread_cond_signal(&b->freed);
     pthread_mutex_unlock(&b->mu);
     PQfinish(d->c);
     d->c = NULL;
@@ -179,9 +229,16 @@ static void db_put(db *d)
 static void db_err(db *d, const char *what, const PGresult *r)
 {
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    if (gone(d->c, r))
+    if (gone(d->c, r)) {
         db_fail(d, QR_E_UNAVAILABLE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-    else if (state && !strcmp(state, "23505")) {
+    } else if (state && !strcmp(state, "57014")) { /* statement_timeout */
+        if (d->st == QR_OK)
+            d->st = qr_errlist_addf(
+                d->errs, QR_E_UNAVAILABLE, "",
+                "nothing was written; retry later, or raise it in the URI "
+                "(options=-c%20statement_timeout%3DMS)",
+                "the PostgreSQL database did not finish %s within statement_timeout", what);
+    } else if (state && !strcmp(state, "23505")) {
         if (d->st == QR_OK) d->st = QR_E_CONFLICT; /* unique violation: the caller words it */
     } else
         db_fail(d, QR_E_STORE, what, r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
@@ -394,7 +451,9 @@ static void pg_close(qr_sb *sb)
     for (int i = 0; i < b->n_idle; i++)
         PQfinish(b->idle[i]);
     pthread_mutex_destroy(&b->mu);
+    pthread_cond_destroy(&b->freed);
     free(b->uri);
+    free(b->given);
     free(b->secret);
     free(b);
 }
@@ -408,12 +467,14 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
     if (!b) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
     b->base.ops = &pg_ops;
     b->uri = strdup(uri);
+    b->given = strdup(uri);
     b->secret = uri_secret(uri);
     if (o)
         b->o = *o;
     else
         qr_folder_opts_default(&b->o);
     pthread_mutex_init(&b->mu, NULL);
+    pthread_cond_init(&b->freed, NULL);
     char *perr = NULL;
     PQconninfoOption *parsed = b->uri ? PQconninfoParse(b->uri, &perr) : NULL;
     if (b->uri && !parsed) { /* a URI libpq cannot read: the caller's mistake, not an outage */
@@ -425,9 +486,26 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
                                "write it as postgresql://user:password@host:port/database?options",
                                "not a PostgreSQL URI: %s", msg);
     }
+    /* the defaults the URI does not set itself */
+    int has_ct = 0;
+    b->set_timeout = 1;
+    for (PQconninfoOption *op = parsed; op && op->keyword; op++) {
+        if (!strcmp(op->keyword, "connect_timeout") && op->val && *op->val) has_ct = 1;
+        if (!strcmp(op->keyword, "options") && op->val && strstr(op->val, "statement_timeout"))
+            b->set_timeout = 0;
+    }
     PQconninfoFree(parsed);
+    if (!has_ct && b->uri) {
+        size_t n = strlen(b->uri) + 40;
+        char *u = malloc(n);
+        if (u)
+            snprintf(u, n, "%s%sconnect_timeout=" CONNECT_TIMEOUT, b->uri,
+                     strchr(b->uri, '?') ? "&" : "?");
+        free(b->uri);
+        b->uri = u;
+    }
     db d;
-    if (!b->uri || db_get(&d, b, errs) != 0) {
+    if (!b->uri || !b->given || db_get(&d, b, errs) != 0) {
         pg_close(&b->base);
         return errs->count ? errs->items[errs->count - 1].code : QR_E_NOMEM;
     }
@@ -494,7 +572,7 @@ static int meta_from(PGresult *r, int row, qr_folder_meta *m)
 static qr_status not_found(const pgb *b, qr_errlist *errs, const char *id)
 {
     char where[600];
-    clean_msg(b, b->uri, where, sizeof where); /* the URI, its password scrubbed */
+    clean_msg(b, b->given, where, sizeof where); /* the URI, its password scrubbed */
     return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
                            "no artifact \"%s\" in the PostgreSQL database %s", id, where);
 }
@@ -1129,17 +1207,19 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
     return d.st;
 }
 
-static qr_status pg_remove(qr_sb *sb, const char *id, qr_errlist *errs)
+static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
     if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     db_cmd(&d, "deleting the artifact", "BEGIN", 0, NULL);
     PGresult *r = db_q(&d, "deleting the artifact",
-                       "SELECT owner FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
+                       "SELECT owner, head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
                        (const char *[]){id}, -1, 0);
     char *owner = NULL;
     if (r && PQntuples(r) == 0) d.st = not_found(d.b, errs, id);
+    if (r && PQntuples(r) > 0 && if_version && atoi(PQgetvalue(r, 0, 1)) != if_version)
+        d.st = qr_store_head_conflict(errs, id, atoi(PQgetvalue(r, 0, 1)), if_version);
     if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
     PQclear(r);
     if (d.st == QR_OK && !owner) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);

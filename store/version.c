@@ -11,6 +11,13 @@
 
 #include "sha256.h"
 
+qr_status qr_store_head_conflict(qr_errlist *errs, const char *id, int head, int want)
+{
+    return qr_errlist_addf(errs, QR_E_CONFLICT, "",
+                           "qr_store_show() gives the head: prepare the change against it",
+                           "artifact \"%s\" is at version %d, not %d", id, head, want);
+}
+
 qr_status qr_store_quota_error(qr_errlist *errs, const char *msg)
 {
     return qr_errlist_add(errs, QR_E_QUOTA, "", msg,

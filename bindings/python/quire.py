@@ -70,6 +70,7 @@ class QuireError(Exception):
         self.errors = errors or []
         self.exit_code = exit_code
         self.retryable = self.error_code == "unavailable"
+        self.head = None  # a store write's failure: the artifact's head version, when known
 
 
 class InvalidError(QuireError):
@@ -148,10 +149,14 @@ class _LayoutList(ctypes.Structure):
                 ("cap", ctypes.c_size_t), ("oom", ctypes.c_int)]
 
 
+class _RenderStats(ctypes.Structure):
+    _fields_ = [("threads", ctypes.c_int), ("faces_pinned", ctypes.c_int), ("faces_pinned_late", ctypes.c_int)]
+
+
 class _Result(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
                 ("pages", ctypes.c_int), ("errors", _ErrList), ("warnings", _ErrList), ("kind", ctypes.c_int),
-                ("layout", _LayoutList)]
+                ("stats", _RenderStats), ("layout", _LayoutList)]
 
 
 class _RenderOpts(ctypes.Structure):
@@ -159,6 +164,7 @@ class _RenderOpts(ctypes.Structure):
                 ("max_input", ctypes.c_size_t), ("max_output", ctypes.c_size_t),
                 ("strict", ctypes.c_int), ("png_contact", ctypes.c_int),
                 ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int),
+                ("threads", ctypes.c_int), ("xlsx_stream", ctypes.c_int),
                 ("max_work", ctypes.c_size_t),
                 ("strict_layout", ctypes.c_uint)]
 
@@ -174,7 +180,7 @@ class _StoreOpts(ctypes.Structure):
     _fields_ = [("max_artifacts", ctypes.c_ulonglong), ("max_total_bytes", ctypes.c_ulonglong),
                 ("max_version_bytes", ctypes.c_ulonglong), ("now", _CLOCK),
                 ("now_arg", ctypes.c_void_p), ("no_sync", ctypes.c_int),
-                ("max_output", ctypes.c_size_t)]
+                ("max_output", ctypes.c_size_t), ("max_seconds", ctypes.c_uint)]
 
 
 class _Version(ctypes.Structure):
@@ -204,6 +210,19 @@ class _StoreResult(ctypes.Structure):
                 ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
                 ("log", ctypes.POINTER(_Version)), ("log_count", ctypes.c_size_t),
                 ("errors", _ErrList), ("warnings", _ErrList)]
+
+
+class _StoreWrite(ctypes.Structure):
+    _fields_ = [("if_version", ctypes.c_int)]
+
+
+def _cond(if_version):
+    w = _StoreWrite()
+    if if_version is not None:
+        if isinstance(if_version, bool) or not isinstance(if_version, int) or if_version < 1:
+            raise _usage("if_version must be a version number from 1")
+        w.if_version = if_version
+    return ctypes.byref(w)
 
 
 class _Diff(ctypes.Structure):
@@ -281,6 +300,12 @@ def _L():
         "qr_store_abi": (c.c_int, []),
         "qr_store_log_limit": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreResult)]),
         "qr_store_delete": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreResult)]),
+        "qr_store_edit_with": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
+                                         P(_StoreWrite), P(_StoreResult)]),
+        "qr_store_rewrite_with": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_StoreWrite),
+                                            P(_StoreResult)]),
+        "qr_store_restore_with": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreWrite), P(_StoreResult)]),
+        "qr_store_delete_with": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreWrite), P(_StoreResult)]),
         "qr_store_list": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_List)]),
         "qr_store_list_free": (None, [P(_List)]),
         "qr_spec_edit": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, c.c_char_p, c.c_char_p, c.c_char_p,
@@ -340,12 +365,11 @@ def _strict_bits(kinds):
         elif name in LAYOUT_KINDS:
             bits |= 1 << LAYOUT_KINDS.index(name)
         else:
-            raise QuireError("unknown layout report kind %r: use %s" % (name, ", ".join(LAYOUT_KINDS)),
-                             status="usage error", code=5, exit_code=2)
+            raise _usage("unknown layout report kind %r: use %s" % (name, ", ".join(LAYOUT_KINDS)))
     return bits
 
 
-def _raise(status, errlist):
+def _raise(status, errlist, head=0):
     lib = _L()
     errors = _errors(errlist)
     name = _s(lib.qr_status_str(status))
@@ -356,7 +380,9 @@ def _raise(status, errlist):
     else:
         msg = "%s (%d errors)" % (name, len(errors))
     cls = _BY_CODE.get(_s(lib.qr_status_code(status)), QuireError)
-    raise cls(msg, status=name, code=status, errors=errors, exit_code=lib.qr_status_exit(status))
+    e = cls(msg, status=name, code=status, errors=errors, exit_code=lib.qr_status_exit(status))
+    e.head = head or None
+    raise e
 
 
 def _json_bytes(value, what):
@@ -601,7 +627,8 @@ class Store:
     def _payload(res):
         return {"status": "ok", "artifact_id": _s(res.artifact_id), "version": res.version.version,
                 "filename": _s(res.version.filename), "mime_type": _s(res.version.mime_type),
-                "size": res.version.size, "pages": res.version.pages, "kind": _s(res.kind),
+                "size": res.version.size, "pages": res.version.pages, "head": res.head,
+                "kind": _s(res.kind),
                 "title": _s(res.title),
                 "owner": _s(res.owner), "action": _s(res.version.action),
                 "unchanged": bool(res.unchanged), "sha256": _s(res.version.sha256),
@@ -611,7 +638,7 @@ class Store:
         lib, st, res = self._call(fn, *args)
         try:
             if st != 0:
-                _raise(st, res.errors)
+                _raise(st, res.errors, res.head)
             return self._payload(res)
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
@@ -623,21 +650,24 @@ class Store:
         enc = lambda s: s.encode("utf-8") if s is not None else None
         return self._write(_L().qr_store_create, _kind(kind), text, len(text), enc(title), enc(id), enc(owner))
 
-    def edit(self, id, patch=None, append=None, ops=None):
+    def edit(self, id, patch=None, append=None, ops=None, if_version=None):
         """Merge-patch (RFC 7386), append ({key: [items]}) and JSON Patch
         ops (RFC 6902), in that order, on the head; then validate and render
-        the whole spec. "unchanged" is True when the result equals the head."""
-        return self._write(_L().qr_store_edit, id.encode("utf-8"), _json_bytes(patch, "patch"),
-                           _json_bytes(append, "append"), _json_bytes(ops, "ops"))
+        the whole spec. "unchanged" is True when the result equals the head.
+        if_version: write only when the head is that version, else raise
+        ConflictError (its .head says which version is the head)."""
+        return self._write(_L().qr_store_edit_with, id.encode("utf-8"), _json_bytes(patch, "patch"),
+                           _json_bytes(append, "append"), _json_bytes(ops, "ops"), _cond(if_version))
 
-    def rewrite(self, id, spec):
-        """Replace the spec (same kind)."""
+    def rewrite(self, id, spec, if_version=None):
+        """Replace the spec (same kind); if_version as for edit."""
         text = _json_bytes(spec, "spec")
-        return self._write(_L().qr_store_rewrite, id.encode("utf-8"), text, len(text))
+        return self._write(_L().qr_store_rewrite_with, id.encode("utf-8"), text, len(text),
+                           _cond(if_version))
 
-    def restore(self, id, version):
-        """Append a copy of an earlier version."""
-        return self._write(_L().qr_store_restore, id.encode("utf-8"), int(version))
+    def restore(self, id, version, if_version=None):
+        """Append a copy of an earlier version; if_version as for edit."""
+        return self._write(_L().qr_store_restore_with, id.encode("utf-8"), int(version), _cond(if_version))
 
     def show_text(self, id, version=None):
         """The canonical JSON text of a version (default: the head)."""
@@ -646,6 +676,19 @@ class Store:
             if st != 0:
                 _raise(st, res.errors)
             return ctypes.string_at(res.spec, res.spec_len).decode("utf-8")
+        finally:
+            lib.qr_store_result_free(ctypes.byref(res))
+
+    def get(self, id, version=None):
+        """A version's payload (as create returns it, with "head", the
+        artifact's head version, to pass as if_version) and its "spec"."""
+        lib, st, res = self._call(_L().qr_store_show, id.encode("utf-8"), int(version or 0))
+        try:
+            if st != 0:
+                _raise(st, res.errors)
+            d = self._payload(res)
+            d["spec"] = json.loads(ctypes.string_at(res.spec, res.spec_len).decode("utf-8"))
+            return d
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
@@ -701,13 +744,14 @@ class Store:
         finally:
             lib.qr_store_fsck_free(ctypes.byref(f))
 
-    def delete(self, id):
+    def delete(self, id, if_version=None):
         """Delete an artifact and all its versions (the owner's quota is
-        freed). Returns {"status", "artifact_id", "deleted", "owner", "versions"}."""
-        lib, st, res = self._call(_L().qr_store_delete, id.encode("utf-8"))
+        freed); if_version as for edit. Returns {"status", "artifact_id",
+        "deleted", "owner", "versions"}."""
+        lib, st, res = self._call(_L().qr_store_delete_with, id.encode("utf-8"), _cond(if_version))
         try:
             if st != 0:
-                _raise(st, res.errors)
+                _raise(st, res.errors, res.head)
             return {"status": "ok", "artifact_id": _s(res.artifact_id), "deleted": True,
                     "kind": _s(res.kind), "owner": _s(res.owner), "versions": res.head}
         finally:
@@ -736,7 +780,8 @@ class Store:
 
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("to", ctypes.c_int), ("chunks", ctypes.c_size_t), ("max_input", ctypes.c_size_t),
-                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double)]
+                ("max_unzipped", ctypes.c_size_t), ("max_ratio", ctypes.c_double),
+                ("max_output", ctypes.c_size_t), ("max_seconds", ctypes.c_uint)]
 
 
 _READ_TO = {"spec": 0, "json": 1, "markdown": 2, "text": 3}

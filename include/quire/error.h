@@ -108,10 +108,6 @@ QR_EXPORT void qr_errlist_move(qr_errlist *dst, qr_errlist *src);
 /** Free every item and the array; the list is left empty and reusable. */
 QR_EXPORT void qr_errlist_clear(qr_errlist *l);
 
-/** Every failure inside the library goes through here, so one breakpoint
- *  catches the first one (cairo's _cairo_error). Returns s. */
-qr_status qr_fail(qr_status s);
-
 #ifdef __cplusplus
 }
 #endif

@@ -32,8 +32,8 @@ extern "C" {
 
 #define QUIRE_VERSION "0.1.0"
 
-/* The spec kinds of DESIGN.md (the compiler's too: spec/tree.h includes this
- * header). document, pdf and html share one vocabulary. */
+/* The spec kinds (the compiler uses this enum too).
+ * document, pdf and html share one vocabulary. */
 typedef enum qr_kind {
     QR_KIND_DOCUMENT,     /* .docx */
     QR_KIND_SPREADSHEET,  /* .xlsx */
@@ -43,7 +43,7 @@ typedef enum qr_kind {
     QR_KIND_COUNT
 } qr_kind;
 
-/* The output formats (the backends' too: spec/backend.h). */
+/* The output formats (the backends use this enum too). */
 typedef enum qr_format {
     QR_FORMAT_DOCX,
     QR_FORMAT_XLSX,
@@ -220,12 +220,16 @@ typedef enum qr_read_to {
 
 typedef struct qr_read_opts {
     qr_read_to to;
-    size_t chunks;       /* > 0: {"chunks":[{"headings","text","chars"}]} of at most this many
-                          * characters, never splitting a sentence or a table row (markdown
-                          * text for QR_READ_SPEC/MARKDOWN/JSON, plain for QR_READ_TEXT) */
-    size_t max_input;    /* bytes of the file; 0: default 64 MiB */
-    size_t max_unzipped; /* uncompressed bytes of a package; 0: default 1 GiB; SIZE_MAX: none */
-    double max_ratio;    /* uncompressed/compressed bytes of one part; 0: default 500; < 0 none */
+    size_t chunks;        /* > 0: {"chunks":[{"headings","text","chars"}]} of at most this many
+                           * characters, never splitting a sentence or a table row (markdown
+                           * text for QR_READ_SPEC/MARKDOWN/JSON, plain for QR_READ_TEXT) */
+    size_t max_input;     /* bytes of the file; 0: default 64 MiB */
+    size_t max_unzipped;  /* uncompressed bytes of a package; 0: default 1 GiB; SIZE_MAX: none */
+    double max_ratio;     /* uncompressed/compressed bytes of one part; 0: default 500; < 0 none */
+    size_t max_output;    /* bytes of what is read (the spec, and the output written from it);
+                           * 0: default 64 MiB; SIZE_MAX: none. Past it: QR_E_LIMIT */
+    unsigned max_seconds; /* a PDF is read in a child process with this wall-clock budget
+                           * (and 1 GiB of memory); 0: default 20 s. Past it: QR_E_LIMIT */
 } qr_read_opts;
 
 /** Read a file's bytes. kind (may be NULL) gets the spec's kind. Always

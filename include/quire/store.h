@@ -1,6 +1,6 @@
 /* quire/store.h: the versioned spec store of libquire (included by quire/quire.h).
  *
- * A store is a folder (DESIGN.md "Store") or a PostgreSQL database, named
+ * A store is a folder (README "The store") or a PostgreSQL database, named
  * by its location: a folder path, or a connection URI "postgresql://..." /
  * "postgres://..." (anything libpq accepts in URI form). Both keep the same
  * artifacts with the same semantics; the database gets its tables (schema
@@ -32,6 +32,11 @@
  * store); QR_E_UNAVAILABLE (the database cannot be reached or the
  * connection broke: retryable); QR_E_QUOTA (an owner quota; the messages
  * are DocsGPT's). qr_status_code() gives the stable code of each.
+ *
+ * A PostgreSQL store keeps at most 16 connections per qr_store (a call
+ * waits when all are in use), replaces an idle connection that died before
+ * using it, and applies connect_timeout=10 and statement_timeout=60s unless
+ * the URI sets them (connect_timeout=N; options=-c statement_timeout=MS).
  *
  * Thread-safe: one qr_store may be used from many threads and processes at
  * once; writes to one artifact are serialised by a lock in the store, and
@@ -134,6 +139,14 @@ QR_EXPORT qr_status qr_store_import(qr_store *s, qr_kind kind, const char *spec,
                                     const void *file, size_t size, const char *title,
                                     const char *id, const char *owner, qr_store_result *res);
 
+/* Conditions of one write (the *_with functions; NULL: none). */
+typedef struct qr_store_write {
+    /* > 0: write only when the head is this version, else QR_E_CONFLICT
+     * naming the head (res->head has it); checked under the artifact's
+     * lock, so two writers that read the same head cannot both win. */
+    int if_version;
+} qr_store_write;
+
 /** Edit the head: patch (RFC 7386 merge patch object), append ({key:
  *  [items]}), ops (RFC 6902 array), each JSON text or NULL, at least one
  *  given; applied in that order, then the whole spec is validated and
@@ -141,12 +154,22 @@ QR_EXPORT qr_status qr_store_import(qr_store *s, qr_kind kind, const char *spec,
 QR_EXPORT qr_status qr_store_edit(qr_store *s, const char *id, const char *patch,
                                   const char *append, const char *ops, qr_store_result *res);
 
+/** qr_store_edit under the conditions w (NULL: none). */
+QR_EXPORT qr_status qr_store_edit_with(qr_store *s, const char *id, const char *patch,
+                                       const char *append, const char *ops, const qr_store_write *w,
+                                       qr_store_result *res);
+
 /** Replace the spec (same kind). */
 QR_EXPORT qr_status qr_store_rewrite(qr_store *s, const char *id, const char *spec, size_t len,
                                      qr_store_result *res);
 
+QR_EXPORT qr_status qr_store_rewrite_with(qr_store *s, const char *id, const char *spec, size_t len,
+                                          const qr_store_write *w, qr_store_result *res);
+
 /** Append a copy of version n (its spec and rendered bytes). */
 QR_EXPORT qr_status qr_store_restore(qr_store *s, const char *id, int n, qr_store_result *res);
+QR_EXPORT qr_status qr_store_restore_with(qr_store *s, const char *id, int n,
+                                          const qr_store_write *w, qr_store_result *res);
 
 /** Version n (0: the head): res->spec and res->version. */
 QR_EXPORT qr_status qr_store_show(qr_store *s, const char *id, int n, qr_store_result *res);
@@ -163,6 +186,8 @@ QR_EXPORT qr_status qr_store_log_limit(qr_store *s, const char *id, int limit,
  *  bytes and count back, and rendered files no other version uses are
  *  removed. res names what was deleted (kind, title, owner, head). */
 QR_EXPORT qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res);
+QR_EXPORT qr_status qr_store_delete_with(qr_store *s, const char *id, const qr_store_write *w,
+                                         qr_store_result *res);
 
 /* One artifact of a listing. */
 typedef struct qr_store_item {

@@ -17,6 +17,8 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from abuse import MEM_SLOW, Case  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 GiB = (1 << 30) * MEM_SLOW
 
@@ -84,4 +86,4 @@ class Formulas(Case):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

@@ -12,6 +12,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from abuse import Case, png  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 
 class Hangs(Case):
@@ -109,4 +111,4 @@ class Hangs(Case):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

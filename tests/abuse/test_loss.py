@@ -14,6 +14,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from abuse import SANITIZED, Case, collect, spawn, temp_files  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 # The texts are 1 MiB (the acceptance); under ASan, where pango's
 # every malloc unwinds the stack, 128 KiB: still laid out in 128 pieces.
@@ -153,4 +155,4 @@ class Loss(Case):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

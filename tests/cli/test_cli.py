@@ -8,6 +8,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 QUIRE = os.environ.get("QUIRE", "build/quire")
 
@@ -280,6 +282,4 @@ class CliTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    r = unittest.main(exit=False, verbosity=1).result
-    print("%d passed, %d failed" % (r.testsRun - len(r.failures) - len(r.errors), len(r.failures) + len(r.errors)))
-    sys.exit(0 if r.wasSuccessful() else 1)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=1).result))

@@ -40,6 +40,13 @@ C
 cc $(pkg-config --cflags quire) -Wall -Werror -c "$tmp/both.c" -o "$tmp/both.o"
 test -s "$tmp/both.o"
 "$tmp/use"
+# Statically against libquire.a: `pkg-config --static` lists what it needs
+# (issue 31: libpq's own private -lpgport and -lgssapi_krb5 are not shipped
+# for linking on Debian; libquire needs only -lpq).
+cc "$tmp/use.c" $(pkg-config --cflags quire) -Wl,-Bstatic $(pkg-config --libs-only-L quire) -lquire \
+    -Wl,-Bdynamic $(pkg-config --static --libs quire | sed 's/ -lquire / /') -o "$tmp/use-static"
+"$tmp/use-static"
+! ldd "$tmp/use-static" | grep -q libquire
 test -x "$tmp/prefix/bin/quire"
 "$tmp/prefix/bin/quire" --version | grep -q '^quire '
 # The installed CLI finds its PDF module (<libdir>/quire/quire-pdf.so) from its own folder.
@@ -63,4 +70,10 @@ fi
 for h in quire.h store.h error.h export.h; do test -f "$tmp/prefix/include/quire/$h"; done
 # nothing of quire lands directly in <includedir>
 test "$(ls "$tmp/prefix/include")" = quire
+# the installed headers are self-contained: no pointer to files outside the
+# install (DESIGN.md, spec/...), no internal declaration (qr_fail)
+if grep -nE 'DESIGN\.md|qr_fail|(spec|core|layout|render|store|ooxml|pdf)/[a-z_]+\.[ch]\b' \
+    "$tmp/prefix/include/quire/"*.h; then
+  echo "an installed header points inside the source tree or declares an internal name"; exit 1
+fi
 echo "1 passed, 0 failed"

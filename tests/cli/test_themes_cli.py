@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 QUIRE = os.environ.get("QUIRE", "build/quire")
 THEMES = ["plain", "report", "light", "dark"]
@@ -109,5 +111,4 @@ class ThemesCli(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    r = unittest.main(exit=False, verbosity=2).result
-    sys.exit(0 if r.wasSuccessful() else 1)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

@@ -10,6 +10,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from office import soffice_convert  # noqa: E402
+from shared import need_tool  # noqa: E402
 
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR",
@@ -137,7 +138,9 @@ def pdftotext(pdf, *args):
 
 
 def have(tool):
-    return shutil.which(tool) is not None
+    """Whether TOOL is installed; when not, the step is skipped by the one
+    skip policy (tests/lib/shared.py: a failure in CI)."""
+    return need_tool(tool) is not None
 
 
 def tmpdir():

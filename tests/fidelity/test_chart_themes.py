@@ -29,6 +29,8 @@ from xml.etree import ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fid  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 NS = {"c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
       "a": "http://schemas.openxmlformats.org/drawingml/2006/main"}
@@ -239,4 +241,4 @@ def ink_contrast(png, box):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    sys.exit(unittest_exit(unittest.main(exit=False).result))

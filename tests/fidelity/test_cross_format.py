@@ -14,6 +14,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fid  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 LABEL = re.compile(r"^\s*([\u2022\u25e6\u25aa]|\d{1,3}\.|[a-z]{1,3}\.)\s+\S", re.M)
 LO_TAGGED = 'pdf:writer_pdf_Export:{"UseTaggedPDF":{"type":"boolean","value":"true"}}'
@@ -118,5 +120,4 @@ class CrossFormat(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    r = unittest.main(exit=False, verbosity=2).result
-    sys.exit(0 if r.wasSuccessful() else 1)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

@@ -10,6 +10,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fid  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 
 class PagesResult(unittest.TestCase):
@@ -35,5 +37,4 @@ class PagesResult(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    r = unittest.main(exit=False, verbosity=2).result
-    sys.exit(0 if r.wasSuccessful() else 1)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

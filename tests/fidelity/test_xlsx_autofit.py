@@ -13,6 +13,8 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fid  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 LABELS = ["Region name", "Growth percentage", "Signed on", "Revenue (EUR)",
           "Europe, Middle East and Africa", "Asia Pacific", "Wednesday shipments",
@@ -78,5 +80,4 @@ class XlsxAutofit(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    r = unittest.main(exit=False, verbosity=2).result
-    sys.exit(0 if r.wasSuccessful() else 1)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

@@ -8,8 +8,9 @@ that applies and is built, and compare with fixtures/<case>/expected/<format>/.
 - pdf: expected/pdf/pdf.txt: page count, fonts (pdffonts, subset tags
   removed) and the text (pdftotext, whitespace folded).
 - html: expected/html/page.html, the file itself.
-- png (fixtures/theme-* and docs-* only: the look of each theme and of
-  issue 32's blocks): expected/png/page1.png,
+- png (fixtures/theme-*, docs-* and md-* only: the look of each theme, of
+  issue 32's blocks and of each Markdown construct; and PNG_CASES, the look of issue 34's
+  slide layouts): expected/png/page1.png,
   quire's own PNG of page 1 (a deck: its contact sheet) at PNG_DPI, compared
   byte for byte.
 Every output is also rendered twice (same bytes) and the OOXML files go
@@ -34,7 +35,7 @@ from xml.etree import ElementTree as ET
 QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import SHARED, SKIP, need, skipped  # noqa: E402
+from shared import SHARED, finish, missing, need  # noqa: E402
 UPDATE = os.environ.get("QUIRE_UPDATE_GOLDEN") == "1"
 FIXTURES = os.path.join(SRC, "fixtures")
 
@@ -60,6 +61,7 @@ def kind_of(spec):
 
 
 PNG_DPI = "60"
+PNG_CASES = ("deck-structural",)
 
 
 def render(spec_path, out_path, fmt, spec_kind="document"):
@@ -210,7 +212,9 @@ def main():
     tmp = tempfile.mkdtemp(prefix="quire-golden-")
     built = {f: available(f, tmp) for f in EXPECTED}
     print("backends built: " + ", ".join(f for f in built if built[f]))
-    print("backends not built (skipped): " + (", ".join(f for f in built if not built[f]) or "none"))
+    for f in built:
+        if not built[f]:
+            missing("the .%s backend is not built" % f)
     to_validate = {"ooxml": [], "pdf": []}
     cases = sorted(c for c in os.listdir(FIXTURES)
                    if c != "errors" and os.path.isfile(os.path.join(FIXTURES, c, "spec.json")))
@@ -223,7 +227,7 @@ def main():
                 spec = json.load(f)
             except ValueError:
                 spec = None
-        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith(("theme-", "docs-")) else [])
+        formats = FORMATS_BY_KIND[kind_of(spec)] + (["png"] if case.startswith(("theme-", "docs-", "md-")) or case in PNG_CASES else [])
         for fmt in formats:
             if only_formats and fmt not in only_formats:
                 continue
@@ -272,8 +276,7 @@ def main():
             passed += 1
             print("ok   pdf-check (%d files)" % len(to_validate["pdf"]))
     shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else SKIP if skipped() else 0
+    return finish(passed, failed)
 
 
 if __name__ == "__main__":

@@ -86,8 +86,7 @@ class PdfThreads(unittest.TestCase):
 
     def test_m1_concurrent_stress(self):
         count = int(os.environ.get("QUIRE_PDF_STRESS_COUNT", "30"))
-        gen = os.path.join(SHARED, "bench", "gen_specs.py")
-        self.assertTrue(os.path.exists(gen), gen)
+        gen = require(self, "bench/gen_specs.py")
         subprocess.run([sys.executable, gen, self.tmp, "M1"], check=True, stdout=subprocess.PIPE)
         m1 = os.path.join(self.tmp, "M1.json")
         first = os.path.join(self.tmp, "first.pdf")

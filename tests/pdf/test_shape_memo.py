@@ -22,6 +22,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import big_spec  # noqa: E402
 import multi_spec  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.normpath(os.path.join(HERE, "..", "..")))
 QUIRE = os.environ.get("QUIRE", os.path.join(SRC, "build", "quire"))
@@ -105,4 +107,4 @@ class ShapeMemo(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    sys.exit(unittest_exit(unittest.main(exit=False).result))

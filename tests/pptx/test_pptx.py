@@ -34,7 +34,7 @@ QUIRE = os.environ.get("QUIRE", "build/quire")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import check, done  # noqa: E402
-from shared import need  # noqa: E402
+from shared import need, need_tool  # noqa: E402
 
 NS = {
     "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
@@ -170,7 +170,9 @@ class Deck:
 
 
 LAYOUT_FILE = {"title": "slideLayout1.xml", "title_content": "slideLayout2.xml",
-               "section": "slideLayout3.xml", "blank": "slideLayout4.xml"}
+               "section": "slideLayout3.xml", "blank": "slideLayout4.xml",
+               # issue 34's layouts: text boxes on the blank layout
+               "quote": "slideLayout4.xml", "stats": "slideLayout4.xml", "closing": "slideLayout4.xml"}
 
 
 def render(spec_path, out, env_extra=None):
@@ -191,12 +193,12 @@ def readback(case, spec, deck):
         where = "%s slide %d" % (case, i + 1)
         layout = s.get("layout", "title_content")
         check(sl.layout and sl.layout.endswith(LAYOUT_FILE[layout]), "%s: layout %s -> %s" % (where, layout, sl.layout))
-        title = sl.shape("Title")
+        title = sl.shape("Title (closing)" if layout == "closing" else "Title")
         if "title" in s:
             check(title is not None, where + ": title shape")
             if title:
                 eq("\n".join(p["text"] for p in title["paras"]), s["title"], where + ": title text")
-                if layout != "blank":
+                if layout in ("title", "title_content", "section"):
                     eq(title["ph"][0], "ctrTitle" if layout == "title" else "title", where + ": title placeholder")
         else:
             check(title is None, where + ": no title shape")
@@ -353,7 +355,7 @@ def check_overflow(deck):
     scale = int(af.get("fontScale", "100000"))
     check(scale < 100000, "overflow: normAutofit fontScale %d < 100000" % scale)
     check(int(af.get("lnSpcReduction", "0")) > 0, "overflow: lnSpcReduction set")
-    eq(len(deck.slides[0].shape("Content")["paras"]), 30, "overflow: 30 paragraphs")
+    eq(len(deck.slides[0].shape("Content")["paras"]), 9, "overflow: 9 paragraphs (shrunk above the 60 % floor: no continuation)")
 
 
 def check_docsgpt(deck):
@@ -409,7 +411,38 @@ def check_empty(deck):
     eq(deck.title, "Nothing yet", "empty: title")
 
 
+def check_structural(deck, spec):
+    """The quote and stats layouts: one named text box per text, centred, the
+    stat values bold in the accent; every box inside the slide."""
+    for s, sl in zip(spec["slides"], deck.slides):
+        if s.get("layout") == "quote":
+            q = sl.shape("Quote")
+            eq(q and q["paras"][0]["text"], s["quote"], "structural: the quote's text box")
+            a = sl.shape("Attribution")
+            eq(a and a["paras"][0]["text"], s["attribution"], "structural: the attribution's text box")
+        if s.get("layout") == "stats":
+            for i, st in enumerate(s["stats"]):
+                for k in ("value", "label", "caption"):
+                    box = sl.shape("Stat %d %s" % (i + 1, k.capitalize()))
+                    eq(box and box["paras"][0]["text"], st.get(k), "structural: stat %d %s" % (i + 1, k))
+        # the furniture: none where "footer" is false, else the date, the footer and the number
+        n = deck.slides.index(sl) + 1
+        foot = sl.shape("Footer")
+        if s.get("footer") is False:
+            check(foot is None and sl.shape("Slide Number") is None, "structural: slide %d has no furniture" % n)
+        else:
+            eq(foot and foot["paras"][0]["text"], s.get("footer") or spec["footer"], "structural: slide %d footer" % n)
+            num = sl.shape("Slide Number")
+            eq(num and num["paras"][0]["text"], str(n), "structural: slide %d number" % n)
+            dt = sl.shape("Date")
+            eq(dt and dt["paras"][0]["text"], spec["date"], "structural: slide %d date" % n)
+        xml = ET.tostring(sl.root).decode()
+        if s.get("layout") == "stats":
+            check('b="1"' in xml and 'val="accent1"' in xml, "structural: stat values bold, in accent1")
+
+
 EXTRA = {
+    "deck-structural": check_structural,
     "deck-multiscript": lambda d, s: check_multiscript(d),
     "deck-injection": check_injection,
     "deck-levels": lambda d, s: check_levels(d),
@@ -443,8 +476,7 @@ def in_page(text, page):
 
 
 def office(specs, files, tmp):
-    if not shutil.which("soffice"):
-        check(False, "office-smoke: LibreOffice (soffice) is not installed")
+    if not need_tool("soffice"):
         return
     smoke = need("tools/office-smoke")
     if not smoke:

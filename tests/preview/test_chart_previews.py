@@ -35,6 +35,7 @@ SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import check, done  # noqa: E402
 from office import soffice_convert  # noqa: E402
+from shared import need_tool  # noqa: E402
 
 
 def run(args):
@@ -220,7 +221,7 @@ def slides(tmp):
                 check(ins >= 20 and outs == 0, "%s: slide %d PNG: %d series pixels inside the frame, %d outside"
                       % (case, i + 1, ins, outs))
 
-    if not check(shutil.which("soffice") is not None, "soffice is installed"):
+    if not need_tool("soffice"):
         return
     lo = os.path.join(tmp, "lo")
     soffice_convert("pdf", pptx, lo)
@@ -260,8 +261,18 @@ def sheets(tmp):
         return
     pages = bbox_pages(pdf)
     text = subprocess.run(["pdftotext", "-enc", "UTF-8", pdf, "-"], capture_output=True, text=True).stdout.split("\f")
-    col = (int(8.43 * 7 + 5 + 0.5)) * 0.75  # the default column, as sheet.c and the .xlsx size it
-    for sh in spec["sheets"]:
+    # the columns as the .xlsx declares them (layout/sheet_fit.h: the preview draws the same),
+    # 6.3 pt a character, 8.43 characters by default
+    xlsx = os.path.join(tmp, "sheet.xlsx")
+    run(["render", path, "-o", xlsx])
+    widths = []
+    with zipfile.ZipFile(xlsx) as z:
+        for k in range(len(spec["sheets"])):
+            xml = z.read("xl/worksheets/sheet%d.xml" % (k + 1)).decode()
+            ws = {int(a): float(b) for a, b in re.findall(r'<col min="(\d+)" max="\d+" width="([\d.]+)"', xml)}
+            widths.append([ws.get(i + 1, 8.43) * 6.3 for i in range(64)])
+    for si, sh in enumerate(spec["sheets"]):
+        cols = widths[si]
         mine = [i for i, t in enumerate(text) if "%s \u2014 page" % sh["name"] in t]
         if not check(mine, "sheet %s has pages" % sh["name"]):
             continue
@@ -269,10 +280,13 @@ def sheets(tmp):
             m = re.fullmatch(r"([A-Z]+)(\d+)", ch["anchor"])
             c = ord(m.group(1)) - ord("A")
             r = int(m.group(2)) - 1
-            x, y = 50.4 + c * col, 54.0 + r * 15.0
+            x, y = 50.4 + sum(cols[:c]), 54.0 + r * 15.0
             w, h = ch.get("width", 432), ch.get("height", 252)
             # on the sheet's first page: the part left of the page's last whole column
-            right = 50.4 + int((612 - 2 * 50.4) // col) * col
+            right, k = 50.4, 0
+            while right + cols[k] <= 612 - 50.4:
+                right += cols[k]
+                k += 1
             box = (x, y, min(w, right - x), h)
             cats = ch["categories"]
             if isinstance(cats, str):  # a range of this sheet's first column
@@ -281,12 +295,15 @@ def sheets(tmp):
             words = pages[mine[0]][2]
             for t in [ch["title"]] + cats[:4]:
                 runs = find_runs(words, t)
+                if t == ch["title"] and x + w > right:  # centred over the whole chart: it starts inside
+                    runs = [(b[0], b[1], b[0], b[3]) for b in runs]
                 check(any(inside(b, box) for b in runs),
                       "sheet %s: %r inside the chart's anchor box %s: %s" % (sh["name"], t, box, runs))
             if x + w > right:
                 # wider than the page: it goes on over the next page across, at its left
                 nxt = pages[mine[1]][2] if len(mine) > 1 else []
-                runs = find_runs(nxt, cats[-1])
+                # some of its text there (an axis label, the legend: which depends on the type)
+                runs = [b[:4] for b in nxt if b[1] < 700]
                 check(any(inside(b, (50.4, y, x + w - right, h)) for b in runs),
                       "sheet %s: the chart %r goes on over the next page: %s" % (sh["name"], ch["title"], runs))
 

@@ -35,7 +35,7 @@ SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import check, done  # noqa: E402
 from office import soffice_convert  # noqa: E402
-from shared import need  # noqa: E402
+from shared import need, need_tool  # noqa: E402
 
 
 def run(args):
@@ -74,6 +74,9 @@ def slide_texts(s):
     if "subtitle" in s:
         out.append(spec_text(s["subtitle"]))
     out += flatten(s.get("bullets"))
+    out += [spec_text(s[k]) for k in ("quote", "attribution") if k in s]
+    for st in s.get("stats") or []:
+        out += [spec_text(st[k]) for k in ("value", "label", "caption") if k in st]
     t = s.get("table")
     if t:
         for v in t.get("headers") or []:
@@ -179,7 +182,7 @@ def main():
 
     # LibreOffice's PDF export of quire's .pptx: where the titles sit
     lo = os.path.join(tmp, "lo")
-    if check(shutil.which("soffice") is not None, "soffice is installed"):
+    if need_tool("soffice"):
         soffice_convert("pdf", pptx, lo)
         compared = set()
         for case, (path, spec) in cases.items():
@@ -202,9 +205,37 @@ def main():
                 check(dx <= 0.05 and dy <= 0.05, "%s: slide %d title box %s vs LibreOffice %s (%.1f%%, %.1f%%)"
                       % (case, i + 1, a, b, dx * 100, dy * 100))
                 compared.add((s.get("layout", "title_content"), spec.get("size", "16:9")))
+            # the structural layouts (issue 34): every text within 2 pt, left, right and top
+            # (the bottom of a word's box is the embedded font's descent, which the two
+            # PDFs' font descriptors give differently: 6 pt apart at 60 pt)
+            for i, s in enumerate(spec["slides"]):
+                if s.get("layout") not in ("quote", "stats", "closing") or i >= len(theirs):
+                    continue
+                texts = [spec_text(s[k]) for k in ("title", "subtitle", "quote", "attribution") if k in s]
+                for st in s.get("stats") or []:
+                    texts += [spec_text(st[k]) for k in ("value", "label", "caption") if k in st]
+                # the furniture: date, footer (the slide's own or the deck's), number
+                if s.get("footer") is not False:
+                    foot = s.get("footer") or spec.get("footer")
+                    texts += [x for x in (spec.get("date"), foot) if x]
+                    if spec.get("slide_numbers"):
+                        texts.append(str(i + 1))
+                for t in texts:
+                    a, b = find_run(ours[i][2], t), find_run(theirs[i][2], t)
+                    if not check(a is not None and b is not None, "%s: slide %d %r found in both PDFs" % (case, i + 1, t)):
+                        continue
+                    d = max(abs(a[k] - b[k]) for k in range(3))
+                    check(d <= 2.0, "%s: slide %d %r at %s, LibreOffice %s: %.2f pt apart (at most 2)"
+                          % (case, i + 1, t, a, b, d))
+                compared.add((s["layout"], spec.get("size", "16:9")))
+                if spec.get("footer") and s.get("footer") is not False:
+                    compared.add(("furniture", spec.get("size", "16:9")))
         for lay in ("title", "title_content", "section", "blank"):
             for size in ("16:9", "4:3"):
                 check((lay, size) in compared, "title position compared for %s at %s" % (lay, size))
+        for lay in ("quote", "stats", "closing"):
+            check((lay, "16:9") in compared, "text boxes compared within 2 pt for %s" % lay)
+        check(("furniture", "16:9") in compared, "the footer, date and number compared within 2 pt")
 
     # the overflowing deck: inside the box, at the .pptx's fontScale
     case = "deck-overflow"
@@ -219,7 +250,9 @@ def main():
     tb = find_run(words, title)
     body_words = [wd for wd in words if wd[1] > tb[3]]
     check(len(body_words) > 100, "overflow: the body's words are on the page")
-    outside = [wd for wd in body_words if wd[0] < x - 0.5 or wd[2] > x + cx + 0.5 or wd[1] < y - 0.5 or wd[3] > y + cy + 0.5]
+    # top: 1.5 pt, the font's ascent (0.93 em, pdftotext's box) over a first line set at
+    # 80 % line spacing reaches that far past the box; the glyphs' ink stays inside
+    outside = [wd for wd in body_words if wd[0] < x - 0.5 or wd[2] > x + cx + 0.5 or wd[1] < y - 1.5 or wd[3] > y + cy + 0.5]
     check(not outside, "overflow: no word outside the body box (%g, %g, %g, %g): %s" % (x, y, cx, cy, outside[:3]))
     th = tb[3] - tb[1]
     bh = sorted(wd[3] - wd[1] for wd in body_words)[len(body_words) // 2]

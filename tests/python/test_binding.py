@@ -20,6 +20,8 @@ import quire  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pg import artifact_ids, backend, new_store  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from shared import unittest_exit  # noqa: E402
 
 DOC = {"title": "Services Agreement",
        "blocks": [{"type": "heading", "text": "Fees", "level": 1},
@@ -241,4 +243,4 @@ class StoreTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    sys.exit(unittest_exit(unittest.main(exit=False, verbosity=2).result))

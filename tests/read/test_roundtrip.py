@@ -23,6 +23,67 @@ def kind_of(spec):
     return "document"
 
 
+# What fixtures hold that the reader does not read back yet (the features of
+# issue 28's rich documents and styled workbooks): such a fixture is checked
+# for a clean, canonical read only, and listed as partial.
+UNREAD_BLOCKS = {"quote", "callout", "toc"}
+UNREAD_KEYS = {"caption", "ref", "footnote", "endnote", "style", "styles"}
+
+
+def unread(v, found):
+    if isinstance(v, dict):
+        if v.get("type") in UNREAD_BLOCKS:
+            found.add(v["type"])
+        for k, x in v.items():
+            if k in UNREAD_KEYS:
+                found.add(k)
+            unread(x, found)
+    elif isinstance(v, list):
+        for x in v:
+            unread(x, found)
+    return found
+
+
+def md_blocks(text, tmp):
+    """The blocks a Markdown text stands for (`quire read x.md`)."""
+    path = os.path.join(tmp, "expand.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    r = subprocess.run([QUIRE, "read", path], capture_output=True, text=True)
+    return json.loads(r.stdout)["blocks"] if r.returncode == 0 else []
+
+
+def expand_markdown(spec, tmp):
+    """Markdown blocks and slide bodies (issue 35) written out as the blocks,
+    bullets, table and image they compile to (spec/markdown.h's mapping)."""
+    if isinstance(spec.get("blocks"), list):
+        out = []
+        for b in spec["blocks"]:
+            if isinstance(b, dict) and b.get("type") == "markdown":
+                for g in md_blocks(b.get("text", ""), tmp):
+                    if g["type"] == "heading":
+                        g["level"] = min(6, g["level"] + b.get("heading_offset", 0))
+                    out.append(g)
+            else:
+                out.append(b)
+        spec["blocks"] = out
+    for sl in spec.get("slides", []) if isinstance(spec.get("slides"), list) else []:
+        if not isinstance(sl, dict) or "markdown" not in sl:
+            continue
+        bullets = []
+        for g in md_blocks(sl.pop("markdown"), tmp):
+            if g["type"] == "list":
+                bullets += g["items"]
+            elif g["type"] in ("paragraph", "heading"):
+                bullets.append(g["text"] if "text" in g else {"runs": g["runs"]})
+            elif g["type"] == "code":
+                bullets += [{"runs": [{"text": ln or " ", "code": True}]} for ln in g["text"].split("\n")]
+            elif g["type"] in ("table", "image"):
+                sl[g["type"]] = {k: v for k, v in g.items() if k != "type"}
+        if bullets:
+            sl["bullets"] = bullets
+
+
 def main():
     failed, checked = 0, 0
     fixtures = os.path.join(SRC, "fixtures")
@@ -35,6 +96,7 @@ def main():
             if fmt.returncode != 0:
                 continue
             spec = json.loads(fmt.stdout)
+            expand_markdown(spec, tmp)
             kind = kind_of(spec)
             out = os.path.join(tmp, case + "." + EXT[kind])
             r = subprocess.run([QUIRE, "render", path, "-o", out, "-k", kind],
@@ -54,6 +116,11 @@ def main():
             if again.stdout != rd.stdout:
                 print("FAIL %s: read's output is not canonical" % case)
                 failed += 1
+            partial = unread(spec, set())
+            if partial:
+                print("part %s (%s): read cleanly; not compared (not read back yet: %s)"
+                      % (case, kind, ", ".join(sorted(partial))))
+                continue
             drop_computed(spec, back)
             d = first_difference(normalize(spec, kind), normalize(back, kind))
             if d:

@@ -19,6 +19,8 @@ static const struct {
     {"General", 1000, "1000"},
     {"General", 0.1 + 0.2, "0.3"},
     {"General", 1e21, "1E+21"},
+    {"General", 5e-324, "5E-324"},
+    {"General", 9007199254740991.0, "9.0072E+15"},
     {"General", 1e-7, "0.0000001"},
     {"General", -5, "-5"},
     {NULL, 3.14, "3.14"},
@@ -54,6 +56,20 @@ static const struct {
     {"h:mm AM/PM", 0.75, "6:00 PM"},
     {"m/d/yy", 60, "2/29/00"},
     {"hh:mm", 0.5, "12:00"},
+    /* fractions (issue 36: "# ?/?" of 1.75 showed "02") */
+    {"# ?/?", 1.75, "1 3/4"},
+    {"# ?/?", -1.75, "-1 3/4"},
+    {"# ?/?", 0.5, " 1/2"},
+    {"# ?/?", 2, "2    "},
+    {"# ?\?/?\?", 3.14159, "3 14/99"}, /* "?\?": not a trigraph */
+    {"?/?", 1.75, "7/4"},
+    {"?/8", 1.75, "14/8"},
+    {"# ?/8", 0.26, " 2/8"},
+    {"# ?/4", 1.99, "2    "},
+    {"0 ?/?", 0.25, "0 1/4"},
+    /* a colour section's text is its text */
+    {"[Red]0.00", 1.5, "1.50"},
+    {"0;[Red]-0", -3, "-3"},
 };
 
 static void test_cases(void **state)
@@ -66,6 +82,22 @@ static void test_cases(void **state)
             fail_msg("format %s of %.17g: got \"%s\", want \"%s\"",
                      cases[i].fmt ? cases[i].fmt : "NULL", cases[i].v, buf, cases[i].want);
     }
+}
+
+static void test_colors(void **state)
+{
+    (void)state;
+    uint32_t c = 7;
+    assert_int_equal(qr_cellfmt_color("#,##0.00;[Red](#,##0.00)", -5, &c), 1);
+    assert_int_equal(c, 0xFF0000);
+    assert_int_equal(qr_cellfmt_color("#,##0.00;[Red](#,##0.00)", 5, &c), 0);
+    assert_int_equal(qr_cellfmt_color("[Blue]0;[Red]-0;[Green]0", 0, &c), 1);
+    assert_int_equal(c, 0x00FF00);
+    assert_int_equal(qr_cellfmt_color("[color3]0", 1, &c), 1);
+    assert_int_equal(c, 0xFF0000);
+    assert_int_equal(qr_cellfmt_color("[$\xE2\x82\xAC-407] 0", 1, &c), 0);
+    assert_int_equal(qr_cellfmt_color("\"[Red]\"0", 1, &c), 0);
+    assert_int_equal(qr_cellfmt_color(NULL, 1, &c), 0);
 }
 
 static void test_is_date(void **state)
@@ -93,6 +125,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_is_date),
+        cmocka_unit_test(test_colors),
         cmocka_unit_test(test_small_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,8 +101,12 @@ static void test_refs(void **state)
     qr_chart_ref r2 = {"Q3 data's", 0, 0, 0, 3};
     qr_chart_ref_text(&r2, f, sizeof f);
     assert_string_equal(f, "'Q3 data''s'!$A$1:$D$1");
-    assert_int_equal(qr_chart_palette(0), 0x2563EB);
-    assert_int_equal(qr_chart_palette(6) != qr_chart_palette(0), 1);
+    assert_int_equal(qr_chart_palette(0, NULL), 0x2563EB);
+    assert_int_equal(qr_chart_palette(6, NULL) != qr_chart_palette(0, NULL), 1);
+    /* series start from the theme's accent (a spec's accent included), then the palette */
+    qr_style acc = qr_style_get(QR_THEME_LIGHT, QR_STYLE_ACCENT_SET | 0xC2410C);
+    assert_int_equal(qr_chart_palette(0, &acc), 0xC2410C);
+    assert_int_equal(qr_chart_palette(1, &acc), qr_style_series[1]);
 }
 
 static qr_doc *compile(const char *json, qr_kind kind)
@@ -137,7 +141,7 @@ static void test_compile_block(void **state)
     assert_int_equal(c->n_points, 3);
     assert_string_equal(c->categories[2], "AMER");
     assert_true(c->series[1].values[2] == 1610);
-    assert_int_equal(qr_chart_series_color(c, 0), qr_chart_palette(0));
+    assert_int_equal(qr_chart_series_color(c, 0, NULL), qr_chart_palette(0, NULL));
     assert_int_equal(c->series[1].color, 0x112233);
     assert_int_equal(c->legend, QR_LEGEND_NONE);
     assert_true(c->stacked && c->percent && c->labels);

@@ -38,8 +38,10 @@ typedef struct render {
 } render;
 
 static const render renders[] = {
-    {sheet, QR_KIND_SPREADSHEET, QR_FORMAT_XLSX}, {sheet, QR_KIND_SPREADSHEET, QR_FORMAT_PDF},
-    {doc, QR_KIND_HTML, QR_FORMAT_HTML},          {doc, QR_KIND_DOCUMENT, QR_FORMAT_DOCX},
+    {sheet, QR_KIND_SPREADSHEET, QR_FORMAT_XLSX},
+    {sheet, QR_KIND_SPREADSHEET, QR_FORMAT_PDF},
+    {doc, QR_KIND_HTML, QR_FORMAT_HTML},
+    {doc, QR_KIND_DOCUMENT, QR_FORMAT_DOCX},
     {doc, QR_KIND_PDF, QR_FORMAT_PDF},
 };
 enum { N = sizeof renders / sizeof renders[0] };

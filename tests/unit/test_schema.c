@@ -74,8 +74,11 @@ static void test_table_holds(void **state)
         json_decref(v);
         refs_resolve(qr_schema_defs[i][1]);
     }
-    /* one entry per block type, "type" first and required */
-    assert_int_equal(qr_schema_n_blocks, QR_BLOCK_LAST + 1);
+    /* one entry per block type, then markdown (compiled into other blocks);
+     * "type" first and required */
+    assert_int_equal(qr_schema_n_blocks, QR_BLOCK_LAST + 2);
+    assert_int_equal(qr_schema_block_markdown, QR_BLOCK_LAST + 1);
+    assert_string_equal(qr_schema_blocks[qr_schema_block_markdown].name, "markdown");
     for (size_t b = 0; b < qr_schema_n_blocks; b++) {
         const qr_sobj *o = &qr_schema_objs[qr_schema_blocks[b].obj];
         assert_string_equal(o->keys[0].name, "type");

@@ -284,7 +284,7 @@ static void test_sheet_head_tail(void **state)
         "<dimension ref=\"A1:B3\"/><sheetViews><sheetView tabSelected=\"1\" workbookViewId=\"0\">"
         "<pane ySplit=\"1\" topLeftCell=\"A2\" activePane=\"bottomLeft\" state=\"frozen\"/>"
         "<selection pane=\"bottomLeft\" activeCell=\"A2\" sqref=\"A2\"/></sheetView></sheetViews>"
-        "<sheetFormatPr defaultRowHeight=\"15\"/>"
+        "<sheetFormatPr defaultColWidth=\"8.43\" defaultRowHeight=\"15\"/>"
         "<cols><col min=\"1\" max=\"1\" width=\"18\" customWidth=\"1\"/>"
         "<col min=\"2\" max=\"2\" width=\"12.5\" customWidth=\"1\"/></cols><sheetData>");
     b.len = 0;
@@ -305,7 +305,7 @@ static void test_sheet_head_tail(void **state)
         "<selection pane=\"topRight\" activeCell=\"B1\" sqref=\"B1\"/>"
         "<selection pane=\"bottomLeft\" activeCell=\"A3\" sqref=\"A3\"/>"
         "<selection pane=\"bottomRight\" activeCell=\"B3\" sqref=\"B3\"/></sheetView></sheetViews>"
-        "<sheetFormatPr defaultRowHeight=\"15\"/><sheetData>"));
+        "<sheetFormatPr defaultColWidth=\"8.43\" defaultRowHeight=\"15\"/><sheetData>"));
     b.len = 0;
     qr_xlsx_write_sheet_tail(&b, &sh2);
     assert_null(strstr(b.data, "autoFilter"));

@@ -1,25 +1,32 @@
-/* xlsx_autofit.c: widths for the columns a spec gives none, from content.
+/* sheet_fit.c: the sizes of a sheet's columns and rows, as the .xlsx
+ * declares them and the sheet preview draws them (sheet_fit.h): one
+ * computation for both, so the preview shows what the file shows.
  *
- * Like Excel's "AutoFit Column Width": each cell's display text is measured
- * in the unit of column widths (the width of the default font's digit "0";
- * Calibri 11 here), the column gets its widest cell plus padding, capped,
- * and never less than the default width 8.43. Measuring uses character
- * classes with each class's advance over the digit's, taken as the larger
- * of Calibri's and DejaVu Sans' (LibreOffice draws Calibri with DejaVu Sans
- * when Carlito is missing), so a label fits in either. Numbers are measured
- * as their number format shows them (decimals, grouping, percent,
- * literals), dates as their date format, so none shows "####".
+ * A column the spec gives no width gets one from its content, like Excel's
+ * "AutoFit Column Width": each cell's display text is measured in the unit
+ * of column widths (the width of the default font's digit "0"; Calibri 11
+ * here), the column gets its widest cell plus padding, capped, and never
+ * less than the default width 8.43. Measuring uses character classes with
+ * each class's advance over the digit's, taken as the larger of Calibri's
+ * and DejaVu Sans' (LibreOffice draws Calibri with DejaVu Sans when Carlito
+ * is missing), so a label fits in either. Numbers are measured as their
+ * number format shows them (cellfmt.h: decimals, grouping, percent,
+ * fractions, literals), dates as their date format, so none shows "####".
  * Only the first AUTOFIT_ROWS rows are measured, so a million-row sheet
- * costs a fixed amount of time.
+ * costs a fixed amount of time. Rows are 15 pt a line, as tall as their
+ * tallest text cell's lines.
  */
+#include "sheet_fit.h"
+
 #include <math.h>
 #include <string.h>
 
+#include "cellfmt.h"
+#include "numfmt.h"
 #include "utf8.h"
-#include "xlsx_int.h"
 
 #define AUTOFIT_ROWS 20000
-#define WIDTH_MIN 8.43
+#define WIDTH_MIN QR_SHEET_DEFAULT_WIDTH
 #define WIDTH_MAX 100.0
 #define WIDTH_PAD 1.5 /* cell margins and the grid line, in digit widths */
 #define BOLD_SCALE 1.1
@@ -46,7 +53,7 @@ static double char_w(uint32_t cp)
     return 1.2;
 }
 
-double qr_xlsx_text_width(const char *s, size_t n)
+double qr_sheet_text_width(const char *s, size_t n)
 {
     double w = 0, line = 0;
     size_t i = 0;
@@ -68,61 +75,14 @@ double qr_xlsx_text_width(const char *s, size_t n)
     return line > w ? line : w;
 }
 
-/* The first section of a number format (up to an unquoted ';'), measured
- * for value v. */
+/* A number as the sheet shows it under fmt (cellfmt.h, the preview's own
+ * formatting: sections, fractions, literals, dates), measured. */
 static double number_width(double v, const char *fmt)
 {
-    char num[32];
-    if (!fmt || !*fmt || strcmp(fmt, "General") == 0) {
-        int n = qr_xlsx_fmt_num(v, num);
-        return qr_xlsx_text_width(num, (size_t)(n > 11 ? 11 : n));
-    }
-    int decimals = 0, group = 0, percent = 0, expo = 0, after_point = 0;
-    double lit = 0;
-    for (const char *p = fmt; *p && *p != ';'; p++) {
-        char ch = *p;
-        if (ch == '"') {
-            const char *q = strchr(p + 1, '"');
-            size_t len = q ? (size_t)(q - p - 1) : strlen(p + 1);
-            lit += qr_xlsx_text_width(p + 1, len);
-            if (!q) break;
-            p = q;
-        } else if (ch == '\\' && p[1]) {
-            lit += char_w((unsigned char)*++p);
-        } else if (ch == '[') {
-            const char *q = strchr(p, ']');
-            if (!q) break;
-            if (p[1] == '$') lit += 1.2; /* a currency: [$€-407] */
-            p = q;
-        } else if (ch == '_' && p[1]) {
-            lit += 0.6;
-            p++;
-        } else if (ch == '*' && p[1]) {
-            p++;
-        } else if (ch == '.') {
-            after_point = 1;
-            lit += 0.55;
-        } else if (ch == '0' || ch == '#' || ch == '?') {
-            if (after_point) decimals++;
-        } else if (ch == ',') {
-            if (!after_point) group = 1;
-        } else if (ch == '%') {
-            percent = 1;
-            lit += 1.6;
-        } else if (ch == 'E' || ch == 'e') {
-            expo = 1;
-        } else {
-            lit += char_w((unsigned char)ch);
-        }
-    }
-    if (expo) return 10 + lit;
-    double a = fabs(v) * (percent ? 100 : 1);
-    double digits = a >= 1 ? floor(log10(a)) + 1 : 1;
-    if (digits > 15) digits = 15;
-    double w = digits + decimals + lit;
-    if (group) w += 0.55 * floor((digits - 1) / 3);
-    if (v < 0) w += 0.7;
-    return w;
+    char shown[256];
+    if (fmt && strcmp(fmt, "@") == 0) fmt = NULL;
+    size_t n = qr_cellfmt_number(fmt, v, shown, sizeof shown);
+    return qr_sheet_text_width(shown, n);
 }
 
 /* A date format as it shows: month and day names at their longest. */
@@ -144,7 +104,7 @@ static double date_width(const char *fmt)
         } else if (*p == '"') {
             const char *q = strchr(p + 1, '"');
             if (!q) break;
-            w += qr_xlsx_text_width(p + 1, (size_t)(q - p - 1));
+            w += qr_sheet_text_width(p + 1, (size_t)(q - p - 1));
             p = q;
         } else if (*p == '\\' && p[1]) {
             w += char_w((unsigned char)*++p);
@@ -167,18 +127,20 @@ static double cell_width(const qr_cell *c, const char *const *formats, size_t n_
     const char *fmt = c->fmt < n_formats && formats ? formats[c->fmt] : NULL;
     switch ((qr_cell_type)c->type) {
     case QR_CELL_TEXT:
-        return qr_xlsx_text_width(c->v.str, c->len);
+        return qr_sheet_text_width(c->v.str, c->len);
     case QR_CELL_NUMBER:
         return number_width(c->v.num, fmt);
-    case QR_CELL_DATE:
-        return date_width(fmt);
+    case QR_CELL_DATE: {
+        double a = date_width(fmt), b = number_width(c->v.num, fmt);
+        return a > b ? a : b;
+    }
     case QR_CELL_BOOL:
         return 5 * 1.25; /* FALSE */
     case QR_CELL_FORMULA: {
         const qr_formula *f = c->v.formula;
         if (!f || !f->has_value) return 0;
         if (f->value_type == QR_CELL_TEXT && f->str)
-            return qr_xlsx_text_width(f->str, strlen(f->str));
+            return qr_sheet_text_width(f->str, strlen(f->str));
         if (f->value_type == QR_CELL_BOOL) return 5 * 1.25;
         return number_width(f->num, fmt);
     }
@@ -188,8 +150,8 @@ static double cell_width(const qr_cell *c, const char *const *formats, size_t n_
     return 0;
 }
 
-void qr_xlsx_autofit(const qr_sheet *sh, const char *const *formats, size_t n_formats, double *w,
-                     size_t n)
+void qr_sheet_autofit(const qr_sheet *sh, const char *const *formats, size_t n_formats, double *w,
+                      size_t n)
 {
     for (size_t i = 0; i < n; i++)
         w[i] = 0;
@@ -213,7 +175,7 @@ void qr_xlsx_autofit(const qr_sheet *sh, const char *const *formats, size_t n_fo
     }
 }
 
-unsigned qr_xlsx_row_lines(const qr_row *row)
+unsigned qr_sheet_row_lines(const qr_row *row)
 {
     unsigned most = 1;
     for (uint32_t c = 0; c < row->n; c++) {
@@ -228,4 +190,29 @@ unsigned qr_xlsx_row_lines(const qr_row *row)
         if (n > most) most = n;
     }
     return most;
+}
+
+void qr_sheet_col_widths(const qr_sheet *sh, const char *const *formats, size_t n_formats,
+                         double *w, size_t n)
+{
+    qr_sheet_autofit(sh, formats, n_formats, w, n);
+    size_t given = sh->widths ? sh->n_widths : 0;
+    for (size_t i = 0; i < n; i++) {
+        double g = i < given ? sh->widths[i] : 0;
+        if (g > 0) w[i] = g;
+        if (!(w[i] > 0)) w[i] = QR_SHEET_DEFAULT_WIDTH;
+        if (w[i] > 255) w[i] = 255;
+    }
+}
+
+double qr_sheet_col_pt(double chars)
+{
+    return chars * QR_SHEET_CHAR_PT;
+}
+
+double qr_sheet_row_pt(const qr_row *row)
+{
+    unsigned lines = row ? qr_sheet_row_lines(row) : 1;
+    if (lines > QR_SHEET_MAX_LINES) lines = QR_SHEET_MAX_LINES;
+    return QR_SHEET_LINE_PT * lines;
 }
