@@ -884,7 +884,7 @@ static void put_head(hw *w, const qr_doc *doc)
     const char *meta[4][2] = {{"author", doc->author},
                               {"description", doc->subject},
                               {"keywords", doc->keywords},
-                              {"dcterms.date", doc->date}};
+                              {"dcterms.date", doc->prop_date}};
     for (int k = 0; k < 4; k++) {
         if (!meta[k][1]) continue;
         puts_(w, "<meta name=\"");

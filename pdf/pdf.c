@@ -923,9 +923,9 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
-    if (c.doc->date) /* the document's own date, midnight UTC when it has no time */
-        snprintf(date, sizeof date, "%s%s", c.doc->date,
-                 strlen(c.doc->date) == 10 ? "T00:00:00Z" : "");
+    if (c.doc->prop_date) /* the document's own date, midnight UTC when it has no time */
+        snprintf(date, sizeof date, "%s%s", c.doc->prop_date,
+                 strlen(c.doc->prop_date) == 10 ? "T00:00:00Z" : "");
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quire");

@@ -1069,7 +1069,7 @@ static void properties(qr_cc *cc, json_t *v)
                           "write the date as \"2026-03-01\" or \"2026-03-01T09:30:00Z\"",
                           "\"%.40s\" is not a date", date);
         else
-            doc->date = date;
+            doc->prop_date = date;
     }
     qr_cc_pop(cc, o);
 }

@@ -567,9 +567,9 @@ typedef struct qr_doc {
     size_t n_notes;
     int endnotes;
     /* "properties" (issue 32): each NULL when not given; keywords joined
-     * with ", "; date "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ" (W3CDTF). Into
+     * with ", "; prop_date "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ" (W3CDTF). Into
      * docx core properties, the PDF's info dictionary and html <meta>. */
-    const char *author, *subject, *keywords, *date;
+    const char *author, *subject, *keywords, *prop_date;
 } qr_doc;
 
 /** The look cell (r, c) of sh shows, merged in the documented order:
