@@ -296,7 +296,15 @@ int qr_cli_import(int argc, char **argv)
         qr_json_str(&b, qr_kind_str(kind));
         qr_buf_puts(&b, ",\"title\":");
         qr_json_str(&b, title);
-        qr_buf_printf(&b, ",\"version\":%d,\"source\":", sr.version.version);
+        /* the fields of create's result, then the file it came from */
+        qr_buf_printf(&b, ",\"version\":%d,\"head\":%d,\"filename\":", sr.version.version, sr.head);
+        qr_json_str(&b, sr.version.filename);
+        qr_buf_puts(&b, ",\"mime_type\":");
+        qr_json_str(&b, sr.version.mime_type);
+        qr_buf_printf(&b, ",\"size\":%llu,\"pages\":%d,\"owner\":", sr.version.size,
+                      sr.version.pages);
+        qr_json_str(&b, sr.owner);
+        qr_buf_printf(&b, ",\"action\":\"%s\",\"unchanged\":false,\"source\":", sr.version.action);
         qr_json_str(&b, a.file);
         qr_buf_puts(&b, ",\"warnings\":");
         qr_json_errors(&b, &res.warnings, 20, 3300);
