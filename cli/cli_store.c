@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -444,8 +445,22 @@ static int cmd_export(qr_store *s, const args *a)
     qr_store_result r;
     qr_status st = qr_store_export(s, a->pos[0], a->version, &r);
     int rc = 0;
+    /* OUT named for another format quire writes (v3.pdf for a document) */
+    const char *want = r.version.filename ? strrchr(r.version.filename, '.') : NULL;
+    qr_format named;
+    int other = st == QR_OK && want && qr_format_from_path(a->out, &named) == 0 &&
+                strcasecmp(qr_format_ext(named), want + 1) != 0;
     if (st != QR_OK) {
         rc = failure(st, &r.errors);
+    } else if (other) {
+        /* the stored bytes are in the artifact's own format: never under
+         * another format's name */
+        char msg[300];
+        snprintf(msg, sizeof msg,
+                 "artifact \"%s\" (kind %s) exports as %s files, not .%s; name OUT *%s (another "
+                 "format: quire show ID --version N | quire render - -o OUT)",
+                 r.artifact_id, r.kind ? r.kind : "?", want, qr_format_ext(named), want);
+        rc = usage(msg, NULL);
     } else if (qr_atomic_write_path(a->out, r.data, r.size) != 0) {
         char msg[PATH_MAX + 100];
         snprintf(msg, sizeof msg, "cannot write %s: %s", a->out, strerror(errno));

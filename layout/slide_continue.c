@@ -80,6 +80,8 @@ static qr_slide *cont_slide(qr_arena *a, const qr_slide *s)
     if (!c) return NULL;
     c->layout = s->layout;
     c->path = s->path;
+    c->footer_mode = s->footer_mode;
+    c->footer = s->footer;
     if (cont_title(a, s, c)) return NULL;
     return c;
 }

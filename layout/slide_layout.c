@@ -534,6 +534,38 @@ static int plan_structural(qr_slide_plan *p, const qr_slide_geom *g, const qr_sl
     return 0;
 }
 
+qr_status qr_slide_plan_furniture(qr_slide_plan *p, const qr_doc *doc, const qr_slide_geom *g,
+                                  int no)
+{
+    const qr_slide *sl = p->slide;
+    if (sl->footer_mode == QR_FOOTER_NONE) return QR_OK;
+    const qr_text *footer = sl->footer_mode == QR_FOOTER_OWN ? &sl->footer
+                            : doc->has_footer                ? &doc->footer
+                                                             : NULL;
+    /* a band 0.4 in high, 0.2 in above the bottom edge, in the content's margins */
+    long long m = g->body.x, h = 365760, y = g->sh - h - 182880, w = (g->sw - 2 * m) / 4;
+    if (doc->has_date && doc->date.n &&
+        extra_box(p, "Date", (qr_slide_box){m, y, w, h}, QR_SLIDE_ANCHOR_CTR, &doc->date,
+                  QR_SLIDE_SZ_FOOTER, 0, 0))
+        return QR_E_NOMEM;
+    if (p->n_extra && doc->has_date && doc->date.n)
+        p->extra[p->n_extra - 1].paras[0].algn = QR_SLIDE_ALGN_L;
+    if (footer && footer->n &&
+        extra_box(p, "Footer", (qr_slide_box){m + w, y, 2 * w, h}, QR_SLIDE_ANCHOR_CTR, footer,
+                  QR_SLIDE_SZ_FOOTER, 0, 0))
+        return QR_E_NOMEM;
+    if (doc->slide_numbers) {
+        snprintf(p->number, sizeof p->number, "%d", no);
+        p->number_run = (qr_run){.text = p->number, .len = strlen(p->number)};
+        p->number_text = (qr_text){&p->number_run, 1, NULL};
+        if (extra_box(p, "Slide Number", (qr_slide_box){m + 3 * w, y, w, h}, QR_SLIDE_ANCHOR_CTR,
+                      &p->number_text, QR_SLIDE_SZ_FOOTER, 0, 0))
+            return QR_E_NOMEM;
+        p->extra[p->n_extra - 1].paras[0].algn = QR_SLIDE_ALGN_R;
+    }
+    return QR_OK;
+}
+
 qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
 {
     memset(p, 0, sizeof *p);

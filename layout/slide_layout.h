@@ -142,14 +142,16 @@ typedef struct qr_slide_grid {
 } qr_slide_grid;
 
 /* The text boxes of the quote and stats layouts besides the title and body:
- * a quote and its attribution; each stat's value, label and caption. */
-#define QR_SLIDE_EXTRA 12
+ * a quote and its attribution; each stat's value, label and caption; and the
+ * furniture (qr_slide_plan_furniture). */
+#define QR_SLIDE_EXTRA 15
 #define QR_SLIDE_SZ_QUOTE 3600
 #define QR_SLIDE_SZ_ATTRIBUTION 2000
 #define QR_SLIDE_SZ_STAT_VALUE 6000
 #define QR_SLIDE_SZ_STAT_LABEL 2000
 #define QR_SLIDE_SZ_STAT_CAPTION 1600
 #define QR_SLIDE_SZ_CLOSING 5400
+#define QR_SLIDE_SZ_FOOTER 1200
 
 typedef struct qr_slide_plan {
     const qr_slide *slide;
@@ -162,12 +164,23 @@ typedef struct qr_slide_plan {
     qr_slide_shape extra[QR_SLIDE_EXTRA];   /* quote and stats text boxes, in reading order */
     const char *extra_name[QR_SLIDE_EXTRA]; /* the shape's name: "Quote", "Stat 2 Value", ... */
     size_t n_extra;
+    char number[16]; /* the slide number's text, and the text pointing at it */
+    qr_run number_run;
+    qr_text number_text;
 } qr_slide_plan;
 
 /** Plan slide sl on geometry g. Returns QR_OK or QR_E_NOMEM (nothing to
  *  free then). Free a plan with qr_slide_plan_free. */
 qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl);
 void qr_slide_plan_free(qr_slide_plan *p);
+
+/** Add the deck's furniture to p, slide number no (1-based, as output):
+ *  the date bottom left, the footer (the slide's own, or the deck's) in the
+ *  middle, the number bottom right, 12 pt text boxes named "Date", "Footer"
+ *  and "Slide Number"; none on a slide whose "footer" is false. p must not
+ *  move afterwards (the number's text lives in it). QR_OK or QR_E_NOMEM. */
+qr_status qr_slide_plan_furniture(qr_slide_plan *p, const qr_doc *doc, const qr_slide_geom *g,
+                                  int no);
 
 /** Add to l what laying slide number no (1-based, as output) out took:
  *  text shrunk by normAutofit (the scale), text below 9 pt once scaled,

@@ -400,6 +400,10 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
 
     qr_slide_plan plan;
     if (qr_slide_plan_make(&plan, &pp->geom, sl) != QR_OK) return qr_pptx_fail(pp, QR_E_NOMEM);
+    if (qr_slide_plan_furniture(&plan, pp->doc, &pp->geom, (int)i + 1) != QR_OK) {
+        qr_slide_plan_free(&plan);
+        return qr_pptx_fail(pp, QR_E_NOMEM);
+    }
     qr_slide_plan_report(&plan, (int)i + 1, pp->ctx->layout);
 
     qr_buf b;

@@ -243,6 +243,11 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
         qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
         return;
     }
+    if (qr_slide_plan_furniture(&plan, c->doc, g, (int)i + 1) != QR_OK) {
+        qr_slide_plan_free(&plan);
+        qr_pdf_fail(c, QR_E_NOMEM, sl->path, "out of memory");
+        return;
+    }
     if (report) qr_slide_plan_report(&plan, (int)i + 1, c->rc->layout);
     /* the theme's ground and decorations, as the .pptx's master and layouts */
     int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;

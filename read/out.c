@@ -863,8 +863,7 @@ static void write_chunks(const pieces *ps, size_t max, qr_buf *out)
 static void json_doc(pieces *ps, const qr_doc *doc)
 {
     qr_buf *b = ps->json;
-    static const char *const kinds[] = {"document", "spreadsheet", "presentation", "pdf", "html"};
-    qr_buf_printf(b, "{\"kind\":\"%s\"", kinds[doc->kind]);
+    qr_buf_printf(b, "{\"kind\":\"%s\"", qr_kind_name(doc->kind));
     if (doc->title.n) {
         qr_buf_puts(b, ",\"title\":");
         qr_buf_json_str(b, qr_plain(&doc->title), qr_plain_len(&doc->title), 0);

@@ -170,6 +170,10 @@ static int named_box(px *p, const shape *s)
     static const char *const part[3] = {"Value", "Label", "Caption"};
     if (s->is_ph || !s->name) return 0;
     if (strcmp(s->name, "Title (closing)") == 0) p->closing = 1;
+    /* the furniture is the deck's, not the slide's content */
+    if (strcmp(s->name, "Date") == 0 || strcmp(s->name, "Footer") == 0 ||
+        strcmp(s->name, "Slide Number") == 0)
+        return 1;
     if (strcmp(s->name, "Quote") == 0) {
         box_text(s, &p->quote);
         return 1;

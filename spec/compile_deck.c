@@ -10,9 +10,6 @@
 #include "schema.h"
 
 /* Keys: the schema table's (schema_table.c). */
-static const char *const layouts[] = {"title_content", "title", "section", "blank",
-                                      "quote",         "stats", "closing", NULL};
-_Static_assert(sizeof layouts / sizeof layouts[0] == QR_LAYOUT_COUNT + 1, "one name per layout");
 
 /* A slide title or subtitle: a plain string. */
 static void slide_text(qr_cc *cc, json_t *v, const char *key, int *has, qr_text *out)
@@ -54,8 +51,8 @@ static int check_takes(qr_cc *cc, json_t *v, qr_layout lay)
         char hint[160];
         snprintf(hint, sizeof hint, "leave \"%s\" out, or use \"layout\": \"%s\"", takes[i].key,
                  takes[i].use);
-        qr_cc_err_key(cc, takes[i].key, hint, "a %s slide does not take \"%s\"", layouts[lay],
-                      takes[i].key);
+        qr_cc_err_key(cc, takes[i].key, hint, "a %s slide does not take \"%s\"",
+                      qr_enum_layouts[lay], takes[i].key);
         bad = 1;
     }
     return bad;
@@ -191,27 +188,35 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
     if (layout) {
         int found = -1;
         if (json_is_string(layout))
-            for (int i = 0; layouts[i]; i++)
-                if (strcmp(json_string_value(layout), layouts[i]) == 0) found = i;
+            for (int i = 0; qr_enum_layouts[i]; i++)
+                if (strcmp(json_string_value(layout), qr_enum_layouts[i]) == 0) found = i;
         if (found < 0) {
-            char hint[120];
-            const char *sug =
-                json_is_string(layout) ? qr_suggest(json_string_value(layout), layouts) : NULL;
+            char hint[320];
+            char quoted[300], all[240];
+            const char *sug = json_is_string(layout)
+                                  ? qr_suggest(json_string_value(layout), qr_enum_layouts)
+                                  : NULL;
+            qr_enum_list(qr_enum_layouts, 1, " or ", quoted, sizeof quoted);
+            qr_enum_list(qr_enum_layouts, 0, ", ", all, sizeof all);
             if (sug)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", sug);
             else
-                snprintf(hint, sizeof hint,
-                         "use \"title_content\", \"title\", \"section\", \"blank\", \"quote\", "
-                         "\"stats\" or \"closing\"");
-            qr_cc_err_key(cc, "layout", hint,
-                          "unknown layout; valid layouts are title_content, title, section, blank, "
-                          "quote, stats, closing");
+                snprintf(hint, sizeof hint, "use %s", quoted);
+            qr_cc_err_key(cc, "layout", hint, "unknown layout; valid layouts are %s", all);
         } else {
-            /* layouts[] is in qr_layout order. */
+            /* qr_enum_layouts[] is in qr_layout order. */
             s->layout = (qr_layout)found;
         }
     }
     if (check_takes(cc, v, s->layout)) return;
+    json_t *ft = json_object_get(v, "footer");
+    if (ft && json_is_false(ft)) {
+        s->footer_mode = QR_FOOTER_NONE;
+    } else if (ft) {
+        int has = 0;
+        slide_text(cc, v, "footer", &has, &s->footer);
+        if (has) s->footer_mode = QR_FOOTER_OWN;
+    }
     slide_text(cc, v, "title", &s->has_title, &s->title);
     slide_text(cc, v, "subtitle", &s->has_subtitle, &s->subtitle);
     if (s->layout == QR_LAYOUT_QUOTE) {
@@ -260,6 +265,9 @@ void qr_cc_presentation(qr_cc *cc, json_t *root)
     doc->wide = 1;
     qr_cc_check_obj(cc, root, QR_SO_DECK, "a presentation spec");
     qr_cc_title_lang(cc, root);
+    slide_text(cc, root, "footer", &doc->has_footer, &doc->footer);
+    slide_text(cc, root, "date", &doc->has_date, &doc->date);
+    qr_cc_get_bool(cc, root, "slide_numbers", &doc->slide_numbers);
     json_t *size = json_object_get(root, "size");
     if (size) {
         const char *s = json_is_string(size) ? json_string_value(size) : "";

@@ -205,19 +205,43 @@ typedef enum qr_tcell_kind {
     QR_TCELL_BOOL,
     QR_TCELL_EMPTY
 } qr_tcell_kind;
+/* A cell's or a column's alignment ("align"). */
+typedef enum qr_align { QR_ALIGN_AUTO, QR_ALIGN_LEFT, QR_ALIGN_CENTER, QR_ALIGN_RIGHT } qr_align;
+
 typedef struct qr_tcell {
     qr_tcell_kind kind;
     qr_text text;
+    /* document tables (issue 32): the columns the cell spans (1; 0 for a
+     * position another cell of its row spans, which is EMPTY and drawn by
+     * none), its alignment (AUTO: the column's, else numbers right), its
+     * ground (QR_RGB_SET | 0xRRGGBB, or 0) and bold */
+    unsigned colspan;
+    uint8_t align;
+    uint8_t bold;
+    uint32_t fill;
 } qr_tcell;
+
+/** The alignment cell c of column col shows: its own, the column's, else
+ *  right for numbers and the start for the rest. */
+static inline qr_align qr_tcell_align(const qr_tcell *c, const uint8_t *col_align, size_t col)
+{
+    if (c && c->align) return (qr_align)c->align;
+    if (col_align && col_align[col]) return (qr_align)col_align[col];
+    return c && c->kind == QR_TCELL_NUMBER ? QR_ALIGN_RIGHT : QR_ALIGN_AUTO;
+}
 
 typedef struct qr_table {
     const qr_tcell *headers; /* NULL when the table has no header row */
     size_t n_headers;
     const qr_tcell *const *rows; /* rows[r] has n_cols cells: ragged rows are padded with EMPTY */
     size_t n_rows;
-    size_t n_cols;        /* max(n_headers, longest row), at least 1 */
-    const double *widths; /* n_cols relative widths summing to 1.0, or NULL (equal) */
-    const char *path;     /* JSON pointer of the table */
+    size_t n_cols;            /* max(n_headers, longest row), at least 1 */
+    const double *widths;     /* n_cols relative widths summing to 1.0, or NULL (equal) */
+    const char *path;         /* JSON pointer of the table */
+    const uint8_t *col_align; /* n_cols qr_align values ("align" per column), or NULL */
+    size_t body_header_rows;  /* the first rows of `rows` that are header rows too
+                                 ("header_rows" counts the headers row), repeated on
+                                 every page like it */
 } qr_table;
 
 /* An image, already read, checked by content (PNG or JPEG) and size-limited. */
@@ -330,7 +354,13 @@ typedef struct qr_slide {
     qr_text attribution;
     const qr_stat *stats; /* stats layout: 2 to 4 */
     size_t n_stats;
+    int footer_mode; /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
+    qr_text footer;  /* QR_FOOTER_OWN: the slide's "footer" */
 } qr_slide;
+
+/* A slide's "footer": absent (the deck's furniture), a string (its own
+ * footer text, with the deck's date and number) or false (no furniture). */
+enum { QR_FOOTER_DECK, QR_FOOTER_OWN, QR_FOOTER_NONE };
 
 /* ---- spreadsheet ------------------------------------------------------------ */
 
@@ -510,6 +540,9 @@ typedef struct qr_doc {
     const qr_slide *slides;
     size_t n_slides;
     int wide; /* 1 = 16:9 (default), 0 = 4:3 */
+    /* slide furniture along the bottom: date (left), footer (centre), number (right) */
+    int has_footer, has_date, slide_numbers;
+    qr_text footer, date; /* plain, literal */
 
     /* spreadsheet */
     const qr_sheet *sheets;
@@ -533,6 +566,10 @@ typedef struct qr_doc {
      * "notes": "endnotes" collects them at the end instead of page feet. */
     size_t n_notes;
     int endnotes;
+    /* "properties" (issue 32): each NULL when not given; keywords joined
+     * with ", "; prop_date "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ" (W3CDTF). Into
+     * docx core properties, the PDF's info dictionary and html <meta>. */
+    const char *author, *subject, *keywords, *prop_date;
 } qr_doc;
 
 /** The look cell (r, c) of sh shows, merged in the documented order:

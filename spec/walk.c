@@ -153,6 +153,7 @@ static int slide(wk *k, const qr_slide *s)
     if (s->has_title) r = text(k, QR_WALK_SLIDE_TITLE, &s->title);
     if (!r && s->has_subtitle) r = text(k, QR_WALK_SUBTITLE, &s->subtitle);
     if (!r) r = items(k, s->bullets, s->n_bullets, 1);
+    if (!r && s->footer_mode == QR_FOOTER_OWN) r = text(k, QR_WALK_SUBTITLE, &s->footer);
     if (!r && s->has_quote) r = text(k, QR_WALK_SUBTITLE, &s->quote);
     if (!r && s->has_attribution) r = text(k, QR_WALK_SUBTITLE, &s->attribution);
     for (size_t i = 0; !r && i < s->n_stats; i++) {

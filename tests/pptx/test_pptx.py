@@ -425,6 +425,17 @@ def check_structural(deck, spec):
                 for k in ("value", "label", "caption"):
                     box = sl.shape("Stat %d %s" % (i + 1, k.capitalize()))
                     eq(box and box["paras"][0]["text"], st.get(k), "structural: stat %d %s" % (i + 1, k))
+        # the furniture: none where "footer" is false, else the date, the footer and the number
+        n = deck.slides.index(sl) + 1
+        foot = sl.shape("Footer")
+        if s.get("footer") is False:
+            check(foot is None and sl.shape("Slide Number") is None, "structural: slide %d has no furniture" % n)
+        else:
+            eq(foot and foot["paras"][0]["text"], s.get("footer") or spec["footer"], "structural: slide %d footer" % n)
+            num = sl.shape("Slide Number")
+            eq(num and num["paras"][0]["text"], str(n), "structural: slide %d number" % n)
+            dt = sl.shape("Date")
+            eq(dt and dt["paras"][0]["text"], spec["date"], "structural: slide %d date" % n)
         xml = ET.tostring(sl.root).decode()
         if s.get("layout") == "stats":
             check('b="1"' in xml and 'val="accent1"' in xml, "structural: stat values bold, in accent1")

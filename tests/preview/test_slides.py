@@ -214,6 +214,12 @@ def main():
                 texts = [spec_text(s[k]) for k in ("title", "subtitle", "quote", "attribution") if k in s]
                 for st in s.get("stats") or []:
                     texts += [spec_text(st[k]) for k in ("value", "label", "caption") if k in st]
+                # the furniture: date, footer (the slide's own or the deck's), number
+                if s.get("footer") is not False:
+                    foot = s.get("footer") or spec.get("footer")
+                    texts += [x for x in (spec.get("date"), foot) if x]
+                    if spec.get("slide_numbers"):
+                        texts.append(str(i + 1))
                 for t in texts:
                     a, b = find_run(ours[i][2], t), find_run(theirs[i][2], t)
                     if not check(a is not None and b is not None, "%s: slide %d %r found in both PDFs" % (case, i + 1, t)):
@@ -222,11 +228,14 @@ def main():
                     check(d <= 2.0, "%s: slide %d %r at %s, LibreOffice %s: %.2f pt apart (at most 2)"
                           % (case, i + 1, t, a, b, d))
                 compared.add((s["layout"], spec.get("size", "16:9")))
+                if spec.get("footer") and s.get("footer") is not False:
+                    compared.add(("furniture", spec.get("size", "16:9")))
         for lay in ("title", "title_content", "section", "blank"):
             for size in ("16:9", "4:3"):
                 check((lay, size) in compared, "title position compared for %s at %s" % (lay, size))
         for lay in ("quote", "stats", "closing"):
             check((lay, "16:9") in compared, "text boxes compared within 2 pt for %s" % lay)
+        check(("furniture", "16:9") in compared, "the footer, date and number compared within 2 pt")
 
     # the overflowing deck: inside the box, at the .pptx's fontScale
     case = "deck-overflow"
