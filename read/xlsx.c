@@ -781,7 +781,11 @@ static void write_cell(xl *w, cellv *c, qr_buf *b, long row, long col, const cha
     }
     int has_time = 0;
     char iso[64];
-    if (fmt && is_date_fmt(fmt, &has_time) &&
+    /* A time of day or a duration (h:mm, [h]:mm:ss: no day, month or year)
+     * is a number with its format, not a date, in either date system. */
+    if (fmt && is_date_fmt(fmt, &has_time) && has_time && !strpbrk(fmt, "dDyY") && num < 61)
+        has_time = -1;
+    if (fmt && has_time >= 0 && is_date_fmt(fmt, &has_time) &&
         iso_date(w->date1904 ? num + 1462 : num, has_time, iso, sizeof iso)) {
         qr_buf_puts(b, "{\"date\":");
         qr_buf_json_str(b, iso, strlen(iso), 0);
