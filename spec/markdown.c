@@ -404,6 +404,7 @@ static void para_emit(para *p)
     int all_blank = 1;
     for (size_t i = 0; i < json_array_size(p->r.arr) && all_blank; i++) {
         json_t *e = json_array_get(p->r.arr, i);
+        if (json_object_get(e, "footnote")) all_blank = 0; /* a note's mark is content */
         const char *t = json_is_string(e) ? json_string_value(e)
                                           : json_string_value(json_object_get(e, "text"));
         for (; t && *t; t++)
@@ -1006,10 +1007,12 @@ static json_t *deck_slides(const char *s, size_t n, int line0, qr_errlist *errs)
                 flush(&r);
                 qr_buf all = {0};
                 for (size_t i = 0; i < json_array_size(r.arr); i++) {
+                    /* the title is plain: runs' text, footnote runs left out */
                     json_t *e = json_array_get(r.arr, i);
-                    qr_buf_puts(&all, json_is_string(e)
-                                          ? json_string_value(e)
-                                          : json_string_value(json_object_get(e, "text")));
+                    const char *tx = json_is_string(e)
+                                         ? json_string_value(e)
+                                         : json_string_value(json_object_get(e, "text"));
+                    if (tx) qr_buf_puts(&all, tx);
                 }
                 if (all.len) json_object_set_new(slide, "title", json_stringn(all.data, all.len));
                 qr_buf_free(&all);
@@ -1025,9 +1028,9 @@ static json_t *deck_slides(const char *s, size_t n, int line0, qr_errlist *errs)
             slide = json_object();
             body = 0;
         }
-        if (t == CMARK_NODE_PARAGRAPH && notes_at == (size_t)-1) {
-            size_t off = line_off(s, n, cmark_node_get_start_line(c)) +
-                         (size_t)cmark_node_get_start_column(c) - 1;
+        int col = cmark_node_get_start_column(c);
+        if (t == CMARK_NODE_PARAGRAPH && notes_at == (size_t)-1 && col >= 1) {
+            size_t off = line_off(s, n, cmark_node_get_start_line(c)) + (size_t)col - 1;
             if (off + 5 <= n && memcmp(s + off, "Note:", 5) == 0) notes_at = off;
         }
     }

@@ -43,6 +43,7 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE_CHART, /* a slide's "chart" ("type" optional) */
     QR_SO_SERIES,      /* one series of a chart */
     QR_SO_SHEET_CHART, /* a sheet's chart: a chart anchored at a cell */
+    QR_SO_PROPS,       /* a document's "properties" */
     QR_SO_QUOTE,
     QR_SO_CALLOUT,
     QR_SO_RULE,

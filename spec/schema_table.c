@@ -31,6 +31,7 @@
 #define S_WIDTHS "{\"type\":\"array\",\"items\":{\"type\":\"number\",\"exclusiveMinimum\":0}}"
 #define S_MARGIN "{\"type\":\"number\",\"minimum\":0,\"maximum\":10000}"
 #define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
+#define S_ALIGN "{\"enum\":[\"auto\",\"left\",\"center\",\"right\"]}"
 #define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
 #define K_ID K("id", X, N, "{\"$ref\":\"#/$defs/id\"}", NULL)
 #define K_CAPTION K("caption", X, QR_SO_RUN, "{\"$ref\":\"#/$defs/caption\"}", NULL)
@@ -95,6 +96,7 @@ static const qr_skey document_keys[] = {
     K("numbered_headings", X, N, "{\"type\":\"boolean\"}", "1, 1.1, 1.1.1 before headings"),
     K("notes", X, N, "{\"enum\":[\"footnotes\",\"endnotes\"]}",
       "where footnotes go; default footnotes"),
+    K("properties", X, QR_SO_PROPS, "{\"$ref\":\"#/$defs/properties\"}", NULL),
     K("page", X, QR_SO_PAGE, "{\"$ref\":\"#/$defs/page\"}", NULL),
     K("sections", 0, QR_SO_SECTION, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/section\"}}",
       "legacy; before blocks"),
@@ -112,6 +114,15 @@ static const qr_skey page_keys[] = {
       "portrait or landscape"),
     K("margins", 0, QR_SO_MARGINS, "{\"anyOf\":[" S_MARGIN ",{\"$ref\":\"#/$defs/margins\"}]}",
       "points, all sides or each"),
+};
+static const qr_skey props_keys[] = {
+    K("author", 0, N, S_STR, NULL),
+    K("subject", 0, N, S_STR, NULL),
+    K("keywords", 0, N, "{\"anyOf\":[" S_STR ",{\"type\":\"array\",\"items\":" S_STR "}]}", NULL),
+    K("date", 0, N,
+      "{\"type\":\"string\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)"
+      "?$\"}",
+      "2026-03-01"),
 };
 static const qr_skey margins_keys[] = {
     K("top", 0, N, S_MARGIN, NULL),
@@ -150,6 +161,10 @@ static const qr_skey table_keys[] = {
     K("headers", 0, QR_SO_TCELL, S_CELLS, NULL),
     K("rows", R, QR_SO_TCELL, S_ROWS, NULL),
     K("widths", X, N, S_WIDTHS, "relative, one per column"),
+    K("align", X, N, "{\"type\":\"array\",\"items\":{\"anyOf\":[" S_ALIGN ",{\"type\":\"null\"}]}}",
+      "per column; numbers right by default"),
+    K("header_rows", X, N, "{\"type\":\"integer\",\"minimum\":0}",
+      "top rows repeated on each page; default 1 with headers"),
     K_ID,
     K_CAPTION,
 };
@@ -228,6 +243,10 @@ static const qr_skey item_keys[] = {
 static const qr_skey tcell_keys[] = {
     K("text", 0, N, S_STR, NULL),
     K("runs", 0, QR_SO_RUN, S_RUNS, NULL),
+    K("colspan", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}", "documents"),
+    K("align", X, N, S_ALIGN, "documents"),
+    K("fill", X, N, S_COLOR, "documents; #RRGGBB ground"),
+    K("bold", X, N, S_BOOL, "documents"),
 };
 
 /* ---- charts (a document's block, a slide's "chart", a sheet's "charts") ------------ */
@@ -343,6 +362,9 @@ static const qr_skey slide_table_keys[] = {
         K("wrap", X, N, S_BOOL, NULL),                                                             \
         K("indent", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":15}", NULL),            \
         K("rotate", X, N, "{\"type\":\"integer\",\"minimum\":-90,\"maximum\":90}", "degrees")
+#define S_RANGE                                                                                    \
+    "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$\"}"
+#define S_COLS "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}(:[A-Za-z]{1,3})?$\"}"
 #define S_STYLE_NAME "{\"type\":\"string\",\"minLength\":1}"
 
 static const qr_skey workbook_keys[] = {
@@ -375,6 +397,11 @@ static const qr_skey sheet_keys[] = {
       "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"array\",\"items\":{\"$ref\":\"#/"
       "$defs/sheet_cell\"}},{\"$ref\":\"#/$defs/sheet_row_object\"}]}}",
       "ragged rows are fine"),
+    K("merge", X, N, "{\"type\":\"array\",\"items\":" S_RANGE "}", "merged ranges, A1:F1"),
+    K("autofilter", X, N, "{\"anyOf\":[" S_BOOL "," S_RANGE "]}", "true: the used range"),
+    K("tab_color", X, N, S_COLOR, NULL),
+    K("hidden_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "C or C:E"),
+    K("grouped_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "outline groups, C:E"),
     K("column_styles", X, N,
       "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"null\"}," S_STYLE_NAME
       ",{\"$ref\":\"#/$defs/style\"}]}}",
@@ -384,6 +411,8 @@ static const qr_skey sheet_keys[] = {
 };
 static const qr_skey row_keys[] = {
     K("style", X, N, S_STYLE_NAME, "the whole row's style"),
+    K("hidden", X, N, S_BOOL, NULL),
+    K("outline", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":7}", "group level"),
     K("cells", R, QR_SO_CELL, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_cell\"}}",
       NULL),
 };
@@ -465,6 +494,7 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_SLIDE_CHART, "slide_chart", "a native chart on the slide", NULL, slide_chart_keys),
     OBJ(QR_SO_SERIES, "series", "values (or x and y for scatter)", NULL, series_keys),
     OBJ(QR_SO_SHEET_CHART, "sheet_chart", "a chart anchored at a cell", NULL, sheet_chart_keys),
+    OBJ(QR_SO_PROPS, "properties", "document properties", NULL, props_keys),
     OBJ(QR_SO_QUOTE, "quote", "a block quotation", TEXT_OR_RUNS, quote_keys),
     OBJ(QR_SO_CALLOUT, "callout", "a boxed note, tip, warning or important remark", TEXT_OR_RUNS,
         callout_keys),
