@@ -487,7 +487,10 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_CODE, "code", NULL, NULL, code_keys),
     OBJ(QR_SO_IMAGE, "image", NULL, NULL, image_keys),
     OBJ(QR_SO_PAGE_BREAK, "page_break", NULL, NULL, page_break_keys),
-    OBJ(QR_SO_RUN, "run_object", NULL, NULL, run_keys),
+    OBJ(QR_SO_RUN, "run_object", NULL,
+        "{\"oneOf\":[{\"required\":[\"text\"]},{\"required\":[\"footnote\"]},"
+        "{\"required\":[\"ref\"]}]}",
+        run_keys),
     OBJ(QR_SO_ITEM, "item_object", NULL, TEXT_OR_RUNS, item_keys),
     OBJ(QR_SO_TCELL, "cell_object", NULL, TEXT_OR_RUNS, tcell_keys),
     OBJ(QR_SO_CHART, "chart", "a native chart", NULL, chart_keys),

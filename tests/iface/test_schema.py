@@ -23,6 +23,12 @@ KINDS = ["document", "spreadsheet", "presentation", "pdf", "html"]
 # JSON Schema cannot say. Each is listed with why; every other error fixture
 # must be rejected by the schema.
 NOT_SHAPE = {
+    "duplicate-id": "ids unique across the document",
+    "link-missing-id": "a \"#id\" link against the document's ids",
+    "ref-missing-id": "a ref against the document's ids",
+    "ref-no-label": "a ref against what its target block is",
+    "footnote-in-footnote": "a note's runs share the run schema, which allows a footnote",
+    "table-span-past-edge": "a colspan against the table's column count",
     "deck-bullets-depth-10": "nesting past max_list_depth, a limit",
     "list-depth-10": "nesting past max_list_depth, a limit",
     "limit-string-length": "a string past max_string, a limit",
@@ -91,8 +97,8 @@ for kind in KINDS:
     if schema.get("additionalProperties") is not False:
         fail("%s: the top level allows unknown keys" % kind)
     validators[kind] = jsonschema.Draft202012Validator(schema)
-    if kind == "document" and len(text) >= 8192:
-        fail("the document schema is %d bytes, not under 8 KB" % len(text))
+    if kind == "document" and len(text) >= 16384:
+        fail("the document schema is %d bytes, not under 16 KB" % len(text))
     print("%-12s %5d bytes, %d $defs" % (kind, len(text), len(schema.get("$defs", {}))))
 
 # Every object schema forbids unknown keys, as the compiler does.
