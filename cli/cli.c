@@ -117,21 +117,21 @@ static void dir_of(const char *path, char *dir, size_t size)
 
 static void page_path(const char *out, int page, char *buf, size_t size);
 
-/* pages_files > 0 (--pages all): "path" is the first file written, "paths"
- * every one (out-1.png, out-2.png, ...). */
+/* pages_files > 0 (--pages all or A-B): "path" is the first file written,
+ * "paths" every one (out-1.png, out-2.png, ...; from out-A.png for A-B). */
 static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_result *res,
-                     size_t size, int pages_files)
+                     size_t size, int pages_files, int first_page)
 {
     qr_buf b = {0};
     char file[PATH_MAX];
     qr_buf_puts(&b, "{\"status\":\"ok\",\"path\":");
-    if (pages_files > 0) page_path(path, 1, file, sizeof file);
+    if (pages_files > 0) page_path(path, first_page, file, sizeof file);
     qr_json_str(&b, pages_files > 0 ? file : path);
     if (pages_files > 0) {
         qr_buf_puts(&b, ",\"paths\":[");
-        for (int p = 1; p <= pages_files; p++) {
-            if (p > 1) qr_buf_putc(&b, ',');
-            page_path(path, p, file, sizeof file);
+        for (int p = 0; p < pages_files; p++) {
+            if (p > 0) qr_buf_putc(&b, ',');
+            page_path(path, first_page + p, file, sizeof file);
             qr_json_str(&b, file);
         }
         qr_buf_putc(&b, ']');
@@ -160,7 +160,11 @@ typedef struct render_args {
     unsigned strict_layout; /* --strict=KINDS: layout report kinds that are errors */
     int first, last;        /* --pages A-B */
     size_t max_input, max_output, max_work;
+    int max_pages; /* --pages all/A-B: PNG files at most (0: CLI_MAX_PAGES) */
 } render_args;
+
+/* --pages all writes at most this many PNGs unless --max-pages says more. */
+#define CLI_MAX_PAGES 100
 
 static int hinted_usage(const char *msg, const char *hint);
 
@@ -348,6 +352,10 @@ static int parse_render_args(int argc, char **argv, render_args *a, int need_out
             if (!v || parse_size(v, &a->max_output))
                 return usage_error("--max-output needs a byte count");
             i++;
+        } else if (strcmp(s, "--max-pages") == 0) {
+            if (!v || atoi(v) < 1 || atoi(v) > 100000)
+                return usage_error("--max-pages needs a number from 1 to 100000");
+            a->max_pages = atoi(v), i++;
         } else if (strcmp(s, "--max-work") == 0) {
             if (!v || parse_size(v, &a->max_work) || a->max_work == 0)
                 return usage_error("--max-work needs a number of work units");
@@ -482,7 +490,7 @@ static int cmd_render(int argc, char **argv)
         if (st != QR_OK)
             rc = print_failure(st, &res);
         else
-            print_ok("-", kind, fmt, &res, total, 0), rc = 0;
+            print_ok("-", kind, fmt, &res, total, 0, 1), rc = 0;
         fflush(stdout);
         dup2(saved, STDOUT_FILENO);
         close(saved);
@@ -492,10 +500,21 @@ static int cmd_render(int argc, char **argv)
     if (fmt == QR_FORMAT_PNG && (a.all_pages || a.first)) {
         /* One PNG per page: out-1.png, out-2.png, ... (--pages A-B: out-A.png
          * to out-B.png, or to the last page). Each page compiles the spec
-         * again, so it is read once into memory (documents are small). */
+         * again, so it is read once into memory (documents are small). All or
+         * nothing: each page is written to an unnamed temp file (atomic.h) and
+         * the set is named only once every page is written; a failure, or a
+         * signal that kills the process, leaves no PNG of the set. At most
+         * --max-pages files (default CLI_MAX_PAGES): past that, exit 4 before
+         * any is named. */
         size_t len = 0;
         char *spec = load_spec(a.spec, max_input, kind, &len, &rc);
         if (!spec) return rc;
+        int max_pages = a.max_pages ? a.max_pages : CLI_MAX_PAGES;
+        qr_atomic *set = calloc((size_t)max_pages, sizeof *set);
+        if (!set) {
+            free(spec);
+            return input_failure(QR_E_NOMEM, "out of memory");
+        }
         char path[PATH_MAX];
         int p0 = a.first ? a.first : 1, pages = p0;
         for (int p = p0; p <= pages && (!a.last || p <= a.last); p++) {
@@ -503,15 +522,59 @@ static int cmd_render(int argc, char **argv)
             o.png_page = p;
             page_path(a.out, p, path, sizeof path);
             if (is_spec_file(a.spec, path)) {
+                for (int i = 0; i < files; i++)
+                    qr_atomic_abort(&set[i]);
+                free(set);
                 free(spec);
                 return refuse_overwrite(path);
             }
-            st = qr_render_file(spec, len, kind, fmt, path, &o, &res);
+            st = qr_render_mem(spec, len, kind, fmt, &o, &res);
             if (st != QR_OK) break;
             pages = res.pages;
+            int want = (a.last && a.last < pages ? a.last : pages) - p0 + 1;
+            if (want > max_pages) {
+                qr_result_free(&res);
+                memset(&res, 0, sizeof res);
+                st = qr_errlist_addf(&res.errors, QR_E_LIMIT, "",
+                                     "raise max_pages with --max-pages N, or name the pages "
+                                     "with --pages A-B",
+                                     "the document has %d pages from page %d; --pages writes "
+                                     "at most %d PNG files (max_pages)",
+                                     pages - p0 + 1, p0, max_pages);
+                break;
+            }
+            if (qr_atomic_begin_path(&set[files], path, QR_SYNC_FILE) != 0 ||
+                (qr_atomic_write(&set[files], res.data, res.size) != 0 &&
+                 (qr_atomic_abort(&set[files]), 1))) {
+                int e = errno;
+                qr_result_free(&res);
+                memset(&res, 0, sizeof res);
+                st = qr_errlist_addf(&res.errors, QR_E_IO, "", NULL, "cannot write %s: %s", path,
+                                     strerror(e));
+                break;
+            }
             total += res.size;
             files++;
         }
+        /* name the set, or drop all of it */
+        for (int i = 0; i < files; i++) {
+            if (st != QR_OK) {
+                qr_atomic_abort(&set[i]);
+            } else if (qr_atomic_commit(&set[i]) != 0) {
+                int e = errno;
+                page_path(a.out, p0 + i, path, sizeof path);
+                for (int j = 0; j < i; j++) { /* the named ones go too */
+                    char done[PATH_MAX];
+                    page_path(a.out, p0 + j, done, sizeof done);
+                    unlink(done);
+                }
+                qr_result_free(&res);
+                memset(&res, 0, sizeof res);
+                st = qr_errlist_addf(&res.errors, QR_E_IO, "", NULL, "cannot write %s: %s", path,
+                                     strerror(e));
+            }
+        }
+        free(set);
         free(spec);
     } else if (qr_cli_is_markdown(a.spec)) {
         /* Markdown: the spec it stands for, rendered from memory */
@@ -530,7 +593,7 @@ static int cmd_render(int argc, char **argv)
     if (st != QR_OK) {
         rc = print_failure(st, &res);
     } else {
-        print_ok(a.out, res.kind, fmt, &res, total, files);
+        print_ok(a.out, res.kind, fmt, &res, total, files, a.first ? a.first : 1);
         rc = 0;
     }
     qr_result_free(&res);
@@ -716,24 +779,50 @@ int main(int argc, char **argv)
      * `quire --store D log ID` is `quire log ID --store D`. */
     char **args = malloc(((size_t)argc + 2) * sizeof *args);
     if (!args) return 3;
+    /* The store's options (README "Global options"): --store and the quotas,
+     * "--opt VALUE" or "--opt=VALUE". */
+    static const char *const globals[] = {"--store", "--max-artifacts", "--max-bytes",
+                                          "--max-version-bytes"};
     int n = 0, g = 1;
-    const char *global[2] = {NULL, NULL};
-    while (g < argc) {
-        if (strcmp(argv[g], "--store") == 0 && g + 1 < argc) {
-            global[0] = argv[g], global[1] = argv[g + 1], g += 2;
-        } else if (strncmp(argv[g], "--store=", 8) == 0) {
-            global[0] = "--store", global[1] = argv[g] + 8, g++;
-        } else {
-            break;
-        }
-    }
     args[n++] = argv[0];
+    int first = g;
+    while (g < argc) {
+        size_t k = 0, nk = sizeof globals / sizeof globals[0];
+        for (; k < nk; k++)
+            if (strcmp(argv[g], globals[k]) == 0 ||
+                (strncmp(argv[g], globals[k], strlen(globals[k])) == 0 &&
+                 argv[g][strlen(globals[k])] == '='))
+                break;
+        if (k == nk) break;
+        g += argv[g][strlen(globals[k])] == '=' ? 1 : (g + 1 < argc ? 2 : 1);
+    }
     for (int i = g; i < argc; i++)
         args[n++] = argv[i];
-    if (global[0]) args[n++] = (char *)global[0], args[n++] = (char *)global[1];
+    for (int i = first; i < g; i++) { /* after the command, "--opt=V" split */
+        char *eq = strchr(argv[i], '=');
+        if (eq && strncmp(argv[i], "--", 2) == 0) {
+            *eq = '\0';
+            args[n++] = argv[i];
+            args[n++] = eq + 1;
+        } else {
+            args[n++] = argv[i];
+        }
+    }
     args[n] = NULL;
     int rc = dispatch(n, args);
     free(args);
+    /* Every command's stdout is checked: a full disk or /dev/full is an
+     * I/O failure (exit 3), never a silent exit 0 with part of the output. */
+    errno = 0;
+    int flushed = fflush(stdout), fe = errno;
+    if (flushed != 0) qr_cli_stdout_error(fe ? fe : EIO);
+    if (qr_cli_stdout_failed()) {
+        int e = qr_cli_stdout_failed();
+        fprintf(stderr, "quire: cannot write to stdout: %s (%s)\n", e ? strerror(e) : "write error",
+                e == ENOSPC ? "no space left on the device: free some space"
+                            : "check where stdout goes");
+        rc = 3;
+    }
     return rc;
 }
 

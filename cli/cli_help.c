@@ -26,6 +26,7 @@ static const qr_cli_opt render_opts[] = {
     {"--dpi", "N", "PNG resolution, 10 to 1200 (default 96)"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
     {"--max-output", "BYTES", "the output size limit (default 512 MiB)"},
+    {"--max-pages", "N", "--pages all|A-B writes at most N PNG files (default 100)"},
     {"--max-work", "UNITS",
      "the work budget: formulas, charts, pages (default 268435456 units, about a cell each)"},
     {"--strict", NULL, "warnings are errors (exit 1, no file): for CI"},
@@ -166,7 +167,8 @@ static const qr_cli_opt none_opts[] = {{"-h, --help", NULL, "show this help"}};
 const qr_cli_cmd qr_cli_cmds[] = {
     {"render", "SPEC|- -o OUT [options]", "compile SPEC and write OUT",
      "The format comes from OUT's extension (or --to). The result is one line of JSON on "
-     "stdout: status, path, kind, mime_type, size, pages and warnings.",
+     "stdout: status, path, kind, mime_type, size, pages and warnings. A SPEC ending in .md "
+     "is Markdown: a document, or a deck with -k presentation (or a .pptx OUT).",
      OPTS(render_opts)},
     {"check", "SPEC|- [-k KIND]", "validate a spec without rendering",
      "Prints {\"status\":\"ok\",\"kind\":...,\"errors\":[],\"warnings\":[...]}; warnings are "
@@ -180,8 +182,9 @@ const qr_cli_cmd qr_cli_cmds[] = {
     {"fonts", "TEXT | --spec SPEC", "show script runs, fonts and direction", NULL,
      OPTS(fonts_opts)},
     {"read", "FILE|- [--to spec|json|markdown|text] [--chunks N] [-o OUT]",
-     "read a .docx, .xlsx, .pptx or .pdf back into a spec, text, markdown or chunks", NULL,
-     OPTS(read_opts)},
+     "read a .docx, .xlsx, .pptx or .pdf back into a spec, text, markdown or chunks (a .md: "
+     "the spec it stands for)",
+     NULL, OPTS(read_opts)},
     {"import", "FILE [--owner O] [--title T] [--id ID]",
      "read FILE into a new artifact of the store", NULL, OPTS(import_opts)},
     {"create", "-k KIND [--title T] [--id ID] [--owner O] SPEC|-",

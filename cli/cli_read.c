@@ -2,9 +2,11 @@
  * or chunks, on stdout or atomically into -o OUT) and `quire import` (a
  * file read back and stored as a new artifact through the store API). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -128,6 +130,30 @@ static int parse_args(int argc, char **argv, read_args *a, int import)
     return 0;
 }
 
+/* A named input must be a regular file: a FIFO would block the open or the
+ * read forever, a device never ends (stdin, "-", may be a pipe). Opened
+ * without blocking, so a FIFO with no writer is refused at once. 0, or -1
+ * after printing the failure (exit 2) into *rc. */
+static int regular_input(const char *path, struct stat *st, int *rc)
+{
+    if (strcmp(path, "-") == 0) return 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0; /* the reader says why it cannot open it */
+    int r = fstat(fd, st);
+    close(fd);
+    if (r != 0 || S_ISREG(st->st_mode)) return 0;
+    char msg[600];
+    snprintf(msg, sizeof msg,
+             "%.400s is a %s, not a file; save it to a file, or pipe it in as "
+             "- (stdin)",
+             path,
+             S_ISFIFO(st->st_mode)  ? "FIFO"
+             : S_ISDIR(st->st_mode) ? "folder"
+                                    : "device");
+    *rc = fail_usage(msg);
+    return -1;
+}
+
 /* Read FILE, or stdin for "-" (refused when it is a terminal). */
 static qr_status read_input(const read_args *a, qr_kind *kind, qr_result *res)
 {
@@ -152,6 +178,16 @@ int qr_cli_read_cmd(int argc, char **argv)
     read_args a;
     int rc = parse_args(argc, argv, &a, 0);
     if (rc) return rc;
+    struct stat in = {0}, out;
+    if (regular_input(a.file, &in, &rc)) return rc;
+    /* -o naming the file read (any path to it) would overwrite the upload */
+    if (a.out && strcmp(a.file, "-") != 0 && in.st_ino && stat(a.out, &out) == 0 &&
+        out.st_dev == in.st_dev && out.st_ino == in.st_ino) {
+        char msg[600];
+        snprintf(msg, sizeof msg,
+                 "the output %.400s is the file being read; name another output file", a.out);
+        return fail_usage(msg);
+    }
     if (qr_cli_is_markdown(a.file))
         return qr_cli_markdown_read(a.file, a.o.max_input, QR_KIND_DOCUMENT, a.out);
     qr_result res;
@@ -194,6 +230,8 @@ int qr_cli_import(int argc, char **argv)
     read_args a;
     int rc = parse_args(argc, argv, &a, 1);
     if (rc) return rc;
+    struct stat in;
+    if (regular_input(a.file, &in, &rc)) return rc;
     if (qr_cli_is_markdown(a.file))
         return qr_cli_markdown_import(a.file, a.o.max_input, a.store, a.title, a.id, a.owner);
     a.o.to = QR_READ_SPEC;
@@ -258,7 +296,15 @@ int qr_cli_import(int argc, char **argv)
         qr_json_str(&b, qr_kind_str(kind));
         qr_buf_puts(&b, ",\"title\":");
         qr_json_str(&b, title);
-        qr_buf_printf(&b, ",\"version\":%d,\"source\":", sr.version.version);
+        /* the fields of create's result, then the file it came from */
+        qr_buf_printf(&b, ",\"version\":%d,\"head\":%d,\"filename\":", sr.version.version, sr.head);
+        qr_json_str(&b, sr.version.filename);
+        qr_buf_puts(&b, ",\"mime_type\":");
+        qr_json_str(&b, sr.version.mime_type);
+        qr_buf_printf(&b, ",\"size\":%llu,\"pages\":%d,\"owner\":", sr.version.size,
+                      sr.version.pages);
+        qr_json_str(&b, sr.owner);
+        qr_buf_printf(&b, ",\"action\":\"%s\",\"unchanged\":false,\"source\":", sr.version.action);
         qr_json_str(&b, a.file);
         qr_buf_puts(&b, ",\"warnings\":");
         qr_json_errors(&b, &res.warnings, 20, 3300);

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic.h"
 #include "cli_inline.h"
+#include "compile_int.h"
 #include "json_out.h"
 #include <quire/quire.h>
 
@@ -192,6 +194,13 @@ static int parse_args(int argc, char **argv, args *a)
     }
     if (!a->store) a->store = getenv("QUIRE_STORE");
     if (!a->store || !*a->store) a->store = ".quire";
+    /* said here, in the user's words, before the store could say less */
+    if (a->title && qr_utf8_check(a->title, strlen(a->title)) != (size_t)-1)
+        return usage("the --title is not valid UTF-8; pass the title in UTF-8", NULL);
+    if (a->id && strcmp(a->id, "blobs") == 0)
+        return usage("\"blobs\" is a reserved id (the store keeps its blobs under it); choose "
+                     "another --id",
+                     NULL);
     return 0;
 }
 
@@ -444,8 +453,22 @@ static int cmd_export(qr_store *s, const args *a)
     qr_store_result r;
     qr_status st = qr_store_export(s, a->pos[0], a->version, &r);
     int rc = 0;
+    /* OUT named for another format quire writes (v3.pdf for a document) */
+    const char *want = r.version.filename ? strrchr(r.version.filename, '.') : NULL;
+    qr_format named;
+    int other = st == QR_OK && want && qr_format_from_path(a->out, &named) == 0 &&
+                strcasecmp(qr_format_ext(named), want + 1) != 0;
     if (st != QR_OK) {
         rc = failure(st, &r.errors);
+    } else if (other) {
+        /* the stored bytes are in the artifact's own format: never under
+         * another format's name */
+        char msg[300];
+        snprintf(msg, sizeof msg,
+                 "artifact \"%s\" (kind %s) exports as %s files, not .%s; name OUT *%s (another "
+                 "format: quire show ID --version N | quire render - -o OUT)",
+                 r.artifact_id, r.kind ? r.kind : "?", want, qr_format_ext(named), want);
+        rc = usage(msg, NULL);
     } else if (qr_atomic_write_path(a->out, r.data, r.size) != 0) {
         char msg[PATH_MAX + 100];
         snprintf(msg, sizeof msg, "cannot write %s: %s", a->out, strerror(errno));

@@ -183,11 +183,30 @@ void qr_json_error_head(qr_buf *b, qr_status st)
     qr_buf_puts(b, "\"error\":");
 }
 
+static int stdout_errno; /* the first failed write to stdout, 0: none */
+
 void qr_json_print(qr_buf *b)
 {
-    if (b->data) fwrite(b->data, 1, b->len, stdout);
-    fputc('\n', stdout);
-    fflush(stdout);
+    errno = 0;
+    if ((b->data && fwrite(b->data, 1, b->len, stdout) != b->len) || fputc('\n', stdout) == EOF ||
+        fflush(stdout) != 0)
+        qr_cli_stdout_error(errno ? errno : EIO);
+}
+
+void qr_cli_stdout_error(int e)
+{
+    if (!stdout_errno) stdout_errno = e;
+}
+
+int qr_cli_stdout_failed(void)
+{
+    if (!stdout_errno && ferror(stdout)) {
+        /* stdio kept the flag, not the errno: the output is broken already,
+         * so one more byte asks the system why (ENOSPC on a full disk) */
+        errno = 0;
+        stdout_errno = write(STDOUT_FILENO, "\n", 1) < 0 && errno ? errno : EIO;
+    }
+    return stdout_errno;
 }
 
 char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, char *msg,

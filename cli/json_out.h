@@ -54,4 +54,10 @@ const char *qr_cli_message(const qr_error *e, char *buf, size_t size);
 /** Print the buffer and a newline to stdout, flush. */
 void qr_json_print(qr_buf *b);
 
+/** Record a failed write to stdout (errno e; the first one is kept). */
+void qr_cli_stdout_error(int e);
+/** The errno of the first failed write to stdout (or EIO when stdout's
+ *  error flag is set), 0 when every write went through: main exits 3. */
+int qr_cli_stdout_failed(void);
+
 #endif

@@ -398,14 +398,33 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
     return QR_DIR_NEUTRAL;
 }
 
-static void put_cell(hw *w, const qr_tcell *c, int th, int table_rtl)
+static void put_cell(hw *w, const qr_table *t, size_t col, const qr_tcell *c, int th, int table_rtl)
 {
+    if (c && c->colspan == 0) return; /* covered by a span */
     puts_(w, th ? "<th" : "<td");
     const qr_segs *sg = c ? segments(w, &c->text) : NULL;
-    if (c && (c->kind == QR_TCELL_NUMBER)) {
+    qr_align al = qr_tcell_align(c, t->col_align, col);
+    if (c && c->kind == QR_TCELL_NUMBER && al == QR_ALIGN_RIGHT) {
         puts_(w, " class=\"num\"");
     } else if (c && c->kind == QR_TCELL_TEXT) {
         put_dir(w, segs_dir(sg), table_rtl);
+    }
+    if (c && c->colspan > 1) qr_buf_printf(&w->b, " colspan=\"%u\"", c->colspan);
+    int styled =
+        (al != QR_ALIGN_AUTO && !(c && c->kind == QR_TCELL_NUMBER && al == QR_ALIGN_RIGHT)) ||
+        (c && (c->fill || (c->bold && !th)));
+    if (styled) {
+        puts_(w, " style=\"");
+        if (al == QR_ALIGN_LEFT) puts_(w, "text-align:left;");
+        if (al == QR_ALIGN_CENTER) puts_(w, "text-align:center;");
+        if (al == QR_ALIGN_RIGHT) puts_(w, "text-align:right;");
+        if (c && c->fill) {
+            char hex[7];
+            qr_style_hex(c->fill & 0xFFFFFF, hex);
+            qr_buf_printf(&w->b, "background:#%s;", hex);
+        }
+        if (c && c->bold && !th) puts_(w, "font-weight:bold;");
+        putn(w, "\"", 1);
     }
     putn(w, ">", 1);
     put_segs(w, sg);
@@ -436,17 +455,29 @@ static void put_table(hw *w, const qr_table *t)
         }
         puts_(w, "</colgroup>\n");
     }
-    if (t->headers) {
-        puts_(w, "<thead><tr>");
-        for (size_t c = 0; c < t->n_cols; c++)
-            put_cell(w, c < t->n_headers ? &t->headers[c] : NULL, 1, rtl);
-        puts_(w, "</tr></thead>\n");
+    size_t hr = t->body_header_rows < t->n_rows ? t->body_header_rows : t->n_rows;
+    if (t->headers || hr) {
+        /* the header rows: the headers, then the rows "header_rows" adds */
+        puts_(w, "<thead>");
+        if (t->headers) {
+            puts_(w, "<tr>");
+            for (size_t c = 0; c < t->n_cols; c++)
+                put_cell(w, t, c, c < t->n_headers ? &t->headers[c] : NULL, 1, rtl);
+            puts_(w, "</tr>");
+        }
+        for (size_t r = 0; r < hr; r++) {
+            puts_(w, "<tr>");
+            for (size_t c = 0; c < t->n_cols; c++)
+                put_cell(w, t, c, &t->rows[r][c], 1, rtl);
+            puts_(w, "</tr>");
+        }
+        puts_(w, "</thead>\n");
     }
     puts_(w, "<tbody>\n");
-    for (size_t r = 0; r < t->n_rows; r++) {
+    for (size_t r = hr; r < t->n_rows; r++) {
         puts_(w, "<tr>");
         for (size_t c = 0; c < t->n_cols; c++)
-            put_cell(w, &t->rows[r][c], 0, rtl);
+            put_cell(w, t, c, &t->rows[r][c], 0, rtl);
         puts_(w, "</tr>\n");
         maybe_flush(w);
     }
@@ -848,7 +879,21 @@ static void put_head(hw *w, const qr_doc *doc)
     puts_(w, "\">\n<head>\n<meta charset=\"utf-8\">\n"
              "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n<title>");
     esc_str(w, doc->title.n ? qr_plain(&doc->title) : "Report", ESC_ATTR);
-    puts_(w, "</title>\n<style>");
+    puts_(w, "</title>\n");
+    /* "properties" */
+    const char *meta[4][2] = {{"author", doc->author},
+                              {"description", doc->subject},
+                              {"keywords", doc->keywords},
+                              {"dcterms.date", doc->prop_date}};
+    for (int k = 0; k < 4; k++) {
+        if (!meta[k][1]) continue;
+        puts_(w, "<meta name=\"");
+        puts_(w, meta[k][0]);
+        puts_(w, "\" content=\"");
+        esc_str(w, meta[k][1], ESC_ATTR);
+        puts_(w, "\">\n");
+    }
+    puts_(w, "<style>");
     puts_(w, css);
     int more = doc->n_notes > 0;
     for (size_t i = 0; i < doc->n_blocks && !more; i++)

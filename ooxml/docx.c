@@ -156,6 +156,10 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     }
     if (d.status == QR_OK && d.doc->title.n)
         qr_docx_fail(&d, qr_package_set_title(d.pkg, qr_plain(&d.doc->title)));
+    if (d.status == QR_OK &&
+        (d.doc->author || d.doc->subject || d.doc->keywords || d.doc->prop_date))
+        qr_docx_fail(&d, qr_package_set_core(d.pkg, d.doc->author, d.doc->subject, d.doc->keywords,
+                                             d.doc->prop_date));
 
     qr_status st = d.status;
     if (st == QR_OK) st = qr_package_write(d.pkg, ctx->epoch, out);

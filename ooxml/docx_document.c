@@ -553,9 +553,11 @@ static void write_w_tblpr(qr_xml *x, long width, int rtl, const char *grid, cons
     qr_xml_end(x);
 }
 
-/* <w:tr>: n cells of cols (cells may be fewer than columns: header rows). */
-static void write_w_tr(qr_docx *d, const qr_tcell *cells, size_t n, const long *cols, size_t n_cols,
-                       int header)
+/* <w:tr>: n cells of cols (cells may be fewer than columns: header rows);
+ * a cell spanning columns takes their widths and a w:gridSpan, the
+ * positions it covers are not written. */
+static void write_w_tr(qr_docx *d, const qr_table *t, const qr_tcell *cells, size_t n,
+                       const long *cols, size_t n_cols, int header)
 {
     qr_xml *x = d->x;
     qr_xml_start(x, "w:tr");
@@ -568,22 +570,42 @@ static void write_w_tr(qr_docx *d, const qr_tcell *cells, size_t n, const long *
     }
     for (size_t c = 0; c < n_cols && d->status == QR_OK; c++) {
         const qr_tcell *cell = cells && c < n ? &cells[c] : NULL;
+        if (cell && cell->colspan == 0) continue; /* covered by a span */
+        size_t span = cell && cell->colspan > 1 ? cell->colspan : 1;
+        if (c + span > n_cols) span = n_cols - c;
+        long w = 0;
+        for (size_t k = 0; k < span; k++)
+            w += cols[c + k];
         /* <w:tc> */
         qr_xml_start(x, "w:tc");
         qr_xml_start(x, "w:tcPr");
         qr_xml_start(x, "w:tcW");
-        qr_xml_attr_int(x, "w:w", cols[c]);
+        qr_xml_attr_int(x, "w:w", w);
         qr_xml_attr(x, "w:type", "dxa");
         qr_xml_end(x);
-        if (header)
+        if (span > 1) {
+            qr_xml_start(x, "w:gridSpan");
+            qr_xml_attr_int(x, "w:val", (long long)span);
+            qr_xml_end(x);
+        }
+        char fill[7];
+        if (cell && cell->fill) {
+            qr_style_hex(cell->fill & 0xFFFFFF, fill);
+            qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", fill, NULL);
+        } else if (header) {
             qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", d->header_fill,
                         NULL);
+        }
         qr_xml_end(x);
         qr_docx_ppr ppr = {0};
         ppr.style = "TableContents";
-        if (cell && cell->kind == QR_TCELL_NUMBER) ppr.jc = "right";
+        qr_align al = qr_tcell_align(cell, t ? t->col_align : NULL, c);
+        ppr.jc = al == QR_ALIGN_RIGHT    ? "right"
+                 : al == QR_ALIGN_CENTER ? "center"
+                 : al == QR_ALIGN_LEFT   ? "left"
+                                         : NULL;
         para_fmt pf = {0};
-        pf.bold = header;
+        pf.bold = header || (cell && cell->bold);
         if (cell) {
             write_w_p(d, &ppr, &cell->text, pf);
         } else {
@@ -592,6 +614,7 @@ static void write_w_tr(qr_docx *d, const qr_tcell *cells, size_t n, const long *
             qr_xml_end(x);
         }
         qr_xml_end(x);
+        c += span - 1;
     }
     qr_xml_end(x);
 }
@@ -624,12 +647,12 @@ static void write_w_tbl(qr_docx *d, const qr_table *t)
         qr_xml_end(x);
     }
     qr_xml_end(x);
-    if (t->headers) write_w_tr(d, t->headers, t->n_headers, cols, nc, 1);
+    if (t->headers) write_w_tr(d, t, t->headers, t->n_headers, cols, nc, 1);
     for (size_t r = 0; r < t->n_rows && d->status == QR_OK; r++)
-        write_w_tr(d, t->rows[r], t->n_cols, cols, nc, 0);
+        write_w_tr(d, t, t->rows[r], t->n_cols, cols, nc, r < t->body_header_rows);
     /* A table with no rows at all still needs one (CT_Tbl allows none, but
      * Word and LibreOffice reject an empty table). */
-    if (!t->headers && t->n_rows == 0) write_w_tr(d, NULL, 0, cols, nc, 0);
+    if (!t->headers && t->n_rows == 0) write_w_tr(d, t, NULL, 0, cols, nc, 0);
     qr_xml_end(x);
     free(cols);
 }

@@ -62,7 +62,8 @@ struct qr_package {
     size_t n_srcs, cap_srcs; /* cap_srcs: a power of two (or 0) */
     char *title;
     char *app_extra;
-    int threads; /* compression threads, 0: default */
+    char *core[4]; /* author, subject, keywords, date (qr_package_set_core), or NULL */
+    int threads;   /* compression threads, 0: default */
     qr_status status;
 };
 
@@ -90,6 +91,8 @@ void qr_package_free(qr_package *p)
     free(p->srcs);
     free(p->title);
     free(p->app_extra);
+    for (int i = 0; i < 4; i++)
+        free(p->core[i]);
     free(p);
 }
 
@@ -266,6 +269,18 @@ qr_status qr_package_set_title(qr_package *p, const char *title)
     return QR_OK;
 }
 
+qr_status qr_package_set_core(qr_package *p, const char *author, const char *subject,
+                              const char *keywords, const char *date)
+{
+    const char *v[4] = {author, subject, keywords, date};
+    for (int i = 0; i < 4; i++) {
+        free(p->core[i]);
+        p->core[i] = v[i] ? str_dup(v[i]) : NULL;
+        if (v[i] && !p->core[i]) return p->status = qr_fail(QR_E_NOMEM);
+    }
+    return QR_OK;
+}
+
 qr_status qr_package_set_app_extra(qr_package *p, const char *markup)
 {
     free(p->app_extra);
@@ -358,7 +373,14 @@ static qr_status write_core(qr_package *p, long long epoch, qr_buf *out)
     qr_xml_attr(x, "xmlns:dcmitype", "http://purl.org/dc/dcmitype/");
     qr_xml_attr(x, "xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance");
     if (p->title && *p->title) qr_xml_elem_text(x, "dc:title", p->title);
-    qr_xml_elem_text(x, "dc:creator", "quire");
+    if (p->core[1]) qr_xml_elem_text(x, "dc:subject", p->core[1]);
+    qr_xml_elem_text(x, "dc:creator", p->core[0] ? p->core[0] : "quire");
+    if (p->core[2]) qr_xml_elem_text(x, "cp:keywords", p->core[2]);
+    if (p->core[3]) {
+        /* the document's own date, midnight UTC when it has no time */
+        snprintf(date, sizeof date, "%s%s", p->core[3],
+                 strlen(p->core[3]) == 10 ? "T00:00:00Z" : "");
+    }
     qr_xml_start(x, "dcterms:created");
     qr_xml_attr(x, "xsi:type", "dcterms:W3CDTF");
     qr_xml_text_str(x, date);

@@ -69,6 +69,11 @@ const char *qr_package_rel(qr_package *p, const char *source, const char *type, 
 
 /** Document title for docProps/core.xml (plain text; NULL for none). */
 qr_status qr_package_set_title(qr_package *p, const char *title);
+/** The core properties a document's "properties" give (each may be NULL):
+ *  dc:creator (default "quire"), dc:subject, cp:keywords and the created
+ *  and modified dates (W3CDTF; default the render's epoch). Copied. */
+qr_status qr_package_set_core(qr_package *p, const char *author, const char *subject,
+                              const char *keywords, const char *date);
 
 /** Extra children of <Properties> in docProps/app.xml, as well-formed
  *  markup (e.g. "<Slides>3</Slides>"); copied. */

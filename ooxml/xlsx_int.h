@@ -118,7 +118,8 @@ void qr_xlsx_styles_theme(qr_xlsx_styles *st, const qr_doc *doc);
  *  range counts as General) with flags, assigned on first use. On OOM
  *  returns 0 and sets st->oom. */
 uint32_t qr_xlsx_style_xf(qr_xlsx_styles *st, uint32_t fmt, unsigned flags);
-/** The same with a look (NULL or one that sets nothing: none). */
+/** The same with a look (NULL or one that sets nothing: none); the look's
+ *  own number format is the caller's to pass as fmt. */
 uint32_t qr_xlsx_style_xf_look(qr_xlsx_styles *st, uint32_t fmt, unsigned flags,
                                const qr_cellstyle *look);
 /** The numFmtId of a format: 0 General, a built-in id for the few codes
@@ -189,6 +190,9 @@ int qr_xlsx_cell_ref(uint32_t col, size_t row, char *buf);
 int qr_xlsx_fmt_num(double v, char *buf);
 /** The autofilter / used range of a sheet, "A1:J100001"; "" when it has no cells. */
 void qr_xlsx_used_range(const qr_sheet *sh, char *buf, size_t size);
+/** The autofilter range of a sheet ("A1:F200"), "" when it has none: its
+ *  "autofilter", else the used range when it has a header. size: 32+. */
+void qr_xlsx_filter_range(const qr_sheet *sh, char *buf, size_t size);
 /** Whether a text must keep Excel's quote prefix (it starts with = + - @,
  *  tab, CR or LF, so an editor would otherwise take it as a formula). */
 int qr_xlsx_needs_quote(const char *s, size_t len);

@@ -131,7 +131,33 @@ void qr_xlsx_used_range(const qr_sheet *sh, char *buf, size_t size)
     p += qr_xlsx_cell_ref(cols - 1, rows - 1, p);
 }
 
+void qr_xlsx_filter_range(const qr_sheet *sh, char *buf, size_t size)
+{
+    if (size) buf[0] = '\0';
+    if (sh->autofilter == QR_FILTER_NONE || size < 32) return;
+    if (sh->autofilter == QR_FILTER_AUTO) {
+        if (!sh->header) return;
+        qr_xlsx_used_range(sh, buf, size);
+        if (!strchr(buf, ':')) buf[0] = '\0';
+        return;
+    }
+    const qr_range *f = &sh->filter;
+    char *p = buf;
+    p += qr_xlsx_cell_ref(f->c0 < QR_XLSX_MAX_COLS ? f->c0 : 0, f->r0, p);
+    *p++ = ':';
+    qr_xlsx_cell_ref(f->c1 < QR_XLSX_MAX_COLS ? f->c1 : QR_XLSX_MAX_COLS - 1,
+                     f->r1 < QR_XLSX_MAX_ROWS ? f->r1 : QR_XLSX_MAX_ROWS - 1, p);
+}
+
 /* ---- the worksheet around the rows ---------------------------------------------- */
+
+/* <x:sheetPr>: the tab's colour; summary rows and columns of outline
+ * groups after their details, as Excel's default. */
+static void write_sheet_pr(qr_buf *b, const qr_sheet *sh)
+{
+    if (!sh->tab_color) return;
+    qr_buf_printf(b, "<sheetPr><tabColor rgb=\"FF%06X\"/></sheetPr>", sh->tab_color & 0xFFFFFF);
+}
 
 /* <x:dimension> */
 static void write_dimension(qr_buf *b, const qr_sheet *sh)
@@ -187,10 +213,22 @@ static void write_sheet_views(qr_buf *b, const qr_sheet *sh, int first)
 }
 
 /* <x:sheetFormatPr> */
-static void write_sheet_format_pr(qr_buf *b)
+static void write_sheet_format_pr(qr_buf *b, const qr_sheet *sh)
 {
+    unsigned rows = sh->row_outline, cols = 0;
+    for (size_t c = 0; c < sh->n_col_flags; c++)
+        if ((sh->col_flags[c] & 7u) > cols) cols = sh->col_flags[c] & 7u;
     /* the default width said, so every app starts from the width the preview draws */
-    qr_buf_puts(b, "<sheetFormatPr defaultColWidth=\"8.43\" defaultRowHeight=\"15\"/>");
+    qr_buf_puts(b, "<sheetFormatPr defaultColWidth=\"8.43\" defaultRowHeight=\"15\"");
+    if (rows) qr_buf_printf(b, " outlineLevelRow=\"%u\"", rows);
+    if (cols) qr_buf_printf(b, " outlineLevelCol=\"%u\"", cols);
+    qr_buf_puts(b, "/>");
+}
+
+/* The xf of a look alone (a column's or a row's), with its number format. */
+static uint32_t look_xf(qr_xlsx_styles *st, const qr_cellstyle *l)
+{
+    return qr_xlsx_style_xf_look(st, l->set & QR_SX_FORMAT ? l->fmt : 0, 0, l);
 }
 
 /* <x:cols>: one <col> per given width, in characters (Excel's maximum is
@@ -207,6 +245,7 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
     if (given > QR_XLSX_MAX_COLS) given = QR_XLSX_MAX_COLS;
     if (given > n) n = given;
     if (n_cl > n) n = n_cl;
+    if (sh->n_col_flags > n) n = sh->n_col_flags;
     double *fit = n ? malloc(n * sizeof *fit) : NULL;
     if (fit) qr_sheet_autofit(sh, formats, n_formats, fit, n);
     for (size_t i = 0; i < n; i++) {
@@ -214,8 +253,9 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
         if (!(w > 0)) w = fit ? fit[i] : 0;
         uint32_t xf = 0;
         if (i < n_cl && sh->col_looks[i] && sh->col_looks[i] < doc->n_looks)
-            xf = qr_xlsx_style_xf_look(styles, 0, 0, &doc->looks[sh->col_looks[i]]);
-        if (!(w > 0) && !xf) continue;
+            xf = look_xf(styles, &doc->looks[sh->col_looks[i]]);
+        unsigned fl = i < sh->n_col_flags ? sh->col_flags[i] : 0;
+        if (!(w > 0) && !xf && !fl) continue;
         if (!(w > 0)) w = 8.43; /* Excel's default */
         if (w > 255) w = 255;
         char num[32];
@@ -225,7 +265,10 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
         /* <x:col> */
         qr_buf_printf(b, "<col min=\"%zu\" max=\"%zu\" width=\"%s\"", i + 1, i + 1, num);
         if (xf) qr_buf_printf(b, " style=\"%u\"", xf);
-        qr_buf_puts(b, " customWidth=\"1\"/>");
+        if (fl & QR_COL_HIDDEN) qr_buf_puts(b, " hidden=\"1\"");
+        qr_buf_puts(b, " customWidth=\"1\"");
+        if (fl & 7u) qr_buf_printf(b, " outlineLevel=\"%u\"", fl & 7u);
+        qr_buf_puts(b, "/>");
     }
     if (any) qr_buf_puts(b, "</cols>");
     free(fit);
@@ -256,9 +299,10 @@ static int head(qr_buf *b, const qr_sheet *sh, int first, const char *const *for
 {
     qr_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
                    "<worksheet xmlns=\"" QR_NS_SML "\" xmlns:r=\"" QR_NS_REL "\">");
+    write_sheet_pr(b, sh);
     write_dimension(b, sh);
     write_sheet_views(b, sh, first);
-    write_sheet_format_pr(b);
+    write_sheet_format_pr(b, sh);
     write_cols(b, sh, formats, n_formats, styles);
     qr_buf_puts(b, "<sheetData>");
     return b->oom ? -1 : 0;
@@ -267,9 +311,25 @@ static int head(qr_buf *b, const qr_sheet *sh, int first, const char *const *for
 /* <x:autoFilter> */
 static void write_auto_filter(qr_buf *b, const qr_sheet *sh)
 {
-    char range[32];
-    qr_xlsx_used_range(sh, range, sizeof range);
-    if (sh->header && range[0]) qr_buf_printf(b, "<autoFilter ref=\"%s\"/>", range);
+    char range[40];
+    qr_xlsx_filter_range(sh, range, sizeof range);
+    if (range[0]) qr_buf_printf(b, "<autoFilter ref=\"%s\"/>", range);
+}
+
+/* <x:mergeCells> */
+static void write_merge_cells(qr_buf *b, const qr_sheet *sh)
+{
+    if (!sh->n_merges) return;
+    qr_buf_printf(b, "<mergeCells count=\"%zu\">", sh->n_merges);
+    for (size_t i = 0; i < sh->n_merges; i++) {
+        const qr_range *m = &sh->merges[i];
+        char a[16], z[16];
+        qr_xlsx_cell_ref(m->c0, m->r0, a);
+        qr_xlsx_cell_ref(m->c1, m->r1, z);
+        /* <x:mergeCell> */
+        qr_buf_printf(b, "<mergeCell ref=\"%s:%s\"/>", a, z);
+    }
+    qr_buf_puts(b, "</mergeCells>");
 }
 
 /* <x:pageMargins>: Excel's defaults, so printing looks as Excel's own files. */
@@ -284,6 +344,7 @@ int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh)
 {
     qr_buf_puts(b, "</sheetData>");
     write_auto_filter(b, sh);
+    write_merge_cells(b, sh);
     write_page_margins(b);
     if (sh->n_charts) qr_buf_puts(b, "<drawing r:id=\"rId1\"/>"); /* xlsx_chart.c */
     qr_buf_puts(b, "</worksheet>");
@@ -451,7 +512,7 @@ static int write_row_looks(qr_buf *b, const qr_sheet *sh, const qr_row *row, siz
     int plain = !looks || (!sh->n_col_looks && !row->look && !(sh->header && r == 0));
     uint32_t row_xf = 0;
     if (looks && row->look && row->look < doc->n_looks) {
-        row_xf = qr_xlsx_style_xf_look(styles, 0, 0, &doc->looks[row->look]);
+        row_xf = look_xf(styles, &doc->looks[row->look]);
         if (styles->oom) return -1;
     }
     if (row_xf || row->hidden || row->outline) {

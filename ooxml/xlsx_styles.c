@@ -151,7 +151,6 @@ static uint32_t xf_hash(const qr_xlsx_xf *k)
 uint32_t qr_xlsx_style_xf_look(qr_xlsx_styles *st, uint32_t fmt, unsigned flags,
                                const qr_cellstyle *look)
 {
-    if (look && (look->set & QR_SX_FORMAT) && !fmt) fmt = look->fmt;
     if (!look || !(look->set & ~QR_SX_FORMAT))
         return qr_xlsx_style_xf(st, fmt, flags & ~(unsigned)QR_XLSX_BOLD);
     if (fmt >= st->n_formats) fmt = 0;

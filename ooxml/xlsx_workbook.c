@@ -43,7 +43,7 @@ static void write_sheets(qr_xml *x, const qr_sheet *sheets, size_t n)
 static int filter_ref(qr_buf *b, const qr_sheet *sh)
 {
     char range[64];
-    qr_xlsx_used_range(sh, range, sizeof range);
+    qr_xlsx_filter_range(sh, range, sizeof range);
     char *colon = strchr(range, ':');
     if (!colon) return -1;
     *colon = '\0';
@@ -70,8 +70,8 @@ static void write_defined_names(qr_xml *x, const qr_sheet *sheets, size_t n)
     qr_buf ref = {0};
     for (size_t i = 0; i < n; i++) {
         char range[64];
-        qr_xlsx_used_range(&sheets[i], range, sizeof range);
-        if (!sheets[i].header || !strchr(range, ':')) continue;
+        qr_xlsx_filter_range(&sheets[i], range, sizeof range);
+        if (!strchr(range, ':')) continue;
         if (!any) qr_xml_start(x, "definedNames");
         any = 1;
         ref.len = 0;

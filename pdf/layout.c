@@ -211,6 +211,47 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
     return QR_OK;
 }
 
+/* The width of a cell at column i spanning span columns (0: covered). */
+static double span_w(const pd_block *b, size_t i, unsigned span)
+{
+    double w = 0;
+    for (size_t k = 0; k < (span ? span : 1) && i + k < b->n_cols; k++)
+        w += b->col_w[i + k];
+    return w;
+}
+
+/* The spans and grounds of a table's cells, when any cell has one. */
+static qr_status table_looks(pd_ctx *c, pd_block *b, const qr_table *t)
+{
+    size_t nc = b->n_cols, any = 0;
+    for (size_t i = 0; t->headers && i < t->n_headers; i++)
+        any |= t->headers[i].colspan != 1 || t->headers[i].fill;
+    for (size_t r = 0; r < t->n_rows && !any; r++)
+        for (size_t i = 0; i < nc; i++)
+            any |= t->rows[r][i].colspan != 1 || t->rows[r][i].fill;
+    if (!any) return QR_OK;
+    uint16_t *hs = qr_arena_array(&c->arena, nc, sizeof *hs);
+    uint32_t *hf = qr_arena_array(&c->arena, nc, sizeof *hf);
+    uint16_t *bs = qr_arena_array(&c->arena, t->n_rows * nc + 1, sizeof *bs);
+    uint32_t *bf = qr_arena_array(&c->arena, t->n_rows * nc + 1, sizeof *bf);
+    if (!hs || !hf || !bs || !bf) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
+    for (size_t i = 0; i < nc; i++) {
+        const qr_tcell *hc = t->headers && i < t->n_headers ? &t->headers[i] : NULL;
+        hs[i] = (uint16_t)(hc ? hc->colspan : 1);
+        hf[i] = hc ? hc->fill : 0;
+    }
+    for (size_t r = 0; r < t->n_rows; r++)
+        for (size_t i = 0; i < nc; i++) {
+            bs[r * nc + i] = (uint16_t)t->rows[r][i].colspan;
+            bf[r * nc + i] = t->rows[r][i].fill;
+        }
+    b->head_span = hs;
+    b->head_fill = hf;
+    b->span = bs;
+    b->cell_fill = bf;
+    return QR_OK;
+}
+
 static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
 {
     size_t nc = t->n_cols ? t->n_cols : 1;
@@ -237,6 +278,8 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
     }
     pd_style head = {.size = TABLE_SIZE, .bold = 1};
     pd_style body = {.size = TABLE_SIZE};
+    b->head_rows = t->body_header_rows;
+    if (table_looks(c, b, t) != QR_OK) return c->status;
     if (t->headers) {
         b->header = qr_arena_array(&c->arena, nc, sizeof *b->header);
         if (!b->header) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
@@ -244,7 +287,14 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
             double cw = b->col_w[i] - 2 * CELL_PAD;
             if (cw < 1) cw = 1;
             static const qr_text empty = {0};
-            const qr_text *tx = i < t->n_headers ? &t->headers[i].text : &empty;
+            const qr_tcell *hc = i < t->n_headers ? &t->headers[i] : NULL;
+            const qr_text *tx = hc && hc->colspan ? &hc->text : &empty;
+            if (hc) cw = span_w(b, i, hc->colspan) - 2 * CELL_PAD;
+            if (cw < 1) cw = 1;
+            qr_align ha = qr_tcell_align(hc, t->col_align, i);
+            head.align = ha == QR_ALIGN_RIGHT    ? PD_ALIGN_END
+                         : ha == QR_ALIGN_CENTER ? PD_ALIGN_CENTER
+                                                 : PD_ALIGN_START;
             b->header[i] = qr_pdf_text(c, tx, NULL, 0, &head, cw, t->path);
             if (!b->header[i]) return c->status;
         }
@@ -258,10 +308,16 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
     for (size_t r = 0; r < t->n_rows; r++)
         for (size_t i = 0; i < nc; i++) {
             const qr_tcell *cell = &t->rows[r][i];
-            double cw = b->col_w[i] - 2 * CELL_PAD;
+            double cw = span_w(b, i, cell->colspan) - 2 * CELL_PAD;
             if (cw < 1) cw = 1;
-            body.align = cell->kind == QR_TCELL_NUMBER ? PD_ALIGN_END : PD_ALIGN_START;
-            const pd_text *pt = qr_pdf_text(c, &cell->text, NULL, 0, &body, cw, cell->text.path);
+            qr_align al = qr_tcell_align(cell, t->col_align, i);
+            body.align = al == QR_ALIGN_RIGHT    ? PD_ALIGN_END
+                         : al == QR_ALIGN_CENTER ? PD_ALIGN_CENTER
+                                                 : PD_ALIGN_START;
+            body.bold = cell->bold || r < t->body_header_rows;
+            static const qr_text none = {0};
+            const qr_text *tx = cell->colspan ? &cell->text : &none;
+            const pd_text *pt = qr_pdf_text(c, tx, NULL, 0, &body, cw, cell->text.path);
             if (!pt) return c->status;
             b->cells[r * nc + i] = pt;
         }
@@ -790,12 +846,24 @@ static double first_piece(const pd_ctx *c, const pd_block *b)
 static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, int is_header,
                       int repeat_header);
 
+/* The left of a cell at column i spanning span columns (right-to-left
+ * tables run their columns from the right: the leftmost spanned one). */
+static double cell_x(const pd_block *b, size_t i, unsigned span)
+{
+    double x = b->col_x[i];
+    for (size_t k = 1; k < span && i + k < b->n_cols; k++)
+        if (b->col_x[i + k] < x) x = b->col_x[i + k];
+    return x;
+}
+
 static void table_new_page(flow *f, const pd_block *b, int repeat_header)
 {
     new_page(f);
-    if (repeat_header && b->header) {
+    if (repeat_header && (b->header || b->head_rows)) {
         f->untagged++;
-        place_row(f, b, b->header, 1, 0);
+        if (b->header) place_row(f, b, b->header, 1, 0);
+        for (size_t r = 0; r < b->head_rows && r < b->n_rows; r++)
+            place_row(f, b, b->cells + r * b->n_cols, 1, 0);
         f->untagged--;
         f->fresh = 1; /* a page with only the header still counts as empty */
     }
@@ -823,6 +891,19 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
     for (size_t i = 0; i < nc; i++)
         next[i] = 0;
     int tagged = !f->untagged;
+    /* this row's spans and grounds (NULL: every cell its own column, no ground) */
+    const uint16_t *spans = NULL;
+    const uint32_t *fills = NULL;
+    if (b->span) {
+        if (cells == b->header) {
+            spans = b->head_span;
+            fills = b->head_fill;
+        } else {
+            size_t r = (size_t)(cells - b->cells) / nc;
+            spans = b->span + r * nc;
+            fills = b->cell_fill + r * nc;
+        }
+    }
     if (tagged) add_tag(c, PD_TAG_TR, 1);
     double row_asc = row_ascent(cells, nc);
     while (c->status == QR_OK) {
@@ -849,21 +930,27 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
         }
         double top = f->y;
         double fh = frag + 2 * CELL_PAD;
-        if (is_header)
-            for (size_t i = 0; i < nc; i++)
-                add_rect(c, OP_FILL, HEADER_BG, c->left + b->col_x[i], top, b->col_w[i], fh);
+        for (size_t i = 0; i < nc; i++) {
+            uint32_t bg = fills && fills[i] ? fills[i] & 0xFFFFFF : is_header ? HEADER_BG : 0;
+            if (bg && (!spans || spans[i]))
+                add_rect(c, OP_FILL, bg, c->left + cell_x(b, i, spans ? spans[i] : 1), top,
+                         span_w(b, i, spans ? spans[i] : 1), fh);
+        }
         for (size_t i = 0; i < nc; i++) {
             const pd_text *t = cells[i];
+            if (spans && !spans[i]) continue;
             if (next[i] >= t->n_lines) continue;
             double y0 = top + CELL_PAD - t->lines[next[i]].top;
             if (next[i] == 0) y0 += cell_shift(t, row_asc);
             if (tagged) add_tag(c, is_header ? PD_TAG_TH : PD_TAG_TD, 1);
             for (size_t k = next[i]; k < take[i]; k++)
-                add_line(c, t, k, c->left + b->col_x[i] + CELL_PAD, y0);
+                add_line(c, t, k, c->left + cell_x(b, i, spans ? spans[i] : 1) + CELL_PAD, y0);
             if (tagged) add_tag(c, is_header ? PD_TAG_TH : PD_TAG_TD, 0);
         }
         for (size_t i = 0; i < nc; i++)
-            add_rect(c, OP_STROKE, GRID_RGB, c->left + b->col_x[i], top, b->col_w[i], fh);
+            if (!spans || spans[i])
+                add_rect(c, OP_STROKE, GRID_RGB, c->left + cell_x(b, i, spans ? spans[i] : 1), top,
+                         span_w(b, i, spans ? spans[i] : 1), fh);
         f->y += fh;
         f->fresh = 0;
         for (size_t i = 0; i < nc; i++) {
@@ -884,14 +971,18 @@ static void place_table(flow *f, const pd_block *b)
     pd_ctx *c = f->c;
     double content = c->bottom - c->top;
     double head_h = b->header ? row_height(c, b->header, b->n_cols) : 0;
-    /* Repeat the header on each page unless it is itself most of a page. */
-    int repeat = b->header && head_h <= content / 3;
-    double first = b->n_rows ? row_height(c, b->cells, b->n_cols) : 0;
+    for (size_t r = 0; r < b->head_rows && r < b->n_rows; r++)
+        head_h += row_height(c, b->cells + r * b->n_cols, b->n_cols);
+    /* Repeat the header rows on each page unless they are most of a page. */
+    int repeat = (b->header || b->head_rows) && head_h <= content / 3;
+    double first = b->n_rows > b->head_rows
+                       ? row_height(c, b->cells + b->head_rows * b->n_cols, b->n_cols)
+                       : 0;
     if (!f->fresh && f->y + head_h + first > c->bottom && head_h + first <= content) new_page(f);
     add_tag(c, PD_TAG_TABLE, 1);
     if (b->header) place_row(f, b, b->header, 1, 0);
     for (size_t r = 0; r < b->n_rows && c->status == QR_OK; r++)
-        place_row(f, b, b->cells + r * b->n_cols, 0, repeat);
+        place_row(f, b, b->cells + r * b->n_cols, r < b->head_rows, r < b->head_rows ? 0 : repeat);
     add_tag(c, PD_TAG_TABLE, 0);
 }
 

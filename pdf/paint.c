@@ -9,6 +9,8 @@
  * locale's help, so a caller's setlocale() cannot change the bytes.
  */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,10 +135,83 @@ static void record_tag(void *out, const char *attrs)
 
 /* How a page is painted: with pango here (rd == NULL), or replaying what
  * the recording helper saw (rd), until a cut mark hands back to pango. */
+/* A page's link annotations, one per target: the rectangles of every line
+ * a link spans on the page are gathered under its attributes ("uri=..." or
+ * "page=N pos=[..]") and written as one tag at the page's end, so a long
+ * URI over 2,000 lines is written once per page, not once per line. */
+typedef struct page_link {
+    char *key; /* the attributes after the rectangles */
+    size_t klen;
+    uint64_t hash;
+    qr_buf rects;
+} page_link;
+
 typedef struct painter {
     pd_ctx *c;
     pd_recread *rd;
+    page_link *links;
+    size_t n_links, cap_links;
 } painter;
+
+static uint64_t fnv(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* One line's tag attributes "rect=[R] KEY": R joins KEY's rectangles. */
+static void gather_tag(void *arg, const char *attrs)
+{
+    painter *pt = arg;
+    const char *close = strncmp(attrs, "rect=[", 6) == 0 ? strstr(attrs, "] ") : NULL;
+    if (!close) return;
+    const char *rects = attrs + 6, *key = close + 2;
+    size_t klen = strlen(key);
+    uint64_t h = fnv(key, klen);
+    page_link *l = NULL;
+    for (size_t i = 0; i < pt->n_links && !l; i++)
+        if (pt->links[i].hash == h && pt->links[i].klen == klen &&
+            memcmp(pt->links[i].key, key, klen) == 0)
+            l = &pt->links[i];
+    if (!l) {
+        if (pt->n_links == pt->cap_links) {
+            size_t cap = pt->cap_links ? pt->cap_links * 2 : 8;
+            page_link *v = realloc(pt->links, cap * sizeof *v);
+            if (!v) return;
+            pt->links = v, pt->cap_links = cap;
+        }
+        char *k = malloc(klen + 1);
+        if (!k) return;
+        memcpy(k, key, klen + 1);
+        l = &pt->links[pt->n_links++];
+        *l = (page_link){k, klen, h, {0}};
+    } else {
+        qr_buf_putc(&l->rects, ' ');
+    }
+    qr_buf_append(&l->rects, rects, (size_t)(close - rects));
+}
+
+/* Write the page's gathered link tags and forget them. */
+static void flush_links(painter *pt, cairo_t *cr)
+{
+    for (size_t i = 0; i < pt->n_links; i++) {
+        page_link *l = &pt->links[i];
+        qr_buf b = {0};
+        qr_buf_puts(&b, "rect=[");
+        if (l->rects.len) qr_buf_append(&b, l->rects.data, l->rects.len);
+        qr_buf_puts(&b, "] ");
+        qr_buf_append(&b, l->key, l->klen);
+        if (!b.oom && !l->rects.oom) emit_tag(cr, b.data);
+        qr_buf_free(&b);
+        qr_buf_free(&l->rects);
+        free(l->key);
+    }
+    free(pt->links);
+    pt->links = NULL;
+    pt->n_links = pt->cap_links = 0;
+}
 
 /* At a cut mark: the helper stops, pango paints the rest here. */
 static void cut(painter *pt)
@@ -154,13 +229,14 @@ static void show_line(painter *pt, cairo_t *cr, PangoLayoutLine *line)
 
 static void line_links(painter *pt, cairo_t *cr, const pd_op *o)
 {
+    (void)cr;
     if (pt->rd) {
         const char *a;
         while ((a = qr_pdf_rec_replay_tag(pt->rd)) != NULL)
-            emit_tag(cr, a);
+            gather_tag(pt, a);
         return;
     }
-    link_attrs(o, emit_tag, cr);
+    link_attrs(o, gather_tag, pt);
 }
 
 /* The alt text lines that fit in an image's placeholder box. */
@@ -281,7 +357,7 @@ static void paint_footer(painter *pt, cairo_t *cr, size_t p)
 
 void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recread *rd)
 {
-    painter pt = {c, rd};
+    painter pt = {c, rd, NULL, 0, 0};
     size_t a = c->page_start[p], z = c->page_start[p + 1];
     if (c->style.background != 0xFFFFFF) {
         /* The theme's page ground (dark: light text on it). Not a paint of
@@ -340,6 +416,7 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
             break;
         }
     }
+    flush_links(&pt, cr);
     paint_footer(&pt, cr, p);
 }
 

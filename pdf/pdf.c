@@ -923,9 +923,25 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
+    if (c.doc->prop_date) /* the document's own date, midnight UTC when it has no time */
+        snprintf(date, sizeof date, "%s%s", c.doc->prop_date,
+                 strlen(c.doc->prop_date) == 10 ? "T00:00:00Z" : "");
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quire");
+    /* "properties": author, subject and keywords in the info dictionary */
+    const char *meta[3] = {c.doc->author, c.doc->subject, c.doc->keywords};
+    const cairo_pdf_metadata_t keys[3] = {CAIRO_PDF_METADATA_AUTHOR, CAIRO_PDF_METADATA_SUBJECT,
+                                          CAIRO_PDF_METADATA_KEYWORDS};
+    for (int k = 0; k < 3; k++) {
+        if (!meta[k]) continue;
+        size_t n = strlen(meta[k]);
+        char *t = qr_arena_alloc(&c.arena, n + 1);
+        if (!t) continue;
+        qr_pdf_clean(t, meta[k], n);
+        t[n] = '\0';
+        cairo_pdf_surface_set_metadata(s, keys[k], t);
+    }
     if (c.doc->title.n) {
         size_t n = qr_plain_len(&c.doc->title);
         char *t = qr_arena_alloc(&c.arena, n + 1);

@@ -151,7 +151,13 @@ typedef struct pd_block {
     const pd_text *text2;   /* PB_QUOTE: the attribution; PB_CALLOUT: the title */
     uint32_t ink, fill;     /* PB_QUOTE, PB_CALLOUT: bar and ground */
     const pd_text *caption; /* tables (above), images, charts, code (below), or NULL */
-    pd_entry *entries;      /* PB_TOC */
+    /* PB_TABLE cell looks: per position the columns its cell spans (0:
+     * covered by a span, NULL: all 1) and its ground (0: none), header row
+     * then body rows; head_rows: body rows repeated with the header */
+    const uint16_t *head_span, *span;
+    const uint32_t *head_fill, *cell_fill;
+    size_t head_rows;
+    pd_entry *entries; /* PB_TOC */
     size_t n_entries;
     const char *id;    /* the block's id (a link target), or NULL */
     size_t page;       /* where pagination placed the block's start: 1-based page, */

@@ -139,6 +139,7 @@ static double chart_h(const qr_chart *ch)
 
 static double row_height(const qr_sheet *sh, size_t r)
 {
+    if (r < sh->n_rows && sh->rows[r].hidden) return 0;
     /* below the data, under a chart: an empty row */
     return qr_sheet_row_pt(r < sh->n_rows ? &sh->rows[r] : NULL);
 }
@@ -207,6 +208,7 @@ static int plan_sheet(splan *p, const qr_doc *d, const qr_sheet *sh)
     p->colx[0] = 0;
     for (size_t c = 0; c < p->nc; c++) {
         p->colw[c] = sheet_col_w(fit, n_fit, c);
+        if (c < sh->n_col_flags && (sh->col_flags[c] & QR_COL_HIDDEN)) p->colw[c] = 0;
         p->colx[c + 1] = p->colx[c] + p->colw[c];
     }
     free(fit);
@@ -529,9 +531,20 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
         gr++;
     while (gc < nc && cols[gc] < (sh->n_cols ? sh->n_cols : 1))
         gc++;
-    /* the cells' looks: fills under the grid, borders over it */
+    /* merged areas on this page: mg[i * nc + k] = the merge's index + 1 */
+    uint32_t *mg = sh->n_merges ? calloc(nr * nc > 0 ? nr * nc : 1, sizeof *mg) : NULL;
+    for (size_t m = 0; mg && m < sh->n_merges; m++) {
+        const qr_range *rg = &sh->merges[m];
+        for (size_t i = 0; i < nr; i++) {
+            if (rows[i] < rg->r0 || rows[i] > rg->r1) continue;
+            for (size_t k = 0; k < nc; k++)
+                if (cols[k] >= rg->c0 && cols[k] <= rg->c1) mg[i * nc + k] = (uint32_t)m + 1;
+        }
+    }
+    /* the cells' looks: fills under the grid, borders over it; a merged
+     * area shows its top-left cell's look, its borders on the outer edges */
     const qr_doc *doc = c->doc;
-    int looks = doc->n_looks > 1;
+    int looks = doc->n_looks > 1 || mg;
     qr_cellstyle *css = looks ? calloc(nr * nc > 0 ? nr * nc : 1, sizeof *css) : NULL;
     if (looks && !css) looks = 0;
     for (size_t i = 0; looks && i < nr; i++) {
@@ -540,7 +553,19 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
             const qr_cell *cell = row && cols[k] < row->n ? &row->cells[cols[k]] : NULL;
             if (rows[i] >= sh->n_rows) continue;
             qr_cellstyle *cs = &css[i * nc + k];
-            *cs = qr_sheet_cell_style(doc, sh, rows[i], row, cols[k], cell);
+            size_t r = rows[i], col = cols[k];
+            const qr_range *rg = mg && mg[i * nc + k] ? &sh->merges[mg[i * nc + k] - 1] : NULL;
+            if (rg) {
+                const qr_row *tr = rg->r0 < sh->n_rows ? &sh->rows[rg->r0] : NULL;
+                const qr_cell *tc = tr && rg->c0 < tr->n ? &tr->cells[rg->c0] : NULL;
+                *cs = qr_sheet_cell_style(doc, sh, rg->r0, tr, rg->c0, tc);
+                if (col != rg->c0) cs->border[0] = 0;
+                if (col != rg->c1) cs->border[1] = 0;
+                if (r != rg->r0) cs->border[2] = 0;
+                if (r != rg->r1) cs->border[3] = 0;
+            } else {
+                *cs = qr_sheet_cell_style(doc, sh, r, row, col, cell);
+            }
             if (cs->fill) {
                 set_rgb(cr, qr_cellstyle_rgb(&c->style, cs->fill, 0xFFFFFF));
                 cairo_rectangle(cr, xs[k], ys[i], xs[k + 1] - xs[k], ys[i + 1] - ys[i]);
@@ -563,8 +588,33 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
         }
         cairo_stroke(cr);
     }
+    /* a merged area: its inner grid lines covered, its top-left cell's
+     * text over the whole of it (the part on this page) */
+    for (size_t i = 0; mg && i < nr && c->status == QR_OK; i++)
+        for (size_t k = 0; k < nc; k++) {
+            uint32_t m = mg[i * nc + k];
+            if (!m || (i > 0 && mg[(i - 1) * nc + k] == m) || (k > 0 && mg[i * nc + k - 1] == m))
+                continue; /* not the first visible cell of its merge */
+            size_t i1 = i, k1 = k;
+            while (i1 + 1 < nr && mg[(i1 + 1) * nc + k] == m)
+                i1++;
+            while (k1 + 1 < nc && mg[i * nc + k1 + 1] == m)
+                k1++;
+            const qr_cellstyle *cs = &css[i * nc + k];
+            set_rgb(cr, cs->fill ? qr_cellstyle_rgb(&c->style, cs->fill, 0xFFFFFF)
+                                 : c->style.background);
+            cairo_rectangle(cr, xs[k] + 0.25, ys[i] + 0.25, xs[k1 + 1] - xs[k] - 0.5,
+                            ys[i1 + 1] - ys[i] - 0.5);
+            cairo_fill(cr);
+            const qr_range *rg = &sh->merges[m - 1];
+            if (rows[i] == rg->r0 && cols[k] == rg->c0)
+                paint_cell(c, cr, p, rows[i], cols[k], xs[k], ys[i], xs[k1 + 1] - xs[k],
+                           ys[i1 + 1] - ys[i], 0, cs);
+        }
     for (size_t i = 0; i < nr && c->status == QR_OK; i++) {
         for (size_t k = 0; k < nc; k++) {
+            if (mg && mg[i * nc + k]) continue; /* drawn with its merge */
+            if (xs[k + 1] - xs[k] <= 0 || ys[i + 1] - ys[i] <= 0) continue; /* hidden */
             /* room to spill into: the empty cells to the right on this page */
             double spill = 0;
             size_t j = k + 1;
@@ -581,6 +631,7 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
         for (size_t k = 0; k < nc; k++)
             paint_borders(cr, &c->style, &css[i * nc + k], xs[k], ys[i], xs[k + 1], ys[i + 1]);
     free(css);
+    free(mg);
     paint_charts(c, cr, p, rb, cb);
     /* the footer: sheet name and page number */
     char foot[512];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "cellfmt.h"
 #include "civil.h"
 #include "compile.h"
 #include "read_int.h"
@@ -39,6 +40,7 @@ typedef struct pieces {
     const char *heads[10]; /* current headings by level */
     size_t heads_len[10];
     size_t max, bytes;     /* the output cap (0: none) and the pieces' bytes so far */
+    const qr_doc *doc;     /* the document written (its number formats) */
     const qr_text **notes; /* footnotes by number - 1, as their references are written */
     size_t n_notes;
     int over; /* past max: nothing more is added */
@@ -615,14 +617,38 @@ static void serial_date(qr_buf *b, double serial)
 
 static void sheet_cell(const pieces *ps, qr_buf *b, const qr_cell *c, int md)
 {
-    char num[32];
+    char num[64];
     switch ((qr_cell_type)c->type) {
     case QR_CELL_EMPTY:
         break;
-    case QR_CELL_NUMBER:
+    case QR_CELL_NUMBER: {
+        /* A time or date format shows the number as the format does (12:00,
+         * 30:00:00); other numbers stay as they are, for whoever reads on. */
+        const char *f = ps && ps->doc && c->fmt && c->fmt < ps->doc->n_formats
+                            ? ps->doc->formats[c->fmt]
+                            : NULL;
+        if (f && (strstr(f, "[h]") || strstr(f, "[H]")) && isfinite(c->v.num) &&
+            fabs(c->v.num) < 1e9) {
+            /* elapsed hours: 1.25 days under [h]:mm:ss is 30:00:00 */
+            long long secs = llround(fabs(c->v.num) * 86400);
+            snprintf(num, sizeof num, "%s%lld:%02lld", c->v.num < 0 ? "-" : "", secs / 3600,
+                     secs / 60 % 60);
+            qr_buf_puts(b, num);
+            if (strstr(f, ":ss")) qr_buf_printf(b, ":%02lld", secs % 60);
+            break;
+        }
+        if (f && qr_cellfmt_is_date(f) && isfinite(c->v.num) &&
+            qr_cellfmt_number(f, c->v.num, num, sizeof num) > 0) {
+            if (md)
+                md_escape(b, num, strlen(num), 1);
+            else
+                qr_buf_puts(b, num);
+            break;
+        }
         qr_fmt_double(c->v.num, num);
         qr_buf_puts(b, num);
         break;
+    }
     case QR_CELL_BOOL:
         qr_buf_puts(b, c->v.num != 0 ? "TRUE" : "FALSE");
         break;
@@ -837,8 +863,7 @@ static void write_chunks(const pieces *ps, size_t max, qr_buf *out)
 static void json_doc(pieces *ps, const qr_doc *doc)
 {
     qr_buf *b = ps->json;
-    static const char *const kinds[] = {"document", "spreadsheet", "presentation", "pdf", "html"};
-    qr_buf_printf(b, "{\"kind\":\"%s\"", kinds[doc->kind]);
+    qr_buf_printf(b, "{\"kind\":\"%s\"", qr_kind_name(doc->kind));
     if (doc->title.n) {
         qr_buf_puts(b, ",\"title\":");
         qr_buf_json_str(b, qr_plain(&doc->title), qr_plain_len(&doc->title), 0);
@@ -912,6 +937,7 @@ qr_status qr_rd_write(const qr_doc *doc, qr_rd_to to, size_t chunks, size_t max,
     ps.tc = &tc;
     ps.md = to == QR_RD_MARKDOWN;
     ps.max = max;
+    ps.doc = doc;
     ps.n_notes = doc->n_notes;
     ps.notes = doc->n_notes ? calloc(doc->n_notes, sizeof *ps.notes) : NULL;
     if (doc->n_notes && !ps.notes) ps.n_notes = 0;

@@ -4,7 +4,9 @@
  * not the sheet. Cells keep their type (shared and inline strings, numbers,
  * booleans, errors as text), number formats, dates (by format, in the 1900
  * or 1904 date system), formulas with their cached values; widths and
- * frozen panes carry over; merged ranges are reported as warnings. */
+ * frozen panes carry over, and so do cell looks (fonts, fills, borders and
+ * alignment as a cell's properties: the header row's bold and a line
+ * break's wrap are left to the sheet), merged ranges and the tab colour. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,8 @@ typedef struct xl {
     char **fmt_of_xf; /* per cellXfs index: the format code, NULL for General */
     size_t n_xf;
     int date1904;
+    char **look_of_xf; /* per cellXfs index: its look as JSON members ("bold":true,...), or NULL */
+    size_t n_look;
     shared_tab_ptr shared; /* the open sheet's shared formulas */
 } xl;
 
@@ -276,6 +280,174 @@ static qr_status read_styles(xl *w, const char *part)
         xmlFree(codes[i]);
     free(codes);
     free(ids);
+    free(data);
+    return st;
+}
+
+/* ---- cell looks -------------------------------------------------------------------- */
+
+/* The fonts, fills and borders of styles.xml as the members of a cell look
+ * (compile_look.c's properties), so styles come back as a spec writes them. */
+typedef struct lk_font {
+    int b, i, u;
+    char color[8]; /* "#RRGGBB" or "" */
+} lk_font;
+typedef struct lk_border {
+    char side[4][8]; /* the kinds quire knows, or "" */
+    char color[8];
+} lk_border;
+
+static void hex_color(xmlTextReaderPtr x, char out[8])
+{
+    char *v = qr_rd_attr(x, "rgb");
+    out[0] = '\0';
+    if (v && strlen(v) == 8) snprintf(out, 8, "#%s", v + 2);
+    xmlFree(v);
+}
+
+static int on(xmlTextReaderPtr x)
+{
+    char *v = qr_rd_attr(x, "val");
+    int r = !v || (strcmp(v, "0") != 0 && strcmp(v, "false") != 0 && strcmp(v, "none") != 0);
+    xmlFree(v);
+    return r;
+}
+
+static void grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap) return;
+    size_t c = *cap ? *cap * 2 : 16;
+    void *np = realloc(*p, c * size);
+    if (!np) return;
+    memset((char *)np + *cap * size, 0, (c - *cap) * size);
+    *p = np;
+    *cap = c;
+}
+
+static qr_status read_looks(xl *w, const char *part)
+{
+    if (!qr_rd_zip_has(w->r, part)) return QR_OK;
+    char *data;
+    size_t len;
+    qr_status st = qr_rd_zip_read(w->r, part, &data, &len);
+    if (st != QR_OK) return st;
+    xmlTextReaderPtr x = qr_rd_xml_mem(w->r, data, len, part);
+    lk_font *fonts = NULL;
+    char(*fills)[8] = NULL;
+    lk_border *borders = NULL;
+    size_t nf = 0, cf = 0, nl = 0, cl = 0, nb = 0, cb = 0, cx = 0;
+    int sect = 0, side = -1; /* 1 fonts, 2 fills, 3 borders, 4 cellXfs */
+    qr_buf cur = {0};
+    while (x && qr_rd_xml_next(w->r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_END_ELEMENT) {
+            if (qr_rd_is(x, "fonts") || qr_rd_is(x, "fills") || qr_rd_is(x, "borders") ||
+                qr_rd_is(x, "cellXfs"))
+                sect = 0;
+            continue;
+        }
+        if (type != XML_READER_TYPE_ELEMENT) continue;
+        int empty = xmlTextReaderIsEmptyElement(x);
+        if (qr_rd_is(x, "fonts"))
+            sect = empty ? 0 : 1;
+        else if (qr_rd_is(x, "fills"))
+            sect = empty ? 0 : 2;
+        else if (qr_rd_is(x, "borders"))
+            sect = empty ? 0 : 3;
+        else if (qr_rd_is(x, "cellXfs"))
+            sect = empty ? 0 : 4;
+        else if (sect == 1 && qr_rd_is(x, "font")) {
+            grow((void **)&fonts, &cf, nf, sizeof *fonts);
+            if (nf < cf) nf++;
+        } else if (sect == 1 && nf) {
+            lk_font *f = &fonts[nf - 1];
+            if (qr_rd_is(x, "b")) f->b = on(x);
+            if (qr_rd_is(x, "i")) f->i = on(x);
+            if (qr_rd_is(x, "u")) f->u = on(x);
+            if (qr_rd_is(x, "color")) hex_color(x, f->color);
+        } else if (sect == 2 && qr_rd_is(x, "fill")) {
+            grow((void **)&fills, &cl, nl, sizeof *fills);
+            if (nl < cl) nl++;
+        } else if (sect == 2 && nl && qr_rd_is(x, "fgColor")) {
+            hex_color(x, fills[nl - 1]);
+        } else if (sect == 3 && qr_rd_is(x, "border")) {
+            grow((void **)&borders, &cb, nb, sizeof *borders);
+            if (nb < cb) nb++;
+            side = -1;
+        } else if (sect == 3 && nb) {
+            static const char *const sides[] = {"left", "right", "top", "bottom"};
+            static const char *const kinds[] = {"thin",   "medium", "thick",
+                                                "double", "dashed", "dotted"};
+            for (int k = 0; k < 4; k++)
+                if (qr_rd_is(x, sides[k])) {
+                    side = k;
+                    char *v = qr_rd_attr(x, "style");
+                    for (size_t j = 0; v && j < sizeof kinds / sizeof kinds[0]; j++)
+                        if (strcmp(v, kinds[j]) == 0)
+                            snprintf(borders[nb - 1].side[k], 8, "%s", kinds[j]);
+                    xmlFree(v);
+                }
+            if (qr_rd_is(x, "color") && side >= 0 && !borders[nb - 1].color[0])
+                hex_color(x, borders[nb - 1].color);
+        } else if (sect == 4 && qr_rd_is(x, "xf")) {
+            grow((void **)&w->look_of_xf, &cx, w->n_look, sizeof *w->look_of_xf);
+            if (w->n_look >= cx) continue;
+            cur.len = 0;
+            long fi = qr_rd_attr_long(x, "fontId", 0), li = qr_rd_attr_long(x, "fillId", 0),
+                 bi = qr_rd_attr_long(x, "borderId", 0);
+            if (fi > 0 && (size_t)fi < nf) {
+                const lk_font *f = &fonts[fi];
+                if (f->b) qr_buf_puts(&cur, ",\"bold\":true");
+                if (f->i) qr_buf_puts(&cur, ",\"italic\":true");
+                if (f->u) qr_buf_puts(&cur, ",\"underline\":true");
+                if (f->color[0]) qr_buf_printf(&cur, ",\"color\":\"%s\"", f->color);
+            }
+            if (li > 1 && (size_t)li < nl && fills[li][0])
+                qr_buf_printf(&cur, ",\"fill\":\"%s\"", fills[li]);
+            if (bi > 0 && (size_t)bi < nb) {
+                const lk_border *bd = &borders[bi];
+                static const char *const sides[] = {"left", "right", "top", "bottom"};
+                int any = 0;
+                for (int k = 0; k < 4; k++)
+                    if (bd->side[k][0]) {
+                        qr_buf_printf(&cur, "%s\"%s\":\"%s\"", any ? "," : ",\"border\":{",
+                                      sides[k], bd->side[k]);
+                        any = 1;
+                    }
+                if (any && bd->color[0]) qr_buf_printf(&cur, ",\"color\":\"%s\"", bd->color);
+                if (any) qr_buf_putc(&cur, '}');
+            }
+            w->look_of_xf[w->n_look++] = cur.len ? strdup(cur.data + 1) : NULL;
+        } else if (sect == 4 && w->n_look && qr_rd_is(x, "alignment")) {
+            /* the last xf's alignment: add to its members */
+            qr_buf a = {0};
+            char *prev = w->look_of_xf[w->n_look - 1];
+            if (prev) qr_buf_puts(&a, prev);
+            char *h = qr_rd_attr(x, "horizontal"), *v = qr_rd_attr(x, "vertical");
+            if (h && (!strcmp(h, "left") || !strcmp(h, "center") || !strcmp(h, "right")))
+                qr_buf_printf(&a, "%s\"align\":\"%s\"", a.len ? "," : "", h);
+            if (v && (!strcmp(v, "top") || !strcmp(v, "center")))
+                qr_buf_printf(&a, "%s\"valign\":\"%s\"", a.len ? "," : "", v);
+            xmlFree(h);
+            xmlFree(v);
+            char *wr = qr_rd_attr(x, "wrapText");
+            if (wr && (!strcmp(wr, "1") || !strcmp(wr, "true")))
+                qr_buf_printf(&a, "%s\"wrap\":true", a.len ? "," : "");
+            xmlFree(wr);
+            long ind = qr_rd_attr_long(x, "indent", 0), rot = qr_rd_attr_long(x, "textRotation", 0);
+            if (ind > 0 && ind <= 15) qr_buf_printf(&a, "%s\"indent\":%ld", a.len ? "," : "", ind);
+            if (rot > 0 && rot <= 180 && rot != 255)
+                qr_buf_printf(&a, "%s\"rotate\":%ld", a.len ? "," : "", rot <= 90 ? rot : 90 - rot);
+            free(prev);
+            w->look_of_xf[w->n_look - 1] = a.len ? strdup(a.data) : NULL;
+            qr_buf_free(&a);
+        }
+    }
+    st = qr_rd_xml_free(w->r, x);
+    qr_buf_free(&cur);
+    free(fonts);
+    free(fills);
+    free(borders);
     free(data);
     return st;
 }
@@ -609,7 +781,11 @@ static void write_cell(xl *w, cellv *c, qr_buf *b, long row, long col, const cha
     }
     int has_time = 0;
     char iso[64];
-    if (fmt && is_date_fmt(fmt, &has_time) &&
+    /* A time of day or a duration (h:mm, [h]:mm:ss: no day, month or year)
+     * is a number with its format, not a date, in either date system. */
+    if (fmt && is_date_fmt(fmt, &has_time) && has_time && !strpbrk(fmt, "dDyY") && num < 61)
+        has_time = -1;
+    if (fmt && has_time >= 0 && is_date_fmt(fmt, &has_time) &&
         iso_date(w->date1904 ? num + 1462 : num, has_time, iso, sizeof iso)) {
         qr_buf_puts(b, "{\"date\":");
         qr_buf_json_str(b, iso, strlen(iso), 0);
@@ -658,6 +834,8 @@ typedef struct sheet_state {
     long n_widths;
     long freeze_col, freeze_row;
     int filter;
+    qr_buf merges; /* the "merge" ranges as JSON strings, comma-separated */
+    char tab[8];   /* "tab_color", or "" */
 } sheet_state;
 
 static void close_row(qr_buf *b, sheet_state *s)
@@ -733,6 +911,47 @@ static long attr_long(int nattr, const xmlChar **attrs, const char *local, long 
     return end == v ? def : n;
 }
 
+/* Lay a cell's look (JSON members) onto its JSON in one: a value becomes
+ * {"value": v, look}, an object gains the members, null (a styled blank)
+ * becomes {look}. A text with a line break wraps by itself: its "wrap" is
+ * not a look. */
+static void add_look(qr_buf *one, const char *look)
+{
+    if (!one->data) return;
+    qr_buf lk = {0}, out = {0};
+    const char *w = strstr(look, "\"wrap\":true");
+    int nl = 0;
+    for (size_t i = 0; i + 1 < one->len && !nl; i++)
+        nl = one->data[i] == '\\' && one->data[i + 1] == 'n';
+    if (w && nl) {
+        qr_buf_append(&lk, look, (size_t)(w - look));
+        const char *rest = w + strlen("\"wrap\":true");
+        if (*rest == ',')
+            rest++;
+        else if (lk.len && lk.data[lk.len - 1] == ',')
+            lk.len--;
+        qr_buf_puts(&lk, rest);
+    } else {
+        qr_buf_puts(&lk, look);
+    }
+    if (lk.len) {
+        if (one->len == 4 && memcmp(one->data, "null", 4) == 0) {
+            qr_buf_printf(&out, "{%.*s}", (int)lk.len, lk.data);
+        } else if (one->data[0] == '{') {
+            qr_buf_append(&out, one->data, one->len - 1);
+            qr_buf_printf(&out, ",%.*s}", (int)lk.len, lk.data);
+        } else {
+            qr_buf_puts(&out, "{\"value\":");
+            qr_buf_append(&out, one->data, one->len);
+            qr_buf_printf(&out, ",%.*s}", (int)lk.len, lk.data);
+        }
+        one->len = 0;
+        qr_buf_append(one, out.data, out.len);
+    }
+    qr_buf_free(&lk);
+    qr_buf_free(&out);
+}
+
 static void end_cell(sheet_sax *x)
 {
     x->in_cell = 0;
@@ -741,6 +960,11 @@ static void end_cell(sheet_sax *x)
     if (r->errs->count) return;
     x->one.len = 0;
     write_cell(x->w, &x->c, &x->one, x->cell_row, x->cell_col, x->name);
+    const char *look =
+        x->c.xf >= 0 && (size_t)x->c.xf < x->w->n_look ? x->w->look_of_xf[x->c.xf] : NULL;
+    /* the header row's bold is the sheet's "header", not a look */
+    if (look && x->cell_row == 0 && strcmp(look, "\"bold\":true") == 0) look = NULL;
+    if (look) add_look(&x->one, look);
     if (!x->one.data || (x->one.len == 4 && memcmp(x->one.data, "null", 4) == 0)) return;
     if (!place_cell(x->b, &x->s, x->cell_row, x->cell_col, x->one.data, x->one.len)) {
         if (!x->s.dropped++) {
@@ -807,9 +1031,6 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
             if (t && strcmp(t, "shared") == 0) x->c.si = attr_long(nattr, attrs, "si", -1);
         }
         return;
-    case 't':
-        if (x->in_cell && local[1] == '\0') x->where = 3;
-        return;
     case 'r':
         if (strcmp(local, "row") == 0) {
             close_row(x->b, &x->s);
@@ -833,13 +1054,23 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
     case 'a':
         if (strcmp(local, "autoFilter") == 0) x->s.filter = 1;
         return;
+    case 't':
+        if (strcmp(local, "tabColor") == 0) {
+            const char *v = attr(nattr, attrs, "rgb", buf, sizeof buf);
+            if (v && strlen(v) == 8) snprintf(x->s.tab, sizeof x->s.tab, "#%s", v + 2);
+        }
+        if (x->in_cell && local[1] == '\0') x->where = 3;
+        return;
     case 'm':
         if (strcmp(local, "mergeCell") == 0) {
             char ref[64];
             const char *rf = attr(nattr, attrs, "ref", ref, sizeof ref);
-            qr_errlist_addf(x->w->r->warns, QR_OK, "", "a spec has no merged cells",
-                            "sheet \"%s\": the merged range %s is read as separate cells", x->name,
-                            rf ? rf : "?");
+            if (rf && strchr(rf, ':') && strlen(rf) < 32) { /* the sheet's "merge" */
+                qr_buf_puts(&x->s.merges, x->s.merges.len ? ",\"" : "\"");
+                for (const char *p = rf; *p; p++)
+                    if (*p != '$') qr_buf_putc(&x->s.merges, *p);
+                qr_buf_putc(&x->s.merges, '"');
+            }
         }
         return;
     default:
@@ -917,6 +1148,13 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
         }
         qr_buf_putc(b, ']');
     }
+    if (s->merges.len) {
+        qr_buf_puts(b, ",\"merge\":[");
+        qr_buf_append(b, s->merges.data, s->merges.len);
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_free(&s->merges);
+    if (s->tab[0]) qr_buf_printf(b, ",\"tab_color\":\"%s\"", s->tab);
     qr_buf_putc(b, '}');
     return st;
 }
@@ -975,6 +1213,7 @@ qr_status qr_rd_xlsx(qr_rd *r)
     const qr_rd_rel *sty = qr_rd_rels_type(&rels, "/styles");
     if (st == QR_OK && sst && qr_rd_zip_has(r, sst->target)) st = read_sst(&w, sst->target);
     if (st == QR_OK && sty) st = read_styles(&w, sty->target);
+    if (st == QR_OK && sty) st = read_looks(&w, sty->target);
     if (st == QR_OK) {
         qr_buf *b = &r->spec;
         qr_buf_putc(b, '{');
@@ -1003,6 +1242,9 @@ qr_status qr_rd_xlsx(qr_rd *r)
     for (size_t i = 0; i < w.n_xf; i++)
         free(w.fmt_of_xf[i]);
     free(w.fmt_of_xf);
+    for (size_t i = 0; i < w.n_look; i++)
+        free(w.look_of_xf[i]);
+    free(w.look_of_xf);
     qr_buf_free(&w.sst.text);
     free(w.sst.off);
     qr_rd_rels_free(&rels);

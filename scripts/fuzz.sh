@@ -14,7 +14,10 @@
 # fuzz_store (damaged meta/version/ledger files through show/log/diff/edit/
 # fsck), fuzz_read (a file through qr_read_mem; the first byte picks the
 # output form), fuzz_markdown (Markdown as a document, a deck, its blocks
-# written out, and the blocks alone; spec/markdown.h). Prints executions and coverage per target; exits 1 if any failed.
+# written out, and the blocks alone; spec/markdown.h), fuzz_formula (a formula's
+# text evaluated, rewritten and checked for syntax and policy), fuzz_chart (a
+# spec's charts laid out, the bytes as doubles through the axis ticks). Every
+# target runs with -rss_limit_mb=2048 and -timeout=20 (seconds per input). Prints executions and coverage per target; exits 1 if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${FUZZ_SECONDS:-60}

@@ -12,10 +12,6 @@
 #include "compile_int.h"
 #include "schema.h"
 
-static const char *const chart_types[] = {"bar", "column",   "line",    "area",
-                                          "pie", "doughnut", "scatter", NULL};
-static const char *const legends[] = {"bottom", "right", "top", "left", "none", NULL};
-
 #define XL_ROWS 1048576u
 #define XL_COLS 16384u
 
@@ -323,7 +319,7 @@ static int series_one(qr_cc *cc, json_t *v, qr_chart *ch, int sheet, size_t inde
                 size_t o = qr_cc_push_key(cc, "values");
                 size_t o2 = qr_cc_push_index(cc, i);
                 qr_cc_err(cc, "pie and doughnut slices are shares: use values >= 0",
-                          "a negative value in a %s chart", chart_types[ch->type]);
+                          "a negative value in a %s chart", qr_enum_chart_types[ch->type]);
                 qr_cc_pop(cc, o2);
                 qr_cc_pop(cc, o);
                 return -1;
@@ -438,23 +434,28 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     json_t *kind = json_object_get(v, "chart");
     int t = -1;
     if (!kind) {
-        if (!unk)
-            qr_cc_missing(cc, "chart",
-                          "add \"chart\": one of bar, column, line, area, pie, doughnut, scatter");
+        if (!unk) {
+            char hint[120], list[96];
+            qr_enum_list(qr_enum_chart_types, 0, ", ", list, sizeof list);
+            snprintf(hint, sizeof hint, "add \"chart\": one of %s", list);
+            qr_cc_missing(cc, "chart", hint);
+        }
         return -1;
     }
     if (json_is_string(kind))
-        for (int i = 0; chart_types[i]; i++)
-            if (strcmp(json_string_value(kind), chart_types[i]) == 0) t = i;
+        for (int i = 0; qr_enum_chart_types[i]; i++)
+            if (strcmp(json_string_value(kind), qr_enum_chart_types[i]) == 0) t = i;
     if (t < 0) {
-        char hint[80];
+        char hint[120], list[96], all[96];
         const char *s =
-            json_is_string(kind) ? qr_suggest(json_string_value(kind), chart_types) : NULL;
-        if (s) snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
-        qr_cc_err_key(cc, "chart",
-                      s ? hint : "use bar, column, line, area, pie, doughnut or scatter",
-                      "unknown chart type; valid types are bar, column, line, area, pie, "
-                      "doughnut, scatter");
+            json_is_string(kind) ? qr_suggest(json_string_value(kind), qr_enum_chart_types) : NULL;
+        qr_enum_list(qr_enum_chart_types, 0, " or ", list, sizeof list);
+        qr_enum_list(qr_enum_chart_types, 0, ", ", all, sizeof all);
+        if (s)
+            snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
+        else
+            snprintf(hint, sizeof hint, "use %s", list);
+        qr_cc_err_key(cc, "chart", hint, "unknown chart type; valid types are %s", all);
         return -1;
     }
     ch->type = (qr_chart_type)t;
@@ -481,7 +482,7 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
     int stackable = t == QR_CHART_BAR || t == QR_CHART_COLUMN || t == QR_CHART_AREA;
     if ((stacked || percent) && !stackable)
         qr_cc_err_key(cc, stacked ? "stacked" : "percent", "only bar, column and area charts stack",
-                      "a %s chart cannot be stacked", chart_types[t]),
+                      "a %s chart cannot be stacked", qr_enum_chart_types[t]),
             bad = 1;
     ch->percent = percent && stackable;
     ch->stacked = (stacked || percent) && stackable;
@@ -492,8 +493,8 @@ int qr_cc_chart(qr_cc *cc, json_t *v, int where, qr_chart *ch)
         int l = -1;
         if (json_is_false(lg)) l = QR_LEGEND_NONE;
         if (json_is_string(lg))
-            for (int i = 0; legends[i]; i++)
-                if (strcmp(json_string_value(lg), legends[i]) == 0) l = i;
+            for (int i = 0; qr_enum_legends[i]; i++)
+                if (strcmp(json_string_value(lg), qr_enum_legends[i]) == 0) l = i;
         if (l < 0)
             qr_cc_err_key(cc, "legend", "use \"bottom\", \"right\", \"top\", \"left\" or \"none\"",
                           "unknown legend position"),

@@ -12,9 +12,6 @@
 #include "schema.h"
 
 /* Keys: the schema table's (schema_table.c). */
-static const char *const layouts[] = {"title_content", "title", "section", "blank",
-                                      "quote",         "stats", "closing", NULL};
-_Static_assert(sizeof layouts / sizeof layouts[0] == QR_LAYOUT_COUNT + 1, "one name per layout");
 
 /* A slide title or subtitle: a plain string. */
 static void slide_text(qr_cc *cc, json_t *v, const char *key, int *has, qr_text *out)
@@ -56,8 +53,8 @@ static int check_takes(qr_cc *cc, json_t *v, qr_layout lay)
         char hint[160];
         snprintf(hint, sizeof hint, "leave \"%s\" out, or use \"layout\": \"%s\"", takes[i].key,
                  takes[i].use);
-        qr_cc_err_key(cc, takes[i].key, hint, "a %s slide does not take \"%s\"", layouts[lay],
-                      takes[i].key);
+        qr_cc_err_key(cc, takes[i].key, hint, "a %s slide does not take \"%s\"",
+                      qr_enum_layouts[lay], takes[i].key);
         bad = 1;
     }
     return bad;
@@ -193,23 +190,23 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
     if (layout) {
         int found = -1;
         if (json_is_string(layout))
-            for (int i = 0; layouts[i]; i++)
-                if (strcmp(json_string_value(layout), layouts[i]) == 0) found = i;
+            for (int i = 0; qr_enum_layouts[i]; i++)
+                if (strcmp(json_string_value(layout), qr_enum_layouts[i]) == 0) found = i;
         if (found < 0) {
-            char hint[120];
-            const char *sug =
-                json_is_string(layout) ? qr_suggest(json_string_value(layout), layouts) : NULL;
+            char hint[320];
+            char quoted[300], all[240];
+            const char *sug = json_is_string(layout)
+                                  ? qr_suggest(json_string_value(layout), qr_enum_layouts)
+                                  : NULL;
+            qr_enum_list(qr_enum_layouts, 1, " or ", quoted, sizeof quoted);
+            qr_enum_list(qr_enum_layouts, 0, ", ", all, sizeof all);
             if (sug)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", sug);
             else
-                snprintf(hint, sizeof hint,
-                         "use \"title_content\", \"title\", \"section\", \"blank\", \"quote\", "
-                         "\"stats\" or \"closing\"");
-            qr_cc_err_key(cc, "layout", hint,
-                          "unknown layout; valid layouts are title_content, title, section, blank, "
-                          "quote, stats, closing");
+                snprintf(hint, sizeof hint, "use %s", quoted);
+            qr_cc_err_key(cc, "layout", hint, "unknown layout; valid layouts are %s", all);
         } else {
-            /* layouts[] is in qr_layout order. */
+            /* qr_enum_layouts[] is in qr_layout order. */
             s->layout = (qr_layout)found;
         }
     }

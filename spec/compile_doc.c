@@ -62,14 +62,16 @@ void qr_cc_theme(qr_cc *cc, json_t *root)
     if (qr_cc_get_string(cc, root, "theme", 0, &t, &n) == 1) {
         int id = qr_theme_find(t);
         if (id < 0) {
-            char hint[120];
+            char hint[160];
             const char *s = qr_suggest(t, qr_theme_names);
+            char quoted[120], all[80];
+            qr_enum_list(qr_theme_names, 1, " or ", quoted, sizeof quoted);
+            qr_enum_list(qr_theme_names, 0, ", ", all, sizeof all);
             if (s)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", s);
             else
-                snprintf(hint, sizeof hint, "use \"plain\", \"report\", \"light\" or \"dark\"");
-            qr_cc_err_key(cc, "theme", hint,
-                          "unknown theme \"%.40s\"; the themes are plain, report, light, dark", t);
+                snprintf(hint, sizeof hint, "use %s", quoted);
+            qr_cc_err_key(cc, "theme", hint, "unknown theme \"%.40s\"; the themes are %s", t, all);
         } else
             cc->doc->theme = id;
     }
@@ -209,8 +211,97 @@ static void page(qr_cc *cc, json_t *v)
 
 /* ---- tables ------------------------------------------------------------------ */
 
+static const char *const align_names[] = {"auto", "left", "center", "right", NULL};
+
+/* An "align" value at the current path: 1..3 (auto is 0), -1 when wrong. */
+static int align_value(qr_cc *cc, json_t *v)
+{
+    const char *a = json_is_string(v) ? json_string_value(v) : NULL;
+    for (int i = 0; a && align_names[i]; i++)
+        if (strcmp(a, align_names[i]) == 0) return i;
+    const char *sg = a ? qr_suggest(a, align_names) : NULL;
+    char hint[80];
+    if (sg)
+        snprintf(hint, sizeof hint, "did you mean \"%s\"?", sg);
+    else
+        snprintf(hint, sizeof hint, "use \"left\", \"center\" or \"right\"");
+    qr_cc_err(cc, hint, "expected \"left\", \"center\", \"right\" or \"auto\", got %s%.40s%s",
+              a ? "\"" : "", a ? a : qr_cc_type_name(v), a ? "\"" : "");
+    return -1;
+}
+
+/* A cell object's "colspan", "align", "fill" and "bold" (document tables). */
+static int cell_look(qr_cc *cc, json_t *v, qr_tcell *c)
+{
+    int bad = 0;
+    c->colspan = 1;
+    json_t *cs = json_object_get(v, "colspan"), *al = json_object_get(v, "align");
+    json_t *fl = json_object_get(v, "fill"), *bo = json_object_get(v, "bold");
+    if (cc->kind == QR_KIND_PRESENTATION && (cs || al || fl || bo)) {
+        qr_cc_err(cc, "give slide tables plain cells; spans and cell looks are for documents",
+                  "a slide's table cell takes no colspan, align, fill or bold");
+        return -1;
+    }
+    int n = 1;
+    if (qr_cc_get_int(cc, v, "colspan", 1, 1000, &n) < 0) bad = 1;
+    c->colspan = (unsigned)n;
+    if (al) {
+        size_t o = qr_cc_push_key(cc, "align");
+        int a = align_value(cc, al);
+        if (a < 0) bad = 1;
+        c->align = (uint8_t)(a < 0 ? 0 : a);
+        qr_cc_pop(cc, o);
+    }
+    int b = 0;
+    if (qr_cc_get_bool(cc, v, "bold", &b) < 0) bad = 1;
+    c->bold = b != 0;
+    const char *f = NULL;
+    size_t fn = 0;
+    int fr = qr_cc_get_string(cc, v, "fill", 0, &f, &fn);
+    if (fr < 0) bad = 1;
+    if (fr == 1) {
+        int ok = fn == 7 && f[0] == '#';
+        for (size_t i = 1; ok && i < 7; i++)
+            ok = isxdigit((unsigned char)f[i]) != 0;
+        if (!ok) {
+            qr_cc_err_key(cc, "fill", "write the colour as \"#RRGGBB\", e.g. \"#FEF3C7\"",
+                          "\"%.40s\" is not a colour", f);
+            bad = 1;
+        } else {
+            c->fill = QR_RGB_SET | (uint32_t)strtol(f + 1, NULL, 16);
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+/* The columns a spec cell spans (its "colspan" when valid, else 1). */
+static size_t span_of(json_t *v)
+{
+    json_t *cs = json_is_object(v) ? json_object_get(v, "colspan") : NULL;
+    if (!json_is_integer(cs)) return 1;
+    json_int_t n = json_integer_value(cs);
+    return n >= 1 && n <= 1000 ? (size_t)n : 1;
+}
+
+/* The columns a row of cells covers. */
+static size_t row_extent(json_t *row)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(row); i++)
+        n += span_of(json_array_get(row, i));
+    return n;
+}
+
+static int row_has_span(json_t *row)
+{
+    for (size_t i = 0; i < json_array_size(row); i++)
+        if (span_of(json_array_get(row, i)) > 1) return 1;
+    return 0;
+}
+
 static int tcell(qr_cc *cc, json_t *v, qr_tcell *c)
 {
+    c->colspan = 1;
     char num[40];
     switch (json_typeof(v)) {
     case JSON_STRING:
@@ -256,7 +347,7 @@ static int tcell(qr_cc *cc, json_t *v, qr_tcell *c)
         int unk = qr_cc_check_obj(cc, v, QR_SO_TCELL, "a table cell");
         int bad = unk > 0;
         if (qr_cc_text(cc, v, !unk, &c->text) < 0) bad = 1;
-        return bad ? -1 : 0;
+        return cell_look(cc, v, c) < 0 || bad ? -1 : 0;
     }
     case JSON_ARRAY:
         break;
@@ -276,13 +367,31 @@ static qr_tcell *tcells(qr_cc *cc, json_t *arr, size_t n_cols, int *bad)
         *bad = 1;
         return NULL;
     }
+    for (size_t i = 0; i < n_cols; i++) {
+        cells[i].kind = QR_TCELL_EMPTY;
+        cells[i].colspan = 1;
+    }
+    size_t pos = 0;
     for (size_t i = 0; i < n; i++) {
         size_t old = qr_cc_push_index(cc, i);
-        if (tcell(cc, json_array_get(arr, i), &cells[i]) < 0) *bad = 1;
+        qr_tcell c = {0};
+        if (tcell(cc, json_array_get(arr, i), &c) < 0) *bad = 1;
+        size_t span = c.colspan ? c.colspan : 1;
+        if (pos + span > n_cols) {
+            /* only a row with spans can be wider than the headers */
+            qr_cc_err_key(cc, "colspan", "make the spans add up to the columns, or add columns",
+                          "the cell spans columns %zu to %zu, past the table's edge at %zu",
+                          pos + 1, pos + span, n_cols);
+            *bad = 1;
+            qr_cc_pop(cc, old);
+            break;
+        }
+        cells[pos] = c;
+        for (size_t k = 1; k < span; k++)
+            cells[pos + k].colspan = 0; /* covered */
+        pos += span;
         qr_cc_pop(cc, old);
     }
-    for (size_t i = n; i < n_cols; i++)
-        cells[i].kind = QR_TCELL_EMPTY;
     return cells;
 }
 
@@ -310,10 +419,14 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
         bad = 1;
     }
     size_t n_rows = rows ? json_array_size(rows) : 0;
-    size_t n_cols = headers ? json_array_size(headers) : 0;
+    /* the columns: the headers' (spans counted), widened by a longer row
+     * without spans (a ragged row); a row with spans must fit */
+    size_t n_cols = headers ? row_extent(headers) : 0;
     for (size_t r = 0; r < n_rows; r++) {
         json_t *row = json_array_get(rows, r);
-        if (json_is_array(row) && json_array_size(row) > n_cols) n_cols = json_array_size(row);
+        if (!json_is_array(row)) continue;
+        size_t e = row_extent(row);
+        if (e > n_cols && (!headers || !row_has_span(row))) n_cols = e;
     }
     size_t o;
     if (n_cols == 0) n_cols = 1;
@@ -345,6 +458,35 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
         t->rows = (const qr_tcell *const *)rs;
         t->n_rows = n_rows;
     }
+    json_t *align = json_object_get(obj, "align");
+    if (align) {
+        o = qr_cc_push_key(cc, "align");
+        if (!json_is_array(align) || json_array_size(align) != n_cols) {
+            qr_cc_err(cc, "give one alignment per column: [\"left\", \"right\"]",
+                      "expected an array of %zu alignments, got %s", n_cols,
+                      json_is_array(align) ? "a different count" : qr_cc_type_name(align));
+            bad = 1;
+        } else {
+            uint8_t *ca = qr_arena_alloc(cc->a, n_cols);
+            if (!ca) return qr_cc_oom(cc), -1;
+            for (size_t i = 0; i < n_cols; i++) {
+                size_t o2 = qr_cc_push_index(cc, i);
+                json_t *e = json_array_get(align, i);
+                int a = json_is_null(e) ? 0 : align_value(cc, e);
+                if (a < 0) bad = 1;
+                ca[i] = (uint8_t)(a < 0 ? 0 : a);
+                qr_cc_pop(cc, o2);
+            }
+            t->col_align = ca;
+        }
+        qr_cc_pop(cc, o);
+    }
+    int hr = headers ? 1 : 0;
+    int lo = headers ? 1 : 0, hi = (int)(n_rows + (size_t)lo < 1000 ? n_rows + (size_t)lo : 1000);
+    if (json_object_get(obj, "header_rows")) {
+        if (qr_cc_get_int(cc, obj, "header_rows", lo, hi, &hr) < 0) bad = 1;
+    }
+    t->body_header_rows = (size_t)(hr - lo > 0 ? hr - lo : 0);
     if (widths) {
         o = qr_cc_push_key(cc, "widths");
         if (!json_is_array(widths)) {
@@ -866,6 +1008,72 @@ static void resolve_ids(qr_cc *cc, const qr_block *bs, size_t n, int numbered)
     free(names);
 }
 
+/* ---- properties ------------------------------------------------------------------ */
+
+static void properties(qr_cc *cc, json_t *v)
+{
+    qr_doc *doc = cc->doc;
+    size_t o = qr_cc_push_key(cc, "properties");
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "properties is {\"author\", \"subject\", \"keywords\", \"date\"}",
+                  "expected an object, got %s", qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    qr_cc_check_obj(cc, v, QR_SO_PROPS, "properties");
+    qr_cc_get_string(cc, v, "author", 0, &doc->author, NULL);
+    qr_cc_get_string(cc, v, "subject", 0, &doc->subject, NULL);
+    json_t *kw = json_object_get(v, "keywords");
+    if (json_is_array(kw)) {
+        size_t total = 1, i;
+        json_t *e;
+        int ok = 1;
+        json_array_foreach(kw, i, e)
+        {
+            if (!json_is_string(e)) {
+                size_t o2 = qr_cc_push_key(cc, "keywords");
+                size_t o3 = qr_cc_push_index(cc, i);
+                qr_cc_err(cc, "keywords are strings", "expected a string, got %s",
+                          qr_cc_type_name(e));
+                qr_cc_pop(cc, o3);
+                qr_cc_pop(cc, o2);
+                ok = 0;
+            } else {
+                total += json_string_length(e) + 2;
+            }
+        }
+        char *k = ok ? qr_arena_alloc(cc->a, total) : NULL;
+        if (k) {
+            size_t n = 0;
+            json_array_foreach(kw, i, e)
+            {
+                if (n) k[n++] = ',', k[n++] = ' ';
+                memcpy(k + n, json_string_value(e), json_string_length(e));
+                n += json_string_length(e);
+            }
+            k[n] = '\0';
+            doc->keywords = k;
+        }
+    } else if (kw) {
+        qr_cc_get_string(cc, v, "keywords", 0, &doc->keywords, NULL);
+    }
+    const char *date = NULL;
+    size_t dn = 0;
+    if (qr_cc_get_string(cc, v, "date", 0, &date, &dn) == 1) {
+        int ok = dn == 10 || dn == 20;
+        static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+        for (size_t i = 0; ok && i < dn; i++)
+            ok = shape[i] == 'd' ? isdigit((unsigned char)date[i]) != 0 : date[i] == shape[i];
+        if (!ok)
+            qr_cc_err_key(cc, "date",
+                          "write the date as \"2026-03-01\" or \"2026-03-01T09:30:00Z\"",
+                          "\"%.40s\" is not a date", date);
+        else
+            doc->prop_date = date;
+    }
+    qr_cc_pop(cc, o);
+}
+
 /* ---- the document --------------------------------------------------------------- */
 
 void qr_cc_document(qr_cc *cc, json_t *root)
@@ -982,5 +1190,7 @@ void qr_cc_document(qr_cc *cc, json_t *root)
                           "unknown notes placement \"%.40s\"", notes);
     }
     doc->n_notes = cc->n_notes;
+    json_t *props = json_object_get(root, "properties");
+    if (props) properties(cc, props);
     resolve_ids(cc, bs, k, numbered);
 }

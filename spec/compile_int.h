@@ -278,6 +278,8 @@ int qr_cc_look_name(qr_cc *cc, qr_cc_fmts *t, json_t *name, unsigned *look);
 /** At the end of a workbook: read its "styles", check every name the keys
  *  use and set doc->looks (index = key) and doc->header_look. */
 void qr_cc_looks(qr_cc *cc, json_t *root, qr_cc_fmts *t);
+/** "#RRGGBB" at the current path into *out (QR_SX_RGB | rgb); 0 or -1 (reported). */
+int qr_cc_color(qr_cc *cc, json_t *v, uint32_t *out);
 /** Free the keys and names of t. */
 void qr_cc_looks_free(qr_cc_fmts *t);
 
@@ -299,6 +301,7 @@ typedef struct qr_srows {
     qr_errlist errs, warns; /* what those rows reported, capped as qr_cc caps */
     size_t n_errors, n_suppressed, n_warnings;
     int limit;
+    unsigned outline; /* the deepest row outline level met */
 } qr_srows;
 
 struct qr_cc_stream {

@@ -32,8 +32,7 @@ static int hexval(char c)
                                   : -1;
 }
 
-/* "#RRGGBB" at the current path into *out (QR_SX_RGB | rgb); 0 or -1. */
-static int color(qr_cc *cc, json_t *v, uint32_t *out)
+int qr_cc_color(qr_cc *cc, json_t *v, uint32_t *out)
 {
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
     uint32_t rgb = 0;
@@ -101,7 +100,7 @@ static int border(qr_cc *cc, json_t *v, qr_cellstyle *cs)
         if (!m) continue;
         size_t o = qr_cc_push_key(cc, side_names[s]);
         if (s == 4) {
-            if (color(cc, m, &cs->border_color) < 0)
+            if (qr_cc_color(cc, m, &cs->border_color) < 0)
                 bad = 1;
             else
                 cs->set |= QR_SX_BORDER_COLOR;
@@ -147,7 +146,7 @@ static int props(qr_cc *cc, json_t *obj, qr_cc_fmts *ft, qr_cellstyle *cs)
     json_t *v;
     if ((v = json_object_get(obj, "color"))) {
         size_t o = qr_cc_push_key(cc, "color");
-        if (color(cc, v, &cs->color) < 0)
+        if (qr_cc_color(cc, v, &cs->color) < 0)
             bad = -1;
         else
             cs->set |= QR_SX_COLOR;
@@ -155,7 +154,7 @@ static int props(qr_cc *cc, json_t *obj, qr_cc_fmts *ft, qr_cellstyle *cs)
     }
     if ((v = json_object_get(obj, "fill"))) {
         size_t o = qr_cc_push_key(cc, "fill");
-        if (color(cc, v, &cs->fill) < 0)
+        if (qr_cc_color(cc, v, &cs->fill) < 0)
             bad = -1;
         else
             cs->set |= QR_SX_FILL;

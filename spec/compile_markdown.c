@@ -20,7 +20,8 @@ static void report(qr_cc *cc, qr_errlist *local)
     for (size_t i = 0; i < local->count; i++) {
         const qr_error *e = &local->items[i];
         if (e->code == QR_E_LIMIT)
-            qr_cc_limit(cc, "max_list_depth", "%s", e->message);
+            qr_cc_limit(cc, strstr(e->message, "cells") ? "max_table_cells" : "max_list_depth",
+                        "%s", e->message);
         else if (e->code == QR_E_NOMEM)
             qr_cc_oom(cc);
         else
@@ -40,7 +41,9 @@ int qr_cc_markdown(qr_cc *cc, json_t *v, json_t **out, qr_md_loc **locs)
     int off = 0;
     if (qr_cc_get_int(cc, v, "heading_offset", 0, 5, &off) < 0) return -1;
     if (unk) return -1;
-    qr_md_opts o = {.heading_offset = off, .max_depth = cc->lim->max_list_depth};
+    qr_md_opts o = {.heading_offset = off,
+                    .max_depth = cc->lim->max_list_depth,
+                    .max_cells = cc->lim->max_table_cells};
     qr_errlist local = {0};
     size_t old = qr_cc_push_key(cc, "text");
     json_t *bl = qr_md_blocks(s, n, &o, locs, &local);
@@ -97,7 +100,7 @@ json_t *qr_cc_md_slide(qr_cc *cc, json_t *v)
         return NULL;
     }
     json_object_del(copy, "markdown");
-    qr_md_opts o = {.max_depth = cc->lim->max_list_depth};
+    qr_md_opts o = {.max_depth = cc->lim->max_list_depth, .max_cells = cc->lim->max_table_cells};
     qr_errlist local = {0};
     int r = qr_md_slide(s, n, &o, copy, &local);
     report(cc, &local);

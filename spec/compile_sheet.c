@@ -456,6 +456,11 @@ static json_t *row_object(qr_cc *cc, qr_cc_fmts *ft, json_t *row, size_t r, qr_r
     unsigned look = 0;
     if (qr_cc_look(cc, ft, row, &look) < 0) bad = 1;
     dst->look = (uint16_t)look;
+    int hidden = 0, outline = 0;
+    if (qr_cc_get_bool(cc, row, "hidden", &hidden) < 0) bad = 1;
+    if (qr_cc_get_int(cc, row, "outline", 0, 7, &outline) < 0) bad = 1;
+    dst->hidden = (uint8_t)hidden;
+    dst->outline = (uint8_t)outline;
     json_t *cells = json_object_get(row, "cells");
     if (!cells) {
         if (!bad)
@@ -766,6 +771,171 @@ static void sheet_widths(qr_cc *cc, json_t *w, qr_sheet *sh)
     qr_cc_pop(cc, o);
 }
 
+/* A column "C" (0-based 2) at s; the letters read, 0 when none. */
+static size_t col_letters(const char *s, uint32_t *col)
+{
+    size_t i = 0;
+    unsigned long c = 0;
+    while (i < 3 && isalpha((unsigned char)s[i]))
+        c = c * 26 + (unsigned long)(toupper((unsigned char)s[i++]) - 'A' + 1);
+    if (!i || c > EXCEL_COLS || isalpha((unsigned char)s[i])) return 0;
+    *col = (uint32_t)(c - 1);
+    return i;
+}
+
+/* "A1:F200" into *rg (ordered); 0 or -1 (*why set). */
+static int parse_range(const char *s, qr_range *rg, const char **why)
+{
+    const char *colon = strchr(s, ':');
+    *why = "a range is two cells like \"A1:F200\", top-left first";
+    if (!colon || colon - s > 15) return -1;
+    char a[16];
+    memcpy(a, s, (size_t)(colon - s));
+    a[colon - s] = '\0';
+    int r0, c0, r1, c1;
+    if (parse_ref(a, &r0, &c0) < 0 || parse_ref(colon + 1, &r1, &c1) < 0) return -1;
+    if (r1 < r0 || c1 < c0) {
+        *why = "the range's first cell is not its top-left one";
+        return -1;
+    }
+    *rg = (qr_range){(uint32_t)r0, (uint32_t)c0, (uint32_t)r1, (uint32_t)c1};
+    return 0;
+}
+
+/* A range string at the current path; 0 or -1 (reported). */
+static int range_at(qr_cc *cc, json_t *v, qr_range *rg)
+{
+    const char *why = "expected a range like \"A1:F1\"";
+    if (json_is_string(v) && parse_range(json_string_value(v), rg, &why) == 0) return 0;
+    qr_cc_err(cc, "a range is \"A1:F1\": its top-left and bottom-right cells", "%s, got %s%.40s%s",
+              why, json_is_string(v) ? "\"" : "",
+              json_is_string(v) ? json_string_value(v) : qr_cc_type_name(v),
+              json_is_string(v) ? "\"" : "");
+    return -1;
+}
+
+/* "merge": ranges that do not overlap, each over more than one cell. */
+static void sheet_merges(qr_cc *cc, json_t *v, qr_sheet *sh)
+{
+    size_t o = qr_cc_push_key(cc, "merge");
+    size_t n = json_is_array(v) ? json_array_size(v) : 0;
+    if (!json_is_array(v))
+        qr_cc_err(cc, "merge is [\"A1:F1\", \"A2:A5\"]", "expected an array of ranges, got %s",
+                  qr_cc_type_name(v));
+    qr_range *m = n ? qr_arena_array(cc->a, n, sizeof *m) : NULL;
+    if (n && !m) qr_cc_oom(cc), n = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t o2 = qr_cc_push_index(cc, i);
+        qr_range rg;
+        if (range_at(cc, json_array_get(v, i), &rg) == 0) {
+            size_t j = 0;
+            for (; j < k; j++)
+                if (rg.r0 <= m[j].r1 && m[j].r0 <= rg.r1 && rg.c0 <= m[j].c1 && m[j].c0 <= rg.c1)
+                    break;
+            if (rg.r0 == rg.r1 && rg.c0 == rg.c1)
+                qr_cc_err(cc, "merge two cells or more: \"A1:F1\"", "a merge of one cell");
+            else if (j < k)
+                qr_cc_err(cc, "merged ranges may not share cells", "this merge overlaps merge %s",
+                          json_string_value(json_array_get(v, j)));
+            else
+                m[k++] = rg;
+        }
+        qr_cc_pop(cc, o2);
+    }
+    sh->merges = m;
+    sh->n_merges = k;
+    qr_cc_pop(cc, o);
+}
+
+/* After the rows: no value under a merge but in its top-left cell (Excel
+ * keeps only that one). rows: the n rows compiled (a streamed sheet's held
+ * ones: a merge past them makes the spec compile whole). */
+static void check_merges(qr_cc *cc, json_t *v, qr_sheet *sh, const qr_row *rows, size_t n)
+{
+    json_t *arr = json_object_get(v, "merge");
+    for (size_t i = 0; i < sh->n_merges; i++) {
+        const qr_range *m = &sh->merges[i];
+        for (size_t r = m->r0; r <= m->r1 && r < n; r++)
+            for (size_t c = m->c0; c <= m->c1 && c < rows[r].n; c++) {
+                const qr_cell *cell = &rows[r].cells[c];
+                if ((r == m->r0 && c == m->c0) || cell->type == QR_CELL_EMPTY) continue;
+                size_t o = qr_cc_push_key(cc, "merge");
+                /* the merge's index in the spec */
+                size_t idx = 0;
+                for (size_t k = 0; arr && k < json_array_size(arr); k++) {
+                    qr_range rg;
+                    const char *why;
+                    json_t *e = json_array_get(arr, k);
+                    if (json_is_string(e) && parse_range(json_string_value(e), &rg, &why) == 0 &&
+                        memcmp(&rg, m, sizeof rg) == 0) {
+                        idx = k;
+                        break;
+                    }
+                }
+                qr_cc_push_index(cc, idx);
+                char ref[24], *p = ref + sizeof ref;
+                *--p = '\0';
+                size_t rr = r + 1;
+                do
+                    *--p = (char)('0' + rr % 10);
+                while (rr /= 10);
+                for (size_t cc1 = c + 1; cc1; cc1 = (cc1 - 1) / 26)
+                    *--p = (char)('A' + (cc1 - 1) % 26);
+                qr_cc_err(cc,
+                          "put the value in the merge's top-left cell, or leave the other cells "
+                          "null",
+                          "the merge would hide the value of %s (only the top-left cell's shows)",
+                          p);
+                qr_cc_pop(cc, o);
+                goto next;
+            }
+    next:;
+    }
+}
+
+/* "hidden_columns" / "grouped_columns": ["C", "E:F"] into flags. */
+static void column_marks(qr_cc *cc, json_t *v, const char *key, uint8_t *flags, int hide)
+{
+    size_t o = qr_cc_push_key(cc, key);
+    if (!json_is_array(v)) {
+        qr_cc_err(cc, "columns are [\"C\", \"E:F\"]", "expected an array, got %s",
+                  qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *e = json_array_get(v, i);
+        size_t o2 = qr_cc_push_index(cc, i);
+        const char *s = json_is_string(e) ? json_string_value(e) : "";
+        uint32_t a = 0, b = 0;
+        size_t n = col_letters(s, &a);
+        int ok = n > 0;
+        if (ok && s[n] == ':') {
+            size_t m = col_letters(s + n + 1, &b);
+            ok = m > 0 && s[n + 1 + m] == '\0' && b >= a;
+        } else {
+            ok = ok && s[n] == '\0';
+            b = a;
+        }
+        if (!ok) {
+            qr_cc_err(cc, "a column is \"C\", columns \"E:F\" (left one first)",
+                      "expected columns like \"C\" or \"E:F\", got %s%.20s%s",
+                      json_is_string(e) ? "\"" : "", json_is_string(e) ? s : qr_cc_type_name(e),
+                      json_is_string(e) ? "\"" : "");
+        } else {
+            for (uint32_t c = a; c <= b; c++) {
+                if (hide)
+                    flags[c] |= QR_COL_HIDDEN;
+                else if ((flags[c] & 7) < 7)
+                    flags[c]++;
+            }
+        }
+        qr_cc_pop(cc, o2);
+    }
+    qr_cc_pop(cc, o);
+}
+
 /* "column_styles": [null, "input", {"format": "0.0%"}], one per column. */
 static void column_styles(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh)
 {
@@ -858,6 +1028,39 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     if (w) sheet_widths(cc, w, sh);
     json_t *cst = json_object_get(v, "column_styles");
     if (cst) column_styles(cc, ft, cst, sh);
+    json_t *mg = json_object_get(v, "merge");
+    if (mg) sheet_merges(cc, mg, sh);
+    json_t *af = json_object_get(v, "autofilter");
+    if (af) {
+        size_t o = qr_cc_push_key(cc, "autofilter");
+        if (json_is_boolean(af))
+            sh->autofilter = json_is_true(af) ? QR_FILTER_RANGE : QR_FILTER_NONE;
+        else if (range_at(cc, af, &sh->filter) == 0)
+            sh->autofilter = QR_FILTER_RANGE;
+        if (json_is_true(af)) sh->filter.r1 = UINT32_MAX; /* the used range, once known */
+        qr_cc_pop(cc, o);
+    }
+    json_t *tc = json_object_get(v, "tab_color");
+    if (tc) {
+        size_t o = qr_cc_push_key(cc, "tab_color");
+        if (qr_cc_color(cc, tc, &sh->tab_color) < 0) sh->tab_color = 0;
+        qr_cc_pop(cc, o);
+    }
+    json_t *hc = json_object_get(v, "hidden_columns"), *gc = json_object_get(v, "grouped_columns");
+    if (hc || gc) {
+        uint8_t *fl = qr_arena_array(cc->a, EXCEL_COLS, 1);
+        if (!fl) {
+            qr_cc_oom(cc);
+        } else {
+            if (hc) column_marks(cc, hc, "hidden_columns", fl, 1);
+            if (gc) column_marks(cc, gc, "grouped_columns", fl, 0);
+            size_t n = EXCEL_COLS;
+            while (n && !fl[n - 1])
+                n--;
+            sh->col_flags = fl;
+            sh->n_col_flags = n;
+        }
+    }
 
     json_t *rows = json_object_get(v, "rows");
     if (!rows) {
@@ -932,6 +1135,19 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     sh->rows = out;
     sh->n_rows = n_json + hdr;
     sh->n_cols = n_cols;
+    size_t n_have = sr ? sh->n_held : sh->n_rows;
+    for (size_t r = 0; r < n_have; r++)
+        if (out[r].outline > sh->row_outline) sh->row_outline = out[r].outline;
+    if (sr && sr->outline > sh->row_outline) sh->row_outline = sr->outline;
+    check_merges(cc, v, sh, out, n_have);
+    if (sr && cc->stream && !cc->stream->all)
+        for (size_t i = 0; i < sh->n_merges; i++)
+            if (sh->merges[i].r1 >= n_have && sh->merges[i].r0 < sh->n_rows)
+                cc->stream->fallback = 1; /* its cells are not all here: compile it whole */
+    if (sh->autofilter == QR_FILTER_RANGE && sh->filter.r1 == UINT32_MAX) {
+        sh->filter = (qr_range){0, 0, sh->n_rows ? (uint32_t)sh->n_rows - 1 : 0,
+                                n_cols ? (uint32_t)n_cols - 1 : 0};
+    }
 }
 
 /* A sheet's "charts": an array of charts anchored on it. */

@@ -404,6 +404,7 @@ static void para_emit(para *p)
     int all_blank = 1;
     for (size_t i = 0; i < json_array_size(p->r.arr) && all_blank; i++) {
         json_t *e = json_array_get(p->r.arr, i);
+        if (json_object_get(e, "footnote")) all_blank = 0; /* a note's mark is content */
         const char *t = json_is_string(e) ? json_string_value(e)
                                           : json_string_value(json_object_get(e, "text"));
         for (; t && *t; t++)
@@ -689,6 +690,87 @@ static int check_nul(md *m, const char *s, size_t n)
     return -1;
 }
 
+/* Tables cost before parsing: cmark-gfm pads every row of a table to its
+ * header's width, so a 3,000-column header over 100,000 one-cell lines is
+ * 300 million nodes (10 GB) before anything here sees it. Each delimiter
+ * row (only |, :, - and blanks, with a | and a -) opens a table of its
+ * dash groups as columns, running to the next blank line; the cells of
+ * all of them are counted against max_cells (an over-estimate: a table can
+ * end sooner). Returns -1 (reported) past it. */
+/* The same pass bounds a quadratic case of cmark-gfm 0.29 (fixed upstream
+ * later): each link closed after image openers "![" walks back over all of
+ * them, so 50,000 "![[]()" in one paragraph take 12 s (a 1 MiB one,
+ * minutes). Within a run of non-blank lines, openers times link ends
+ * ("](") past QR_MD_BRACKET_WORK is a limit error; ordinary text (a few
+ * hundred images and links in one paragraph) stays far below it. */
+#define QR_MD_BRACKET_WORK 50000000ULL
+
+static int table_budget(md *m, const char *s, size_t n, size_t max_cells)
+{
+    size_t cells = 0, cols = 0;
+    unsigned long long opens = 0, closes = 0;
+    int line = 0, open_line = 0, para_line = 1;
+    for (size_t i = 0; i < n;) {
+        const char *l = s + i, *e = memchr(l, '\n', n - i);
+        size_t ll = e ? (size_t)(e - l) : n - i;
+        i += ll + 1;
+        line++;
+        size_t k = 0;
+        while (k < ll && (l[k] == ' ' || l[k] == '\t' || l[k] == '>'))
+            k++;
+        if (k == ll || (k + 1 == ll && l[k] == '\r')) {
+            cols = 0; /* a blank line ends a table, and a paragraph */
+            opens = closes = 0;
+            para_line = line + 1;
+            continue;
+        }
+        for (size_t j = k; j + 1 < ll; j++) {
+            if (l[j] == '!' && l[j + 1] == '[') opens++;
+            if (l[j] == ']' && l[j + 1] == '(') closes++;
+        }
+        if (opens * closes > QR_MD_BRACKET_WORK) {
+            qr_errlist_addf(m->errs, QR_E_LIMIT, m->o->path ? m->o->path : "",
+                            "split the paragraph, or remove the unmatched \"![\"",
+                            "a paragraph of %llu image openers \"![\" and %llu link ends \"](\": "
+                            "the Markdown parser takes quadratic time on it (markdown line %d, "
+                            "column 1)",
+                            opens, closes, para_line + m->o->line0);
+            return -1;
+        }
+        if (cols) cells += cols;
+        int pipe = 0, dash = 0, ok = 1;
+        size_t groups = 0;
+        for (size_t j = k; j < ll && ok; j++) {
+            char c = l[j];
+            if (c == '|')
+                pipe = 1;
+            else if (c == '-') {
+                if (!dash) groups++;
+                dash = 1;
+                continue;
+            } else if (c != ':' && c != ' ' && c != '\t' && c != '\r')
+                ok = 0;
+            dash = 0;
+        }
+        if (ok && pipe && groups) {
+            cols = groups;
+            open_line = line;
+            cells += 2 * groups; /* the header and the delimiter row */
+        }
+        if (cells > max_cells) {
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "tables of more than %zu cells (a table of %zu columns from line %d)",
+                     max_cells, cols, open_line + m->o->line0);
+            qr_errlist_addf(m->errs, QR_E_LIMIT, m->o->path ? m->o->path : "",
+                            "use smaller tables (or raise qr_limits.max_table_cells)",
+                            "%s (markdown line %d, column 1)", msg, line + m->o->line0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void md_init(md *m, const qr_md_opts *o, qr_errlist *errs)
 {
     memset(m, 0, sizeof *m);
@@ -706,6 +788,7 @@ json_t *qr_md_blocks(const char *s, size_t n, const qr_md_opts *opts, qr_md_loc 
     md_init(&m, o, errs);
     if (locs) *locs = NULL;
     if (check_nul(&m, s, n) < 0) return NULL;
+    if (table_budget(&m, s, n, o->max_cells ? o->max_cells : 100000) < 0) return NULL;
     cmark_node *doc = parse(s, n);
     if (!doc) {
         qr_errlist_add(errs, QR_E_NOMEM, o->path ? o->path : "", "out of memory", NULL);
@@ -869,7 +952,7 @@ static json_t *deck_slides(const char *s, size_t n, int line0, qr_errlist *errs)
     qr_md_opts o = {.line0 = line0};
     md m;
     md_init(&m, &o, errs);
-    if (check_nul(&m, s, n) < 0) {
+    if (check_nul(&m, s, n) < 0 || table_budget(&m, s, n, 100000) < 0) {
         json_decref(slides);
         return NULL;
     }
@@ -924,10 +1007,12 @@ static json_t *deck_slides(const char *s, size_t n, int line0, qr_errlist *errs)
                 flush(&r);
                 qr_buf all = {0};
                 for (size_t i = 0; i < json_array_size(r.arr); i++) {
+                    /* the title is plain: runs' text, footnote runs left out */
                     json_t *e = json_array_get(r.arr, i);
-                    qr_buf_puts(&all, json_is_string(e)
-                                          ? json_string_value(e)
-                                          : json_string_value(json_object_get(e, "text")));
+                    const char *tx = json_is_string(e)
+                                         ? json_string_value(e)
+                                         : json_string_value(json_object_get(e, "text"));
+                    if (tx) qr_buf_puts(&all, tx);
                 }
                 if (all.len) json_object_set_new(slide, "title", json_stringn(all.data, all.len));
                 qr_buf_free(&all);
@@ -943,9 +1028,9 @@ static json_t *deck_slides(const char *s, size_t n, int line0, qr_errlist *errs)
             slide = json_object();
             body = 0;
         }
-        if (t == CMARK_NODE_PARAGRAPH && notes_at == (size_t)-1) {
-            size_t off = line_off(s, n, cmark_node_get_start_line(c)) +
-                         (size_t)cmark_node_get_start_column(c) - 1;
+        int col = cmark_node_get_start_column(c);
+        if (t == CMARK_NODE_PARAGRAPH && notes_at == (size_t)-1 && col >= 1) {
+            size_t off = line_off(s, n, cmark_node_get_start_line(c)) + (size_t)col - 1;
             if (off + 5 <= n && memcmp(s + off, "Note:", 5) == 0) notes_at = off;
         }
     }

@@ -38,7 +38,9 @@
  * Errors name the JSON pointer of the Markdown text (given by the caller)
  * and the line and column in the Markdown. Input is bounded: nesting deeper
  * than max_depth levels is an error at its line, NUL bytes are an error at
- * their line, and cmark-gfm's own parse is linear in the input. */
+ * their line, table cells past max_cells are counted before cmark-gfm pads
+ * them (a limit error at the table's line), and cmark-gfm's own parse is
+ * linear in the input. */
 #ifndef QR_MARKDOWN_H
 #define QR_MARKDOWN_H
 
@@ -52,6 +54,7 @@ typedef struct qr_md_opts {
     size_t max_depth;   /* lists and quotes nested deeper are an error; 0: 9 */
     const char *path;   /* the JSON pointer of the text, for errors ("" if NULL) */
     int line0;          /* lines before the text in its file (front matter) */
+    size_t max_cells;   /* table cells, counted before parsing; 0: 100,000 */
 } qr_md_opts;
 
 /* Where a generated block came from. */

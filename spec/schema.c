@@ -53,6 +53,21 @@ static void note_refs(gen *g, json_t *v)
     }
 }
 
+/* {"enum": values} of a key with allowed values (schema.h). */
+static json_t *enum_schema(gen *g, const char *const *values)
+{
+    json_t *a = json_array(), *s = json_object();
+    for (size_t i = 0; a && values[i]; i++)
+        json_array_append_new(a, json_string(values[i]));
+    if (!a || !s) {
+        g->oom = 1;
+        json_decref(a), json_decref(s);
+        return NULL;
+    }
+    json_object_set_new(s, "enum", a);
+    return s;
+}
+
 /* The schema of object id; block: its "type" is {"const": block}. */
 static json_t *object_schema(gen *g, qr_sobj_id id, const char *block)
 {
@@ -67,7 +82,9 @@ static json_t *object_schema(gen *g, qr_sobj_id id, const char *block)
     if (o->desc) json_object_set_new(s, "description", json_string(o->desc));
     for (size_t i = 0; i < o->n_keys; i++) {
         const qr_skey *k = &o->keys[i];
-        json_t *p = k->schema ? parse(g, k->schema) : json_pack("{ss}", "const", block);
+        json_t *p = k->values   ? enum_schema(g, k->values)
+                    : k->schema ? parse(g, k->schema)
+                                : json_pack("{ss}", "const", block);
         if (!p) continue;
         if (k->desc) json_object_set_new(p, "description", json_string(k->desc));
         if (k->flags & QR_SK_EXT) json_object_set_new(p, "x-quire-extension", json_true());

@@ -43,6 +43,7 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE_CHART, /* a slide's "chart" ("type" optional) */
     QR_SO_SERIES,      /* one series of a chart */
     QR_SO_SHEET_CHART, /* a sheet's chart: a chart anchored at a cell */
+    QR_SO_PROPS,       /* a document's "properties" */
     QR_SO_QUOTE,
     QR_SO_CALLOUT,
     QR_SO_RULE,
@@ -82,9 +83,12 @@ enum {
 typedef struct qr_skey {
     const char *name;
     unsigned flags;
-    int child;          /* the qr_sobj_id the value holds (through arrays), or QR_SO_NONE */
-    const char *schema; /* JSON Schema of the value, JSON text; NULL for a block's "type" */
-    const char *desc;   /* short: it goes into tool definitions */
+    int child;                 /* the qr_sobj_id the value holds (through arrays), or QR_SO_NONE */
+    const char *schema;        /* JSON Schema of the value, JSON text; NULL for a block's "type"
+                                  or a key with values */
+    const char *desc;          /* short: it goes into tool definitions */
+    const char *const *values; /* the allowed strings, NULL-terminated ({"enum": ...} in the
+                                  exported schema), or NULL */
 } qr_skey;
 
 typedef struct qr_sobj {
@@ -102,6 +106,18 @@ typedef struct qr_sblock {
     const char *name; /* "heading", the value of "type" */
     qr_sobj_id obj;
 } qr_sblock;
+
+/* The allowed values of the language's enumerated keys, NULL-terminated and
+ * in the order of the tree's enums: the one list the compiler checks a value
+ * against (with its did-you-mean), the exported schema lists and the hints
+ * name. (Theme names: qr_theme_names, tree.h, defined with these.) */
+extern const char *const qr_enum_chart_types[]; /* qr_chart_type order */
+extern const char *const qr_enum_legends[];     /* qr_legend order */
+extern const char *const qr_enum_layouts[];     /* qr_layout order */
+
+/** values joined for a message into buf: "a, b, c" + last + "d" (last is
+ *  ", " or " or "), each in double quotes when quoted. */
+void qr_enum_list(const char *const *values, int quoted, const char *last, char *buf, size_t size);
 
 extern const qr_sobj qr_schema_objs[QR_SO_COUNT];
 extern const qr_sblock qr_schema_blocks[];

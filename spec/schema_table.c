@@ -20,6 +20,8 @@
 
 #include "schema.h"
 
+#include <stdio.h>
+
 #define S_STR "{\"type\":\"string\"}"
 #define S_BOOL "{\"type\":\"boolean\"}"
 #define S_RUNS "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/run\"}}"
@@ -29,6 +31,7 @@
 #define S_WIDTHS "{\"type\":\"array\",\"items\":{\"type\":\"number\",\"exclusiveMinimum\":0}}"
 #define S_MARGIN "{\"type\":\"number\",\"minimum\":0,\"maximum\":10000}"
 #define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
+#define S_ALIGN "{\"enum\":[\"auto\",\"left\",\"center\",\"right\"]}"
 #define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
 #define K_ID K("id", X, N, "{\"$ref\":\"#/$defs/id\"}", NULL)
 #define K_CAPTION K("caption", X, QR_SO_RUN, "{\"$ref\":\"#/$defs/caption\"}", NULL)
@@ -36,23 +39,64 @@
 
 enum { R = QR_SK_REQUIRED, X = QR_SK_EXT, N = QR_SO_NONE };
 
+/* ---- allowed values (schema.h): the one list of each ---------------------------- */
+
+const char *const qr_theme_names[] = {"plain", "report", "light", "dark", NULL};
+_Static_assert(sizeof qr_theme_names / sizeof *qr_theme_names == QR_THEME_COUNT + 1,
+               "one name per theme");
+const char *const qr_enum_chart_types[] = {"bar", "column",   "line",    "area",
+                                           "pie", "doughnut", "scatter", NULL};
+_Static_assert(sizeof qr_enum_chart_types / sizeof *qr_enum_chart_types == QR_CHART_SCATTER + 2,
+               "one name per chart type");
+const char *const qr_enum_layouts[] = {"title_content", "title", "section", "blank",
+                                       "quote",         "stats", "closing", NULL};
+_Static_assert(sizeof qr_enum_layouts / sizeof *qr_enum_layouts == QR_LAYOUT_COUNT + 1,
+               "one name per layout");
+const char *const qr_enum_legends[] = {"bottom", "right", "top", "left", "none", NULL};
+_Static_assert(sizeof qr_enum_legends / sizeof *qr_enum_legends == QR_LEGEND_NONE + 2,
+               "one name per legend position");
+
 #define K(name, flags, child, schema, desc)                                                        \
     {                                                                                              \
         name, flags, child, schema, desc                                                           \
     }
+/* A key whose value is one of the strings of values (schema.h's qr_enum_*). */
+#define KV(name, flags, values, desc)                                                              \
+    {                                                                                              \
+        name, flags, N, NULL, desc, values                                                         \
+    }
 #define OBJ(id, name, desc, extra, keys)                                                           \
     [id] = {name, desc, extra, keys, sizeof keys / sizeof keys[0]}
+
+void qr_enum_list(const char *const *values, int quoted, const char *last, char *buf, size_t size)
+{
+    size_t n = 0, len = 0;
+    while (values[n])
+        n++;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len + 1 < size; i++) {
+        const char *q = quoted ? "\"" : "";
+        int w = snprintf(buf + len, size - len, "%s%s%s%s",
+                         i == 0       ? ""
+                         : i + 1 == n ? last
+                                      : ", ",
+                         q, values[i], q);
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+}
 
 /* ---- document, pdf, html ---------------------------------------------------------- */
 
 static const qr_skey document_keys[] = {
     K("title", 0, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
-    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    KV("theme", X, qr_theme_names, "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("numbered_headings", X, N, "{\"type\":\"boolean\"}", "1, 1.1, 1.1.1 before headings"),
     K("notes", X, N, "{\"enum\":[\"footnotes\",\"endnotes\"]}",
       "where footnotes go; default footnotes"),
+    K("properties", X, QR_SO_PROPS, "{\"$ref\":\"#/$defs/properties\"}", NULL),
     K("page", X, QR_SO_PAGE, "{\"$ref\":\"#/$defs/page\"}", NULL),
     K("sections", 0, QR_SO_SECTION, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/section\"}}",
       "legacy; before blocks"),
@@ -70,6 +114,15 @@ static const qr_skey page_keys[] = {
       "portrait or landscape"),
     K("margins", 0, QR_SO_MARGINS, "{\"anyOf\":[" S_MARGIN ",{\"$ref\":\"#/$defs/margins\"}]}",
       "points, all sides or each"),
+};
+static const qr_skey props_keys[] = {
+    K("author", 0, N, S_STR, NULL),
+    K("subject", 0, N, S_STR, NULL),
+    K("keywords", 0, N, "{\"anyOf\":[" S_STR ",{\"type\":\"array\",\"items\":" S_STR "}]}", NULL),
+    K("date", 0, N,
+      "{\"type\":\"string\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)"
+      "?$\"}",
+      "2026-03-01"),
 };
 static const qr_skey margins_keys[] = {
     K("top", 0, N, S_MARGIN, NULL),
@@ -108,6 +161,10 @@ static const qr_skey table_keys[] = {
     K("headers", 0, QR_SO_TCELL, S_CELLS, NULL),
     K("rows", R, QR_SO_TCELL, S_ROWS, NULL),
     K("widths", X, N, S_WIDTHS, "relative, one per column"),
+    K("align", X, N, "{\"type\":\"array\",\"items\":{\"anyOf\":[" S_ALIGN ",{\"type\":\"null\"}]}}",
+      "per column; numbers right by default"),
+    K("header_rows", X, N, "{\"type\":\"integer\",\"minimum\":0}",
+      "top rows repeated on each page; default 1 with headers"),
     K_ID,
     K_CAPTION,
 };
@@ -186,12 +243,14 @@ static const qr_skey item_keys[] = {
 static const qr_skey tcell_keys[] = {
     K("text", 0, N, S_STR, NULL),
     K("runs", 0, QR_SO_RUN, S_RUNS, NULL),
+    K("colspan", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}", "documents"),
+    K("align", X, N, S_ALIGN, "documents"),
+    K("fill", X, N, S_COLOR, "documents; #RRGGBB ground"),
+    K("bold", X, N, S_BOOL, "documents"),
 };
 
 /* ---- charts (a document's block, a slide's "chart", a sheet's "charts") ------------ */
 
-#define S_CHART_TYPE                                                                               \
-    "{\"enum\":[\"bar\",\"column\",\"line\",\"area\",\"pie\",\"doughnut\",\"scatter\"]}"
 #define S_NUMS "{\"type\":\"array\",\"maxItems\":4000,\"items\":{\"type\":\"number\"}}"
 #define S_NUMS_OR_RANGE "{\"anyOf\":[" S_NUMS ",{\"type\":\"string\",\"pattern\":\"!\"}]}"
 #define S_LABELS "{\"type\":\"array\",\"maxItems\":4000,\"items\":" S_STR "}"
@@ -199,12 +258,10 @@ static const qr_skey tcell_keys[] = {
     "{\"type\":\"array\",\"minItems\":1,\"maxItems\":255,\"items\":{\"$ref\":\"#/$defs/"           \
     "series\"}}"
 #define CHART_KEYS(categories, values_note)                                                        \
-    K("chart", R, N, S_CHART_TYPE, NULL), K("title", 0, N, S_STR, NULL),                           \
+    KV("chart", R, qr_enum_chart_types, NULL), K("title", 0, N, S_STR, NULL),                      \
         K("categories", 0, N, categories, "one label per point"),                                  \
         K("series", R, QR_SO_SERIES, S_SERIES, values_note), K("x_title", 0, N, S_STR, NULL),      \
-        K("y_title", 0, N, S_STR, NULL),                                                           \
-        K("legend", 0, N, "{\"enum\":[\"bottom\",\"right\",\"top\",\"left\",\"none\"]}",           \
-          "default bottom"),                                                                       \
+        K("y_title", 0, N, S_STR, NULL), KV("legend", 0, qr_enum_legends, "default bottom"),       \
         K("number_format", 0, N, S_STR, "Excel format, #,##0"),                                    \
         K("labels", 0, N, S_BOOL, "data labels"), K("stacked", 0, N, S_BOOL, NULL),                \
         K("percent", 0, N, S_BOOL, "stacked to 100%")
@@ -244,7 +301,7 @@ static const qr_skey sheet_chart_keys[] = {
 static const qr_skey deck_keys[] = {
     K("title", 0, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
-    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    KV("theme", X, qr_theme_names, "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("size", X, N, "{\"enum\":[\"16:9\",\"4:3\"]}", "default 16:9"),
     K("footer", X, N, S_STR, "text along the bottom of every slide"),
@@ -254,10 +311,7 @@ static const qr_skey deck_keys[] = {
       NULL),
 };
 static const qr_skey slide_keys[] = {
-    K("layout", X, N,
-      "{\"enum\":[\"title_content\",\"title\",\"section\",\"blank\",\"quote\",\"stats\","
-      "\"closing\"]}",
-      "default title_content"),
+    KV("layout", X, qr_enum_layouts, "default title_content"),
     K("title", 0, N, S_STR, NULL),
     K("subtitle", X, N, S_STR, NULL),
     K("bullets", 0, QR_SO_ITEM, S_ITEMS, "levels through items"),
@@ -310,12 +364,15 @@ static const qr_skey slide_table_keys[] = {
         K("wrap", X, N, S_BOOL, NULL),                                                             \
         K("indent", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":15}", NULL),            \
         K("rotate", X, N, "{\"type\":\"integer\",\"minimum\":-90,\"maximum\":90}", "degrees")
+#define S_RANGE                                                                                    \
+    "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$\"}"
+#define S_COLS "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}(:[A-Za-z]{1,3})?$\"}"
 #define S_STYLE_NAME "{\"type\":\"string\",\"minLength\":1}"
 
 static const qr_skey workbook_keys[] = {
     K("title", X, N, S_STR, "metadata title"),
     K("lang", X, N, S_LANG, "BCP 47 tag"),
-    K("theme", X, N, "{\"enum\":[\"plain\",\"report\",\"light\",\"dark\"]}", "default plain"),
+    KV("theme", X, qr_theme_names, "default plain"),
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("styles", X, N, "{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/style\"}}",
       "named cell styles; built in: header, total, input, note, good, bad, neutral"),
@@ -342,6 +399,11 @@ static const qr_skey sheet_keys[] = {
       "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"array\",\"items\":{\"$ref\":\"#/"
       "$defs/sheet_cell\"}},{\"$ref\":\"#/$defs/sheet_row_object\"}]}}",
       "ragged rows are fine"),
+    K("merge", X, N, "{\"type\":\"array\",\"items\":" S_RANGE "}", "merged ranges, A1:F1"),
+    K("autofilter", X, N, "{\"anyOf\":[" S_BOOL "," S_RANGE "]}", "true: the used range"),
+    K("tab_color", X, N, S_COLOR, NULL),
+    K("hidden_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "C or C:E"),
+    K("grouped_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "outline groups, C:E"),
     K("column_styles", X, N,
       "{\"type\":\"array\",\"items\":{\"anyOf\":[{\"type\":\"null\"}," S_STYLE_NAME
       ",{\"$ref\":\"#/$defs/style\"}]}}",
@@ -351,6 +413,8 @@ static const qr_skey sheet_keys[] = {
 };
 static const qr_skey row_keys[] = {
     K("style", X, N, S_STYLE_NAME, "the whole row's style"),
+    K("hidden", X, N, S_BOOL, NULL),
+    K("outline", X, N, "{\"type\":\"integer\",\"minimum\":0,\"maximum\":7}", "group level"),
     K("cells", R, QR_SO_CELL, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_cell\"}}",
       NULL),
 };
@@ -432,6 +496,7 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_SLIDE_CHART, "slide_chart", "a native chart on the slide", NULL, slide_chart_keys),
     OBJ(QR_SO_SERIES, "series", "values (or x and y for scatter)", NULL, series_keys),
     OBJ(QR_SO_SHEET_CHART, "sheet_chart", "a chart anchored at a cell", NULL, sheet_chart_keys),
+    OBJ(QR_SO_PROPS, "properties", "document properties", NULL, props_keys),
     OBJ(QR_SO_QUOTE, "quote", "a block quotation", TEXT_OR_RUNS, quote_keys),
     OBJ(QR_SO_CALLOUT, "callout", "a boxed note, tip, warning or important remark", TEXT_OR_RUNS,
         callout_keys),

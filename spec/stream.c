@@ -182,6 +182,7 @@ static int take_row(void *ctx, size_t i, size_t r, json_t *row)
     qr_cc_sheet_row(&s->rc, &s->cs.fmts, row, r, dst, &sr->n_cols);
     json_decref(row);
     sr->cells += s->rc.n_cells - before;
+    if (dst->outline > sr->outline) sr->outline = dst->outline;
     sr->n_json = r + 1;
     sr->n_errors = s->rc.n_errors; /* the replay reads them: keep them current */
     sr->n_suppressed = s->rc.n_suppressed;

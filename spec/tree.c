@@ -1,5 +1,5 @@
-/* tree.c: freeing a compiled document, the allowed link schemes and theme
- * names, and the fixed output timestamp. */
+/* tree.c: freeing a compiled document, the allowed link schemes, a theme by
+ * name (the names are the schema table's), and the fixed output timestamp. */
 #include "tree.h"
 
 #include <errno.h>
@@ -17,10 +17,6 @@ void qr_doc_free(qr_doc *doc)
     qr_arena arena = doc->arena; /* the doc itself lives in its arena */
     qr_arena_free(&arena);
 }
-
-const char *const qr_theme_names[] = {"plain", "report", "light", "dark", NULL};
-_Static_assert(sizeof qr_theme_names / sizeof *qr_theme_names == QR_THEME_COUNT + 1,
-               "one name per theme");
 
 int qr_theme_find(const char *name)
 {

@@ -205,19 +205,43 @@ typedef enum qr_tcell_kind {
     QR_TCELL_BOOL,
     QR_TCELL_EMPTY
 } qr_tcell_kind;
+/* A cell's or a column's alignment ("align"). */
+typedef enum qr_align { QR_ALIGN_AUTO, QR_ALIGN_LEFT, QR_ALIGN_CENTER, QR_ALIGN_RIGHT } qr_align;
+
 typedef struct qr_tcell {
     qr_tcell_kind kind;
     qr_text text;
+    /* document tables (issue 32): the columns the cell spans (1; 0 for a
+     * position another cell of its row spans, which is EMPTY and drawn by
+     * none), its alignment (AUTO: the column's, else numbers right), its
+     * ground (QR_RGB_SET | 0xRRGGBB, or 0) and bold */
+    unsigned colspan;
+    uint8_t align;
+    uint8_t bold;
+    uint32_t fill;
 } qr_tcell;
+
+/** The alignment cell c of column col shows: its own, the column's, else
+ *  right for numbers and the start for the rest. */
+static inline qr_align qr_tcell_align(const qr_tcell *c, const uint8_t *col_align, size_t col)
+{
+    if (c && c->align) return (qr_align)c->align;
+    if (col_align && col_align[col]) return (qr_align)col_align[col];
+    return c && c->kind == QR_TCELL_NUMBER ? QR_ALIGN_RIGHT : QR_ALIGN_AUTO;
+}
 
 typedef struct qr_table {
     const qr_tcell *headers; /* NULL when the table has no header row */
     size_t n_headers;
     const qr_tcell *const *rows; /* rows[r] has n_cols cells: ragged rows are padded with EMPTY */
     size_t n_rows;
-    size_t n_cols;        /* max(n_headers, longest row), at least 1 */
-    const double *widths; /* n_cols relative widths summing to 1.0, or NULL (equal) */
-    const char *path;     /* JSON pointer of the table */
+    size_t n_cols;            /* max(n_headers, longest row), at least 1 */
+    const double *widths;     /* n_cols relative widths summing to 1.0, or NULL (equal) */
+    const char *path;         /* JSON pointer of the table */
+    const uint8_t *col_align; /* n_cols qr_align values ("align" per column), or NULL */
+    size_t body_header_rows;  /* the first rows of `rows` that are header rows too
+                                 ("header_rows" counts the headers row), repeated on
+                                 every page like it */
 } qr_table;
 
 /* An image, already read, checked by content (PNG or JPEG) and size-limited. */
@@ -466,6 +490,14 @@ _Static_assert(sizeof(qr_cellstyle) == 32, "qr_cellstyle has no padding");
  *  cell's own properties; each later one wins for what it sets). */
 void qr_cellstyle_merge(qr_cellstyle *base, const qr_cellstyle *over);
 
+/* A cell range, 0-based, inclusive. */
+typedef struct qr_range {
+    uint32_t r0, c0, r1, c1;
+} qr_range;
+
+enum { QR_FILTER_AUTO, QR_FILTER_NONE, QR_FILTER_RANGE };
+#define QR_COL_HIDDEN 0x80u
+
 typedef struct qr_sheet {
     const char *name; /* validated, or "SheetN" when the spec gave none */
     qr_row *rows;
@@ -482,6 +514,20 @@ typedef struct qr_sheet {
      * own (qr_sheet_cell_style) */
     const uint16_t *col_looks;
     size_t n_col_looks;
+    /* "merge": merged ranges (checked: in the grid, not overlapping, no
+     * value under a merge but its top-left cell's) */
+    const qr_range *merges;
+    size_t n_merges;
+    /* "autofilter": QR_FILTER_AUTO (the header's: the used range when the
+     * sheet has a header), QR_FILTER_NONE (false), QR_FILTER_RANGE (filter) */
+    int autofilter;
+    qr_range filter;
+    uint32_t tab_color;   /* QR_SX_RGB | rgb, or 0 */
+    unsigned row_outline; /* the deepest outline level of its rows */
+    /* hidden and grouped columns ("hidden_columns", "grouped_columns"):
+     * col_flags[c] = QR_COL_HIDDEN | outline level (0-7), for c < n_col_flags */
+    const uint8_t *col_flags;
+    size_t n_col_flags;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
@@ -544,6 +590,10 @@ typedef struct qr_doc {
      * "notes": "endnotes" collects them at the end instead of page feet. */
     size_t n_notes;
     int endnotes;
+    /* "properties" (issue 32): each NULL when not given; keywords joined
+     * with ", "; prop_date "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ" (W3CDTF). Into
+     * docx core properties, the PDF's info dictionary and html <meta>. */
+    const char *author, *subject, *keywords, *prop_date;
 } qr_doc;
 
 /** The look cell (r, c) of sh shows, merged in the documented order:

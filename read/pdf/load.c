@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,6 +141,9 @@ static int write_all(int fd, const void *p, size_t n)
 /* The child: limits, the stream count, poppler, the reply. Never returns. */
 static void child(qr_rd *r, pdf_fn fn, const void *data, size_t len, int fd, unsigned seconds)
 {
+#if defined(__linux__)
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed quire takes its reader along */
+#endif
     struct rlimit cpu = {seconds + 1, seconds + 2};
     setrlimit(RLIMIT_CPU, &cpu);
 #if !defined(UNDER_ASAN)

@@ -40,6 +40,13 @@ C
 cc $(pkg-config --cflags quire) -Wall -Werror -c "$tmp/both.c" -o "$tmp/both.o"
 test -s "$tmp/both.o"
 "$tmp/use"
+# Statically against libquire.a: `pkg-config --static` lists what it needs
+# (issue 31: libpq's own private -lpgport and -lgssapi_krb5 are not shipped
+# for linking on Debian; libquire needs only -lpq).
+cc "$tmp/use.c" $(pkg-config --cflags quire) -Wl,-Bstatic $(pkg-config --libs-only-L quire) -lquire \
+    -Wl,-Bdynamic $(pkg-config --static --libs quire | sed 's/ -lquire / /') -o "$tmp/use-static"
+"$tmp/use-static"
+! ldd "$tmp/use-static" | grep -q libquire
 test -x "$tmp/prefix/bin/quire"
 "$tmp/prefix/bin/quire" --version | grep -q '^quire '
 # The installed CLI finds its PDF module (<libdir>/quire/quire-pdf.so) from its own folder.

@@ -1,6 +1,7 @@
 /* fuzz_formula.c: bytes as a formula's text, evaluated (layout/formula.h) on a
  * small workbook of numbers, text, booleans, dates and formulas (one of
- * them on a cycle), and rewritten for the file (_xlfn. names). */
+ * them on a cycle), rewritten for the file (_xlfn. names), and checked as
+ * the compiler checks it (spec/formula_check.h: syntax and policy). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "compile.h"
 #include "formula.h"
+#include "formula_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,6 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     qr_compile_opts_default(&co);
     qr_doc *doc = NULL;
     qr_errlist errs = {0};
+    qr_fcheck why;
+    qr_formula_check(text, size, size % 3 == 0, &why); /* the compiler's syntax and policy */
     if (qr_compile(book, sizeof book - 1, QR_KIND_SPREADSHEET, &co, &doc, &errs) == QR_OK) {
         qr_formula_eval(doc, size % 2, text, 1767225600);
         qr_formula_eval_doc(doc, 1767225600, NULL, NULL);

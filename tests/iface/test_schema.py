@@ -42,6 +42,8 @@ NOT_SHAPE = {
     "sheet-name-duplicate-case": "names unique across sheets",
     "sheet-name-history": "a name Excel reserves",
     "sheet-style-unknown": "a style name against the workbook's styles",
+    "sheet-merge-overlap": "merges against each other",
+    "sheet-merge-hides-value": "a merge against the cells under it",
     "table-widths-wrong-count": "widths against the column count",
     "syntax-duplicate-key": "JSON syntax (Python's parser keeps the last key)",
     "syntax-infinity-literal": "JSON syntax (Python's parser accepts Infinity)",

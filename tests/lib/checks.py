@@ -2,12 +2,12 @@
 
     from checks import check, done
     check(p.returncode == 0, "render: exit 0")   # prints "FAIL render: exit 0" when false
-    done()   # prints "N passed, N failed"; exits 1 on a failure, SKIP (77)
-             # when a ../shared file was missing (shared.need), else 0
+    done()   # the skip policy's closing line and exit (shared.finish): 1 on a
+             # failure, SKIP (77) when nothing ran, else 0
 """
 import sys
 
-from shared import SKIP, skipped
+from shared import finish
 
 passed = 0
 failed = 0
@@ -25,5 +25,4 @@ def check(cond, what):
 
 
 def done():
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else SKIP if skipped() else 0)
+    sys.exit(finish(passed, failed))

@@ -116,9 +116,16 @@ def doc(spec):
     return {"title": spec.get("title") or None, "lang": lang, "page": page, "blocks": out}
 
 
+# loss 21: a cell's look reads back as properties, not style names (test_styles checks them)
+LOOK_KEYS = ("style", "bold", "italic", "underline", "color", "fill", "border", "align", "valign",
+             "wrap", "indent", "rotate")
+
+
 def sheet_cell(v):
     if isinstance(v, dict):
-        v = dict(v)
+        v = {k: x for k, x in v.items() if k not in LOOK_KEYS}
+        if not v:
+            return None  # a styled blank
         if isinstance(v.get("formula"), str) and v["formula"].startswith("="):
             v["formula"] = v["formula"][1:]  # loss 14: a formula's leading = is not stored
         if v.get("format") == "General":
@@ -132,11 +139,37 @@ def sheet_cell(v):
     return v
 
 
+def with_style_formats(spec, sheet, row):
+    """Loss 23: a style's number format reads back as the format of each number, date or
+    formula cell it reaches (cell style, then row style, then column style)."""
+    styles = spec.get("styles") or {}
+
+    def fmt(st):
+        if isinstance(st, str):
+            return (styles.get(st) or {}).get("format")
+        return st.get("format") if isinstance(st, dict) else None
+    row_fmt = fmt(row.get("style")) if isinstance(row, dict) else None
+    cells = row["cells"] if isinstance(row, dict) else row
+    cols = sheet.get("column_styles") or []
+    out = []
+    for c, v in enumerate(cells):
+        f = fmt(v.get("style")) if isinstance(v, dict) else None
+        f = f or row_fmt or (fmt(cols[c]) if c < len(cols) else None)
+        num = isinstance(v, (int, float)) and not isinstance(v, bool) or (
+            isinstance(v, dict) and ("formula" in v or isinstance(v.get("value"), (int, float))))
+        if f and num and not (isinstance(v, dict) and ("format" in v or "date" in v)):
+            v = dict(v) if isinstance(v, dict) else {"value": v}
+            v["format"] = f
+        out.append(v)
+    return out
+
+
 def sheets(spec):
     out = []
     for i, s in enumerate(spec.get("sheets", [])):
-        rows = s.get("rows", [])
-        header = bool(s.get("header"))
+        rows = [with_style_formats(spec, s, r) for r in s.get("rows", [])]
+        # loss 22: an autofilter reads back as a header row
+        header = bool(s.get("header")) or s.get("autofilter") not in (None, False)
         if "columns" in s:  # loss 15: legacy columns are the header row
             rows = [s["columns"]] + rows
             header = s.get("header", True)
@@ -219,7 +252,12 @@ def drop_computed(spec, back):
     for s_sheet, b_sheet in zip(spec.get("sheets", []), back.get("sheets", [])):
         if "widths" not in s_sheet:
             b_sheet.pop("widths", None)
-        for s_row, b_row in zip(s_sheet.get("rows", []), b_sheet.get("rows", [])):
+        b_rows = b_sheet.get("rows", [])
+        if "columns" in s_sheet:
+            b_rows = b_rows[1:]  # back's first row is the spec's "columns"
+        for s_row, b_row in zip(s_sheet.get("rows", []), b_rows):
+            if isinstance(s_row, dict):
+                s_row = s_row.get("cells", [])  # a row object: its cells
             for s_cell, b_cell in zip(s_row, b_row):
                 if (isinstance(s_cell, dict) and "formula" in s_cell and "value" not in s_cell
                         and isinstance(b_cell, dict)):

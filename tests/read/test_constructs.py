@@ -1,7 +1,8 @@
 """Constructs quire read used to skip or change (issue 38), each in a file
 made here (zip + XML by hand, tests/read/ooxml_make.py) and read back as
 spec, markdown and text: superscript and subscript runs (docx w:vertAlign,
-pptx baseline); docx footnotes and endnotes as footnote runs."""
+pptx baseline); docx footnotes and endnotes as footnote runs; xlsx times,
+durations and custom date formats in both date systems."""
 import json
 import os
 import subprocess
@@ -102,6 +103,28 @@ with tempfile.TemporaryDirectory() as tmp:
         txt = read(d, "text").strip()
         expect("%ss: text" % el, txt == "A claim¹ and another².\n\n¹ The source.\n² See page 3.",
                txt)
+
+    styles = ('<styleSheet xmlns="%s"><numFmts count="2"><numFmt numFmtId="164" '
+              'formatCode="dd/mm/yyyy hh:mm"/><numFmt numFmtId="165" formatCode="[h]:mm:ss"/>'
+              '</numFmts><cellXfs count="5"><xf numFmtId="0"/><xf numFmtId="20"/>'
+              '<xf numFmtId="164"/><xf numFmtId="165"/><xf numFmtId="14"/></cellXfs></styleSheet>'
+              % m.SS)
+    for system, day in (("1900", 46000), ("1904", 46000 - 1462)):
+        x = os.path.join(tmp, "times%s.xlsx" % system)
+        m.xlsx(x, '<row r="1"><c r="A1" s="1"><v>0.5</v></c><c r="B1" s="2"><v>%d.75</v></c>'
+               '<c r="C1" s="3"><v>1.25</v></c><c r="D1" s="4"><v>%d</v></c></row>' % (day, day),
+               styles=styles, date1904=system == "1904")
+        rows = json.loads(read(x) or "{}").get("sheets", [{}])[0].get("rows")
+        expect("xlsx %s: a time and a duration stay numbers, dates are dates" % system, rows == [[
+            {"value": 0.5, "format": "h:mm"},
+            {"date": "2025-12-09T18:00:00", "format": "dd/mm/yyyy hh:mm"},
+            {"value": 1.25, "format": "[h]:mm:ss"}, {"date": "2025-12-09", "format": "mm-dd-yy"}]],
+            json.dumps(rows))
+        md = read(x, "markdown")
+        expect("xlsx %s: markdown shows 12:00 and 30:00:00" % system,
+               "| 12:00 | 2025-12-09T18:00:00 | 30:00:00 | 2025-12-09 |" in md, md)
+        expect("xlsx %s: text" % system,
+               "12:00\t2025-12-09T18:00:00\t30:00:00\t2025-12-09" in read(x, "text"))
 
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)

@@ -193,4 +193,4 @@ with tempfile.TemporaryDirectory() as tmp:
 for m in missing:
     print("skipped: %s not installed" % m)
 print("%d comparisons, %d failed" % (ran, failed))
-sys.exit(1 if failed else SKIP if ran == 0 or skipped() else 0)
+sys.exit(1 if failed else SKIP if ran == 0 else 0)

@@ -906,9 +906,9 @@ static const err_case err_cases[] = {
     {D,
      SPEC,
      "{'blocks': [{'type': 'table', 'rows': [['a', ['b']], 'row', ['c', {'value': 1}, {'text': "
-     "'x', 'bold': true}]]}]}",
+     "'x', 'italic': true}]]}]}",
      {"/blocks/0/rows/0/1", "/blocks/0/rows/1", "/blocks/0/rows/2/1/value",
-      "/blocks/0/rows/2/2/bold"}},
+      "/blocks/0/rows/2/2/italic"}},
     {D,
      SPEC,
      "{'blocks': [{'type': 'table', 'headers': [{'runs': 1}], 'rows': [['a']]}]}",
@@ -1141,9 +1141,10 @@ static void test_error_messages(void **state)
                "did you mean \"title\"?");
     expect_one(D, "{'blocks': [], 'slides': []}", SPEC, "/slides", "unknown key \"slides\"",
                "\"slides\" belongs in a presentation spec (.pptx); this is a document spec");
-    expect_one(D, "{'blocks': [], 'colour': []}", SPEC, "/colour", "unknown key \"colour\"",
-               "a document spec takes: \"title\", \"lang\", \"theme\", \"accent\", "
-               "\"numbered_headings\", \"notes\", \"page\", \"sections\", \"blocks\"");
+    expect_one(
+        D, "{'blocks': [], 'colour': []}", SPEC, "/colour", "unknown key \"colour\"",
+        "a document spec takes: \"title\", \"lang\", \"theme\", \"accent\", "
+        "\"numbered_headings\", \"notes\", \"properties\", \"page\", \"sections\", \"blocks\"");
     expect_one(
         D,
         "{'blocks': [{'type': 'list', 'items': [{'text': '1', 'items': [{'text': '2', 'items': "

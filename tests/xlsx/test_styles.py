@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""test_styles.py: cell styles of a workbook (issue 33), end to end.
+"""test_styles.py: cell styles, merges, filters, tab colours and outline
+groups of a workbook (issue 33), end to end.
 
 fixtures/styles-sheet is rendered and read back with openpyxl: built-in
 styles in the theme's colours (input on the accent's tint, good/bad/neutral
@@ -143,6 +144,77 @@ class Styles(unittest.TestCase):
         self.assertEqual(rgb(first[0].fill.fgColor), "1F4E79")
         self.assertEqual(rgb(first[0].font.color), "FFFFFF")
         self.assertTrue(first[0].font.b)  # the built-in header under the user's
+
+    def test_merge_filter_groups(self):
+        out = os.path.join(TMP, "merge.xlsx")
+        rc, res = render(os.path.join(SRC, "fixtures", "merge-sheet", "spec.json"), out)
+        self.assertEqual(rc, 0, res)
+        p = subprocess.run([require(self, "tools/ooxml-validate"), out], capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        wb = openpyxl.load_workbook(out)
+        ws = wb["Report"]
+        self.assertEqual(sorted(str(r) for r in ws.merged_cells.ranges), ["A1:E1", "E3:E5"])
+        self.assertEqual(ws.auto_filter.ref, "A2:D6")
+        self.assertEqual(rgb(ws.sheet_properties.tabColor), "C00000")
+        self.assertTrue(ws.row_dimensions[5].hidden)
+        self.assertEqual(ws.row_dimensions[4].outlineLevel, 1)
+        self.assertEqual(ws.row_dimensions[5].outlineLevel, 1)
+        self.assertTrue(ws.column_dimensions["F"].hidden)
+        self.assertEqual(ws.column_dimensions["C"].outlineLevel, 1)
+        self.assertEqual(ws.column_dimensions["D"].outlineLevel, 1)
+        self.assertEqual(ws["A1"].alignment.horizontal, "center")
+        self.assertEqual(wb["Second"].auto_filter.ref, "A1:B2")
+        self.assertEqual(rgb(wb["Second"].sheet_properties.tabColor), "00B050")
+
+    def test_streamed_merges(self):
+        """A merge past the rows pass 1 keeps: the tree path compiles it, same
+        bytes; a merge hiding a value there is the same error both ways."""
+        rows = ",".join('["r%d", %d]' % (i, i) for i in range(25000))
+        for merge, hides in (("A24001:B24001", True), ("C24001:D24002", False)):
+            path = os.path.join(TMP, "m.json")
+            with open(path, "w") as f:
+                f.write('{"sheets": [{"rows": [%s], "merge": ["%s"]}]}' % (rows, merge))
+            got = []
+            for mode in ("0", "1"):
+                out = os.path.join(TMP, "m-%s.xlsx" % mode)
+                rc, res = render(path, out, {"QUIRE_XLSX_STREAM": mode})
+                data = None
+                if rc == 0:
+                    with open(out, "rb") as f:
+                        data = f.read()
+                got.append((rc, res.get("errors"), data))
+            self.assertEqual(got[0], got[1], merge)
+            self.assertEqual(got[0][0], 1 if hides else 0, merge)
+
+    def test_quire_read(self):
+        """quire read gives the looks back as cell properties, merges and the tab colour
+        as sheet keys; the spec it reads renders to the same looks again."""
+        rd = subprocess.run([QUIRE, "read", self.out], capture_output=True, text=True)
+        self.assertEqual(rd.returncode, 0, rd.stdout)
+        rows = json.loads(rd.stdout)["sheets"][0]["rows"]
+        self.assertEqual(rows[1][0], {"value": "Rent", "color": "#2563EB", "fill": "#DEE8FC"})
+        self.assertEqual(rows[2][3], {"value": "over budget", "bold": True, "color": "#C00000",
+                                      "border": {"bottom": "medium", "color": "#C00000"}})
+        self.assertEqual(rows[3][0], {"value": "Centered", "italic": True, "align": "center"})
+        self.assertEqual(rows[4][2], {"value": "Rotated", "rotate": 45})
+        self.assertEqual(rows[4][3], {"color": "#2563EB", "fill": "#DEE8FC"})
+        self.assertEqual(rows[0][0], "Item")  # the header row's bold is the sheet's header
+        back = os.path.join(TMP, "back.json")
+        with open(back, "w") as f:
+            f.write(rd.stdout)
+        again = os.path.join(TMP, "again.xlsx")
+        rc, res = render(back, again)
+        self.assertEqual(rc, 0, res)
+        ws = openpyxl.load_workbook(again)["Budget"]
+        self.assertEqual(rgb(ws["C3"].fill.fgColor), "FFC7CE")
+        self.assertEqual(ws["D3"].border.bottom.style, "medium")
+        out = os.path.join(TMP, "merge-read.xlsx")
+        render(os.path.join(SRC, "fixtures", "merge-sheet", "spec.json"), out)
+        sheet = json.loads(subprocess.run([QUIRE, "read", out], capture_output=True,
+                                          text=True).stdout)["sheets"][0]
+        self.assertEqual(sheet["merge"], ["A1:E1", "E3:E5"])
+        self.assertEqual(sheet["tab_color"], "#C00000")
 
     def test_errors(self):
         path = os.path.join(TMP, "bad.json")
