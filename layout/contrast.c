@@ -45,6 +45,24 @@ void qr_contrast_report(const qr_doc *doc, qr_layout_list *l)
         }
         if ((section && s.section_fill) || table)
             check(l, doc, s.on_accent, s.accent, !table, 1, 0, "text on the accent");
+        /* a slide's own ground under the theme's text and titles */
+        for (size_t i = 0; i < doc->n_slides; i++) {
+            const qr_slide *sl = &doc->slides[i];
+            if (!sl->has_background) continue;
+            char path[200];
+            snprintf(path, sizeof path, "%s/background", sl->path);
+            uint32_t ink = sl->layout == QR_LAYOUT_SECTION && s.section_fill ? s.on_accent : s.text;
+            double r = qr_style_contrast(ink, sl->background);
+            if (r >= 4.5) continue;
+            char a[7], b[7];
+            qr_style_hex(ink, a);
+            qr_style_hex(sl->background, b);
+            long hund = (long)(r * 100.0 + 0.5);
+            qr_layout_addf(l, QR_LAYOUT_CONTRAST, path, 0, (int)i + 1, r,
+                           "text #%s on the slide's background #%s has a contrast of %ld.%02ld:1, "
+                           "below WCAG AA's 4.5:1",
+                           a, b, hund / 100, hund % 100);
+        }
         return;
     }
     if (doc->kind == QR_KIND_SPREADSHEET) return;

@@ -81,6 +81,8 @@ static qr_slide *cont_slide(qr_arena *a, const qr_slide *s)
     c->layout = s->layout;
     c->path = s->path;
     c->footer_mode = s->footer_mode;
+    c->has_background = s->has_background;
+    c->background = s->background;
     c->footer = s->footer;
     if (cont_title(a, s, c)) return NULL;
     return c;

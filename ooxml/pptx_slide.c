@@ -411,6 +411,18 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     if (!x) goto done;
     qr_pptx_root(x, "p:sld");
     qr_xml_start(x, "p:cSld");
+    if (sl->has_background) { /* <p:bg> before the shapes */
+        char hex[7];
+        snprintf(hex, sizeof hex, "%06X", (unsigned)sl->background & 0xFFFFFFu);
+        qr_xml_start(x, "p:bg");
+        qr_xml_start(x, "p:bgPr");
+        qr_xml_start(x, "a:solidFill");
+        qr_xml_leaf(x, "a:srgbClr", "val", hex, NULL);
+        qr_xml_end(x);
+        qr_xml_leaf(x, "a:effectLst", NULL);
+        qr_xml_end(x);
+        qr_xml_end(x);
+    }
     qr_xml_start(x, "p:spTree");
     qr_pptx_write_tree_start(x);
     int id = 2;

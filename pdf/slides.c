@@ -253,7 +253,9 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;
     uint32_t ink = filled ? c->style.on_accent : c->style.text;
     if (cr) {
-        uint32_t ground = filled ? c->style.accent : c->style.background;
+        uint32_t ground = sl->has_background ? sl->background
+                          : filled           ? c->style.accent
+                                             : c->style.background;
         if (ground != 0xFFFFFF) { /* the page is white already */
             set_rgb(cr, ground);
             cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));

@@ -453,7 +453,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     qr_stream_free(sd.s);
     if (st == QR_OK && sink->status != QR_OK) st = sink->status;
     if (st == QR_OK) {
-        qr_contrast_report(doc, &res->layout);
+        qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
         missing_glyphs(res);
     }
     if (st == QR_OK && opts && opts->strict) st = strict_check(res);

@@ -3,7 +3,9 @@
  * optional image or table (the block shapes, "type" optional); the quote
  * layout's quote and attribution, the stats layout's 2 to 4 stats. Each
  * layout takes only its own content (takes[] below). */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compile_int.h"
@@ -209,6 +211,20 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
         }
     }
     if (check_takes(cc, v, s->layout)) return;
+    const char *bg = NULL;
+    size_t bn = 0;
+    if (qr_cc_get_string(cc, v, "background", 0, &bg, &bn) == 1) {
+        int ok = bn == 7 && bg[0] == '#';
+        for (size_t i = 1; ok && i < 7; i++)
+            ok = isxdigit((unsigned char)bg[i]) != 0;
+        if (!ok) {
+            qr_cc_err_key(cc, "background", "write the colour as \"#RRGGBB\", e.g. \"#0F172A\"",
+                          "\"%.40s\" is not a colour", bg);
+        } else {
+            s->has_background = 1;
+            s->background = (uint32_t)strtol(bg + 1, NULL, 16);
+        }
+    }
     json_t *ft = json_object_get(v, "footer");
     if (ft && json_is_false(ft)) {
         s->footer_mode = QR_FOOTER_NONE;

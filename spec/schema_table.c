@@ -318,6 +318,8 @@ static const qr_skey slide_keys[] = {
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
+    K("background", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}",
+      "#RRGGBB: the slide's ground"),
     K("footer", X, N, "{\"anyOf\":[{\"type\":\"string\"},{\"const\":false}]}",
       "this slide's footer text; false: no footer, date or number"),
     K("quote", X, N, S_STR, "layout quote: the quotation"),

@@ -354,8 +354,10 @@ typedef struct qr_slide {
     qr_text attribution;
     const qr_stat *stats; /* stats layout: 2 to 4 */
     size_t n_stats;
-    int footer_mode; /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
-    qr_text footer;  /* QR_FOOTER_OWN: the slide's "footer" */
+    int has_background;  /* "background": "#RRGGBB", the slide's ground in place of the theme's */
+    uint32_t background; /* 0xRRGGBB */
+    int footer_mode;     /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
+    qr_text footer;      /* QR_FOOTER_OWN: the slide's "footer" */
 } qr_slide;
 
 /* A slide's "footer": absent (the deck's furniture), a string (its own

@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zipfile
 import zlib
 
 QUIRE = os.environ.get("QUIRE", "quire")
@@ -88,6 +89,15 @@ rc, res, _ = render(doc, "docx")
 check(items(res, "contrast") and items(res, "contrast")[0][0] == "/accent", "contrast at /accent (docx)")
 rc, res, _ = render(doc, "pdf")
 check(items(res, "contrast") and items(res, "contrast")[0][0] == "/accent", "contrast at /accent (pdf)")
+
+# contrast: a slide's own background under the theme's text, in the pptx and the preview
+deck = {"title": "T", "slides": [{"title": "Pale", "background": "#F5F5DC"},
+                                 {"title": "Dark", "bullets": ["x"], "background": "#0F172A"}]}
+for ext in ("pptx", "pdf"):
+    rc, res, _ = render(deck, ext)
+    check(items(res, "contrast") == [("/slides/1/background", 2)], ext + ": contrast at /slides/1/background, slide 2")
+with zipfile.ZipFile(os.path.join(tmp, "out.pptx")) as z:
+    check('<a:srgbClr val="0F172A"/>' in z.read("ppt/slides/slide2.xml").decode(), "pptx: the slide's p:bg")
 
 # a missing glyph: U+F0000 (private use) is in no font
 doc = {"title": "T", "blocks": [{"type": "paragraph", "text": "x \U000F0000"}]}
