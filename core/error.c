@@ -1,6 +1,8 @@
 /* error.c: status names, exit codes and the error list. */
 #include <quire/error.h>
 
+#include "fail.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -31,7 +31,6 @@
 #include "fonts.h"
 #include "text.h"
 #include "html_chart.h"
-#include "look.h"
 #include "style.h"
 #include "utf8.h"
 #include "words.h"
@@ -839,7 +838,7 @@ static void put_theme_css(hw *w, const qr_style *st)
     puts_(w, "}");
 }
 
-/* List labels per nesting depth from look.h ("ol ol{list-style-type:
+/* List labels per nesting depth from style.h ("ol ol{list-style-type:
  * lower-alpha}" ...): browsers number every depth 1. 2. 3. and keep the
  * square bullet below depth 3; the PDF and the docx cycle. */
 static void put_list_css(hw *w, const qr_doc *doc)

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "look.h"
+#include "style.h"
 #include "report.h"
 #include "utf8.h"
 
@@ -76,7 +76,7 @@ long long qr_slide_level_indent(int lvl)
     return -228600;
 }
 
-/* Bullet glyphs by level: layout/look.h's, repeating, as the PDF, docx and
+/* Bullet glyphs by level: layout/style.h's, repeating, as the PDF, docx and
  * html draw them; all are in DejaVu Sans. */
 const char *qr_slide_level_char(int lvl)
 {

@@ -69,7 +69,7 @@ void qr_slide_notes_boxes(const qr_slide_geom *g, qr_slide_box *img, qr_slide_bo
 int qr_slide_level_sz(int lvl);           /* 2800, 2400, 2000, 1800, ... */
 long long qr_slide_level_marl(int lvl);   /* left margin of the text, EMU */
 long long qr_slide_level_indent(int lvl); /* first line (the bullet) from marl: negative */
-const char *qr_slide_level_char(int lvl); /* look.h: "•", "◦", "▪" */
+const char *qr_slide_level_char(int lvl); /* style.h: "•", "◦", "▪" */
 
 /* ---- text estimate ------------------------------------------------------------ */
 

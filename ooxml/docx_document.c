@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "docx_int.h"
-#include "look.h"
+#include "style.h"
 #include "words.h"
 
 #define EMU_PER_TWIP 635

@@ -1,7 +1,7 @@
 /* docx_numbering.c: word/numbering.xml, the list definitions.
  *
  * Two abstract definitions of nine levels each: bullets (• ◦ ▪ in turn) and
- * numbers ("1.", "a.", "i." in turn: layout/look.h, as the PDF and html draw
+ * numbers ("1.", "a.", "i." in turn: layout/style.h, as the PDF and html draw
  * them), every level counting on its own. numId 1 is
  * every bullet list. Each ordered list gets its own <w:num> with a
  * startOverride of 1 on every level: Word and LibreOffice count per
@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "docx_int.h"
-#include "look.h"
+#include "style.h"
 
 /* <w:lvl>; step: the theme's list indent in twips (the label hangs in it) */
 static void write_w_lvl(qr_xml *x, int ilvl, int ordered, long step)

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "look.h"
+#include "style.h"
 
 #include "docx_int.h"
 
@@ -78,7 +78,7 @@ static void write_w_spacing(qr_xml *x, long before, long after, long line)
 
 /* <w:sz> and <w:szCs> (half-points). */
 /* <w:tabs> of code: a stop every QR_LOOK_TAB_COLUMNS columns of the 10 pt
- * monospace font (look.h), across the text width, as the PDF's 8 columns. */
+ * monospace font (style.h), across the text width, as the PDF's 8 columns. */
 static void write_code_tabs(qr_xml *x, long text_width, double code_pt)
 {
     long step = lround(QR_LOOK_TAB_COLUMNS * QR_LOOK_MONO_ADVANCE * code_pt * 20.0);

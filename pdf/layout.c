@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "chart.h"
-#include "look.h"
+#include "style.h"
 #include "pdf_int.h"
 #include "walk.h"
 #include "words.h"
@@ -42,7 +42,7 @@
 
 /* ---- measure -------------------------------------------------------------------- */
 
-/* The marker of item n (1-based) at depth d (0-based): layout/look.h's
+/* The marker of item n (1-based) at depth d (0-based): layout/style.h's
  * labels, shared with the other backends. */
 static void marker_text(int ordered, int depth, unsigned n, char *out)
 {
@@ -1414,7 +1414,7 @@ static void paginate(pd_ctx *c)
                 place_caption(&f, b->caption, 0);
                 f.y += 4;
             }
-            if (b->n_rows || b->header) place_table(&f, b); /* look.h: else nothing */
+            if (b->n_rows || b->header) place_table(&f, b); /* style.h: else nothing */
             break;
         case PB_IMAGE:
             add_tag(c, PD_TAG_FIGURE, 1);

@@ -102,8 +102,8 @@ static void db_fail(db *d, qr_status code, const char *what, const char *detail)
         /* the COMMIT may have reached the server before the connection
          * broke: nobody can tell from here */
         qr_errlist_addf(d->errs, QR_E_UNAVAILABLE, "",
-                        "the outcome is unknown: repeating the call with the same idempotency "
-                        "key is safe (it returns the first answer if the write was stored)",
+                        "the outcome is unknown: see with quire log whether the version was "
+                        "stored before repeating the call (idempotency keys are not built yet)",
                         "lost the connection to the PostgreSQL database while committing: %s", msg);
     else if (code == QR_E_UNAVAILABLE)
         qr_errlist_addf(d->errs, QR_E_UNAVAILABLE, "",

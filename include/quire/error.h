@@ -40,8 +40,7 @@ typedef enum qr_status {
     /* the store's answers a caller branches on (after the groups above, so
      * their numbers stay as they were) */
     QR_E_NOT_FOUND,   /* no such artifact or version: exit 5 */
-    QR_E_CONFLICT,    /* the id exists, the head is not the expected version, or an
-                         idempotency key names another request: exit 6 */
+    QR_E_CONFLICT,    /* the id exists, or the head is not the expected version: exit 6 */
     QR_E_UNAVAILABLE, /* the database cannot be reached or the connection was lost:
                          retryable: exit 7 */
     QR_STATUS_COUNT
@@ -63,7 +62,8 @@ QR_EXPORT const char *qr_status_str(qr_status s);
  *      "quota"       QR_E_QUOTA                       4     after freeing space
  *      "not_found"   QR_E_NOT_FOUND                   5     no
  *      "conflict"    QR_E_CONFLICT                    6     after reading the head
- *      "unavailable" QR_E_UNAVAILABLE                 7     yes (with the same key)
+ *      "unavailable" QR_E_UNAVAILABLE                 7     yes (after a lost commit: check
+ *                                                             the log first)
  *  Never NULL. */
 QR_EXPORT const char *qr_status_code(qr_status s);
 

@@ -52,7 +52,7 @@ class TaggedPdf(unittest.TestCase):
             if im.get("alt"):
                 alt = "".join(" " if ord(ch) < 32 else ch for ch in im["alt"])
                 self.assertEqual(fid.pdf_text_string(fe["/Alt"]), alt, name)
-        # a table with neither headers nor rows is drawn nowhere (layout/look.h);
+        # a table with neither headers nor rows is drawn nowhere (layout/style.h);
         # a chart's data table (its cells' /ActualText) is test_tagged_charts.py's
         tables = [b for b in blocks if b.get("type") == "table" and (b.get("headers") or b.get("rows"))]
         tels = [e for t, e in els if t == "Table" and not fid.is_chart_data(objs, e)]

@@ -212,7 +212,7 @@ static void test_abstractnum_decimal(void **state)
                        "<w:lvlText w:val=\"%1.\"/><w:lvlJc w:val=\"left\"/>"
                        "<w:pPr><w:ind w:left=\"360\" w:hanging=\"360\"/></w:pPr></w:lvl>";
     assert_memory_equal(got, head, strlen(head));
-    /* layout/look.h: 1. a. i. by depth, then again */
+    /* layout/style.h: 1. a. i. by depth, then again */
     assert_non_null(strstr(got, "<w:lvl w:ilvl=\"1\"><w:start w:val=\"1\"/><w:numFmt "
                                 "w:val=\"lowerLetter\"/><w:lvlText w:val=\"%2.\"/>"));
     assert_non_null(strstr(got, "<w:lvl w:ilvl=\"3\"><w:start w:val=\"1\"/><w:numFmt "

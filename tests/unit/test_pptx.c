@@ -116,7 +116,7 @@ static void test_ppr_rtl(void **state)
 static void test_level_glyphs(void **state)
 {
     (void)state;
-    /* layout/look.h: the bullets of every backend */
+    /* layout/style.h: the bullets of every backend */
     const char *want[9] = {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA",
                            "\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA",
                            "\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA"};

@@ -1,8 +1,8 @@
-/* look.c: the house style rules of look.h (list labels, empty tables). */
+/* style_rules.c: the house rules of style.h (list labels, empty tables). */
 #include <stdio.h>
 #include <string.h>
 
-#include "look.h"
+#include "style.h"
 
 qr_label_format qr_look_label_format(int ordered, int depth)
 {
