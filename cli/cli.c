@@ -28,9 +28,6 @@
 #include <quire/quire.h>
 #include "schema.h"
 
-#define MAX_ERRORS_SHOWN 20
-/* Bytes of errors in a result line: the whole line stays under 4,000 characters. */
-#define RESULT_BUDGET 3300
 /* The layout report of a result line: at most this many items and bytes. */
 #define MAX_LAYOUT_SHOWN 500
 #define LAYOUT_BUDGET 65536
@@ -51,9 +48,7 @@ static int usage_error(const char *msg)
 /* Print a failed result as JSON (and as lines on stderr); return the exit code. */
 static int print_failure(qr_status st, const qr_result *res)
 {
-    qr_buf b = {0};
     size_t n = res->errors.count;
-    qr_json_error_head(&b, st);
     char head[128];
     if (st == QR_E_SPEC)
         snprintf(head, sizeof head, "%zu spec error%s", n, n == 1 ? "" : "s");
@@ -61,22 +56,7 @@ static int print_failure(qr_status st, const qr_result *res)
         snprintf(head, sizeof head, "%s", qr_status_str(st));
     else
         snprintf(head, sizeof head, "%s (%zu errors)", qr_status_str(st), n);
-    qr_json_str(&b, head);
-    qr_buf_puts(&b, ",\"errors\":");
-    size_t omitted = qr_json_errors(&b, &res->errors, MAX_ERRORS_SHOWN, RESULT_BUDGET);
-    if (omitted) qr_buf_printf(&b, ",\"errors_omitted\":%zu", omitted);
-    qr_buf_putc(&b, '}');
-    qr_json_print(&b);
-    qr_buf_free(&b);
-    for (size_t i = 0; i < n && i < MAX_ERRORS_SHOWN; i++) {
-        const qr_error *e = &res->errors.items[i];
-        char hb[512];
-        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", e->message);
-        const char *hint = qr_cli_error_hint(e, hb, sizeof hb);
-        if (hint) fprintf(stderr, " (%s)", hint);
-        fputc('\n', stderr);
-    }
-    return qr_status_exit(st);
+    return qr_cli_fail(st, head, &res->errors);
 }
 
 static int input_failure(qr_status st, const char *msg)
@@ -144,7 +124,7 @@ static void print_ok(const char *path, qr_kind kind, qr_format fmt, const qr_res
     if (res->pages > 0) qr_buf_printf(&b, ",\"pages\":%d", res->pages);
     if (pages_files > 0) qr_buf_printf(&b, ",\"files\":%d", pages_files);
     qr_buf_puts(&b, ",\"warnings\":");
-    size_t omitted = qr_json_errors(&b, &res->warnings, MAX_ERRORS_SHOWN, RESULT_BUDGET);
+    size_t omitted = qr_json_errors(&b, &res->warnings, QR_CLI_MAX_ERRORS, QR_CLI_RESULT_BUDGET);
     if (omitted) qr_buf_printf(&b, ",\"warnings_omitted\":%zu", omitted);
     qr_buf_puts(&b, ",\"layout\":");
     omitted = qr_json_layout(&b, &res->layout, MAX_LAYOUT_SHOWN, LAYOUT_BUDGET);
@@ -649,7 +629,7 @@ static int cmd_check(int argc, char **argv)
         qr_buf_puts(&b, "{\"status\":\"ok\",\"kind\":");
         qr_json_str(&b, qr_kind_str(kind));
         qr_buf_puts(&b, ",\"errors\":[],\"warnings\":");
-        size_t omitted = qr_json_errors(&b, &res.warnings, MAX_ERRORS_SHOWN, RESULT_BUDGET);
+        size_t omitted = qr_json_errors(&b, &res.warnings, QR_CLI_MAX_ERRORS, QR_CLI_RESULT_BUDGET);
         if (omitted) qr_buf_printf(&b, ",\"warnings_omitted\":%zu", omitted);
         qr_buf_putc(&b, '}');
         qr_json_print(&b);

@@ -19,27 +19,6 @@ int qr_cli_is_markdown(const char *path)
     return path && qr_md_is_path(path);
 }
 
-static int fail(qr_status st, const qr_errlist *errs)
-{
-    qr_buf b = {0};
-    qr_buf_puts(&b, "{\"status\":\"error\",\"error\":");
-    qr_json_str(&b, errs->count ? errs->items[0].message : qr_status_str(st));
-    qr_buf_puts(&b, ",\"errors\":");
-    qr_json_errors(&b, errs, 20, 3300);
-    qr_buf_putc(&b, '}');
-    qr_json_print(&b);
-    qr_buf_free(&b);
-    for (size_t i = 0; i < errs->count && i < 20; i++) {
-        const qr_error *e = &errs->items[i];
-        char hb[512];
-        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", e->message);
-        const char *hint = qr_cli_error_hint(e, hb, sizeof hb);
-        if (hint) fprintf(stderr, " (%s)", hint);
-        fputc('\n', stderr);
-    }
-    return qr_status_exit(st);
-}
-
 char *qr_cli_markdown_spec(const char *path, size_t max, qr_kind kind, int expand, size_t *len,
                            int *rc)
 {
@@ -50,7 +29,7 @@ char *qr_cli_markdown_spec(const char *path, size_t max, qr_kind kind, int expan
     char *text = qr_cli_read(path, max, &n, &st, msg, sizeof msg);
     if (!text) {
         qr_errlist_add(&errs, st, "", msg, NULL);
-        *rc = fail(st, &errs);
+        *rc = qr_cli_fail(st, NULL, &errs);
         qr_errlist_clear(&errs);
         return NULL;
     }
@@ -58,7 +37,7 @@ char *qr_cli_markdown_spec(const char *path, size_t max, qr_kind kind, int expan
     free(text);
     if (!spec) {
         st = errs.count ? errs.items[0].code : QR_E_SPEC;
-        *rc = fail(st, &errs);
+        *rc = qr_cli_fail(st, NULL, &errs);
         qr_errlist_clear(&errs);
         return NULL;
     }
@@ -76,7 +55,7 @@ int qr_cli_markdown_read(const char *path, size_t max, qr_kind kind, const char 
         qr_errlist errs = {0};
         if (qr_atomic_write_path(out, spec, len) != 0) {
             qr_errlist_addf(&errs, QR_E_IO, "", NULL, "cannot write %s: %s", out, strerror(errno));
-            rc = fail(QR_E_IO, &errs);
+            rc = qr_cli_fail(QR_E_IO, NULL, &errs);
             qr_errlist_clear(&errs);
         } else {
             qr_buf b = {0};
@@ -110,7 +89,7 @@ int qr_cli_markdown_import(const char *path, size_t max, const char *store, cons
     qr_errlist errs = {0};
     qr_status st = qr_store_open(store, NULL, &s, &errs);
     if (st != QR_OK) {
-        rc = fail(st, &errs);
+        rc = qr_cli_fail(st, NULL, &errs);
         qr_errlist_clear(&errs);
         free(spec);
         return rc;
@@ -129,7 +108,7 @@ int qr_cli_markdown_import(const char *path, size_t max, const char *store, cons
     qr_store_result sr;
     st = qr_store_create(s, QR_KIND_DOCUMENT, spec, len, t, id, owner, &sr);
     if (st != QR_OK) {
-        rc = fail(st, &sr.errors);
+        rc = qr_cli_fail(st, NULL, &sr.errors);
     } else {
         qr_buf b = {0};
         qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");

@@ -27,25 +27,6 @@ static int fail_usage(const char *msg)
     return 2;
 }
 
-static int fail_errors(qr_status st, const qr_errlist *errs)
-{
-    qr_buf b = {0};
-    qr_json_error_head(&b, st);
-    qr_json_str(&b, errs->count ? errs->items[0].message : qr_status_str(st));
-    qr_buf_puts(&b, ",\"errors\":");
-    qr_json_errors(&b, errs, 20, 3300);
-    qr_buf_putc(&b, '}');
-    qr_json_print(&b);
-    qr_buf_free(&b);
-    for (size_t i = 0; i < errs->count && i < 20; i++) {
-        const qr_error *e = &errs->items[i];
-        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", e->message);
-        if (e->hint) fprintf(stderr, " (%s)", e->hint);
-        fputc('\n', stderr);
-    }
-    return qr_status_exit(st);
-}
-
 typedef struct read_args {
     const char *file, *out, *owner, *title, *id, *store;
     qr_read_opts o;
@@ -194,13 +175,13 @@ int qr_cli_read_cmd(int argc, char **argv)
     qr_kind kind = QR_KIND_DOCUMENT;
     qr_status st = read_input(&a, &kind, &res);
     if (st != QR_OK) {
-        rc = fail_errors(st, &res.errors);
+        rc = qr_cli_fail(st, NULL, &res.errors);
     } else if (a.out) {
         if (qr_atomic_write_path(a.out, res.data, res.size) != 0) {
             qr_errlist errs = {0};
             qr_errlist_addf(&errs, QR_E_IO, "", NULL, "cannot write %s: %s", a.out,
                             strerror(errno));
-            rc = fail_errors(QR_E_IO, &errs);
+            rc = qr_cli_fail(QR_E_IO, NULL, &errs);
             qr_errlist_clear(&errs);
         } else {
             qr_buf b = {0};
@@ -246,13 +227,13 @@ int qr_cli_import(int argc, char **argv)
     if (!file) {
         qr_errlist errs = {0};
         qr_errlist_add(&errs, st, "", msg, NULL);
-        rc = fail_errors(st, &errs);
+        rc = qr_cli_fail(st, NULL, &errs);
         qr_errlist_clear(&errs);
         return rc;
     }
     st = qr_read_mem(file, flen, &a.o, &kind, &res);
     if (st != QR_OK) {
-        rc = fail_errors(st, &res.errors);
+        rc = qr_cli_fail(st, NULL, &res.errors);
         qr_result_free(&res);
         free(file);
         return rc;
@@ -266,7 +247,7 @@ int qr_cli_import(int argc, char **argv)
     qr_errlist errs = {0};
     st = qr_store_open(store, NULL, &s, &errs);
     if (st != QR_OK) {
-        rc = fail_errors(st, &errs);
+        rc = qr_cli_fail(st, NULL, &errs);
         qr_errlist_clear(&errs);
         qr_result_free(&res);
         free(file);
@@ -287,7 +268,7 @@ int qr_cli_import(int argc, char **argv)
     st = qr_store_import(s, kind, (const char *)res.data, res.size, file, flen, title, a.id,
                          a.owner, &sr);
     if (st != QR_OK) {
-        rc = fail_errors(st, &sr.errors);
+        rc = qr_cli_fail(st, NULL, &sr.errors);
     } else {
         qr_buf b = {0};
         qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");

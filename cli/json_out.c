@@ -183,6 +183,28 @@ void qr_json_error_head(qr_buf *b, qr_status st)
     qr_buf_puts(b, "\"error\":");
 }
 
+int qr_cli_fail(qr_status st, const char *head, const qr_errlist *errs)
+{
+    qr_buf b = {0};
+    qr_json_error_head(&b, st);
+    qr_json_str(&b, head ? head : errs->count ? errs->items[0].message : qr_status_str(st));
+    qr_buf_puts(&b, ",\"errors\":");
+    size_t omitted = qr_json_errors(&b, errs, QR_CLI_MAX_ERRORS, QR_CLI_RESULT_BUDGET);
+    if (omitted) qr_buf_printf(&b, ",\"errors_omitted\":%zu", omitted);
+    qr_buf_putc(&b, '}');
+    qr_json_print(&b);
+    qr_buf_free(&b);
+    for (size_t i = 0; i < errs->count && i < QR_CLI_MAX_ERRORS; i++) {
+        const qr_error *e = &errs->items[i];
+        char hb[512];
+        fprintf(stderr, "%s: %s", *e->path ? e->path : "/", e->message);
+        const char *hint = qr_cli_error_hint(e, hb, sizeof hb);
+        if (hint) fprintf(stderr, " (%s)", hint);
+        fputc('\n', stderr);
+    }
+    return qr_status_exit(st);
+}
+
 static int stdout_errno; /* the first failed write to stdout, 0: none */
 
 void qr_json_print(qr_buf *b)

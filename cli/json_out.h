@@ -45,11 +45,23 @@ const char *qr_cli_hint(const char *hint, char *buf, size_t size);
 const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size);
 /** The CLI's message of an error: a store error names the store folder.
  *  Returns e->message or buf. */
+const char *qr_cli_message(const qr_error *e, char *buf, size_t size);
+
 /** Open a failure's result line: {"status":"error","code":"<qr_status_code>",
  *  ("retryable":true,) "error": (the caller writes the message next). */
 void qr_json_error_head(qr_buf *b, qr_status st);
 
-const char *qr_cli_message(const qr_error *e, char *buf, size_t size);
+/* At most this many errors (or warnings) go into a result line, within this
+ * many bytes of their text: the line stays readable in a 50,000-character
+ * tool output. */
+#define QR_CLI_MAX_ERRORS 20
+#define QR_CLI_RESULT_BUDGET 3300
+
+/** Print a failure the one way every command does: the result line
+ *  {"status":"error","code":...,"error":head,"errors":[...]} on stdout (head
+ *  NULL: the first error's message), then each error with its CLI hint on
+ *  stderr. Returns the exit code of st. */
+int qr_cli_fail(qr_status st, const char *head, const qr_errlist *errs);
 
 /** Print the buffer and a newline to stdout, flush. */
 void qr_json_print(qr_buf *b);

@@ -588,11 +588,10 @@ static void date_section_put(out *o, const char *f, const char *end, double v)
     }
 }
 
-/* The section of fmt that shows v: its start and end; returns its index. */
-static int pick_section(const char *fmt, double v, const char **start, const char **stop)
+/* fmt's sections (at most 4, split at unquoted ';'): starts and ends;
+ * returns how many. */
+static int sections(const char *fmt, const char *sec[4], const char *ends[4])
 {
-    const char *sec[4];
-    const char *ends[4];
     int n = 0;
     const char *f = fmt;
     while (n < 4) {
@@ -602,6 +601,15 @@ static int pick_section(const char *fmt, double v, const char **start, const cha
         if (!*ends[n - 1]) break;
         f = ends[n - 1] + 1;
     }
+    return n;
+}
+
+/* The section of fmt that shows v: its start and end; returns its index. */
+static int pick_section(const char *fmt, double v, const char **start, const char **stop)
+{
+    const char *sec[4];
+    const char *ends[4];
+    int n = sections(fmt, sec, ends);
     int k = 0;
     if (v < 0 && n >= 2) k = 1;
     if (v == 0 && n >= 3) k = 2;
@@ -666,15 +674,7 @@ size_t qr_cellfmt_number(const char *fmt, double v, char *buf, size_t cap)
     }
     const char *sec[4];
     const char *ends[4];
-    int n = 0;
-    const char *f = fmt;
-    while (n < 4) {
-        sec[n] = f;
-        ends[n] = section_end(f);
-        n++;
-        if (!*ends[n - 1]) break;
-        f = ends[n - 1] + 1;
-    }
+    int n = sections(fmt, sec, ends);
     int k = 0, minus = v < 0;
     if (v < 0 && n >= 2) k = 1, minus = 0;
     if (v == 0 && n >= 3) k = 2;

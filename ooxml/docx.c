@@ -69,9 +69,8 @@ void qr_docx_media_name(const qr_image *im, size_t index, char *buf, size_t size
         snprintf(buf, size, "image-%zu.%s", index + 1, im->type == QR_IMAGE_PNG ? "png" : "jpeg");
 }
 
-/* Serialise one part with writer and add it to the package. */
-static void add_part(qr_docx *d, const char *name, const char *ct,
-                     qr_status (*writer)(qr_docx *, qr_buf *))
+void qr_docx_add_part(qr_docx *d, const char *name, const char *ct,
+                      qr_status (*writer)(qr_docx *, qr_buf *))
 {
     if (d->status != QR_OK) return;
     qr_buf b = {0};
@@ -129,20 +128,20 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
         d.notes = calloc(d.doc->n_notes, sizeof *d.notes);
         if (!d.notes) qr_docx_fail(&d, QR_E_NOMEM);
     }
-    add_part(&d, "word/document.xml", QR_CT_DOCX_DOCUMENT, qr_docx_document);
+    qr_docx_add_part(&d, "word/document.xml", QR_CT_DOCX_DOCUMENT, qr_docx_document);
     qr_docx_notes_part(&d);
     rel(&d, QR_REL_STYLES, "styles.xml");
-    add_part(&d, "word/styles.xml", QR_CT_DOCX_STYLES, qr_docx_styles);
+    qr_docx_add_part(&d, "word/styles.xml", QR_CT_DOCX_STYLES, qr_docx_styles);
     if (d.has_lists) {
         rel(&d, QR_REL_NUMBERING, "numbering.xml");
-        add_part(&d, "word/numbering.xml", QR_CT_DOCX_NUMBERING, qr_docx_numbering);
+        qr_docx_add_part(&d, "word/numbering.xml", QR_CT_DOCX_NUMBERING, qr_docx_numbering);
     }
     rel(&d, QR_REL_SETTINGS, "settings.xml");
-    add_part(&d, "word/settings.xml", QR_CT_DOCX_SETTINGS, qr_docx_settings);
+    qr_docx_add_part(&d, "word/settings.xml", QR_CT_DOCX_SETTINGS, qr_docx_settings);
     rel(&d, QR_REL_WEB_SETTINGS, "webSettings.xml");
-    add_part(&d, "word/webSettings.xml", QR_CT_DOCX_WEB_SETTINGS, qr_docx_web_settings);
+    qr_docx_add_part(&d, "word/webSettings.xml", QR_CT_DOCX_WEB_SETTINGS, qr_docx_web_settings);
     rel(&d, QR_REL_FONT_TABLE, "fontTable.xml");
-    add_part(&d, "word/fontTable.xml", QR_CT_DOCX_FONT_TABLE, qr_docx_font_table);
+    qr_docx_add_part(&d, "word/fontTable.xml", QR_CT_DOCX_FONT_TABLE, qr_docx_font_table);
 
     /* Media after the XML parts: their relationships were made while the
      * document was written, so ids follow the images' order in the tree. */

@@ -193,4 +193,9 @@ void qr_docx_media_name(const qr_image *im, size_t index, char *buf, size_t size
 /* Record a failure (the first wins). */
 void qr_docx_fail(qr_docx *d, qr_status st);
 
+/** Serialise one part with writer and add it to the package (docx.c); a
+ *  failure is kept in d->status. Nothing when d has failed already. */
+void qr_docx_add_part(qr_docx *d, const char *name, const char *ct,
+                      qr_status (*writer)(qr_docx *, qr_buf *));
+
 #endif

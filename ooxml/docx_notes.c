@@ -94,18 +94,7 @@ void qr_docx_notes_part(qr_docx *d)
         qr_docx_fail(d, QR_E_NOMEM);
         return;
     }
-    qr_buf b = {0};
-    qr_status st = write_notes(d, &b);
-    if (st == QR_OK && b.oom) st = QR_E_NOMEM;
-    if (st != QR_OK) {
-        qr_buf_free(&b);
-        qr_docx_fail(d, st);
-        return;
-    }
-    size_t len;
-    char *data = qr_buf_steal(&b, &len);
-    qr_docx_fail(d, qr_package_add_part(
-                        d->pkg, name, end ? QR_CT_DOCX_ENDNOTES : QR_CT_DOCX_FOOTNOTES, data, len));
+    qr_docx_add_part(d, name, end ? QR_CT_DOCX_ENDNOTES : QR_CT_DOCX_FOOTNOTES, write_notes);
 }
 
 /* ---- styles ------------------------------------------------------------------ */
