@@ -757,7 +757,8 @@ int main(int argc, char **argv)
     qr_cli_process_start();
     /* Global options before the command (git's habit) move after it:
      * `quire --store D log ID` is `quire log ID --store D`. */
-    char **args = malloc(((size_t)argc + 2) * sizeof *args);
+    /* each "--opt=V" before the command may become two words */
+    char **args = malloc((2 * (size_t)argc + 1) * sizeof *args);
     if (!args) return 3;
     /* The store's options (README "Global options"): --store and the quotas,
      * "--opt VALUE" or "--opt=VALUE". */
