@@ -869,11 +869,10 @@ static void sections_compile(qr_cc *cc, json_t *sections, qr_block *out, size_t 
 
 /* ---- ids, "#id" links and refs ---------------------------------------------------- */
 
-static const qr_block *sort_blocks; /* qsort has no context argument */
-
+/* Blocks by id, then in document order (qsort of block pointers). */
 static int by_id(const void *a, const void *b)
 {
-    const qr_block *x = &sort_blocks[*(const size_t *)a], *y = &sort_blocks[*(const size_t *)b];
+    const qr_block *x = *(const qr_block *const *)a, *y = *(const qr_block *const *)b;
     int c = strcmp(x->id, y->id);
     if (c) return c;
     return x < y ? -1 : x > y;
@@ -924,7 +923,7 @@ static void resolve_ids(qr_cc *cc, const qr_block *bs, size_t n, int numbered)
     size_t n_ids = 0;
     for (size_t i = 0; i < n; i++)
         n_ids += bs[i].id != NULL;
-    size_t *ix = n_ids ? malloc(n_ids * sizeof *ix) : NULL;
+    const qr_block **ix = n_ids ? malloc(n_ids * sizeof *ix) : NULL;
     const char **names = malloc((n_ids + 1) * sizeof *names);
     if ((n_ids && !ix) || !names) {
         free(ix);
@@ -934,21 +933,20 @@ static void resolve_ids(qr_cc *cc, const qr_block *bs, size_t n, int numbered)
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (bs[i].id) ix[k++] = i;
-    sort_blocks = bs;
+        if (bs[i].id) ix[k++] = &bs[i];
     if (n_ids) qsort(ix, n_ids, sizeof *ix, by_id);
     for (size_t i = 0; i < n_ids; i++) {
-        names[i] = bs[ix[i]].id;
-        if (i && strcmp(bs[ix[i]].id, bs[ix[i - 1]].id) == 0) {
+        names[i] = ix[i]->id;
+        if (i && strcmp(ix[i]->id, ix[i - 1]->id) == 0) {
             char hint[160];
             snprintf(hint, sizeof hint, "give each block its own id; %.80s has it first",
-                     bs[ix[i - 1]].path);
+                     ix[i - 1]->path);
             char *save = cc->path, tmp[600];
             size_t save_len = cc->plen;
-            snprintf(tmp, sizeof tmp, "%s/id", bs[ix[i]].path);
+            snprintf(tmp, sizeof tmp, "%s/id", ix[i]->path);
             cc->path = tmp; /* report at the later block's "id" */
             cc->plen = strlen(tmp);
-            qr_cc_err(cc, hint, "duplicate id \"%.40s\"", bs[ix[i]].id);
+            qr_cc_err(cc, hint, "duplicate id \"%.40s\"", ix[i]->id);
             cc->path = save;
             cc->plen = save_len;
         }
@@ -960,9 +958,9 @@ static void resolve_ids(qr_cc *cc, const qr_block *bs, size_t n, int numbered)
         size_t lo = 0, hi = n_ids;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
-            int c = strcmp(bs[ix[mid]].id, fx->id);
+            int c = strcmp(ix[mid]->id, fx->id);
             if (c == 0) {
-                target = &bs[ix[mid]];
+                target = ix[mid];
                 break;
             }
             if (c < 0)
