@@ -231,10 +231,54 @@ static uint32_t key_hash(const struct qr_cc_lkey *k)
     return h;
 }
 
+/* JSON pointers in one fixed order whatever order the compiler met them in
+ * (the tree path and the streamed path visit a sheet's keys differently):
+ * segment by segment, array indices by value, keys by bytes, a prefix
+ * first. <0, 0, >0. */
+static int ptr_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        size_t la = strcspn(a + 1, "/") + 1, lb = strcspn(b + 1, "/") + 1;
+        size_t da = strspn(a + 1, "0123456789"), db = strspn(b + 1, "0123456789");
+        int c;
+        if (da == la - 1 && db == lb - 1 && da && db) /* both indices */
+            c = da != db ? (da < db ? -1 : 1) : memcmp(a + 1, b + 1, da);
+        else
+            c = memcmp(a, b, la < lb ? la : lb) ? memcmp(a, b, la < lb ? la : lb)
+                                                : (la > lb) - (la < lb);
+        if (c) return c;
+        a += la, b += lb;
+    }
+    return (*a != 0) - (*b != 0);
+}
+
+/* A style name's first use, for sorting the unknown ones. */
+typedef struct use {
+    const char *path;
+    size_t name;
+} use;
+
+static int use_cmp(const void *a, const void *b)
+{
+    const use *x = a, *y = b;
+    int c = ptr_cmp(x->path, y->path);
+    return c ? c : (x->name > y->name) - (x->name < y->name);
+}
+
 static long name_index(qr_cc *cc, qr_cc_fmts *t, const char *s, size_t n)
 {
     for (size_t i = 0; i < t->n_names; i++)
-        if (strlen(t->names[i]) == n && memcmp(t->names[i], s, n) == 0) return (long)i;
+        if (strlen(t->names[i]) == n && memcmp(t->names[i], s, n) == 0) {
+            /* the name's first use in document order, where an error goes */
+            const char *here = cc->path ? cc->path : "";
+            if (ptr_cmp(here, t->name_paths[i]) < 0) {
+                char *p = strdup(here);
+                if (!p) return -1;
+                free(t->name_paths[i]);
+                t->name_paths[i] = p;
+            }
+            return (long)i;
+        }
     if (t->n_names == t->cap_names) {
         size_t cap = t->cap_names ? t->cap_names * 2 : 8;
         char **nn = realloc(t->names, cap * sizeof *nn);
@@ -473,9 +517,16 @@ void qr_cc_looks(qr_cc *cc, json_t *root, qr_cc_fmts *t)
     qr_cc_pop(cc, o);
     for (size_t i = 0; i < n; i++)
         cands[i] = ns[i].name;
-    /* every name the rows used exists */
-    for (size_t i = 0; i < t->n_names; i++) {
-        if (find(ns, n, t->names[i])) continue;
+    /* every name the rows used exists: the unknown ones reported in
+     * document order of their first use */
+    use *unknown = malloc((t->n_names ? t->n_names : 1) * sizeof *unknown);
+    size_t n_unknown = 0;
+    if (!unknown) qr_cc_oom(cc);
+    for (size_t i = 0; unknown && i < t->n_names; i++)
+        if (!find(ns, n, t->names[i])) unknown[n_unknown++] = (use){t->name_paths[i], i};
+    if (n_unknown) qsort(unknown, n_unknown, sizeof *unknown, use_cmp);
+    for (size_t u = 0; unknown && u < n_unknown; u++) {
+        size_t i = unknown[u].name;
         const char *dym = qr_suggest(t->names[i], cands);
         char hint[200];
         if (dym)
@@ -496,6 +547,7 @@ void qr_cc_looks(qr_cc *cc, json_t *root, qr_cc_fmts *t)
         cc->plen = plen;
         cc->pcap = pcap;
     }
+    free(unknown);
     /* every key's look, and the header row's */
     qr_doc *doc = cc->doc;
     size_t nl = t->n_keys + 2;
