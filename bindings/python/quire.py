@@ -55,8 +55,9 @@ class QuireError(Exception):
     """A failed call. error_code: the stable code a program branches on
     ("invalid", "usage", "failed", "damaged", "limit", "quota", "not_found",
     "conflict", "unavailable"; README "Error codes"), also the subclass
-    raised; retryable: True for "unavailable" (repeat the call, with the same
-    key for a write); status: "spec error", "not found"...; code: the
+    raised; retryable: True for "unavailable" (repeat the call; after a write
+    lost its commit, check the log first: idempotency keys are not built
+    yet); status: "spec error", "not found"...; code: the
     qr_status number; exit_code: what the CLI would exit with;
     errors: [{"path", "message", "hint"}]."""
 
@@ -109,8 +110,7 @@ class NotFoundError(QuireError):
 
 
 class ConflictError(QuireError):
-    """The id exists, the head is not the expected version, or the key
-    names another request."""
+    """The id exists, or the head is not the expected version."""
     error_code = "conflict"
 
 
