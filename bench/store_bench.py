@@ -15,8 +15,9 @@ Both backends write durably: the folder store fsyncs (no_sync off), and the
 PostgreSQL server (a throwaway one: initdb into a temp folder, Unix socket
 only; tests/lib/pg.py) runs with fsync on and the default synchronous_commit.
 
-Each backend runs twice: plain edits, then each edit with its own
-idempotency key (key=), and the keyed / unkeyed ratios are printed.
+Each backend runs plain edits and edits with an idempotency key each
+(key=), alternated over --rounds rounds (2), and the keyed / unkeyed ratios
+are printed.
 
 Usage: bench/store_bench.py [--clients 8] [--edits 100] [--slides 20] [--out FILE.md]
 """
@@ -43,7 +44,7 @@ tag = "%s-%d-%d" % (keyed, w, time.time_ns())
 st = quire.Store(store)
 deck = {"title": "Deck %d" % w, "slides": [{"title": "Slide %d" % i, "bullets": ["point %d.%d" % (i, k) for k in range(4)]}
                                           for i in range(slides)]}
-aid = st.create("presentation", deck, id="deck%d%s" % (w, keyed), owner="client%d" % w)["artifact_id"]
+aid = st.create("presentation", deck, owner="client%d" % w)["artifact_id"]
 print("ready", flush=True)
 sys.stdin.readline()
 lat = []
@@ -99,8 +100,21 @@ def run_clients(store, clients, edits, slides, srv=None, keyed=False):
     scpu = server_cpu(srv) - s0
     lat.sort()
     q = statistics.quantiles(lat, n=100)
-    return {"edits": len(lat), "wall": wall, "eps": len(lat) / wall, "p50": statistics.median(lat) * 1000,
+    return {"edits": len(lat), "wall": wall, "eps": len(lat) / wall, "lat": lat,
+            "p50": statistics.median(lat) * 1000,
             "p99": q[98] * 1000, "cpu": cpu / len(lat) * 1000, "scpu": scpu / len(lat) * 1000}
+
+
+def merge(runs):
+    """Several runs of one configuration as one: sums of edits and wall,
+    latencies pooled, CPU per edit averaged."""
+    edits = sum(r["edits"] for r in runs)
+    wall = sum(r["wall"] for r in runs)
+    lat = sorted(x for r in runs for x in r["lat"])
+    q = statistics.quantiles(lat, n=100)
+    return {"edits": edits, "wall": wall, "eps": edits / wall, "p50": statistics.median(lat) * 1000,
+            "p99": q[98] * 1000, "cpu": sum(r["cpu"] * r["edits"] for r in runs) / edits,
+            "scpu": sum(r["scpu"] * r["edits"] for r in runs) / edits}
 
 
 def main():
@@ -108,6 +122,7 @@ def main():
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--edits", type=int, default=100)
     ap.add_argument("--slides", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--out", default="")
     a = ap.parse_args()
     if not os.environ.get("QUIRE_LIB"):
@@ -117,24 +132,27 @@ def main():
                 os.environ["QUIRE_LIB"] = c
     rows = []
     with tempfile.TemporaryDirectory(prefix="quire-storebench-") as tmp:
-        # each backend: unkeyed edits, then the same with an idempotency key
-        # per edit (key= in the binding), on the same store
-        for keyed in (False, True):
-            rows.append(("folder" + (" keyed" if keyed else ""),
-                         run_clients(os.path.join(tmp, "store"), a.clients, a.edits, a.slides, keyed=keyed)))
+        # each backend: plain edits and edits with an idempotency key each
+        # (key= in the binding), on the same store, alternated over --rounds
+        # rounds so that the load of the machine weighs on both alike
+        def both(name, store, srv=None):
+            runs = {False: [], True: []}
+            for _ in range(a.rounds):
+                for keyed in (False, True):
+                    runs[keyed].append(run_clients(store, a.clients, a.edits, a.slides, srv, keyed=keyed))
+            for keyed in (False, True):
+                rows.append((name + (" keyed" if keyed else ""), merge(runs[keyed])))
+        both("folder", os.path.join(tmp, "store"))
         srv = pg.Server(fsync=True)
         try:
-            uri = srv.uri(srv.new_db())
-            for keyed in (False, True):
-                rows.append(("postgresql" + (" keyed" if keyed else ""),
-                             run_clients(uri, a.clients, a.edits, a.slides, srv, keyed=keyed)))
+            both("postgresql", srv.uri(srv.new_db()), srv)
         finally:
             srv.close()
     lines = ["| store | clients x edits | edits/s | p50 ms | p99 ms | client CPU ms/edit | server CPU ms/edit |",
              "|---|---|---|---|---|---|---|"]
     for name, r in rows:
         lines.append("| %s | %d x %d | %.1f | %.1f | %.1f | %.1f | %s |" % (
-            name, a.clients, a.edits, r["eps"], r["p50"], r["p99"], r["cpu"],
+            name, a.clients, a.edits * a.rounds, r["eps"], r["p50"], r["p99"], r["cpu"],
             "%.1f" % r["scpu"] if name.startswith("postgresql") else ""))
     by = dict(rows)
     ratio = by["postgresql"]["eps"] / by["folder"]["eps"]

@@ -343,11 +343,9 @@ static int key_check(qr_store *s, keyed *k, qr_store_result *res, qr_status *st)
 
 /* Start a keyed write (k->req already hashed): check the key, take its
  * lock and look it up. Returns 1 when that answered the call (*st set). */
-static int key_start(qr_store *s, const qr_store_write *w, keyed *k, qr_store_result *res,
-                     qr_status *st)
+static int key_start(qr_store *s, keyed *k, qr_store_result *res, qr_status *st)
 {
     if (!k->key) return 0;
-    (void)w;
     if (!qr_key_valid(k->key)) {
         *st = qr_errlist_addf(&res->errors, QR_E_USAGE, "",
                               "use 1 to 255 printable ASCII characters without spaces, e.g. a "
@@ -423,7 +421,7 @@ static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_
     }
     if (!spec) spec = "", len = 0;
     qr_status st = QR_OK;
-    if (key_start(s, w, &k, res, &st)) {
+    if (key_start(s, &k, res, &st)) {
         key_end(s, &k);
         return finish(res, st);
     }
@@ -646,7 +644,7 @@ qr_status qr_store_edit_with(qr_store *s, const char *id, const char *patch, con
     req_str(&c, ops);
     req_done(&c, &k);
     qr_status st = QR_OK;
-    if (key_start(s, w, &k, res, &st)) {
+    if (key_start(s, &k, res, &st)) {
         key_end(s, &k);
         return finish(res, st);
     }
@@ -697,7 +695,7 @@ qr_status qr_store_rewrite_with(qr_store *s, const char *id, const char *spec, s
     req_add(&c, spec, len);
     req_done(&c, &k);
     qr_status st = QR_OK;
-    if (key_start(s, w, &k, res, &st)) {
+    if (key_start(s, &k, res, &st)) {
         key_end(s, &k);
         return finish(res, st);
     }
@@ -802,7 +800,7 @@ qr_status qr_store_restore_with(qr_store *s, const char *id, int n, const qr_sto
     req_int(&c, n);
     req_done(&c, &k);
     qr_status st = QR_OK;
-    if (key_start(s, w, &k, res, &st)) {
+    if (key_start(s, &k, res, &st)) {
         key_end(s, &k);
         return finish(res, st);
     }
