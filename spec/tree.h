@@ -324,6 +324,10 @@ typedef enum qr_layout {
     QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
     QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
     QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_TWO_CONTENT, /* "left" and "right" columns, each bullets, image, table or chart */
+    QR_LAYOUT_COMPARISON,  /* the same, each column under its "heading" */
+    QR_LAYOUT_IMAGE_FULL,  /* "image" over the whole slide, the title and "caption" on a scrim */
+    QR_LAYOUT_AGENDA,      /* numbered "items", the "current" one highlighted */
     QR_LAYOUT_COUNT
 } qr_layout;
 
@@ -333,6 +337,19 @@ typedef struct qr_stat {
     qr_text label;   /* n == 0 when none */
     qr_text caption; /* n == 0 when none */
 } qr_stat;
+
+/* One column of a two_content or comparison slide ("left", "right"): a
+ * heading (comparison) over one of bullets, an image, a table or a chart. */
+typedef struct qr_column {
+    int has_heading;
+    qr_text heading;
+    const qr_item *bullets;
+    size_t n_bullets;
+    const qr_table *table; /* NULL when none */
+    const qr_image *image; /* NULL when none */
+    const qr_chart *chart; /* NULL when none */
+    const char *path;      /* "/slides/4/left" */
+} qr_column;
 
 typedef struct qr_slide {
     qr_layout layout;
@@ -358,6 +375,12 @@ typedef struct qr_slide {
     uint32_t background; /* 0xRRGGBB */
     int footer_mode;     /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
     qr_text footer;      /* QR_FOOTER_OWN: the slide's "footer" */
+    qr_column cols[2];   /* two_content, comparison: left and right */
+    int has_caption;     /* image_full: the caption under the title (plain) */
+    qr_text caption;
+    const qr_text *agenda; /* agenda: the items (plain), numbered from 1 */
+    size_t n_agenda;
+    long current; /* agenda: the index of the highlighted item, -1 when none */
 } qr_slide;
 
 /* A slide's "footer": absent (the deck's furniture), a string (its own
