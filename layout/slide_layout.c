@@ -546,8 +546,8 @@ static int plan_structural(qr_slide_plan *p, const qr_slide_geom *g, const qr_sl
 }
 
 /* A text box of bullets (a column's), fitted like the body. -1 on OOM. */
-static int extra_items(qr_slide_plan *p, const char *name, qr_slide_box box,
-                       const qr_item *items, size_t n)
+static int extra_items(qr_slide_plan *p, const char *name, qr_slide_box box, const qr_item *items,
+                       size_t n)
 {
     if (p->n_extra == QR_SLIDE_EXTRA) return 0;
     qr_slide_shape *sh = &p->extra[p->n_extra];
@@ -556,8 +556,7 @@ static int extra_items(qr_slide_plan *p, const char *name, qr_slide_box box,
     sh->line = 100000;
     p->extra_name[p->n_extra++] = name;
     size_t cap = 0;
-    if (add_items(sh, &cap, items, n, 0, QR_SLIDE_BULLET_CHAR, QR_SLIDE_ALGN_INHERIT, 0))
-        return -1;
+    if (add_items(sh, &cap, items, n, 0, QR_SLIDE_BULLET_CHAR, QR_SLIDE_ALGN_INHERIT, 0)) return -1;
     return shape_fit(sh);
 }
 
@@ -592,10 +591,11 @@ static int plan_columns(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide
         if (sl->layout == QR_LAYOUT_COMPARISON) {
             long long hh = 548640; /* 0.6 in */
             qr_slide_box hb = {area.x, area.y, area.cx, hh};
-            if (c->has_heading && extra_box(p, col_names[i][1], hb, QR_SLIDE_ANCHOR_B,
-                                            &c->heading, QR_SLIDE_SZ_HEADING, 1, 1))
+            if (c->has_heading && extra_box(p, col_names[i][1], hb, QR_SLIDE_ANCHOR_B, &c->heading,
+                                            QR_SLIDE_SZ_HEADING, 1, 1))
                 return -1;
-            if (c->has_heading && p->n_extra) p->extra[p->n_extra - 1].paras[0].algn = QR_SLIDE_ALGN_L;
+            if (c->has_heading && p->n_extra)
+                p->extra[p->n_extra - 1].paras[0].algn = QR_SLIDE_ALGN_L;
             area.y += hh + GAP / 2;
             area.cy -= hh + GAP / 2;
         }
@@ -820,8 +820,8 @@ static const char *shape_path(const qr_slide_plan *p, const qr_slide_shape *sh, 
     if (sh >= p->extra && sh < p->extra + p->n_extra) {
         /* a column's bullets, the agenda's items: the array's pointer */
         const char *name = p->extra_name[sh - p->extra];
-        const char *base = strcmp(name, "Left") == 0    ? sl->cols[0].path
-                           : strcmp(name, "Right") == 0 ? sl->cols[1].path
+        const char *base = strcmp(name, "Left") == 0     ? sl->cols[0].path
+                           : strcmp(name, "Right") == 0  ? sl->cols[1].path
                            : strcmp(name, "Agenda") == 0 ? sl->path
                                                          : NULL;
         if (base) {

@@ -174,10 +174,10 @@ typedef struct qr_slide_vis {
     const qr_image *image;
     const qr_table *table;
     const qr_chart *chart;
-    const char *name; /* the shape's name: "Left", "Right", "Picture (full)" */
-    qr_slide_box box; /* a picture's visible box, a chart's frame */
-    qr_slide_box src; /* a picture: where the whole picture goes (larger than box when
-                         cropped to cover it: image_full); else equal to box */
+    const char *name;   /* the shape's name: "Left", "Right", "Picture (full)" */
+    qr_slide_box box;   /* a picture's visible box, a chart's frame */
+    qr_slide_box src;   /* a picture: where the whole picture goes (larger than box when
+                           cropped to cover it: image_full); else equal to box */
     qr_slide_grid grid; /* a table */
 } qr_slide_vis;
 
@@ -197,7 +197,7 @@ typedef struct qr_slide_plan {
     size_t n_vis;
     int scrim;              /* image_full: a dark band (55 % black) under the title */
     qr_slide_box scrim_box; /* drawn after the picture, before the text */
-    char number[16]; /* the slide number's text, and the text pointing at it */
+    char number[16];        /* the slide number's text, and the text pointing at it */
     qr_run number_run;
     qr_text number_text;
 } qr_slide_plan;

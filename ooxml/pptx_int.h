@@ -143,7 +143,7 @@ typedef struct qr_pptx_ppr {
     int bullet; /* QR_PPTX_BULLET_*: CHAR writes marL/indent and the glyph of lvl; NUM
                    a:buAutoNum arabicPeriod in a QR_SLIDE_NUM_MARL hanging indent */
     int rtl;
-    int algn; /* QR_PPTX_ALGN_*; rtl paragraphs are right-aligned */
+    int algn;       /* QR_PPTX_ALGN_*; rtl paragraphs are right-aligned */
     int spc_before; /* a:spcBef in hundredths of a point (text boxes; 0: none) */
 } qr_pptx_ppr;
 

@@ -107,9 +107,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
         double marl = pt(qr_slide_para_marl(p));
         double hang = p->bullet == QR_SLIDE_BULLET_NUM ? -marl : pt(qr_slide_level_indent(p->lvl));
         if (i > 0) y += p->space_before / 100.0 * scale;
-        set_rgb(cr, p->accent == QR_SLIDE_INK_WHITE ? 0xFFFFFF
-                    : p->accent                     ? c->style.accent
-                                                    : rgb);
+        set_rgb(cr, p->accent == QR_SLIDE_INK_WHITE ? 0xFFFFFF : p->accent ? c->style.accent : rgb);
         /* the baseline sits where DejaVu's ascent (0.93 of its 1.16 em line) puts it */
         for (size_t l = 0; l < texts[i]->n_lines; l++) {
             double base = y + pitch * 0.8;
@@ -286,7 +284,8 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     }
     int full = sl->layout == QR_LAYOUT_IMAGE_FULL; /* the picture under everything */
     for (size_t k = 0; full && k < plan.n_vis && c->status == QR_OK; k++)
-        if (plan.vis[k].image && cr) paint_image(c, cr, plan.vis[k].image, plan.vis[k].src, &plan.vis[k].box);
+        if (plan.vis[k].image && cr)
+            paint_image(c, cr, plan.vis[k].image, plan.vis[k].src, &plan.vis[k].box);
     if (plan.scrim && cr) {
         cairo_set_source_rgba(cr, 0, 0, 0, 0.55);
         cairo_rectangle(cr, pt(plan.scrim_box.x), pt(plan.scrim_box.y), pt(plan.scrim_box.cx),

@@ -68,8 +68,8 @@ typedef struct px {
     qr_buf caption, items;
     int n_items, current, full, numbered, other_text;
     struct rvis {
-        qr_buf json; /* the image or table object */
-        int table;   /* 0: a picture */
+        qr_buf json;   /* the image or table object */
+        int table;     /* 0: a picture */
         long long mid; /* its middle, EMU from the left (-1: unknown) */
         int idx;       /* its placeholder's idx, -1 when none */
         long long cx;
@@ -758,8 +758,8 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
         if (k < 0 && p.vis[i].mid >= 0 && sw > 0) k = p.vis[i].mid >= sw / 2;
         if (k >= 0 && !heading && !cv[k] && !p.col_n[k]) cv[k] = &p.vis[i], used[i] = 1;
     }
-    int cols = (p.named_cols || p.two || (layout && strcmp(layout, "blank") == 0 && p.n_vis == 2 &&
-                                          cv[0] && cv[1])) &&
+    int cols = (p.named_cols || p.two ||
+                (layout && strcmp(layout, "blank") == 0 && p.n_vis == 2 && cv[0] && cv[1])) &&
                !p.n_bullets && !p.subtitle.len && !p.full;
     for (int k = 0; k < 2; k++)
         if (!p.col_n[k] && !cv[k]) cols = 0; /* an empty column (a chart): title_content */
@@ -777,8 +777,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
                 qr_buf_puts(&p.bullets, p.col_bullets[k].data);
             }
         }
-        if (p.col_n[0] || p.col_n[1] || p.col_head[0].len || p.col_head[1].len)
-            layout = NULL;
+        if (p.col_n[0] || p.col_n[1] || p.col_head[0].len || p.col_head[1].len) layout = NULL;
     }
     /* image_full: quire's picture, or one picture across the slide and no other content */
     const struct rvis *full = NULL;
@@ -855,7 +854,8 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
         }
         if (agenda) {
             member(b, &comma, "\"items\":["), qr_buf_puts(b, p.items.data), qr_buf_putc(b, ']');
-            if (p.current >= 0) member(b, &comma, "\"current\":"), qr_buf_printf(b, "%d", p.current);
+            if (p.current >= 0)
+                member(b, &comma, "\"current\":"), qr_buf_printf(b, "%d", p.current);
         }
         /* the first table and picture the columns did not take */
         for (int i = 0; !cols && !full && i < p.n_vis; i++)

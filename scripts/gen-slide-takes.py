@@ -1,3 +1,8 @@
+#!/usr/bin/env python3
+"""gen-slide-takes.py: print SLIDE_TAKES for spec/schema_table.c, the JSON
+Schema rules of which content each slide layout needs and refuses (the same
+table as spec/compile_deck.c's takes[]). Paste its output over the macro and
+run clang-format on the file; the last line printed is the JSON's length."""
 import json
 L=["title_content","title","section","blank","quote","stats","closing","two_content","comparison","image_full","agenda"]
 OLD={"title_content","title","section","blank"}

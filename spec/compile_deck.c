@@ -61,8 +61,9 @@ static int check_takes(qr_cc *cc, json_t *v, qr_layout lay)
         char hint[160];
         snprintf(hint, sizeof hint, "leave \"%s\" out, or use \"layout\": \"%s\"", takes[i].key,
                  takes[i].use);
-        qr_cc_err_key(cc, takes[i].key, hint, "a %s slide does not take \"%s\"",
-                      qr_enum_layouts[lay], takes[i].key);
+        const char *name = qr_enum_layouts[lay];
+        qr_cc_err_key(cc, takes[i].key, hint, "%s %s slide does not take \"%s\"",
+                      strchr("aeiou", name[0]) ? "an" : "a", name, takes[i].key);
         bad = 1;
     }
     return bad;
@@ -199,14 +200,18 @@ static void slide_column(qr_cc *cc, json_t *v, const char *key, qr_layout lay, q
     static const char *const kinds[] = {"bullets", "image", "table", "chart"};
     json_t *c = json_object_get(v, key);
     if (!c) {
-        qr_cc_err(cc, "add it: {\"bullets\": [...]}, {\"image\": ...}, {\"table\": ...} or {\"chart\": ...}",
-                  "a %s slide needs \"%s\"", qr_enum_layouts[lay], key);
+        qr_cc_err(
+            cc,
+            "add it: {\"bullets\": [...]}, {\"image\": ...}, {\"table\": ...} or {\"chart\": ...}",
+            "a %s slide needs \"%s\"", qr_enum_layouts[lay], key);
         return;
     }
     size_t o = qr_cc_push_key(cc, key);
     col->path = qr_cc_path(cc);
     if (!json_is_object(c)) {
-        qr_cc_err(cc, "a column is {\"bullets\": [\"...\"]} or {\"image\": ...}, {\"table\": ...}, {\"chart\": ...}",
+        qr_cc_err(cc,
+                  "a column is {\"bullets\": [\"...\"]} or {\"image\": ...}, {\"table\": ...}, "
+                  "{\"chart\": ...}",
                   "expected a column object, got %s", qr_cc_type_name(c));
         qr_cc_pop(cc, o);
         return;
@@ -289,8 +294,7 @@ static void slide_agenda(qr_cc *cc, json_t *v, qr_slide *s)
     if (!json_is_integer(cur) || json_integer_value(cur) < 0 ||
         (n && (size_t)json_integer_value(cur) >= n)) {
         char hint[96];
-        snprintf(hint, sizeof hint, "an index into items, 0 to %zu (0 is the first)",
-                 n ? n - 1 : 0);
+        snprintf(hint, sizeof hint, "use an index into items: 0 (the first) to %zu", n ? n - 1 : 0);
         qr_cc_err_key(cc, "current", hint, "\"current\" is not the index of an item");
         return;
     }
@@ -318,17 +322,15 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
             for (int i = 0; qr_enum_layouts[i]; i++)
                 if (strcmp(json_string_value(layout), qr_enum_layouts[i]) == 0) found = i;
         if (found < 0) {
-            char hint[320];
-            char quoted[300], all[240];
+            char hint[160], all[320];
             const char *sug = json_is_string(layout)
                                   ? qr_suggest(json_string_value(layout), qr_enum_layouts)
                                   : NULL;
-            qr_enum_list(qr_enum_layouts, 1, " or ", quoted, sizeof quoted);
             qr_enum_list(qr_enum_layouts, 0, ", ", all, sizeof all);
             if (sug)
                 snprintf(hint, sizeof hint, "did you mean \"%s\"?", sug);
             else
-                snprintf(hint, sizeof hint, "use %s", quoted);
+                snprintf(hint, sizeof hint, "use one of them; \"title_content\" is the default");
             qr_cc_err_key(cc, "layout", hint, "unknown layout; valid layouts are %s", all);
         } else {
             /* qr_enum_layouts[] is in qr_layout order. */

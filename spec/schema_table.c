@@ -48,9 +48,9 @@ const char *const qr_enum_chart_types[] = {"bar", "column",   "line",    "area",
                                            "pie", "doughnut", "scatter", NULL};
 _Static_assert(sizeof qr_enum_chart_types / sizeof *qr_enum_chart_types == QR_CHART_SCATTER + 2,
                "one name per chart type");
-const char *const qr_enum_layouts[] = {
-    "title_content", "title",       "section",    "blank",      "quote",  "stats",
-    "closing",       "two_content", "comparison", "image_full", "agenda", NULL};
+const char *const qr_enum_layouts[] = {"title_content", "title",      "section", "blank",
+                                       "quote",         "stats",      "closing", "two_content",
+                                       "comparison",    "image_full", "agenda",  NULL};
 _Static_assert(sizeof qr_enum_layouts / sizeof *qr_enum_layouts == QR_LAYOUT_COUNT + 1,
                "one name per layout");
 const char *const qr_enum_legends[] = {"bottom", "right", "top", "left", "none", NULL};
@@ -475,70 +475,70 @@ static const qr_skey op_keys[] = {
  * needs ("quote", "stats", "left" and "right", "image", "items") and none of
  * the others' content; comparison columns have a heading, two_content's
  * none. Made by scripts/gen-slide-takes.py from the same table. */
-#define SLIDE_TAKES \
-    "{\"allOf\":[{\"if\":{\"not\":{\"required\":[\"layout\"]}},\"then\":{\"not\":{\"anyOf" \
-    "\":[{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"required\":[\"sta" \
-    "ts\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":[\"caption" \
-    "\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}},{\"if\":{\"properti" \
-    "es\":{\"layout\":{\"const\":\"title_content\"}},\"required\":[\"layout\"]},\"then\":" \
-    "{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"" \
-    "required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"requ" \
-    "ired\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}},{" \
-    "\"if\":{\"properties\":{\"layout\":{\"const\":\"title\"}},\"required\":[\"layout\"]}" \
-    ",\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":[\"attributi" \
-    "on\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"" \
-    "]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current" \
-    "\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"section\"}},\"required\":[" \
-    "\"layout\"]},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":" \
-    "[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required" \
-    "\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{\"required" \
-    "\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"blank\"}},\"r" \
-    "equired\":[\"layout\"]},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"" \
-    "required\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{" \
-    "\"required\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{" \
-    "\"required\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"quo" \
-    "te\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"quote\"]},{" \
-    "\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"re" \
-    "quired\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"requi" \
-    "red\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required" \
-    "\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"i" \
-    "f\":{\"properties\":{\"layout\":{\"const\":\"stats\"}},\"required\":[\"layout\"]},\"" \
-    "then\":{\"allOf\":[{\"required\":[\"stats\"]},{\"not\":{\"anyOf\":[{\"required\":[\"" \
-    "subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"required\":[" \
-    "\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"a" \
-    "ttribution\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":[" \
-    "\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"if\":" \
-    "{\"properties\":{\"layout\":{\"const\":\"closing\"}},\"required\":[\"layout\"]},\"th" \
-    "en\":{\"not\":{\"anyOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{" \
-    "\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"r" \
-    "equired\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{" \
-    "\"required\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{" \
-    "\"required\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"two" \
-    "_content\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"left\"" \
-    "]},{\"required\":[\"right\"]},{\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"" \
-    "required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"required\":[\"table\"]},{\"r" \
-    "equired\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{" \
-    "\"required\":[\"stats\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{" \
-    "\"required\":[\"current\"]}]}},{\"properties\":{\"left\":{\"not\":{\"required\":[\"h" \
-    "eading\"]}},\"right\":{\"not\":{\"required\":[\"heading\"]}}}}]}},{\"if\":{\"propert" \
-    "ies\":{\"layout\":{\"const\":\"comparison\"}},\"required\":[\"layout\"]},\"then\":{" \
-    "\"allOf\":[{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"not\":{\"anyOf\":" \
-    "[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"image\"" \
-    "]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]}," \
-    "{\"required\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"caption" \
-    "\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}},{\"properties\":{\"l" \
-    "eft\":{\"required\":[\"heading\"]},\"right\":{\"required\":[\"heading\"]}}}]}},{\"if" \
-    "\":{\"properties\":{\"layout\":{\"const\":\"image_full\"}},\"required\":[\"layout\"]" \
-    "},\"then\":{\"allOf\":[{\"required\":[\"image\"]},{\"not\":{\"anyOf\":[{\"required\"" \
-    ":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"table\"]},{\"required" \
-    "\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"requi" \
-    "red\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required" \
-    "\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"if\":{\"properties\":{\"layout" \
-    "\":{\"const\":\"agenda\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"requir" \
-    "ed\":[\"items\"]},{\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[" \
-    "\"bullets\"]},{\"required\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[" \
-    "\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"required" \
-    "\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":[" \
+#define SLIDE_TAKES                                                                                \
+    "{\"allOf\":[{\"if\":{\"not\":{\"required\":[\"layout\"]}},\"then\":{\"not\":{\"anyOf"         \
+    "\":[{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"required\":[\"sta"         \
+    "ts\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":[\"caption"         \
+    "\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}},{\"if\":{\"properti"         \
+    "es\":{\"layout\":{\"const\":\"title_content\"}},\"required\":[\"layout\"]},\"then\":"         \
+    "{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\""         \
+    "required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"requ"         \
+    "ired\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}},{"          \
+    "\"if\":{\"properties\":{\"layout\":{\"const\":\"title\"}},\"required\":[\"layout\"]}"         \
+    ",\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":[\"attributi"         \
+    "on\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\""         \
+    "]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current"          \
+    "\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"section\"}},\"required\":["         \
+    "\"layout\"]},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":"         \
+    "[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required"          \
+    "\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{\"required"          \
+    "\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"blank\"}},\"r"         \
+    "equired\":[\"layout\"]},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\""         \
+    "required\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{"         \
+    "\"required\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{"          \
+    "\"required\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"quo"         \
+    "te\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"quote\"]},{"          \
+    "\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"re"         \
+    "quired\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"requi"         \
+    "red\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required"          \
+    "\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"i"         \
+    "f\":{\"properties\":{\"layout\":{\"const\":\"stats\"}},\"required\":[\"layout\"]},\""         \
+    "then\":{\"allOf\":[{\"required\":[\"stats\"]},{\"not\":{\"anyOf\":[{\"required\":[\""         \
+    "subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"required\":["         \
+    "\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"a"         \
+    "ttribution\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":["          \
+    "\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"if\":"         \
+    "{\"properties\":{\"layout\":{\"const\":\"closing\"}},\"required\":[\"layout\"]},\"th"         \
+    "en\":{\"not\":{\"anyOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{"          \
+    "\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"r"         \
+    "equired\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{"          \
+    "\"required\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{"          \
+    "\"required\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"two"         \
+    "_content\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"left\""         \
+    "]},{\"required\":[\"right\"]},{\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\""         \
+    "required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"required\":[\"table\"]},{\"r"         \
+    "equired\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{"         \
+    "\"required\":[\"stats\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{"          \
+    "\"required\":[\"current\"]}]}},{\"properties\":{\"left\":{\"not\":{\"required\":[\"h"         \
+    "eading\"]}},\"right\":{\"not\":{\"required\":[\"heading\"]}}}}]}},{\"if\":{\"propert"         \
+    "ies\":{\"layout\":{\"const\":\"comparison\"}},\"required\":[\"layout\"]},\"then\":{"          \
+    "\"allOf\":[{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"not\":{\"anyOf\":"         \
+    "[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"image\""         \
+    "]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},"         \
+    "{\"required\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"caption"         \
+    "\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}},{\"properties\":{\"l"         \
+    "eft\":{\"required\":[\"heading\"]},\"right\":{\"required\":[\"heading\"]}}}]}},{\"if"         \
+    "\":{\"properties\":{\"layout\":{\"const\":\"image_full\"}},\"required\":[\"layout\"]"         \
+    "},\"then\":{\"allOf\":[{\"required\":[\"image\"]},{\"not\":{\"anyOf\":[{\"required\""         \
+    ":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"table\"]},{\"required"         \
+    "\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"requi"         \
+    "red\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required"          \
+    "\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"if\":{\"properties\":{\"layout"         \
+    "\":{\"const\":\"agenda\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"requir"         \
+    "ed\":[\"items\"]},{\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":["         \
+    "\"bullets\"]},{\"required\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":["          \
+    "\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"required"          \
+    "\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":["         \
     "\"caption\"]}]}}]}}]}"
 
 const qr_sobj qr_schema_objs[QR_SO_COUNT] = {

@@ -321,9 +321,9 @@ typedef enum qr_layout {
     QR_LAYOUT_TITLE,         /* title + subtitle */
     QR_LAYOUT_SECTION,       /* section header */
     QR_LAYOUT_BLANK,
-    QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
-    QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
-    QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_QUOTE,       /* "quote" and "attribution", centred (issue 34) */
+    QR_LAYOUT_STATS,       /* a title over 2 to 4 big numbers with labels and captions */
+    QR_LAYOUT_CLOSING,     /* the last slide: a centred title and subtitle */
     QR_LAYOUT_TWO_CONTENT, /* "left" and "right" columns, each bullets, image, table or chart */
     QR_LAYOUT_COMPARISON,  /* the same, each column under its "heading" */
     QR_LAYOUT_IMAGE_FULL,  /* "image" over the whole slide, the title and "caption" on a scrim */
