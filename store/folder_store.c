@@ -195,8 +195,7 @@ qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder
         if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || stat(blobs, &st) != 0 ||
             !S_ISDIR(st.st_mode))
             return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", QR_STORE_MISSING_HINT,
-                                   "no store at %.400s (a store is a folder holding blobs/)",
-                                   path);
+                                   "no store at %.400s (a store is a folder holding blobs/)", path);
     } else if (mkdir(path, 0755) != 0 && errno != EEXIST) {
         return io_error(errs, "", "cannot create the store folder");
     }

@@ -42,8 +42,8 @@
 
 typedef struct pgb {
     qr_sb base;
-    char *uri;    /* what libpq gets: the URI and the defaults it does not set */
-    char *given;  /* the URI as given, for messages */
+    char *uri;   /* what libpq gets: the URI and the defaults it does not set */
+    char *given; /* the URI as given, for messages */
     qr_folder_opts o;
     int set_timeout; /* the URI leaves statement_timeout to us */
     pthread_mutex_t mu;
@@ -485,9 +485,9 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
         char *u = malloc(n);
         if (u)
             snprintf(u, n, "%s%sconnect_timeout=" CONNECT_TIMEOUT, b->uri,
-                     !strstr(b->uri, "://")     ? " " /* a keyword string */
-                     : strchr(b->uri, '?') ? "&"
-                                           : "?");
+                     !strstr(b->uri, "://") ? " " /* a keyword string */
+                     : strchr(b->uri, '?')  ? "&"
+                                            : "?");
         free(b->uri);
         b->uri = u;
     }
