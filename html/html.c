@@ -399,7 +399,7 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
 
 static void put_cell(hw *w, const qr_table *t, size_t col, const qr_tcell *c, int th, int table_rtl)
 {
-    if (c && c->colspan == 0) return; /* covered by a span */
+    if (qr_tcell_covered(c)) return; /* covered by a span */
     puts_(w, th ? "<th" : "<td");
     const qr_segs *sg = c ? segments(w, &c->text) : NULL;
     qr_align al = qr_tcell_align(c, t->col_align, col);
@@ -409,6 +409,7 @@ static void put_cell(hw *w, const qr_table *t, size_t col, const qr_tcell *c, in
         put_dir(w, segs_dir(sg), table_rtl);
     }
     if (c && c->colspan > 1) qr_buf_printf(&w->b, " colspan=\"%u\"", c->colspan);
+    if (qr_tcell_rows(c) > 1) qr_buf_printf(&w->b, " rowspan=\"%u\"", qr_tcell_rows(c));
     int styled =
         (al != QR_ALIGN_AUTO && !(c && c->kind == QR_TCELL_NUMBER && al == QR_ALIGN_RIGHT)) ||
         (c && (c->fill || (c->bold && !th)));

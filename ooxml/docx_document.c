@@ -588,6 +588,12 @@ static void write_w_tr(qr_docx *d, const qr_table *t, const qr_tcell *cells, siz
             qr_xml_attr_int(x, "w:val", (long long)span);
             qr_xml_end(x);
         }
+        /* a cell spanning rows starts a vertical merge; the positions it
+         * covers below continue it (their text is empty) */
+        if (cell && cell->merged_above)
+            qr_xml_leaf(x, "w:vMerge", NULL);
+        else if (qr_tcell_rows(cell) > 1)
+            qr_xml_leaf(x, "w:vMerge", "w:val", "restart", NULL);
         char fill[7];
         if (cell && cell->fill) {
             qr_style_hex(cell->fill & 0xFFFFFF, fill);
@@ -606,7 +612,7 @@ static void write_w_tr(qr_docx *d, const qr_table *t, const qr_tcell *cells, siz
                                          : NULL;
         para_fmt pf = {0};
         pf.bold = header || (cell && cell->bold);
-        if (cell) {
+        if (cell && !cell->merged_above) {
             write_w_p(d, &ppr, &cell->text, pf);
         } else {
             qr_xml_start(x, "w:p");

@@ -244,6 +244,7 @@ static const qr_skey tcell_keys[] = {
     K("text", 0, N, S_STR, NULL),
     K("runs", 0, QR_SO_RUN, S_RUNS, NULL),
     K("colspan", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}", "documents"),
+    K("rowspan", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535}", "documents"),
     K("align", X, N, S_ALIGN, "documents"),
     K("fill", X, N, S_COLOR, "documents; #RRGGBB ground"),
     K("bold", X, N, S_BOOL, "documents"),

@@ -218,8 +218,28 @@ typedef struct qr_tcell {
     unsigned colspan;
     uint8_t align;
     uint8_t bold;
+    /* rows (issue 32): a cell spanning rows has rowspan > 1 (0 and 1 mean
+     * one row); the first position of each row below that it covers is
+     * EMPTY with merged_above set and colspan the spanning cell's (docx
+     * writes it as a vMerge continuation, the others draw nothing there),
+     * the rest of those positions have colspan 0 as usual */
+    uint8_t merged_above;
+    unsigned rowspan;
     uint32_t fill;
 } qr_tcell;
+
+/** Whether a table position is drawn by no cell of its own: covered by a
+ *  colspan to its left or a rowspan above. */
+static inline int qr_tcell_covered(const qr_tcell *c)
+{
+    return c && (c->colspan == 0 || c->merged_above);
+}
+
+/** The rows cell c spans (at least 1). */
+static inline unsigned qr_tcell_rows(const qr_tcell *c)
+{
+    return c && c->rowspan > 1 ? c->rowspan : 1;
+}
 
 /** The alignment cell c of column col shows: its own, the column's, else
  *  right for numbers and the start for the rest. */
