@@ -59,9 +59,11 @@ typedef struct list_acc {
 } list_acc;
 
 /* First pass over a list: one entry per item in reading order, with its
- * marker laid out, so each depth's indent can fit its widest marker. */
+ * marker laid out, so each depth's indent can fit its widest marker. first:
+ * the number of the first item (an ordered list's "start" at depth 0). A
+ * task item's marker is its box. */
 static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, size_t n, int ordered,
-                              int depth, const char *path)
+                              int depth, unsigned first, const char *path)
 {
     pd_style st = {.size = BODY_SIZE};
     for (size_t i = 0; i < n && c->status == QR_OK; i++) {
@@ -87,11 +89,15 @@ static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, si
             /* U+200F RIGHT-TO-LEFT MARK: the number reads right to left
              * ("1." shows as ".1"), as in an Arabic or Hebrew list */
             memcpy(m, "\xE2\x80\x8F", 3);
-            marker_text(ordered, depth, (unsigned)(i + 1), m + 3);
+            marker_text(ordered, depth, first + (unsigned)i, m + 3);
         } else {
-            marker_text(ordered, depth, (unsigned)(i + 1), m);
+            marker_text(ordered, depth, first + (unsigned)i, m);
         }
-        if (!ordered && acc->bullet[depth % 3]) {
+        if (it->task) {
+            strcpy(m, qr_look_task(it->task == QR_TASK_DONE));
+            pi->marker = qr_pdf_text(c, NULL, m, strlen(m), &st, 0, it->text.path);
+            if (!pi->marker) return c->status;
+        } else if (!ordered && acc->bullet[depth % 3]) {
             pi->marker = acc->bullet[depth % 3];
         } else {
             pi->marker = qr_pdf_text(c, NULL, m, strlen(m), &st, 0, it->text.path);
@@ -101,7 +107,8 @@ static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, si
         double need = pi->marker->width + 6;
         if (need > acc->step[acc->depth[k]]) acc->step[acc->depth[k]] = need;
         if (it->n_items) {
-            qr_status st2 = list_markers(c, acc, it->items, it->n_items, ordered, depth + 1, path);
+            qr_status st2 =
+                list_markers(c, acc, it->items, it->n_items, ordered, depth + 1, 1, path);
             if (st2 != QR_OK) return st2;
         }
     }
@@ -550,7 +557,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             acc.bullet[0] = acc.bullet[1] = acc.bullet[2] = NULL;
             memset(acc.step, 0, sizeof acc.step);
             if (list_markers(c, &acc, qb->u.list.items, qb->u.list.n_items, qb->u.list.ordered, 0,
-                             qb->path) == QR_OK &&
+                             qb->u.list.start ? qb->u.list.start : 1, qb->path) == QR_OK &&
                 list_bodies(c, &acc) == QR_OK && acc.n) {
                 b->items = qr_arena_array(&c->arena, acc.n, sizeof *b->items);
                 if (!b->items) {

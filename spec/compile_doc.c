@@ -861,13 +861,26 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         int ordered = 0;
         bad |= qr_cc_get_bool(cc, v, "ordered", &ordered) < 0;
         b->u.list.ordered = ordered;
+        if (json_object_get(v, "start")) {
+            int st = 1;
+            if (!ordered) {
+                qr_cc_err_key(cc, "start", "add \"ordered\": true, or remove \"start\"",
+                              "start numbers an ordered list; this list has bullets");
+                bad = 1;
+            } else if (qr_cc_get_int(cc, v, "start", 1, 1000000, &st) < 0) {
+                bad = 1;
+            }
+            b->u.list.start = (unsigned)st;
+        }
         json_t *items = json_object_get(v, "items");
         if (!items) {
             if (!unk) qr_cc_missing(cc, "items", "add \"items\": [\"first\", \"second\"]");
             bad = 1;
         } else {
             size_t o = qr_cc_push_key(cc, "items");
+            cc->ordered_list = ordered;
             bad |= qr_cc_items(cc, items, 1, 1, &b->u.list.items, &b->u.list.n_items) < 0;
+            cc->ordered_list = 0;
             qr_cc_pop(cc, o);
         }
         break;

@@ -151,6 +151,8 @@ static const qr_skey paragraph_keys[] = {
 static const qr_skey list_keys[] = {
     K("type", R, N, NULL, NULL),
     K("ordered", 0, N, S_BOOL, NULL),
+    K("start", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}",
+      "an ordered list's first number"),
     K("items", R, QR_SO_ITEM,
       "{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/$defs/item\"}}",
       "up to 9 levels"),
@@ -239,6 +241,7 @@ static const qr_skey item_keys[] = {
     K("text", 0, N, S_STR, NULL),
     K("runs", X, QR_SO_RUN, S_RUNS, NULL),
     K("items", 0, QR_SO_ITEM, S_ITEMS, "nested items"),
+    K("checked", X, N, S_BOOL, "a task item (bullet lists): a box, ticked when true"),
 };
 static const qr_skey tcell_keys[] = {
     K("text", 0, N, S_STR, NULL),

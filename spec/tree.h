@@ -188,11 +188,15 @@ typedef enum qr_caption_kind {
     QR_CAPTION_LISTING
 } qr_caption_kind;
 
+/* A task item's box ("checked", issue 32): none, open or ticked. */
+enum { QR_TASK_NONE, QR_TASK_OPEN, QR_TASK_DONE };
+
 /* A list item: its text and its nested items (depth at most 9 in all). */
 typedef struct qr_item {
     qr_text text;
     const struct qr_item *items;
     size_t n_items;
+    int task; /* QR_TASK_*: a task item's box in place of its bullet */
 } qr_item;
 
 /* A table cell. Numbers and booleans keep their kind (numeric cells are
@@ -292,6 +296,7 @@ typedef struct qr_block {
             int ordered;
             const qr_item *items;
             size_t n_items;
+            unsigned start; /* an ordered list's first number ("start"; 0 means 1) */
         } list;
         qr_table table;
         struct {

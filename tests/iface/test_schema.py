@@ -32,6 +32,8 @@ NOT_SHAPE = {
     "table-rowspan-overlap": "a colspan against the positions a rowspan above covers",
     "table-rowspan-past-bottom": "a rowspan against the table's row count",
     "table-rowspan-header": "a header cell's rowspan against header_rows",
+    "list-start-bullets": "start against the list's ordered",
+    "list-checked-ordered": "a task item against its list's ordered",
     "deck-bullets-depth-10": "nesting past max_list_depth, a limit",
     "list-depth-10": "nesting past max_list_depth, a limit",
     "limit-string-length": "a string past max_string, a limit",
