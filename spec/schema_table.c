@@ -152,6 +152,8 @@ static const qr_skey paragraph_keys[] = {
 static const qr_skey list_keys[] = {
     K("type", R, N, NULL, NULL),
     K("ordered", 0, N, S_BOOL, NULL),
+    K("start", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}",
+      "an ordered list's first number"),
     K("items", R, QR_SO_ITEM,
       "{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/$defs/item\"}}",
       "up to 9 levels"),
@@ -240,11 +242,13 @@ static const qr_skey item_keys[] = {
     K("text", 0, N, S_STR, NULL),
     K("runs", X, QR_SO_RUN, S_RUNS, NULL),
     K("items", 0, QR_SO_ITEM, S_ITEMS, "nested items"),
+    K("checked", X, N, S_BOOL, "a task item (bullet lists): a box, ticked when true"),
 };
 static const qr_skey tcell_keys[] = {
     K("text", 0, N, S_STR, NULL),
     K("runs", 0, QR_SO_RUN, S_RUNS, NULL),
     K("colspan", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}", "documents"),
+    K("rowspan", X, N, "{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535}", "documents"),
     K("align", X, N, S_ALIGN, "documents"),
     K("fill", X, N, S_COLOR, "documents; #RRGGBB ground"),
     K("bold", X, N, S_BOOL, "documents"),

@@ -188,11 +188,15 @@ typedef enum qr_caption_kind {
     QR_CAPTION_LISTING
 } qr_caption_kind;
 
+/* A task item's box ("checked", issue 32): none, open or ticked. */
+enum { QR_TASK_NONE, QR_TASK_OPEN, QR_TASK_DONE };
+
 /* A list item: its text and its nested items (depth at most 9 in all). */
 typedef struct qr_item {
     qr_text text;
     const struct qr_item *items;
     size_t n_items;
+    int task; /* QR_TASK_*: a task item's box in place of its bullet */
 } qr_item;
 
 /* A table cell. Numbers and booleans keep their kind (numeric cells are
@@ -218,8 +222,28 @@ typedef struct qr_tcell {
     unsigned colspan;
     uint8_t align;
     uint8_t bold;
+    /* rows (issue 32): a cell spanning rows has rowspan > 1 (0 and 1 mean
+     * one row); the first position of each row below that it covers is
+     * EMPTY with merged_above set and colspan the spanning cell's (docx
+     * writes it as a vMerge continuation, the others draw nothing there),
+     * the rest of those positions have colspan 0 as usual */
+    uint8_t merged_above;
+    unsigned rowspan;
     uint32_t fill;
 } qr_tcell;
+
+/** Whether a table position is drawn by no cell of its own: covered by a
+ *  colspan to its left or a rowspan above. */
+static inline int qr_tcell_covered(const qr_tcell *c)
+{
+    return c && (c->colspan == 0 || c->merged_above);
+}
+
+/** The rows cell c spans (at least 1). */
+static inline unsigned qr_tcell_rows(const qr_tcell *c)
+{
+    return c && c->rowspan > 1 ? c->rowspan : 1;
+}
 
 /** The alignment cell c of column col shows: its own, the column's, else
  *  right for numbers and the start for the rest. */
@@ -272,6 +296,7 @@ typedef struct qr_block {
             int ordered;
             const qr_item *items;
             size_t n_items;
+            unsigned start; /* an ordered list's first number ("start"; 0 means 1) */
         } list;
         qr_table table;
         struct {
