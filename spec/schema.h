@@ -53,7 +53,8 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE,
     QR_SO_SLIDE_IMAGE,
     QR_SO_SLIDE_TABLE,
-    QR_SO_STAT, /* one value of a stats slide */
+    QR_SO_STAT,   /* one value of a stats slide */
+    QR_SO_COLUMN, /* a column of a two_content or comparison slide */
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,

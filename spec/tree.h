@@ -188,11 +188,15 @@ typedef enum qr_caption_kind {
     QR_CAPTION_LISTING
 } qr_caption_kind;
 
+/* A task item's box ("checked", issue 32): none, open or ticked. */
+enum { QR_TASK_NONE, QR_TASK_OPEN, QR_TASK_DONE };
+
 /* A list item: its text and its nested items (depth at most 9 in all). */
 typedef struct qr_item {
     qr_text text;
     const struct qr_item *items;
     size_t n_items;
+    int task; /* QR_TASK_*: a task item's box in place of its bullet */
 } qr_item;
 
 /* A table cell. Numbers and booleans keep their kind (numeric cells are
@@ -218,8 +222,28 @@ typedef struct qr_tcell {
     unsigned colspan;
     uint8_t align;
     uint8_t bold;
+    /* rows (issue 32): a cell spanning rows has rowspan > 1 (0 and 1 mean
+     * one row); the first position of each row below that it covers is
+     * EMPTY with merged_above set and colspan the spanning cell's (docx
+     * writes it as a vMerge continuation, the others draw nothing there),
+     * the rest of those positions have colspan 0 as usual */
+    uint8_t merged_above;
+    unsigned rowspan;
     uint32_t fill;
 } qr_tcell;
+
+/** Whether a table position is drawn by no cell of its own: covered by a
+ *  colspan to its left or a rowspan above. */
+static inline int qr_tcell_covered(const qr_tcell *c)
+{
+    return c && (c->colspan == 0 || c->merged_above);
+}
+
+/** The rows cell c spans (at least 1). */
+static inline unsigned qr_tcell_rows(const qr_tcell *c)
+{
+    return c && c->rowspan > 1 ? c->rowspan : 1;
+}
 
 /** The alignment cell c of column col shows: its own, the column's, else
  *  right for numbers and the start for the rest. */
@@ -272,6 +296,7 @@ typedef struct qr_block {
             int ordered;
             const qr_item *items;
             size_t n_items;
+            unsigned start; /* an ordered list's first number ("start"; 0 means 1) */
         } list;
         qr_table table;
         struct {
@@ -321,9 +346,13 @@ typedef enum qr_layout {
     QR_LAYOUT_TITLE,         /* title + subtitle */
     QR_LAYOUT_SECTION,       /* section header */
     QR_LAYOUT_BLANK,
-    QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
-    QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
-    QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_QUOTE,       /* "quote" and "attribution", centred (issue 34) */
+    QR_LAYOUT_STATS,       /* a title over 2 to 4 big numbers with labels and captions */
+    QR_LAYOUT_CLOSING,     /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_TWO_CONTENT, /* "left" and "right" columns, each bullets, image, table or chart */
+    QR_LAYOUT_COMPARISON,  /* the same, each column under its "heading" */
+    QR_LAYOUT_IMAGE_FULL,  /* "image" over the whole slide, the title and "caption" on a scrim */
+    QR_LAYOUT_AGENDA,      /* numbered "items", the "current" one highlighted */
     QR_LAYOUT_COUNT
 } qr_layout;
 
@@ -333,6 +362,19 @@ typedef struct qr_stat {
     qr_text label;   /* n == 0 when none */
     qr_text caption; /* n == 0 when none */
 } qr_stat;
+
+/* One column of a two_content or comparison slide ("left", "right"): a
+ * heading (comparison) over one of bullets, an image, a table or a chart. */
+typedef struct qr_column {
+    int has_heading;
+    qr_text heading;
+    const qr_item *bullets;
+    size_t n_bullets;
+    const qr_table *table; /* NULL when none */
+    const qr_image *image; /* NULL when none */
+    const qr_chart *chart; /* NULL when none */
+    const char *path;      /* "/slides/4/left" */
+} qr_column;
 
 typedef struct qr_slide {
     qr_layout layout;
@@ -358,6 +400,12 @@ typedef struct qr_slide {
     uint32_t background; /* 0xRRGGBB */
     int footer_mode;     /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
     qr_text footer;      /* QR_FOOTER_OWN: the slide's "footer" */
+    qr_column cols[2];   /* two_content, comparison: left and right */
+    int has_caption;     /* image_full: the caption under the title (plain) */
+    qr_text caption;
+    const qr_text *agenda; /* agenda: the items (plain), numbered from 1 */
+    size_t n_agenda;
+    long current; /* agenda: the index of the highlighted item, -1 when none */
 } qr_slide;
 
 /* A slide's "footer": absent (the deck's furniture), a string (its own
