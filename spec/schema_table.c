@@ -427,6 +427,8 @@ static const qr_skey sheet_keys[] = {
     K("conditional", X, QR_SO_COND,
       "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/conditional\"}}",
       "conditional formats, first wins"),
+    K("validation", X, QR_SO_VALID,
+      "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/validation\"}}", "what cells accept"),
     K("hidden_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "C or C:E"),
     K("grouped_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "outline groups, C:E"),
     K("column_styles", X, N,
@@ -462,6 +464,21 @@ static const qr_skey cond_keys[] = {
     K("colors", X, N, "{\"type\":\"array\",\"items\":" S_COLOR ",\"minItems\":2,\"maxItems\":3}",
       "color_scale: low, [mid,] high"),
     K("bar_color", X, N, S_COLOR, "data_bar"),
+};
+#define S_BOUNDS(T)                                                                                \
+    "{\"type\":\"object\",\"properties\":{\"min\":" T ",\"max\":" T                                \
+    "},\"additionalProperties\":false,\"minProperties\":1}"
+static const qr_skey valid_keys[] = {
+    K("range", R, N, S_CELL_OR_RANGE, NULL),
+    K("list", X, N,
+      "{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":[\"string\",\"number\"]}}",
+      "allowed values"),
+    K("number", X, N, S_BOUNDS("{\"type\":\"number\"}"), "min, max"),
+    K("whole", X, N, S_BOUNDS("{\"type\":\"integer\"}"), "min, max"),
+    K("date", X, N, S_BOUNDS("{\"type\":\"string\"}"), "min, max: YYYY-MM-DD"),
+    K("prompt", X, N, "{\"type\":\"string\",\"maxLength\":255}", "shown on selecting"),
+    K("error", X, N, "{\"type\":\"string\",\"maxLength\":225}", "shown on a refused value"),
+    K("blank", X, N, S_BOOL, "empty allowed, default true"),
 };
 static const qr_skey border_keys[] = {
     K("left", X, N, S_BORDER_KIND, NULL), K("right", X, N, S_BORDER_KIND, NULL),
@@ -616,6 +633,10 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_STYLE, "style", "a cell style: any of these properties", NULL, style_keys),
     OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
     OBJ(QR_SO_COND, "conditional", "a conditional format over a range", NULL, cond_keys),
+    OBJ(QR_SO_VALID, "validation", "a data validation: one of list, number, whole, date",
+        "{\"oneOf\":[{\"required\":[\"list\"]},{\"required\":[\"number\"]},{\"required\":"
+        "[\"whole\"]},{\"required\":[\"date\"]}]}",
+        valid_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
     OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,

@@ -59,6 +59,7 @@ NOT_SHAPE = {
     "sheet-cond-range-bad": "a range's corners in order",
     "sheet-cond-stray-key": "the keys a conditional rule takes against its rule",
     "sheet-cond-style-unknown": "a style name against the workbook's styles",
+    "sheet-valid-overlap": "validations against each other",
     "table-widths-wrong-count": "widths against the column count",
     "syntax-duplicate-key": "JSON syntax (Python's parser keeps the last key)",
     "syntax-infinity-literal": "JSON syntax (Python's parser accepts Infinity)",
