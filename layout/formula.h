@@ -9,9 +9,8 @@
  * CONCATENATE, LEN, UPPER, LOWER, TODAY, DATE, YEAR, MONTH, DAY. Errors as
  * Excel shows them: #DIV/0!, #REF!, #NAME?, #VALUE!, #N/A, #NUM!.
  *
- * A formula that uses anything else (another Excel function, a defined
- * name, an array) or sits on a reference cycle gets no value: Excel and
- * LibreOffice compute it on open (the workbook asks for a full
+ * A formula that uses anything else (another Excel function, an array) or sits on a reference cycle
+ * gets no value: Excel and LibreOffice compute it on open (the workbook asks for a full
  * calculation). A value the spec gives wins and is never recomputed.
  * TODAY is the output epoch's day, so the bytes stay deterministic.
  *

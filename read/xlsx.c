@@ -34,6 +34,8 @@ typedef struct xl {
     size_t n_look;
     char **look_of_dxf; /* per dxfs index: its look as members with leading commas, or NULL */
     size_t n_dxf;
+    const char
+        *sheet_names;      /* the open sheet's "names" members ("\"Rate\":\"...\"", ...) or NULL */
     shared_tab_ptr shared; /* the open sheet's shared formulas */
 } xl;
 
@@ -1522,6 +1524,7 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
         qr_buf_putc(b, ']');
     }
     qr_buf_free(&s->valids);
+    if (w->sheet_names) qr_buf_printf(b, ",\"names\":{%s}", w->sheet_names);
     qr_buf_putc(b, '}');
     return st;
 }
@@ -1532,12 +1535,33 @@ typedef struct sheet_ref {
     char *name, *rid;
 } sheet_ref;
 
-/* workbook.xml: the 1904 date system flag and the sheets in order. */
+/* workbook.xml: the 1904 date system flag, the sheets in order and the
+ * defined names (the workbook's, and each sheet's by its index). */
 typedef struct book_walk {
     xl *w;
     sheet_ref *sheets;
     size_t n, cap;
+    qr_buf names;        /* the workbook's "names" members */
+    qr_buf *sheet_names; /* per sheet index (n_sheet_names) */
+    size_t n_sheet_names;
 } book_walk;
+
+/* Whether a defined name's text is a reference quire's "names" take:
+ * Sheet!$A$1 or Sheet!$A$1:$B$2 (the sheet quoted or not). */
+static int plain_name_ref(const char *t)
+{
+    const char *bang = t ? strrchr(t, '!') : NULL;
+    if (!bang || bang == t || strlen(bang + 1) > 30) return 0;
+    int colons = 0;
+    for (const char *p = bang + 1; *p; p++) {
+        if (*p == ':')
+            colons++;
+        else if (!(*p == '$' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+                   (*p >= '0' && *p <= '9')))
+            return 0;
+    }
+    return colons <= 1 && bang[1];
+}
 
 static int book_element(xmlTextReaderPtr x, void *arg)
 {
@@ -1557,6 +1581,37 @@ static int book_element(xmlTextReaderPtr x, void *arg)
         bw->sheets[bw->n].name = qr_rd_attr(x, "name");
         bw->sheets[bw->n].rid = qr_rd_attr(x, "id");
         bw->n++;
+    } else if (qr_rd_is(x, "definedName")) {
+        /* a name the spec can hold: a reference, not one of Excel's own
+         * (_xlnm.*: filters, print areas) */
+        char *name = qr_rd_attr(x, "name");
+        char *local = qr_rd_attr(x, "localSheetId");
+        char *text = (char *)xmlTextReaderReadString(x);
+        long sid = local ? strtol(local, NULL, 10) : -1;
+        if (name && strncmp(name, "_xlnm.", 6) != 0 && plain_name_ref(text) && sid < 4096) {
+            qr_buf *dst = &bw->names;
+            if (sid >= 0) {
+                if ((size_t)sid >= bw->n_sheet_names) {
+                    qr_buf *g = realloc(bw->sheet_names, ((size_t)sid + 1) * sizeof *g);
+                    if (g) {
+                        memset(g + bw->n_sheet_names, 0,
+                               ((size_t)sid + 1 - bw->n_sheet_names) * sizeof *g);
+                        bw->sheet_names = g;
+                        bw->n_sheet_names = (size_t)sid + 1;
+                    }
+                }
+                dst = (size_t)sid < bw->n_sheet_names ? &bw->sheet_names[sid] : NULL;
+            }
+            if (dst) {
+                if (dst->len) qr_buf_putc(dst, ',');
+                qr_buf_json_str(dst, name, strlen(name), 0);
+                qr_buf_putc(dst, ':');
+                qr_buf_json_str(dst, text, strlen(text), 0);
+            }
+        }
+        xmlFree(name);
+        xmlFree(local);
+        xmlFree(text);
     }
     return 0;
 }
@@ -1585,6 +1640,11 @@ qr_status qr_rd_xlsx(qr_rd *r)
         qr_buf *b = &r->spec;
         qr_buf_putc(b, '{');
         qr_rd_put_title(r);
+        if (bw.names.len) {
+            qr_buf_puts(b, "\"names\":{");
+            qr_buf_append(b, bw.names.data, bw.names.len);
+            qr_buf_puts(b, "},");
+        }
         qr_buf_puts(b, "\"sheets\":[");
         int first = 1;
         for (size_t i = 0; i < n_sheets && st == QR_OK; i++) {
@@ -1597,6 +1657,9 @@ qr_status qr_rd_xlsx(qr_rd *r)
             }
             if (!first) qr_buf_putc(b, ',');
             first = 0;
+            qr_buf *sn = i < bw.n_sheet_names ? &bw.sheet_names[i] : NULL;
+            if (sn && sn->len) qr_buf_putc(sn, '\0');
+            w.sheet_names = sn && sn->len ? sn->data : NULL;
             st = read_sheet(&w, rel->target, nm);
         }
         qr_buf_puts(b, "]}");
@@ -1606,6 +1669,10 @@ qr_status qr_rd_xlsx(qr_rd *r)
         xmlFree(sheets[i].rid);
     }
     free(sheets);
+    qr_buf_free(&bw.names);
+    for (size_t i = 0; i < bw.n_sheet_names; i++)
+        qr_buf_free(&bw.sheet_names[i]);
+    free(bw.sheet_names);
     for (size_t i = 0; i < w.n_xf; i++)
         free(w.fmt_of_xf[i]);
     free(w.fmt_of_xf);

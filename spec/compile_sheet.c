@@ -1671,6 +1671,183 @@ static void sheet_charts(qr_cc *cc, json_t *v, size_t index, qr_sheet *sh)
     qr_cc_pop(cc, o);
 }
 
+/* ---- "names": defined names ----------------------------------------------------------- */
+
+/* Whether s is a name Excel takes (letters, digits, _ and ., starting with a
+ * letter, _ or \, not a cell reference in A1 or R1C1 style, not TRUE or
+ * FALSE); NULL, or why not. */
+static const char *name_why(const char *s, size_t n)
+{
+    if (!n) return "a name is empty";
+    if (n > 255) return "a name has at most 255 characters";
+    unsigned char c0 = (unsigned char)s[0];
+    if (!(isalpha(c0) || c0 == '_' || c0 == '\\' || c0 >= 0x80))
+        return "a name starts with a letter, _ or \\";
+    for (size_t i = 1; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!(isalnum(c) || c == '_' || c == '.' || c == '\\' || c >= 0x80))
+            return "a name holds letters, digits, _ and . only";
+    }
+    int r, c;
+    if (parse_ref(s, &r, &c) == 0) return "the name is a cell reference, which it would shadow";
+    /* R1C1 style: R, C, R2, C3, R2C3 */
+    size_t i = 0;
+    if (s[i] == 'R' || s[i] == 'r') {
+        i++;
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    }
+    if (s[i] == 'C' || s[i] == 'c') {
+        i++;
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    }
+    if (i == n) return "the name is a cell reference in R1C1 style, which it would shadow";
+    if (strcasecmp(s, "TRUE") == 0 || strcasecmp(s, "FALSE") == 0)
+        return "TRUE and FALSE are values, not names";
+    return NULL;
+}
+
+/* "Sheet!$A$1:$B$2", "'My sheet'!A1" or (in a sheet's names) "$A$1" into
+ * *nm; 0 or -1 (reported at the current path). */
+static int name_target(qr_cc *cc, json_t *v, int scope, qr_name *nm)
+{
+    const qr_doc *doc = cc->doc;
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    const char *hint = scope < 0 ? "a workbook name is a sheet's cells: \"Data!$B$2:$B$13\""
+                                 : "a sheet's name is cells: \"$B$2\" (this sheet) or "
+                                   "\"Other!$B$2:$B$9\"";
+    if (!s) {
+        qr_cc_err(cc, hint, "expected a reference, got %s", qr_cc_type_name(v));
+        return -1;
+    }
+    const char *bang = strrchr(s, '!');
+    nm->sheet = scope < 0 ? 0 : (size_t)scope;
+    if (bang) {
+        char sheet[128];
+        size_t k = 0;
+        const char *p = s;
+        if (*p == '\'') {
+            for (p++; p < bang && k + 1 < sizeof sheet; p++) {
+                if (*p == '\'' && p[1] == '\'')
+                    p++;
+                else if (*p == '\'')
+                    break;
+                sheet[k++] = *p;
+            }
+        } else {
+            for (; p < bang && k + 1 < sizeof sheet; p++)
+                sheet[k++] = *p;
+        }
+        sheet[k] = '\0';
+        size_t i = 0;
+        for (; i < doc->n_sheets; i++)
+            if (doc->sheets[i].name && strcasecmp(doc->sheets[i].name, sheet) == 0) break;
+        if (i == doc->n_sheets) {
+            const char *cands[65];
+            size_t nc = 0;
+            for (size_t j = 0; j < doc->n_sheets && nc < 64; j++)
+                if (doc->sheets[j].name) cands[nc++] = doc->sheets[j].name;
+            cands[nc] = NULL;
+            const char *dym = qr_suggest(sheet, cands);
+            char h[160];
+            if (dym)
+                snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
+            else
+                snprintf(h, sizeof h, "name one of the workbook's sheets");
+            qr_cc_err(cc, h, "no sheet \"%.64s\"", sheet);
+            return -1;
+        }
+        nm->sheet = i;
+        s = bang + 1;
+    } else if (scope < 0) {
+        qr_cc_err(cc, hint, "the reference names no sheet");
+        return -1;
+    }
+    char ref[40];
+    size_t k = 0;
+    for (const char *p = s; *p && k + 1 < sizeof ref; p++)
+        if (*p != '$') ref[k++] = *p;
+    ref[k] = '\0';
+    int r, c;
+    const char *why = NULL;
+    if (strlen(s) < 32 && !strchr(ref, ':') && parse_ref(ref, &r, &c) == 0) {
+        nm->range = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
+        return 0;
+    }
+    if (strlen(s) < 32 && parse_range(ref, &nm->range, &why) == 0) return 0;
+    qr_cc_err(cc, hint, "expected a cell or a range after the sheet, got \"%.40s\"", s);
+    return -1;
+}
+
+/* The "names" object v of the workbook (scope -1) or of sheet scope. */
+static void names_of(qr_cc *cc, json_t *v, int scope, qr_name **acc, size_t *n, size_t *cap)
+{
+    size_t o = qr_cc_push_key(cc, "names");
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "names is {\"Revenue\": \"Data!$B$2:$B$13\"}", "expected an object, got %s",
+                  qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    const char *key;
+    json_t *t;
+    json_object_foreach(v, key, t)
+    {
+        size_t o2 = qr_cc_push_key(cc, key);
+        const char *why = name_why(key, strlen(key));
+        size_t j = 0;
+        for (; !why && j < *n; j++)
+            if ((*acc)[j].scope == scope && strcasecmp((*acc)[j].name, key) == 0) break;
+        qr_name nm = {0};
+        nm.scope = scope;
+        if (why) {
+            qr_cc_err(cc, "a name is like Revenue, Tax_Rate or Q1.Sales", "%s", why);
+        } else if (j < *n) {
+            qr_cc_err(cc, "names are unique ignoring case", "\"%.64s\" is defined twice", key);
+        } else if (name_target(cc, t, scope, &nm) == 0) {
+            nm.name = qr_cc_strndup(cc, key, strlen(key));
+            if (*n == *cap) {
+                size_t nc = *cap ? *cap * 2 : 8;
+                qr_name *g = realloc(*acc, nc * sizeof *g);
+                if (!g) {
+                    qr_cc_oom(cc);
+                    qr_cc_pop(cc, o2);
+                    break;
+                }
+                *acc = g, *cap = nc;
+            }
+            if (nm.name) (*acc)[(*n)++] = nm;
+        }
+        qr_cc_pop(cc, o2);
+    }
+    qr_cc_pop(cc, o);
+}
+
+/* The workbook's and each sheet's "names", once the sheets are known. */
+static void defined_names(qr_cc *cc, json_t *root, json_t *sheets)
+{
+    qr_name *acc = NULL;
+    size_t n = 0, cap = 0;
+    json_t *wn = json_object_get(root, "names");
+    if (wn) names_of(cc, wn, -1, &acc, &n, &cap);
+    for (size_t i = 0; i < cc->doc->n_sheets; i++) {
+        json_t *sn = json_object_get(json_array_get(sheets, i), "names");
+        if (!sn) continue;
+        size_t o = qr_cc_push_key(cc, "sheets");
+        size_t o2 = qr_cc_push_index(cc, i);
+        names_of(cc, sn, (int)i, &acc, &n, &cap);
+        qr_cc_pop(cc, o2);
+        qr_cc_pop(cc, o);
+    }
+    qr_name *out = n ? qr_arena_array(cc->a, n, sizeof *out) : NULL;
+    if (n && !out) qr_cc_oom(cc), n = 0;
+    if (n) memcpy(out, acc, n * sizeof *out);
+    cc->doc->names = out;
+    cc->doc->n_names = n;
+    free(acc);
+}
+
 void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
 {
     qr_doc *doc = cc->doc;
@@ -1742,6 +1919,9 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     doc->n_sheets = n;
     for (size_t i = 0; i < n; i++) /* charts last: their ranges name any sheet */
         sheet_charts(cc, json_array_get(sheets, i), i, &ss[i]);
+    qr_cc_pop(cc, o);
+    defined_names(cc, root, sheets);
+    o = qr_cc_push_key(cc, "sheets");
 done:
     free(names);
     if (cs)

@@ -642,6 +642,14 @@ typedef struct qr_sheet {
     size_t n_held, stream_from;
 } qr_sheet;
 
+/* A defined name ("names": {"Revenue": "Data!$B$2:$B$13"}). */
+typedef struct qr_name {
+    const char *name;
+    int scope;    /* -1: the workbook's; else the index of the sheet it belongs to */
+    size_t sheet; /* the sheet its reference is on */
+    qr_range range;
+} qr_name;
+
 /* ---- the document ------------------------------------------------------------ */
 
 typedef struct qr_doc {
@@ -684,6 +692,10 @@ typedef struct qr_doc {
     size_t n_looks;
     unsigned header_look;
     int allow_external; /* "allow_external": true: the formula policy is lifted (formula_check.h) */
+    /* defined names: the workbook's "names" (scope -1) and each sheet's
+     * (scope = its index), each a cell or range of sheet `sheet` */
+    const qr_name *names;
+    size_t n_names;
 
     /* The render's work budget (budget.h): formulas, charts and pages draw on
      * it; compile sets its limit from qr_limits.max_work. */

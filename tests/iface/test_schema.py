@@ -60,6 +60,8 @@ NOT_SHAPE = {
     "sheet-cond-stray-key": "the keys a conditional rule takes against its rule",
     "sheet-cond-style-unknown": "a style name against the workbook's styles",
     "sheet-valid-overlap": "validations against each other",
+    "sheet-names-duplicate": "names unique ignoring case",
+    "sheet-names-shadow-ref": "a name against cell references",
     "table-widths-wrong-count": "widths against the column count",
     "syntax-duplicate-key": "JSON syntax (Python's parser keeps the last key)",
     "syntax-infinity-literal": "JSON syntax (Python's parser accepts Infinity)",
