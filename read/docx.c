@@ -69,7 +69,8 @@ typedef struct dx {
     size_t n_rows, cap_rows;
     qr_rd_runs cell_runs;
     int cell_paras, cell_right;
-    long cell_span, merged; /* the open cell's gridSpan; merged cells in the table */
+    int cell_num, cell_count[9]; /* a list in the open cell: its numId, items per level */
+    long cell_span, merged;      /* the open cell's gridSpan; merged cells in the table */
     double *grid;
     size_t n_grid, cap_grid;
 
@@ -142,9 +143,15 @@ static void flush_list(dx *d)
 static void add_item(dx *d, int num_id, int ilvl)
 {
     int ordered = qr_rd_num_ordered(&d->num, num_id);
-    if (d->n_items && (num_id != d->list_num || ordered != d->list_ordered)) flush_list(d);
-    d->list_num = num_id;
-    d->list_ordered = ordered;
+    /* A sub-list with its own numbering (another numId at a level below
+     * the first) nests in the list open above it; at the first level a
+     * new numbering starts a new list. */
+    int nested = d->n_items && ilvl > 0 && num_id != d->list_num;
+    if (!nested) {
+        if (d->n_items && (num_id != d->list_num || ordered != d->list_ordered)) flush_list(d);
+        d->list_num = num_id;
+        d->list_ordered = ordered;
+    }
     if (ilvl < 0) ilvl = 0;
     if (ilvl > 8) ilvl = 8;
     /* A level may only go one deeper than the item before it. */
@@ -189,6 +196,31 @@ static void para_reset(dx *d)
     d->images.len = 0;
 }
 
+/* A list item in a table cell: the spec's cells hold text, so the item
+ * keeps its place as a line starting with its mark ("• ", or "1. " and so
+ * on for a counting level), indented two spaces per level. */
+static void cell_list_mark(dx *d)
+{
+    int num_id = d->has_num ? d->num_id : qr_rd_style_num(&d->styles, d->pstyle);
+    if (num_id <= 0 || qr_rd_runs_empty(&d->runs)) return;
+    int lvl = d->ilvl < 0 ? 0 : d->ilvl > 8 ? 8 : d->ilvl;
+    if (num_id != d->cell_num) memset(d->cell_count, 0, sizeof d->cell_count);
+    d->cell_num = num_id;
+    d->cell_count[lvl]++;
+    for (int i = lvl + 1; i < 9; i++)
+        d->cell_count[i] = 0;
+    char mark[48];
+    int n = 0;
+    for (int i = 0; i < lvl; i++)
+        n += snprintf(mark + n, sizeof mark - (size_t)n, "  ");
+    if (qr_rd_num_level_ordered(&d->num, num_id, lvl))
+        snprintf(mark + n, sizeof mark - (size_t)n, "%d. ", d->cell_count[lvl]);
+    else
+        snprintf(mark + n, sizeof mark - (size_t)n, "\xe2\x80\xa2 ");
+    qr_rd_run plain = {0};
+    qr_rd_runs_add(&d->cell_runs, mark, strlen(mark), &plain);
+}
+
 static void end_paragraph(dx *d)
 {
     if (d->tbl_depth > 0) {
@@ -197,6 +229,7 @@ static void end_paragraph(dx *d)
             qr_rd_run plain = {0};
             qr_rd_runs_add(&d->cell_runs, "\n", 1, &plain);
         }
+        cell_list_mark(d);
         for (size_t i = 0; i < d->runs.n; i++) {
             qr_rd_run *rn = &d->runs.items[i];
             qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
@@ -585,6 +618,125 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
     return st;
 }
 
+/* ---- comments, headers and footers ------------------------------------------------ */
+
+/* A part's text: its w:t strings, paragraphs joined by a line feed; *count:
+ * the elements named el (comments). */
+static qr_status part_text(qr_rd *r, const char *part, const char *el, qr_buf *out, long *count)
+{
+    char *data;
+    size_t len;
+    qr_status st = qr_rd_zip_read(r, part, &data, &len);
+    if (st != QR_OK) return st;
+    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, part);
+    int in_t = 0, paras = 0;
+    while (x && qr_rd_xml_next(r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            if (el && qr_rd_is(x, el)) (*count)++;
+            if (qr_rd_is(x, "p") && paras++) qr_buf_putc(out, '\n');
+            if (qr_rd_is(x, "tab")) qr_buf_putc(out, '\t');
+            in_t = qr_rd_is(x, "t") && !xmlTextReaderIsEmptyElement(x);
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            in_t = 0;
+        } else if (in_t) {
+            const char *t = (const char *)xmlTextReaderConstValue(x);
+            if (t) qr_buf_puts(out, t);
+        }
+    }
+    st = qr_rd_xml_free(r, x);
+    free(data);
+    return st;
+}
+
+static long count_words(const char *s, size_t n)
+{
+    long w = 0;
+    int in = 0;
+    for (size_t i = 0; i < n; i++) {
+        int sp = s[i] == ' ' || s[i] == '\n' || s[i] == '\t';
+        if (!sp && !in) w++;
+        in = !sp;
+    }
+    return w;
+}
+
+/* Whether a header's text is only a page number (a PAGE field's result). */
+static int only_number(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789 \t\n", s[i])) return 0;
+    return 1;
+}
+
+/* Comments, page headers and footers: a document spec has no place for
+ * them, so each is a warning that names its part and gives its text (a
+ * header's, shortened) or counts them (comments); none is dropped without a
+ * word. A header that is only a page number, or one with the text of one
+ * already named, adds nothing. */
+static qr_status side_parts(dx *d)
+{
+    qr_rd *r = d->r;
+    qr_buf seen = {0}; /* the texts named, each ending in a NUL */
+    qr_status st = QR_OK;
+    for (size_t i = 0; i < d->rels.n && st == QR_OK; i++) {
+        const qr_rd_rel *rel = &d->rels.items[i];
+        size_t tl = strlen(rel->type);
+        int header = tl >= 7 && strcmp(rel->type + tl - 7, "/header") == 0;
+        int footer = tl >= 7 && strcmp(rel->type + tl - 7, "/footer") == 0;
+        int comments = tl >= 9 && strcmp(rel->type + tl - 9, "/comments") == 0;
+        if ((!header && !footer && !comments) || rel->external || !qr_rd_zip_has(r, rel->target))
+            continue;
+        qr_buf t = {0};
+        long n = 0;
+        st = part_text(r, rel->target, comments ? "comment" : NULL, &t, &n);
+        if (st != QR_OK || t.oom) {
+            qr_buf_free(&t);
+            break;
+        }
+        /* trim the text's ends */
+        size_t a = 0, z = t.len;
+        while (a < z && strchr(" \t\n", t.data[a]))
+            a++;
+        while (z > a && strchr(" \t\n", t.data[z - 1]))
+            z--;
+        const char *txt = t.data ? t.data + a : "";
+        size_t len = z - a;
+        if (comments && n > 0) {
+            long w = count_words(txt, len);
+            qr_errlist_addf(r->warns, QR_OK, rel->target, "a document spec has no comments",
+                            "%s: %ld comment%s (%ld word%s) not read", rel->target, n,
+                            n == 1 ? "" : "s", w, w == 1 ? "" : "s");
+        } else if (!comments && len && !only_number(txt, len)) {
+            int dup = 0;
+            for (size_t k = 0; k < seen.len; k += strlen(seen.data + k) + 1)
+                if (strlen(seen.data + k) == len && memcmp(seen.data + k, txt, len) == 0) dup = 1;
+            if (!dup) {
+                qr_buf_append(&seen, txt, len);
+                qr_buf_putc(&seen, '\0');
+                /* at most 120 bytes of it, cut at a character's start */
+                size_t show = len;
+                if (show > 120) {
+                    show = 120;
+                    while (show > 0 && ((unsigned char)txt[show] & 0xC0) == 0x80)
+                        show--;
+                }
+                for (size_t k = 0; k < show; k++)
+                    if (t.data[a + k] == '\n' || t.data[a + k] == '\t') t.data[a + k] = ' ';
+                qr_errlist_addf(r->warns, QR_OK, rel->target,
+                                header ? "a document spec has no page header"
+                                       : "a document spec has no page footer",
+                                "%s: the page %s \"%.*s%s\" not read", rel->target,
+                                header ? "header" : "footer", (int)show, txt,
+                                show < len ? "..." : "");
+            }
+        }
+        qr_buf_free(&t);
+    }
+    qr_buf_free(&seen);
+    return st;
+}
+
 /* ---- the body ------------------------------------------------------------------ */
 
 static void run_reset(dx *d)
@@ -763,6 +915,7 @@ static void element(dx *d, const node *x, int empty)
         d->cell_paras = 0;
         d->cell_right = 0;
         d->cell_span = 1;
+        d->cell_num = 0;
     } else if (d->tbl_depth == 1 && d->n_rows && is(x, "gridSpan")) {
         d->cell_span = attr_long(x, "val", 1);
         if (d->cell_span > 1) d->merged++;
@@ -817,11 +970,12 @@ static void end_element(dx *d, const node *x)
 
 /* Subtrees whose text is not the body's: text boxes (their paragraphs sit
  * inside a paragraph), the fallback twin of alternate content, deleted text
- * and field instructions. */
+ * and the moved-from twin of moved text (tracked changes read as accepted:
+ * insertions and moved-to text stay), field instructions. */
 static int skipped(const node *x)
 {
     return is(x, "txbxContent") || is(x, "Fallback") || is(x, "delText") || is(x, "instrText") ||
-           is(x, "pict") || is(x, "del");
+           is(x, "pict") || is(x, "del") || is(x, "moveFrom");
 }
 
 static const char *size_name(long w, long h)
@@ -944,6 +1098,7 @@ qr_status qr_rd_docx(qr_rd *r)
         d.core_title = qr_rd_core_title(r);
         st = read_body(&d);
     }
+    if (st == QR_OK) st = side_parts(&d);
     if (st == QR_OK) {
         end_paragraph(&d);
         flush_list(&d);
