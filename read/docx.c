@@ -661,11 +661,11 @@ static long count_words(const char *s, size_t n)
     return w;
 }
 
-/* Whether a header's text is only a page number (a PAGE field's result). */
+/* Whether a header's text is only a page number (a PAGE field's result, "3 / 12"). */
 static int only_number(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!strchr("0123456789 \t\n", s[i])) return 0;
+        if (!strchr("0123456789 \t\n/-.,:|()", s[i])) return 0;
     return 1;
 }
 
@@ -881,6 +881,19 @@ static void element(dx *d, const node *x, int empty)
     } else if (is(x, "docPr")) {
         xmlFree(d->alt);
         d->alt = attr_dup(x, "descr");
+    } else if (is(x, "chart")) {
+        /* a chart drawn in the paragraph: a chart block after it, as images are */
+        char *rid = attr_dup(x, "id");
+        const qr_rd_rel *rel = rid ? qr_rd_rels_get(&d->rels, rid) : NULL;
+        if (rel && !rel->external && qr_rd_zip_has(d->r, rel->target)) {
+            qr_buf c = {0};
+            if (qr_rd_chart(d->r, rel->target, d->alt, 1, &c) == QR_OK && c.len) {
+                if (d->images.len) qr_buf_putc(&d->images, ',');
+                qr_buf_append(&d->images, c.data, c.len);
+            }
+            qr_buf_free(&c);
+        }
+        xmlFree(rid);
     } else if (is(x, "blip")) {
         char *rid = attr_dup(x, "embed");
         if (rid) add_image(d, rid);
