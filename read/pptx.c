@@ -397,6 +397,19 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         qr_rd_runs_reset(&p->cell);
         p->cell_right = 0;
         p->cell_paras = 0;
+    } else if (qr_rd_is(x, "relIds") && !p->in_sp) {
+        /* SmartArt: its words as bullets after the slide's others */
+        char *rid = qr_rd_attr(x, "dm");
+        const qr_rd_rel *rel = rid ? qr_rd_rels_get(&p->rels, rid) : NULL;
+        if (rel && !rel->external && qr_rd_zip_has(p->r, rel->target)) {
+            int n = 0;
+            size_t mark = p->bullets.len;
+            if (qr_rd_smartart(p->r, rel->target, &p->bullets, !p->n_bullets, &n) == QR_OK && n)
+                p->n_bullets = 1;
+            else if ((p->bullets.len = mark) && p->bullets.data)
+                p->bullets.data[mark] = '\0';
+        }
+        xmlFree(rid);
     } else if (qr_rd_is(x, "chart") && !p->in_sp) {
         char *rid = qr_rd_attr(x, "id");
         if (rid) add_chart(p, rid);

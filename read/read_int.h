@@ -136,6 +136,10 @@ int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b);
  *  block ("type":"chart" first). What it cannot say is a warning naming the
  *  part (nothing is appended for a chart quire cannot draw). */
 qr_status qr_rd_chart(qr_rd *r, const char *part, const char *alt, int block, qr_buf *out);
+/** A SmartArt diagram's data part as bullet items (array members, nested
+ *  by its parent-of connections) appended to out, a comma first unless
+ *  first; *written: the top-level items written. */
+qr_status qr_rd_smartart(qr_rd *r, const char *part, qr_buf *out, int first, int *written);
 
 /* ---- JSON helpers (json.c) ------------------------------------------------- */
 

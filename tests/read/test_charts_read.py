@@ -1,4 +1,4 @@
-"""Charts read back into chart specs from their cached data (issue 38), and
+"""SmartArt text as bullets, and charts read back into chart specs from their cached data (issue 38), and
 every table and chart of a slide: a PowerPoint-style chart part written by
 hand here (formula references with string and number caches, a point left
 out, a stacked bar, a scatter), two tables and two charts on one slide (the
@@ -168,6 +168,43 @@ with tempfile.TemporaryDirectory() as tmp:
     txt = read(p, "text").stdout
     expect("pptx chart: text", "Units sold\n\n\tNorth\tSouth\nQ1\t10\t7" in txt
            and "| c |" not in txt and "c\td" in txt, txt)
+
+    # SmartArt: a process of three steps, the second with two sub-points,
+    # beside a bullet of the slide's own body.
+    DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+
+    def pt(mid, text=None, kind=None):
+        t = ('<dgm:t><a:bodyPr/><a:p><a:r><a:t>%s</a:t></a:r></a:p></dgm:t>' % text
+             if text is not None else '')
+        return '<dgm:pt modelId="%s"%s><dgm:prSet/>%s</dgm:pt>' % (
+            mid, ' type="%s"' % kind if kind else '', t)
+
+    def cxn(i, src, dest, ordv, kind=None):
+        return '<dgm:cxn modelId="c%d" srcId="%s" destId="%s" srcOrd="%d"%s/>' % (
+            i, src, dest, ordv, ' type="%s"' % kind if kind else '')
+    data = (m.CT + '<dgm:dataModel xmlns:dgm="%s" xmlns:a="%s"><dgm:ptLst>' % (DGM, m.A)
+            + pt("0", kind="doc") + pt("1", "Plan") + pt("2", "Build") + pt("3", "Ship")
+            + pt("4", "Code") + pt("5", "Test") + pt("t1", "", kind="parTrans")
+            + pt("p1", kind="pres") + '</dgm:ptLst><dgm:cxnLst>'
+            + cxn(1, "0", "3", 2) + cxn(2, "0", "1", 0) + cxn(3, "0", "2", 1)
+            + cxn(4, "2", "5", 1) + cxn(5, "2", "4", 0) + cxn(6, "1", "p1", 0, "presOf")
+            + '</dgm:cxnLst></dgm:dataModel>')
+    sa = ('<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Diagram 3"/>'
+          '<p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm/><a:graphic>'
+          '<a:graphicData uri="%s"><dgm:relIds xmlns:dgm="%s" r:dm="rId2" r:lo="rId3" '
+          'r:qs="rId4" r:cs="rId5"/></a:graphicData></a:graphic></p:graphicFrame>' % (DGM, DGM))
+    s = os.path.join(tmp, "smartart.pptx")
+    m.pptx(s, [m.sp("Title 1", ["Process"], ph="title") + m.sp("Body", ["Overview"], ph="body")
+               + sa], extra=[("ppt/diagrams/data1.xml", data)],
+           slide_rels={0: [("rId2", "diagramData", "../diagrams/data1.xml", False)]})
+    slides = json.loads(read(s).stdout or "{}").get("slides")
+    expect("SmartArt: its text as bullets, nested and in order", slides == [
+        {"title": "Process", "bullets": ["Overview", "Plan",
+                                         {"text": "Build", "items": ["Code", "Test"]}, "Ship"]}],
+        json.dumps(slides))
+    md = read(s, "markdown").stdout
+    expect("SmartArt: markdown", "- Plan\n- Build\n  - Code\n  - Test\n- Ship" in md, md)
+    expect("SmartArt: text", "Test" in read(s, "text").stdout)
 
     # quire's own charts: a document's and a deck's, every key back.
     for case, fmt in (("chart-bar", "docx"), ("chart-area-stacked", "docx"),
