@@ -78,6 +78,19 @@ typedef struct dx {
     struct notes *foot, *end;
     long n_foot, n_end; /* references read */
 
+    /* equations (OMML): the open math elements, the scripts (1 sub, 2 sup) */
+    int math, n_mst, n_script;
+    struct mst {
+        char name[8];
+        char beg[8], end[8], sep[8]; /* a delimiter's (m:d) characters; a n-ary's in beg */
+        int kids, pending;           /* m:e children seen; a mark still to write */
+    } mst[32];
+    int script[16];
+
+    /* a drop cap: its letters, for the paragraph they start */
+    int drop_cap;
+    qr_buf cap;
+
     /* page */
     long pg_w, pg_h, m_top, m_right, m_bottom, m_left;
     int landscape;
@@ -190,7 +203,7 @@ static void para_reset(dx *d)
 {
     xmlFree(d->pstyle);
     d->pstyle = NULL;
-    d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = 0;
+    d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = d->drop_cap = 0;
     d->outline = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
@@ -237,6 +250,29 @@ static void end_paragraph(dx *d)
         if (d->jc_right) d->cell_right = 1;
         para_reset(d);
         return;
+    }
+    /* A drop cap is a framed paragraph of its own (w:framePr w:dropCap):
+     * its letters start the paragraph after it. */
+    if (d->drop_cap && !qr_rd_runs_empty(&d->runs) && !d->images.len) {
+        qr_rd_runs_plain(&d->runs, &d->cap);
+        para_reset(d);
+        return;
+    }
+    if (d->cap.len && !qr_rd_runs_empty(&d->runs)) {
+        qr_rd_runs joined = {0};
+        qr_rd_run plain = {0};
+        if (d->runs.n) plain = d->runs.items[0], plain.raw = NULL;
+        qr_rd_runs_add(&joined, d->cap.data, d->cap.len, &plain);
+        for (size_t i = 0; i < d->runs.n; i++) {
+            qr_rd_run *rn = &d->runs.items[i];
+            if (rn->raw)
+                qr_rd_runs_raw(&joined, rn->raw);
+            else
+                qr_rd_runs_add(&joined, rn->text.data, rn->text.len, rn);
+        }
+        qr_rd_runs_free(&d->runs);
+        d->runs = joined;
+        d->cap.len = 0;
     }
     int level = d->outline >= 0 && d->outline <= 8 ? d->outline + 1
                                                    : qr_rd_style_heading(&d->styles, d->pstyle);
@@ -751,6 +787,11 @@ static void add_text(dx *d, const char *s, size_t n)
     f.link = d->link;
     if (!f.code && d->rstyle && qr_rd_style_mono(&d->styles, d->rstyle)) f.code = 1;
     if (!f.bold && d->rstyle && qr_rd_style_bold(&d->styles, d->rstyle)) f.bold = 1;
+    if (d->math && d->n_script) {
+        int sc = d->script[d->n_script - 1];
+        f.sub = sc == 1;
+        f.sup = sc == 2;
+    }
     qr_rd_runs_add(&d->runs, s, n, &f);
 }
 
@@ -799,8 +840,121 @@ static int attr_on(const node *x)
              (len == 3 && memcmp(v, "off", 3) == 0) || (len == 4 && memcmp(v, "none", 4) == 0));
 }
 
+/* ---- equations ------------------------------------------------------------------ */
+
+/* OMML as linear text that keeps every symbol: runs as written, sub- and
+ * superscripts (m:sSub, m:sSup, a n-ary's limits, m:limLow/m:limUpp, a
+ * radical's degree) as sub/sup runs, a n-ary operator as its character
+ * (m:chr, default the integral), a fraction as (num)/(den), a radical as
+ * √(...), delimiters as their characters (default parentheses, m:sepChr
+ * between parts). */
+static void math_put(dx *d, const char *s)
+{
+    qr_rd_run keep = d->flags;
+    memset(&d->flags, 0, sizeof d->flags);
+    add_text(d, s, strlen(s));
+    d->flags = keep;
+}
+
+static void math_val(const node *x, char out[8])
+{
+    size_t len;
+    const char *v = qr_rd_sax_attr(x->nattr, x->attrs, "val", &len);
+    if (v && len < 8) {
+        memcpy(out, v, len);
+        out[len] = '\0';
+    }
+}
+
+static struct mst *math_top(dx *d, int up)
+{
+    return d->n_mst > up ? &d->mst[d->n_mst - 1 - up] : NULL;
+}
+
+/* A pending n-ary operator or opening delimiter is written before the
+ * parent's first child with content. */
+static void math_flush(dx *d, struct mst *m)
+{
+    if (m && m->pending) {
+        m->pending = 0;
+        math_put(d, m->beg);
+    }
+}
+
+static void math_start(dx *d, const node *x)
+{
+    struct mst *parent = math_top(d, 0);
+    const char *pn = parent ? parent->name : "";
+    if (is(x, "chr") && parent && strcmp(pn, "naryPr") == 0) {
+        struct mst *nary = math_top(d, 1);
+        if (nary) math_val(x, nary->beg);
+    } else if ((is(x, "begChr") || is(x, "endChr") || is(x, "sepChr")) && parent &&
+               strcmp(pn, "dPr") == 0) {
+        struct mst *dl = math_top(d, 1);
+        if (dl) {
+            char *f = is(x, "begChr") ? dl->beg : is(x, "endChr") ? dl->end : dl->sep;
+            f[0] = '\0';
+            math_val(x, f);
+        }
+    }
+    if (parent && strcmp(pn, "naryPr") != 0 && strcmp(pn, "dPr") != 0 && !is(x, "naryPr") &&
+        !is(x, "dPr") && !is(x, "ctrlPr"))
+        math_flush(d, parent);
+    int sc = 0;
+    if (is(x, "sub") || (is(x, "lim") && parent && strcmp(pn, "limLow") == 0))
+        sc = 1;
+    else if (is(x, "sup") || is(x, "deg") || (is(x, "lim") && parent && strcmp(pn, "limUpp") == 0))
+        sc = 2;
+    if (sc && d->n_script < 16) d->script[d->n_script++] = sc;
+    if (is(x, "num") && parent && strcmp(pn, "f") == 0) math_put(d, "(");
+    if (is(x, "den") && parent && strcmp(pn, "f") == 0) math_put(d, "/(");
+    if (is(x, "e") && parent && strcmp(pn, "rad") == 0) math_put(d, "\xe2\x88\x9a(");
+    if (is(x, "e") && parent && strcmp(pn, "d") == 0 && parent->kids++) math_put(d, parent->sep);
+    if (d->n_mst == 32) return;
+    struct mst *m = &d->mst[d->n_mst++];
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", x->local);
+    if (is(x, "nary")) {
+        strcpy(m->beg, "\xe2\x88\xab"); /* the integral, unless m:chr says */
+        m->pending = 1;
+    } else if (is(x, "d")) {
+        strcpy(m->beg, "(");
+        strcpy(m->end, ")");
+        strcpy(m->sep, "|");
+        m->pending = 1;
+    }
+}
+
+static void math_end(dx *d, const node *x)
+{
+    if (!d->n_mst) return;
+    struct mst *m = &d->mst[d->n_mst - 1];
+    if (strcmp(m->name, x->local) != 0) return; /* not one of ours */
+    struct mst *parent = math_top(d, 1);
+    const char *pn = parent ? parent->name : "";
+    math_flush(d, m); /* an empty n-ary or delimiter still shows */
+    if (is(x, "d")) math_put(d, m->end);
+    d->n_mst--;
+    if ((is(x, "sub") || is(x, "sup") || is(x, "deg") ||
+         (is(x, "lim") && (strcmp(pn, "limLow") == 0 || strcmp(pn, "limUpp") == 0))) &&
+        d->n_script)
+        d->n_script--;
+    if ((is(x, "num") || is(x, "den")) && strcmp(pn, "f") == 0) math_put(d, ")");
+    if (is(x, "e") && strcmp(pn, "rad") == 0) math_put(d, ")");
+}
+
 static void element(dx *d, const node *x, int empty)
 {
+    if (is(x, "oMath")) {
+        d->math++;
+        d->n_mst = d->n_script = 0;
+        return;
+    }
+    if (d->math && !is(x, "r") && !is(x, "t") && !is(x, "rPr")) {
+        math_start(d, x);
+        if (empty) math_end(d, x);
+        return;
+    }
     if (is(x, "p")) {
         para_reset(d);
     } else if (is(x, "pPr")) {
@@ -817,6 +971,10 @@ static void element(dx *d, const node *x, int empty)
         d->ilvl = (int)attr_long(x, "val", 0);
     } else if (d->in_ppr && is(x, "outlineLvl")) {
         d->outline = (int)attr_long(x, "val", -1);
+    } else if (d->in_ppr && is(x, "framePr")) {
+        char *v = attr_dup(x, "dropCap");
+        d->drop_cap = v && (strcmp(v, "drop") == 0 || strcmp(v, "margin") == 0);
+        xmlFree(v);
     } else if (d->in_ppr && is(x, "jc")) {
         char *v = attr_dup(x, "val");
         d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
@@ -962,6 +1120,14 @@ static void element(dx *d, const node *x, int empty)
 
 static void end_element(dx *d, const node *x)
 {
+    if (is(x, "oMath")) {
+        if (d->math) d->math--;
+        return;
+    }
+    if (d->math && !is(x, "r") && !is(x, "t") && !is(x, "rPr")) {
+        math_end(d, x);
+        return;
+    }
     if (is(x, "p")) {
         end_paragraph(d);
     } else if (is(x, "pPr")) {
@@ -1163,6 +1329,7 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_rd_runs_free(&d.cell_runs);
     qr_buf_free(&d.blocks);
     qr_buf_free(&d.images);
+    qr_buf_free(&d.cap);
     xmlFree(d.pstyle);
     xmlFree(d.rstyle);
     xmlFree(d.alt);

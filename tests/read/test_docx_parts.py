@@ -167,5 +167,58 @@ with tempfile.TemporaryDirectory() as tmp:
                r.stdout.strip() == "Body figure text." and "2 comments" in r.stderr
                and "Draft 3" in r.stderr, r.stdout + r.stderr)
 
+    # An equation (OMML): e_i = sum_{j=1}^{n} e_j R_ij, then a fraction, a
+    # radical with a degree and a bracketed pair.
+    M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+
+    def mr(t):
+        return '<m:r><m:t>%s</m:t></m:r>' % t
+
+    def ssub(base, sub):
+        return '<m:sSub><m:e>%s</m:e><m:sub>%s</m:sub></m:sSub>' % (mr(base), mr(sub))
+    eq = ('<m:oMath>' + ssub("e", "i") + mr("=")
+          + '<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>' + mr("j=1")
+          + '</m:sub><m:sup>' + mr("n") + '</m:sup><m:e>' + ssub("e", "j") + ssub("R", "ij")
+          + '</m:e></m:nary></m:oMath>')
+    eq2 = ('<m:oMath><m:f><m:num>' + mr("α+1") + '</m:num><m:den>' + mr("2")
+           + '</m:den></m:f>' + mr("+") + '<m:rad><m:deg>' + mr("3") + '</m:deg><m:e>'
+           + mr("x") + '</m:e></m:rad>' + mr("+")
+           + '<m:d><m:dPr><m:begChr m:val="["/><m:endChr m:val="]"/></m:dPr><m:e>' + mr("a")
+           + '</m:e><m:e>' + mr("b") + '</m:e></m:d>'
+           + '<m:sSup><m:e>' + mr("y") + '</m:e><m:sup>' + mr("2") + '</m:sup></m:sSup>'
+           + '<m:nary><m:sub>' + mr("0") + '</m:sub><m:sup>' + mr("1") + '</m:sup><m:e>'
+           + mr("f") + '</m:e></m:nary></m:oMath>')
+    d = os.path.join(tmp, "math.docx")
+    m.docx(d, ('<w:p xmlns:m="%s">' % M) + wr("Energy ") + eq + wr(" holds.") + '</w:p>'
+           + ('<w:p xmlns:m="%s"><m:oMathPara>' % M) + eq2 + '</m:oMathPara></w:p>')
+    blocks = json.loads(read(d).stdout or "{}").get("blocks")
+    expect("equation: linear text, every symbol, scripts as runs", blocks == [
+        {"type": "paragraph", "runs": [
+            "Energy e", {"text": "i", "sub": True}, "=∑", {"text": "j=1", "sub": True},
+            {"text": "n", "sup": True}, "e", {"text": "j", "sub": True}, "R",
+            {"text": "ij", "sub": True}, " holds."]},
+        {"type": "paragraph", "runs": [
+            "(α+1)/(2)+", {"text": "3", "sup": True}, "√(x)+[a|b]y",
+            {"text": "2", "sup": True}, "∫", {"text": "0", "sub": True},
+            {"text": "1", "sup": True}, "f"]}], json.dumps(blocks, ensure_ascii=False))
+    md = read(d, "markdown").stdout
+    expect("equation: markdown", "Energy e<sub>i</sub>=∑<sub>j=1</sub><sup>n</sup>e<sub>j"
+           "</sub>R<sub>ij</sub> holds." in md, md)
+    txt = read(d, "text").stdout
+    expect("equation: text", "Energy e" in txt and "=\u2211" in txt and "\u221a(x)" in txt
+           and "y\u00b2" in txt, txt)
+
+    # A drop cap: Word's framed first letter joins its paragraph.
+    d = os.path.join(tmp, "dropcap.docx")
+    m.docx(d, para(wr("O"), '<w:framePr w:dropCap="drop" w:lines="3" w:wrap="around" '
+                   'w:vAnchor="text" w:hAnchor="text"/>')
+           + para(wr("nce upon a time, a drop cap.")) + para(wr("Next paragraph.")))
+    blocks = json.loads(read(d).stdout or "{}").get("blocks")
+    expect("drop cap: joined to its paragraph", blocks == [
+        {"type": "paragraph", "text": "Once upon a time, a drop cap."},
+        {"type": "paragraph", "text": "Next paragraph."}], json.dumps(blocks))
+    expect("drop cap: text", read(d, "text").stdout.startswith("Once upon"))
+    expect("drop cap: markdown", read(d, "markdown").stdout.startswith("Once upon"))
+
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)
