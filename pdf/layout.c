@@ -1013,7 +1013,8 @@ static void place_list(flow *f, const pd_block *b)
         } else {
             cur = 0;
         }
-        if (k && !f->fresh) f->y += qr_rhythm_list_gap(&c->style); /* inside the gap after the list */
+        if (k && !f->fresh)
+            f->y += qr_rhythm_list_gap(&c->style); /* inside the gap after the list */
         add_tag(c, PD_TAG_LI, 1);
         place_text(f, it->body, it->body_x, 0, 0, it->marker, it->marker_x, NULL);
     }
