@@ -110,6 +110,9 @@ static void write_w_docdefaults(qr_xml *x, const char *lang, const qr_style *st)
     const char *body = st->body_face ? st->body_face : QR_DOCX_FONT;
     qr_xml_leaf(x, "w:rFonts", "w:ascii", body, "w:hAnsi", body, "w:cs", QR_DOCX_FONT, NULL);
     leaf_color(x, "w:color", st->text);
+    /* pair kerning at every size, as the PDF's text is set (pango kerns):
+     * without it LibreOffice sets lines wider and breaks them elsewhere */
+    leaf_int(x, "w:kern", 2);
     write_w_sz(x, half_points(st->body_pt));
     qr_xml_leaf(x, "w:lang", "w:val", lang, NULL);
     qr_xml_end(x);
