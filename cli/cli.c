@@ -21,6 +21,7 @@
 #include "cli_markdown.h"
 #include "cli_read.h"
 #include "cli_store.h"
+#include "location.h"
 #include "json_out.h"
 #include "process.h"
 #include "compile_int.h"
@@ -721,7 +722,8 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-/* The store folder the store commands will use, made absolute for messages. */
+/* The store folder the store commands will use, made absolute for messages
+ * (a database names itself in its messages, without its secrets). */
 static void note_store(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -731,18 +733,7 @@ static void note_store(int argc, char **argv)
     if (!dir || !*dir) dir = ".quire";
     static char abs[2 * PATH_MAX + 2];
     char cwd[PATH_MAX];
-    const char *scheme = strstr(dir, "://");
-    if (scheme &&
-        (strncmp(dir, "postgresql://", 13) == 0 || strncmp(dir, "postgres://", 11) == 0)) {
-        /* a PostgreSQL URI: shown without its password */
-        const char *user = scheme + 3, *at = strchr(user, '@'), *colon = strchr(user, ':');
-        if (at && colon && colon < at)
-            snprintf(abs, sizeof abs, "%.*s%s", (int)(colon - dir), dir, at);
-        else
-            snprintf(abs, sizeof abs, "%s", dir);
-        qr_cli_set_store(abs);
-        return;
-    }
+    if (qr_store_loc_is_db(dir)) return; /* a database: its messages name it, scrubbed */
     if (dir[0] == '/' || !getcwd(cwd, sizeof cwd))
         snprintf(abs, sizeof abs, "%s", dir);
     else
@@ -847,7 +838,8 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "schema") == 0) return cmd_schema(argc - 1, argv + 1);
     if (strcmp(cmd, "fonts") == 0) return qr_cli_fonts(argc - 1, argv + 1);
     if (strcmp(cmd, "read") == 0) return qr_cli_read_cmd(argc - 1, argv + 1);
-    note_store(argc - 1, argv + 1);
+    /* store copy names its two stores in its own messages */
+    if (strcmp(cmd, "store") != 0) note_store(argc - 1, argv + 1);
     if (strcmp(cmd, "import") == 0) return qr_cli_import(argc - 1, argv + 1);
     /* the rest are the store commands */
     return qr_cli_store(argc - 1, argv + 1);

@@ -63,6 +63,8 @@ static const char *const hint_map[][2] = {
     {"qr_store_list()", "quire list"},
     {"qr_store_fsck_run()", "quire fsck"},
     {"qr_store_show()", "quire show ID --json"},
+    {"qr_store_open() creates a store; check the location",
+     "quire create or quire store init makes one; check --store and QUIRE_STORE"},
     {"the kind's JSON Schema (qr_schema)", "quire schema -k KIND"},
 };
 
@@ -118,9 +120,9 @@ const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size)
 const char *qr_cli_message(const qr_error *e, char *buf, size_t size)
 {
     /* a database's messages name it themselves (its URI without the
-     * password); only a folder's are given the folder */
+     * password; store_dir is NULL then); only a folder's are given the folder */
     if ((e->code != QR_E_STORE && e->code != QR_E_NOT_FOUND) || !store_dir ||
-        strstr(e->message, store_dir) || strstr(store_dir, "://"))
+        strstr(e->message, store_dir))
         return e->message;
     snprintf(buf, size, "%s (store folder %s)", e->message, store_dir);
     return buf;

@@ -567,6 +567,22 @@ static json_t *table_block(md *m, cmark_node *tb)
             json_array_append_new(rows, cells);
     }
     json_object_set_new(b, "rows", rows);
+    /* column alignment (:--, :-:, --:) as the table's "align", null for a
+     * column with none; left out when no column has one */
+    uint16_t nc = cmark_gfm_extensions_get_table_columns(tb);
+    const uint8_t *al = cmark_gfm_extensions_get_table_alignments(tb);
+    int any = 0;
+    for (uint16_t i = 0; al && i < nc; i++)
+        any |= al[i] == 'l' || al[i] == 'c' || al[i] == 'r';
+    if (any) {
+        json_t *a = json_array();
+        for (uint16_t i = 0; i < nc; i++)
+            json_array_append_new(a, al[i] == 'l'   ? json_string("left")
+                                     : al[i] == 'c' ? json_string("center")
+                                     : al[i] == 'r' ? json_string("right")
+                                                    : json_null());
+        json_object_set_new(b, "align", a);
+    }
     return b;
 }
 
@@ -862,6 +878,7 @@ int qr_md_slide(const char *s, size_t n, const qr_md_opts *o, json_t *slide, qr_
             }
             json_t *x = json_deep_copy(b);
             json_object_del(x, "type");
+            json_object_del(x, "align"); /* a slide table's columns take no alignment */
             json_object_set_new(slide, t, x);
         }
     }
@@ -877,8 +894,8 @@ int qr_md_slide(const char *s, size_t n, const qr_md_opts *o, json_t *slide, qr_
 
 /* Front matter: "---\nkey: value\n...\n---\n" at the very top. Sets *body
  * past it and *lines to the lines it took; keys into spec. */
-static int front_matter(const char *s, size_t n, json_t *spec, size_t *body, int *lines,
-                        qr_errlist *errs)
+static int front_matter(const char *s, size_t n, qr_kind kind, json_t *spec, size_t *body,
+                        int *lines, qr_errlist *errs)
 {
     *body = 0;
     *lines = 0;
@@ -917,15 +934,37 @@ static int front_matter(const char *s, size_t n, json_t *spec, size_t *body, int
         while (ve > v && isspace((unsigned char)ve[-1]))
             ve--;
         if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v) v++, ve--;
-        static const char *const keys[] = {"title", "lang", "theme", NULL};
+        /* the spec's own fields, then the document's properties */
+        static const char *const keys[] = {"title",   "lang",     "theme", "author",
+                                           "subject", "keywords", "date",  NULL};
         int known = 0;
-        for (size_t i = 0; keys[i]; i++)
-            if (strlen(keys[i]) == kl && memcmp(keys[i], l, kl) == 0) {
-                json_object_set_new(spec, keys[i], json_stringn(v, (size_t)(ve - v)));
-                known = 1;
+        for (size_t i = 0; keys[i]; i++) {
+            if (strlen(keys[i]) != kl || memcmp(keys[i], l, kl) != 0) continue;
+            known = 1;
+            json_t *val = json_stringn(v, (size_t)(ve - v));
+            if (i < 3) {
+                json_object_set_new(spec, keys[i], val);
+            } else if (kind == QR_KIND_PRESENTATION) {
+                json_decref(val);
+                qr_errlist_addf(errs, QR_E_SPEC, "",
+                                "a deck's front matter keys are title, lang, theme",
+                                "front matter key \"%s\" is a document property: a deck has "
+                                "none (line %d)",
+                                keys[i], line);
+                bad = 1;
+            } else {
+                json_t *props = json_object_get(spec, "properties");
+                if (!props) {
+                    props = json_object();
+                    json_object_set_new(spec, "properties", props);
+                }
+                json_object_set_new(props, keys[i], val);
             }
+        }
         if (!known) {
-            qr_errlist_addf(errs, QR_E_SPEC, "", "the front matter keys are title, lang, theme",
+            qr_errlist_addf(errs, QR_E_SPEC, "",
+                            "the front matter keys are title, lang, theme, author, subject, "
+                            "keywords, date",
                             "unknown front matter key \"%.*s\" (line %d)", (int)(kl > 40 ? 40 : kl),
                             l, line);
             bad = 1;
@@ -1061,7 +1100,7 @@ char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len,
     size_t body;
     int lines;
     size_t before = errs->count;
-    front_matter(s, n, spec, &body, &lines, errs);
+    front_matter(s, n, kind, spec, &body, &lines, errs);
     if (errs->count > before) {
         json_decref(spec);
         return NULL;

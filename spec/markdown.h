@@ -19,7 +19,9 @@
  *   - / 1. lists       list ("ordered", nested "items"); a list item's other
  *                      blocks (more paragraphs, code fences) join its text
  *                      with line breaks; task items "[ ] "/"[x] " kept as text
- *   | tables |         table: the first row "headers", the others "rows"
+ *   | tables |         table: the first row "headers", the others "rows",
+ *                      column alignment (:--, :-:, --:) its "align" (null
+ *                      for a column with none; a slide table drops it)
  *   ``` fences         code block with "language" (the info string's first word)
  *   > quotes           a quote block per paragraph (nested quotes flatten;
  *                      their lists and code stay blocks of their own)
@@ -82,8 +84,9 @@ int qr_md_slide(const char *s, size_t n, const qr_md_opts *o, json_t *slide, qr_
  *  `quire read notes.md` prints) instead of one markdown block. Invalid
  *  UTF-8 is a QR_E_UTF8 error with its line and column.
  *  Front matter: a first line "---", then "key: value" lines (title, lang,
- *  theme, author; quotes around the value are removed), then "---". "author"
- *  is refused (the spec has no author field yet). Returns a malloc'd
+ *  theme; author, subject, keywords, date into a document's "properties",
+ *  refused for a deck; quotes around the value are removed), then "---".
+ *  Returns a malloc'd
  *  NUL-terminated text (*len its length) or NULL with errors in errs (paths
  *  "/blocks/0/text" for the body, "" for the front matter). */
 char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len, qr_errlist *errs);

@@ -496,11 +496,8 @@ class Result(ctypes.Structure):
     """quire/quire.h's qr_result."""
     _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
                 ("pages", ctypes.c_int), ("errors", ErrList), ("warnings", ErrList),
-                ("kind", ctypes.c_int),
-                # stats and layout (qr_render_stats, qr_layout_list), which this
-                # test does not read: room for them, or the library writes past
-                # the structure (heap corruption, a crash in python's GC later)
-                ("_stats_and_layout", ctypes.c_byte * 1024)]
+                ("kind", ctypes.c_int), ("stats", ctypes.c_int * 3),
+                ("layout", ctypes.c_void_p * 3), ("layout_oom", ctypes.c_int)]
 
 
 QR_KIND_HTML = 4

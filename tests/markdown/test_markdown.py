@@ -80,8 +80,13 @@ def test_blocks(tmp):
     ], "lists: ordered, nested, a code fence in an item, task items")
     b = blocks_of(tmp, "| a | b |\n|:--|--:|\n| 1 | **2** |\n| 3 |\n")
     check(b == [{"type": "table", "headers": ["a", "b"],
-                 "rows": [["1", {"runs": [{"text": "2", "bold": True}]}], ["3", None]]}],
-          "table: headers, inline formatting, a short row padded")
+                 "rows": [["1", {"runs": [{"text": "2", "bold": True}]}], ["3", None]],
+                 "align": ["left", "right"]}],
+          "table: headers, inline formatting, a short row padded, column alignment")
+    b = blocks_of(tmp, "| a | b | c |\n|---|:-:|---|\n| 1 | 2 | 3 |\n\n| x |\n|---|\n| y |\n")
+    check([t.get("align") for t in b or []] == [[None, "center", None], None],
+          "table alignment: null for a column with none, left out for a table with none")
+
     b = blocks_of(tmp, "```js\nlet a;\n```\n\n> q\n\n---\n\nx[^1]\n\n[^1]: note\n\n![alt](p.png)\n")
     check(b == [
         {"type": "code", "text": "let a;", "language": "js"},
@@ -249,7 +254,8 @@ def words(s):
 
 def norm(blocks):
     """The tree as compared after a round trip: code languages (docx has no
-    place for them) and image sources (the reader names its own) left out."""
+    place for them), image sources (the reader names its own) and table
+    column alignment (not read back yet) left out."""
     out = []
     for b in blocks:
         b = dict(b)
@@ -257,6 +263,10 @@ def norm(blocks):
             b.pop("language", None)
         if b["type"] == "image":
             b.pop("src", None)
+        if b["type"] == "table":
+            # the docx reader does not read column alignment back yet: the
+            # writer puts it on every cell, numbers right when it is null
+            b.pop("align", None)
         out.append(b)
     return out
 
@@ -462,6 +472,32 @@ def test_cli(tmp):
     spec = json.loads(p.stdout)
     check(spec.get("title") == "My notes" and spec.get("lang") == "de" and spec.get("theme") == "report",
           "front matter: title, lang, theme")
+    fm = os.path.join(tmp, "props.md")
+    open(fm, "w").write("---\ntitle: P\nauthor: 'Ann Lee'\nsubject: S\nkeywords: a, b\n"
+                        "date: 2026-03-01\n---\ntext\n")
+    p, _ = run("read", fm)
+    check(p.returncode == 0 and json.loads(p.stdout).get("properties") ==
+          {"author": "Ann Lee", "subject": "S", "keywords": "a, b", "date": "2026-03-01"},
+          "front matter: author, subject, keywords, date into the properties")
+    out = os.path.join(tmp, "props.docx")
+    p, _ = run("render", fm, "-o", out)
+    with zipfile.ZipFile(out) as z:
+        core = z.read("docProps/core.xml").decode()
+    check(p.returncode == 0 and "<dc:creator>Ann Lee</dc:creator>" in core and
+          "2026-03-01" in core, "front matter author and date in the docx core properties")
+    p, _ = run("render", fm, "-o", os.path.join(tmp, "props.pdf"))
+    info = subprocess.run(["pdfinfo", os.path.join(tmp, "props.pdf")], capture_output=True)
+    check(p.returncode == 0 and (info.returncode != 0 or b"Ann Lee" in info.stdout),
+          "front matter author in the PDF's info")
+    p, _ = run("render", fm, "-k", "presentation", "-o", os.path.join(tmp, "props.pptx"))
+    check(p.returncode == 1 and "document property" in result(p).get("error", ""),
+          "a deck's front matter with author: an error naming the key")
+    bad = os.path.join(tmp, "baddate.md")
+    open(bad, "w").write("---\ndate: March\n---\ntext\n")
+    p, _ = run("check", bad)
+    check(p.returncode == 1 and any(e.get("path") == "/properties/date"
+                                    for e in result(p).get("errors", [])),
+          "a front matter date that is not YYYY-MM-DD: an error at /properties/date")
     p, _ = run("check", src)
     check(p.returncode == 0 and result(p)["status"] == "ok", "quire check notes.md")
     out = os.path.join(tmp, "notes.docx")

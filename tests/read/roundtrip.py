@@ -63,9 +63,31 @@ def widths(w, n):
     return None if len(set(w)) == 1 else w  # loss 3: equal widths are no widths
 
 
+def shortest_number(v):
+    """v is a plain text cell written as the shortest form of a number."""
+    if not isinstance(v, str):
+        return False
+    try:
+        f = float(v)
+    except ValueError:
+        return False
+    r = repr(f)
+    return (r[:-2] if r.endswith(".0") else r) == v
+
+
+def right_numbers(t):
+    """Loss 24: in a column aligned right, a text cell written as a number
+    ("900") reads back as the number (the docx's only mark of one)."""
+    al = t.get("align") or []
+    def fix(row):
+        return [float(v) if c < len(al) and al[c] == "right" and shortest_number(v) else v
+                for c, v in enumerate(row)]
+    return [fix(r) for r in t.get("rows", [])]
+
+
 def table(t):
     return {"headers": trim(cell(c, True) for c in t["headers"]) if t.get("headers") else None,
-            "rows": [trim(cell(c, False) for c in r) for r in t.get("rows", [])],
+            "rows": [trim(cell(c, False) for c in r) for r in right_numbers(t)],
             "widths": widths(t.get("widths"), 0)}
 
 
