@@ -822,7 +822,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
             else
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
-        if (p.bullets.len)
+        if (p.bullets.len && !agenda)
             member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
                 qr_buf_putc(b, ']');
         if (p.quote.len) member(b, &comma, "\"quote\":"), qr_buf_puts(b, p.quote.data);
