@@ -89,6 +89,18 @@ with tempfile.TemporaryDirectory() as tmp:
            json.dumps(s)[:200])
     expect("chart column: the picture kept", "image" in s, json.dumps(s)[:200])
 
+    # the deck's logo comes back once, at the top; the ground picture is not slide content
+    gp = os.path.join(SRC, "fixtures", "deck-ground-logo", "spec.json")
+    run("render", gp, "-o", os.path.join(tmp, "ground.pptx"))
+    r = run("read", os.path.join(tmp, "ground.pptx"))
+    d = json.loads(r.stdout) if r.returncode == 0 else {}
+    with open(gp, encoding="utf-8") as f:
+        gspec = json.load(f)
+    expect("logo: read back at the top", untyped(d.get("logo")) == untyped(gspec["logo"]),
+           json.dumps(d.get("logo"))[:200])
+    expect("logo: no slide holds a picture", not any("image" in s for s in d.get("slides", [])),
+           json.dumps(d)[:300])
+
     # ---- a deck quire did not write: PowerPoint's layouts and placeholders ----
     A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ' \
         'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ' \
