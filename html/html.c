@@ -365,23 +365,30 @@ static qr_dir items_dir(const qr_item *items, size_t n)
     return QR_DIR_NEUTRAL;
 }
 
+/* A list; start: an ordered list's first number (0 or 1: the default). A
+ * task item is a disabled checkbox in place of its bullet. */
 static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inherited_rtl,
-                     int depth)
+                     int depth, unsigned start)
 {
     puts_(w, ordered ? "<ol" : "<ul");
+    if (ordered && start > 1) qr_buf_printf(&w->b, " start=\"%u\"", start);
     int rtl = put_dir(w, items_dir(items, n), inherited_rtl);
     putn(w, ">", 1);
     for (size_t i = 0; i < n; i++) {
         const qr_item *it = &items[i];
         puts_(w, "<li");
+        if (it->task) puts_(w, " class=\"task\"");
         const qr_segs *sg = segments(w, &it->text);
         int item_rtl = put_dir(w, segs_dir(sg), rtl);
         putn(w, ">", 1);
+        if (it->task)
+            puts_(w, it->task == QR_TASK_DONE ? "<input type=\"checkbox\" disabled checked> "
+                                              : "<input type=\"checkbox\" disabled> ");
         put_segs(w, sg);
         /* The compiler limits nesting to 9 levels; the depth guard only
          * keeps a malformed tree from recursing without end. */
         if (it->n_items && depth < 64)
-            put_list(w, ordered, it->items, it->n_items, item_rtl, depth + 1);
+            put_list(w, ordered, it->items, it->n_items, item_rtl, depth + 1, 1);
         puts_(w, "</li>");
     }
     puts_(w, ordered ? "</ol>" : "</ul>");
@@ -399,7 +406,7 @@ static qr_dir cells_dir(const qr_tcell *cells, size_t n)
 
 static void put_cell(hw *w, const qr_table *t, size_t col, const qr_tcell *c, int th, int table_rtl)
 {
-    if (c && c->colspan == 0) return; /* covered by a span */
+    if (qr_tcell_covered(c)) return; /* covered by a span */
     puts_(w, th ? "<th" : "<td");
     const qr_segs *sg = c ? segments(w, &c->text) : NULL;
     qr_align al = qr_tcell_align(c, t->col_align, col);
@@ -409,6 +416,7 @@ static void put_cell(hw *w, const qr_table *t, size_t col, const qr_tcell *c, in
         put_dir(w, segs_dir(sg), table_rtl);
     }
     if (c && c->colspan > 1) qr_buf_printf(&w->b, " colspan=\"%u\"", c->colspan);
+    if (qr_tcell_rows(c) > 1) qr_buf_printf(&w->b, " rowspan=\"%u\"", qr_tcell_rows(c));
     int styled =
         (al != QR_ALIGN_AUTO && !(c && c->kind == QR_TCELL_NUMBER && al == QR_ALIGN_RIGHT)) ||
         (c && (c->fill || (c->bold && !th)));
@@ -670,7 +678,7 @@ static void put_block(hw *w, const qr_block *b)
         put_paragraph(w, b);
         break;
     case QR_BLOCK_LIST:
-        put_list(w, b->u.list.ordered, b->u.list.items, b->u.list.n_items, 0, 1);
+        put_list(w, b->u.list.ordered, b->u.list.items, b->u.list.n_items, 0, 1, b->u.list.start);
         putn(w, "\n", 1);
         break;
     case QR_BLOCK_TABLE:
@@ -841,14 +849,25 @@ static void put_theme_css(hw *w, const qr_style *st)
 /* List labels per nesting depth from style.h ("ol ol{list-style-type:
  * lower-alpha}" ...): browsers number every depth 1. 2. 3. and keep the
  * square bullet below depth 3; the PDF and the docx cycle. */
+static int has_task(const qr_item *items, size_t n, int depth)
+{
+    for (size_t k = 0; k < n; k++)
+        if (items[k].task || (depth < 64 && has_task(items[k].items, items[k].n_items, depth + 1)))
+            return 1;
+    return 0;
+}
+
 static void put_list_css(hw *w, const qr_doc *doc)
 {
-    int nested = 0;
-    for (size_t i = 0; i < doc->n_blocks && !nested; i++) {
+    int nested = 0, tasks = 0;
+    for (size_t i = 0; i < doc->n_blocks; i++) {
         const qr_block *b = &doc->blocks[i];
-        for (size_t k = 0; b->type == QR_BLOCK_LIST && k < b->u.list.n_items; k++)
+        if (b->type != QR_BLOCK_LIST) continue;
+        for (size_t k = 0; k < b->u.list.n_items; k++)
             nested |= b->u.list.items[k].n_items > 0;
+        tasks |= has_task(b->u.list.items, b->u.list.n_items, 0);
     }
+    if (tasks) puts_(w, "li.task{list-style-type:none}"); /* the checkbox is the marker */
     if (!nested) return; /* one level: the browsers' 1. 2. 3. and discs are the same */
     static const char *const ol_types[] = {"decimal", "lower-alpha", "lower-roman"};
     static const char *const ul_types[] = {"disc", "circle", "square"};

@@ -127,6 +127,10 @@ typedef enum qr_label_format {
 qr_label_format qr_look_label_format(int ordered, int depth);
 /** The bullet of an unordered item at depth: UTF-8 "•", "◦" or "▪". */
 const char *qr_look_bullet(int depth);
+
+/** A task item's box in place of its bullet: U+2610 open, U+2611 ticked
+ *  (DejaVu Sans has both). */
+const char *qr_look_task(int done);
 /** The label of item n (1-based) at depth: "3.", "c.", "iii." or a bullet;
  *  out holds at least 32 bytes. */
 void qr_look_label(int ordered, int depth, unsigned n, char *out);

@@ -18,6 +18,11 @@ const char *qr_look_bullet(int depth)
     return bullets[(depth < 0 ? 0 : depth) % 3];
 }
 
+const char *qr_look_task(int done)
+{
+    return done ? "\xE2\x98\x91" : "\xE2\x98\x90";
+}
+
 static void roman(unsigned n, char *out)
 {
     static const struct {

@@ -172,6 +172,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     qr_package_free(d.pkg);
     qr_text_ctx_free(&d.text);
     free(d.links);
+    free(d.nums);
     free(d.images);
     free(d.image_rids);
     free(d.families);

@@ -491,6 +491,17 @@ static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, 
         ppr.style = "ListParagraph";
         ppr.num_id = num_id;
         ppr.ilvl = ilvl;
+        if (it->task) {
+            /* a task item: the open or ticked box's numbering, same level */
+            if (!d->task_num) {
+                d->task_num = qr_docx_add_num(d, QR_DOCX_ABSTRACT_TASK_OPEN, 0);
+                if (d->task_num < 0 || qr_docx_add_num(d, QR_DOCX_ABSTRACT_TASK_DONE, 0) < 0) {
+                    qr_docx_fail(d, QR_E_NOMEM);
+                    return;
+                }
+            }
+            ppr.num_id = d->task_num + (it->task == QR_TASK_DONE);
+        }
         write_w_p(d, &ppr, &it->text, (para_fmt){0});
         /* The compiler allows 9 levels (ilvl 0..8); deeper items, should a
          * tree ever hold them, stay on the last level. The depth guard only
@@ -504,7 +515,11 @@ static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, 
 static void write_list(qr_docx *d, const qr_block *b)
 {
     int num_id = QR_DOCX_BULLET_NUM;
-    if (b->u.list.ordered) num_id = QR_DOCX_BULLET_NUM + 1 + d->n_ordered++;
+    if (b->u.list.ordered) num_id = qr_docx_add_num(d, QR_DOCX_ABSTRACT_DECIMAL, b->u.list.start);
+    if (num_id < 0) {
+        qr_docx_fail(d, QR_E_NOMEM);
+        return;
+    }
     d->has_lists = 1;
     write_items(d, b->u.list.items, b->u.list.n_items, num_id, 0, 0);
 }
@@ -588,6 +603,12 @@ static void write_w_tr(qr_docx *d, const qr_table *t, const qr_tcell *cells, siz
             qr_xml_attr_int(x, "w:val", (long long)span);
             qr_xml_end(x);
         }
+        /* a cell spanning rows starts a vertical merge; the positions it
+         * covers below continue it (their text is empty) */
+        if (cell && cell->merged_above)
+            qr_xml_leaf(x, "w:vMerge", NULL);
+        else if (qr_tcell_rows(cell) > 1)
+            qr_xml_leaf(x, "w:vMerge", "w:val", "restart", NULL);
         char fill[7];
         if (cell && cell->fill) {
             qr_style_hex(cell->fill & 0xFFFFFF, fill);
@@ -606,7 +627,7 @@ static void write_w_tr(qr_docx *d, const qr_table *t, const qr_tcell *cells, siz
                                          : NULL;
         para_fmt pf = {0};
         pf.bold = header || (cell && cell->bold);
-        if (cell) {
+        if (cell && !cell->merged_above) {
             write_w_p(d, &ppr, &cell->text, pf);
         } else {
             qr_xml_start(x, "w:p");

@@ -41,6 +41,8 @@
 #define QR_DOCX_BULLET_NUM 1
 #define QR_DOCX_ABSTRACT_BULLET 0
 #define QR_DOCX_ABSTRACT_DECIMAL 1
+#define QR_DOCX_ABSTRACT_TASK_OPEN 2 /* task items: a box as the bullet (issue 32) */
+#define QR_DOCX_ABSTRACT_TASK_DONE 3 /* a ticked box */
 #define QR_DOCX_LEVELS 9
 
 /* The document's default font (docDefaults): fonts/' Latin family. Runs in
@@ -72,7 +74,13 @@ typedef struct qr_docx {
 
     /* numbering */
     int has_lists;
-    int n_ordered; /* ordered list instances: numIds 2 .. n_ordered + 1 */
+    int n_ordered; /* numbering instances past the bullets': numIds 2 .. n_ordered + 1 */
+    struct qr_docx_num {
+        int abstract;   /* QR_DOCX_ABSTRACT_* */
+        unsigned start; /* an ordered list's first number at level 0 */
+    } * nums;           /* per numId 2.., n_ordered */
+    int cap_nums;
+    int task_num; /* the open box's numId (the ticked box's is next), 0 until a task */
 
     /* hyperlinks, deduplicated by URL */
     qr_docx_link *links;
@@ -171,10 +179,15 @@ void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page, const char *footer_r
 const char *qr_docx_footer(qr_docx *d);
 /* <w:num> numId pointing at abstractNumId; restart: a startOverride of 1 on
  * every level. */
-void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart);
+void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart, unsigned start);
+
+/** A new numbering instance of abstract (its first number start): its
+ *  numId, or -1 out of memory. */
+int qr_docx_add_num(qr_docx *d, int abstract, unsigned start);
 /* <w:abstractNum> for bullets (ordered = 0) or decimal numbers; each depth
  * indents by indent_pt (the theme's list indent), the label hanging in it. */
-void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered, double indent_pt);
+void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered, int task,
+                                 double indent_pt);
 /* <w:tblGrid>: n columns over width twips from relative widths (NULL: equal);
  * cols receives each column's twips (the last takes the rounding rest). */
 void qr_docx_grid(long width, const double *widths, size_t n, long *cols);

@@ -8,7 +8,10 @@
  * abstract definition, so without it the second ordered list of a document
  * would go on at 5, 6, 7 (python-docx #25, docx.js #548). Each depth
  * indents by the theme's list indent (layout/style.h), the label hanging in
- * it, as the PDF lays lists out.
+ * it, as the PDF lays lists out. An ordered list's "start" is its level 0
+ * startOverride. Task items take one of two more definitions, whose
+ * bullets are an open and a ticked box (layout/style.h), written only when
+ * a document has task items.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,8 +19,9 @@
 #include "docx_int.h"
 #include "style.h"
 
-/* <w:lvl>; step: the theme's list indent in twips (the label hangs in it) */
-static void write_w_lvl(qr_xml *x, int ilvl, int ordered, long step)
+/* <w:lvl>; step: the theme's list indent in twips (the label hangs in it);
+ * task: QR_TASK_OPEN or QR_TASK_DONE for a box as the bullet */
+static void write_w_lvl(qr_xml *x, int ilvl, int ordered, int task, long step)
 {
     static const char *const fmts[] = {[QR_LABEL_BULLET] = "bullet",
                                        [QR_LABEL_DECIMAL] = "decimal",
@@ -29,7 +33,8 @@ static void write_w_lvl(qr_xml *x, int ilvl, int ordered, long step)
     qr_xml_leaf(x, "w:start", "w:val", "1", NULL);
     qr_xml_leaf(x, "w:numFmt", "w:val", fmts[qr_look_label_format(ordered, ilvl)], NULL);
     if (ordered) snprintf(text, sizeof text, "%%%d.", ilvl + 1);
-    qr_xml_leaf(x, "w:lvlText", "w:val", ordered ? text : qr_look_bullet(ilvl), NULL);
+    const char *bullet = task ? qr_look_task(task == QR_TASK_DONE) : qr_look_bullet(ilvl);
+    qr_xml_leaf(x, "w:lvlText", "w:val", ordered ? text : bullet, NULL);
     qr_xml_leaf(x, "w:lvlJc", "w:val", "left", NULL);
     qr_xml_start(x, "w:pPr");
     qr_xml_start(x, "w:ind");
@@ -48,7 +53,8 @@ static void write_w_lvl(qr_xml *x, int ilvl, int ordered, long step)
 }
 
 /* <w:abstractNum> */
-void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered, double indent_pt)
+void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered, int task,
+                                 double indent_pt)
 {
     long step = lround(indent_pt * 20);
     char nsid[16];
@@ -59,12 +65,12 @@ void qr_docx_write_w_abstractnum(qr_xml *x, int abstract_id, int ordered, double
     qr_xml_leaf(x, "w:nsid", "w:val", nsid, NULL);
     qr_xml_leaf(x, "w:multiLevelType", "w:val", "hybridMultilevel", NULL);
     for (int l = 0; l < QR_DOCX_LEVELS; l++)
-        write_w_lvl(x, l, ordered, step);
+        write_w_lvl(x, l, ordered, task, step);
     qr_xml_end(x);
 }
 
 /* <w:num> */
-void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart)
+void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart, unsigned start)
 {
     qr_xml_start(x, "w:num");
     qr_xml_attr_int(x, "w:numId", num_id);
@@ -75,10 +81,26 @@ void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart)
         /* <w:lvlOverride> */
         qr_xml_start(x, "w:lvlOverride");
         qr_xml_attr_int(x, "w:ilvl", l);
-        qr_xml_leaf(x, "w:startOverride", "w:val", "1", NULL);
+        qr_xml_start(x, "w:startOverride");
+        qr_xml_attr_int(x, "w:val", l == 0 && start > 1 ? (long long)start : 1);
+        qr_xml_end(x);
         qr_xml_end(x);
     }
     qr_xml_end(x);
+}
+
+int qr_docx_add_num(qr_docx *d, int abstract, unsigned start)
+{
+    if (d->n_ordered == d->cap_nums) {
+        int cap = d->cap_nums ? d->cap_nums * 2 : 8;
+        struct qr_docx_num *n = realloc(d->nums, (size_t)cap * sizeof *n);
+        if (!n) return -1;
+        d->nums = n;
+        d->cap_nums = cap;
+    }
+    d->nums[d->n_ordered].abstract = abstract;
+    d->nums[d->n_ordered].start = start;
+    return QR_DOCX_BULLET_NUM + 1 + d->n_ordered++;
 }
 
 /* <w:numbering> */
@@ -89,11 +111,18 @@ qr_status qr_docx_numbering(qr_docx *d, qr_buf *out)
     qr_xml_decl(x);
     qr_xml_start(x, "w:numbering");
     qr_xml_attr(x, "xmlns:w", QR_NS_W);
-    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_BULLET, 0, d->style.list_indent);
-    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_DECIMAL, 1, d->style.list_indent);
-    qr_docx_write_w_num(x, QR_DOCX_BULLET_NUM, QR_DOCX_ABSTRACT_BULLET, 0);
+    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_BULLET, 0, 0, d->style.list_indent);
+    qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_DECIMAL, 1, 0, d->style.list_indent);
+    if (d->task_num) {
+        qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_TASK_OPEN, 0, QR_TASK_OPEN,
+                                    d->style.list_indent);
+        qr_docx_write_w_abstractnum(x, QR_DOCX_ABSTRACT_TASK_DONE, 0, QR_TASK_DONE,
+                                    d->style.list_indent);
+    }
+    qr_docx_write_w_num(x, QR_DOCX_BULLET_NUM, QR_DOCX_ABSTRACT_BULLET, 0, 0);
     for (int i = 0; i < d->n_ordered; i++)
-        qr_docx_write_w_num(x, QR_DOCX_BULLET_NUM + 1 + i, QR_DOCX_ABSTRACT_DECIMAL, 1);
+        qr_docx_write_w_num(x, QR_DOCX_BULLET_NUM + 1 + i, d->nums[i].abstract,
+                            d->nums[i].abstract == QR_DOCX_ABSTRACT_DECIMAL, d->nums[i].start);
     qr_xml_end(x);
     return qr_xml_free(x);
 }

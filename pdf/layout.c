@@ -59,9 +59,11 @@ typedef struct list_acc {
 } list_acc;
 
 /* First pass over a list: one entry per item in reading order, with its
- * marker laid out, so each depth's indent can fit its widest marker. */
+ * marker laid out, so each depth's indent can fit its widest marker. first:
+ * the number of the first item (an ordered list's "start" at depth 0). A
+ * task item's marker is its box. */
 static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, size_t n, int ordered,
-                              int depth, const char *path)
+                              int depth, unsigned first, const char *path)
 {
     pd_style st = {.size = BODY_SIZE};
     for (size_t i = 0; i < n && c->status == QR_OK; i++) {
@@ -87,11 +89,15 @@ static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, si
             /* U+200F RIGHT-TO-LEFT MARK: the number reads right to left
              * ("1." shows as ".1"), as in an Arabic or Hebrew list */
             memcpy(m, "\xE2\x80\x8F", 3);
-            marker_text(ordered, depth, (unsigned)(i + 1), m + 3);
+            marker_text(ordered, depth, first + (unsigned)i, m + 3);
         } else {
-            marker_text(ordered, depth, (unsigned)(i + 1), m);
+            marker_text(ordered, depth, first + (unsigned)i, m);
         }
-        if (!ordered && acc->bullet[depth % 3]) {
+        if (it->task) {
+            strcpy(m, qr_look_task(it->task == QR_TASK_DONE));
+            pi->marker = qr_pdf_text(c, NULL, m, strlen(m), &st, 0, it->text.path);
+            if (!pi->marker) return c->status;
+        } else if (!ordered && acc->bullet[depth % 3]) {
             pi->marker = acc->bullet[depth % 3];
         } else {
             pi->marker = qr_pdf_text(c, NULL, m, strlen(m), &st, 0, it->text.path);
@@ -101,7 +107,8 @@ static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, si
         double need = pi->marker->width + 6;
         if (need > acc->step[acc->depth[k]]) acc->step[acc->depth[k]] = need;
         if (it->n_items) {
-            qr_status st2 = list_markers(c, acc, it->items, it->n_items, ordered, depth + 1, path);
+            qr_status st2 =
+                list_markers(c, acc, it->items, it->n_items, ordered, depth + 1, 1, path);
             if (st2 != QR_OK) return st2;
         }
     }
@@ -211,10 +218,15 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
     return QR_OK;
 }
 
+/* A position a rowspan above covers: its span is its cell's colspan with
+ * this bit set (drawn by the spanning cell when its rows stay together). */
+#define PD_MERGED 0x8000u
+
 /* The width of a cell at column i spanning span columns (0: covered). */
 static double span_w(const pd_block *b, size_t i, unsigned span)
 {
     double w = 0;
+    span &= ~PD_MERGED;
     for (size_t k = 0; k < (span ? span : 1) && i + k < b->n_cols; k++)
         w += b->col_w[i + k];
     return w;
@@ -223,13 +235,17 @@ static double span_w(const pd_block *b, size_t i, unsigned span)
 /* The spans and grounds of a table's cells, when any cell has one. */
 static qr_status table_looks(pd_ctx *c, pd_block *b, const qr_table *t)
 {
-    size_t nc = b->n_cols, any = 0;
-    for (size_t i = 0; t->headers && i < t->n_headers; i++)
+    size_t nc = b->n_cols, any = 0, rows = 0;
+    for (size_t i = 0; t->headers && i < t->n_headers; i++) {
         any |= t->headers[i].colspan != 1 || t->headers[i].fill;
-    for (size_t r = 0; r < t->n_rows && !any; r++)
-        for (size_t i = 0; i < nc; i++)
+        rows |= qr_tcell_rows(&t->headers[i]) > 1;
+    }
+    for (size_t r = 0; r < t->n_rows && !rows; r++)
+        for (size_t i = 0; i < nc; i++) {
             any |= t->rows[r][i].colspan != 1 || t->rows[r][i].fill;
-    if (!any) return QR_OK;
+            rows |= qr_tcell_rows(&t->rows[r][i]) > 1;
+        }
+    if (!any && !rows) return QR_OK;
     uint16_t *hs = qr_arena_array(&c->arena, nc, sizeof *hs);
     uint32_t *hf = qr_arena_array(&c->arena, nc, sizeof *hf);
     uint16_t *bs = qr_arena_array(&c->arena, t->n_rows * nc + 1, sizeof *bs);
@@ -237,18 +253,101 @@ static qr_status table_looks(pd_ctx *c, pd_block *b, const qr_table *t)
     if (!hs || !hf || !bs || !bf) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
     for (size_t i = 0; i < nc; i++) {
         const qr_tcell *hc = t->headers && i < t->n_headers ? &t->headers[i] : NULL;
-        hs[i] = (uint16_t)(hc ? hc->colspan : 1);
+        hs[i] = (uint16_t)(hc ? hc->colspan | (hc->merged_above ? PD_MERGED : 0) : 1);
         hf[i] = hc ? hc->fill : 0;
     }
     for (size_t r = 0; r < t->n_rows; r++)
         for (size_t i = 0; i < nc; i++) {
-            bs[r * nc + i] = (uint16_t)t->rows[r][i].colspan;
-            bf[r * nc + i] = t->rows[r][i].fill;
+            const qr_tcell *cl = &t->rows[r][i];
+            bs[r * nc + i] = (uint16_t)(cl->colspan | (cl->merged_above ? PD_MERGED : 0));
+            bf[r * nc + i] = cl->fill;
         }
     b->head_span = hs;
     b->head_fill = hf;
     b->span = bs;
     b->cell_fill = bf;
+    if (!rows) return QR_OK;
+    uint16_t *hr = qr_arena_array(&c->arena, nc, sizeof *hr);
+    uint16_t *br = qr_arena_array(&c->arena, t->n_rows * nc + 1, sizeof *br);
+    if (!hr || !br) return qr_pdf_fail(c, QR_E_NOMEM, t->path, "out of memory");
+    for (size_t i = 0; i < nc; i++)
+        hr[i] = (uint16_t)(t->headers && i < t->n_headers ? qr_tcell_rows(&t->headers[i]) : 1);
+    for (size_t r = 0; r < t->n_rows; r++)
+        for (size_t i = 0; i < nc; i++)
+            br[r * nc + i] = (uint16_t)qr_tcell_rows(&t->rows[r][i]);
+    b->head_rspan = hr;
+    b->rspan = br;
+    return QR_OK;
+}
+
+/* Grid row g of a table (the header row first): its texts, spans, row spans. */
+static const pd_text *const *grid_cells(const pd_block *b, size_t g)
+{
+    if (b->header) {
+        if (g == 0) return b->header;
+        g--;
+    }
+    return b->cells + g * b->n_cols;
+}
+
+static const uint16_t *grid_rspan(const pd_block *b, size_t g)
+{
+    if (b->header) {
+        if (g == 0) return b->head_rspan;
+        g--;
+    }
+    return b->rspan + g * b->n_cols;
+}
+
+static double row_ascent(const pd_text *const *cells, size_t nc);
+static double cell_shift(const pd_text *t, double ascent);
+
+/* With row spans: each grid row's height when its group stays together
+ * (its own cells', the last row of a span taking what the spanning cell
+ * needs beyond its rows), and where each row's group ends. */
+static qr_status table_rows(pd_ctx *c, pd_block *b)
+{
+    if (!b->rspan) return QR_OK;
+    size_t nc = b->n_cols, ng = b->n_rows + (b->header ? 1 : 0);
+    double *h = qr_arena_array(&c->arena, ng + 1, sizeof *h);
+    size_t *end = qr_arena_array(&c->arena, ng + 1, sizeof *end);
+    if (!h || !end) return qr_pdf_fail(c, QR_E_NOMEM, b->path, "out of memory");
+    for (size_t g = 0; g < ng; g++) {
+        const pd_text *const *cells = grid_cells(b, g);
+        const uint16_t *rs = grid_rspan(b, g);
+        double a = row_ascent(cells, nc), m = 0;
+        for (size_t i = 0; i < nc; i++) {
+            double v = cells[i]->height + cell_shift(cells[i], a);
+            if (rs[i] <= 1 && v > m) m = v;
+        }
+        h[g] = m + 2 * CELL_PAD;
+    }
+    for (size_t g = 0; g < ng; g++) {
+        const pd_text *const *cells = grid_cells(b, g);
+        const uint16_t *rs = grid_rspan(b, g);
+        double a = row_ascent(cells, nc);
+        for (size_t i = 0; i < nc; i++) {
+            if (rs[i] <= 1) continue;
+            size_t last = g + rs[i] - 1 < ng ? g + rs[i] - 1 : ng - 1;
+            double need = cells[i]->height + cell_shift(cells[i], a) + 2 * CELL_PAD, sum = 0;
+            for (size_t k = g; k <= last; k++)
+                sum += h[k];
+            if (need > sum) h[last] += need - sum;
+        }
+    }
+    for (size_t g = 0; g < ng;) {
+        size_t e = g + 1;
+        for (size_t k = g; k < e; k++) {
+            const uint16_t *rs = grid_rspan(b, k);
+            for (size_t i = 0; i < nc; i++)
+                if (k + rs[i] > e) e = k + rs[i] < ng ? k + rs[i] : ng;
+        }
+        for (size_t k = g; k < e; k++)
+            end[k] = e;
+        g = e;
+    }
+    b->row_h = h;
+    b->group_end = end;
     return QR_OK;
 }
 
@@ -321,7 +420,7 @@ static qr_status measure_table(pd_ctx *c, pd_block *b, const qr_table *t)
             if (!pt) return c->status;
             b->cells[r * nc + i] = pt;
         }
-    return QR_OK;
+    return table_rows(c, b);
 }
 
 /* Plain text of the text qr_pdf_text() just laid out (c->tbuf: its
@@ -458,7 +557,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             acc.bullet[0] = acc.bullet[1] = acc.bullet[2] = NULL;
             memset(acc.step, 0, sizeof acc.step);
             if (list_markers(c, &acc, qb->u.list.items, qb->u.list.n_items, qb->u.list.ordered, 0,
-                             qb->path) == QR_OK &&
+                             qb->u.list.start ? qb->u.list.start : 1, qb->path) == QR_OK &&
                 list_bodies(c, &acc) == QR_OK && acc.n) {
                 b->items = qr_arena_array(&c->arena, acc.n, sizeof *b->items);
                 if (!b->items) {
@@ -844,7 +943,7 @@ static double first_piece(const pd_ctx *c, const pd_block *b)
 /* One table row, placed whole when it fits (on this page or the next), else
  * split line by line across pages. */
 static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, int is_header,
-                      int repeat_header);
+                      int repeat_header, int grouped);
 
 /* The left of a cell at column i spanning span columns (right-to-left
  * tables run their columns from the right: the leftmost spanned one). */
@@ -861,20 +960,50 @@ static void table_new_page(flow *f, const pd_block *b, int repeat_header)
     new_page(f);
     if (repeat_header && (b->header || b->head_rows)) {
         f->untagged++;
-        if (b->header) place_row(f, b, b->header, 1, 0);
+        if (b->header) place_row(f, b, b->header, 1, 0, 1);
         for (size_t r = 0; r < b->head_rows && r < b->n_rows; r++)
-            place_row(f, b, b->cells + r * b->n_cols, 1, 0);
+            place_row(f, b, b->cells + r * b->n_cols, 1, 0, 1);
         f->untagged--;
         f->fresh = 1; /* a page with only the header still counts as empty */
     }
 }
 
+/* Whether position i of a row draws a cell: not when a colspan covers it,
+ * nor (grouped) when a rowspan above does. */
+static int draws(const uint16_t *spans, size_t i, int grouped)
+{
+    if (!spans) return 1;
+    if (spans[i] & PD_MERGED) return !grouped;
+    return spans[i] != 0;
+}
+
+/* The height cell i of grid row g draws: the rows it spans when grouped. */
+static double cell_h(const pd_block *b, size_t g, const uint16_t *rspans, size_t i, int grouped,
+                     double fh)
+{
+    if (!grouped || rspans[i] <= 1) return fh;
+    double h = fh;
+    for (size_t k = g + 1; k < g + rspans[i] && k < b->group_end[g]; k++)
+        h += b->row_h[k];
+    return h;
+}
+
+/* grouped: the row's group (rows bound by row spans) is placed whole on
+ * this page: a spanning cell is drawn over its rows from its first, the
+ * positions it covers below draw nothing, the row is row_h high. Else a
+ * spanning cell is drawn in its first row only and the positions below
+ * are empty cells. */
 static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, int is_header,
-                      int repeat_header)
+                      int repeat_header, int grouped)
 {
     pd_ctx *c = f->c;
     size_t nc = b->n_cols;
     double h = row_height(c, cells, nc);
+    /* this row's grid index and row spans (NULL: none) */
+    size_t g = cells == b->header ? 0 : (size_t)(cells - b->cells) / nc + (b->header ? 1 : 0);
+    const uint16_t *rspans = b->rspan ? grid_rspan(b, g) : NULL;
+    if (!rspans) grouped = 0;
+    if (grouped) h = b->row_h[g];
     double head_h = repeat_header && b->header ? row_height(c, b->header, nc) : 0;
     if (f->y + h > c->bottom + 0.01 && !f->fresh && h <= c->bottom - c->top - head_h)
         table_new_page(f, b, repeat_header);
@@ -913,6 +1042,11 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
         for (size_t i = 0; i < nc; i++) {
             const pd_text *t = cells[i];
             size_t j = next[i];
+            if (grouped && rspans[i] > 1) { /* its rows fit: all of it, not in this row */
+                take[i] = t->n_lines;
+                any |= t->n_lines > j;
+                continue;
+            }
             double hh = j == 0 ? cell_shift(t, row_asc) : 0;
             while (j < t->n_lines && hh + t->lines[j].height <= avail + 0.01)
                 hh += t->lines[j++].height;
@@ -930,15 +1064,18 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
         }
         double top = f->y;
         double fh = frag + 2 * CELL_PAD;
+        if (grouped && fh < b->row_h[g]) fh = b->row_h[g];
+        /* what each position draws: nothing (covered), its own height, or
+         * (grouped) the height of the rows it spans */
         for (size_t i = 0; i < nc; i++) {
             uint32_t bg = fills && fills[i] ? fills[i] & 0xFFFFFF : is_header ? HEADER_BG : 0;
-            if (bg && (!spans || spans[i]))
-                add_rect(c, OP_FILL, bg, c->left + cell_x(b, i, spans ? spans[i] : 1), top,
-                         span_w(b, i, spans ? spans[i] : 1), fh);
+            if (!bg || !draws(spans, i, grouped)) continue;
+            add_rect(c, OP_FILL, bg, c->left + cell_x(b, i, spans ? spans[i] : 1), top,
+                     span_w(b, i, spans ? spans[i] : 1), cell_h(b, g, rspans, i, grouped, fh));
         }
         for (size_t i = 0; i < nc; i++) {
             const pd_text *t = cells[i];
-            if (spans && !spans[i]) continue;
+            if (!draws(spans, i, grouped)) continue;
             if (next[i] >= t->n_lines) continue;
             double y0 = top + CELL_PAD - t->lines[next[i]].top;
             if (next[i] == 0) y0 += cell_shift(t, row_asc);
@@ -948,9 +1085,9 @@ static void place_row(flow *f, const pd_block *b, const pd_text *const *cells, i
             if (tagged) add_tag(c, is_header ? PD_TAG_TH : PD_TAG_TD, 0);
         }
         for (size_t i = 0; i < nc; i++)
-            if (!spans || spans[i])
+            if (draws(spans, i, grouped))
                 add_rect(c, OP_STROKE, GRID_RGB, c->left + cell_x(b, i, spans ? spans[i] : 1), top,
-                         span_w(b, i, spans ? spans[i] : 1), fh);
+                         span_w(b, i, spans ? spans[i] : 1), cell_h(b, g, rspans, i, grouped, fh));
         f->y += fh;
         f->fresh = 0;
         for (size_t i = 0; i < nc; i++) {
@@ -980,9 +1117,27 @@ static void place_table(flow *f, const pd_block *b)
                        : 0;
     if (!f->fresh && f->y + head_h + first > c->bottom && head_h + first <= content) new_page(f);
     add_tag(c, PD_TAG_TABLE, 1);
-    if (b->header) place_row(f, b, b->header, 1, 0);
-    for (size_t r = 0; r < b->n_rows && c->status == QR_OK; r++)
-        place_row(f, b, b->cells + r * b->n_cols, r < b->head_rows, r < b->head_rows ? 0 : repeat);
+    if (b->header) place_row(f, b, b->header, 1, 0, 1);
+    size_t hdr = b->header ? 1 : 0;
+    int grouped = 0;
+    for (size_t r = 0; r < b->n_rows && c->status == QR_OK; r++) {
+        size_t g = r + hdr;
+        if (b->row_h && r >= b->head_rows && (g == 0 || b->group_end[g - 1] == g)) {
+            /* a group of rows bound by row spans starts: on one page when
+             * it fits on one (else its spanning cells stay in their first
+             * rows) */
+            double gh = 0, room = content - (repeat ? head_h : 0);
+            for (size_t k = g; k < b->group_end[g]; k++)
+                gh += b->row_h[k];
+            grouped = gh <= room;
+            if (grouped && b->group_end[g] > g + 1 && !f->fresh && f->y + gh > c->bottom + 0.01)
+                table_new_page(f, b, repeat);
+        } else if (b->row_h && r < b->head_rows) {
+            grouped = 1;
+        }
+        place_row(f, b, b->cells + r * b->n_cols, r < b->head_rows, r < b->head_rows ? 0 : repeat,
+                  grouped);
+    }
     add_tag(c, PD_TAG_TABLE, 0);
 }
 

@@ -157,6 +157,14 @@ typedef struct pd_block {
     const uint16_t *head_span, *span;
     const uint32_t *head_fill, *cell_fill;
     size_t head_rows;
+    /* row spans (NULL when none): per position the rows its cell spans
+     * (1 for most; a position a rowspan above covers has PD_MERGED in its
+     * span, with the spanning cell's colspan), header row then body rows;
+     * per grid row (the header row first) its height when its rows are
+     * kept together, and where the group of rows spans bind it to ends */
+    const uint16_t *head_rspan, *rspan;
+    const double *row_h;
+    const size_t *group_end;
     pd_entry *entries; /* PB_TOC */
     size_t n_entries;
     const char *id;    /* the block's id (a link target), or NULL */

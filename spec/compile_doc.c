@@ -230,21 +230,30 @@ static int align_value(qr_cc *cc, json_t *v)
     return -1;
 }
 
-/* A cell object's "colspan", "align", "fill" and "bold" (document tables). */
+/* The most rows a cell spans. */
+#define QR_MAX_ROWSPAN 65535
+
+/* A cell object's "colspan", "rowspan", "align", "fill" and "bold"
+ * (document tables). */
 static int cell_look(qr_cc *cc, json_t *v, qr_tcell *c)
 {
     int bad = 0;
     c->colspan = 1;
+    c->rowspan = 1;
     json_t *cs = json_object_get(v, "colspan"), *al = json_object_get(v, "align");
     json_t *fl = json_object_get(v, "fill"), *bo = json_object_get(v, "bold");
-    if (cc->kind == QR_KIND_PRESENTATION && (cs || al || fl || bo)) {
+    json_t *rs = json_object_get(v, "rowspan");
+    if (cc->kind == QR_KIND_PRESENTATION && (cs || rs || al || fl || bo)) {
         qr_cc_err(cc, "give slide tables plain cells; spans and cell looks are for documents",
-                  "a slide's table cell takes no colspan, align, fill or bold");
+                  "a slide's table cell takes no colspan, rowspan, align, fill or bold");
         return -1;
     }
     int n = 1;
     if (qr_cc_get_int(cc, v, "colspan", 1, 1000, &n) < 0) bad = 1;
     c->colspan = (unsigned)n;
+    n = 1;
+    if (qr_cc_get_int(cc, v, "rowspan", 1, QR_MAX_ROWSPAN, &n) < 0) bad = 1;
+    c->rowspan = (unsigned)n;
     if (al) {
         size_t o = qr_cc_push_key(cc, "align");
         int a = align_value(cc, al);
@@ -283,25 +292,102 @@ static size_t span_of(json_t *v)
     return n >= 1 && n <= 1000 ? (size_t)n : 1;
 }
 
-/* The columns a row of cells covers. */
-static size_t row_extent(json_t *row)
+/* The rows a spec cell spans (its "rowspan" when valid, else 1). */
+static size_t rows_of(json_t *v)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < json_array_size(row); i++)
-        n += span_of(json_array_get(row, i));
-    return n;
+    json_t *rs = json_is_object(v) ? json_object_get(v, "rowspan") : NULL;
+    if (!json_is_integer(rs)) return 1;
+    json_int_t n = json_integer_value(rs);
+    return n >= 1 && n <= QR_MAX_ROWSPAN ? (size_t)n : 1;
 }
 
-static int row_has_span(json_t *row)
+/* Which positions rowspans from the rows above cover, row by row, as html
+ * lays out a table: a row's cells take the free positions left to right. */
+typedef struct occupancy {
+    size_t *left;      /* rows still covered below the current row, per column */
+    size_t *first;     /* the first column of the spanning cell covering it */
+    size_t *span;      /* at a spanning cell's first column: its colspan */
+    const char **path; /* at a spanning cell's first column: its JSON pointer */
+    uint32_t *fill;    /* at a spanning cell's first column: its ground */
+    size_t n;          /* columns tracked */
+} occupancy;
+
+static int occ_grow(occupancy *oc, size_t n)
 {
-    for (size_t i = 0; i < json_array_size(row); i++)
-        if (span_of(json_array_get(row, i)) > 1) return 1;
+    if (n <= oc->n) return 0;
+    size_t m = oc->n ? oc->n : 8;
+    while (m < n)
+        m *= 2;
+    size_t *l = realloc(oc->left, m * sizeof *l), *f;
+    if (l) oc->left = l;
+    f = l ? realloc(oc->first, m * sizeof *f) : NULL;
+    if (f) oc->first = f;
+    size_t *sp = f ? realloc(oc->span, m * sizeof *sp) : NULL;
+    if (sp) oc->span = sp;
+    const char **p = sp ? realloc(oc->path, m * sizeof *p) : NULL;
+    if (p) oc->path = p;
+    uint32_t *fl = p ? realloc(oc->fill, m * sizeof *fl) : NULL;
+    if (!fl) return -1;
+    oc->fill = fl;
+    for (size_t i = oc->n; i < m; i++) {
+        oc->left[i] = oc->first[i] = oc->span[i] = 0;
+        oc->path[i] = NULL;
+        oc->fill[i] = 0;
+    }
+    oc->n = m;
     return 0;
+}
+
+static void occ_free(occupancy *oc)
+{
+    free(oc->left);
+    free(oc->first);
+    free(oc->span);
+    free((void *)oc->path);
+    free(oc->fill);
+}
+
+/* The columns a row of cells reaches, placed among the positions covered
+ * from above (oc, advanced past the row); *spans: the row has a span or
+ * covered positions. -1: out of memory. */
+static long row_extent(json_t *row, occupancy *oc, int *spans)
+{
+    size_t pos = 0, end = 0;
+    *spans = 0;
+    for (size_t k = 0; k < oc->n; k++)
+        if (oc->left[k]) {
+            *spans = 1;
+            if (k + 1 > end) end = k + 1;
+        }
+    size_t *was = oc->n ? calloc(oc->n, sizeof *was) : NULL;
+    if (oc->n && !was) return -1;
+    size_t n_was = oc->n;
+    for (size_t k = 0; k < n_was; k++)
+        was[k] = oc->left[k];
+    for (size_t i = 0; i < json_array_size(row); i++) {
+        json_t *v = json_array_get(row, i);
+        while (pos < n_was && was[pos])
+            pos++;
+        size_t cs = span_of(v), rs = rows_of(v);
+        if (cs > 1 || rs > 1) *spans = 1;
+        if (rs > 1) {
+            if (occ_grow(oc, pos + cs) < 0) return free(was), -1;
+            for (size_t k = pos; k < pos + cs; k++)
+                if (!(k < n_was && was[k])) oc->left[k] = rs; /* overlaps: the compiler reports */
+        }
+        pos += cs;
+        if (pos > end) end = pos;
+    }
+    for (size_t k = 0; k < n_was; k++)
+        if (was[k]) oc->left[k]--;
+    free(was);
+    return (long)end;
 }
 
 static int tcell(qr_cc *cc, json_t *v, qr_tcell *c)
 {
     c->colspan = 1;
+    c->rowspan = 1;
     char num[40];
     switch (json_typeof(v)) {
     case JSON_STRING:
@@ -357,12 +443,18 @@ static int tcell(qr_cc *cc, json_t *v, qr_tcell *c)
     return -1;
 }
 
-/* An array of cells at the current path, padded with EMPTY to n_cols. */
-static qr_tcell *tcells(qr_cc *cc, json_t *arr, size_t n_cols, int *bad)
+/* An array of cells at the current path, padded with EMPTY to n_cols,
+ * taking the positions rowspans above leave free (oc, n_cols columns
+ * tracked, advanced past the row). A rowspan may reach `below` rows
+ * further; `header`: the row is a header row, the rows it may reach too. */
+static qr_tcell *tcells(qr_cc *cc, json_t *arr, size_t n_cols, occupancy *oc, size_t below,
+                        int header, int *bad)
 {
     size_t n = json_array_size(arr);
     qr_tcell *cells = qr_arena_array(cc->a, n_cols, sizeof *cells);
-    if (!cells) {
+    uint8_t *busy = calloc(n_cols, 1);
+    if (!cells || !busy) {
+        free(busy);
         qr_cc_oom(cc);
         *bad = 1;
         return NULL;
@@ -370,28 +462,98 @@ static qr_tcell *tcells(qr_cc *cc, json_t *arr, size_t n_cols, int *bad)
     for (size_t i = 0; i < n_cols; i++) {
         cells[i].kind = QR_TCELL_EMPTY;
         cells[i].colspan = 1;
+        cells[i].rowspan = 1;
+    }
+    /* the positions covered from above: the spanning cell's first column a
+     * continuation of it, the rest covered */
+    for (size_t k = 0; k < n_cols; k++) {
+        if (!oc->left[k]) continue;
+        busy[k] = 1;
+        if (oc->first[k] == k) {
+            cells[k].merged_above = 1;
+            cells[k].colspan = (unsigned)oc->span[k];
+            cells[k].fill = oc->fill[k];
+        } else {
+            cells[k].colspan = 0;
+        }
+        oc->left[k]--;
     }
     size_t pos = 0;
     for (size_t i = 0; i < n; i++) {
         size_t old = qr_cc_push_index(cc, i);
         qr_tcell c = {0};
         if (tcell(cc, json_array_get(arr, i), &c) < 0) *bad = 1;
-        size_t span = c.colspan ? c.colspan : 1;
+        while (pos < n_cols && busy[pos])
+            pos++;
+        size_t span = c.colspan ? c.colspan : 1, rows = qr_tcell_rows(&c);
         if (pos + span > n_cols) {
             /* only a row with spans can be wider than the headers */
-            qr_cc_err_key(cc, "colspan", "make the spans add up to the columns, or add columns",
-                          "the cell spans columns %zu to %zu, past the table's edge at %zu",
-                          pos + 1, pos + span, n_cols);
+            if (pos >= n_cols)
+                qr_cc_err(cc, "leave the positions a rowspan above covers out of the row",
+                          "the row has no free column left for this cell (the table has %zu)",
+                          n_cols);
+            else
+                qr_cc_err_key(cc, "colspan", "make the spans add up to the columns, or add columns",
+                              "the cell spans columns %zu to %zu, past the table's edge at %zu",
+                              pos + 1, pos + span, n_cols);
             *bad = 1;
             qr_cc_pop(cc, old);
             break;
         }
+        size_t hit = pos;
+        while (hit < pos + span && !busy[hit])
+            hit++;
+        if (hit < pos + span) {
+            size_t f = oc->first[hit];
+            qr_cc_err_key(cc, "colspan",
+                          "shorten this colspan or the rowspan above, and leave the covered "
+                          "positions out of this row",
+                          "the cell spans columns %zu to %zu, but column %zu is covered by "
+                          "the rowspan of the cell at %s",
+                          pos + 1, pos + span, hit + 1, oc->path[f] ? oc->path[f] : "a row above");
+            *bad = 1;
+            qr_cc_pop(cc, old);
+            break;
+        }
+        if (rows - 1 > below) {
+            if (header)
+                qr_cc_err_key(cc, "rowspan",
+                              below ? "a header cell spans header rows only: shorten the "
+                                      "rowspan or raise header_rows"
+                                    : "a header cell spans header rows only: raise "
+                                      "header_rows to make the rows below headers too",
+                              "the header cell spans %zu rows, but %zu header row%s "
+                              "follow%s it",
+                              (size_t)rows, below, below == 1 ? "" : "s", below == 1 ? "s" : "");
+            else {
+                char hint[64];
+                snprintf(hint, sizeof hint, "make rowspan at most %zu, or add rows", below + 1);
+                qr_cc_err_key(cc, "rowspan", hint,
+                              "the cell spans %zu rows, past the table's last row (%zu row%s "
+                              "below it)",
+                              (size_t)rows, below, below == 1 ? "" : "s");
+            }
+            *bad = 1;
+            rows = 1;
+            c.rowspan = 1;
+        }
         cells[pos] = c;
         for (size_t k = 1; k < span; k++)
             cells[pos + k].colspan = 0; /* covered */
+        if (rows > 1) {
+            const char *p = qr_cc_path(cc);
+            for (size_t k = pos; k < pos + span; k++) {
+                oc->left[k] = rows - 1;
+                oc->first[k] = pos;
+            }
+            oc->span[pos] = span;
+            oc->path[pos] = p;
+            oc->fill[pos] = c.fill;
+        }
         pos += span;
         qr_cc_pop(cc, old);
     }
+    free(busy);
     return cells;
 }
 
@@ -420,33 +582,50 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
     }
     size_t n_rows = rows ? json_array_size(rows) : 0;
     /* the columns: the headers' (spans counted), widened by a longer row
-     * without spans (a ragged row); a row with spans must fit */
-    size_t n_cols = headers ? row_extent(headers) : 0;
-    for (size_t r = 0; r < n_rows; r++) {
+     * without spans (a ragged row); a row with spans, or with positions a
+     * rowspan above covers, must fit */
+    occupancy oc = {0};
+    int spans = 0;
+    long ext = headers ? row_extent(headers, &oc, &spans) : 0;
+    size_t n_cols = ext > 0 ? (size_t)ext : 0;
+    for (size_t r = 0; r < n_rows && ext >= 0; r++) {
         json_t *row = json_array_get(rows, r);
         if (!json_is_array(row)) continue;
-        size_t e = row_extent(row);
-        if (e > n_cols && (!headers || !row_has_span(row))) n_cols = e;
+        ext = row_extent(row, &oc, &spans);
+        if (ext > (long)n_cols && (!headers || !spans)) n_cols = (size_t)ext;
     }
+    occ_free(&oc);
+    if (ext < 0) return qr_cc_oom(cc), -1;
     size_t o;
     if (n_cols == 0) n_cols = 1;
     if (!qr_cc_count_table_cells(cc, n_cols * (n_rows + (headers ? 1 : 0)))) return -1;
     t->n_cols = n_cols;
+    /* the header rows a header cell's rowspan may reach (validated below) */
+    json_t *hrv = json_object_get(obj, "header_rows");
+    size_t hr_raw = headers ? 1 : 0;
+    if (json_is_integer(hrv) && json_integer_value(hrv) > 0 && json_integer_value(hrv) <= 1000)
+        hr_raw = (size_t)json_integer_value(hrv);
+    size_t body_head = headers ? (hr_raw ? hr_raw - 1 : 0) : hr_raw;
+    if (body_head > n_rows) body_head = n_rows;
+    memset(&oc, 0, sizeof oc);
+    if (occ_grow(&oc, n_cols) < 0) return qr_cc_oom(cc), -1;
     if (headers) {
         o = qr_cc_push_key(cc, "headers");
-        t->headers = tcells(cc, headers, n_cols, &bad);
+        t->headers = tcells(cc, headers, n_cols, &oc, body_head, 1, &bad);
         t->n_headers = t->headers ? n_cols : 0;
         qr_cc_pop(cc, o);
     }
     if (rows) {
         qr_tcell **rs = n_rows ? qr_arena_array(cc->a, n_rows, sizeof *rs) : NULL;
-        if (n_rows && !rs) return qr_cc_oom(cc), -1;
+        if (n_rows && !rs) return occ_free(&oc), qr_cc_oom(cc), -1;
         o = qr_cc_push_key(cc, "rows");
         for (size_t r = 0; r < n_rows; r++) {
             json_t *row = json_array_get(rows, r);
             size_t o2 = qr_cc_push_index(cc, r);
+            int head = r < body_head;
+            size_t below = head ? body_head - r - 1 : n_rows - r - 1;
             if (json_is_array(row)) {
-                rs[r] = tcells(cc, row, n_cols, &bad);
+                rs[r] = tcells(cc, row, n_cols, &oc, below, head, &bad);
             } else {
                 qr_cc_err(cc, "a row is an array of cells like [\"a\", 1]",
                           "expected an array of cells, got %s", qr_cc_type_name(row));
@@ -458,6 +637,7 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
         t->rows = (const qr_tcell *const *)rs;
         t->n_rows = n_rows;
     }
+    occ_free(&oc);
     json_t *align = json_object_get(obj, "align");
     if (align) {
         o = qr_cc_push_key(cc, "align");
@@ -681,13 +861,26 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         int ordered = 0;
         bad |= qr_cc_get_bool(cc, v, "ordered", &ordered) < 0;
         b->u.list.ordered = ordered;
+        if (json_object_get(v, "start")) {
+            int st = 1;
+            if (!ordered) {
+                qr_cc_err_key(cc, "start", "add \"ordered\": true, or remove \"start\"",
+                              "start numbers an ordered list; this list has bullets");
+                bad = 1;
+            } else if (qr_cc_get_int(cc, v, "start", 1, 1000000, &st) < 0) {
+                bad = 1;
+            }
+            b->u.list.start = (unsigned)st;
+        }
         json_t *items = json_object_get(v, "items");
         if (!items) {
             if (!unk) qr_cc_missing(cc, "items", "add \"items\": [\"first\", \"second\"]");
             bad = 1;
         } else {
             size_t o = qr_cc_push_key(cc, "items");
+            cc->ordered_list = ordered;
             bad |= qr_cc_items(cc, items, 1, 1, &b->u.list.items, &b->u.list.n_items) < 0;
+            cc->ordered_list = 0;
             qr_cc_pop(cc, o);
         }
         break;

@@ -45,6 +45,7 @@ typedef struct qr_cc {
     const qr_limits *lim;
     const char *base_dir;
     qr_kind kind;
+    int ordered_list; /* the items being compiled are an ordered list's */
 
     char *path; /* the current JSON pointer (heap, NUL-terminated) */
     size_t plen, pcap;

@@ -366,6 +366,24 @@ static int item(qr_cc *cc, json_t *v, size_t depth, qr_item *it)
     int unk = qr_cc_check_obj(cc, v, QR_SO_ITEM, "a list item");
     int bad = unk > 0;
     if (qr_cc_text(cc, v, !unk, &it->text) < 0) bad = 1;
+    json_t *ck = json_object_get(v, "checked");
+    if (ck) {
+        int on = 0;
+        if (cc->kind == QR_KIND_PRESENTATION) {
+            qr_cc_err_key(cc, "checked", "write the box into the text, e.g. \"\u2610 Draft\"",
+                          "a slide's bullet takes no checked (task items are for documents)");
+            bad = 1;
+        } else if (cc->ordered_list) {
+            qr_cc_err_key(cc, "checked", "make the list a bullet list (no \"ordered\") for tasks",
+                          "a task item's box takes the place of its bullet: an ordered list has "
+                          "numbers there");
+            bad = 1;
+        } else if (qr_cc_get_bool(cc, v, "checked", &on) < 0) {
+            bad = 1;
+        } else {
+            it->task = on ? QR_TASK_DONE : QR_TASK_OPEN;
+        }
+    }
     json_t *sub = json_object_get(v, "items");
     if (sub) {
         size_t old = qr_cc_push_key(cc, "items");

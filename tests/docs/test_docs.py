@@ -170,6 +170,39 @@ def check_docx(name, spec, path):
         check(name, heads[:3] == [True, True, False], f"header rows {heads[:3]}")
         xml = z.read("word/document.xml").decode()
         check(name, 'w:fill="FEF3C7"' in xml and 'w:val="center"' in xml, "cell fill, alignment")
+    if name == "docs-rowspan":
+        # python-docx reads the vertical merges: one cell object down its rows
+        t = d.tables[0]
+        cell = lambda r, c: t.cell(r, c)._tc  # noqa: E731
+        check(name, cell(0, 0) is cell(1, 0) and cell(0, 4) is cell(1, 4), "header rowspans")
+        check(name, cell(2, 0) is cell(3, 0) is cell(4, 0) and cell(4, 0) is not cell(5, 0),
+              "North does not span three rows")
+        check(name, cell(2, 4) is cell(4, 4) and t.cell(2, 4).text.startswith("A long note"),
+              "the note does not span three rows")
+        check(name, cell(7, 2) is cell(7, 3) is cell(8, 2) is cell(8, 3),
+              "the total does not span two rows and two columns")
+        check(name, t.cell(8, 4).text == "twice", f"last cell {t.cell(8, 4).text!r}")
+    if name == "docs-lists":
+        # the numbering: "start" is the level-0 startOverride of the list's
+        # own w:num; a task item's numbering draws its box as the bullet
+        num = ET.fromstring(z.read("word/numbering.xml"))
+        absn = {a.get(W + "abstractNumId"): a.find(W + "lvl/" + W + "lvlText").get(W + "val")
+                for a in num.findall(W + "abstractNum")}
+        nums = {}
+        for n in num.findall(W + "num"):
+            so = n.find(W + "lvlOverride/" + W + "startOverride")
+            nums[n.get(W + "numId")] = (absn[n.find(W + "abstractNumId").get(W + "val")],
+                                        so.get(W + "val") if so is not None else None)
+        items = []
+        for p in body.iter(W + "p"):
+            nid = p.find(W + "pPr/" + W + "numPr/" + W + "numId")
+            if nid is not None:
+                items.append((para_text(p), nums[nid.get(W + "val")]))
+        got = {t: v for t, v in items}
+        check(name, got["Unpack the box"][1] == "1" and got["Pair the remote"][1] == "4" and
+              got["First again"][1] == "1", f"starts {got}")
+        check(name, got["Draft the report"][0] == "\u2611" and got["Table 2"][0] == "\u2610" and
+              got["A plain bullet beside them"][0] == "\u2022", f"task boxes {got}")
     props = spec.get("properties")
     if props:
         # python-docx reads the core properties back
@@ -240,6 +273,13 @@ def check_html(name, spec, path):
     if name == "docs-tables":
         head = h[h.index("<thead>"):h.index("</thead>")]
         check(name, head.count("<tr>") == 2 and 'colspan="2"' in head, "two header rows in thead")
+    if name == "docs-lists":
+        check(name, '<ol start="4">' in h and h.count("<ol>") == 3, "html ol start")
+        check(name, h.count('type="checkbox" disabled checked') == 2 and
+              h.count('class="task"') == 5, "html task items")
+    if name == "docs-rowspan":
+        check(name, h.count('rowspan="2"') == 5 and h.count('rowspan="3"') == 2,
+              "html rowspans")
     if spec.get("properties"):
         check(name, '<meta name="author" content="' + spec["properties"]["author"] + '">' in h,
               "html author meta")

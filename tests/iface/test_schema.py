@@ -29,6 +29,11 @@ NOT_SHAPE = {
     "ref-no-label": "a ref against what its target block is",
     "footnote-in-footnote": "a note's runs share the run schema, which allows a footnote",
     "table-span-past-edge": "a colspan against the table's column count",
+    "table-rowspan-overlap": "a colspan against the positions a rowspan above covers",
+    "table-rowspan-past-bottom": "a rowspan against the table's row count",
+    "table-rowspan-header": "a header cell's rowspan against header_rows",
+    "list-start-bullets": "start against the list's ordered",
+    "list-checked-ordered": "a task item against its list's ordered",
     "deck-bullets-depth-10": "nesting past max_list_depth, a limit",
     "list-depth-10": "nesting past max_list_depth, a limit",
     "limit-string-length": "a string past max_string, a limit",
@@ -50,6 +55,10 @@ NOT_SHAPE = {
     "sheet-style-unknown": "a style name against the workbook's styles",
     "sheet-merge-overlap": "merges against each other",
     "sheet-merge-hides-value": "a merge against the cells under it",
+    "sheet-cond-formula-bad": "formula syntax",
+    "sheet-cond-range-bad": "a range's corners in order",
+    "sheet-cond-stray-key": "the keys a conditional rule takes against its rule",
+    "sheet-cond-style-unknown": "a style name against the workbook's styles",
     "table-widths-wrong-count": "widths against the column count",
     "syntax-duplicate-key": "JSON syntax (Python's parser keeps the last key)",
     "syntax-infinity-literal": "JSON syntax (Python's parser accepts Infinity)",
@@ -62,6 +71,7 @@ NOT_SHAPE = {
     "chart-sheet-no-sheet": "a range against the workbook's sheet names",
     "chart-sheet-text-cell": "a range against the cells it names",
     "chart-value-huge": "a number past Excel's range (1e308), which JSON Schema cannot bound exactly",
+    "slide-agenda-current": "an index against the count of items",
 }
 
 failures = []

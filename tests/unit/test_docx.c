@@ -60,7 +60,7 @@ typedef struct num_args {
 static void w_num(qr_xml *x, const void *arg)
 {
     const num_args *a = arg;
-    qr_docx_write_w_num(x, a->num_id, a->abstract_id, a->restart);
+    qr_docx_write_w_num(x, a->num_id, a->abstract_id, a->restart, 0);
 }
 
 /* ---- <w:rPr> -------------------------------------------------------------------- */
@@ -198,7 +198,7 @@ static void test_num_bullets(void **state)
 
 static void w_abstract(qr_xml *x, const void *arg)
 {
-    qr_docx_write_w_abstractnum(x, 1, *(const int *)arg, 18);
+    qr_docx_write_w_abstractnum(x, 1, *(const int *)arg, 0, 18);
 }
 
 static void test_abstractnum_decimal(void **state)
