@@ -390,6 +390,8 @@ static const qr_skey slide_table_keys[] = {
 #define S_RANGE                                                                                    \
     "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$\"}"
 #define S_COLS "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}(:[A-Za-z]{1,3})?$\"}"
+#define S_CELL_OR_RANGE                                                                            \
+    "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]*(:[A-Za-z]{1,3}[1-9][0-9]*)?$\"}"
 #define S_STYLE_NAME "{\"type\":\"string\",\"minLength\":1}"
 
 static const qr_skey workbook_keys[] = {
@@ -425,6 +427,9 @@ static const qr_skey sheet_keys[] = {
     K("merge", X, N, "{\"type\":\"array\",\"items\":" S_RANGE "}", "merged ranges, A1:F1"),
     K("autofilter", X, N, "{\"anyOf\":[" S_BOOL "," S_RANGE "]}", "true: the used range"),
     K("tab_color", X, N, S_COLOR, NULL),
+    K("conditional", X, QR_SO_COND,
+      "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/conditional\"}}",
+      "conditional formats, first wins"),
     K("hidden_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "C or C:E"),
     K("grouped_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "outline groups, C:E"),
     K("column_styles", X, N,
@@ -444,6 +449,22 @@ static const qr_skey row_keys[] = {
 static const qr_skey style_keys[] = {
     LOOK_KEYS,
     K("format", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}", "#,##0"),
+};
+static const qr_skey cond_keys[] = {
+    K("range", R, N, S_CELL_OR_RANGE, "C2:C100, or one cell"),
+    K("rule", R, N, "{\"enum\":[\"cell\",\"formula\",\"color_scale\",\"data_bar\"]}", NULL),
+    K("op", X, N, "{\"enum\":[\"<\",\"<=\",\">\",\">=\",\"=\",\"!=\",\"between\",\"not_between\"]}",
+      "cell"),
+    K("value", X, N,
+      "{\"anyOf\":[{\"type\":[\"number\",\"string\"]},{\"type\":\"array\",\"items\":{"
+      "\"type\":\"number\"},\"minItems\":2,\"maxItems\":2}]}",
+      "cell; [low, high] for between"),
+    K("formula", X, N, "{\"type\":\"string\",\"minLength\":1}", "formula: for the top-left cell"),
+    K("style", X, N, S_STYLE_NAME, "cell, formula: the look of a match"),
+    LOOK_KEYS,
+    K("colors", X, N, "{\"type\":\"array\",\"items\":" S_COLOR ",\"minItems\":2,\"maxItems\":3}",
+      "color_scale: low, [mid,] high"),
+    K("bar_color", X, N, S_COLOR, "data_bar"),
 };
 static const qr_skey border_keys[] = {
     K("left", X, N, S_BORDER_KIND, NULL), K("right", X, N, S_BORDER_KIND, NULL),
@@ -597,6 +618,7 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_ROW, "sheet_row_object", "a row with a style", NULL, row_keys),
     OBJ(QR_SO_STYLE, "style", "a cell style: any of these properties", NULL, style_keys),
     OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
+    OBJ(QR_SO_COND, "conditional", "a conditional format over a range", NULL, cond_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
     OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,

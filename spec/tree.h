@@ -547,6 +547,38 @@ typedef struct qr_range {
 enum { QR_FILTER_AUTO, QR_FILTER_NONE, QR_FILTER_RANGE };
 #define QR_COL_HIDDEN 0x80u
 
+/* A conditional format of a sheet ("conditional"): a rule over a range.
+ * QR_CF_CELL compares each cell's value with op and value (value2 the
+ * upper bound of between); QR_CF_FORMULA is true where the formula, as
+ * written for the range's top-left cell (relative references move with
+ * the cell), is; both then lay look over the cell. QR_CF_SCALE colours
+ * each number between the range's lowest and highest (colors[0..n-1]:
+ * low, [mid at the 50th percentile,] high); QR_CF_BAR draws a bar as long
+ * as the number's place between 0 (or the lowest, if below 0) and the
+ * highest, in colors[0]. */
+typedef enum qr_cf_rule { QR_CF_CELL, QR_CF_FORMULA, QR_CF_SCALE, QR_CF_BAR } qr_cf_rule;
+typedef enum qr_cf_op {
+    QR_CF_LT,
+    QR_CF_LE,
+    QR_CF_GT,
+    QR_CF_GE,
+    QR_CF_EQ,
+    QR_CF_NE,
+    QR_CF_BETWEEN,
+    QR_CF_NOT_BETWEEN
+} qr_cf_op;
+typedef struct qr_cond {
+    qr_range range;
+    qr_cf_rule rule;
+    qr_cf_op op;
+    double value, value2;
+    const char *text;    /* QR_CF_CELL with = or != against a text: the text, else NULL */
+    const char *formula; /* QR_CF_FORMULA: without '=' */
+    unsigned look;       /* QR_CF_CELL, QR_CF_FORMULA: qr_doc.looks */
+    uint32_t colors[3];  /* QR_SX_RGB | rgb */
+    int n_colors;        /* QR_CF_SCALE: 2 or 3; QR_CF_BAR: 1 */
+} qr_cond;
+
 typedef struct qr_sheet {
     const char *name; /* validated, or "SheetN" when the spec gave none */
     qr_row *rows;
@@ -577,6 +609,10 @@ typedef struct qr_sheet {
      * col_flags[c] = QR_COL_HIDDEN | outline level (0-7), for c < n_col_flags */
     const uint8_t *col_flags;
     size_t n_col_flags;
+    /* "conditional": conditional formats in spec order (the first has the
+     * highest priority) */
+    const qr_cond *conds;
+    size_t n_conds;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
