@@ -1,7 +1,8 @@
 /* docx.c: a .docx back into a document spec. word/document.xml streams
  * through libxml2's reader once; paragraphs become headings (outline level
  * or "heading N" style), list items (numbering), code (monospace style),
- * images (data: URIs) or paragraphs with runs; tables keep their header row
+ * quotes and their attribution, rules (by style name), images (data: URIs)
+ * or paragraphs with runs; tables keep their header row
  * (tblHeader, else a bold first row), cells and grid widths; the last
  * sectPr gives the page. */
 #include <math.h>
@@ -43,6 +44,7 @@ typedef struct dx {
     int have_title;
     qr_buf blocks;
     size_t n_blocks;
+    size_t quote_end; /* blocks.len after the last quote block (its attribution may follow) */
 
     /* the paragraph being read */
     char *pstyle;
@@ -278,7 +280,34 @@ static void end_paragraph(dx *d)
                                                    : qr_rd_style_heading(&d->styles, d->pstyle);
     int num_id = d->has_num ? d->num_id : qr_rd_style_num(&d->styles, d->pstyle);
     int empty = qr_rd_runs_empty(&d->runs);
-    if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
+    qr_rd_para_kind kind =
+        level == 0 && num_id <= 0 ? qr_rd_style_kind(&d->styles, d->pstyle) : QR_RD_PARA_NONE;
+    if (kind == QR_RD_PARA_RULE && empty) {
+        flush_list(d);
+        block_sep(d);
+        qr_buf_puts(&d->blocks, "{\"type\":\"rule\"}");
+    } else if (kind == QR_RD_PARA_QUOTE && !empty) {
+        flush_list(d);
+        block_sep(d);
+        qr_buf_puts(&d->blocks, "{\"type\":\"quote\",");
+        qr_rd_runs_json(&d->runs, &d->blocks);
+        qr_buf_putc(&d->blocks, '}');
+        d->quote_end = d->blocks.len;
+    } else if (kind == QR_RD_PARA_ATTRIBUTION && !empty && d->quote_end &&
+               d->quote_end == d->blocks.len) {
+        /* the quote's attribution: its plain text, the dash quire writes
+         * before it dropped */
+        qr_buf t = {0};
+        qr_rd_runs_plain(&d->runs, &t);
+        const char *a = t.data ? t.data : "";
+        size_t al = t.len;
+        if (al >= 4 && memcmp(a, "\xE2\x80\x94 ", 4) == 0) a += 4, al -= 4;
+        d->blocks.len--; /* the quote's closing brace */
+        qr_buf_puts(&d->blocks, ",\"attribution\":");
+        qr_buf_json_str(&d->blocks, a, al, 0);
+        qr_buf_putc(&d->blocks, '}');
+        qr_buf_free(&t);
+    } else if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
         add_item(d, num_id, d->ilvl);
     } else if (!empty) {
         flush_list(d);

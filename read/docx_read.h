@@ -42,6 +42,17 @@ int qr_rd_style_num(const qr_rd_styles *s, const char *id);
 /** Whether the style is monospace (its font, or a code style's name). */
 int qr_rd_style_mono(const qr_rd_styles *s, const char *id);
 int qr_rd_style_bold(const qr_rd_styles *s, const char *id);
+/** What a paragraph style marks, by its name through basedOn (or, with no
+ *  styles part, its id): a block quote ("Quote", "Intense Quote", "Block
+ *  Text"), a quote's attribution ("Quote Attribution"), a rule ("Horizontal
+ *  Rule"), or none. */
+typedef enum qr_rd_para_kind {
+    QR_RD_PARA_NONE,
+    QR_RD_PARA_QUOTE,
+    QR_RD_PARA_ATTRIBUTION,
+    QR_RD_PARA_RULE
+} qr_rd_para_kind;
+qr_rd_para_kind qr_rd_style_kind(const qr_rd_styles *s, const char *id);
 void qr_rd_styles_free(qr_rd_styles *s);
 
 qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb);

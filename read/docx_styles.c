@@ -152,6 +152,35 @@ int qr_rd_style_bold(const qr_rd_styles *s, const char *id)
     return 0;
 }
 
+static qr_rd_para_kind kind_of_name(const char *n, int id)
+{
+    static const struct {
+        const char *name, *id;
+        qr_rd_para_kind kind;
+    } k[] = {
+        {"quote", "quote", QR_RD_PARA_QUOTE},
+        {"intense quote", "intensequote", QR_RD_PARA_QUOTE},
+        {"block text", "blocktext", QR_RD_PARA_QUOTE},
+        {"quote attribution", "quoteattribution", QR_RD_PARA_ATTRIBUTION},
+        {"horizontal rule", "horizontalrule", QR_RD_PARA_RULE},
+    };
+    for (size_t i = 0; n && i < sizeof k / sizeof k[0]; i++)
+        if (strcasecmp(n, id ? k[i].id : k[i].name) == 0) return k[i].kind;
+    return QR_RD_PARA_NONE;
+}
+
+qr_rd_para_kind qr_rd_style_kind(const qr_rd_styles *s, const char *id)
+{
+    for (int depth = 0; id && depth < 12; depth++) {
+        const qr_rd_style *st = qr_rd_style_get(s, id);
+        if (!st) return depth ? QR_RD_PARA_NONE : kind_of_name(id, 1);
+        qr_rd_para_kind k = kind_of_name(st->name, 0);
+        if (k) return k;
+        id = st->based_on;
+    }
+    return QR_RD_PARA_NONE;
+}
+
 void qr_rd_styles_free(qr_rd_styles *s)
 {
     for (size_t i = 0; i < s->n; i++) {

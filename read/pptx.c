@@ -80,7 +80,9 @@ typedef struct px {
     long long off_x, ext_cx, sw; /* the shape's a:off x and a:ext cx; the slide width */
     int vis_idx;                 /* a picture's or frame's p:ph idx */
     char *pic_name;
-    qr_buf pend; /* the picture being read: pushed at its end (its a:xfrm follows the blip) */
+    qr_buf *logo; /* the deck's logo (quire's picture "Logo" on any slide), read once */
+    int in_bg;    /* in p:bg: a ground picture is not slide content */
+    qr_buf pend;  /* the picture being read: pushed at its end (its a:xfrm follows the blip) */
     int n_bullets;
     int n_shapes; /* text shapes seen */
     /* table */
@@ -558,7 +560,9 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         char *rid = qr_rd_attr(x, "id");
         if (rid) add_chart(p, rid);
         xmlFree(rid);
-    } else if (qr_rd_is(x, "blip")) {
+    } else if (qr_rd_is(x, "bg")) {
+        p->in_bg = !empty;
+    } else if (qr_rd_is(x, "blip") && !p->in_bg) {
         char *rid = qr_rd_attr(x, "embed");
         const qr_rd_rel *rel = qr_rd_rels_get(&p->rels, rid);
         xmlFree(rid);
@@ -573,7 +577,11 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
                 }
                 qr_buf_putc(&j, '}');
                 if (p->pic_name && strcmp(p->pic_name, "Picture (full)") == 0) p->full = 1;
-                if (!p->pend.len) p->pend = j, memset(&j, 0, sizeof j);
+                if (p->pic_name && strcmp(p->pic_name, "Logo") == 0) {
+                    if (p->logo && !p->logo->len) *p->logo = j, memset(&j, 0, sizeof j);
+                } else if (!p->pend.len) {
+                    p->pend = j, memset(&j, 0, sizeof j);
+                }
             }
             qr_buf_free(&img);
             qr_buf_free(&j);
@@ -634,6 +642,8 @@ static void end_element(px *p, xmlTextReaderPtr x)
         qr_buf_putc(&p->rows, '[');
         qr_buf_append(&p->rows, p->row.data ? p->row.data : "", p->row.len);
         qr_buf_putc(&p->rows, ']');
+    } else if (qr_rd_is(x, "bg")) {
+        p->in_bg = 0;
     } else if (qr_rd_is(x, "tbl")) {
         end_table(p);
     } else if (qr_rd_is(x, "pic") && p->pend.len) {
@@ -778,13 +788,14 @@ static void put_column(qr_buf *b, px *p, int k, const struct rvis *v, int headin
     qr_buf_putc(b, '}');
 }
 
-static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
+static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw, qr_buf *logo)
 {
     px p;
     memset(&p, 0, sizeof p);
     p.r = r;
     p.part = part;
     p.sw = sw;
+    p.logo = logo;
     p.current = -1;
     p.sh.idx = -1;
     qr_status st = qr_rd_rels_read(r, part, &p.rels);
@@ -866,7 +877,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
             else
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
-        if (p.bullets.len)
+        if (p.bullets.len && !agenda)
             member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
                 qr_buf_putc(b, ']');
         if (p.quote.len) member(b, &comma, "\"quote\":"), qr_buf_puts(b, p.quote.data);
@@ -1043,13 +1054,17 @@ qr_status qr_rd_pptx(qr_rd *r)
             qr_buf_puts(b, "\"size\":\"4:3\",");
         qr_buf_puts(b, "\"slides\":[");
         int first = 1;
+        qr_buf logo = {0};
         for (size_t i = 0; i < n && st == QR_OK; i++) {
             const qr_rd_rel *rel = qr_rd_rels_get(&rels, ids[i]);
             if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) continue;
-            st = read_slide(r, rel->target, first, cx);
+            st = read_slide(r, rel->target, first, cx, &logo);
             first = 0;
         }
-        qr_buf_puts(b, "]}");
+        qr_buf_puts(b, "]");
+        if (logo.len) qr_buf_puts(b, ",\"logo\":"), qr_buf_append(b, logo.data, logo.len);
+        qr_buf_puts(b, "}");
+        qr_buf_free(&logo);
     }
     for (size_t i = 0; i < n; i++)
         xmlFree(ids[i]);
