@@ -1529,6 +1529,72 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     return st;
 }
 
+/* ---- comments ------------------------------------------------------------------------ */
+
+/* A sheet's cell comments (xl/commentsN.xml, what Excel, LibreOffice and
+ * openpyxl write; Excel's threaded comments keep one there too): a sheet
+ * spec has no place for them yet, so a warning counts them and their words
+ * and names the first cells. */
+static qr_status sheet_comments(xl *w, const char *part, const char *name)
+{
+    qr_rd *r = w->r;
+    qr_rd_rels rels;
+    qr_status st = qr_rd_rels_read(r, part, &rels);
+    if (st != QR_OK) return st;
+    const qr_rd_rel *rel = qr_rd_rels_type(&rels, "/comments");
+    if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) {
+        qr_rd_rels_free(&rels);
+        return QR_OK;
+    }
+    char *data;
+    size_t len;
+    st = qr_rd_zip_read(r, rel->target, &data, &len);
+    if (st != QR_OK) {
+        qr_rd_rels_free(&rels);
+        return st;
+    }
+    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, rel->target);
+    long n = 0, words = 0;
+    int in_text = 0, in_t = 0, in_word = 0;
+    qr_buf refs = {0};
+    while (x && qr_rd_xml_next(r, x, rel->target) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            if (qr_rd_is(x, "comment")) {
+                n++;
+                in_word = 0;
+                char *ref = qr_rd_attr(x, "ref");
+                if (ref && n <= 5) qr_buf_printf(&refs, "%s%s", n > 1 ? ", " : "", ref);
+                xmlFree(ref);
+            } else if (qr_rd_is(x, "text")) {
+                in_text = 1;
+            } else if (in_text && qr_rd_is(x, "t")) {
+                in_t = !xmlTextReaderIsEmptyElement(x);
+            }
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            if (qr_rd_is(x, "t")) in_t = 0;
+            if (qr_rd_is(x, "text")) in_text = 0;
+        } else if (in_t) {
+            /* words across runs: a run may end inside a word */
+            for (const char *c = (const char *)xmlTextReaderConstValue(x); c && *c; c++) {
+                int sp = *c == ' ' || *c == '\n' || *c == '\t' || *c == '\r';
+                if (!sp && !in_word) words++;
+                in_word = !sp;
+            }
+        }
+    }
+    st = qr_rd_xml_free(r, x);
+    free(data);
+    if (st == QR_OK && n > 0)
+        qr_errlist_addf(r->warns, QR_OK, rel->target, "a sheet spec has no cell comments",
+                        "sheet \"%s\": %ld cell comment%s (%ld word%s) not read: %s%s", name, n,
+                        n == 1 ? "" : "s", words, words == 1 ? "" : "s", refs.data ? refs.data : "",
+                        n > 5 ? "..." : "");
+    qr_buf_free(&refs);
+    qr_rd_rels_free(&rels);
+    return st;
+}
+
 /* ---- the workbook ----------------------------------------------------------------- */
 
 typedef struct sheet_ref {
@@ -1661,6 +1727,7 @@ qr_status qr_rd_xlsx(qr_rd *r)
             if (sn && sn->len) qr_buf_putc(sn, '\0');
             w.sheet_names = sn && sn->len ? sn->data : NULL;
             st = read_sheet(&w, rel->target, nm);
+            if (st == QR_OK) st = sheet_comments(&w, rel->target, nm);
         }
         qr_buf_puts(b, "]}");
     }

@@ -33,6 +33,7 @@
 #define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
 #define S_ALIGN "{\"enum\":[\"auto\",\"left\",\"center\",\"right\"]}"
 #define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
+#define S_GROUND "{\"anyOf\":[" S_COLOR ",{\"$ref\":\"#/$defs/slide_image\"}]}"
 #define K_ID K("id", X, N, "{\"$ref\":\"#/$defs/id\"}", NULL)
 #define K_CAPTION K("caption", X, QR_SO_RUN, "{\"$ref\":\"#/$defs/caption\"}", NULL)
 #define TEXT_OR_RUNS "{\"oneOf\":[{\"required\":[\"text\"]},{\"required\":[\"runs\"]}]}"
@@ -312,6 +313,9 @@ static const qr_skey deck_keys[] = {
     K("footer", X, N, S_STR, "text along the bottom of every slide"),
     K("date", X, N, S_STR, "a date, as written, bottom left of every slide"),
     K("slide_numbers", X, N, "{\"type\":\"boolean\"}", "the slide's number, bottom right"),
+    K("background", X, QR_SO_SLIDE_IMAGE, S_GROUND, "every slide's ground: #RRGGBB or an image"),
+    K("logo", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}",
+      "a picture in the top right corner of every slide"),
     K("slides", R, QR_SO_SLIDE, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/slide\"}}",
       NULL),
 };
@@ -323,8 +327,7 @@ static const qr_skey slide_keys[] = {
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
-    K("background", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}",
-      "#RRGGBB: the slide's ground"),
+    K("background", X, QR_SO_SLIDE_IMAGE, S_GROUND, "the slide's ground: #RRGGBB or an image"),
     K("footer", X, N, "{\"anyOf\":[{\"type\":\"string\"},{\"const\":false}]}",
       "this slide's footer text; false: no footer, date or number"),
     K("quote", X, N, S_STR, "layout quote: the quotation"),

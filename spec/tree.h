@@ -396,12 +396,13 @@ typedef struct qr_slide {
     qr_text attribution;
     const qr_stat *stats; /* stats layout: 2 to 4 */
     size_t n_stats;
-    int has_background;  /* "background": "#RRGGBB", the slide's ground in place of the theme's */
-    uint32_t background; /* 0xRRGGBB */
-    int footer_mode;     /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
-    qr_text footer;      /* QR_FOOTER_OWN: the slide's "footer" */
-    qr_column cols[2];   /* two_content, comparison: left and right */
-    int has_caption;     /* image_full: the caption under the title (plain) */
+    int has_background; /* "background": "#RRGGBB", the slide's ground in place of the theme's */
+    const qr_image *background_image; /* "background": an image object, covering the slide */
+    uint32_t background;              /* 0xRRGGBB */
+    int footer_mode;   /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
+    qr_text footer;    /* QR_FOOTER_OWN: the slide's "footer" */
+    qr_column cols[2]; /* two_content, comparison: left and right */
+    int has_caption;   /* image_full: the caption under the title (plain) */
     qr_text caption;
     const qr_text *agenda; /* agenda: the items (plain), numbered from 1 */
     size_t n_agenda;
@@ -679,6 +680,11 @@ typedef struct qr_doc {
     /* slide furniture along the bottom: date (left), footer (centre), number (right) */
     int has_footer, has_date, slide_numbers;
     qr_text footer, date; /* plain, literal */
+    /* every slide's ground ("background": a colour or an image; a slide's own wins) and a
+       logo in the top right corner (none on a slide whose "footer" is false) */
+    int has_background;
+    uint32_t background;
+    const qr_image *background_image, *logo;
 
     /* spreadsheet */
     const qr_sheet *sheets;
