@@ -376,13 +376,17 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;
     uint32_t ink = filled ? c->style.on_accent : c->style.text;
     if (cr) {
-        uint32_t ground = sl->has_background ? sl->background
-                          : filled           ? c->style.accent
-                                             : c->style.background;
+        uint32_t ground = plan.has_ground ? plan.ground
+                          : filled        ? c->style.accent
+                                          : c->style.background;
         if (ground != 0xFFFFFF) { /* the page is white already */
             set_rgb(cr, ground);
             cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));
             cairo_fill(cr);
+        }
+        if (plan.ground_image) {
+            qr_slide_box all = {0, 0, g->sw, g->sh};
+            paint_image(c, cr, plan.ground_image, plan.ground_src, &all);
         }
         if (c->style.accent_bar) {
             const qr_slide_box *bar[2] = {&g->accent_bar, &g->title_rule};
@@ -417,6 +421,7 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
                               pt(v->box.cy), &c->style);
     }
     if (sl->image && !full && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image, NULL);
+    if (plan.logo && cr && c->status == QR_OK) paint_image(c, cr, plan.logo, plan.logo_box, NULL);
     if (sl->chart && c->status == QR_OK)
         qr_pdf_draw_chart(c, cr, sl->chart, pt(plan.chart.x), pt(plan.chart.y), pt(plan.chart.cx),
                           pt(plan.chart.cy), &c->style);
