@@ -228,6 +228,65 @@ static int logical_line(const char *s, size_t n, const PopplerRectangle *rc, glo
 
 /* The lines of one page: poppler's text, its per-character boxes and its
  * font attributes share one indexing (characters of the text). */
+/* One more line at a box of the page (PDF coordinates, from the bottom):
+ * a form field's value or an annotation's text. Its size is 0, so it is a
+ * paragraph of its own and never a heading or a table's cell. */
+static void add_box(lines *raw, const char *s, const PopplerRectangle *a, double ph, int index)
+{
+    if (!s) return;
+    /* each line of it: a multi-line field or note keeps its lines */
+    for (const char *p = s; *p;) {
+        const char *e = p + strcspn(p, "\r\n");
+        if (e > p)
+            add_line(raw, p, (size_t)(e - p), 0, ph - (a->y1 > a->y2 ? a->y1 : a->y2),
+                     ph - (a->y1 > a->y2 ? a->y2 : a->y1), a->x1 < a->x2 ? a->x1 : a->x2, index, 1,
+                     0, 0);
+        p = *e ? e + 1 : e;
+    }
+}
+
+/* What a page shows outside its content stream: the values of its form
+ * fields (text, the chosen items of a list) and the text of its
+ * annotations (free text, notes, stamps; links and popups say nothing). */
+static void page_boxes(PopplerPage *pg, int index, double ph, lines *raw)
+{
+    GList *fields = poppler_page_get_form_field_mapping(pg);
+    for (GList *f = fields; f; f = f->next) {
+        PopplerFormFieldMapping *fm = f->data;
+        PopplerFormField *ff = fm->field;
+        if (poppler_form_field_get_field_type(ff) == POPPLER_FORM_FIELD_TEXT) {
+            gchar *v = poppler_form_field_text_get_text(ff);
+            add_box(raw, v, &fm->area, ph, index);
+            g_free(v);
+        } else if (poppler_form_field_get_field_type(ff) == POPPLER_FORM_FIELD_CHOICE) {
+            gint n = poppler_form_field_choice_get_n_items(ff);
+            for (gint k = 0; k < n && k < 1000; k++) {
+                if (!poppler_form_field_choice_is_item_selected(ff, k)) continue;
+                gchar *v = poppler_form_field_choice_get_item(ff, k);
+                add_box(raw, v, &fm->area, ph, index);
+                g_free(v);
+            }
+            if (poppler_form_field_choice_is_editable(ff)) {
+                gchar *v = poppler_form_field_choice_get_text(ff);
+                add_box(raw, v, &fm->area, ph, index);
+                g_free(v);
+            }
+        }
+    }
+    poppler_page_free_form_field_mapping(fields);
+    GList *annots = poppler_page_get_annot_mapping(pg);
+    for (GList *a = annots; a; a = a->next) {
+        PopplerAnnotMapping *am = a->data;
+        PopplerAnnotType t = poppler_annot_get_annot_type(am->annot);
+        if (t == POPPLER_ANNOT_LINK || t == POPPLER_ANNOT_WIDGET || t == POPPLER_ANNOT_POPUP)
+            continue;
+        gchar *v = poppler_annot_get_contents(am->annot);
+        add_box(raw, v, &am->area, ph, index);
+        g_free(v);
+    }
+    poppler_page_free_annot_mapping(annots);
+}
+
 static void page_lines(PopplerPage *pg, int index, lines *ls)
 {
     /* poppler's text is a glyph selection from the area's first corner to
@@ -344,6 +403,7 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
     poppler_page_free_text_attributes(attrs);
     g_free(rects);
     g_free(text);
+    page_boxes(pg, index, ph, &raw);
     /* Top to bottom, then left to right (poppler's own order may put a
      * table's last header cell after the footer); same-baseline lines then
      * merge into rows of cells. */
@@ -529,6 +589,7 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
     for (size_t i = 0; i < ls.n; i++) {
         size_t count = 0;
         double s = round(ls.items[i].size * 2) / 2;
+        if (s <= 0) continue; /* a field's or annotation's text: no font size */
         for (size_t k = 0; k < ls.n; k++)
             if (round(ls.items[k].size * 2) / 2 == s) count += strlen(ls.items[k].text);
         if (count > best_n) best_n = count, best = s;

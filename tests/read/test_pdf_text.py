@@ -1,8 +1,8 @@
 """PDF text right (issue 38): Hebrew and Arabic PDFs that quire renders, and
 LibreOffice's PDFs of the same text (from quire's docx), read back in
 logical order, every line (poppler selects a right-to-left page from its
-top right); line-end hyphens rejoined where the word continues (a PDF
-written here, Helvetica lines); a letter-spaced Japanese line (LibreOffice's
+top right); line-end hyphens rejoined where the word continues, form
+fields' values and annotations' text read (PDFs written here); a letter-spaced Japanese line (LibreOffice's
 PDF of a flat ODT with fo:letter-spacing) read as text, not as a table of
 single characters. Spec, markdown and text."""
 import json
@@ -43,17 +43,23 @@ HEBREW = ["שלום עולם, זהו מסמך בעברית.", "השורה השנ
 ARABIC = ["مرحبا بالعالم، هذه وثيقة باللغة العربية.", "السطر الثاني من الوثيقة."]
 
 
-def pdf_lines(lines):
-    """A one-page PDF of Helvetica lines, 12.5 pt apart."""
+def pdf_lines(lines, annots=()):
+    """A one-page PDF of Helvetica lines, 12.5 pt apart; annots: annotation
+    dictionaries (a widget's /FT makes it a form field, in the AcroForm)."""
     content = "BT /F1 11 Tf 72 720 Td 12.5 TL " + " ".join(
         "(%s) '" % ln.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
         for ln in lines) + " ET"
-    objs = ["<< /Type /Catalog /Pages 2 0 R >>",
+    refs = " ".join("%d 0 R" % (6 + i) for i in range(len(annots)))
+    fields = " ".join("%d 0 R" % (6 + i) for i, a in enumerate(annots) if "/FT" in a)
+    objs = ["<< /Type /Catalog /Pages 2 0 R%s >>"
+            % (" /AcroForm << /Fields [%s] /DA (/Helv 0 Tf 0 g) >>" % fields if fields else ""),
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-            "/Resources << /Font << /F1 5 0 R >> >> >>",
+            "/Resources << /Font << /F1 5 0 R >> >>%s >>"
+            % (" /Annots [%s]" % refs if refs else ""),
             "<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
+    objs += [a.replace("PAGE", "3 0 R") for a in annots]
     out = b"%PDF-1.4\n"
     offs = []
     for i, o in enumerate(objs):
@@ -110,6 +116,27 @@ with tempfile.TemporaryDirectory() as tmp:
            json.dumps(got))
     expect("hyphens: text", "interpreter" in read(hy, "text"))
     expect("hyphens: markdown", "cooperative" in read(hy, "markdown"))
+
+    # Form fields and annotations: a filled text field, a list with a chosen
+    # item, a free-text annotation and a sticky note, beside the page's text.
+    fo = os.path.join(tmp, "form.pdf")
+    with open(fo, "wb") as f:
+        f.write(pdf_lines(["Application form"], annots=[
+            "<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (Ada Lovelace) "
+            "/Rect [72 600 300 620] /P PAGE /F 4 >>",
+            "<< /Type /Annot /Subtype /Widget /FT /Ch /Ff 131072 /T (city) /Opt [(Paris) "
+            "(London)] /V (London) /Rect [72 560 300 580] /P PAGE /F 4 >>",
+            "<< /Type /Annot /Subtype /FreeText /Contents (Reviewed by the board) "
+            "/Rect [72 500 300 520] /DA (/Helv 10 Tf 0 g) /P PAGE >>",
+            "<< /Type /Annot /Subtype /Text /Contents (Check the date) "
+            "/Rect [400 700 420 720] /P PAGE >>"]))
+    got = paragraphs(read(fo))
+    expect("form fields and annotations: read as text, top to bottom", got == [
+        "Check the date", "Application form", "Ada Lovelace", "London",
+        "Reviewed by the board"], json.dumps(got))
+    txt = read(fo, "text")
+    expect("form fields and annotations: text", "Ada Lovelace" in txt and "London" in txt, txt)
+    expect("form fields and annotations: markdown", "Reviewed by the board" in read(fo, "markdown"))
 
     # A letter-spaced Japanese line from LibreOffice.
     if need_tool("soffice"):
