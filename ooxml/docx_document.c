@@ -707,8 +707,8 @@ static void image_extent(const qr_docx *d, const qr_image *im, long long *cx, lo
                              qr_docx_twips(pg->margin_bottom)) *
                     EMU_PER_TWIP;
     double max_h = text_h > 914400 ? text_h : 914400;
-    double s = 1;
-    if (w * s > max_w) s = max_w / w;
+    /* its "width" (layout/style.h: the PDF's rule), within the column */
+    double s = qr_look_image_width(im, w, max_w, 12700.0) / w;
     if (h * s > max_h) s = max_h / h;
     *cx = (long long)(w * s + 0.5);
     *cy = (long long)(h * s + 0.5);
@@ -836,11 +836,10 @@ static void write_image(qr_docx *d, const qr_block *b)
     image_extent(d, im, &cx, &cy);
     qr_xml *x = d->x;
     qr_xml_start(x, "w:p");
-    if (b->caption.n) {
-        qr_docx_ppr ppr = {0};
-        ppr.keep_next = 1; /* with its caption */
-        qr_docx_write_w_ppr(x, &ppr);
-    }
+    qr_docx_ppr ppr = {0};
+    ppr.keep_next = b->caption.n != 0; /* with its caption */
+    ppr.jc = im->align == QR_ALIGN_CENTER ? "center" : im->align == QR_ALIGN_RIGHT ? "right" : NULL;
+    qr_docx_write_w_ppr(x, &ppr);
     long bm = bookmark_start(d);
     qr_xml_start(x, "w:r");
     qr_xml_start(x, "w:drawing");
