@@ -21,6 +21,7 @@
 #include "cli_markdown.h"
 #include "cli_read.h"
 #include "cli_store.h"
+#include "location.h"
 #include "json_out.h"
 #include "process.h"
 #include "compile_int.h"
@@ -62,10 +63,12 @@ static int print_failure(qr_status st, const qr_result *res)
 static int input_failure(qr_status st, const char *msg)
 {
     qr_result res = {0};
-    const char *hint = st == QR_E_LIMIT  ? "raise max_input with --max-input BYTES"
-                       : st == QR_E_IO   ? "check the path and its permissions"
-                       : st == QR_E_UTF8 ? "save the spec as UTF-8"
-                                         : "run quire help";
+    const char *hint = st == QR_E_LIMIT && strstr(msg, "(the limit read_timeout)")
+                           ? "raise it with --read-timeout SECONDS, or check what writes the input"
+                       : st == QR_E_LIMIT ? "raise max_input with --max-input BYTES"
+                       : st == QR_E_IO    ? "check the path and its permissions"
+                       : st == QR_E_UTF8  ? "save the spec as UTF-8"
+                                          : "run quire help";
     qr_errlist_add(&res.errors, st, "", msg, hint);
     int code = print_failure(st, &res);
     qr_result_free(&res);
@@ -446,6 +449,7 @@ static int cmd_render(int argc, char **argv)
     o.max_input = max_input;
     o.max_output = a.max_output;
     o.max_work = a.max_work;
+    o.read_timeout = qr_cli_read_timeout();
     o.strict = a.strict;
     o.strict_layout = a.strict_layout;
     qr_cli_process_render_opts(&o);
@@ -721,7 +725,8 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-/* The store folder the store commands will use, made absolute for messages. */
+/* The store folder the store commands will use, made absolute for messages
+ * (a database names itself in its messages, without its secrets). */
 static void note_store(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -731,18 +736,7 @@ static void note_store(int argc, char **argv)
     if (!dir || !*dir) dir = ".quire";
     static char abs[2 * PATH_MAX + 2];
     char cwd[PATH_MAX];
-    const char *scheme = strstr(dir, "://");
-    if (scheme &&
-        (strncmp(dir, "postgresql://", 13) == 0 || strncmp(dir, "postgres://", 11) == 0)) {
-        /* a PostgreSQL URI: shown without its password */
-        const char *user = scheme + 3, *at = strchr(user, '@'), *colon = strchr(user, ':');
-        if (at && colon && colon < at)
-            snprintf(abs, sizeof abs, "%.*s%s", (int)(colon - dir), dir, at);
-        else
-            snprintf(abs, sizeof abs, "%s", dir);
-        qr_cli_set_store(abs);
-        return;
-    }
+    if (qr_store_loc_is_db(dir)) return; /* a database: its messages name it, scrubbed */
     if (dir[0] == '/' || !getcwd(cwd, sizeof cwd))
         snprintf(abs, sizeof abs, "%s", dir);
     else
@@ -752,9 +746,45 @@ static void note_store(int argc, char **argv)
 
 static int dispatch(int argc, char **argv);
 
+/* --read-timeout SECONDS (or =SECONDS), anywhere before "--", taken out of
+ * argv (argc updated); QUIRE_READ_TIMEOUT when absent. Returns 0, or -1
+ * for a bad value. */
+static int take_read_timeout(int *argc, char **argv)
+{
+    const char *v = getenv("QUIRE_READ_TIMEOUT");
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--read-timeout") == 0 && i + 1 < *argc) {
+            v = argv[++i];
+        } else if (strncmp(argv[i], "--read-timeout=", 15) == 0) {
+            v = argv[i] + 15;
+        } else if (strcmp(argv[i], "--read-timeout") == 0) {
+            return -1;
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    argv[out] = NULL;
+    *argc = out;
+    if (!v || !*v) return 0;
+    char *end;
+    errno = 0;
+    long sec = strtol(v, &end, 10);
+    if (errno || *end || sec < 0 || sec > 86400) return -1;
+    qr_cli_set_read_timeout((int)sec);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     qr_cli_process_start();
+    if (take_read_timeout(&argc, argv) != 0)
+        return usage_error("--read-timeout needs whole seconds, 0 to 86400 (0: no limit)");
     /* Global options before the command (git's habit) move after it:
      * `quire --store D log ID` is `quire log ID --store D`. */
     /* each "--opt=V" before the command may become two words */
@@ -847,7 +877,8 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "schema") == 0) return cmd_schema(argc - 1, argv + 1);
     if (strcmp(cmd, "fonts") == 0) return qr_cli_fonts(argc - 1, argv + 1);
     if (strcmp(cmd, "read") == 0) return qr_cli_read_cmd(argc - 1, argv + 1);
-    note_store(argc - 1, argv + 1);
+    /* store copy names its two stores in its own messages */
+    if (strcmp(cmd, "store") != 0) note_store(argc - 1, argv + 1);
     if (strcmp(cmd, "import") == 0) return qr_cli_import(argc - 1, argv + 1);
     /* the rest are the store commands */
     return qr_cli_store(argc - 1, argv + 1);

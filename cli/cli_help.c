@@ -25,6 +25,9 @@ static const qr_cli_opt render_opts[] = {
     {"--notes", NULL, "a deck's .pdf/.png: notes pages, each slide above its notes"},
     {"--dpi", "N", "PNG resolution, 10 to 1200 (default 96)"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
+    {"--read-timeout", "SECONDS",
+     "the input (a pipe) must arrive whole within SECONDS, else exit 4 (default: no limit; "
+     "$QUIRE_READ_TIMEOUT)"},
     {"--max-output", "BYTES", "the output size limit (default 512 MiB)"},
     {"--max-pages", "N", "--pages all|A-B writes at most N PNG files (default 100)"},
     {"--max-work", "UNITS",
@@ -41,12 +44,18 @@ static const qr_cli_opt check_opts[] = {
      "the spec's kind; default from its shape (slides, sheets, else document)"},
     {"--base-dir", "DIR", "folder for relative image paths (default: the spec's folder)"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
+    {"--read-timeout", "SECONDS",
+     "the input (a pipe) must arrive whole within SECONDS, else exit 4 (default: no limit; "
+     "$QUIRE_READ_TIMEOUT)"},
     {"--strict", NULL, "warnings are errors (exit 1)"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt fmt_opts[] = {
     {"-o, --output", "OUT", "write the canonical JSON to OUT instead of stdout"},
     {"--max-input", "BYTES", "the spec size limit (default 64 MiB)"},
+    {"--read-timeout", "SECONDS",
+     "the input (a pipe) must arrive whole within SECONDS, else exit 4 (default: no limit; "
+     "$QUIRE_READ_TIMEOUT)"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt schema_opts[] = {
@@ -146,6 +155,10 @@ static const qr_cli_opt read_opts[] = {
     {"--chunks", "N", "chunks of at most N characters, each with its heading path"},
     {"-o, --output", "OUT", "write OUT (atomically) instead of stdout"},
     READ_LIMIT_OPTS,
+    {"--read-timeout", "SECONDS",
+     "the input (a pipe) must arrive whole within SECONDS, else exit 4 (default: no limit; "
+     "$QUIRE_READ_TIMEOUT)"},
+
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt import_opts[] = {
@@ -153,6 +166,10 @@ static const qr_cli_opt import_opts[] = {
     {"--title", "T", "its title (default: the file's)"},
     {"--id", "ID", "its id (default: generated)"},
     READ_LIMIT_OPTS,
+    {"--read-timeout", "SECONDS",
+     "the input (a pipe) must arrive whole within SECONDS, else exit 4 (default: no limit; "
+     "$QUIRE_READ_TIMEOUT)"},
+
     {"--store", "DIR",
      "the store: a folder or a postgresql:// URI (default $QUIRE_STORE, else ./.quire)"},
     {"-h, --help", NULL, "show this help"},
@@ -323,6 +340,8 @@ void qr_cli_man(FILE *f)
     }
     fputs(".El\n.Sh ENVIRONMENT\n.Bl -tag -width Ds\n.It Ev QUIRE_STORE\n"
           "the store folder when\n.Fl -store\nis not given (default\n.Pa ./.quire ) .\n"
+          ".It Ev QUIRE_READ_TIMEOUT\n"
+          "seconds an input may take to arrive when\n.Fl -read-timeout\nis not given.\n"
           ".El\n.Sh EXIT STATUS\n0 ok, 1 spec error, 2 usage, 3 I/O or render failure, 4 limit "
           "or quota.\n.Sh EXAMPLES\n.Dl quire render spec.json -o report.docx\n"
           ".Dl quire check spec.json --strict\n.Dl quire schema -k presentation\n"

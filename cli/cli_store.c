@@ -599,7 +599,7 @@ static int cmd_store(const args *a)
         return usage("usage: quire store init [--store S] | quire store copy --from S --to S",
                      NULL);
     qr_store *from = NULL, *to = NULL;
-    qr_status st = qr_store_open(a->from, &a->opts, &from, &errs);
+    qr_status st = qr_store_open_existing(a->from, &a->opts, &from, &errs);
     if (st == QR_OK) st = qr_store_open(a->to, &a->opts, &to, &errs);
     int rc = 0;
     if (st != QR_OK) {
@@ -640,7 +640,10 @@ int qr_cli_store(int argc, char **argv)
         if (strcmp(a.cmd, cmds[i].name) != 0) continue;
         qr_store *s;
         qr_errlist errs = {0};
-        qr_status st = qr_store_open(a.store, &a.opts, &s, &errs);
+        /* only create makes a store; the others read or change what is there */
+        qr_status st = strcmp(a.cmd, "create") == 0
+                           ? qr_store_open(a.store, &a.opts, &s, &errs)
+                           : qr_store_open_existing(a.store, &a.opts, &s, &errs);
         if (st != QR_OK) {
             rc = failure(st, &errs);
             qr_errlist_clear(&errs);

@@ -2,11 +2,17 @@
 #include "json_out.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compile.h"
+
+#define READ_TIMEOUT_HINT "raise it with --read-timeout SECONDS, or check what writes the input"
 
 /* Room for a store folder named in a message. */
 #define PATH_MAX_SHOWN 200
@@ -58,11 +64,14 @@ static const char *const hint_map[][2] = {
     {"qr_limits.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_output", "max_output with --max-output BYTES"},
     {"qr_render_opts.max_work", "max_work with --max-work UNITS"},
+    {"qr_render_opts.read_timeout", "read_timeout with --read-timeout SECONDS"},
     {"qr_limits.max_work", "max_work with --max-work UNITS"},
     {"qr_store_log()", "quire log ID"},
     {"qr_store_list()", "quire list"},
     {"qr_store_fsck_run()", "quire fsck"},
     {"qr_store_show()", "quire show ID --json"},
+    {"qr_store_open() creates a store; check the location",
+     "quire create or quire store init makes one; check --store and QUIRE_STORE"},
     {"the kind's JSON Schema (qr_schema)", "quire schema -k KIND"},
 };
 
@@ -95,6 +104,8 @@ const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size)
     case QR_E_STORE:
         return "quire fsck checks the store; --repair fixes what it can";
     case QR_E_LIMIT:
+        if (strstr(e->message, "(the limit read_timeout)")) return READ_TIMEOUT_HINT;
+        /* fall through */
     case QR_E_QUOTA:
         return "quire help lists the options that raise limits and quotas";
     case QR_E_USAGE:
@@ -118,9 +129,9 @@ const char *qr_cli_error_hint(const qr_error *e, char *buf, size_t size)
 const char *qr_cli_message(const qr_error *e, char *buf, size_t size)
 {
     /* a database's messages name it themselves (its URI without the
-     * password); only a folder's are given the folder */
+     * password; store_dir is NULL then); only a folder's are given the folder */
     if ((e->code != QR_E_STORE && e->code != QR_E_NOT_FOUND) || !store_dir ||
-        strstr(e->message, store_dir) || strstr(store_dir, "://"))
+        strstr(e->message, store_dir))
         return e->message;
     snprintf(buf, size, "%s (store folder %s)", e->message, store_dir);
     return buf;
@@ -231,20 +242,32 @@ int qr_cli_stdout_failed(void)
     return stdout_errno;
 }
 
+static int read_timeout; /* --read-timeout: seconds the whole input may take; 0: none */
+
+void qr_cli_set_read_timeout(int seconds)
+{
+    read_timeout = seconds;
+}
+
+int qr_cli_read_timeout(void)
+{
+    return read_timeout;
+}
+
 char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, char *msg,
                   size_t msgsz)
 {
-    FILE *fp;
-    if (strcmp(path, "-") == 0) {
+    int fd, is_stdin = strcmp(path, "-") == 0;
+    if (is_stdin) {
         if (isatty(STDIN_FILENO)) {
             snprintf(msg, msgsz, "refusing to read from a terminal; pipe the JSON or name a file");
             *err = QR_E_USAGE;
             return NULL;
         }
-        fp = stdin;
+        fd = STDIN_FILENO;
     } else {
-        fp = fopen(path, "rb");
-        if (!fp) {
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
             snprintf(msg, msgsz, "cannot open %s: %s", path, strerror(errno));
             *err = QR_E_IO;
             return NULL;
@@ -255,22 +278,51 @@ char *qr_cli_read(const char *path, size_t max, size_t *len, qr_status *err, cha
         qr_limits_default(&lim);
         max = lim.max_input;
     }
+    /* read as the bytes arrive, never past max + one gulp, and (with
+     * --read-timeout) never after the deadline */
+    struct timespec deadline = {0}, now;
+    if (read_timeout > 0) {
+        clock_gettime(CLOCK_MONOTONIC, &deadline);
+        deadline.tv_sec += read_timeout;
+    }
     qr_buf b = {0};
     char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
-        if (qr_buf_append(&b, chunk, n) != 0) break;
-        if (max && b.len > max) break;
+    int failed = 0, timed_out = 0;
+    for (;;) {
+        if (read_timeout > 0) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long long ms = (long long)(deadline.tv_sec - now.tv_sec) * 1000 +
+                           (deadline.tv_nsec - now.tv_nsec) / 1000000;
+            struct pollfd pfd = {.fd = fd, .events = POLLIN};
+            int ready = ms > 0 ? poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms) : 0;
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready == 0) {
+                timed_out = 1;
+                break;
+            }
+        }
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) failed = 1;
+        if (n <= 0) break;
+        if (qr_buf_append(&b, chunk, (size_t)n) != 0) break;
+        if (b.len > max) break;
     }
-    int failed = ferror(fp);
-    if (fp != stdin) fclose(fp);
+    if (!is_stdin) close(fd);
+    if (timed_out) {
+        snprintf(msg, msgsz, "%s did not arrive whole within %d s (the limit read_timeout)",
+                 is_stdin ? "the input on stdin" : path, read_timeout);
+        *err = QR_E_LIMIT;
+        qr_buf_free(&b);
+        return NULL;
+    }
     if (b.oom || failed) {
         snprintf(msg, msgsz, "cannot read %s", path);
         *err = QR_E_IO;
         qr_buf_free(&b);
         return NULL;
     }
-    if (max && b.len > max) {
+    if (b.len > max) {
         snprintf(
             msg, msgsz,
             "the spec is larger than the limit max_input (%zu bytes); raise it with --max-input",

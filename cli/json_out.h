@@ -23,6 +23,11 @@ size_t qr_json_errors(qr_buf *b, const qr_errlist *l, size_t cap, size_t budget)
  *  "page" (when known), "value", "detail"}, at most cap items and no more
  *  once past budget bytes. Returns how many were left out. */
 size_t qr_json_layout(qr_buf *b, const qr_layout_list *l, size_t cap, size_t budget);
+/** --read-timeout (a global option, or QUIRE_READ_TIMEOUT): the seconds
+ *  every input read whole (qr_cli_read, render's streamed spec) may take to
+ *  arrive; 0 (the default): no limit. */
+void qr_cli_set_read_timeout(int seconds);
+int qr_cli_read_timeout(void);
 /** Read a whole file ("-" = stdin, refused when it is a terminal) into
  *  memory, at most max bytes (0: the default max_input, 64 MiB: an endless
  *  input such as /dev/zero must stop). Returns the bytes (caller

@@ -63,7 +63,8 @@ typedef struct cur {
     ev *e;
     const char *p;
     size_t sheet;
-    int nest; /* expr() and sign levels open: past MAX_NEST the formula is not computed */
+    int nest;    /* expr() and sign levels open: past MAX_NEST the formula is not computed */
+    long dr, dc; /* relative references move by these (a conditional format's cell) */
 } cur;
 
 static const char E_DIV0[] = "#DIV/0!", E_REF[] = "#REF!", E_NAME[] = "#NAME?",
@@ -317,25 +318,29 @@ static void ws(cur *k)
 
 static val expr(cur *k);
 
-/* Column letters and row digits of a reference at s ($ allowed); the
- * length, or 0 when s is not one. */
-static size_t parse_ref(const char *s, size_t n, uint32_t *row, uint32_t *col)
+/* Column letters and row digits of a reference at s ($ allowed), the
+ * parts without $ moved by dr rows and dc columns; the length, or 0 when s
+ * is not one (or moves off the grid). */
+static size_t parse_ref(const char *s, size_t n, uint32_t *row, uint32_t *col, long dr, long dc)
 {
     size_t i = 0;
-    if (i < n && s[i] == '$') i++;
+    int abs_c = 0, abs_r = 0;
+    if (i < n && s[i] == '$') i++, abs_c = 1;
     uint64_t c = 0;
     size_t l0 = i;
     while (i < n && ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z')) && i - l0 < 4)
         c = c * 26 + (uint64_t)((s[i++] | 0x20) - 'a' + 1);
     if (i == l0 || c > 16384) return 0;
-    if (i < n && s[i] == '$') i++;
+    if (i < n && s[i] == '$') i++, abs_r = 1;
     uint64_t r = 0;
     size_t d0 = i;
     while (i < n && s[i] >= '0' && s[i] <= '9' && i - d0 < 8)
         r = r * 10 + (uint64_t)(s[i++] - '0');
     if (i == d0 || r == 0 || r > 1048576 || i != n) return 0;
-    *row = (uint32_t)(r - 1);
-    *col = (uint32_t)(c - 1);
+    long long rr = (long long)r - 1 + (abs_r ? 0 : dr), cc = (long long)c - 1 + (abs_c ? 0 : dc);
+    if (rr < 0 || rr >= 1048576 || cc < 0 || cc >= 16384) return 0;
+    *row = (uint32_t)rr;
+    *col = (uint32_t)cc;
     return i;
 }
 
@@ -361,13 +366,13 @@ static int word_char(char c)
 static val reference(cur *k, size_t sheet, const char *w, size_t wn)
 {
     uint32_t r0, c0, r1, c1;
-    if (!parse_ref(w, wn, &r0, &c0)) return v_err(E_NAME);
+    if (!parse_ref(w, wn, &r0, &c0, k->dr, k->dc)) return v_err(E_NAME);
     r1 = r0, c1 = c0;
     if (*k->p == ':') {
         const char *s = ++k->p;
         while (word_char(*k->p))
             k->p++;
-        if (!parse_ref(s, (size_t)(k->p - s), &r1, &c1)) return v_none();
+        if (!parse_ref(s, (size_t)(k->p - s), &r1, &c1, k->dr, k->dc)) return v_none();
     }
     val v = {.t = V_RANGE, .sheet = sheet};
     v.r0 = r0 < r1 ? r0 : r1, v.r1 = r0 < r1 ? r1 : r0;
@@ -481,7 +486,7 @@ static val primary(cur *k)
     k->p = after;
     if (wn == 4 && strncasecmp(w, "TRUE", 4) == 0) return v_bool(1);
     if (wn == 5 && strncasecmp(w, "FALSE", 5) == 0) return v_bool(0);
-    if (*k->p == ':' && !parse_ref(w, wn, &(uint32_t){0}, &(uint32_t){0}))
+    if (*k->p == ':' && !parse_ref(w, wn, &(uint32_t){0}, &(uint32_t){0}, 0, 0))
         return v_none(); /* whole columns or rows (A:A, 1:1): not ours */
     return reference(k, sheet, w, wn);
 }
@@ -1040,6 +1045,16 @@ static val call(cur *k, const char *w, size_t wn)
     return v_err(E_NAME);
 }
 
+static val eval_moved(ev *e, size_t sheet, const char *text, long dr, long dc)
+{
+    cur k = {e, text, sheet, 0, dr, dc};
+    val v = expr(&k);
+    ws(&k);
+    if (*k.p) return v_none(); /* not a formula we read whole */
+    v = deref(&k, v);
+    return v;
+}
+
 static val eval_text(ev *e, size_t sheet, const char *text)
 {
     cur k = {e, text, sheet};
@@ -1123,13 +1138,9 @@ qr_status qr_formula_eval_doc(qr_doc *doc, long long epoch, qr_errlist *warnings
     return QR_OK;
 }
 
-qr_fresult qr_formula_eval(qr_doc *doc, size_t sheet, const char *text, long long epoch)
+static qr_fresult result_of(qr_doc *doc, val v)
 {
     qr_fresult res = {QR_FR_NONE, 0, NULL};
-    ev e;
-    if (sheet >= doc->n_sheets || ev_open(&e, doc, epoch)) return res;
-    val v = eval_text(&e, sheet, text);
-    free(e.slots);
     switch (v.t) {
     case V_NUM:
         res.kind = QR_FR_NUMBER, res.num = v.n;
@@ -1153,6 +1164,46 @@ qr_fresult qr_formula_eval(qr_doc *doc, size_t sheet, const char *text, long lon
         break;
     }
     return res;
+}
+
+qr_fresult qr_formula_eval(qr_doc *doc, size_t sheet, const char *text, long long epoch)
+{
+    qr_fresult res = {QR_FR_NONE, 0, NULL};
+    ev e;
+    if (sheet >= doc->n_sheets || ev_open(&e, doc, epoch)) return res;
+    val v = eval_text(&e, sheet, text);
+    res = result_of(doc, v);
+    free(e.slots);
+    return res;
+}
+
+struct qr_formula_session {
+    ev e;
+};
+
+qr_formula_session *qr_formula_session_open(qr_doc *doc, long long epoch)
+{
+    qr_formula_session *s = malloc(sizeof *s);
+    if (s && ev_open(&s->e, doc, epoch)) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+qr_fresult qr_formula_eval_moved(qr_formula_session *s, size_t sheet, const char *text, long dr,
+                                 long dc)
+{
+    qr_fresult res = {QR_FR_NONE, 0, NULL};
+    if (!s || sheet >= s->e.doc->n_sheets) return res;
+    return result_of(s->e.doc, eval_moved(&s->e, sheet, text, dr, dc));
+}
+
+void qr_formula_session_close(qr_formula_session *s)
+{
+    if (!s) return;
+    free(s->e.slots);
+    free(s);
 }
 
 /* ---- the text written to the file -------------------------------------------------------------

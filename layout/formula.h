@@ -52,6 +52,19 @@ enum { QR_FR_NONE, QR_FR_NUMBER, QR_FR_BOOL, QR_FR_TEXT, QR_FR_ERROR };
  *  evaluator cannot (unsupported function, cycle). */
 qr_fresult qr_formula_eval(qr_doc *doc, size_t sheet, const char *text, long long epoch);
 
+/* Many evaluations over one document (its cells' values cached between
+ * them), as a conditional format's formula is evaluated for each cell of
+ * its range: relative references move by (dr, dc), as Excel reads the
+ * formula written for the range's top-left cell at every other cell. */
+typedef struct qr_formula_session qr_formula_session;
+/** NULL when out of memory. */
+qr_formula_session *qr_formula_session_open(qr_doc *doc, long long epoch);
+/** text evaluated on sheet `sheet`, its relative references moved by dr
+ *  rows and dc columns (one off the grid: QR_FR_ERROR or QR_FR_NONE). */
+qr_fresult qr_formula_eval_moved(qr_formula_session *s, size_t sheet, const char *text, long dr,
+                                 long dc);
+void qr_formula_session_close(qr_formula_session *s);
+
 /** The formula text as a file stores it: functions newer than the format
  *  (CONCAT, TEXTJOIN, IFS, XLOOKUP...) prefixed _xlfn., outside strings.
  *  Returns 1 with the whole text appended to out, or 0 (out untouched)

@@ -281,6 +281,13 @@ int qr_slide_fit(const qr_slide_est *p, size_t n, long long w, long long h, int 
 
 /* ---- text shapes ------------------------------------------------------------------ */
 
+long long qr_slide_para_marl(const qr_slide_para *p)
+{
+    return p->bullet == QR_SLIDE_BULLET_CHAR  ? qr_slide_level_marl(p->lvl)
+           : p->bullet == QR_SLIDE_BULLET_NUM ? QR_SLIDE_NUM_MARL
+                                              : 0;
+}
+
 static int shape_add(qr_slide_shape *s, size_t *cap, const qr_text *t, int lvl, int bullet,
                      int algn, int sz, int spc)
 {
@@ -291,7 +298,7 @@ static int shape_add(qr_slide_shape *s, size_t *cap, const qr_text *t, int lvl, 
         s->paras = np;
         *cap = nc;
     }
-    s->paras[s->n++] = (qr_slide_para){t, lvl, bullet, algn, sz, spc, 0, 0};
+    s->paras[s->n++] = (qr_slide_para){t, lvl, bullet, algn, sz, spc, 0, 0, 0};
     return 0;
 }
 
@@ -325,7 +332,7 @@ static int shape_fit(qr_slide_shape *s)
         const qr_slide_para *p = &s->paras[i];
         est[i].text = p->text;
         est[i].sz = p->sz;
-        est[i].marl = p->bullet == QR_SLIDE_BULLET_CHAR ? qr_slide_level_marl(p->lvl) : 0;
+        est[i].marl = qr_slide_para_marl(p);
         est[i].space_before = p->space_before;
     }
     s->fits =
@@ -444,6 +451,10 @@ void qr_slide_plan_free(qr_slide_plan *p)
     free(p->table.rows);
     for (size_t i = 0; i < p->n_extra; i++)
         free(p->extra[i].paras);
+    for (size_t i = 0; i < p->n_vis; i++) {
+        free(p->vis[i].grid.cols);
+        free(p->vis[i].grid.rows);
+    }
     memset(p, 0, sizeof *p);
 }
 
@@ -534,11 +545,200 @@ static int plan_structural(qr_slide_plan *p, const qr_slide_geom *g, const qr_sl
     return 0;
 }
 
+/* A text box of bullets (a column's), fitted like the body. -1 on OOM. */
+static int extra_items(qr_slide_plan *p, const char *name, qr_slide_box box, const qr_item *items,
+                       size_t n)
+{
+    if (p->n_extra == QR_SLIDE_EXTRA) return 0;
+    qr_slide_shape *sh = &p->extra[p->n_extra];
+    memset(sh, 0, sizeof *sh);
+    sh->box = box;
+    sh->line = 100000;
+    p->extra_name[p->n_extra++] = name;
+    size_t cap = 0;
+    if (add_items(sh, &cap, items, n, 0, QR_SLIDE_BULLET_CHAR, QR_SLIDE_ALGN_INHERIT, 0)) return -1;
+    return shape_fit(sh);
+}
+
+/* A picture, table or chart in area (a column's): as on title_content. */
+static int add_vis(qr_slide_plan *p, const char *name, const qr_image *img, const qr_table *t,
+                   const qr_chart *ch, qr_slide_box area)
+{
+    qr_slide_vis *v = &p->vis[p->n_vis++];
+    memset(v, 0, sizeof *v);
+    v->name = name;
+    v->image = img;
+    v->table = t;
+    v->chart = ch;
+    v->box = v->src = area;
+    if (img) v->box = v->src = plan_image(img, area);
+    if (t && plan_table(&v->grid, t, area)) return -1;
+    return 0;
+}
+
+static const char *const col_names[2][2] = {{"Left", "Left Heading"}, {"Right", "Right Heading"}};
+
+/* two_content and comparison: the title as on title_content, the content
+ * area split in two columns; a comparison column's heading (24 pt bold,
+ * accent) above its content. */
+static int plan_columns(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
+{
+    qr_slide_box col[2];
+    split_h(g->body, &col[0], &col[1]);
+    for (int i = 0; i < 2; i++) {
+        const qr_column *c = &sl->cols[i];
+        qr_slide_box area = col[i];
+        if (sl->layout == QR_LAYOUT_COMPARISON) {
+            long long hh = 548640; /* 0.6 in */
+            qr_slide_box hb = {area.x, area.y, area.cx, hh};
+            if (c->has_heading && extra_box(p, col_names[i][1], hb, QR_SLIDE_ANCHOR_B, &c->heading,
+                                            QR_SLIDE_SZ_HEADING, 1, 1))
+                return -1;
+            if (c->has_heading && p->n_extra)
+                p->extra[p->n_extra - 1].paras[0].algn = QR_SLIDE_ALGN_L;
+            area.y += hh + GAP / 2;
+            area.cy -= hh + GAP / 2;
+        }
+        if (c->n_bullets && extra_items(p, col_names[i][0], area, c->bullets, c->n_bullets))
+            return -1;
+        if ((c->image || c->table || c->chart) &&
+            add_vis(p, col_names[i][0], c->image, c->table, c->chart, area))
+            return -1;
+    }
+    return 0;
+}
+
+/* Where a picture goes to cover the slide, its aspect kept (centred; the
+ * parts past the slide's edges are cropped). */
+static qr_slide_box cover(const qr_image *im, const qr_slide_geom *g)
+{
+    double w = im->width_px ? (double)im->width_px : 1,
+           h = im->height_px ? (double)im->height_px : 1;
+    double sc = (double)g->sw / w;
+    if ((double)g->sh / h > sc) sc = (double)g->sh / h;
+    long long cx = (long long)(w * sc + 0.5), cy = (long long)(h * sc + 0.5);
+    if (cx < g->sw) cx = g->sw;
+    if (cy < g->sh) cy = g->sh;
+    return (qr_slide_box){(g->sw - cx) / 2, (g->sh - cy) / 2, cx, cy};
+}
+
+/* image_full: the picture covers the slide (cropped to its aspect), a band
+ * of 55 % black along the bottom third under the title (40 pt bold, white)
+ * and the caption (20 pt, white). */
+static int plan_full(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
+{
+    qr_slide_box all = {0, 0, g->sw, g->sh};
+    if (sl->image) {
+        qr_slide_vis *v = &p->vis[p->n_vis++];
+        memset(v, 0, sizeof *v);
+        v->name = "Picture (full)";
+        v->image = sl->image;
+        v->box = all;
+        v->src = cover(sl->image, g);
+    }
+    if (!sl->has_title && !sl->has_caption) return 0;
+    long long m = g->body.x, band = g->sh * 32 / 100, y = g->sh - band;
+    p->scrim = 1;
+    p->scrim_box = (qr_slide_box){0, y, g->sw, band};
+    long long th = sl->has_caption ? band * 55 / 100 : band - GAP;
+    p->title.box = (qr_slide_box){m, y + GAP / 2, g->sw - 2 * m, th};
+    p->title.anchor = sl->has_caption ? QR_SLIDE_ANCHOR_B : QR_SLIDE_ANCHOR_CTR;
+    p->title.line = 100000;
+    size_t cap = 0;
+    if (sl->has_title && shape_add(&p->title, &cap, &sl->title, 0, QR_SLIDE_BULLET_NONE,
+                                   QR_SLIDE_ALGN_L, QR_SLIDE_SZ_FULL_TITLE, 0))
+        return -1;
+    if (p->title.n) {
+        p->title.paras[0].bold = 1;
+        p->title.paras[0].accent = QR_SLIDE_INK_WHITE;
+    }
+    if (shape_fit(&p->title)) return -1;
+    if (sl->has_caption) {
+        qr_slide_box cb = {m, y + GAP / 2 + th, g->sw - 2 * m, band - th - GAP};
+        if (extra_box(p, "Caption", cb, QR_SLIDE_ANCHOR_T, &sl->caption, QR_SLIDE_SZ_CAPTION, 0,
+                      QR_SLIDE_INK_WHITE))
+            return -1;
+        p->extra[p->n_extra - 1].paras[0].algn = QR_SLIDE_ALGN_L;
+    }
+    return 0;
+}
+
+/* agenda: the title as on title_content, the items numbered in one text
+ * box over the content area (28 pt), the current one bold in the accent. */
+static int plan_agenda(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
+{
+    if (p->n_extra == QR_SLIDE_EXTRA) return 0;
+    qr_slide_shape *sh = &p->extra[p->n_extra];
+    memset(sh, 0, sizeof *sh);
+    sh->box = g->body;
+    sh->line = 100000;
+    p->extra_name[p->n_extra++] = "Agenda";
+    size_t cap = 0;
+    for (size_t i = 0; i < sl->n_agenda; i++) {
+        if (shape_add(sh, &cap, &sl->agenda[i], 0, QR_SLIDE_BULLET_NUM, QR_SLIDE_ALGN_INHERIT,
+                      QR_SLIDE_SZ_AGENDA, 1800))
+            return -1;
+        sh->paras[i].num = (int)(i + 1 < 100000 ? i + 1 : 99999);
+        if ((long)i == sl->current) {
+            sh->paras[i].bold = 1;
+            sh->paras[i].accent = QR_SLIDE_INK_ACCENT;
+        }
+    }
+    return shape_fit(sh);
+}
+
+/* The title of the new layouts but image_full: the master's title box, as
+ * a text box (44 pt). */
+static int plan_box_title(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *sl)
+{
+    size_t cap = 0;
+    p->title.box = g->title;
+    p->title.anchor = QR_SLIDE_ANCHOR_CTR;
+    p->title.line = 100000;
+    if (sl->has_title && shape_add(&p->title, &cap, &sl->title, 0, QR_SLIDE_BULLET_NONE,
+                                   QR_SLIDE_ALGN_INHERIT, QR_SLIDE_SZ_TITLE, 0))
+        return -1;
+    return shape_fit(&p->title);
+}
+
 qr_status qr_slide_plan_furniture(qr_slide_plan *p, const qr_doc *doc, const qr_slide_geom *g,
                                   int no)
 {
     const qr_slide *sl = p->slide;
+    /* the ground: the slide's own, else the deck's */
+    if (sl->has_background || sl->background_image) {
+        p->has_ground = sl->has_background;
+        p->ground = sl->background;
+        p->ground_image = sl->background_image;
+    } else if (doc->has_background || doc->background_image) {
+        p->has_ground = doc->has_background;
+        p->ground = doc->background;
+        p->ground_image = doc->background_image;
+    }
+    if (p->ground_image) p->ground_src = cover(p->ground_image, g);
     if (sl->footer_mode == QR_FOOTER_NONE) return QR_OK;
+    if (doc->logo) {
+        /* 0.5 in high, its aspect kept up to 2 in wide, in the right margin's corner */
+        const qr_image *im = doc->logo;
+        double w = im->width_px ? (double)im->width_px : 1,
+               h = im->height_px ? (double)im->height_px : 1;
+        long long lh = 457200, lw = (long long)(lh * w / h + 0.5);
+        if (lw > 1828800) {
+            lw = 1828800;
+            lh = (long long)(lw * h / w + 0.5);
+        }
+        if (lw < 1) lw = 1;
+        if (lh < 1) lh = 1;
+        p->logo = im;
+        p->logo_box = (qr_slide_box){g->sw - g->body.x - lw, 228600, lw, lh};
+        /* a title box under the logo ends before it */
+        qr_slide_box *t = &p->title.box, *lb = &p->logo_box;
+        if (p->title.n && t->y < lb->y + lb->cy && t->y + t->cy > lb->y && t->x < lb->x &&
+            t->x + t->cx > lb->x - GAP / 2) {
+            t->cx = lb->x - GAP / 2 - t->x;
+            if (shape_fit(&p->title)) return QR_E_NOMEM;
+        }
+    }
     const qr_text *footer = sl->footer_mode == QR_FOOTER_OWN ? &sl->footer
                             : doc->has_footer                ? &doc->footer
                                                              : NULL;
@@ -571,6 +771,18 @@ qr_status qr_slide_plan_make(qr_slide_plan *p, const qr_slide_geom *g, const qr_
     memset(p, 0, sizeof *p);
     p->slide = sl;
     p->placeholders = sl->layout < QR_LAYOUT_BLANK;
+    if (sl->layout == QR_LAYOUT_TWO_CONTENT || sl->layout == QR_LAYOUT_COMPARISON) {
+        if (plan_box_title(p, g, sl) || plan_columns(p, g, sl)) goto oom;
+        return QR_OK;
+    }
+    if (sl->layout == QR_LAYOUT_AGENDA) {
+        if (plan_box_title(p, g, sl) || plan_agenda(p, g, sl)) goto oom;
+        return QR_OK;
+    }
+    if (sl->layout == QR_LAYOUT_IMAGE_FULL) {
+        if (plan_full(p, g, sl)) goto oom;
+        return QR_OK;
+    }
     if (sl->layout > QR_LAYOUT_BLANK) {
         if (plan_structural(p, g, sl)) goto oom;
         return QR_OK;
@@ -645,6 +857,18 @@ static const char *shape_path(const qr_slide_plan *p, const qr_slide_shape *sh, 
 {
     const qr_slide *sl = p->slide;
     if (sh == &p->title) return sl->title.path ? sl->title.path : sl->path;
+    if (sh >= p->extra && sh < p->extra + p->n_extra) {
+        /* a column's bullets, the agenda's items: the array's pointer */
+        const char *name = p->extra_name[sh - p->extra];
+        const char *base = strcmp(name, "Left") == 0     ? sl->cols[0].path
+                           : strcmp(name, "Right") == 0  ? sl->cols[1].path
+                           : strcmp(name, "Agenda") == 0 ? sl->path
+                                                         : NULL;
+        if (base) {
+            snprintf(buf, size, "%s/%s", base, name[0] == 'A' ? "items" : "bullets");
+            return buf;
+        }
+    }
     if (sh != &p->body) return sh->paras[0].text->path ? sh->paras[0].text->path : sl->path;
     if (sl->n_bullets) {
         snprintf(buf, size, "%s/bullets", sl->path);
@@ -679,6 +903,32 @@ static void report_shape(const qr_slide_plan *p, const qr_slide_shape *sh, int n
     }
 }
 
+/* A picture drawn (box: its whole drawn size) larger than its pixels at 96 dpi. */
+static void report_image(const qr_image *im, qr_slide_box box, int no, qr_layout_list *l)
+{
+    if (!im->width_px) return;
+    /* 9525 EMU per pixel at 96 dpi */
+    double f = (double)box.cx / 9525.0 / (double)im->width_px;
+    if (f > 1.01) {
+        int tenths = f < 1e6 ? (int)(f * 10.0 + 0.5) : 9999999;
+        qr_layout_addf(l, QR_LAYOUT_IMAGE_UPSCALED, im->path, 0, no, f,
+                       "a %u px wide image drawn %lld px wide at 96 dpi (scaled up %d.%d times)",
+                       (unsigned)im->width_px, box.cx / 9525, tenths / 10, tenths % 10);
+    }
+}
+
+static void report_table(const qr_table *t, const qr_slide_grid *g, const char *slide_path, int no,
+                         qr_layout_list *l)
+{
+    const char *tp = t->path ? t->path : slide_path;
+    if (g->sz < 900)
+        qr_layout_addf(l, QR_LAYOUT_SMALL_TEXT, tp, 0, no, g->sz / 100.0,
+                       "table text drawn at %d pt, below 9 pt", g->sz / 100);
+    if (!g->fits)
+        qr_layout_addf(l, QR_LAYOUT_TABLE_CUT, tp, 0, no, 0,
+                       "the table's %zu rows do not fit the slide even at 8 pt", g->nr);
+}
+
 void qr_slide_plan_report(const qr_slide_plan *p, int no, qr_layout_list *l)
 {
     if (!l) return;
@@ -687,24 +937,15 @@ void qr_slide_plan_report(const qr_slide_plan *p, int no, qr_layout_list *l)
     report_shape(p, &p->body, no, l);
     for (size_t i = 0; i < p->n_extra; i++)
         report_shape(p, &p->extra[i], no, l);
-    if (sl->table && p->table.nr) {
-        const char *tp = sl->table->path ? sl->table->path : sl->path;
-        if (p->table.sz < 900)
-            qr_layout_addf(l, QR_LAYOUT_SMALL_TEXT, tp, 0, no, p->table.sz / 100.0,
-                           "table text drawn at %d pt, below 9 pt", p->table.sz / 100);
-        if (!p->table.fits)
-            qr_layout_addf(l, QR_LAYOUT_TABLE_CUT, tp, 0, no, 0,
-                           "the table's %zu rows do not fit the slide even at 8 pt", p->table.nr);
-    }
-    if (sl->image && sl->image->width_px) {
-        /* 9525 EMU per pixel at 96 dpi */
-        double f = (double)p->image.cx / 9525.0 / (double)sl->image->width_px;
-        if (f > 1.01) {
-            int tenths = f < 1e6 ? (int)(f * 10.0 + 0.5) : 9999999;
-            qr_layout_addf(
-                l, QR_LAYOUT_IMAGE_UPSCALED, sl->image->path, 0, no, f,
-                "a %u px wide image drawn %lld px wide at 96 dpi (scaled up %d.%d times)",
-                (unsigned)sl->image->width_px, p->image.cx / 9525, tenths / 10, tenths % 10);
-        }
+    if (sl->table && p->table.nr) report_table(sl->table, &p->table, sl->path, no, l);
+    if (sl->image && sl->layout != QR_LAYOUT_IMAGE_FULL) report_image(sl->image, p->image, no, l);
+    /* the deck's ground picture and logo: once, on the first slide */
+    if (p->ground_image && (p->ground_image == sl->background_image || no == 1))
+        report_image(p->ground_image, p->ground_src, no, l);
+    if (p->logo && no == 1) report_image(p->logo, p->logo_box, no, l);
+    for (size_t i = 0; i < p->n_vis; i++) {
+        const qr_slide_vis *v = &p->vis[i];
+        if (v->image) report_image(v->image, v->src, no, l);
+        if (v->table && v->grid.nr) report_table(v->table, &v->grid, sl->path, no, l);
     }
 }

@@ -103,7 +103,12 @@ long long qr_slide_line_height(long long sz, int tall, long long ln);
 /* ---- one slide ------------------------------------------------------------------ */
 
 enum { QR_SLIDE_ALGN_INHERIT, QR_SLIDE_ALGN_L, QR_SLIDE_ALGN_CTR, QR_SLIDE_ALGN_R };
-enum { QR_SLIDE_BULLET_INHERIT, QR_SLIDE_BULLET_NONE, QR_SLIDE_BULLET_CHAR };
+/* NUM: "1.", "2.", ... in the hanging indent (an agenda: a:buAutoNum arabicPeriod) */
+enum { QR_SLIDE_BULLET_INHERIT, QR_SLIDE_BULLET_NONE, QR_SLIDE_BULLET_CHAR, QR_SLIDE_BULLET_NUM };
+/* The number paragraphs' hanging indent: room for "10." at 28 pt. */
+#define QR_SLIDE_NUM_MARL 685800
+/* qr_slide_para.accent: the theme's text colour, its accent, white (on a scrim) */
+enum { QR_SLIDE_INK_TEXT, QR_SLIDE_INK_ACCENT, QR_SLIDE_INK_WHITE = 3 };
 enum { QR_SLIDE_ANCHOR_T, QR_SLIDE_ANCHOR_CTR, QR_SLIDE_ANCHOR_B };
 
 /* One paragraph of a text shape. */
@@ -115,8 +120,14 @@ typedef struct qr_slide_para {
     int sz;           /* hundredths of a point, before fontScale */
     int space_before; /* hundredths of a point, before fontScale */
     int bold;         /* 1: bold (a stat's value and label) */
-    int accent;       /* 1: in the theme's accent colour (a stat's value, an attribution) */
+    int accent;       /* QR_SLIDE_INK_*: 1 the theme's accent (a stat's value, an attribution,
+                         the current agenda item), 3 white (image_full's title on the scrim) */
+    int num;          /* QR_SLIDE_BULLET_NUM: the paragraph's number (1, 2, ...) */
 } qr_slide_para;
+
+/** The left margin of a paragraph's text (EMU): the level's under a bullet,
+ *  QR_SLIDE_NUM_MARL under a number, 0 without. */
+long long qr_slide_para_marl(const qr_slide_para *p);
 
 /* A text shape: a placeholder, or a text box on the blank layout. */
 typedef struct qr_slide_shape {
@@ -144,7 +155,7 @@ typedef struct qr_slide_grid {
 /* The text boxes of the quote and stats layouts besides the title and body:
  * a quote and its attribution; each stat's value, label and caption; and the
  * furniture (qr_slide_plan_furniture). */
-#define QR_SLIDE_EXTRA 15
+#define QR_SLIDE_EXTRA 16
 #define QR_SLIDE_SZ_QUOTE 3600
 #define QR_SLIDE_SZ_ATTRIBUTION 2000
 #define QR_SLIDE_SZ_STAT_VALUE 6000
@@ -152,6 +163,23 @@ typedef struct qr_slide_grid {
 #define QR_SLIDE_SZ_STAT_CAPTION 1600
 #define QR_SLIDE_SZ_CLOSING 5400
 #define QR_SLIDE_SZ_FOOTER 1200
+#define QR_SLIDE_SZ_HEADING 2400    /* a comparison column's heading */
+#define QR_SLIDE_SZ_FULL_TITLE 4000 /* image_full's title on the scrim */
+#define QR_SLIDE_SZ_CAPTION 2000    /* and its caption */
+#define QR_SLIDE_SZ_AGENDA 2800
+
+/* A picture, table or chart of a column (two_content, comparison), or
+ * image_full's picture: exactly one of image, table, chart is set. */
+typedef struct qr_slide_vis {
+    const qr_image *image;
+    const qr_table *table;
+    const qr_chart *chart;
+    const char *name;   /* the shape's name: "Left", "Right", "Picture (full)" */
+    qr_slide_box box;   /* a picture's visible box, a chart's frame */
+    qr_slide_box src;   /* a picture: where the whole picture goes (larger than box when
+                           cropped to cover it: image_full); else equal to box */
+    qr_slide_grid grid; /* a table */
+} qr_slide_vis;
 
 typedef struct qr_slide_plan {
     const qr_slide *slide;
@@ -164,7 +192,20 @@ typedef struct qr_slide_plan {
     qr_slide_shape extra[QR_SLIDE_EXTRA];   /* quote and stats text boxes, in reading order */
     const char *extra_name[QR_SLIDE_EXTRA]; /* the shape's name: "Quote", "Stat 2 Value", ... */
     size_t n_extra;
-    char number[16]; /* the slide number's text, and the text pointing at it */
+    qr_slide_vis vis[2]; /* two_content, comparison: the columns' visuals; image_full: the
+                            picture (drawn first) */
+    size_t n_vis;
+    /* the deck's furniture (qr_slide_plan_furniture): the slide's ground, the slide's own
+       or the deck's (a colour or a picture cropped to cover the slide), and the logo */
+    int has_ground;               /* ground: a colour over the theme's */
+    uint32_t ground;              /* 0xRRGGBB */
+    const qr_image *ground_image; /* NULL, or the picture under everything */
+    qr_slide_box ground_src;      /* where the whole picture goes (cropped to the slide) */
+    const qr_image *logo;         /* NULL, or the deck's logo in logo_box */
+    qr_slide_box logo_box;
+    int scrim;              /* image_full: a dark band (55 % black) under the title */
+    qr_slide_box scrim_box; /* drawn after the picture, before the text */
+    char number[16];        /* the slide number's text, and the text pointing at it */
     qr_run number_run;
     qr_text number_text;
 } qr_slide_plan;
@@ -177,8 +218,11 @@ void qr_slide_plan_free(qr_slide_plan *p);
 /** Add the deck's furniture to p, slide number no (1-based, as output):
  *  the date bottom left, the footer (the slide's own, or the deck's) in the
  *  middle, the number bottom right, 12 pt text boxes named "Date", "Footer"
- *  and "Slide Number"; none on a slide whose "footer" is false. p must not
- *  move afterwards (the number's text lives in it). QR_OK or QR_E_NOMEM. */
+ *  and "Slide Number"; the logo top right (0.5 in high, at most 2 in wide;
+ *  a title box reaching under it is narrowed and fitted again); none of
+ *  these on a slide whose "footer" is false. And the slide's ground: its
+ *  own "background", else the deck's. p must not move afterwards (the
+ *  number's text lives in it). QR_OK or QR_E_NOMEM. */
 qr_status qr_slide_plan_furniture(qr_slide_plan *p, const qr_doc *doc, const qr_slide_geom *g,
                                   int no);
 

@@ -101,8 +101,9 @@ typedef struct qr_pptx {
         const char *rid;
     } * links;
     size_t n_links, cap_links;
-    size_t n_notes;  /* slides with notes */
-    size_t n_charts; /* slide charts so far: ppt/charts/chartN.xml */
+    size_t n_notes;               /* slides with notes */
+    size_t n_charts;              /* slide charts so far: ppt/charts/chartN.xml */
+    int logo_added, ground_added; /* the deck's logo and ground picture: one media part each */
 } qr_pptx;
 
 /* ---- element writers (pptx_slide.c) ----------------------------------------- */
@@ -114,6 +115,7 @@ typedef struct qr_pptx_rpr {
     unsigned b : 1, i : 1, u : 1, strike : 1;
     unsigned accent : 1;    /* a:solidFill in the theme's accent1 */
     unsigned on_accent : 1; /* a:solidFill in lt2, the text on the accent (a table's header) */
+    unsigned white : 1;     /* a:solidFill FFFFFF (image_full's text on its scrim) */
     qr_font_slot slot;      /* which of a:latin, a:ea, a:cs carries family */
     const char *family;     /* NULL: inherit the theme fonts */
     const char *mono;       /* code outside the Latin slot: a:latin's typeface, or NULL */
@@ -132,15 +134,18 @@ enum {
 enum {
     QR_PPTX_BULLET_INHERIT = QR_SLIDE_BULLET_INHERIT,
     QR_PPTX_BULLET_NONE = QR_SLIDE_BULLET_NONE,
-    QR_PPTX_BULLET_CHAR = QR_SLIDE_BULLET_CHAR
+    QR_PPTX_BULLET_CHAR = QR_SLIDE_BULLET_CHAR,
+    QR_PPTX_BULLET_NUM = QR_SLIDE_BULLET_NUM
 };
 
 /* Paragraph properties. */
 typedef struct qr_pptx_ppr {
     int lvl;    /* 0..8 */
-    int bullet; /* QR_PPTX_BULLET_*: CHAR writes marL/indent and the glyph of lvl */
+    int bullet; /* QR_PPTX_BULLET_*: CHAR writes marL/indent and the glyph of lvl; NUM
+                   a:buAutoNum arabicPeriod in a QR_SLIDE_NUM_MARL hanging indent */
     int rtl;
-    int algn; /* QR_PPTX_ALGN_*; rtl paragraphs are right-aligned */
+    int algn;       /* QR_PPTX_ALGN_*; rtl paragraphs are right-aligned */
+    int spc_before; /* a:spcBef in hundredths of a point (text boxes; 0: none) */
 } qr_pptx_ppr;
 
 /** <a:pPr>; nothing when every field inherits. */

@@ -40,7 +40,11 @@ void qr_pptx_write_a_rpr(qr_xml *x, const char *name, const qr_pptx_rpr *p)
     if (p->strike) qr_xml_attr(x, "strike", "sngStrike");
     /* children in CT_TextCharacterProperties order: ln, solidFill, ... latin, ea, cs, sym,
      * hlinkClick */
-    if (p->accent || p->on_accent) {
+    if (p->white) {
+        qr_xml_start(x, "a:solidFill");
+        qr_xml_leaf(x, "a:srgbClr", "val", "FFFFFF", NULL);
+        qr_xml_end(x);
+    } else if (p->accent || p->on_accent) {
         qr_xml_start(x, "a:solidFill");
         qr_xml_leaf(x, "a:schemeClr", "val", p->accent ? "accent1" : "lt2", NULL);
         qr_xml_end(x);
@@ -61,18 +65,23 @@ void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p)
 {
     int algn = p->algn;
     if (p->rtl && (algn == QR_PPTX_ALGN_INHERIT || algn == QR_PPTX_ALGN_L)) algn = QR_PPTX_ALGN_R;
-    if (p->bullet == QR_PPTX_BULLET_INHERIT && !p->lvl && !algn && !p->rtl) return;
+    if (p->bullet == QR_PPTX_BULLET_INHERIT && !p->lvl && !algn && !p->rtl && !p->spc_before)
+        return;
     int lvl = p->lvl < 0 ? 0 : p->lvl >= QR_PPTX_LEVELS ? QR_PPTX_LEVELS - 1 : p->lvl;
     qr_xml_start(x, "a:pPr");
     /* attributes in CT_TextParagraphProperties order: marL, marR, lvl, indent, algn, defTabSz, rtl
      */
     if (p->bullet == QR_PPTX_BULLET_CHAR)
         qr_xml_attr_int(x, "marL", qr_pptx_level_marl(lvl));
+    else if (p->bullet == QR_PPTX_BULLET_NUM)
+        qr_xml_attr_int(x, "marL", QR_SLIDE_NUM_MARL);
     else if (p->bullet == QR_PPTX_BULLET_NONE)
         qr_xml_attr(x, "marL", "0");
     if (lvl) qr_xml_attr_int(x, "lvl", lvl);
     if (p->bullet == QR_PPTX_BULLET_CHAR)
         qr_xml_attr_int(x, "indent", qr_pptx_level_indent(lvl));
+    else if (p->bullet == QR_PPTX_BULLET_NUM)
+        qr_xml_attr_int(x, "indent", -QR_SLIDE_NUM_MARL);
     else if (p->bullet == QR_PPTX_BULLET_NONE)
         qr_xml_attr(x, "indent", "0");
     if (algn == QR_PPTX_ALGN_L)
@@ -82,9 +91,19 @@ void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p)
     else if (algn == QR_PPTX_ALGN_R)
         qr_xml_attr(x, "algn", "r");
     if (p->rtl) qr_xml_attr(x, "rtl", "1");
+    if (p->spc_before) {
+        qr_xml_start(x, "a:spcBef");
+        qr_xml_start(x, "a:spcPts");
+        qr_xml_attr_int(x, "val", p->spc_before);
+        qr_xml_end(x);
+        qr_xml_end(x);
+    }
     if (p->bullet == QR_PPTX_BULLET_CHAR) {
         qr_xml_leaf(x, "a:buFont", "typeface", QR_PPTX_FONT_LATIN, NULL);
         qr_xml_leaf(x, "a:buChar", "char", qr_pptx_level_char(lvl), NULL);
+    } else if (p->bullet == QR_PPTX_BULLET_NUM) {
+        qr_xml_leaf(x, "a:buFont", "typeface", QR_PPTX_FONT_LATIN, NULL);
+        qr_xml_leaf(x, "a:buAutoNum", "type", "arabicPeriod", NULL);
     } else if (p->bullet == QR_PPTX_BULLET_NONE) {
         qr_xml_leaf(x, "a:buNone", NULL);
     }
@@ -107,7 +126,7 @@ static void write_a_r(qr_xml *x, const qr_seg *g, size_t n, const qr_pptx_rpr *r
     qr_xml_end(x);
 }
 
-/* <a:p>; accent 1: the text in the accent, 2: in the text-on-accent colour */
+/* <a:p>; accent 1: the text in the accent, 2: in the text-on-accent colour, 3: white */
 static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr ppr, int sz,
                            int bold, int accent)
 {
@@ -128,6 +147,7 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
         rpr.b = g->bold || bold;
         rpr.accent = accent == 1;
         rpr.on_accent = accent == 2;
+        rpr.white = accent == QR_SLIDE_INK_WHITE;
         rpr.i = g->italic;
         rpr.u = g->underline;
         rpr.strike = g->strike;
@@ -155,6 +175,7 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
         end.b = bold;
         end.accent = accent == 1;
         end.on_accent = accent == 2;
+        end.white = accent == QR_SLIDE_INK_WHITE;
         qr_pptx_write_a_rpr(x, "a:endParaRPr", &end);
     }
     qr_xml_end(x);
@@ -238,6 +259,8 @@ static void write_p_sp(qr_pptx *pp, qr_xml *x, int id, const text_shape *ts, con
     for (size_t i = 0; i < sh->n; i++) {
         const qr_slide_para *p = &sh->paras[i];
         qr_pptx_ppr ppr = {.lvl = p->lvl, .bullet = p->bullet, .algn = p->algn};
+        /* a text box has no master's spacing: the plan's, between paragraphs */
+        if (!ts->placeholder && i > 0) ppr.spc_before = p->space_before;
         write_a_p_full(pp, x, p->text, ppr, ts->placeholder ? 0 : p->sz, p->bold, p->accent);
     }
     if (sh->n == 0) qr_xml_leaf(x, "a:p", NULL); /* a txBody needs one a:p */
@@ -323,24 +346,71 @@ static void write_p_graphicframe(qr_pptx *pp, qr_xml *x, int id, const qr_table 
 
 /* ---- pictures ---------------------------------------------------------------------- */
 
-/* <p:pic> in the plan's box. */
-static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, const qr_pptx_box *box,
-                        const char *part)
+/* 1/1000 % of whole the part a of src lies outside box on one side. */
+static long long crop_of(long long outside, long long whole)
+{
+    return outside > 0 && whole > 0 ? outside * 100000 / whole : 0;
+}
+
+/* <a:blipFill> (name "p:blipFill" in a picture, "a:blipFill" in a ground)
+ * of img, cropped (a:srcRect) to box when src, where the whole picture
+ * goes, is given. 0, or -1 when the media or its relationship failed. */
+static int write_blipfill(qr_pptx *pp, qr_xml *x, const char *name, const qr_image *img,
+                          const qr_pptx_box *box, const qr_pptx_box *src, const char *part)
 {
     char media[512], target[512];
     snprintf(media, sizeof media, "ppt/media/%s", img->name);
     snprintf(target, sizeof target, "../media/%s", img->name);
-    if (qr_pptx_fail(pp, qr_package_add_media(pp->pkg, media, img->data, img->size))) return;
+    /* the deck's pictures are on every slide: their media part is added once */
+    int *once = img == pp->doc->logo               ? &pp->logo_added
+                : img == pp->doc->background_image ? &pp->ground_added
+                                                   : NULL;
+    if ((!once || !*once) &&
+        qr_pptx_fail(pp, qr_package_add_media(pp->pkg, media, img->data, img->size)))
+        return -1;
+    if (once) *once = 1;
     const char *rid = qr_package_rel(pp->pkg, part, QR_REL_IMAGE, target, 0);
     if (!rid) {
         qr_pptx_fail(pp, QR_E_NOMEM);
-        return;
+        return -1;
     }
+    qr_xml_start(x, name);
+    qr_xml_leaf(x, "a:blip", "r:embed", rid, NULL);
+    if (src) {
+        long long l = crop_of(box->x - src->x, src->cx), t = crop_of(box->y - src->y, src->cy),
+                  r = crop_of(src->x + src->cx - box->x - box->cx, src->cx),
+                  b = crop_of(src->y + src->cy - box->y - box->cy, src->cy);
+        qr_xml_start(x, "a:srcRect");
+        if (l) qr_xml_attr_int(x, "l", l);
+        if (t) qr_xml_attr_int(x, "t", t);
+        if (r) qr_xml_attr_int(x, "r", r);
+        if (b) qr_xml_attr_int(x, "b", b);
+        qr_xml_end(x);
+    }
+    qr_xml_start(x, "a:stretch");
+    qr_xml_leaf(x, "a:fillRect", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    return 0;
+}
+
+static void write_a_blipfill(qr_pptx *pp, qr_xml *x, const qr_image *img, const qr_pptx_box *box,
+                             const qr_pptx_box *src, const char *part)
+{
+    write_blipfill(pp, x, "a:blipFill", img, box, src, part);
+}
+
+/* <p:pic> in the plan's box; src: where the whole picture goes when it is
+ * cropped to box (a:srcRect), or NULL. */
+static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, const qr_pptx_box *box,
+                        const qr_pptx_box *src, const char *name, const char *part)
+{
+    if (pp->status != QR_OK) return;
     qr_xml_start(x, "p:pic");
     qr_xml_start(x, "p:nvPicPr");
     qr_xml_start(x, "p:cNvPr");
     qr_xml_attr_int(x, "id", id);
-    qr_xml_attr(x, "name", img->name);
+    qr_xml_attr(x, "name", name ? name : img->name);
     qr_xml_attr(x, "descr", qr_plain(&img->alt));
     qr_xml_end(x);
     qr_xml_start(x, "p:cNvPicPr");
@@ -348,12 +418,7 @@ static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, con
     qr_xml_end(x);
     qr_xml_leaf(x, "p:nvPr", NULL);
     qr_xml_end(x);
-    qr_xml_start(x, "p:blipFill");
-    qr_xml_leaf(x, "a:blip", "r:embed", rid, NULL);
-    qr_xml_start(x, "a:stretch");
-    qr_xml_leaf(x, "a:fillRect", NULL);
-    qr_xml_end(x);
-    qr_xml_end(x);
+    write_blipfill(pp, x, "p:blipFill", img, box, src, part);
     qr_xml_start(x, "p:spPr");
     qr_pptx_write_xfrm(x, "a:xfrm", box);
     qr_xml_start(x, "a:prstGeom");
@@ -375,9 +440,56 @@ static const int layout_part[] = {
     [QR_LAYOUT_QUOTE] = QR_PPTX_LAYOUT_BLANK,
     [QR_LAYOUT_STATS] = QR_PPTX_LAYOUT_BLANK,
     [QR_LAYOUT_CLOSING] = QR_PPTX_LAYOUT_BLANK,
+    [QR_LAYOUT_TWO_CONTENT] = QR_PPTX_LAYOUT_BLANK,
+    [QR_LAYOUT_COMPARISON] = QR_PPTX_LAYOUT_BLANK,
+    [QR_LAYOUT_IMAGE_FULL] = QR_PPTX_LAYOUT_BLANK,
+    [QR_LAYOUT_AGENDA] = QR_PPTX_LAYOUT_BLANK,
 };
 _Static_assert(sizeof layout_part / sizeof layout_part[0] == QR_LAYOUT_COUNT,
                "a layout part for every layout");
+
+/* image_full's scrim: a rectangle of 55 % black, no line. */
+static void write_scrim(qr_xml *x, int id, const qr_pptx_box *box)
+{
+    qr_xml_start(x, "p:sp");
+    qr_xml_start(x, "p:nvSpPr");
+    qr_xml_start(x, "p:cNvPr");
+    qr_xml_attr_int(x, "id", id);
+    qr_xml_attr(x, "name", "Scrim");
+    qr_xml_end(x);
+    qr_xml_leaf(x, "p:cNvSpPr", NULL);
+    qr_xml_leaf(x, "p:nvPr", NULL);
+    qr_xml_end(x);
+    qr_xml_start(x, "p:spPr");
+    qr_pptx_write_xfrm(x, "a:xfrm", box);
+    qr_xml_start(x, "a:prstGeom");
+    qr_xml_attr(x, "prst", "rect");
+    qr_xml_leaf(x, "a:avLst", NULL);
+    qr_xml_end(x);
+    qr_xml_start(x, "a:solidFill");
+    qr_xml_start(x, "a:srgbClr");
+    qr_xml_attr(x, "val", "000000");
+    qr_xml_leaf(x, "a:alpha", "val", "55000", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_start(x, "a:ln");
+    qr_xml_leaf(x, "a:noFill", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x); /* p:spPr */
+    qr_xml_end(x); /* p:sp */
+}
+
+/* The plan's visuals: pictures, tables, charts of columns (image_full's picture). */
+static void write_vis(qr_pptx *pp, qr_xml *x, int *id, const qr_slide_vis *v, const char *part,
+                      const char *slide_path)
+{
+    if (v->image)
+        write_p_pic(pp, x, (*id)++, v->image, &v->box, &v->src,
+                    v->table || v->chart || strcmp(v->name, "Picture (full)") ? NULL : v->name,
+                    part);
+    if (v->table) write_p_graphicframe(pp, x, (*id)++, v->table, &v->grid, slide_path);
+    if (v->chart) qr_pptx_write_chart(pp, x, (*id)++, v->chart, v->box, part);
+}
 
 /* A text box's bodyPr anchor: NULL for the top (the default). */
 static const char *anchor_name(int anchor)
@@ -411,14 +523,20 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     if (!x) goto done;
     qr_pptx_root(x, "p:sld");
     qr_xml_start(x, "p:cSld");
-    if (sl->has_background) { /* <p:bg> before the shapes */
+    if (plan.has_ground || plan.ground_image) { /* <p:bg> before the shapes */
         char hex[7];
-        snprintf(hex, sizeof hex, "%06X", (unsigned)sl->background & 0xFFFFFFu);
+        snprintf(hex, sizeof hex, "%06X", (unsigned)plan.ground & 0xFFFFFFu);
         qr_xml_start(x, "p:bg");
         qr_xml_start(x, "p:bgPr");
-        qr_xml_start(x, "a:solidFill");
-        qr_xml_leaf(x, "a:srgbClr", "val", hex, NULL);
-        qr_xml_end(x);
+        if (plan.ground_image) {
+            write_a_blipfill(pp, x, plan.ground_image,
+                             &(qr_pptx_box){0, 0, pp->geom.sw, pp->geom.sh}, &plan.ground_src,
+                             part);
+        } else {
+            qr_xml_start(x, "a:solidFill");
+            qr_xml_leaf(x, "a:srgbClr", "val", hex, NULL);
+            qr_xml_end(x);
+        }
         qr_xml_leaf(x, "a:effectLst", NULL);
         qr_xml_end(x);
         qr_xml_end(x);
@@ -426,6 +544,10 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     qr_xml_start(x, "p:spTree");
     qr_pptx_write_tree_start(x);
     int id = 2;
+    int full = sl->layout == QR_LAYOUT_IMAGE_FULL; /* the picture under everything */
+    for (size_t k = 0; full && k < plan.n_vis; k++)
+        write_vis(pp, x, &id, &plan.vis[k], part, sl->path);
+    if (plan.scrim) write_scrim(x, id++, &plan.scrim_box);
     if (plan.title.n) {
         text_shape ts = {.name = sl->layout == QR_LAYOUT_CLOSING ? "Title (closing)" : "Title",
                          .placeholder = plan.placeholders,
@@ -449,9 +571,12 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
                          .sh = &plan.extra[k]};
         write_p_sp(pp, x, id++, &ts, sl->path);
     }
+    for (size_t k = 0; !full && k < plan.n_vis; k++)
+        write_vis(pp, x, &id, &plan.vis[k], part, sl->path);
     if (sl->table) write_p_graphicframe(pp, x, id++, sl->table, &plan.table, sl->path);
-    if (sl->image) write_p_pic(pp, x, id++, sl->image, &plan.image, part);
+    if (sl->image && !full) write_p_pic(pp, x, id++, sl->image, &plan.image, NULL, NULL, part);
     if (sl->chart) qr_pptx_write_chart(pp, x, id++, sl->chart, plan.chart, part);
+    if (plan.logo) write_p_pic(pp, x, id++, plan.logo, &plan.logo_box, NULL, "Logo", part);
     qr_xml_end(x); /* p:spTree */
     qr_xml_end(x); /* p:cSld */
     qr_xml_start(x, "p:clrMapOvr");

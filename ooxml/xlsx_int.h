@@ -118,6 +118,9 @@ void qr_xlsx_styles_theme(qr_xlsx_styles *st, const qr_doc *doc);
  *  range counts as General) with flags, assigned on first use. On OOM
  *  returns 0 and sets st->oom. */
 uint32_t qr_xlsx_style_xf(qr_xlsx_styles *st, uint32_t fmt, unsigned flags);
+/** The <dxf> index of a conditional format's look: the distinct looks of
+ *  the workbook's rules in sheet and rule order (styles.xml's <dxfs>). */
+uint32_t qr_xlsx_dxf_id(const qr_xlsx_styles *st, unsigned look);
 /** The same with a look (NULL or one that sets nothing: none); the look's
  *  own number format is the caller's to pass as fmt. */
 uint32_t qr_xlsx_style_xf_look(qr_xlsx_styles *st, uint32_t fmt, unsigned flags,
@@ -179,7 +182,7 @@ int qr_xlsx_write_sheet_head_fmt(qr_buf *b, const qr_sheet *sh, int first,
 /** The same with the styles table: column styles get their xf. */
 int qr_xlsx_write_sheet_head_st(qr_buf *b, const qr_sheet *sh, int first, qr_xlsx_styles *styles);
 /** Append </sheetData> and the elements after it, closing </worksheet>. */
-int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh);
+int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh, const qr_xlsx_styles *st);
 
 /** A column name: 0 -> "A", 25 -> "Z", 26 -> "AA". buf: 4+ bytes. Returns the length. */
 int qr_xlsx_col_name(uint32_t col, char *buf);

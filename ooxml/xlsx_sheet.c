@@ -332,6 +332,95 @@ static void write_merge_cells(qr_buf *b, const qr_sheet *sh)
     qr_buf_puts(b, "</mergeCells>");
 }
 
+/* A formula of a rule as the file stores it (escaped, _xlfn. prefixes). */
+static void put_formula(qr_buf *b, const char *text)
+{
+    qr_buf ft = {0};
+    if (qr_formula_file_text(text, &ft) && !ft.oom)
+        qr_xml_escape(b, ft.data, ft.len, 0);
+    else
+        qr_xml_escape(b, text, strlen(text), 0);
+    qr_buf_free(&ft);
+}
+
+/* <x:cfvo> and <x:color> of a colour scale or data bar */
+static void put_scale(qr_buf *b, const qr_cond *cf)
+{
+    qr_buf_puts(b, "<cfvo type=\"min\"/>");
+    if (cf->n_colors == 3) qr_buf_puts(b, "<cfvo type=\"percentile\" val=\"50\"/>");
+    qr_buf_puts(b, "<cfvo type=\"max\"/>");
+    for (int i = 0; i < cf->n_colors; i++)
+        qr_buf_printf(b, "<color rgb=\"FF%06X\"/>", cf->colors[i] & 0xFFFFFF);
+}
+
+/* <x:conditionalFormatting>: one per rule, priorities in spec order. */
+static void write_conditional(qr_buf *b, const qr_sheet *sh, const qr_xlsx_styles *st)
+{
+    static const char *const ops[] = {
+        "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual",
+        "equal",    "notEqual",        "between",     "notBetween"};
+    for (size_t i = 0; i < sh->n_conds; i++) {
+        const qr_cond *cf = &sh->conds[i];
+        char a[16], z[16], num[32];
+        qr_xlsx_cell_ref(cf->range.c0, cf->range.r0, a);
+        qr_xlsx_cell_ref(cf->range.c1, cf->range.r1, z);
+        if (strcmp(a, z) == 0)
+            qr_buf_printf(b, "<conditionalFormatting sqref=\"%s\">", a);
+        else
+            qr_buf_printf(b, "<conditionalFormatting sqref=\"%s:%s\">", a, z);
+        switch (cf->rule) {
+        case QR_CF_CELL:
+            /* <x:cfRule> */
+            qr_buf_printf(b,
+                          "<cfRule type=\"cellIs\" dxfId=\"%u\" priority=\"%zu\" "
+                          "operator=\"%s\"><formula>",
+                          qr_xlsx_dxf_id(st, cf->look), i + 1, ops[cf->op]);
+            if (cf->text) {
+                /* a text compared: a string literal, its quotes doubled */
+                qr_buf_puts(b, "&quot;");
+                for (const char *t = cf->text; *t; t++) {
+                    const char *q = strchr(t, '"');
+                    size_t n = q ? (size_t)(q - t) : strlen(t);
+                    qr_xml_escape(b, t, n, 0);
+                    t += n;
+                    if (!q) break;
+                    qr_buf_puts(b, "&quot;&quot;");
+                }
+                qr_buf_puts(b, "&quot;");
+            } else {
+                qr_xlsx_fmt_num(cf->value, num);
+                qr_buf_puts(b, num);
+            }
+            qr_buf_puts(b, "</formula>");
+            if (cf->op == QR_CF_BETWEEN || cf->op == QR_CF_NOT_BETWEEN) {
+                qr_xlsx_fmt_num(cf->value2, num);
+                qr_buf_printf(b, "<formula>%s</formula>", num);
+            }
+            qr_buf_puts(b, "</cfRule>");
+            break;
+        case QR_CF_FORMULA:
+            qr_buf_printf(b,
+                          "<cfRule type=\"expression\" dxfId=\"%u\" priority=\"%zu\">"
+                          "<formula>",
+                          qr_xlsx_dxf_id(st, cf->look), i + 1);
+            put_formula(b, cf->formula);
+            qr_buf_puts(b, "</formula></cfRule>");
+            break;
+        case QR_CF_SCALE:
+            qr_buf_printf(b, "<cfRule type=\"colorScale\" priority=\"%zu\"><colorScale>", i + 1);
+            put_scale(b, cf);
+            qr_buf_puts(b, "</colorScale></cfRule>");
+            break;
+        case QR_CF_BAR:
+            qr_buf_printf(b, "<cfRule type=\"dataBar\" priority=\"%zu\"><dataBar>", i + 1);
+            put_scale(b, cf);
+            qr_buf_puts(b, "</dataBar></cfRule>");
+            break;
+        }
+        qr_buf_puts(b, "</conditionalFormatting>");
+    }
+}
+
 /* <x:pageMargins>: Excel's defaults, so printing looks as Excel's own files. */
 static void write_page_margins(qr_buf *b)
 {
@@ -340,11 +429,12 @@ static void write_page_margins(qr_buf *b)
 }
 
 /* </x:sheetData> to </x:worksheet> */
-int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh)
+int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh, const qr_xlsx_styles *st)
 {
     qr_buf_puts(b, "</sheetData>");
     write_auto_filter(b, sh);
     write_merge_cells(b, sh);
+    write_conditional(b, sh, st);
     write_page_margins(b);
     if (sh->n_charts) qr_buf_puts(b, "<drawing r:id=\"rId1\"/>"); /* xlsx_chart.c */
     qr_buf_puts(b, "</worksheet>");
@@ -572,7 +662,7 @@ static qr_status gen_block(qr_xlsx_sheet *w, qr_buf *b, size_t target)
         if (w->next_row >= n_rows) w->stage = 2;
     }
     if (w->stage == 2) {
-        if (qr_xlsx_write_sheet_tail(b, sh)) return qr_fail(QR_E_NOMEM);
+        if (qr_xlsx_write_sheet_tail(b, sh, w->styles)) return qr_fail(QR_E_NOMEM);
         w->stage = 3;
     }
     return QR_OK;

@@ -100,7 +100,7 @@ static int open_sheet(qr_xlsx_feed *f)
 static int finish_sheet(qr_xlsx_feed *f)
 {
     if (!f->open && open_sheet(f)) return -1;
-    if (qr_xlsx_write_sheet_tail(&f->blk, &f->sheets[f->cur]) || f->blk.oom)
+    if (qr_xlsx_write_sheet_tail(&f->blk, &f->sheets[f->cur], f->styles) || f->blk.oom)
         return fail(f, QR_E_NOMEM);
     f->open = 0;
     return push(f, 1);

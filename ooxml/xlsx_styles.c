@@ -469,6 +469,87 @@ static void write_cell_styles(qr_xml *x)
     qr_xml_end(x);
 }
 
+/* The distinct looks of the workbook's conditional formats, in sheet and
+ * rule order, calls f for each (with its index); returns the count. */
+static uint32_t each_dxf(const qr_doc *doc, unsigned want, void (*f)(void *, unsigned), void *ctx)
+{
+    uint32_t n = 0;
+    for (size_t s = 0; doc && s < doc->n_sheets; s++) {
+        const qr_sheet *sh = &doc->sheets[s];
+        for (size_t i = 0; i < sh->n_conds; i++) {
+            unsigned l = sh->conds[i].look;
+            if (sh->conds[i].rule != QR_CF_CELL && sh->conds[i].rule != QR_CF_FORMULA) continue;
+            /* seen before? (rules are few: a linear look-back) */
+            int seen = 0;
+            for (size_t t = 0; t <= s && !seen; t++) {
+                const qr_sheet *o = &doc->sheets[t];
+                size_t end = t == s ? i : o->n_conds;
+                for (size_t j = 0; j < end && !seen; j++)
+                    seen = (o->conds[j].rule == QR_CF_CELL || o->conds[j].rule == QR_CF_FORMULA) &&
+                           o->conds[j].look == l;
+            }
+            if (seen) continue;
+            if (l == want) return n;
+            if (f) f(ctx, l);
+            n++;
+        }
+    }
+    return n;
+}
+
+uint32_t qr_xlsx_dxf_id(const qr_xlsx_styles *st, unsigned look)
+{
+    return each_dxf(st->doc, look, NULL, NULL);
+}
+
+typedef struct dxf_ctx {
+    qr_xml *x;
+    const qr_xlsx_styles *st;
+} dxf_ctx;
+
+/* <x:dxf>: the font, fill and border a rule lays over a cell */
+static void write_dxf(void *ctx, unsigned look)
+{
+    dxf_ctx *d = ctx;
+    qr_xml *x = d->x;
+    const qr_doc *doc = d->st->doc;
+    qr_cellstyle l;
+    memset(&l, 0, sizeof l);
+    if (look < doc->n_looks) l = doc->looks[look];
+    qr_xml_start(x, "dxf");
+    if (l.set & (QR_SX_BOLD | QR_SX_ITALIC | QR_SX_UNDERLINE | QR_SX_COLOR)) {
+        qr_xml_start(x, "font");
+        if (l.set & QR_SX_BOLD) qr_xml_leaf(x, "b", "val", l.bold ? "1" : "0", NULL);
+        if (l.set & QR_SX_ITALIC) qr_xml_leaf(x, "i", "val", l.italic ? "1" : "0", NULL);
+        if (l.set & QR_SX_UNDERLINE)
+            qr_xml_leaf(x, "u", "val", l.underline ? "single" : "none", NULL);
+        if (l.color) write_color(x, "color", rgb_of(d->st, l.color, 0));
+        qr_xml_end(x);
+    }
+    if (l.fill) {
+        /* a dxf's solid fill is its bgColor */
+        qr_xml_start(x, "fill");
+        qr_xml_start(x, "patternFill");
+        write_color(x, "bgColor", rgb_of(d->st, l.fill, 0xFFFFFF));
+        qr_xml_end(x);
+        qr_xml_end(x);
+    }
+    if (l.border[0] || l.border[1] || l.border[2] || l.border[3]) write_border(x, d->st, &l);
+    qr_xml_end(x);
+}
+
+/* <x:dxfs> */
+static void write_dxfs(qr_xml *x, const qr_xlsx_styles *st)
+{
+    uint32_t n = each_dxf(st->doc, (unsigned)-1, NULL, NULL);
+    if (!n) return;
+    qr_xml_start(x, "dxfs");
+    qr_xml_attr_int(x, "count", n);
+    dxf_ctx d = {x, st};
+    each_dxf(st->doc, (unsigned)-1, write_dxf, &d);
+    qr_xml_end(x);
+}
+
 /* <x:styleSheet> */
 qr_status qr_xlsx_styles_write(const qr_xlsx_styles *st, qr_buf *out)
 {
@@ -493,6 +574,7 @@ qr_status qr_xlsx_styles_write(const qr_xlsx_styles *st, qr_buf *out)
     write_cell_style_xfs(x);
     write_cell_xfs(x, st, &p);
     write_cell_styles(x);
+    write_dxfs(x, st);
     qr_xml_end(x);
     parts_free(&p);
     return qr_xml_free(x);

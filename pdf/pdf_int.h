@@ -81,10 +81,9 @@ typedef struct pd_style {
 
 enum { PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END };
 
-/* Line pitch of every text, in em of its size (text.c): fixed per
- * paragraph. DejaVu Sans (and Sans Mono) ascent and ascent + descent, in em
+/* Line pitch of every text: layout/rhythm.h's, fixed per paragraph (text.c).
+ * DejaVu Sans (and Sans Mono) ascent and ascent + descent, in em
  * (1901 and 1901 + 483 of 2048 units): where the baseline sits in a line. */
-#define PD_LINE_HEIGHT 1.25
 #define PD_BASE_ASCENT (1901.0 / 2048.0)
 #define PD_BASE_HEIGHT (2384.0 / 2048.0)
 

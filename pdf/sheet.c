@@ -32,7 +32,9 @@
 
 #include "cellfmt.h"
 #include "cellstyle.h"
+#include "formula.h"
 #include "preview.h"
+#include "sheet_cond.h"
 #include "sheet_fit.h"
 
 #define PAGE_W 612.0
@@ -118,6 +120,9 @@ typedef struct splan {
      * chart i's anchor row */
     size_t nr;
     double *colx, *band_y, *chart_y;
+    qr_cf_scale *cf;        /* the conditional formats' numbers (sheet_cond.h), or NULL */
+    qr_formula_session *fs; /* its formula rules' evaluations, or NULL */
+    size_t index;           /* the sheet's in the workbook */
 } splan;
 
 /* Column c's width in points: the .xlsx's (fit: the sheet's n_fit widths in
@@ -179,10 +184,18 @@ static size_t *bands(size_t n, size_t rep, double room, const double *sizes, con
     return b;
 }
 
-static int plan_sheet(splan *p, const qr_doc *d, const qr_sheet *sh)
+static int plan_sheet(splan *p, const qr_doc *d, size_t index, long long epoch)
 {
+    const qr_sheet *sh = &d->sheets[index];
     memset(p, 0, sizeof *p);
     p->sh = sh;
+    p->index = index;
+    for (size_t i = 0; i < sh->n_conds && !p->fs; i++)
+        if (sh->conds[i].rule == QR_CF_FORMULA) {
+            /* the evaluator caches values in the document (its arena, its budget) */
+            p->fs = qr_formula_session_open((qr_doc *)d, epoch);
+            if (!p->fs) return -1;
+        }
     p->nc = sh->n_cols ? sh->n_cols : 1;
     p->nr = sh->n_rows;
     /* the widths the .xlsx declares, for the sheet's own columns */
@@ -201,6 +214,8 @@ static int plan_sheet(splan *p, const qr_doc *d, const qr_sheet *sh)
         if (c > p->nc) p->nc = c;
         if (r > p->nr) p->nr = r;
     }
+    p->cf = qr_cf_scales(sh);
+    if (sh->n_conds && !p->cf) return free(fit), -1;
     p->colw = malloc(p->nc * sizeof *p->colw);
     p->colx = malloc((p->nc + 1) * sizeof *p->colx);
     p->chart_y = malloc((sh->n_charts ? sh->n_charts : 1) * sizeof *p->chart_y);
@@ -247,6 +262,8 @@ static void free_plans(splan *p, size_t n)
         free(p[i].chart_y);
         free(p[i].cband);
         free(p[i].rband);
+        free(p[i].cf);
+        qr_formula_session_close(p[i].fs);
     }
     free(p);
 }
@@ -544,7 +561,7 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
     /* the cells' looks: fills under the grid, borders over it; a merged
      * area shows its top-left cell's look, its borders on the outer edges */
     const qr_doc *doc = c->doc;
-    int looks = doc->n_looks > 1 || mg;
+    int looks = doc->n_looks > 1 || mg || sh->n_conds;
     qr_cellstyle *css = looks ? calloc(nr * nc > 0 ? nr * nc : 1, sizeof *css) : NULL;
     if (looks && !css) looks = 0;
     for (size_t i = 0; looks && i < nr; i++) {
@@ -566,10 +583,34 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
             } else {
                 *cs = qr_sheet_cell_style(doc, sh, r, row, col, cell);
             }
+            /* conditional formats: the computed result over the look */
+            qr_cf_hit hit = {-1, 0};
+            if (sh->n_conds)
+                hit = rg ? qr_cf_apply(doc, p->index, p->cf, p->fs, rg->r0, rg->c0,
+                                       rg->r0 < sh->n_rows && rg->c0 < sh->rows[rg->r0].n
+                                           ? &sh->rows[rg->r0].cells[rg->c0]
+                                           : NULL,
+                                       cs)
+                         : qr_cf_apply(doc, p->index, p->cf, p->fs, r, col, cell, cs);
             if (cs->fill) {
                 set_rgb(cr, qr_cellstyle_rgb(&c->style, cs->fill, 0xFFFFFF));
                 cairo_rectangle(cr, xs[k], ys[i], xs[k + 1] - xs[k], ys[i + 1] - ys[i]);
                 cairo_fill(cr);
+            }
+            if (hit.bar > 0 && xs[k + 1] - xs[k] > 4) {
+                /* a data bar: its colour fading to white, as Excel draws it */
+                double bw = (xs[k + 1] - xs[k] - 4) * hit.bar;
+                uint32_t b = hit.bar_rgb;
+                cairo_pattern_t *g = cairo_pattern_create_linear(xs[k] + 2, 0, xs[k] + 2 + bw, 0);
+                cairo_pattern_add_color_stop_rgb(g, 0, (b >> 16 & 255) / 255.0,
+                                                 (b >> 8 & 255) / 255.0, (b & 255) / 255.0);
+                cairo_pattern_add_color_stop_rgb(g, 1, 0.5 + (b >> 16 & 255) / 510.0,
+                                                 0.5 + (b >> 8 & 255) / 510.0,
+                                                 0.5 + (b & 255) / 510.0);
+                cairo_set_source(cr, g);
+                cairo_rectangle(cr, xs[k] + 2, ys[i] + 2, bw, ys[i + 1] - ys[i] - 4);
+                cairo_fill(cr);
+                cairo_pattern_destroy(g);
             }
         }
     }
@@ -678,7 +719,7 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
     }
     size_t pages = 0;
     for (size_t i = 0; i < ns; i++) {
-        if (plan_sheet(&plans[i], d, &d->sheets[i])) {
+        if (plan_sheet(&plans[i], d, i, rc->epoch)) {
             free_plans(plans, ns);
             qr_errlist_add(rc->errors, QR_E_NOMEM, d->sheets[i].path, "out of memory", NULL);
             return qr_fail(QR_E_NOMEM);

@@ -74,7 +74,7 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
     for (size_t i = 0; i < sh->n; i++) {
         const qr_slide_para *p = &sh->paras[i];
         double size = p->sz / 100.0 * scale;
-        double marl = p->bullet == QR_SLIDE_BULLET_CHAR ? pt(qr_slide_level_marl(p->lvl)) : 0;
+        double marl = pt(qr_slide_para_marl(p));
         pd_style st = {.size = size, .bold = p->bold};
         st.align = p->algn == QR_SLIDE_ALGN_CTR ? PD_ALIGN_CENTER
                    : p->algn == QR_SLIDE_ALGN_R ? PD_ALIGN_END
@@ -86,6 +86,11 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
             const char *g = qr_slide_level_char(p->lvl);
             pd_style bs = {.size = size};
             marks[i] = qr_pdf_text(c, NULL, g, strlen(g), &bs, 0, path);
+        } else if (p->bullet == QR_SLIDE_BULLET_NUM) {
+            char num[16];
+            int nl = snprintf(num, sizeof num, "%d.", p->num);
+            pd_style bs = {.size = size, .bold = p->bold};
+            marks[i] = qr_pdf_text(c, NULL, num, (size_t)nl, &bs, 0, path);
         }
         if (!texts[i] || c->status != QR_OK) return;
         if (i > 0) total += p->space_before / 100.0 * scale;
@@ -99,16 +104,16 @@ static void paint_shape(pd_ctx *c, cairo_t *cr, const qr_slide_shape *sh, const 
     for (size_t i = 0; i < sh->n; i++) {
         const qr_slide_para *p = &sh->paras[i];
         double size = p->sz / 100.0 * scale, pitch = size * 1.2 * ln;
-        double marl = p->bullet == QR_SLIDE_BULLET_CHAR ? pt(qr_slide_level_marl(p->lvl)) : 0;
+        double marl = pt(qr_slide_para_marl(p));
+        double hang = p->bullet == QR_SLIDE_BULLET_NUM ? -marl : pt(qr_slide_level_indent(p->lvl));
         if (i > 0) y += p->space_before / 100.0 * scale;
-        set_rgb(cr, p->accent ? c->style.accent : rgb);
+        set_rgb(cr, p->accent == QR_SLIDE_INK_WHITE ? 0xFFFFFF : p->accent ? c->style.accent : rgb);
         /* the baseline sits where DejaVu's ascent (0.93 of its 1.16 em line) puts it */
         for (size_t l = 0; l < texts[i]->n_lines; l++) {
             double base = y + pitch * 0.8;
             if (l == 0 && marks[i]) {
-                double bx = ix + marl + pt(qr_slide_level_indent(p->lvl));
-                if (texts[i]->rtl)
-                    bx = ix + iw - marl + pt(-qr_slide_level_indent(p->lvl)) - marks[i]->width;
+                double bx = ix + marl + hang;
+                if (texts[i]->rtl) bx = ix + iw - marl - hang - marks[i]->width;
                 qr_pv_line(cr, marks[i], 0, bx, base);
             }
             qr_pv_line(cr, texts[i], l, texts[i]->rtl ? ix : ix + marl, base);
@@ -187,7 +192,10 @@ static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int 
     return CAIRO_STATUS_SUCCESS;
 }
 
-static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box b)
+/* The picture im drawn over box b, clipped to clip (a picture cropped to
+ * cover it: image_full) unless clip is NULL. */
+static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box b,
+                        const qr_slide_box *clip)
 {
     double x = pt(b.x), y = pt(b.y), w = pt(b.cx), h = pt(b.cy);
     cairo_surface_t *s = NULL;
@@ -209,6 +217,10 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box
     if (s && cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
         double sw = cairo_image_surface_get_width(s), sh = cairo_image_surface_get_height(s);
         cairo_save(cr);
+        if (clip) {
+            cairo_rectangle(cr, pt(clip->x), pt(clip->y), pt(clip->cx), pt(clip->cy));
+            cairo_clip(cr);
+        }
         cairo_translate(cr, x, y);
         cairo_scale(cr, w / sw, h / sh);
         cairo_set_source_surface(cr, s, 0, 0);
@@ -253,13 +265,17 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;
     uint32_t ink = filled ? c->style.on_accent : c->style.text;
     if (cr) {
-        uint32_t ground = sl->has_background ? sl->background
-                          : filled           ? c->style.accent
-                                             : c->style.background;
+        uint32_t ground = plan.has_ground ? plan.ground
+                          : filled        ? c->style.accent
+                                          : c->style.background;
         if (ground != 0xFFFFFF) { /* the page is white already */
             set_rgb(cr, ground);
             cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));
             cairo_fill(cr);
+        }
+        if (plan.ground_image) {
+            qr_slide_box all = {0, 0, g->sw, g->sh};
+            paint_image(c, cr, plan.ground_image, plan.ground_src, &all);
         }
         if (c->style.accent_bar) {
             const qr_slide_box *bar[2] = {&g->accent_bar, &g->title_rule};
@@ -270,12 +286,31 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
             }
         }
     }
+    int full = sl->layout == QR_LAYOUT_IMAGE_FULL; /* the picture under everything */
+    for (size_t k = 0; full && k < plan.n_vis && c->status == QR_OK; k++)
+        if (plan.vis[k].image && cr)
+            paint_image(c, cr, plan.vis[k].image, plan.vis[k].src, &plan.vis[k].box);
+    if (plan.scrim && cr) {
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.55);
+        cairo_rectangle(cr, pt(plan.scrim_box.x), pt(plan.scrim_box.y), pt(plan.scrim_box.cx),
+                        pt(plan.scrim_box.cy));
+        cairo_fill(cr);
+    }
     paint_shape(c, cr, &plan.title, sl->path, filled ? ink : c->style.title);
     paint_shape(c, cr, &plan.body, sl->path, ink);
     for (size_t k = 0; k < plan.n_extra && c->status == QR_OK; k++)
         paint_shape(c, cr, &plan.extra[k], sl->path, ink);
     if (sl->table && c->status == QR_OK) paint_table(c, cr, sl->table, &plan.table);
-    if (sl->image && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image);
+    for (size_t k = 0; !full && k < plan.n_vis && c->status == QR_OK; k++) {
+        const qr_slide_vis *v = &plan.vis[k];
+        if (v->image && cr) paint_image(c, cr, v->image, v->box, NULL);
+        if (v->table) paint_table(c, cr, v->table, &v->grid);
+        if (v->chart && cr)
+            qr_pdf_draw_chart(c, cr, v->chart, pt(v->box.x), pt(v->box.y), pt(v->box.cx),
+                              pt(v->box.cy), &c->style);
+    }
+    if (sl->image && !full && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image, NULL);
+    if (plan.logo && cr && c->status == QR_OK) paint_image(c, cr, plan.logo, plan.logo_box, NULL);
     if (sl->chart && c->status == QR_OK)
         qr_pdf_draw_chart(c, cr, sl->chart, pt(plan.chart.x), pt(plan.chart.y), pt(plan.chart.cx),
                           pt(plan.chart.cy), &c->style);

@@ -21,6 +21,7 @@ typedef struct qr_rd_styles {
 
 typedef struct qr_rd_abstract {
     int id, ordered;
+    unsigned levels; /* bit i: level i counts (its numFmt is not a bullet) */
 } qr_rd_abstract;
 typedef struct qr_rd_num {
     int id, abstract;
@@ -41,11 +42,24 @@ int qr_rd_style_num(const qr_rd_styles *s, const char *id);
 /** Whether the style is monospace (its font, or a code style's name). */
 int qr_rd_style_mono(const qr_rd_styles *s, const char *id);
 int qr_rd_style_bold(const qr_rd_styles *s, const char *id);
+/** What a paragraph style marks, by its name through basedOn (or, with no
+ *  styles part, its id): a block quote ("Quote", "Intense Quote", "Block
+ *  Text"), a quote's attribution ("Quote Attribution"), a rule ("Horizontal
+ *  Rule"), or none. */
+typedef enum qr_rd_para_kind {
+    QR_RD_PARA_NONE,
+    QR_RD_PARA_QUOTE,
+    QR_RD_PARA_ATTRIBUTION,
+    QR_RD_PARA_RULE
+} qr_rd_para_kind;
+qr_rd_para_kind qr_rd_style_kind(const qr_rd_styles *s, const char *id);
 void qr_rd_styles_free(qr_rd_styles *s);
 
 qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb);
 /** Whether a numbering instance counts (decimal, letters...) at level 0. */
 int qr_rd_num_ordered(const qr_rd_numbering *nb, int num_id);
+/** Whether a numbering instance counts at level ilvl (0..8). */
+int qr_rd_num_level_ordered(const qr_rd_numbering *nb, int num_id, int ilvl);
 void qr_rd_numbering_free(qr_rd_numbering *nb);
 
 #endif

@@ -4,7 +4,19 @@
  * the body, a table (a:tbl, header row from firstRow), a picture (data:
  * URI) and the speaker notes; 16:9 or 4:3 from the slide size. quire's own
  * quote, stats and closing slides come back by their text boxes' names
- * ("Quote", "Attribution", "Stat 2 Value", "Title (closing)"). */
+ * ("Quote", "Attribution", "Stat 2 Value", "Title (closing)"), as do the
+ * two_content and comparison columns ("Left", "Right Heading"; a picture or
+ * table goes to the column whose half of the slide holds its middle), the
+ * image_full picture ("Picture (full)") and caption, and the agenda's
+ * numbered items ("Agenda", the current one bold).
+ *
+ * Other decks get a best guess: a slide on PowerPoint's Two Content or
+ * Comparison layout (twoObj, twoTxTwoObj) puts its placeholders in columns
+ * by their idx (1 | 2; headings 1 and 3 over 2 | 4), a slide whose only
+ * content is one picture covering the slide's width is image_full, and one
+ * whose only text besides the title is a list numbered by buAutoNum is an
+ * agenda. A column that comes back empty (a chart: charts are not read)
+ * leaves the slide as title_content with what was read. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +28,7 @@
 #include "read_int.h"
 
 typedef struct para {
-    int lvl, no_bullet, right;
+    int lvl, no_bullet, right, num, bold;
     char *json; /* "text":... or "runs":[...] */
     char *plain;
     int is_plain;
@@ -26,6 +38,7 @@ typedef struct shape {
     char *ph;   /* placeholder type ("title", "body"...), "" for a placeholder without type */
     char *name; /* cNvPr name */
     int is_ph;
+    int idx; /* p:ph idx, -1 when none */
     para *paras;
     size_t n, cap;
 } shape;
@@ -40,13 +53,36 @@ typedef struct px {
     qr_rd_run flags;
     int in_rpr, in_t, in_run;
     char *link;
-    int lvl, no_bullet, right;
+    int lvl, no_bullet, right, num;
     shape sh;
     int in_sp, in_tbl;
     /* the slide's parts, as JSON members */
-    qr_buf title, subtitle, bullets, table, image;
+    qr_buf title, subtitle, bullets, table, image, chart;
+    qr_buf extra; /* more tables and charts: members of slides of their own, '\x1f' apart */
+    int n_extra_tables, n_extra_charts;
     qr_buf quote, attribution, stat[4][3]; /* plain JSON strings (quire's own boxes) */
     int n_stats, closing;
+    /* two_content, comparison, image_full, agenda */
+    int two;                            /* the layout's type: 1 twoObj, 2 twoTxTwoObj */
+    int named_cols;                     /* quire's "Left", "Right" boxes seen */
+    qr_buf col_head[2], col_bullets[2]; /* a column's "heading" string and bullet items */
+    int col_n[2];
+    qr_buf caption, items;
+    int n_items, current, full, numbered, other_text;
+    struct rvis {
+        qr_buf json;   /* the image or table object */
+        int table;     /* 0: a picture */
+        long long mid; /* its middle, EMU from the left (-1: unknown) */
+        int idx;       /* its placeholder's idx, -1 when none */
+        long long cx;
+    } vis[8];
+    int n_vis;
+    long long off_x, ext_cx, sw; /* the shape's a:off x and a:ext cx; the slide width */
+    int vis_idx;                 /* a picture's or frame's p:ph idx */
+    char *pic_name;
+    qr_buf *logo; /* the deck's logo (quire's picture "Logo" on any slide), read once */
+    int in_bg;    /* in p:bg: a ground picture is not slide content */
+    qr_buf pend;  /* the picture being read: pushed at its end (its a:xfrm follows the blip) */
     int n_bullets;
     int n_shapes; /* text shapes seen */
     /* table */
@@ -71,6 +107,7 @@ static void shape_reset(shape *s)
     xmlFree(s->name);
     s->ph = s->name = NULL;
     s->is_ph = 0;
+    s->idx = -1;
 }
 
 static void end_para(px *p)
@@ -99,6 +136,10 @@ static void end_para(px *p)
     pa->lvl = p->lvl;
     pa->no_bullet = p->no_bullet;
     pa->right = p->right;
+    pa->num = p->num;
+    pa->bold = p->runs.n > 0;
+    for (size_t i = 0; i < p->runs.n; i++)
+        if (!p->runs.items[i].bold && p->runs.items[i].text.len) pa->bold = 0;
     qr_buf j = {0}, t = {0};
     qr_rd_runs_json(&p->runs, &j);
     qr_rd_runs_plain(&p->runs, &t);
@@ -135,21 +176,52 @@ static void emit_bullets(px *p, size_t *i, int level, qr_buf *b, size_t end)
     }
 }
 
-static void add_bullets(px *p, size_t from)
+static void bullets_into(px *p, size_t from, qr_buf *out, int *n)
 {
     shape *s = &p->sh;
     size_t i = from;
     while (i < s->n) {
-        size_t before = p->bullets.len;
-        if (p->n_bullets) qr_buf_putc(&p->bullets, ',');
-        size_t mark = p->bullets.len;
-        emit_bullets(p, &i, s->paras[i].lvl, &p->bullets, s->n);
-        if (p->bullets.len == mark) {
-            p->bullets.len = before; /* only empty paragraphs: no comma left behind */
-            if (p->bullets.data) p->bullets.data[before] = '\0';
+        size_t before = out->len;
+        if (*n) qr_buf_putc(out, ',');
+        size_t mark = out->len;
+        emit_bullets(p, &i, s->paras[i].lvl, out, s->n);
+        if (out->len == mark) {
+            out->len = before; /* only empty paragraphs: no comma left behind */
+            if (out->data) out->data[before] = '\0';
         } else
-            p->n_bullets = 1;
+            *n = 1;
     }
+}
+
+static void add_bullets(px *p, size_t from)
+{
+    bullets_into(p, from, &p->bullets, &p->n_bullets);
+}
+
+/* The agenda's items: one plain string per paragraph; the bold one is the
+ * current item. */
+static void agenda_items(px *p, const shape *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (!*s->paras[i].plain) continue;
+        if (s->paras[i].bold && p->current < 0) p->current = p->n_items;
+        if (p->n_items++) qr_buf_putc(&p->items, ',');
+        qr_buf_json_str(&p->items, s->paras[i].plain, strlen(s->paras[i].plain), 0);
+    }
+}
+
+/* The column (0 left, 1 right) a placeholder of PowerPoint's Two Content
+ * (idx 1, 2) or Comparison (headings 1, 3 over 2, 4) layout stands for;
+ * *heading set for a comparison heading. -1 when none. */
+static int ph_column(const px *p, int idx, int *heading)
+{
+    *heading = 0;
+    if (p->two == 1 && (idx == 1 || idx == 2)) return idx - 1;
+    if (p->two == 2 && idx >= 1 && idx <= 4) {
+        *heading = idx % 2;
+        return (idx - 1) / 2;
+    }
+    return -1;
 }
 
 /* The text of a named box as a JSON string, paragraphs joined by newlines. */
@@ -174,6 +246,27 @@ static int named_box(px *p, const shape *s)
     if (strcmp(s->name, "Date") == 0 || strcmp(s->name, "Footer") == 0 ||
         strcmp(s->name, "Slide Number") == 0)
         return 1;
+    int col = strcmp(s->name, "Left") == 0 ? 0 : strcmp(s->name, "Right") == 0 ? 1 : -1;
+    if (col >= 0) {
+        p->named_cols = 1;
+        bullets_into(p, 0, &p->col_bullets[col], &p->col_n[col]);
+        return 1;
+    }
+    col = strcmp(s->name, "Left Heading") == 0 ? 0 : strcmp(s->name, "Right Heading") == 0 ? 1 : -1;
+    if (col >= 0) {
+        p->named_cols = 1;
+        box_text(s, &p->col_head[col]);
+        return 1;
+    }
+    if (strcmp(s->name, "Caption") == 0) {
+        box_text(s, &p->caption);
+        return 1;
+    }
+    if (strcmp(s->name, "Agenda") == 0) {
+        p->numbered = 1;
+        agenda_items(p, s);
+        return 1;
+    }
     if (strcmp(s->name, "Quote") == 0) {
         box_text(s, &p->quote);
         return 1;
@@ -204,6 +297,16 @@ static void end_shape(px *p)
         return;
     }
     const char *ph = s->ph ? s->ph : "";
+    int heading, col = s->is_ph ? ph_column(p, s->idx, &heading) : -1;
+    if (col >= 0 && strcmp(ph, "title") != 0) { /* a foreign deck's column placeholder */
+        if (heading)
+            box_text(s, &p->col_head[col]);
+        else
+            bullets_into(p, 0, &p->col_bullets[col], &p->col_n[col]);
+        if (s->n) p->n_shapes++;
+        shape_reset(s);
+        return;
+    }
     int title = s->is_ph ? (strcmp(ph, "title") == 0 || strcmp(ph, "ctrTitle") == 0)
                          : (s->name && strncmp(s->name, "Title", 5) == 0);
     /* Decks drawn with text boxes only (pptxgenjs, say): the first box, one
@@ -244,9 +347,34 @@ static void end_shape(px *p)
             qr_buf_json_str(&p->subtitle, s->paras[0].plain, strlen(s->paras[0].plain), 0);
             from = 1;
         }
+        /* a body of numbered paragraphs only (buAutoNum): maybe an agenda */
+        int all_num = 1;
+        for (size_t i = from; i < s->n; i++)
+            if (*s->paras[i].plain && (!s->paras[i].num || s->paras[i].lvl)) all_num = 0;
+        if (all_num && !p->numbered && !p->n_bullets && from == 0) {
+            p->numbered = 2; /* a guess: kept as bullets unless nothing else is on the slide */
+            agenda_items(p, s);
+        }
         add_bullets(p, from);
+        if (!all_num) p->other_text = 1;
     }
     shape_reset(s);
+}
+
+/* A picture or table of the slide, with where it sits. */
+static void push_vis(px *p, qr_buf *json, int table)
+{
+    if (p->n_vis == 8) {
+        qr_buf_free(json);
+        return;
+    }
+    struct rvis *v = &p->vis[p->n_vis++];
+    v->json = *json;
+    memset(json, 0, sizeof *json);
+    v->table = table;
+    v->mid = p->ext_cx >= 0 && p->off_x >= 0 ? p->off_x + p->ext_cx / 2 : -1;
+    v->cx = p->ext_cx;
+    v->idx = p->vis_idx;
 }
 
 /* Whether s is the shortest round-trip form of v: only then is a cell a
@@ -293,17 +421,59 @@ static char *cell_json(px *p, int header)
     return b.data ? b.data : strdup("null");
 }
 
+/* A second table or chart on a slide: the spec's slide holds one of each,
+ * so it goes onto a slide of its own after this one (same title). */
+static void add_extra(px *p, const char *key, const qr_buf *obj)
+{
+    if (p->extra.len) qr_buf_putc(&p->extra, '\x1f');
+    qr_buf_printf(&p->extra, "\"%s\":", key);
+    qr_buf_append(&p->extra, obj->data, obj->len);
+}
+
+static void add_chart(px *p, const char *rid)
+{
+    const qr_rd_rel *rel = qr_rd_rels_get(&p->rels, rid);
+    if (!rel || rel->external || !qr_rd_zip_has(p->r, rel->target)) return;
+    qr_buf c = {0};
+    if (qr_rd_chart(p->r, rel->target, p->alt, 0, &c) == QR_OK && c.len) {
+        if (!p->chart.len) {
+            qr_buf_append(&p->chart, c.data, c.len);
+        } else {
+            add_extra(p, "chart", &c);
+            p->n_extra_charts++;
+        }
+    }
+    qr_buf_free(&c);
+}
+
 static void element(px *p, xmlTextReaderPtr x, int empty)
 {
     if (qr_rd_is(x, "sp")) {
         shape_reset(&p->sh);
         p->in_sp = 1;
+    } else if (qr_rd_is(x, "pic") || qr_rd_is(x, "graphicFrame")) {
+        p->vis_idx = -1;
+        p->off_x = p->ext_cx = -1;
+        xmlFree(p->pic_name);
+        p->pic_name = NULL;
+    } else if (qr_rd_is(x, "off") && !p->in_tbl) {
+        p->off_x = qr_rd_attr_long(x, "x", -1);
+    } else if (qr_rd_is(x, "ext") && !p->in_tbl) {
+        long long cx = qr_rd_attr_long(x, "cx", -1);
+        if (cx >= 0) p->ext_cx = cx;
     } else if (qr_rd_is(x, "cNvPr")) {
+        if (!p->in_sp) {
+            xmlFree(p->pic_name);
+            p->pic_name = qr_rd_attr(x, "name");
+        }
         if (p->in_sp && !p->sh.name) p->sh.name = qr_rd_attr(x, "name");
         xmlFree(p->alt);
         p->alt = qr_rd_attr(x, "descr");
+    } else if (qr_rd_is(x, "ph") && !p->in_sp) {
+        p->vis_idx = (int)qr_rd_attr_long(x, "idx", -1);
     } else if (qr_rd_is(x, "ph") && p->in_sp) {
         p->sh.is_ph = 1;
+        p->sh.idx = (int)qr_rd_attr_long(x, "idx", -1);
         xmlFree(p->sh.ph);
         p->sh.ph = qr_rd_attr(x, "type");
         if (!p->sh.ph) p->sh.ph = (char *)xmlStrdup((const xmlChar *)"body");
@@ -312,6 +482,7 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         p->lvl = 0;
         p->no_bullet = 0;
         p->right = 0;
+        p->num = 0;
         if (empty) end_para(p);
     } else if (qr_rd_is(x, "pPr")) {
         p->lvl = (int)qr_rd_attr_long(x, "lvl", 0);
@@ -320,6 +491,8 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         xmlFree(al);
     } else if (qr_rd_is(x, "buNone")) {
         p->no_bullet = 1;
+    } else if (qr_rd_is(x, "buAutoNum")) {
+        p->num = 1;
     } else if (qr_rd_is(x, "r") || qr_rd_is(x, "fld")) {
         memset(&p->flags, 0, sizeof p->flags);
         p->link = NULL;
@@ -370,22 +543,48 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         qr_rd_runs_reset(&p->cell);
         p->cell_right = 0;
         p->cell_paras = 0;
-    } else if (qr_rd_is(x, "blip")) {
+    } else if (qr_rd_is(x, "relIds") && !p->in_sp) {
+        /* SmartArt: its words as bullets after the slide's others */
+        char *rid = qr_rd_attr(x, "dm");
+        const qr_rd_rel *rel = rid ? qr_rd_rels_get(&p->rels, rid) : NULL;
+        if (rel && !rel->external && qr_rd_zip_has(p->r, rel->target)) {
+            int n = 0;
+            size_t mark = p->bullets.len;
+            if (qr_rd_smartart(p->r, rel->target, &p->bullets, !p->n_bullets, &n) == QR_OK && n)
+                p->n_bullets = 1;
+            else if ((p->bullets.len = mark) && p->bullets.data)
+                p->bullets.data[mark] = '\0';
+        }
+        xmlFree(rid);
+    } else if (qr_rd_is(x, "chart") && !p->in_sp) {
+        char *rid = qr_rd_attr(x, "id");
+        if (rid) add_chart(p, rid);
+        xmlFree(rid);
+    } else if (qr_rd_is(x, "bg")) {
+        p->in_bg = !empty;
+    } else if (qr_rd_is(x, "blip") && !p->in_bg) {
         char *rid = qr_rd_attr(x, "embed");
         const qr_rd_rel *rel = qr_rd_rels_get(&p->rels, rid);
         xmlFree(rid);
-        if (rel && !rel->external && !p->image.len) {
-            qr_buf img = {0};
+        if (rel && !rel->external) {
+            qr_buf img = {0}, j = {0};
             if (qr_rd_image_uri(p->r, rel->target, &img)) {
-                qr_buf_puts(&p->image, "{\"type\":\"image\",\"src\":");
-                qr_buf_append(&p->image, img.data, img.len);
+                qr_buf_puts(&j, "{\"type\":\"image\",\"src\":");
+                qr_buf_append(&j, img.data, img.len);
                 if (p->alt && *p->alt) {
-                    qr_buf_puts(&p->image, ",\"alt\":");
-                    qr_buf_json_str(&p->image, p->alt, strlen(p->alt), 0);
+                    qr_buf_puts(&j, ",\"alt\":");
+                    qr_buf_json_str(&j, p->alt, strlen(p->alt), 0);
                 }
-                qr_buf_putc(&p->image, '}');
+                qr_buf_putc(&j, '}');
+                if (p->pic_name && strcmp(p->pic_name, "Picture (full)") == 0) p->full = 1;
+                if (p->pic_name && strcmp(p->pic_name, "Logo") == 0) {
+                    if (p->logo && !p->logo->len) *p->logo = j, memset(&j, 0, sizeof j);
+                } else if (!p->pend.len) {
+                    p->pend = j, memset(&j, 0, sizeof j);
+                }
             }
             qr_buf_free(&img);
+            qr_buf_free(&j);
         }
     }
 }
@@ -393,8 +592,8 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
 static void end_table(px *p)
 {
     p->in_tbl = 0;
-    if (!p->n_rows || p->table.len) return;
-    qr_buf *b = &p->table;
+    if (!p->n_rows) return;
+    qr_buf tb = {0}, *b = &tb;
     qr_buf_puts(b, "{\"type\":\"table\"");
     /* p->rows holds "[..]" rows separated by ','; the first is the header when firstRow. */
     const char *rows = p->rows.data;
@@ -416,6 +615,7 @@ static void end_table(px *p)
     }
     if (!even && min > 0) qr_rd_put_widths(b, p->grid, (size_t)p->n_grid, min);
     qr_buf_putc(b, '}');
+    push_vis(p, &tb, 1);
 }
 
 static void end_element(px *p, xmlTextReaderPtr x)
@@ -442,8 +642,12 @@ static void end_element(px *p, xmlTextReaderPtr x)
         qr_buf_putc(&p->rows, '[');
         qr_buf_append(&p->rows, p->row.data ? p->row.data : "", p->row.len);
         qr_buf_putc(&p->rows, ']');
+    } else if (qr_rd_is(x, "bg")) {
+        p->in_bg = 0;
     } else if (qr_rd_is(x, "tbl")) {
         end_table(p);
+    } else if (qr_rd_is(x, "pic") && p->pend.len) {
+        push_vis(p, &p->pend, 0);
     }
 }
 
@@ -549,6 +753,10 @@ static const char *layout_of(px *p)
                 layout = "section";
             else if (t && strcmp(t, "blank") == 0)
                 layout = "blank";
+            else if (t && strcmp(t, "twoObj") == 0)
+                p->two = 1;
+            else if (t && strcmp(t, "twoTxTwoObj") == 0)
+                p->two = 2;
             xmlFree(t);
         }
         break;
@@ -565,12 +773,31 @@ static void member(qr_buf *b, int *comma, const char *key)
     qr_buf_puts(b, key);
 }
 
-static qr_status read_slide(qr_rd *r, const char *part, int first)
+/* A column's object: its heading, then its bullets, picture or table. */
+static void put_column(qr_buf *b, px *p, int k, const struct rvis *v, int heading)
+{
+    qr_buf_putc(b, '{');
+    int c = 0;
+    if (heading)
+        member(b, &c, "\"heading\":"),
+            qr_buf_puts(b, p->col_head[k].len ? p->col_head[k].data : "\"\"");
+    if (p->col_n[k])
+        member(b, &c, "\"bullets\":["), qr_buf_puts(b, p->col_bullets[k].data), qr_buf_putc(b, ']');
+    else if (v)
+        member(b, &c, v->table ? "\"table\":" : "\"image\":"), qr_buf_puts(b, v->json.data);
+    qr_buf_putc(b, '}');
+}
+
+static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw, qr_buf *logo)
 {
     px p;
     memset(&p, 0, sizeof p);
     p.r = r;
     p.part = part;
+    p.sw = sw;
+    p.logo = logo;
+    p.current = -1;
+    p.sh.idx = -1;
     qr_status st = qr_rd_rels_read(r, part, &p.rels);
     const char *layout = st == QR_OK ? layout_of(&p) : NULL;
     if (st == QR_OK) st = read_part(&p, part);
@@ -578,12 +805,57 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
     const qr_rd_rel *nr = qr_rd_rels_type(&p.rels, "/notesSlide");
     if (st == QR_OK && nr && qr_rd_zip_has(r, nr->target)) read_notes(&p, nr->target, &notes);
     if (r->errs->count) st = r->errs->items[0].code;
+    /* the columns: each column's picture or table (by idx, else by its middle) */
+    const struct rvis *cv[2] = {NULL, NULL};
+    int used[8] = {0};
+    for (int i = 0; i < p.n_vis; i++) {
+        int heading, k = ph_column(&p, p.vis[i].idx, &heading);
+        if (k < 0 && p.vis[i].mid >= 0 && sw > 0) k = p.vis[i].mid >= sw / 2;
+        if (k >= 0 && !heading && !cv[k] && !p.col_n[k]) cv[k] = &p.vis[i], used[i] = 1;
+    }
+    int cols = (p.named_cols || p.two ||
+                (layout && strcmp(layout, "blank") == 0 && p.n_vis == 2 && cv[0] && cv[1])) &&
+               !p.n_bullets && !p.subtitle.len && !p.full;
+    for (int k = 0; k < 2; k++)
+        if (!p.col_n[k] && !cv[k]) cols = 0; /* an empty column (a chart): title_content */
+    if (!cols) {
+        /* what the columns held goes to the slide: bullets, the first picture and table */
+        memset(used, 0, sizeof used);
+        for (int k = 0; k < 2; k++) {
+            if (p.col_head[k].len) {
+                /* a heading reads as a bullet of its own */
+                if (p.n_bullets++) qr_buf_putc(&p.bullets, ',');
+                qr_buf_puts(&p.bullets, p.col_head[k].data);
+            }
+            if (p.col_n[k]) {
+                if (p.n_bullets++) qr_buf_putc(&p.bullets, ',');
+                qr_buf_puts(&p.bullets, p.col_bullets[k].data);
+            }
+        }
+        if (p.col_n[0] || p.col_n[1] || p.col_head[0].len || p.col_head[1].len) layout = NULL;
+    }
+    /* image_full: quire's picture, or one picture across the slide and no other content */
+    const struct rvis *full = NULL;
+    if (!cols && p.n_vis == 1 && !p.vis[0].table && !p.n_bullets && !p.subtitle.len &&
+        (p.full || (sw > 0 && p.vis[0].cx >= sw * 9 / 10)))
+        full = &p.vis[0];
+    /* an agenda: quire's, or a title over a numbered list and nothing else */
+    int agenda = p.n_items && !cols && !full && !p.n_vis &&
+                 (p.numbered == 1 || (p.numbered == 2 && !p.other_text));
+    if (agenda) p.n_bullets = 0;
     if (st == QR_OK) {
         qr_buf *b = &r->spec;
         if (!first) qr_buf_putc(b, ',');
         qr_buf_putc(b, '{');
         int comma = 0;
-        if (p.quote.len)
+        int comparison = cols && (p.col_head[0].len || p.col_head[1].len);
+        if (cols)
+            layout = comparison ? "comparison" : "two_content";
+        else if (full)
+            layout = "image_full";
+        else if (agenda)
+            layout = "agenda";
+        else if (p.quote.len)
             layout = "quote";
         else if (p.n_stats)
             layout = "stats";
@@ -605,7 +877,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
             else
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
-        if (p.bullets.len)
+        if (p.bullets.len && !agenda)
             member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
                 qr_buf_putc(b, ']');
         if (p.quote.len) member(b, &comma, "\"quote\":"), qr_buf_puts(b, p.quote.data);
@@ -625,11 +897,69 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
             }
             qr_buf_putc(b, ']');
         }
-        if (p.table.len) member(b, &comma, "\"table\":"), qr_buf_puts(b, p.table.data);
-        if (p.image.len) member(b, &comma, "\"image\":"), qr_buf_puts(b, p.image.data);
+        if (cols) {
+            member(b, &comma, "\"left\":");
+            put_column(b, &p, 0, cv[0], comparison);
+            member(b, &comma, "\"right\":");
+            put_column(b, &p, 1, cv[1], comparison);
+        }
+        if (full) {
+            if (p.caption.len) member(b, &comma, "\"caption\":"), qr_buf_puts(b, p.caption.data);
+            member(b, &comma, "\"image\":"), qr_buf_puts(b, full->json.data);
+        }
+        if (agenda) {
+            member(b, &comma, "\"items\":["), qr_buf_puts(b, p.items.data), qr_buf_putc(b, ']');
+            if (p.current >= 0)
+                member(b, &comma, "\"current\":"), qr_buf_printf(b, "%d", p.current);
+        }
+        /* the first table and picture the columns did not take */
+        int first_table = 1;
+        qr_buf more = {0}; /* the other tables, for slides of their own before the charts' */
+        for (int i = 0; !cols && !full && i < p.n_vis; i++)
+            if (p.vis[i].table && !used[i]) {
+                if (first_table) {
+                    member(b, &comma, "\"table\":"), qr_buf_puts(b, p.vis[i].json.data);
+                    first_table = 0;
+                } else {
+                    if (more.len) qr_buf_putc(&more, '\x1f');
+                    qr_buf_puts(&more, "\"table\":");
+                    qr_buf_append(&more, p.vis[i].json.data, p.vis[i].json.len);
+                    p.n_extra_tables++;
+                }
+            }
+        if (more.len) {
+            if (p.extra.len) qr_buf_putc(&more, '\x1f');
+            qr_buf_append(&more, p.extra.data, p.extra.len);
+            qr_buf_free(&p.extra);
+            p.extra = more;
+        }
+        if (p.chart.len) member(b, &comma, "\"chart\":"), qr_buf_puts(b, p.chart.data);
+        for (int i = 0; !cols && !full && i < p.n_vis; i++)
+            if (!p.vis[i].table && !used[i]) {
+                member(b, &comma, "\"image\":"), qr_buf_puts(b, p.vis[i].json.data);
+                break;
+            }
         if (notes.len)
             member(b, &comma, "\"notes\":"), qr_buf_json_str(b, notes.data, notes.len, 0);
         qr_buf_putc(b, '}');
+        /* the slides of a second table or chart, each with the slide's title */
+        for (const char *e = p.extra.data; e && *e;) {
+            const char *sep = strchr(e, '\x1f');
+            size_t n = sep ? (size_t)(sep - e) : strlen(e);
+            qr_buf_putc(b, ',');
+            qr_buf_putc(b, '{');
+            if (p.title.len && strncmp(p.title.data, "\"text\":", 7) == 0)
+                qr_buf_printf(b, "\"title\":%s,", p.title.data + 7);
+            qr_buf_append(b, e, n);
+            qr_buf_putc(b, '}');
+            e = sep ? sep + 1 : NULL;
+        }
+        if (p.n_extra_tables || p.n_extra_charts)
+            qr_errlist_addf(r->warns, QR_OK, part, "a spec's slide holds one table and one chart",
+                            "%s: %d more table%s and %d more chart%s read onto slides of their "
+                            "own after it",
+                            part, p.n_extra_tables, p.n_extra_tables == 1 ? "" : "s",
+                            p.n_extra_charts, p.n_extra_charts == 1 ? "" : "s");
         if (r->max_output && b->len > r->max_output)
             st = qr_rd_fail(r, QR_E_LIMIT, part, "raise it with --max-output BYTES (0 disables it)",
                             "what was read passes %zu bytes (the limit max_output)", r->max_output);
@@ -648,6 +978,18 @@ static qr_status read_slide(qr_rd *r, const char *part, int first)
     qr_buf_free(&p.bullets);
     qr_buf_free(&p.table);
     qr_buf_free(&p.image);
+    qr_buf_free(&p.chart);
+    qr_buf_free(&p.extra);
+    for (int k = 0; k < 2; k++) {
+        qr_buf_free(&p.col_head[k]);
+        qr_buf_free(&p.col_bullets[k]);
+    }
+    qr_buf_free(&p.caption);
+    qr_buf_free(&p.items);
+    for (int i = 0; i < p.n_vis; i++)
+        qr_buf_free(&p.vis[i].json);
+    xmlFree(p.pic_name);
+    qr_buf_free(&p.pend);
     qr_buf_free(&p.rows);
     qr_buf_free(&p.row);
     qr_buf_free(&notes);
@@ -712,13 +1054,17 @@ qr_status qr_rd_pptx(qr_rd *r)
             qr_buf_puts(b, "\"size\":\"4:3\",");
         qr_buf_puts(b, "\"slides\":[");
         int first = 1;
+        qr_buf logo = {0};
         for (size_t i = 0; i < n && st == QR_OK; i++) {
             const qr_rd_rel *rel = qr_rd_rels_get(&rels, ids[i]);
             if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) continue;
-            st = read_slide(r, rel->target, first);
+            st = read_slide(r, rel->target, first, cx, &logo);
             first = 0;
         }
-        qr_buf_puts(b, "]}");
+        qr_buf_puts(b, "]");
+        if (logo.len) qr_buf_puts(b, ",\"logo\":"), qr_buf_append(b, logo.data, logo.len);
+        qr_buf_puts(b, "}");
+        qr_buf_free(&logo);
     }
     for (size_t i = 0; i < n; i++)
         xmlFree(ids[i]);

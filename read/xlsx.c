@@ -32,6 +32,8 @@ typedef struct xl {
     int date1904;
     char **look_of_xf; /* per cellXfs index: its look as JSON members ("bold":true,...), or NULL */
     size_t n_look;
+    char **look_of_dxf; /* per dxfs index: its look as members with leading commas, or NULL */
+    size_t n_dxf;
     shared_tab_ptr shared; /* the open sheet's shared formulas */
 } xl;
 
@@ -313,6 +315,55 @@ static int on(xmlTextReaderPtr x)
     return r;
 }
 
+/* A look's members (",\"bold\":true,...", each with a leading comma)
+ * from a font, a fill colour and a border (any may be NULL). */
+static void look_members(qr_buf *cur, const lk_font *f, const char *fill, const lk_border *bd)
+{
+    if (f) {
+        if (f->b) qr_buf_puts(cur, ",\"bold\":true");
+        if (f->i) qr_buf_puts(cur, ",\"italic\":true");
+        if (f->u) qr_buf_puts(cur, ",\"underline\":true");
+        if (f->color[0]) qr_buf_printf(cur, ",\"color\":\"%s\"", f->color);
+    }
+    if (fill && fill[0]) qr_buf_printf(cur, ",\"fill\":\"%s\"", fill);
+    if (bd) {
+        static const char *const sides[] = {"left", "right", "top", "bottom"};
+        int any = 0;
+        for (int k = 0; k < 4; k++)
+            if (bd->side[k][0]) {
+                qr_buf_printf(cur, "%s\"%s\":\"%s\"", any ? "," : ",\"border\":{", sides[k],
+                              bd->side[k]);
+                any = 1;
+            }
+        if (any && bd->color[0]) qr_buf_printf(cur, ",\"color\":\"%s\"", bd->color);
+        if (any) qr_buf_putc(cur, '}');
+    }
+}
+
+/* A border side element (left, right, top, bottom) or its colour into *bd;
+ * *side: the side open, -1 none. */
+static void border_part(xmlTextReaderPtr x, lk_border *bd, int *side)
+{
+    static const char *const sides[] = {"left", "right", "top", "bottom"};
+    static const char *const kinds[] = {"thin", "medium", "thick", "double", "dashed", "dotted"};
+    for (int k = 0; k < 4; k++)
+        if (qr_rd_is(x, sides[k])) {
+            *side = k;
+            char *v = qr_rd_attr(x, "style");
+            for (size_t j = 0; v && j < sizeof kinds / sizeof kinds[0]; j++)
+                if (strcmp(v, kinds[j]) == 0) snprintf(bd->side[k], 8, "%s", kinds[j]);
+            xmlFree(v);
+        }
+    if (qr_rd_is(x, "color") && *side >= 0 && !bd->color[0]) hex_color(x, bd->color);
+}
+
+/* One <dxf> of styles.xml: what a conditional format lays over a cell. */
+typedef struct lk_dxf {
+    lk_font font;
+    char fill[8];
+    lk_border border;
+} lk_dxf;
+
 static void grow(void **p, size_t *cap, size_t n, size_t size)
 {
     if (n < *cap) return;
@@ -336,14 +387,20 @@ static qr_status read_looks(xl *w, const char *part)
     char(*fills)[8] = NULL;
     lk_border *borders = NULL;
     size_t nf = 0, cf = 0, nl = 0, cl = 0, nb = 0, cb = 0, cx = 0;
-    int sect = 0, side = -1; /* 1 fonts, 2 fills, 3 borders, 4 cellXfs */
+    lk_dxf *dxfs = NULL;
+    size_t nd = 0, cd = 0;
+    int dsub = 0;            /* in a dxf: 1 its font, 2 its fill, 3 its border */
+    int sect = 0, side = -1; /* 1 fonts, 2 fills, 3 borders, 4 cellXfs, 5 dxfs */
     qr_buf cur = {0};
     while (x && qr_rd_xml_next(w->r, x, part) == 1) {
         int type = xmlTextReaderNodeType(x);
         if (type == XML_READER_TYPE_END_ELEMENT) {
             if (qr_rd_is(x, "fonts") || qr_rd_is(x, "fills") || qr_rd_is(x, "borders") ||
-                qr_rd_is(x, "cellXfs"))
+                qr_rd_is(x, "cellXfs") || qr_rd_is(x, "dxfs"))
                 sect = 0;
+            else if (sect == 5 &&
+                     (qr_rd_is(x, "font") || qr_rd_is(x, "fill") || qr_rd_is(x, "border")))
+                dsub = 0;
             continue;
         }
         if (type != XML_READER_TYPE_ELEMENT) continue;
@@ -356,6 +413,8 @@ static qr_status read_looks(xl *w, const char *part)
             sect = empty ? 0 : 3;
         else if (qr_rd_is(x, "cellXfs"))
             sect = empty ? 0 : 4;
+        else if (qr_rd_is(x, "dxfs"))
+            sect = empty ? 0 : 5;
         else if (sect == 1 && qr_rd_is(x, "font")) {
             grow((void **)&fonts, &cf, nf, sizeof *fonts);
             if (nf < cf) nf++;
@@ -375,48 +434,42 @@ static qr_status read_looks(xl *w, const char *part)
             if (nb < cb) nb++;
             side = -1;
         } else if (sect == 3 && nb) {
-            static const char *const sides[] = {"left", "right", "top", "bottom"};
-            static const char *const kinds[] = {"thin",   "medium", "thick",
-                                                "double", "dashed", "dotted"};
-            for (int k = 0; k < 4; k++)
-                if (qr_rd_is(x, sides[k])) {
-                    side = k;
-                    char *v = qr_rd_attr(x, "style");
-                    for (size_t j = 0; v && j < sizeof kinds / sizeof kinds[0]; j++)
-                        if (strcmp(v, kinds[j]) == 0)
-                            snprintf(borders[nb - 1].side[k], 8, "%s", kinds[j]);
-                    xmlFree(v);
-                }
-            if (qr_rd_is(x, "color") && side >= 0 && !borders[nb - 1].color[0])
-                hex_color(x, borders[nb - 1].color);
+            border_part(x, &borders[nb - 1], &side);
+        } else if (sect == 5 && qr_rd_is(x, "dxf")) {
+            grow((void **)&dxfs, &cd, nd, sizeof *dxfs);
+            if (nd < cd) nd++;
+            dsub = 0;
+        } else if (sect == 5 && nd) {
+            lk_dxf *d = &dxfs[nd - 1];
+            if (qr_rd_is(x, "font"))
+                dsub = 1;
+            else if (qr_rd_is(x, "fill"))
+                dsub = 2;
+            else if (qr_rd_is(x, "border"))
+                dsub = 3, side = -1;
+            else if (dsub == 1 && qr_rd_is(x, "b"))
+                d->font.b = on(x);
+            else if (dsub == 1 && qr_rd_is(x, "i"))
+                d->font.i = on(x);
+            else if (dsub == 1 && qr_rd_is(x, "u"))
+                d->font.u = on(x);
+            else if (dsub == 1 && qr_rd_is(x, "color"))
+                hex_color(x, d->font.color);
+            else if (dsub == 2 && qr_rd_is(x, "bgColor"))
+                hex_color(x, d->fill);
+            else if (dsub == 2 && qr_rd_is(x, "fgColor") && !d->fill[0])
+                hex_color(x, d->fill);
+            else if (dsub == 3)
+                border_part(x, &d->border, &side);
         } else if (sect == 4 && qr_rd_is(x, "xf")) {
             grow((void **)&w->look_of_xf, &cx, w->n_look, sizeof *w->look_of_xf);
             if (w->n_look >= cx) continue;
             cur.len = 0;
             long fi = qr_rd_attr_long(x, "fontId", 0), li = qr_rd_attr_long(x, "fillId", 0),
                  bi = qr_rd_attr_long(x, "borderId", 0);
-            if (fi > 0 && (size_t)fi < nf) {
-                const lk_font *f = &fonts[fi];
-                if (f->b) qr_buf_puts(&cur, ",\"bold\":true");
-                if (f->i) qr_buf_puts(&cur, ",\"italic\":true");
-                if (f->u) qr_buf_puts(&cur, ",\"underline\":true");
-                if (f->color[0]) qr_buf_printf(&cur, ",\"color\":\"%s\"", f->color);
-            }
-            if (li > 1 && (size_t)li < nl && fills[li][0])
-                qr_buf_printf(&cur, ",\"fill\":\"%s\"", fills[li]);
-            if (bi > 0 && (size_t)bi < nb) {
-                const lk_border *bd = &borders[bi];
-                static const char *const sides[] = {"left", "right", "top", "bottom"};
-                int any = 0;
-                for (int k = 0; k < 4; k++)
-                    if (bd->side[k][0]) {
-                        qr_buf_printf(&cur, "%s\"%s\":\"%s\"", any ? "," : ",\"border\":{",
-                                      sides[k], bd->side[k]);
-                        any = 1;
-                    }
-                if (any && bd->color[0]) qr_buf_printf(&cur, ",\"color\":\"%s\"", bd->color);
-                if (any) qr_buf_putc(&cur, '}');
-            }
+            look_members(&cur, fi > 0 && (size_t)fi < nf ? &fonts[fi] : NULL,
+                         li > 1 && (size_t)li < nl ? fills[li] : NULL,
+                         bi > 0 && (size_t)bi < nb ? &borders[bi] : NULL);
             w->look_of_xf[w->n_look++] = cur.len ? strdup(cur.data + 1) : NULL;
         } else if (sect == 4 && w->n_look && qr_rd_is(x, "alignment")) {
             /* the last xf's alignment: add to its members */
@@ -444,6 +497,15 @@ static qr_status read_looks(xl *w, const char *part)
         }
     }
     st = qr_rd_xml_free(w->r, x);
+    /* the dxfs' looks, for the sheets' conditional formats */
+    w->look_of_dxf = nd ? calloc(nd, sizeof *w->look_of_dxf) : NULL;
+    for (size_t i = 0; w->look_of_dxf && i < nd; i++) {
+        cur.len = 0;
+        look_members(&cur, &dxfs[i].font, dxfs[i].fill, &dxfs[i].border);
+        w->look_of_dxf[i] = cur.len ? strdup(cur.data) : NULL;
+        w->n_dxf = i + 1;
+    }
+    free(dxfs);
     qr_buf_free(&cur);
     free(fonts);
     free(fills);
@@ -836,7 +898,20 @@ typedef struct sheet_state {
     int filter;
     qr_buf merges; /* the "merge" ranges as JSON strings, comma-separated */
     char tab[8];   /* "tab_color", or "" */
+    qr_buf conds;  /* the "conditional" rules as JSON objects, comma-separated */
 } sheet_state;
+
+/* The <cfRule> being read (of the <conditionalFormatting> over sqref). */
+typedef struct cf_read {
+    char sqref[256];
+    int in_rule;
+    char type[24], op[24];
+    long dxf;
+    char colors[3][8];
+    int n_colors;
+    qr_buf f[2]; /* its <formula> texts */
+    int n_f;
+} cf_read;
 
 static void close_row(qr_buf *b, sheet_state *s)
 {
@@ -882,10 +957,11 @@ typedef struct sheet_sax {
     qr_buf *b;
     sheet_state s;
     cellv c;
-    int in_cell, where; /* where: 1 <v>, 2 <f>, 3 <is><t> */
+    int in_cell, where; /* where: 1 <v>, 2 <f>, 3 <is><t>, 4 a <cfRule>'s <formula> */
     long cell_col, cell_row;
     qr_buf one; /* the cell's JSON */
     shared_tab shared;
+    cf_read cf;
 } sheet_sax;
 
 /* An attribute as a NUL-terminated copy in buf (cut to its size), or NULL. */
@@ -1011,6 +1087,28 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
             x->in_cell = 1;
             return;
         }
+        if (strcmp(local, "conditionalFormatting") == 0) {
+            const char *v = attr(nattr, attrs, "sqref", x->cf.sqref, sizeof x->cf.sqref);
+            if (!v) x->cf.sqref[0] = '\0';
+            return;
+        }
+        if (strcmp(local, "cfRule") == 0) {
+            cf_read *r = &x->cf;
+            r->in_rule = 1;
+            if (!attr(nattr, attrs, "type", r->type, sizeof r->type)) r->type[0] = '\0';
+            if (!attr(nattr, attrs, "operator", r->op, sizeof r->op)) r->op[0] = '\0';
+            r->dxf = attr_long(nattr, attrs, "dxfId", -1);
+            r->n_colors = r->n_f = 0;
+            r->f[0].len = r->f[1].len = 0;
+            return;
+        }
+        if (strcmp(local, "color") == 0 && x->cf.in_rule && x->cf.n_colors < 3) {
+            char v[16];
+            const char *rgb = attr(nattr, attrs, "rgb", v, sizeof v);
+            if (rgb && strlen(rgb) == 8)
+                snprintf(x->cf.colors[x->cf.n_colors++], 8, "#%s", rgb + 2);
+            return;
+        }
         if (strcmp(local, "col") == 0) {
             long lo = attr_long(nattr, attrs, "min", 0), hi = attr_long(nattr, attrs, "max", 0);
             const char *wv = attr(nattr, attrs, "width", buf, sizeof buf);
@@ -1025,6 +1123,10 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
         if (x->in_cell && local[1] == '\0') x->where = 1, x->c.has_v = 1;
         return;
     case 'f':
+        if (x->cf.in_rule && strcmp(local, "formula") == 0 && x->cf.n_f < 2) {
+            x->where = 4;
+            return;
+        }
         if (x->in_cell && local[1] == '\0') {
             x->where = 2, x->c.has_f = 1;
             const char *t = attr(nattr, attrs, "t", buf, sizeof buf);
@@ -1078,9 +1180,98 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
     }
 }
 
+/* A <cfRule> read: the "conditional" rules it stands for (one per range
+ * of its sqref), when quire's language says it: cell comparisons with a
+ * number or a text, formulas, colour scales and data bars, with the look
+ * of their dxf. Others (top 10, duplicates, icon sets...) are left out. */
+static void end_cf_rule(sheet_sax *x)
+{
+    cf_read *r = &x->cf;
+    r->in_rule = 0;
+    for (int i = 0; i < r->n_f; i++)
+        if (r->f[i].data) r->f[i].data[r->f[i].len] = '\0';
+    qr_buf body = {0};
+    const char *look =
+        r->dxf >= 0 && (size_t)r->dxf < x->w->n_dxf ? x->w->look_of_dxf[r->dxf] : NULL;
+    if (strcmp(r->type, "cellIs") == 0 && look && r->n_f) {
+        static const char *const ops[][2] = {{"lessThan", "<"},      {"lessThanOrEqual", "<="},
+                                             {"greaterThan", ">"},   {"greaterThanOrEqual", ">="},
+                                             {"equal", "="},         {"notEqual", "!="},
+                                             {"between", "between"}, {"notBetween", "not_between"}};
+        const char *op = NULL;
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            if (strcmp(r->op, ops[i][0]) == 0) op = ops[i][1];
+        const char *f0 = r->f[0].data ? r->f[0].data : "";
+        size_t n0 = r->f[0].len;
+        int range = op && (op[0] == 'b' || op[0] == 'n');
+        if (!op) {
+        } else if (range && r->n_f == 2 && json_number(f0) && r->f[1].data &&
+                   json_number(r->f[1].data)) {
+            qr_buf_printf(&body, "\"rule\":\"cell\",\"op\":\"%s\",\"value\":[%s,%s]", op, f0,
+                          r->f[1].data);
+        } else if (!range && json_number(f0)) {
+            qr_buf_printf(&body, "\"rule\":\"cell\",\"op\":\"%s\",\"value\":%s", op, f0);
+        } else if (!range && (op[0] == '=' || op[0] == '!') && n0 >= 2 && f0[0] == '"' &&
+                   f0[n0 - 1] == '"') {
+            /* a string literal: its doubled quotes one */
+            qr_buf t = {0};
+            for (size_t i = 1; i + 1 < n0; i++) {
+                qr_buf_putc(&t, f0[i]);
+                if (f0[i] == '"' && f0[i + 1] == '"') i++;
+            }
+            qr_buf_printf(&body, "\"rule\":\"cell\",\"op\":\"%s\",\"value\":", op);
+            qr_buf_json_str(&body, t.data ? t.data : "", t.len, 0);
+            qr_buf_free(&t);
+        }
+        if (body.len) qr_buf_puts(&body, look);
+    } else if (strcmp(r->type, "expression") == 0 && look && r->n_f && r->f[0].len) {
+        qr_buf_puts(&body, "\"rule\":\"formula\",\"formula\":");
+        qr_buf_json_str(&body, r->f[0].data, r->f[0].len, 0);
+        qr_buf_puts(&body, look);
+    } else if (strcmp(r->type, "colorScale") == 0 && r->n_colors >= 2) {
+        qr_buf_puts(&body, "\"rule\":\"color_scale\"");
+        int dflt = r->n_colors == 3 && !strcmp(r->colors[0], "#F8696B") &&
+                   !strcmp(r->colors[1], "#FFEB84") && !strcmp(r->colors[2], "#63BE7B");
+        for (int i = 0; !dflt && i < r->n_colors; i++)
+            qr_buf_printf(&body, "%s\"%s\"", i ? "," : ",\"colors\":[", r->colors[i]);
+        if (!dflt) qr_buf_putc(&body, ']');
+    } else if (strcmp(r->type, "dataBar") == 0) {
+        qr_buf_puts(&body, "\"rule\":\"data_bar\"");
+        if (r->n_colors && strcmp(r->colors[0], "#638EC6") != 0)
+            qr_buf_printf(&body, ",\"bar_color\":\"%s\"", r->colors[0]);
+    }
+    /* one rule per range of the sqref */
+    for (const char *p = r->sqref; body.len && *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        if (e > p && e - p < 32) {
+            qr_buf_puts(&x->s.conds, x->s.conds.len ? ",{\"range\":\"" : "{\"range\":\"");
+            for (const char *q = p; q < e; q++)
+                if (*q != '$') qr_buf_putc(&x->s.conds, *q);
+            qr_buf_puts(&x->s.conds, "\",");
+            qr_buf_append(&x->s.conds, body.data, body.len);
+            qr_buf_putc(&x->s.conds, '}');
+        }
+        p = e;
+    }
+    qr_buf_free(&body);
+}
+
 static void sheet_end(void *ctx, const char *local)
 {
     sheet_sax *x = ctx;
+    if (x->where == 4 && strcmp(local, "formula") == 0) {
+        x->where = 0;
+        x->cf.n_f++;
+        return;
+    }
+    if (x->cf.in_rule && strcmp(local, "cfRule") == 0) {
+        end_cf_rule(x);
+        return;
+    }
     if (local[1] == '\0' && (local[0] == 'v' || local[0] == 'f' || local[0] == 't')) {
         x->where = 0;
     } else if (local[0] == 'c' && local[1] == '\0' && x->in_cell) {
@@ -1095,6 +1286,10 @@ static void sheet_end(void *ctx, const char *local)
 static void sheet_text(void *ctx, const char *s, int len)
 {
     sheet_sax *x = ctx;
+    if (x->where == 4) {
+        qr_buf_append(&x->cf.f[x->cf.n_f], s, (size_t)len);
+        return;
+    }
     if (!x->in_cell || x->where <= 0) return;
     qr_buf *dst = x->where == 1 ? &x->c.v : x->where == 2 ? &x->c.f : &x->c.is;
     qr_buf_append(dst, s, (size_t)len);
@@ -1132,6 +1327,8 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     qr_buf_free(&x.c.v);
     qr_buf_free(&x.c.f);
     qr_buf_free(&x.c.is);
+    qr_buf_free(&x.cf.f[0]);
+    qr_buf_free(&x.cf.f[1]);
     qr_buf_putc(b, ']');
     if (s->filter) qr_buf_puts(b, ",\"header\":true");
     if ((s->freeze_row || s->freeze_col) &&
@@ -1155,7 +1352,79 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     }
     qr_buf_free(&s->merges);
     if (s->tab[0]) qr_buf_printf(b, ",\"tab_color\":\"%s\"", s->tab);
+    if (s->conds.len) {
+        qr_buf_puts(b, ",\"conditional\":[");
+        qr_buf_append(b, s->conds.data, s->conds.len);
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_free(&s->conds);
     qr_buf_putc(b, '}');
+    return st;
+}
+
+/* ---- comments ------------------------------------------------------------------------ */
+
+/* A sheet's cell comments (xl/commentsN.xml, what Excel, LibreOffice and
+ * openpyxl write; Excel's threaded comments keep one there too): a sheet
+ * spec has no place for them yet, so a warning counts them and their words
+ * and names the first cells. */
+static qr_status sheet_comments(xl *w, const char *part, const char *name)
+{
+    qr_rd *r = w->r;
+    qr_rd_rels rels;
+    qr_status st = qr_rd_rels_read(r, part, &rels);
+    if (st != QR_OK) return st;
+    const qr_rd_rel *rel = qr_rd_rels_type(&rels, "/comments");
+    if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) {
+        qr_rd_rels_free(&rels);
+        return QR_OK;
+    }
+    char *data;
+    size_t len;
+    st = qr_rd_zip_read(r, rel->target, &data, &len);
+    if (st != QR_OK) {
+        qr_rd_rels_free(&rels);
+        return st;
+    }
+    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, rel->target);
+    long n = 0, words = 0;
+    int in_text = 0, in_t = 0, in_word = 0;
+    qr_buf refs = {0};
+    while (x && qr_rd_xml_next(r, x, rel->target) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            if (qr_rd_is(x, "comment")) {
+                n++;
+                in_word = 0;
+                char *ref = qr_rd_attr(x, "ref");
+                if (ref && n <= 5) qr_buf_printf(&refs, "%s%s", n > 1 ? ", " : "", ref);
+                xmlFree(ref);
+            } else if (qr_rd_is(x, "text")) {
+                in_text = 1;
+            } else if (in_text && qr_rd_is(x, "t")) {
+                in_t = !xmlTextReaderIsEmptyElement(x);
+            }
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            if (qr_rd_is(x, "t")) in_t = 0;
+            if (qr_rd_is(x, "text")) in_text = 0;
+        } else if (in_t) {
+            /* words across runs: a run may end inside a word */
+            for (const char *c = (const char *)xmlTextReaderConstValue(x); c && *c; c++) {
+                int sp = *c == ' ' || *c == '\n' || *c == '\t' || *c == '\r';
+                if (!sp && !in_word) words++;
+                in_word = !sp;
+            }
+        }
+    }
+    st = qr_rd_xml_free(r, x);
+    free(data);
+    if (st == QR_OK && n > 0)
+        qr_errlist_addf(r->warns, QR_OK, rel->target, "a sheet spec has no cell comments",
+                        "sheet \"%s\": %ld cell comment%s (%ld word%s) not read: %s%s", name, n,
+                        n == 1 ? "" : "s", words, words == 1 ? "" : "s", refs.data ? refs.data : "",
+                        n > 5 ? "..." : "");
+    qr_buf_free(&refs);
+    qr_rd_rels_free(&rels);
     return st;
 }
 
@@ -1231,6 +1500,7 @@ qr_status qr_rd_xlsx(qr_rd *r)
             if (!first) qr_buf_putc(b, ',');
             first = 0;
             st = read_sheet(&w, rel->target, nm);
+            if (st == QR_OK) st = sheet_comments(&w, rel->target, nm);
         }
         qr_buf_puts(b, "]}");
     }
@@ -1245,6 +1515,9 @@ qr_status qr_rd_xlsx(qr_rd *r)
     for (size_t i = 0; i < w.n_look; i++)
         free(w.look_of_xf[i]);
     free(w.look_of_xf);
+    for (size_t i = 0; i < w.n_dxf; i++)
+        free(w.look_of_dxf[i]);
+    free(w.look_of_dxf);
     qr_buf_free(&w.sst.text);
     free(w.sst.off);
     qr_rd_rels_free(&rels);

@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -550,13 +552,38 @@ typedef struct fd_reader {
     int err; /* errno of a failed read, else 0 */
     char *buf;
     size_t pos, len;
+    struct timespec deadline; /* read_timeout: when the input must be whole; 0: none */
+    int timed_out;
 } fd_reader;
+
+/* Milliseconds left before r's deadline (at least 0); -1: no deadline. */
+static int ms_left(const fd_reader *r)
+{
+    if (!r->deadline.tv_sec) return -1;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long ms = (long long)(r->deadline.tv_sec - now.tv_sec) * 1000 +
+                   (r->deadline.tv_nsec - now.tv_nsec) / 1000000;
+    return ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
 
 static size_t fd_read(void *ctx, char *out, size_t size)
 {
     fd_reader *r = ctx;
+    if (r->timed_out) return (size_t)-1;
     if (r->pos == r->len) {
         ssize_t n;
+        if (ms_left(r) >= 0) { /* wait for bytes no later than the deadline */
+            struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+            int ready;
+            do
+                ready = poll(&pfd, 1, ms_left(r));
+            while (ready < 0 && errno == EINTR);
+            if (ready == 0) {
+                r->timed_out = 1;
+                return (size_t)-1;
+            }
+        }
         do
             n = read(r->fd, r->buf, 65536);
         while (n < 0 && errno == EINTR);
@@ -608,6 +635,10 @@ qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_format format,
         return finish(res, st);
     }
     fd_reader r = {.fd = fd, .buf = malloc(65536)};
+    if (opts && opts->read_timeout > 0) {
+        clock_gettime(CLOCK_MONOTONIC, &r.deadline);
+        r.deadline.tv_sec += opts->read_timeout;
+    }
     if (!r.buf) {
         if (!is_stdin) close(fd);
         qr_errlist_add(&res->errors, QR_E_NOMEM, "", "out of memory", NULL);
@@ -619,7 +650,14 @@ qr_status qr_render_path(const char *spec_path, qr_kind kind, qr_format format,
         in.file_size = (size_t)sb.st_size;
     }
     st = render_file(&in, kind, format, out_path, opts, res);
-    if (r.err && st == QR_E_IO) {
+    if (r.timed_out && st != QR_OK) {
+        /* the stalled input, whatever the compiler made of its end */
+        qr_errlist_clear(&res->errors);
+        st = qr_errlist_addf(&res->errors, QR_E_LIMIT, "",
+                             "raise qr_render_opts.read_timeout, or check what writes the input",
+                             "%s did not arrive whole within %d s (the limit read_timeout)",
+                             is_stdin ? "the spec on stdin" : spec_path, opts->read_timeout);
+    } else if (r.err && st == QR_E_IO) {
         /* the compiler's "cannot read the spec", with the file named */
         qr_errlist_clear(&res->errors);
         qr_errlist_addf(&res->errors, QR_E_IO, "", NULL, "cannot read %s", spec_path);

@@ -236,15 +236,21 @@ static size_t src_fill(void *buffer, size_t buflen, void *data)
     return n == (size_t)-1 ? (size_t)-1 : n;
 }
 
-/* Read what the parse left, to count it and check it, but never more than
- * DRAIN_PAST bytes (or max_input, if more) past max_input: an endless input
- * (/dev/zero, a pipe that never closes) stops there, in a few milliseconds. */
-#define DRAIN_PAST ((size_t)64 << 20)
+/* Read what the parse left, to count it and check it, but at most
+ * DRAIN_PAST bytes (or max_input, if less) past max_input: an input a
+ * little over the limit is named by its size, as in memory; an endless one
+ * (/dev/zero, a pipe that never closes) stops there, having cost at most
+ * twice the limit. */
+#define DRAIN_PAST ((size_t)1 << 20)
+
+static size_t drain_past(const src *s)
+{
+    return s->max < DRAIN_PAST ? s->max : DRAIN_PAST;
+}
 
 static int src_drain_more(const src *s)
 {
-    size_t past = s->max > DRAIN_PAST ? s->max : DRAIN_PAST;
-    return !s->max || s->total <= s->max || s->total - s->max <= past;
+    return !s->max || s->total <= s->max + drain_past(s);
 }
 
 static void src_drain(src *s)
@@ -325,7 +331,7 @@ json_t *qr_json_read_hook(qr_read_fn read, void *ctx, size_t max_input, int keep
             *st = qr_errlist_addf(errs, QR_E_LIMIT, "",
                                   "raise it with --max-input (library: qr_limits.max_input)",
                                   "input is more than %zu bytes; the limit max_input is %zu bytes",
-                                  s.total, max_input);
+                                  max_input + drain_past(&s), max_input);
             return NULL;
         }
         if ((*st = qr_input_size_check(s.total, &lim, errs)) != QR_OK) return NULL;

@@ -77,10 +77,10 @@ typedef size_t (*qr_read_fn)(void *ctx, char *buf, size_t size);
  *  text: the size (max_input, counted as it streams), UTF-8 ("invalid UTF-8
  *  at byte N") and syntax are checked in that order of precedence, so after
  *  a failure the rest of the input is read (not kept) to count and check
- *  it, up to 64 MiB (or max_input, if more) past max_input (past that, an
- *  endless input: "input is more than N bytes; the limit max_input is M
- *  bytes"). A read error fails with QR_E_IO ("cannot read
- * the spec"). */
+ *  it, up to 1 MiB (or max_input, if less) past max_input: past that the
+ *  input stops as its bytes arrive ("input is more than N bytes; the
+ *  limit max_input is M bytes"), so an endless one costs at most twice
+ *  the limit. A read error fails with QR_E_IO ("cannot read the spec"). */
 qr_status qr_compile_reader(qr_read_fn read, void *ctx, qr_kind kind, const qr_compile_opts *opts,
                             qr_doc **out, qr_errlist *errs);
 

@@ -28,6 +28,7 @@
 #include "casefold.h"
 #include "civil.h"
 #include "formula_check.h"
+#include "suggest.h"
 
 /* Keys: the schema table's (schema_table.c). */
 
@@ -936,6 +937,277 @@ static void column_marks(qr_cc *cc, json_t *v, const char *key, uint8_t *flags, 
     qr_cc_pop(cc, o);
 }
 
+/* ---- "conditional": conditional formats ------------------------------------------------ */
+
+static const char *const cf_rules[] = {"cell", "formula", "color_scale", "data_bar", NULL};
+static const char *const cf_ops[] = {"<",  "<=",      ">",           ">=", "=",
+                                     "!=", "between", "not_between", NULL};
+
+/* One of names at obj's key (required); its index, or -1 (reported). */
+static int cf_word(qr_cc *cc, json_t *obj, const char *key, const char *const *names,
+                   const char *hint)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        qr_cc_missing(cc, key, hint);
+        return -1;
+    }
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    for (int i = 0; names[i]; i++)
+        if (json_is_string(v) && strcmp(s, names[i]) == 0) return i;
+    size_t o = qr_cc_push_key(cc, key);
+    const char *dym = json_is_string(v) ? qr_suggest(s, names) : NULL;
+    /* operators written the other way round or as in other languages */
+    static const char *const alias[][2] = {{"=<", "<="}, {"=>", ">="}, {"==", "="},
+                                           {"<>", "!="}, {"lt", "<"},  {"gt", ">"}};
+    for (size_t i = 0; names == cf_ops && i < sizeof alias / sizeof alias[0]; i++)
+        if (strcmp(s, alias[i][0]) == 0) dym = alias[i][1];
+    char h[200];
+    if (dym)
+        snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
+    else
+        snprintf(h, sizeof h, "%s", hint);
+    qr_cc_err(cc, h, "expected one of %s, got %s%.40s%s", hint, json_is_string(v) ? "\"" : "",
+              json_is_string(v) ? s : qr_cc_type_name(v), json_is_string(v) ? "\"" : "");
+    qr_cc_pop(cc, o);
+    return -1;
+}
+
+/* The "value" of a cell rule: a number, [low, high] for between, or a
+ * text for = and !=; 0 or -1 (reported). */
+static int cf_value(qr_cc *cc, json_t *obj, qr_cond *cf)
+{
+    json_t *v = json_object_get(obj, "value");
+    int range = cf->op == QR_CF_BETWEEN || cf->op == QR_CF_NOT_BETWEEN;
+    const char *hint = range ? "between takes [low, high]: \"value\": [0, 100]"
+                             : "compare with a number: \"value\": 0 (= and != also take a text)";
+    if (!v) {
+        qr_cc_missing(cc, "value", hint);
+        return -1;
+    }
+    size_t o = qr_cc_push_key(cc, "value");
+    int ok = 0;
+    if (range) {
+        ok = json_is_array(v) && json_array_size(v) == 2 &&
+             qr_cc_number(json_array_get(v, 0), &cf->value) == 1 &&
+             qr_cc_number(json_array_get(v, 1), &cf->value2) == 1;
+        if (ok && cf->value2 < cf->value) {
+            qr_cc_err(cc, "write the lower bound first: [0, 100]", "the range [%g, %g] is empty",
+                      cf->value, cf->value2);
+            qr_cc_pop(cc, o);
+            return -1;
+        }
+    } else if (json_is_string(v) && (cf->op == QR_CF_EQ || cf->op == QR_CF_NE)) {
+        size_t n;
+        cf->text = qr_cc_str(cc, v, &n);
+        ok = cf->text && n <= 255;
+        if (cf->text && !ok) {
+            qr_cc_err(cc, NULL, "a compared text has at most 255 characters");
+            qr_cc_pop(cc, o);
+            return -1;
+        }
+        if (!cf->text) {
+            qr_cc_pop(cc, o);
+            return -1;
+        }
+    } else {
+        ok = qr_cc_number(v, &cf->value) == 1;
+    }
+    if (!ok)
+        qr_cc_err(cc, hint, "expected %s, got %s", range ? "[low, high]" : "a number",
+                  qr_cc_type_name(v));
+    qr_cc_pop(cc, o);
+    return ok ? 0 : -1;
+}
+
+/* "colors" of a color scale (2 or 3, low to high) or "bar_color"; 0 or -1. */
+static int cf_colors(qr_cc *cc, json_t *obj, qr_cond *cf)
+{
+    if (cf->rule == QR_CF_BAR) {
+        cf->n_colors = 1;
+        cf->colors[0] = QR_SX_RGB | 0x638EC6; /* Excel's default blue bar */
+        json_t *c = json_object_get(obj, "bar_color");
+        if (!c) return 0;
+        size_t o = qr_cc_push_key(cc, "bar_color");
+        int r = qr_cc_color(cc, c, &cf->colors[0]);
+        qr_cc_pop(cc, o);
+        return r;
+    }
+    /* Excel's red, yellow, green */
+    cf->n_colors = 3;
+    cf->colors[0] = QR_SX_RGB | 0xF8696B;
+    cf->colors[1] = QR_SX_RGB | 0xFFEB84;
+    cf->colors[2] = QR_SX_RGB | 0x63BE7B;
+    json_t *c = json_object_get(obj, "colors");
+    if (!c) return 0;
+    size_t o = qr_cc_push_key(cc, "colors");
+    int r = 0;
+    size_t n = json_is_array(c) ? json_array_size(c) : 0;
+    if (n < 2 || n > 3) {
+        qr_cc_err(cc, "colors is [low, high] or [low, middle, high]: [\"#F8696B\", \"#63BE7B\"]",
+                  "expected 2 or 3 colours, got %s", qr_cc_type_name(c));
+        r = -1;
+    } else {
+        cf->n_colors = (int)n;
+        for (size_t i = 0; i < n; i++) {
+            size_t o2 = qr_cc_push_index(cc, i);
+            if (qr_cc_color(cc, json_array_get(c, i), &cf->colors[i]) < 0) r = -1;
+            qr_cc_pop(cc, o2);
+        }
+    }
+    qr_cc_pop(cc, o);
+    return r;
+}
+
+/* The keys a rule does not take (they would be silently ignored). */
+static int cf_stray(qr_cc *cc, json_t *obj, qr_cond *cf)
+{
+    enum { C = 1u << QR_CF_CELL, F = 1u << QR_CF_FORMULA, LOOK = C | F };
+    static const char *const keys[] = {"op",        "value",  "formula", "style",     "colors",
+                                       "bar_color", "bold",   "italic",  "underline", "color",
+                                       "fill",      "border", "align",   "valign",    "wrap",
+                                       "indent",    "rotate"};
+    /* which rules each key belongs to: a bit per qr_cf_rule */
+    static const unsigned takes[] = {C,
+                                     C,
+                                     F,
+                                     LOOK,
+                                     1u << QR_CF_SCALE,
+                                     1u << QR_CF_BAR,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK,
+                                     LOOK};
+    _Static_assert(sizeof keys / sizeof keys[0] == sizeof takes / sizeof takes[0], "one each");
+    int bad = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (json_object_get(obj, keys[i]) && !(takes[i] & 1u << cf->rule)) {
+            qr_cc_err_key(cc, keys[i],
+                          "cell takes op, value and a look; formula takes formula "
+                          "and a look; color_scale takes colors; data_bar bar_color",
+                          "a %s rule takes no \"%s\"", cf_rules[cf->rule], keys[i]);
+            bad = 1;
+        }
+    return bad ? -1 : 0;
+}
+
+/* One rule object at the current path into *cf; 0 or -1 (reported). */
+static int cf_rule(qr_cc *cc, fmt_table *ft, json_t *obj, qr_cond *cf)
+{
+    if (!json_is_object(obj)) {
+        qr_cc_err(cc,
+                  "a rule is {\"range\": \"C2:C100\", \"rule\": \"cell\", \"op\": \"<\", "
+                  "\"value\": 0, \"style\": \"bad\"}",
+                  "expected an object, got %s", qr_cc_type_name(obj));
+        return -1;
+    }
+    if (qr_cc_check_obj(cc, obj, QR_SO_COND, "a conditional format") > 0) return -1;
+    int bad = 0;
+    json_t *rg = json_object_get(obj, "range");
+    if (!rg) {
+        qr_cc_missing(cc, "range", "the cells it applies to: \"range\": \"C2:C100\"");
+        bad = 1;
+    } else {
+        size_t o = qr_cc_push_key(cc, "range");
+        int r, c;
+        if (json_is_string(rg) && !strchr(json_string_value(rg), ':') &&
+            parse_ref(json_string_value(rg), &r, &c) == 0)
+            cf->range = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
+        else if (range_at(cc, rg, &cf->range) < 0)
+            bad = 1;
+        qr_cc_pop(cc, o);
+    }
+    int rule =
+        cf_word(cc, obj, "rule", cf_rules, "\"cell\", \"formula\", \"color_scale\", \"data_bar\"");
+    if (rule < 0) return -1;
+    cf->rule = (qr_cf_rule)rule;
+    if (cf_stray(cc, obj, cf) < 0) return -1;
+    if (cf->rule == QR_CF_CELL || cf->rule == QR_CF_FORMULA) {
+        if (cf->rule == QR_CF_CELL) {
+            int op = cf_word(cc, obj, "op", cf_ops,
+                             "\"<\", \"<=\", \">\", \">=\", \"=\", \"!=\", \"between\", "
+                             "\"not_between\"");
+            if (op < 0)
+                bad = 1;
+            else {
+                cf->op = (qr_cf_op)op;
+                if (cf_value(cc, obj, cf) < 0) bad = 1;
+            }
+        } else {
+            const char *s = NULL;
+            size_t n = 0;
+            int r = qr_cc_get_string(cc, obj, "formula", 1, &s, &n);
+            if (r <= 0) {
+                bad = 1;
+            } else {
+                size_t o = qr_cc_push_key(cc, "formula");
+                if (n && s[0] == '=') s++, n--;
+                qr_fcheck why;
+                int fr = n && n <= MAX_FORMULA_LEN
+                             ? qr_formula_check(s, n, cc->allow_external > 0, &why)
+                             : QR_FC_OK;
+                if (!n || n > MAX_FORMULA_LEN) {
+                    qr_cc_err(cc, "a condition for the range's top-left cell: \"$C2>100\"",
+                              "the formula is %s", n ? "too long" : "empty");
+                    bad = 1;
+                } else if (fr == QR_FC_POLICY && cc->allow_external < 0) {
+                    cc->policy_later = 1;
+                    cf->formula = s;
+                } else if (fr != QR_FC_OK) {
+                    qr_cc_err(cc, why.hint, "%s", why.message);
+                    bad = 1;
+                } else {
+                    cf->formula = s;
+                }
+                qr_cc_pop(cc, o);
+            }
+        }
+        unsigned look = 0;
+        int lr = qr_cc_look(cc, ft, obj, &look);
+        if (lr < 0)
+            bad = 1;
+        else if (lr == 0) {
+            qr_cc_missing(cc, "style",
+                          "how a matching cell looks: \"style\": \"bad\", or "
+                          "properties such as \"fill\": \"#FFC7CE\"");
+            bad = 1;
+        }
+        cf->look = look;
+    } else if (cf_colors(cc, obj, cf) < 0) {
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+/* "conditional": [rule, ...] */
+static void sheet_conds(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh)
+{
+    size_t o = qr_cc_push_key(cc, "conditional");
+    size_t n = json_is_array(v) ? json_array_size(v) : 0;
+    if (!json_is_array(v))
+        qr_cc_err(cc, "conditional is [{\"range\": \"C2:C100\", \"rule\": \"data_bar\"}]",
+                  "expected an array of rules, got %s", qr_cc_type_name(v));
+    qr_cond *cf = n ? qr_arena_array(cc->a, n, sizeof *cf) : NULL;
+    if (n && !cf) qr_cc_oom(cc), n = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t o2 = qr_cc_push_index(cc, i);
+        memset(&cf[k], 0, sizeof cf[k]);
+        if (cf_rule(cc, ft, json_array_get(v, i), &cf[k]) == 0) k++;
+        qr_cc_pop(cc, o2);
+    }
+    sh->conds = cf;
+    sh->n_conds = k;
+    qr_cc_pop(cc, o);
+}
+
 /* "column_styles": [null, "input", {"format": "0.0%"}], one per column. */
 static void column_styles(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh)
 {
@@ -1030,6 +1302,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     if (cst) column_styles(cc, ft, cst, sh);
     json_t *mg = json_object_get(v, "merge");
     if (mg) sheet_merges(cc, mg, sh);
+    json_t *cfs = json_object_get(v, "conditional");
+    if (cfs) sheet_conds(cc, ft, cfs, sh);
     json_t *af = json_object_get(v, "autofilter");
     if (af) {
         size_t o = qr_cc_push_key(cc, "autofilter");

@@ -53,7 +53,8 @@ typedef enum qr_sobj_id {
     QR_SO_SLIDE,
     QR_SO_SLIDE_IMAGE,
     QR_SO_SLIDE_TABLE,
-    QR_SO_STAT, /* one value of a stats slide */
+    QR_SO_STAT,   /* one value of a stats slide */
+    QR_SO_COLUMN, /* a column of a two_content or comparison slide */
     /* spreadsheet */
     QR_SO_WORKBOOK,
     QR_SO_SHEET,
@@ -61,6 +62,7 @@ typedef enum qr_sobj_id {
     QR_SO_ROW,    /* a sheet row object {style, cells} */
     QR_SO_STYLE,  /* a named cell style of the workbook's "styles" */
     QR_SO_BORDER, /* a border per side */
+    QR_SO_COND,   /* a conditional format of a sheet's "conditional" */
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,

@@ -33,6 +33,7 @@
 #define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
 #define S_ALIGN "{\"enum\":[\"auto\",\"left\",\"center\",\"right\"]}"
 #define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
+#define S_GROUND "{\"anyOf\":[" S_COLOR ",{\"$ref\":\"#/$defs/slide_image\"}]}"
 #define K_ID K("id", X, N, "{\"$ref\":\"#/$defs/id\"}", NULL)
 #define K_CAPTION K("caption", X, QR_SO_RUN, "{\"$ref\":\"#/$defs/caption\"}", NULL)
 #define TEXT_OR_RUNS "{\"oneOf\":[{\"required\":[\"text\"]},{\"required\":[\"runs\"]}]}"
@@ -48,8 +49,9 @@ const char *const qr_enum_chart_types[] = {"bar", "column",   "line",    "area",
                                            "pie", "doughnut", "scatter", NULL};
 _Static_assert(sizeof qr_enum_chart_types / sizeof *qr_enum_chart_types == QR_CHART_SCATTER + 2,
                "one name per chart type");
-const char *const qr_enum_layouts[] = {"title_content", "title", "section", "blank",
-                                       "quote",         "stats", "closing", NULL};
+const char *const qr_enum_layouts[] = {"title_content", "title",      "section", "blank",
+                                       "quote",         "stats",      "closing", "two_content",
+                                       "comparison",    "image_full", "agenda",  NULL};
 _Static_assert(sizeof qr_enum_layouts / sizeof *qr_enum_layouts == QR_LAYOUT_COUNT + 1,
                "one name per layout");
 const char *const qr_enum_legends[] = {"bottom", "right", "top", "left", "none", NULL};
@@ -316,6 +318,9 @@ static const qr_skey deck_keys[] = {
     K("footer", X, N, S_STR, "text along the bottom of every slide"),
     K("date", X, N, S_STR, "a date, as written, bottom left of every slide"),
     K("slide_numbers", X, N, "{\"type\":\"boolean\"}", "the slide's number, bottom right"),
+    K("background", X, QR_SO_SLIDE_IMAGE, S_GROUND, "every slide's ground: #RRGGBB or an image"),
+    K("logo", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}",
+      "a picture in the top right corner of every slide"),
     K("slides", R, QR_SO_SLIDE, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/slide\"}}",
       NULL),
 };
@@ -327,8 +332,7 @@ static const qr_skey slide_keys[] = {
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
-    K("background", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}",
-      "#RRGGBB: the slide's ground"),
+    K("background", X, QR_SO_SLIDE_IMAGE, S_GROUND, "the slide's ground: #RRGGBB or an image"),
     K("footer", X, N, "{\"anyOf\":[{\"type\":\"string\"},{\"const\":false}]}",
       "this slide's footer text; false: no footer, date or number"),
     K("quote", X, N, S_STR, "layout quote: the quotation"),
@@ -337,6 +341,14 @@ static const qr_skey slide_keys[] = {
       "{\"type\":\"array\",\"minItems\":2,\"maxItems\":4,\"items\":{\"$ref\":\"#/$defs/"
       "stat\"}}",
       "layout stats: 2 to 4 big numbers"),
+    K("left", X, QR_SO_COLUMN, "{\"$ref\":\"#/$defs/column\"}",
+      "layouts two_content, comparison: the left column"),
+    K("right", X, QR_SO_COLUMN, "{\"$ref\":\"#/$defs/column\"}", "and the right column"),
+    K("caption", X, N, S_STR, "layout image_full: a line under the title"),
+    K("items", X, N, "{\"type\":\"array\",\"minItems\":1,\"items\":" S_STR "}",
+      "layout agenda: the items, numbered"),
+    K("current", X, N, "{\"type\":\"integer\",\"minimum\":0}",
+      "layout agenda: the index of the item to highlight"),
     K("notes", 0, N, S_STR, "speaker notes"),
     K("markdown", X, N, S_STR, "the body as Markdown: bullets, a table, an image"),
 };
@@ -344,6 +356,13 @@ static const qr_skey stat_keys[] = {
     K("value", R, N, S_STR, "the number as shown: \"42%\""),
     K("label", 0, N, S_STR, NULL),
     K("caption", 0, N, S_STR, NULL),
+};
+static const qr_skey column_keys[] = {
+    K("heading", X, N, S_STR, "comparison: the column's heading"),
+    K("bullets", X, QR_SO_ITEM, S_ITEMS, NULL),
+    K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
+    K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
+    K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
 };
 static const qr_skey slide_image_keys[] = {
     K("type", 0, N, "{\"const\":\"image\"}", NULL),
@@ -376,6 +395,8 @@ static const qr_skey slide_table_keys[] = {
 #define S_RANGE                                                                                    \
     "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$\"}"
 #define S_COLS "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}(:[A-Za-z]{1,3})?$\"}"
+#define S_CELL_OR_RANGE                                                                            \
+    "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{1,3}[1-9][0-9]*(:[A-Za-z]{1,3}[1-9][0-9]*)?$\"}"
 #define S_STYLE_NAME "{\"type\":\"string\",\"minLength\":1}"
 
 static const qr_skey workbook_keys[] = {
@@ -411,6 +432,9 @@ static const qr_skey sheet_keys[] = {
     K("merge", X, N, "{\"type\":\"array\",\"items\":" S_RANGE "}", "merged ranges, A1:F1"),
     K("autofilter", X, N, "{\"anyOf\":[" S_BOOL "," S_RANGE "]}", "true: the used range"),
     K("tab_color", X, N, S_COLOR, NULL),
+    K("conditional", X, QR_SO_COND,
+      "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/conditional\"}}",
+      "conditional formats, first wins"),
     K("hidden_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "C or C:E"),
     K("grouped_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "outline groups, C:E"),
     K("column_styles", X, N,
@@ -430,6 +454,22 @@ static const qr_skey row_keys[] = {
 static const qr_skey style_keys[] = {
     LOOK_KEYS,
     K("format", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}", "#,##0"),
+};
+static const qr_skey cond_keys[] = {
+    K("range", R, N, S_CELL_OR_RANGE, "C2:C100, or one cell"),
+    K("rule", R, N, "{\"enum\":[\"cell\",\"formula\",\"color_scale\",\"data_bar\"]}", NULL),
+    K("op", X, N, "{\"enum\":[\"<\",\"<=\",\">\",\">=\",\"=\",\"!=\",\"between\",\"not_between\"]}",
+      "cell"),
+    K("value", X, N,
+      "{\"anyOf\":[{\"type\":[\"number\",\"string\"]},{\"type\":\"array\",\"items\":{"
+      "\"type\":\"number\"},\"minItems\":2,\"maxItems\":2}]}",
+      "cell; [low, high] for between"),
+    K("formula", X, N, "{\"type\":\"string\",\"minLength\":1}", "formula: for the top-left cell"),
+    K("style", X, N, S_STYLE_NAME, "cell, formula: the look of a match"),
+    LOOK_KEYS,
+    K("colors", X, N, "{\"type\":\"array\",\"items\":" S_COLOR ",\"minItems\":2,\"maxItems\":3}",
+      "color_scale: low, [mid,] high"),
+    K("bar_color", X, N, S_COLOR, "data_bar"),
 };
 static const qr_skey border_keys[] = {
     K("left", X, N, S_BORDER_KIND, NULL), K("right", X, N, S_BORDER_KIND, NULL),
@@ -464,25 +504,75 @@ static const qr_skey op_keys[] = {
     K("value", 0, N, "{}", "add, replace, test"),
 };
 
-/* What each layout takes (spec/compile_deck.c's takes[]): the quote layout
- * needs "quote", stats needs "stats", and neither takes the others' content. */
+/* What each layout takes (spec/compile_deck.c's takes[]): the content each
+ * needs ("quote", "stats", "left" and "right", "image", "items") and none of
+ * the others' content; comparison columns have a heading, two_content's
+ * none. Made by scripts/gen-slide-takes.py from the same table. */
 #define SLIDE_TAKES                                                                                \
-    "{\"allOf\":[{\"if\":{\"properties\":{\"layout\":{\"const\":\"quote\"}},\"require"             \
-    "d\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"quote\"]},{\"not\":{\"an"             \
-    "yOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":"             \
-    "[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\""             \
-    ":[\"stats\"]}]}}]}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"stats\"}},\""            \
-    "required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"stats\"]},{\"not\""            \
-    ":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"requi"             \
-    "red\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"requ"             \
-    "ired\":[\"quote\"]},{\"required\":[\"attribution\"]}]}}]}},{\"if\":{\"properties"             \
-    "\":{\"layout\":{\"const\":\"closing\"}},\"required\":[\"layout\"]},\"then\":{\"n"             \
-    "ot\":{\"anyOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"requ"             \
-    "ired\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"req"             \
-    "uired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}},{\"if\":{\"not\":{\"pr"             \
-    "operties\":{\"layout\":{\"enum\":[\"quote\",\"stats\",\"closing\"]}},\"required\""            \
-    ":[\"layout\"]}},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"requ"             \
-    "ired\":[\"attribution\"]},{\"required\":[\"stats\"]}]}}}]}"
+    "{\"allOf\":[{\"if\":{\"not\":{\"required\":[\"layout\"]}},\"then\":{\"not\":{\"anyOf"         \
+    "\":[{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"required\":[\"sta"         \
+    "ts\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":[\"caption"         \
+    "\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}},{\"if\":{\"properti"         \
+    "es\":{\"layout\":{\"const\":\"title_content\"}},\"required\":[\"layout\"]},\"then\":"         \
+    "{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\""         \
+    "required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"requ"         \
+    "ired\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}},{"          \
+    "\"if\":{\"properties\":{\"layout\":{\"const\":\"title\"}},\"required\":[\"layout\"]}"         \
+    ",\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":[\"attributi"         \
+    "on\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\""         \
+    "]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current"          \
+    "\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"section\"}},\"required\":["         \
+    "\"layout\"]},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\"required\":"         \
+    "[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{\"required"          \
+    "\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{\"required"          \
+    "\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"blank\"}},\"r"         \
+    "equired\":[\"layout\"]},\"then\":{\"not\":{\"anyOf\":[{\"required\":[\"quote\"]},{\""         \
+    "required\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{"         \
+    "\"required\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{"          \
+    "\"required\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"quo"         \
+    "te\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"quote\"]},{"          \
+    "\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"re"         \
+    "quired\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"requi"         \
+    "red\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required"          \
+    "\":[\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"i"         \
+    "f\":{\"properties\":{\"layout\":{\"const\":\"stats\"}},\"required\":[\"layout\"]},\""         \
+    "then\":{\"allOf\":[{\"required\":[\"stats\"]},{\"not\":{\"anyOf\":[{\"required\":[\""         \
+    "subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"required\":["         \
+    "\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"a"         \
+    "ttribution\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":["          \
+    "\"caption\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"if\":"         \
+    "{\"properties\":{\"layout\":{\"const\":\"closing\"}},\"required\":[\"layout\"]},\"th"         \
+    "en\":{\"not\":{\"anyOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},{"          \
+    "\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},{\"r"         \
+    "equired\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"left\"]},{"          \
+    "\"required\":[\"right\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{"          \
+    "\"required\":[\"current\"]}]}}},{\"if\":{\"properties\":{\"layout\":{\"const\":\"two"         \
+    "_content\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"required\":[\"left\""         \
+    "]},{\"required\":[\"right\"]},{\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\""         \
+    "required\":[\"bullets\"]},{\"required\":[\"image\"]},{\"required\":[\"table\"]},{\"r"         \
+    "equired\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{"         \
+    "\"required\":[\"stats\"]},{\"required\":[\"caption\"]},{\"required\":[\"items\"]},{"          \
+    "\"required\":[\"current\"]}]}},{\"properties\":{\"left\":{\"not\":{\"required\":[\"h"         \
+    "eading\"]}},\"right\":{\"not\":{\"required\":[\"heading\"]}}}}]}},{\"if\":{\"propert"         \
+    "ies\":{\"layout\":{\"const\":\"comparison\"}},\"required\":[\"layout\"]},\"then\":{"          \
+    "\"allOf\":[{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"not\":{\"anyOf\":"         \
+    "[{\"required\":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"image\""         \
+    "]},{\"required\":[\"table\"]},{\"required\":[\"chart\"]},{\"required\":[\"quote\"]},"         \
+    "{\"required\":[\"attribution\"]},{\"required\":[\"stats\"]},{\"required\":[\"caption"         \
+    "\"]},{\"required\":[\"items\"]},{\"required\":[\"current\"]}]}},{\"properties\":{\"l"         \
+    "eft\":{\"required\":[\"heading\"]},\"right\":{\"required\":[\"heading\"]}}}]}},{\"if"         \
+    "\":{\"properties\":{\"layout\":{\"const\":\"image_full\"}},\"required\":[\"layout\"]"         \
+    "},\"then\":{\"allOf\":[{\"required\":[\"image\"]},{\"not\":{\"anyOf\":[{\"required\""         \
+    ":[\"subtitle\"]},{\"required\":[\"bullets\"]},{\"required\":[\"table\"]},{\"required"         \
+    "\":[\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"requi"         \
+    "red\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required"          \
+    "\":[\"items\"]},{\"required\":[\"current\"]}]}}]}},{\"if\":{\"properties\":{\"layout"         \
+    "\":{\"const\":\"agenda\"}},\"required\":[\"layout\"]},\"then\":{\"allOf\":[{\"requir"         \
+    "ed\":[\"items\"]},{\"not\":{\"anyOf\":[{\"required\":[\"subtitle\"]},{\"required\":["         \
+    "\"bullets\"]},{\"required\":[\"image\"]},{\"required\":[\"table\"]},{\"required\":["          \
+    "\"chart\"]},{\"required\":[\"quote\"]},{\"required\":[\"attribution\"]},{\"required"          \
+    "\":[\"stats\"]},{\"required\":[\"left\"]},{\"required\":[\"right\"]},{\"required\":["         \
+    "\"caption\"]}]}}]}}]}"
 
 const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_DOCUMENT, "document", "a document, pdf or html spec",
@@ -519,6 +609,10 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_SLIDE_IMAGE, "slide_image", NULL, NULL, slide_image_keys),
     OBJ(QR_SO_SLIDE_TABLE, "slide_table", NULL, NULL, slide_table_keys),
     OBJ(QR_SO_STAT, "stat", "one big number of a stats slide", NULL, stat_keys),
+    OBJ(QR_SO_COLUMN, "column", "one of bullets, image, table or chart, under a heading",
+        "{\"oneOf\":[{\"required\":[\"bullets\"]},{\"required\":[\"image\"]},"
+        "{\"required\":[\"table\"]},{\"required\":[\"chart\"]}]}",
+        column_keys),
     OBJ(QR_SO_WORKBOOK, "spreadsheet", "a spreadsheet spec", NULL, workbook_keys),
     OBJ(QR_SO_SHEET, "sheet", NULL, NULL, sheet_keys),
     OBJ(QR_SO_CELL, "sheet_cell_object", "value, date or formula (+ value), with a look",
@@ -529,6 +623,7 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_ROW, "sheet_row_object", "a row with a style", NULL, row_keys),
     OBJ(QR_SO_STYLE, "style", "a cell style: any of these properties", NULL, style_keys),
     OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
+    OBJ(QR_SO_COND, "conditional", "a conditional format over a range", NULL, cond_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
     OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,

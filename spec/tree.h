@@ -350,9 +350,13 @@ typedef enum qr_layout {
     QR_LAYOUT_TITLE,         /* title + subtitle */
     QR_LAYOUT_SECTION,       /* section header */
     QR_LAYOUT_BLANK,
-    QR_LAYOUT_QUOTE,   /* "quote" and "attribution", centred (issue 34) */
-    QR_LAYOUT_STATS,   /* a title over 2 to 4 big numbers with labels and captions */
-    QR_LAYOUT_CLOSING, /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_QUOTE,       /* "quote" and "attribution", centred (issue 34) */
+    QR_LAYOUT_STATS,       /* a title over 2 to 4 big numbers with labels and captions */
+    QR_LAYOUT_CLOSING,     /* the last slide: a centred title and subtitle */
+    QR_LAYOUT_TWO_CONTENT, /* "left" and "right" columns, each bullets, image, table or chart */
+    QR_LAYOUT_COMPARISON,  /* the same, each column under its "heading" */
+    QR_LAYOUT_IMAGE_FULL,  /* "image" over the whole slide, the title and "caption" on a scrim */
+    QR_LAYOUT_AGENDA,      /* numbered "items", the "current" one highlighted */
     QR_LAYOUT_COUNT
 } qr_layout;
 
@@ -362,6 +366,19 @@ typedef struct qr_stat {
     qr_text label;   /* n == 0 when none */
     qr_text caption; /* n == 0 when none */
 } qr_stat;
+
+/* One column of a two_content or comparison slide ("left", "right"): a
+ * heading (comparison) over one of bullets, an image, a table or a chart. */
+typedef struct qr_column {
+    int has_heading;
+    qr_text heading;
+    const qr_item *bullets;
+    size_t n_bullets;
+    const qr_table *table; /* NULL when none */
+    const qr_image *image; /* NULL when none */
+    const qr_chart *chart; /* NULL when none */
+    const char *path;      /* "/slides/4/left" */
+} qr_column;
 
 typedef struct qr_slide {
     qr_layout layout;
@@ -383,10 +400,17 @@ typedef struct qr_slide {
     qr_text attribution;
     const qr_stat *stats; /* stats layout: 2 to 4 */
     size_t n_stats;
-    int has_background;  /* "background": "#RRGGBB", the slide's ground in place of the theme's */
-    uint32_t background; /* 0xRRGGBB */
-    int footer_mode;     /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
-    qr_text footer;      /* QR_FOOTER_OWN: the slide's "footer" */
+    int has_background; /* "background": "#RRGGBB", the slide's ground in place of the theme's */
+    const qr_image *background_image; /* "background": an image object, covering the slide */
+    uint32_t background;              /* 0xRRGGBB */
+    int footer_mode;   /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
+    qr_text footer;    /* QR_FOOTER_OWN: the slide's "footer" */
+    qr_column cols[2]; /* two_content, comparison: left and right */
+    int has_caption;   /* image_full: the caption under the title (plain) */
+    qr_text caption;
+    const qr_text *agenda; /* agenda: the items (plain), numbered from 1 */
+    size_t n_agenda;
+    long current; /* agenda: the index of the highlighted item, -1 when none */
 } qr_slide;
 
 /* A slide's "footer": absent (the deck's furniture), a string (its own
@@ -527,6 +551,38 @@ typedef struct qr_range {
 enum { QR_FILTER_AUTO, QR_FILTER_NONE, QR_FILTER_RANGE };
 #define QR_COL_HIDDEN 0x80u
 
+/* A conditional format of a sheet ("conditional"): a rule over a range.
+ * QR_CF_CELL compares each cell's value with op and value (value2 the
+ * upper bound of between); QR_CF_FORMULA is true where the formula, as
+ * written for the range's top-left cell (relative references move with
+ * the cell), is; both then lay look over the cell. QR_CF_SCALE colours
+ * each number between the range's lowest and highest (colors[0..n-1]:
+ * low, [mid at the 50th percentile,] high); QR_CF_BAR draws a bar as long
+ * as the number's place between 0 (or the lowest, if below 0) and the
+ * highest, in colors[0]. */
+typedef enum qr_cf_rule { QR_CF_CELL, QR_CF_FORMULA, QR_CF_SCALE, QR_CF_BAR } qr_cf_rule;
+typedef enum qr_cf_op {
+    QR_CF_LT,
+    QR_CF_LE,
+    QR_CF_GT,
+    QR_CF_GE,
+    QR_CF_EQ,
+    QR_CF_NE,
+    QR_CF_BETWEEN,
+    QR_CF_NOT_BETWEEN
+} qr_cf_op;
+typedef struct qr_cond {
+    qr_range range;
+    qr_cf_rule rule;
+    qr_cf_op op;
+    double value, value2;
+    const char *text;    /* QR_CF_CELL with = or != against a text: the text, else NULL */
+    const char *formula; /* QR_CF_FORMULA: without '=' */
+    unsigned look;       /* QR_CF_CELL, QR_CF_FORMULA: qr_doc.looks */
+    uint32_t colors[3];  /* QR_SX_RGB | rgb */
+    int n_colors;        /* QR_CF_SCALE: 2 or 3; QR_CF_BAR: 1 */
+} qr_cond;
+
 typedef struct qr_sheet {
     const char *name; /* validated, or "SheetN" when the spec gave none */
     qr_row *rows;
@@ -557,6 +613,10 @@ typedef struct qr_sheet {
      * col_flags[c] = QR_COL_HIDDEN | outline level (0-7), for c < n_col_flags */
     const uint8_t *col_flags;
     size_t n_col_flags;
+    /* "conditional": conditional formats in spec order (the first has the
+     * highest priority) */
+    const qr_cond *conds;
+    size_t n_conds;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
@@ -596,6 +656,11 @@ typedef struct qr_doc {
     /* slide furniture along the bottom: date (left), footer (centre), number (right) */
     int has_footer, has_date, slide_numbers;
     qr_text footer, date; /* plain, literal */
+    /* every slide's ground ("background": a colour or an image; a slide's own wins) and a
+       logo in the top right corner (none on a slide whose "footer" is false) */
+    int has_background;
+    uint32_t background;
+    const qr_image *background_image, *logo;
 
     /* spreadsheet */
     const qr_sheet *sheets;

@@ -164,6 +164,17 @@ static int slide(wk *k, const qr_slide *s)
     if (!r && s->table) r = table(k, s->table);
     if (!r && s->image) r = image(k, s->image);
     if (!r && s->chart) r = chart(k, s->chart);
+    if (!r && s->has_caption) r = text(k, QR_WALK_SUBTITLE, &s->caption);
+    for (size_t i = 0; !r && i < s->n_agenda; i++)
+        r = text(k, QR_WALK_SUBTITLE, &s->agenda[i]);
+    for (size_t i = 0; !r && i < 2; i++) {
+        const qr_column *c = &s->cols[i];
+        if (c->has_heading) r = text(k, QR_WALK_SUBTITLE, &c->heading);
+        if (!r) r = items(k, c->bullets, c->n_bullets, 1);
+        if (!r && c->table) r = table(k, c->table);
+        if (!r && c->image) r = image(k, c->image);
+        if (!r && c->chart) r = chart(k, c->chart);
+    }
     if (!r && s->has_notes) r = text(k, QR_WALK_NOTES, &s->notes);
     k->at.slide = NULL;
     if (!r && w->slide) r = w->slide(w->ud, s, 1);

@@ -35,7 +35,8 @@ typedef enum qr_walk_role {
     QR_WALK_CODE,        /* a code block's text */
     QR_WALK_ALT,         /* an image's alt text (image set) */
     QR_WALK_SLIDE_TITLE, /* a slide's title */
-    QR_WALK_SUBTITLE,    /* a slide's subtitle, quote, attribution, stat value/label/caption */
+    QR_WALK_SUBTITLE,    /* a slide's subtitle, quote, attribution, stat value/label/caption,
+                            caption, agenda item or column heading */
     QR_WALK_NOTES,       /* a slide's speaker notes */
     QR_WALK_CHART_TITLE, /* a chart's title or axis title (a label, see above) */
     QR_WALK_LABEL,       /* another plain string of a chart, or of a sheet (see above) */

@@ -38,8 +38,8 @@ static int64_t call_clock(void *p)
     return (int64_t)s->o.now(s->o.now_arg);
 }
 
-qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **out,
-                        qr_errlist *errs)
+static qr_status store_open(const char *path, const qr_store_opts *opts, int no_create,
+                            qr_store **out, qr_errlist *errs)
 {
     *out = NULL;
     qr_store *s = calloc(1, sizeof *s);
@@ -54,6 +54,7 @@ qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **
     fo.max_total_bytes = s->o.max_total_bytes;
     fo.max_version_bytes = s->o.max_version_bytes;
     fo.no_sync = s->o.no_sync;
+    fo.no_create = no_create;
     if (s->o.now) {
         fo.now = call_clock;
         fo.now_arg = s;
@@ -65,6 +66,18 @@ qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **
     }
     *out = s;
     return QR_OK;
+}
+
+qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **out,
+                        qr_errlist *errs)
+{
+    return store_open(path, opts, 0, out, errs);
+}
+
+qr_status qr_store_open_existing(const char *path, const qr_store_opts *opts, qr_store **out,
+                                 qr_errlist *errs)
+{
+    return store_open(path, opts, 1, out, errs);
 }
 
 void qr_store_close(qr_store *s)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store_backend.h"
+#include "location.h"
 
 typedef struct fb {
     qr_sb base;
@@ -217,8 +218,7 @@ qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **o
 
 int qr_sb_is_pg(const char *location)
 {
-    return location &&
-           (!strncmp(location, "postgresql://", 13) || !strncmp(location, "postgres://", 11));
+    return qr_store_loc_is_db(location);
 }
 
 qr_status qr_sb_open(const char *location, const qr_folder_opts *o, qr_sb **out, qr_errlist *errs)

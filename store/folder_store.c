@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,8 +188,17 @@ qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder
     *out = NULL;
     if (!path || !*path)
         return qr_errlist_add(errs, QR_E_USAGE, "", "the store path is empty", NULL);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+    if (opts && opts->no_create) {
+        struct stat st;
+        char blobs[PATH_MAX];
+        snprintf(blobs, sizeof blobs, "%s/blobs", path);
+        if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || stat(blobs, &st) != 0 ||
+            !S_ISDIR(st.st_mode))
+            return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", QR_STORE_MISSING_HINT,
+                                   "no store at %.400s (a store is a folder holding blobs/)", path);
+    } else if (mkdir(path, 0755) != 0 && errno != EEXIST) {
         return io_error(errs, "", "cannot create the store folder");
+    }
     qr_folder *f = calloc(1, sizeof *f);
     if (!f) return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
     if (opts)
@@ -1157,6 +1167,10 @@ typedef struct fsck_ctx {
     qr_folder_fsck *rep;
     int repair;
     strset good_blobs, bad_blobs, referenced;
+    /* some version record could not be read: any blob may be its, so no
+     * blob is removed as unreferenced (kept counts them) */
+    int unknown_users;
+    size_t kept;
     usage *owners;
     size_t n_owners;
 } fsck_ctx;
@@ -1237,6 +1251,7 @@ static void check_artifact(fsck_ctx *c, const char *id)
     int dir = openat(c->f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (dir < 0) {
         problem(c, id, "not a folder: %s", strerror(errno));
+        c->unknown_users = 1; /* a damaged artifact may use any blob */
         return;
     }
     c->rep->artifacts++;
@@ -1308,6 +1323,16 @@ static void check_artifact(fsck_ctx *c, const char *id)
             vname(name, sizeof name, v, "meta");
             snprintf(path, sizeof path, "%s%s", rel, name);
             problem(c, path, "%s", msg);
+            /* a record past the gap still uses its blob */
+            qr_vrec r;
+            qr_errlist ignore = {0};
+            if (read_vrec_at(dir, id, v, &r, &ignore) == QR_OK) {
+                strset_add(&c->referenced, r.sha256);
+                qr_vrec_free(&r);
+            } else {
+                c->unknown_users = 1;
+            }
+            qr_errlist_clear(&ignore);
         } else if (has[v] & 1) {
             vname(name, sizeof name, v, "json");
             stray(c, dir, rel, name, "spec of a version whose writer was interrupted (no .meta)",
@@ -1337,11 +1362,13 @@ static void check_artifact(fsck_ctx *c, const char *id)
         if (qr_store_read_file_max(dir, name, &b, META_CAP) != 0) {
             qr_buf_free(&b);
             problem(c, path, "unreadable version record: %s", qr_store_read_error(errno));
+            c->unknown_users = 1;
             continue;
         }
         if (vrec_parse(b.data, b.len, &r) != 0) {
             qr_buf_free(&b);
             problem(c, path, "not a valid version record%s", NULL);
+            c->unknown_users = 1;
             continue;
         }
         qr_buf_free(&b);
@@ -1503,6 +1530,8 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
             stray(&c, f->blobs, "blobs/", nm, "temp file of an interrupted write", 0);
         else if (!is_hex64(nm))
             problem(&c, "blobs/", "unexpected file %s", nm);
+        else if (!strset_has(&c.referenced, nm) && c.unknown_users)
+            c.kept++, rep->blobs++;
         else if (!strset_has(&c.referenced, nm))
             stray(&c, f->blobs, "blobs/", nm,
                   "no version references this blob (its writer was interrupted)", 0);
@@ -1510,6 +1539,15 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
             rep->blobs++;
     }
     if (d) closedir(d);
+    if (c.kept) {
+        char msg[300];
+        snprintf(msg, sizeof msg,
+                 "kept %zu blob%s that no readable version references: a damaged version "
+                 "record may use %s (repair or remove the damaged records named above, then "
+                 "run fsck --repair again)",
+                 c.kept, c.kept == 1 ? "" : "s", c.kept == 1 ? "it" : "them");
+        qr_errlist_add(&rep->problems, QR_E_STORE, "blobs/", msg, NULL);
+    }
     /* ledgers of owners that no longer hold any artifact */
     fd = dup(f->owners);
     d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -1553,35 +1591,64 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
 
 /* The blobs the versions of every artifact but skip_id use: all of them
  * into all, those of owner's artifacts into mine (either may be NULL).
- * Returns -1 when the store cannot be listed. */
+ * Every version record present counts, whatever the head says (a record
+ * past a gap is still a user). Returns 0, 1 when some record could not be
+ * read (a damaged store: any blob may be that record's, so the caller
+ * removes none), or -1 when the store cannot be listed. */
 static int scan_refs(qr_folder *f, const char *owner, const char *skip_id, strset *mine,
                      strset *all)
 {
-    qr_folder_meta *metas;
-    size_t n;
-    qr_errlist e = {0};
-    if (qr_folder_list_all(f, &metas, &n, &e) != QR_OK) {
-        qr_errlist_clear(&e);
+    int fd = dup(f->root);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0) close(fd);
         return -1;
     }
-    for (size_t i = 0; i < n; i++) {
-        qr_folder_meta *m = &metas[i];
-        int dir = skip_id && !strcmp(m->id, skip_id)
-                      ? -1
-                      : openat(f->root, m->id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        for (int v = 1; dir >= 0 && v <= m->head; v++) {
+    rewinddir(d);
+    int incomplete = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *id = e->d_name;
+        if (!qr_folder_id_valid(id) || !strcmp(id, "blobs") || (skip_id && !strcmp(id, skip_id)))
+            continue;
+        int dir = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (dir < 0) { /* named like an artifact, but not a folder: damaged */
+            incomplete = 1;
+            continue;
+        }
+        qr_errlist ignore = {0};
+        qr_folder_meta m;
+        int mine_too = mine && owner && load_meta_at(dir, id, &m, &ignore) == QR_OK;
+        if (mine_too) {
+            mine_too = !strcmp(m.owner, owner);
+            qr_folder_meta_free(&m);
+        }
+        int vfd = dup(dir);
+        DIR *vd = vfd >= 0 ? fdopendir(vfd) : NULL;
+        if (!vd) {
+            if (vfd >= 0) close(vfd);
+            incomplete = 1;
+        }
+        struct dirent *ve;
+        while (vd && (ve = readdir(vd))) {
+            const char *ext;
+            int v;
+            if (!parse_vname(ve->d_name, &v, &ext) || strcmp(ext, "meta")) continue;
             qr_vrec r;
-            if (read_vrec_at(dir, m->id, v, &r, &e) != QR_OK) continue;
+            if (read_vrec_at(dir, id, v, &r, &ignore) != QR_OK) {
+                incomplete = 1;
+                continue;
+            }
             if (all) strset_add(all, r.sha256);
-            if (mine && owner && !strcmp(m->owner, owner)) strset_add(mine, r.sha256);
+            if (mine_too) strset_add(mine, r.sha256);
             qr_vrec_free(&r);
         }
-        if (dir >= 0) close(dir);
-        qr_folder_meta_free(m);
+        if (vd) closedir(vd);
+        qr_errlist_clear(&ignore);
+        close(dir);
     }
-    free(metas);
-    qr_errlist_clear(&e);
-    return 0;
+    closedir(d);
+    return incomplete;
 }
 
 /* A write that failed after writing a new blob: remove it unless another
@@ -1648,7 +1715,8 @@ qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_e
     if (st == QR_OK) {
         if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(f->root);
         strset mine = {0}, all = {0};
-        if (scan_refs(f, m.owner, NULL, &mine, &all) == 0) {
+        int scan = scan_refs(f, m.owner, NULL, &mine, &all);
+        if (scan >= 0) {
             uint64_t freed = spec_bytes;
             for (size_t i = 0; i < own.n; i++) {
                 if (strset_has(&mine, own.v[i])) continue;
@@ -1664,7 +1732,8 @@ qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_e
         olock = -1;
         remove_flat_dir(f->root, tmp);
         if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(f->root);
-        for (size_t i = 0; i < own.n; i++)
+        /* a blob goes only when every record was read and none uses it */
+        for (size_t i = 0; scan == 0 && i < own.n; i++)
             if (!strset_has(&all, own.v[i])) unlinkat(f->blobs, own.v[i], 0);
         strset_free(&mine);
         strset_free(&all);

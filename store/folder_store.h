@@ -52,11 +52,17 @@ typedef struct qr_folder_opts {
     int64_t (*now)(void *arg);
     void *now_arg;
     int no_sync; /* skip fsync (tests on slow disks only; crash safety is lost) */
+    /* 1: open only a store that exists (a folder holding blobs/, a database
+     * with quire's tables); a missing one is QR_E_NOT_FOUND, nothing made */
+    int no_create;
 } qr_folder_opts;
 
 void qr_folder_opts_default(qr_folder_opts *o);
 
-/** Open (creating if absent) the store folder. */
+/* The hint of a missing store (no_create). */
+#define QR_STORE_MISSING_HINT "qr_store_open() creates a store; check the location"
+
+/** Open the store folder, creating it if absent (unless o->no_create). */
 qr_status qr_folder_open(const char *path, const qr_folder_opts *opts, qr_folder **out,
                          qr_errlist *errs);
 void qr_folder_close(qr_folder *f);

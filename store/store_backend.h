@@ -89,7 +89,7 @@ struct qr_sb {
     const qr_sb_ops *ops;
 };
 
-/** 1 when location names a PostgreSQL database (postgresql:// or postgres://). */
+/** 1 when location names a PostgreSQL database (location.h: qr_store_loc_is_db). */
 int qr_sb_is_pg(const char *location);
 
 /** Open the backend location names. */

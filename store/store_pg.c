@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "store_backend.h"
+#include "location.h"
 #include "sha256.h"
 
 #define SCHEMA_VERSION 1
@@ -41,9 +42,8 @@
 
 typedef struct pgb {
     qr_sb base;
-    char *uri;    /* what libpq gets: the URI and the defaults it does not set */
-    char *given;  /* the URI as given, for messages */
-    char *secret; /* the URI's password, to scrub from messages; NULL if none */
+    char *uri;   /* what libpq gets: the URI and the defaults it does not set */
+    char *given; /* the URI as given, for messages */
     qr_folder_opts o;
     int set_timeout; /* the URI leaves statement_timeout to us */
     pthread_mutex_t mu;
@@ -79,18 +79,12 @@ static void quiet(void *arg, const char *msg)
 /* A libpq message without its trailing newline, the password scrubbed. */
 static void clean_msg(const pgb *b, const char *in, char *out, size_t n)
 {
-    snprintf(out, n, "%s", in ? in : "");
+    qr_store_loc_scrub(b ? b->given : NULL, in ? in : "", out, n);
     size_t len = strlen(out);
     while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
         out[--len] = '\0';
     for (char *p = out; *p; p++)
         if (*p == '\n') *p = ' ';
-    if (b && b->secret && *b->secret) {
-        char *hit;
-        size_t sl = strlen(b->secret);
-        while ((hit = strstr(out, b->secret)))
-            memset(hit, '*', sl);
-    }
 }
 
 static void db_fail(db *d, qr_status code, const char *what, const char *detail)
@@ -404,6 +398,14 @@ static qr_status migrate(db *d)
 {
     int v = schema_version(d);
     if (v == SCHEMA_VERSION || v == -2) return d->st;
+    if (d->b->o.no_create && v <= 0) {
+        char where[600];
+        clean_msg(d->b, d->b->given, where, sizeof where);
+        qr_errlist_addf(d->errs, QR_E_NOT_FOUND, "", QR_STORE_MISSING_HINT,
+                        "no quire store in the PostgreSQL database %s (it has no quire tables)",
+                        where);
+        return d->st = QR_E_NOT_FOUND;
+    }
     /* create (or finish creating) the schema, one opener at a time */
     db_cmd(d, "creating the schema", "BEGIN", 0, NULL);
     db_cmd(d, "creating the schema", "SELECT pg_advisory_xact_lock(7170716)", 0, NULL);
@@ -430,21 +432,6 @@ static qr_status migrate(db *d)
     return d->st;
 }
 
-/* The password of a URI (user:password@ or password=), for scrubbing. */
-static char *uri_secret(const char *uri)
-{
-    const char *p = strstr(uri, "://");
-    if (p) {
-        p += 3;
-        const char *at = strchr(p, '@'), *end = p + strcspn(p, "/?");
-        const char *colon = memchr(p, ':', at && at < end ? (size_t)(at - p) : 0);
-        if (at && at < end && colon) return strndup(colon + 1, (size_t)(at - colon - 1));
-    }
-    const char *q = strstr(uri, "password=");
-    if (q) return strndup(q + 9, strcspn(q + 9, "&"));
-    return NULL;
-}
-
 static void pg_close(qr_sb *sb)
 {
     pgb *b = (pgb *)sb;
@@ -454,7 +441,6 @@ static void pg_close(qr_sb *sb)
     pthread_cond_destroy(&b->freed);
     free(b->uri);
     free(b->given);
-    free(b->secret);
     free(b);
 }
 
@@ -468,7 +454,6 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
     b->base.ops = &pg_ops;
     b->uri = strdup(uri);
     b->given = strdup(uri);
-    b->secret = uri_secret(uri);
     if (o)
         b->o = *o;
     else
@@ -500,7 +485,9 @@ qr_status qr_sb_pg_open(const char *uri, const qr_folder_opts *o, qr_sb **out, q
         char *u = malloc(n);
         if (u)
             snprintf(u, n, "%s%sconnect_timeout=" CONNECT_TIMEOUT, b->uri,
-                     strchr(b->uri, '?') ? "&" : "?");
+                     !strstr(b->uri, "://") ? " " /* a keyword string */
+                     : strchr(b->uri, '?')  ? "&"
+                                            : "?");
         free(b->uri);
         b->uri = u;
     }

@@ -166,7 +166,7 @@ class _RenderOpts(ctypes.Structure):
                 ("notes", ctypes.c_int), ("page_first", ctypes.c_int), ("page_last", ctypes.c_int),
                 ("threads", ctypes.c_int), ("xlsx_stream", ctypes.c_int),
                 ("max_work", ctypes.c_size_t),
-                ("strict_layout", ctypes.c_uint)]
+                ("strict_layout", ctypes.c_uint), ("read_timeout", ctypes.c_int)]
 
 # The layout report's kinds, in qr_layout_kind order (quire.h).
 LAYOUT_KINDS = ("shrink", "continued", "small_text", "contrast", "image_upscaled", "table_cut",

@@ -75,6 +75,9 @@ typedef struct qr_render_opts {
     unsigned strict_layout; /* layout report kinds that are errors: bits 1u << qr_layout_kind
                                (QR_LAYOUT_ALL: every kind); the render fails with QR_E_SPEC
                                at the item's pointer and writes nothing */
+    int read_timeout;       /* qr_render_path: seconds the whole spec may take to arrive (a
+                               pipe that stalls); past it QR_E_LIMIT naming read_timeout, and
+                               nothing is written; 0: no limit */
 } qr_render_opts;
 
 enum { QR_XLSX_STREAM_AUTO, QR_XLSX_STREAM_NEVER, QR_XLSX_STREAM_ALWAYS, QR_XLSX_STREAM_ALL };

@@ -70,7 +70,10 @@ typedef struct qr_store_opts {
 QR_EXPORT void qr_store_opts_default(qr_store_opts *o);
 
 /** Open the store at location (a folder path, created if absent, or a
- *  PostgreSQL URI; the database's tables are created if absent). opts may
+ *  PostgreSQL URI or libpq keyword string, "host=db dbname=quire"; the
+ *  database's tables are created if absent). A location starting
+ *  "postgresql:" or "postgres:", or holding a password setting, is never
+ *  taken for a folder. opts may
  *  be NULL (the defaults). On failure *out is NULL and errs says why:
  *  QR_E_UNAVAILABLE when the server cannot be reached, QR_E_USAGE when
  *  the URI does not parse or the server refuses the credentials (the
@@ -79,6 +82,13 @@ QR_EXPORT void qr_store_opts_default(qr_store_opts *o);
  *  store is running. */
 QR_EXPORT qr_status qr_store_open(const char *path, const qr_store_opts *opts, qr_store **out,
                                   qr_errlist *errs);
+/** qr_store_open for readers: only a store that exists is opened (a folder
+ *  holding blobs/, a database with quire's tables); a missing one fails
+ *  with QR_E_NOT_FOUND and nothing is created (no folder, no tables). The
+ *  CLI opens the store this way for every command but create, import and
+ *  store init (and store copy's target). */
+QR_EXPORT qr_status qr_store_open_existing(const char *path, const qr_store_opts *opts,
+                                           qr_store **out, qr_errlist *errs);
 QR_EXPORT void qr_store_close(qr_store *s);
 
 /* One version of an artifact. */

@@ -97,11 +97,16 @@ class CliTest(unittest.TestCase):
         errs = result(lines)["errors"]
         self.assertEqual([e["message"] for e in errs], ["invalid UTF-8 at byte %d" % at])
         self.assert_no_output(out)
-        # over max_input from a pipe: the whole size is named
+        # over max_input from a pipe, by less than the limit again: the whole size is named
+        code, lines, _ = run(["render", "-", "-o", out, "--max-input", "200000"], stdin=spec)
+        self.assertEqual(code, 4, lines)
+        self.assertEqual(result(lines)["errors"][0]["message"],
+                         "input is %d bytes; the limit max_input is 200000 bytes" % len(spec))
+        # by more: the pipe is read no further than twice the limit
         code, lines, _ = run(["render", "-", "-o", out, "--max-input", "100000"], stdin=spec)
         self.assertEqual(code, 4, lines)
         self.assertEqual(result(lines)["errors"][0]["message"],
-                         "input is %d bytes; the limit max_input is 100000 bytes" % len(spec))
+                         "input is more than 200000 bytes; the limit max_input is 100000 bytes")
         self.assert_no_output(out)
         # and from a file, refused before reading
         code, lines, _ = run(["render", self.write("big.json", spec), "-o", out, "--max-input", "100000"])

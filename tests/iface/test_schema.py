@@ -56,6 +56,10 @@ NOT_SHAPE = {
     "sheet-style-unknown": "a style name against the workbook's styles",
     "sheet-merge-overlap": "merges against each other",
     "sheet-merge-hides-value": "a merge against the cells under it",
+    "sheet-cond-formula-bad": "formula syntax",
+    "sheet-cond-range-bad": "a range's corners in order",
+    "sheet-cond-stray-key": "the keys a conditional rule takes against its rule",
+    "sheet-cond-style-unknown": "a style name against the workbook's styles",
     "table-widths-wrong-count": "widths against the column count",
     "syntax-duplicate-key": "JSON syntax (Python's parser keeps the last key)",
     "syntax-infinity-literal": "JSON syntax (Python's parser accepts Infinity)",
@@ -68,6 +72,7 @@ NOT_SHAPE = {
     "chart-sheet-no-sheet": "a range against the workbook's sheet names",
     "chart-sheet-text-cell": "a range against the cells it names",
     "chart-value-huge": "a number past Excel's range (1e308), which JSON Schema cannot bound exactly",
+    "slide-agenda-current": "an index against the count of items",
 }
 
 failures = []

@@ -172,7 +172,9 @@ class Deck:
 LAYOUT_FILE = {"title": "slideLayout1.xml", "title_content": "slideLayout2.xml",
                "section": "slideLayout3.xml", "blank": "slideLayout4.xml",
                # issue 34's layouts: text boxes on the blank layout
-               "quote": "slideLayout4.xml", "stats": "slideLayout4.xml", "closing": "slideLayout4.xml"}
+               "quote": "slideLayout4.xml", "stats": "slideLayout4.xml", "closing": "slideLayout4.xml",
+               "two_content": "slideLayout4.xml", "comparison": "slideLayout4.xml",
+               "image_full": "slideLayout4.xml", "agenda": "slideLayout4.xml"}
 
 
 def render(spec_path, out, env_extra=None):
@@ -217,8 +219,12 @@ def readback(case, spec, deck):
             eq(sl.notes, re.split(r"\r\n|\r|\n", s["notes"]), where + ": notes lines")
         else:
             check(sl.notes is None, where + ": no notes slide")
-        eq(sum(1 for sh in sl.shapes if sh["tag"] == "graphicFrame"), 1 if "table" in s else 0, where + ": tables")
-        eq(sum(1 for sh in sl.shapes if sh["tag"] == "pic"), 1 if "image" in s else 0, where + ": pictures")
+        cols = [s[k] for k in ("left", "right") if k in s]
+        eq(sum(1 for sh in sl.shapes if sh["tag"] == "graphicFrame"),
+           sum(1 for o in [s] + cols for k in ("table", "chart") if k in o), where + ": tables and charts")
+        logo = 1 if "logo" in spec and s.get("footer") is not False else 0  # the deck's, on each slide
+        eq(sum(1 for sh in sl.shapes if sh["tag"] == "pic"), sum(1 for o in [s] + cols if "image" in o) + logo,
+           where + ": pictures")
     has_notes = any("notes" in s for s in slides)
     eq(any(n.startswith("ppt/notesMasters/") for n in deck.names), has_notes, case + ": notes master iff notes")
     eq(deck.pres.find("p:notesMasterIdLst", NS) is not None, has_notes, case + ": notesMasterIdLst iff notes")

@@ -69,20 +69,28 @@ def cell_text(v):
     return spec_text(v)
 
 
+# the layouts of text boxes at the plan's places (issue 34)
+STRUCTURAL = ("quote", "stats", "closing", "two_content", "comparison", "image_full", "agenda")
+
+
 def slide_texts(s):
     out = ([spec_text(s["title"])] if "title" in s else [])
     if "subtitle" in s:
         out.append(spec_text(s["subtitle"]))
     out += flatten(s.get("bullets"))
-    out += [spec_text(s[k]) for k in ("quote", "attribution") if k in s]
+    out += [spec_text(s[k]) for k in ("quote", "attribution", "caption") if k in s]
+    out += [spec_text(x) for x in s.get("items") or []]
     for st in s.get("stats") or []:
         out += [spec_text(st[k]) for k in ("value", "label", "caption") if k in st]
-    t = s.get("table")
-    if t:
-        for v in t.get("headers") or []:
-            out.append(cell_text(v))
-        for row in t.get("rows") or []:
-            out += [cell_text(v) for v in row]
+    for o in [s] + [s[k] for k in ("left", "right") if k in s]:
+        if o is not s:
+            out += ([spec_text(o["heading"])] if "heading" in o else []) + flatten(o.get("bullets"))
+        t = o.get("table")
+        if t:
+            for v in t.get("headers") or []:
+                out.append(cell_text(v))
+            for row in t.get("rows") or []:
+                out += [cell_text(v) for v in row]
     return [x for x in out if x]
 
 
@@ -130,7 +138,8 @@ def find_run(words, text):
     for i in range(len(words)):
         got = ""
         for j in range(i, len(words)):
-            got += words[j][4]
+            # a bullet glyph hangs right before its paragraph's first word
+            got += words[j][4].lstrip("\u2022\u25e6\u25aa") if j == i else words[j][4]
             if not want.startswith(got):
                 break
             if got == want:
@@ -209,9 +218,22 @@ def main():
             # (the bottom of a word's box is the embedded font's descent, which the two
             # PDFs' font descriptors give differently: 6 pt apart at 60 pt)
             for i, s in enumerate(spec["slides"]):
-                if s.get("layout") not in ("quote", "stats", "closing") or i >= len(theirs):
+                if s.get("layout") not in STRUCTURAL or i >= len(theirs):
                     continue
-                texts = [spec_text(s[k]) for k in ("title", "subtitle", "quote", "attribution") if k in s]
+                texts = [spec_text(s[k]) for k in ("title", "subtitle", "quote", "attribution", "caption")
+                         if k in s]
+                # a box of several paragraphs: the n-th may sit 1.25 pt x n lower in quire's
+                # preview, which sets lines 1.2 em apart as PowerPoint does (LibreOffice:
+                # DejaVu Sans's 1.164 em, 1.0 pt less at 28 pt); its first line within 2 pt
+                slack = {}
+                for box in [s.get("items") or []] + [flatten((s.get(k) or {}).get("bullets"))
+                                                     for k in ("left", "right")]:
+                    for n, x in enumerate(box):
+                        slack[spec_text(x)] = 1.25 * n
+                        texts.append(spec_text(x))
+                for k in ("left", "right"):  # a column's heading (the table: its words)
+                    o = s.get(k) or {}
+                    texts += [spec_text(o["heading"])] if "heading" in o else []
                 for st in s.get("stats") or []:
                     texts += [spec_text(st[k]) for k in ("value", "label", "caption") if k in st]
                 # the furniture: date, footer (the slide's own or the deck's), number
@@ -225,15 +247,16 @@ def main():
                     if not check(a is not None and b is not None, "%s: slide %d %r found in both PDFs" % (case, i + 1, t)):
                         continue
                     d = max(abs(a[k] - b[k]) for k in range(3))
-                    check(d <= 2.0, "%s: slide %d %r at %s, LibreOffice %s: %.2f pt apart (at most 2)"
-                          % (case, i + 1, t, a, b, d))
+                    most = 2.0 + (slack.get(t, 0) if s.get("layout") in ("two_content", "comparison", "agenda") else 0)
+                    check(d <= most, "%s: slide %d %r at %s, LibreOffice %s: %.2f pt apart (at most %.2f)"
+                          % (case, i + 1, t, a, b, d, most))
                 compared.add((s["layout"], spec.get("size", "16:9")))
                 if spec.get("footer") and s.get("footer") is not False:
                     compared.add(("furniture", spec.get("size", "16:9")))
         for lay in ("title", "title_content", "section", "blank"):
             for size in ("16:9", "4:3"):
                 check((lay, size) in compared, "title position compared for %s at %s" % (lay, size))
-        for lay in ("quote", "stats", "closing"):
+        for lay in STRUCTURAL:
             check((lay, "16:9") in compared, "text boxes compared within 2 pt for %s" % lay)
         check(("furniture", "16:9") in compared, "the footer, date and number compared within 2 pt")
 

@@ -128,6 +128,11 @@ def doc(spec):
             out.append(("image", b.get("alt", "")))
         elif t == "page_break":
             out.append(("page_break",))
+        elif t == "quote":
+            if text_of(b):
+                out.append(("quote", runs_of(b), b.get("attribution")))
+        elif t == "rule":
+            out.append(("rule",))
     page = dict(spec.get("page", {}))
     page.setdefault("size", "Letter")
     page.setdefault("orientation", "portrait")

@@ -288,7 +288,7 @@ static void test_sheet_head_tail(void **state)
         "<cols><col min=\"1\" max=\"1\" width=\"18\" customWidth=\"1\"/>"
         "<col min=\"2\" max=\"2\" width=\"12.5\" customWidth=\"1\"/></cols><sheetData>");
     b.len = 0;
-    assert_int_equal(qr_xlsx_write_sheet_tail(&b, &sh), 0);
+    assert_int_equal(qr_xlsx_write_sheet_tail(&b, &sh, NULL), 0);
     assert_string_equal(
         b.data, "</sheetData><autoFilter ref=\"A1:B3\"/><pageMargins left=\"0.7\" right=\"0.7\" "
                 "top=\"0.75\" bottom=\"0.75\" header=\"0.3\" footer=\"0.3\"/></worksheet>");
@@ -307,7 +307,7 @@ static void test_sheet_head_tail(void **state)
         "<selection pane=\"bottomRight\" activeCell=\"B3\" sqref=\"B3\"/></sheetView></sheetViews>"
         "<sheetFormatPr defaultColWidth=\"8.43\" defaultRowHeight=\"15\"/><sheetData>"));
     b.len = 0;
-    qr_xlsx_write_sheet_tail(&b, &sh2);
+    qr_xlsx_write_sheet_tail(&b, &sh2, NULL);
     assert_null(strstr(b.data, "autoFilter"));
     qr_buf_free(&b);
 }
