@@ -557,9 +557,29 @@ static void put_image(hw *w, const qr_image *im, int in_figure)
     puts_(w, "\" alt=\"");
     esc_str(w, qr_plain(&im->alt), ESC_ATTR);
     putn(w, "\"", 1);
-    if (im->width_px && im->height_px)
-        qr_buf_printf(&w->b, " width=\"%lu\" height=\"%lu\"", css_px(im->width_px, im->dpi_x),
-                      css_px(im->height_px, im->dpi_y));
+    if (im->width_px && im->height_px) {
+        /* its "width" (layout/style.h), in css pixels, the height to match */
+        unsigned long nw = css_px(im->width_px, im->dpi_x), nh = css_px(im->height_px, im->dpi_y);
+        if (im->width_pt > 0) {
+            double k = qr_look_image_width(im, (double)nw, 1e7, 96.0 / 72.0) / (double)nw;
+            nh = (unsigned long)((double)nh * k + 0.5);
+            nw = (unsigned long)((double)nw * k + 0.5);
+            if (nw < 1) nw = 1;
+            if (nh < 1) nh = 1;
+        }
+        qr_buf_printf(&w->b, " width=\"%lu\" height=\"%lu\"", nw, nh);
+    }
+    if (im->width_pct > 0 || im->align == QR_ALIGN_CENTER || im->align == QR_ALIGN_RIGHT) {
+        puts_(w, " style=\"");
+        if (im->width_pct > 0) {
+            puts_(w, "width:");
+            put_fixed2(w, im->width_pct);
+            puts_(w, "%;");
+        }
+        if (im->align == QR_ALIGN_CENTER) puts_(w, "display:block;margin:0 auto;");
+        if (im->align == QR_ALIGN_RIGHT) puts_(w, "display:block;margin-left:auto;");
+        putn(w, "\"", 1);
+    }
     puts_(w, in_figure ? ">\n" : "></figure>\n");
 }
 

@@ -128,6 +128,12 @@ qr_label_format qr_look_label_format(int ordered, int depth);
 /** The bullet of an unordered item at depth: UTF-8 "•", "◦" or "▪". */
 const char *qr_look_bullet(int depth);
 
+/** The width an image is drawn at, in the unit of natural and column:
+ *  its "width" (points, given in that unit by pt_unit per point, or a
+ *  percentage of the column), else its natural width; never wider than the
+ *  column. */
+double qr_look_image_width(const qr_image *im, double natural, double column, double pt_unit);
+
 /** A task item's box in place of its bullet: U+2610 open, U+2611 ticked
  *  (DejaVu Sans has both). */
 const char *qr_look_task(int done);

@@ -18,6 +18,16 @@ const char *qr_look_bullet(int depth)
     return bullets[(depth < 0 ? 0 : depth) % 3];
 }
 
+double qr_look_image_width(const qr_image *im, double natural, double column, double pt_unit)
+{
+    double w = natural;
+    if (im->width_pct > 0)
+        w = column * im->width_pct / 100.0;
+    else if (im->width_pt > 0)
+        w = im->width_pt * pt_unit;
+    return w > column ? column : w;
+}
+
 const char *qr_look_task(int done)
 {
     return done ? "\xE2\x98\x91" : "\xE2\x98\x90";

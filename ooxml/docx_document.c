@@ -754,8 +754,8 @@ static void image_extent(const qr_docx *d, const qr_image *im, long long *cx, lo
                              qr_docx_twips(pg->margin_bottom)) *
                     EMU_PER_TWIP;
     double max_h = text_h > 914400 ? text_h : 914400;
-    double s = 1;
-    if (w * s > max_w) s = max_w / w;
+    /* its "width" (layout/style.h: the PDF's rule), within the column */
+    double s = qr_look_image_width(im, w, max_w, 12700.0) / w;
     if (h * s > max_h) s = max_h / h;
     *cx = (long long)(w * s + 0.5);
     *cy = (long long)(h * s + 0.5);
@@ -887,6 +887,9 @@ static void write_image(qr_docx *d, const qr_block *b)
         qr_rhythm_space sp = qr_rhythm_block(&d->style, QR_RHYTHM_IMAGE, 0);
         qr_docx_ppr ppr = {0};
         ppr.keep_next = b->caption.n != 0; /* with its caption */
+        ppr.jc = im->align == QR_ALIGN_CENTER  ? "center"
+                 : im->align == QR_ALIGN_RIGHT ? "right"
+                                               : NULL;
         ppr.line_auto = 1;
         ppr.spacing = 1;
         ppr.before = qr_twips(sp.before);

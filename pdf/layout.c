@@ -206,13 +206,14 @@ static qr_status measure_image(pd_ctx *c, pd_block *b, const qr_image *im, const
         return qr_pdf_fail(c, QR_E_NOMEM, path, "out of memory");
     }
     if (!(w > 0) || !(h > 0)) w = h = 72;
-    /* Scale to fit the text width and the page's text height. */
+    /* Its "width" (layout/style.h), scaled to fit the text width and the
+     * page's text height. */
     double page_h = c->bottom - c->top;
-    double k = 1;
-    if (w > c->width) k = c->width / w;
+    double k = qr_look_image_width(im, w, c->width, 1.0) / w;
     if (h * k > page_h) k = page_h / h;
     b->img_w = w * k;
     b->img_h = h * k;
+    b->img_align = im->align;
     b->surface = s;
     if (!s && !b->png) {
         /* PNG preview of a JPEG (no decoder here) or a PNG too big to
@@ -1189,6 +1190,8 @@ static void place_image(flow *f, const pd_block *b)
     if (!o) return;
     o->blk = b;
     o->x = c->left;
+    if (b->img_align == QR_ALIGN_CENTER) o->x += (c->width - b->img_w) / 2;
+    if (b->img_align == QR_ALIGN_RIGHT) o->x += c->width - b->img_w;
     o->y = f->y;
     o->w = b->img_w;
     o->h = b->img_h;

@@ -139,6 +139,7 @@ typedef struct pd_block {
     cairo_surface_t *surface; /* NULL: draw a placeholder box */
     const qr_image *png;      /* a PNG that images.c decodes after measuring, or NULL */
     double img_w, img_h;
+    int img_align;      /* qr_align: an image's place across the column */
     const pd_text *alt; /* placeholder label */
     /* PB_CHART (img_w x img_h): the chart (alt text and data, for a
      * Figure and a Table in a structure tree), its layout and its labels'

@@ -709,6 +709,43 @@ int qr_cc_table(qr_cc *cc, json_t *obj, int quiet, qr_table *t)
     return bad ? -1 : 0;
 }
 
+/* A document image's "width" (points, or "NN%" of the column) and "align". */
+static int image_box(qr_cc *cc, json_t *v, qr_image *img)
+{
+    int bad = 0;
+    json_t *w = json_object_get(v, "width"), *al = json_object_get(v, "align");
+    if (w) {
+        size_t o = qr_cc_push_key(cc, "width");
+        double n = 0;
+        const char *s = json_is_string(w) ? json_string_value(w) : NULL;
+        char *end = NULL;
+        if (s && *s >= '0' && *s <= '9') n = strtod(s, &end);
+        if (s && end && strcmp(end, "%") == 0 && n > 0 && n <= 100) {
+            img->width_pct = n;
+        } else if (s) {
+            qr_cc_err(cc, "write a percentage of the column like \"50%\", or points as a number",
+                      "\"%.40s\" is not a percentage from 1%% to 100%%", s);
+            bad = 1;
+        } else if (qr_cc_number(w, &n) && n > 0 && n <= 10000) {
+            img->width_pt = n;
+        } else {
+            qr_cc_err(cc, "give points like 200, or a percentage of the column like \"50%\"",
+                      "expected a width in points from 0 to 10000 or a percentage, got %s",
+                      qr_cc_number(w, &n) ? "a number out of range" : qr_cc_type_name(w));
+            bad = 1;
+        }
+        qr_cc_pop(cc, o);
+    }
+    if (al) {
+        size_t o = qr_cc_push_key(cc, "align");
+        int a = align_value(cc, al);
+        if (a < 0) bad = 1;
+        img->align = (qr_align)(a < 0 ? 0 : a);
+        qr_cc_pop(cc, o);
+    }
+    return bad ? -1 : 0;
+}
+
 /* ---- blocks --------------------------------------------------------------------- */
 
 /* The block type names of the schema table, NULL-terminated. */
@@ -905,6 +942,7 @@ static int block(qr_cc *cc, json_t *v, qr_block *b)
         qr_image *img = &b->u.image;
         img->path = b->path;
         bad |= qr_cc_image_fields(cc, v, img, unk);
+        bad |= image_box(cc, v, img) < 0;
         break;
     }
     case QR_BLOCK_PAGE_BREAK:

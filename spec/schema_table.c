@@ -183,6 +183,11 @@ static const qr_skey image_keys[] = {
     K("type", R, N, NULL, NULL),
     K("src", R, N, S_STR, "data: URI or a relative path; PNG or JPEG"),
     K("alt", 0, N, S_STR, NULL),
+    K("width", X, N,
+      "{\"anyOf\":[{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":10000},"
+      "{\"type\":\"string\",\"pattern\":\"^[0-9]+(\\\\.[0-9]+)?%$\"}]}",
+      "points, or \"50%\" of the column"),
+    K("align", X, N, S_ALIGN, "left, center or right"),
     K_ID,
     K_CAPTION,
 };

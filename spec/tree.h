@@ -279,6 +279,10 @@ typedef struct qr_image {
     qr_text alt;                  /* alt text, plain, at ".../alt" (n == 0 when none) */
     const char *name;             /* a stable file name ("image1.png"), unique in the doc */
     const char *path;
+    /* document images (issue 32): "width" in points or a percentage of the
+     * column (0: the image's own size, shrunk to fit), and "align" */
+    double width_pt, width_pct;
+    qr_align align;
 } qr_image;
 
 typedef struct qr_block {

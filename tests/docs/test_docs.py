@@ -182,6 +182,16 @@ def check_docx(name, spec, path):
         check(name, cell(7, 2) is cell(7, 3) is cell(8, 2) is cell(8, 3),
               "the total does not span two rows and two columns")
         check(name, t.cell(8, 4).text == "twice", f"last cell {t.cell(8, 4).text!r}")
+    if name == "docs-images":
+        # "width": the drawing's extent (EMU); "align": the paragraph's w:jc
+        xml = z.read("word/document.xml").decode()
+        ext = [int(v) for v in re.findall(r'<wp:extent cx="(\d+)"', xml)]
+        col = d.sections[0].page_width - d.sections[0].left_margin - d.sections[0].right_margin
+        check(name, abs(ext[0] - col / 4) < 1000 and ext[1] == 120 * 12700 and
+              abs(ext[2] - col / 2) < 1000 and abs(ext[3] - col) < 1000, f"extents {ext} col {col}")
+        jcs = [p.find(W + "pPr/" + W + "jc") for p in body.iter(W + "p") if p.find(".//" + W + "drawing") is not None]
+        check(name, [j.get(W + "val") if j is not None else None for j in jcs] ==
+              ["center", "right", None, None], "image paragraphs' alignment")
     if name == "docs-lists":
         # the numbering: "start" is the level-0 startOverride of the list's
         # own w:num; a task item's numbering draws its box as the bullet
@@ -273,6 +283,10 @@ def check_html(name, spec, path):
     if name == "docs-tables":
         head = h[h.index("<thead>"):h.index("</thead>")]
         check(name, head.count("<tr>") == 2 and 'colspan="2"' in head, "two header rows in thead")
+    if name == "docs-images":
+        check(name, 'style="width:25%;display:block;margin:0 auto;"' in h and
+              'width="160" height="80" style="display:block;margin-left:auto;"' in h,
+              "html image width and align")
     if name == "docs-lists":
         check(name, '<ol start="4">' in h and h.count("<ol>") == 3, "html ol start")
         check(name, h.count('type="checkbox" disabled checked') == 2 and

@@ -34,6 +34,7 @@ NOT_SHAPE = {
     "table-rowspan-header": "a header cell's rowspan against header_rows",
     "list-start-bullets": "start against the list's ordered",
     "list-checked-ordered": "a task item against its list's ordered",
+    "image-bad-width": "a percentage's range inside a string",
     "deck-bullets-depth-10": "nesting past max_list_depth, a limit",
     "list-depth-10": "nesting past max_list_depth, a limit",
     "limit-string-length": "a string past max_string, a limit",

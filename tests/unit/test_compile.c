@@ -934,8 +934,8 @@ static const err_case err_cases[] = {
     {D, SPEC, "{'blocks': [{'type': 'page_break', 'text': 'x'}]}", {"/blocks/0/text"}},
     {D,
      SPEC,
-     "{'blocks': [{'type': 'image', 'src': 'data:image/png;base64,AAAA', 'width': 5}]}",
-     {"/blocks/0/width", "/blocks/0/src"}},
+     "{'blocks': [{'type': 'image', 'src': 'data:image/png;base64,AAAA', 'height': 5}]}",
+     {"/blocks/0/height", "/blocks/0/src"}},
     /* three mistakes give three errors */
     {H,
      SPEC,
