@@ -877,6 +877,61 @@ static const char *shape_path(const qr_slide_plan *p, const qr_slide_shape *sh, 
     return sl->subtitle.path ? sl->subtitle.path : sl->path;
 }
 
+/* The widest word of t (1/1000 em, as qr_slide_text_lines measures), and
+ * where it starts in its run: a word is a run of characters between spaces,
+ * line breaks and full-width characters (which break anywhere). */
+static long long widest_word(const qr_text *t, const char **at, size_t *len)
+{
+    long long best = 0;
+    *at = NULL;
+    *len = 0;
+    for (size_t r = 0; r < t->n; r++) {
+        const qr_run *run = &t->runs[r];
+        const unsigned char *s = (const unsigned char *)run->text;
+        long long w = 0;
+        size_t start = 0;
+        for (size_t i = 0; i <= run->len;) {
+            uint32_t cp = ' ';
+            size_t n = 1;
+            if (i < run->len) n = utf8_next(s + i, run->len - i, &cp);
+            if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == 0x3000 ||
+                cp == 0x2028 || cp == 0x2029 || is_wide(cp)) {
+                if (w > best) {
+                    best = w;
+                    *at = run->text + start;
+                    *len = i - start;
+                }
+                w = 0;
+                start = i + n;
+            } else {
+                int cw = cp_width(cp, run->code);
+                w += run->bold && !run->code ? cw * 108 / 100 : cw;
+            }
+            i += n;
+        }
+    }
+    return best;
+}
+
+/* A word_broken item when t's widest word, at size sz (1/100 pt), is wider
+ * than avail EMU: the renderers break it inside, across lines. */
+static void report_word(const qr_text *t, long long sz, int bold, long long avail, const char *path,
+                        int no, qr_layout_list *l)
+{
+    const char *at;
+    size_t len;
+    long long word = widest_word(t, &at, &len);
+    if (bold) word = word * 108 / 100;
+    if (sz < 100) sz = 100;
+    long long W = avail * 100000 / (sz * QR_SLIDE_EMU_PER_PT); /* the line, 1/1000 em */
+    if (word <= W || !at || W <= 0) return;
+    double f = (double)word / (double)W;
+    int hund = f < 1e6 ? (int)(f * 100.0 + 0.5) : 99999999;
+    qr_layout_addf(l, QR_LAYOUT_WORD_BROKEN, t->path ? t->path : path, 0, no, f,
+                   "\"%.*s%s\" is %d.%02d times as wide as its line and breaks across lines",
+                   (int)(len > 40 ? 40 : len), at, len > 40 ? "..." : "", hund / 100, hund % 100);
+}
+
 static void report_shape(const qr_slide_plan *p, const qr_slide_shape *sh, int no,
                          qr_layout_list *l)
 {
@@ -891,6 +946,13 @@ static void report_shape(const qr_slide_plan *p, const qr_slide_shape *sh, int n
         qr_layout_addf(l, QR_LAYOUT_SHRINK, at, 0, no, sh->font_scale / 100000.0,
                        "the %s shrunk to %s %% (line spacing -%d %%) to fit its box", what,
                        qr_layout_pct(sh->font_scale / 100000.0, pct), sh->ln_reduction / 1000);
+    /* words wider than their line once scaled */
+    for (size_t i = 0; i < sh->n; i++) {
+        const qr_slide_para *pa = &sh->paras[i];
+        long long avail = sh->box.cx - 2 * QR_SLIDE_INS_LR - qr_slide_para_marl(pa);
+        report_word(pa->text, (long long)pa->sz * sh->font_scale / 100000, pa->bold, avail, at, no,
+                    l);
+    }
     /* the smallest paragraph once scaled */
     size_t k = 0;
     for (size_t i = 1; i < sh->n; i++)
@@ -921,6 +983,17 @@ static void report_table(const qr_table *t, const qr_slide_grid *g, const char *
                          qr_layout_list *l)
 {
     const char *tp = t->path ? t->path : slide_path;
+    for (size_t r = 0; r < g->nr; r++)
+        for (size_t c = 0; c < g->nc; c++) {
+            const qr_tcell *cell = qr_slide_table_cell(t, r, c);
+            if (!cell) continue;
+            char cp[256];
+            snprintf(cp, sizeof cp, "%s/%s/%zu/%zu", tp, t->headers && r == 0 ? "headers" : "rows",
+                     t->headers ? (r ? r - 1 : c) : r, c);
+            if (t->headers && r == 0) snprintf(cp, sizeof cp, "%s/headers/%zu", tp, c);
+            report_word(&cell->text, g->sz, t->headers && r == 0,
+                        g->cols[c] - 2 * QR_SLIDE_CELL_MAR_LR, cp, no, l);
+        }
     if (g->sz < 900)
         qr_layout_addf(l, QR_LAYOUT_SMALL_TEXT, tp, 0, no, g->sz / 100.0,
                        "table text drawn at %d pt, below 9 pt", g->sz / 100);

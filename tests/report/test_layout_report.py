@@ -82,6 +82,24 @@ up = [i for i in res["layout"] if i["kind"] == "image_upscaled"]
 check(items(res, "image_upscaled") == [("/slides/0/image", 1)] and up[0]["value"] > 10,
       "image_upscaled at /slides/0/image, with its factor")
 
+# a word wider than its line, broken inside: a stat's value in a narrow column, a long
+# compound in one of six table columns; the pptx and its preview say the same; none for
+# words that fit (the slide just before)
+deck = {"title": "T", "slides": [
+    {"title": "Fits", "bullets": ["short words only"]},
+    {"layout": "stats", "title": "N", "stats": [{"value": "1,234,567,890"}, {"value": "2"},
+                                                {"value": "3"}, {"value": "4"}]},
+    {"title": "Table", "table": {"headers": list("ABCDEF"),
+                                 "rows": [["Donaudampfschifffahrtsgesellschaftskapitän"] + list("xyzwv")]}}]}
+for ext in ("pptx", "pdf"):
+    rc, res, _ = render(deck, ext)
+    check(items(res, "word_broken") == [("/slides/1/stats/0/value", 2), ("/slides/2/table/rows/0/0", 3)],
+          ext + ": word_broken at the stat's value and the table cell: %s" % items(res, "word_broken"))
+    wb = [i for i in res["layout"] if i["kind"] == "word_broken"]
+    check(wb and wb[0]["value"] > 1 and "1,234,567,890" in wb[0]["detail"], ext + ": word_broken names the word")
+rc, res, ok = render(deck, "pptx", "--strict=word_broken")
+check(rc == 1 and not ok, "--strict=word_broken: exit 1, no file")
+
 # contrast: a yellow accent the report theme draws its headings and title in
 doc = {"title": "Yellow", "theme": "report", "accent": "#FFEE00",
        "blocks": [{"type": "heading", "text": "H", "level": 1}, {"type": "paragraph", "text": "p"}]}
