@@ -15,6 +15,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "docx_int.h"
 #include "style.h"
