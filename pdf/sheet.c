@@ -422,6 +422,20 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
         cairo_restore(cr);
         return;
     }
+    if (wrap && cs->valign != QR_VA_CENTER &&
+        !(cs->valign == QR_VA_BOTTOM && cs->set & QR_SX_VALIGN)) {
+        /* anchored at the top and clipped to h: only the lines that can show
+         * are laid out. Each line of the text is one line or more, none
+         * lower than FONT / 2, so the first h / (FONT / 2) + 2 lines hold
+         * all that shows (200 cells of 16,000 lines took 27 s of CPU). */
+        size_t keep = (size_t)(h / (FONT / 2)) + 2, lines = 0, cut = 0;
+        while (cut < len && lines < keep) {
+            const char *nl = memchr(s + cut, '\n', len - cut);
+            cut = nl ? (size_t)(nl - s) + 1 : len;
+            lines++;
+        }
+        len = cut;
+    }
     pd_text *t = qr_pdf_text(c, NULL, s, len, &st, wrap ? inner : 0, sh->path);
     if (!t) return;
     if (number && t->n_lines && t->width > inner + 0.01) {
