@@ -175,8 +175,17 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
         int mono = st->mono || r->code;
         if (end >= w->start && off <= w->end) {
             if (r->link) insert(al, w, color_attr(0, c->style.link), off, end);
-            if (r->underline || r->link)
-                insert(al, w, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), off, end);
+            if (r->underline || r->link) {
+                /* the line under the words only: not under the spaces a
+                 * run starts or ends with (" the site " linked) */
+                size_t u0 = off, u1 = end;
+                while (u0 < u1 && c->tbuf.data[u0] == ' ')
+                    u0++;
+                while (u1 > u0 && c->tbuf.data[u1 - 1] == ' ')
+                    u1--;
+                if (u1 > u0)
+                    insert(al, w, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), u0, u1);
+            }
             if (r->strike) insert(al, w, pango_attr_strikethrough_new(TRUE), off, end);
             if (r->code) insert(al, w, color_attr(1, c->style.code_fill), off, end);
             if (r->anchor && !r->link) {
