@@ -270,6 +270,9 @@ typedef struct pd_ctx {
         double h, bottom;
     } foot;
 
+    /* slides.c: a deck's pictures, each source decoded once per render */
+    struct pd_pics *pics;
+
     /* the PDF paint pass's recording helper (pdf.c), or NULL */
     struct pd_pipe *pipe;
 
@@ -327,6 +330,13 @@ void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o);
  *  to the resolution it is drawn at, within the document's budgets; a
  *  warning for each image downsampled or skipped (a placeholder). */
 qr_status qr_pdf_decode_images(pd_ctx *c);
+/* The resolution an image is kept at for its drawn size, and the pixels a
+ * render may decode in all (10 images of 8000 x 8000). */
+#define QR_PDF_IMAGE_DPI 300.0
+#define QR_PDF_DECODE_BUDGET 640e6
+/** s resampled to w x h pixels (no larger than s): each pixel the mean of
+ *  the source pixels its box covers. A new surface, or NULL. */
+cairo_surface_t *qr_pdf_downsample(cairo_surface_t *s, int w, int h);
 /* A chart's data as a table in the structure tree: at most this many cells
  * (else the Figure's /Alt only). */
 #define QR_PDF_CHART_CELLS 4096

@@ -556,6 +556,23 @@ enum { QR_FILTER_AUTO, QR_FILTER_NONE, QR_FILTER_RANGE };
  * low, [mid at the 50th percentile,] high); QR_CF_BAR draws a bar as long
  * as the number's place between 0 (or the lowest, if below 0) and the
  * highest, in colors[0]. */
+/* A data validation of a sheet ("validation"): what a cell of range
+ * accepts. QR_DV_LIST: one of list (the items joined by commas, as the
+ * file writes them); the others a number (decimal, whole, a date's
+ * serial) from min to max (has_min, has_max: either may be open). prompt
+ * is shown when the cell is selected, error when a value is refused (NULL:
+ * none, the office suite's own message). */
+typedef enum qr_dv_type { QR_DV_LIST, QR_DV_DECIMAL, QR_DV_WHOLE, QR_DV_DATE } qr_dv_type;
+typedef struct qr_valid {
+    qr_range range;
+    qr_dv_type type;
+    const char *list;
+    int has_min, has_max;
+    double min, max;
+    const char *prompt, *error;
+    int blank; /* an empty cell is allowed (the default) */
+} qr_valid;
+
 typedef enum qr_cf_rule { QR_CF_CELL, QR_CF_FORMULA, QR_CF_SCALE, QR_CF_BAR } qr_cf_rule;
 typedef enum qr_cf_op {
     QR_CF_LT,
@@ -613,6 +630,9 @@ typedef struct qr_sheet {
      * highest priority) */
     const qr_cond *conds;
     size_t n_conds;
+    /* "validation": data validations in spec order */
+    const qr_valid *valids;
+    size_t n_valids;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
@@ -622,6 +642,14 @@ typedef struct qr_sheet {
     int streamed;
     size_t n_held, stream_from;
 } qr_sheet;
+
+/* A defined name ("names": {"Revenue": "Data!$B$2:$B$13"}). */
+typedef struct qr_name {
+    const char *name;
+    int scope;    /* -1: the workbook's; else the index of the sheet it belongs to */
+    size_t sheet; /* the sheet its reference is on */
+    qr_range range;
+} qr_name;
 
 /* ---- the document ------------------------------------------------------------ */
 
@@ -670,6 +698,10 @@ typedef struct qr_doc {
     size_t n_looks;
     unsigned header_look;
     int allow_external; /* "allow_external": true: the formula policy is lifted (formula_check.h) */
+    /* defined names: the workbook's "names" (scope -1) and each sheet's
+     * (scope = its index), each a cell or range of sheet `sheet` */
+    const qr_name *names;
+    size_t n_names;
 
     /* The render's work budget (budget.h): formulas, charts and pages draw on
      * it; compile sets its limit from qr_limits.max_work. */
