@@ -15,6 +15,10 @@ Both backends write durably: the folder store fsyncs (no_sync off), and the
 PostgreSQL server (a throwaway one: initdb into a temp folder, Unix socket
 only; tests/lib/pg.py) runs with fsync on and the default synchronous_commit.
 
+Each backend runs plain edits and edits with an idempotency key each
+(key=), alternated over --rounds rounds (2), and the keyed / unkeyed ratios
+are printed.
+
 Usage: bench/store_bench.py [--clients 8] [--edits 100] [--slides 20] [--out FILE.md]
 """
 import argparse
@@ -35,18 +39,23 @@ CLIENT = r'''
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 import quire
-store, w, edits, slides = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+store, w, edits, slides, keyed = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+tag = "%s-%d-%d" % (keyed, w, time.time_ns())
 st = quire.Store(store)
 deck = {"title": "Deck %d" % w, "slides": [{"title": "Slide %d" % i, "bullets": ["point %d.%d" % (i, k) for k in range(4)]}
                                           for i in range(slides)]}
-aid = st.create("presentation", deck, id="deck%d" % w, owner="client%d" % w)["artifact_id"]
+aid = st.create("presentation", deck, owner="client%d" % w)["artifact_id"]
 print("ready", flush=True)
 sys.stdin.readline()
 lat = []
 c0 = time.process_time()
 for i in range(edits):
     t = time.perf_counter()
-    r = st.edit(aid, ops=[{"op": "replace", "path": "/slides/%d/title" % (i % slides), "value": "Edit %d" % i}])
+    ops = [{"op": "replace", "path": "/slides/%d/title" % (i % slides), "value": "Edit %d" % i}]
+    if keyed == "k":
+        r = st.edit(aid, ops=ops, key="%s-%d" % (tag, i))
+    else:
+        r = st.edit(aid, ops=ops)
     lat.append(time.perf_counter() - t)
     assert r["version"] == i + 2, r
 cpu = time.process_time() - c0
@@ -67,9 +76,10 @@ def server_cpu(srv):
     return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def run_clients(store, clients, edits, slides, srv=None):
+def run_clients(store, clients, edits, slides, srv=None, keyed=False):
     binding = os.path.join(ROOT, "bindings", "python")
-    procs = [subprocess.Popen([sys.executable, "-c", CLIENT, binding, store, str(w), str(edits), str(slides)],
+    procs = [subprocess.Popen([sys.executable, "-c", CLIENT, binding, store, str(w), str(edits), str(slides),
+                               "k" if keyed else "u"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for w in range(clients)]
     for p in procs:
         assert p.stdout.readline().strip() == "ready"
@@ -90,8 +100,21 @@ def run_clients(store, clients, edits, slides, srv=None):
     scpu = server_cpu(srv) - s0
     lat.sort()
     q = statistics.quantiles(lat, n=100)
-    return {"edits": len(lat), "wall": wall, "eps": len(lat) / wall, "p50": statistics.median(lat) * 1000,
+    return {"edits": len(lat), "wall": wall, "eps": len(lat) / wall, "lat": lat,
+            "p50": statistics.median(lat) * 1000,
             "p99": q[98] * 1000, "cpu": cpu / len(lat) * 1000, "scpu": scpu / len(lat) * 1000}
+
+
+def merge(runs):
+    """Several runs of one configuration as one: sums of edits and wall,
+    latencies pooled, CPU per edit averaged."""
+    edits = sum(r["edits"] for r in runs)
+    wall = sum(r["wall"] for r in runs)
+    lat = sorted(x for r in runs for x in r["lat"])
+    q = statistics.quantiles(lat, n=100)
+    return {"edits": edits, "wall": wall, "eps": edits / wall, "p50": statistics.median(lat) * 1000,
+            "p99": q[98] * 1000, "cpu": sum(r["cpu"] * r["edits"] for r in runs) / edits,
+            "scpu": sum(r["scpu"] * r["edits"] for r in runs) / edits}
 
 
 def main():
@@ -99,6 +122,7 @@ def main():
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--edits", type=int, default=100)
     ap.add_argument("--slides", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--out", default="")
     a = ap.parse_args()
     if not os.environ.get("QUIRE_LIB"):
@@ -108,22 +132,37 @@ def main():
                 os.environ["QUIRE_LIB"] = c
     rows = []
     with tempfile.TemporaryDirectory(prefix="quire-storebench-") as tmp:
-        rows.append(("folder", run_clients(os.path.join(tmp, "store"), a.clients, a.edits, a.slides)))
+        # each backend: plain edits and edits with an idempotency key each
+        # (key= in the binding), on the same store, alternated over --rounds
+        # rounds so that the load of the machine weighs on both alike
+        def both(name, store, srv=None):
+            runs = {False: [], True: []}
+            for _ in range(a.rounds):
+                for keyed in (False, True):
+                    runs[keyed].append(run_clients(store, a.clients, a.edits, a.slides, srv, keyed=keyed))
+            for keyed in (False, True):
+                rows.append((name + (" keyed" if keyed else ""), merge(runs[keyed])))
+        both("folder", os.path.join(tmp, "store"))
         srv = pg.Server(fsync=True)
         try:
-            rows.append(("postgresql", run_clients(srv.uri(srv.new_db()), a.clients, a.edits, a.slides,
-                                                   srv)))
+            both("postgresql", srv.uri(srv.new_db()), srv)
         finally:
             srv.close()
     lines = ["| store | clients x edits | edits/s | p50 ms | p99 ms | client CPU ms/edit | server CPU ms/edit |",
              "|---|---|---|---|---|---|---|"]
     for name, r in rows:
         lines.append("| %s | %d x %d | %.1f | %.1f | %.1f | %.1f | %s |" % (
-            name, a.clients, a.edits, r["eps"], r["p50"], r["p99"], r["cpu"],
-            "%.1f" % r["scpu"] if name == "postgresql" else ""))
-    ratio = rows[1][1]["eps"] / rows[0][1]["eps"]
+            name, a.clients, a.edits * a.rounds, r["eps"], r["p50"], r["p99"], r["cpu"],
+            "%.1f" % r["scpu"] if name.startswith("postgresql") else ""))
+    by = dict(rows)
+    ratio = by["postgresql"]["eps"] / by["folder"]["eps"]
     lines.append("")
     lines.append("PostgreSQL / folder edits/s: %.0f%%" % (ratio * 100))
+    for name in ("folder", "postgresql"):
+        u, k = by[name], by[name + " keyed"]
+        lines.append("%s keyed / unkeyed: p50 %.2fx, wall per edit %.2fx, CPU per edit (client + server) %.2fx"
+                     % (name, k["p50"] / u["p50"], u["eps"] / k["eps"],
+                        (k["cpu"] + k["scpu"]) / (u["cpu"] + u["scpu"])))
     text = "\n".join(lines)
     print(text)
     if a.out:

@@ -84,6 +84,7 @@ static const qr_cli_opt create_opts[] = {
     {"--title", "T", "its title"},
     {"--id", "ID", "its id (default: generated)"},
     {"--owner", "O", "its owner, for quotas"},
+    {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
     {"--base-dir", "DIR",
      "folder of the image files the spec names, taken into the version (default: the spec's "
      "folder)"},
@@ -94,6 +95,7 @@ static const qr_cli_opt edit_opts[] = {
     {"--append", "F", "{key: [items]} appended to top-level lists"},
     {"--ops", "F", "RFC 6902 JSON Patch operations"},
     {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
+    {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
     {"--base-dir", "DIR",
      "folder of the image files the spec names, taken into the version (default: the spec's "
      "folder)"},
@@ -123,9 +125,15 @@ static const qr_cli_opt write_opts[] = {
 };
 static const qr_cli_opt rewrite_opts[] = {
     {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
+    {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
     {"--base-dir", "DIR",
      "folder of the image files the spec names, taken into the version (default: the spec's "
      "folder)"},
+    STORE_OPTS,
+};
+static const qr_cli_opt restore_opts[] = {
+    {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
+    {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
     STORE_OPTS,
 };
 static const qr_cli_opt log_opts[] = {
@@ -165,6 +173,7 @@ static const qr_cli_opt import_opts[] = {
     {"--owner", "O", "the artifact's owner"},
     {"--title", "T", "its title (default: the file's)"},
     {"--id", "ID", "its id (default: generated)"},
+    {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
     READ_LIMIT_OPTS,
     {"--read-timeout", "SECONDS",
      "the input (a pipe) must arrive whole within SECONDS, else exit 4 (default: no limit; "
@@ -202,7 +211,7 @@ const qr_cli_cmd qr_cli_cmds[] = {
      "read a .docx, .xlsx, .pptx or .pdf back into a spec, text, markdown or chunks (a .md: "
      "the spec it stands for)",
      NULL, OPTS(read_opts)},
-    {"import", "FILE [--owner O] [--title T] [--id ID]",
+    {"import", "FILE [--owner O] [--title T] [--id ID] [--key K]",
      "read FILE into a new artifact of the store", NULL, OPTS(import_opts)},
     {"create", "-k KIND [--title T] [--id ID] [--owner O] SPEC|-",
      "store a new artifact (version 1)", NULL, OPTS(create_opts)},
@@ -221,7 +230,8 @@ const qr_cli_cmd qr_cli_cmds[] = {
      "create the store's tables, or copy a folder store into PostgreSQL", NULL,
      OPTS(store_cmd_opts)},
     {"diff", "ID A B [--unified]", "compare two versions", NULL, OPTS(diff_opts)},
-    {"restore", "ID N [--if-version H]", "make version N the new head", NULL, OPTS(write_opts)},
+    {"restore", "ID N [--if-version H] [--key K]", "make version N the new head", NULL,
+     OPTS(restore_opts)},
     {"export", "ID [--version N] -o OUT", "render a stored version", NULL, OPTS(export_opts)},
     {"fsck", "[--repair]", "check the store", NULL, OPTS(fsck_opts)},
     {"help", "[CMD]", "show help for a command", NULL, OPTS(help_opts)},

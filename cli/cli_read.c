@@ -28,7 +28,7 @@ static int fail_usage(const char *msg)
 }
 
 typedef struct read_args {
-    const char *file, *out, *owner, *title, *id, *store;
+    const char *file, *out, *owner, *title, *id, *store, *key;
     qr_read_opts o;
 } read_args;
 
@@ -92,6 +92,9 @@ static int parse_args(int argc, char **argv, read_args *a, int import)
         } else if (import && strcmp(s, "--id") == 0) {
             if (!v) return fail_usage("--id needs an id");
             a->id = v, i++;
+        } else if (import && strcmp(s, "--key") == 0) {
+            if (!v) return fail_usage("--key needs an idempotency key");
+            a->key = v, i++;
         } else if (import && strcmp(s, "--store") == 0) {
             if (!v) return fail_usage("--store needs a folder");
             a->store = v, i++;
@@ -265,8 +268,10 @@ int qr_cli_import(int argc, char **argv)
                  (int)(dot && dot > base ? dot - base : (long)strlen(base)), base);
     }
     qr_store_result sr;
-    st = qr_store_import(s, kind, (const char *)res.data, res.size, file, flen, title, a.id,
-                         a.owner, &sr);
+    qr_store_write w = {0};
+    w.key = a.key;
+    st = qr_store_import_with(s, kind, (const char *)res.data, res.size, file, flen, title, a.id,
+                              a.owner, &w, &sr);
     if (st != QR_OK) {
         rc = qr_cli_fail(st, NULL, &sr.errors);
     } else {
@@ -285,7 +290,8 @@ int qr_cli_import(int argc, char **argv)
         qr_buf_printf(&b, ",\"size\":%llu,\"pages\":%d,\"owner\":", sr.version.size,
                       sr.version.pages);
         qr_json_str(&b, sr.owner);
-        qr_buf_printf(&b, ",\"action\":\"%s\",\"unchanged\":false,\"source\":", sr.version.action);
+        qr_buf_printf(&b, ",\"action\":\"%s\",\"unchanged\":false,%s\"source\":", sr.version.action,
+                      sr.replayed ? "\"replayed\":true," : "");
         qr_json_str(&b, a.file);
         qr_buf_puts(&b, ",\"warnings\":");
         qr_json_errors(&b, &res.warnings, 20, 3300);

@@ -29,7 +29,7 @@ typedef struct args {
     const char *base_dir; /* image files of create/edit/rewrite (default: the file's folder) */
     const char *pos[4];
     int npos, version, repair, unified, limit, json;
-    qr_store_write w; /* --if-version */
+    qr_store_write w; /* --if-version, --key */
     qr_store_opts opts;
 } args;
 
@@ -151,6 +151,7 @@ static int parse_args(int argc, char **argv, args *a)
         OPT("--from", from)
         OPT("--to", to)
         OPT("--base-dir", base_dir)
+        OPT("--key", w.key)
 #undef OPT
         if (strcmp(s, "--version") == 0) {
             if (parse_version(v, &a->version))
@@ -243,8 +244,10 @@ static int print_write(qr_status st, const qr_store_result *r)
     put_version_fields(&b, r);
     qr_buf_puts(&b, ",\"title\":");
     qr_json_str(&b, r->title);
-    qr_buf_printf(&b, ",\"action\":\"%s\",\"unchanged\":%s,\"warnings\":", r->version.action,
+    qr_buf_printf(&b, ",\"action\":\"%s\",\"unchanged\":%s,", r->version.action,
                   r->unchanged ? "true" : "false");
+    if (r->replayed) qr_buf_puts(&b, "\"replayed\":true,");
+    qr_buf_puts(&b, "\"warnings\":");
     size_t omitted = qr_json_errors(&b, &r->warnings, MAX_SHOWN, BUDGET);
     if (omitted) qr_buf_printf(&b, ",\"warnings_omitted\":%zu", omitted);
     qr_buf_putc(&b, '}');
@@ -267,7 +270,7 @@ static int cmd_create(qr_store *s, const args *a)
     char *spec = slurp(a, a->pos[0], &len, &rc);
     if (!spec) return rc;
     qr_store_result r;
-    qr_status st = qr_store_create(s, kind, spec, len, a->title, a->id, a->owner, &r);
+    qr_status st = qr_store_create_with(s, kind, spec, len, a->title, a->id, a->owner, &a->w, &r);
     free(spec);
     rc = print_write(st, &r);
     qr_store_result_free(&r);
@@ -557,6 +560,8 @@ static int cmd_list(qr_store *s, const args *a)
 static int cmd_delete(qr_store *s, const args *a)
 {
     if (a->npos != 1) return usage("usage: quire delete ID [--if-version N]", NULL);
+    if (a->w.key)
+        return usage("delete takes no --key: a repeated delete answers not_found (exit 5)", NULL);
     qr_store_result r;
     qr_status st = qr_store_delete_with(s, a->pos[0], &a->w, &r);
     int rc = 0;

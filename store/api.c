@@ -3,7 +3,9 @@
  * with the compiler, the edit engine and the renderer (which never write
  * the store): validate, edit, canonicalise and render here, then hand the
  * results to the backend. A backend that reports a conflict at commit (the
- * head moved while this call rendered) gets the whole write again. */
+ * head moved while this call rendered) gets the whole write again. A write
+ * with an idempotency key (qr_store_write.key) looks the key up first and
+ * answers a repeated request with the version the first one wrote. */
 #include <quire/store.h>
 
 #include <stdint.h>
@@ -15,6 +17,9 @@
 #include "compile.h"
 #include "edit.h"
 #include "folder_store.h"
+#include "sha256.h"
+
+_Static_assert(QR_KEY_RETENTION == QR_STORE_KEY_RETENTION, "one retention for keys");
 
 /* Writes that lost the race to the head this many times in a row fail. */
 #define MAX_ATTEMPTS 10000
@@ -266,12 +271,150 @@ static qr_status render(qr_store *s, qr_kind kind, const qr_buf *spec, qr_result
     return st;
 }
 
+/* ---- idempotency keys ------------------------------------------------------------------ */
+
+/* A keyed write: its key (NULL: none), the sha256 of its request and the
+ * backend's lock on the key. */
+typedef struct keyed {
+    const char *key;
+    char req[65];
+    int lock;
+} keyed;
+
+/* One field of a request, length-prefixed (and marked absent for NULL) so
+ * that no two requests hash alike. */
+static void req_add(qr_sha256 *c, const void *p, size_t n)
+{
+    unsigned char hdr[9];
+    hdr[0] = p != NULL;
+    for (int i = 0; i < 8; i++)
+        hdr[1 + i] = (unsigned char)((uint64_t)n >> (56 - 8 * i));
+    qr_sha256_update(c, hdr, sizeof hdr);
+    if (p && n) qr_sha256_update(c, p, n);
+}
+
+static void req_str(qr_sha256 *c, const char *s)
+{
+    req_add(c, s, s ? strlen(s) : 0);
+}
+
+static void req_int(qr_sha256 *c, long long v)
+{
+    char t[24];
+    snprintf(t, sizeof t, "%lld", v);
+    req_str(c, t);
+}
+
+static void req_done(qr_sha256 *c, keyed *k)
+{
+    unsigned char d[32];
+    qr_sha256_final(c, d);
+    qr_sha256_tohex(d, k->req);
+}
+
+/* The answer a key's record gives: the version the first request wrote
+ * (res->replayed), or a conflict when the key named another request.
+ * Returns 1 when it answered (*st set), 0 when the key is unused. */
+static int key_check(qr_store *s, keyed *k, qr_store_result *res, qr_status *st)
+{
+    if (!k->key) return 0;
+    const qr_sb_ops *ops = s->b->ops;
+    qr_key_rec kr;
+    qr_errlist errs = {0};
+    qr_status f = ops->key_find(s->b, k->key, &kr, &errs);
+    if (f == QR_OK && !kr.found) return 0;
+    qr_store_result_free(res);
+    result_init(res, kr.found ? kr.id : NULL);
+    if (f != QR_OK) {
+        qr_errlist_move(&res->errors, &errs);
+        *st = f;
+        return 1;
+    }
+    if (strcmp(kr.request, k->req) != 0) {
+        *st = qr_errlist_addf(&res->errors, QR_E_CONFLICT, "",
+                              "a new request needs a new key; repeat a request with its own key",
+                              "the idempotency key \"%.80s\" was used for another request "
+                              "(artifact \"%s\" version %d)",
+                              k->key, kr.id, kr.version);
+        return 1;
+    }
+    qr_folder_meta m;
+    *st = ops->meta_load(s->b, kr.id, &m, &res->errors);
+    if (*st == QR_OK) {
+        meta_into(res, &m);
+        qr_folder_meta_free(&m);
+        qr_vrec rec;
+        *st = ops->version(s->b, kr.id, kr.version, &rec, &res->errors);
+        if (*st == QR_OK) {
+            version_from(&res->version, &rec);
+            qr_vrec_free(&rec);
+            res->replayed = 1;
+        }
+    }
+    return 1;
+}
+
+/* Start a keyed write (k->req already hashed): check the key, take its
+ * lock and look it up. Returns 1 when that answered the call (*st set). */
+static int key_start(qr_store *s, keyed *k, qr_store_result *res, qr_status *st)
+{
+    if (!k->key) return 0;
+    if (!qr_key_valid(k->key)) {
+        *st = qr_errlist_addf(&res->errors, QR_E_USAGE, "",
+                              "use 1 to 255 printable ASCII characters without spaces, e.g. a "
+                              "UUID",
+                              "invalid idempotency key (%zu bytes)", strlen(k->key));
+        return 1;
+    }
+    k->lock = s->b->ops->key_lock(s->b, k->key);
+    if (k->lock < 0) {
+        *st = qr_errlist_add(&res->errors, QR_E_IO, "", "cannot lock the idempotency key",
+                             "check that the store folder is writable");
+        return 1;
+    }
+    return key_check(s, k, res, st);
+}
+
+static void key_end(qr_store *s, keyed *k)
+{
+    if (k->key && k->lock >= 0) s->b->ops->key_unlock(s->b, k->lock);
+    k->lock = -1;
+}
+
+/* A keyed write failed: when another writer with the key committed first
+ * (PostgreSQL: the key's primary key refused this one), answer as it did. */
+static qr_status key_after(qr_store *s, keyed *k, qr_store_result *res, qr_status st)
+{
+    if (st != QR_E_CONFLICT || !k->key) return st;
+    qr_status again;
+    return key_check(s, k, res, &again) ? again : st;
+}
+
+static void key_init(keyed *k, const qr_store_write *w, qr_sha256 *c, const char *op)
+{
+    memset(k, 0, sizeof *k);
+    k->lock = -1;
+    k->key = w ? w->key : NULL;
+    qr_sha256_init(c);
+    req_str(c, op);
+}
+
 /* create and import: version 1 of a new artifact, whose output is the
  * render's bytes, or file's when file is not NULL. */
 static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_t len,
                               const void *file, size_t size, const char *title, const char *id,
-                              const char *owner, qr_store_result *res)
+                              const char *owner, const qr_store_write *w, qr_store_result *res)
 {
+    keyed k;
+    qr_sha256 c;
+    key_init(&k, w, &c, file ? "import" : "create");
+    req_int(&c, kind);
+    req_str(&c, title);
+    req_str(&c, id);
+    req_str(&c, owner);
+    req_add(&c, spec, spec ? len : 0);
+    req_add(&c, file, file ? size : 0);
+    req_done(&c, &k);
     char gen[17];
     if (!id) {
         qr_folder_new_id(gen);
@@ -290,9 +433,15 @@ static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_
         return finish(res, QR_E_USAGE);
     }
     if (!spec) spec = "", len = 0;
+    qr_status st = QR_OK;
+    if (key_start(s, &k, res, &st)) {
+        key_end(s, &k);
+        return finish(res, st);
+    }
     qr_buf canon = {0};
-    qr_status st = canonical(spec, len, &canon, &res->errors);
+    st = canonical(spec, len, &canon, &res->errors);
     if (st != QR_OK) {
+        key_end(s, &k);
         qr_buf_free(&canon);
         return finish(res, st);
     }
@@ -313,6 +462,8 @@ static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_
         put.pages = rr.pages;
         warn = qr_folder_errs_json(&res->warnings);
         put.warnings = warn;
+        put.key = k.key;
+        put.key_request = k.req;
         qr_vrec rec;
         st = s->b->ops->create(s->b, id, qr_kind_name(kind), title && *title ? title : fname, owner,
                                &put, &rec, &res->errors);
@@ -328,6 +479,8 @@ static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_
     free(warn);
     qr_result_free(&rr);
     qr_buf_free(&canon);
+    st = key_after(s, &k, res, st);
+    key_end(s, &k);
     return finish(res, st);
 }
 
@@ -335,21 +488,36 @@ qr_status qr_store_create(qr_store *s, qr_kind kind, const char *spec, size_t le
                           const char *title, const char *id, const char *owner,
                           qr_store_result *res)
 {
-    return create_first(s, kind, spec, len, NULL, 0, title, id, owner, res);
+    return create_first(s, kind, spec, len, NULL, 0, title, id, owner, NULL, res);
+}
+
+qr_status qr_store_create_with(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                               const char *title, const char *id, const char *owner,
+                               const qr_store_write *w, qr_store_result *res)
+{
+    return create_first(s, kind, spec, len, NULL, 0, title, id, owner, w, res);
 }
 
 qr_status qr_store_import(qr_store *s, qr_kind kind, const char *spec, size_t len, const void *file,
                           size_t size, const char *title, const char *id, const char *owner,
                           qr_store_result *res)
 {
+    return qr_store_import_with(s, kind, spec, len, file, size, title, id, owner, NULL, res);
+}
+
+qr_status qr_store_import_with(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                               const void *file, size_t size, const char *title, const char *id,
+                               const char *owner, const qr_store_write *w, qr_store_result *res)
+{
     if (!file) file = "", size = 0;
-    return create_first(s, kind, spec, len, file, size, title, id, owner, res);
+    return create_first(s, kind, spec, len, file, size, title, id, owner, w, res);
 }
 
 /* Validate, render and append new_spec (canonical) to an open transaction;
  * unchanged when it equals the head. */
 static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, const qr_buf *canon,
-                             const qr_buf *head_spec, int *conflict, qr_store_result *res)
+                             const qr_buf *head_spec, const keyed *k, int *conflict,
+                             qr_store_result *res)
 {
     const qr_sb_ops *ops = s->b->ops;
     *conflict = 0;
@@ -394,6 +562,8 @@ static qr_status append_spec(qr_store *s, qr_sb_txn *t, const char *action, cons
         put.pages = rr.pages;
         char *warn = qr_folder_errs_json(&res->warnings);
         put.warnings = warn;
+        put.key = k->key;
+        put.key_request = k->req;
         st = ops->commit(t, &put, &rec, conflict, &res->errors);
         free(warn);
         if (st == QR_OK && !*conflict) {
@@ -477,9 +647,23 @@ qr_status qr_store_edit_with(qr_store *s, const char *id, const char *patch, con
         qr_status st = qr_edit_apply("{}", 2, &e, &none, &res->errors);
         return finish(res, st);
     }
+    keyed k;
+    qr_sha256 c;
+    key_init(&k, w, &c, "edit");
+    req_str(&c, id);
+    req_int(&c, w ? w->if_version : 0);
+    req_str(&c, patch);
+    req_str(&c, append);
+    req_str(&c, ops);
+    req_done(&c, &k);
     qr_status st = QR_OK;
+    if (key_start(s, &k, res, &st)) {
+        key_end(s, &k);
+        return finish(res, st);
+    }
     for (int attempt = 0;; attempt++) {
         qr_sb_txn *t;
+        if (attempt > 0 && key_check(s, &k, res, &st)) break;
         st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
         const qr_folder_meta *m = s->b->ops->txn_meta(t);
@@ -490,7 +674,7 @@ qr_status qr_store_edit_with(qr_store *s, const char *id, const char *patch, con
         if (st == QR_OK) st = s->b->ops->txn_spec(t, &head, &res->errors);
         if (st == QR_OK)
             st = qr_edit_apply_canonical(head.data, head.len, &e, &canon, &res->errors);
-        if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &head, &conflict, res);
+        if (st == QR_OK) st = append_spec(s, t, "edit", &canon, &head, &k, &conflict, res);
         qr_buf_free(&head);
         qr_buf_free(&canon);
         s->b->ops->end(t);
@@ -500,6 +684,8 @@ qr_status qr_store_edit_with(qr_store *s, const char *id, const char *patch, con
             break;
         }
     }
+    st = key_after(s, &k, res, st);
+    key_end(s, &k);
     return finish(res, st);
 }
 
@@ -514,9 +700,22 @@ qr_status qr_store_rewrite_with(qr_store *s, const char *id, const char *spec, s
 {
     result_init(res, id); /* the stored spelling: from begin_head, as in edit */
     if (!spec) spec = "", len = 0;
+    keyed k;
+    qr_sha256 c;
+    key_init(&k, w, &c, "rewrite");
+    req_str(&c, id);
+    req_int(&c, w ? w->if_version : 0);
+    req_add(&c, spec, len);
+    req_done(&c, &k);
+    qr_status st = QR_OK;
+    if (key_start(s, &k, res, &st)) {
+        key_end(s, &k);
+        return finish(res, st);
+    }
     qr_buf canon = {0};
-    qr_status st = canonical(spec, len, &canon, &res->errors);
+    st = canonical(spec, len, &canon, &res->errors);
     if (st != QR_OK) {
+        key_end(s, &k);
         resolved_into(s, id, res);
         qr_buf_free(&canon);
         return finish(res, st);
@@ -524,11 +723,12 @@ qr_status qr_store_rewrite_with(qr_store *s, const char *id, const char *spec, s
     for (int attempt = 0;; attempt++) {
         qr_sb_txn *t;
         int conflict = 0;
+        if (attempt > 0 && key_check(s, &k, res, &st)) break;
         st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
         meta_into(res, s->b->ops->txn_meta(t));
         st = head_ok(s->b->ops->txn_meta(t), w, res);
-        if (st == QR_OK) st = append_spec(s, t, "rewrite", &canon, NULL, &conflict, res);
+        if (st == QR_OK) st = append_spec(s, t, "rewrite", &canon, NULL, &k, &conflict, res);
         s->b->ops->end(t);
         if (st != QR_OK || !conflict) break;
         if (retry_reset(res, id, attempt)) {
@@ -536,12 +736,14 @@ qr_status qr_store_rewrite_with(qr_store *s, const char *id, const char *spec, s
             break;
         }
     }
+    st = key_after(s, &k, res, st);
+    key_end(s, &k);
     qr_buf_free(&canon);
     return finish(res, st);
 }
 
 static qr_status restore_once(qr_store *s, const char *id, int n, const qr_store_write *w,
-                              int *conflict, qr_store_result *res)
+                              const keyed *k, int *conflict, qr_store_result *res)
 {
     const qr_sb_ops *ops = s->b->ops;
     qr_sb_txn *t;
@@ -572,6 +774,8 @@ static qr_status restore_once(qr_store *s, const char *id, int n, const qr_store
         put.size = (size_t)orec.size;
         put.pages = orec.pages;
         put.warnings = orec.warnings;
+        put.key = k->key;
+        put.key_request = k->req;
         st = ops->commit(t, &put, &rec, conflict, &res->errors);
         if (st == QR_OK && !*conflict) {
             version_from(&res->version, &rec);
@@ -601,16 +805,30 @@ qr_status qr_store_restore_with(qr_store *s, const char *id, int n, const qr_sto
                        "qr_store_log() lists them");
         return finish(res, QR_E_USAGE);
     }
+    keyed k;
+    qr_sha256 c;
+    key_init(&k, w, &c, "restore");
+    req_str(&c, id);
+    req_int(&c, w ? w->if_version : 0);
+    req_int(&c, n);
+    req_done(&c, &k);
     qr_status st = QR_OK;
+    if (key_start(s, &k, res, &st)) {
+        key_end(s, &k);
+        return finish(res, st);
+    }
     for (int attempt = 0;; attempt++) {
         int conflict = 0;
-        st = restore_once(s, id, n, w, &conflict, res);
+        if (attempt > 0 && key_check(s, &k, res, &st)) break;
+        st = restore_once(s, id, n, w, &k, &conflict, res);
         if (st != QR_OK || !conflict) break;
         if (retry_reset(res, id, attempt)) {
             st = QR_E_CONFLICT;
             break;
         }
     }
+    st = key_after(s, &k, res, st);
+    key_end(s, &k);
     return finish(res, st);
 }
 

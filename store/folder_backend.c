@@ -7,6 +7,7 @@
 
 #include "store_backend.h"
 #include "location.h"
+#include "store_int.h"
 
 typedef struct fb {
     qr_sb base;
@@ -195,10 +196,26 @@ static void f_resolve(qr_sb *b, const char *id, char out[65])
     qr_folder_resolve(F(b), id, out);
 }
 
-static const qr_sb_ops folder_ops = {"folder",  f_close,      f_create,  f_begin,   f_txn_meta,
-                                     f_commit,  f_end,        f_meta,    f_version, f_spec,
-                                     f_blob,    f_log,        f_check,   f_list,    f_remove,
-                                     f_resolve, f_begin_head, f_txn_spec};
+static qr_status f_key_find(qr_sb *b, const char *key, qr_key_rec *rec, qr_errlist *errs)
+{
+    return qr_folder_key_find(F(b), key, rec, errs);
+}
+
+static int f_key_lock(qr_sb *b, const char *key)
+{
+    return qr_folder_key_lock(F(b), key);
+}
+
+static void f_key_unlock(qr_sb *b, int handle)
+{
+    (void)b;
+    qr_store_unlock(handle);
+}
+
+static const qr_sb_ops folder_ops = {
+    "folder", f_close,   f_create,     f_begin,    f_txn_meta, f_commit,   f_end,
+    f_meta,   f_version, f_spec,       f_blob,     f_log,      f_check,    f_list,
+    f_remove, f_resolve, f_begin_head, f_txn_spec, f_key_find, f_key_lock, f_key_unlock};
 
 qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **out,
                             qr_errlist *errs)

@@ -371,6 +371,9 @@ static int vrec_write(int dirfd, const qr_vrec *r, int sync)
     json_t *w = r->warnings ? json_loads(r->warnings, 0, NULL) : NULL;
     json_object_set_new(j, "warnings", json_is_array(w) ? w : json_array());
     if (w && !json_is_array(w)) json_decref(w);
+    if (r->key_sha256[0])
+        json_object_set_new(
+            j, "key", json_pack("{s:s, s:s}", "sha256", r->key_sha256, "request", r->key_request));
     char name[32];
     vname(name, sizeof name, r->version, "meta");
     int rc = o ? dump_to(dirfd, name, j, sync) : -1;
@@ -416,6 +419,11 @@ static int vrec_parse(const char *text, size_t len, qr_vrec *r)
         r->pages = json_is_integer(pg) ? (int)json_integer_value(pg) : 0;
         json_t *w = json_object_get(j, "warnings");
         if (json_is_array(w)) r->warnings = qr_json_dumps(w, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        json_t *k = json_object_get(j, "key");
+        if (is_hex64(jstr(k, "sha256")) && is_hex64(jstr(k, "request"))) {
+            snprintf(r->key_sha256, sizeof r->key_sha256, "%s", jstr(k, "sha256"));
+            snprintf(r->key_request, sizeof r->key_request, "%s", jstr(k, "request"));
+        }
     }
     json_decref(j);
     if (!ok) qr_vrec_free(r);
@@ -942,6 +950,98 @@ static void remove_flat_dir(int parent, const char *name)
     unlinkat(parent, name, AT_REMOVEDIR);
 }
 
+/* ---- idempotency keys --------------------------------------------------------------- */
+
+/* STORE/.keys, made by the first keyed write; -1 when it cannot be. */
+static int keys_dir(qr_folder *f)
+{
+    if (mkdirat(f->root, ".keys", 0755) != 0 && errno != EEXIST) return -1;
+    return openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+}
+
+static void key_name(const char *key, const char *ext, char out[80])
+{
+    char hex[65];
+    qr_sha256_hex(key, strlen(key), hex);
+    snprintf(out, 80, "%s.%s", hex, ext);
+}
+
+int qr_folder_key_lock(qr_folder *f, const char *key)
+{
+    int dir = keys_dir(f);
+    if (dir < 0) return -1;
+    char name[80];
+    key_name(key, "lock", name);
+    int fd = qr_store_lock(dir, name);
+    close(dir);
+    return fd;
+}
+
+/* The record of put's key, for version rec of id; written before the
+ * version's commit point (the .meta, or a new artifact's rename). 0 when
+ * there is no key. */
+static int key_write(qr_folder *f, const qr_folder_put *put, const char *id, const qr_vrec *rec)
+{
+    if (!put->key || !put->key_request) return 0;
+    int dir = keys_dir(f);
+    if (dir < 0) return -1;
+    char name[80];
+    key_name(put->key, "json", name);
+    json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:s}", "key", put->key, "request", put->key_request,
+                          "artifact_id", id, "version", rec->version, "created", rec->created);
+    int rc = j ? dump_to(dir, name, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) : -1;
+    json_decref(j);
+    close(dir);
+    return rc;
+}
+
+qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_errlist *errs)
+{
+    memset(rec, 0, sizeof *rec);
+    int dir = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (dir < 0) return errno == ENOENT ? QR_OK : io_error(errs, "", "cannot open .keys");
+    char name[80];
+    key_name(key, "json", name);
+    qr_buf b = {0};
+    int rc = qr_store_read_file_max(dir, name, &b, META_CAP);
+    int e = errno;
+    close(dir);
+    if (rc != 0) {
+        qr_buf_free(&b);
+        return e == ENOENT ? QR_OK : io_error(errs, "", "cannot read an idempotency key's record");
+    }
+    json_t *j = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
+    qr_buf_free(&b);
+    const char *k = jstr(j, "key"), *req = jstr(j, "request"), *id = jstr(j, "artifact_id"),
+               *created = jstr(j, "created");
+    json_t *v = json_object_get(j, "version");
+    char cutoff[32];
+    qr_key_cutoff(&f->o, cutoff);
+    /* honoured while fresh, and only when the version it names exists and
+     * carries the key (a writer killed before its commit point left it) */
+    if (k && !strcmp(k, key) && is_hex64(req) && id && qr_folder_id_valid(id) &&
+        json_is_integer(v) && created && strlen(created) < sizeof rec->created &&
+        strcmp(created, cutoff) >= 0) {
+        qr_vrec vr;
+        qr_errlist quiet = {0};
+        char hex[65];
+        qr_sha256_hex(key, strlen(key), hex);
+        if (qr_folder_version(f, id, (int)json_integer_value(v), &vr, &quiet) == QR_OK) {
+            if (!strcmp(vr.key_sha256, hex) && !strcmp(vr.key_request, req)) {
+                rec->found = 1;
+                snprintf(rec->request, sizeof rec->request, "%s", req);
+                snprintf(rec->id, sizeof rec->id, "%s", id);
+                rec->version = vr.version;
+                snprintf(rec->created, sizeof rec->created, "%s", created);
+            }
+            qr_vrec_free(&vr);
+        }
+        qr_errlist_clear(&quiet);
+    }
+    json_decref(j);
+    return QR_OK;
+}
+
 qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const char *title,
                            const char *owner, const qr_folder_put *put, qr_vrec *rec,
                            qr_errlist *errs)
@@ -1001,6 +1101,10 @@ qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const
     if (st == QR_OK && find_case(f, id, other)) {
         st = qr_errlist_addf(errs, QR_E_CONFLICT, "", "pick another id, or edit it",
                              "artifact \"%s\" already exists", id);
+        rollback(f, owner, &l);
+    }
+    if (st == QR_OK && key_write(f, put, id, rec) != 0) {
+        st = io_error(errs, "", "cannot write the idempotency key's record");
         rollback(f, owner, &l);
     }
     if (st == QR_OK) {
@@ -1090,7 +1194,8 @@ qr_status qr_folder_commit(qr_folder_txn *t, const qr_folder_put *put, qr_vrec *
     }
     st = reserve(f, t->meta.owner, &l, t->meta.id, rec, put->data, 0, &created, errs);
     if (st == QR_OK) {
-        if (write_version_files(f, t->dir, rec, put->spec, put->spec_len) != 0) {
+        if (key_write(f, put, t->meta.id, rec) != 0 ||
+            write_version_files(f, t->dir, rec, put->spec, put->spec_len) != 0) {
             st = io_error(errs, "", "cannot write the version");
             rollback(f, t->meta.owner, &l);
         }
@@ -1480,6 +1585,43 @@ static void check_owners(fsck_ctx *c)
     }
 }
 
+/* Remove the key records past their retention (and their lock files:
+ * a writer holding one has its record written later, under a new name). */
+static size_t keys_expire(qr_folder *f)
+{
+    int dir = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    DIR *d = dir >= 0 ? fdopendir(dir) : NULL;
+    if (!d) {
+        if (dir >= 0) close(dir);
+        return 0;
+    }
+    char cutoff[32];
+    qr_key_cutoff(&f->o, cutoff);
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *nm = e->d_name;
+        size_t len = strlen(nm);
+        if (len != 69 || strcmp(nm + 64, ".lock") != 0) continue;
+        /* a lock and its record: both go once the record expired (or was
+         * never written: an unchanged write, a killed one) */
+        char rec[80];
+        snprintf(rec, sizeof rec, "%.64s.json", nm);
+        qr_buf b = {0};
+        int have = qr_store_read_file_max(dir, rec, &b, META_CAP) == 0;
+        json_t *j = have ? json_loadb(b.data ? b.data : "", b.len, 0, NULL) : NULL;
+        const char *created = jstr(j, "created");
+        if (!created || strcmp(created, cutoff) < 0) {
+            if (have) n += unlinkat(dir, rec, 0) == 0;
+            unlinkat(dir, nm, 0);
+        }
+        json_decref(j);
+        qr_buf_free(&b);
+    }
+    closedir(d);
+    return n;
+}
+
 qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
 {
     memset(rep, 0, sizeof *rep);
@@ -1504,6 +1646,10 @@ qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
         const char *nm = names.v[i];
         if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, "blobs") || !strcmp(nm, ".owners"))
             continue;
+        if (!strcmp(nm, ".keys")) {
+            if (repair) rep->repaired += keys_expire(f);
+            continue;
+        }
         if (!strncmp(nm, ".tmp.", 5)) {
             struct stat st;
             int isdir = fstatat(f->root, nm, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);

@@ -14,6 +14,8 @@
  *     STORE/.owners/<owner>.json    the owner's ledger: artifacts, bytes, and an
  *                                   intent ("pending") while a write is under way
  *     STORE/.owners/<owner>.blobs/  one empty file per blob the owner is charged for
+ *     STORE/.keys/<sha256>.json     an idempotency key's record (<sha256>: of the key),
+ *     STORE/.keys/<sha256>.lock     flock: one keyed write of that key at a time
  *
  * Crash safety. Every file is written to a ".tmp.*" name, fsynced, renamed,
  * and its folder fsynced. A version is complete when its .meta exists: the
@@ -110,6 +112,11 @@ typedef struct qr_vrec {
     char *mime_type;
     int pages;      /* of the rendered file; 0 unknown (versions stored before) */
     char *warnings; /* JSON array text of the render's warnings; NULL: "[]" */
+    /* The idempotency key the version was written under (the folder store
+     * keeps it in the .meta, to check a key record against): sha256 of the
+     * key and of the request; "" when none. */
+    char key_sha256[65];
+    char key_request[65];
 } qr_vrec;
 void qr_vrec_free(qr_vrec *r);
 /** A warning list as a JSON array text of {path, message, hint} (malloc'ed). */
@@ -128,7 +135,45 @@ typedef struct qr_folder_put {
     int pages;
     const char *warnings; /* JSON array text, or NULL */
     const char *created;  /* the version's time as stored (a copy); NULL: now */
+    /* An idempotency key (NULL: none) and the sha256 of the request it
+     * names: stored with the version, in the same commit. */
+    const char *key;
+    const char *key_request;
 } qr_folder_put;
+
+/* ---- idempotency keys -------------------------------------------------------------
+ * A keyed write stores (key, request sha256, artifact id, version, time)
+ * atomically with its version; a later write with the key finds the record
+ * and answers with that version instead of writing. Records are honoured
+ * for QR_KEY_RETENTION seconds after they were written (then the key may
+ * be used again) and removed by fsck --repair once past it. Folder:
+ * STORE/.keys/<sha256 of the key>.json, written before the version's .meta
+ * (the commit point) and checked against the key the .meta names, so a
+ * writer killed between the two leaves a record that is ignored; a keyed
+ * write holds STORE/.keys/<sha256>.lock from the look-up to the commit.
+ * PostgreSQL: the quire_keys table, its primary key serialising writers. */
+#define QR_KEY_RETENTION (24 * 3600)
+#define QR_KEY_MAX 255
+
+typedef struct qr_key_rec {
+    int found;
+    char request[65]; /* sha256 of the request the key was first used for */
+    char id[65];      /* the artifact and version it wrote */
+    int version;
+    char created[32];
+} qr_key_rec;
+
+/** The oldest "created" a key record may have to be honoured now (o's
+ *  clock less QR_KEY_RETENTION), as "2026-07-01T12:00:00Z". */
+void qr_key_cutoff(const qr_folder_opts *o, char out[32]);
+/** 1 when key is 1 to QR_KEY_MAX bytes of printable ASCII (no space). */
+int qr_key_valid(const char *key);
+
+/** The folder's record of key (rec->found 0 when there is none, it
+ *  expired, or its version does not carry the key). */
+qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_errlist *errs);
+/** Lock key for one keyed write (blocks). Returns the lock's fd or -1. */
+int qr_folder_key_lock(qr_folder *f, const char *key);
 
 /* Shared by both backends (store/version.c). */
 /** Fill rec for version n after parent from put: the action, the time

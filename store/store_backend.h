@@ -83,6 +83,15 @@ typedef struct qr_sb_ops {
     /* The head's spec (the version txn_meta's head names), appended to out
      * and checked against its sha256, as spec() gives it. */
     qr_status (*txn_spec)(qr_sb_txn *t, qr_buf *out, qr_errlist *errs);
+    /* Idempotency keys (folder_store.h "idempotency keys"): the record of
+     * key that is still honoured (rec->found 0: none); and a lock held by
+     * a keyed write from its look-up to its commit (the folder's flock;
+     * PostgreSQL returns 0 and relies on the key's primary key: a second
+     * writer's commit fails, and the caller looks the key up again).
+     * key_lock returns a handle for key_unlock, or -1. */
+    qr_status (*key_find)(qr_sb *b, const char *key, qr_key_rec *rec, qr_errlist *errs);
+    int (*key_lock)(qr_sb *b, const char *key);
+    void (*key_unlock)(qr_sb *b, int handle);
 } qr_sb_ops;
 
 struct qr_sb {
@@ -109,6 +118,7 @@ int qr_sb_cursor_parse(const char *cursor, char created[48], char id[65]);
 #define QR_PG_MODULE_STAMP                                                                         \
     QR_STAMP(sizeof(qr_sb_ops), sizeof(qr_sb_item), sizeof(qr_folder_opts),                        \
              sizeof(qr_folder_meta), sizeof(qr_vrec), sizeof(qr_folder_put), sizeof(qr_buf),       \
-             sizeof(qr_errlist), sizeof(qr_error), sizeof(qr_folder_fsck), sizeof(qr_spec_diff))
+             sizeof(qr_errlist), sizeof(qr_error), sizeof(qr_folder_fsck), sizeof(qr_spec_diff),   \
+             sizeof(qr_key_rec))
 
 #endif

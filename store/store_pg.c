@@ -1,6 +1,7 @@
 /* store_pg.c: the PostgreSQL store backend (store_backend.h) over libpq.
  *
- * Tables (schema version 1, created by qr_sb_pg_open when absent):
+ * Tables (schema version 2, created by qr_sb_pg_open when absent; a version 1
+ * database gets quire_keys added):
  *     quire_schema        (version)
  *     quire_artifacts     id, kind, title, owner, filename, mime_type, created, head
  *     quire_versions      (artifact_id, version): action, parent, restored_from, created,
@@ -9,6 +10,8 @@
  *     quire_blobs         sha256, size, data (bytea): rendered bytes, shared
  *     quire_owners        owner, artifacts, bytes: the quota ledger
  *     quire_owner_blobs   (owner, sha256): the blobs an owner is charged for
+ *     quire_keys          key: request sha256, artifact_id, version, created (the
+ *                         idempotency keys, folder_store.h; removed with their artifact)
  *
  * Every write is one transaction. Lock order: the artifact row, then the
  * owner row (FOR UPDATE); a create locks only the owner row. Nothing is
@@ -31,7 +34,7 @@
 #include "location.h"
 #include "sha256.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 /* Connections per store handle, open at once (idle in the pool or in use):
  * a call that finds all of them in use waits for one. */
 #define POOL 16
@@ -96,8 +99,9 @@ static void db_fail(db *d, qr_status code, const char *what, const char *detail)
         /* the COMMIT may have reached the server before the connection
          * broke: nobody can tell from here */
         qr_errlist_addf(d->errs, QR_E_UNAVAILABLE, "",
-                        "the outcome is unknown: see with quire log whether the version was "
-                        "stored before repeating the call (idempotency keys are not built yet)",
+                        "the outcome is unknown: repeating the call with the same --key "
+                        "(idempotency key) is safe; without a key, see with quire log whether "
+                        "the version was stored before repeating it",
                         "lost the connection to the PostgreSQL database while committing: %s", msg);
     else if (code == QR_E_UNAVAILABLE)
         qr_errlist_addf(d->errs, QR_E_UNAVAILABLE, "",
@@ -377,6 +381,14 @@ static const char *SCHEMA_SQL =
     " PRIMARY KEY (owner, sha256));"
     "INSERT INTO quire_schema (version) VALUES (1);";
 
+/* Schema version 2: idempotency keys (schema 1 plus this makes 2). */
+static const char *KEYS_SQL =
+    "CREATE TABLE quire_keys (key text COLLATE \"C\" PRIMARY KEY, request text NOT NULL,"
+    " artifact_id text COLLATE \"C\" NOT NULL REFERENCES quire_artifacts (id) ON DELETE CASCADE,"
+    " version integer NOT NULL, created text COLLATE \"C\" NOT NULL);"
+    "CREATE INDEX quire_keys_artifact ON quire_keys (artifact_id);"
+    "UPDATE quire_schema SET version = 2;";
+
 /* The schema version, -1 when the table is absent, -2 on error. */
 static int schema_version(db *d)
 {
@@ -412,12 +424,14 @@ static qr_status migrate(db *d)
     db_cmd(d, "creating the schema",
            "CREATE TABLE IF NOT EXISTS quire_schema (version integer NOT NULL)", 0, NULL);
     v = schema_version(d);
-    if (v == 0) {
-        PGresult *r = d->st == QR_OK ? PQexec(d->c, SCHEMA_SQL) : NULL;
-        if (d->st == QR_OK && (!r || PQresultStatus(r) != PGRES_COMMAND_OK))
-            db_fail(d, gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "creating the schema",
-                    r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
-        PQclear(r);
+    if (v == 0 || v == 1) {
+        for (int step = v; step < 2; step++) {
+            PGresult *r = d->st == QR_OK ? PQexec(d->c, step == 0 ? SCHEMA_SQL : KEYS_SQL) : NULL;
+            if (d->st == QR_OK && (!r || PQresultStatus(r) != PGRES_COMMAND_OK))
+                db_fail(d, gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "creating the schema",
+                        r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
+            PQclear(r);
+        }
         v = SCHEMA_VERSION;
     }
     if (d->st == QR_OK && v != SCHEMA_VERSION) {
@@ -707,6 +721,20 @@ static void queue_rows(batch *q, const char *id, const char *owner, const qr_fol
                                rec->mime_type, pages, rec->warnings, owner, nb, one, delta_s},
               -1, 0);
     free(spec); /* libpq copied the parameters into its buffer */
+    if (put->key && put->key_request) {
+        /* a record past its retention gives way; a live one (or one another
+         * writer is committing: the insert waits for it) fails the insert
+         * on the primary key, and the caller looks the key up again */
+        char cutoff[32];
+        qr_key_cutoff(&d->b->o, cutoff);
+        batch_add(q, "storing the idempotency key",
+                  "DELETE FROM quire_keys WHERE key = $1 AND created < $2", 2,
+                  (const char *[]){put->key, cutoff}, -1, 0);
+        batch_add(q, "storing the idempotency key",
+                  "INSERT INTO quire_keys (key, request, artifact_id, version, created) "
+                  "VALUES ($1, $2, $3, $4, $5)",
+                  5, (const char *[]){put->key, put->key_request, id, ver, rec->created}, -1, 0);
+    }
 }
 
 static uint64_t charge(const qr_vrec *rec, const ledger *l)
@@ -1371,6 +1399,16 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
         }
         qr_buf_free(&unused);
     }
+    if (repair && d.st == QR_OK) { /* idempotency keys past their retention */
+        char cutoff[32];
+        qr_key_cutoff(&((pgb *)sb)->o, cutoff);
+        const char *v[1] = {cutoff};
+        PGresult *x = PQexecParams(d.c, "DELETE FROM quire_keys WHERE created < $1", 1, NULL, v,
+                                   NULL, NULL, 0);
+        if (x && PQresultStatus(x) == PGRES_COMMAND_OK)
+            rep->repaired += (size_t)atoi(PQcmdTuples(x));
+        PQclear(x);
+    }
     /* owner ledgers against a recount */
     static const char *RECOUNT =
         "WITH o AS (SELECT owner FROM quire_owners UNION SELECT owner FROM quire_artifacts), "
@@ -1446,7 +1484,45 @@ static void pg_resolve(qr_sb *sb, const char *id, char out[65])
     qr_errlist_clear(&ignore);
 }
 
-static const qr_sb_ops pg_ops = {"postgresql", pg_close,      pg_create,  pg_begin,   pg_txn_meta,
-                                 pg_commit,    pg_end,        pg_meta,    pg_version, pg_spec,
-                                 pg_blob,      pg_log,        pg_check,   pg_list,    pg_remove,
-                                 pg_resolve,   pg_begin_head, pg_txn_spec};
+static qr_status pg_key_find(qr_sb *sb, const char *key, qr_key_rec *rec, qr_errlist *errs)
+{
+    memset(rec, 0, sizeof *rec);
+    pgb *b = (pgb *)sb;
+    db d;
+    if (db_get(&d, b, errs) != 0) return QR_E_UNAVAILABLE;
+    char cutoff[32];
+    qr_key_cutoff(&b->o, cutoff);
+    PGresult *r = db_q(&d, "reading the idempotency key",
+                       "SELECT request, artifact_id, version, created FROM quire_keys "
+                       "WHERE key = $1 AND created >= $2",
+                       2, (const char *[]){key, cutoff}, -1, 0);
+    if (r && PQntuples(r) == 1 && PQgetlength(r, 0, 0) == 64 && PQgetlength(r, 0, 1) < 65 &&
+        PQgetlength(r, 0, 3) < 32) {
+        rec->found = 1;
+        snprintf(rec->request, sizeof rec->request, "%s", PQgetvalue(r, 0, 0));
+        snprintf(rec->id, sizeof rec->id, "%s", PQgetvalue(r, 0, 1));
+        rec->version = atoi(PQgetvalue(r, 0, 2));
+        snprintf(rec->created, sizeof rec->created, "%s", PQgetvalue(r, 0, 3));
+    }
+    PQclear(r);
+    db_put(&d);
+    return d.st;
+}
+
+static int pg_key_lock(qr_sb *sb, const char *key)
+{
+    (void)sb;
+    (void)key;
+    return 0; /* the primary key of quire_keys serialises keyed writers */
+}
+
+static void pg_key_unlock(qr_sb *sb, int handle)
+{
+    (void)sb;
+    (void)handle;
+}
+
+static const qr_sb_ops pg_ops = {
+    "postgresql", pg_close,   pg_create,     pg_begin,    pg_txn_meta, pg_commit,   pg_end,
+    pg_meta,      pg_version, pg_spec,       pg_blob,     pg_log,      pg_check,    pg_list,
+    pg_remove,    pg_resolve, pg_begin_head, pg_txn_spec, pg_key_find, pg_key_lock, pg_key_unlock};

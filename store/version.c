@@ -1,7 +1,7 @@
 /* version.c: the records both store backends write (store.c, the folder;
  * store_pg.c, PostgreSQL), filled the same way: a version from a put (the
- * action, the time, the hashes, the names, the per-file cap) and a new
- * artifact's meta. */
+ * action, the time, the hashes, the names, the per-file cap, the
+ * idempotency key) and a new artifact's meta; the key rules and retention. */
 #include "folder_store.h"
 
 #include <stdio.h>
@@ -67,6 +67,10 @@ qr_status qr_vrec_fill(qr_vrec *rec, const qr_folder_put *put, int n, int parent
     rec->mime_type = strdup(put->mime_type ? put->mime_type : "application/octet-stream");
     rec->pages = put->pages;
     rec->warnings = strdup(put->warnings ? put->warnings : "[]");
+    if (put->key && put->key_request) {
+        qr_sha256_hex(put->key, strlen(put->key), rec->key_sha256);
+        snprintf(rec->key_request, sizeof rec->key_request, "%s", put->key_request);
+    }
     if (!rec->filename || !rec->mime_type || !rec->warnings) {
         qr_vrec_free(rec);
         return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
@@ -75,6 +79,24 @@ qr_status qr_vrec_fill(qr_vrec *rec, const qr_folder_put *put, int n, int parent
     if (st == QR_OK) st = file_cap(o, rec->spec_size, errs);
     if (st != QR_OK) qr_vrec_free(rec);
     return st;
+}
+
+void qr_key_cutoff(const qr_folder_opts *o, char out[32])
+{
+    time_t t = o->now ? (time_t)o->now(o->now_arg) : time(NULL);
+    t -= QR_KEY_RETENTION;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int qr_key_valid(const char *key)
+{
+    size_t n = key ? strlen(key) : 0;
+    if (n < 1 || n > QR_KEY_MAX) return 0;
+    for (const char *p = key; *p; p++)
+        if (*p < 0x21 || *p > 0x7e) return 0;
+    return 1;
 }
 
 void qr_folder_meta_first(qr_folder_meta *m, const char *id, const char *kind, const char *title,

@@ -43,7 +43,7 @@ __all__ = ["QuireError", "InvalidError", "UsageError", "FailedError", "DamagedEr
            "QuotaError", "NotFoundError", "ConflictError", "UnavailableError", "Store", "Rendered",
            "render", "check", "read", "schema", "spec_edit", "spec_canonical", "format_available",
            "KINDS", "FORMATS"]
-STORE_ABI = 2  # QR_STORE_ABI of the quire/store.h this binding mirrors
+STORE_ABI = 3  # QR_STORE_ABI of the quire/store.h this binding mirrors
 
 KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
 FORMATS = ("docx", "xlsx", "pptx", "pdf", "html", "png")
@@ -209,19 +209,23 @@ class _StoreResult(ctypes.Structure):
                 ("spec", ctypes.c_void_p), ("spec_len", ctypes.c_size_t),
                 ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
                 ("log", ctypes.POINTER(_Version)), ("log_count", ctypes.c_size_t),
-                ("errors", _ErrList), ("warnings", _ErrList)]
+                ("errors", _ErrList), ("warnings", _ErrList), ("replayed", ctypes.c_int)]
 
 
 class _StoreWrite(ctypes.Structure):
-    _fields_ = [("if_version", ctypes.c_int)]
+    _fields_ = [("if_version", ctypes.c_int), ("key", ctypes.c_char_p)]
 
 
-def _cond(if_version):
+def _cond(if_version, key=None):
     w = _StoreWrite()
     if if_version is not None:
         if isinstance(if_version, bool) or not isinstance(if_version, int) or if_version < 1:
             raise _usage("if_version must be a version number from 1")
         w.if_version = if_version
+    if key is not None:
+        if not isinstance(key, str):
+            raise _usage("key must be a str (1 to 255 printable ASCII characters)")
+        w.key = key.encode("utf-8")
     return ctypes.byref(w)
 
 
@@ -286,6 +290,8 @@ def _L():
         "qr_store_result_free": (None, [P(_StoreResult)]),
         "qr_store_create": (c.c_int, [c.c_void_p, c.c_int, c.c_char_p, c.c_size_t, c.c_char_p, c.c_char_p,
                                       c.c_char_p, P(_StoreResult)]),
+        "qr_store_create_with": (c.c_int, [c.c_void_p, c.c_int, c.c_char_p, c.c_size_t, c.c_char_p,
+                                           c.c_char_p, c.c_char_p, P(_StoreWrite), P(_StoreResult)]),
         "qr_store_edit": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
                                     P(_StoreResult)]),
         "qr_store_rewrite": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_StoreResult)]),
@@ -631,8 +637,8 @@ class Store:
                 "kind": _s(res.kind),
                 "title": _s(res.title),
                 "owner": _s(res.owner), "action": _s(res.version.action),
-                "unchanged": bool(res.unchanged), "sha256": _s(res.version.sha256),
-                "warnings": _errors(res.warnings)}
+                "unchanged": bool(res.unchanged), "replayed": bool(res.replayed),
+                "sha256": _s(res.version.sha256), "warnings": _errors(res.warnings)}
 
     def _write(self, fn, *args):
         lib, st, res = self._call(fn, *args)
@@ -643,31 +649,38 @@ class Store:
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
-    def create(self, kind, spec, title=None, id=None, owner=None):
+    def create(self, kind, spec, title=None, id=None, owner=None, key=None):
         """Validate and render spec, store it as version 1 of a new artifact
-        (id: given, or 16 random hex digits). Returns the payload dict."""
+        (id: given, or 16 random hex digits). Returns the payload dict.
+        key: an idempotency key (str, e.g. a UUID): the same call again with
+        it returns the first payload ("replayed": True) and writes nothing,
+        from any process; another call with it raises ConflictError. Keys
+        are kept 24 hours."""
         text = _json_bytes(spec, "spec")
         enc = lambda s: s.encode("utf-8") if s is not None else None
-        return self._write(_L().qr_store_create, _kind(kind), text, len(text), enc(title), enc(id), enc(owner))
+        return self._write(_L().qr_store_create_with, _kind(kind), text, len(text), enc(title), enc(id),
+                           enc(owner), _cond(None, key))
 
-    def edit(self, id, patch=None, append=None, ops=None, if_version=None):
+    def edit(self, id, patch=None, append=None, ops=None, if_version=None, key=None):
         """Merge-patch (RFC 7386), append ({key: [items]}) and JSON Patch
         ops (RFC 6902), in that order, on the head; then validate and render
         the whole spec. "unchanged" is True when the result equals the head.
         if_version: write only when the head is that version, else raise
-        ConflictError (its .head says which version is the head)."""
+        ConflictError (its .head says which version is the head). key: an
+        idempotency key, as for create."""
         return self._write(_L().qr_store_edit_with, id.encode("utf-8"), _json_bytes(patch, "patch"),
-                           _json_bytes(append, "append"), _json_bytes(ops, "ops"), _cond(if_version))
+                           _json_bytes(append, "append"), _json_bytes(ops, "ops"), _cond(if_version, key))
 
-    def rewrite(self, id, spec, if_version=None):
-        """Replace the spec (same kind); if_version as for edit."""
+    def rewrite(self, id, spec, if_version=None, key=None):
+        """Replace the spec (same kind); if_version and key as for edit."""
         text = _json_bytes(spec, "spec")
         return self._write(_L().qr_store_rewrite_with, id.encode("utf-8"), text, len(text),
-                           _cond(if_version))
+                           _cond(if_version, key))
 
-    def restore(self, id, version, if_version=None):
-        """Append a copy of an earlier version; if_version as for edit."""
-        return self._write(_L().qr_store_restore_with, id.encode("utf-8"), int(version), _cond(if_version))
+    def restore(self, id, version, if_version=None, key=None):
+        """Append a copy of an earlier version; if_version and key as for edit."""
+        return self._write(_L().qr_store_restore_with, id.encode("utf-8"), int(version),
+                           _cond(if_version, key))
 
     def show_text(self, id, version=None):
         """The canonical JSON text of a version (default: the head)."""

@@ -124,6 +124,7 @@ typedef struct qr_store_result {
     size_t log_count;
     qr_errlist errors;
     qr_errlist warnings; /* from rendering, e.g. characters no font covers */
+    int replayed;        /* the write's idempotency key had written version: nothing new */
 } qr_store_result;
 
 /** Free everything a result holds; it is left zeroed. */
@@ -155,7 +156,31 @@ typedef struct qr_store_write {
      * naming the head (res->head has it); checked under the artifact's
      * lock, so two writers that read the same head cannot both win. */
     int if_version;
+    /* An idempotency key (NULL: none): 1 to 255 printable ASCII characters
+     * without spaces (a UUID), unique to one request. The key is stored
+     * with the version the write adds, in the same commit. A later write
+     * with the same key and the same request (the same operation, id,
+     * if_version and argument bytes) writes nothing and answers with that
+     * version (res->replayed = 1, res->head the head now), from any
+     * process or replica; with another request it is QR_E_CONFLICT.
+     * Concurrent writes with one key add one version between them. Keys
+     * are kept 24 hours (QR_STORE_KEY_RETENTION seconds, by the store's
+     * clock), then the key may be used again; fsck --repair removes the
+     * expired ones. A write that adds nothing (unchanged) keeps no key. */
+    const char *key;
 } qr_store_write;
+
+#define QR_STORE_KEY_RETENTION (24 * 3600)
+
+/** qr_store_create and qr_store_import under the conditions w (NULL:
+ *  none; only w->key applies). */
+QR_EXPORT qr_status qr_store_create_with(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                                         const char *title, const char *id, const char *owner,
+                                         const qr_store_write *w, qr_store_result *res);
+QR_EXPORT qr_status qr_store_import_with(qr_store *s, qr_kind kind, const char *spec, size_t len,
+                                         const void *file, size_t size, const char *title,
+                                         const char *id, const char *owner, const qr_store_write *w,
+                                         qr_store_result *res);
 
 /** Edit the head: patch (RFC 7386 merge patch object), append ({key:
  *  [items]}), ops (RFC 6902 array), each JSON text or NULL, at least one
@@ -296,7 +321,7 @@ QR_EXPORT qr_status qr_spec_canonical(const char *spec, size_t len, int kind, ch
 
 /* The layout version of the structs in this header: bindings that mirror
  * them (bindings/python) check it at load time. */
-#define QR_STORE_ABI 2
+#define QR_STORE_ABI 3
 QR_EXPORT int qr_store_abi(void);
 
 /** The file name rule above, into out (size >= 80). */
