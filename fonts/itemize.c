@@ -316,8 +316,8 @@ typedef struct ctx {
     /* per-script cache */
     uint32_t c_script;
     const qr_script_info *c_si;
-    int c_fam;   /* the table's family, -1: by flavour (CJK) */
-    int persian; /* the paragraph's Arabic script is Persian (persian()) */
+    int c_fam;               /* the table's family, -1: by flavour (CJK) */
+    const char *arabic_lang; /* the paragraph's Arabic-script language (arabic_lang()), or NULL */
     qr_font_slot c_slot;
     int c_rtl;
 } ctx;
@@ -440,30 +440,51 @@ static qr_status fonts_pass(ctx *x, const cpi *v, size_t n)
         } else {
             x->slot = x->c_slot;
             x->span_lang = qr_fonts_span_lang(x->c_si, c->script, flav, x->lang);
-            if (x->persian && c->script == HB_SCRIPT_ARABIC && x->c_si && x->span_lang &&
+            if (x->arabic_lang && c->script == HB_SCRIPT_ARABIC && x->c_si && x->span_lang &&
                 strcmp(x->span_lang, x->c_si->lang) == 0)
-                x->span_lang = "fa";
+                x->span_lang = x->arabic_lang;
         }
     }
     return close_span(x);
 }
 
-/* Persian: a letter Arabic has not (پ چ ژ گ, Farsi yeh ی, keheh ک) or an
- * Extended Arabic-Indic digit (۰-۹), and none of Urdu's own (ٹ ڈ ڑ ں ھ ے). */
-static int persian(const cpi *v, size_t n)
+/* The language of a paragraph's Arabic-script text, by the letters only one
+ * of them has (NULL: Arabic, or nothing to tell):
+ *   Pashto: ټ ډ ړ ږ ښ ګ ڼ ې ۍ (U+067C U+0689 U+0693 U+0696 U+069A U+06AB
+ *           U+06BC U+06D0 U+06CD);
+ *   Sindhi: ڀ ٻ ڄ ڃ ڇ ڏ ڍ ڌ ڙ ڦ ڪ ڳ ڱ ٺ ٽ ٿ (U+0680 U+067B U+0684 U+0683
+ *           U+0687 U+068F U+068D U+068C U+0699 U+06A6 U+06AA U+06B3 U+06B1
+ *           U+067A U+067D U+067F);
+ *   Urdu:   ٹ ڈ ڑ ں ھ ے (U+0679 U+0688 U+0691 U+06BA U+06BE U+06D2);
+ *   Persian: پ چ ژ گ, Farsi yeh ی, keheh ک or an Extended Arabic-Indic
+ *           digit (U+06F0-06F9), and none of the above.
+ * Pashto and Sindhi letters win over Urdu's (both also write some of
+ * them), Urdu's over Persian's (Urdu writes all of Persian's). */
+static const char *arabic_lang(const cpi *v, size_t n)
 {
-    int fa = 0;
+    static const uint32_t ps[] = {0x067C, 0x0689, 0x0693, 0x0696, 0x069A,
+                                  0x06AB, 0x06BC, 0x06D0, 0x06CD};
+    static const uint32_t sd[] = {0x0680, 0x067B, 0x0684, 0x0683, 0x0687, 0x068F, 0x068D, 0x068C,
+                                  0x0699, 0x06A6, 0x06AA, 0x06B3, 0x06B1, 0x067A, 0x067D, 0x067F};
+    static const uint32_t ur[] = {0x0679, 0x0688, 0x0691, 0x06BA, 0x06BE, 0x06D2};
+    int has_ps = 0, has_sd = 0, has_ur = 0, has_fa = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t cp = v[i].cp;
         if (cp < 0x0679 || cp > 0x06F9) continue;
-        if (cp == 0x0679 || cp == 0x0688 || cp == 0x0691 || cp == 0x06BA || cp == 0x06BE ||
-            cp == 0x06D2)
-            return 0;
+        for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++)
+            if (cp == ps[k]) has_ps = 1;
+        for (size_t k = 0; k < sizeof sd / sizeof sd[0]; k++)
+            if (cp == sd[k]) has_sd = 1;
+        for (size_t k = 0; k < sizeof ur / sizeof ur[0]; k++)
+            if (cp == ur[k]) has_ur = 1;
         if (cp == 0x067E || cp == 0x0686 || cp == 0x0698 || cp == 0x06AF || cp == 0x06CC ||
             cp == 0x06A9 || cp >= 0x06F0)
-            fa = 1;
+            has_fa = 1;
     }
-    return fa;
+    if (has_ps && !has_sd) return "ps";
+    if (has_sd) return "sd";
+    if (has_ur) return "ur";
+    return has_fa ? "fa" : NULL;
 }
 
 /* ---- entry points ------------------------------------------------------------------- */
@@ -573,7 +594,7 @@ static qr_status itemize(qr_fonts *f, const seg *segs, size_t n_segs, const char
     x.lang_flav = lang_flav;
     x.out = out;
     x.last_resort = -1;
-    x.persian = persian(v, n);
+    x.arabic_lang = arabic_lang(v, n);
     qr_status st = fonts_pass(&x, v, n);
     free(x.seen.keys);
     free(v);

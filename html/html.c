@@ -768,6 +768,9 @@ static const char css[] =
     "table.fixed{table-layout:fixed}"
     "th,td{border:1px solid #d0d0d0;padding:6px "
     "10px;text-align:start;vertical-align:top;overflow-wrap:anywhere}"
+    /* an empty cell holds a line, as in the PDF and the docx: an empty
+     * row keeps its height instead of collapsing to its padding */
+    "th:empty::after,td:empty::after{content:\"\\00a0\"}"
     "th,pre{background:#f5f5f5}"
     "th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}"
     "pre{padding:12px;border-radius:6px;overflow-x:auto;white-space:pre;tab-size:8;direction:ltr;"

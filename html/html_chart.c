@@ -10,6 +10,7 @@
 
 #include "chart.h"
 #include "compile.h"
+#include "fonts.h"
 
 static void escz(qr_buf *b, const char *s)
 {
@@ -176,7 +177,14 @@ static void svg(qr_buf *b, const qr_chart *ch, const qr_chart_plot *p)
             attr(b, "y", s->y);
             attr(b, "font-size", t->size);
             if (t->bold) qr_buf_puts(b, " font-weight=\"bold\"");
-            if (s->anchor) qr_buf_printf(b, " text-anchor=\"%s\"", anchors[s->anchor]);
+            /* right-to-left text (an Arabic title) reads right to left, as
+             * in the PDF: its start is its right end, so start and end
+             * anchors swap to keep the box layout/chart.c placed */
+            const char *str = qr_chart_text_of(p, s->text);
+            int rtl = qr_fonts_direction(str, t->len) == QR_DIR_RTL;
+            int anchor = rtl && s->anchor != 1 ? 2 - s->anchor : s->anchor;
+            if (anchor) qr_buf_printf(b, " text-anchor=\"%s\"", anchors[anchor]);
+            if (rtl) qr_buf_puts(b, " direction=\"rtl\" unicode-bidi=\"embed\"");
             color(b, "fill", s->color);
             qr_buf_putc(b, '>');
             qr_html_esc_attr(b, qr_chart_text_of(p, s->text), t->len);

@@ -10,6 +10,7 @@
 #include "backend.h"
 #include "chart.h"
 #include "compile.h"
+#include "fonts.h"
 #include "style.h"
 
 /* Where the data sit: the embedded workbook's cells or the sheet's ranges. */
@@ -89,6 +90,8 @@ static void rich(qr_xml *x, const char *text, int size, int bold, uint32_t color
     qr_xml_leaf(x, "a:lstStyle", NULL);
     qr_xml_start(x, "a:p");
     qr_xml_start(x, "a:pPr");
+    /* a right-to-left title reads right to left, as the PDF draws it */
+    if (qr_fonts_direction(text, strlen(text)) == QR_DIR_RTL) qr_xml_attr(x, "rtl", "1");
     rpr(x, "a:defRPr", 0, size, bold, color);
     qr_xml_end(x);
     qr_xml_start(x, "a:r");

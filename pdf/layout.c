@@ -467,6 +467,7 @@ qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
                    .rgb = c->style.title};
     b->kind = PB_TEXT;
     b->path = "/title";
+    b->title = 1;
     space(b, qr_rhythm_block(&c->style, QR_RHYTHM_TITLE, 0));
     b->rule = c->style.title_rule;
     b->text = qr_pdf_text(c, &c->doc->title, NULL, 0, &st, c->width, NULL);
@@ -1568,7 +1569,11 @@ static void paginate(pd_ctx *c)
         }
         switch (b->kind) {
         case PB_TEXT: {
-            int tag = b->heading ? PD_TAG_H1 + b->heading - 1 : PD_TAG_P;
+            /* the title is the document's first-level heading (PDF/UA:
+             * not a P; PDF 1.7 has no Title type) */
+            int tag = b->heading ? PD_TAG_H1 + b->heading - 1 : b->title ? PD_TAG_H1 : PD_TAG_P;
+            if (b->text && b->text->lang) /* its /Lang: tagged.c */
+                tag = tag == PD_TAG_P ? PD_TAG_LANG_P : PD_TAG_LANG_H1 + (tag - PD_TAG_H1);
             add_tag(c, tag, 1);
             place_text(&f, b->text, 0, 0, 0, NULL, 0, b->heading ? b : NULL);
             add_tag(c, tag, 0);

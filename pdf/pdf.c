@@ -873,7 +873,23 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
         cells[k] = cb.data + at;
         at += strlen(cells[k]) + 1;
     }
-    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc);
+    /* the paragraphs and headings in another language (layout.c's
+     * PD_TAG_LANG_*), in document order */
+    size_t nl = 0;
+    for (size_t i = 0; i < c->n_blocks; i++)
+        nl += c->blocks[i].kind == PB_TEXT && c->blocks[i].text && c->blocks[i].text->lang;
+    const char **langs = calloc(nl ? nl : 1, sizeof *langs);
+    if (!langs) {
+        free(cells);
+        qr_buf_free(&cb);
+        free(alts);
+        return -1;
+    }
+    for (size_t i = 0, k = 0; i < c->n_blocks; i++)
+        if (c->blocks[i].kind == PB_TEXT && c->blocks[i].text && c->blocks[i].text->lang)
+            langs[k++] = c->blocks[i].text->lang;
+    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl);
+    free(langs);
     free(cells);
     qr_buf_free(&cb);
     free(alts);

@@ -61,8 +61,9 @@ typedef struct pd_text {
     size_t n_links;
     pd_note *notes; /* footnote references (page-foot notes only) */
     size_t n_notes;
-    int rtl;     /* the paragraph direction quire chose (fonts/) */
-    int has_rgb; /* pd_style's colour */
+    int rtl;          /* the paragraph direction quire chose (fonts/) */
+    const char *lang; /* the language of most of its letters when not the document's, or NULL */
+    int has_rgb;      /* pd_style's colour */
     uint32_t rgb;
     /* layout == owner->layouts[slot]; last_page: the last page that draws
      * it (set by the PDF paint pass's helper, which frees it after that);
@@ -126,6 +127,7 @@ typedef struct pd_block {
     double space_before, space_after;
     int heading;         /* 1..6 for headings (keep with next, outline entry), 0 otherwise */
     int rule;            /* the title: a rule in the theme's accent below it */
+    int title;           /* the document's title: tagged H1 */
     const char *outline; /* the heading's text for the outline */
     const pd_text *text; /* PB_TEXT, PB_CODE */
     pd_item *items;      /* PB_LIST */
@@ -206,8 +208,11 @@ enum {
     PD_TAG_NOTE,
     PD_TAG_TOC,
     PD_TAG_TOCI,
-    PD_TAG_DIV, /* a callout */
-    PD_TAG_SPAN /* a callout's title */
+    PD_TAG_DIV,     /* a callout */
+    PD_TAG_SPAN,    /* a callout's title */
+    PD_TAG_LANG_P,  /* a P in another language than the document's (its /Lang: tagged.c) */
+    PD_TAG_LANG_H1, /* H1..H6 in another language follow in order */
+    PD_TAG_LANG_H6 = PD_TAG_LANG_H1 + 5
 };
 
 typedef struct pd_op {
@@ -411,11 +416,13 @@ void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
  *  /Lang lang and, with a title, /ViewerPreferences /DisplayDocTitle in the
  *  catalog, /Alt on each Figure element (alts[k] for the k-th, in document
  *  order), each chart data cell (PD_TAG_DATA_TH/TD) made a TH or TD with
- *  /ActualText cells[k] (the k-th, in document order), the cross-reference
+ *  /ActualText cells[k] (the k-th, in document order), each paragraph or
+ *  heading tagged PD_TAG_LANG_* made a P or Hn with /Lang langs[k] (the
+ *  k-th, in document order), the cross-reference
  *  offsets moved to match. Returns 0, or -1 on OOM (tail is left as it was). */
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
-                     size_t n_cells);
+                     size_t n_cells, const char *const *langs, size_t n_langs);
 
 /* ---- faces.c ---------------------------------------------------------------- */
 

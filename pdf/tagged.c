@@ -48,6 +48,16 @@ static const char *const names[] = {
     [PD_TAG_TOCI] = "TOCI",
     [PD_TAG_DIV] = "Div",
     [PD_TAG_SPAN] = "Span",
+    /* a paragraph or heading in another language than the document's:
+     * standard types quire never writes, made the real one with its /Lang
+     * by qr_pdf_tag_patch (each at least as long as the real name) */
+    [PD_TAG_LANG_P] = "WP",
+    [PD_TAG_LANG_H1] = "Index",
+    [PD_TAG_LANG_H1 + 1] = "Private",
+    [PD_TAG_LANG_H1 + 2] = "Reference",
+    [PD_TAG_LANG_H1 + 3] = "BibEntry",
+    [PD_TAG_LANG_H1 + 4] = "Formula",
+    [PD_TAG_LANG_H6] = "Warichu",
 };
 
 const char *qr_pdf_tag_name(int tag)
@@ -134,74 +144,98 @@ static size_t shift_of(const ins *v, size_t n, size_t rel)
     return d;
 }
 
+/* The real type of a language stand-in (PD_TAG_LANG_*'s names), or NULL. */
+static const char *lang_real(const char *name, size_t len)
+{
+    for (int t = PD_TAG_LANG_P; t <= PD_TAG_LANG_H6; t++) {
+        const char *sn = names[t];
+        if (strlen(sn) == len && memcmp(sn, name, len) == 0)
+            return t == PD_TAG_LANG_P ? "P" : names[PD_TAG_H1 + (t - PD_TAG_LANG_H1)];
+    }
+    return NULL;
+}
+
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
-                     size_t n_cells)
+                     size_t n_cells, const char *const *langs, size_t n_langs)
 {
     static const char cat[] = "<< /Type /Catalog\n";
-    static const char fig[] = "<< /Type /StructElem\n   /S /Figure\n";
-    static const char dth[] = "<< /Type /StructElem\n   /S /RB\n";
-    static const char dtd[] = "<< /Type /StructElem\n   /S /RT\n";
+    static const char elem[] = "<< /Type /StructElem\n   /S /";
     const char *s = tail->data;
     size_t n = tail->len;
     if (!s) return 0;
     qr_buf out = {0};
-    ins *v = calloc(n_alts + n_cells + 1, sizeof *v);
+    ins *v = calloc(n_alts + n_cells + n_langs + 2, sizeof *v);
     if (!v) return -1;
-    size_t nv = 0, at = 0, k = 0, kc = 0;
+    size_t nv = 0, at = 0, k = 0, kc = 0, kl = 0;
     /* The catalog is the last object cairo writes: its last match (a
      * title string in the info dictionary before it cannot pose as it). */
     const char *catalog = NULL;
     for (const char *p = find(s, n, 0, cat); p; p = find(s, n, (size_t)(p - s) + 1, cat))
         catalog = p;
-    /* the next match of each pattern at or after at, searched again only
-     * once passed (a table's cells sit between two Figures) */
-    const char *nf = NULL, *nh = NULL, *nd = NULL;
-    for (;;) {
-        const char *none = s + n;
-        if (k < n_alts && (!nf || nf < s + at)) nf = (nf = find(s, n, at, fig)) ? nf : none;
-        if (kc < n_cells && (!nh || nh < s + at)) nh = (nh = find(s, n, at, dth)) ? nh : none;
-        if (kc < n_cells && (!nd || nd < s + at)) nd = (nd = find(s, n, at, dtd)) ? nd : none;
-        const char *f = k < n_alts && nf != none ? nf : NULL;
-        const char *c = catalog && (size_t)(catalog - s) >= at ? catalog : NULL;
-        const char *dc = kc < n_cells && nh != none ? nh : NULL;
-        const char *dd = kc < n_cells && nd != none ? nd : NULL;
-        if (!dc || (dd && dd < dc)) dc = dd;
-        if (f && c && f > c) f = NULL;
-        if (dc && ((c && dc > c) || (f && dc > f))) dc = NULL;
-        if (dc && f && f > dc) f = NULL;
-        const char *hit = dc ? dc : f && (!c || f < c) ? f : c;
-        if (!hit) break;
-        if (hit == dc) {
+    size_t stop = catalog ? (size_t)(catalog - s) : n;
+    /* Structure elements in the order cairo wrote them (document order),
+     * each kind matched with its own list in turn: a Figure gets /Alt, a
+     * chart data cell (RB, RT) becomes TH or TD with /ActualText, a
+     * language stand-in becomes its P or Hn with /Lang. */
+    for (const char *p = find(s, stop, 0, elem); p;
+         p = find(s, stop, (size_t)(p - s) + sizeof elem - 1, elem)) {
+        size_t name = (size_t)(p - s) + sizeof elem - 1, ne = name;
+        while (ne < stop && s[ne] != '\n')
+            ne++;
+        if (ne >= stop) break;
+        size_t len = ne - name;
+        const char *real = lang_real(s + name, len);
+        if (len == 6 && memcmp(s + name, "Figure", 6) == 0 && k < n_alts) {
+            const char *a = alts[k++];
+            if (!a || !*a) continue;
+            qr_buf_append(&out, s + at, ne + 1 - at);
+            size_t before = out.len;
+            qr_buf_puts(&out, "   /Alt ");
+            put_text_string(&out, a);
+            qr_buf_putc(&out, '\n');
+            v[nv++] = (ins){ne + 1, out.len - before};
+            at = ne + 1;
+        } else if (len == 2 && s[name] == 'R' && (s[name + 1] == 'B' || s[name + 1] == 'T') &&
+                   kc < n_cells) {
             /* "/S /RB\n" -> "/S /TH\n   /ActualText <...>\n" (RT: TD): grows */
-            size_t end = (size_t)(dc - s) + sizeof dth - 1, name = end - 3;
             qr_buf_append(&out, s + at, name - at);
             size_t before = out.len;
             qr_buf_puts(&out, s[name + 1] == 'B' ? "TH\n   /ActualText " : "TD\n   /ActualText ");
             put_text_string(&out, cells[kc] ? cells[kc] : "");
             qr_buf_putc(&out, '\n');
             kc++;
-            v[nv++] = (ins){end, out.len - before - 3};
-            at = end;
-            continue;
+            v[nv++] = (ins){ne + 1, out.len - before - (len + 1)};
+            at = ne + 1;
+        } else if (real && kl < n_langs) {
+            /* "/S /WP\n" -> "/S /P\n   /Lang (ar)\n": the stand-in's name
+             * is never shorter than the real one's (the names table) */
+            qr_buf_append(&out, s + at, name - at);
+            size_t before = out.len;
+            qr_buf_puts(&out, real);
+            qr_buf_puts(&out, "\n   /Lang ");
+            put_lang(&out, langs[kl] ? langs[kl] : "und");
+            qr_buf_putc(&out, '\n');
+            kl++;
+            size_t grown = out.len - before, was = len + 1;
+            if (grown < was) { /* cannot happen with the names table */
+                qr_buf_free(&out);
+                free(v);
+                return -1;
+            }
+            v[nv++] = (ins){ne + 1, grown - was};
+            at = ne + 1;
         }
-        size_t end = (size_t)(hit - s) + (hit == f ? sizeof fig - 1 : sizeof cat - 1);
+    }
+    if (catalog) {
+        size_t end = (size_t)(catalog - s) + sizeof cat - 1;
         qr_buf_append(&out, s + at, end - at);
         size_t before = out.len;
-        if (hit == f) {
-            const char *a = alts[k++];
-            if (a && *a) {
-                qr_buf_puts(&out, "   /Alt ");
-                put_text_string(&out, a);
-                qr_buf_putc(&out, '\n');
-            }
-        } else {
-            qr_buf_puts(&out, "   /Lang ");
-            put_lang(&out, lang && *lang ? lang : "en");
-            qr_buf_putc(&out, '\n');
-            if (has_title) qr_buf_puts(&out, "   /ViewerPreferences << /DisplayDocTitle true >>\n");
-        }
-        if (out.len > before && nv <= n_alts + n_cells) v[nv++] = (ins){end, out.len - before};
+        qr_buf_puts(&out, "   /Lang ");
+        put_lang(&out, lang && *lang ? lang : "en");
+        qr_buf_putc(&out, '\n');
+        if (has_title) qr_buf_puts(&out, "   /ViewerPreferences << /DisplayDocTitle true >>\n");
+        v[nv++] = (ins){end, out.len - before};
         at = end;
     }
     qr_buf_append(&out, s + at, n - at);

@@ -175,8 +175,17 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
         int mono = st->mono || r->code;
         if (end >= w->start && off <= w->end) {
             if (r->link) insert(al, w, color_attr(0, c->style.link), off, end);
-            if (r->underline || r->link)
-                insert(al, w, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), off, end);
+            if (r->underline || r->link) {
+                /* the line under the words only: not under the spaces a
+                 * run starts or ends with (" the site " linked) */
+                size_t u0 = off, u1 = end;
+                while (u0 < u1 && c->tbuf.data[u0] == ' ')
+                    u0++;
+                while (u1 > u0 && c->tbuf.data[u1 - 1] == ' ')
+                    u1--;
+                if (u1 > u0)
+                    insert(al, w, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), u0, u1);
+            }
             if (r->strike) insert(al, w, pango_attr_strikethrough_new(TRUE), off, end);
             if (r->code) insert(al, w, color_attr(1, c->style.code_fill), off, end);
             if (r->anchor && !r->link) {
@@ -371,6 +380,38 @@ static pd_text *measure_notes(pd_ctx *c, pd_text *pt)
     return pt;
 }
 
+/* 1 when BCP 47 tags a and b name one language (their first subtags). */
+static int same_language(const char *a, const char *b)
+{
+    size_t i = 0;
+    for (; a[i] && a[i] != '-' && b[i] && b[i] != '-'; i++) {
+        char x = a[i] >= 'A' && a[i] <= 'Z' ? (char)(a[i] + 32) : a[i];
+        char y = b[i] >= 'A' && b[i] <= 'Z' ? (char)(b[i] + 32) : b[i];
+        if (x != y) return 0;
+    }
+    return (!a[i] || a[i] == '-') && (!b[i] || b[i] == '-');
+}
+
+/* The language most of a text's letters are in (fonts/' span languages:
+ * ar, fa, ur, he, hi, th, ja, zh-CN...), when it is not the document's
+ * (doc_lang, else en); NULL otherwise. Tagged PDF: the element's /Lang. */
+static const char *foreign_lang(const qr_segs *sg, const char *doc_lang)
+{
+    const char *best = NULL;
+    size_t best_n = 0;
+    for (size_t i = 0; i < sg->n; i++) {
+        const char *l = sg->items[i].lang;
+        uint32_t sc = sg->items[i].script;
+        if (!l || sc == HB_SCRIPT_COMMON || sc == HB_SCRIPT_INHERITED) continue;
+        size_t n = 0;
+        for (size_t j = 0; j < sg->n; j++)
+            if (sg->items[j].lang && strcmp(sg->items[j].lang, l) == 0) n += sg->items[j].len;
+        if (n > best_n) best = l, best_n = n;
+    }
+    if (!best || same_language(best, doc_lang && *doc_lang ? doc_lang : "en")) return NULL;
+    return best;
+}
+
 pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const pd_style *st,
                      double width, const char *path)
 {
@@ -404,6 +445,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     memset(pt, 0, sizeof *pt);
     pt->has_rgb = st->has_rgb;
     pt->rgb = st->rgb;
+    pt->lang = foreign_lang(sg, c->lang);
 
     /* one link per linked run (an external link, or an internal one to a block's id) */
     size_t n_links = 0, n_notes = 0;

@@ -3,12 +3,21 @@
 
 - a heading's own numbering ("1. Parties") is no "markdown list number":
   no warning for a heading block or a legacy section heading, while a
-  paragraph starting "1. " still gets one."""
+  paragraph starting "1. " still gets one;
+- a link's underline starts under its first letter, not under the space
+  the linked run starts with (the PDF at 144 dpi: the underline's pixels
+  begin where the link's letters do, within a pixel);
+- an empty table row keeps a line's height in html (an empty cell holds a
+  no-break space), as in the PDF and the docx;
+- a right-to-left chart title reads right to left in the html SVG
+  (direction rtl) and the docx chart (a:pPr rtl), as in the PDF."""
 import json
 import os
+import re
 import subprocess
 import sys
 import unittest
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fid  # noqa: E402
@@ -33,6 +42,72 @@ class SmallItems(unittest.TestCase):
         w = self.warnings({"sections": [{"heading": "2. Payment", "paragraphs": ["Due in 30 days."]}]},
                           "document")
         self.assertEqual(w, [])
+
+    def test_link_underline_spares_leading_space(self):
+        spec = {"blocks": [{"type": "paragraph", "runs": [
+            "See", {"text": "   the site   ", "link": "https://example.com"}, "now."]}]}
+        pdf = os.path.join(self.tmp, "u.pdf")
+        fid.render(spec, pdf, "pdf")
+        subprocess.run(["pdftoppm", "-r", "144", "-f", "1", "-l", "1", pdf,
+                        os.path.join(self.tmp, "u")], check=True)
+        ppm = [f for f in os.listdir(self.tmp) if f.startswith("u-") and f.endswith(".ppm")][0]
+        with open(os.path.join(self.tmp, ppm), "rb") as f:
+            data = f.read()
+        # P6 width height 255, then RGB bytes
+        head = data.split(b"\n", 3)
+        w, h = (int(v) for v in head[1].split())
+        px = head[3]
+
+        def link_blue(x, y):
+            r, g, b = px[3 * (y * w + x): 3 * (y * w + x) + 3]
+            return b > 120 and r < 90 and b - r > 80  # plain's link colour, #0645AD
+
+        rows = {}
+        for y in range(h // 4):  # the paragraph is near the top
+            xs = [x for x in range(w) if link_blue(x, y)]
+            if xs:
+                rows[y] = xs
+        self.assertTrue(rows, "no link-coloured pixels")
+        # the underline: the row with the longest unbroken run of link colour
+        def longest(xs):
+            best, start, prev = (0, 0), xs[0], xs[0]
+            for x in xs[1:] + [None]:
+                if x is None or x != prev + 1:
+                    best = max(best, (prev - start + 1, start))
+                    if x is not None:
+                        start = x
+                if x is not None:
+                    prev = x
+            return best
+        uy = max(rows, key=lambda y: longest(rows[y])[0])
+        under_left = longest(rows[uy])[1]
+        glyph_left = min(min(xs) for y, xs in rows.items() if y < uy - 2)
+        self.assertGreaterEqual(under_left, glyph_left - 1, (under_left, glyph_left))
+
+    def test_empty_table_row_keeps_its_height_in_html(self):
+        out = os.path.join(self.tmp, "t.html")
+        fid.render({"blocks": [{"type": "table", "headers": ["a", "b"],
+                                "rows": [["1", "2"], ["", ""], ["3", "4"]]}]}, out, "html")
+        with open(out, encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("<tr><td></td><td></td></tr>", page)
+        self.assertIn('td:empty::after{content:"\\00a0"}', page)
+
+    def test_rtl_chart_title(self):
+        spec = {"blocks": [{"type": "chart", "chart": "column", "title": "المبيعات 2024",
+                            "categories": ["a", "b"], "series": [{"name": "s", "values": [1, 2]}]}]}
+        out = os.path.join(self.tmp, "c.html")
+        fid.render(spec, out, "html")
+        with open(out, encoding="utf-8") as f:
+            page = f.read()
+        title = [t for t in re.findall(r"<text[^>]*>[^<]*</text>", page) if "المبيعات" in t]
+        self.assertTrue(title, "no title text in the SVG")
+        self.assertIn('direction="rtl"', title[0])
+        docx = os.path.join(self.tmp, "c.docx")
+        fid.render(spec, docx, "document")
+        with zipfile.ZipFile(docx) as z:
+            xml = z.read("word/charts/chart1.xml").decode()
+        self.assertRegex(xml, r'<c:title><c:tx><c:rich><a:bodyPr/><a:lstStyle/><a:p><a:pPr rtl="1"')
 
 
 if __name__ == "__main__":
