@@ -45,6 +45,20 @@ void qr_contrast_report(const qr_doc *doc, qr_layout_list *l)
         }
         if ((section && s.section_fill) || table)
             check(l, doc, s.on_accent, s.accent, !table, 1, 0, "text on the accent");
+        /* the deck's ground (every slide without its own) under the theme's text */
+        if (doc->has_background) {
+            double r = qr_style_contrast(s.text, doc->background);
+            if (r < 4.5) {
+                char a[7], b[7];
+                qr_style_hex(s.text, a);
+                qr_style_hex(doc->background, b);
+                long hund = (long)(r * 100.0 + 0.5);
+                qr_layout_addf(l, QR_LAYOUT_CONTRAST, "/background", 0, 0, r,
+                               "text #%s on the deck's background #%s has a contrast of "
+                               "%ld.%02ld:1, below WCAG AA's 4.5:1",
+                               a, b, hund / 100, hund % 100);
+            }
+        }
         /* a slide's own ground under the theme's text and titles */
         for (size_t i = 0; i < doc->n_slides; i++) {
             const qr_slide *sl = &doc->slides[i];

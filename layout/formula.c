@@ -486,8 +486,26 @@ static val primary(cur *k)
     k->p = after;
     if (wn == 4 && strncasecmp(w, "TRUE", 4) == 0) return v_bool(1);
     if (wn == 5 && strncasecmp(w, "FALSE", 5) == 0) return v_bool(0);
-    if (*k->p == ':' && !parse_ref(w, wn, &(uint32_t){0}, &(uint32_t){0}, 0, 0))
-        return v_none(); /* whole columns or rows (A:A, 1:1): not ours */
+    int is_ref = parse_ref(w, wn, &(uint32_t){0}, &(uint32_t){0}, 0, 0) != 0;
+    if (*k->p == ':' && !is_ref) return v_none(); /* whole columns or rows (A:A, 1:1): not ours */
+    if (!is_ref) {
+        /* a defined name: the sheet's own first, then the workbook's */
+        const qr_doc *d = k->e->doc;
+        const qr_name *hit = NULL;
+        for (size_t i = 0; i < d->n_names && !hit; i++)
+            if (d->names[i].scope == (int)sheet && strlen(d->names[i].name) == wn &&
+                strncasecmp(d->names[i].name, w, wn) == 0)
+                hit = &d->names[i];
+        for (size_t i = 0; i < d->n_names && !hit; i++)
+            if (d->names[i].scope < 0 && strlen(d->names[i].name) == wn &&
+                strncasecmp(d->names[i].name, w, wn) == 0)
+                hit = &d->names[i];
+        if (hit) {
+            val v = {.t = V_RANGE, .sheet = hit->sheet};
+            v.r0 = hit->range.r0, v.r1 = hit->range.r1, v.c0 = hit->range.c0, v.c1 = hit->range.c1;
+            return v;
+        }
+    }
     return reference(k, sheet, w, wn);
 }
 

@@ -4,15 +4,16 @@
  *
  * The common subset of Excel: numbers, strings, TRUE/FALSE, error literals;
  * + - * / ^ % & = <> < > <= >=; references A1, $A$1, ranges A1:B9 and
- * cross-sheet references (Sheet2!A1, 'My sheet'!A1:B2); SUM, AVERAGE, MIN,
+ * cross-sheet references (Sheet2!A1, 'My sheet'!A1:B2), defined names
+ * (qr_doc.names: a sheet's own, then the workbook's); SUM, AVERAGE, MIN,
  * MAX, COUNT, COUNTA, ROUND, ABS, IF, IFERROR, AND, OR, NOT, CONCAT,
  * CONCATENATE, LEN, UPPER, LOWER, TODAY, DATE, YEAR, MONTH, DAY. Errors as
  * Excel shows them: #DIV/0!, #REF!, #NAME?, #VALUE!, #N/A, #NUM!.
  *
- * A formula that uses anything else (another Excel function, a defined
- * name, an array) or sits on a reference cycle gets no value: Excel and
- * LibreOffice compute it on open (the workbook asks for a full
- * calculation). A value the spec gives wins and is never recomputed.
+ * A formula that uses anything else (another Excel function, an array) or
+ * sits on a reference cycle gets no value: Excel and LibreOffice compute it
+ * on open (the workbook asks for a full calculation). A value the spec
+ * gives wins and is never recomputed.
  * TODAY is the output epoch's day, so the bytes stay deterministic.
  *
  * The work is bounded by the document's budget (qr_doc.work, budget.h): a

@@ -608,6 +608,20 @@ static int plan_columns(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide
     return 0;
 }
 
+/* Where a picture goes to cover the slide, its aspect kept (centred; the
+ * parts past the slide's edges are cropped). */
+static qr_slide_box cover(const qr_image *im, const qr_slide_geom *g)
+{
+    double w = im->width_px ? (double)im->width_px : 1,
+           h = im->height_px ? (double)im->height_px : 1;
+    double sc = (double)g->sw / w;
+    if ((double)g->sh / h > sc) sc = (double)g->sh / h;
+    long long cx = (long long)(w * sc + 0.5), cy = (long long)(h * sc + 0.5);
+    if (cx < g->sw) cx = g->sw;
+    if (cy < g->sh) cy = g->sh;
+    return (qr_slide_box){(g->sw - cx) / 2, (g->sh - cy) / 2, cx, cy};
+}
+
 /* image_full: the picture covers the slide (cropped to its aspect), a band
  * of 55 % black along the bottom third under the title (40 pt bold, white)
  * and the caption (20 pt, white). */
@@ -620,14 +634,7 @@ static int plan_full(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide *s
         v->name = "Picture (full)";
         v->image = sl->image;
         v->box = all;
-        double w = sl->image->width_px ? (double)sl->image->width_px : 1,
-               h = sl->image->height_px ? (double)sl->image->height_px : 1;
-        double sc = (double)g->sw / w;
-        if ((double)g->sh / h > sc) sc = (double)g->sh / h;
-        long long cx = (long long)(w * sc + 0.5), cy = (long long)(h * sc + 0.5);
-        if (cx < g->sw) cx = g->sw;
-        if (cy < g->sh) cy = g->sh;
-        v->src = (qr_slide_box){(g->sw - cx) / 2, (g->sh - cy) / 2, cx, cy};
+        v->src = cover(sl->image, g);
     }
     if (!sl->has_title && !sl->has_caption) return 0;
     long long m = g->body.x, band = g->sh * 32 / 100, y = g->sh - band;
@@ -698,7 +705,40 @@ qr_status qr_slide_plan_furniture(qr_slide_plan *p, const qr_doc *doc, const qr_
                                   int no)
 {
     const qr_slide *sl = p->slide;
+    /* the ground: the slide's own, else the deck's */
+    if (sl->has_background || sl->background_image) {
+        p->has_ground = sl->has_background;
+        p->ground = sl->background;
+        p->ground_image = sl->background_image;
+    } else if (doc->has_background || doc->background_image) {
+        p->has_ground = doc->has_background;
+        p->ground = doc->background;
+        p->ground_image = doc->background_image;
+    }
+    if (p->ground_image) p->ground_src = cover(p->ground_image, g);
     if (sl->footer_mode == QR_FOOTER_NONE) return QR_OK;
+    if (doc->logo) {
+        /* 0.5 in high, its aspect kept up to 2 in wide, in the right margin's corner */
+        const qr_image *im = doc->logo;
+        double w = im->width_px ? (double)im->width_px : 1,
+               h = im->height_px ? (double)im->height_px : 1;
+        long long lh = 457200, lw = (long long)(lh * w / h + 0.5);
+        if (lw > 1828800) {
+            lw = 1828800;
+            lh = (long long)(lw * h / w + 0.5);
+        }
+        if (lw < 1) lw = 1;
+        if (lh < 1) lh = 1;
+        p->logo = im;
+        p->logo_box = (qr_slide_box){g->sw - g->body.x - lw, 228600, lw, lh};
+        /* a title box under the logo ends before it */
+        qr_slide_box *t = &p->title.box, *lb = &p->logo_box;
+        if (p->title.n && t->y < lb->y + lb->cy && t->y + t->cy > lb->y && t->x < lb->x &&
+            t->x + t->cx > lb->x - GAP / 2) {
+            t->cx = lb->x - GAP / 2 - t->x;
+            if (shape_fit(&p->title)) return QR_E_NOMEM;
+        }
+    }
     const qr_text *footer = sl->footer_mode == QR_FOOTER_OWN ? &sl->footer
                             : doc->has_footer                ? &doc->footer
                                                              : NULL;
@@ -899,6 +939,10 @@ void qr_slide_plan_report(const qr_slide_plan *p, int no, qr_layout_list *l)
         report_shape(p, &p->extra[i], no, l);
     if (sl->table && p->table.nr) report_table(sl->table, &p->table, sl->path, no, l);
     if (sl->image && sl->layout != QR_LAYOUT_IMAGE_FULL) report_image(sl->image, p->image, no, l);
+    /* the deck's ground picture and logo: once, on the first slide */
+    if (p->ground_image && (p->ground_image == sl->background_image || no == 1))
+        report_image(p->ground_image, p->ground_src, no, l);
+    if (p->logo && no == 1) report_image(p->logo, p->logo_box, no, l);
     for (size_t i = 0; i < p->n_vis; i++) {
         const qr_slide_vis *v = &p->vis[i];
         if (v->image) report_image(v->image, v->src, no, l);

@@ -195,6 +195,14 @@ typedef struct qr_slide_plan {
     qr_slide_vis vis[2]; /* two_content, comparison: the columns' visuals; image_full: the
                             picture (drawn first) */
     size_t n_vis;
+    /* the deck's furniture (qr_slide_plan_furniture): the slide's ground, the slide's own
+       or the deck's (a colour or a picture cropped to cover the slide), and the logo */
+    int has_ground;               /* ground: a colour over the theme's */
+    uint32_t ground;              /* 0xRRGGBB */
+    const qr_image *ground_image; /* NULL, or the picture under everything */
+    qr_slide_box ground_src;      /* where the whole picture goes (cropped to the slide) */
+    const qr_image *logo;         /* NULL, or the deck's logo in logo_box */
+    qr_slide_box logo_box;
     int scrim;              /* image_full: a dark band (55 % black) under the title */
     qr_slide_box scrim_box; /* drawn after the picture, before the text */
     char number[16];        /* the slide number's text, and the text pointing at it */
@@ -210,8 +218,11 @@ void qr_slide_plan_free(qr_slide_plan *p);
 /** Add the deck's furniture to p, slide number no (1-based, as output):
  *  the date bottom left, the footer (the slide's own, or the deck's) in the
  *  middle, the number bottom right, 12 pt text boxes named "Date", "Footer"
- *  and "Slide Number"; none on a slide whose "footer" is false. p must not
- *  move afterwards (the number's text lives in it). QR_OK or QR_E_NOMEM. */
+ *  and "Slide Number"; the logo top right (0.5 in high, at most 2 in wide;
+ *  a title box reaching under it is narrowed and fitted again); none of
+ *  these on a slide whose "footer" is false. And the slide's ground: its
+ *  own "background", else the deck's. p must not move afterwards (the
+ *  number's text lives in it). QR_OK or QR_E_NOMEM. */
 qr_status qr_slide_plan_furniture(qr_slide_plan *p, const qr_doc *doc, const qr_slide_geom *g,
                                   int no);
 

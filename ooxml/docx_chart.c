@@ -1,11 +1,13 @@
 /* docx_chart.c: a chart block in word/document.xml: an inline drawing
  * (wp:inline) whose graphic is a c:chart reference, plus the chart part
  * word/charts/chartN.xml and its embedded workbook (dml_chart.h). */
+#include <math.h>
 #include <stdio.h>
 
 #include "chart.h"
 #include "dml_chart.h"
 #include "docx_int.h"
+#include "rhythm.h"
 
 #define EMU_PER_PT 12700
 
@@ -26,6 +28,15 @@ void qr_docx_write_chart(qr_docx *d, const qr_block *b)
     snprintf(name, sizeof name, "Chart %zu", n);
     qr_xml *x = d->x;
     qr_xml_start(x, "w:p");
+    /* the rhythm's space around a chart; single line spacing, which does
+     * not clip the drawing as the text's exact pitch would */
+    qr_rhythm_space sp = qr_rhythm_block(&d->style, QR_RHYTHM_CHART, 0);
+    qr_docx_ppr ppr = {0};
+    ppr.line_auto = ppr.spacing = 1;
+    ppr.before = lround(sp.before * 20);
+    ppr.after = lround(sp.after * 20);
+    qr_docx_lead(d, &ppr);
+    qr_docx_write_w_ppr(x, &ppr);
     qr_xml_start(x, "w:r");
     qr_xml_start(x, "w:drawing");
     qr_xml_start(x, "wp:inline");

@@ -14,15 +14,23 @@
  * tab and line-break segments become <w:tab/> and <w:br/>; characters XML
  * forbids become U+FFFD (qr_xml).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "docx_int.h"
+#include "rhythm.h"
 #include "style.h"
 #include "words.h"
 
 #define EMU_PER_TWIP 635
+
+/* twips of a length in points */
+static long qr_twips(double pt)
+{
+    return lround(pt * 20);
+}
 
 /* ---- element writers ---------------------------------------------------------- */
 
@@ -86,7 +94,8 @@ void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p)
 /* <w:pPr> */
 void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p)
 {
-    if (!(p->style || p->keep_next || p->num_id > 0 || p->bidi || p->jc || p->bar || p->fill))
+    if (!(p->style || p->keep_next || p->num_id > 0 || p->bidi || p->jc || p->bar || p->fill ||
+          p->spacing || p->line_auto))
         return;
     qr_xml_start(x, "w:pPr");
     if (p->style) qr_xml_leaf(x, "w:pStyle", "w:val", p->style, NULL);
@@ -120,6 +129,16 @@ void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p)
     if (p->fill)
         qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", p->fill, NULL);
     if (p->bidi) qr_xml_leaf(x, "w:bidi", NULL);
+    if (p->spacing || p->line_auto) {
+        qr_xml_start(x, "w:spacing");
+        if (p->spacing && p->before >= 0) qr_xml_attr_int(x, "w:before", p->before);
+        if (p->spacing && p->after >= 0) qr_xml_attr_int(x, "w:after", p->after);
+        if (p->line_auto) {
+            qr_xml_attr(x, "w:line", "240");
+            qr_xml_attr(x, "w:lineRule", "auto");
+        }
+        qr_xml_end(x);
+    }
     if (p->jc) qr_xml_leaf(x, "w:jc", "w:val", p->jc, NULL);
     qr_xml_end(x);
 }
@@ -436,11 +455,23 @@ static void bookmark_end(qr_docx *d, long id)
 }
 
 /* <w:p> holding a text. ppr->bidi is set here from the text's direction. */
+/* The space after a table, taken by the paragraph after it as more space
+ * before (d->lead_before, set by write_block with the block's own). */
+void qr_docx_lead(qr_docx *d, qr_docx_ppr *ppr)
+{
+    if (!d->lead_before) return;
+    if (!ppr->spacing) ppr->after = -1;
+    ppr->spacing = 1;
+    ppr->before = d->lead_before;
+    d->lead_before = 0;
+}
+
 static void write_w_p(qr_docx *d, qr_docx_ppr *ppr, const qr_text *t, para_fmt pf)
 {
     qr_xml *x = d->x;
     const qr_segs *sg = segments(d, t);
     if (sg && sg->dir == QR_DIR_RTL) ppr->bidi = 1;
+    qr_docx_lead(d, ppr);
     qr_xml_start(x, "w:p");
     qr_docx_write_w_ppr(x, ppr);
     long bm = bookmark_start(d);
@@ -462,6 +493,11 @@ static void write_title(qr_docx *d, const qr_text *title)
     ppr.style = "Title";
     /* the theme's alignment (layout/style.h), whatever the text's direction */
     ppr.jc = d->style.title_align == QR_STYLE_CENTER ? "center" : "left";
+    /* the rhythm's space after, on the paragraph too: LibreOffice maps
+     * "Title" to its own style and drops the style's */
+    ppr.spacing = 1;
+    ppr.before = 0;
+    ppr.after = qr_twips(qr_rhythm_block(&d->style, QR_RHYTHM_TITLE, 0).after);
     write_w_p(d, &ppr, title, (para_fmt){0});
 }
 
@@ -483,14 +519,23 @@ static void write_paragraph(qr_docx *d, const qr_block *b)
     write_w_p(d, &ppr, &b->u.paragraph.text, (para_fmt){0});
 }
 
-static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, int ilvl, int depth)
+/* first: the list's first item, last: the list's last item is in items;
+ * they take the list's space before and after (layout/rhythm.h), the others
+ * List Paragraph's gap between items. */
+static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, int ilvl, int depth,
+                        int first, int last)
 {
+    qr_rhythm_space sp = qr_rhythm_block(&d->style, QR_RHYTHM_LIST, 0);
     for (size_t i = 0; i < n && d->status == QR_OK; i++) {
         const qr_item *it = &items[i];
+        int nested = it->n_items && depth < 64;
         qr_docx_ppr ppr = {0};
         ppr.style = "ListParagraph";
         ppr.num_id = num_id;
         ppr.ilvl = ilvl;
+        ppr.before = ppr.after = -1;
+        if (first && i == 0) ppr.spacing = 1, ppr.before = qr_twips(sp.before);
+        if (last && i + 1 == n && !nested) ppr.spacing = 1, ppr.after = qr_twips(sp.after);
         if (it->task) {
             /* a task item: the open or ticked box's numbering, same level */
             if (!d->task_num) {
@@ -508,7 +553,8 @@ static void write_items(qr_docx *d, const qr_item *items, size_t n, int num_id, 
          * keeps a malformed tree from recursing without end. */
         if (it->n_items && depth < 64)
             write_items(d, it->items, it->n_items, num_id,
-                        ilvl < QR_DOCX_LEVELS - 1 ? ilvl + 1 : ilvl, depth + 1);
+                        ilvl < QR_DOCX_LEVELS - 1 ? ilvl + 1 : ilvl, depth + 1, 0,
+                        last && i + 1 == n);
     }
 }
 
@@ -521,7 +567,7 @@ static void write_list(qr_docx *d, const qr_block *b)
         return;
     }
     d->has_lists = 1;
-    write_items(d, b->u.list.items, b->u.list.n_items, num_id, 0, 0);
+    write_items(d, b->u.list.items, b->u.list.n_items, num_id, 0, 0, 1, 1);
 }
 
 /* The direction of a row of cells: its first cell with a strong direction. */
@@ -686,6 +732,7 @@ static void write_code(qr_docx *d, const qr_block *b)
     pf.code = 1;
     /* Code reads left to right whatever its comments hold: no <w:bidi>. */
     const qr_segs *sg = segments(d, &b->u.code.text);
+    qr_docx_lead(d, &ppr);
     qr_xml_start(d->x, "w:p");
     qr_docx_write_w_ppr(d->x, &ppr);
     write_segs(d, sg, pf);
@@ -836,9 +883,15 @@ static void write_image(qr_docx *d, const qr_block *b)
     image_extent(d, im, &cx, &cy);
     qr_xml *x = d->x;
     qr_xml_start(x, "w:p");
-    if (b->caption.n) {
+    {
+        qr_rhythm_space sp = qr_rhythm_block(&d->style, QR_RHYTHM_IMAGE, 0);
         qr_docx_ppr ppr = {0};
-        ppr.keep_next = 1; /* with its caption */
+        ppr.keep_next = b->caption.n != 0; /* with its caption */
+        ppr.line_auto = 1;
+        ppr.spacing = 1;
+        ppr.before = qr_twips(sp.before);
+        ppr.after = qr_twips(sp.after);
+        qr_docx_lead(d, &ppr);
         qr_docx_write_w_ppr(x, &ppr);
     }
     long bm = bookmark_start(d);
@@ -1020,6 +1073,22 @@ static void write_toc(qr_docx *d, const qr_block *b)
     }
 }
 
+/* The rhythm's space around block b (layout/rhythm.h). */
+static qr_rhythm_space block_space(const qr_docx *d, const qr_block *b)
+{
+    static const qr_rhythm_kind kinds[] = {
+        [QR_BLOCK_HEADING] = QR_RHYTHM_HEADING, [QR_BLOCK_PARAGRAPH] = QR_RHYTHM_PARAGRAPH,
+        [QR_BLOCK_LIST] = QR_RHYTHM_LIST,       [QR_BLOCK_TABLE] = QR_RHYTHM_TABLE,
+        [QR_BLOCK_CODE] = QR_RHYTHM_CODE,       [QR_BLOCK_IMAGE] = QR_RHYTHM_IMAGE,
+        [QR_BLOCK_CHART] = QR_RHYTHM_CHART,     [QR_BLOCK_QUOTE] = QR_RHYTHM_QUOTE,
+        [QR_BLOCK_CALLOUT] = QR_RHYTHM_CALLOUT, [QR_BLOCK_RULE] = QR_RHYTHM_RULE,
+        [QR_BLOCK_TOC] = QR_RHYTHM_TOC};
+    if (b->type == QR_BLOCK_PAGE_BREAK || (size_t)b->type >= sizeof kinds / sizeof kinds[0])
+        return (qr_rhythm_space){0, 0};
+    return qr_rhythm_block(&d->style, kinds[b->type],
+                           b->type == QR_BLOCK_HEADING ? b->u.heading.level : 0);
+}
+
 static void write_block(qr_docx *d, const qr_block *b)
 {
     char mark[32];
@@ -1032,6 +1101,11 @@ static void write_block(qr_docx *d, const qr_block *b)
         qr_xml_start(d->x, "w:p");
         bookmark_end(d, bookmark_start(d));
         qr_xml_end(d->x);
+    }
+    if (d->lead_before) {
+        /* after a table: the larger of its space after and this block's before */
+        qr_rhythm_space sp = block_space(d, b);
+        if (qr_twips(sp.before) > d->lead_before) d->lead_before = qr_twips(sp.before);
     }
     switch (b->type) {
     case QR_BLOCK_HEADING:
@@ -1073,6 +1147,32 @@ static void write_block(qr_docx *d, const qr_block *b)
     }
     if (b->caption.n && b->type != QR_BLOCK_TABLE) write_caption(d, b);
     d->bookmark = NULL;
+    d->lead_before = 0;
+    if (b->type == QR_BLOCK_TABLE && !qr_look_table_skipped(&b->u.table))
+        d->lead_before = qr_twips(qr_rhythm_block(&d->style, QR_RHYTHM_TABLE, 0).after);
+}
+
+/* The paragraph Word needs after a table that ends the body or precedes
+ * another table: 1 pt high, so it takes no room the PDF does not (a full
+ * empty line can push a page of its own in LibreOffice); between two
+ * tables it carries the first's space after (layout/rhythm.h). */
+static void write_spacer(qr_docx *d)
+{
+    qr_xml *x = d->x;
+    qr_xml_start(x, "w:p");
+    qr_xml_start(x, "w:pPr");
+    qr_xml_start(x, "w:spacing");
+    qr_xml_attr_int(x, "w:before", d->lead_before);
+    qr_xml_attr(x, "w:after", "0");
+    qr_xml_attr(x, "w:line", "20");
+    qr_xml_attr(x, "w:lineRule", "exact");
+    qr_xml_end(x);
+    qr_xml_start(x, "w:rPr");
+    qr_xml_leaf(x, "w:sz", "w:val", "2", NULL);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    qr_xml_end(x);
+    d->lead_before = 0;
 }
 
 /* <w:document> */
@@ -1109,8 +1209,10 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
         /* Two adjacent tables would merge into one, and a table must not
          * end the body: an empty paragraph keeps them apart, as Word does. */
         if (b->type == QR_BLOCK_TABLE && !qr_look_table_skipped(&b->u.table) &&
-            (i + 1 == d->doc->n_blocks || d->doc->blocks[i + 1].type == QR_BLOCK_TABLE))
-            qr_xml_leaf(x, "w:p", NULL);
+            (i + 1 == d->doc->n_blocks || d->doc->blocks[i + 1].type == QR_BLOCK_TABLE)) {
+            if (i + 1 == d->doc->n_blocks) d->lead_before = 0; /* nothing follows */
+            write_spacer(d);
+        }
     }
     qr_docx_write_w_sectpr(x, &d->doc->page, qr_docx_footer(d));
     qr_xml_end(x); /* w:body */

@@ -59,6 +59,9 @@ typedef struct qr_docx_link {
 /* The state of one render. */
 typedef struct qr_docx {
     qr_render_ctx *ctx;
+    /* twips the next block's first paragraph adds to its space before (the
+     * space after a table, which a docx table cannot carry); 0: none */
+    long lead_before;
     const qr_doc *doc;
     qr_fonts *fonts;
     qr_package *pkg;
@@ -139,6 +142,11 @@ typedef struct qr_docx_ppr {
      * (hex), the ground fill (hex); NULL: none */
     const char *bar, *fill;
     int bar_sz;
+    /* w:spacing over the style's (layout/rhythm.h): with spacing, before
+     * and after in twips (-1: the style's); line_auto: single line
+     * spacing (a picture's paragraph, which exact spacing would clip) */
+    unsigned spacing : 1, line_auto : 1;
+    long before, after;
 } qr_docx_ppr;
 
 /* ---- parts (each appends one complete XML part to out) ---------------------- */
@@ -155,6 +163,9 @@ qr_status qr_docx_web_settings(qr_docx *d, qr_buf *out);
  * the table of contents), written into styles.xml. */
 void qr_docx_notes_part(qr_docx *d);
 void qr_docx_more_styles(qr_docx *d, qr_xml *x);
+/* docx_document.c: the space a table leaves after it (d->lead_before)
+ * added to the space before of ppr, the next block's first paragraph. */
+void qr_docx_lead(qr_docx *d, qr_docx_ppr *ppr);
 /* docx_document.c: one paragraph of a text with its properties (notes use it). */
 typedef struct qr_docx_pfmt {
     unsigned bold : 1, code : 1, italic : 1;

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "rhythm.h"
 #include "style.h"
 
 #include "docx_int.h"
@@ -63,15 +64,17 @@ static void style_start(qr_xml *x, const char *type, const char *id, const char 
     leaf_val(x, "w:name", name);
 }
 
-/* <w:spacing> */
-static void write_w_spacing(qr_xml *x, long before, long after, long line)
+/* <w:spacing>: before and after in twips (-1: none), the line pitch of
+ * text of size pt exactly (layout/rhythm.h: the PDF's pitch, whatever
+ * script a line holds; 0: none) */
+static void write_w_spacing(qr_xml *x, long before, long after, double pt)
 {
     qr_xml_start(x, "w:spacing");
     if (before >= 0) qr_xml_attr_int(x, "w:before", before);
     if (after >= 0) qr_xml_attr_int(x, "w:after", after);
-    if (line > 0) {
-        qr_xml_attr_int(x, "w:line", line);
-        qr_xml_attr(x, "w:lineRule", "auto");
+    if (pt > 0) {
+        qr_xml_attr_int(x, "w:line", qr_rhythm_pitch_twips(pt));
+        qr_xml_attr(x, "w:lineRule", "exact");
     }
     qr_xml_end(x);
 }
@@ -107,13 +110,18 @@ static void write_w_docdefaults(qr_xml *x, const char *lang, const qr_style *st)
     const char *body = st->body_face ? st->body_face : QR_DOCX_FONT;
     qr_xml_leaf(x, "w:rFonts", "w:ascii", body, "w:hAnsi", body, "w:cs", QR_DOCX_FONT, NULL);
     leaf_color(x, "w:color", st->text);
+    /* pair kerning at every size, as the PDF's text is set (pango kerns):
+     * without it LibreOffice sets lines wider and breaks them elsewhere */
+    leaf_int(x, "w:kern", 2);
     write_w_sz(x, half_points(st->body_pt));
     qr_xml_leaf(x, "w:lang", "w:val", lang, NULL);
     qr_xml_end(x);
     qr_xml_end(x);
     qr_xml_start(x, "w:pPrDefault");
     qr_xml_start(x, "w:pPr");
-    write_w_spacing(x, -1, twips(st->para_after), 264);
+    qr_xml_leaf(x, "w:widowControl", NULL); /* rhythm.h: QR_RHYTHM_WIDOWS, Word's 2 */
+    qr_rhythm_space sp = qr_rhythm_block(st, QR_RHYTHM_PARAGRAPH, 0);
+    write_w_spacing(x, twips(sp.before), twips(sp.after), st->body_pt);
     qr_xml_end(x);
     qr_xml_end(x);
     qr_xml_end(x);
@@ -134,8 +142,8 @@ static void write_heading_style(qr_xml *x, int level, const qr_style *st)
     qr_xml_start(x, "w:pPr");
     qr_xml_leaf(x, "w:keepNext", NULL);
     qr_xml_leaf(x, "w:keepLines", NULL);
-    write_w_spacing(x, twips(st->heading_before[level - 1]), twips(st->heading_after[level - 1]),
-                    0);
+    qr_rhythm_space sp = qr_rhythm_block(st, QR_RHYTHM_HEADING, level);
+    write_w_spacing(x, twips(sp.before), twips(sp.after), st->heading_pt[level - 1]);
     leaf_int(x, "w:outlineLvl", level - 1);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
@@ -166,16 +174,17 @@ static void write_w_tblborders(qr_xml *x, const qr_style *st)
     qr_xml_end(x);
 }
 
-/* <w:tblCellMar>: the theme's cell padding left and right; above and
- * below it is the Table Contents paragraphs' spacing */
-static void write_w_tblcellmar(qr_xml *x, long pad)
+/* <w:tblCellMar>: the theme's cell padding left and right, the rhythm's
+ * above and below (layout/rhythm.h), as the PDF pads its cells */
+static void write_w_tblcellmar(qr_xml *x, long pad, long vpad)
 {
     static const char *const sides[] = {"w:top", "w:left", "w:bottom", "w:right"};
-    char w[16];
+    char w[16], v[16];
     snprintf(w, sizeof w, "%ld", pad);
+    snprintf(v, sizeof v, "%ld", vpad);
     qr_xml_start(x, "w:tblCellMar");
     for (int i = 0; i < 4; i++)
-        qr_xml_leaf(x, sides[i], "w:w", i % 2 ? w : "0", "w:type", "dxa", NULL);
+        qr_xml_leaf(x, sides[i], "w:w", i % 2 ? w : v, "w:type", "dxa", NULL);
     qr_xml_end(x);
 }
 
@@ -208,7 +217,9 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_leaf(x, "w:unhideWhenUsed", NULL);
     qr_xml_start(x, "w:tblPr");
     qr_xml_leaf(x, "w:tblInd", "w:w", "0", "w:type", "dxa", NULL);
-    write_w_tblcellmar(x, twips(st->cell_pad));
+    /* LibreOffice adds a horizontal border's width to the row: half of
+     * each comes off the padding, so a row is the PDF's height */
+    write_w_tblcellmar(x, twips(st->cell_pad), twips(qr_rhythm_cell_pad(st) - st->grid_pt / 2));
     qr_xml_end(x);
     qr_xml_end(x);
 
@@ -234,8 +245,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
                     NULL);
         qr_xml_end(x);
     }
-    write_w_spacing(x, 0, twips(st->title_after), 240);
-    qr_xml_leaf(x, "w:contextualSpacing", NULL);
+    write_w_spacing(x, 0, twips(qr_rhythm_block(st, QR_RHYTHM_TITLE, 0).after), st->title_pt);
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
     qr_xml_leaf(x, "w:b", NULL);
@@ -254,9 +264,9 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_int(x, "w:uiPriority", 34);
     qr_xml_leaf(x, "w:qFormat", NULL);
     qr_xml_start(x, "w:pPr");
-    write_w_spacing(x, -1, 60, 0);
+    /* between items; the list's first and last items carry its own space */
+    write_w_spacing(x, 0, twips(qr_rhythm_list_gap(st)), 0);
     qr_xml_leaf(x, "w:ind", "w:left", "720", NULL);
-    qr_xml_leaf(x, "w:contextualSpacing", NULL);
     qr_xml_end(x);
     qr_xml_end(x);
 
@@ -278,7 +288,8 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     qr_xml_end(x);
     qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", d->code_fill, NULL);
     write_code_tabs(x, d->text_width, st->code_pt);
-    write_w_spacing(x, 120, 120, 240);
+    qr_rhythm_space code = qr_rhythm_block(st, QR_RHYTHM_CODE, 0);
+    write_w_spacing(x, twips(code.before), twips(code.after), st->code_pt);
     char pad_tw[16];
     snprintf(pad_tw, sizeof pad_tw, "%ld", twips(st->code_pad));
     qr_xml_leaf(x, "w:ind", "w:left", pad_tw, "w:right", pad_tw, NULL);
@@ -294,7 +305,7 @@ qr_status qr_docx_styles(qr_docx *d, qr_buf *out)
     leaf_val(x, "w:basedOn", "Normal");
     leaf_int(x, "w:uiPriority", 39);
     qr_xml_start(x, "w:pPr");
-    write_w_spacing(x, twips(st->cell_pad / 2), twips(st->cell_pad / 2), 0);
+    write_w_spacing(x, 0, 0, st->table_pt); /* the cell margins pad it (tblCellMar) */
     qr_xml_end(x);
     qr_xml_start(x, "w:rPr");
     write_w_sz(x, half_points(st->table_pt));

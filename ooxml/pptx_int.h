@@ -101,8 +101,9 @@ typedef struct qr_pptx {
         const char *rid;
     } * links;
     size_t n_links, cap_links;
-    size_t n_notes;  /* slides with notes */
-    size_t n_charts; /* slide charts so far: ppt/charts/chartN.xml */
+    size_t n_notes;               /* slides with notes */
+    size_t n_charts;              /* slide charts so far: ppt/charts/chartN.xml */
+    int logo_added, ground_added; /* the deck's logo and ground picture: one media part each */
 } qr_pptx;
 
 /* ---- element writers (pptx_slide.c) ----------------------------------------- */

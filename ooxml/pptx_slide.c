@@ -352,33 +352,29 @@ static long long crop_of(long long outside, long long whole)
     return outside > 0 && whole > 0 ? outside * 100000 / whole : 0;
 }
 
-/* <p:pic> in the plan's box; src: where the whole picture goes when it is
- * cropped to box (a:srcRect), or NULL. */
-static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, const qr_pptx_box *box,
-                        const qr_pptx_box *src, const char *name, const char *part)
+/* <a:blipFill> (name "p:blipFill" in a picture, "a:blipFill" in a ground)
+ * of img, cropped (a:srcRect) to box when src, where the whole picture
+ * goes, is given. 0, or -1 when the media or its relationship failed. */
+static int write_blipfill(qr_pptx *pp, qr_xml *x, const char *name, const qr_image *img,
+                          const qr_pptx_box *box, const qr_pptx_box *src, const char *part)
 {
     char media[512], target[512];
     snprintf(media, sizeof media, "ppt/media/%s", img->name);
     snprintf(target, sizeof target, "../media/%s", img->name);
-    if (qr_pptx_fail(pp, qr_package_add_media(pp->pkg, media, img->data, img->size))) return;
+    /* the deck's pictures are on every slide: their media part is added once */
+    int *once = img == pp->doc->logo               ? &pp->logo_added
+                : img == pp->doc->background_image ? &pp->ground_added
+                                                   : NULL;
+    if ((!once || !*once) &&
+        qr_pptx_fail(pp, qr_package_add_media(pp->pkg, media, img->data, img->size)))
+        return -1;
+    if (once) *once = 1;
     const char *rid = qr_package_rel(pp->pkg, part, QR_REL_IMAGE, target, 0);
     if (!rid) {
         qr_pptx_fail(pp, QR_E_NOMEM);
-        return;
+        return -1;
     }
-    qr_xml_start(x, "p:pic");
-    qr_xml_start(x, "p:nvPicPr");
-    qr_xml_start(x, "p:cNvPr");
-    qr_xml_attr_int(x, "id", id);
-    qr_xml_attr(x, "name", name ? name : img->name);
-    qr_xml_attr(x, "descr", qr_plain(&img->alt));
-    qr_xml_end(x);
-    qr_xml_start(x, "p:cNvPicPr");
-    qr_xml_leaf(x, "a:picLocks", "noChangeAspect", "1", NULL);
-    qr_xml_end(x);
-    qr_xml_leaf(x, "p:nvPr", NULL);
-    qr_xml_end(x);
-    qr_xml_start(x, "p:blipFill");
+    qr_xml_start(x, name);
     qr_xml_leaf(x, "a:blip", "r:embed", rid, NULL);
     if (src) {
         long long l = crop_of(box->x - src->x, src->cx), t = crop_of(box->y - src->y, src->cy),
@@ -395,6 +391,34 @@ static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, con
     qr_xml_leaf(x, "a:fillRect", NULL);
     qr_xml_end(x);
     qr_xml_end(x);
+    return 0;
+}
+
+static void write_a_blipfill(qr_pptx *pp, qr_xml *x, const qr_image *img, const qr_pptx_box *box,
+                             const qr_pptx_box *src, const char *part)
+{
+    write_blipfill(pp, x, "a:blipFill", img, box, src, part);
+}
+
+/* <p:pic> in the plan's box; src: where the whole picture goes when it is
+ * cropped to box (a:srcRect), or NULL. */
+static void write_p_pic(qr_pptx *pp, qr_xml *x, int id, const qr_image *img, const qr_pptx_box *box,
+                        const qr_pptx_box *src, const char *name, const char *part)
+{
+    if (pp->status != QR_OK) return;
+    qr_xml_start(x, "p:pic");
+    qr_xml_start(x, "p:nvPicPr");
+    qr_xml_start(x, "p:cNvPr");
+    qr_xml_attr_int(x, "id", id);
+    qr_xml_attr(x, "name", name ? name : img->name);
+    qr_xml_attr(x, "descr", qr_plain(&img->alt));
+    qr_xml_end(x);
+    qr_xml_start(x, "p:cNvPicPr");
+    qr_xml_leaf(x, "a:picLocks", "noChangeAspect", "1", NULL);
+    qr_xml_end(x);
+    qr_xml_leaf(x, "p:nvPr", NULL);
+    qr_xml_end(x);
+    write_blipfill(pp, x, "p:blipFill", img, box, src, part);
     qr_xml_start(x, "p:spPr");
     qr_pptx_write_xfrm(x, "a:xfrm", box);
     qr_xml_start(x, "a:prstGeom");
@@ -499,14 +523,20 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     if (!x) goto done;
     qr_pptx_root(x, "p:sld");
     qr_xml_start(x, "p:cSld");
-    if (sl->has_background) { /* <p:bg> before the shapes */
+    if (plan.has_ground || plan.ground_image) { /* <p:bg> before the shapes */
         char hex[7];
-        snprintf(hex, sizeof hex, "%06X", (unsigned)sl->background & 0xFFFFFFu);
+        snprintf(hex, sizeof hex, "%06X", (unsigned)plan.ground & 0xFFFFFFu);
         qr_xml_start(x, "p:bg");
         qr_xml_start(x, "p:bgPr");
-        qr_xml_start(x, "a:solidFill");
-        qr_xml_leaf(x, "a:srgbClr", "val", hex, NULL);
-        qr_xml_end(x);
+        if (plan.ground_image) {
+            write_a_blipfill(pp, x, plan.ground_image,
+                             &(qr_pptx_box){0, 0, pp->geom.sw, pp->geom.sh}, &plan.ground_src,
+                             part);
+        } else {
+            qr_xml_start(x, "a:solidFill");
+            qr_xml_leaf(x, "a:srgbClr", "val", hex, NULL);
+            qr_xml_end(x);
+        }
         qr_xml_leaf(x, "a:effectLst", NULL);
         qr_xml_end(x);
         qr_xml_end(x);
@@ -546,6 +576,7 @@ qr_status qr_pptx_slide(qr_pptx *pp, size_t i)
     if (sl->table) write_p_graphicframe(pp, x, id++, sl->table, &plan.table, sl->path);
     if (sl->image && !full) write_p_pic(pp, x, id++, sl->image, &plan.image, NULL, NULL, part);
     if (sl->chart) qr_pptx_write_chart(pp, x, id++, sl->chart, plan.chart, part);
+    if (plan.logo) write_p_pic(pp, x, id++, plan.logo, &plan.logo_box, NULL, "Logo", part);
     qr_xml_end(x); /* p:spTree */
     qr_xml_end(x); /* p:cSld */
     qr_xml_start(x, "p:clrMapOvr");

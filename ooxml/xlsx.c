@@ -80,7 +80,10 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
         goto done;
     }
 
-    if ((st = qr_xlsx_workbook_write(sheets, n, &wb)) != QR_OK) goto done;
+    int own = sheets == doc->sheets; /* the names point into doc's sheets */
+    if ((st = qr_xlsx_workbook_write(sheets, n, own ? doc->names : NULL, own ? doc->n_names : 0,
+                                     &wb)) != QR_OK)
+        goto done;
     size_t wb_len;
     char *wb_data = qr_buf_steal(&wb, &wb_len);
     if ((st = qr_package_add_part(p, "xl/workbook.xml", QR_CT_XLSX_WORKBOOK, wb_data, wb_len)))

@@ -226,6 +226,8 @@ qr_status qr_xlsx_feed_fill(void *ctx, qr_buf *chunk, int *done);
 /** Write xl/workbook.xml: bookViews, sheets (r:id rId1.. in sheet order),
  *  definedNames (_xlnm._FilterDatabase of each sheet with a header),
  *  calcPr fullCalcOnLoad. */
-qr_status qr_xlsx_workbook_write(const qr_sheet *sheets, size_t n, qr_buf *out);
+/* names: the workbook's defined names (NULL, 0: none). */
+qr_status qr_xlsx_workbook_write(const qr_sheet *sheets, size_t n, const qr_name *names,
+                                 size_t n_names, qr_buf *out);
 
 #endif

@@ -421,6 +421,57 @@ static void write_conditional(qr_buf *b, const qr_sheet *sh, const qr_xlsx_style
     }
 }
 
+/* <x:dataValidations> */
+static void write_validations(qr_buf *b, const qr_sheet *sh)
+{
+    static const char *const types[] = {"list", "decimal", "whole", "date"};
+    if (!sh->n_valids) return;
+    qr_buf_printf(b, "<dataValidations count=\"%zu\">", sh->n_valids);
+    for (size_t i = 0; i < sh->n_valids; i++) {
+        const qr_valid *dv = &sh->valids[i];
+        char a[16], z[16], num[32];
+        qr_xlsx_cell_ref(dv->range.c0, dv->range.r0, a);
+        qr_xlsx_cell_ref(dv->range.c1, dv->range.r1, z);
+        /* <x:dataValidation> (attributes in schema order) */
+        qr_buf_printf(b, "<dataValidation type=\"%s\"", types[dv->type]);
+        if (dv->type != QR_DV_LIST)
+            qr_buf_puts(b, dv->has_min && dv->has_max ? " operator=\"between\""
+                           : dv->has_min              ? " operator=\"greaterThanOrEqual\""
+                                                      : " operator=\"lessThanOrEqual\"");
+        if (dv->blank) qr_buf_puts(b, " allowBlank=\"1\"");
+        qr_buf_puts(b, " showInputMessage=\"1\" showErrorMessage=\"1\"");
+        if (dv->error) {
+            qr_buf_puts(b, " error=\"");
+            qr_xml_escape(b, dv->error, strlen(dv->error), 1);
+            qr_buf_putc(b, '"');
+        }
+        if (dv->prompt) {
+            qr_buf_puts(b, " prompt=\"");
+            qr_xml_escape(b, dv->prompt, strlen(dv->prompt), 1);
+            qr_buf_putc(b, '"');
+        }
+        if (strcmp(a, z) == 0)
+            qr_buf_printf(b, " sqref=\"%s\">", a);
+        else
+            qr_buf_printf(b, " sqref=\"%s:%s\">", a, z);
+        if (dv->type == QR_DV_LIST) {
+            qr_buf_puts(b, "<formula1>&quot;");
+            qr_xml_escape(b, dv->list, strlen(dv->list), 0);
+            qr_buf_puts(b, "&quot;</formula1>");
+        } else {
+            /* one bound: formula1 only, the operator says which */
+            qr_xlsx_fmt_num(dv->has_min ? dv->min : dv->max, num);
+            qr_buf_printf(b, "<formula1>%s</formula1>", num);
+            if (dv->has_min && dv->has_max) {
+                qr_xlsx_fmt_num(dv->max, num);
+                qr_buf_printf(b, "<formula2>%s</formula2>", num);
+            }
+        }
+        qr_buf_puts(b, "</dataValidation>");
+    }
+    qr_buf_puts(b, "</dataValidations>");
+}
+
 /* <x:pageMargins>: Excel's defaults, so printing looks as Excel's own files. */
 static void write_page_margins(qr_buf *b)
 {
@@ -435,6 +486,7 @@ int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh, const qr_xlsx_styles
     write_auto_filter(b, sh);
     write_merge_cells(b, sh);
     write_conditional(b, sh, st);
+    write_validations(b, sh);
     write_page_margins(b);
     if (sh->n_charts) qr_buf_puts(b, "<drawing r:id=\"rId1\"/>"); /* xlsx_chart.c */
     qr_buf_puts(b, "</worksheet>");

@@ -8,6 +8,8 @@
  * cached value never show a stale 0.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
 #include <string.h>
 
 #include "xlsx_int.h"
@@ -63,8 +65,28 @@ static int filter_ref(qr_buf *b, const qr_sheet *sh)
     return b->oom ? -1 : 0;
 }
 
-/* <x:definedNames> */
-static void write_defined_names(qr_xml *x, const qr_sheet *sheets, size_t n)
+/* 'Name'!$A$1 or 'Name'!$A$1:$B$2 of a defined name. */
+static void name_ref(qr_buf *b, const qr_sheet *sh, const qr_range *rg)
+{
+    qr_buf_putc(b, '\'');
+    for (const char *p = sh->name; *p; p++) {
+        if (*p == '\'') qr_buf_putc(b, '\'');
+        qr_buf_putc(b, *p);
+    }
+    qr_buf_puts(b, "'!");
+    for (int k = 0; k < 2; k++) {
+        char r[16];
+        qr_xlsx_cell_ref(k ? rg->c1 : rg->c0, k ? rg->r1 : rg->r0, r);
+        size_t letters = strspn(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        if (k && rg->r0 == rg->r1 && rg->c0 == rg->c1) break;
+        if (k) qr_buf_putc(b, ':');
+        qr_buf_printf(b, "$%.*s$%s", (int)letters, r, r + letters);
+    }
+}
+
+/* <x:definedNames>: the filters' hidden names, then the spec's "names" */
+static void write_defined_names(qr_xml *x, const qr_sheet *sheets, size_t n, const qr_name *names,
+                                size_t n_names)
 {
     int any = 0;
     qr_buf ref = {0};
@@ -84,6 +106,32 @@ static void write_defined_names(qr_xml *x, const qr_sheet *sheets, size_t n)
         if (ref.data) qr_xml_text(x, ref.data, ref.len);
         qr_xml_end(x);
     }
+    /* in name order (ignoring case), as Excel writes them */
+    size_t *ord = n_names ? malloc(n_names * sizeof *ord) : NULL;
+    for (size_t i = 0; ord && i < n_names; i++) {
+        size_t j = i;
+        for (; j > 0; j--) {
+            const qr_name *a = &names[ord[j - 1]], *b = &names[i];
+            int c = strcasecmp(a->name, b->name);
+            if (c < 0 || (c == 0 && a->scope <= b->scope)) break;
+            ord[j] = ord[j - 1];
+        }
+        ord[j] = i;
+    }
+    for (size_t k = 0; ord && k < n_names; k++) {
+        const qr_name *nm = &names[ord[k]];
+        if (nm->sheet >= n) continue;
+        if (!any) qr_xml_start(x, "definedNames");
+        any = 1;
+        ref.len = 0;
+        name_ref(&ref, &sheets[nm->sheet], &nm->range);
+        qr_xml_start(x, "definedName");
+        qr_xml_attr(x, "name", nm->name);
+        if (nm->scope >= 0) qr_xml_attr_int(x, "localSheetId", nm->scope);
+        if (ref.data) qr_xml_text(x, ref.data, ref.len);
+        qr_xml_end(x);
+    }
+    free(ord);
     if (any) qr_xml_end(x);
     qr_buf_free(&ref);
 }
@@ -95,7 +143,8 @@ static void write_calc_pr(qr_xml *x)
 }
 
 /* <x:workbook> */
-qr_status qr_xlsx_workbook_write(const qr_sheet *sheets, size_t n, qr_buf *out)
+qr_status qr_xlsx_workbook_write(const qr_sheet *sheets, size_t n, const qr_name *names,
+                                 size_t n_names, qr_buf *out)
 {
     qr_xml *x = qr_xml_new(out);
     if (!x) return QR_E_NOMEM;
@@ -105,7 +154,7 @@ qr_status qr_xlsx_workbook_write(const qr_sheet *sheets, size_t n, qr_buf *out)
     qr_xml_attr(x, "xmlns:r", QR_NS_REL);
     write_book_views(x);
     write_sheets(x, sheets, n);
-    write_defined_names(x, sheets, n);
+    write_defined_names(x, sheets, n, names, n_names);
     write_calc_pr(x);
     qr_xml_end(x);
     return qr_xml_free(x);

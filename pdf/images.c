@@ -18,9 +18,9 @@
 #include "pdf_int.h"
 #include "sha256.h"
 
-#define IMAGE_DPI 300.0
-#define DECODE_BUDGET 640e6 /* pixels decoded per document: 10 images of 8000 x 8000 */
-#define KEEP_BUDGET 100e6   /* pixels kept per document: 400 MB of ARGB (the warning says 100) */
+#define IMAGE_DPI QR_PDF_IMAGE_DPI
+#define DECODE_BUDGET QR_PDF_DECODE_BUDGET /* pixels decoded per document */
+#define KEEP_BUDGET 100e6 /* pixels kept per document: 400 MB of ARGB (the warning says 100) */
 
 /* One image block to decode, and the first block with the same bytes and box. */
 typedef struct want {
@@ -46,10 +46,9 @@ static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int 
     return CAIRO_STATUS_SUCCESS;
 }
 
-/* s resampled to w x h pixels (w, h no larger than s), or NULL: each pixel
- * the mean of the source pixels its box covers. Both cairo formats used
- * here (RGB24, premultiplied ARGB32) are four 8-bit channels in a uint32_t. */
-static cairo_surface_t *downsample(cairo_surface_t *s, int w, int h)
+/* Both cairo formats used here (RGB24, premultiplied ARGB32) are four
+ * 8-bit channels in a uint32_t. */
+cairo_surface_t *qr_pdf_downsample(cairo_surface_t *s, int w, int h)
 {
     int sw = cairo_image_surface_get_width(s), sh = cairo_image_surface_get_height(s);
     int ss = cairo_image_surface_get_stride(s);
@@ -145,7 +144,7 @@ static qr_status decode_one(pd_ctx *c, want *wt, double *decoded, double keep_dp
     }
     int sw = cairo_image_surface_get_width(s), sh = cairo_image_surface_get_height(s);
     if (wt->w < sw || wt->h < sh) {
-        cairo_surface_t *d = downsample(s, wt->w < sw ? wt->w : sw, wt->h < sh ? wt->h : sh);
+        cairo_surface_t *d = qr_pdf_downsample(s, wt->w < sw ? wt->w : sw, wt->h < sh ? wt->h : sh);
         cairo_surface_destroy(s);
         if (!d) {
             qr_errlist_addf(c->rc->warnings, QR_OK, b->path,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "rhythm.h"
 #include "style.h"
 #include "pdf_int.h"
 #include "walk.h"
@@ -41,6 +42,13 @@
 #define BOX_PAD 8.0
 
 /* ---- measure -------------------------------------------------------------------- */
+
+/* The block's space before and after: layout/rhythm.h's, as the docx's. */
+static void space(pd_block *b, qr_rhythm_space r)
+{
+    b->space_before = r.before;
+    b->space_after = r.after;
+}
 
 /* The marker of item n (1-based) at depth d (0-based): layout/style.h's
  * labels, shared with the other backends. */
@@ -458,7 +466,7 @@ qr_status qr_pdf_measure_title(pd_ctx *c, pd_block *b)
                    .rgb = c->style.title};
     b->kind = PB_TEXT;
     b->path = "/title";
-    b->space_after = c->style.title_after;
+    space(b, qr_rhythm_block(&c->style, QR_RHYTHM_TITLE, 0));
     b->rule = c->style.title_rule;
     b->text = qr_pdf_text(c, &c->doc->title, NULL, 0, &st, c->width, NULL);
     return c->status;
@@ -536,8 +544,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
                            .rgb = c->style.heading};
             b->kind = PB_TEXT;
             b->heading = lv;
-            b->space_before = c->style.heading_before[lv - 1];
-            b->space_after = c->style.heading_after[lv - 1];
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_HEADING, lv));
             b->text = qr_pdf_text(c, &qb->u.heading.text, NULL, 0, &st, c->width, qb->path);
             b->outline = b->text ? outline_text(c) : NULL;
             break;
@@ -545,14 +552,13 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
         case QR_BLOCK_PARAGRAPH: {
             pd_style st = {.size = BODY_SIZE};
             b->kind = PB_TEXT;
-            b->space_after = PARA_AFTER;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_PARAGRAPH, 0));
             b->text = qr_pdf_text(c, &qb->u.paragraph.text, NULL, 0, &st, c->width, qb->path);
             break;
         }
         case QR_BLOCK_LIST:
             b->kind = PB_LIST;
-            b->space_before = 2;
-            b->space_after = PARA_AFTER + 2;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_LIST, 0));
             acc.n = 0;
             acc.bullet[0] = acc.bullet[1] = acc.bullet[2] = NULL;
             memset(acc.step, 0, sizeof acc.step);
@@ -570,23 +576,20 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             break;
         case QR_BLOCK_TABLE:
             b->kind = PB_TABLE;
-            b->space_before = 4;
-            b->space_after = 10;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_TABLE, 0));
             measure_table(c, b, &qb->u.table);
             break;
         case QR_BLOCK_CODE: {
             pd_style st = {.size = CODE_SIZE, .mono = 1};
             b->kind = PB_CODE;
-            b->space_before = 2;
-            b->space_after = 8;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_CODE, 0));
             double w = c->width - 2 * CODE_PAD;
             b->text = qr_pdf_text(c, &qb->u.code.text, NULL, 0, &st, w > 1 ? w : 1, NULL);
             break;
         }
         case QR_BLOCK_IMAGE:
             b->kind = PB_IMAGE;
-            b->space_before = 4;
-            b->space_after = 8;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_IMAGE, 0));
             measure_image(c, b, &qb->u.image, qb->path);
             break;
         case QR_BLOCK_PAGE_BREAK:
@@ -594,8 +597,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             break;
         case QR_BLOCK_CHART:
             b->kind = PB_CHART;
-            b->space_before = 4;
-            b->space_after = 10;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_CHART, 0));
             qr_pdf_measure_chart(c, b, &qb->u.chart);
             break;
         case QR_BLOCK_QUOTE: {
@@ -603,8 +605,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             pd_style at = {.size = c->style.table_pt};
             double w = c->width - BAR_W - BAR_GAP;
             b->kind = PB_QUOTE;
-            b->space_before = 4;
-            b->space_after = PARA_AFTER + 4;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_QUOTE, 0));
             b->ink = c->style.grid;
             b->text = qr_pdf_text(c, &qb->u.quote.text, NULL, 0, &st, w, qb->path);
             if (qb->u.quote.attribution.n) {
@@ -630,8 +631,7 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             pd_style st = {.size = BODY_SIZE};
             double w = c->width - BAR_W - 2 * BOX_PAD;
             b->kind = PB_CALLOUT;
-            b->space_before = 4;
-            b->space_after = PARA_AFTER + 4;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_CALLOUT, 0));
             b->ink = qr_tone_ink(tone);
             b->fill = qr_tone_fill(tone, c->style.background);
             b->text2 = qr_pdf_text(c, &qb->u.callout.title, NULL, 0, &ts, w, qb->path);
@@ -640,13 +640,11 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
         }
         case QR_BLOCK_RULE:
             b->kind = PB_RULE;
-            b->space_before = 6;
-            b->space_after = 12;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_RULE, 0));
             break;
         case QR_BLOCK_TOC:
             b->kind = PB_TOC;
-            b->space_before = 4;
-            b->space_after = PARA_AFTER + 6;
+            space(b, qr_rhythm_block(&c->style, QR_RHYTHM_TOC, 0));
             measure_toc(c, b, qb, c->doc->title.n ? 1 : 0);
             break;
         }
@@ -823,15 +821,21 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
             }
             h += t->lines[j++].height; /* a line taller than a page: place it anyway */
         } else if (j < t->n_lines && !bg) {
-            /* Widow and orphan control, as word processors do by default:
-             * never a paragraph's first line alone at the foot of a page
-             * (move it all), nor its last line alone at the top of the next
-             * (take one more line along). Code blocks break anywhere. */
-            if (i == 0 && j == 1 && !f->fresh) {
+            /* Widow and orphan control (layout/rhythm.h, as the docx's
+             * w:widowControl in Word and LibreOffice): at least
+             * QR_RHYTHM_WIDOWS lines of a paragraph at the foot of a page
+             * and at the top of the next; a paragraph too short for both
+             * moves whole. Code blocks break anywhere. */
+            size_t keep = QR_RHYTHM_WIDOWS, rest = t->n_lines - j;
+            while (rest < keep && j > i) {
+                h -= t->lines[--j].height;
+                rest++;
+            }
+            if (i == 0 && j < keep && !f->fresh) {
                 new_page(f);
                 continue;
             }
-            if (t->n_lines - j == 1 && j - i >= (i == 0 ? 3u : 2u)) h -= t->lines[--j].height;
+            if (j == i) h += t->lines[j++].height; /* a page holds no more: place one anyway */
         }
         if (bg) add_rect(c, OP_FILL, bg, c->left + x - pad, f->y, t->width + 2 * pad, h + 2 * pad);
         double y0 = f->y + pad - t->lines[i].top;
@@ -1164,7 +1168,8 @@ static void place_list(flow *f, const pd_block *b)
         } else {
             cur = 0;
         }
-        if (k && !f->fresh) f->y += c->style.list_gap; /* inside the gap after the list */
+        if (k && !f->fresh)
+            f->y += qr_rhythm_list_gap(&c->style); /* inside the gap after the list */
         add_tag(c, PD_TAG_LI, 1);
         place_text(f, it->body, it->body_x, 0, 0, it->marker, it->marker_x, NULL);
     }
@@ -1524,9 +1529,17 @@ static void place_endnotes(flow *f)
     free(acc.notes);
 }
 
+/* The space between a block with space after `after` and the next with
+ * space before `before` (layout/rhythm.h). */
+static double gap(double after, double before)
+{
+    return qr_rhythm_gap(after, before);
+}
+
 static void paginate(pd_ctx *c)
 {
     flow f = {.c = c};
+    double pending = 0; /* the space after the last block */
     c->foot.n = 0;
     c->foot.h = 0;
     c->foot.bottom = c->bottom;
@@ -1538,10 +1551,16 @@ static void paginate(pd_ctx *c)
             if (!page_empty(&f)) new_page(&f);
             continue;
         }
-        if (!f.fresh) f.y += b->space_before;
+        /* two blocks are the larger of the space after the one and before
+         * the other apart (layout/rhythm.h, as LibreOffice spaces the
+         * docx's paragraphs); none at the top of a page */
+        if (!f.fresh) f.y += gap(pending, b->space_before);
+        pending = 0;
         if (b->heading && i + 1 < c->n_blocks) {
             /* keep with next: the heading and the next block's first piece */
-            double need = b->text->height + b->space_after + first_piece(c, &c->blocks[i + 1]);
+            const pd_block *nb = &c->blocks[i + 1];
+            double need = b->text->height + gap(b->space_after, nb->space_before) +
+                          first_piece(c, nb) - nb->space_before;
             if (!f.fresh && f.y + need > c->bottom && need <= c->bottom - c->top) new_page(&f);
         }
         switch (b->kind) {
@@ -1600,7 +1619,7 @@ static void paginate(pd_ctx *c)
         }
         if (b->caption && b->kind != PB_TABLE) place_caption(&f, b->caption, 4);
         block_at(c, b, first_op);
-        f.y += b->space_after;
+        pending = b->space_after;
     }
     if (c->status == QR_OK && c->doc->endnotes && c->doc->n_notes) place_endnotes(&f);
     flush_notes(c);

@@ -81,10 +81,9 @@ typedef struct pd_style {
 
 enum { PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END };
 
-/* Line pitch of every text, in em of its size (text.c): fixed per
- * paragraph. DejaVu Sans (and Sans Mono) ascent and ascent + descent, in em
+/* Line pitch of every text: layout/rhythm.h's, fixed per paragraph (text.c).
+ * DejaVu Sans (and Sans Mono) ascent and ascent + descent, in em
  * (1901 and 1901 + 483 of 2048 units): where the baseline sits in a line. */
-#define PD_LINE_HEIGHT 1.25
 #define PD_BASE_ASCENT (1901.0 / 2048.0)
 #define PD_BASE_HEIGHT (2384.0 / 2048.0)
 
@@ -266,6 +265,9 @@ typedef struct pd_ctx {
         double h, bottom;
     } foot;
 
+    /* slides.c: a deck's pictures, each source decoded once per render */
+    struct pd_pics *pics;
+
     /* the PDF paint pass's recording helper (pdf.c), or NULL */
     struct pd_pipe *pipe;
 
@@ -323,6 +325,13 @@ void qr_pdf_paint_chart(cairo_t *cr, const pd_op *o);
  *  to the resolution it is drawn at, within the document's budgets; a
  *  warning for each image downsampled or skipped (a placeholder). */
 qr_status qr_pdf_decode_images(pd_ctx *c);
+/* The resolution an image is kept at for its drawn size, and the pixels a
+ * render may decode in all (10 images of 8000 x 8000). */
+#define QR_PDF_IMAGE_DPI 300.0
+#define QR_PDF_DECODE_BUDGET 640e6
+/** s resampled to w x h pixels (no larger than s): each pixel the mean of
+ *  the source pixels its box covers. A new surface, or NULL. */
+cairo_surface_t *qr_pdf_downsample(cairo_surface_t *s, int w, int h);
 /* A chart's data as a table in the structure tree: at most this many cells
  * (else the Figure's /Alt only). */
 #define QR_PDF_CHART_CELLS 4096

@@ -17,10 +17,12 @@
  * With --notes each page is the slide's notes page instead, laid out as the
  * .pptx's notes slides are: the slide above, its speaker notes below.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "preview.h"
+#include "sha256.h"
 #include "slide_layout.h"
 
 /* The theme's colours (layout/style.h, c->style), as the .pptx's theme
@@ -192,16 +194,106 @@ static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int 
     return CAIRO_STATUS_SUCCESS;
 }
 
-/* The picture im drawn over box b, clipped to clip (a picture cropped to
- * cover it: image_full) unless clip is NULL. */
-static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box b,
-                        const qr_slide_box *clip)
+/* A deck's pictures (c->pics): each source (by its bytes' sha256) decoded
+ * once per render and downsampled to the largest box it has been drawn in
+ * so far at QR_PDF_IMAGE_DPI, so 20 slides showing one 8000 x 8000 PNG
+ * decode it once and keep ~2000 x 2000 pixels (and the PDF embeds it once:
+ * cairo writes a surface drawn again as one image). A JPEG in a PDF is one
+ * 1x1 surface carrying its bytes. Pixels decoded in all are bounded by
+ * QR_PDF_DECODE_BUDGET: past it a picture is its placeholder, with a
+ * warning. The surfaces belong to the context (qr_pdf_keep_surface). */
+typedef struct pic {
+    unsigned char sha[32];
+    int w, h;           /* the kept surface's pixels (the source's when not downsampled) */
+    cairo_surface_t *s; /* NULL: could not decode, or past the budget */
+} pic;
+
+struct pd_pics {
+    pic *v;
+    size_t n, cap;
+    double decoded; /* pixels decoded so far */
+};
+
+static void pics_free(pd_ctx *c)
 {
-    double x = pt(b.x), y = pt(b.y), w = pt(b.cx), h = pt(b.cy);
+    if (!c->pics) return;
+    free(c->pics->v);
+    free(c->pics);
+    c->pics = NULL;
+}
+
+/* The surface for im drawn over w x h points, from the cache or decoded
+ * now; NULL: draw the placeholder (a warning says why). Borrowed. */
+static cairo_surface_t *picture(pd_ctx *c, const qr_image *im, double w, double h)
+{
+    if (!c->pics && !(c->pics = calloc(1, sizeof *c->pics))) return NULL;
+    struct pd_pics *ps = c->pics;
+    qr_sha256 hs;
+    unsigned char sha[32];
+    qr_sha256_init(&hs);
+    qr_sha256_update(&hs, im->data, im->size);
+    qr_sha256_final(&hs, sha);
+    /* the pixels this box needs: its size at the kept resolution, at least 1 */
+    double k = QR_PDF_IMAGE_DPI / 72.0;
+    int need_w = w * k < 1 ? 1 : w * k > 1e6 ? 1000000 : (int)ceil(w * k);
+    int need_h = h * k < 1 ? 1 : h * k > 1e6 ? 1000000 : (int)ceil(h * k);
+    pic *p = NULL;
+    for (size_t i = 0; i < ps->n && !p; i++)
+        if (!memcmp(ps->v[i].sha, sha, 32)) p = &ps->v[i];
+    int full =
+        p && p->s &&
+        (im->type != QR_IMAGE_PNG || (p->w >= (int)im->width_px && p->h >= (int)im->height_px));
+    if (p && (!p->s || full || (p->w >= need_w && p->h >= need_h))) return p->s;
+    if (!p) {
+        if (ps->n == ps->cap) {
+            size_t cap = ps->cap ? ps->cap * 2 : 8;
+            pic *v = realloc(ps->v, cap * sizeof *v);
+            if (!v) return NULL;
+            ps->v = v;
+            ps->cap = cap;
+        }
+        p = &ps->v[ps->n++];
+        memset(p, 0, sizeof *p);
+        memcpy(p->sha, sha, 32);
+    }
     cairo_surface_t *s = NULL;
     if (im->type == QR_IMAGE_PNG) {
+        double px = (double)im->width_px * im->height_px;
+        if (ps->decoded + px > QR_PDF_DECODE_BUDGET) {
+            qr_errlist_addf(c->rc->warnings, QR_OK, im->path,
+                            "use fewer or smaller images, scaled down before embedding",
+                            "the PNG image (%u x %u pixels) was skipped: the deck's images "
+                            "already decoded %.0f of a budget of %.0f megapixels; a placeholder "
+                            "is drawn",
+                            (unsigned)im->width_px, (unsigned)im->height_px, ps->decoded / 1e6,
+                            QR_PDF_DECODE_BUDGET / 1e6);
+            p->s = NULL;
+            p->w = p->h = 0;
+            return NULL;
+        }
+        ps->decoded += px;
         png_src src = {im->data, im->size, 0};
         s = cairo_image_surface_create_from_png_stream(png_read, &src);
+        if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+            cairo_surface_destroy(s);
+            return NULL; /* a placeholder, as before */
+        }
+        int sw = cairo_image_surface_get_width(s), sh = cairo_image_surface_get_height(s);
+        /* the larger of what this box needs and what the cache held */
+        int tw = need_w > p->w ? need_w : p->w, th = need_h > p->h ? need_h : p->h;
+        if (tw < sw || th < sh) {
+            cairo_surface_t *d = qr_pdf_downsample(s, tw < sw ? tw : sw, th < sh ? th : sh);
+            cairo_surface_destroy(s);
+            if (!d) return NULL;
+            s = d;
+            if (!p->w) /* the first time: later boxes only ask for more pixels */
+                qr_errlist_addf(c->rc->warnings, QR_OK, im->path,
+                                "scale the image down before embedding it",
+                                "the PNG image (%d x %d pixels) was downsampled to %d x %d "
+                                "pixels, %.0f dpi at its drawn size",
+                                sw, sh, cairo_image_surface_get_width(s),
+                                cairo_image_surface_get_height(s), QR_PDF_IMAGE_DPI);
+        }
     } else if (!c->for_png) {
         /* a 1x1 surface carrying the JPEG: the PDF gets its own bytes (DCTDecode) */
         s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
@@ -211,9 +303,29 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box
                                                  copy) != CAIRO_STATUS_SUCCESS) {
             free(copy);
             cairo_surface_destroy(s);
-            s = NULL;
+            return NULL;
         }
+    } else {
+        return NULL; /* no JPEG decoder in a PNG preview */
     }
+    if (qr_pdf_keep_surface(c, s) != 0) {
+        cairo_surface_destroy(s);
+        return NULL;
+    }
+    p->s = s;
+    p->w = cairo_image_surface_get_width(s);
+    p->h = cairo_image_surface_get_height(s);
+    if (im->type != QR_IMAGE_PNG) p->w = (int)im->width_px, p->h = (int)im->height_px;
+    return s;
+}
+
+/* The picture im drawn over box b, clipped to clip (a picture cropped to
+ * cover it: image_full) unless clip is NULL. */
+static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box b,
+                        const qr_slide_box *clip)
+{
+    double x = pt(b.x), y = pt(b.y), w = pt(b.cx), h = pt(b.cy);
+    cairo_surface_t *s = picture(c, im, w, h);
     if (s && cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
         double sw = cairo_image_surface_get_width(s), sh = cairo_image_surface_get_height(s);
         cairo_save(cr);
@@ -240,7 +352,6 @@ static void paint_image(pd_ctx *c, cairo_t *cr, const qr_image *im, qr_slide_box
             qr_pv_line(cr, t, l, x + 6,
                        y + (h - t->height) / 2 + t->lines[l].top + t->lines[l].ascent);
     }
-    if (s) cairo_surface_destroy(s);
 }
 
 /* ---- slides ----------------------------------------------------------------------------- */
@@ -265,13 +376,17 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
     int filled = sl->layout == QR_LAYOUT_SECTION && c->style.section_fill;
     uint32_t ink = filled ? c->style.on_accent : c->style.text;
     if (cr) {
-        uint32_t ground = sl->has_background ? sl->background
-                          : filled           ? c->style.accent
-                                             : c->style.background;
+        uint32_t ground = plan.has_ground ? plan.ground
+                          : filled        ? c->style.accent
+                                          : c->style.background;
         if (ground != 0xFFFFFF) { /* the page is white already */
             set_rgb(cr, ground);
             cairo_rectangle(cr, 0, 0, pt(g->sw), pt(g->sh));
             cairo_fill(cr);
+        }
+        if (plan.ground_image) {
+            qr_slide_box all = {0, 0, g->sw, g->sh};
+            paint_image(c, cr, plan.ground_image, plan.ground_src, &all);
         }
         if (c->style.accent_bar) {
             const qr_slide_box *bar[2] = {&g->accent_bar, &g->title_rule};
@@ -306,6 +421,7 @@ static void paint_slide(pd_ctx *c, cairo_t *cr, const qr_slide_geom *g, size_t i
                               pt(v->box.cy), &c->style);
     }
     if (sl->image && !full && c->status == QR_OK) paint_image(c, cr, sl->image, plan.image, NULL);
+    if (plan.logo && cr && c->status == QR_OK) paint_image(c, cr, plan.logo, plan.logo_box, NULL);
     if (sl->chart && c->status == QR_OK)
         qr_pdf_draw_chart(c, cr, sl->chart, pt(plan.chart.x), pt(plan.chart.y), pt(plan.chart.cx),
                           pt(plan.chart.cy), &c->style);
@@ -367,11 +483,13 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
     pd_ctx c;
     qr_status st = qr_pdf_ctx_open(&c, rc, png);
     if (st != QR_OK) {
+        pics_free(&c);
         qr_pdf_ctx_close(&c);
         return st;
     }
     if (png && rc->png_contact) {
         st = qr_pv_contact(&c, out, w, h, n, contact_paint, &g);
+        pics_free(&c);
         qr_pdf_ctx_close(&c);
         return st;
     }
@@ -387,11 +505,13 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
                 paint_slide(&c, cr, &g, page - 1, 1);
             st = qr_pv_png_finish(&c, s, cr, out);
         }
+        pics_free(&c);
         qr_pdf_ctx_close(&c);
         return st;
     }
     pv_out *o = malloc(sizeof *o);
     if (!o) {
+        pics_free(&c);
         qr_pdf_ctx_close(&c);
         qr_errlist_add(rc->errors, QR_E_NOMEM, "", "out of memory", NULL);
         return qr_fail(QR_E_NOMEM);
@@ -415,6 +535,7 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
     cairo_destroy(cr);
     st = qr_pv_pdf_finish(&c, s, o);
     free(o);
+    pics_free(&c);
     qr_pdf_ctx_close(&c);
     return st;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pdf_int.h"
+#include "rhythm.h"
 
 int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l)
 {
@@ -249,39 +250,35 @@ static PangoLayout *piece_layout(pd_ctx *c, const qr_segs *sg, const pd_style *s
 /* Measure the lines of lay into out (room for all of them), y0 points
  * below the text's top, base its first byte in the text. Returns the count. */
 /* One line pitch per paragraph, from its base font and size, whatever
- * script each line holds (pango's own line boxes grow with the fonts a
- * line falls back to: 12.8 pt for a Latin line of 11 pt DejaVu, 20-23 pt
- * with Noto Sans Arabic). Baselines sit where the base font's ascent puts
- * them, the leading split evenly above and below, as an absolute
- * line-height attribute (pango 1.50) sets a line of the base font; only the
- * first line (of the first piece: first) grows upwards and the last
- * downwards when their fonts reach further (tall Arabic or Thai marks stay
- * inside the text's box). Lines are drawn at these baselines (paint.c): the
- * layout's own line positions are not used. Fills out[0..room) from y0;
+ * script each line holds (layout/rhythm.h: pango's own line boxes grow with
+ * the fonts a line falls back to, 12.8 pt for a Latin line of 11 pt DejaVu,
+ * 20-23 pt with Noto Sans Arabic). Baselines sit where the base font's
+ * ascent puts them, the leading split evenly above and below, as an
+ * absolute line-height attribute (pango 1.50) sets a line of the base font.
+ * Taller marks (Arabic, Thai) reach into the space around the paragraph as
+ * they do in Word and LibreOffice with exact line spacing, which the docx
+ * declares: a paragraph's box, and so the gap between two paragraphs, is
+ * the same in every script. Lines are drawn at these baselines (paint.c):
+ * the layout's own line positions are not used. Fills out[0..room) from y0;
  * returns the lines measured. */
 static size_t measure_lines(PangoLayout *lay, pd_line *out, size_t room, double y0, size_t base,
-                            double size, int first)
+                            double size)
 {
-    const double pitch = size * PD_LINE_HEIGHT;
+    const double pitch = qr_rhythm_pitch(size);
     const double asc = size * PD_BASE_ASCENT + (pitch - size * PD_BASE_HEIGHT) / 2;
-    double extra_top = 0;
     PangoLayoutIter *it = pango_layout_get_iter(lay);
     size_t k = 0;
     do {
         if (k >= room) break;
         PangoRectangle log;
         pango_layout_iter_get_line_extents(it, NULL, &log);
-        double nat_asc = (double)(pango_layout_iter_get_baseline(it) - log.y) / PANGO_SCALE;
-        double nat_desc = (double)log.height / PANGO_SCALE - nat_asc;
         pd_line *ln = &out[k];
         ln->line = pango_layout_iter_get_line_readonly(it);
         ln->base = base;
         ln->x = (double)log.x / PANGO_SCALE;
-        if (k == 0 && first && nat_asc > asc) extra_top = nat_asc - asc;
-        ln->top = y0 + (k ? extra_top + (double)k * pitch : 0);
-        ln->ascent = k ? asc : asc + extra_top;
-        ln->height = k ? pitch : pitch + extra_top;
-        if (k + 1 == room && nat_desc > pitch - asc) ln->height += nat_desc - (pitch - asc);
+        ln->top = y0 + (double)k * pitch;
+        ln->ascent = asc;
+        ln->height = pitch;
         k++;
     } while (pango_layout_iter_next_line(it));
     pango_layout_iter_free(it);
@@ -319,7 +316,7 @@ static int lay_pieces(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_style 
             if (!p) goto oom;
             v = p, cap = ncap;
         }
-        size_t k = measure_lines(lay, v + nv, nl, y0, w.start, st->size, from == 0);
+        size_t k = measure_lines(lay, v + nv, nl, y0, w.start, st->size);
         if (w.end < len && k > 1) {
             k--; /* the next piece starts with this line */
             from = w.start + (size_t)v[nv + k].line->start_index;
@@ -462,7 +459,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     int nl = pango_layout_get_line_count(lay);
     pt->lines = qr_arena_array(&c->arena, nl > 0 ? (size_t)nl : 1, sizeof *pt->lines);
     if (!pt->lines) goto oom;
-    pt->n_lines = measure_lines(lay, pt->lines, nl > 0 ? (size_t)nl : 0, 0, 0, st->size, 1);
+    pt->n_lines = measure_lines(lay, pt->lines, nl > 0 ? (size_t)nl : 0, 0, 0, st->size);
     pt->height =
         pt->n_lines ? pt->lines[pt->n_lines - 1].top + pt->lines[pt->n_lines - 1].height : 0;
     if (width > 0) {

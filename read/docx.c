@@ -71,13 +71,27 @@ typedef struct dx {
     size_t n_rows, cap_rows;
     qr_rd_runs cell_runs;
     int cell_paras, cell_right;
-    long cell_span, merged; /* the open cell's gridSpan; merged cells in the table */
+    int cell_num, cell_count[9]; /* a list in the open cell: its numId, items per level */
+    long cell_span, merged;      /* the open cell's gridSpan; merged cells in the table */
     double *grid;
     size_t n_grid, cap_grid;
 
     /* notes: the footnotes' and endnotes' texts, by id */
     struct notes *foot, *end;
     long n_foot, n_end; /* references read */
+
+    /* equations (OMML): the open math elements, the scripts (1 sub, 2 sup) */
+    int math, n_mst, n_script;
+    struct mst {
+        char name[8];
+        char beg[8], end[8], sep[8]; /* a delimiter's (m:d) characters; a n-ary's in beg */
+        int kids, pending;           /* m:e children seen; a mark still to write */
+    } mst[32];
+    int script[16];
+
+    /* a drop cap: its letters, for the paragraph they start */
+    int drop_cap;
+    qr_buf cap;
 
     /* page */
     long pg_w, pg_h, m_top, m_right, m_bottom, m_left;
@@ -144,9 +158,15 @@ static void flush_list(dx *d)
 static void add_item(dx *d, int num_id, int ilvl)
 {
     int ordered = qr_rd_num_ordered(&d->num, num_id);
-    if (d->n_items && (num_id != d->list_num || ordered != d->list_ordered)) flush_list(d);
-    d->list_num = num_id;
-    d->list_ordered = ordered;
+    /* A sub-list with its own numbering (another numId at a level below
+     * the first) nests in the list open above it; at the first level a
+     * new numbering starts a new list. */
+    int nested = d->n_items && ilvl > 0 && num_id != d->list_num;
+    if (!nested) {
+        if (d->n_items && (num_id != d->list_num || ordered != d->list_ordered)) flush_list(d);
+        d->list_num = num_id;
+        d->list_ordered = ordered;
+    }
     if (ilvl < 0) ilvl = 0;
     if (ilvl > 8) ilvl = 8;
     /* A level may only go one deeper than the item before it. */
@@ -185,10 +205,35 @@ static void para_reset(dx *d)
 {
     xmlFree(d->pstyle);
     d->pstyle = NULL;
-    d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = 0;
+    d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = d->drop_cap = 0;
     d->outline = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
+}
+
+/* A list item in a table cell: the spec's cells hold text, so the item
+ * keeps its place as a line starting with its mark ("• ", or "1. " and so
+ * on for a counting level), indented two spaces per level. */
+static void cell_list_mark(dx *d)
+{
+    int num_id = d->has_num ? d->num_id : qr_rd_style_num(&d->styles, d->pstyle);
+    if (num_id <= 0 || qr_rd_runs_empty(&d->runs)) return;
+    int lvl = d->ilvl < 0 ? 0 : d->ilvl > 8 ? 8 : d->ilvl;
+    if (num_id != d->cell_num) memset(d->cell_count, 0, sizeof d->cell_count);
+    d->cell_num = num_id;
+    d->cell_count[lvl]++;
+    for (int i = lvl + 1; i < 9; i++)
+        d->cell_count[i] = 0;
+    char mark[48];
+    int n = 0;
+    for (int i = 0; i < lvl; i++)
+        n += snprintf(mark + n, sizeof mark - (size_t)n, "  ");
+    if (qr_rd_num_level_ordered(&d->num, num_id, lvl))
+        snprintf(mark + n, sizeof mark - (size_t)n, "%d. ", d->cell_count[lvl]);
+    else
+        snprintf(mark + n, sizeof mark - (size_t)n, "\xe2\x80\xa2 ");
+    qr_rd_run plain = {0};
+    qr_rd_runs_add(&d->cell_runs, mark, strlen(mark), &plain);
 }
 
 static void end_paragraph(dx *d)
@@ -199,6 +244,7 @@ static void end_paragraph(dx *d)
             qr_rd_run plain = {0};
             qr_rd_runs_add(&d->cell_runs, "\n", 1, &plain);
         }
+        cell_list_mark(d);
         for (size_t i = 0; i < d->runs.n; i++) {
             qr_rd_run *rn = &d->runs.items[i];
             qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
@@ -206,6 +252,29 @@ static void end_paragraph(dx *d)
         if (d->jc_right) d->cell_right = 1;
         para_reset(d);
         return;
+    }
+    /* A drop cap is a framed paragraph of its own (w:framePr w:dropCap):
+     * its letters start the paragraph after it. */
+    if (d->drop_cap && !qr_rd_runs_empty(&d->runs) && !d->images.len) {
+        qr_rd_runs_plain(&d->runs, &d->cap);
+        para_reset(d);
+        return;
+    }
+    if (d->cap.len && !qr_rd_runs_empty(&d->runs)) {
+        qr_rd_runs joined = {0};
+        qr_rd_run plain = {0};
+        if (d->runs.n) plain = d->runs.items[0], plain.raw = NULL;
+        qr_rd_runs_add(&joined, d->cap.data, d->cap.len, &plain);
+        for (size_t i = 0; i < d->runs.n; i++) {
+            qr_rd_run *rn = &d->runs.items[i];
+            if (rn->raw)
+                qr_rd_runs_raw(&joined, rn->raw);
+            else
+                qr_rd_runs_add(&joined, rn->text.data, rn->text.len, rn);
+        }
+        qr_rd_runs_free(&d->runs);
+        d->runs = joined;
+        d->cap.len = 0;
     }
     int level = d->outline >= 0 && d->outline <= 8 ? d->outline + 1
                                                    : qr_rd_style_heading(&d->styles, d->pstyle);
@@ -614,6 +683,125 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
     return st;
 }
 
+/* ---- comments, headers and footers ------------------------------------------------ */
+
+/* A part's text: its w:t strings, paragraphs joined by a line feed; *count:
+ * the elements named el (comments). */
+static qr_status part_text(qr_rd *r, const char *part, const char *el, qr_buf *out, long *count)
+{
+    char *data;
+    size_t len;
+    qr_status st = qr_rd_zip_read(r, part, &data, &len);
+    if (st != QR_OK) return st;
+    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, part);
+    int in_t = 0, paras = 0;
+    while (x && qr_rd_xml_next(r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            if (el && qr_rd_is(x, el)) (*count)++;
+            if (qr_rd_is(x, "p") && paras++) qr_buf_putc(out, '\n');
+            if (qr_rd_is(x, "tab")) qr_buf_putc(out, '\t');
+            in_t = qr_rd_is(x, "t") && !xmlTextReaderIsEmptyElement(x);
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            in_t = 0;
+        } else if (in_t) {
+            const char *t = (const char *)xmlTextReaderConstValue(x);
+            if (t) qr_buf_puts(out, t);
+        }
+    }
+    st = qr_rd_xml_free(r, x);
+    free(data);
+    return st;
+}
+
+static long count_words(const char *s, size_t n)
+{
+    long w = 0;
+    int in = 0;
+    for (size_t i = 0; i < n; i++) {
+        int sp = s[i] == ' ' || s[i] == '\n' || s[i] == '\t';
+        if (!sp && !in) w++;
+        in = !sp;
+    }
+    return w;
+}
+
+/* Whether a header's text is only a page number (a PAGE field's result, "3 / 12"). */
+static int only_number(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789 \t\n/-.,:|()", s[i])) return 0;
+    return 1;
+}
+
+/* Comments, page headers and footers: a document spec has no place for
+ * them, so each is a warning that names its part and gives its text (a
+ * header's, shortened) or counts them (comments); none is dropped without a
+ * word. A header that is only a page number, or one with the text of one
+ * already named, adds nothing. */
+static qr_status side_parts(dx *d)
+{
+    qr_rd *r = d->r;
+    qr_buf seen = {0}; /* the texts named, each ending in a NUL */
+    qr_status st = QR_OK;
+    for (size_t i = 0; i < d->rels.n && st == QR_OK; i++) {
+        const qr_rd_rel *rel = &d->rels.items[i];
+        size_t tl = strlen(rel->type);
+        int header = tl >= 7 && strcmp(rel->type + tl - 7, "/header") == 0;
+        int footer = tl >= 7 && strcmp(rel->type + tl - 7, "/footer") == 0;
+        int comments = tl >= 9 && strcmp(rel->type + tl - 9, "/comments") == 0;
+        if ((!header && !footer && !comments) || rel->external || !qr_rd_zip_has(r, rel->target))
+            continue;
+        qr_buf t = {0};
+        long n = 0;
+        st = part_text(r, rel->target, comments ? "comment" : NULL, &t, &n);
+        if (st != QR_OK || t.oom) {
+            qr_buf_free(&t);
+            break;
+        }
+        /* trim the text's ends */
+        size_t a = 0, z = t.len;
+        while (a < z && strchr(" \t\n", t.data[a]))
+            a++;
+        while (z > a && strchr(" \t\n", t.data[z - 1]))
+            z--;
+        const char *txt = t.data ? t.data + a : "";
+        size_t len = z - a;
+        if (comments && n > 0) {
+            long w = count_words(txt, len);
+            qr_errlist_addf(r->warns, QR_OK, rel->target, "a document spec has no comments",
+                            "%s: %ld comment%s (%ld word%s) not read", rel->target, n,
+                            n == 1 ? "" : "s", w, w == 1 ? "" : "s");
+        } else if (!comments && len && !only_number(txt, len)) {
+            int dup = 0;
+            for (size_t k = 0; k < seen.len; k += strlen(seen.data + k) + 1)
+                if (strlen(seen.data + k) == len && memcmp(seen.data + k, txt, len) == 0) dup = 1;
+            if (!dup) {
+                qr_buf_append(&seen, txt, len);
+                qr_buf_putc(&seen, '\0');
+                /* at most 120 bytes of it, cut at a character's start */
+                size_t show = len;
+                if (show > 120) {
+                    show = 120;
+                    while (show > 0 && ((unsigned char)txt[show] & 0xC0) == 0x80)
+                        show--;
+                }
+                for (size_t k = 0; k < show; k++)
+                    if (t.data[a + k] == '\n' || t.data[a + k] == '\t') t.data[a + k] = ' ';
+                qr_errlist_addf(r->warns, QR_OK, rel->target,
+                                header ? "a document spec has no page header"
+                                       : "a document spec has no page footer",
+                                "%s: the page %s \"%.*s%s\" not read", rel->target,
+                                header ? "header" : "footer", (int)show, txt,
+                                show < len ? "..." : "");
+            }
+        }
+        qr_buf_free(&t);
+    }
+    qr_buf_free(&seen);
+    return st;
+}
+
 /* ---- the body ------------------------------------------------------------------ */
 
 static void run_reset(dx *d)
@@ -628,6 +816,11 @@ static void add_text(dx *d, const char *s, size_t n)
     f.link = d->link;
     if (!f.code && d->rstyle && qr_rd_style_mono(&d->styles, d->rstyle)) f.code = 1;
     if (!f.bold && d->rstyle && qr_rd_style_bold(&d->styles, d->rstyle)) f.bold = 1;
+    if (d->math && d->n_script) {
+        int sc = d->script[d->n_script - 1];
+        f.sub = sc == 1;
+        f.sup = sc == 2;
+    }
     qr_rd_runs_add(&d->runs, s, n, &f);
 }
 
@@ -676,8 +869,121 @@ static int attr_on(const node *x)
              (len == 3 && memcmp(v, "off", 3) == 0) || (len == 4 && memcmp(v, "none", 4) == 0));
 }
 
+/* ---- equations ------------------------------------------------------------------ */
+
+/* OMML as linear text that keeps every symbol: runs as written, sub- and
+ * superscripts (m:sSub, m:sSup, a n-ary's limits, m:limLow/m:limUpp, a
+ * radical's degree) as sub/sup runs, a n-ary operator as its character
+ * (m:chr, default the integral), a fraction as (num)/(den), a radical as
+ * √(...), delimiters as their characters (default parentheses, m:sepChr
+ * between parts). */
+static void math_put(dx *d, const char *s)
+{
+    qr_rd_run keep = d->flags;
+    memset(&d->flags, 0, sizeof d->flags);
+    add_text(d, s, strlen(s));
+    d->flags = keep;
+}
+
+static void math_val(const node *x, char out[8])
+{
+    size_t len;
+    const char *v = qr_rd_sax_attr(x->nattr, x->attrs, "val", &len);
+    if (v && len < 8) {
+        memcpy(out, v, len);
+        out[len] = '\0';
+    }
+}
+
+static struct mst *math_top(dx *d, int up)
+{
+    return d->n_mst > up ? &d->mst[d->n_mst - 1 - up] : NULL;
+}
+
+/* A pending n-ary operator or opening delimiter is written before the
+ * parent's first child with content. */
+static void math_flush(dx *d, struct mst *m)
+{
+    if (m && m->pending) {
+        m->pending = 0;
+        math_put(d, m->beg);
+    }
+}
+
+static void math_start(dx *d, const node *x)
+{
+    struct mst *parent = math_top(d, 0);
+    const char *pn = parent ? parent->name : "";
+    if (is(x, "chr") && parent && strcmp(pn, "naryPr") == 0) {
+        struct mst *nary = math_top(d, 1);
+        if (nary) math_val(x, nary->beg);
+    } else if ((is(x, "begChr") || is(x, "endChr") || is(x, "sepChr")) && parent &&
+               strcmp(pn, "dPr") == 0) {
+        struct mst *dl = math_top(d, 1);
+        if (dl) {
+            char *f = is(x, "begChr") ? dl->beg : is(x, "endChr") ? dl->end : dl->sep;
+            f[0] = '\0';
+            math_val(x, f);
+        }
+    }
+    if (parent && strcmp(pn, "naryPr") != 0 && strcmp(pn, "dPr") != 0 && !is(x, "naryPr") &&
+        !is(x, "dPr") && !is(x, "ctrlPr"))
+        math_flush(d, parent);
+    int sc = 0;
+    if (is(x, "sub") || (is(x, "lim") && parent && strcmp(pn, "limLow") == 0))
+        sc = 1;
+    else if (is(x, "sup") || is(x, "deg") || (is(x, "lim") && parent && strcmp(pn, "limUpp") == 0))
+        sc = 2;
+    if (sc && d->n_script < 16) d->script[d->n_script++] = sc;
+    if (is(x, "num") && parent && strcmp(pn, "f") == 0) math_put(d, "(");
+    if (is(x, "den") && parent && strcmp(pn, "f") == 0) math_put(d, "/(");
+    if (is(x, "e") && parent && strcmp(pn, "rad") == 0) math_put(d, "\xe2\x88\x9a(");
+    if (is(x, "e") && parent && strcmp(pn, "d") == 0 && parent->kids++) math_put(d, parent->sep);
+    if (d->n_mst == 32) return;
+    struct mst *m = &d->mst[d->n_mst++];
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", x->local);
+    if (is(x, "nary")) {
+        strcpy(m->beg, "\xe2\x88\xab"); /* the integral, unless m:chr says */
+        m->pending = 1;
+    } else if (is(x, "d")) {
+        strcpy(m->beg, "(");
+        strcpy(m->end, ")");
+        strcpy(m->sep, "|");
+        m->pending = 1;
+    }
+}
+
+static void math_end(dx *d, const node *x)
+{
+    if (!d->n_mst) return;
+    struct mst *m = &d->mst[d->n_mst - 1];
+    if (strcmp(m->name, x->local) != 0) return; /* not one of ours */
+    struct mst *parent = math_top(d, 1);
+    const char *pn = parent ? parent->name : "";
+    math_flush(d, m); /* an empty n-ary or delimiter still shows */
+    if (is(x, "d")) math_put(d, m->end);
+    d->n_mst--;
+    if ((is(x, "sub") || is(x, "sup") || is(x, "deg") ||
+         (is(x, "lim") && (strcmp(pn, "limLow") == 0 || strcmp(pn, "limUpp") == 0))) &&
+        d->n_script)
+        d->n_script--;
+    if ((is(x, "num") || is(x, "den")) && strcmp(pn, "f") == 0) math_put(d, ")");
+    if (is(x, "e") && strcmp(pn, "rad") == 0) math_put(d, ")");
+}
+
 static void element(dx *d, const node *x, int empty)
 {
+    if (is(x, "oMath")) {
+        d->math++;
+        d->n_mst = d->n_script = 0;
+        return;
+    }
+    if (d->math && !is(x, "r") && !is(x, "t") && !is(x, "rPr")) {
+        math_start(d, x);
+        if (empty) math_end(d, x);
+        return;
+    }
     if (is(x, "p")) {
         para_reset(d);
     } else if (is(x, "pPr")) {
@@ -694,6 +1000,10 @@ static void element(dx *d, const node *x, int empty)
         d->ilvl = (int)attr_long(x, "val", 0);
     } else if (d->in_ppr && is(x, "outlineLvl")) {
         d->outline = (int)attr_long(x, "val", -1);
+    } else if (d->in_ppr && is(x, "framePr")) {
+        char *v = attr_dup(x, "dropCap");
+        d->drop_cap = v && (strcmp(v, "drop") == 0 || strcmp(v, "margin") == 0);
+        xmlFree(v);
     } else if (d->in_ppr && is(x, "jc")) {
         char *v = attr_dup(x, "val");
         d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
@@ -758,6 +1068,19 @@ static void element(dx *d, const node *x, int empty)
     } else if (is(x, "docPr")) {
         xmlFree(d->alt);
         d->alt = attr_dup(x, "descr");
+    } else if (is(x, "chart")) {
+        /* a chart drawn in the paragraph: a chart block after it, as images are */
+        char *rid = attr_dup(x, "id");
+        const qr_rd_rel *rel = rid ? qr_rd_rels_get(&d->rels, rid) : NULL;
+        if (rel && !rel->external && qr_rd_zip_has(d->r, rel->target)) {
+            qr_buf c = {0};
+            if (qr_rd_chart(d->r, rel->target, d->alt, 1, &c) == QR_OK && c.len) {
+                if (d->images.len) qr_buf_putc(&d->images, ',');
+                qr_buf_append(&d->images, c.data, c.len);
+            }
+            qr_buf_free(&c);
+        }
+        xmlFree(rid);
     } else if (is(x, "blip")) {
         char *rid = attr_dup(x, "embed");
         if (rid) add_image(d, rid);
@@ -792,6 +1115,7 @@ static void element(dx *d, const node *x, int empty)
         d->cell_paras = 0;
         d->cell_right = 0;
         d->cell_span = 1;
+        d->cell_num = 0;
     } else if (d->tbl_depth == 1 && d->n_rows && is(x, "gridSpan")) {
         d->cell_span = attr_long(x, "val", 1);
         if (d->cell_span > 1) d->merged++;
@@ -825,6 +1149,14 @@ static void element(dx *d, const node *x, int empty)
 
 static void end_element(dx *d, const node *x)
 {
+    if (is(x, "oMath")) {
+        if (d->math) d->math--;
+        return;
+    }
+    if (d->math && !is(x, "r") && !is(x, "t") && !is(x, "rPr")) {
+        math_end(d, x);
+        return;
+    }
     if (is(x, "p")) {
         end_paragraph(d);
     } else if (is(x, "pPr")) {
@@ -846,11 +1178,12 @@ static void end_element(dx *d, const node *x)
 
 /* Subtrees whose text is not the body's: text boxes (their paragraphs sit
  * inside a paragraph), the fallback twin of alternate content, deleted text
- * and field instructions. */
+ * and the moved-from twin of moved text (tracked changes read as accepted:
+ * insertions and moved-to text stay), field instructions. */
 static int skipped(const node *x)
 {
     return is(x, "txbxContent") || is(x, "Fallback") || is(x, "delText") || is(x, "instrText") ||
-           is(x, "pict") || is(x, "del");
+           is(x, "pict") || is(x, "del") || is(x, "moveFrom");
 }
 
 static const char *size_name(long w, long h)
@@ -973,6 +1306,7 @@ qr_status qr_rd_docx(qr_rd *r)
         d.core_title = qr_rd_core_title(r);
         st = read_body(&d);
     }
+    if (st == QR_OK) st = side_parts(&d);
     if (st == QR_OK) {
         end_paragraph(&d);
         flush_list(&d);
@@ -1024,6 +1358,7 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_rd_runs_free(&d.cell_runs);
     qr_buf_free(&d.blocks);
     qr_buf_free(&d.images);
+    qr_buf_free(&d.cap);
     xmlFree(d.pstyle);
     xmlFree(d.rstyle);
     xmlFree(d.alt);

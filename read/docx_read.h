@@ -21,6 +21,7 @@ typedef struct qr_rd_styles {
 
 typedef struct qr_rd_abstract {
     int id, ordered;
+    unsigned levels; /* bit i: level i counts (its numFmt is not a bullet) */
 } qr_rd_abstract;
 typedef struct qr_rd_num {
     int id, abstract;
@@ -57,6 +58,8 @@ void qr_rd_styles_free(qr_rd_styles *s);
 qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb);
 /** Whether a numbering instance counts (decimal, letters...) at level 0. */
 int qr_rd_num_ordered(const qr_rd_numbering *nb, int num_id);
+/** Whether a numbering instance counts at level ilvl (0..8). */
+int qr_rd_num_level_ordered(const qr_rd_numbering *nb, int num_id, int ilvl);
 void qr_rd_numbering_free(qr_rd_numbering *nb);
 
 #endif

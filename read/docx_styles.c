@@ -213,19 +213,26 @@ qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb)
             num = -1;
         } else if (qr_rd_is(x, "lvl") && abstract >= 0 && num < 0) {
             level = (int)qr_rd_attr_long(x, "ilvl", -1);
-        } else if (qr_rd_is(x, "numFmt") && abstract >= 0 && num < 0 && level == 0) {
+        } else if (qr_rd_is(x, "numFmt") && abstract >= 0 && num < 0 && level >= 0 && level < 9) {
             char *f = qr_rd_attr(x, "val");
-            if (nb->n_abstract == cap_a) {
-                cap_a = cap_a ? cap_a * 2 : 16;
-                qr_rd_abstract *na = realloc(nb->abstracts, cap_a * sizeof *na);
-                if (!na) break;
-                nb->abstracts = na;
-            }
-            nb->abstracts[nb->n_abstract].id = abstract;
-            nb->abstracts[nb->n_abstract].ordered =
-                f && strcmp(f, "bullet") != 0 && strcmp(f, "none") != 0;
-            nb->n_abstract++;
+            int counts = f && strcmp(f, "bullet") != 0 && strcmp(f, "none") != 0;
             xmlFree(f);
+            /* the abstract's entry: made at its first level's format */
+            if (!nb->n_abstract || nb->abstracts[nb->n_abstract - 1].id != abstract) {
+                if (nb->n_abstract == cap_a) {
+                    cap_a = cap_a ? cap_a * 2 : 16;
+                    qr_rd_abstract *na = realloc(nb->abstracts, cap_a * sizeof *na);
+                    if (!na) break;
+                    nb->abstracts = na;
+                }
+                nb->abstracts[nb->n_abstract].id = abstract;
+                nb->abstracts[nb->n_abstract].ordered = 0;
+                nb->abstracts[nb->n_abstract].levels = 0;
+                nb->n_abstract++;
+            }
+            qr_rd_abstract *ab = &nb->abstracts[nb->n_abstract - 1];
+            if (counts) ab->levels |= 1u << level;
+            if (level == 0) ab->ordered = counts;
         } else if (qr_rd_is(x, "num")) {
             num = (int)qr_rd_attr_long(x, "numId", -1);
         } else if (qr_rd_is(x, "abstractNumId") && num >= 0) {
@@ -251,6 +258,18 @@ int qr_rd_num_ordered(const qr_rd_numbering *nb, int num_id)
         if (nb->nums[i].id != num_id) continue;
         for (size_t j = 0; j < nb->n_abstract; j++)
             if (nb->abstracts[j].id == nb->nums[i].abstract) return nb->abstracts[j].ordered;
+    }
+    return 0;
+}
+
+int qr_rd_num_level_ordered(const qr_rd_numbering *nb, int num_id, int ilvl)
+{
+    if (ilvl < 0 || ilvl > 8) return 0;
+    for (size_t i = 0; i < nb->n_num; i++) {
+        if (nb->nums[i].id != num_id) continue;
+        for (size_t j = 0; j < nb->n_abstract; j++)
+            if (nb->abstracts[j].id == nb->nums[i].abstract)
+                return (int)(nb->abstracts[j].levels >> ilvl & 1u);
     }
     return 0;
 }

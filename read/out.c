@@ -338,6 +338,98 @@ static void table_pieces(pieces *ps, const qr_table *t)
     }
 }
 
+static void chart_cell(qr_buf *b, const char *s, int md)
+{
+    for (; *s; s++) {
+        if (md && *s == '|') qr_buf_putc(b, '\\');
+        qr_buf_putc(b, *s == '\n' || *s == '\t' ? ' ' : *s);
+    }
+}
+
+/* A chart as its data: the title, then a table of the categories down and
+ * the series across (scatter: each point's series, x and y), a markdown
+ * table or tab-separated lines. */
+static void chart_pieces(pieces *ps, const qr_chart *c)
+{
+    qr_buf t = {0};
+    char num[32];
+    const char *pre = ps->md ? "| " : "", *mid = ps->md ? " | " : "\t", *post = ps->md ? " |" : "";
+    if (c->title) {
+        qr_buf_puts(&t, ps->md ? "**" : "");
+        chart_cell(&t, c->title, 0);
+        qr_buf_puts(&t, ps->md ? "**" : "");
+        add_piece(ps, "\n\n", t.data, t.len, 0);
+    }
+    int scatter = c->type == QR_CHART_SCATTER;
+    size_t cols = scatter ? 3 : c->n_series + 1;
+    t.len = 0;
+    qr_buf_puts(&t, pre);
+    if (scatter) {
+        qr_buf_puts(&t, "series");
+        qr_buf_puts(&t, mid);
+        chart_cell(&t, c->x_title ? c->x_title : "x", ps->md);
+        qr_buf_puts(&t, mid);
+        chart_cell(&t, c->y_title ? c->y_title : "y", ps->md);
+    } else {
+        for (size_t i = 0; i < c->n_series; i++) {
+            qr_buf_puts(&t, mid);
+            if (c->series[i].name && *c->series[i].name)
+                chart_cell(&t, c->series[i].name, ps->md);
+            else
+                qr_buf_printf(&t, "Series %zu", i + 1);
+        }
+    }
+    qr_buf_puts(&t, post);
+    add_piece(ps, "\n\n", t.data, t.len, 0);
+    if (ps->md) {
+        t.len = 0;
+        qr_buf_putc(&t, '|');
+        for (size_t k = 0; k < cols; k++)
+            qr_buf_puts(&t, " --- |");
+        add_piece(ps, "\n", t.data, t.len, 0);
+    }
+    if (scatter) {
+        for (size_t i = 0; i < c->n_series; i++) {
+            const qr_series *se = &c->series[i];
+            for (size_t k = 0; k < se->n; k++) {
+                t.len = 0;
+                qr_buf_puts(&t, pre);
+                if (se->name && *se->name)
+                    chart_cell(&t, se->name, ps->md);
+                else
+                    qr_buf_printf(&t, "Series %zu", i + 1);
+                qr_buf_puts(&t, mid);
+                qr_fmt_double(se->x ? se->x[k] : (double)(k + 1), num);
+                qr_buf_puts(&t, num);
+                qr_buf_puts(&t, mid);
+                qr_fmt_double(se->values[k], num);
+                qr_buf_puts(&t, num);
+                qr_buf_puts(&t, post);
+                add_piece(ps, "\n", t.data, t.len, 0);
+            }
+        }
+    } else {
+        for (size_t k = 0; k < c->n_points; k++) {
+            t.len = 0;
+            qr_buf_puts(&t, pre);
+            if (c->categories && k < c->n_categories)
+                chart_cell(&t, c->categories[k], ps->md);
+            else
+                qr_buf_printf(&t, "%zu", k + 1);
+            for (size_t i = 0; i < c->n_series; i++) {
+                qr_buf_puts(&t, mid);
+                if (k < c->series[i].n) {
+                    qr_fmt_double(c->series[i].values[k], num);
+                    qr_buf_puts(&t, num);
+                }
+            }
+            qr_buf_puts(&t, post);
+            add_piece(ps, "\n", t.data, t.len, 0);
+        }
+    }
+    qr_buf_free(&t);
+}
+
 static void heading_pieces(pieces *ps, const qr_text *text, int level)
 {
     qr_buf t = {0}, plain = {0};
@@ -522,8 +614,11 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
         qr_buf_json_str(j, qr_plain(&b->u.image.alt), qr_plain_len(&b->u.image.alt), 0);
         qr_buf_printf(j, ",\"width\":%u,\"height\":%u}", b->u.image.width_px, b->u.image.height_px);
         break;
-    case QR_BLOCK_CHART: /* the readers make no chart blocks: as text, a chart reads as nothing */
-        if (!j) break;
+    case QR_BLOCK_CHART:
+        if (!j) {
+            chart_pieces(ps, &b->u.chart);
+            break;
+        }
         qr_buf_puts(j, "{\"type\":\"chart\",\"title\":");
         if (b->u.chart.title)
             qr_buf_json_str(j, b->u.chart.title, strlen(b->u.chart.title), 0);
@@ -746,6 +841,7 @@ static void slide_pieces(pieces *ps, const qr_slide *s, size_t index)
         items_pieces(ps, s->bullets, s->n_bullets, 0, 0, &sep);
     }
     if (s->table) table_pieces(ps, s->table);
+    if (s->chart) chart_pieces(ps, s->chart);
     if (s->image && s->image->alt.n) {
         t.len = 0;
         qr_buf_printf(&t, ps->md ? "![%s](%s)" : "[image: %s]", qr_plain(&s->image->alt),

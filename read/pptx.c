@@ -57,7 +57,9 @@ typedef struct px {
     shape sh;
     int in_sp, in_tbl;
     /* the slide's parts, as JSON members */
-    qr_buf title, subtitle, bullets, table, image;
+    qr_buf title, subtitle, bullets, table, image, chart;
+    qr_buf extra; /* more tables and charts: members of slides of their own, '\x1f' apart */
+    int n_extra_tables, n_extra_charts;
     qr_buf quote, attribution, stat[4][3]; /* plain JSON strings (quire's own boxes) */
     int n_stats, closing;
     /* two_content, comparison, image_full, agenda */
@@ -78,7 +80,9 @@ typedef struct px {
     long long off_x, ext_cx, sw; /* the shape's a:off x and a:ext cx; the slide width */
     int vis_idx;                 /* a picture's or frame's p:ph idx */
     char *pic_name;
-    qr_buf pend; /* the picture being read: pushed at its end (its a:xfrm follows the blip) */
+    qr_buf *logo; /* the deck's logo (quire's picture "Logo" on any slide), read once */
+    int in_bg;    /* in p:bg: a ground picture is not slide content */
+    qr_buf pend;  /* the picture being read: pushed at its end (its a:xfrm follows the blip) */
     int n_bullets;
     int n_shapes; /* text shapes seen */
     /* table */
@@ -417,6 +421,31 @@ static char *cell_json(px *p, int header)
     return b.data ? b.data : strdup("null");
 }
 
+/* A second table or chart on a slide: the spec's slide holds one of each,
+ * so it goes onto a slide of its own after this one (same title). */
+static void add_extra(px *p, const char *key, const qr_buf *obj)
+{
+    if (p->extra.len) qr_buf_putc(&p->extra, '\x1f');
+    qr_buf_printf(&p->extra, "\"%s\":", key);
+    qr_buf_append(&p->extra, obj->data, obj->len);
+}
+
+static void add_chart(px *p, const char *rid)
+{
+    const qr_rd_rel *rel = qr_rd_rels_get(&p->rels, rid);
+    if (!rel || rel->external || !qr_rd_zip_has(p->r, rel->target)) return;
+    qr_buf c = {0};
+    if (qr_rd_chart(p->r, rel->target, p->alt, 0, &c) == QR_OK && c.len) {
+        if (!p->chart.len) {
+            qr_buf_append(&p->chart, c.data, c.len);
+        } else {
+            add_extra(p, "chart", &c);
+            p->n_extra_charts++;
+        }
+    }
+    qr_buf_free(&c);
+}
+
 static void element(px *p, xmlTextReaderPtr x, int empty)
 {
     if (qr_rd_is(x, "sp")) {
@@ -514,7 +543,26 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
         qr_rd_runs_reset(&p->cell);
         p->cell_right = 0;
         p->cell_paras = 0;
-    } else if (qr_rd_is(x, "blip")) {
+    } else if (qr_rd_is(x, "relIds") && !p->in_sp) {
+        /* SmartArt: its words as bullets after the slide's others */
+        char *rid = qr_rd_attr(x, "dm");
+        const qr_rd_rel *rel = rid ? qr_rd_rels_get(&p->rels, rid) : NULL;
+        if (rel && !rel->external && qr_rd_zip_has(p->r, rel->target)) {
+            int n = 0;
+            size_t mark = p->bullets.len;
+            if (qr_rd_smartart(p->r, rel->target, &p->bullets, !p->n_bullets, &n) == QR_OK && n)
+                p->n_bullets = 1;
+            else if ((p->bullets.len = mark) && p->bullets.data)
+                p->bullets.data[mark] = '\0';
+        }
+        xmlFree(rid);
+    } else if (qr_rd_is(x, "chart") && !p->in_sp) {
+        char *rid = qr_rd_attr(x, "id");
+        if (rid) add_chart(p, rid);
+        xmlFree(rid);
+    } else if (qr_rd_is(x, "bg")) {
+        p->in_bg = !empty;
+    } else if (qr_rd_is(x, "blip") && !p->in_bg) {
         char *rid = qr_rd_attr(x, "embed");
         const qr_rd_rel *rel = qr_rd_rels_get(&p->rels, rid);
         xmlFree(rid);
@@ -529,7 +577,11 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
                 }
                 qr_buf_putc(&j, '}');
                 if (p->pic_name && strcmp(p->pic_name, "Picture (full)") == 0) p->full = 1;
-                if (!p->pend.len) p->pend = j, memset(&j, 0, sizeof j);
+                if (p->pic_name && strcmp(p->pic_name, "Logo") == 0) {
+                    if (p->logo && !p->logo->len) *p->logo = j, memset(&j, 0, sizeof j);
+                } else if (!p->pend.len) {
+                    p->pend = j, memset(&j, 0, sizeof j);
+                }
             }
             qr_buf_free(&img);
             qr_buf_free(&j);
@@ -590,6 +642,8 @@ static void end_element(px *p, xmlTextReaderPtr x)
         qr_buf_putc(&p->rows, '[');
         qr_buf_append(&p->rows, p->row.data ? p->row.data : "", p->row.len);
         qr_buf_putc(&p->rows, ']');
+    } else if (qr_rd_is(x, "bg")) {
+        p->in_bg = 0;
     } else if (qr_rd_is(x, "tbl")) {
         end_table(p);
     } else if (qr_rd_is(x, "pic") && p->pend.len) {
@@ -734,13 +788,14 @@ static void put_column(qr_buf *b, px *p, int k, const struct rvis *v, int headin
     qr_buf_putc(b, '}');
 }
 
-static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
+static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw, qr_buf *logo)
 {
     px p;
     memset(&p, 0, sizeof p);
     p.r = r;
     p.part = part;
     p.sw = sw;
+    p.logo = logo;
     p.current = -1;
     p.sh.idx = -1;
     qr_status st = qr_rd_rels_read(r, part, &p.rels);
@@ -822,7 +877,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
             else
                 qr_buf_printf(b, "{%s}", p.subtitle.data);
         }
-        if (p.bullets.len)
+        if (p.bullets.len && !agenda)
             member(b, &comma, "\"bullets\":["), qr_buf_append(b, p.bullets.data, p.bullets.len),
                 qr_buf_putc(b, ']');
         if (p.quote.len) member(b, &comma, "\"quote\":"), qr_buf_puts(b, p.quote.data);
@@ -858,11 +913,27 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
                 member(b, &comma, "\"current\":"), qr_buf_printf(b, "%d", p.current);
         }
         /* the first table and picture the columns did not take */
+        int first_table = 1;
+        qr_buf more = {0}; /* the other tables, for slides of their own before the charts' */
         for (int i = 0; !cols && !full && i < p.n_vis; i++)
             if (p.vis[i].table && !used[i]) {
-                member(b, &comma, "\"table\":"), qr_buf_puts(b, p.vis[i].json.data);
-                break;
+                if (first_table) {
+                    member(b, &comma, "\"table\":"), qr_buf_puts(b, p.vis[i].json.data);
+                    first_table = 0;
+                } else {
+                    if (more.len) qr_buf_putc(&more, '\x1f');
+                    qr_buf_puts(&more, "\"table\":");
+                    qr_buf_append(&more, p.vis[i].json.data, p.vis[i].json.len);
+                    p.n_extra_tables++;
+                }
             }
+        if (more.len) {
+            if (p.extra.len) qr_buf_putc(&more, '\x1f');
+            qr_buf_append(&more, p.extra.data, p.extra.len);
+            qr_buf_free(&p.extra);
+            p.extra = more;
+        }
+        if (p.chart.len) member(b, &comma, "\"chart\":"), qr_buf_puts(b, p.chart.data);
         for (int i = 0; !cols && !full && i < p.n_vis; i++)
             if (!p.vis[i].table && !used[i]) {
                 member(b, &comma, "\"image\":"), qr_buf_puts(b, p.vis[i].json.data);
@@ -871,6 +942,24 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
         if (notes.len)
             member(b, &comma, "\"notes\":"), qr_buf_json_str(b, notes.data, notes.len, 0);
         qr_buf_putc(b, '}');
+        /* the slides of a second table or chart, each with the slide's title */
+        for (const char *e = p.extra.data; e && *e;) {
+            const char *sep = strchr(e, '\x1f');
+            size_t n = sep ? (size_t)(sep - e) : strlen(e);
+            qr_buf_putc(b, ',');
+            qr_buf_putc(b, '{');
+            if (p.title.len && strncmp(p.title.data, "\"text\":", 7) == 0)
+                qr_buf_printf(b, "\"title\":%s,", p.title.data + 7);
+            qr_buf_append(b, e, n);
+            qr_buf_putc(b, '}');
+            e = sep ? sep + 1 : NULL;
+        }
+        if (p.n_extra_tables || p.n_extra_charts)
+            qr_errlist_addf(r->warns, QR_OK, part, "a spec's slide holds one table and one chart",
+                            "%s: %d more table%s and %d more chart%s read onto slides of their "
+                            "own after it",
+                            part, p.n_extra_tables, p.n_extra_tables == 1 ? "" : "s",
+                            p.n_extra_charts, p.n_extra_charts == 1 ? "" : "s");
         if (r->max_output && b->len > r->max_output)
             st = qr_rd_fail(r, QR_E_LIMIT, part, "raise it with --max-output BYTES (0 disables it)",
                             "what was read passes %zu bytes (the limit max_output)", r->max_output);
@@ -889,6 +978,8 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw)
     qr_buf_free(&p.bullets);
     qr_buf_free(&p.table);
     qr_buf_free(&p.image);
+    qr_buf_free(&p.chart);
+    qr_buf_free(&p.extra);
     for (int k = 0; k < 2; k++) {
         qr_buf_free(&p.col_head[k]);
         qr_buf_free(&p.col_bullets[k]);
@@ -963,13 +1054,17 @@ qr_status qr_rd_pptx(qr_rd *r)
             qr_buf_puts(b, "\"size\":\"4:3\",");
         qr_buf_puts(b, "\"slides\":[");
         int first = 1;
+        qr_buf logo = {0};
         for (size_t i = 0; i < n && st == QR_OK; i++) {
             const qr_rd_rel *rel = qr_rd_rels_get(&rels, ids[i]);
             if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) continue;
-            st = read_slide(r, rel->target, first, cx);
+            st = read_slide(r, rel->target, first, cx, &logo);
             first = 0;
         }
-        qr_buf_puts(b, "]}");
+        qr_buf_puts(b, "]");
+        if (logo.len) qr_buf_puts(b, ",\"logo\":"), qr_buf_append(b, logo.data, logo.len);
+        qr_buf_puts(b, "}");
+        qr_buf_free(&logo);
     }
     for (size_t i = 0; i < n; i++)
         xmlFree(ids[i]);

@@ -129,6 +129,18 @@ void qr_rd_put_title(qr_rd *r);
  *  not PNG or JPEG (then nothing is appended). */
 int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b);
 
+/* ---- charts and diagrams (chart.c, smartart.c) ------------------------------- */
+
+/** A chart part as a chart spec's JSON object appended to out, from its
+ *  cached data, with alt text when alt is not empty; block: as a document's
+ *  block ("type":"chart" first). What it cannot say is a warning naming the
+ *  part (nothing is appended for a chart quire cannot draw). */
+qr_status qr_rd_chart(qr_rd *r, const char *part, const char *alt, int block, qr_buf *out);
+/** A SmartArt diagram's data part as bullet items (array members, nested
+ *  by its parent-of connections) appended to out, a comma first unless
+ *  first; *written: the top-level items written. */
+qr_status qr_rd_smartart(qr_rd *r, const char *part, qr_buf *out, int first, int *written);
+
 /* ---- JSON helpers (json.c) ------------------------------------------------- */
 
 /* JSON strings: qr_buf_json_str(b, s, n, 0) (core/buf.h). */

@@ -34,6 +34,8 @@ typedef struct xl {
     size_t n_look;
     char **look_of_dxf; /* per dxfs index: its look as members with leading commas, or NULL */
     size_t n_dxf;
+    const char
+        *sheet_names;      /* the open sheet's "names" members ("\"Rate\":\"...\"", ...) or NULL */
     shared_tab_ptr shared; /* the open sheet's shared formulas */
 } xl;
 
@@ -899,7 +901,19 @@ typedef struct sheet_state {
     qr_buf merges; /* the "merge" ranges as JSON strings, comma-separated */
     char tab[8];   /* "tab_color", or "" */
     qr_buf conds;  /* the "conditional" rules as JSON objects, comma-separated */
+    qr_buf valids; /* the "validation" rules likewise */
 } sheet_state;
+
+/* The <dataValidation> being read. */
+typedef struct dv_read {
+    int in;
+    char type[16], op[24], sqref[256];
+    int blank;
+    qr_buf prompt, error;
+    int has_prompt, has_error;
+    qr_buf f[2]; /* <formula1>, <formula2> */
+    int n_f;
+} dv_read;
 
 /* The <cfRule> being read (of the <conditionalFormatting> over sqref). */
 typedef struct cf_read {
@@ -957,11 +971,13 @@ typedef struct sheet_sax {
     qr_buf *b;
     sheet_state s;
     cellv c;
-    int in_cell, where; /* where: 1 <v>, 2 <f>, 3 <is><t>, 4 a <cfRule>'s <formula> */
+    int in_cell, where; /* where: 1 <v>, 2 <f>, 3 <is><t>, 4 a <cfRule>'s <formula>,
+                           5 a <dataValidation>'s <formula1|2> */
     long cell_col, cell_row;
     qr_buf one; /* the cell's JSON */
     shared_tab shared;
     cf_read cf;
+    dv_read dv;
 } sheet_sax;
 
 /* An attribute as a NUL-terminated copy in buf (cut to its size), or NULL. */
@@ -1122,7 +1138,44 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
     case 'v':
         if (x->in_cell && local[1] == '\0') x->where = 1, x->c.has_v = 1;
         return;
+    case 'd':
+        if (strcmp(local, "dataValidation") == 0) {
+            dv_read *d = &x->dv;
+            d->in = 1;
+            if (!attr(nattr, attrs, "type", d->type, sizeof d->type)) d->type[0] = '\0';
+            if (!attr(nattr, attrs, "operator", d->op, sizeof d->op))
+                snprintf(d->op, 24, "between");
+            if (!attr(nattr, attrs, "sqref", d->sqref, sizeof d->sqref)) d->sqref[0] = '\0';
+            char v[8];
+            const char *bl = attr(nattr, attrs, "allowBlank", v, sizeof v);
+            d->blank = bl && (!strcmp(bl, "1") || !strcmp(bl, "true"));
+            size_t len;
+            const char *t;
+            d->prompt.len = d->error.len = 0;
+            d->has_prompt = d->has_error = 0;
+            if ((t = qr_rd_sax_attr(nattr, attrs, "prompt", &len)) != NULL) {
+                qr_buf_append(&d->prompt, t, len);
+                qr_buf_putc(&d->prompt, '\0');
+                d->prompt.len = qr_rd_sax_amp(d->prompt.data, len);
+                d->has_prompt = 1;
+            }
+            if ((t = qr_rd_sax_attr(nattr, attrs, "error", &len)) != NULL) {
+                qr_buf_append(&d->error, t, len);
+                qr_buf_putc(&d->error, '\0');
+                d->error.len = qr_rd_sax_amp(d->error.data, len);
+                d->has_error = 1;
+            }
+            d->n_f = 0;
+            d->f[0].len = d->f[1].len = 0;
+        }
+        return;
     case 'f':
+        if (x->dv.in && (strcmp(local, "formula1") == 0 || strcmp(local, "formula2") == 0)) {
+            x->where = 5;
+            x->dv.n_f = local[7] == '1' ? 0 : 1;
+            x->dv.f[x->dv.n_f].len = 0;
+            return;
+        }
         if (x->cf.in_rule && strcmp(local, "formula") == 0 && x->cf.n_f < 2) {
             x->where = 4;
             return;
@@ -1260,9 +1313,108 @@ static void end_cf_rule(sheet_sax *x)
     qr_buf_free(&body);
 }
 
+/* A bound of a number, whole or date validation as JSON, or 0. */
+static int dv_bound_json(const dv_read *d, const char *f, qr_buf *out)
+{
+    if (!json_number(f)) return 0;
+    if (strcmp(d->type, "date") == 0) {
+        char iso[40];
+        double v = qr_strtod_c(f, NULL);
+        if (v != floor(v) || !iso_date(v, 0, iso, sizeof iso)) return 0;
+        qr_buf_printf(out, "\"%s\"", iso);
+    } else {
+        qr_buf_puts(out, f);
+    }
+    return 1;
+}
+
+/* A <dataValidation> read: the "validation" rules it stands for (one per
+ * range of its sqref) when quire's language says it: a list of literal
+ * items, a number, whole number or date between bounds (or from one
+ * bound); others (a list from cells, text length, custom formulas) are
+ * left out. */
+static void end_validation(sheet_sax *x)
+{
+    dv_read *d = &x->dv;
+    d->in = 0;
+    for (int i = 0; i < 2; i++)
+        if (d->f[i].data) d->f[i].data[d->f[i].len] = '\0';
+    const char *f1 = d->f[0].data ? d->f[0].data : "", *f2 = d->f[1].data ? d->f[1].data : "";
+    size_t n1 = d->f[0].len;
+    qr_buf body = {0};
+    if (strcmp(d->type, "list") == 0 && n1 >= 2 && f1[0] == '"' && f1[n1 - 1] == '"' &&
+        !memchr(f1 + 1, '"', n1 - 2)) {
+        qr_buf_puts(&body, ",\"list\":[");
+        const char *p = f1 + 1, *end = f1 + n1 - 1;
+        while (p <= end) {
+            const char *c = memchr(p, ',', (size_t)(end - p));
+            if (!c) c = end;
+            if (body.len > 9) qr_buf_putc(&body, ',');
+            qr_buf_json_str(&body, p, (size_t)(c - p), 0);
+            p = c + 1;
+        }
+        qr_buf_putc(&body, ']');
+    } else if (!strcmp(d->type, "decimal") || !strcmp(d->type, "whole") ||
+               !strcmp(d->type, "date")) {
+        const char *key = d->type[0] == 'd' && d->type[1] == 'e' ? "number" : d->type;
+        qr_buf b = {0};
+        int ok = 0;
+        if (!strcmp(d->op, "between")) {
+            qr_buf_puts(&b, "{\"min\":");
+            ok = dv_bound_json(d, f1, &b);
+            qr_buf_puts(&b, ",\"max\":");
+            ok = ok && dv_bound_json(d, f2, &b);
+        } else if (!strcmp(d->op, "greaterThanOrEqual")) {
+            qr_buf_puts(&b, "{\"min\":");
+            ok = dv_bound_json(d, f1, &b);
+        } else if (!strcmp(d->op, "lessThanOrEqual")) {
+            qr_buf_puts(&b, "{\"max\":");
+            ok = dv_bound_json(d, f1, &b);
+        }
+        if (ok) qr_buf_printf(&body, ",\"%s\":%.*s}", key, (int)b.len, b.data);
+        qr_buf_free(&b);
+    }
+    if (body.len) {
+        if (d->has_prompt) {
+            qr_buf_puts(&body, ",\"prompt\":");
+            qr_buf_json_str(&body, d->prompt.data, d->prompt.len, 0);
+        }
+        if (d->has_error) {
+            qr_buf_puts(&body, ",\"error\":");
+            qr_buf_json_str(&body, d->error.data, d->error.len, 0);
+        }
+        if (!d->blank) qr_buf_puts(&body, ",\"blank\":false");
+    }
+    for (const char *p = d->sqref; body.len && *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        if (e > p && e - p < 32) {
+            qr_buf_puts(&x->s.valids, x->s.valids.len ? ",{\"range\":\"" : "{\"range\":\"");
+            for (const char *q = p; q < e; q++)
+                if (*q != '$') qr_buf_putc(&x->s.valids, *q);
+            qr_buf_putc(&x->s.valids, '"');
+            qr_buf_append(&x->s.valids, body.data, body.len);
+            qr_buf_putc(&x->s.valids, '}');
+        }
+        p = e;
+    }
+    qr_buf_free(&body);
+}
+
 static void sheet_end(void *ctx, const char *local)
 {
     sheet_sax *x = ctx;
+    if (x->where == 5 && (strcmp(local, "formula1") == 0 || strcmp(local, "formula2") == 0)) {
+        x->where = 0;
+        return;
+    }
+    if (x->dv.in && strcmp(local, "dataValidation") == 0) {
+        end_validation(x);
+        return;
+    }
     if (x->where == 4 && strcmp(local, "formula") == 0) {
         x->where = 0;
         x->cf.n_f++;
@@ -1288,6 +1440,10 @@ static void sheet_text(void *ctx, const char *s, int len)
     sheet_sax *x = ctx;
     if (x->where == 4) {
         qr_buf_append(&x->cf.f[x->cf.n_f], s, (size_t)len);
+        return;
+    }
+    if (x->where == 5) {
+        qr_buf_append(&x->dv.f[x->dv.n_f], s, (size_t)len);
         return;
     }
     if (!x->in_cell || x->where <= 0) return;
@@ -1329,6 +1485,10 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     qr_buf_free(&x.c.is);
     qr_buf_free(&x.cf.f[0]);
     qr_buf_free(&x.cf.f[1]);
+    qr_buf_free(&x.dv.f[0]);
+    qr_buf_free(&x.dv.f[1]);
+    qr_buf_free(&x.dv.prompt);
+    qr_buf_free(&x.dv.error);
     qr_buf_putc(b, ']');
     if (s->filter) qr_buf_puts(b, ",\"header\":true");
     if ((s->freeze_row || s->freeze_col) &&
@@ -1358,7 +1518,80 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
         qr_buf_putc(b, ']');
     }
     qr_buf_free(&s->conds);
+    if (s->valids.len) {
+        qr_buf_puts(b, ",\"validation\":[");
+        qr_buf_append(b, s->valids.data, s->valids.len);
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_free(&s->valids);
+    if (w->sheet_names) qr_buf_printf(b, ",\"names\":{%s}", w->sheet_names);
     qr_buf_putc(b, '}');
+    return st;
+}
+
+/* ---- comments ------------------------------------------------------------------------ */
+
+/* A sheet's cell comments (xl/commentsN.xml, what Excel, LibreOffice and
+ * openpyxl write; Excel's threaded comments keep one there too): a sheet
+ * spec has no place for them yet, so a warning counts them and their words
+ * and names the first cells. */
+static qr_status sheet_comments(xl *w, const char *part, const char *name)
+{
+    qr_rd *r = w->r;
+    qr_rd_rels rels;
+    qr_status st = qr_rd_rels_read(r, part, &rels);
+    if (st != QR_OK) return st;
+    const qr_rd_rel *rel = qr_rd_rels_type(&rels, "/comments");
+    if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) {
+        qr_rd_rels_free(&rels);
+        return QR_OK;
+    }
+    char *data;
+    size_t len;
+    st = qr_rd_zip_read(r, rel->target, &data, &len);
+    if (st != QR_OK) {
+        qr_rd_rels_free(&rels);
+        return st;
+    }
+    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, rel->target);
+    long n = 0, words = 0;
+    int in_text = 0, in_t = 0, in_word = 0;
+    qr_buf refs = {0};
+    while (x && qr_rd_xml_next(r, x, rel->target) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            if (qr_rd_is(x, "comment")) {
+                n++;
+                in_word = 0;
+                char *ref = qr_rd_attr(x, "ref");
+                if (ref && n <= 5) qr_buf_printf(&refs, "%s%s", n > 1 ? ", " : "", ref);
+                xmlFree(ref);
+            } else if (qr_rd_is(x, "text")) {
+                in_text = 1;
+            } else if (in_text && qr_rd_is(x, "t")) {
+                in_t = !xmlTextReaderIsEmptyElement(x);
+            }
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            if (qr_rd_is(x, "t")) in_t = 0;
+            if (qr_rd_is(x, "text")) in_text = 0;
+        } else if (in_t) {
+            /* words across runs: a run may end inside a word */
+            for (const char *c = (const char *)xmlTextReaderConstValue(x); c && *c; c++) {
+                int sp = *c == ' ' || *c == '\n' || *c == '\t' || *c == '\r';
+                if (!sp && !in_word) words++;
+                in_word = !sp;
+            }
+        }
+    }
+    st = qr_rd_xml_free(r, x);
+    free(data);
+    if (st == QR_OK && n > 0)
+        qr_errlist_addf(r->warns, QR_OK, rel->target, "a sheet spec has no cell comments",
+                        "sheet \"%s\": %ld cell comment%s (%ld word%s) not read: %s%s", name, n,
+                        n == 1 ? "" : "s", words, words == 1 ? "" : "s", refs.data ? refs.data : "",
+                        n > 5 ? "..." : "");
+    qr_buf_free(&refs);
+    qr_rd_rels_free(&rels);
     return st;
 }
 
@@ -1368,12 +1601,33 @@ typedef struct sheet_ref {
     char *name, *rid;
 } sheet_ref;
 
-/* workbook.xml: the 1904 date system flag and the sheets in order. */
+/* workbook.xml: the 1904 date system flag, the sheets in order and the
+ * defined names (the workbook's, and each sheet's by its index). */
 typedef struct book_walk {
     xl *w;
     sheet_ref *sheets;
     size_t n, cap;
+    qr_buf names;        /* the workbook's "names" members */
+    qr_buf *sheet_names; /* per sheet index (n_sheet_names) */
+    size_t n_sheet_names;
 } book_walk;
+
+/* Whether a defined name's text is a reference quire's "names" take:
+ * Sheet!$A$1 or Sheet!$A$1:$B$2 (the sheet quoted or not). */
+static int plain_name_ref(const char *t)
+{
+    const char *bang = t ? strrchr(t, '!') : NULL;
+    if (!bang || bang == t || strlen(bang + 1) > 30) return 0;
+    int colons = 0;
+    for (const char *p = bang + 1; *p; p++) {
+        if (*p == ':')
+            colons++;
+        else if (!(*p == '$' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+                   (*p >= '0' && *p <= '9')))
+            return 0;
+    }
+    return colons <= 1 && bang[1];
+}
 
 static int book_element(xmlTextReaderPtr x, void *arg)
 {
@@ -1393,6 +1647,37 @@ static int book_element(xmlTextReaderPtr x, void *arg)
         bw->sheets[bw->n].name = qr_rd_attr(x, "name");
         bw->sheets[bw->n].rid = qr_rd_attr(x, "id");
         bw->n++;
+    } else if (qr_rd_is(x, "definedName")) {
+        /* a name the spec can hold: a reference, not one of Excel's own
+         * (_xlnm.*: filters, print areas) */
+        char *name = qr_rd_attr(x, "name");
+        char *local = qr_rd_attr(x, "localSheetId");
+        char *text = (char *)xmlTextReaderReadString(x);
+        long sid = local ? strtol(local, NULL, 10) : -1;
+        if (name && strncmp(name, "_xlnm.", 6) != 0 && plain_name_ref(text) && sid < 4096) {
+            qr_buf *dst = &bw->names;
+            if (sid >= 0) {
+                if ((size_t)sid >= bw->n_sheet_names) {
+                    qr_buf *g = realloc(bw->sheet_names, ((size_t)sid + 1) * sizeof *g);
+                    if (g) {
+                        memset(g + bw->n_sheet_names, 0,
+                               ((size_t)sid + 1 - bw->n_sheet_names) * sizeof *g);
+                        bw->sheet_names = g;
+                        bw->n_sheet_names = (size_t)sid + 1;
+                    }
+                }
+                dst = (size_t)sid < bw->n_sheet_names ? &bw->sheet_names[sid] : NULL;
+            }
+            if (dst) {
+                if (dst->len) qr_buf_putc(dst, ',');
+                qr_buf_json_str(dst, name, strlen(name), 0);
+                qr_buf_putc(dst, ':');
+                qr_buf_json_str(dst, text, strlen(text), 0);
+            }
+        }
+        xmlFree(name);
+        xmlFree(local);
+        xmlFree(text);
     }
     return 0;
 }
@@ -1421,6 +1706,11 @@ qr_status qr_rd_xlsx(qr_rd *r)
         qr_buf *b = &r->spec;
         qr_buf_putc(b, '{');
         qr_rd_put_title(r);
+        if (bw.names.len) {
+            qr_buf_puts(b, "\"names\":{");
+            qr_buf_append(b, bw.names.data, bw.names.len);
+            qr_buf_puts(b, "},");
+        }
         qr_buf_puts(b, "\"sheets\":[");
         int first = 1;
         for (size_t i = 0; i < n_sheets && st == QR_OK; i++) {
@@ -1433,7 +1723,11 @@ qr_status qr_rd_xlsx(qr_rd *r)
             }
             if (!first) qr_buf_putc(b, ',');
             first = 0;
+            qr_buf *sn = i < bw.n_sheet_names ? &bw.sheet_names[i] : NULL;
+            if (sn && sn->len) qr_buf_putc(sn, '\0');
+            w.sheet_names = sn && sn->len ? sn->data : NULL;
             st = read_sheet(&w, rel->target, nm);
+            if (st == QR_OK) st = sheet_comments(&w, rel->target, nm);
         }
         qr_buf_puts(b, "]}");
     }
@@ -1442,6 +1736,10 @@ qr_status qr_rd_xlsx(qr_rd *r)
         xmlFree(sheets[i].rid);
     }
     free(sheets);
+    qr_buf_free(&bw.names);
+    for (size_t i = 0; i < bw.n_sheet_names; i++)
+        qr_buf_free(&bw.sheet_names[i]);
+    free(bw.sheet_names);
     for (size_t i = 0; i < w.n_xf; i++)
         free(w.fmt_of_xf[i]);
     free(w.fmt_of_xf);

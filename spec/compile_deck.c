@@ -131,9 +131,9 @@ static int type_matches(qr_cc *cc, json_t *obj, const char *want)
     return 0;
 }
 
-static int slide_image(qr_cc *cc, json_t *v, const qr_image **out)
+static int image_at(qr_cc *cc, json_t *v, const char *key, const qr_image **out)
 {
-    size_t o = qr_cc_push_key(cc, "image");
+    size_t o = qr_cc_push_key(cc, key);
     int bad = 0;
     if (!json_is_object(v)) {
         qr_cc_err(cc, "image is {\"src\": \"data:image/png;base64,...\", \"alt\": \"...\"}",
@@ -155,6 +155,41 @@ static int slide_image(qr_cc *cc, json_t *v, const qr_image **out)
     *out = img;
     qr_cc_pop(cc, o);
     return bad ? -1 : 0;
+}
+
+static int slide_image(qr_cc *cc, json_t *v, const qr_image **out)
+{
+    return image_at(cc, v, "image", out);
+}
+
+/* "background" of a slide or the deck: "#RRGGBB" or an image object. */
+static void ground(qr_cc *cc, json_t *obj, int *has, uint32_t *rgb, const qr_image **img)
+{
+    json_t *v = json_object_get(obj, "background");
+    if (!v) return;
+    if (json_is_object(v)) {
+        image_at(cc, v, "background", img);
+        return;
+    }
+    const char *bg = NULL;
+    size_t bn = 0;
+    if (!json_is_string(v)) {
+        qr_cc_err_key(cc, "background",
+                      "write \"#RRGGBB\", or an image {\"src\": \"...\", \"alt\": \"...\"}",
+                      "expected a colour or an image, got %s", qr_cc_type_name(v));
+        return;
+    }
+    if (qr_cc_get_string(cc, obj, "background", 0, &bg, &bn) != 1) return;
+    int ok = bn == 7 && bg[0] == '#';
+    for (size_t i = 1; ok && i < 7; i++)
+        ok = isxdigit((unsigned char)bg[i]) != 0;
+    if (!ok) {
+        qr_cc_err_key(cc, "background", "write the colour as \"#RRGGBB\", e.g. \"#0F172A\"",
+                      "\"%.40s\" is not a colour", bg);
+    } else {
+        *has = 1;
+        *rgb = (uint32_t)strtol(bg + 1, NULL, 16);
+    }
 }
 
 static int slide_table(qr_cc *cc, json_t *v, const qr_table **out)
@@ -338,20 +373,7 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
         }
     }
     if (check_takes(cc, v, s->layout)) return;
-    const char *bg = NULL;
-    size_t bn = 0;
-    if (qr_cc_get_string(cc, v, "background", 0, &bg, &bn) == 1) {
-        int ok = bn == 7 && bg[0] == '#';
-        for (size_t i = 1; ok && i < 7; i++)
-            ok = isxdigit((unsigned char)bg[i]) != 0;
-        if (!ok) {
-            qr_cc_err_key(cc, "background", "write the colour as \"#RRGGBB\", e.g. \"#0F172A\"",
-                          "\"%.40s\" is not a colour", bg);
-        } else {
-            s->has_background = 1;
-            s->background = (uint32_t)strtol(bg + 1, NULL, 16);
-        }
-    }
+    ground(cc, v, &s->has_background, &s->background, &s->background_image);
     json_t *ft = json_object_get(v, "footer");
     if (ft && json_is_false(ft)) {
         s->footer_mode = QR_FOOTER_NONE;
@@ -414,6 +436,9 @@ void qr_cc_presentation(qr_cc *cc, json_t *root)
     slide_text(cc, root, "footer", &doc->has_footer, &doc->footer);
     slide_text(cc, root, "date", &doc->has_date, &doc->date);
     qr_cc_get_bool(cc, root, "slide_numbers", &doc->slide_numbers);
+    ground(cc, root, &doc->has_background, &doc->background, &doc->background_image);
+    json_t *logo = json_object_get(root, "logo");
+    if (logo) image_at(cc, logo, "logo", &doc->logo);
     json_t *size = json_object_get(root, "size");
     if (size) {
         const char *s = json_is_string(size) ? json_string_value(size) : "";

@@ -14,6 +14,7 @@
  * like 9007199254740993 would come back as ...992); the hint says to send it
  * as a string, which keeps every digit. */
 #include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1208,6 +1209,223 @@ static void sheet_conds(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh)
     qr_cc_pop(cc, o);
 }
 
+/* ---- "validation": data validations --------------------------------------------------- */
+
+static const char *const dv_kinds[] = {"list", "number", "whole", "date", NULL};
+
+/* A bound of a number, whole or date rule at key of obj; 1 set, 0 absent, -1 (reported). */
+static int dv_bound(qr_cc *cc, json_t *obj, const char *key, qr_dv_type type, double *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return 0;
+    size_t o = qr_cc_push_key(cc, key);
+    int r = 1;
+    if (type == QR_DV_DATE) {
+        int has_time = 0;
+        const char *why = "expected a date \"YYYY-MM-DD\"";
+        if (!json_is_string(v) ||
+            parse_date(json_string_value(v), json_string_length(v), out, &has_time, &why) < 0) {
+            qr_cc_err(cc, "a date is \"2026-01-31\"", "%s", why);
+            r = -1;
+        }
+    } else if (qr_cc_number(v, out) != 1) {
+        qr_cc_err(cc, "a bound is a number: {\"min\": 0, \"max\": 1}", "expected a number, got %s",
+                  qr_cc_type_name(v));
+        r = -1;
+    } else if (type == QR_DV_WHOLE && *out != floor(*out)) {
+        qr_cc_err(cc, "a whole rule's bounds are integers; use \"number\" for decimals",
+                  "%g is not a whole number", *out);
+        r = -1;
+    }
+    qr_cc_pop(cc, o);
+    return r;
+}
+
+/* "list": ["Open", "Done"] into one comma-joined text; 0 or -1 (reported). */
+static int dv_list(qr_cc *cc, json_t *v, qr_valid *dv)
+{
+    size_t o = qr_cc_push_key(cc, "list");
+    size_t n = json_is_array(v) ? json_array_size(v) : 0;
+    if (!n) {
+        qr_cc_err(cc, "list the allowed values: \"list\": [\"Open\", \"Done\"]",
+                  json_is_array(v) ? "the list is empty" : "expected an array of values, got %s",
+                  qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return -1;
+    }
+    qr_buf b = {0};
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(v, i);
+        size_t o2 = qr_cc_push_index(cc, i);
+        char num[32];
+        const char *s = NULL;
+        size_t len = 0;
+        if (json_is_string(e)) {
+            s = json_string_value(e), len = json_string_length(e);
+        } else if (json_is_number(e)) {
+            double d = 0;
+            qr_cc_number(e, &d);
+            len = (size_t)snprintf(num, sizeof num, "%.15g", d);
+            s = num;
+        }
+        if (!s || !len) {
+            qr_cc_err(cc, "an item is a text or a number", "expected a text or a number, got %s",
+                      s ? "an empty text" : qr_cc_type_name(e));
+            bad = 1;
+        } else if (memchr(s, ',', len) || memchr(s, '"', len) || memchr(s, '\0', len)) {
+            qr_cc_err(cc,
+                      "Excel separates a list's items with commas: write the item without "
+                      "commas and double quotes",
+                      "the item \"%.40s\" holds a %s", s, memchr(s, ',', len) ? "comma" : "quote");
+            bad = 1;
+        } else {
+            if (b.len) qr_buf_putc(&b, ',');
+            qr_buf_append(&b, s, len);
+        }
+        qr_cc_pop(cc, o2);
+    }
+    if (!bad && b.len > 255) {
+        qr_cc_err(cc, "shorten the items, or use fewer: the file stores the list as one formula",
+                  "the items take %zu characters with their commas; Excel's limit is 255", b.len);
+        bad = 1;
+    }
+    if (!bad) {
+        dv->list = qr_cc_strndup(cc, b.data ? b.data : "", b.len);
+        if (!dv->list) bad = 1;
+    }
+    qr_buf_free(&b);
+    qr_cc_pop(cc, o);
+    return bad ? -1 : 0;
+}
+
+/* A message of a validation ("prompt" at most 255 characters, "error" 225:
+ * Excel's limits); 0 or -1 (reported). */
+static int dv_message(qr_cc *cc, json_t *obj, const char *key, size_t max, const char **out)
+{
+    size_t n = 0;
+    int r = qr_cc_get_string(cc, obj, key, 0, out, &n);
+    if (r < 0) return -1;
+    if (r > 0 && utf16_units(*out, n) > max) {
+        qr_cc_err_key(cc, key, "shorten the message",
+                      "a %s message has at most %zu characters "
+                      "(Excel's limit)",
+                      key, max);
+        return -1;
+    }
+    return 0;
+}
+
+/* One validation object at the current path into *dv; 0 or -1 (reported). */
+static int dv_rule(qr_cc *cc, json_t *obj, qr_valid *dv)
+{
+    if (!json_is_object(obj)) {
+        qr_cc_err(cc, "a validation is {\"range\": \"E2:E100\", \"list\": [\"Open\", \"Done\"]}",
+                  "expected an object, got %s", qr_cc_type_name(obj));
+        return -1;
+    }
+    if (qr_cc_check_obj(cc, obj, QR_SO_VALID, "a validation") > 0) return -1;
+    int bad = 0;
+    json_t *rg = json_object_get(obj, "range");
+    if (!rg) {
+        qr_cc_missing(cc, "range", "the cells it applies to: \"range\": \"E2:E100\"");
+        bad = 1;
+    } else {
+        size_t o = qr_cc_push_key(cc, "range");
+        int r, c;
+        if (json_is_string(rg) && !strchr(json_string_value(rg), ':') &&
+            parse_ref(json_string_value(rg), &r, &c) == 0)
+            dv->range = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
+        else if (range_at(cc, rg, &dv->range) < 0)
+            bad = 1;
+        qr_cc_pop(cc, o);
+    }
+    int kind = -1, n_kinds = 0;
+    for (int i = 0; dv_kinds[i]; i++)
+        if (json_object_get(obj, dv_kinds[i])) {
+            if (n_kinds++ == 0) kind = i;
+        }
+    if (n_kinds != 1) {
+        if (n_kinds)
+            qr_cc_err(cc, "one rule per validation: split it in two over the same range",
+                      "a validation takes one of \"list\", \"number\", \"whole\", \"date\", got %d",
+                      n_kinds);
+        else
+            qr_cc_missing(cc, "list",
+                          "what the cells accept: \"list\": [...], or \"number\", "
+                          "\"whole\", \"date\": {\"min\": ..., \"max\": ...}");
+        return -1;
+    }
+    json_t *v = json_object_get(obj, dv_kinds[kind]);
+    if (kind == 0) {
+        dv->type = QR_DV_LIST;
+        if (dv_list(cc, v, dv) < 0) bad = 1;
+    } else {
+        dv->type = kind == 1 ? QR_DV_DECIMAL : kind == 2 ? QR_DV_WHOLE : QR_DV_DATE;
+        size_t o = qr_cc_push_key(cc, dv_kinds[kind]);
+        if (!json_is_object(v)) {
+            qr_cc_err(cc, "bounds are {\"min\": 0, \"max\": 100} (either may be left out)",
+                      "expected an object, got %s", qr_cc_type_name(v));
+            bad = 1;
+        } else {
+            qr_cc_check_keys(cc, v, (const char *const[]){"min", "max", NULL}, "the bounds");
+            int a = dv_bound(cc, v, "min", dv->type, &dv->min);
+            int z = dv_bound(cc, v, "max", dv->type, &dv->max);
+            if (a < 0 || z < 0) {
+                bad = 1;
+            } else if (!a && !z) {
+                qr_cc_err(cc, "give \"min\", \"max\" or both: {\"min\": 0}", "no bound is given");
+                bad = 1;
+            } else if (a && z && dv->min > dv->max) {
+                qr_cc_err(cc, "write the lower bound as min", "min is above max");
+                bad = 1;
+            }
+            dv->has_min = a > 0, dv->has_max = z > 0;
+        }
+        qr_cc_pop(cc, o);
+    }
+    if (dv_message(cc, obj, "prompt", 255, &dv->prompt) < 0) bad = 1;
+    if (dv_message(cc, obj, "error", 225, &dv->error) < 0) bad = 1;
+    dv->blank = 1;
+    if (qr_cc_get_bool(cc, obj, "blank", &dv->blank) < 0) bad = 1;
+    return bad ? -1 : 0;
+}
+
+/* "validation": [rule, ...]; two rules over one cell are an error (Excel
+ * keeps one and repairs the file). */
+static void sheet_valids(qr_cc *cc, json_t *v, qr_sheet *sh)
+{
+    size_t o = qr_cc_push_key(cc, "validation");
+    size_t n = json_is_array(v) ? json_array_size(v) : 0;
+    if (!json_is_array(v))
+        qr_cc_err(cc, "validation is [{\"range\": \"E2:E100\", \"list\": [\"Open\", \"Done\"]}]",
+                  "expected an array of validations, got %s", qr_cc_type_name(v));
+    qr_valid *dv = n ? qr_arena_array(cc->a, n, sizeof *dv) : NULL;
+    if (n && !dv) qr_cc_oom(cc), n = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t o2 = qr_cc_push_index(cc, i);
+        memset(&dv[k], 0, sizeof dv[k]);
+        if (dv_rule(cc, json_array_get(v, i), &dv[k]) == 0) {
+            const qr_range *a = &dv[k].range;
+            size_t j = 0;
+            for (; j < k; j++) {
+                const qr_range *b = &dv[j].range;
+                if (a->r0 <= b->r1 && b->r0 <= a->r1 && a->c0 <= b->c1 && b->c0 <= a->c1) break;
+            }
+            if (j < k)
+                qr_cc_err_key(cc, "range", "a cell takes one validation: make the ranges apart",
+                              "this range overlaps an earlier validation's");
+            else
+                k++;
+        }
+        qr_cc_pop(cc, o2);
+    }
+    sh->valids = dv;
+    sh->n_valids = k;
+    qr_cc_pop(cc, o);
+}
+
 /* "column_styles": [null, "input", {"format": "0.0%"}], one per column. */
 static void column_styles(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh)
 {
@@ -1304,6 +1522,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     if (mg) sheet_merges(cc, mg, sh);
     json_t *cfs = json_object_get(v, "conditional");
     if (cfs) sheet_conds(cc, ft, cfs, sh);
+    json_t *dvs = json_object_get(v, "validation");
+    if (dvs) sheet_valids(cc, dvs, sh);
     json_t *af = json_object_get(v, "autofilter");
     if (af) {
         size_t o = qr_cc_push_key(cc, "autofilter");
@@ -1451,6 +1671,183 @@ static void sheet_charts(qr_cc *cc, json_t *v, size_t index, qr_sheet *sh)
     qr_cc_pop(cc, o);
 }
 
+/* ---- "names": defined names ----------------------------------------------------------- */
+
+/* Whether s is a name Excel takes (letters, digits, _ and ., starting with a
+ * letter, _ or \, not a cell reference in A1 or R1C1 style, not TRUE or
+ * FALSE); NULL, or why not. */
+static const char *name_why(const char *s, size_t n)
+{
+    if (!n) return "a name is empty";
+    if (n > 255) return "a name has at most 255 characters";
+    unsigned char c0 = (unsigned char)s[0];
+    if (!(isalpha(c0) || c0 == '_' || c0 == '\\' || c0 >= 0x80))
+        return "a name starts with a letter, _ or \\";
+    for (size_t i = 1; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!(isalnum(c) || c == '_' || c == '.' || c == '\\' || c >= 0x80))
+            return "a name holds letters, digits, _ and . only";
+    }
+    int r, c;
+    if (parse_ref(s, &r, &c) == 0) return "the name is a cell reference, which it would shadow";
+    /* R1C1 style: R, C, R2, C3, R2C3 */
+    size_t i = 0;
+    if (s[i] == 'R' || s[i] == 'r') {
+        i++;
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    }
+    if (s[i] == 'C' || s[i] == 'c') {
+        i++;
+        while (isdigit((unsigned char)s[i]))
+            i++;
+    }
+    if (i == n) return "the name is a cell reference in R1C1 style, which it would shadow";
+    if (strcasecmp(s, "TRUE") == 0 || strcasecmp(s, "FALSE") == 0)
+        return "TRUE and FALSE are values, not names";
+    return NULL;
+}
+
+/* "Sheet!$A$1:$B$2", "'My sheet'!A1" or (in a sheet's names) "$A$1" into
+ * *nm; 0 or -1 (reported at the current path). */
+static int name_target(qr_cc *cc, json_t *v, int scope, qr_name *nm)
+{
+    const qr_doc *doc = cc->doc;
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    const char *hint = scope < 0 ? "a workbook name is a sheet's cells: \"Data!$B$2:$B$13\""
+                                 : "a sheet's name is cells: \"$B$2\" (this sheet) or "
+                                   "\"Other!$B$2:$B$9\"";
+    if (!s) {
+        qr_cc_err(cc, hint, "expected a reference, got %s", qr_cc_type_name(v));
+        return -1;
+    }
+    const char *bang = strrchr(s, '!');
+    nm->sheet = scope < 0 ? 0 : (size_t)scope;
+    if (bang) {
+        char sheet[128];
+        size_t k = 0;
+        const char *p = s;
+        if (*p == '\'') {
+            for (p++; p < bang && k + 1 < sizeof sheet; p++) {
+                if (*p == '\'' && p[1] == '\'')
+                    p++;
+                else if (*p == '\'')
+                    break;
+                sheet[k++] = *p;
+            }
+        } else {
+            for (; p < bang && k + 1 < sizeof sheet; p++)
+                sheet[k++] = *p;
+        }
+        sheet[k] = '\0';
+        size_t i = 0;
+        for (; i < doc->n_sheets; i++)
+            if (doc->sheets[i].name && strcasecmp(doc->sheets[i].name, sheet) == 0) break;
+        if (i == doc->n_sheets) {
+            const char *cands[65];
+            size_t nc = 0;
+            for (size_t j = 0; j < doc->n_sheets && nc < 64; j++)
+                if (doc->sheets[j].name) cands[nc++] = doc->sheets[j].name;
+            cands[nc] = NULL;
+            const char *dym = qr_suggest(sheet, cands);
+            char h[160];
+            if (dym)
+                snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
+            else
+                snprintf(h, sizeof h, "name one of the workbook's sheets");
+            qr_cc_err(cc, h, "no sheet \"%.64s\"", sheet);
+            return -1;
+        }
+        nm->sheet = i;
+        s = bang + 1;
+    } else if (scope < 0) {
+        qr_cc_err(cc, hint, "the reference names no sheet");
+        return -1;
+    }
+    char ref[40];
+    size_t k = 0;
+    for (const char *p = s; *p && k + 1 < sizeof ref; p++)
+        if (*p != '$') ref[k++] = *p;
+    ref[k] = '\0';
+    int r, c;
+    const char *why = NULL;
+    if (strlen(s) < 32 && !strchr(ref, ':') && parse_ref(ref, &r, &c) == 0) {
+        nm->range = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
+        return 0;
+    }
+    if (strlen(s) < 32 && parse_range(ref, &nm->range, &why) == 0) return 0;
+    qr_cc_err(cc, hint, "expected a cell or a range after the sheet, got \"%.40s\"", s);
+    return -1;
+}
+
+/* The "names" object v of the workbook (scope -1) or of sheet scope. */
+static void names_of(qr_cc *cc, json_t *v, int scope, qr_name **acc, size_t *n, size_t *cap)
+{
+    size_t o = qr_cc_push_key(cc, "names");
+    if (!json_is_object(v)) {
+        qr_cc_err(cc, "names is {\"Revenue\": \"Data!$B$2:$B$13\"}", "expected an object, got %s",
+                  qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    const char *key;
+    json_t *t;
+    json_object_foreach(v, key, t)
+    {
+        size_t o2 = qr_cc_push_key(cc, key);
+        const char *why = name_why(key, strlen(key));
+        size_t j = 0;
+        for (; !why && j < *n; j++)
+            if ((*acc)[j].scope == scope && strcasecmp((*acc)[j].name, key) == 0) break;
+        qr_name nm = {0};
+        nm.scope = scope;
+        if (why) {
+            qr_cc_err(cc, "a name is like Revenue, Tax_Rate or Q1.Sales", "%s", why);
+        } else if (j < *n) {
+            qr_cc_err(cc, "names are unique ignoring case", "\"%.64s\" is defined twice", key);
+        } else if (name_target(cc, t, scope, &nm) == 0) {
+            nm.name = qr_cc_strndup(cc, key, strlen(key));
+            if (*n == *cap) {
+                size_t nc = *cap ? *cap * 2 : 8;
+                qr_name *g = realloc(*acc, nc * sizeof *g);
+                if (!g) {
+                    qr_cc_oom(cc);
+                    qr_cc_pop(cc, o2);
+                    break;
+                }
+                *acc = g, *cap = nc;
+            }
+            if (nm.name) (*acc)[(*n)++] = nm;
+        }
+        qr_cc_pop(cc, o2);
+    }
+    qr_cc_pop(cc, o);
+}
+
+/* The workbook's and each sheet's "names", once the sheets are known. */
+static void defined_names(qr_cc *cc, json_t *root, json_t *sheets)
+{
+    qr_name *acc = NULL;
+    size_t n = 0, cap = 0;
+    json_t *wn = json_object_get(root, "names");
+    if (wn) names_of(cc, wn, -1, &acc, &n, &cap);
+    for (size_t i = 0; i < cc->doc->n_sheets; i++) {
+        json_t *sn = json_object_get(json_array_get(sheets, i), "names");
+        if (!sn) continue;
+        size_t o = qr_cc_push_key(cc, "sheets");
+        size_t o2 = qr_cc_push_index(cc, i);
+        names_of(cc, sn, (int)i, &acc, &n, &cap);
+        qr_cc_pop(cc, o2);
+        qr_cc_pop(cc, o);
+    }
+    qr_name *out = n ? qr_arena_array(cc->a, n, sizeof *out) : NULL;
+    if (n && !out) qr_cc_oom(cc), n = 0;
+    if (n) memcpy(out, acc, n * sizeof *out);
+    cc->doc->names = out;
+    cc->doc->n_names = n;
+    free(acc);
+}
+
 void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
 {
     qr_doc *doc = cc->doc;
@@ -1522,6 +1919,9 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     doc->n_sheets = n;
     for (size_t i = 0; i < n; i++) /* charts last: their ranges name any sheet */
         sheet_charts(cc, json_array_get(sheets, i), i, &ss[i]);
+    qr_cc_pop(cc, o);
+    defined_names(cc, root, sheets);
+    o = qr_cc_push_key(cc, "sheets");
 done:
     free(names);
     if (cs)

@@ -33,6 +33,7 @@
 #define S_LANG "{\"type\":\"string\",\"pattern\":\"^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$\"}"
 #define S_ALIGN "{\"enum\":[\"auto\",\"left\",\"center\",\"right\"]}"
 #define S_COLOR "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}"
+#define S_GROUND "{\"anyOf\":[" S_COLOR ",{\"$ref\":\"#/$defs/slide_image\"}]}"
 #define K_ID K("id", X, N, "{\"$ref\":\"#/$defs/id\"}", NULL)
 #define K_CAPTION K("caption", X, QR_SO_RUN, "{\"$ref\":\"#/$defs/caption\"}", NULL)
 #define TEXT_OR_RUNS "{\"oneOf\":[{\"required\":[\"text\"]},{\"required\":[\"runs\"]}]}"
@@ -312,6 +313,9 @@ static const qr_skey deck_keys[] = {
     K("footer", X, N, S_STR, "text along the bottom of every slide"),
     K("date", X, N, S_STR, "a date, as written, bottom left of every slide"),
     K("slide_numbers", X, N, "{\"type\":\"boolean\"}", "the slide's number, bottom right"),
+    K("background", X, QR_SO_SLIDE_IMAGE, S_GROUND, "every slide's ground: #RRGGBB or an image"),
+    K("logo", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}",
+      "a picture in the top right corner of every slide"),
     K("slides", R, QR_SO_SLIDE, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/slide\"}}",
       NULL),
 };
@@ -323,8 +327,7 @@ static const qr_skey slide_keys[] = {
     K("image", X, QR_SO_SLIDE_IMAGE, "{\"$ref\":\"#/$defs/slide_image\"}", NULL),
     K("table", X, QR_SO_SLIDE_TABLE, "{\"$ref\":\"#/$defs/slide_table\"}", NULL),
     K("chart", X, QR_SO_SLIDE_CHART, "{\"$ref\":\"#/$defs/slide_chart\"}", NULL),
-    K("background", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}",
-      "#RRGGBB: the slide's ground"),
+    K("background", X, QR_SO_SLIDE_IMAGE, S_GROUND, "the slide's ground: #RRGGBB or an image"),
     K("footer", X, N, "{\"anyOf\":[{\"type\":\"string\"},{\"const\":false}]}",
       "this slide's footer text; false: no footer, date or number"),
     K("quote", X, N, S_STR, "layout quote: the quotation"),
@@ -398,6 +401,8 @@ static const qr_skey workbook_keys[] = {
     K("accent", X, N, "{\"type\":\"string\",\"pattern\":\"^#[0-9A-Fa-f]{6}$\"}", "#RRGGBB"),
     K("styles", X, N, "{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/$defs/style\"}}",
       "named cell styles; built in: header, total, input, note, good, bad, neutral"),
+    K("names", X, N, "{\"type\":\"object\",\"additionalProperties\":" S_STR "}",
+      "defined names: {\"Revenue\": \"Data!$B$2:$B$13\"}"),
     K("allow_external", X, N, S_BOOL,
       "formulas may call WEBSERVICE, DDE, other workbooks, any link scheme"),
     K("sheets", R, QR_SO_SHEET, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet\"}}",
@@ -427,6 +432,10 @@ static const qr_skey sheet_keys[] = {
     K("conditional", X, QR_SO_COND,
       "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/conditional\"}}",
       "conditional formats, first wins"),
+    K("names", X, N, "{\"type\":\"object\",\"additionalProperties\":" S_STR "}",
+      "names local to the sheet: {\"Rate\": \"$B$1\"}"),
+    K("validation", X, QR_SO_VALID,
+      "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/validation\"}}", "what cells accept"),
     K("hidden_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "C or C:E"),
     K("grouped_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "outline groups, C:E"),
     K("column_styles", X, N,
@@ -462,6 +471,21 @@ static const qr_skey cond_keys[] = {
     K("colors", X, N, "{\"type\":\"array\",\"items\":" S_COLOR ",\"minItems\":2,\"maxItems\":3}",
       "color_scale: low, [mid,] high"),
     K("bar_color", X, N, S_COLOR, "data_bar"),
+};
+#define S_BOUNDS(T)                                                                                \
+    "{\"type\":\"object\",\"properties\":{\"min\":" T ",\"max\":" T                                \
+    "},\"additionalProperties\":false,\"minProperties\":1}"
+static const qr_skey valid_keys[] = {
+    K("range", R, N, S_CELL_OR_RANGE, NULL),
+    K("list", X, N,
+      "{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":[\"string\",\"number\"]}}",
+      "allowed values"),
+    K("number", X, N, S_BOUNDS("{\"type\":\"number\"}"), "min, max"),
+    K("whole", X, N, S_BOUNDS("{\"type\":\"integer\"}"), "min, max"),
+    K("date", X, N, S_BOUNDS("{\"type\":\"string\"}"), "min, max: YYYY-MM-DD"),
+    K("prompt", X, N, "{\"type\":\"string\",\"maxLength\":255}", "shown on selecting"),
+    K("error", X, N, "{\"type\":\"string\",\"maxLength\":225}", "shown on a refused value"),
+    K("blank", X, N, S_BOOL, "empty allowed, default true"),
 };
 static const qr_skey border_keys[] = {
     K("left", X, N, S_BORDER_KIND, NULL), K("right", X, N, S_BORDER_KIND, NULL),
@@ -616,6 +640,10 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
     OBJ(QR_SO_STYLE, "style", "a cell style: any of these properties", NULL, style_keys),
     OBJ(QR_SO_BORDER, "border", "a border per side", NULL, border_keys),
     OBJ(QR_SO_COND, "conditional", "a conditional format over a range", NULL, cond_keys),
+    OBJ(QR_SO_VALID, "validation", "a data validation: one of list, number, whole, date",
+        "{\"oneOf\":[{\"required\":[\"list\"]},{\"required\":[\"number\"]},{\"required\":"
+        "[\"whole\"]},{\"required\":[\"date\"]}]}",
+        valid_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
     OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,

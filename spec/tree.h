@@ -396,12 +396,13 @@ typedef struct qr_slide {
     qr_text attribution;
     const qr_stat *stats; /* stats layout: 2 to 4 */
     size_t n_stats;
-    int has_background;  /* "background": "#RRGGBB", the slide's ground in place of the theme's */
-    uint32_t background; /* 0xRRGGBB */
-    int footer_mode;     /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
-    qr_text footer;      /* QR_FOOTER_OWN: the slide's "footer" */
-    qr_column cols[2];   /* two_content, comparison: left and right */
-    int has_caption;     /* image_full: the caption under the title (plain) */
+    int has_background; /* "background": "#RRGGBB", the slide's ground in place of the theme's */
+    const qr_image *background_image; /* "background": an image object, covering the slide */
+    uint32_t background;              /* 0xRRGGBB */
+    int footer_mode;   /* QR_FOOTER_*: the deck's furniture, this slide's footer text, or none */
+    qr_text footer;    /* QR_FOOTER_OWN: the slide's "footer" */
+    qr_column cols[2]; /* two_content, comparison: left and right */
+    int has_caption;   /* image_full: the caption under the title (plain) */
     qr_text caption;
     const qr_text *agenda; /* agenda: the items (plain), numbered from 1 */
     size_t n_agenda;
@@ -555,6 +556,23 @@ enum { QR_FILTER_AUTO, QR_FILTER_NONE, QR_FILTER_RANGE };
  * low, [mid at the 50th percentile,] high); QR_CF_BAR draws a bar as long
  * as the number's place between 0 (or the lowest, if below 0) and the
  * highest, in colors[0]. */
+/* A data validation of a sheet ("validation"): what a cell of range
+ * accepts. QR_DV_LIST: one of list (the items joined by commas, as the
+ * file writes them); the others a number (decimal, whole, a date's
+ * serial) from min to max (has_min, has_max: either may be open). prompt
+ * is shown when the cell is selected, error when a value is refused (NULL:
+ * none, the office suite's own message). */
+typedef enum qr_dv_type { QR_DV_LIST, QR_DV_DECIMAL, QR_DV_WHOLE, QR_DV_DATE } qr_dv_type;
+typedef struct qr_valid {
+    qr_range range;
+    qr_dv_type type;
+    const char *list;
+    int has_min, has_max;
+    double min, max;
+    const char *prompt, *error;
+    int blank; /* an empty cell is allowed (the default) */
+} qr_valid;
+
 typedef enum qr_cf_rule { QR_CF_CELL, QR_CF_FORMULA, QR_CF_SCALE, QR_CF_BAR } qr_cf_rule;
 typedef enum qr_cf_op {
     QR_CF_LT,
@@ -612,6 +630,9 @@ typedef struct qr_sheet {
      * highest priority) */
     const qr_cond *conds;
     size_t n_conds;
+    /* "validation": data validations in spec order */
+    const qr_valid *valids;
+    size_t n_valids;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
@@ -621,6 +642,14 @@ typedef struct qr_sheet {
     int streamed;
     size_t n_held, stream_from;
 } qr_sheet;
+
+/* A defined name ("names": {"Revenue": "Data!$B$2:$B$13"}). */
+typedef struct qr_name {
+    const char *name;
+    int scope;    /* -1: the workbook's; else the index of the sheet it belongs to */
+    size_t sheet; /* the sheet its reference is on */
+    qr_range range;
+} qr_name;
 
 /* ---- the document ------------------------------------------------------------ */
 
@@ -651,6 +680,11 @@ typedef struct qr_doc {
     /* slide furniture along the bottom: date (left), footer (centre), number (right) */
     int has_footer, has_date, slide_numbers;
     qr_text footer, date; /* plain, literal */
+    /* every slide's ground ("background": a colour or an image; a slide's own wins) and a
+       logo in the top right corner (none on a slide whose "footer" is false) */
+    int has_background;
+    uint32_t background;
+    const qr_image *background_image, *logo;
 
     /* spreadsheet */
     const qr_sheet *sheets;
@@ -664,6 +698,10 @@ typedef struct qr_doc {
     size_t n_looks;
     unsigned header_look;
     int allow_external; /* "allow_external": true: the formula policy is lifted (formula_check.h) */
+    /* defined names: the workbook's "names" (scope -1) and each sheet's
+     * (scope = its index), each a cell or range of sheet `sheet` */
+    const qr_name *names;
+    size_t n_names;
 
     /* The render's work budget (budget.h): formulas, charts and pages draw on
      * it; compile sets its limit from qr_limits.max_work. */

@@ -39,7 +39,7 @@ typedef struct lines {
  * in U+202B ... U+202C: drop the marks and reorder the line to logical
  * order (the bidi reordering of a visual line gives back its logical one
  * for the common cases: RTL text with embedded numbers and Latin words). */
-static char *logical(const char *s, size_t n)
+static char *logical(const char *s, size_t n, int reorder)
 {
     FriBidiChar *u = malloc((n + 1) * sizeof *u), *v = malloc((n + 1) * sizeof *v);
     char *out = malloc(n * 8 + 1);
@@ -61,7 +61,7 @@ static char *logical(const char *s, size_t n)
             last_rtl = 0;
         u[k++] = c;
     }
-    if (rtl) {
+    if (rtl && reorder) {
         /* Reorder only: fribidi_log2vis would also shape (presentation forms). */
         FriBidiParType base = last_rtl ? FRIBIDI_PAR_RTL : FRIBIDI_PAR_LTR;
         FriBidiCharType *types = malloc((size_t)k * sizeof *types);
@@ -115,7 +115,7 @@ static void add_line(lines *ls, const char *s, size_t n, double size, double top
     if (!n) return;
     /* poppler sometimes gives the cells of one row as lines of their own: a
      * line on the same baseline, to the right of the last, is its next cell. */
-    line *last = ls->n && merge ? &ls->items[ls->n - 1] : NULL;
+    line *last = ls->n && merge == 1 ? &ls->items[ls->n - 1] : NULL;
     if (last && last->page == page && size > 0 && fabs(last->top - top) < size * 0.3 &&
         left > last->left) {
         size_t old = strlen(last->text);
@@ -137,7 +137,9 @@ static void add_line(lines *ls, const char *s, size_t n, double size, double top
         ls->cap = cap;
     }
     line *l = &ls->items[ls->n++];
-    l->text = merge ? strndup(s, n) : logical(s, n); /* the second pass has it logical */
+    /* the second pass (merge 1) has it logical; merge 2: logical already,
+     * its presentation forms still to undo */
+    l->text = merge == 1 ? strndup(s, n) : logical(s, n, merge == 0);
     l->size = size;
     l->top = top;
     l->bottom = bottom;
@@ -156,16 +158,164 @@ static int by_position(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Whether c is a CJK ideograph, kana, hangul or a full-width form. */
+static int cjk_char(gunichar c)
+{
+    return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) ||
+           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF) ||
+           (c >= 0x20000 && c <= 0x2FFFF);
+}
+
+/* A letter-spaced CJK line (each character apart from the next, so every
+ * gap looks like a column's): when every cell is one or two CJK characters,
+ * the line is text, not a row of cells. */
+static void join_spaced(qr_buf *cut, int *cells)
+{
+    if (*cells < 3 || !cut->data) return;
+    int in_cell = 0;
+    for (const char *q = cut->data; q < cut->data + cut->len; q = g_utf8_next_char(q)) {
+        if (*q == '\x1f') {
+            in_cell = 0;
+            continue;
+        }
+        if (!cjk_char(g_utf8_get_char(q)) || ++in_cell > 2) return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < cut->len; i++)
+        if (cut->data[i] != '\x1f') cut->data[k++] = cut->data[i];
+    cut->len = k;
+    cut->data[k] = '\0';
+    *cells = 1;
+}
+
+/* A line of a page selected from its top right (see page_lines): poppler
+ * gives its characters in logical order already, but puts the spaces
+ * between right-to-left words where its selection met them. The spaces
+ * are rebuilt from the boxes: the glyphs in poppler's order, a space where
+ * the next glyph stands apart from the word so far (by more than a word
+ * space's share of the font size; a word's box, since text a PDF gives as
+ * ActualText has boxes spread over the word in the wrong direction).
+ * 0 when the boxes do not fit the text. */
+static int logical_line(const char *s, size_t n, const PopplerRectangle *rc, glong chars,
+                        double size, qr_buf *out)
+{
+    glong ci = 0;
+    int have = 0;
+    double w1 = 0, w2 = 0; /* the word's box */
+    for (const char *q = s; q < s + n; q = g_utf8_next_char(q)) {
+        gunichar c = g_utf8_get_char(q);
+        if (c >= 0x202A && c <= 0x202E) continue;
+        if (ci >= chars) return 0;
+        const PopplerRectangle *r = &rc[ci++];
+        if (g_unichar_isspace(c)) continue;
+        double x1 = r->x1 < r->x2 ? r->x1 : r->x2, x2 = r->x1 < r->x2 ? r->x2 : r->x1;
+        if (size <= 0) size = fabs(r->y2 - r->y1);
+        double gap = x1 > w2 ? x1 - w2 : w1 > x2 ? w1 - x2 : 0;
+        if (have && gap > size * 0.15) {
+            qr_buf_putc(out, ' ');
+            w1 = x1, w2 = x2;
+        } else if (!have) {
+            w1 = x1, w2 = x2;
+        } else {
+            if (x1 < w1) w1 = x1;
+            if (x2 > w2) w2 = x2;
+        }
+        have = 1;
+        qr_buf_append(out, q, (size_t)(g_utf8_next_char(q) - q));
+    }
+    return ci == chars && !out->oom;
+}
+
 /* The lines of one page: poppler's text, its per-character boxes and its
  * font attributes share one indexing (characters of the text). */
+/* One more line at a box of the page (PDF coordinates, from the bottom):
+ * a form field's value or an annotation's text. Its size is 0, so it is a
+ * paragraph of its own and never a heading or a table's cell. */
+static void add_box(lines *raw, const char *s, const PopplerRectangle *a, double ph, int index)
+{
+    if (!s) return;
+    /* each line of it: a multi-line field or note keeps its lines */
+    for (const char *p = s; *p;) {
+        const char *e = p + strcspn(p, "\r\n");
+        if (e > p)
+            add_line(raw, p, (size_t)(e - p), 0, ph - (a->y1 > a->y2 ? a->y1 : a->y2),
+                     ph - (a->y1 > a->y2 ? a->y2 : a->y1), a->x1 < a->x2 ? a->x1 : a->x2, index, 1,
+                     0, 0);
+        p = *e ? e + 1 : e;
+    }
+}
+
+/* What a page shows outside its content stream: the values of its form
+ * fields (text, the chosen items of a list) and the text of its
+ * annotations (free text, notes, stamps; links and popups say nothing). */
+static void page_boxes(PopplerPage *pg, int index, double ph, lines *raw)
+{
+    GList *fields = poppler_page_get_form_field_mapping(pg);
+    for (GList *f = fields; f; f = f->next) {
+        PopplerFormFieldMapping *fm = f->data;
+        PopplerFormField *ff = fm->field;
+        if (poppler_form_field_get_field_type(ff) == POPPLER_FORM_FIELD_TEXT) {
+            gchar *v = poppler_form_field_text_get_text(ff);
+            add_box(raw, v, &fm->area, ph, index);
+            g_free(v);
+        } else if (poppler_form_field_get_field_type(ff) == POPPLER_FORM_FIELD_CHOICE) {
+            gint n = poppler_form_field_choice_get_n_items(ff);
+            for (gint k = 0; k < n && k < 1000; k++) {
+                if (!poppler_form_field_choice_is_item_selected(ff, k)) continue;
+                gchar *v = poppler_form_field_choice_get_item(ff, k);
+                add_box(raw, v, &fm->area, ph, index);
+                g_free(v);
+            }
+            if (poppler_form_field_choice_is_editable(ff)) {
+                gchar *v = poppler_form_field_choice_get_text(ff);
+                add_box(raw, v, &fm->area, ph, index);
+                g_free(v);
+            }
+        }
+    }
+    poppler_page_free_form_field_mapping(fields);
+    GList *annots = poppler_page_get_annot_mapping(pg);
+    for (GList *a = annots; a; a = a->next) {
+        PopplerAnnotMapping *am = a->data;
+        PopplerAnnotType t = poppler_annot_get_annot_type(am->annot);
+        if (t == POPPLER_ANNOT_LINK || t == POPPLER_ANNOT_WIDGET || t == POPPLER_ANNOT_POPUP)
+            continue;
+        gchar *v = poppler_annot_get_contents(am->annot);
+        add_box(raw, v, &am->area, ph, index);
+        g_free(v);
+    }
+    poppler_page_free_annot_mapping(annots);
+}
+
 static void page_lines(PopplerPage *pg, int index, lines *ls)
 {
-    char *text = poppler_page_get_text(pg);
+    /* poppler's text is a glyph selection from the area's first corner to
+     * its opposite: from the top left, a right-to-left page (whose first
+     * line starts at the top right) comes back empty or without its first
+     * lines. Such a page is selected from the top right instead, and the
+     * text, the boxes and the attributes all come from the area chosen. */
+    double pw = 0, ph = 0;
+    poppler_page_get_size(pg, &pw, &ph);
+    PopplerRectangle area = {0, 0, pw, ph};
+    int from_right = 0;
+    char *text = poppler_page_get_text_for_area(pg, &area);
     if (!text) return;
+    if (!text[strspn(text, " \n")] || strstr(text, "\u202b")) {
+        PopplerRectangle rtl = {pw, 0, 0, ph};
+        char *other = poppler_page_get_text_for_area(pg, &rtl);
+        if (other && strlen(other) > strlen(text)) {
+            g_free(text);
+            text = other;
+            area = rtl;
+            from_right = 1;
+        } else {
+            g_free(other);
+        }
+    }
     PopplerRectangle *rects = NULL;
     guint n_rects = 0;
-    poppler_page_get_text_layout(pg, &rects, &n_rects);
-    GList *attrs = poppler_page_get_text_attributes(pg);
+    poppler_page_get_text_layout_for_area(pg, &area, &rects, &n_rects);
+    GList *attrs = poppler_page_get_text_attributes_for_area(pg, &area);
     lines raw = {0};
     const char *p = text;
     glong ci = 0; /* character index */
@@ -201,7 +351,7 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
          * gap (table columns; poppler glues their text together). */
         qr_buf cut = {0};
         int cells = 1;
-        if (!marks && size > 0 && (guint)(ci + chars) <= n_rects) {
+        if (!marks && !from_right && size > 0 && (guint)(ci + chars) <= n_rects) {
             /* One visual line at a time: poppler may glue a line's end to the
              * next line's start (a wrapped table cell, then the next row). */
             const char *q = p;
@@ -211,6 +361,7 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
                 const char *next = g_utf8_next_char(q);
                 const PopplerRectangle *rc = &rects[k];
                 if (started && *q != ' ' && fabs(rc->y1 - ptop) > size * 0.5 && rc->y1 > ptop) {
+                    join_spaced(&cut, &cells);
                     add_line(&raw, cut.data ? cut.data : "", cut.len, size, ptop, pbottom, pleft,
                              index, cells, bold, 0);
                     cut.len = 0;
@@ -235,8 +386,12 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
                     qr_buf_append(&cut, q, (size_t)(next - q));
                 q = next;
             }
+            join_spaced(&cut, &cells);
             add_line(&raw, cut.data ? cut.data : "", cut.len, size, ptop, pbottom, pleft, index,
                      cells, bold, 0);
+        } else if (from_right && (guint)(ci + chars) <= n_rects &&
+                   logical_line(p, n, rects + ci, chars, size, &cut)) {
+            add_line(&raw, cut.data, cut.len, size, top, bottom, left, index, 1, bold, 2);
         } else {
             add_line(&raw, p, n, size, top, bottom, left, index, 1, bold, 0);
         }
@@ -248,6 +403,7 @@ static void page_lines(PopplerPage *pg, int index, lines *ls)
     poppler_page_free_text_attributes(attrs);
     g_free(rects);
     g_free(text);
+    page_boxes(pg, index, ph, &raw);
     /* Top to bottom, then left to right (poppler's own order may put a
      * table's last header cell after the footer); same-baseline lines then
      * merge into rows of cells. */
@@ -373,6 +529,23 @@ static void write_table(qr_buf *b, const line *rows, size_t n)
 }
 
 /* Lines end inside a word in CJK text: join them without a space. */
+/* A line that ends in a hyphen after a letter, before a line that starts
+ * with a lower-case letter: the word was broken there ("inter-" "preter"),
+ * so the hyphen goes and the halves join. A soft hyphen (U+00AD) at the
+ * end always goes. Returns the length of text to keep before joining
+ * without a space, or -1 to join as usual. */
+static long hyphen_join(const char *text, size_t len, const char *next)
+{
+    if (len >= 2 && (unsigned char)text[len - 2] == 0xC2 && (unsigned char)text[len - 1] == 0xAD)
+        return (long)len - 2;
+    if (len < 2 || text[len - 1] != '-') return -1;
+    const char *before = g_utf8_find_prev_char(text, text + len - 1);
+    if (!before || !g_unichar_isalpha(g_utf8_get_char(before))) return -1;
+    gunichar c = g_utf8_get_char(next);
+    if (!g_unichar_islower(c)) return -1;
+    return (long)len - 1;
+}
+
 static int cjk_end(const char *s)
 {
     size_t n = strlen(s);
@@ -416,6 +589,7 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
     for (size_t i = 0; i < ls.n; i++) {
         size_t count = 0;
         double s = round(ls.items[i].size * 2) / 2;
+        if (s <= 0) continue; /* a field's or annotation's text: no font size */
         for (size_t k = 0; k < ls.n; k++)
             if (round(ls.items[k].size * 2) / 2 == s) count += strlen(ls.items[k].text);
         if (count > best_n) best_n = count, best = s;
@@ -447,6 +621,7 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
     qr_buf_puts(b, "\"blocks\":[");
     qr_buf para = {0};
     int blocks = 0, list_open = 0, list_ordered = 0, items = 0;
+    double pitch = 0; /* the centre-to-centre distance of the paragraph's lines */
     size_t skip_title = title && *title && ls.n && strcmp(ls.items[0].text, title) == 0 ? 1 : 0;
     for (size_t i = skip_title; i <= ls.n; i++) {
         const line *l = i < ls.n ? &ls.items[i] : NULL;
@@ -461,6 +636,20 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
         double h = prev ? prev->size : 0; /* the gap in font sizes: line boxes vary by script */
         int gap = !prev || !l || l->page != prev->page || l->top - prev->bottom > h * 0.3 ||
                   fabs(round(prev->size * 2) / 2 - s) > 0.1;
+        if (!gap) {
+            /* Lines on one pitch whatever their script (quire's rhythm, Word's
+             * exact spacing): tall fonts' boxes (Arabic's ascent is 1.4 em)
+             * overlap across a paragraph's space after. Box centres sit about
+             * 0.35 em above the baseline in every script: a paragraph breaks
+             * where they are 0.3 em further apart than the paragraph's own
+             * pitch (before its second line: 1.25 em). */
+            double dc = (l->top + l->bottom - prev->top - prev->bottom) / 2;
+            if (dc > (pitch > 0 ? pitch : h * 1.25) + h * 0.3)
+                gap = 1;
+            else if (pitch <= 0 || dc < pitch)
+                pitch = dc;
+        }
+        if (gap) pitch = 0;
         int new_block = gap || level || bullet;
         if (new_block && para.len) {
             if (list_open) qr_buf_puts(b, "]}"), list_open = 0;
@@ -517,14 +706,23 @@ int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t ms
             /* A wrapped list item: its line continues the last item. */
             if (b->len && b->data[b->len - 1] == '"') {
                 b->len--;
-                qr_buf_putc(b, ' ');
+                /* the item's last character as written: a hyphen that breaks a word */
+                if (b->len >= 2 && b->data[b->len - 1] == '-' && b->data[b->len - 2] != '\\' &&
+                    hyphen_join(b->data, b->len, l->text) >= 0)
+                    b->len--;
+                else
+                    qr_buf_putc(b, ' ');
                 qr_buf t = {0};
                 qr_buf_json_str(&t, l->text, strlen(l->text), 0);
                 qr_buf_append(b, t.data + 1, t.len - 1);
                 qr_buf_free(&t);
             }
         } else {
-            if (para.len && !cjk_end(para.data)) qr_buf_putc(&para, ' ');
+            long keep = para.len ? hyphen_join(para.data, para.len, l->text) : -1;
+            if (keep >= 0)
+                para.len = (size_t)keep;
+            else if (para.len && !cjk_end(para.data))
+                qr_buf_putc(&para, ' ');
             qr_buf_puts(&para, l->text);
         }
     }

@@ -18,7 +18,11 @@
  * Then: meta_load, version, spec, log, blob, diff of the two specs, begin/
  * commit/end, fsck (and fsck --repair, then fsck again). Beyond crashes and
  * leaks, it checks that nothing is created outside the store folder: the
- * store sits at the bottom of a chain of folders that must stay as made. */
+ * store sits at the bottom of a chain of folders that must stay as made.
+ *
+ * The blob part is also a store location (store/location.h): told apart
+ * and scrubbed of its secrets, and a password made of its letters and
+ * digits, planted in a keyword string and a URI, never survives the scrub. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <dirent.h>
 #include <errno.h>
@@ -34,6 +38,7 @@
 
 #include "sha256.h"
 #include "folder_store.h"
+#include "location.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -144,6 +149,38 @@ static void free_fsck(qr_folder_fsck *r)
     qr_errlist_clear(&r->stray);
 }
 
+/* The bytes as a store location, and a password planted from them. */
+static void locations(const char *p, size_t n)
+{
+    char loc[1024], out[1200], secret[64], planted[256];
+    if (n >= sizeof loc) n = sizeof loc - 1;
+    memcpy(loc, p, n);
+    loc[n] = '\0';
+    qr_store_loc_is_db(loc);
+    qr_store_loc_scrub(loc, loc, out, sizeof out);
+    check(strlen(out) < sizeof out);
+    qr_store_loc_scrub(loc, loc, out, 7); /* a short buffer is cut, terminated */
+    check(strlen(out) < 7);
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < sizeof secret; i++)
+        if ((loc[i] >= 'a' && loc[i] <= 'z') || (loc[i] >= 'A' && loc[i] <= 'Z') ||
+            (loc[i] >= '0' && loc[i] <= '9'))
+            secret[k++] = loc[i];
+    secret[k] = '\0';
+    if (k < 4) return;
+    static const char *const forms[] = {"host=h password=%s", "postgresql://u:%s@h/db",
+                                        "postgres://u@h/db?x=1&password=%s",
+                                        "dbname=d password='%s'", "postgresql:%s"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        snprintf(planted, sizeof planted, forms[i], secret);
+        check(qr_store_loc_is_db(planted));
+        char msg[400];
+        snprintf(msg, sizeof msg, "failed at %s: %s (%s)", secret, planted, secret);
+        qr_store_loc_scrub(planted, msg, out, sizeof out);
+        check(!strstr(out, secret));
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!base[0]) setup();
@@ -163,6 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (; k < N_PARTS; k++)
         part[k] = "", len[k] = 0;
 
+    locations(part[6], len[6]);
     rm_tree(store);
     qr_folder_opts fo;
     qr_folder_opts_default(&fo);

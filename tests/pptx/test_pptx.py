@@ -222,7 +222,8 @@ def readback(case, spec, deck):
         cols = [s[k] for k in ("left", "right") if k in s]
         eq(sum(1 for sh in sl.shapes if sh["tag"] == "graphicFrame"),
            sum(1 for o in [s] + cols for k in ("table", "chart") if k in o), where + ": tables and charts")
-        eq(sum(1 for sh in sl.shapes if sh["tag"] == "pic"), sum(1 for o in [s] + cols if "image" in o),
+        logo = 1 if "logo" in spec and s.get("footer") is not False else 0  # the deck's, on each slide
+        eq(sum(1 for sh in sl.shapes if sh["tag"] == "pic"), sum(1 for o in [s] + cols if "image" in o) + logo,
            where + ": pictures")
     has_notes = any("notes" in s for s in slides)
     eq(any(n.startswith("ppt/notesMasters/") for n in deck.names), has_notes, case + ": notes master iff notes")

@@ -318,7 +318,7 @@ static void test_workbook(void **state)
     qr_sheet sheets[2] = {{.name = "Data", .n_rows = 10, .n_cols = 3},
                           {.name = "It's", .n_rows = 4, .n_cols = 28, .header = 1}};
     qr_buf b = {0};
-    assert_int_equal(qr_xlsx_workbook_write(sheets, 2, &b), QR_OK);
+    assert_int_equal(qr_xlsx_workbook_write(sheets, 2, NULL, 0, &b), QR_OK);
     assert_non_null(strstr(b.data,
                            "<sheets><sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/>"
                            "<sheet name=\"It's\" sheetId=\"2\" r:id=\"rId2\"/></sheets>"
