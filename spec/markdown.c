@@ -442,26 +442,31 @@ static void code_text(cmark_node *n, const char **t, size_t *len)
 
 /* ---- lists ---------------------------------------------------------------------- */
 
-static json_t *list_items(md *m, cmark_node *list, size_t depth);
+static json_t *list_items(md *m, cmark_node *list, size_t depth, int ordered);
 
 /* Everything of item node it but nested lists as runs (blocks joined with
- * line breaks); nested lists as sub-items. */
-static json_t *list_item(md *m, cmark_node *it, size_t depth)
+ * line breaks); nested lists as sub-items. ordered: the top-level list's
+ * kind, which its nested items take. A task item of a bullet list is
+ * "checked"; in an ordered list or on a slide its box stays text. */
+static json_t *list_item(md *m, cmark_node *it, size_t depth, int ordered)
 {
     json_t *obj = json_object();
     runs r;
     runs_init(&r);
     style p = {0};
     if (strcmp(type_str(it), "tasklist") == 0) {
-        const char *box = cmark_gfm_extensions_get_tasklist_item_checked(it) ? "[x] " : "[ ] ";
-        put(&r, &p, box, 4);
+        int ticked = cmark_gfm_extensions_get_tasklist_item_checked(it);
+        if (ordered || m->o->slide)
+            put(&r, &p, ticked ? "[x] " : "[ ] ", 4);
+        else
+            json_object_set_new(obj, "checked", json_boolean(ticked));
     }
     json_t *sub = NULL;
     int first = 1;
     for (cmark_node *c = cmark_node_first_child(it); c; c = cmark_node_next(c)) {
         cmark_node_type t = cmark_node_get_type(c);
         if (t == CMARK_NODE_LIST) {
-            json_t *items = list_items(m, c, depth + 1);
+            json_t *items = list_items(m, c, depth + 1, ordered);
             if (!items) continue;
             if (!sub) sub = json_array();
             json_array_extend(sub, items);
@@ -508,11 +513,14 @@ static json_t *list_item(md *m, cmark_node *it, size_t depth)
             cmark_iter_free(ci);
         }
     }
+    json_t *checked = json_incref(json_object_get(obj, "checked"));
+    json_object_del(obj, "checked"); /* written after the text, as the schema lists it */
     set_text(obj, &r);
     runs_free(&r);
     if (!json_object_get(obj, "text") && !json_object_get(obj, "runs"))
         json_object_set_new(obj, "text", json_string(""));
     if (sub) json_object_set_new(obj, "items", sub);
+    if (checked) json_object_set_new(obj, "checked", checked);
     /* a plain item with no children is written as a string */
     if (json_object_size(obj) == 1 && json_object_get(obj, "text")) {
         json_t *s = json_incref(json_object_get(obj, "text"));
@@ -522,7 +530,7 @@ static json_t *list_item(md *m, cmark_node *it, size_t depth)
     return obj;
 }
 
-static json_t *list_items(md *m, cmark_node *list, size_t depth)
+static json_t *list_items(md *m, cmark_node *list, size_t depth, int ordered)
 {
     if (depth > m->max_depth) {
         char lim[32];
@@ -533,7 +541,7 @@ static json_t *list_items(md *m, cmark_node *list, size_t depth)
     }
     json_t *items = json_array();
     for (cmark_node *it = cmark_node_first_child(list); it; it = cmark_node_next(it))
-        json_array_append_new(items, list_item(m, it, depth));
+        json_array_append_new(items, list_item(m, it, depth, ordered));
     return items;
 }
 
@@ -609,11 +617,16 @@ static void blocks(out *o, cmark_node *parent, size_t depth)
             break;
         }
         case CMARK_NODE_LIST: {
-            json_t *items = list_items(m, n, 1);
+            int ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
+            json_t *items = list_items(m, n, 1, ordered);
             if (!items) break;
             json_t *b = json_pack("{ss}", "type", "list");
-            if (cmark_node_get_list_type(n) == CMARK_ORDERED_LIST)
+            if (ordered) {
                 json_object_set_new(b, "ordered", json_true());
+                /* the first number (0 starts at 1: the spec counts from 1) */
+                int start = cmark_node_get_list_start(n);
+                if (start > 1) json_object_set_new(b, "start", json_integer(start));
+            }
             json_object_set_new(b, "items", items);
             add(o, b, n);
             break;
@@ -835,7 +848,9 @@ json_t *qr_md_blocks(const char *s, size_t n, const qr_md_opts *opts, qr_md_loc 
 int qr_md_slide(const char *s, size_t n, const qr_md_opts *o, json_t *slide, qr_errlist *errs)
 {
     size_t before = errs->count;
-    json_t *bl = qr_md_blocks(s, n, o, NULL, errs);
+    qr_md_opts so = o ? *o : (qr_md_opts){0};
+    so.slide = 1; /* task boxes stay text: slide bullets are not task items */
+    json_t *bl = qr_md_blocks(s, n, &so, NULL, errs);
     if (!bl) return -1;
     json_t *bullets = json_array();
     int bad = 0;

@@ -16,9 +16,11 @@
  *                      `code` code, [t](url) and autolinks link, hard break
  *                      "\n" in the run, soft break a space
  *   ![alt](src)        image block (split out of its paragraph)
- *   - / 1. lists       list ("ordered", nested "items"); a list item's other
- *                      blocks (more paragraphs, code fences) join its text
- *                      with line breaks; task items "[ ] "/"[x] " kept as text
+ *   - / 1. lists       list ("ordered", "start" past 1, nested "items"); a
+ *                      list item's other blocks (more paragraphs, code
+ *                      fences) join its text with line breaks; task items
+ *                      of bullet lists "checked" (in ordered lists and on
+ *                      slides their "[ ] "/"[x] " stays text)
  *   | tables |         table: the first row "headers", the others "rows",
  *                      column alignment (:--, :-:, --:) its "align" (null
  *                      for a column with none; a slide table drops it)
@@ -57,6 +59,7 @@ typedef struct qr_md_opts {
     const char *path;   /* the JSON pointer of the text, for errors ("" if NULL) */
     int line0;          /* lines before the text in its file (front matter) */
     size_t max_cells;   /* table cells, counted before parsing; 0: 100,000 */
+    int slide;          /* a slide body: task boxes stay "[x] "/"[ ] " text */
 } qr_md_opts;
 
 /* Where a generated block came from. */
