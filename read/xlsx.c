@@ -1233,6 +1233,28 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
     }
 }
 
+/* One object per range of a space-separated sqref into the JSON list out: {"range":"A1:B2"
+ * followed by body (the rule's other members, its comma first or not), "$"s dropped. */
+static void put_per_range(qr_buf *out, const char *sqref, const qr_buf *body)
+{
+    for (const char *p = sqref; body->len && *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        if (e > p && e - p < 32) {
+            qr_buf_puts(out, out->len ? ",{\"range\":\"" : "{\"range\":\"");
+            for (const char *q = p; q < e; q++)
+                if (*q != '$') qr_buf_putc(out, *q);
+            qr_buf_puts(out, body->data[0] == ',' ? "\"" : "\",");
+            qr_buf_append(out, body->data, body->len);
+            qr_buf_putc(out, '}');
+        }
+        p = e;
+    }
+}
+
 /* A <cfRule> read: the "conditional" rules it stands for (one per range
  * of its sqref), when quire's language says it: cell comparisons with a
  * number or a text, formulas, colour scales and data bars, with the look
@@ -1294,22 +1316,7 @@ static void end_cf_rule(sheet_sax *x)
             qr_buf_printf(&body, ",\"bar_color\":\"%s\"", r->colors[0]);
     }
     /* one rule per range of the sqref */
-    for (const char *p = r->sqref; body.len && *p;) {
-        while (*p == ' ')
-            p++;
-        const char *e = p;
-        while (*e && *e != ' ')
-            e++;
-        if (e > p && e - p < 32) {
-            qr_buf_puts(&x->s.conds, x->s.conds.len ? ",{\"range\":\"" : "{\"range\":\"");
-            for (const char *q = p; q < e; q++)
-                if (*q != '$') qr_buf_putc(&x->s.conds, *q);
-            qr_buf_puts(&x->s.conds, "\",");
-            qr_buf_append(&x->s.conds, body.data, body.len);
-            qr_buf_putc(&x->s.conds, '}');
-        }
-        p = e;
-    }
+    put_per_range(&x->s.conds, r->sqref, &body);
     qr_buf_free(&body);
 }
 
@@ -1385,22 +1392,7 @@ static void end_validation(sheet_sax *x)
         }
         if (!d->blank) qr_buf_puts(&body, ",\"blank\":false");
     }
-    for (const char *p = d->sqref; body.len && *p;) {
-        while (*p == ' ')
-            p++;
-        const char *e = p;
-        while (*e && *e != ' ')
-            e++;
-        if (e > p && e - p < 32) {
-            qr_buf_puts(&x->s.valids, x->s.valids.len ? ",{\"range\":\"" : "{\"range\":\"");
-            for (const char *q = p; q < e; q++)
-                if (*q != '$') qr_buf_putc(&x->s.valids, *q);
-            qr_buf_putc(&x->s.valids, '"');
-            qr_buf_append(&x->s.valids, body.data, body.len);
-            qr_buf_putc(&x->s.valids, '}');
-        }
-        p = e;
-    }
+    put_per_range(&x->s.valids, d->sqref, &body);
     qr_buf_free(&body);
 }
 

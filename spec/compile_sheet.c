@@ -1099,6 +1099,28 @@ static int cf_stray(qr_cc *cc, json_t *obj, qr_cond *cf)
     return bad ? -1 : 0;
 }
 
+/* The "range" of a conditional format or a validation: one cell ("C2") or a range; 0, or -1
+ * (reported; example is the range the hint shows). */
+static int rule_range(qr_cc *cc, json_t *obj, const char *example, qr_range *out)
+{
+    json_t *rg = json_object_get(obj, "range");
+    if (!rg) {
+        char hint[64];
+        snprintf(hint, sizeof hint, "the cells it applies to: \"range\": \"%s\"", example);
+        qr_cc_missing(cc, "range", hint);
+        return -1;
+    }
+    size_t o = qr_cc_push_key(cc, "range");
+    int r, c, rc = 0;
+    if (json_is_string(rg) && !strchr(json_string_value(rg), ':') &&
+        parse_ref(json_string_value(rg), &r, &c) == 0)
+        *out = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
+    else if (range_at(cc, rg, out) < 0)
+        rc = -1;
+    qr_cc_pop(cc, o);
+    return rc;
+}
+
 /* One rule object at the current path into *cf; 0 or -1 (reported). */
 static int cf_rule(qr_cc *cc, fmt_table *ft, json_t *obj, qr_cond *cf)
 {
@@ -1111,20 +1133,7 @@ static int cf_rule(qr_cc *cc, fmt_table *ft, json_t *obj, qr_cond *cf)
     }
     if (qr_cc_check_obj(cc, obj, QR_SO_COND, "a conditional format") > 0) return -1;
     int bad = 0;
-    json_t *rg = json_object_get(obj, "range");
-    if (!rg) {
-        qr_cc_missing(cc, "range", "the cells it applies to: \"range\": \"C2:C100\"");
-        bad = 1;
-    } else {
-        size_t o = qr_cc_push_key(cc, "range");
-        int r, c;
-        if (json_is_string(rg) && !strchr(json_string_value(rg), ':') &&
-            parse_ref(json_string_value(rg), &r, &c) == 0)
-            cf->range = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
-        else if (range_at(cc, rg, &cf->range) < 0)
-            bad = 1;
-        qr_cc_pop(cc, o);
-    }
+    if (rule_range(cc, obj, "C2:C100", &cf->range) < 0) bad = 1;
     int rule =
         cf_word(cc, obj, "rule", cf_rules, "\"cell\", \"formula\", \"color_scale\", \"data_bar\"");
     if (rule < 0) return -1;
@@ -1326,20 +1335,7 @@ static int dv_rule(qr_cc *cc, json_t *obj, qr_valid *dv)
     }
     if (qr_cc_check_obj(cc, obj, QR_SO_VALID, "a validation") > 0) return -1;
     int bad = 0;
-    json_t *rg = json_object_get(obj, "range");
-    if (!rg) {
-        qr_cc_missing(cc, "range", "the cells it applies to: \"range\": \"E2:E100\"");
-        bad = 1;
-    } else {
-        size_t o = qr_cc_push_key(cc, "range");
-        int r, c;
-        if (json_is_string(rg) && !strchr(json_string_value(rg), ':') &&
-            parse_ref(json_string_value(rg), &r, &c) == 0)
-            dv->range = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
-        else if (range_at(cc, rg, &dv->range) < 0)
-            bad = 1;
-        qr_cc_pop(cc, o);
-    }
+    if (rule_range(cc, obj, "E2:E100", &dv->range) < 0) bad = 1;
     int kind = -1, n_kinds = 0;
     for (int i = 0; dv_kinds[i]; i++)
         if (json_object_get(obj, dv_kinds[i])) {
