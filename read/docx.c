@@ -19,6 +19,7 @@ typedef struct item {
     int level;
     char *json; /* a JSON string, or an object's members without braces */
     int plain;
+    int task; /* a task item (quire's box bullets): 1 open, 2 ticked */
 } item;
 
 typedef struct cell {
@@ -63,7 +64,8 @@ typedef struct dx {
     /* the list being collected */
     item *items;
     size_t n_items, cap_items;
-    int list_num, list_ordered;
+    int list_num, list_ordered; /* list_num 0: only task items so far */
+    long list_start;            /* the ordered list's first number, 0: 1 */
 
     /* the table being read (depth counts nested tables) */
     int tbl_depth;
@@ -119,7 +121,7 @@ static void emit_items(dx *d, size_t *i, int level, qr_buf *b)
         first = 0;
         (*i)++;
         int kids = *i < d->n_items && d->items[*i].level > it->level;
-        if (it->plain && !kids) {
+        if (it->plain && !kids && !it->task) {
             qr_buf_puts(b, it->json);
             continue;
         }
@@ -130,6 +132,7 @@ static void emit_items(dx *d, size_t *i, int level, qr_buf *b)
         } else {
             qr_buf_puts(b, it->json);
         }
+        if (it->task) qr_buf_puts(b, it->task == 2 ? ",\"checked\":true" : ",\"checked\":false");
         if (kids) {
             qr_buf_puts(b, ",\"items\":[");
             emit_items(d, i, d->items[*i].level, b);
@@ -145,6 +148,8 @@ static void flush_list(dx *d)
     block_sep(d);
     qr_buf_puts(&d->blocks, "{\"type\":\"list\"");
     if (d->list_ordered) qr_buf_puts(&d->blocks, ",\"ordered\":true");
+    if (d->list_ordered && d->list_start > 1)
+        qr_buf_printf(&d->blocks, ",\"start\":%ld", d->list_start);
     qr_buf_puts(&d->blocks, ",\"items\":[");
     size_t i = 0;
     while (i < d->n_items)
@@ -158,13 +163,23 @@ static void flush_list(dx *d)
 static void add_item(dx *d, int num_id, int ilvl)
 {
     int ordered = qr_rd_num_ordered(&d->num, num_id);
+    int task = ordered ? 0 : qr_rd_num_task(&d->num, num_id);
+    int key = task ? 0 : num_id;
     /* A sub-list with its own numbering (another numId at a level below
      * the first) nests in the list open above it; at the first level a
-     * new numbering starts a new list. */
-    int nested = d->n_items && ilvl > 0 && num_id != d->list_num;
+     * new numbering starts a new list. quire's task items take their box's
+     * numbering: they stay in the bullet list around them. */
+    int nested = d->n_items && ilvl > 0 && key && key != d->list_num;
     if (!nested) {
-        if (d->n_items && (num_id != d->list_num || ordered != d->list_ordered)) flush_list(d);
-        d->list_num = num_id;
+        if (d->n_items &&
+            (ordered != d->list_ordered || (key && d->list_num && key != d->list_num)))
+            flush_list(d);
+        if (!d->n_items) {
+            d->list_num = key;
+            d->list_start = ordered ? qr_rd_num_start(&d->num, num_id) : 0;
+        } else if (!d->list_num) {
+            d->list_num = key;
+        }
         d->list_ordered = ordered;
     }
     if (ilvl < 0) ilvl = 0;
@@ -195,6 +210,7 @@ static void add_item(dx *d, int num_id, int ilvl)
     }
     d->items[d->n_items].level = ilvl;
     d->items[d->n_items].plain = plain;
+    d->items[d->n_items].task = task;
     d->items[d->n_items].json = b.data ? b.data : strdup("\"\"");
     d->n_items++;
 }

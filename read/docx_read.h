@@ -22,9 +22,11 @@ typedef struct qr_rd_styles {
 typedef struct qr_rd_abstract {
     int id, ordered;
     unsigned levels; /* bit i: level i counts (its numFmt is not a bullet) */
+    int task;        /* level 0's bullet is a box: 1 open (U+2610), 2 ticked (U+2611/2612) */
 } qr_rd_abstract;
 typedef struct qr_rd_num {
     int id, abstract;
+    long start; /* level 0's startOverride, 0 when none */
 } qr_rd_num;
 typedef struct qr_rd_numbering {
     qr_rd_abstract *abstracts;
@@ -60,6 +62,10 @@ qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb);
 int qr_rd_num_ordered(const qr_rd_numbering *nb, int num_id);
 /** Whether a numbering instance counts at level ilvl (0..8). */
 int qr_rd_num_level_ordered(const qr_rd_numbering *nb, int num_id, int ilvl);
+/** Whether a numbering instance's bullet is a task box: 0 no, 1 open, 2 ticked. */
+int qr_rd_num_task(const qr_rd_numbering *nb, int num_id);
+/** A numbering instance's first number at level 0 (its startOverride), 0 for none. */
+long qr_rd_num_start(const qr_rd_numbering *nb, int num_id);
 void qr_rd_numbering_free(qr_rd_numbering *nb);
 
 #endif

@@ -1,7 +1,8 @@
 /* docx_styles.c: what the reader needs from word/styles.xml and
  * word/numbering.xml: per style its heading level (outline level, or the
  * "heading N" / "Title" names, through basedOn), list numbering, monospace
- * font and bold; per numbering instance whether level 0 counts (ordered). */
+ * font and bold; per numbering instance whether level 0 counts (ordered),
+ * whether its bullet is a task box (quire's task items) and its start. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +205,7 @@ qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb)
     qr_status st = qr_rd_zip_read(r, part, &data, &len);
     if (st != QR_OK) return st;
     xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, part);
-    int abstract = -1, level = -1, num = -1;
+    int abstract = -1, level = -1, num = -1, over = -1;
     size_t cap_a = 0, cap_n = 0;
     while (x && qr_rd_xml_next(r, x, part) == 1) {
         if (xmlTextReaderNodeType(x) != XML_READER_TYPE_ELEMENT) continue;
@@ -228,13 +229,28 @@ qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb)
                 nb->abstracts[nb->n_abstract].id = abstract;
                 nb->abstracts[nb->n_abstract].ordered = 0;
                 nb->abstracts[nb->n_abstract].levels = 0;
+                nb->abstracts[nb->n_abstract].task = 0;
                 nb->n_abstract++;
             }
             qr_rd_abstract *ab = &nb->abstracts[nb->n_abstract - 1];
             if (counts) ab->levels |= 1u << level;
             if (level == 0) ab->ordered = counts;
+        } else if (qr_rd_is(x, "lvlText") && abstract >= 0 && num < 0 && level == 0 &&
+                   nb->n_abstract && nb->abstracts[nb->n_abstract - 1].id == abstract &&
+                   !nb->abstracts[nb->n_abstract - 1].ordered) {
+            char *t = qr_rd_attr(x, "val");
+            if (t && strcmp(t, "\xE2\x98\x90") == 0) nb->abstracts[nb->n_abstract - 1].task = 1;
+            if (t && (strcmp(t, "\xE2\x98\x91") == 0 || strcmp(t, "\xE2\x98\x92") == 0))
+                nb->abstracts[nb->n_abstract - 1].task = 2;
+            xmlFree(t);
         } else if (qr_rd_is(x, "num")) {
             num = (int)qr_rd_attr_long(x, "numId", -1);
+            over = -1;
+        } else if (qr_rd_is(x, "lvlOverride") && num >= 0) {
+            over = (int)qr_rd_attr_long(x, "ilvl", -1);
+        } else if (qr_rd_is(x, "startOverride") && num >= 0 && over == 0 && nb->n_num &&
+                   nb->nums[nb->n_num - 1].id == num) {
+            nb->nums[nb->n_num - 1].start = qr_rd_attr_long(x, "val", 0);
         } else if (qr_rd_is(x, "abstractNumId") && num >= 0) {
             if (nb->n_num == cap_n) {
                 cap_n = cap_n ? cap_n * 2 : 16;
@@ -244,6 +260,7 @@ qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb)
             }
             nb->nums[nb->n_num].id = num;
             nb->nums[nb->n_num].abstract = (int)qr_rd_attr_long(x, "val", -1);
+            nb->nums[nb->n_num].start = 0;
             nb->n_num++;
         }
     }
@@ -252,25 +269,39 @@ qr_status qr_rd_numbering_read(qr_rd *r, const char *part, qr_rd_numbering *nb)
     return st;
 }
 
-int qr_rd_num_ordered(const qr_rd_numbering *nb, int num_id)
+/* The abstract numbering a numbering instance uses, or NULL. */
+static const qr_rd_abstract *abstract_of(const qr_rd_numbering *nb, int num_id)
 {
     for (size_t i = 0; i < nb->n_num; i++) {
         if (nb->nums[i].id != num_id) continue;
         for (size_t j = 0; j < nb->n_abstract; j++)
-            if (nb->abstracts[j].id == nb->nums[i].abstract) return nb->abstracts[j].ordered;
+            if (nb->abstracts[j].id == nb->nums[i].abstract) return &nb->abstracts[j];
     }
-    return 0;
+    return NULL;
+}
+
+int qr_rd_num_ordered(const qr_rd_numbering *nb, int num_id)
+{
+    const qr_rd_abstract *ab = abstract_of(nb, num_id);
+    return ab ? ab->ordered : 0;
 }
 
 int qr_rd_num_level_ordered(const qr_rd_numbering *nb, int num_id, int ilvl)
 {
-    if (ilvl < 0 || ilvl > 8) return 0;
-    for (size_t i = 0; i < nb->n_num; i++) {
-        if (nb->nums[i].id != num_id) continue;
-        for (size_t j = 0; j < nb->n_abstract; j++)
-            if (nb->abstracts[j].id == nb->nums[i].abstract)
-                return (int)(nb->abstracts[j].levels >> ilvl & 1u);
-    }
+    const qr_rd_abstract *ab = abstract_of(nb, num_id);
+    return ab && ilvl >= 0 && ilvl <= 8 ? (int)(ab->levels >> ilvl & 1u) : 0;
+}
+
+int qr_rd_num_task(const qr_rd_numbering *nb, int num_id)
+{
+    const qr_rd_abstract *ab = abstract_of(nb, num_id);
+    return ab ? ab->task : 0;
+}
+
+long qr_rd_num_start(const qr_rd_numbering *nb, int num_id)
+{
+    for (size_t i = 0; i < nb->n_num; i++)
+        if (nb->nums[i].id == num_id) return nb->nums[i].start;
     return 0;
 }
 

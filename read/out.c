@@ -280,23 +280,25 @@ static void add_sentences(pieces *ps, const char *sep, const char *s, size_t n)
 
 /* ---- blocks as pieces ---------------------------------------------------------- */
 
-static void items_pieces(pieces *ps, const qr_item *items, size_t n, int ordered, int depth,
-                         const char **sep)
+static void items_pieces(pieces *ps, const qr_item *items, size_t n, int ordered, unsigned start,
+                         int depth, const char **sep)
 {
     for (size_t i = 0; i < n; i++) {
         qr_buf b = {0};
         for (int k = 0; k < depth; k++)
             qr_buf_puts(&b, ordered ? "   " : "  ");
         if (ordered)
-            qr_buf_printf(&b, "%zu. ", i + 1);
+            qr_buf_printf(&b, "%zu. ", i + (start ? start : 1));
         else
-            qr_buf_puts(&b, "- ");
+            qr_buf_puts(&b, items[i].task == QR_TASK_DONE   ? "- [x] "
+                            : items[i].task == QR_TASK_OPEN ? "- [ ] "
+                                                            : "- ");
         put_text(ps, &b, &items[i].text, 0);
         add_piece(ps, *sep, b.data ? b.data : "", b.len, 0);
         *sep = "\n";
         qr_buf_free(&b);
         if (items[i].n_items)
-            items_pieces(ps, items[i].items, items[i].n_items, ordered, depth + 1, sep);
+            items_pieces(ps, items[i].items, items[i].n_items, ordered, 0, depth + 1, sep);
     }
 }
 
@@ -507,6 +509,9 @@ static void json_items(pieces *ps, qr_buf *b, const qr_item *items, size_t n)
         if (i) qr_buf_putc(b, ',');
         qr_buf_puts(b, "{\"text\":");
         json_text(ps, b, &items[i].text);
+        if (items[i].task != QR_TASK_NONE)
+            qr_buf_puts(b,
+                        items[i].task == QR_TASK_DONE ? ",\"checked\":true" : ",\"checked\":false");
         if (items[i].n_items) {
             qr_buf_puts(b, ",\"items\":");
             json_items(ps, b, items[i].items, items[i].n_items);
@@ -582,11 +587,14 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
     case QR_BLOCK_LIST:
         if (!j) {
             const char *sep = "\n\n";
-            items_pieces(ps, b->u.list.items, b->u.list.n_items, b->u.list.ordered, 0, &sep);
+            items_pieces(ps, b->u.list.items, b->u.list.n_items, b->u.list.ordered, b->u.list.start,
+                         0, &sep);
             break;
         }
-        qr_buf_printf(j, "{\"type\":\"list\",\"ordered\":%s,\"items\":",
+        qr_buf_printf(j, "{\"type\":\"list\",\"ordered\":%s,",
                       b->u.list.ordered ? "true" : "false");
+        if (b->u.list.start > 1) qr_buf_printf(j, "\"start\":%u,", b->u.list.start);
+        qr_buf_puts(j, "\"items\":");
         json_items(ps, j, b->u.list.items, b->u.list.n_items);
         qr_buf_putc(j, '}');
         break;
@@ -838,7 +846,7 @@ static void slide_pieces(pieces *ps, const qr_slide *s, size_t index)
     }
     if (s->n_bullets) {
         const char *sep = "\n\n";
-        items_pieces(ps, s->bullets, s->n_bullets, 0, 0, &sep);
+        items_pieces(ps, s->bullets, s->n_bullets, 0, 0, 0, &sep);
     }
     if (s->table) table_pieces(ps, s->table);
     if (s->chart) chart_pieces(ps, s->chart);

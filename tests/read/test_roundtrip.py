@@ -27,7 +27,7 @@ def kind_of(spec):
 # issue 28's rich documents and styled workbooks): such a fixture is checked
 # for a clean, canonical read only, and listed as partial.
 UNREAD_BLOCKS = {"quote", "callout", "toc"}
-UNREAD_KEYS = {"caption", "ref", "footnote", "endnote", "style", "styles", "checked", "start"}
+UNREAD_KEYS = {"caption", "ref", "footnote", "endnote", "style", "styles"}
 
 
 def unread(v, found):
