@@ -85,14 +85,6 @@ enum esc_mode {
 
 static const char fffd[] = "\xEF\xBF\xBD";
 
-/* Characters that may not appear in an HTML (or XML) document. */
-static int illegal_cp(uint32_t cp)
-{
-    if (cp < 0x20) return cp != '\t' && cp != '\n' && cp != '\r';
-    if (cp >= 0x7F && cp <= 0x9F) return 1;
-    if (cp >= 0xFDD0 && cp <= 0xFDEF) return 1;
-    return (cp & 0xFFFE) == 0xFFFE;
-}
 
 /* Escape n bytes of s into b. */
 static void esc_buf(qr_buf *b, const char *str, size_t n, enum esc_mode mode)
@@ -113,7 +105,7 @@ static void esc_buf(qr_buf *b, const char *str, size_t n, enum esc_mode mode)
         if (c >= 0x80) {
             uint32_t cp;
             size_t len = qr_utf8_decode(s + i, n - i, &cp);
-            if (len && !illegal_cp(cp)) {
+            if (len && !qr_text_unshown(cp)) {
                 i += len;
                 continue;
             }

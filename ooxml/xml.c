@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compile.h" /* qr_fmt_double */
+#include "text.h"
 #include "utf8.h"
 
 struct qr_xml {
@@ -79,11 +80,6 @@ qr_status qr_xml_free(qr_xml *x)
     return st;
 }
 
-static int xml_legal(uint32_t cp)
-{
-    if (cp < 0x20) return cp == 0x9 || cp == 0xA || cp == 0xD;
-    return cp != 0xFFFE && cp != 0xFFFF;
-}
 
 static const char replacement[] = "\xEF\xBF\xBD";
 
@@ -97,7 +93,7 @@ static int sanitise(qr_buf *b, const char *text, size_t len, int escape, int att
         unsigned char c = s[i];
         const char *rep = NULL;
         size_t adv = 1;
-        if (c >= 0x20 && c < 0x80) {
+        if (c >= 0x20 && c < 0x7F) {
             if (escape) {
                 if (c == '&')
                     rep = "&amp;";
@@ -122,7 +118,7 @@ static int sanitise(qr_buf *b, const char *text, size_t len, int escape, int att
             if (adv == 0) {
                 adv = 1;
                 rep = replacement;
-            } else if (!xml_legal(cp)) {
+            } else if (qr_text_unshown(cp)) { /* text/text.h's one rule (DEL too) */
                 rep = replacement;
             }
         }

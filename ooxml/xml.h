@@ -1,9 +1,10 @@
 /* xml.h: a streaming XML writer (no DOM) over libxml2's xmlTextWriter.
  *
  * Each element is written once, in order (cmark, libxlsxwriter). Text and
- * attribute values are sanitised first: characters that XML 1.0 forbids
- * (C0 controls but tab, LF and CR; U+FFFE, U+FFFF; invalid UTF-8) become
- * U+FFFD, so no spec text can break the markup or the parser.
+ * attribute values are sanitised first: the characters no format shows
+ * (text/text.h's qr_text_unshown: C0 controls but tab, LF and CR, DEL, C1
+ * controls, noncharacters; also invalid UTF-8) become U+FFFD, as in the
+ * PDF and the html, so no spec text can break the markup or the parser.
  *
  *     qr_buf out = {0};
  *     qr_xml *x = qr_xml_new(&out);

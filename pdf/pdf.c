@@ -952,18 +952,16 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     for (int k = 0; k < 3; k++) {
         if (!meta[k]) continue;
         size_t n = strlen(meta[k]);
-        char *t = qr_arena_alloc(&c.arena, n + 1);
+        char *t = qr_arena_alloc(&c.arena, QR_TEXT_CLEAN_MAX(n) + 1);
         if (!t) continue;
-        qr_pdf_clean(t, meta[k], n);
-        t[n] = '\0';
+        t[qr_text_clean(t, meta[k], n)] = '\0';
         cairo_pdf_surface_set_metadata(s, keys[k], t);
     }
     if (c.doc->title.n) {
         size_t n = qr_plain_len(&c.doc->title);
-        char *t = qr_arena_alloc(&c.arena, n + 1);
+        char *t = qr_arena_alloc(&c.arena, QR_TEXT_CLEAN_MAX(n) + 1);
         if (t) {
-            qr_pdf_clean(t, qr_plain(&c.doc->title), n);
-            t[n] = '\0';
+            t[qr_text_clean(t, qr_plain(&c.doc->title), n)] = '\0';
             cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, t);
         }
     }

@@ -293,11 +293,6 @@ qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt
     ;
 
 /* text.c */
-/** Copy n bytes of UTF-8 for pango and cairo, one byte for one byte (so
- *  offsets stay valid): control characters but tab and newline become
- *  spaces (pango would draw hex boxes), noncharacters (U+FFFE, U+FDD0...)
- *  become U+FFFD (cairo refuses them as invalid UTF-8). */
-void qr_pdf_clean(char *dst, const char *src, size_t n);
 /** Lay out a qr_text (or, when t is NULL, the plain UTF-8 string s of n
  *  bytes) at width points (<= 0: unwrapped). Warns about uncovered code
  *  points under path. Returns NULL on failure (c->status is set). */

@@ -45,12 +45,11 @@ cairo_surface_t *qr_pv_pdf_surface(pv_out *o, qr_render_ctx *rc, double w, doubl
     const char *title = qr_plain(&rc->doc->title);
     if (*title) {
         size_t n = strlen(title);
-        char buf[1024];
-        if (n >= sizeof buf) n = sizeof buf - 1;
+        char buf[QR_TEXT_CLEAN_MAX(1023) + 1];
+        if (n > 1023) n = 1023;
         while (n && ((unsigned char)title[n] & 0xC0) == 0x80) /* whole characters only */
             n--;
-        qr_pdf_clean(buf, title, n);
-        buf[n] = '\0';
+        buf[qr_text_clean(buf, title, n)] = '\0';
         cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, buf);
     }
     return s;

@@ -29,46 +29,25 @@ int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l)
     return 0;
 }
 
-void qr_pdf_clean(char *d, const char *src, size_t n)
-{
-    const unsigned char *s = (const unsigned char *)src;
-    for (size_t i = 0; i < n;) {
-        unsigned char ch = s[i];
-        if (ch < 0x80) {
-            d[i] = (ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7F ? ' ' : (char)ch;
-            i++;
-            continue;
-        }
-        size_t len = ch >= 0xF0 ? 4 : ch >= 0xE0 ? 3 : ch >= 0xC0 ? 2 : 1;
-        if (i + len > n) len = n - i;
-        uint32_t cp = 0;
-        if (len == 3)
-            cp = ((uint32_t)(ch & 0x0F) << 12) | ((uint32_t)(s[i + 1] & 0x3F) << 6) |
-                 (s[i + 2] & 0x3F);
-        else if (len == 4)
-            cp = ((uint32_t)(ch & 0x07) << 18) | ((uint32_t)(s[i + 1] & 0x3F) << 12) |
-                 ((uint32_t)(s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
-        int nonchar = len >= 3 && ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE);
-        if (nonchar) {
-            /* U+FFFD is 3 bytes; a 4-byte noncharacter gets a space after it */
-            d[i] = (char)0xEF, d[i + 1] = (char)0xBF, d[i + 2] = (char)0xBD;
-            if (len == 4) d[i + 3] = ' ';
-        } else if (ch == 0xC2 && len == 2 && s[i + 1] < 0xA0) {
-            d[i] = d[i + 1] = ' '; /* C1 controls */
-        } else {
-            memmove(d + i, s + i, len);
-        }
-        i += len;
-    }
-}
-
+/* Append n bytes of s for pango and cairo: what no format shows as U+FFFD
+ * (text/text.h's one rule), in pieces of at most 64 KiB cut between
+ * characters, so a huge text reserves little more than its own size. */
 static void put_clean(qr_buf *b, const char *s, size_t n)
 {
-    char *d = qr_buf_reserve(b, n);
-    if (!d) return;
-    qr_pdf_clean(d, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
+    while (n) {
+        size_t k = n;
+        if (k > 65536) {
+            k = 65536;
+            while (k > 65532 && ((unsigned char)s[k] & 0xC0) == 0x80)
+                k--;
+        }
+        char *d = qr_buf_reserve(b, QR_TEXT_CLEAN_MAX(k));
+        if (!d) return;
+        b->len += qr_text_clean(d, s, k);
+        b->data[b->len] = '\0';
+        s += k;
+        n -= k;
+    }
 }
 
 /* The mono face replaces the Latin base face in code; other scripts keep
@@ -170,7 +149,7 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
         const qr_seg *r = &sg->items[i];
         for (next = i + 1; next < sg->n && sg->items[next].run == r->run; next++)
             ;
-        size_t off = so[i], end = so[next - 1] + sg->items[next - 1].len;
+        size_t off = so[i], end = so[next];
         int bold = st->bold || r->bold, italic = st->italic || r->italic;
         int mono = st->mono || r->code;
         if (end >= w->start && off <= w->end) {
@@ -204,7 +183,7 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
         for (size_t k = i, kn; k < next; k = kn) {
             for (kn = k + 1; kn < next && sg->items[kn].span == sg->items[k].span; kn++)
                 ;
-            insert_font(al, w, &sg->items[k], so[k], so[kn - 1] + sg->items[kn - 1].len, bold,
+            insert_font(al, w, &sg->items[k], so[k], so[kn], bold,
                         italic, mono);
         }
     }
@@ -418,7 +397,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     if (c->status != QR_OK) return NULL;
     qr_run plain;
     qr_text one = t ? *t : qr_text_plain(&plain, s, n, NULL);
-    if (path) one.path = path;
+    if (path && !(t && t->path && *t->path)) one.path = path; /* the text's own, as docx's */
     /* the thread's warning list (pdf.c's parallel layout swaps c->rc) */
     c->text.warnings = c->rc->warnings;
     c->text.lang = c->lang;
@@ -438,6 +417,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         c->seg_off[i] = c->tbuf.len;
         put_clean(&c->tbuf, sg->items[i].text, sg->items[i].len);
     }
+    c->seg_off[sg->n] = c->tbuf.len; /* segment i is [seg_off[i], seg_off[i + 1]) */
     if (c->tbuf.oom) goto oom;
 
     pd_text *pt = qr_arena_alloc(&c->arena, sizeof *pt);
@@ -466,7 +446,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
             pd_link *lk = &pt->links[pt->n_links++];
             memset(lk, 0, sizeof *lk);
             lk->start = (int)c->seg_off[i];
-            lk->end = (int)(c->seg_off[next - 1] + sg->items[next - 1].len);
+            lk->end = (int)c->seg_off[next];
             lk->uri = g->link;
             lk->anchor = g->link ? NULL : g->anchor;
         }

@@ -8,6 +8,69 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
+int qr_text_unshown(uint32_t cp)
+{
+    if (cp < 0x20) return cp != '\t' && cp != '\n' && cp != '\r';
+    if (cp >= 0x7F && cp <= 0x9F) return 1;
+    if (cp >= 0xFDD0 && cp <= 0xFDEF) return 1;
+    return (cp & 0xFFFE) == 0xFFFE;
+}
+
+size_t qr_text_clean(char *d, const char *src, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char ch = s[i];
+        if (ch >= 0x20 && ch < 0x7F) {
+            d[o++] = (char)ch;
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        size_t len = qr_utf8_decode(s + i, n - i, &cp);
+        if (len == 0 || qr_text_unshown(cp)) {
+            memcpy(d + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            i += len ? len : 1;
+        } else {
+            memcpy(d + o, s + i, len);
+            o += len;
+            i += len;
+        }
+    }
+    return o;
+}
+
+/* The first unshown character of the document (qr_text_unshown), warned
+ * about once at its text's path. -1 on OOM. */
+static int warn_unshown(qr_text_ctx *c, const qr_text *t)
+{
+    if (c->warned_unshown || !c->warnings) return 0;
+    for (size_t r = 0; r < t->n; r++) {
+        const unsigned char *s = (const unsigned char *)t->runs[r].text;
+        size_t n = t->runs[r].len;
+        for (size_t i = 0; i < n;) {
+            if (s[i] >= 0x20 && s[i] < 0x7F) {
+                i++;
+                continue;
+            }
+            uint32_t cp;
+            size_t len = qr_utf8_decode(s + i, n - i, &cp);
+            if (len == 0) cp = 0xFFFD, len = 1;
+            i += len;
+            if (!qr_text_unshown(cp)) continue;
+            c->warned_unshown = 1;
+            qr_errlist_addf(c->warnings, QR_OK, t->path ? t->path : "", QR_TEXT_UNSHOWN_HINT,
+                            QR_TEXT_UNSHOWN_MESSAGE, (unsigned)cp);
+            return c->warnings->oom ? -1 : 0;
+        }
+    }
+    return 0;
+}
+
 void qr_text_ctx_init(qr_text_ctx *c, qr_fonts *fonts, const char *lang, qr_errlist *warnings)
 {
     memset(c, 0, sizeof *c);
@@ -140,6 +203,7 @@ qr_status qr_text_segments(qr_text_ctx *c, const qr_text *t, const qr_segs **out
     qr_spans_reset(&sg->spans);
     qr_status st = qr_fonts_itemize_text(c->fonts, t, c->lang, &sg->spans);
     if (st != QR_OK) return st;
+    if (warn_unshown(c, t) != 0) return qr_fail(QR_E_NOMEM);
     if (c->warnings)
         for (size_t i = 0; i < sg->spans.n_missing; i++)
             if (warn_once(c, sg->spans.missing[i].cp, t->path) != 0) return qr_fail(QR_E_NOMEM);

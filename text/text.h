@@ -78,6 +78,7 @@ typedef struct qr_text_ctx {
     qr_segs segs;          /* the segments of the last text, reused */
     uint32_t *warned;      /* sorted code points already reported */
     size_t n_warned, cap_warned;
+    int warned_unshown;    /* the unshown-character warning was given */
 } qr_text_ctx;
 
 /* The warning for a character no installed font covers. */
@@ -86,6 +87,28 @@ typedef struct qr_text_ctx {
     "install a font that has this character (Debian: fonts-noto-core, fonts-noto-cjk) or remove "  \
     "it"
 
+/* The warning for a character no format shows (qr_text_unshown). */
+#define QR_TEXT_UNSHOWN_MESSAGE "the text holds U+%04X, a control character no format shows: it is written as U+FFFD"
+#define QR_TEXT_UNSHOWN_HINT                                                                       \
+    "remove it; write \\t for a tab and \\n for a line break"
+
+/** 1 when no format shows code point cp: a C0 control other than tab, line
+ *  feed and carriage return, DEL, a C1 control (U+0080-U+009F), or a
+ *  noncharacter (U+FDD0-U+FDEF, U+nFFFE, U+nFFFF). The one rule of every
+ *  backend (docx, pptx, xlsx through ooxml/xml.c, html, PDF/PNG): such a
+ *  character is written as U+FFFD, and qr_text_segments() warns once per
+ *  document. */
+int qr_text_unshown(uint32_t cp);
+
+/** The most bytes qr_text_clean() writes for n bytes (a 1-byte control
+ *  becomes the 3 bytes of U+FFFD). */
+#define QR_TEXT_CLEAN_MAX(n) (3 * (n))
+
+/** Copy n bytes of UTF-8 s to d (room for QR_TEXT_CLEAN_MAX(n) bytes) with
+ *  each unshown character (qr_text_unshown) and each invalid byte as
+ *  U+FFFD. Returns the bytes written (no NUL is added). */
+size_t qr_text_clean(char *d, const char *s, size_t n);
+
 /** Start a document's text state. warnings may be NULL. */
 void qr_text_ctx_init(qr_text_ctx *c, qr_fonts *fonts, const char *lang, qr_errlist *warnings);
 void qr_text_ctx_free(qr_text_ctx *c);
@@ -93,8 +116,10 @@ void qr_text_ctx_free(qr_text_ctx *c);
 /** The segments of t, in logical order, into c->segs (returned in *out).
  *  Empty runs give no segment. Warns (t->path) about each character no
  *  installed font covers, the first time the document meets it; characters
- *  XML forbids (controls, U+FFFE, U+FFFF) are never warned about: backends
- *  replace them. QR_E_NOMEM only. */
+ *  XML forbids (controls, U+FFFE, U+FFFF) are never warned about as
+ *  missing: backends write them as U+FFFD, and the first unshown character
+ *  of the document (qr_text_unshown) is warned about once, at its text's
+ *  path. QR_E_NOMEM only. */
 qr_status qr_text_segments(qr_text_ctx *c, const qr_text *t, const qr_segs **out);
 
 /** A one-run text over a plain string (titles of charts, a backend's own

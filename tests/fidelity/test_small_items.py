@@ -10,7 +10,11 @@
 - an empty table row keeps a line's height in html (an empty cell holds a
   no-break space), as in the PDF and the docx;
 - a right-to-left chart title reads right to left in the html SVG
-  (direction rtl) and the docx chart (a:pPr rtl), as in the PDF."""
+  (direction rtl) and the docx chart (a:pPr rtl), as in the PDF;
+- a character no format shows (a C0 control other than tab and line
+  breaks, DEL, a C1 control, a noncharacter) is U+FFFD in the PDF (its
+  text), the docx, the pptx and the html alike, with one warning naming
+  the text (text/text.h's one rule; the PDF drew a blank before)."""
 import json
 import os
 import re
@@ -108,6 +112,38 @@ class SmallItems(unittest.TestCase):
         with zipfile.ZipFile(docx) as z:
             xml = z.read("word/charts/chart1.xml").decode()
         self.assertRegex(xml, r'<c:title><c:tx><c:rich><a:bodyPr/><a:lstStyle/><a:p><a:pPr rtl="1"')
+
+    def test_control_characters_one_rule(self):
+        raw = "A\u0007B\u0085C\u007fD\ufdd0E\tF"
+        want = "A\ufffdB\ufffdC\ufffdD\ufffdE"
+        spec = {"blocks": [{"type": "paragraph", "text": raw}]}
+        msgs = {}
+        pdf = os.path.join(self.tmp, "k.pdf")
+        msgs["pdf"] = json.loads(fid.render(spec, pdf, "pdf").stdout)["warnings"]
+        txt = subprocess.run(["pdftotext", "-enc", "UTF-8", pdf, "-"], capture_output=True,
+                             text=True, check=True).stdout
+        self.assertIn(want, txt)
+        docx = os.path.join(self.tmp, "k.docx")
+        msgs["docx"] = json.loads(fid.render(spec, docx, "document").stdout)["warnings"]
+        with zipfile.ZipFile(docx) as z:
+            xml = z.read("word/document.xml").decode()
+        self.assertIn(want, "".join(re.findall(r"<w:t[^>]*>([^<]*)</w:t>", xml)))
+        html = os.path.join(self.tmp, "k.html")
+        fid.render(spec, html, "html")
+        with open(html, encoding="utf-8") as f:
+            self.assertIn(want, f.read())
+        pptx = os.path.join(self.tmp, "k.pptx")
+        deck = {"slides": [{"title": "t", "bullets": [raw]}]}
+        msgs["pptx"] = json.loads(fid.render(deck, pptx, "presentation").stdout)["warnings"]
+        with zipfile.ZipFile(pptx) as z:
+            xml = z.read("ppt/slides/slide1.xml").decode()
+        self.assertIn(want, "".join(re.findall(r"<a:t>([^<]*)</a:t>", xml)))
+        for kind, w in msgs.items():
+            ours = [x for x in w if "U+0007" in x["message"]]
+            self.assertEqual(len(ours), 1, (kind, w))
+            self.assertIn("U+FFFD", ours[0]["message"])
+        self.assertEqual(msgs["pdf"][0]["path"], "/blocks/0/text")
+        self.assertEqual(msgs["pdf"], msgs["docx"])
 
 
 if __name__ == "__main__":
