@@ -151,6 +151,7 @@ typedef struct painter {
     pd_recread *rd;
     page_link *links;
     size_t n_links, cap_links;
+    PangoRenderer *rec; /* records a line with language spans (show_line_spans), or NULL */
 } painter;
 
 static uint64_t fnv(const char *s, size_t n)
@@ -225,6 +226,89 @@ static void show_line(painter *pt, cairo_t *cr, PangoLayoutLine *line)
     if (pt->rd && qr_pdf_rec_replay_line(pt->rd, cr) == 0) return;
     if (pt->rd) cut(pt);
     pango_cairo_show_layout_line(cr, line);
+}
+
+/* The language spans of one line being drawn: which one's tag is open. */
+typedef struct span_state {
+    painter *pt;
+    cairo_t *cr;
+    const pd_text *t;
+    const char *text; /* the line's layout's text */
+    size_t base;      /* its first byte's offset in the whole text */
+    size_t open;      /* the open language span + 1, SPAN_PLAIN, or 0 */
+    int failed;
+} span_state;
+
+#define SPAN_PLAIN SIZE_MAX /* a plain Span: the element's own language */
+
+static void span_close(span_state *s)
+{
+    if (!s->open) return;
+    cairo_tag_end(s->cr, qr_pdf_tag_name(s->open == SPAN_PLAIN ? PD_TAG_SPAN : PD_TAG_LANG_SPAN));
+    s->open = 0;
+}
+
+/* Before a glyph run starting at byte text: close the span it leaves, open
+ * the one it enters (a language span's language kept for tagged.c, in
+ * painting order). cairo 1.16 marks the content of an element's leaves
+ * only: once a paragraph holds a language span, all its glyphs are in
+ * spans, the ones in its own language in plain Spans. */
+static void span_at(void *arg, const char *text)
+{
+    span_state *s = arg;
+    size_t off = (size_t)(text - s->text) + s->base, k = 0;
+    const pd_text *t = s->t;
+    while (k < t->n_spans && !((size_t)t->spans[k].start <= off && off < (size_t)t->spans[k].end))
+        k++;
+    size_t want = k < t->n_spans ? k + 1 : SPAN_PLAIN;
+    if (want == s->open) return;
+    span_close(s);
+    if (want == SPAN_PLAIN) {
+        cairo_tag_begin(s->cr, qr_pdf_tag_name(PD_TAG_SPAN), "");
+        s->open = want;
+        return;
+    }
+    pd_ctx *c = s->pt->c;
+    if (c->n_span_langs == c->cap_span_langs) {
+        size_t cap = c->cap_span_langs ? c->cap_span_langs * 2 : 16;
+        const char **v = realloc(c->span_langs, cap * sizeof *v);
+        if (!v) {
+            s->failed = 1;
+            return;
+        }
+        c->span_langs = v;
+        c->cap_span_langs = cap;
+    }
+    c->span_langs[c->n_span_langs++] = t->spans[k].lang;
+    cairo_tag_begin(s->cr, qr_pdf_tag_name(PD_TAG_LANG_SPAN), "");
+    s->open = want;
+}
+
+/* A line of a tagged PDF's text holding a language span: drawn from a
+ * recording (the helper's, else one made here) whose replay opens a Span
+ * tag around each run (span_at), so a language Span's marked content holds
+ * exactly its glyphs; cairo draws what show_line would. */
+static void show_line_spans(painter *pt, cairo_t *cr, const pd_op *o)
+{
+    const pd_line *ln = &o->text->lines[o->line];
+    span_state s = {pt, cr, o->text, pango_layout_get_text(ln->line->layout), ln->base, 0, 0};
+    if (pt->rd) {
+        int r = qr_pdf_rec_replay_line_at(pt->rd, cr, span_at, &s);
+        span_close(&s);
+        if (r == 0) return;
+        cut(pt);
+    }
+    if (!pt->rec) pt->rec = qr_pdf_rec_renderer_new();
+    qr_buf b = {0};
+    if (pt->rec && qr_pdf_rec_line(pt->rec, &b, ln->line) == 0 && !b.oom) {
+        pd_recread rd = {(const unsigned char *)b.data, b.len, 0};
+        qr_pdf_rec_replay_line_at(&rd, cr, span_at, &s);
+        span_close(&s);
+    } else {
+        pango_cairo_show_layout_line(cr, ln->line); /* untagged spans, but drawn */
+    }
+    qr_buf_free(&b);
+    if (s.failed) qr_pdf_fail(pt->c, QR_E_NOMEM, "", "out of memory");
 }
 
 static void line_links(painter *pt, cairo_t *cr, const pd_op *o)
@@ -357,7 +441,7 @@ static void paint_footer(painter *pt, cairo_t *cr, size_t p)
 
 void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recread *rd)
 {
-    painter pt = {c, rd, NULL, 0, 0};
+    painter pt = {c, rd, NULL, 0, 0, NULL};
     size_t a = c->page_start[p], z = c->page_start[p + 1];
     if (c->style.background != 0xFFFFFF) {
         /* The theme's page ground (dark: light text on it). Not a paint of
@@ -388,7 +472,10 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
             /* the text's own colour (headings), a chart label's, or the theme's */
             set_rgb(cr, o->text->has_rgb ? o->text->rgb : o->color ? o->color : c->style.text);
             cairo_move_to(cr, o->x, o->y);
-            show_line(&pt, cr, o->text->lines[o->line].line);
+            if (ol && o->text->n_spans)
+                show_line_spans(&pt, cr, o);
+            else
+                show_line(&pt, cr, o->text->lines[o->line].line);
             if (ol && o->text->n_links) line_links(&pt, cr, o);
             break;
         case OP_FILL:
@@ -418,6 +505,7 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
     }
     flush_links(&pt, cr);
     paint_footer(&pt, cr, p);
+    if (pt.rec) g_object_unref(pt.rec);
 }
 
 int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf *out)

@@ -251,6 +251,7 @@ static void ctx_free(pd_ctx *c)
     free(c->ops);
     free(c->page_start);
     free(c->seg_off);
+    free(c->span_langs);
     qr_buf_free(&c->tbuf);
     qr_text_ctx_free(&c->text);
     qr_arena_free(&c->arena);
@@ -888,7 +889,8 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
     for (size_t i = 0, k = 0; i < c->n_blocks; i++)
         if (c->blocks[i].kind == PB_TEXT && c->blocks[i].text && c->blocks[i].text->lang)
             langs[k++] = c->blocks[i].text->lang;
-    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl);
+    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl,
+                             c->span_langs, c->n_span_langs);
     free(langs);
     free(cells);
     qr_buf_free(&cb);

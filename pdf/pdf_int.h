@@ -51,6 +51,14 @@ typedef struct pd_line {
     double ascent;      /* baseline - top */
 } pd_line;
 
+/* A run of a text in another language than its element's (an Arabic or
+ * Japanese phrase in a Latin paragraph): bytes [start, end) of the layout's
+ * text, tagged as a Span with its own /Lang in the tagged PDF. */
+typedef struct pd_span {
+    int start, end;
+    const char *lang;
+} pd_span;
+
 /* A paragraph-like text laid out at a fixed width. */
 typedef struct pd_text {
     PangoLayout *layout; /* the first of n_slots layouts; unreffed by pd_ctx_free */
@@ -63,6 +71,8 @@ typedef struct pd_text {
     size_t n_notes;
     int rtl;          /* the paragraph direction quire chose (fonts/) */
     const char *lang; /* the language of most of its letters when not the document's, or NULL */
+    pd_span *spans;   /* its runs in another language than lang (else the document's) */
+    size_t n_spans;
     int has_rgb;      /* pd_style's colour */
     uint32_t rgb;
     /* layout == owner->layouts[slot]; last_page: the last page that draws
@@ -212,7 +222,8 @@ enum {
     PD_TAG_SPAN,    /* a callout's title */
     PD_TAG_LANG_P,  /* a P in another language than the document's (its /Lang: tagged.c) */
     PD_TAG_LANG_H1, /* H1..H6 in another language follow in order */
-    PD_TAG_LANG_H6 = PD_TAG_LANG_H1 + 5
+    PD_TAG_LANG_H6 = PD_TAG_LANG_H1 + 5,
+    PD_TAG_LANG_SPAN /* a span in another language inside a line (its /Lang: tagged.c) */
 };
 
 typedef struct pd_op {
@@ -257,7 +268,7 @@ typedef struct pd_ctx {
     /* scratch, reused for every text */
     qr_text_ctx text; /* the text layer (text/): segments, missing-glyph warnings */
     qr_buf tbuf;
-    size_t *seg_off; /* each segment's offset in tbuf */
+    size_t *seg_off; /* each segment's offset in tbuf (and the end after the last) */
     size_t cap_seg_off;
 
     qr_status status; /* sticky: the first failure wins */
@@ -274,6 +285,10 @@ typedef struct pd_ctx {
     /* slides.c: a deck's pictures, each source decoded once per render */
     struct pd_pics *pics;
 
+    /* the languages of the spans the paint pass tagged (PD_TAG_LANG_SPAN),
+     * in painting order: tagged.c gives each its /Lang */
+    const char **span_langs;
+    size_t n_span_langs, cap_span_langs;
     /* the PDF paint pass's recording helper (pdf.c), or NULL */
     struct pd_pipe *pipe;
 
@@ -375,6 +390,11 @@ int qr_pdf_rec_next(pd_recread *rd);
 /** Replay the next line at cr's current point, as pango would draw it;
  *  -1 at a cut mark (nothing read). */
 int qr_pdf_rec_replay_line(pd_recread *rd, cairo_t *cr);
+/** The same, calling at(arg, text) before each glyph run is drawn, with the
+ *  run's first byte in its layout's text (paint.c opens and closes a
+ *  language span's tag there). */
+int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, const char *),
+                              void *arg);
 /** The next link tag's attributes, or NULL when the next record is not one. */
 const char *qr_pdf_rec_replay_tag(pd_recread *rd);
 /** The footer line's origin: 0, or -1 when the next record is not one. */
@@ -412,12 +432,14 @@ void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
  *  catalog, /Alt on each Figure element (alts[k] for the k-th, in document
  *  order), each chart data cell (PD_TAG_DATA_TH/TD) made a TH or TD with
  *  /ActualText cells[k] (the k-th, in document order), each paragraph or
- *  heading tagged PD_TAG_LANG_* made a P or Hn with /Lang langs[k] (the
- *  k-th, in document order), the cross-reference
+ *  heading tagged PD_TAG_LANG_P..H6 made a P or Hn with /Lang langs[k] (the
+ *  k-th, in document order), each PD_TAG_LANG_SPAN made a Span with /Lang
+ *  spans[k] (the k-th painted: pd_ctx.span_langs), the cross-reference
  *  offsets moved to match. Returns 0, or -1 on OOM (tail is left as it was). */
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
-                     size_t n_cells, const char *const *langs, size_t n_langs);
+                     size_t n_cells, const char *const *langs, size_t n_langs,
+                     const char *const *spans, size_t n_spans);
 
 /* ---- faces.c ---------------------------------------------------------------- */
 

@@ -278,6 +278,12 @@ int qr_pdf_rec_next(pd_recread *rd)
 
 int qr_pdf_rec_replay_line(pd_recread *rd, cairo_t *cr)
 {
+    return qr_pdf_rec_replay_line_at(rd, cr, NULL, NULL);
+}
+
+int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, const char *),
+                              void *arg)
+{
     if (qr_pdf_rec_next(rd) == REC_CUT) return -1;
     const unsigned char *d = rd->data;
     int had = cairo_has_current_point(cr);
@@ -302,6 +308,7 @@ int qr_pdf_rec_replay_line(pd_recread *rd, cairo_t *cr)
             rec_glyphs h;
             memcpy(&h, d + rd->pos, sizeof h);
             rd->pos += sizeof h;
+            if (at) at(arg, h.text);
             double base_x = x_offset + (double)h.x / PANGO_SCALE;
             double base_y = y_offset + (double)h.y / PANGO_SCALE;
             cairo_glyph_t *gl = stack;

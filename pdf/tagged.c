@@ -58,6 +58,8 @@ static const char *const names[] = {
     [PD_TAG_LANG_H1 + 3] = "BibEntry",
     [PD_TAG_LANG_H1 + 4] = "Formula",
     [PD_TAG_LANG_H6] = "Warichu",
+    /* a span in another language inside a line: made a Span with /Lang */
+    [PD_TAG_LANG_SPAN] = "Quote",
 };
 
 const char *qr_pdf_tag_name(int tag)
@@ -157,7 +159,8 @@ static const char *lang_real(const char *name, size_t len)
 
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
-                     size_t n_cells, const char *const *langs, size_t n_langs)
+                     size_t n_cells, const char *const *langs, size_t n_langs,
+                     const char *const *spans, size_t n_spans)
 {
     static const char cat[] = "<< /Type /Catalog\n";
     static const char elem[] = "<< /Type /StructElem\n   /S /";
@@ -165,9 +168,9 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     size_t n = tail->len;
     if (!s) return 0;
     qr_buf out = {0};
-    ins *v = calloc(n_alts + n_cells + n_langs + 2, sizeof *v);
+    ins *v = calloc(n_alts + n_cells + n_langs + n_spans + 2, sizeof *v);
     if (!v) return -1;
-    size_t nv = 0, at = 0, k = 0, kc = 0, kl = 0;
+    size_t nv = 0, at = 0, k = 0, kc = 0, kl = 0, ks = 0;
     /* The catalog is the last object cairo writes: its last match (a
      * title string in the info dictionary before it cannot pose as it). */
     const char *catalog = NULL;
@@ -177,7 +180,8 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     /* Structure elements in the order cairo wrote them (document order),
      * each kind matched with its own list in turn: a Figure gets /Alt, a
      * chart data cell (RB, RT) becomes TH or TD with /ActualText, a
-     * language stand-in becomes its P or Hn with /Lang. */
+     * language stand-in becomes its P or Hn with /Lang, a language span's
+     * stand-in (Quote) a Span with its /Lang. */
     for (const char *p = find(s, stop, 0, elem); p;
          p = find(s, stop, (size_t)(p - s) + sizeof elem - 1, elem)) {
         size_t name = (size_t)(p - s) + sizeof elem - 1, ne = name;
@@ -205,6 +209,17 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
             put_text_string(&out, cells[kc] ? cells[kc] : "");
             qr_buf_putc(&out, '\n');
             kc++;
+            v[nv++] = (ins){ne + 1, out.len - before - (len + 1)};
+            at = ne + 1;
+        } else if (len == 5 && memcmp(s + name, names[PD_TAG_LANG_SPAN], 5) == 0 &&
+                   ks < n_spans) {
+            /* "/S /Quote\n" -> "/S /Span\n   /Lang (ja)\n": a language span */
+            qr_buf_append(&out, s + at, name - at);
+            size_t before = out.len;
+            qr_buf_puts(&out, "Span\n   /Lang ");
+            put_lang(&out, spans[ks] ? spans[ks] : "und");
+            qr_buf_putc(&out, '\n');
+            ks++;
             v[nv++] = (ins){ne + 1, out.len - before - (len + 1)};
             at = ne + 1;
         } else if (real && kl < n_langs) {

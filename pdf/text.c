@@ -391,6 +391,49 @@ static const char *foreign_lang(const qr_segs *sg, const char *doc_lang)
     return best;
 }
 
+/* The runs of a text in another language than elem (its element's, else
+ * the document's): maximal stretches of segments whose letters fonts/ gave
+ * one such language, neutral characters (spaces, digits, punctuation)
+ * between two of them included; into pt->spans (c's arena). -1 on OOM. */
+static int foreign_spans(pd_ctx *c, pd_text *pt, const qr_segs *sg, const char *elem)
+{
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *cur = NULL;
+        size_t start = 0, end = 0;
+        n = 0;
+        for (size_t i = 0; i <= sg->n; i++) {
+            const qr_seg *g = i < sg->n ? &sg->items[i] : NULL;
+            if (g && g->kind == QR_SEG_TEXT &&
+                (g->script == HB_SCRIPT_COMMON || g->script == HB_SCRIPT_INHERITED))
+                continue; /* neutral: joins the span around it, if any */
+            const char *l = g && g->kind == QR_SEG_TEXT ? g->lang : NULL;
+            int foreign = l && !same_language(l, elem);
+            if (cur && foreign && strcmp(l, cur) == 0) {
+                end = c->seg_off[i + 1];
+                continue;
+            }
+            if (cur) {
+                if (pass) pt->spans[n] = (pd_span){(int)start, (int)end, cur};
+                n++;
+                cur = NULL;
+            }
+            if (foreign) {
+                cur = l;
+                start = c->seg_off[i];
+                end = c->seg_off[i + 1];
+            }
+        }
+        if (!n) return 0;
+        if (!pass) {
+            pt->spans = qr_arena_array(&c->arena, n, sizeof *pt->spans);
+            if (!pt->spans) return -1;
+        }
+    }
+    pt->n_spans = n;
+    return 0;
+}
+
 pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const pd_style *st,
                      double width, const char *path)
 {
@@ -426,6 +469,8 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     pt->has_rgb = st->has_rgb;
     pt->rgb = st->rgb;
     pt->lang = foreign_lang(sg, c->lang);
+    if (foreign_spans(c, pt, sg, pt->lang ? pt->lang : c->lang && *c->lang ? c->lang : "en") != 0)
+        goto oom;
 
     /* one link per linked run (an external link, or an internal one to a block's id) */
     size_t n_links = 0, n_notes = 0;

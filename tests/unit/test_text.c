@@ -103,8 +103,53 @@ static void test_missing_warned_once(void **state)
         assert_string_equal(w.items[i].hint, QR_TEXT_MISSING_HINT);
     }
     assert_int_equal(n, 1);
-    for (size_t i = 0; i < w.count; i++)
-        assert_null(strstr(w.items[i].message, "U+0001")); /* controls: the backends replace them */
+    /* a control: no missing glyph, but the one unshown-character warning */
+    n = 0;
+    for (size_t i = 0; i < w.count; i++) {
+        if (!strstr(w.items[i].message, "U+0001")) continue;
+        n++;
+        assert_null(strstr(w.items[i].message, "no installed font"));
+        assert_string_equal(w.items[i].path, "/blocks/1/text");
+        assert_string_equal(w.items[i].hint, QR_TEXT_UNSHOWN_HINT);
+    }
+    assert_int_equal(n, 1);
+    qr_text_ctx_free(&c);
+    qr_errlist_clear(&w);
+}
+
+/* The one rule of characters no format shows: U+FFFD for each, the rest
+ * kept byte for byte; one warning per document. */
+static void test_unshown_characters(void **state)
+{
+    (void)state;
+    assert_true(qr_text_unshown(0x07));
+    assert_true(qr_text_unshown(0x7F));
+    assert_true(qr_text_unshown(0x85));
+    assert_true(qr_text_unshown(0xFDD0));
+    assert_true(qr_text_unshown(0x1FFFE));
+    assert_false(qr_text_unshown('\t'));
+    assert_false(qr_text_unshown('\n'));
+    assert_false(qr_text_unshown('\r'));
+    assert_false(qr_text_unshown(0xA0));
+    assert_false(qr_text_unshown(0xFFFD));
+    const char in[] = "a\x01" "b\xC2\x85" "c\x7F\xEF\xB7\x90\xD8\xB3\t\xFF";
+    char out[QR_TEXT_CLEAN_MAX(sizeof in)];
+    size_t n = qr_text_clean(out, in, sizeof in - 1);
+    const char want[] = "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBD\xD8\xB3\t"
+                        "\xEF\xBF\xBD";
+    assert_int_equal(n, sizeof want - 1);
+    assert_memory_equal(out, want, n);
+    qr_errlist w = {0};
+    qr_text_ctx c;
+    qr_text_ctx_init(&c, NULL, NULL, &w);
+    qr_run a = run("one \x07", NULL), b = run("two \x08", NULL);
+    qr_text ta = {&a, 1, "/blocks/0/text"}, tb = {&b, 1, "/blocks/1/text"};
+    const qr_segs *sg;
+    assert_int_equal(qr_text_segments(&c, &ta, &sg), QR_OK);
+    assert_int_equal(qr_text_segments(&c, &tb, &sg), QR_OK);
+    assert_int_equal(w.count, 1);
+    assert_string_equal(w.items[0].path, "/blocks/0/text");
+    assert_non_null(strstr(w.items[0].message, "U+0007"));
     qr_text_ctx_free(&c);
     qr_errlist_clear(&w);
 }
@@ -113,6 +158,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_breaks_tabs_and_flags),
+        cmocka_unit_test(test_unshown_characters),
         cmocka_unit_test(test_links_checked_once_any_case),
         cmocka_unit_test(test_direction_and_empty),
         cmocka_unit_test(test_missing_warned_once),
