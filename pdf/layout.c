@@ -666,6 +666,7 @@ typedef struct flow {
     double y;
     int fresh;    /* nothing placed on this page yet (below a repeated header) */
     int untagged; /* placing a repeated header row: no structure tags */
+    int body_p;   /* a list item with a sub-list: its own text in a P inside its LBody */
 } flow;
 
 /* Footnotes of the page being filled (c->foot): add_line adds the notes
@@ -860,6 +861,7 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
                              base - marker->lines[0].top - marker->lines[0].ascent);
                 add_tag(c, PD_TAG_LBL, 0);
                 add_tag(c, PD_TAG_LBODY, 1);
+                if (f->body_p) add_tag(c, PD_TAG_P, 1);
             }
             add_line(c, t, k, c->left + x, y0);
         }
@@ -874,8 +876,12 @@ static void place_text(flow *f, const pd_text *t, double x, uint32_t bg, double 
             add_tag(c, PD_TAG_LBL, 1);
             add_tag(c, PD_TAG_LBL, 0);
             add_tag(c, PD_TAG_LBODY, 1);
+            if (f->body_p) add_tag(c, PD_TAG_P, 1);
         }
     }
+    /* cairo 1.16 marks only the content of an element without children:
+     * an item's text beside its sub-list goes into a P of its own */
+    if (marker && f->body_p) add_tag(c, PD_TAG_P, 0);
 }
 
 /* The height a text needs at the foot of a page: its first line, or its
@@ -1173,7 +1179,9 @@ static void place_list(flow *f, const pd_block *b)
         if (k && !f->fresh)
             f->y += qr_rhythm_list_gap(&c->style); /* inside the gap after the list */
         add_tag(c, PD_TAG_LI, 1);
+        f->body_p = k + 1 < b->n_items && b->items[k + 1].depth > it->depth;
         place_text(f, it->body, it->body_x, 0, 0, it->marker, it->marker_x, NULL);
+        f->body_p = 0;
     }
     for (; cur >= 0; cur--) {
         add_tag(c, PD_TAG_LBODY, 0);

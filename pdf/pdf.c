@@ -293,6 +293,8 @@ typedef struct out_buf {
     size_t n;
     size_t total; /* bytes cairo wrote so far */
     qr_buf *tail; /* not NULL: keep what cairo writes here (tagged.c patches it) */
+    qr_buf *page; /* not NULL: keep what cairo writes for a page here (its footer: tagged.c) */
+    pd_shifts shifts; /* what the pages' patches moved, for the cross-reference table */
     unsigned char data[PDF_OUT_BUF];
 } out_buf;
 
@@ -304,17 +306,27 @@ static qr_status out_flush(out_buf *ob)
     return n ? qr_sink_write(ob->sink, ob->data, n) : ob->sink->status;
 }
 
+static cairo_status_t out_put(out_buf *ob, const unsigned char *data, size_t len);
+
 static cairo_status_t out_write(void *closure, const unsigned char *data, unsigned int len)
 {
     out_buf *ob = closure;
     if (ob->sink->status != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
     ob->total += len;
-    if (ob->tail)
-        return qr_buf_append(ob->tail, data, len) == 0 ? CAIRO_STATUS_SUCCESS
-                                                       : CAIRO_STATUS_NO_MEMORY;
+    qr_buf *keep = ob->tail ? ob->tail : ob->page;
+    if (keep)
+        return qr_buf_append(keep, data, len) == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_NO_MEMORY;
+    return out_put(ob, data, len);
+}
+
+/* Write len bytes out through the buffer (whatever cairo counted). */
+static cairo_status_t out_put(out_buf *ob, const unsigned char *data, size_t len)
+{
     if (len > PDF_OUT_BUF - ob->n) {
         if (out_flush(ob) != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
-        if (len >= PDF_OUT_BUF) return sink_write(ob->sink, data, len);
+        if (len >= PDF_OUT_BUF)
+            return qr_sink_write(ob->sink, data, len) == QR_OK ? CAIRO_STATUS_SUCCESS
+                                                               : CAIRO_STATUS_WRITE_ERROR;
     }
     memcpy(ob->data + ob->n, data, len);
     ob->n += len;
@@ -841,7 +853,7 @@ static const char *chart_alt(const qr_chart *ch)
 }
 
 /* The catalog's /Lang and title preference, each Figure's /Alt. */
-static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
+static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_shifts *pre)
 {
     const qr_doc *d = c->doc;
     size_t n = 0;
@@ -890,7 +902,7 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
         if (c->blocks[i].kind == PB_TEXT && c->blocks[i].text && c->blocks[i].text->lang)
             langs[k++] = c->blocks[i].text->lang;
     int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl,
-                             c->span_langs, c->n_span_langs);
+                             c->span_langs, c->n_span_langs, pre);
     free(langs);
     free(cells);
     qr_buf_free(&cb);
@@ -938,6 +950,8 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     ob->n = 0;
     ob->total = 0;
     ob->tail = NULL;
+    ob->page = NULL;
+    memset(&ob->shifts, 0, sizeof ob->shifts);
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
@@ -979,7 +993,21 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         pd_recread rd;
         qr_pdf_paint_page(&c, cr, p, &ol, pipe_page(&c, p, &rd));
         pipe_page_done(&c, p);
+        /* cairo writes the page's content at cairo_show_page: kept, its
+         * footer made an artifact (tagged.c), then written */
+        qr_buf pg = {0};
+        size_t at = ob->total;
+        ob->page = &pg;
         cairo_show_page(cr);
+        ob->page = NULL;
+        if (pg.oom || qr_pdf_artifact_page(&pg, at, &ob->shifts) != 0) {
+            qr_buf_free(&pg);
+            qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
+            break;
+        }
+        cairo_status_t ws = out_put(ob, (const unsigned char *)pg.data, pg.len);
+        qr_buf_free(&pg);
+        if (ws != CAIRO_STATUS_SUCCESS) break;
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
     }
     qr_pdf_pipe_stop(&c);
@@ -1001,12 +1029,13 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (cs == CAIRO_STATUS_SUCCESS && out->status == QR_OK) {
-        if (tag_patch(&c, &tail, base) != 0)
+        if (tag_patch(&c, &tail, base, &ob->shifts) != 0)
             qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
         else
             qr_sink_write(out, tail.data, tail.len);
     }
     qr_buf_free(&tail);
+    free(ob->shifts.items);
     free(ob);
     if (dropping) pthread_join(th, NULL);
     /* how many faces the two threads (measuring, then painting) had to pin

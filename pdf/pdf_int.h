@@ -422,6 +422,28 @@ int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf 
 
 /* ---- tagged.c: the tagged PDF ------------------------------------------------ */
 
+/* A change of length in the bytes cairo wrote: at original offset pos,
+ * delta bytes more (or fewer). */
+typedef struct pd_shift {
+    size_t pos;
+    long long delta;
+} pd_shift;
+
+typedef struct pd_shifts {
+    pd_shift *items; /* in increasing pos */
+    size_t n, cap;
+} pd_shifts;
+
+/** The page furniture of one page as an artifact: page holds the bytes
+ *  cairo wrote at cairo_show_page (from file offset at); the page's content
+ *  stream (FlateDecode, starting with cairo's "1 0 0 -1 0 " flip) gets its
+ *  footer, the text object after the page's last marked content (paint.c
+ *  draws it last), wrapped in "/Artifact << /Type /Pagination /Subtype
+ *  /Footer >> BDC ... EMC" (cairo 1.16 writes no artifacts), recompressed,
+ *  and its length object rewritten; the shifts are appended to sh. A page
+ *  not laid out so is left as it was. Returns 0, or -1 on OOM. */
+int qr_pdf_artifact_page(qr_buf *page, size_t at, pd_shifts *sh);
+
 /** The structure type of PD_TAG_* tag ("P", "H1", "Figure"...). */
 const char *qr_pdf_tag_name(int tag);
 /** Paint an OP_TAG op on a PDF surface (cairo_tag_begin/end). */
@@ -435,11 +457,11 @@ void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
  *  heading tagged PD_TAG_LANG_P..H6 made a P or Hn with /Lang langs[k] (the
  *  k-th, in document order), each PD_TAG_LANG_SPAN made a Span with /Lang
  *  spans[k] (the k-th painted: pd_ctx.span_langs), the cross-reference
- *  offsets moved to match. Returns 0, or -1 on OOM (tail is left as it was). */
+ *  offsets moved to match (and by pre's shifts, made before the tail). Returns 0, or -1 on OOM (tail is left as it was). */
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
                      size_t n_cells, const char *const *langs, size_t n_langs,
-                     const char *const *spans, size_t n_spans);
+                     const char *const *spans, size_t n_spans, const pd_shifts *pre);
 
 /* ---- faces.c ---------------------------------------------------------------- */
 

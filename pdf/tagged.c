@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "pdf_int.h"
 #include "utf8.h"
@@ -160,7 +161,7 @@ static const char *lang_real(const char *name, size_t len)
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
                      size_t n_cells, const char *const *langs, size_t n_langs,
-                     const char *const *spans, size_t n_spans)
+                     const char *const *spans, size_t n_spans, const pd_shifts *pre)
 {
     static const char cat[] = "<< /Type /Catalog\n";
     static const char elem[] = "<< /Type /StructElem\n   /S /";
@@ -266,7 +267,11 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     for (const char *p = find(d, dn, 0, "\nxref\n"); p;
          p = find(d, dn, (size_t)(p - d) + 1, "\nxref\n"))
         x = p;
-    if (x && nv) {
+    /* the page shifts (qr_pdf_artifact_page) come before the tail */
+    long long pre_all = 0;
+    for (size_t i = 0; pre && i < pre->n; i++)
+        pre_all += pre->items[i].delta;
+    if (x && (nv || (pre && pre->n))) {
         char *p = (char *)x + 6;
         char *e;
         strtoul(p, &e, 10);
@@ -276,8 +281,15 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
         for (unsigned long i = 0; i < cnt && e + 20 <= d + dn; i++, e += 20) {
             if (e[17] != 'n') continue;
             unsigned long long off = strtoull(e, NULL, 10);
-            if (off < base) continue;
-            off += shift_of(v, nv, (size_t)(off - base));
+            if (off < base) {
+                long long dd = 0;
+                for (size_t j = 0; pre && j < pre->n && pre->items[j].pos < off; j++)
+                    dd += pre->items[j].delta;
+                off = (unsigned long long)((long long)off + dd);
+            } else {
+                off = (unsigned long long)((long long)off + pre_all) +
+                      shift_of(v, nv, (size_t)(off - base));
+            }
             char num[16];
             snprintf(num, sizeof num, "%010llu", off);
             memcpy(e, num, 10);
@@ -286,7 +298,9 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
         if (sx) {
             size_t np = (size_t)(sx - d) + 10;
             unsigned long long xo = strtoull(d + np, &e, 10);
-            if (xo >= base) xo += shift_of(v, nv, (size_t)(xo - base));
+            if (xo >= base)
+                xo = (unsigned long long)((long long)xo + pre_all) +
+                     shift_of(v, nv, (size_t)(xo - base));
             qr_buf fixed = {0};
             qr_buf_append(&fixed, d, np);
             qr_buf_printf(&fixed, "%llu", xo);
@@ -304,5 +318,222 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     free(v);
     qr_buf_free(tail);
     *tail = out;
+    return 0;
+}
+
+/* ---- page furniture as artifacts ------------------------------------------ */
+
+#define FOOTER_BDC "/Artifact << /Type /Pagination /Subtype /Footer >> BDC\n"
+
+static int note_shift(pd_shifts *sh, size_t pos, long long delta)
+{
+    if (!delta) return 0;
+    if (sh->n == sh->cap) {
+        size_t cap = sh->cap ? sh->cap * 2 : 64;
+        pd_shift *v = realloc(sh->items, cap * sizeof *v);
+        if (!v) return -1;
+        sh->items = v;
+        sh->cap = cap;
+    }
+    sh->items[sh->n++] = (pd_shift){pos, delta};
+    return 0;
+}
+
+/* The inflated bytes of a FlateDecode stream; -1 when they are not one. */
+static int inflate_all(const unsigned char *s, size_t n, qr_buf *out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK) return -1;
+    z.next_in = (unsigned char *)s;
+    z.avail_in = (uInt)n;
+    int r = Z_OK;
+    while (r == Z_OK) {
+        char *d = qr_buf_reserve(out, 65536);
+        if (!d) break;
+        z.next_out = (unsigned char *)d;
+        z.avail_out = 65536;
+        r = inflate(&z, Z_NO_FLUSH);
+        out->len += 65536 - z.avail_out;
+    }
+    inflateEnd(&z);
+    return r == Z_STREAM_END && !out->oom ? 0 : -1;
+}
+
+/* The end of the content-stream token at i (a string, a hex string or
+ * dictionary delimiter, a name, a number or an operator). */
+static size_t token_end(const char *d, size_t n, size_t i)
+{
+    if (d[i] == '(') {
+        int depth = 0;
+        for (; i < n; i++) {
+            if (d[i] == '\\') {
+                i++;
+            } else if (d[i] == '(') {
+                depth++;
+            } else if (d[i] == ')' && --depth == 0) {
+                return i + 1;
+            }
+        }
+        return n;
+    }
+    if (d[i] == '<' || d[i] == '>') {
+        if (i + 1 < n && d[i + 1] == d[i]) return i + 2; /* << or >> */
+        if (d[i] == '>') return i + 1;
+        const char *e = memchr(d + i, '>', n - i);
+        return e ? (size_t)(e - d) + 1 : n;
+    }
+    if (strchr("[]{}", d[i])) return i + 1;
+    size_t j = i + 1;
+    while (j < n && !strchr(" \t\r\n\f()<>[]{}/%", d[j]))
+        j++;
+    return j;
+}
+
+/* The content with its text objects (BT ... ET) outside marked content
+ * made artifacts. The page's last text object is its footer (paint.c draws
+ * it last): a pagination artifact, moved after the page's last marked
+ * content when it was drawn inside a structure element left open at the
+ * page's end (a list item or a figure going on to the next page). Others
+ * (a table's header row repeated on a later page) are plain artifacts.
+ * -1: no text, or inline image data the scan cannot read. */
+static int wrap_loose(const char *d, size_t n, qr_buf *out)
+{
+    typedef struct tobj {
+        size_t bt, et, depth;
+    } tobj;
+    tobj *v = NULL;
+    size_t nv = 0, cap = 0, depth = 0, last_emc = 0, bt = SIZE_MAX, bt_depth = 0;
+    for (size_t i = 0; i < n;) {
+        if (strchr(" \t\r\n\f", d[i])) {
+            i++;
+            continue;
+        }
+        size_t e = token_end(d, n, i), len = e - i;
+        if (len == 2 && d[i] == 'B' && d[i + 1] == 'I') {
+            free(v);
+            return -1; /* inline image data */
+        }
+        if (len == 3 && (memcmp(d + i, "BDC", 3) == 0 || memcmp(d + i, "BMC", 3) == 0)) {
+            depth++;
+        } else if (len == 3 && memcmp(d + i, "EMC", 3) == 0) {
+            if (depth) depth--;
+            last_emc = e;
+        } else if (len == 2 && d[i] == 'B' && d[i + 1] == 'T') {
+            bt = i;
+            bt_depth = depth;
+        } else if (len == 2 && d[i] == 'E' && d[i + 1] == 'T' && bt != SIZE_MAX) {
+            if (nv == cap) {
+                cap = cap ? cap * 2 : 64;
+                tobj *nvp = realloc(v, cap * sizeof *v);
+                if (!nvp) {
+                    free(v);
+                    return -1;
+                }
+                v = nvp;
+            }
+            v[nv++] = (tobj){bt, e, bt_depth};
+            bt = SIZE_MAX;
+        }
+        i = e;
+    }
+    if (!nv) {
+        free(v);
+        return -1;
+    }
+    const tobj *foot = &v[nv - 1];
+    int move = foot->depth > 0 && last_emc > foot->et;
+    size_t at = 0;
+    for (size_t k = 0; k < nv; k++) {
+        const tobj *t = &v[k];
+        if (t != foot && t->depth) continue;
+        qr_buf_append(out, d + at, t->bt - at);
+        at = t->et;
+        if (t == foot && move) continue; /* written after the last EMC */
+        qr_buf_puts(out, t == foot ? FOOTER_BDC : "/Artifact BMC\n");
+        qr_buf_append(out, d + t->bt, t->et - t->bt);
+        qr_buf_puts(out, "\nEMC\n");
+    }
+    if (move) {
+        qr_buf_append(out, d + at, last_emc - at);
+        qr_buf_puts(out, "\n" FOOTER_BDC);
+        qr_buf_append(out, d + foot->bt, foot->et - foot->bt);
+        qr_buf_puts(out, "\nEMC");
+        at = last_emc;
+    }
+    qr_buf_append(out, d + at, n - at);
+    free(v);
+    return out->oom ? -1 : 0;
+}
+
+int qr_pdf_artifact_page(qr_buf *page, size_t at, pd_shifts *sh)
+{
+    static const char head[] = " 0 R\n   /Filter /FlateDecode\n>>\nstream\n";
+    const char *s = page->data;
+    size_t n = page->len;
+    if (!s) return 0;
+    for (const char *p = find(s, n, 0, head); p; p = find(s, n, (size_t)(p - s) + 1, head)) {
+        /* "<< /Length M 0 R\n   /Filter /FlateDecode\n>>\nstream\n": a
+         * content stream; its length is object M, written after it */
+        size_t q = (size_t)(p - s);
+        size_t ds = q + sizeof head - 1;
+        size_t k = q;
+        while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+            k--;
+        if (k < 11 || memcmp(s + k - 11, "<< /Length ", 11) != 0) continue;
+        unsigned long len_obj = strtoul(s + k, NULL, 10);
+        const char *es = find(s, n, ds, "endstream\nendobj\n");
+        if (!es) return 0;
+        size_t de = (size_t)(es - s);
+        if (de > ds && s[de - 1] == '\n') de--; /* cairo ends the data with a newline */
+        qr_buf raw = {0}, wrapped = {0};
+        if (inflate_all((const unsigned char *)s + ds, de - ds, &raw) != 0) {
+            qr_buf_free(&raw);
+            continue;
+        }
+        if (raw.len < 11 || memcmp(raw.data, "1 0 0 -1 0 ", 11) != 0 ||
+            wrap_loose(raw.data, raw.len, &wrapped) != 0) {
+            qr_buf_free(&raw);
+            qr_buf_free(&wrapped);
+            continue;
+        }
+        qr_buf_free(&raw);
+        uLongf zn = compressBound((uLong)wrapped.len);
+        unsigned char *z = malloc(zn);
+        if (!z || compress2(z, &zn, (const unsigned char *)wrapped.data, (uLong)wrapped.len, 6) != Z_OK) {
+            free(z);
+            qr_buf_free(&wrapped);
+            return -1;
+        }
+        qr_buf_free(&wrapped);
+        /* the length object "M 0 obj\n   LEN\nendobj\n" after the stream */
+        char pat[40];
+        snprintf(pat, sizeof pat, "\n%lu 0 obj\n   ", len_obj);
+        const char *lo = find(s, n, de, pat);
+        size_t lp = lo ? (size_t)(lo - s) + strlen(pat) : 0, le = lp;
+        while (lo && le < n && s[le] >= '0' && s[le] <= '9')
+            le++;
+        if (!lo || le == lp) {
+            free(z);
+            return 0; /* not the layout expected: left as cairo wrote it */
+        }
+        char num[24];
+        int nl = snprintf(num, sizeof num, "%lu", (unsigned long)zn);
+        qr_buf out = {0};
+        qr_buf_append(&out, s, ds);
+        qr_buf_append(&out, z, zn);
+        qr_buf_append(&out, s + de, lp - de);
+        qr_buf_append(&out, num, (size_t)nl);
+        qr_buf_append(&out, s + le, n - le);
+        free(z);
+        if (out.oom || note_shift(sh, at + ds, (long long)zn - (long long)(de - ds)) != 0 ||
+            note_shift(sh, at + lp, (long long)nl - (long long)(le - lp)) != 0) {
+            qr_buf_free(&out);
+            return -1;
+        }
+        qr_buf_free(page);
+        *page = out;
+        return 0; /* one content stream per page */
+    }
     return 0;
 }

@@ -2,6 +2,7 @@
 read a PDF's structure tree with qpdf's JSON output, export an Office file
 to PDF with LibreOffice, and list the document fixtures."""
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -155,3 +156,36 @@ def have(tool):
 
 def tmpdir():
     return tempfile.mkdtemp(prefix="quire-fid-")
+
+
+_TOKEN = re.compile(r"\((?:[^()\\]|\\.)*\)|<<.*?>>|<[0-9A-Fa-f\s]*>|\[|\]|/[^\s/\[\]()<>]+|[^\s/\[\]()<>]+", re.S)
+
+
+def marked_text(pdf, tmp):
+    """Each page's text-showing operators (qpdf QDF), in order, each with the
+    marked-content sequences around it: [[(operator, [(tag, properties)])]]
+    (properties: the BDC dictionary's text, or "")."""
+    qdf = os.path.join(tmp, os.path.basename(pdf) + ".qdf")
+    subprocess.run(["qpdf", "--qdf", "--object-streams=disable", pdf, qdf], check=True)
+    with open(qdf, "rb") as f:
+        data = f.read().decode("latin-1")
+    pages = []
+    for body in re.findall(r"%% Contents for page \d+\n.*?\nstream\n(.*?)endstream", data, re.S):
+        ops, stack, args = [], [], []
+        for m in _TOKEN.finditer(body):
+            t = m.group(0)
+            if t[0] in "(</[]" or re.fullmatch(r"[-+.\d]+", t):
+                args.append(t)
+                continue
+            if t == "BDC":
+                stack.append((args[-2] if len(args) > 1 else "", args[-1] if args else ""))
+            elif t == "BMC":
+                stack.append((args[-1] if args else "", ""))
+            elif t == "EMC":
+                if stack:
+                    stack.pop()
+            elif t in ("Tj", "TJ", "'", '"'):
+                ops.append((t, list(stack)))
+            args = []
+        pages.append(ops)
+    return pages

@@ -4,7 +4,9 @@ has a structure tree with one H<level> element per heading, one Figure with
 /Alt (the image's alt text) per image, one Table per table whose first row
 holds TH cells when the table has headers, one L per top-level list, and the
 catalog's /Lang is the spec's lang (else "en"); /DisplayDocTitle when there
-is a title; qpdf --check finds nothing wrong."""
+is a title; qpdf --check finds nothing wrong; no text outside marked content
+(a qpdf QDF scan of every page's content), the page footer a pagination
+artifact (issue 36 item 4)."""
 import json
 import os
 import subprocess
@@ -71,6 +73,22 @@ class TaggedPdf(unittest.TestCase):
         lists = [b for b in blocks if b.get("type") == "list"]
         top_l = [e for t, e in els if t == "L" and objs.get(e.get("/P"), {}).get("/S") == "/Document"]
         self.assertEqual(len(top_l), len(lists), name)
+        # every text inside marked content: a structure element's (an MCID)
+        # or an artifact; the page footer, the last text of each page, is a
+        # pagination artifact
+        pages = fid.marked_text(out, self.tmp)
+        for no, ops in enumerate(pages, 1):
+            for op, stack in ops:
+                marks = [tag for tag, props in stack if "/MCID" in props or tag == "/Artifact"]
+                self.assertTrue(marks, "%s page %d: %s outside marked content" % (name, no, op))
+            art = [i for i, (op, stack) in enumerate(ops) if any(t == "/Artifact" for t, _ in stack)]
+            self.assertTrue(art, "%s page %d: no footer artifact" % (name, no))
+            self.assertEqual(art[-1], len(ops) - 1, "%s page %d: the footer is last" % (name, no))
+            props = [p for t, p in ops[art[-1]][1] if t == "/Artifact"][0]
+            self.assertIn("/Pagination", props, name)
+            self.assertIn("/Footer", props, name)
+            self.assertEqual(len(ops[art[-1]][1]), 1, "%s page %d: the footer inside %r"
+                             % (name, no, ops[art[-1]][1]))
         return els
 
     def test_every_document_fixture(self):

@@ -135,9 +135,9 @@ def expected_texts(spec):
 
 
 def clean(s):
-    """NFC; control characters become spaces (the backend draws them as
-    spaces), noncharacters U+FFFD; format characters (ZWNJ, bidi marks
-    poppler inserts) go."""
+    """NFC; control characters but tab and line breaks and noncharacters
+    become U+FFFD (text/text.h's one rule for every format); tab and line
+    breaks spaces; format characters (ZWNJ, bidi marks poppler inserts) go."""
     s = unicodedata.normalize("NFC", s)
     out = []
     for ch in s:
@@ -147,7 +147,9 @@ def clean(s):
         cp = ord(ch)
         if 0xFDD0 <= cp <= 0xFDEF or (cp & 0xFFFE) == 0xFFFE:
             ch = "\ufffd"  # noncharacters are drawn as U+FFFD
-        out.append(" " if cat == "Cc" else ch)
+        if cat == "Cc":
+            ch = " " if ch in "\t\n\r" else "\ufffd"
+        out.append(ch)
     return "".join(out)
 
 
