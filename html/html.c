@@ -262,6 +262,15 @@ static void put_segs(hw *w, const qr_segs *sg)
                           r->note_no, r->note_no, r->note_no);
             continue;
         }
+        /* a linked or underlined run's bare spaces (text/) outside its tags:
+         * the line runs under its words only, as in the PDF and the docx */
+        size_t lead = 0, trail = 0;
+        while (i + lead < next && sg->items[i + lead].bare)
+            lead++;
+        while (next - trail > i + lead && sg->items[next - 1 - trail].bare)
+            trail++;
+        if (lead) put_run_segs(w, r, lead);
+        r = &sg->items[i + lead];
         if (r->link) {
             puts_(w, "<a href=\"");
             esc_str(w, r->link, ESC_ATTR);
@@ -288,7 +297,7 @@ static void put_segs(hw *w, const qr_segs *sg)
         if (r->underline) puts_(w, "<u>");
         if (r->strike) puts_(w, "<s>");
         if (r->code) puts_(w, "<code>");
-        put_run_segs(w, r, next - i);
+        put_run_segs(w, r, next - i - lead - trail);
         if (r->code) puts_(w, "</code>");
         if (r->strike) puts_(w, "</s>");
         if (r->underline) puts_(w, "</u>");
@@ -299,6 +308,7 @@ static void put_segs(hw *w, const qr_segs *sg)
         if (r->highlight) puts_(w, "</mark>");
         if (r->color && !r->link && !r->anchor) puts_(w, "</span>");
         if (r->link || r->anchor) puts_(w, "</a>");
+        if (trail) put_run_segs(w, &sg->items[next - trail], trail);
     }
 }
 
@@ -369,9 +379,13 @@ static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inh
     for (size_t i = 0; i < n; i++) {
         const qr_item *it = &items[i];
         puts_(w, "<li");
-        if (it->task) puts_(w, " class=\"task\"");
         const qr_segs *sg = segments(w, &it->text);
-        int item_rtl = put_dir(w, segs_dir(sg), rtl);
+        qr_dir idir = segs_dir(sg);
+        int flip = idir != QR_DIR_NEUTRAL && (idir == QR_DIR_RTL) != rtl;
+        if (it->task || flip)
+            puts_(w, it->task && flip ? " class=\"task flip\"" : it->task ? " class=\"task\""
+                                                                          : " class=\"flip\"");
+        int item_rtl = put_dir(w, idir, rtl);
         putn(w, ">", 1);
         if (it->task)
             puts_(w, it->task == QR_TASK_DONE ? "<input type=\"checkbox\" disabled checked> "
@@ -872,17 +886,41 @@ static int has_task(const qr_item *items, size_t n, int depth)
     return 0;
 }
 
+/* Whether an item's direction differs from its list's (put_list's "flip"
+ * class), as put_list decides it. */
+static int has_flip(const qr_item *items, size_t n, int inherited_rtl, int depth)
+{
+    qr_dir ld = items_dir(items, n);
+    int rtl = ld == QR_DIR_NEUTRAL ? inherited_rtl : ld == QR_DIR_RTL;
+    for (size_t k = 0; k < n; k++) {
+        qr_dir d = qr_fonts_text_direction(&items[k].text);
+        if (d != QR_DIR_NEUTRAL && (d == QR_DIR_RTL) != rtl) return 1;
+        int item_rtl = d == QR_DIR_NEUTRAL ? rtl : d == QR_DIR_RTL;
+        if (depth < 64 && has_flip(items[k].items, items[k].n_items, item_rtl, depth + 1)) return 1;
+    }
+    return 0;
+}
+
 static void put_list_css(hw *w, const qr_doc *doc)
 {
-    int nested = 0, tasks = 0;
+    int nested = 0, tasks = 0, flips = 0;
     for (size_t i = 0; i < doc->n_blocks; i++) {
         const qr_block *b = &doc->blocks[i];
         if (b->type != QR_BLOCK_LIST) continue;
         for (size_t k = 0; k < b->u.list.n_items; k++)
             nested |= b->u.list.items[k].n_items > 0;
         tasks |= has_task(b->u.list.items, b->u.list.n_items, 0);
+        flips |= has_flip(b->u.list.items, b->u.list.n_items, 0, 0);
     }
     if (tasks) puts_(w, "li.task{list-style-type:none}"); /* the checkbox is the marker */
+    if (flips) {
+        /* a right-to-left item in a left-to-right list (or the reverse)
+         * hangs from its own side, its marker inside the column, as the
+         * PDF sets it: the list's indent moves to the item's start side */
+        put_pt(w, "li.flip{margin-inline-start:", w->style.list_indent);
+        put_pt(w, ";margin-inline-end:-", w->style.list_indent);
+        puts_(w, "}");
+    }
     if (!nested) return; /* one level: the browsers' 1. 2. 3. and discs are the same */
     static const char *const ol_types[] = {"decimal", "lower-alpha", "lower-roman"};
     static const char *const ul_types[] = {"disc", "circle", "square"};

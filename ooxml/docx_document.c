@@ -38,7 +38,8 @@ static long qr_twips(double pt)
 void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p)
 {
     int fonts = p->hint || p->ascii || p->east_asian || p->complex;
-    if (!(p->style || fonts || p->bold || p->italic || p->strike || p->underline || p->shading ||
+    if (!(p->style || fonts || p->bold || p->italic || p->strike || p->underline ||
+          p->no_underline || p->shading ||
           p->rtl || p->cs || p->lang || p->lang_ea || p->lang_bidi || p->color || p->highlight ||
           p->vert))
         return;
@@ -70,7 +71,10 @@ void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p)
         qr_style_hex(p->color & 0xFFFFFF, hex);
         qr_xml_leaf(x, "w:color", "w:val", hex, NULL);
     }
-    if (p->underline) qr_xml_leaf(x, "w:u", "w:val", "single", NULL);
+    if (p->underline)
+        qr_xml_leaf(x, "w:u", "w:val", "single", NULL);
+    else if (p->no_underline)
+        qr_xml_leaf(x, "w:u", "w:val", "none", NULL);
     if (p->shading) {
         qr_xml_leaf(x, "w:shd", "w:val", "clear", "w:color", "auto", "w:fill", p->shading, NULL);
     } else if (p->highlight) {
@@ -324,7 +328,9 @@ static void seg_rpr(qr_docx *d, const qr_seg *s, para_fmt pf, qr_docx_rpr *p)
     qr_docx_use_family(d, s->family);
     p->bold = s->bold || pf.bold;
     p->italic = s->italic || pf.italic;
-    p->underline = s->underline;
+    /* the line under a decorated run's words only (text/: bare spaces) */
+    p->underline = s->underline && !s->bare;
+    p->no_underline = s->bare && (s->link || s->anchor); /* the Hyperlink style underlines */
     p->strike = s->strike;
     if (s->code && !pf.code) p->shading = d->code_fill;
     if (s->anchor && !s->link) p->style = "Hyperlink";
@@ -343,7 +349,8 @@ static int rpr_eq(const qr_docx_rpr *a, const qr_docx_rpr *b)
     return str_eq(a->style, b->style) && str_eq(a->hint, b->hint) && str_eq(a->ascii, b->ascii) &&
            str_eq(a->east_asian, b->east_asian) && str_eq(a->complex, b->complex) &&
            a->bold == b->bold && a->italic == b->italic && a->strike == b->strike &&
-           a->underline == b->underline && a->rtl == b->rtl && a->cs == b->cs &&
+           a->underline == b->underline && a->no_underline == b->no_underline &&
+           a->rtl == b->rtl && a->cs == b->cs &&
            str_eq(a->shading, b->shading) && str_eq(a->lang, b->lang) && a->color == b->color &&
            a->highlight == b->highlight && str_eq(a->vert, b->vert) &&
            str_eq(a->lang_ea, b->lang_ea) && str_eq(a->lang_bidi, b->lang_bidi);

@@ -121,6 +121,7 @@ typedef struct qr_docx_rpr {
     const char *east_asian; /* w:rFonts/@w:eastAsia */
     const char *complex;    /* w:rFonts/@w:cs */
     unsigned bold : 1, italic : 1, strike : 1, underline : 1, rtl : 1, cs : 1;
+    unsigned no_underline : 1; /* w:u none: a link's bare spaces (text/text.h's qr_seg.bare) */
     uint32_t color;        /* w:color: QR_RGB_SET | 0xRRGGBB, or 0 */
     const char *shading;   /* w:shd/@w:fill (hex RGB) */
     uint32_t highlight;    /* w:shd/@w:fill when shading is NULL: QR_RGB_SET | 0xRRGGBB */

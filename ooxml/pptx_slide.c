@@ -149,7 +149,7 @@ static void write_a_p_full(qr_pptx *pp, qr_xml *x, const qr_text *t, qr_pptx_ppr
         rpr.on_accent = accent == 2;
         rpr.white = accent == QR_SLIDE_INK_WHITE;
         rpr.i = g->italic;
-        rpr.u = g->underline;
+        rpr.u = g->underline && !g->bare; /* under the words only (text/) */
         rpr.strike = g->strike;
         rpr.slot = g->slot;
         /* Code: the monospace font in the Latin slot whatever the script,

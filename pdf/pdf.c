@@ -993,14 +993,14 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         pd_recread rd;
         qr_pdf_paint_page(&c, cr, p, &ol, pipe_page(&c, p, &rd));
         pipe_page_done(&c, p);
-        /* cairo writes the page's content at cairo_show_page: kept, its
-         * footer made an artifact (tagged.c), then written */
+        /* cairo writes the page's content at cairo_show_page: kept, what
+         * is drawn in its margins made an artifact (tagged.c), then written */
         qr_buf pg = {0};
         size_t at = ob->total;
         ob->page = &pg;
         cairo_show_page(cr);
         ob->page = NULL;
-        if (pg.oom || qr_pdf_artifact_page(&pg, at, &ob->shifts) != 0) {
+        if (pg.oom || qr_pdf_artifact_page(&pg, at, c.top, c.bottom, &ob->shifts) != 0) {
             qr_buf_free(&pg);
             qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
             break;

@@ -434,15 +434,18 @@ typedef struct pd_shifts {
     size_t n, cap;
 } pd_shifts;
 
-/** The page furniture of one page as an artifact: page holds the bytes
- *  cairo wrote at cairo_show_page (from file offset at); the page's content
- *  stream (FlateDecode, starting with cairo's "1 0 0 -1 0 " flip) gets its
- *  footer, the text object after the page's last marked content (paint.c
- *  draws it last), wrapped in "/Artifact << /Type /Pagination /Subtype
- *  /Footer >> BDC ... EMC" (cairo 1.16 writes no artifacts), recompressed,
- *  and its length object rewritten; the shifts are appended to sh. A page
- *  not laid out so is left as it was. Returns 0, or -1 on OOM. */
-int qr_pdf_artifact_page(qr_buf *page, size_t at, pd_shifts *sh);
+/** The page furniture of one page as artifacts: page holds the bytes cairo
+ *  wrote at cairo_show_page (from file offset at); in the page's content
+ *  stream (FlateDecode, starting with cairo's "1 0 0 -1 0 " flip) each text
+ *  object whose baselines lie in the top margin (y < top) or the bottom
+ *  one (y > bottom) is wrapped in "/Artifact << /Type /Pagination /Subtype
+ *  /Header|/Footer >> BDC ... EMC" (moved after the page's last marked
+ *  content when drawn inside a structure element left open at the page's
+ *  end), other text outside marked content in "/Artifact BMC ... EMC"
+ *  (cairo 1.16 writes no artifacts); the stream is recompressed and its
+ *  length object rewritten, the shifts appended to sh. A page not laid out
+ *  so is left as it was. Returns 0, or -1 on OOM. */
+int qr_pdf_artifact_page(qr_buf *page, size_t at, double top, double bottom, pd_shifts *sh);
 
 /** The structure type of PD_TAG_* tag ("P", "H1", "Figure"...). */
 const char *qr_pdf_tag_name(int tag);

@@ -232,8 +232,11 @@ static int plan_sheet(splan *p, const qr_doc *d, size_t index, long long epoch)
     if (p->rep_cols >= p->nc) p->rep_cols = 0;
     p->cband = bands(p->nc, p->rep_cols, PAGE_W - 2 * MARGIN_X, p->colw, sh, &p->n_cb);
     if (!p->nr) {
+        /* an empty sheet (no rows, no chart) prints no page, as LibreOffice
+         * prints the workbook; only a workbook of empty sheets is one blank
+         * page */
         p->rband = malloc(2 * sizeof *p->rband);
-        if (p->rband) p->rband[0] = 0, p->rband[1] = 0, p->n_rb = 1;
+        if (p->rband) p->rband[0] = 0, p->rband[1] = 0, p->n_rb = 0;
     } else {
         p->rband = bands(p->nr, p->rep_rows, PAGE_H - 2 * MARGIN_Y, NULL, sh, &p->n_rb);
     }

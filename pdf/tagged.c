@@ -323,7 +323,6 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
 
 /* ---- page furniture as artifacts ------------------------------------------ */
 
-#define FOOTER_BDC "/Artifact << /Type /Pagination /Subtype /Footer >> BDC\n"
 
 static int note_shift(pd_shifts *sh, size_t pos, long long delta)
 {
@@ -390,26 +389,38 @@ static size_t token_end(const char *d, size_t n, size_t i)
     return j;
 }
 
-/* The content with its text objects (BT ... ET) outside marked content
- * made artifacts. The page's last text object is its footer (paint.c draws
- * it last): a pagination artifact, moved after the page's last marked
- * content when it was drawn inside a structure element left open at the
- * page's end (a list item or a figure going on to the next page). Others
- * (a table's header row repeated on a later page) are plain artifacts.
- * -1: no text, or inline image data the scan cannot read. */
-static int wrap_loose(const char *d, size_t n, qr_buf *out)
+/* The content with its page furniture and loose text made artifacts. A
+ * text object (BT ... ET) whose first baseline (Tm) lies in the top margin
+ * (y < top) is a header, in the bottom margin (y > bottom) a footer: a
+ * pagination artifact, wherever it was drawn; one drawn inside a structure
+ * element left open at the page's end (a list item going on to the next
+ * page) moves after the page's last marked content, when nothing but
+ * furniture follows it. Other text outside marked content (a table's header
+ * row repeated on a later page) is a plain artifact. -1: nothing to do, or
+ * inline image data the scan cannot read. */
+static int wrap_loose(const char *d, size_t n, double top, double bottom, qr_buf *out)
 {
+    enum { T_CONTENT, T_LOOSE, T_HEADER, T_FOOTER, T_FURNITURE };
     typedef struct tobj {
         size_t bt, et, depth;
+        int kind;
     } tobj;
     tobj *v = NULL;
     size_t nv = 0, cap = 0, depth = 0, last_emc = 0, bt = SIZE_MAX, bt_depth = 0;
+    double nums[6] = {0}, y = 0;
+    int have_y = 0, kinds = 0; /* the margins the text object's baselines lie in */
     for (size_t i = 0; i < n;) {
         if (strchr(" \t\r\n\f", d[i])) {
             i++;
             continue;
         }
         size_t e = token_end(d, n, i), len = e - i;
+        if ((d[i] >= '0' && d[i] <= '9') || d[i] == '-' || d[i] == '.') {
+            memmove(nums, nums + 1, 5 * sizeof *nums);
+            nums[5] = strtod(d + i, NULL); /* cairo writes numbers in the C locale's form */
+            i = e;
+            continue;
+        }
         if (len == 2 && d[i] == 'B' && d[i + 1] == 'I') {
             free(v);
             return -1; /* inline image data */
@@ -422,6 +433,12 @@ static int wrap_loose(const char *d, size_t n, qr_buf *out)
         } else if (len == 2 && d[i] == 'B' && d[i + 1] == 'T') {
             bt = i;
             bt_depth = depth;
+            have_y = 0;
+            kinds = 0;
+        } else if (len == 2 && d[i] == 'T' && d[i + 1] == 'm' && bt != SIZE_MAX) {
+            y = nums[5];
+            have_y = 1;
+            kinds |= y < top ? 1 : y > bottom ? 2 : 4;
         } else if (len == 2 && d[i] == 'E' && d[i + 1] == 'T' && bt != SIZE_MAX) {
             if (nv == cap) {
                 cap = cap ? cap * 2 : 64;
@@ -432,33 +449,58 @@ static int wrap_loose(const char *d, size_t n, qr_buf *out)
                 }
                 v = nvp;
             }
-            v[nv++] = (tobj){bt, e, bt_depth};
+            int kind = !have_y || (kinds & 4) ? (bt_depth ? T_CONTENT : T_LOOSE)
+                       : kinds == 1           ? T_HEADER
+                       : kinds == 2           ? T_FOOTER
+                                              : T_FURNITURE;
+            v[nv++] = (tobj){bt, e, bt_depth, kind};
             bt = SIZE_MAX;
         }
         i = e;
     }
-    if (!nv) {
+    /* furniture at the page's end inside open marked content moves out */
+    size_t tail_from = nv;
+    while (tail_from > 0 && v[tail_from - 1].kind >= T_HEADER)
+        tail_from--;
+    int any = 0;
+    for (size_t k = 0; k < nv; k++)
+        any |= v[k].kind != T_CONTENT;
+    if (!any) {
         free(v);
         return -1;
     }
-    const tobj *foot = &v[nv - 1];
-    int move = foot->depth > 0 && last_emc > foot->et;
+    static const char *const props[] = {
+        [T_LOOSE] = "/Artifact BMC\n",
+        [T_HEADER] = "/Artifact << /Type /Pagination /Subtype /Header >> BDC\n",
+        [T_FOOTER] = "/Artifact << /Type /Pagination /Subtype /Footer >> BDC\n",
+        [T_FURNITURE] = "/Artifact << /Type /Pagination >> BDC\n",
+    };
     size_t at = 0;
+    int moved = 0;
     for (size_t k = 0; k < nv; k++) {
         const tobj *t = &v[k];
-        if (t != foot && t->depth) continue;
+        if (t->kind == T_CONTENT) continue;
+        int move = k >= tail_from && t->depth > 0 && last_emc > t->et;
         qr_buf_append(out, d + at, t->bt - at);
         at = t->et;
-        if (t == foot && move) continue; /* written after the last EMC */
-        qr_buf_puts(out, t == foot ? FOOTER_BDC : "/Artifact BMC\n");
+        if (move) {
+            moved = 1;
+            continue; /* written after the last EMC */
+        }
+        qr_buf_puts(out, props[t->kind]);
         qr_buf_append(out, d + t->bt, t->et - t->bt);
         qr_buf_puts(out, "\nEMC\n");
     }
-    if (move) {
+    if (moved) {
         qr_buf_append(out, d + at, last_emc - at);
-        qr_buf_puts(out, "\n" FOOTER_BDC);
-        qr_buf_append(out, d + foot->bt, foot->et - foot->bt);
-        qr_buf_puts(out, "\nEMC");
+        for (size_t k = tail_from; k < nv; k++) {
+            const tobj *t = &v[k];
+            if (!(t->depth > 0 && last_emc > t->et)) continue;
+            qr_buf_puts(out, "\n");
+            qr_buf_puts(out, props[t->kind]);
+            qr_buf_append(out, d + t->bt, t->et - t->bt);
+            qr_buf_puts(out, "\nEMC");
+        }
         at = last_emc;
     }
     qr_buf_append(out, d + at, n - at);
@@ -466,7 +508,7 @@ static int wrap_loose(const char *d, size_t n, qr_buf *out)
     return out->oom ? -1 : 0;
 }
 
-int qr_pdf_artifact_page(qr_buf *page, size_t at, pd_shifts *sh)
+int qr_pdf_artifact_page(qr_buf *page, size_t at, double top, double bottom, pd_shifts *sh)
 {
     static const char head[] = " 0 R\n   /Filter /FlateDecode\n>>\nstream\n";
     const char *s = page->data;
@@ -492,7 +534,7 @@ int qr_pdf_artifact_page(qr_buf *page, size_t at, pd_shifts *sh)
             continue;
         }
         if (raw.len < 11 || memcmp(raw.data, "1 0 0 -1 0 ", 11) != 0 ||
-            wrap_loose(raw.data, raw.len, &wrapped) != 0) {
+            wrap_loose(raw.data, raw.len, top, bottom, &wrapped) != 0) {
             qr_buf_free(&raw);
             qr_buf_free(&wrapped);
             continue;

@@ -156,12 +156,14 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
             if (r->link) insert(al, w, color_attr(0, c->style.link), off, end);
             if (r->underline || r->link) {
                 /* the line under the words only: not under the spaces a
-                 * run starts or ends with (" the site " linked) */
-                size_t u0 = off, u1 = end;
-                while (u0 < u1 && c->tbuf.data[u0] == ' ')
-                    u0++;
-                while (u1 > u0 && c->tbuf.data[u1 - 1] == ' ')
-                    u1--;
+                 * run starts or ends with (" the site " linked), the text
+                 * layer's bare segments */
+                size_t u0 = end, u1 = off;
+                for (size_t k = i; k < next; k++)
+                    if (!sg->items[k].bare) {
+                        if (so[k] < u0) u0 = so[k];
+                        if (so[k + 1] > u1) u1 = so[k + 1];
+                    }
                 if (u1 > u0)
                     insert(al, w, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), u0, u1);
             }

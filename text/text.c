@@ -166,18 +166,32 @@ static qr_status cut_span(const qr_text_ctx *c, qr_segs *out, const qr_span *sp,
     proto.anchor = r->anchor;
     proto.note = r->note;
     proto.note_no = r->note_no;
+    /* a decorated run's leading and trailing spaces: bare segments */
+    size_t lead = 0, trail = r->len;
+    if (proto.link || proto.anchor || proto.underline) {
+        while (lead < r->len && r->text[lead] == ' ')
+            lead++;
+        while (trail > lead && r->text[trail - 1] == ' ')
+            trail--;
+        if (lead == r->len) lead = 0, trail = r->len; /* only spaces: as it is */
+    }
     size_t from = a;
     for (size_t i = a; i <= e; i++) {
         char ch = i < e ? r->text[i] : 0;
         int brk = i < e && (ch == '\t' || ch == '\n' || ch == '\r');
         if (i < e && !brk) continue;
-        if (i > from) {
+        /* [from, i) cut at lead and trail: bare, decorated, bare */
+        size_t cut[4] = {from, from < lead ? (i < lead ? i : lead) : from, 0, i};
+        cut[2] = i > trail ? (cut[1] > trail ? cut[1] : trail) : i;
+        for (int part = 0; part < 3; part++) {
+            if (cut[part + 1] <= cut[part]) continue;
             qr_seg *g = push(out);
             if (!g) return qr_fail(QR_E_NOMEM);
             *g = proto;
             g->kind = QR_SEG_TEXT;
-            g->start = from;
-            g->len = i - from;
+            g->start = cut[part];
+            g->len = cut[part + 1] - cut[part];
+            g->bare = part != 1;
         }
         if (brk) {
             qr_seg *g = push(out);

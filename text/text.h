@@ -53,6 +53,10 @@ typedef struct qr_seg {
     qr_font_slot slot;  /* OOXML font slot of the script */
     unsigned rtl : 1;   /* the script is right to left */
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1;
+    /* the spaces a linked or underlined run starts or ends with, cut into
+     * segments of their own: no underline under them in any format (the
+     * line runs under the words only) */
+    unsigned bare : 1;
     const char *link; /* the run's link when its scheme is http:, https: or mailto:, else NULL */
     unsigned sup : 1, sub : 1; /* the run's (a footnote reference is sup) */
     uint32_t color, highlight; /* the run's: QR_RGB_SET | 0xRRGGBB, or 0 */

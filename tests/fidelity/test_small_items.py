@@ -14,7 +14,15 @@
 - a character no format shows (a C0 control other than tab and line
   breaks, DEL, a C1 control, a noncharacter) is U+FFFD in the PDF (its
   text), the docx, the pptx and the html alike, with one warning naming
-  the text (text/text.h's one rule; the PDF drew a blank before)."""
+  the text (text/text.h's one rule; the PDF drew a blank before);
+- a link's or underlined run's underline spares the spaces it starts or
+  ends with in the docx (those spaces' runs w:u none inside the
+  hyperlink) and the html (the spaces outside <a>/<u>), as in the PDF;
+- a right-to-left item in a left-to-right html list (or the reverse)
+  hangs from its own side, its marker inside the column (li.flip moves the
+  list's indent to the item's start side);
+- an empty sheet prints no page in the sheet PDF, as LibreOffice prints
+  the .xlsx (a workbook of empty sheets is one blank page)."""
 import json
 import os
 import re
@@ -144,6 +152,65 @@ class SmallItems(unittest.TestCase):
             self.assertIn("U+FFFD", ours[0]["message"])
         self.assertEqual(msgs["pdf"][0]["path"], "/blocks/0/text")
         self.assertEqual(msgs["pdf"], msgs["docx"])
+
+    def test_link_underline_spares_spaces_in_docx_and_html(self):
+        spec = {"blocks": [{"type": "paragraph", "runs": [
+            "See", {"text": "  the site ", "link": "https://example.com"}, "now, ",
+            {"text": " under ", "underline": True}, "done."]}]}
+        docx = os.path.join(self.tmp, "ul.docx")
+        fid.render(spec, docx, "document")
+        with zipfile.ZipFile(docx) as z:
+            xml = z.read("word/document.xml").decode()
+        link = re.search(r"<w:hyperlink [^>]*>(.*?)</w:hyperlink>", xml).group(1)
+        runs = re.findall(r"<w:r>(.*?)</w:r>", link)
+        texts = [re.search(r"<w:t[^>]*>([^<]*)</w:t>", r).group(1) for r in runs]
+        self.assertEqual(texts, ["  ", "the site", " "])
+        self.assertIn('<w:u w:val="none"/>', runs[0])
+        self.assertNotIn("<w:u ", runs[1])
+        self.assertIn('<w:u w:val="none"/>', runs[2])
+        under = [r for r in re.findall(r"<w:r>(.*?)</w:r>", xml) if "under" in r]
+        self.assertEqual(len(under), 1)
+        self.assertIn('<w:u w:val="single"/>', under[0])
+        self.assertRegex(under[0], r"<w:t[^>]*>under</w:t>")
+        html = os.path.join(self.tmp, "ul.html")
+        fid.render(spec, html, "html")
+        with open(html, encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn('See  <a href="https://example.com" rel="noopener noreferrer">the site</a> now,  '
+                      '<u>under</u> done.', page)
+
+    def test_rtl_item_in_ltr_html_list(self):
+        spec = {"blocks": [{"type": "list", "ordered": True, "items": [
+            "First item", "البند الثاني", "Third item"]}]}
+        html = os.path.join(self.tmp, "li.html")
+        fid.render(spec, html, "html")
+        with open(html, encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn('<li class="flip" dir="rtl">', page)
+        self.assertEqual(page.count('class="flip"'), 1)
+        m = re.search(r"li\.flip\{margin-inline-start:([\d.]+)pt;margin-inline-end:-([\d.]+)pt\}", page)
+        self.assertTrue(m, "no li.flip rule")
+        indent = re.search(r"ul,ol\{padding-inline-start:([\d.]+)pt", page).group(1)
+        self.assertEqual(m.group(1), indent)
+        self.assertEqual(m.group(2), indent)
+        # a list of one direction needs no rule
+        fid.render({"blocks": [{"type": "list", "items": ["a", "b"]}]}, html, "html")
+        with open(html, encoding="utf-8") as f:
+            self.assertNotIn("flip", f.read())
+
+    def test_empty_sheet_prints_no_page(self):
+        spec = {"sheets": [{"name": "Data", "rows": [["a", "b"], [1, 2]]},
+                           {"name": "Empty", "rows": []},
+                           {"name": "More", "rows": [["x"]]}]}
+        pdf = os.path.join(self.tmp, "sh.pdf")
+        res = json.loads(fid.render(spec, pdf, "pdf").stdout)
+        self.assertEqual(res["pages"], 2)
+        txt = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True).stdout
+        self.assertNotIn("Empty", txt)
+        self.assertIn("More", txt)
+        # only empty sheets: one blank page
+        res = json.loads(fid.render({"sheets": [{"name": "E", "rows": []}]}, pdf, "pdf").stdout)
+        self.assertEqual(res["pages"], 1)
 
 
 if __name__ == "__main__":
