@@ -645,6 +645,9 @@ typedef struct qr_sheet {
      * streamed 0: rows holds all n_rows. */
     int streamed;
     size_t n_held, stream_from;
+    /* 1 when rows[0] is the spec's "columns" header: the spec's row r is
+     * rows[r + 1] (pointers to a cell: "/columns/c", "/rows/r/c") */
+    int columns_row;
 } qr_sheet;
 
 /* A defined name ("names": {"Revenue": "Data!$B$2:$B$13"}). */
