@@ -456,6 +456,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (st == QR_OK && sink->status != QR_OK) st = sink->status;
     if (st == QR_OK) {
         qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
+        qr_contrast_accent_warn(ctx.doc, &res->warnings);
         missing_glyphs(res);
     }
     if (st == QR_OK && opts && opts->strict) st = strict_check(res);
