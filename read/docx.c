@@ -25,8 +25,8 @@ typedef struct item {
 typedef struct cell {
     char *json, *json_header; /* the value, and as a header cell (bold dropped) */
     int all_bold;
-    long span; /* grid columns it covers (w:gridSpan), at least 1 */
-    char align; /* its paragraphs' w:jc: 'l', 'c', 'r', or 0 (none, or mixed) */
+    long span;   /* grid columns it covers (w:gridSpan), at least 1 */
+    char align;  /* its paragraphs' w:jc: 'l', 'c', 'r', or 0 (none, or mixed) */
     char number; /* its value reads as a number */
 } cell;
 
@@ -76,7 +76,7 @@ typedef struct dx {
     size_t n_rows, cap_rows;
     qr_rd_runs cell_runs;
     int cell_paras, cell_right;
-    char cell_jc; /* the open cell's paragraphs' jc (cell.align) */
+    char cell_jc;                /* the open cell's paragraphs' jc (cell.align) */
     int cell_num, cell_count[9]; /* a list in the open cell: its numId, items per level */
     long cell_span, merged;      /* the open cell's gridSpan; merged cells in the table */
     double *grid;
@@ -526,7 +526,7 @@ static void put_col_align(qr_buf *b, const row *rows, size_t n_rows, size_t n)
 {
     static const char *const names[] = {"null", "\"left\"", "\"center\"", "\"right\""};
     if (n > 64) return;
-    int al[64]; /* per column: 0 unseen, 1..3 left/center/right, -1 none */
+    int al[64];         /* per column: 0 unseen, 1..3 left/center/right, -1 none */
     int text[64] = {0}; /* a cell that is not a number */
     memset(al, 0, sizeof al);
     for (size_t i = 0; i < n_rows; i++) {
@@ -1067,10 +1067,10 @@ static void element(dx *d, const node *x, int empty)
     } else if (d->in_ppr && is(x, "jc")) {
         char *v = attr_dup(x, "val");
         d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
-        d->jc = d->jc_right                                               ? 'r'
-                : v && strcmp(v, "center") == 0                           ? 'c'
+        d->jc = d->jc_right                                                ? 'r'
+                : v && strcmp(v, "center") == 0                            ? 'c'
                 : v && (strcmp(v, "left") == 0 || strcmp(v, "start") == 0) ? 'l'
-                                                                          : 0;
+                                                                           : 0;
         xmlFree(v);
     } else if (is(x, "r")) {
         d->in_run = !empty;
