@@ -460,6 +460,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         /* documents on pages (html flows: no lines to break) and sheets */
         if (format != QR_FORMAT_HTML) qr_doc_report(ctx.doc, &res->layout);
         qr_sheet_report(ctx.doc, &res->layout);
+        qr_contrast_accent_warn(ctx.doc, &res->warnings);
         missing_glyphs(res);
     }
     if (st == QR_OK && opts && opts->strict) st = strict_check(res);
