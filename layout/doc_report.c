@@ -52,8 +52,7 @@ static void text_word(dr *d, const qr_text *t, double pt, int bold, double avail
     size_t shown = qr_slide_clip_utf8(at, len, 40);
     qr_layout_addf(d->l, QR_LAYOUT_WORD_BROKEN, t->path ? t->path : path, 0, 0, f,
                    "\"%.*s%s\" is %d.%02d times as wide as its %d pt line and breaks across lines",
-                   (int)shown, at, shown < len ? "..." : "", h / 100, h % 100,
-                   (int)(avail + 0.5));
+                   (int)shown, at, shown < len ? "..." : "", h / 100, h % 100, (int)(avail + 0.5));
 }
 
 static void items(dr *d, const qr_item *it, size_t n, int depth, const char *path)
@@ -127,12 +126,14 @@ static void table(dr *d, const qr_table *t, const char *bpath)
         int h = hundredths(a->f);
         size_t shown = qr_slide_clip_utf8(a->at, a->len, 40);
         char more[64] = "";
-        if (a->n > 1) snprintf(more, sizeof more, "; %zu more %s of it", a->n - 1, a->n > 2 ? "cells" : "cell");
+        if (a->n > 1)
+            snprintf(more, sizeof more, "; %zu more %s of it", a->n - 1,
+                     a->n > 2 ? "cells" : "cell");
         qr_layout_addf(d->l, QR_LAYOUT_WORD_BROKEN, a->path, 0, 0, a->f,
                        "\"%.*s%s\" is %d.%02d times as wide as its line in column %zu (%d pt) "
                        "and breaks across lines%s",
-                       (int)shown, a->at, shown < a->len ? "..." : "", h / 100,
-                       h % 100, c + 1, (int)(a->cw + 0.5), more);
+                       (int)shown, a->at, shown < a->len ? "..." : "", h / 100, h % 100, c + 1,
+                       (int)(a->cw + 0.5), more);
     }
     if (broken) {
         double f = d->W > 0 ? need / d->W : 1;

@@ -24,8 +24,8 @@
 #define SPILL_FREE 1e9
 
 typedef struct col_rep {
-    size_t cut_n, word_n;  /* cells clipped (or ###), cells with a broken word */
-    size_t cut_r, word_r;  /* the first of each */
+    size_t cut_n, word_n;   /* cells clipped (or ###), cells with a broken word */
+    size_t cut_r, word_r;   /* the first of each */
     double cut_w, cut_room; /* its width and room, digit widths */
     int cut_num;            /* a number shown as ### */
     double word_w;
@@ -263,7 +263,8 @@ static void report_col(const qr_sheet *sh, size_t c, const double *w, const col_
         qr_layout_addf(l, QR_LAYOUT_WORD_BROKEN, path, 0, 0, f,
                        "\"%.*s%s\" in %s is %d.%02d times as wide as column %s (%s) and breaks "
                        "across lines%s",
-                       (int)shown, rep->word_at, shown < rep->word_len ? "..." : "", a1, h / 100, h % 100, col, cw, more);
+                       (int)shown, rep->word_at, shown < rep->word_len ? "..." : "", a1, h / 100,
+                       h % 100, col, cw, more);
     }
 }
 
