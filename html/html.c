@@ -85,7 +85,6 @@ enum esc_mode {
 
 static const char fffd[] = "\xEF\xBF\xBD";
 
-
 /* Escape n bytes of s into b. */
 static void esc_buf(qr_buf *b, const char *str, size_t n, enum esc_mode mode)
 {
@@ -383,8 +382,9 @@ static void put_list(hw *w, int ordered, const qr_item *items, size_t n, int inh
         qr_dir idir = segs_dir(sg);
         int flip = idir != QR_DIR_NEUTRAL && (idir == QR_DIR_RTL) != rtl;
         if (it->task || flip)
-            puts_(w, it->task && flip ? " class=\"task flip\"" : it->task ? " class=\"task\""
-                                                                          : " class=\"flip\"");
+            puts_(w, it->task && flip ? " class=\"task flip\""
+                     : it->task       ? " class=\"task\""
+                                      : " class=\"flip\"");
         int item_rtl = put_dir(w, idir, rtl);
         putn(w, ">", 1);
         if (it->task)

@@ -39,9 +39,8 @@ void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p)
 {
     int fonts = p->hint || p->ascii || p->east_asian || p->complex;
     if (!(p->style || fonts || p->bold || p->italic || p->strike || p->underline ||
-          p->no_underline || p->shading ||
-          p->rtl || p->cs || p->lang || p->lang_ea || p->lang_bidi || p->color || p->highlight ||
-          p->vert))
+          p->no_underline || p->shading || p->rtl || p->cs || p->lang || p->lang_ea ||
+          p->lang_bidi || p->color || p->highlight || p->vert))
         return;
     qr_xml_start(x, "w:rPr");
     if (p->style) qr_xml_leaf(x, "w:rStyle", "w:val", p->style, NULL);
@@ -349,10 +348,9 @@ static int rpr_eq(const qr_docx_rpr *a, const qr_docx_rpr *b)
     return str_eq(a->style, b->style) && str_eq(a->hint, b->hint) && str_eq(a->ascii, b->ascii) &&
            str_eq(a->east_asian, b->east_asian) && str_eq(a->complex, b->complex) &&
            a->bold == b->bold && a->italic == b->italic && a->strike == b->strike &&
-           a->underline == b->underline && a->no_underline == b->no_underline &&
-           a->rtl == b->rtl && a->cs == b->cs &&
-           str_eq(a->shading, b->shading) && str_eq(a->lang, b->lang) && a->color == b->color &&
-           a->highlight == b->highlight && str_eq(a->vert, b->vert) &&
+           a->underline == b->underline && a->no_underline == b->no_underline && a->rtl == b->rtl &&
+           a->cs == b->cs && str_eq(a->shading, b->shading) && str_eq(a->lang, b->lang) &&
+           a->color == b->color && a->highlight == b->highlight && str_eq(a->vert, b->vert) &&
            str_eq(a->lang_ea, b->lang_ea) && str_eq(a->lang_bidi, b->lang_bidi);
 }
 

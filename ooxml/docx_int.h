@@ -122,13 +122,13 @@ typedef struct qr_docx_rpr {
     const char *complex;    /* w:rFonts/@w:cs */
     unsigned bold : 1, italic : 1, strike : 1, underline : 1, rtl : 1, cs : 1;
     unsigned no_underline : 1; /* w:u none: a link's bare spaces (text/text.h's qr_seg.bare) */
-    uint32_t color;        /* w:color: QR_RGB_SET | 0xRRGGBB, or 0 */
-    const char *shading;   /* w:shd/@w:fill (hex RGB) */
-    uint32_t highlight;    /* w:shd/@w:fill when shading is NULL: QR_RGB_SET | 0xRRGGBB */
-    const char *vert;      /* w:vertAlign: "superscript", "subscript" or NULL */
-    const char *lang;      /* w:lang/@w:val */
-    const char *lang_ea;   /* w:lang/@w:eastAsia */
-    const char *lang_bidi; /* w:lang/@w:bidi */
+    uint32_t color;            /* w:color: QR_RGB_SET | 0xRRGGBB, or 0 */
+    const char *shading;       /* w:shd/@w:fill (hex RGB) */
+    uint32_t highlight;        /* w:shd/@w:fill when shading is NULL: QR_RGB_SET | 0xRRGGBB */
+    const char *vert;          /* w:vertAlign: "superscript", "subscript" or NULL */
+    const char *lang;          /* w:lang/@w:val */
+    const char *lang_ea;       /* w:lang/@w:eastAsia */
+    const char *lang_bidi;     /* w:lang/@w:bidi */
 } qr_docx_rpr;
 
 /* Paragraph properties, the inputs of <w:pPr>. */

@@ -80,7 +80,6 @@ qr_status qr_xml_free(qr_xml *x)
     return st;
 }
 
-
 static const char replacement[] = "\xEF\xBF\xBD";
 
 /* Append text to b with illegal characters replaced and, when escape is

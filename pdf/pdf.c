@@ -291,9 +291,9 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 typedef struct out_buf {
     qr_sink *sink;
     size_t n;
-    size_t total; /* bytes cairo wrote so far */
-    qr_buf *tail; /* not NULL: keep what cairo writes here (tagged.c patches it) */
-    qr_buf *page; /* not NULL: keep what cairo writes for a page here (its footer: tagged.c) */
+    size_t total;     /* bytes cairo wrote so far */
+    qr_buf *tail;     /* not NULL: keep what cairo writes here (tagged.c patches it) */
+    qr_buf *page;     /* not NULL: keep what cairo writes for a page here (its footer: tagged.c) */
     pd_shifts shifts; /* what the pages' patches moved, for the cross-reference table */
     unsigned char data[PDF_OUT_BUF];
 } out_buf;

@@ -73,7 +73,7 @@ typedef struct pd_text {
     const char *lang; /* the language of most of its letters when not the document's, or NULL */
     pd_span *spans;   /* its runs in another language than lang (else the document's) */
     size_t n_spans;
-    int has_rgb;      /* pd_style's colour */
+    int has_rgb; /* pd_style's colour */
     uint32_t rgb;
     /* layout == owner->layouts[slot]; last_page: the last page that draws
      * it (set by the PDF paint pass's helper, which frees it after that);
@@ -465,7 +465,8 @@ void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
  *  heading tagged PD_TAG_LANG_P..H6 made a P or Hn with /Lang langs[k] (the
  *  k-th, in document order), each PD_TAG_LANG_SPAN made a Span with /Lang
  *  spans[k] (the k-th painted: pd_ctx.span_langs), the cross-reference
- *  offsets moved to match (and by pre's shifts, made before the tail). Returns 0, or -1 on OOM (tail is left as it was). */
+ *  offsets moved to match (and by pre's shifts, made before the tail). Returns 0, or -1 on OOM
+ * (tail is left as it was). */
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
                      size_t n_cells, const char *const *langs, size_t n_langs,

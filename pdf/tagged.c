@@ -212,8 +212,7 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
             kc++;
             v[nv++] = (ins){ne + 1, out.len - before - (len + 1)};
             at = ne + 1;
-        } else if (len == 5 && memcmp(s + name, names[PD_TAG_LANG_SPAN], 5) == 0 &&
-                   ks < n_spans) {
+        } else if (len == 5 && memcmp(s + name, names[PD_TAG_LANG_SPAN], 5) == 0 && ks < n_spans) {
             /* "/S /Quote\n" -> "/S /Span\n   /Lang (ja)\n": a language span */
             qr_buf_append(&out, s + at, name - at);
             size_t before = out.len;
@@ -322,7 +321,6 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
 }
 
 /* ---- page furniture as artifacts ------------------------------------------ */
-
 
 static int note_shift(pd_shifts *sh, size_t pos, long long delta)
 {
@@ -542,7 +540,8 @@ int qr_pdf_artifact_page(qr_buf *page, size_t at, double top, double bottom, pd_
         qr_buf_free(&raw);
         uLongf zn = compressBound((uLong)wrapped.len);
         unsigned char *z = malloc(zn);
-        if (!z || compress2(z, &zn, (const unsigned char *)wrapped.data, (uLong)wrapped.len, 6) != Z_OK) {
+        if (!z ||
+            compress2(z, &zn, (const unsigned char *)wrapped.data, (uLong)wrapped.len, 6) != Z_OK) {
             free(z);
             qr_buf_free(&wrapped);
             return -1;

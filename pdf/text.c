@@ -185,8 +185,7 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
         for (size_t k = i, kn; k < next; k = kn) {
             for (kn = k + 1; kn < next && sg->items[kn].span == sg->items[k].span; kn++)
                 ;
-            insert_font(al, w, &sg->items[k], so[k], so[kn], bold,
-                        italic, mono);
+            insert_font(al, w, &sg->items[k], so[k], so[kn], bold, italic, mono);
         }
     }
     cut_mark_runs(al, w, c->tbuf.data);

@@ -82,7 +82,7 @@ typedef struct qr_text_ctx {
     qr_segs segs;          /* the segments of the last text, reused */
     uint32_t *warned;      /* sorted code points already reported */
     size_t n_warned, cap_warned;
-    int warned_unshown;    /* the unshown-character warning was given */
+    int warned_unshown; /* the unshown-character warning was given */
 } qr_text_ctx;
 
 /* The warning for a character no installed font covers. */
@@ -92,9 +92,9 @@ typedef struct qr_text_ctx {
     "it"
 
 /* The warning for a character no format shows (qr_text_unshown). */
-#define QR_TEXT_UNSHOWN_MESSAGE "the text holds U+%04X, a control character no format shows: it is written as U+FFFD"
-#define QR_TEXT_UNSHOWN_HINT                                                                       \
-    "remove it; write \\t for a tab and \\n for a line break"
+#define QR_TEXT_UNSHOWN_MESSAGE                                                                    \
+    "the text holds U+%04X, a control character no format shows: it is written as U+FFFD"
+#define QR_TEXT_UNSHOWN_HINT "remove it; write \\t for a tab and \\n for a line break"
 
 /** 1 when no format shows code point cp: a C0 control other than tab, line
  *  feed and carriage return, DEL, a C1 control (U+0080-U+009F), or a

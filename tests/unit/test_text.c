@@ -132,10 +132,14 @@ static void test_unshown_characters(void **state)
     assert_false(qr_text_unshown('\r'));
     assert_false(qr_text_unshown(0xA0));
     assert_false(qr_text_unshown(0xFFFD));
-    const char in[] = "a\x01" "b\xC2\x85" "c\x7F\xEF\xB7\x90\xD8\xB3\t\xFF";
+    const char in[] = "a\x01"
+                      "b\xC2\x85"
+                      "c\x7F\xEF\xB7\x90\xD8\xB3\t\xFF";
     char out[QR_TEXT_CLEAN_MAX(sizeof in)];
     size_t n = qr_text_clean(out, in, sizeof in - 1);
-    const char want[] = "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBD\xD8\xB3\t"
+    const char want[] = "a\xEF\xBF\xBD"
+                        "b\xEF\xBF\xBD"
+                        "c\xEF\xBF\xBD\xEF\xBF\xBD\xD8\xB3\t"
                         "\xEF\xBF\xBD";
     assert_int_equal(n, sizeof want - 1);
     assert_memory_equal(out, want, n);
