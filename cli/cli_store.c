@@ -193,6 +193,8 @@ static int parse_args(int argc, char **argv, args *a)
             return usage("unexpected argument %s", s);
         }
     }
+    /* every command acts for --owner: only that owner's artifacts exist */
+    a->opts.owner = a->owner;
     if (!a->store) a->store = getenv("QUIRE_STORE");
     if (!a->store || !*a->store) a->store = ".quire";
     /* said here, in the user's words, before the store could say less */
@@ -494,6 +496,11 @@ static int cmd_fsck(qr_store *s, const args *a)
     if (a->npos != 0) return usage("usage: quire fsck [--repair]", NULL);
     qr_store_fsck f;
     qr_status st = qr_store_fsck_run(s, a->repair, &f);
+    if (st == QR_E_USAGE) { /* --owner: fsck sees every owner */
+        int rc = failure(st, &f.problems);
+        qr_store_fsck_free(&f);
+        return rc;
+    }
     qr_buf b = {0};
     qr_buf_printf(&b, "{\"status\":\"%s\"", st == QR_OK ? "ok" : "error");
     if (st != QR_OK) {
@@ -585,9 +592,12 @@ static int cmd_delete(qr_store *s, const args *a)
 
 /* quire store init (create the tables of a database, or the folder) and
  * quire store copy --from A --to B. */
-static int cmd_store(const args *a)
+static int cmd_store(const args *a0)
 {
     qr_errlist errs = {0};
+    args copy = *a0; /* init and copy see every owner */
+    copy.opts.owner = NULL;
+    const args *a = &copy;
     if (a->npos == 1 && strcmp(a->pos[0], "init") == 0) {
         qr_store *s;
         qr_status st = qr_store_open(a->store, &a->opts, &s, &errs);

@@ -212,10 +212,15 @@ static void f_key_unlock(qr_sb *b, int handle)
     qr_store_unlock(handle);
 }
 
+static qr_status f_missing(qr_sb *b, const char *id, qr_errlist *errs)
+{
+    return qr_folder_not_found(F(b), id, errs);
+}
+
 static const qr_sb_ops folder_ops = {
-    "folder", f_close,   f_create,     f_begin,    f_txn_meta, f_commit,   f_end,
-    f_meta,   f_version, f_spec,       f_blob,     f_log,      f_check,    f_list,
-    f_remove, f_resolve, f_begin_head, f_txn_spec, f_key_find, f_key_lock, f_key_unlock};
+    "folder",     f_close,    f_create,   f_begin,    f_txn_meta,   f_commit, f_end,    f_meta,
+    f_version,    f_spec,     f_blob,     f_log,      f_check,      f_list,   f_remove, f_resolve,
+    f_begin_head, f_txn_spec, f_key_find, f_key_lock, f_key_unlock, f_missing};
 
 qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **out,
                             qr_errlist *errs)

@@ -440,6 +440,12 @@ static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
         "invalid %s \"%.80s\"", what, id ? id : "");
 }
 
+qr_status qr_folder_not_found(qr_folder *f, const char *id, qr_errlist *errs)
+{
+    return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
+                           "no artifact \"%s\" in the store %s", id, f->path);
+}
+
 static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) {
@@ -449,8 +455,7 @@ static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
     int fd = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
-            qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
-                            "no artifact \"%s\" in the store %s", id, f->path);
+            qr_folder_not_found(f, id, errs);
         else
             io_error(errs, "", "cannot open the artifact folder");
     }

@@ -86,6 +86,8 @@ qr_status qr_folder_bad_owner(qr_errlist *errs, const char *owner);
 /** The file name of an owner's ledger: the owner itself when it is a valid
  *  id (stores made before owners were UTF-8), else "~" and its sha256. */
 void qr_folder_owner_file(const char *owner, char out[72]);
+/** The QR_E_NOT_FOUND error of a missing artifact id (added to errs). */
+qr_status qr_folder_not_found(qr_folder *f, const char *id, qr_errlist *errs);
 /** 16 random hex digits from /dev/urandom. Returns 0, or -1. */
 int qr_folder_new_id(char out[17]);
 

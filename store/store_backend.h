@@ -92,6 +92,10 @@ typedef struct qr_sb_ops {
     qr_status (*key_find)(qr_sb *b, const char *key, qr_key_rec *rec, qr_errlist *errs);
     int (*key_lock)(qr_sb *b, const char *key);
     void (*key_unlock)(qr_sb *b, int handle);
+    /* Add the QR_E_NOT_FOUND of a missing artifact id, in the words the
+     * backend's reads use (a store opened for an owner answers another
+     * owner's artifact with it). */
+    qr_status (*missing)(qr_sb *b, const char *id, qr_errlist *errs);
 } qr_sb_ops;
 
 struct qr_sb {

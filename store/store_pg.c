@@ -1522,7 +1522,13 @@ static void pg_key_unlock(qr_sb *sb, int handle)
     (void)handle;
 }
 
+static qr_status pg_missing(qr_sb *sb, const char *id, qr_errlist *errs)
+{
+    return not_found((const pgb *)sb, errs, id);
+}
+
 static const qr_sb_ops pg_ops = {
-    "postgresql", pg_close,   pg_create,     pg_begin,    pg_txn_meta, pg_commit,   pg_end,
-    pg_meta,      pg_version, pg_spec,       pg_blob,     pg_log,      pg_check,    pg_list,
-    pg_remove,    pg_resolve, pg_begin_head, pg_txn_spec, pg_key_find, pg_key_lock, pg_key_unlock};
+    "postgresql", pg_close,    pg_create,     pg_begin,   pg_txn_meta,   pg_commit,
+    pg_end,       pg_meta,     pg_version,    pg_spec,    pg_blob,       pg_log,
+    pg_check,     pg_list,     pg_remove,     pg_resolve, pg_begin_head, pg_txn_spec,
+    pg_key_find,  pg_key_lock, pg_key_unlock, pg_missing};

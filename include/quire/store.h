@@ -64,6 +64,13 @@ typedef struct qr_store_opts {
     void *now_arg;
     int no_sync;       /* 1: skip fsync (throwaway stores only: no crash safety) */
     size_t max_output; /* render limit in bytes (0: the default 512 MiB) */
+    /* Open the store for one owner (NULL: every owner, the admin view):
+     * only that owner's artifacts exist for the handle. Another owner's
+     * artifact is QR_E_NOT_FOUND with the words of a missing id (nothing
+     * tells the two apart), list shows only the owner's, create and import
+     * make the owner's (another owner given is QR_E_USAGE), and fsck and
+     * copy, which see every owner, are QR_E_USAGE. Copied at open. */
+    const char *owner;
 } qr_store_opts;
 
 /** The defaults above. Start from these, then change fields. */
@@ -321,7 +328,7 @@ QR_EXPORT qr_status qr_spec_canonical(const char *spec, size_t len, int kind, ch
 
 /* The layout version of the structs in this header: bindings that mirror
  * them (bindings/python) check it at load time. */
-#define QR_STORE_ABI 3
+#define QR_STORE_ABI 4
 QR_EXPORT int qr_store_abi(void);
 
 /** The file name rule above, into out (size >= 80). */
