@@ -149,6 +149,8 @@ static const qr_cli_opt list_opts[] = {
 static const qr_cli_opt store_cmd_opts[] = {
     {"--from", "DIR", "copy: the folder store to copy"},
     {"--to", "URI", "copy: the store to copy into (a postgresql:// URI)"},
+    {"--artifacts", "N|default", "quota: the owner's artifact count limit (0: none)"},
+    {"--bytes", "B|default", "quota: the owner's byte limit (0: none)"},
     STORE_OPTS,
 };
 #define READ_LIMIT_OPTS                                                                            \
@@ -225,9 +227,10 @@ const qr_cli_cmd qr_cli_cmds[] = {
      OPTS(list_opts)},
     {"delete", "ID [--if-version N]", "delete an artifact and its versions (its quota is freed)",
      NULL, OPTS(write_opts)},
-    {"store", "init | copy --from DIR --to URI",
-     "create the store's tables, or copy a folder store into PostgreSQL", NULL,
-     OPTS(store_cmd_opts)},
+    {"store", "init | copy --from DIR --to URI | quota OWNER [--artifacts N] [--bytes B]",
+     "create the store's tables, copy a folder store into PostgreSQL, or set and show an "
+     "owner's quota",
+     NULL, OPTS(store_cmd_opts)},
     {"diff", "ID A B [--unified]", "compare two versions", NULL, OPTS(diff_opts)},
     {"restore", "ID N [--if-version H] [--key K]", "make version N the new head", NULL,
      OPTS(restore_opts)},

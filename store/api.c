@@ -20,6 +20,8 @@
 #include "sha256.h"
 
 _Static_assert(QR_KEY_RETENTION == QR_STORE_KEY_RETENTION, "one retention for keys");
+_Static_assert(QR_QUOTA_KEEP == QR_STORE_QUOTA_KEEP && QR_QUOTA_DEFAULT == QR_STORE_QUOTA_DEFAULT,
+               "one quota_set convention");
 
 /* Writes that lost the race to the head this many times in a row fail. */
 #define MAX_ATTEMPTS 10000
@@ -1181,6 +1183,52 @@ void qr_store_fsck_free(qr_store_fsck *r)
     qr_errlist_clear(&r->problems);
     qr_errlist_clear(&r->stray);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- per-owner quotas ------------------------------------------------------------- */
+
+qr_status qr_store_quota_get(qr_store *s, const char *owner, qr_store_quota *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!owner) owner = s->owner ? s->owner : "default";
+    if (s->owner && strcmp(owner, s->owner) != 0)
+        return out->status = admin_only(s, &out->errors, "another owner's quota");
+    qr_quota_rec q;
+    qr_status st = s->b->ops->quota_get(s->b, owner, &q, &out->errors);
+    if (st == QR_OK) {
+        out->own_artifacts = q.has_artifacts;
+        out->own_bytes = q.has_bytes;
+        out->max_artifacts = q.has_artifacts ? q.max_artifacts : s->o.max_artifacts;
+        out->max_bytes = q.has_bytes ? q.max_bytes : s->o.max_total_bytes;
+        out->artifacts = q.artifacts;
+        out->bytes = q.bytes;
+    }
+    return out->status = st;
+}
+
+qr_status qr_store_quota_set(qr_store *s, const char *owner, long long max_artifacts,
+                             long long max_bytes, qr_store_quota *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s->owner) return out->status = admin_only(s, &out->errors, "setting a quota");
+    if (!owner)
+        return out->status = qr_errlist_add(&out->errors, QR_E_USAGE, "", "name the owner",
+                                            "a quota is set for one owner");
+    if (max_artifacts < QR_QUOTA_DEFAULT || max_bytes < QR_QUOTA_DEFAULT)
+        return out->status =
+                   qr_errlist_add(&out->errors, QR_E_USAGE, "",
+                                  "a limit is a count from 0 (0: none)", "invalid quota limit");
+    qr_status st = s->b->ops->quota_set(s->b, owner, max_artifacts, max_bytes, &out->errors);
+    if (st != QR_OK) return out->status = st;
+    qr_store_quota_free(out);
+    return qr_store_quota_get(s, owner, out);
+}
+
+void qr_store_quota_free(qr_store_quota *q)
+{
+    if (!q) return;
+    qr_errlist_clear(&q->errors);
+    memset(q, 0, sizeof *q);
 }
 
 /* ---- copy ---------------------------------------------------------------------------- */

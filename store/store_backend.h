@@ -96,6 +96,11 @@ typedef struct qr_sb_ops {
      * backend's reads use (a store opened for an owner answers another
      * owner's artifact with it). */
     qr_status (*missing)(qr_sb *b, const char *id, qr_errlist *errs);
+    /* An owner's own quota and usage; set its limits (folder_store.h
+     * "per-owner quotas": a value, QR_QUOTA_KEEP or QR_QUOTA_DEFAULT). */
+    qr_status (*quota_get)(qr_sb *b, const char *owner, qr_quota_rec *q, qr_errlist *errs);
+    qr_status (*quota_set)(qr_sb *b, const char *owner, long long max_artifacts,
+                           long long max_bytes, qr_errlist *errs);
 } qr_sb_ops;
 
 struct qr_sb {
@@ -123,6 +128,6 @@ int qr_sb_cursor_parse(const char *cursor, char created[48], char id[65]);
     QR_STAMP(sizeof(qr_sb_ops), sizeof(qr_sb_item), sizeof(qr_folder_opts),                        \
              sizeof(qr_folder_meta), sizeof(qr_vrec), sizeof(qr_folder_put), sizeof(qr_buf),       \
              sizeof(qr_errlist), sizeof(qr_error), sizeof(qr_folder_fsck), sizeof(qr_spec_diff),   \
-             sizeof(qr_key_rec))
+             sizeof(qr_key_rec), sizeof(qr_quota_rec))
 
 #endif
