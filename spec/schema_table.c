@@ -116,6 +116,9 @@ static const qr_skey page_keys[] = {
       "portrait or landscape"),
     K("margins", 0, QR_SO_MARGINS, "{\"anyOf\":[" S_MARGIN ",{\"$ref\":\"#/$defs/margins\"}]}",
       "points, all sides or each"),
+    K("header", 0, N, S_STR, "text atop every page; fields {page} {pages} {title} {date}"),
+    K("footer", 0, N, S_STR, "default \"{page} / {pages}\"; \"\" for none"),
+    K("first_page", 0, N, "{\"type\":\"boolean\"}", "false: no header or footer on page 1"),
 };
 static const qr_skey props_keys[] = {
     K("author", 0, N, S_STR, NULL),
