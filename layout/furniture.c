@@ -41,8 +41,7 @@ static int field_at(const char *s, size_t *len)
 }
 
 int qr_furniture_pieces(const qr_doc *doc, const char *tpl, long long epoch,
-                        int (*fn)(void *ud, qr_furn_piece kind, const char *s, size_t n),
-                        void *ud)
+                        int (*fn)(void *ud, qr_furn_piece kind, const char *s, size_t n), void *ud)
 {
     qr_buf text = {0};
     char date[32];

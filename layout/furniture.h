@@ -44,8 +44,7 @@ int qr_furniture_on_page(const qr_doc *doc, size_t p);
  *  non-zero return from fn stops the walk and is returned. Fields the
  *  compiler refused cannot occur; an unknown "{name}" stays text. */
 int qr_furniture_pieces(const qr_doc *doc, const char *tpl, long long epoch,
-                        int (*fn)(void *ud, qr_furn_piece kind, const char *s, size_t n),
-                        void *ud);
+                        int (*fn)(void *ud, qr_furn_piece kind, const char *s, size_t n), void *ud);
 
 /** The text tpl shows on page `page` (1-based) of `pages`, appended to out
  *  (0, or -1 out of memory). */

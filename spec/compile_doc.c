@@ -135,12 +135,14 @@ static void furniture(qr_cc *cc, json_t *v, const char *key, const char **out)
     const char *s = json_string_value(t);
     for (const char *p = strchr(s, '{'); p; p = strchr(p + 1, '{')) {
         size_t n = 0;
-        while (p[1 + n] && (isalnum((unsigned char)p[1 + n]) || p[1 + n] == '_')) n++;
+        while (p[1 + n] && (isalnum((unsigned char)p[1 + n]) || p[1 + n] == '_'))
+            n++;
         if (!n || p[1 + n] != '}') continue; /* not a field: plain text */
         char name[32];
         snprintf(name, sizeof name, "%.*s", (int)(n < 31 ? n : 31), p + 1);
         int known = 0;
-        for (int i = 0; qr_page_fields[i]; i++) known |= !strcmp(name, qr_page_fields[i]);
+        for (int i = 0; qr_page_fields[i]; i++)
+            known |= !strcmp(name, qr_page_fields[i]);
         if (known) continue;
         const char *near = qr_suggest(name, qr_page_fields);
         char hint[96];

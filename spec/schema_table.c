@@ -108,7 +108,7 @@ static const qr_skey document_keys[] = {
 /* A header or footer template: "{name}" only for the known fields (the
  * compiler's check, spec/compile_doc.c); other braces are text. */
 #define S_FURN                                                                                     \
-    "{\"type\":\"string\",\"pattern\":\"^(?:[^{]|\\\\{(?:page|pages|title|date)\\\\}|"                \
+    "{\"type\":\"string\",\"pattern\":\"^(?:[^{]|\\\\{(?:page|pages|title|date)\\\\}|"             \
     "\\\\{(?![A-Za-z0-9_]+\\\\}))*$\"}"
 static const qr_skey page_keys[] = {
     K("size", 0, N,
