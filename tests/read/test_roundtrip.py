@@ -30,15 +30,10 @@ UNREAD_BLOCKS = {"quote", "callout", "toc"}
 UNREAD_KEYS = {"caption", "ref", "footnote", "endnote", "style", "styles"}
 
 
-UNREAD_PAGE = {"header", "footer", "first_page"}  # a document's page furniture
-
-
 def unread(v, found):
     if isinstance(v, dict):
         if v.get("type") in UNREAD_BLOCKS:
             found.add(v["type"])
-        if isinstance(v.get("page"), dict) and "blocks" in v:
-            found.update("page " + k for k in UNREAD_PAGE & set(v["page"]))
         for k, x in v.items():
             if k in UNREAD_KEYS:
                 found.add(k)
