@@ -31,6 +31,8 @@ typedef struct cell {
     long rows;    /* the rows it spans (a restart and the continues below it) */
     int gone;     /* a continue its restart above covers: left out of the row */
     char fill[8]; /* its shading (w:shd w:fill) as "#RRGGBB", or "" */
+    char align;   /* its paragraphs' w:jc: 'l', 'c', 'r', or 0 (none, or mixed) */
+    char number;  /* its value reads as a number */
 } cell;
 
 typedef struct row {
@@ -55,6 +57,7 @@ typedef struct dx {
     /* the paragraph being read */
     char *pstyle;
     int num_id, ilvl, outline, jc_right, has_num;
+    char jc; /* the paragraph's w:jc as a cell's align: 'l', 'c', 'r', or 0 */
     int page_break, in_ppr, in_rpr;
     qr_rd_runs runs;
     qr_buf images; /* image blocks of this paragraph, each preceded by a comma */
@@ -78,6 +81,7 @@ typedef struct dx {
     size_t n_rows, cap_rows;
     qr_rd_runs cell_runs;
     int cell_paras, cell_right;
+    char cell_jc;                /* the open cell's paragraphs' jc (cell.align) */
     int cell_num, cell_count[9]; /* a list in the open cell: its numId, items per level */
     long cell_span;              /* the open cell's gridSpan */
     int cell_vm;                 /* the open cell's w:vMerge (cell.vm) */
@@ -230,6 +234,7 @@ static void para_reset(dx *d)
     xmlFree(d->pstyle);
     d->pstyle = NULL;
     d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = d->drop_cap = 0;
+    d->jc = 0;
     d->outline = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
@@ -274,6 +279,7 @@ static void end_paragraph(dx *d)
             qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
         }
         if (d->jc_right) d->cell_right = 1;
+        d->cell_jc = d->cell_paras == 1 || d->cell_jc == d->jc ? d->jc : 0;
         para_reset(d);
         return;
     }
@@ -488,9 +494,12 @@ static void end_cell(dx *d)
     (void)any;
     c->json = cell_json(d, 0);
     c->json_header = cell_json(d, 1);
+    c->align = d->cell_jc;
+    c->number = c->json && (c->json[0] == '-' || (c->json[0] >= '0' && c->json[0] <= '9'));
     qr_rd_runs_reset(&d->cell_runs);
     d->cell_paras = 0;
     d->cell_right = 0;
+    d->cell_jc = 0;
 }
 
 /* The grid columns a row covers: skipped columns and spans included. */
@@ -590,6 +599,40 @@ static void rowspans(row *rows, size_t from, size_t to)
     }
 }
 
+/* ,"align":[...]: a column's alignment when every cell that starts in it
+ * has its paragraphs aligned alike (quire writes the column's align on each
+ * of its cells). Right on numbers alone is their default look, not the
+ * column's; a column of mixed or no w:jc is null; no aligned column, none. */
+static void put_col_align(qr_buf *b, const row *rows, size_t n_rows, size_t n)
+{
+    static const char *const names[] = {"null", "\"left\"", "\"center\"", "\"right\""};
+    if (n > 64) return;
+    int al[64];         /* per column: 0 unseen, 1..3 left/center/right, -1 none */
+    int text[64] = {0}; /* a cell that is not a number */
+    memset(al, 0, sizeof al);
+    for (size_t i = 0; i < n_rows; i++) {
+        const row *rw = &rows[i];
+        size_t k = rw->before > 0 ? (size_t)rw->before : 0;
+        for (size_t c = 0; c < rw->n && k < n; k++, c++) {
+            const cell *x = &rw->cells[c];
+            int a = x->align == 'l' ? 1 : x->align == 'c' ? 2 : x->align == 'r' ? 3 : -1;
+            al[k] = al[k] == 0 || al[k] == a ? a : -1;
+            if (!x->number) text[k] = 1;
+            k += (size_t)(x->span - 1);
+        }
+    }
+    int any = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (al[k] == 3 && !text[k]) al[k] = -1;
+        if (al[k] > 0) any = 1;
+    }
+    if (!any) return;
+    qr_buf_puts(b, ",\"align\":[");
+    for (size_t k = 0; k < n; k++)
+        qr_buf_printf(b, "%s%s", k ? "," : "", names[al[k] > 0 ? al[k] : 0]);
+    qr_buf_putc(b, ']');
+}
+
 static void end_table(dx *d)
 {
     flush_list(d);
@@ -631,6 +674,7 @@ static void end_table(dx *d)
         emit_row(b, &d->rows[i], i < hr, n);
     }
     qr_buf_putc(b, ']');
+    put_col_align(b, d->rows, d->n_rows, n);
     /* Widths when the grid is uneven, as ratios to the narrowest column. */
     int even = 1;
     double min = 0;
@@ -1107,6 +1151,10 @@ static void element(dx *d, const node *x, int empty)
     } else if (d->in_ppr && is(x, "jc")) {
         char *v = attr_dup(x, "val");
         d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
+        d->jc = d->jc_right                                                ? 'r'
+                : v && strcmp(v, "center") == 0                            ? 'c'
+                : v && (strcmp(v, "left") == 0 || strcmp(v, "start") == 0) ? 'l'
+                                                                           : 0;
         xmlFree(v);
     } else if (is(x, "r")) {
         d->in_run = !empty;
@@ -1214,6 +1262,7 @@ static void element(dx *d, const node *x, int empty)
         qr_rd_runs_reset(&d->cell_runs);
         d->cell_paras = 0;
         d->cell_right = 0;
+        d->cell_jc = 0;
         d->cell_span = 1;
         d->cell_vm = 0;
         d->cell_fill[0] = 0;
