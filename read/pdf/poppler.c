@@ -648,10 +648,44 @@ static int cjk_end(const char *s)
     return u[0] >= 0xE3 && u[0] <= 0xED;
 }
 
+/* poppler-glib extracts a page's text inside its crop box only (the
+ * characters outside are dropped), where pdftotext reads the media box. A
+ * copy of the file whose /CropBox keys are renamed (same length, so every
+ * offset of the xref stays right) reads the whole media box; a crop box
+ * inside a compressed object stream stays. NULL when there is none. */
+static unsigned char *without_crop(const void *data, size_t len)
+{
+    static const char key[] = "/CropBox";
+    const size_t k = sizeof key - 1;
+    unsigned char *copy = NULL;
+    const unsigned char *d = data;
+    for (const unsigned char *p = d; len >= k && p <= d + len - k;) {
+        const unsigned char *q = memchr(p, '/', (size_t)(d + len - k + 1 - p));
+        if (!q) break;
+        if (memcmp(q, key, k) != 0) {
+            p = q + 1;
+            continue;
+        }
+        size_t at = (size_t)(q - d);
+        /* the whole name, not the start of a longer one */
+        if (at + k == len || strchr(" \t\r\n\f[]<>()/%", d[at + k])) {
+            if (!copy) {
+                if (!(copy = malloc(len))) return NULL;
+                memcpy(copy, d, len);
+            }
+            copy[at + k - 1] = '_';
+        }
+        p = q + k;
+    }
+    return copy;
+}
+
 int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t msgsz,
                    const char **hint)
 {
-    GBytes *bytes = g_bytes_new_static(data, len);
+    unsigned char *uncropped = without_crop(data, len);
+    if (uncropped) data = uncropped;
+    GBytes *bytes = g_bytes_new_with_free_func(data, len, free, uncropped);
     GError *err = NULL;
     PopplerDocument *doc = poppler_document_new_from_bytes(bytes, NULL, &err);
     if (!doc) {

@@ -49,9 +49,10 @@ MIXED = ["שלום world 123 עולם", "The word שלום עולם means hello 
          "מחיר: 45.50 ₪ (כולל מע\"מ)"]
 
 
-def pdf_lines(lines, annots=()):
-    """A one-page PDF of Helvetica lines, 12.5 pt apart; annots: annotation
-    dictionaries (a widget's /FT makes it a form field, in the AcroForm)."""
+def pdf_lines(lines, annots=(), page=""):
+    """A one-page PDF of Helvetica lines, 12.5 pt apart from y 720; annots:
+    annotation dictionaries (a widget's /FT makes it a form field, in the
+    AcroForm); page: more keys of the page's dictionary."""
     content = "BT /F1 11 Tf 72 720 Td 12.5 TL " + " ".join(
         "(%s) '" % ln.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
         for ln in lines) + " ET"
@@ -61,8 +62,8 @@ def pdf_lines(lines, annots=()):
             % (" /AcroForm << /Fields [%s] /DA (/Helv 0 Tf 0 g) >>" % fields if fields else ""),
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-            "/Resources << /Font << /F1 5 0 R >> >>%s >>"
-            % (" /Annots [%s]" % refs if refs else ""),
+            "/Resources << /Font << /F1 5 0 R >> >>%s%s >>"
+            % (" /Annots [%s]" % refs if refs else "", page),
             "<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
     objs += [a.replace("PAGE", "3 0 R") for a in annots]
@@ -137,6 +138,16 @@ with tempfile.TemporaryDirectory() as tmp:
            json.dumps(got))
     expect("hyphens: text", "interpreter" in read(hy, "text"))
     expect("hyphens: markdown", "cooperative" in read(hy, "markdown"))
+
+    # Text outside the crop box (inside the media box), as pdftotext reads it.
+    cr = os.path.join(tmp, "crop.pdf")
+    with open(cr, "wb") as f:
+        f.write(pdf_lines(["Above the crop box.", "Still above it.", "Inside the crop box."],
+                          page=" /CropBox [0 0 612 700]"))
+    got = paragraphs(read(cr))
+    expect("text outside the crop box: read", got == [
+        "Above the crop box. Still above it. Inside the crop box."], json.dumps(got))
+    expect("text outside the crop box: text", "Above the crop box" in read(cr, "text"))
 
     # Form fields and annotations: a filled text field, a list with a chosen
     # item, a free-text annotation and a sticky note, beside the page's text.
