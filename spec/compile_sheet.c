@@ -1812,6 +1812,7 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     }
     sh->rows = out;
     sh->n_rows = n_json + hdr;
+    sh->columns_row = hdr != 0;
     sh->n_cols = n_cols;
     size_t n_have = sr ? sh->n_held : sh->n_rows;
     for (size_t r = 0; r < n_have; r++)
