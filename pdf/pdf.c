@@ -865,7 +865,8 @@ static const char *chart_alt(const qr_chart *ch)
 }
 
 /* The catalog's /Lang and title preference, each Figure's /Alt. */
-static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_shifts *pre)
+static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_shifts *pre,
+                     const pd_xmp *xmp)
 {
     const qr_doc *d = c->doc;
     size_t n = 0;
@@ -914,7 +915,7 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_shifts *pre)
         if (c->blocks[i].kind == PB_TEXT && c->blocks[i].text && c->blocks[i].text->lang)
             langs[k++] = c->blocks[i].text->lang;
     int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl,
-                             c->span_langs, c->n_span_langs, pre);
+                             c->span_langs, c->n_span_langs, pre, xmp);
     free(langs);
     free(cells);
     qr_buf_free(&cb);
@@ -1041,7 +1042,16 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (cs == CAIRO_STATUS_SUCCESS && out->status == QR_OK) {
-        if (tag_patch(&c, &tail, base, &ob->shifts) != 0)
+        char producer[96]; /* the info dictionary's, which cairo writes */
+        snprintf(producer, sizeof producer, "cairo %s (https://cairographics.org)",
+                 cairo_version_string());
+        pd_xmp xmp = {c.doc->title.n ? qr_plain(&c.doc->title) : NULL,
+                      c.doc->author,
+                      c.doc->subject,
+                      c.doc->keywords,
+                      date,
+                      producer};
+        if (tag_patch(&c, &tail, base, &ob->shifts, &xmp) != 0)
             qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
         else
             qr_sink_write(out, tail.data, tail.len);
