@@ -865,8 +865,7 @@ static const char *chart_alt(const qr_chart *ch)
 }
 
 /* The catalog's /Lang and title preference, each Figure's /Alt. */
-static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_shifts *pre,
-                     const pd_xmp *xmp)
+static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_shifts *pre, const pd_xmp *xmp)
 {
     const qr_doc *d = c->doc;
     size_t n = 0;
