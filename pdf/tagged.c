@@ -549,9 +549,10 @@ static size_t token_end(const char *d, size_t n, size_t i)
 }
 
 /* The content with its page furniture and loose text made artifacts. A
- * text object (BT ... ET) whose first baseline (Tm) lies in the top margin
- * (y < top) is a header, in the bottom margin (y > bottom) a footer: a
- * pagination artifact, wherever it was drawn; one drawn inside a structure
+ * text object (BT ... ET) whose baselines (Tm, then Td) lie in the top
+ * margin (y < top) is a header, in the bottom margin (y > bottom) a footer,
+ * in both (cairo kept one text object for the header and the footer) page
+ * furniture: a pagination artifact, wherever it was drawn; one drawn inside a structure
  * element left open at the page's end (a list item going on to the next
  * page) moves after the page's last marked content, when nothing but
  * furniture follows it. Other text outside marked content (a table's header
@@ -566,7 +567,7 @@ static int wrap_loose(const char *d, size_t n, double top, double bottom, qr_buf
     } tobj;
     tobj *v = NULL;
     size_t nv = 0, cap = 0, depth = 0, last_emc = 0, bt = SIZE_MAX, bt_depth = 0;
-    double nums[6] = {0}, y = 0;
+    double nums[6] = {0}, y = 0, tm_b = 0, tm_d = 1;
     int have_y = 0, kinds = 0; /* the margins the text object's baselines lie in */
     for (size_t i = 0; i < n;) {
         if (strchr(" \t\r\n\f", d[i])) {
@@ -595,8 +596,15 @@ static int wrap_loose(const char *d, size_t n, double top, double bottom, qr_buf
             have_y = 0;
             kinds = 0;
         } else if (len == 2 && d[i] == 'T' && d[i + 1] == 'm' && bt != SIZE_MAX) {
+            tm_b = nums[1];
+            tm_d = nums[3];
             y = nums[5];
             have_y = 1;
+            kinds |= y < top ? 1 : y > bottom ? 2 : 4;
+        } else if (len == 2 && d[i] == 'T' && (d[i + 1] == 'd' || d[i + 1] == 'D') && have_y) {
+            /* the next line of the same text object (a header, then the
+             * footer): tx ty in text space */
+            y += nums[4] * tm_b + nums[5] * tm_d;
             kinds |= y < top ? 1 : y > bottom ? 2 : 4;
         } else if (len == 2 && d[i] == 'E' && d[i + 1] == 'T' && bt != SIZE_MAX) {
             if (nv == cap) {
