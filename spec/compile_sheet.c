@@ -262,6 +262,217 @@ static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *l
 static int parse_ref(const char *s, int *row, int *col);
 static int parse_range(const char *s, qr_range *rg, const char **why);
 
+/* ---- names a formula uses -------------------------------------------------------- */
+
+/* Whether formula text s names something besides functions, cell
+ * references, sheets and literals: a defined name or a table, which the
+ * workbook must define (checked by formula_names once every name is
+ * known). */
+static int ident_start(unsigned char c)
+{
+    return isalpha(c) || c == '_' || c == '\\' || c >= 0x80;
+}
+static int ident_char(unsigned char c)
+{
+    return isalnum(c) || c == '_' || c == '.' || c == '\\' || c == '$' || c >= 0x80;
+}
+
+/* Call fn(arg, word, len, table) for each name formula s (n bytes) uses
+ * (table: it is followed by '[', a structured reference); stops when fn
+ * returns nonzero and returns that. */
+static int formula_idents(const char *s, size_t n, int (*fn)(void *, const char *, size_t, int),
+                          void *arg)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"') { /* a text: "" is a quote */
+            for (i++; i < n; i++)
+                if (s[i] == '"' && !(i + 1 < n && s[i + 1] == '"' && ++i)) break;
+            i++;
+            continue;
+        }
+        if (c == '\'') { /* a quoted sheet name, then its reference */
+            for (i++; i < n; i++)
+                if (s[i] == '\'' && !(i + 1 < n && s[i + 1] == '\'' && ++i)) break;
+            i++;
+            if (i < n && s[i] == '!') {
+                i++;
+                while (i < n && (ident_char((unsigned char)s[i]) || s[i] == ':'))
+                    i++;
+            }
+            continue;
+        }
+        if (c == '[') { /* a structured reference's items */
+            int depth = 0;
+            for (; i < n; i++) {
+                if (s[i] == '\'' && i + 1 < n) {
+                    i++;
+                    continue;
+                }
+                if (s[i] == '[') depth++;
+                if (s[i] == ']' && --depth == 0) break;
+            }
+            i++;
+            continue;
+        }
+        if (c == '#') { /* an error literal: #N/A, #REF! */
+            for (i++; i < n && (isalnum((unsigned char)s[i]) || s[i] == '/' || s[i] == '!' ||
+                                s[i] == '?' || s[i] == '0');
+                 i++)
+                ;
+            continue;
+        }
+        if (isdigit(c) || (c == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]))) {
+            while (i < n &&
+                   (isalnum((unsigned char)s[i]) || s[i] == '.' ||
+                    ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'E' || s[i - 1] == 'e'))))
+                i++;
+            continue;
+        }
+        if (!(ident_start(c) || c == '$')) {
+            i++;
+            continue;
+        }
+        size_t w = i;
+        while (i < n && ident_char((unsigned char)s[i]))
+            i++;
+        size_t wn = i - w, j = i;
+        while (j < n && s[j] == ' ')
+            j++;
+        int prev_colon = w > 0 && s[w - 1] == ':';
+        if (j < n && s[j] == '|') { /* DDE: the policy (allow_external) decides */
+            i = j + 1;
+            continue;
+        }
+        if (j < n && (s[j] == '(' || s[j] == '!')) { /* a function, or a sheet */
+            if (s[j] == '!') {
+                i = j + 1;
+                while (i < n && (ident_char((unsigned char)s[i]) || s[i] == ':'))
+                    i++;
+            }
+            continue;
+        }
+        char word[64];
+        size_t k = 0;
+        for (size_t x = w; x < w + wn && k + 1 < sizeof word; x++)
+            if (s[x] != '$') word[k++] = s[x];
+        word[k] = '\0';
+        if (k == 0 || wn >= sizeof word) continue;
+        int r, col;
+        size_t letters = 0;
+        while (letters < k && isalpha((unsigned char)word[letters]))
+            letters++;
+        if (parse_ref(word, &r, &col) == 0) continue;                                   /* B2 */
+        if (letters == k && k <= 3 && ((j < n && s[j] == ':') || prev_colon)) continue; /* A:C */
+        if (strcasecmp(word, "TRUE") == 0 || strcasecmp(word, "FALSE") == 0) continue;
+        if (!ident_start((unsigned char)word[0])) continue;
+        int res = fn(arg, s + w, wn, j < n && s[j] == '[');
+        if (res) return res;
+    }
+    return 0;
+}
+
+static int any_name(void *arg, const char *w, size_t n, int table)
+{
+    (void)arg, (void)w, (void)n, (void)table;
+    return 1;
+}
+
+/* A formula naming something (a defined name or a table) into cc->fnames,
+ * checked when every name is known (LET and LAMBDA make names of their
+ * own: those formulas are left to the office suite). */
+static void note_formula_names(qr_cc *cc, const qr_formula *f, size_t n)
+{
+    if (!formula_idents(f->text, n, any_name, NULL)) return;
+    for (const char *p = f->text; (p = strchr(p, '(')) != NULL; p++) {
+        size_t b = (size_t)(p - f->text);
+        if ((b >= 3 && strncasecmp(p - 3, "LET", 3) == 0) ||
+            (b >= 6 && strncasecmp(p - 6, "LAMBDA", 6) == 0))
+            return;
+    }
+    if (cc->n_fnames == cc->cap_fnames) {
+        size_t cap = cc->cap_fnames ? cc->cap_fnames * 2 : 16;
+        qr_cc_fname *t = realloc(cc->fnames, cap * sizeof *t);
+        if (!t) return qr_cc_oom(cc);
+        cc->fnames = t;
+        cc->cap_fnames = cap;
+    }
+    size_t o = qr_cc_push_key(cc, "formula");
+    cc->fnames[cc->n_fnames++] = (qr_cc_fname){f->text, qr_cc_path(cc), cc->cur_sheet};
+    qr_cc_pop(cc, o);
+}
+
+typedef struct name_chk {
+    qr_cc *cc;
+    const qr_sheet *ss;
+    size_t n_sheets, sheet;
+} name_chk;
+
+static int known_table(const name_chk *k, const char *w, size_t n)
+{
+    for (size_t i = 0; i < k->n_sheets; i++)
+        for (size_t j = 0; j < k->ss[i].n_tables; j++)
+            if (strlen(k->ss[i].tables[j].name) == n &&
+                strncasecmp(k->ss[i].tables[j].name, w, n) == 0)
+                return 1;
+    return 0;
+}
+
+static int check_name(void *arg, const char *w, size_t n, int table)
+{
+    name_chk *k = arg;
+    const qr_doc *doc = k->cc->doc;
+    if (known_table(k, w, n)) return 0;
+    for (size_t i = 0; !table && i < doc->n_names; i++)
+        if ((doc->names[i].scope < 0 || (size_t)doc->names[i].scope == k->sheet) &&
+            strlen(doc->names[i].name) == n && strncasecmp(doc->names[i].name, w, n) == 0)
+            return 0;
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), w);
+    const char *cands[129];
+    size_t nc = 0;
+    for (size_t i = 0; i < doc->n_names && nc < 64; i++)
+        if (!table && (doc->names[i].scope < 0 || (size_t)doc->names[i].scope == k->sheet))
+            cands[nc++] = doc->names[i].name;
+    for (size_t i = 0; i < k->n_sheets && nc < 128; i++)
+        for (size_t j = 0; j < k->ss[i].n_tables && nc < 128; j++)
+            cands[nc++] = k->ss[i].tables[j].name;
+    cands[nc] = NULL;
+    const char *dym = qr_suggest(word, cands);
+    char h[200];
+    if (dym)
+        snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
+    else if (table)
+        snprintf(h, sizeof h, "name one of the workbook's \"tables\"");
+    else
+        snprintf(h, sizeof h,
+                 "define it in \"names\": {\"%s\": \"Sheet1!$B$2:$B$13\"}, or quote a "
+                 "text: \"\\\"%s\\\"\"",
+                 word, word);
+    qr_cc_err(k->cc, h, "the formula uses %s \"%s\", which the workbook does not define",
+              table ? "the table" : "the name", word);
+    return 0;
+}
+
+/* The names and tables the workbook's formulas use exist. */
+static void formula_names(qr_cc *cc, const qr_sheet *ss, size_t n)
+{
+    name_chk k = {cc, ss, n, 0};
+    char *save = cc->path;
+    size_t plen = cc->plen;
+    for (size_t i = 0; i < cc->n_fnames; i++) {
+        const qr_cc_fname *f = &cc->fnames[i];
+        k.sheet = f->sheet;
+        cc->path = (char *)f->path;
+        cc->plen = strlen(f->path);
+        formula_idents(f->text, strlen(f->text), check_name, &k);
+    }
+    cc->path = save;
+    cc->plen = plen;
+    cc->n_fnames = 0;
+}
+
 /* ---- links and comments ------------------------------------------------------------ */
 
 #define MAX_LINK 2079u     /* Excel's longest hyperlink address */
@@ -477,6 +688,7 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
         qr_formula *f = qr_arena_alloc(cc->a, sizeof *f);
         if (!f) return qr_cc_oom(cc), -1;
         f->text = s;
+        note_formula_names(cc, f, n);
         if (value) {
             o = qr_cc_push_key(cc, "value");
             size_t len = 0;
@@ -2452,6 +2664,7 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
         size_t o2 = qr_cc_push_index(cc, i);
         json_t *sv = json_array_get(sheets, i);
         const qr_srows *sr = qr_cc_stream_rows(cc, i);
+        cc->cur_sheet = i;
         if (cs && json_is_object(sv) &&
             ((!cs->all && json_object_get(sv, "charts")) || json_object_get(sv, "tables")))
             cs->fallback = 1; /* charts and tables read cells of any row: the tree path */
@@ -2476,6 +2689,7 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     qr_cc_pop(cc, o);
     defined_names(cc, root, sheets);
     table_names(cc, ss, n);
+    formula_names(cc, ss, n);
     o = qr_cc_push_key(cc, "sheets");
 done:
     cc->sheet_names = NULL;
