@@ -39,7 +39,7 @@ assert quire._find_library() == os.path.join(site, "quire", "libquire.so"), quir
 doc = {"title": "Installed", "blocks": [{"type": "paragraph", "text": "from the venv"}]}
 sheet = {"sheets": [{"name": "S", "rows": [["a", 1], ["b", 1e308]]}]}
 deck = {"title": "Deck", "slides": [{"title": "One", "bullets": ["x"]}]}
-magic = {"docx": b"PK", "xlsx": b"PK", "pptx": b"PK", "pdf": b"%PDF", "html": b"<!DOCTYPE html",
+magic = {"docx": b"PK", "xlsx": b"PK", "pptx": b"PK", "pdf": b"%PDF", "html": b"<!doctype html>",
          "png": b"\x89PNG"}
 for spec, kind, fmt in ((doc, "document", "docx"), (sheet, "spreadsheet", "xlsx"),
                         (deck, "presentation", "pptx"), (doc, "document", "pdf"),
