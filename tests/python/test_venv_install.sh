@@ -15,7 +15,11 @@ PY=/usr/bin/python3
 start=$(date +%s)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git clone --quiet --no-hardlinks "$SRC" "$tmp/src"
+if git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
+    git clone --quiet --no-hardlinks "$SRC" "$tmp/src" # the committed tree, as a user gets it
+else # an unpacked tarball: the tree without build folders
+    mkdir "$tmp/src" && tar -C "$SRC" --exclude='./build*' -cf - . | tar -C "$tmp/src" -xf -
+fi
 "$PY" -m venv "$tmp/venv"
 V="$tmp/venv/bin/python"
 # what a fresh venv has: pip, (setuptools), no wheel
