@@ -5,6 +5,7 @@
  * or paragraphs with runs; tables keep their header row
  * (tblHeader, else a bold first row), cells and grid widths; the last
  * sectPr gives the page. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,13 @@ typedef struct item {
 typedef struct cell {
     char *json, *json_header; /* the value, and as a header cell (bold dropped) */
     int all_bold;
-    long span; /* grid columns it covers (w:gridSpan), at least 1 */
+    long span;    /* grid columns it covers (w:gridSpan), at least 1 */
+    int vm;       /* w:vMerge: 0 none, 1 restart, 2 continue */
+    long rows;    /* the rows it spans (a restart and the continues below it) */
+    int gone;     /* a continue its restart above covers: left out of the row */
+    char fill[8]; /* its shading (w:shd w:fill) as "#RRGGBB", or "" */
+    char align;   /* its paragraphs' w:jc: 'l', 'c', 'r', or 0 (none, or mixed) */
+    char number;  /* its value reads as a number */
 } cell;
 
 typedef struct row {
@@ -50,6 +57,7 @@ typedef struct dx {
     /* the paragraph being read */
     char *pstyle;
     int num_id, ilvl, outline, jc_right, has_num;
+    char jc; /* the paragraph's w:jc as a cell's align: 'l', 'c', 'r', or 0 */
     int page_break, in_ppr, in_rpr;
     qr_rd_runs runs;
     qr_buf images; /* image blocks of this paragraph, each preceded by a comma */
@@ -73,8 +81,12 @@ typedef struct dx {
     size_t n_rows, cap_rows;
     qr_rd_runs cell_runs;
     int cell_paras, cell_right;
+    char cell_jc;                /* the open cell's paragraphs' jc (cell.align) */
     int cell_num, cell_count[9]; /* a list in the open cell: its numId, items per level */
-    long cell_span, merged;      /* the open cell's gridSpan; merged cells in the table */
+    long cell_span;              /* the open cell's gridSpan */
+    int cell_vm;                 /* the open cell's w:vMerge (cell.vm) */
+    int in_tcpr;                 /* in the open cell's w:tcPr */
+    char cell_fill[8];           /* the open cell's shading (cell.fill) */
     double *grid;
     size_t n_grid, cap_grid;
 
@@ -222,6 +234,7 @@ static void para_reset(dx *d)
     xmlFree(d->pstyle);
     d->pstyle = NULL;
     d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = d->drop_cap = 0;
+    d->jc = 0;
     d->outline = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
@@ -266,6 +279,7 @@ static void end_paragraph(dx *d)
             qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
         }
         if (d->jc_right) d->cell_right = 1;
+        d->cell_jc = d->cell_paras == 1 || d->cell_jc == d->jc ? d->jc : 0;
         para_reset(d);
         return;
     }
@@ -473,12 +487,19 @@ static void end_cell(dx *d)
     }
     c->all_bold = bold;
     c->span = d->cell_span > 1 && d->cell_span <= 64 ? d->cell_span : 1;
+    c->vm = d->cell_vm;
+    memcpy(c->fill, d->cell_fill, sizeof c->fill);
+    c->rows = 1;
+    c->gone = 0;
     (void)any;
     c->json = cell_json(d, 0);
     c->json_header = cell_json(d, 1);
+    c->align = d->cell_jc;
+    c->number = c->json && (c->json[0] == '-' || (c->json[0] >= '0' && c->json[0] <= '9'));
     qr_rd_runs_reset(&d->cell_runs);
     d->cell_paras = 0;
     d->cell_right = 0;
+    d->cell_jc = 0;
 }
 
 /* The grid columns a row covers: skipped columns and spans included. */
@@ -490,22 +511,125 @@ static size_t row_width(const row *rw)
     return w;
 }
 
-/* A row on the table's grid of n columns: a spanned cell is its value and
- * then empty cells for the columns it covers, skipped columns are empty. */
+/* A cell as a spec cell: its value, or a cell object with "colspan" and
+ * "rowspan" when it spans (a number or an empty cell becomes its text). */
+static void put_cell(qr_buf *b, const cell *c, int header)
+{
+    const char *v = header ? c->json_header : c->json;
+    if (c->span == 1 && c->rows == 1 && (header || !c->fill[0])) {
+        qr_buf_puts(b, v);
+        return;
+    }
+    size_t n = strlen(v);
+    if (v[0] == '{') {
+        qr_buf_append(b, v, n - 1);
+    } else {
+        qr_buf_puts(b, "{\"text\":");
+        if (v[0] == '"')
+            qr_buf_puts(b, v);
+        else if (strcmp(v, "null") == 0)
+            qr_buf_puts(b, "\"\"");
+        else
+            qr_buf_json_str(b, v, n, 0);
+    }
+    if (c->span > 1) qr_buf_printf(b, ",\"colspan\":%ld", c->span);
+    if (c->rows > 1) qr_buf_printf(b, ",\"rowspan\":%ld", c->rows);
+    /* a header row's shading is the theme's, not the spec's */
+    if (!header && c->fill[0]) qr_buf_printf(b, ",\"fill\":\"%s\"", c->fill);
+    qr_buf_putc(b, '}');
+}
+
+/* A row on the table's grid of n columns, as the spec has it: a spanning
+ * cell is one cell object, skipped columns (w:gridBefore/After) are empty
+ * cells, and the positions a rowspan above covers are left out. */
 static void emit_row(qr_buf *b, const row *rw, int header, size_t n)
 {
-    size_t k = 0;
+    size_t k = 0, out = 0;
     qr_buf_putc(b, '[');
-    for (long i = 0; i < rw->before && k < n; i++)
-        qr_buf_puts(b, k++ ? ",null" : "null");
+    for (long i = 0; i < rw->before && k < n; i++, k++)
+        qr_buf_puts(b, out++ ? ",null" : "null");
     for (size_t c = 0; c < rw->n && k < n; c++) {
-        if (k++) qr_buf_putc(b, ',');
-        qr_buf_puts(b, header ? rw->cells[c].json_header : rw->cells[c].json);
-        for (long i = 1; i < rw->cells[c].span && k < n; i++)
-            qr_buf_puts(b, k++ ? ",null" : "null");
+        const cell *x = &rw->cells[c];
+        size_t span = (size_t)x->span;
+        if (k + span > n) span = n - k;
+        k += span;
+        if (x->gone) continue;
+        if (out++) qr_buf_putc(b, ',');
+        put_cell(b, x, header);
     }
-    while (k < n)
-        qr_buf_puts(b, k++ ? ",null" : "null");
+    while (k < n) {
+        qr_buf_puts(b, out++ ? ",null" : "null");
+        k++;
+    }
+    qr_buf_putc(b, ']');
+}
+
+/* The cell of row rw that starts at grid column col, or NULL. */
+static cell *cell_at(row *rw, long col)
+{
+    long k = rw->before;
+    for (size_t c = 0; c < rw->n; c++) {
+        if (k == col) return &rw->cells[c];
+        if (k > col) break;
+        k += rw->cells[c].span;
+    }
+    return NULL;
+}
+
+/* Rowspans from w:vMerge within the rows [from, to) (the header row and
+ * the body apart, as the spec's header cells span header rows only): a
+ * restart spans the continues below it on its column with its span; a
+ * continue without one above stays an empty cell. */
+static void rowspans(row *rows, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        long col = rows[i].before;
+        for (size_t c = 0; c < rows[i].n; c++) {
+            cell *x = &rows[i].cells[c];
+            if (x->vm == 1) {
+                for (size_t r = i + 1; r < to; r++) {
+                    cell *y = cell_at(&rows[r], col);
+                    if (!y || y->vm != 2 || y->span != x->span) break;
+                    y->gone = 1;
+                    x->rows++;
+                }
+            }
+            col += x->span;
+        }
+    }
+}
+
+/* ,"align":[...]: a column's alignment when every cell that starts in it
+ * has its paragraphs aligned alike (quire writes the column's align on each
+ * of its cells). Right on numbers alone is their default look, not the
+ * column's; a column of mixed or no w:jc is null; no aligned column, none. */
+static void put_col_align(qr_buf *b, const row *rows, size_t n_rows, size_t n)
+{
+    static const char *const names[] = {"null", "\"left\"", "\"center\"", "\"right\""};
+    if (n > 64) return;
+    int al[64];         /* per column: 0 unseen, 1..3 left/center/right, -1 none */
+    int text[64] = {0}; /* a cell that is not a number */
+    memset(al, 0, sizeof al);
+    for (size_t i = 0; i < n_rows; i++) {
+        const row *rw = &rows[i];
+        size_t k = rw->before > 0 ? (size_t)rw->before : 0;
+        for (size_t c = 0; c < rw->n && k < n; k++, c++) {
+            const cell *x = &rw->cells[c];
+            int a = x->align == 'l' ? 1 : x->align == 'c' ? 2 : x->align == 'r' ? 3 : -1;
+            al[k] = al[k] == 0 || al[k] == a ? a : -1;
+            if (!x->number) text[k] = 1;
+            k += (size_t)(x->span - 1);
+        }
+    }
+    int any = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (al[k] == 3 && !text[k]) al[k] = -1;
+        if (al[k] > 0) any = 1;
+    }
+    if (!any) return;
+    qr_buf_puts(b, ",\"align\":[");
+    for (size_t k = 0; k < n; k++)
+        qr_buf_printf(b, "%s%s", k ? "," : "", names[al[k] > 0 ? al[k] : 0]);
     qr_buf_putc(b, ']');
 }
 
@@ -523,24 +647,34 @@ static void end_table(dx *d)
         if (w > n) n = w;
     }
     if (n == 0) n = 1;
-    size_t first = 0;
-    if (d->n_rows > 0) {
+    /* The header rows: the leading rows marked w:tblHeader (the first one
+     * the spec's "headers", all of them its "header_rows"), else a bold
+     * first row. */
+    size_t first = 0, hr = 0;
+    while (hr < d->n_rows && d->rows[hr].header)
+        hr++;
+    if (hr == 0 && d->n_rows > 1) {
         row *h = &d->rows[0];
-        int bold = h->n > 0 && d->n_rows > 1;
+        int bold = h->n > 0;
         for (size_t c = 0; c < h->n; c++)
             if (!h->cells[c].all_bold && strcmp(h->cells[c].json, "null") != 0) bold = 0;
-        if (h->header || bold) {
-            qr_buf_puts(b, ",\"headers\":");
-            emit_row(b, h, 1, n);
-            first = 1;
-        }
+        hr = (size_t)bold;
     }
+    first = hr ? 1 : 0;
+    rowspans(d->rows, 0, hr);
+    rowspans(d->rows, hr, d->n_rows);
+    if (first) {
+        qr_buf_puts(b, ",\"headers\":");
+        emit_row(b, &d->rows[0], 1, n);
+    }
+    if (hr > 1) qr_buf_printf(b, ",\"header_rows\":%zu", hr);
     qr_buf_puts(b, ",\"rows\":[");
     for (size_t i = first; i < d->n_rows; i++) {
         if (i > first) qr_buf_putc(b, ',');
-        emit_row(b, &d->rows[i], 0, n);
+        emit_row(b, &d->rows[i], i < hr, n);
     }
     qr_buf_putc(b, ']');
+    put_col_align(b, d->rows, d->n_rows, n);
     /* Widths when the grid is uneven, as ratios to the narrowest column. */
     int even = 1;
     double min = 0;
@@ -553,11 +687,6 @@ static void end_table(dx *d)
     }
     if (!even && min > 0 && d->n_grid == n) qr_rd_put_widths(b, d->grid, d->n_grid, min);
     qr_buf_putc(b, '}');
-    if (d->merged)
-        qr_errlist_addf(d->r->warns, QR_OK, d->part, "the spec's cells do not span here",
-                        "%s: a table's %ld merged cell%s (w:gridSpan, w:vMerge) read as the "
-                        "value and empty cells",
-                        d->part, d->merged, d->merged == 1 ? "" : "s");
     for (size_t i = 0; i < d->n_rows; i++) {
         for (size_t c = 0; c < d->rows[i].n; c++) {
             free(d->rows[i].cells[c].json);
@@ -567,7 +696,6 @@ static void end_table(dx *d)
     }
     d->n_rows = 0;
     d->n_grid = 0;
-    d->merged = 0;
 }
 
 /* ---- footnotes and endnotes ------------------------------------------------------ */
@@ -1023,6 +1151,10 @@ static void element(dx *d, const node *x, int empty)
     } else if (d->in_ppr && is(x, "jc")) {
         char *v = attr_dup(x, "val");
         d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
+        d->jc = d->jc_right                                                ? 'r'
+                : v && strcmp(v, "center") == 0                            ? 'c'
+                : v && (strcmp(v, "left") == 0 || strcmp(v, "start") == 0) ? 'l'
+                                                                           : 0;
         xmlFree(v);
     } else if (is(x, "r")) {
         d->in_run = !empty;
@@ -1124,20 +1256,34 @@ static void element(dx *d, const node *x, int empty)
             d->cap_rows = cap;
         }
         memset(&d->rows[d->n_rows++], 0, sizeof(row));
-    } else if (d->tbl_depth == 1 && is(x, "tblHeader") && d->n_rows == 1) {
-        d->rows[0].header = attr_on(x);
+    } else if (d->tbl_depth == 1 && is(x, "tblHeader") && d->n_rows) {
+        d->rows[d->n_rows - 1].header = attr_on(x);
     } else if (d->tbl_depth == 1 && is(x, "tc")) {
         qr_rd_runs_reset(&d->cell_runs);
         d->cell_paras = 0;
         d->cell_right = 0;
+        d->cell_jc = 0;
         d->cell_span = 1;
+        d->cell_vm = 0;
+        d->cell_fill[0] = 0;
         d->cell_num = 0;
+    } else if (d->tbl_depth == 1 && is(x, "tcPr")) {
+        d->in_tcpr = !empty;
+    } else if (d->in_tcpr && is(x, "shd")) {
+        char *v = attr_dup(x, "fill");
+        d->cell_fill[0] = 0;
+        if (v && strlen(v) == 6 && strspn(v, "0123456789abcdefABCDEF") == 6) {
+            d->cell_fill[0] = '#';
+            for (int i = 0; i < 6; i++)
+                d->cell_fill[1 + i] = (char)toupper((unsigned char)v[i]);
+            d->cell_fill[7] = 0;
+        }
+        xmlFree(v);
     } else if (d->tbl_depth == 1 && d->n_rows && is(x, "gridSpan")) {
         d->cell_span = attr_long(x, "val", 1);
-        if (d->cell_span > 1) d->merged++;
     } else if (d->tbl_depth == 1 && d->n_rows && is(x, "vMerge")) {
         char *v = attr_dup(x, "val");
-        if (!v || strcmp(v, "restart") != 0) d->merged++;
+        d->cell_vm = v && strcmp(v, "restart") == 0 ? 1 : 2;
         xmlFree(v);
     } else if (d->tbl_depth == 1 && d->n_rows && (is(x, "gridBefore") || is(x, "gridAfter"))) {
         long v = attr_long(x, "val", 0);
@@ -1185,6 +1331,8 @@ static void end_element(dx *d, const node *x)
         d->in_t = 0;
     } else if (is(x, "hyperlink")) {
         d->link = NULL;
+    } else if (is(x, "tcPr")) {
+        d->in_tcpr = 0;
     } else if (is(x, "tc") && d->tbl_depth == 1) {
         end_cell(d);
     } else if (is(x, "tbl")) {

@@ -328,8 +328,13 @@ static void table_pieces(pieces *ps, const qr_table *t)
         if (ps->md) {
             qr_buf b = {0};
             qr_buf_puts(&b, "|");
-            for (size_t c = 0; c < nc; c++)
-                qr_buf_puts(&b, " --- |");
+            for (size_t c = 0; c < nc; c++) {
+                int al = t->col_align ? t->col_align[c] : QR_ALIGN_AUTO;
+                qr_buf_puts(&b, al == QR_ALIGN_LEFT     ? " :-- |"
+                                : al == QR_ALIGN_CENTER ? " :-: |"
+                                : al == QR_ALIGN_RIGHT  ? " --: |"
+                                                        : " --- |");
+            }
             add_piece(ps, "\n", b.data, b.len, 0);
             qr_buf_free(&b);
         }
@@ -551,7 +556,20 @@ static void json_table(pieces *ps, qr_buf *b, const qr_table *t)
         }
         qr_buf_putc(b, ']');
     }
-    qr_buf_puts(b, "]}");
+    qr_buf_putc(b, ']');
+    if (t->col_align) {
+        qr_buf_puts(b, ",\"align\":[");
+        for (size_t c = 0; c < t->n_cols; c++) {
+            int al = t->col_align[c];
+            qr_buf_puts(b, c ? "," : "");
+            qr_buf_puts(b, al == QR_ALIGN_LEFT     ? "\"left\""
+                           : al == QR_ALIGN_CENTER ? "\"center\""
+                           : al == QR_ALIGN_RIGHT  ? "\"right\""
+                                                   : "null");
+        }
+        qr_buf_putc(b, ']');
+    }
+    qr_buf_putc(b, '}');
 }
 
 /* ---- a block ---------------------------------------------------------------------- */

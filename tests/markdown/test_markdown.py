@@ -277,8 +277,7 @@ def strip_checked(items):
 
 def norm(blocks):
     """The tree as compared after a round trip: code languages (docx has no
-    place for them), image sources (the reader names its own) and table
-    column alignment (not read back yet) left out."""
+    place for them) and image sources (the reader names its own) left out."""
     out = []
     for b in blocks:
         b = dict(b)
@@ -291,10 +290,6 @@ def norm(blocks):
             # (the reader's side of issue 32)
             b.pop("start", None)
             b["items"] = strip_checked(b["items"])
-        if b["type"] == "table":
-            # the docx reader does not read column alignment back yet: the
-            # writer puts it on every cell, numbers right when it is null
-            b.pop("align", None)
         out.append(b)
     return out
 
@@ -308,6 +303,8 @@ def test_round_trip(tmp):
         "nested": "- a\n  - b\n    - c\n- d\n",
         "tasks": "- [x] done\n- [ ] open\n",
         "table": "| a | b |\n|---|---|\n| **1** | `2` |\n| x | y |\n",
+        "table align": ("| l | c | r | none |\n|:--|:-:|--:|---|\n| a | *b* | 3 | 4 |\n"
+                        "| 5 |  | c | d |\n"),
         "code": "```python\nif x:\n    y()\n```\n",
         "quote": "> quoted *words*\n\n> a second quote\n\ntext\n",
         "rule": "before\n\n---\n\nafter\n\n***\n",

@@ -40,12 +40,21 @@ def cell(v, header):
         return str(v).lower()  # loss 6: booleans in tables come back as text
     if isinstance(v, (int, float)):
         return float(v)
+    span = {k: v[k] for k in ("colspan", "rowspan") if isinstance(v, dict) and v.get(k, 1) > 1}
+    if isinstance(v, dict) and v.get("fill") and not header:
+        span["fill"] = v["fill"].upper()  # loss 7: a header cell's fill is the theme's
     runs = runs_of(v)
+    if isinstance(v, dict) and v.get("bold"):  # a bold cell is bold runs
+        runs = [(t, dict(fl, bold=True)) for t, fl in runs]
     if header:  # loss 7: header cells are bold anyway
         runs = [(t, {k: f for k, f in fl.items() if k != "bold"}) for t, fl in runs]
     if all(not fl for _, fl in runs):
-        return "".join(t for t, _ in runs)
-    return runs
+        value = "".join(t for t, _ in runs)
+    else:
+        value = runs
+    if span:
+        return dict(span, value=value or None)
+    return value
 
 
 def trim(row):
@@ -86,8 +95,11 @@ def right_numbers(t):
 
 
 def table(t):
+    hr = t.get("header_rows", 1 if t.get("headers") else 0)
+    rows = right_numbers(t)
     return {"headers": trim(cell(c, True) for c in t["headers"]) if t.get("headers") else None,
-            "rows": [trim(cell(c, False) for c in r) for r in right_numbers(t)],
+            "header_rows": hr if hr > 1 else None,
+            "rows": [trim(cell(c, i + 1 < hr) for c in r) for i, r in enumerate(rows)],
             "widths": widths(t.get("widths"), 0)}
 
 
