@@ -105,6 +105,11 @@ static const qr_skey document_keys[] = {
     K("blocks", 0, QR_SO_BLOCK, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/block\"}}",
       NULL),
 };
+/* A header or footer template: "{name}" only for the known fields (the
+ * compiler's check, spec/compile_doc.c); other braces are text. */
+#define S_FURN                                                                                     \
+    "{\"type\":\"string\",\"pattern\":\"^(?:[^{]|\\\\{(?:page|pages|title|date)\\\\}|"             \
+    "\\\\{(?![A-Za-z0-9_]+\\\\}))*$\"}"
 static const qr_skey page_keys[] = {
     K("size", 0, N,
       "{\"type\":\"string\",\"pattern\":\"^([Ll][Ee][Tt][Tt][Ee][Rr]|[Aa][45]|[Ll][Ee][Gg][Aa][Ll])"
@@ -116,6 +121,9 @@ static const qr_skey page_keys[] = {
       "portrait or landscape"),
     K("margins", 0, QR_SO_MARGINS, "{\"anyOf\":[" S_MARGIN ",{\"$ref\":\"#/$defs/margins\"}]}",
       "points, all sides or each"),
+    K("header", 0, N, S_FURN, "text atop every page; fields {page} {pages} {title} {date}"),
+    K("footer", 0, N, S_FURN, "default \"{page} / {pages}\"; \"\" for none"),
+    K("first_page", 0, N, "{\"type\":\"boolean\"}", "false: no header or footer on page 1"),
 };
 static const qr_skey props_keys[] = {
     K("author", 0, N, S_STR, NULL),
