@@ -440,6 +440,12 @@ static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
         "invalid %s \"%.80s\"", what, id ? id : "");
 }
 
+qr_status qr_folder_not_found(qr_folder *f, const char *id, qr_errlist *errs)
+{
+    return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
+                           "no artifact \"%s\" in the store %s", id, f->path);
+}
+
 static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) {
@@ -449,8 +455,7 @@ static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
     int fd = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
-            qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
-                            "no artifact \"%s\" in the store %s", id, f->path);
+            qr_folder_not_found(f, id, errs);
         else
             io_error(errs, "", "cannot open the artifact folder");
     }
@@ -816,6 +821,88 @@ static int owner_begin(qr_folder *f, const char *owner, ledger *l, qr_errlist *e
     return fd;
 }
 
+/* The owner's own limits (.owners/<owner>.quota, JSON; none: q zeroed).
+ * Returns 0, or -1 when the file is there but does not read. */
+static int quota_load(qr_folder *f, const char *owner, qr_quota_rec *q)
+{
+    memset(q, 0, sizeof *q);
+    char name[96];
+    ledger_name(name, sizeof name, owner, "quota");
+    qr_buf b = {0};
+    if (qr_store_read_file_max(f->owners, name, &b, META_CAP) != 0) {
+        qr_buf_free(&b);
+        return errno == ENOENT ? 0 : -1;
+    }
+    json_t *j = json_loadb(b.data, b.len, 0, NULL);
+    qr_buf_free(&b);
+    if (!json_is_object(j)) {
+        json_decref(j);
+        return -1;
+    }
+    json_t *a = json_object_get(j, "max_artifacts"), *by = json_object_get(j, "max_bytes");
+    if (json_is_integer(a) && json_integer_value(a) >= 0) {
+        q->has_artifacts = 1;
+        q->max_artifacts = (uint64_t)json_integer_value(a);
+    }
+    if (json_is_integer(by) && json_integer_value(by) >= 0) {
+        q->has_bytes = 1;
+        q->max_bytes = (uint64_t)json_integer_value(by);
+    }
+    json_decref(j);
+    return 0;
+}
+
+static int quota_save(qr_folder *f, const char *owner, const qr_quota_rec *q)
+{
+    char name[96];
+    ledger_name(name, sizeof name, owner, "quota");
+    if (!q->has_artifacts && !q->has_bytes)
+        return unlinkat(f->owners, name, 0) == 0 || errno == ENOENT ? 0 : -1;
+    json_t *j = json_pack("{s:s}", "owner", owner);
+    if (j && q->has_artifacts)
+        json_object_set_new(j, "max_artifacts", json_integer((json_int_t)q->max_artifacts));
+    if (j && q->has_bytes)
+        json_object_set_new(j, "max_bytes", json_integer((json_int_t)q->max_bytes));
+    int rc = j ? dump_to(f->owners, name, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) : -1;
+    json_decref(j);
+    return rc;
+}
+
+qr_status qr_folder_quota_get(qr_folder *f, const char *owner, qr_quota_rec *q, qr_errlist *errs)
+{
+    memset(q, 0, sizeof *q);
+    if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
+    ledger l;
+    int lk = owner_begin(f, owner, &l, errs);
+    if (lk < 0) return QR_E_IO;
+    qr_status st = QR_OK;
+    if (quota_load(f, owner, q) != 0)
+        st = io_error(errs, "", "cannot read the owner's quota (set it again)");
+    q->artifacts = l.artifacts;
+    q->bytes = l.bytes;
+    qr_store_unlock(lk);
+    return st;
+}
+
+qr_status qr_folder_quota_set(qr_folder *f, const char *owner, long long max_artifacts,
+                              long long max_bytes, qr_errlist *errs)
+{
+    if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
+    ledger l;
+    int lk = owner_begin(f, owner, &l, errs);
+    if (lk < 0) return QR_E_IO;
+    qr_quota_rec q;
+    quota_load(f, owner, &q); /* a damaged file is replaced whole */
+    if (max_artifacts >= 0) q.has_artifacts = 1, q.max_artifacts = (uint64_t)max_artifacts;
+    if (max_artifacts == QR_QUOTA_DEFAULT) q.has_artifacts = 0, q.max_artifacts = 0;
+    if (max_bytes >= 0) q.has_bytes = 1, q.max_bytes = (uint64_t)max_bytes;
+    if (max_bytes == QR_QUOTA_DEFAULT) q.has_bytes = 0, q.max_bytes = 0;
+    qr_status st = QR_OK;
+    if (quota_save(f, owner, &q) != 0) st = io_error(errs, "", "cannot write the owner's quota");
+    qr_store_unlock(lk);
+    return st;
+}
+
 /* Fill rec from put (version n after parent). */
 static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int parent, qr_vrec *rec,
                          qr_errlist *errs)
@@ -863,19 +950,15 @@ static qr_status reserve(qr_folder *f, const char *owner, ledger *l, const char 
     *created = 0;
     int new_blob = !marker_has(f, owner, rec->sha256);
     uint64_t delta = rec->spec_size + (new_blob ? rec->size : 0);
-    char msg[160];
-    if (new_artifact && f->o.max_artifacts && l->artifacts + 1 > f->o.max_artifacts) {
-        snprintf(msg, sizeof msg,
-                 "artifact count quota reached (%llu); delete artifacts to free space",
-                 (unsigned long long)f->o.max_artifacts);
-        return qr_store_quota_error(errs, msg);
-    }
-    if (f->o.max_total_bytes && l->bytes + delta > f->o.max_total_bytes) {
-        snprintf(msg, sizeof msg,
-                 "artifact storage quota reached (%llu bytes); delete artifacts to free space",
-                 (unsigned long long)f->o.max_total_bytes);
-        return qr_store_quota_error(errs, msg);
-    }
+    qr_quota_rec q; /* the owner's own limits, else the handle's */
+    if (quota_load(f, owner, &q) != 0)
+        return io_error(errs, "",
+                        "cannot read the owner's quota (quire store quota sets it again)");
+    uint64_t max_a = q.has_artifacts ? q.max_artifacts : f->o.max_artifacts;
+    uint64_t max_b = q.has_bytes ? q.max_bytes : f->o.max_total_bytes;
+    if (new_artifact && max_a && l->artifacts + 1 > max_a)
+        return qr_store_quota_exceeded(errs, 1, max_a);
+    if (max_b && l->bytes + delta > max_b) return qr_store_quota_exceeded(errs, 0, max_b);
     ledger nl = *l;
     nl.artifacts += new_artifact ? 1 : 0;
     nl.bytes += delta;

@@ -43,7 +43,7 @@ __all__ = ["QuireError", "InvalidError", "UsageError", "FailedError", "DamagedEr
            "QuotaError", "NotFoundError", "ConflictError", "UnavailableError", "Store", "Rendered",
            "render", "check", "read", "schema", "spec_edit", "spec_canonical", "format_available",
            "KINDS", "FORMATS"]
-STORE_ABI = 3  # QR_STORE_ABI of the quire/store.h this binding mirrors
+STORE_ABI = 4  # QR_STORE_ABI of the quire/store.h this binding mirrors
 
 KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
 FORMATS = ("docx", "xlsx", "pptx", "pdf", "html", "png")
@@ -180,7 +180,7 @@ class _StoreOpts(ctypes.Structure):
     _fields_ = [("max_artifacts", ctypes.c_ulonglong), ("max_total_bytes", ctypes.c_ulonglong),
                 ("max_version_bytes", ctypes.c_ulonglong), ("now", _CLOCK),
                 ("now_arg", ctypes.c_void_p), ("no_sync", ctypes.c_int),
-                ("max_output", ctypes.c_size_t), ("max_seconds", ctypes.c_uint)]
+                ("max_output", ctypes.c_size_t), ("owner", ctypes.c_char_p)]
 
 
 class _Version(ctypes.Structure):
@@ -548,10 +548,13 @@ class Store:
     absent).
 
     Quotas are per owner; 0 disables one. now: a function returning the
-    time (seconds since 1970, UTC) recorded as versions' "created"."""
+    time (seconds since 1970, UTC) recorded as versions' "created".
+    owner: open the store for that owner only: other owners' artifacts
+    raise NotFoundError as a missing id does, list() shows only the
+    owner's, create() makes the owner's (None: every owner, the admin view)."""
 
     def __init__(self, path, max_artifacts=5000, max_total_bytes=5 << 30,
-                 max_version_bytes=50 << 20, max_output=0, no_sync=False, now=None):
+                 max_version_bytes=50 << 20, max_output=0, no_sync=False, now=None, owner=None):
         lib = _L()
         opts = _StoreOpts()
         lib.qr_store_opts_default(ctypes.byref(opts))
@@ -560,6 +563,8 @@ class Store:
         opts.max_version_bytes = max_version_bytes
         opts.max_output = max_output
         opts.no_sync = 1 if no_sync else 0
+        self._owner = owner.encode("utf-8") if owner is not None else None  # kept alive for the call
+        opts.owner = self._owner
         self._clock = _CLOCK(lambda _arg: int(now())) if now else _CLOCK()
         opts.now = self._clock
         self._h = ctypes.c_void_p()
