@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "cnum.h"
 #include "docx_read.h"
+#include "words.h"
 
 typedef struct item {
     int level;
@@ -53,6 +54,14 @@ typedef struct dx {
     qr_buf blocks;
     size_t n_blocks;
     size_t quote_end; /* blocks.len after the last quote block (its attribution may follow) */
+    /* a table of contents: blocks.len after its toc block (its entries,
+     * the TOC field's result, follow and are not read as text), whether
+     * its levels are written, and the field instructions of the paragraph
+     * being read (TOC \o "1-3" gives the levels) */
+    size_t toc_end;
+    int toc_levels;
+    int in_instr;
+    qr_buf instr;
 
     /* the paragraph being read */
     char *pstyle;
@@ -245,6 +254,7 @@ static void para_reset(dx *d)
     d->outline = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
+    d->instr.len = 0;
 }
 
 /* A list item in a table cell: the spec's cells hold text, so the item
@@ -270,6 +280,49 @@ static void cell_list_mark(dx *d)
         snprintf(mark + n, sizeof mark - (size_t)n, "\xe2\x80\xa2 ");
     qr_rd_run plain = {0};
     qr_rd_runs_add(&d->cell_runs, mark, strlen(mark), &plain);
+}
+
+/* A table of contents (issue 32): its title paragraph ("TOC Heading")
+ * starts a toc block, written without the title when it is the default
+ * one of the document's language; the entries after it ("toc N", the TOC
+ * field's cached result) are the block's, not text: the first gives the
+ * field's levels (\o "1-N"; 3, the default, left out). Entries with no
+ * title before them start a toc of their own. */
+static void toc_paragraph(dx *d, qr_rd_para_kind kind, int empty)
+{
+    if (kind == QR_RD_PARA_TOC_HEADING || d->toc_end != d->blocks.len || !d->toc_end) {
+        if (kind == QR_RD_PARA_TOC_HEADING && empty) return;
+        flush_list(d);
+        block_sep(d);
+        qr_buf_puts(&d->blocks, "{\"type\":\"toc\"");
+        if (kind == QR_RD_PARA_TOC_HEADING) {
+            qr_buf t = {0};
+            qr_rd_runs_plain(&d->runs, &t);
+            const char *lang = d->styles.lang && *d->styles.lang ? d->styles.lang : "en";
+            const char *def = qr_word(lang, QR_WORD_CONTENTS);
+            if (!t.data || strlen(def) != t.len || memcmp(def, t.data, t.len) != 0) {
+                qr_buf_puts(&d->blocks, ",\"title\":");
+                qr_buf_json_str(&d->blocks, t.data ? t.data : "", t.len, 0);
+            }
+            qr_buf_free(&t);
+        }
+        qr_buf_putc(&d->blocks, '}');
+        d->toc_end = d->blocks.len;
+        d->toc_levels = 0;
+    }
+    if (kind != QR_RD_PARA_TOC_ENTRY || d->toc_levels) return;
+    qr_buf_putc(&d->instr, '\0');
+    const char *o = d->instr.oom ? NULL : strstr(d->instr.data, "\\o");
+    if (!o) return;
+    o += 2;
+    o += strspn(o, " \"");
+    long lo = strtol(o, (char **)&o, 10);
+    long hi = *o == '-' ? strtol(o + 1, NULL, 10) : lo;
+    d->toc_levels = 1;
+    if (lo != 1 || hi < 1 || hi > 6 || hi == 3) return;
+    d->blocks.len--; /* the toc's closing brace */
+    qr_buf_printf(&d->blocks, ",\"levels\":%ld}", hi);
+    d->toc_end = d->blocks.len;
 }
 
 static void end_paragraph(dx *d)
@@ -344,6 +397,8 @@ static void end_paragraph(dx *d)
         qr_buf_json_str(&d->blocks, a, al, 0);
         qr_buf_putc(&d->blocks, '}');
         qr_buf_free(&t);
+    } else if (kind == QR_RD_PARA_TOC_HEADING || kind == QR_RD_PARA_TOC_ENTRY) {
+        toc_paragraph(d, kind, empty);
     } else if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
         add_item(d, num_id, d->ilvl);
     } else if (!empty) {
@@ -1546,6 +1601,11 @@ static void body_start(void *ctx, const char *local, int nattr, const xmlChar **
         s->body = is(&x, "body");
         return;
     }
+    if (is(&x, "instrText")) { /* a field's instruction: kept for a TOC's levels */
+        s->d->in_instr = 1;
+        s->skip = 1;
+        return;
+    }
     if (skipped(&x)) {
         s->skip = 1;
         return;
@@ -1557,7 +1617,7 @@ static void body_end(void *ctx, const char *local)
 {
     body_sax *s = ctx;
     if (s->skip) {
-        s->skip--;
+        if (!--s->skip) s->d->in_instr = 0;
         return;
     }
     node x = {local, 0, NULL};
@@ -1568,6 +1628,7 @@ static void body_text(void *ctx, const char *t, int len)
 {
     body_sax *s = ctx;
     if (!s->skip && s->d->in_t) add_text(s->d, t, (size_t)len);
+    if (s->skip == 1 && s->d->in_instr) qr_buf_append(&s->d->instr, t, (size_t)len);
 }
 
 static qr_status read_body(dx *d)
@@ -1659,6 +1720,7 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_rd_runs_free(&d.cell_runs);
     qr_buf_free(&d.blocks);
     qr_buf_free(&d.tpl_header);
+    qr_buf_free(&d.instr);
     qr_buf_free(&d.tpl_footer);
     xmlFree(d.hdr_rid);
     xmlFree(d.ftr_rid);

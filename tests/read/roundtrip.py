@@ -145,6 +145,8 @@ def doc(spec):
                 out.append(("quote", runs_of(b), b.get("attribution")))
         elif t == "rule":
             out.append(("rule",))
+        elif t == "toc":
+            out.append(("toc", b.get("title"), b.get("levels", 3)))
     page = dict(spec.get("page", {}))
     # loss 25: {title} and {date} read back as text; the house footer and
     # "footer": "" as none

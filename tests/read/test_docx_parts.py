@@ -254,5 +254,25 @@ with tempfile.TemporaryDirectory() as tmp:
                     "first_page": False}, json.dumps(page, ensure_ascii=False))
     expect("furniture: the first-page header is still named", "Cover" in r.stderr, r.stderr)
 
+    # A table of contents reads back as a toc block (issue 32): its title
+    # unless it is the language's default, the TOC field's levels, and not
+    # its entries (the field's cached result) as text.
+    for spec, want in (
+            ({"title": "T", "blocks": [{"type": "toc", "levels": 2},
+                                       {"type": "heading", "text": "One"},
+                                       {"type": "heading", "text": "Two", "level": 2}]},
+             [{"type": "toc", "levels": 2}, {"type": "heading", "level": 1, "text": "One"},
+              {"type": "heading", "level": 2, "text": "Two"}]),
+            ({"lang": "de", "blocks": [{"type": "toc", "title": "Übersicht"},
+                                       {"type": "heading", "text": "Eins"}]},
+             [{"type": "toc", "title": "Übersicht"}, {"type": "heading", "level": 1, "text": "Eins"}])):
+        sp, d = os.path.join(tmp, "toc.json"), os.path.join(tmp, "toc.docx")
+        with open(sp, "w", encoding="utf-8") as f:
+            json.dump(spec, f, ensure_ascii=False)
+        subprocess.run([QUIRE, "render", sp, "-o", d], capture_output=True, check=True)
+        blocks = json.loads(read(d).stdout or "{}").get("blocks")
+        expect("toc: read back as a block (%s)" % spec["blocks"][0], blocks == want,
+               json.dumps(blocks, ensure_ascii=False))
+
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)
