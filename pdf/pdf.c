@@ -290,8 +290,9 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 typedef struct out_buf {
     qr_sink *sink;
     size_t n;
-    size_t total; /* bytes cairo wrote so far */
-    qr_buf *tail; /* not NULL: keep what cairo writes here (tagged.c patches it) */
+    size_t total;    /* bytes cairo wrote so far */
+    qr_buf *tail;    /* not NULL: keep what cairo writes here (tagged.c patches it) */
+    qr_pdf_dedup dd; /* one key per image in a page's resources (xobjects.c) */
     unsigned char data[PDF_OUT_BUF];
 } out_buf;
 
@@ -303,7 +304,7 @@ static qr_status out_flush(out_buf *ob)
     return n ? qr_sink_write(ob->sink, ob->data, n) : ob->sink->status;
 }
 
-static cairo_status_t out_write(void *closure, const unsigned char *data, unsigned int len)
+static cairo_status_t out_put(void *closure, const unsigned char *data, unsigned int len)
 {
     out_buf *ob = closure;
     if (ob->sink->status != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
@@ -318,6 +319,12 @@ static cairo_status_t out_write(void *closure, const unsigned char *data, unsign
     memcpy(ob->data + ob->n, data, len);
     ob->n += len;
     return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t out_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    out_buf *ob = closure;
+    return qr_pdf_dedup_write(&ob->dd, data, len, out_put, ob);
 }
 
 /* The sink's status when it failed, else a render failure for cairo's. */
@@ -640,6 +647,18 @@ static qr_status layout(pd_ctx *c)
     return qr_pdf_paginate(c);
 }
 
+int qr_pdf_work(pd_ctx *c, uint64_t units, const char *path, const char *what)
+{
+    if (c->status != QR_OK) return -1;
+    /* the budget belongs to the render: the document is const to backends
+     * only so that they leave its content alone */
+    qr_budget *b = c->rc && c->rc->doc ? (qr_budget *)&c->rc->doc->work : NULL;
+    if (!qr_budget_take(b, units)) return 0;
+    c->status = qr_fail(QR_E_LIMIT);
+    qr_budget_error(b, c->rc->errors, path, what);
+    return -1;
+}
+
 /* ---- the paint pass's recording helper ------------------------------------------ */
 
 /* While the main thread replays page p on the PDF surface and cairo writes
@@ -840,7 +859,7 @@ static const char *chart_alt(const qr_chart *ch)
 }
 
 /* The catalog's /Lang and title preference, each Figure's /Alt. */
-static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
+static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_xmp *xmp)
 {
     const qr_doc *d = c->doc;
     size_t n = 0;
@@ -888,7 +907,8 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
     for (size_t i = 0, k = 0; i < c->n_blocks; i++)
         if (c->blocks[i].kind == PB_TEXT && c->blocks[i].text && c->blocks[i].text->lang)
             langs[k++] = c->blocks[i].text->lang;
-    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl);
+    int r =
+        qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl, xmp);
     free(langs);
     free(cells);
     qr_buf_free(&cb);
@@ -936,6 +956,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     ob->n = 0;
     ob->total = 0;
     ob->tail = NULL;
+    memset(&ob->dd, 0, sizeof ob->dd);
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
@@ -998,10 +1019,20 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     size_t base = ob->total;
     ob->tail = &tail;
     cairo_surface_finish(s);
+    qr_pdf_dedup_end(&ob->dd, out_put, ob);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (cs == CAIRO_STATUS_SUCCESS && out->status == QR_OK) {
-        if (tag_patch(&c, &tail, base) != 0)
+        char producer[96]; /* the info dictionary's, which cairo writes */
+        snprintf(producer, sizeof producer, "cairo %s (https://cairographics.org)",
+                 cairo_version_string());
+        pd_xmp xmp = {c.doc->title.n ? qr_plain(&c.doc->title) : NULL,
+                      c.doc->author,
+                      c.doc->subject,
+                      c.doc->keywords,
+                      date,
+                      producer};
+        if (tag_patch(&c, &tail, base, &xmp) != 0)
             qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
         else
             qr_sink_write(out, tail.data, tail.len);

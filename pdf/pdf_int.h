@@ -291,6 +291,27 @@ qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/** Draw units from the render's work budget (core/budget.h, the document's
+ *  qr_doc.work) for what ("the pages", "the images") at path: 0, or -1
+ *  once the budget is spent, with c->status QR_E_LIMIT and the budget's
+ *  error naming max_work (added once). Main thread only. */
+int qr_pdf_work(pd_ctx *c, uint64_t units, const char *path, const char *what);
+
+/* xobjects.c */
+/* One key per image in a page's /XObject resources: the PDF's bytes pass
+ * through qr_pdf_dedup_write on their way to the sink (next), which blanks
+ * the repeated keys cairo 1.16 writes when a page paints one picture twice,
+ * the same number of bytes in the same places. Zero-initialised. */
+typedef struct qr_pdf_dedup {
+    int on;      /* inside "/XObject << ... >>" */
+    qr_buf held; /* its entries so far */
+} qr_pdf_dedup;
+
+cairo_status_t qr_pdf_dedup_write(qr_pdf_dedup *d, const unsigned char *data, unsigned int len,
+                                  cairo_write_func_t next, void *closure);
+/** Hand on anything still held and free d's buffer (the surface is
+ *  finished). */
+cairo_status_t qr_pdf_dedup_end(qr_pdf_dedup *d, cairo_write_func_t next, void *closure);
 
 /* text.c */
 /** Copy n bytes of UTF-8 for pango and cairo, one byte for one byte (so
@@ -418,11 +439,21 @@ void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
  *  order), each chart data cell (PD_TAG_DATA_TH/TD) made a TH or TD with
  *  /ActualText cells[k] (the k-th, in document order), each paragraph or
  *  heading tagged PD_TAG_LANG_* made a P or Hn with /Lang langs[k] (the
- *  k-th, in document order), the cross-reference
- *  offsets moved to match. Returns 0, or -1 on OOM (tail is left as it was). */
+ *  k-th, in document order), and with xmp an XMP metadata stream (a new
+ *  object before the cross-reference table, /Metadata in the catalog: dc
+ *  title, creator, description and subject, pdf Keywords, xmp CreateDate,
+ *  ModifyDate and CreatorTool), the cross-reference offsets moved to match.
+ *  Returns 0, or -1 on OOM (tail is left as it was). */
+/* The document's metadata for the XMP stream (each NULL when not set;
+ * keywords joined with ", "; date W3CDTF, as the info dictionary's). */
+typedef struct pd_xmp {
+    const char *title, *author, *subject, *keywords, *date;
+    const char *producer; /* as cairo writes it in the info dictionary */
+} pd_xmp;
+
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
-                     size_t n_cells, const char *const *langs, size_t n_langs);
+                     size_t n_cells, const char *const *langs, size_t n_langs, const pd_xmp *xmp);
 
 /* ---- faces.c ---------------------------------------------------------------- */
 

@@ -351,6 +351,15 @@ static size_t band_items(size_t k, const size_t *b, size_t rep, size_t *items, s
     return n;
 }
 
+/* The cells page (rb, cb) of p draws (as paint_page counts them). */
+static uint64_t band_cells(const splan *p, size_t rb, size_t cb)
+{
+    size_t rows[256], cols[256];
+    size_t nr = p->nr ? band_items(rb, p->rband, p->rep_rows, rows, 256) : 0;
+    size_t nc = band_items(cb, p->cband, p->rep_cols, cols, 256);
+    return (uint64_t)nr * nc;
+}
+
 static void set_rgb(cairo_t *cr, uint32_t c)
 {
     cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
@@ -914,6 +923,24 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
         qr_pdf_ctx_close(&c);
         free_plans(plans, ns);
         return st;
+    }
+    /* the pages this PDF shows, their cells paid for before any is drawn */
+    uint64_t cost = 0;
+    const char *where = ns ? d->sheets[0].path : "/sheets";
+    for (size_t i = 0; i < ns; i++) {
+        const splan *p = &plans[i];
+        for (size_t rb = 0; rb < p->n_rb; rb++)
+            for (size_t cb = 0; cb < p->n_cb; cb++) {
+                if (!qr_pv_in_range(rc, p->first_page + rb * p->n_cb + cb)) continue;
+                if (cost <= c.rc->doc->work.limit) where = d->sheets[i].path;
+                cost += QR_WORK_PAGE + band_cells(p, rb, cb) * (uint64_t)QR_WORK_CELL_DRAWN;
+            }
+    }
+    if (qr_pdf_work(&c, cost, where, "the pages")) {
+        afont_close(&af);
+        qr_pdf_ctx_close(&c);
+        free_plans(plans, ns);
+        return QR_E_LIMIT;
     }
     pv_out *o = malloc(sizeof *o);
     if (!o) {

@@ -2390,6 +2390,7 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     }
     sh->rows = out;
     sh->n_rows = n_all;
+    sh->columns_row = hdr != 0;
     sh->n_cols = n_cols;
     if (n_all > n_json + hdr && out[n_all - 1].n > n_cols) sh->n_cols = out[n_all - 1].n;
     size_t n_have = sr ? sh->n_held : sh->n_rows;

@@ -341,7 +341,17 @@ typedef struct qr_page {
     double margin_top, margin_right, margin_bottom, margin_left;
     int landscape;
     const char *size_name; /* "Letter", "A4", "A5", "Legal" */
+    /* Page furniture (issue 32; layout/furniture.h): the "header" and
+     * "footer" templates with {page}, {pages}, {title}, {date}, NULL when
+     * not given (no header; the house footer), "" for none; no_first:
+     * "first_page": false (page 1 shows neither). */
+    const char *header, *footer;
+    int no_first;
 } qr_page;
+
+/** The fields a header or footer template may use, NULL-terminated:
+ *  "page", "pages", "title", "date" (tree.c). */
+extern const char *const qr_page_fields[];
 
 /* ---- presentation --------------------------------------------------------- */
 
@@ -687,6 +697,9 @@ typedef struct qr_sheet {
      * streamed 0: rows holds all n_rows. */
     int streamed;
     size_t n_held, stream_from;
+    /* 1 when rows[0] is the spec's "columns" header: the spec's row r is
+     * rows[r + 1] (pointers to a cell: "/columns/c", "/rows/r/c") */
+    int columns_row;
 } qr_sheet;
 
 /* A defined name ("names": {"Revenue": "Data!$B$2:$B$13"}). */
