@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "civil.h"
 #include "cnum.h"
@@ -1159,7 +1160,48 @@ static void end_cell(sheet_sax *x)
         x->c.xf >= 0 && (size_t)x->c.xf < x->w->n_look ? x->w->look_of_xf[x->c.xf] : NULL;
     /* the header row's bold is the sheet's "header", not a look */
     if (look && x->cell_row == 0 && strcmp(look, "\"bold\":true") == 0) look = NULL;
+    const rd_note *here = NULL;
+    if (x->notes) {
+        rd_notes *t = x->notes;
+        flush_notes(x, x->cell_row, x->cell_col);
+        if (t->next < t->n && t->items[t->next].row == x->cell_row &&
+            t->items[t->next].col == x->cell_col)
+            here = &t->items[t->next];
+    }
+    /* a link's own look (Excel's Hyperlink style: blue, underlined) is the
+     * link's, not the cell's */
+    char lk[512];
+    if (look && here && here->link && strlen(look) < sizeof lk) {
+        static const char *const drop[] = {"\"underline\":true", "\"color\":\"#0563C1\""};
+        size_t o = 0;
+        for (const char *p = look; *p;) {
+            const char *e = strchr(p, ',');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            int skip = 0;
+            for (int d = 0; d < 2; d++)
+                skip |= n == strlen(drop[d]) && strncmp(p, drop[d], n) == 0;
+            if (!skip) {
+                if (o) lk[o++] = ',';
+                memcpy(lk + o, p, n);
+                o += n;
+            }
+            p += n + (e ? 1 : 0);
+        }
+        lk[o] = '\0';
+        look = o ? lk : NULL;
+    }
     if (look) add_look(&x->one, look);
+    if (here && here->link && !look && x->one.data) { /* a link alone shows its address */
+        const char *a = here->link[0] == '#' ? here->link + 1 : here->link;
+        if (strncasecmp(a, "mailto:", 7) == 0) a += 7;
+        qr_buf js = {0};
+        qr_buf_json_str(&js, a, strlen(a), 0);
+        if (js.data && js.len == x->one.len && memcmp(js.data, x->one.data, js.len) == 0) {
+            x->one.len = 0;
+            qr_buf_puts(&x->one, "null");
+        }
+        qr_buf_free(&js);
+    }
     if (x->notes) {
         rd_notes *t = x->notes;
         flush_notes(x, x->cell_row, x->cell_col);
