@@ -179,7 +179,11 @@ def sheet_cell(v):
             v["formula"] = v["formula"][1:]  # loss 14: a formula's leading = is not stored
         if v.get("format") == "General":
             del v["format"]  # loss 11: General is no format
-        if "value" in v and "format" not in v and "formula" not in v:
+        link = v.get("link")
+        if isinstance(link, str) and "value" not in v and "formula" not in v:
+            # loss 26: a link without a value shows (and reads back) its address
+            v["value"] = link[7:] if link.startswith("mailto:") else link.lstrip("#")
+        if "value" in v and set(v) == {"value"}:
             v = v["value"]
     if v == "":
         return None
