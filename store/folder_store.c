@@ -166,9 +166,13 @@ static int sync_on(const qr_folder *f, int want)
 
 static qr_status io_error(qr_errlist *errs, const char *path, const char *what)
 {
-    return qr_errlist_addf(errs, QR_E_IO, path,
-                           "check the store folder's permissions and free space", "%s: %s", what,
-                           strerror(errno));
+    int e = errno;
+    const char *hint = e == ENOSPC || e == EDQUOT
+                           ? "the disk holding the store is full: free space on it, then try again"
+                       : e == EACCES || e == EPERM || e == EROFS
+                           ? "check the store folder's permissions"
+                           : "check the store folder's permissions and free space";
+    return qr_errlist_addf(errs, QR_E_IO, path, hint, "%s: %s", what, strerror(e));
 }
 
 static int exists_at(int dirfd, const char *name)
@@ -460,6 +464,32 @@ static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
             io_error(errs, "", "cannot open the artifact folder");
     }
     return fd;
+}
+
+/* Lock the artifact folder dir (opened by open_artifact) and check that it
+ * is still the store's id: a delete that held the lock first has moved it
+ * out and emptied it. Returns the lock's fd, or -1 with an error added. */
+static int lock_artifact(qr_folder *f, const char *id, int dir, qr_errlist *errs)
+{
+    int lk = qr_store_lock(dir, ".lock");
+    int e = errno;
+    struct stat here, named;
+    int gone = fstat(dir, &here) != 0 || here.st_nlink == 0 ||
+               fstatat(f->root, id, &named, AT_SYMLINK_NOFOLLOW) != 0 ||
+               named.st_dev != here.st_dev || named.st_ino != here.st_ino;
+    if (gone) {
+        qr_store_unlock(lk);
+        qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
+                        "artifact \"%s\" was deleted by another command while this one waited "
+                        "for it",
+                        id);
+        return -1;
+    }
+    if (lk < 0) {
+        errno = e;
+        io_error(errs, "", "cannot lock the artifact");
+    }
+    return lk;
 }
 
 /* The highest complete version, starting from meta.json's cached head. */
@@ -1254,12 +1284,11 @@ qr_status qr_folder_begin(qr_folder *f, const char *id, qr_folder_txn **out, qr_
     }
     t->f = f;
     t->dir = dir;
-    t->lock = qr_store_lock(dir, ".lock");
+    t->lock = lock_artifact(f, id, dir, errs);
     if (t->lock < 0) {
-        qr_status st = io_error(errs, "", "cannot lock the artifact");
         close(dir);
         free(t);
-        return st;
+        return errs->items[errs->count - 1].code;
     }
     qr_status st = load_meta_at(dir, id, &t->meta, errs);
     if (st == QR_OK && strcmp(t->meta.id, id) != 0)
@@ -1969,10 +1998,10 @@ qr_status qr_folder_purge_if(qr_folder *f, const char *id, int if_version,
 {
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
-    int lk = qr_store_lock(dir, ".lock");
+    int lk = lock_artifact(f, id, dir, errs);
     if (lk < 0) {
         close(dir);
-        return io_error(errs, "", "cannot lock the artifact");
+        return errs->items[errs->count - 1].code;
     }
     qr_folder_meta m;
     qr_status st = load_meta_at(dir, id, &m, errs);
