@@ -60,7 +60,8 @@ static const qr_cli_opt fmt_opts[] = {
 };
 static const qr_cli_opt schema_opts[] = {
     {"-k, --kind", "KIND", "the kind (default document)"},
-    {"--edit", NULL, "the edit payload {spec_patch, spec_append, ops} instead"},
+    {"--edit", NULL,
+     "the edit payload {spec_patch, spec_append, ops} of KIND instead (spec_append's items typed)"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt fonts_opts[] = {
