@@ -697,9 +697,12 @@ const char *const qr_schema_defs[][2] = {
      "{\"anyOf\":[" S_STR "," S_RUNS "],\"description\":\"numbered: Figure 1, Table 1\"}"},
     {"cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]},"
              "{\"$ref\":\"#/$defs/cell_object\"}]}"},
-    /* integers past 2^53 would lose digits as spreadsheet numbers: refused */
-    {"sheet_cell", "{\"anyOf\":[{\"type\":[\"string\",\"boolean\",\"null\"]},{\"type\":"
-                   "\"number\",\"minimum\":-9007199254740992,\"maximum\":9007199254740992},"
+    /* Any number the JSON reader takes (1e308 included). The compiler also
+     * refuses an integer written in digits past +-2^53 (it would lose digits as
+     * a spreadsheet number), which a JSON Schema cannot say: it sees values,
+     * and 9007199254740993.0, a real quire takes, has that integer's value. */
+    {"sheet_cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],"
+                   "\"description\":\"an integer past +-2^53 goes as a string\"},"
                    "{\"$ref\":\"#/$defs/sheet_cell_object\"}]}"},
     {NULL, NULL},
 };

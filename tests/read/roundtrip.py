@@ -108,6 +108,12 @@ def items(its):
             for i in its]
 
 
+def caption(b):
+    """A caption as merged runs (loss 1), or None."""
+    c = b.get("caption")
+    return None if c is None else runs_of(c if isinstance(c, str) else {"runs": c})
+
+
 def doc(spec):
     blocks = []
     for s in spec.get("sections", []):  # loss 9: legacy sections become blocks
@@ -133,11 +139,11 @@ def doc(spec):
             else:
                 out.append(("list", o, items(b["items"])))
         elif t == "table":
-            out.append(("table", table(b)))
+            out.append(("table", table(b), caption(b)))
         elif t == "code":
-            out.append(("code", b["text"]))
+            out.append(("code", b["text"], caption(b)))
         elif t == "image":
-            out.append(("image", b.get("alt", "")))
+            out.append(("image", b.get("alt", ""), caption(b)))
         elif t == "page_break":
             out.append(("page_break",))
         elif t == "quote":
@@ -145,6 +151,8 @@ def doc(spec):
                 out.append(("quote", runs_of(b), b.get("attribution")))
         elif t == "rule":
             out.append(("rule",))
+        elif t == "toc":
+            out.append(("toc", b.get("title"), b.get("levels", 3)))
     page = dict(spec.get("page", {}))
     # loss 25: {title} and {date} read back as text; the house footer and
     # "footer": "" as none
