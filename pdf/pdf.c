@@ -295,6 +295,7 @@ typedef struct out_buf {
     qr_buf *tail;     /* not NULL: keep what cairo writes here (tagged.c patches it) */
     qr_buf *page;     /* not NULL: keep what cairo writes for a page here (its footer: tagged.c) */
     pd_shifts shifts; /* what the pages' patches moved, for the cross-reference table */
+    qr_pdf_dedup dd;  /* one key per image in a page's resources (xobjects.c) */
     unsigned char data[PDF_OUT_BUF];
 } out_buf;
 
@@ -308,7 +309,9 @@ static qr_status out_flush(out_buf *ob)
 
 static cairo_status_t out_put(out_buf *ob, const unsigned char *data, size_t len);
 
-static cairo_status_t out_write(void *closure, const unsigned char *data, unsigned int len)
+/* What cairo writes, past the xobjects dedup (same lengths): counted, kept
+ * for the tail or a page, or buffered to the sink. */
+static cairo_status_t out_keep(void *closure, const unsigned char *data, unsigned int len)
 {
     out_buf *ob = closure;
     if (ob->sink->status != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
@@ -331,6 +334,12 @@ static cairo_status_t out_put(out_buf *ob, const unsigned char *data, size_t len
     memcpy(ob->data + ob->n, data, len);
     ob->n += len;
     return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t out_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    out_buf *ob = closure;
+    return qr_pdf_dedup_write(&ob->dd, data, len, out_keep, ob);
 }
 
 /* The sink's status when it failed, else a render failure for cairo's. */
@@ -964,6 +973,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     ob->tail = NULL;
     ob->page = NULL;
     memset(&ob->shifts, 0, sizeof ob->shifts);
+    memset(&ob->dd, 0, sizeof ob->dd);
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
@@ -1038,6 +1048,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     size_t base = ob->total;
     ob->tail = &tail;
     cairo_surface_finish(s);
+    qr_pdf_dedup_end(&ob->dd, out_keep, ob);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (cs == CAIRO_STATUS_SUCCESS && out->status == QR_OK) {

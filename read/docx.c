@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "cnum.h"
 #include "docx_read.h"
+#include "words.h"
 
 typedef struct item {
     int level;
@@ -53,6 +54,19 @@ typedef struct dx {
     qr_buf blocks;
     size_t n_blocks;
     size_t quote_end; /* blocks.len after the last quote block (its attribution may follow) */
+    /* a table of contents: blocks.len after its toc block (its entries,
+     * the TOC field's result, follow and are not read as text), whether
+     * its levels are written, and the field instructions of the paragraph
+     * being read (TOC \o "1-3" gives the levels) */
+    size_t toc_end;
+    int toc_levels;
+    /* captions: blocks.len after the last image, chart or code block (a
+     * caption below it joins it); a caption paragraph written as text, its
+     * place and value (a table right after it takes it back as its caption) */
+    size_t fig_end, cap_start, cap_end, cap_nblocks;
+    qr_buf cap_value;
+    int in_instr;
+    qr_buf instr;
 
     /* the paragraph being read */
     char *pstyle;
@@ -245,6 +259,7 @@ static void para_reset(dx *d)
     d->outline = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
+    d->instr.len = 0;
 }
 
 /* A list item in a table cell: the spec's cells hold text, so the item
@@ -270,6 +285,103 @@ static void cell_list_mark(dx *d)
         snprintf(mark + n, sizeof mark - (size_t)n, "\xe2\x80\xa2 ");
     qr_rd_run plain = {0};
     qr_rd_runs_add(&d->cell_runs, mark, strlen(mark), &plain);
+}
+
+/* A caption (issue 32): the paragraph's runs without quire's bold label
+ * ("Table 1: ", "表1："; a bold first run ending in a colon after a
+ * digit) as a caption value, a string or runs. Below an image, chart or
+ * code block it joins that block; otherwise it is written as a paragraph
+ * that a table right after it takes back (end_table). */
+static void caption_paragraph(dx *d)
+{
+    qr_rd_runs rest = {0};
+    size_t from = 0;
+    if (d->runs.n > 1 && d->runs.items[0].bold && !d->runs.items[0].raw) {
+        const qr_buf *t = &d->runs.items[0].text;
+        size_t n = t->len;
+        while (n && t->data[n - 1] == ' ')
+            n--;
+        int colon = (n >= 1 && t->data[n - 1] == ':') ||
+                    (n >= 3 && !memcmp(t->data + n - 3, "\xEF\xBC\x9A", 3));
+        int digit = 0;
+        for (size_t k = 0; k < n; k++)
+            digit |= t->data[k] >= '0' && t->data[k] <= '9';
+        if (colon && digit) from = 1;
+    }
+    for (size_t i = from; i < d->runs.n; i++) {
+        qr_rd_run *rn = &d->runs.items[i];
+        if (rn->raw)
+            qr_rd_runs_raw(&rest, rn->raw);
+        else
+            qr_rd_runs_add(&rest, rn->text.data, rn->text.len, rn);
+    }
+    qr_buf j = {0};
+    qr_rd_runs_json(&rest, &j);
+    qr_rd_runs_free(&rest);
+    /* "text":V or "runs":V -> V */
+    const char *v = j.data ? strchr(j.data, ':') : NULL;
+    d->cap_value.len = 0;
+    if (v) qr_buf_append(&d->cap_value, v + 1, j.len - (size_t)(v + 1 - j.data));
+    qr_buf_free(&j);
+    if (d->fig_end && d->fig_end == d->blocks.len && d->cap_value.len) {
+        d->blocks.len--; /* the figure's closing brace */
+        qr_buf_puts(&d->blocks, ",\"caption\":");
+        qr_buf_append(&d->blocks, d->cap_value.data, d->cap_value.len);
+        qr_buf_putc(&d->blocks, '}');
+        d->cap_value.len = 0;
+        return;
+    }
+    flush_list(d);
+    d->cap_start = d->blocks.len;
+    d->cap_nblocks = d->n_blocks;
+    block_sep(d);
+    qr_buf_puts(&d->blocks, "{\"type\":\"paragraph\",");
+    qr_rd_runs_json(&d->runs, &d->blocks);
+    qr_buf_putc(&d->blocks, '}');
+    d->cap_end = d->blocks.len;
+}
+
+/* A table of contents (issue 32): its title paragraph ("TOC Heading")
+ * starts a toc block, written without the title when it is the default
+ * one of the document's language; the entries after it ("toc N", the TOC
+ * field's cached result) are the block's, not text: the first gives the
+ * field's levels (\o "1-N"; 3, the default, left out). Entries with no
+ * title before them start a toc of their own. */
+static void toc_paragraph(dx *d, qr_rd_para_kind kind, int empty)
+{
+    if (kind == QR_RD_PARA_TOC_HEADING || d->toc_end != d->blocks.len || !d->toc_end) {
+        if (kind == QR_RD_PARA_TOC_HEADING && empty) return;
+        flush_list(d);
+        block_sep(d);
+        qr_buf_puts(&d->blocks, "{\"type\":\"toc\"");
+        if (kind == QR_RD_PARA_TOC_HEADING) {
+            qr_buf t = {0};
+            qr_rd_runs_plain(&d->runs, &t);
+            const char *lang = d->styles.lang && *d->styles.lang ? d->styles.lang : "en";
+            const char *def = qr_word(lang, QR_WORD_CONTENTS);
+            if (!t.data || strlen(def) != t.len || memcmp(def, t.data, t.len) != 0) {
+                qr_buf_puts(&d->blocks, ",\"title\":");
+                qr_buf_json_str(&d->blocks, t.data ? t.data : "", t.len, 0);
+            }
+            qr_buf_free(&t);
+        }
+        qr_buf_putc(&d->blocks, '}');
+        d->toc_end = d->blocks.len;
+        d->toc_levels = 0;
+    }
+    if (kind != QR_RD_PARA_TOC_ENTRY || d->toc_levels) return;
+    qr_buf_putc(&d->instr, '\0');
+    const char *o = d->instr.oom ? NULL : strstr(d->instr.data, "\\o");
+    if (!o) return;
+    o += 2;
+    o += strspn(o, " \"");
+    long lo = strtol(o, (char **)&o, 10);
+    long hi = *o == '-' ? strtol(o + 1, NULL, 10) : lo;
+    d->toc_levels = 1;
+    if (lo != 1 || hi < 1 || hi > 6 || hi == 3) return;
+    d->blocks.len--; /* the toc's closing brace */
+    qr_buf_printf(&d->blocks, ",\"levels\":%ld}", hi);
+    d->toc_end = d->blocks.len;
 }
 
 static void end_paragraph(dx *d)
@@ -344,6 +456,10 @@ static void end_paragraph(dx *d)
         qr_buf_json_str(&d->blocks, a, al, 0);
         qr_buf_putc(&d->blocks, '}');
         qr_buf_free(&t);
+    } else if (kind == QR_RD_PARA_CAPTION && !empty && !d->images.len) {
+        caption_paragraph(d);
+    } else if (kind == QR_RD_PARA_TOC_HEADING || kind == QR_RD_PARA_TOC_ENTRY) {
+        toc_paragraph(d, kind, empty);
     } else if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
         add_item(d, num_id, d->ilvl);
     } else if (!empty) {
@@ -368,6 +484,7 @@ static void end_paragraph(dx *d)
             qr_buf_puts(&d->blocks, "{\"type\":\"code\",\"text\":");
             qr_buf_json_str(&d->blocks, t.data ? t.data : "", t.len, 0);
             qr_buf_putc(&d->blocks, '}');
+            d->fig_end = d->blocks.len;
             qr_buf_free(&t);
         } else {
             block_sep(d);
@@ -380,6 +497,7 @@ static void end_paragraph(dx *d)
     if (d->images.len) {
         block_sep(d);
         qr_buf_append(&d->blocks, d->images.data, d->images.len);
+        d->fig_end = d->blocks.len;
     }
     if (d->page_break) {
         block_sep(d);
@@ -643,9 +761,20 @@ static void put_col_align(qr_buf *b, const row *rows, size_t n_rows, size_t n)
 static void end_table(dx *d)
 {
     flush_list(d);
+    /* a caption paragraph right before the table is its caption */
+    int cap = d->cap_end && d->cap_end == d->blocks.len && d->cap_value.len;
+    if (cap) {
+        d->blocks.len = d->cap_start;
+        d->n_blocks = d->cap_nblocks;
+    }
+    d->cap_end = 0;
     block_sep(d);
     qr_buf *b = &d->blocks;
     qr_buf_puts(b, "{\"type\":\"table\"");
+    if (cap) {
+        qr_buf_puts(b, ",\"caption\":");
+        qr_buf_append(b, d->cap_value.data, d->cap_value.len);
+    }
     /* The columns: the grid's (w:tblGrid), or the widest row's when a row
      * runs past it. */
     size_t n = d->n_grid;
@@ -1546,6 +1675,11 @@ static void body_start(void *ctx, const char *local, int nattr, const xmlChar **
         s->body = is(&x, "body");
         return;
     }
+    if (is(&x, "instrText")) { /* a field's instruction: kept for a TOC's levels */
+        s->d->in_instr = 1;
+        s->skip = 1;
+        return;
+    }
     if (skipped(&x)) {
         s->skip = 1;
         return;
@@ -1557,7 +1691,7 @@ static void body_end(void *ctx, const char *local)
 {
     body_sax *s = ctx;
     if (s->skip) {
-        s->skip--;
+        if (!--s->skip) s->d->in_instr = 0;
         return;
     }
     node x = {local, 0, NULL};
@@ -1568,6 +1702,7 @@ static void body_text(void *ctx, const char *t, int len)
 {
     body_sax *s = ctx;
     if (!s->skip && s->d->in_t) add_text(s->d, t, (size_t)len);
+    if (s->skip == 1 && s->d->in_instr) qr_buf_append(&s->d->instr, t, (size_t)len);
 }
 
 static qr_status read_body(dx *d)
@@ -1659,6 +1794,8 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_rd_runs_free(&d.cell_runs);
     qr_buf_free(&d.blocks);
     qr_buf_free(&d.tpl_header);
+    qr_buf_free(&d.instr);
+    qr_buf_free(&d.cap_value);
     qr_buf_free(&d.tpl_footer);
     xmlFree(d.hdr_rid);
     xmlFree(d.ftr_rid);

@@ -64,6 +64,7 @@ typedef enum qr_sobj_id {
     QR_SO_BORDER, /* a border per side */
     QR_SO_COND,   /* a conditional format of a sheet's "conditional" */
     QR_SO_VALID,  /* a data validation of a sheet's "validation" */
+    QR_SO_XTABLE, /* an Excel table of a sheet's "tables" */
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,
@@ -143,7 +144,8 @@ qr_sobj_id qr_schema_top(qr_kind kind);
 /* What qr_schema_json exports. */
 typedef enum qr_schema_what {
     QR_SCHEMA_KIND, /* the spec of kind */
-    QR_SCHEMA_EDIT  /* the edit payload {spec_patch, spec_append, ops} */
+    QR_SCHEMA_EDIT  /* the edit payload {spec_patch, spec_append, ops} of kind: spec_append's
+                       lists are the kind's top-level lists, their items typed */
 } qr_schema_what;
 
 /** The JSON Schema (draft 2020-12) of a kind's spec or of the edit
