@@ -16,8 +16,12 @@
  *         return qr_budget_error(&doc->work, errs, path, "the formulas");
  *
  * Costs (units): a formula evaluated 1; a row a range spans 1 and each of
- * its cells 1; 16 bytes of a string result 1; a chart point 1; a sheet
- * series range its cells. The budget is not thread-safe: one per render.
+ * its cells 1; 16 bytes of a string result 1; a chart point 100
+ * (QR_WORK_CHART_POINT); a sheet series range its cells; a page laid out
+ * for PDF or PNG (a document's page, a slide, a sheet's printed page)
+ * QR_WORK_PAGE; each cell of a sheet's printed page QR_WORK_CELL_DRAWN; an
+ * image's pixels decoded, one unit per QR_WORK_PIXELS. The budget is not
+ * thread-safe: one per render.
  */
 #ifndef QR_BUDGET_H
 #define QR_BUDGET_H
@@ -29,6 +33,11 @@
 
 /* The default of qr_limits.max_work and --max-work: 2^28 units. */
 #define QR_WORK_DEFAULT ((uint64_t)1 << 28)
+
+/* What pages and pictures cost (see above). */
+#define QR_WORK_PAGE 1024
+#define QR_WORK_CELL_DRAWN 256
+#define QR_WORK_PIXELS 16
 
 typedef struct qr_budget {
     uint64_t limit; /* units in all; 0: no budget (unlimited) */

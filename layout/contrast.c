@@ -28,6 +28,29 @@ static void check(qr_layout_list *l, const qr_doc *doc, uint32_t ink, uint32_t g
                    hund / 100, hund % 100, large ? "3" : "4.5");
 }
 
+void qr_contrast_accent_warn(const qr_doc *doc, qr_errlist *warnings)
+{
+    if (!doc || !warnings || doc->kind == QR_KIND_PRESENTATION || doc->kind == QR_KIND_SPREADSHEET)
+        return;
+    const char *what;
+    uint32_t drawn = qr_style_accent_text(doc->theme, doc->accent, &what);
+    if (!what) return;
+    qr_style s = qr_style_of(doc);
+    uint32_t a = (uint32_t)doc->accent & 0xFFFFFF;
+    char ah[7], gh[7], dh[7];
+    qr_style_hex(a, ah);
+    qr_style_hex(s.background, gh);
+    qr_style_hex(drawn, dh);
+    double r = qr_style_contrast(a, s.background);
+    long hund = (long)(r * 100.0 + 0.5);
+    char hint[96];
+    snprintf(hint, sizeof hint, "choose an accent with a contrast of at least 4.5:1 on #%s", gh);
+    qr_errlist_addf(warnings, QR_OK, "/accent", hint,
+                    "the accent #%s has a contrast of %ld.%02ld:1 on the page's #%s, too low to "
+                    "read: %s are drawn in #%s instead",
+                    ah, hund / 100, hund % 100, gh, what, dh);
+}
+
 void qr_contrast_report(const qr_doc *doc, qr_layout_list *l)
 {
     if (!l || !doc) return;

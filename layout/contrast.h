@@ -13,4 +13,9 @@
  *  text), at "/accent" when the spec's accent chose a colour, else "/theme". */
 void qr_contrast_report(const qr_doc *doc, qr_layout_list *l);
 
+/** Add a warning to warnings at "/accent" when doc is a document (docx,
+ *  pdf, html) whose accent was too close to the page's ground for the text
+ *  drawn in it (qr_style_accent_text): what was drawn in its place. */
+void qr_contrast_accent_warn(const qr_doc *doc, qr_errlist *warnings);
+
 #endif

@@ -877,10 +877,25 @@ static const char *shape_path(const qr_slide_plan *p, const qr_slide_shape *sh, 
     return sl->subtitle.path ? sl->subtitle.path : sl->path;
 }
 
-/* The widest word of t (1/1000 em, as qr_slide_text_lines measures), and
- * where it starts in its run: a word is a run of characters between spaces,
- * line breaks and full-width characters (which break anywhere). */
-static long long widest_word(const qr_text *t, const char **at, size_t *len)
+size_t qr_slide_clip_utf8(const char *s, size_t len, size_t max)
+{
+    if (len <= max) return len;
+    size_t n = max;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* inside a character */
+        n--;
+    return n;
+}
+
+/* Scripts written without spaces (Thai, Lao, Myanmar, Khmer): lines break
+ * between their words by dictionary, so each letter counts as a word. */
+static int unspaced(uint32_t cp)
+{
+    return (cp >= 0x0E00 && cp <= 0x0EFF) || (cp >= 0x1000 && cp <= 0x109F) ||
+           (cp >= 0x1780 && cp <= 0x17FF);
+}
+
+/* The widest word of t (slide_layout.h): a hyphen ends the word it closes. */
+long long qr_slide_widest_word(const qr_text *t, const char **at, size_t *len)
 {
     long long best = 0;
     *at = NULL;
@@ -895,7 +910,7 @@ static long long widest_word(const qr_text *t, const char **at, size_t *len)
             size_t n = 1;
             if (i < run->len) n = utf8_next(s + i, run->len - i, &cp);
             if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == 0x3000 ||
-                cp == 0x2028 || cp == 0x2029 || is_wide(cp)) {
+                cp == 0x2028 || cp == 0x2029 || is_wide(cp) || unspaced(cp)) {
                 if (w > best) {
                     best = w;
                     *at = run->text + start;
@@ -906,6 +921,15 @@ static long long widest_word(const qr_text *t, const char **at, size_t *len)
             } else {
                 int cw = cp_width(cp, run->code);
                 w += run->bold && !run->code ? cw * 108 / 100 : cw;
+                if (cp == '-' || cp == 0x2010 || cp == '/') { /* a line may break after them */
+                    if (w > best) {
+                        best = w;
+                        *at = run->text + start;
+                        *len = i + n - start;
+                    }
+                    w = 0;
+                    start = i + n;
+                }
             }
             i += n;
         }
@@ -920,16 +944,17 @@ static void report_word(const qr_text *t, long long sz, int bold, long long avai
 {
     const char *at;
     size_t len;
-    long long word = widest_word(t, &at, &len);
+    long long word = qr_slide_widest_word(t, &at, &len);
     if (bold) word = word * 108 / 100;
     if (sz < 100) sz = 100;
     long long W = avail * 100000 / (sz * QR_SLIDE_EMU_PER_PT); /* the line, 1/1000 em */
     if (word <= W || !at || W <= 0) return;
     double f = (double)word / (double)W;
     int hund = f < 1e6 ? (int)(f * 100.0 + 0.5) : 99999999;
+    size_t shown = qr_slide_clip_utf8(at, len, 40);
     qr_layout_addf(l, QR_LAYOUT_WORD_BROKEN, t->path ? t->path : path, 0, no, f,
                    "\"%.*s%s\" is %d.%02d times as wide as its line and breaks across lines",
-                   (int)(len > 40 ? 40 : len), at, len > 40 ? "..." : "", hund / 100, hund % 100);
+                   (int)shown, at, shown < len ? "..." : "", hund / 100, hund % 100);
 }
 
 static void report_shape(const qr_slide_plan *p, const qr_slide_shape *sh, int no,

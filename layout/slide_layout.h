@@ -76,6 +76,16 @@ const char *qr_slide_level_char(int lvl); /* style.h: "•", "◦", "▪" */
 /** Estimated advance of UTF-8 text in 1/1000 em (DejaVu Sans metrics;
  *  CJK full width; combining marks zero). */
 long long qr_slide_text_width(const char *s, size_t len, int mono, int bold);
+/** The widest word of t in 1/1000 em (as qr_slide_text_width measures; a
+ *  bold run's letters 8 % wider), *at and *len where it starts in its run:
+ *  a word is a run of characters between spaces, line breaks and
+ *  full-width characters and letters of scripts written without spaces
+ *  (which break anywhere), a hyphen or a slash
+ *  ending the word it closes (lines break after them). 0 and NULL for none. */
+long long qr_slide_widest_word(const qr_text *t, const char **at, size_t *len);
+/** The bytes of s (len) to show of it in at most max bytes, ending on a
+ *  character's boundary (a word named in a report's detail). */
+size_t qr_slide_clip_utf8(const char *s, size_t len, size_t max);
 /** Estimated number of lines of t in a line of width_milli_em (1/1000 em);
  *  *tall (may be NULL) is set when t holds a script with taller lines. */
 long long qr_slide_text_lines(const qr_text *t, long long width_milli_em, int *tall);

@@ -126,6 +126,19 @@ static uint32_t mix(uint32_t a, uint32_t b, double share)
     return out;
 }
 
+/* ink, or the first of twenty steps from it towards the ink that reads best
+ * on ground (white or near-black) that meets contrast need. */
+static uint32_t readable(uint32_t ink, uint32_t ground, double need)
+{
+    if (qr_style_contrast(ink, ground) >= need) return ink;
+    uint32_t to = qr_style_ink_on(ground);
+    for (int k = 1; k < 20; k++) {
+        uint32_t c = mix(to, ink, k / 20.0);
+        if (qr_style_contrast(c, ground) >= need) return c;
+    }
+    return to;
+}
+
 qr_style qr_style_get(int theme, long accent)
 {
 #ifdef QUIRE_STYLE_HOOK
@@ -137,6 +150,12 @@ qr_style qr_style_get(int theme, long accent)
         /* the accent colours what the theme draws in its accent */
         if (s.heading == s.accent) s.heading = a;
         if (theme == QR_THEME_REPORT) s.title = a; /* report's navy title is its accent's */
+        /* text in the accent must read on the page (WCAG AA, as contrast.c checks it):
+         * an accent too close to the ground is darkened, or lightened on a dark page,
+         * for the text only (qr_style_accent_text) */
+        double need = s.heading_pt[5] >= 18.0 ? 3.0 : 4.5; /* the smallest heading's */
+        s.heading = readable(s.heading, s.background, need);
+        s.title = readable(s.title, s.background, need);
         /* the table header's ground: a tint of the accent on a light page, a shade on a
          * dark one, so the body text reads on it */
         s.header_fill = qr_style_dark(&s) ? mix(a, s.background, 0.35) : mix(a, 0xFFFFFF, 0.18);
@@ -145,6 +164,20 @@ qr_style qr_style_get(int theme, long accent)
         s.on_accent = qr_style_ink_on(a);
     }
     return s;
+}
+
+uint32_t qr_style_accent_text(int theme, long accent, const char **what)
+{
+    *what = NULL;
+    if (!(accent & QR_STYLE_ACCENT_SET)) return 0;
+    uint32_t a = (uint32_t)accent & 0xFFFFFF;
+    qr_style base = themes[theme >= 0 && theme < QR_THEME_COUNT ? theme : QR_THEME_PLAIN];
+    qr_style s = qr_style_get(theme, accent);
+    int heading = base.heading == base.accent && s.heading != a;
+    int title = theme == QR_THEME_REPORT && s.title != a;
+    if (!heading && !title) return 0;
+    *what = heading && title ? "headings and the title" : heading ? "headings" : "the title";
+    return heading ? s.heading : s.title;
 }
 
 qr_style qr_style_of(const qr_doc *doc)

@@ -74,6 +74,14 @@ extern const uint32_t qr_style_series[6];
 /** The style of theme t with the accent override (0: none). */
 qr_style qr_style_get(int theme, long accent);
 
+/** Where the accent colours text (headings; report's title), a colour
+ *  that fails WCAG AA on the page's ground (4.5:1, 3:1 for large text) is
+ *  moved towards the ink that reads best there until it passes. Returns
+ *  the colour drawn in place of the accent and sets *what ("headings",
+ *  "the title", "headings and the title"), or 0 and NULL when the accent
+ *  (or none) is drawn as given. */
+uint32_t qr_style_accent_text(int theme, long accent, const char **what);
+
 struct qr_doc;
 /** qr_style_get for a compiled spec's theme and accent. */
 qr_style qr_style_of(const struct qr_doc *doc);

@@ -6,6 +6,7 @@
  *     xl/worksheets/sheetN.xml   one per sheet, streamed row by row
  *     xl/styles.xml              streamed after the sheets (cellXfs in first-use order)
  *     xl/sharedStrings.xml       streamed after the sheets (count/uniqueCount known)
+ *     xl/commentsN.xml, xl/drawings/vmlDrawingN.vml   a sheet's comments (xlsx_notes.c)
  *
  * A spec with no sheets gets one empty "Sheet1" (as DocsGPT). Rendering
  * never copies the tree: memory beyond the parsed spec is the string and
@@ -107,7 +108,9 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
             st = qr_fail(QR_E_NOMEM);
             goto done;
         }
-        if ((st = qr_xlsx_add_charts(p, &sheets[i], i + 1, &n_charts, ctx->epoch, &ink))) goto done;
+        if ((st = qr_xlsx_add_charts(p, &sheets[i], i + 1, &n_charts, ctx->epoch, &ink)) ||
+            (st = qr_xlsx_add_notes(p, &sheets[i], i + 1, doc->author)))
+            goto done;
     }
     if ((st = qr_package_add_stream(p, "xl/styles.xml", QR_CT_XLSX_STYLES, qr_xlsx_styles_fill,
                                     &styles)) ||

@@ -158,6 +158,14 @@ struct qr_style;
  *  drawn in the ink of st on a sheet's white (NULL: the plain theme). */
 qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no, size_t *chart_no,
                              long long epoch, const struct qr_style *st);
+/** xlsx_notes.c: the relationships of sheet sheet_no's links (external
+ *  ones) and comments, its xl/commentsN.xml (author: NULL for "quire") and
+ *  xl/drawings/vmlDrawingN.vml; after qr_xlsx_add_charts. */
+qr_status qr_xlsx_add_notes(qr_package *p, const qr_sheet *sh, size_t sheet_no, const char *author);
+/** The sheet's <hyperlinks> (nothing when it has no link). */
+void qr_xlsx_write_hyperlinks(qr_buf *b, const qr_sheet *sh);
+/** The sheet's <legacyDrawing> (its comments' shapes), or nothing. */
+void qr_xlsx_write_legacy_drawing(qr_buf *b, const qr_sheet *sh);
 void qr_xlsx_sheet_init(qr_xlsx_sheet *w, const qr_sheet *sh, int first, qr_xlsx_sst *sst,
                         qr_xlsx_styles *styles);
 /** Stop and join a producer thread if one still runs. */

@@ -125,6 +125,7 @@ static qr_status decode_one(pd_ctx *c, want *wt, double *decoded, double keep_dp
             (unsigned)im->width_px, (unsigned)im->height_px, *decoded / 1e6, DECODE_BUDGET / 1e6);
         return placeholder(c, b);
     }
+    if (qr_pdf_work(c, (uint64_t)(px / QR_WORK_PIXELS), b->path, "the images")) return c->status;
     *decoded += px;
     png_reader r = {im->data, im->size};
     cairo_surface_t *s = cairo_image_surface_create_from_png_stream(png_read, &r);

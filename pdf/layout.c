@@ -708,6 +708,7 @@ static void new_page(flow *f)
         c->page_start = p;
         c->cap_pages = cap;
     }
+    if (qr_pdf_work(c, QR_WORK_PAGE, "/blocks", "the pages")) return;
     flush_notes(c);
     c->page_start[c->n_pages++] = c->n_ops;
     f->y = c->top;

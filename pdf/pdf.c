@@ -640,6 +640,18 @@ static qr_status layout(pd_ctx *c)
     return qr_pdf_paginate(c);
 }
 
+int qr_pdf_work(pd_ctx *c, uint64_t units, const char *path, const char *what)
+{
+    if (c->status != QR_OK) return -1;
+    /* the budget belongs to the render: the document is const to backends
+     * only so that they leave its content alone */
+    qr_budget *b = c->rc && c->rc->doc ? (qr_budget *)&c->rc->doc->work : NULL;
+    if (!qr_budget_take(b, units)) return 0;
+    c->status = qr_fail(QR_E_LIMIT);
+    qr_budget_error(b, c->rc->errors, path, what);
+    return -1;
+}
+
 /* ---- the paint pass's recording helper ------------------------------------------ */
 
 /* While the main thread replays page p on the PDF surface and cairo writes

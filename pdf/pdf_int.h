@@ -291,6 +291,11 @@ qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/** Draw units from the render's work budget (core/budget.h, the document's
+ *  qr_doc.work) for what ("the pages", "the images") at path: 0, or -1
+ *  once the budget is spent, with c->status QR_E_LIMIT and the budget's
+ *  error naming max_work (added once). Main thread only. */
+int qr_pdf_work(pd_ctx *c, uint64_t units, const char *path, const char *what);
 
 /* text.c */
 /** Copy n bytes of UTF-8 for pango and cairo, one byte for one byte (so

@@ -26,9 +26,13 @@
  * cells for line breaks, no text layout), so a PNG of page 1 of a
  * 100,000-row sheet lays out one page of cells.
  */
+#include <ctype.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cellfmt.h"
 #include "cellstyle.h"
@@ -120,9 +124,12 @@ typedef struct splan {
      * chart i's anchor row */
     size_t nr;
     double *colx, *band_y, *chart_y;
-    qr_cf_scale *cf;        /* the conditional formats' numbers (sheet_cond.h), or NULL */
-    qr_formula_session *fs; /* its formula rules' evaluations, or NULL */
-    size_t index;           /* the sheet's in the workbook */
+    qr_cf_scale *cf;         /* the conditional formats' numbers (sheet_cond.h), or NULL */
+    qr_formula_session *fs;  /* its formula rules' evaluations, or NULL */
+    size_t index;            /* the sheet's in the workbook */
+    const struct splan *all; /* every sheet's plan (links to other sheets), n_all of them */
+    size_t n_all;
+    int whole; /* every page is in the output: links to pages may be written */
 } splan;
 
 /* Column c's width in points: the .xlsx's (fit: the sheet's n_fit widths in
@@ -344,6 +351,15 @@ static size_t band_items(size_t k, const size_t *b, size_t rep, size_t *items, s
     return n;
 }
 
+/* The cells page (rb, cb) of p draws (as paint_page counts them). */
+static uint64_t band_cells(const splan *p, size_t rb, size_t cb)
+{
+    size_t rows[256], cols[256];
+    size_t nr = p->nr ? band_items(rb, p->rband, p->rep_rows, rows, 256) : 0;
+    size_t nc = band_items(cb, p->cband, p->rep_cols, cols, 256);
+    return (uint64_t)nr * nc;
+}
+
 static void set_rgb(cairo_t *cr, uint32_t c)
 {
     cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
@@ -542,6 +558,9 @@ static void paint_charts(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size
     }
 }
 
+static void paint_notes(cairo_t *cr, const splan *p, const size_t *rows, size_t nr,
+                        const size_t *cols, size_t nc, const double *xs, const double *ys);
+
 static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t cb, size_t page,
                        size_t pages)
 {
@@ -685,6 +704,7 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
     for (size_t i = 0; css && i < nr; i++)
         for (size_t k = 0; k < nc; k++)
             paint_borders(cr, &c->style, &css[i * nc + k], xs[k], ys[i], xs[k + 1], ys[i + 1]);
+    paint_notes(cr, p, rows, nr, cols, nc, xs, ys);
     free(css);
     free(mg);
     paint_charts(c, cr, p, rb, cb);
@@ -709,6 +729,128 @@ typedef struct plans {
     const splan *p;
     size_t n, total;
 } plans_t;
+
+/* The page (0-based, over all sheets) showing cell (row, col) of sheet p,
+ * or SIZE_MAX. */
+static size_t page_of(const splan *p, size_t row, size_t col)
+{
+    size_t rb = 0, cb = 0;
+    while (rb < p->n_rb && !(row >= p->rband[rb] && row < p->rband[rb + 1]))
+        rb++;
+    while (cb < p->n_cb && !(col >= p->cband[cb] && col < p->cband[cb + 1]))
+        cb++;
+    if (rb == p->n_rb) rb = 0;
+    if (cb == p->n_cb) cb = 0;
+    if (!p->n_rb || !p->n_cb) return SIZE_MAX;
+    return p->first_page + rb * p->n_cb + cb;
+}
+
+/* cairo's attribute strings quote with ' and escape with \; a URI keeps
+ * 7-bit ASCII without ( ) \ (cairo 1.16 writes it unescaped). */
+static void put_link_uri(qr_buf *b, const char *u)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    qr_buf_putc(b, '\'');
+    for (const unsigned char *q = (const unsigned char *)u; *q; q++) {
+        unsigned char ch = *q;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            (ch && strchr("-._~:/?#[]@!$&*+,;=%", ch))) {
+            qr_buf_putc(b, (char)ch);
+        } else {
+            char e[3] = {'%', hex[ch >> 4], hex[ch & 15]};
+            qr_buf_append(b, e, 3);
+        }
+    }
+    qr_buf_putc(b, '\'');
+}
+
+/* A cell's link (a PDF link annotation over the cell: the web address, or
+ * the page showing the place in the workbook) and comment (Excel's note
+ * marker: a small red triangle in the cell's top right corner). */
+static void paint_note(cairo_t *cr, const splan *p, const qr_cell_note *nt, double x0, double y0,
+                       double x1, double y1)
+{
+    if (nt->comment && x1 - x0 > 6 && y1 - y0 > 6) {
+        cairo_set_source_rgb(cr, 0.8, 0.0, 0.0);
+        cairo_move_to(cr, x1 - 5, y0);
+        cairo_line_to(cr, x1, y0);
+        cairo_line_to(cr, x1, y0 + 5);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+    }
+    if (!nt->link) return;
+    qr_buf b = {0};
+    qr_buf_printf(&b, "rect=[%.2f %.2f %.2f %.2f] ", x0, y0, x1 - x0, y1 - y0);
+    if (nt->link[0] != '#') {
+        qr_buf_puts(&b, "uri=");
+        put_link_uri(&b, nt->link);
+    } else {
+        /* "#Sheet!A1" or "#A1": the page of that cell, when every page is out */
+        const char *place = nt->link + 1, *bang = strrchr(place, '!');
+        const splan *to = p;
+        char sheet[128];
+        size_t k = 0;
+        if (bang) {
+            const char *q = place;
+            int quoted = *q == '\'';
+            for (q += quoted; q < bang && k + 1 < sizeof sheet; q++) {
+                if (quoted && *q == '\'' && q[1] == '\'')
+                    q++;
+                else if (quoted && *q == '\'')
+                    break;
+                sheet[k++] = *q;
+            }
+            sheet[k] = '\0';
+            to = NULL;
+            for (size_t i = 0; i < p->n_all; i++)
+                if (p->all[i].sh->name && strcasecmp(p->all[i].sh->name, sheet) == 0)
+                    to = &p->all[i];
+            place = bang + 1;
+        }
+        size_t col = 0, row = 0, i = 0;
+        while (place[i] == '$')
+            i++;
+        for (; isalpha((unsigned char)place[i]); i++)
+            col = col * 26 + (size_t)(toupper((unsigned char)place[i]) - 'A' + 1);
+        while (place[i] == '$')
+            i++;
+        for (; isdigit((unsigned char)place[i]); i++)
+            row = row * 10 + (size_t)(place[i] - '0');
+        size_t pg = to && col && row ? page_of(to, row - 1, col - 1) : SIZE_MAX;
+        if (!p->whole || pg == SIZE_MAX) {
+            qr_buf_free(&b);
+            return;
+        }
+        qr_buf_printf(&b, "dest='p%zu'", pg + 1); /* named: cairo 1.16 drops forward pages */
+    }
+    if (!b.oom) {
+        cairo_tag_begin(cr, CAIRO_TAG_LINK, b.data);
+        cairo_tag_end(cr, CAIRO_TAG_LINK);
+    }
+    qr_buf_free(&b);
+}
+
+/* The notes of the cells on a page. */
+static void paint_notes(cairo_t *cr, const splan *p, const size_t *rows, size_t nr,
+                        const size_t *cols, size_t nc, const double *xs, const double *ys)
+{
+    const qr_sheet *sh = p->sh;
+    for (size_t i = 0; i < nr && sh->n_notes; i++) {
+        /* the first note on row rows[i]: notes are in row order */
+        size_t lo = 0, hi = sh->n_notes;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (sh->notes[mid].row < rows[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t n = lo; n < sh->n_notes && sh->notes[n].row == rows[i]; n++)
+            for (size_t k = 0; k < nc; k++)
+                if (cols[k] == sh->notes[n].col && xs[k + 1] > xs[k] && ys[i + 1] > ys[i])
+                    paint_note(cr, p, &sh->notes[n], xs[k], ys[i], xs[k + 1], ys[i + 1]);
+    }
+}
 
 /* Paint page i (0-based, over all sheets). */
 static void paint_nth(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
@@ -752,8 +894,12 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
         return st;
     }
     int have_af = afont_open(&af, &c) == 0;
-    for (size_t i = 0; i < ns; i++)
+    for (size_t i = 0; i < ns; i++) {
         plans[i].af = have_af ? &af : NULL;
+        plans[i].all = plans;
+        plans[i].n_all = ns;
+        plans[i].whole = !png && rc->page_first <= 0;
+    }
     plans_t ps = {plans, ns, total};
     if (png && rc->png_contact) {
         st = qr_pv_contact(&c, out, PAGE_W, PAGE_H,
@@ -778,6 +924,24 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
         free_plans(plans, ns);
         return st;
     }
+    /* the pages this PDF shows, their cells paid for before any is drawn */
+    uint64_t cost = 0;
+    const char *where = ns ? d->sheets[0].path : "/sheets";
+    for (size_t i = 0; i < ns; i++) {
+        const splan *p = &plans[i];
+        for (size_t rb = 0; rb < p->n_rb; rb++)
+            for (size_t cb = 0; cb < p->n_cb; cb++) {
+                if (!qr_pv_in_range(rc, p->first_page + rb * p->n_cb + cb)) continue;
+                if (cost <= c.rc->doc->work.limit) where = d->sheets[i].path;
+                cost += QR_WORK_PAGE + band_cells(p, rb, cb) * (uint64_t)QR_WORK_CELL_DRAWN;
+            }
+    }
+    if (qr_pdf_work(&c, cost, where, "the pages")) {
+        afont_close(&af);
+        qr_pdf_ctx_close(&c);
+        free_plans(plans, ns);
+        return QR_E_LIMIT;
+    }
     pv_out *o = malloc(sizeof *o);
     if (!o) {
         afont_close(&af);
@@ -789,6 +953,13 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
     o->sink = out;
     cairo_surface_t *s = qr_pv_pdf_surface(o, rc, PAGE_W, PAGE_H);
     cairo_t *cr = cairo_create(s);
+    /* cells with links: the pages inside one "Document" structure element,
+     * which keeps cairo 1.16's link annotations whole (see pdf.c) */
+    int tagged = 0;
+    for (size_t i = 0; i < ns; i++)
+        for (size_t k = 0; k < d->sheets[i].n_notes && !tagged; k++)
+            tagged = d->sheets[i].notes[k].link != NULL;
+    if (tagged) cairo_tag_begin(cr, "Document", "");
     size_t shown = 0;
     for (size_t i = 0; i < ns && c.status == QR_OK; i++) {
         const splan *p = &plans[i];
@@ -797,6 +968,12 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
                 size_t pg = p->first_page + rb * p->n_cb + cb;
                 if (!qr_pv_in_range(rc, pg)) continue;
                 shown++;
+                if (tagged) { /* each page a named destination for the links to it */
+                    char dest[64];
+                    snprintf(dest, sizeof dest, "name='p%zu' x=0 y=0", pg + 1);
+                    cairo_tag_begin(cr, CAIRO_TAG_DEST, dest);
+                    cairo_tag_end(cr, CAIRO_TAG_DEST);
+                }
                 paint_page(&c, cr, p, rb, cb, pg, total);
                 cairo_show_page(cr);
                 drop_layouts(&c);
@@ -804,6 +981,7 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
             }
     }
     if (!shown) cairo_show_page(cr); /* no sheets (or an empty range): one blank page */
+    if (tagged) cairo_tag_end(cr, "Document");
     cairo_destroy(cr);
     st = qr_pv_pdf_finish(&c, s, o);
     free(o);

@@ -271,6 +271,7 @@ static cairo_surface_t *picture(pd_ctx *c, const qr_image *im, double w, double 
             p->w = p->h = 0;
             return NULL;
         }
+        if (qr_pdf_work(c, (uint64_t)(px / QR_WORK_PIXELS), im->path, "the images")) return NULL;
         ps->decoded += px;
         png_src src = {im->data, im->size, 0};
         s = cairo_image_surface_create_from_png_stream(png_read, &src);
@@ -508,6 +509,15 @@ qr_status qr_pdf_slides_render(qr_render_ctx *rc, qr_sink *out, int png)
         pics_free(&c);
         qr_pdf_ctx_close(&c);
         return st;
+    }
+    /* the slides this PDF shows, paid for before any is drawn */
+    size_t in_range = 0;
+    for (size_t i = 0; i < n; i++)
+        in_range += qr_pv_in_range(rc, i) != 0;
+    if (qr_pdf_work(&c, in_range * (uint64_t)QR_WORK_PAGE, "/slides", "the slides")) {
+        pics_free(&c);
+        qr_pdf_ctx_close(&c);
+        return QR_E_LIMIT;
     }
     pv_out *o = malloc(sizeof *o);
     if (!o) {

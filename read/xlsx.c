@@ -8,6 +8,7 @@
  * alignment as a cell's properties: the header row's bold and a line
  * break's wrap are left to the sheet), merged ranges and the tab colour. */
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -904,6 +905,67 @@ typedef struct sheet_state {
     qr_buf valids; /* the "validation" rules likewise */
 } sheet_state;
 
+/* A cell's link or comment, read before its cell is written: the
+ * comments from the sheet's comments part, the links from <hyperlinks>
+ * (which follows the rows: a sheet with links is read twice). */
+typedef struct rd_note {
+    long row, col;
+    char *link, *comment; /* malloc'd, or NULL */
+} rd_note;
+typedef struct rd_notes {
+    rd_note *items;
+    size_t n, cap;
+    size_t next; /* the first not written yet */
+} rd_notes;
+
+static int note_cmp(const void *a, const void *b)
+{
+    const rd_note *x = a, *y = b;
+    if (x->row != y->row) return x->row < y->row ? -1 : 1;
+    return (x->col > y->col) - (x->col < y->col);
+}
+
+/* The note of (row, col), added when new; NULL on OOM. */
+static rd_note *note_at(rd_notes *t, long row, long col)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->items[i].row == row && t->items[i].col == col) return &t->items[i];
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        rd_note *ni = realloc(t->items, cap * sizeof *ni);
+        if (!ni) return NULL;
+        t->items = ni;
+        t->cap = cap;
+    }
+    t->items[t->n] = (rd_note){row, col, NULL, NULL};
+    return &t->items[t->n++];
+}
+
+static void notes_free(rd_notes *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->items[i].link);
+        free(t->items[i].comment);
+    }
+    free(t->items);
+    memset(t, 0, sizeof *t);
+}
+
+/* A note's members ("link":"...","comment":"...") into out. */
+static void note_members(const rd_note *nt, qr_buf *out)
+{
+    out->len = 0;
+    if (nt->link) {
+        qr_buf_puts(out, "\"link\":");
+        qr_buf_json_str(out, nt->link, strlen(nt->link), 0);
+    }
+    if (nt->comment) {
+        qr_buf_puts(out, nt->link ? ",\"comment\":" : "\"comment\":");
+        qr_buf_json_str(out, nt->comment, strlen(nt->comment), 0);
+    }
+    qr_buf_putc(out, '\0');
+}
+
 /* The <dataValidation> being read. */
 typedef struct dv_read {
     int in;
@@ -978,6 +1040,10 @@ typedef struct sheet_sax {
     shared_tab shared;
     cf_read cf;
     dv_read dv;
+    rd_notes *notes;        /* the sheet's links and comments (sorted), or NULL */
+    const qr_rd_rels *rels; /* the sheet's relationships (external links) */
+    rd_notes links;         /* <hyperlinks> met (the first reading) */
+    int links_done;         /* the links are in notes already: the second reading */
 } sheet_sax;
 
 /* An attribute as a NUL-terminated copy in buf (cut to its size), or NULL. */
@@ -1044,6 +1110,27 @@ static void add_look(qr_buf *one, const char *look)
     qr_buf_free(&out);
 }
 
+/* The notes of cells the file has no <c> for, before (row, col) (LONG_MAX:
+ * all that are left), as cells of their own. */
+static void flush_notes(sheet_sax *x, long row, long col)
+{
+    rd_notes *t = x->notes;
+    while (t && t->next < t->n &&
+           (t->items[t->next].row < row ||
+            (t->items[t->next].row == row && t->items[t->next].col < col))) {
+        const rd_note *nt = &t->items[t->next++];
+        qr_buf m = {0};
+        note_members(nt, &m);
+        if (m.data) {
+            qr_buf one = {0};
+            qr_buf_printf(&one, "{%s}", m.data);
+            if (one.data) place_cell(x->b, &x->s, nt->row, nt->col, one.data, one.len);
+            qr_buf_free(&one);
+        }
+        qr_buf_free(&m);
+    }
+}
+
 static void end_cell(sheet_sax *x)
 {
     x->in_cell = 0;
@@ -1057,6 +1144,17 @@ static void end_cell(sheet_sax *x)
     /* the header row's bold is the sheet's "header", not a look */
     if (look && x->cell_row == 0 && strcmp(look, "\"bold\":true") == 0) look = NULL;
     if (look) add_look(&x->one, look);
+    if (x->notes) {
+        rd_notes *t = x->notes;
+        flush_notes(x, x->cell_row, x->cell_col);
+        if (t->next < t->n && t->items[t->next].row == x->cell_row &&
+            t->items[t->next].col == x->cell_col) {
+            qr_buf m = {0};
+            note_members(&t->items[t->next++], &m);
+            if (m.data) add_look(&x->one, m.data);
+            qr_buf_free(&m);
+        }
+    }
     if (!x->one.data || (x->one.len == 4 && memcmp(x->one.data, "null", 4) == 0)) return;
     if (!place_cell(x->b, &x->s, x->cell_row, x->cell_col, x->one.data, x->one.len)) {
         if (!x->s.dropped++) {
@@ -1188,10 +1286,11 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
         return;
     case 'r':
         if (strcmp(local, "row") == 0) {
-            close_row(x->b, &x->s);
             long r = attr_long(nattr, attrs, "r", x->s.cur_row + 2) - 1;
             if (r < 0) r = 0;
             if (r > 1048575) r = 1048575;
+            flush_notes(x, r, 0); /* the notes of cells before it with no <c> */
+            close_row(x->b, &x->s);
             x->s.cur_row = r;
         } else if (strcmp(local, "rPh") == 0) {
             x->where = -1; /* phonetic guides are not the text */
@@ -1215,6 +1314,35 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
             if (v && strlen(v) == 8) snprintf(x->s.tab, sizeof x->s.tab, "#%s", v + 2);
         }
         if (x->in_cell && local[1] == '\0') x->where = 3;
+        return;
+    case 'h':
+        if (strcmp(local, "hyperlink") == 0 && !x->links_done) {
+            char ref[64], id[64];
+            long col, row;
+            const char *rf = attr(nattr, attrs, "ref", ref, sizeof ref);
+            if (!rf || parse_ref(rf, &col, &row) != 0) return; /* a range: its first cell */
+            const char *rid = attr(nattr, attrs, "id", id, sizeof id);
+            const qr_rd_rel *rel = rid && x->rels ? qr_rd_rels_get(x->rels, rid) : NULL;
+            size_t len;
+            const char *loc = qr_rd_sax_attr(nattr, attrs, "location", &len);
+            char *link = NULL;
+            if (rel && rel->external && rel->target && qr_link_ok(rel->target)) {
+                link = strdup(rel->target); /* others (file:, ftp:) the spec cannot hold */
+            } else if (loc && len) {
+                link = malloc(len + 2);
+                if (link) {
+                    link[0] = '#';
+                    memcpy(link + 1, loc, len);
+                    link[len + 1] = '\0';
+                    qr_rd_sax_amp(link + 1, len);
+                }
+            }
+            rd_note *nt = link ? note_at(&x->links, row, col) : NULL;
+            if (nt && !nt->link)
+                nt->link = link;
+            else
+                free(link);
+        }
         return;
     case 'm':
         if (strcmp(local, "mergeCell") == 0) {
@@ -1421,6 +1549,7 @@ static void sheet_end(void *ctx, const char *local)
     } else if (local[0] == 'c' && local[1] == '\0' && x->in_cell) {
         end_cell(x);
     } else if (strcmp(local, "row") == 0) {
+        flush_notes(x, x->s.cur_row, LONG_MAX); /* the row's notes on cells with no <c> */
         close_row(x->b, &x->s);
     } else if (strcmp(local, "rPh") == 0) {
         x->where = 0;
@@ -1443,9 +1572,14 @@ static void sheet_text(void *ctx, const char *s, int len)
     qr_buf_append(dst, s, (size_t)len);
 }
 
-static qr_status read_sheet(xl *w, const char *part, const char *name)
+/* One reading of a sheet into the spec. notes: its comments (and, on the
+ * second reading, links); a first reading that meets links adds them to
+ * notes, takes back what it wrote and returns with *again set. */
+static qr_status read_sheet_once(xl *w, const char *part, const char *name, rd_notes *notes,
+                                 const qr_rd_rels *rels, int *again)
 {
     qr_buf *b = &w->r->spec;
+    size_t start = b->len;
     /* The rows come first in the file; head keys are written after them. */
     qr_buf_puts(b, "{\"name\":");
     qr_buf_json_str(b, name, strlen(name), 0);
@@ -1456,12 +1590,33 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     x.name = name;
     x.b = b;
     x.s.cur_row = -1;
+    x.notes = notes;
+    x.rels = rels;
+    x.links_done = *again;
+    *again = 0;
+    if (notes) notes->next = 0;
     w->shared = &x.shared;
     qr_rd_sax sax = {sheet_start, sheet_end, sheet_text, &x};
     qr_status st = qr_rd_sax_stream(w->r, part, &sax);
     sheet_state *s = &x.s;
-    close_row(b, s);
-    if (s->dropped)
+    if (st == QR_OK && x.links.n && notes) { /* the links come after the rows: again */
+        for (size_t i = 0; i < x.links.n; i++) {
+            rd_note *nt = note_at(notes, x.links.items[i].row, x.links.items[i].col);
+            if (nt && !nt->link) {
+                nt->link = x.links.items[i].link;
+                x.links.items[i].link = NULL;
+            }
+        }
+        qsort(notes->items, notes->n, sizeof *notes->items, note_cmp);
+        *again = 1;
+        b->len = start;
+    }
+    notes_free(&x.links);
+    if (!*again) {
+        flush_notes(&x, LONG_MAX, 0);
+        close_row(b, s);
+    }
+    if (s->dropped && !*again)
         qr_errlist_addf(
             w->r->warns, QR_OK, part, "a spec's rows have no gaps; move the cells nearer",
             "sheet \"%s\": %ld cell%s far past the others (first %s) not read: the "
@@ -1481,6 +1636,12 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     qr_buf_free(&x.dv.f[1]);
     qr_buf_free(&x.dv.prompt);
     qr_buf_free(&x.dv.error);
+    if (*again) {
+        qr_buf_free(&s->merges);
+        qr_buf_free(&s->conds);
+        qr_buf_free(&s->valids);
+        return st;
+    }
     qr_buf_putc(b, ']');
     if (s->filter) qr_buf_puts(b, ",\"header\":true");
     if ((s->freeze_row || s->freeze_col) &&
@@ -1524,65 +1685,71 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
 /* ---- comments ------------------------------------------------------------------------ */
 
 /* A sheet's cell comments (xl/commentsN.xml, what Excel, LibreOffice and
- * openpyxl write; Excel's threaded comments keep one there too): a sheet
- * spec has no place for them yet, so a warning counts them and their words
- * and names the first cells. */
-static qr_status sheet_comments(xl *w, const char *part, const char *name)
+ * openpyxl write; Excel's threaded comments keep one there too) into
+ * notes: each comment's text, its runs joined. rels: the sheet's. */
+static qr_status read_comments(xl *w, const qr_rd_rels *rels, rd_notes *notes)
 {
     qr_rd *r = w->r;
-    qr_rd_rels rels;
-    qr_status st = qr_rd_rels_read(r, part, &rels);
-    if (st != QR_OK) return st;
-    const qr_rd_rel *rel = qr_rd_rels_type(&rels, "/comments");
-    if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) {
-        qr_rd_rels_free(&rels);
-        return QR_OK;
-    }
+    const qr_rd_rel *rel = qr_rd_rels_type(rels, "/comments");
+    if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) return QR_OK;
     char *data;
     size_t len;
-    st = qr_rd_zip_read(r, rel->target, &data, &len);
-    if (st != QR_OK) {
-        qr_rd_rels_free(&rels);
-        return st;
-    }
+    qr_status st = qr_rd_zip_read(r, rel->target, &data, &len);
+    if (st != QR_OK) return st;
     xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, rel->target);
-    long n = 0, words = 0;
-    int in_text = 0, in_t = 0, in_word = 0;
-    qr_buf refs = {0};
+    int in_text = 0, in_t = 0, in_rph = 0;
+    long row = -1, col = -1;
+    qr_buf text = {0};
     while (x && qr_rd_xml_next(r, x, rel->target) == 1) {
         int type = xmlTextReaderNodeType(x);
         if (type == XML_READER_TYPE_ELEMENT) {
             if (qr_rd_is(x, "comment")) {
-                n++;
-                in_word = 0;
                 char *ref = qr_rd_attr(x, "ref");
-                if (ref && n <= 5) qr_buf_printf(&refs, "%s%s", n > 1 ? ", " : "", ref);
+                if (!ref || parse_ref(ref, &col, &row) != 0) row = col = -1;
                 xmlFree(ref);
+                text.len = 0;
             } else if (qr_rd_is(x, "text")) {
                 in_text = 1;
-            } else if (in_text && qr_rd_is(x, "t")) {
+            } else if (qr_rd_is(x, "rPh")) {
+                in_rph = !xmlTextReaderIsEmptyElement(x);
+            } else if (in_text && !in_rph && qr_rd_is(x, "t")) {
                 in_t = !xmlTextReaderIsEmptyElement(x);
             }
         } else if (type == XML_READER_TYPE_END_ELEMENT) {
             if (qr_rd_is(x, "t")) in_t = 0;
+            if (qr_rd_is(x, "rPh")) in_rph = 0;
             if (qr_rd_is(x, "text")) in_text = 0;
-        } else if (in_t) {
-            /* words across runs: a run may end inside a word */
-            for (const char *c = (const char *)xmlTextReaderConstValue(x); c && *c; c++) {
-                int sp = *c == ' ' || *c == '\n' || *c == '\t' || *c == '\r';
-                if (!sp && !in_word) words++;
-                in_word = !sp;
+            if (qr_rd_is(x, "comment") && row >= 0 && text.len) {
+                rd_note *nt = note_at(notes, row, col);
+                if (nt && !nt->comment) {
+                    unescape_x(&text);
+                    nt->comment = strdup(text.data);
+                }
             }
+        } else if (in_t) {
+            const char *v = (const char *)xmlTextReaderConstValue(x);
+            if (v) qr_buf_puts(&text, v);
         }
     }
     st = qr_rd_xml_free(r, x);
     free(data);
-    if (st == QR_OK && n > 0)
-        qr_errlist_addf(r->warns, QR_OK, rel->target, "a sheet spec has no cell comments",
-                        "sheet \"%s\": %ld cell comment%s (%ld word%s) not read: %s%s", name, n,
-                        n == 1 ? "" : "s", words, words == 1 ? "" : "s", refs.data ? refs.data : "",
-                        n > 5 ? "..." : "");
-    qr_buf_free(&refs);
+    qr_buf_free(&text);
+    qsort(notes->items, notes->n, sizeof *notes->items, note_cmp);
+    return st;
+}
+
+/* A sheet: its comments, then its rows (twice when it has links). */
+static qr_status read_sheet(xl *w, const char *part, const char *name)
+{
+    qr_rd_rels rels;
+    qr_status st = qr_rd_rels_read(w->r, part, &rels);
+    if (st != QR_OK) return st;
+    rd_notes notes = {0};
+    st = read_comments(w, &rels, &notes);
+    int again = 0;
+    if (st == QR_OK) st = read_sheet_once(w, part, name, &notes, &rels, &again);
+    if (st == QR_OK && again) st = read_sheet_once(w, part, name, &notes, &rels, &again);
+    notes_free(&notes);
     qr_rd_rels_free(&rels);
     return st;
 }
@@ -1719,7 +1886,6 @@ qr_status qr_rd_xlsx(qr_rd *r)
             if (sn && sn->len) qr_buf_putc(sn, '\0');
             w.sheet_names = sn && sn->len ? sn->data : NULL;
             st = read_sheet(&w, rel->target, nm);
-            if (st == QR_OK) st = sheet_comments(&w, rel->target, nm);
         }
         qr_buf_puts(b, "]}");
     }

@@ -17,6 +17,7 @@
 #include "backends.h"
 #include "compile.h"
 #include "contrast.h"
+#include "page_report.h"
 #include "fonts.h"
 #include "formula.h"
 #include "kind_sniff.h"
@@ -456,6 +457,10 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (st == QR_OK && sink->status != QR_OK) st = sink->status;
     if (st == QR_OK) {
         qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
+        /* documents on pages (html flows: no lines to break) and sheets */
+        if (format != QR_FORMAT_HTML) qr_doc_report(ctx.doc, &res->layout);
+        qr_sheet_report(ctx.doc, &res->layout);
+        qr_contrast_accent_warn(ctx.doc, &res->warnings);
         missing_glyphs(res);
     }
     if (st == QR_OK && opts && opts->strict) st = strict_check(res);

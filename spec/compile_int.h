@@ -80,6 +80,14 @@ typedef struct qr_cc {
     qr_cc_fix *fixes;
     size_t n_fixes, cap_fixes;
     unsigned n_captions[4];
+
+    /* sheets: the cells' links and comments of the sheet being compiled
+     * (heap; rows numbered as in the spec's "rows"), and the sheets' names
+     * (NULL in a streamed row's context) */
+    qr_cell_note *cnotes;
+    size_t n_cnotes, cap_cnotes;
+    const char *const *sheet_names;
+    size_t n_sheet_names;
 } qr_cc;
 
 /* ---- compile_cc.c: paths, errors, keys, typed getters -------------------- */
@@ -274,6 +282,10 @@ typedef struct qr_cc_fmts {
  *  "style" name and direct properties as a key of t, into *look (0: none).
  *  Returns 1 (a look), 0 (none) or -1 (reported). */
 int qr_cc_look(qr_cc *cc, qr_cc_fmts *t, json_t *obj, unsigned *look);
+/** The same for a cell with a link (link != 0): unless the cell names a
+ *  style, its own color and underline default to a link's (blue,
+ *  underlined). */
+int qr_cc_look_link(qr_cc *cc, qr_cc_fmts *t, json_t *obj, int link, unsigned *look);
 /** The key of a bare style name (a string json value). 0 or -1. */
 int qr_cc_look_name(qr_cc *cc, qr_cc_fmts *t, json_t *name, unsigned *look);
 /** At the end of a workbook: read its "styles", check every name the keys

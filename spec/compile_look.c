@@ -344,11 +344,26 @@ static unsigned key_index(qr_cc *cc, qr_cc_fmts *t, const struct qr_cc_lkey *k)
 
 int qr_cc_look(qr_cc *cc, qr_cc_fmts *t, json_t *obj, unsigned *look)
 {
+    return qr_cc_look_link(cc, t, obj, 0, look);
+}
+
+int qr_cc_look_link(qr_cc *cc, qr_cc_fmts *t, json_t *obj, int link, unsigned *look)
+{
     *look = 0;
     struct qr_cc_lkey k;
     memset(&k, 0, sizeof k);
     int bad = props(cc, obj, NULL, &k.direct) < 0;
     json_t *st = json_object_get(obj, "style");
+    if (link && !st) { /* a link's look: Excel's Hyperlink style, blue and underlined */
+        if (!(k.direct.set & QR_SX_COLOR)) {
+            k.direct.color = QR_SX_RGB | 0x0563C1;
+            k.direct.set |= QR_SX_COLOR;
+        }
+        if (!(k.direct.set & QR_SX_UNDERLINE)) {
+            k.direct.underline = 1;
+            k.direct.set |= QR_SX_UNDERLINE;
+        }
+    }
     if (st) {
         size_t o = qr_cc_push_key(cc, "style");
         if (!json_is_string(st) || json_string_length(st) == 0 ||

@@ -259,8 +259,170 @@ static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *l
     return -1;
 }
 
-/* A cell object at the current path. */
-static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
+static int parse_ref(const char *s, int *row, int *col);
+static int parse_range(const char *s, qr_range *rg, const char **why);
+
+/* ---- links and comments ------------------------------------------------------------ */
+
+#define MAX_LINK 2079u     /* Excel's longest hyperlink address */
+#define MAX_COMMENT 32767u /* a comment's text, as a cell's */
+#define LINK_HINT                                                                                  \
+    "a link is \"https://example.com\", \"mailto:ana@example.com\" or a place in the workbook: "   \
+    "\"#'Sheet 2'!A1\""
+
+/* "Sheet!A1", "'My sheet'!A1:B2" or "A1": the sheet (unquoted, '' as ',
+ * "" when none) into sheet and the cell or range after it into *ref;
+ * 0, or -1 when the quotes are not closed. */
+static int split_sheet_ref(const char *s, char *sheet, size_t size, const char **ref)
+{
+    const char *bang = strrchr(s, '!');
+    size_t k = 0;
+    *ref = s;
+    sheet[0] = '\0';
+    if (!bang) return s[0] == '\'' ? -1 : 0;
+    const char *p = s;
+    if (*p == '\'') {
+        for (p++; p < bang && k + 1 < size; p++) {
+            if (*p == '\'' && p[1] == '\'')
+                p++;
+            else if (*p == '\'')
+                break;
+            sheet[k++] = *p;
+        }
+        if (p != bang - 1 || *p != '\'') return -1;
+    } else {
+        for (; p < bang && k + 1 < size; p++)
+            sheet[k++] = *p;
+    }
+    sheet[k] = '\0';
+    *ref = bang + 1;
+    return 0;
+}
+
+/* The sheet of the workbook named sheet (ignoring case), or -1 after an
+ * error with a did-you-mean at the current path. */
+static long sheet_named(qr_cc *cc, const char *sheet, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (names[i] && strcasecmp(names[i], sheet) == 0) return (long)i;
+    const char *cands[65];
+    size_t nc = 0;
+    for (size_t j = 0; j < n && nc < 64; j++)
+        if (names[j]) cands[nc++] = names[j];
+    cands[nc] = NULL;
+    const char *dym = qr_suggest(sheet, cands);
+    char h[160];
+    if (dym)
+        snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
+    else
+        snprintf(h, sizeof h, "name one of the workbook's sheets");
+    qr_cc_err(cc, h, "no sheet \"%.64s\"", sheet);
+    return -1;
+}
+
+/* A place in the workbook after a link's '#': 0 or -1 (reported). */
+static int link_place(qr_cc *cc, const char *s)
+{
+    char sheet[128], ref[40];
+    const char *rs;
+    if (split_sheet_ref(s, sheet, sizeof sheet, &rs) < 0) {
+        qr_cc_err(cc, LINK_HINT, "the sheet's quotes are not closed in \"#%.40s\"", s);
+        return -1;
+    }
+    size_t k = 0;
+    for (const char *p = rs; *p && k + 1 < sizeof ref; p++)
+        if (*p != '$') ref[k++] = *p;
+    ref[k] = '\0';
+    int r, c;
+    qr_range rg;
+    const char *why;
+    if (strlen(rs) >= 32 || (parse_ref(ref, &r, &c) < 0 && parse_range(ref, &rg, &why) < 0)) {
+        qr_cc_err(cc, LINK_HINT, "expected a cell or a range after '#'%s, got \"#%.40s\"",
+                  sheet[0] ? " and the sheet" : "", s);
+        return -1;
+    }
+    if (sheet[0] && cc->sheet_names &&
+        sheet_named(cc, sheet, cc->sheet_names, cc->n_sheet_names) < 0)
+        return -1;
+    return 0;
+}
+
+/* A cell object's "link" and "comment" (the current path is the cell's),
+ * recorded in cc->cnotes for row r of the spec's rows, column col; *link
+ * the link (NULL none). Returns 1 (recorded), 0 (none) or -1 (reported). */
+static int cell_note(qr_cc *cc, json_t *v, size_t r, size_t col, const char **link)
+{
+    json_t *lk = json_object_get(v, "link"), *cm = json_object_get(v, "comment");
+    *link = NULL;
+    if (!lk && !cm) return 0;
+    qr_cell_note nt = {.row = (uint32_t)r, .col = (uint32_t)col};
+    int bad = 0;
+    if (lk) {
+        size_t o = qr_cc_push_key(cc, "link");
+        const char *s = json_is_string(lk) ? json_string_value(lk) : NULL;
+        size_t n = s ? json_string_length(lk) : 0;
+        if (!s) {
+            qr_cc_err(cc, LINK_HINT, "expected a string, got %s", qr_cc_type_name(lk));
+            bad = 1;
+        } else if (n == 0 || n > MAX_LINK || memchr(s, '\0', n)) {
+            qr_cc_err(cc, LINK_HINT, "a link has 1 to %u characters (Excel's limit), got %zu",
+                      MAX_LINK, n);
+            bad = 1;
+        } else if (s[0] == '#') {
+            bad = link_place(cc, s + 1) < 0;
+        } else if (!qr_link_ok(s)) {
+            qr_cc_err(cc, LINK_HINT,
+                      "a link is https:, http:, mailto: or a place in the workbook (#Sheet!A1), "
+                      "got \"%.40s\"",
+                      s);
+            bad = 1;
+        }
+        if (!bad && !(nt.link = qr_cc_strndup(cc, s, n))) bad = 1;
+        qr_cc_pop(cc, o);
+    }
+    if (cm) {
+        size_t o = qr_cc_push_key(cc, "comment");
+        const char *s = json_is_string(cm) ? json_string_value(cm) : NULL;
+        size_t n = s ? json_string_length(cm) : 0;
+        if (!s) {
+            qr_cc_err(cc, "a comment is a text: \"Source: the 2025 annual report\"",
+                      "expected a string, got %s", qr_cc_type_name(cm));
+            bad = 1;
+        } else if (n == 0 || memchr(s, '\0', n) ||
+                   (n > MAX_COMMENT && utf16_units(s, n) > MAX_COMMENT)) {
+            qr_cc_err(cc, "leave the comment out, or shorten it",
+                      "a comment has 1 to %u characters", MAX_COMMENT);
+            bad = 1;
+        } else if (!(nt.comment = qr_cc_str(cc, cm, &n))) {
+            bad = 1;
+        }
+        qr_cc_pop(cc, o);
+    }
+    if (bad) return -1;
+    if (cc->n_cnotes == cc->cap_cnotes) {
+        size_t cap = cc->cap_cnotes ? cc->cap_cnotes * 2 : 16;
+        qr_cell_note *t = realloc(cc->cnotes, cap * sizeof *t);
+        if (!t) return qr_cc_oom(cc), -1;
+        cc->cnotes = t;
+        cc->cap_cnotes = cap;
+    }
+    cc->cnotes[cc->n_cnotes++] = nt;
+    *link = nt.link;
+    return 1;
+}
+
+/* The text a cell with a link and no value shows: the link without its
+ * '#' or "mailto:". */
+static const char *link_text(const char *link, size_t *len)
+{
+    if (link[0] == '#') link++;
+    if (strncasecmp(link, "mailto:", 7) == 0) link += 7;
+    *len = strlen(link);
+    return link;
+}
+
+/* A cell object at the current path (row r of the spec's rows, column col). */
+static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r, size_t col)
 {
     int unk = qr_cc_check_obj(cc, v, QR_SO_CELL, "a cell object");
     int bad = unk > 0;
@@ -270,8 +432,11 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
     uint16_t fmt = 0;
     int fr = cell_format(cc, ft, v, &fmt);
     if (fr < 0) bad = 1;
+    const char *link = NULL;
+    int nr = cell_note(cc, v, r, col, &link);
+    if (nr < 0) bad = 1;
     unsigned look = 0;
-    int lr = qr_cc_look(cc, ft, v, &look);
+    int lr = qr_cc_look_link(cc, ft, v, json_object_get(v, "link") != NULL, &look);
     if (lr < 0) bad = 1;
     qr_cell_set_look(c, look);
     if (date && (value || formula)) {
@@ -298,10 +463,10 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
                 s = NULL;
             } else {
                 qr_fcheck why;
-                int r = qr_formula_check(s, n, cc->allow_external > 0, &why);
-                if (r == QR_FC_POLICY && cc->allow_external < 0) {
+                int fc = qr_formula_check(s, n, cc->allow_external > 0, &why);
+                if (fc == QR_FC_POLICY && cc->allow_external < 0) {
                     cc->policy_later = 1; /* the workbook's key is not read yet */
-                } else if (r != QR_FC_OK) {
+                } else if (fc != QR_FC_OK) {
                     qr_cc_err(cc, why.hint, "%s", why.message);
                     s = NULL;
                 }
@@ -356,12 +521,21 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c)
         c->v.num = serial;
         return bad ? -1 : 0;
     }
-    if (!value && lr > 0 && !fr) { /* a styled empty cell: a total row's blank, a shaded input */
+    if (!value && link) { /* a link alone shows its address */
+        size_t n;
+        const char *t = link_text(link, &n);
+        c->type = QR_CELL_TEXT;
+        c->fmt = fmt;
+        c->v.str = t;
+        c->len = (uint32_t)n;
+        return bad ? -1 : 0;
+    }
+    if (!value && (lr > 0 || nr > 0) && !fr) { /* a styled or commented empty cell */
         c->type = QR_CELL_EMPTY;
         return bad ? -1 : 0;
     }
     if (!value) {
-        if (unk) return -1; /* the unknown key is most likely it, misspelt */
+        if (unk || nr < 0) return -1; /* the unknown key is most likely it, misspelt */
         qr_cc_err(cc,
                   "write {\"value\": 0.25, \"format\": \"0.0%\"}, {\"date\": \"2026-11-30\"} "
                   "or {\"formula\": \"SUM(B2:B9)\"}",
@@ -436,7 +610,7 @@ static inline int cell(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
                   "a cell cannot be an array");
         res = -1;
     } else if (json_is_object(v)) {
-        res = cell_object(cc, ft, v, c);
+        res = cell_object(cc, ft, v, c, r, col);
     } else {
         double num;
         const char *str = NULL;
@@ -503,7 +677,7 @@ int qr_cc_sheet_row(qr_cc *cc, qr_cc_fmts *ft, json_t *row, size_t r, qr_row *ds
                     if (json_is_array(v)) {
                         qr_cc_err(cc, "put one value per cell", "a cell cannot be an array");
                     } else if (json_is_object(v)) {
-                        cell_object(cc, ft, v, &cs[c]);
+                        cell_object(cc, ft, v, &cs[c], r, c);
                     } else {
                         double num = 0;
                         const char *str = NULL;
@@ -1622,8 +1796,23 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
 #endif
     }
     qr_cc_pop(cc, o);
+    if (cc->n_cnotes) { /* the cells' links and comments, in the sheet's rows */
+        qr_cell_note *nts = qr_arena_array(cc->a, cc->n_cnotes, sizeof *nts);
+        if (!nts) {
+            qr_cc_oom(cc);
+        } else {
+            for (size_t k = 0; k < cc->n_cnotes; k++) {
+                nts[k] = cc->cnotes[k];
+                nts[k].row += (uint32_t)hdr;
+            }
+            sh->notes = nts;
+            sh->n_notes = cc->n_cnotes;
+        }
+        cc->n_cnotes = 0;
+    }
     sh->rows = out;
     sh->n_rows = n_json + hdr;
+    sh->columns_row = hdr != 0;
     sh->n_cols = n_cols;
     size_t n_have = sr ? sh->n_held : sh->n_rows;
     for (size_t r = 0; r < n_have; r++)
@@ -1891,6 +2080,8 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
         goto done;
     }
     sheet_names(cc, sheets, names);
+    cc->sheet_names = names;
+    cc->n_sheet_names = n;
     for (size_t i = 0; i < n; i++) {
         size_t o2 = qr_cc_push_index(cc, i);
         json_t *sv = json_array_get(sheets, i);
@@ -1919,6 +2110,8 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
     defined_names(cc, root, sheets);
     o = qr_cc_push_key(cc, "sheets");
 done:
+    cc->sheet_names = NULL;
+    cc->n_sheet_names = 0;
     free(names);
     if (cs)
         cs->fmts = ft; /* the stream's second pass looks formats up in the same table */

@@ -506,6 +506,9 @@ static const qr_skey cell_keys[] = {
     K("formula", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":8193}", "SUM(B2:B9)"),
     K("format", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}", "0.0%"),
     K("style", X, N, S_STYLE_NAME, "a named style"),
+    K("link", X, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":2079}",
+      "https:, http:, mailto: or #'Sheet 2'!A1"),
+    K("comment", X, N, "{\"type\":\"string\",\"minLength\":1}", "a note on the cell"),
     LOOK_KEYS,
 };
 

@@ -600,6 +600,17 @@ typedef struct qr_cond {
     int n_colors;        /* QR_CF_SCALE: 2 or 3; QR_CF_BAR: 1 */
 } qr_cond;
 
+/* A cell's link or comment ("link", "comment"): kept beside the rows,
+ * sorted by row then column (the spec's order), at most one per cell. */
+typedef struct qr_cell_note {
+    uint32_t row, col;   /* 0-based, in the sheet (a "columns" row counted) */
+    const char *link;    /* "https://...", "http://...", "mailto:...", or "#Sheet!A1" (a place in
+                            the workbook: '#', the sheet's name quoted as in a formula when it must
+                            be, '!', a cell or range; "#A1" is on this sheet); NULL none */
+    const char *comment; /* the comment's text, or NULL */
+    const char *author;  /* the comment's author, or NULL (the workbook's, else "quire") */
+} qr_cell_note;
+
 typedef struct qr_sheet {
     const char *name; /* validated, or "SheetN" when the spec gave none */
     qr_row *rows;
@@ -637,6 +648,9 @@ typedef struct qr_sheet {
     /* "validation": data validations in spec order */
     const qr_valid *valids;
     size_t n_valids;
+    /* cells' "link" and "comment", in row then column order */
+    const qr_cell_note *notes;
+    size_t n_notes;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
@@ -645,6 +659,9 @@ typedef struct qr_sheet {
      * streamed 0: rows holds all n_rows. */
     int streamed;
     size_t n_held, stream_from;
+    /* 1 when rows[0] is the spec's "columns" header: the spec's row r is
+     * rows[r + 1] (pointers to a cell: "/columns/c", "/rows/r/c") */
+    int columns_row;
 } qr_sheet;
 
 /* A defined name ("names": {"Revenue": "Data!$B$2:$B$13"}). */

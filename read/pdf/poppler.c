@@ -35,49 +35,112 @@ typedef struct lines {
     size_t n, cap;
 } lines;
 
-/* poppler gives right-to-left text in visual order, each character wrapped
- * in U+202B ... U+202C: drop the marks and reorder the line to logical
- * order (the bidi reordering of a visual line gives back its logical one
- * for the common cases: RTL text with embedded numbers and Latin words). */
+/* poppler gives a line in visual order, each right-to-left word of it
+ * wrapped in U+202B ... U+202C with its characters in logical order already
+ * (a word of one character when the PDF draws its glyphs left to right, as
+ * cairo does; the whole word when it draws them right to left, as
+ * LibreOffice does). The line back to logical order: each wrapped word is
+ * one right-to-left atom (kept as it is inside), every other character an
+ * atom of its own, and the bidi reordering of the atoms in their visual
+ * order gives back their logical one (for the common cases: right-to-left
+ * text with embedded numbers and Latin words, and the reverse). The base
+ * direction is the last strong atom's: a line's visual end on the right is
+ * where a right-to-left line starts. */
 static char *logical(const char *s, size_t n, int reorder)
 {
     FriBidiChar *u = malloc((n + 1) * sizeof *u), *v = malloc((n + 1) * sizeof *v);
+    FriBidiStrIndex *at = malloc((n + 2) * sizeof *at); /* atom i: u[at[i] .. at[i + 1]) */
     char *out = malloc(n * 8 + 1);
-    if (!u || !v || !out) {
-        free(u), free(v), free(out);
+    if (!u || !v || !at || !out) {
+        free(u), free(v), free(at), free(out);
         return strndup(s, n);
     }
     FriBidiStrIndex len =
         fribidi_charset_to_unicode(FRIBIDI_CHAR_SET_UTF8, s, (FriBidiStrIndex)n, u);
-    FriBidiStrIndex k = 0;
-    int rtl = 0, last_rtl = 0;
+    /* u keeps the characters without the marks; v one character per atom:
+     * the character, or U+05D0 (a strong right-to-left letter) for a word */
+    FriBidiStrIndex k = 0, atoms = 0;
+    int rtl = 0, last_rtl = 0, depth = 0;
     for (FriBidiStrIndex i = 0; i < len; i++) {
         FriBidiChar c = u[i];
+        if (c == 0x202B || c == 0x202E) {
+            if (depth++ == 0) {
+                at[atoms] = k;
+                v[atoms++] = 0x05D0;
+                rtl = last_rtl = 1;
+            }
+            continue;
+        }
+        if (c == 0x202C) {
+            if (depth) depth--;
+            continue;
+        }
         if ((c >= 0x202A && c <= 0x202E) || c == 0xFEFF) continue;
-        FriBidiCharType t = fribidi_get_bidi_type(c);
-        if (FRIBIDI_IS_RTL(t))
-            rtl = last_rtl = 1;
-        else if (FRIBIDI_IS_LETTER(t))
-            last_rtl = 0;
+        if (!depth) {
+            FriBidiCharType t = fribidi_get_bidi_type(c);
+            if (FRIBIDI_IS_RTL(t))
+                rtl = last_rtl = 1;
+            else if (FRIBIDI_IS_LETTER(t))
+                last_rtl = 0;
+            at[atoms] = k;
+            v[atoms++] = c;
+        }
         u[k++] = c;
     }
-    if (rtl && reorder) {
+    at[atoms] = k;
+    /* A line whose right-to-left words are mostly one character each is
+     * one glyph per word (cairo's PDFs): a word of more letters, all of
+     * them right-to-left, is a ligature (lam-alef), whose letters poppler
+     * gives reversed. */
+    FriBidiStrIndex ones = 0, more = 0;
+    for (FriBidiStrIndex i = 0; i < atoms; i++)
+        if (v[i] == 0x05D0 && at[i + 1] - at[i] == 1)
+            ones++;
+        else if (v[i] == 0x05D0 && at[i + 1] - at[i] > 1)
+            more++;
+    for (FriBidiStrIndex i = 0; ones > more && i < atoms; i++) {
+        int letters = v[i] == 0x05D0;
+        for (FriBidiStrIndex j = at[i]; letters && j < at[i + 1]; j++)
+            letters = FRIBIDI_IS_RTL(fribidi_get_bidi_type(u[j])) &&
+                      FRIBIDI_IS_LETTER(fribidi_get_bidi_type(u[j]));
+        for (FriBidiStrIndex a = at[i], b = at[i + 1] - 1; letters && a < b; a++, b--) {
+            FriBidiChar t = u[a];
+            u[a] = u[b];
+            u[b] = t;
+        }
+    }
+    FriBidiStrIndex *map = malloc(((size_t)atoms + 1) * sizeof *map);
+    int moved = 0;
+    if (rtl && reorder && map) {
         /* Reorder only: fribidi_log2vis would also shape (presentation forms). */
         FriBidiParType base = last_rtl ? FRIBIDI_PAR_RTL : FRIBIDI_PAR_LTR;
-        FriBidiCharType *types = malloc((size_t)k * sizeof *types);
-        FriBidiBracketType *brackets = malloc((size_t)k * sizeof *brackets);
-        FriBidiLevel *levels = malloc((size_t)k * sizeof *levels);
+        FriBidiCharType *types = malloc(((size_t)atoms + 1) * sizeof *types);
+        FriBidiBracketType *brackets = malloc(((size_t)atoms + 1) * sizeof *brackets);
+        FriBidiLevel *levels = malloc(((size_t)atoms + 1) * sizeof *levels);
+        for (FriBidiStrIndex i = 0; i < atoms; i++)
+            map[i] = i;
         if (types && brackets && levels) {
-            fribidi_get_bidi_types(u, k, types);
-            fribidi_get_bracket_types(u, k, types, brackets);
-            if (fribidi_get_par_embedding_levels_ex(types, brackets, k, &base, levels) &&
-                !fribidi_reorder_line(FRIBIDI_FLAGS_DEFAULT, types, k, 0, base, levels, u, NULL))
-                rtl = 0; /* cannot reorder: the line stays as poppler gave it */
+            fribidi_get_bidi_types(v, atoms, types);
+            fribidi_get_bracket_types(v, atoms, types, brackets);
+            if (fribidi_get_par_embedding_levels_ex(types, brackets, atoms, &base, levels) &&
+                fribidi_reorder_line(FRIBIDI_FLAGS_DEFAULT, types, atoms, 0, base, levels, v, map))
+                moved = 1;
         }
         free(types);
         free(brackets);
         free(levels);
     }
+    /* the atoms in their new order, back into v as characters */
+    if (moved) {
+        FriBidiStrIndex o = 0;
+        for (FriBidiStrIndex i = 0; i < atoms; i++)
+            for (FriBidiStrIndex j = at[map[i]]; j < at[map[i] + 1]; j++)
+                v[o++] = u[j];
+        memcpy(u, v, (size_t)o * sizeof *u);
+        k = o;
+    }
+    free(map);
+    free(at);
     /* Arabic presentation forms (what the glyphs map to, and what fribidi's
      * shaping makes) back to letters; lam-alef to lam and alef. */
     char *o = out;
@@ -194,21 +257,50 @@ static void join_spaced(qr_buf *cut, int *cells)
  * are rebuilt from the boxes: the glyphs in poppler's order, a space where
  * the next glyph stands apart from the word so far (by more than a word
  * space's share of the font size; a word's box, since text a PDF gives as
- * ActualText has boxes spread over the word in the wrong direction).
+ * ActualText has boxes spread over the word in the wrong direction). The
+ * characters of one of poppler's right-to-left words (U+202B ... U+202C)
+ * stand in the word's box, so a ligature's letters (poppler splits its box
+ * between them) are not spaced apart; the marks stay, for logical().
  * 0 when the boxes do not fit the text. */
 static int logical_line(const char *s, size_t n, const PopplerRectangle *rc, glong chars,
                         double size, qr_buf *out)
 {
-    glong ci = 0;
+    glong ci = 0, unit = -1; /* unit: the first character of the open word */
+    const char *open = NULL; /* its opening mark, not written yet */
     int have = 0;
-    double w1 = 0, w2 = 0; /* the word's box */
+    double w1 = 0, w2 = 0, u1 = 0, u2 = 0; /* the word's box; the open unit's */
     for (const char *q = s; q < s + n; q = g_utf8_next_char(q)) {
         gunichar c = g_utf8_get_char(q);
-        if (c >= 0x202A && c <= 0x202E) continue;
+        size_t m = (size_t)(g_utf8_next_char(q) - q);
+        if (c >= 0x202A && c <= 0x202E) {
+            /* an opening mark waits for its first character (a space goes
+             * before it, outside the word) */
+            if (c == 0x202B || c == 0x202E)
+                open = q;
+            else
+                qr_buf_append(out, q, m);
+            unit = c == 0x202B || c == 0x202E ? ci : -1;
+            if (unit < 0) continue;
+            /* the unit's box: the union of its characters' */
+            u1 = 1e9, u2 = -1e9;
+            glong k = ci;
+            for (const char *r = g_utf8_next_char(q); r < s + n && k < chars;
+                 r = g_utf8_next_char(r)) {
+                gunichar d = g_utf8_get_char(r);
+                if (d == 0x202C) break;
+                if (d >= 0x202A && d <= 0x202E) continue;
+                const PopplerRectangle *b = &rc[k++];
+                double b1 = b->x1 < b->x2 ? b->x1 : b->x2, b2 = b->x1 < b->x2 ? b->x2 : b->x1;
+                if (b1 < u1) u1 = b1;
+                if (b2 > u2) u2 = b2;
+            }
+            continue;
+        }
         if (ci >= chars) return 0;
         const PopplerRectangle *r = &rc[ci++];
         if (g_unichar_isspace(c)) continue;
         double x1 = r->x1 < r->x2 ? r->x1 : r->x2, x2 = r->x1 < r->x2 ? r->x2 : r->x1;
+        if (unit >= 0 && u1 <= u2) x1 = u1, x2 = u2;
         if (size <= 0) size = fabs(r->y2 - r->y1);
         double gap = x1 > w2 ? x1 - w2 : w1 > x2 ? w1 - x2 : 0;
         if (have && gap > size * 0.15) {
@@ -221,7 +313,9 @@ static int logical_line(const char *s, size_t n, const PopplerRectangle *rc, glo
             if (x2 > w2) w2 = x2;
         }
         have = 1;
-        qr_buf_append(out, q, (size_t)(g_utf8_next_char(q) - q));
+        if (open) qr_buf_append(out, open, (size_t)(g_utf8_next_char(open) - open));
+        open = NULL;
+        qr_buf_append(out, q, m);
     }
     return ci == chars && !out->oom;
 }
@@ -554,10 +648,44 @@ static int cjk_end(const char *s)
     return u[0] >= 0xE3 && u[0] <= 0xED;
 }
 
+/* poppler-glib extracts a page's text inside its crop box only (the
+ * characters outside are dropped), where pdftotext reads the media box. A
+ * copy of the file whose /CropBox keys are renamed (same length, so every
+ * offset of the xref stays right) reads the whole media box; a crop box
+ * inside a compressed object stream stays. NULL when there is none. */
+static unsigned char *without_crop(const void *data, size_t len)
+{
+    static const char key[] = "/CropBox";
+    const size_t k = sizeof key - 1;
+    unsigned char *copy = NULL;
+    const unsigned char *d = data;
+    for (const unsigned char *p = d; len >= k && p <= d + len - k;) {
+        const unsigned char *q = memchr(p, '/', (size_t)(d + len - k + 1 - p));
+        if (!q) break;
+        if (memcmp(q, key, k) != 0) {
+            p = q + 1;
+            continue;
+        }
+        size_t at = (size_t)(q - d);
+        /* the whole name, not the start of a longer one */
+        if (at + k == len || strchr(" \t\r\n\f[]<>()/%", d[at + k])) {
+            if (!copy) {
+                if (!(copy = malloc(len))) return NULL;
+                memcpy(copy, d, len);
+            }
+            copy[at + k - 1] = '_';
+        }
+        p = q + k;
+    }
+    return copy;
+}
+
 int qr_rd_pdf_json(const void *data, size_t len, qr_buf *b, char *msg, size_t msgsz,
                    const char **hint)
 {
-    GBytes *bytes = g_bytes_new_static(data, len);
+    unsigned char *uncropped = without_crop(data, len);
+    if (uncropped) data = uncropped;
+    GBytes *bytes = g_bytes_new_with_free_func(data, len, free, uncropped);
     GError *err = NULL;
     PopplerDocument *doc = poppler_document_new_from_bytes(bytes, NULL, &err);
     if (!doc) {

@@ -1,7 +1,8 @@
 """PDF text right (issue 38): Hebrew and Arabic PDFs that quire renders, and
 LibreOffice's PDFs of the same text (from quire's docx), read back in
 logical order, every line (poppler selects a right-to-left page from its
-top right); line-end hyphens rejoined where the word continues, form
+top right), lines that mix both directions too (poppler's right-to-left
+words: one character each in quire's PDFs, whole words in LibreOffice's); line-end hyphens rejoined where the word continues, form
 fields' values and annotations' text read (PDFs written here); a letter-spaced Japanese line (LibreOffice's
 PDF of a flat ODT with fo:letter-spacing) read as text, not as a table of
 single characters. Spec, markdown and text."""
@@ -41,11 +42,17 @@ def read(path, to="spec"):
 HEBREW = ["שלום עולם, זהו מסמך בעברית.", "השורה השנייה של המסמך.",
           "שורה שלישית עם מילים נוספות.", "והשורה הרביעית והאחרונה."]
 ARABIC = ["مرحبا بالعالم، هذه وثيقة باللغة العربية.", "السطر الثاني من الوثيقة."]
+# Lines of both directions: right-to-left with Latin words, numbers and
+# brackets inside, left-to-right with right-to-left words inside.
+MIXED = ["שלום world 123 עולם", "The word שלום עולם means hello world.",
+         "العربية (Arabic) سنة 2024 و PDF 1.7", "Version 3.2 of مرحبا بالعالم is out.",
+         "מחיר: 45.50 ₪ (כולל מע\"מ)"]
 
 
-def pdf_lines(lines, annots=()):
-    """A one-page PDF of Helvetica lines, 12.5 pt apart; annots: annotation
-    dictionaries (a widget's /FT makes it a form field, in the AcroForm)."""
+def pdf_lines(lines, annots=(), page=""):
+    """A one-page PDF of Helvetica lines, 12.5 pt apart from y 720; annots:
+    annotation dictionaries (a widget's /FT makes it a form field, in the
+    AcroForm); page: more keys of the page's dictionary."""
     content = "BT /F1 11 Tf 72 720 Td 12.5 TL " + " ".join(
         "(%s) '" % ln.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
         for ln in lines) + " ET"
@@ -55,8 +62,8 @@ def pdf_lines(lines, annots=()):
             % (" /AcroForm << /Fields [%s] /DA (/Helv 0 Tf 0 g) >>" % fields if fields else ""),
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-            "/Resources << /Font << /F1 5 0 R >> >>%s >>"
-            % (" /Annots [%s]" % refs if refs else ""),
+            "/Resources << /Font << /F1 5 0 R >> >>%s%s >>"
+            % (" /Annots [%s]" % refs if refs else "", page),
             "<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
     objs += [a.replace("PAGE", "3 0 R") for a in annots]
@@ -80,7 +87,7 @@ def paragraphs(spec_text):
 
 with tempfile.TemporaryDirectory() as tmp:
     # Right-to-left: quire's PDF and LibreOffice's PDF of quire's docx.
-    for lang, texts in (("he", HEBREW), ("ar", ARABIC)):
+    for lang, texts in (("he", HEBREW), ("ar", ARABIC), ("en", MIXED)):
         spec = os.path.join(tmp, lang + ".json")
         with open(spec, "w") as f:
             json.dump({"lang": lang, "blocks": [{"type": "paragraph", "text": t}
@@ -105,6 +112,21 @@ with tempfile.TemporaryDirectory() as tmp:
             txt = read(lopdf, "text") if os.path.exists(lopdf) else ""
             expect("LibreOffice's %s PDF: text" % lang, all(t in txt for t in texts), txt)
 
+    # Lam-alef: one glyph for two letters, which poppler gives reversed;
+    # quire's PDF (one glyph per word) reads them in order, on a
+    # right-to-left page and in a left-to-right line alike.
+    for lang in ("ar", "en"):
+        lam = ["السلام عليكم ولا شيء للاختبار.", "لا إله"]
+        spec = os.path.join(tmp, "lam-%s.json" % lang)
+        with open(spec, "w") as f:
+            json.dump({"lang": lang, "title": "T", "blocks": [
+                {"type": "paragraph", "text": t} for t in lam]}, f, ensure_ascii=False)
+        pdf = os.path.join(tmp, "lam-%s.pdf" % lang)
+        subprocess.run([QUIRE, "render", spec, "-o", pdf], capture_output=True, check=True)
+        got = paragraphs(read(pdf))
+        expect("quire's %s PDF: lam-alef in order" % lang, got == lam,
+               json.dumps(got, ensure_ascii=False))
+
     # Line-end hyphens.
     hy = os.path.join(tmp, "hyphens.pdf")
     with open(hy, "wb") as f:
@@ -116,6 +138,16 @@ with tempfile.TemporaryDirectory() as tmp:
            json.dumps(got))
     expect("hyphens: text", "interpreter" in read(hy, "text"))
     expect("hyphens: markdown", "cooperative" in read(hy, "markdown"))
+
+    # Text outside the crop box (inside the media box), as pdftotext reads it.
+    cr = os.path.join(tmp, "crop.pdf")
+    with open(cr, "wb") as f:
+        f.write(pdf_lines(["Above the crop box.", "Still above it.", "Inside the crop box."],
+                          page=" /CropBox [0 0 612 700]"))
+    got = paragraphs(read(cr))
+    expect("text outside the crop box: read", got == [
+        "Above the crop box. Still above it. Inside the crop box."], json.dumps(got))
+    expect("text outside the crop box: text", "Above the crop box" in read(cr, "text"))
 
     # Form fields and annotations: a filled text field, a list with a chosen
     # item, a free-text annotation and a sticky note, beside the page's text.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Continuation (issue 34): a 40-slide deck with every layout, overflowing
-bullets and a 60-row table.
+"""Continuation (issue 34): a 40-slide deck with every layout (the eleven,
+columns with bullets, a table and a picture, a full picture, an agenda),
+overflowing bullets and a 60-row table.
 - continuation slides are there ("Title (cont.)"), the table's header row on each;
 - no text lies outside its shape in LibreOffice's PDF of quire's .pptx
   (pdftotext -bbox against each slide's shape boxes: left, right and top with
@@ -15,7 +16,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import struct
 import zipfile
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from office import soffice_convert  # noqa: E402
@@ -32,9 +35,27 @@ def check(cond, what):
 
 
 LONG = "a long bullet that keeps going with enough words to wrap over more than one line on the slide"
+tmp = tempfile.mkdtemp(prefix="qr-cont-")
+
+
+def png(w, h):
+    """A w x h RGB PNG, a gradient (no picture is drawn past its pixels here)."""
+    line = bytes(v for x in range(w) for v in (x * 255 // w, 96, 160))
+    raw = b"".join(b"\x00" + line for _ in range(h))
+
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+with open(os.path.join(tmp, "wide.png"), "wb") as f:
+    f.write(png(1400, 800))
+PIC = {"src": "wide.png", "alt": "a gradient"}
 slides = []
 for i in range(37):
-    k = i % 7
+    k = i % 11
     if k == 0:
         slides.append({"title": "Point %d" % i, "bullets": ["first", "second", {"text": "third", "items": ["a", "b"]}]})
     elif k == 1:
@@ -48,16 +69,30 @@ for i in range(37):
         slides.append({"layout": "title", "title": "Chapter %d" % i, "subtitle": "and more"})
     elif k == 5:
         slides.append({"layout": "blank", "title": "Blank %d" % i, "bullets": ["x", "y"]})
-    else:
+    elif k == 6:
         slides.append({"layout": "closing", "title": "Thanks %d" % i, "subtitle": "bye"})
+    elif k == 7:
+        slides.append({"layout": "two_content", "title": "Two %d" % i, "left": {"bullets": ["left one", "left two"]},
+                       "right": {"image": PIC} if i % 2 else
+                       {"table": {"headers": ["Region", "Revenue"], "rows": [["EMEA", 12], ["APAC", 9]]}}})
+    elif k == 8:
+        slides.append({"layout": "comparison", "title": "Compare %d" % i,
+                       "left": {"heading": "Build", "bullets": ["control", "cost"]},
+                       "right": {"heading": "Buy", "bullets": ["ready", "support"]}})
+    elif k == 9:
+        slides.append({"layout": "image_full", "title": "Full %d" % i, "caption": "a caption", "image": PIC})
+    else:
+        slides.append({"layout": "agenda", "title": "Agenda %d" % i, "items": ["Where", "What", "Next"],
+                       "current": i % 3})
 # overflowing bullets: 9 shrink above the floor, 40 continue
 slides.insert(5, {"title": "Nine", "bullets": ["%d %s" % (n, LONG) for n in range(9)]})
 slides.insert(12, {"title": "Forty", "bullets": ["%d %s" % (n, LONG) for n in range(40)]})
 rows = [["row %d" % r, "value %d" % (r * 7), "note %d" % r] for r in range(60)]
 slides.insert(20, {"title": "Sixty rows", "table": {"headers": ["Name", "Value", "Note"], "rows": rows}})
 spec = {"title": "Continuation", "slides": slides}
-
-tmp = tempfile.mkdtemp(prefix="qr-cont-")
+LAYOUTS = {"title_content", "section", "quote", "stats", "title", "blank", "closing", "two_content", "comparison",
+           "image_full", "agenda"}
+check({s_.get("layout", "title_content") for s_ in slides} == LAYOUTS, "every layout is in the deck")
 sp = os.path.join(tmp, "deck.json")
 with open(sp, "w") as f:
     json.dump(spec, f)

@@ -1,0 +1,41 @@
+/* page_report.h: the layout report (quire.h's qr_layout_list) for documents
+ * and spreadsheets, from the tree and the geometry their files and previews
+ * share, so a .docx and its PDF (an .xlsx and its sheet preview) report the
+ * same items. The slides' items come from their plan (slide_layout.h).
+ *
+ * Documents (doc_report.c): a word wider than its line (a paragraph, a
+ * heading, a list item, a quote, a callout, a caption or a table cell at the
+ * theme's sizes; the page's text width less what indents it; a table
+ * column's share of it less the cell padding), which Word, LibreOffice and
+ * the PDF break inside: word_broken, one per table column (the first cell,
+ * with how many more); a table with such columns: table_cut, the least
+ * width its words need over the page's text width as its value (below 1:
+ * other "widths" would fit them); a picture drawn larger than its
+ * pixels at 96 dpi: image_upscaled. Pages are not known here (page 0).
+ *
+ * Spreadsheets (sheet_report.c): a value wider than its column (the widths
+ * sheet_fit.h gives the .xlsx) that an office suite does not show whole:
+ * text clipped by a filled neighbour (it spills over empty ones), a number,
+ * date or boolean shown as "###": table_cut; a word of a wrapped cell wider
+ * than its column: word_broken. One item per kind and column, at its first
+ * cell's pointer ("/sheets/0/rows/4/2", a "columns" header at
+ * "/sheets/0/columns/2"), the detail counting the others. Hidden rows and
+ * columns are left out; a streamed sheet reports the rows it holds (its
+ * first ones).
+ *
+ *     if (doc->kind == QR_KIND_DOCUMENT) qr_doc_report(doc, &res->layout);
+ */
+#ifndef QR_PAGE_REPORT_H
+#define QR_PAGE_REPORT_H
+
+#include <quire/quire.h>
+
+#include "tree.h"
+
+/** A document's items, appended to l. */
+void qr_doc_report(const qr_doc *doc, qr_layout_list *l);
+
+/** A spreadsheet's items, appended to l. */
+void qr_sheet_report(const qr_doc *doc, qr_layout_list *l);
+
+#endif

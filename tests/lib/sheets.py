@@ -1,0 +1,84 @@
+"""sheets.py: what the spreadsheet tests (tests/xlsx) share: the quire
+binary and source folder from the environment, a scratch folder, render
+and read through the CLI, the three compile paths of a spec file, and a
+LibreOffice re-save.
+
+    from sheets import QUIRE, SRC, fixture, render, read_spec, scratch
+    TMP = scratch("notes")
+    rc, res = render(fixture("notes-sheet"), os.path.join(TMP, "n.xlsx"))
+
+env: QUIRE (default build/quire), QUIRE_SOURCE_DIR.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+QUIRE = os.environ.get("QUIRE", "build/quire")
+SRC = os.environ.get("QUIRE_SOURCE_DIR",
+                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def scratch(name):
+    """A new temporary folder for one test file."""
+    return tempfile.mkdtemp(prefix="quire-%s-" % name)
+
+
+def fixture(case):
+    """fixtures/<case>/spec.json."""
+    return os.path.join(SRC, "fixtures", case, "spec.json")
+
+
+def render(spec_path, out, env=None, args=()):
+    """quire render spec_path -o out: (exit code, the JSON result line)."""
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([QUIRE, "render", spec_path, "-o", out] + list(args), capture_output=True,
+                       env=e)
+    return p.returncode, json.loads(p.stdout.decode().splitlines()[0])
+
+
+def read_text(path, *args):
+    """quire read path: its output text (the read must succeed)."""
+    p = subprocess.run([QUIRE, "read", path] + list(args), capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return p.stdout
+
+
+def read_spec(path):
+    """quire read path as a spec (a dict)."""
+    return json.loads(read_text(path))
+
+
+def write_spec(path, spec):
+    """Write a spec (a dict, or JSON text) to path; returns path."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(spec if isinstance(spec, str) else json.dumps(spec))
+    return path
+
+
+def stream_modes(spec_path, tmp, name, modes=("0", "1", "all")):
+    """Render spec_path to .xlsx through each compile path (QUIRE_XLSX_STREAM):
+    a list of (exit code, result, the file's bytes or None)."""
+    got = []
+    for mode in modes:
+        out = os.path.join(tmp, "%s-%s.xlsx" % (name, mode))
+        rc, res = render(spec_path, out, {"QUIRE_XLSX_STREAM": mode})
+        data = None
+        if os.path.exists(out):
+            with open(out, "rb") as f:
+                data = f.read()
+        got.append((rc, res, data))
+    return got
+
+
+def libreoffice_resave(xlsx, outdir, timeout=300):
+    """LibreOffice opens xlsx and saves it as .xlsx into outdir: the new
+    file's path, or None when soffice is not installed."""
+    if not shutil.which("soffice"):
+        return None
+    from office import soffice_convert
+    os.makedirs(outdir, exist_ok=True)
+    soffice_convert("xlsx:Calc MS Excel 2007 XML", [xlsx], outdir, timeout=timeout)
+    return os.path.join(outdir, os.path.basename(xlsx))
