@@ -60,7 +60,8 @@ static const qr_cli_opt fmt_opts[] = {
 };
 static const qr_cli_opt schema_opts[] = {
     {"-k, --kind", "KIND", "the kind (default document)"},
-    {"--edit", NULL, "the edit payload {spec_patch, spec_append, ops} instead"},
+    {"--edit", NULL,
+     "the edit payload {spec_patch, spec_append, ops} of KIND instead (spec_append's items typed)"},
     {"-h, --help", NULL, "show this help"},
 };
 static const qr_cli_opt fonts_opts[] = {
@@ -73,6 +74,7 @@ static const qr_cli_opt fonts_opts[] = {
     {"--store", "DIR|URI",                                                                         \
      "the store: a folder or a postgresql:// URI (default $QUIRE_STORE, else ./.quire); "          \
      "before or after the command"},                                                               \
+        {"--owner", "O", "act for owner O: only O's artifacts exist (others: not_found)"},         \
         {"--max-artifacts", "N", "owner quota of artifacts (0: none)"},                            \
         {"--max-bytes", "BYTES", "owner quota of bytes (0: none)"},                                \
         {"--max-version-bytes", "BYTES", "the size limit of one version (0: none)"},               \
@@ -83,7 +85,6 @@ static const qr_cli_opt create_opts[] = {
     {"-k, --kind", "KIND", "the artifact's kind"},
     {"--title", "T", "its title"},
     {"--id", "ID", "its id (default: generated)"},
-    {"--owner", "O", "its owner, for quotas"},
     {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
     {"--base-dir", "DIR",
      "folder of the image files the spec names, taken into the version (default: the spec's "
@@ -141,7 +142,6 @@ static const qr_cli_opt log_opts[] = {
     STORE_OPTS,
 };
 static const qr_cli_opt list_opts[] = {
-    {"--owner", "O", "only this owner's artifacts"},
     {"-k, --kind", "KIND", "only this kind"},
     {"--limit", "N", "at most N (0: all)"},
     {"--cursor", "C", "the page after this one (the previous page's \"next\")"},
@@ -150,6 +150,8 @@ static const qr_cli_opt list_opts[] = {
 static const qr_cli_opt store_cmd_opts[] = {
     {"--from", "DIR", "copy: the folder store to copy"},
     {"--to", "URI", "copy: the store to copy into (a postgresql:// URI)"},
+    {"--artifacts", "N|default", "quota: the owner's artifact count limit (0: none)"},
+    {"--bytes", "B|default", "quota: the owner's byte limit (0: none)"},
     STORE_OPTS,
 };
 #define READ_LIMIT_OPTS                                                                            \
@@ -226,9 +228,10 @@ const qr_cli_cmd qr_cli_cmds[] = {
      OPTS(list_opts)},
     {"delete", "ID [--if-version N]", "delete an artifact and its versions (its quota is freed)",
      NULL, OPTS(write_opts)},
-    {"store", "init | copy --from DIR --to URI",
-     "create the store's tables, or copy a folder store into PostgreSQL", NULL,
-     OPTS(store_cmd_opts)},
+    {"store", "init | copy --from DIR --to URI | quota OWNER [--artifacts N] [--bytes B]",
+     "create the store's tables, copy a folder store into PostgreSQL, or set and show an "
+     "owner's quota",
+     NULL, OPTS(store_cmd_opts)},
     {"diff", "ID A B [--unified]", "compare two versions", NULL, OPTS(diff_opts)},
     {"restore", "ID N [--if-version H] [--key K]", "make version N the new head", NULL,
      OPTS(restore_opts)},

@@ -26,6 +26,7 @@
 typedef struct args {
     const char *cmd, *store, *kind, *title, *id, *owner, *patch, *append, *ops, *out;
     const char *cursor, *from, *to;
+    const char *q_artifacts, *q_bytes; /* store quota: --artifacts, --bytes */
     const char *base_dir; /* image files of create/edit/rewrite (default: the file's folder) */
     const char *pos[4];
     int npos, version, repair, unified, limit, json;
@@ -152,6 +153,8 @@ static int parse_args(int argc, char **argv, args *a)
         OPT("--to", to)
         OPT("--base-dir", base_dir)
         OPT("--key", w.key)
+        OPT("--artifacts", q_artifacts)
+        OPT("--bytes", q_bytes)
 #undef OPT
         if (strcmp(s, "--version") == 0) {
             if (parse_version(v, &a->version))
@@ -193,6 +196,8 @@ static int parse_args(int argc, char **argv, args *a)
             return usage("unexpected argument %s", s);
         }
     }
+    /* every command acts for --owner: only that owner's artifacts exist */
+    a->opts.owner = a->owner;
     if (!a->store) a->store = getenv("QUIRE_STORE");
     if (!a->store || !*a->store) a->store = ".quire";
     /* said here, in the user's words, before the store could say less */
@@ -494,6 +499,11 @@ static int cmd_fsck(qr_store *s, const args *a)
     if (a->npos != 0) return usage("usage: quire fsck [--repair]", NULL);
     qr_store_fsck f;
     qr_status st = qr_store_fsck_run(s, a->repair, &f);
+    if (st == QR_E_USAGE) { /* --owner: fsck sees every owner */
+        int rc = failure(st, &f.problems);
+        qr_store_fsck_free(&f);
+        return rc;
+    }
     qr_buf b = {0};
     qr_buf_printf(&b, "{\"status\":\"%s\"", st == QR_OK ? "ok" : "error");
     if (st != QR_OK) {
@@ -583,25 +593,84 @@ static int cmd_delete(qr_store *s, const args *a)
     return rc;
 }
 
-/* quire store init (create the tables of a database, or the folder) and
- * quire store copy --from A --to B. */
-static int cmd_store(const args *a)
+/* A limit of store quota: a count, "default" or absent (keep). -3: bad. */
+static long long quota_arg(const char *v)
+{
+    unsigned long long n;
+    if (!v) return QR_STORE_QUOTA_KEEP;
+    if (strcmp(v, "default") == 0) return QR_STORE_QUOTA_DEFAULT;
+    if (parse_u64(v, &n) != 0 || n > (unsigned long long)LLONG_MAX) return -3;
+    return (long long)n;
+}
+
+/* quire store quota OWNER [--artifacts N|default] [--bytes B|default]: set
+ * and show an owner's quota kept in the store. */
+static int cmd_quota(const args *a)
+{
+    long long na = quota_arg(a->q_artifacts), nb = quota_arg(a->q_bytes);
+    if (a->npos != 2)
+        return usage("usage: quire store quota OWNER [--artifacts N|default] [--bytes B|default]",
+                     NULL);
+    if (na == -3) return usage("--artifacts needs a count (0: none) or default", NULL);
+    if (nb == -3) return usage("--bytes needs a byte count (0: none) or default", NULL);
+    qr_store *s;
+    qr_errlist errs = {0};
+    qr_status st = qr_store_open_existing(a->store, &a->opts, &s, &errs);
+    if (st != QR_OK) {
+        int rc = failure(st, &errs);
+        qr_errlist_clear(&errs);
+        return rc;
+    }
+    qr_store_quota q;
+    const char *owner = a->pos[1];
+    if (na == QR_STORE_QUOTA_KEEP && nb == QR_STORE_QUOTA_KEEP)
+        st = qr_store_quota_get(s, owner, &q);
+    else
+        st = qr_store_quota_set(s, owner, na, nb, &q);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &q.errors);
+    } else {
+        qr_buf b = {0};
+        qr_buf_puts(&b, "{\"status\":\"ok\",\"owner\":");
+        qr_json_str(&b, owner);
+        qr_buf_printf(&b,
+                      ",\"max_artifacts\":%llu,\"max_bytes\":%llu,\"own\":{\"artifacts\":%s,"
+                      "\"bytes\":%s},\"artifacts\":%llu,\"bytes\":%llu}",
+                      q.max_artifacts, q.max_bytes, q.own_artifacts ? "true" : "false",
+                      q.own_bytes ? "true" : "false", q.artifacts, q.bytes);
+        qr_json_print(&b);
+        qr_buf_free(&b);
+    }
+    qr_store_quota_free(&q);
+    qr_store_close(s);
+    return rc;
+}
+
+/* quire store init (create the tables of a database, or the folder),
+ * quire store copy --from A --to B and quire store quota. */
+static int cmd_store(const args *a0)
 {
     qr_errlist errs = {0};
+    args copy = *a0; /* init and copy see every owner */
+    copy.opts.owner = NULL;
+    const args *a = &copy;
+    if (a->npos >= 1 && strcmp(a->pos[0], "quota") == 0) return cmd_quota(a0);
     if (a->npos == 1 && strcmp(a->pos[0], "init") == 0) {
         qr_store *s;
         qr_status st = qr_store_open(a->store, &a->opts, &s, &errs);
         int rc = st == QR_OK ? 0 : failure(st, &errs);
         if (st == QR_OK) {
             qr_store_close(s);
-            puts("{\"status\":\"ok\",\"schema_version\":1}");
+            puts("{\"status\":\"ok\",\"schema_version\":3}");
             fflush(stdout);
         }
         qr_errlist_clear(&errs);
         return rc;
     }
     if (a->npos != 1 || strcmp(a->pos[0], "copy") != 0 || !a->from || !a->to)
-        return usage("usage: quire store init [--store S] | quire store copy --from S --to S",
+        return usage("usage: quire store init [--store S] | quire store copy --from S --to S | "
+                     "quire store quota OWNER [--artifacts N] [--bytes B]",
                      NULL);
     qr_store *from = NULL, *to = NULL;
     qr_status st = qr_store_open_existing(a->from, &a->opts, &from, &errs);

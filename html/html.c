@@ -24,11 +24,13 @@
  * so memory stays bounded by the largest single block.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "fonts.h"
+#include "furniture.h"
 #include "text.h"
 #include "html_chart.h"
 #include "style.h"
@@ -52,6 +54,7 @@ typedef struct hw {
     int has_toc;
     const qr_doc *doc;
     const char *chart_failed; /* the path of a chart that could not be laid out */
+    long long epoch;          /* the output's date ({date} in page furniture) */
 } hw;
 
 static void flush(hw *w)
@@ -913,6 +916,56 @@ static void put_list_css(hw *w, const qr_doc *doc)
         }
 }
 
+/* A piece of a header or footer template as CSS content: a string
+ * (quotes, backslashes and control characters escaped, '<' too so no
+ * "</style>" can end the sheet) or a counter. */
+static int css_piece(void *ud, qr_furn_piece kind, const char *s, size_t n)
+{
+    hw *w = ud;
+    if (kind != QR_FURN_TEXT) {
+        puts_(w, kind == QR_FURN_PAGE ? " counter(page)" : " counter(pages)");
+        return 0;
+    }
+    puts_(w, " \"");
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        char esc[8];
+        if (ch == '"' || ch == '\\' || ch == '<' || ch < 0x20 || ch == 0x7F) {
+            snprintf(esc, sizeof esc, "\\%X ", ch);
+            puts_(w, esc);
+        } else {
+            putn(w, s + i, 1);
+        }
+    }
+    puts_(w, "\"");
+    return 0;
+}
+
+/* Print CSS for the spec's page header and footer (layout/furniture.h):
+ * @page margin boxes with the page counters, in the footer's size and
+ * colour. Only when the spec sets one (the house footer alone stays out). */
+static void put_furniture(hw *w, const qr_doc *doc)
+{
+    if (!doc->page.header && !doc->page.footer) return;
+    static const char *const box[2] = {"@top-center{content:", "@bottom-center{content:"};
+    char hex[7];
+    qr_style_hex(w->style.footer, hex);
+    qr_buf tb = {0};
+    puts_(w, ";"); /* ends the margin declaration */
+    for (int which = QR_FURN_HEADER; which <= QR_FURN_FOOTER; which++) {
+        const char *tpl = qr_furniture_template(doc, &w->style, which, &tb);
+        if (!tpl) continue;
+        puts_(w, box[which]);
+        qr_furniture_pieces(doc, tpl, w->epoch, css_piece, w);
+        puts_(w, ";font-size:");
+        put_fixed2(w, w->style.footer_pt);
+        puts_(w, "pt;color:#");
+        puts_(w, hex);
+        puts_(w, "}");
+    }
+    qr_buf_free(&tb);
+}
+
 static void put_head(hw *w, const qr_doc *doc)
 {
     puts_(w, "<!doctype html>\n<html lang=\"");
@@ -957,7 +1010,11 @@ static void put_head(hw *w, const qr_doc *doc)
         put_fixed2(w, doc->page.margin_bottom);
         puts_(w, "pt ");
         put_fixed2(w, doc->page.margin_left);
-        puts_(w, "pt}");
+        puts_(w, "pt");
+        put_furniture(w, doc);
+        puts_(w, "}");
+        if (doc->page.no_first && (doc->page.header || doc->page.footer))
+            puts_(w, "@page:first{@top-center{content:none}@bottom-center{content:none}}");
     }
     puts_(w, "</style>\n</head>\n<body>\n");
 }
@@ -972,6 +1029,7 @@ static qr_status html_render(qr_render_ctx *ctx, qr_sink *out)
             doc->lang && *doc->lang ? doc->lang : "en"};
     qr_text_ctx_init(&w.text, w.fonts, w.lang, NULL);
     w.text.segs.spans.cjk_lang = qr_fonts_doc_cjk_lang(doc);
+    w.epoch = ctx->epoch;
     put_head(&w, doc);
     if (doc->title.n) {
         puts_(&w, "<h1");

@@ -144,15 +144,24 @@ void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p)
 }
 
 /* <w:sectPr> */
-void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page, const char *footer_rid)
+/* <w:headerReference> or <w:footerReference> */
+static void hdrftr_ref(qr_xml *x, const char *el, const char *type, const char *rid)
+{
+    if (!rid) return;
+    qr_xml_start(x, el);
+    qr_xml_attr(x, "w:type", type);
+    qr_xml_attr(x, "r:id", rid);
+    qr_xml_end(x);
+}
+
+void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page, const qr_docx_furn *f)
 {
     qr_xml_start(x, "w:sectPr");
-    if (footer_rid) {
-        /* <w:footerReference> */
-        qr_xml_start(x, "w:footerReference");
-        qr_xml_attr(x, "w:type", "default");
-        qr_xml_attr(x, "r:id", footer_rid);
-        qr_xml_end(x);
+    if (f) {
+        hdrftr_ref(x, "w:headerReference", "default", f->header);
+        hdrftr_ref(x, "w:headerReference", "first", f->first_header);
+        hdrftr_ref(x, "w:footerReference", "default", f->footer);
+        hdrftr_ref(x, "w:footerReference", "first", f->first_footer);
     }
     /* <w:pgSz> */
     qr_xml_start(x, "w:pgSz");
@@ -173,6 +182,7 @@ void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page, const char *footer_r
     qr_xml_attr_int(x, "w:footer", bottom < 720 ? bottom / 2 : 720);
     qr_xml_attr_int(x, "w:gutter", 0);
     qr_xml_end(x);
+    if (f && f->title_pg) qr_xml_leaf(x, "w:titlePg", NULL);
     qr_xml_end(x);
 }
 
@@ -1217,7 +1227,9 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
             write_spacer(d);
         }
     }
-    qr_docx_write_w_sectpr(x, &d->doc->page, qr_docx_footer(d));
+    qr_docx_furn furn;
+    qr_docx_furniture(d, &furn);
+    qr_docx_write_w_sectpr(x, &d->doc->page, &furn);
     qr_xml_end(x); /* w:body */
     qr_xml_end(x); /* w:document */
     d->x = NULL;

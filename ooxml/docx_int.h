@@ -183,11 +183,19 @@ void qr_docx_write_w_rpr(qr_xml *x, const qr_docx_rpr *p);
 /* <w:pPr>; nothing when every field is empty. */
 void qr_docx_write_w_ppr(qr_xml *x, const qr_docx_ppr *p);
 /* <w:sectPr> for a page (sizes in points). */
-/** <w:sectPr>; footer_rid: the footer part's relationship id, or NULL. */
-void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page, const char *footer_rid);
-/** Add word/footer1.xml (the "N / M" page footer, docx_footer.c) and its
- *  relationship; its id, or NULL on failure (d->status is set). */
-const char *qr_docx_footer(qr_docx *d);
+/* The header and footer parts' relationship ids (NULL: none) and whether
+ * page 1 has its own (empty) ones (w:titlePg). */
+typedef struct qr_docx_furn {
+    const char *header, *footer;
+    const char *first_header, *first_footer;
+    int title_pg;
+} qr_docx_furn;
+/** <w:sectPr>; f: the header and footer parts, or NULL for none. */
+void qr_docx_write_w_sectpr(qr_xml *x, const qr_page *page, const qr_docx_furn *f);
+/** Add the header and footer parts (word/header1.xml, word/footer1.xml, and
+ *  for "first_page": false empty header2/footer2; docx_footer.c) and their
+ *  relationships into *f (d->status is set on failure). */
+void qr_docx_furniture(qr_docx *d, qr_docx_furn *f);
 /* <w:num> numId pointing at abstractNumId; restart: a startOverride of 1 on
  * every level. */
 void qr_docx_write_w_num(qr_xml *x, int num_id, int abstract_id, int restart, unsigned start);

@@ -89,6 +89,31 @@ const char *qr_pptx_link_rid(qr_pptx *pp, const char *url)
     return rid;
 }
 
+const char *qr_pptx_media(qr_pptx *pp, const qr_image *img)
+{
+    for (size_t i = 0; i < pp->n_media; i++) {
+        const struct qr_pptx_media *m = &pp->media[i];
+        if (m->size == img->size &&
+            (m->data == img->data || memcmp(m->data, img->data, m->size) == 0))
+            return m->name;
+    }
+    if (pp->n_media == pp->cap_media) {
+        size_t cap = pp->cap_media ? pp->cap_media * 2 : 8;
+        struct qr_pptx_media *m = realloc(pp->media, cap * sizeof *m);
+        if (!m) {
+            qr_pptx_fail(pp, QR_E_NOMEM);
+            return NULL;
+        }
+        pp->media = m;
+        pp->cap_media = cap;
+    }
+    char part[512];
+    snprintf(part, sizeof part, "ppt/media/%s", img->name);
+    if (qr_pptx_fail(pp, qr_package_add_media(pp->pkg, part, img->data, img->size))) return NULL;
+    pp->media[pp->n_media++] = (struct qr_pptx_media){img->data, img->size, img->name};
+    return img->name;
+}
+
 /* ---- presentation.xml ------------------------------------------------------------ */
 
 typedef struct pres_ids {
@@ -290,6 +315,7 @@ done:
     qr_package_free(pp.pkg);
     qr_text_ctx_free(&pp.text);
     free(pp.links);
+    free(pp.media);
     free(ids.slides);
     return pp.status;
 }

@@ -101,10 +101,23 @@ typedef struct qr_pptx {
         const char *rid;
     } * links;
     size_t n_links, cap_links;
-    size_t n_notes;               /* slides with notes */
-    size_t n_charts;              /* slide charts so far: ppt/charts/chartN.xml */
-    int logo_added, ground_added; /* the deck's logo and ground picture: one media part each */
+    size_t n_notes;  /* slides with notes */
+    size_t n_charts; /* slide charts so far: ppt/charts/chartN.xml */
+    /* the media parts written: a picture whose bytes an earlier one has
+     * (the deck's logo and ground on every slide, one file on many slides)
+     * shares its part */
+    struct qr_pptx_media {
+        const unsigned char *data;
+        size_t size;
+        const char *name;
+    } * media;
+    size_t n_media, cap_media;
 } qr_pptx;
+
+/** The file name in ppt/media/ of img's bytes: an earlier picture's with
+ *  the same bytes, else img's own, its part added now. NULL on failure
+ *  (pp->status set). */
+const char *qr_pptx_media(qr_pptx *pp, const qr_image *img);
 
 /* ---- element writers (pptx_slide.c) ----------------------------------------- */
 

@@ -358,17 +358,11 @@ static long long crop_of(long long outside, long long whole)
 static int write_blipfill(qr_pptx *pp, qr_xml *x, const char *name, const qr_image *img,
                           const qr_pptx_box *box, const qr_pptx_box *src, const char *part)
 {
-    char media[512], target[512];
-    snprintf(media, sizeof media, "ppt/media/%s", img->name);
-    snprintf(target, sizeof target, "../media/%s", img->name);
-    /* the deck's pictures are on every slide: their media part is added once */
-    int *once = img == pp->doc->logo               ? &pp->logo_added
-                : img == pp->doc->background_image ? &pp->ground_added
-                                                   : NULL;
-    if ((!once || !*once) &&
-        qr_pptx_fail(pp, qr_package_add_media(pp->pkg, media, img->data, img->size)))
-        return -1;
-    if (once) *once = 1;
+    /* one media part per picture's bytes (the deck's logo on every slide) */
+    const char *file = qr_pptx_media(pp, img);
+    if (!file) return -1;
+    char target[512];
+    snprintf(target, sizeof target, "../media/%s", file);
     const char *rid = qr_package_rel(pp->pkg, part, QR_REL_IMAGE, target, 0);
     if (!rid) {
         qr_pptx_fail(pp, QR_E_NOMEM);

@@ -16,6 +16,7 @@
 
 #include <cairo-pdf.h>
 
+#include "furniture.h"
 #include "pdf_int.h"
 
 #define FOOTER_RGB (pt->c->style.footer)
@@ -312,47 +313,74 @@ static void outline_add(pd_ctx *c, cairo_t *cr, const pd_op *o, size_t page, pd_
     (void)c;
 }
 
-/* The footer "N / M" of page p, laid out in c; its line's origin in *x, *y. */
-static const pd_text *footer_text(pd_ctx *c, pd_ctx *f, size_t p, double *x, double *y)
+/* The text of page p's header or footer (QR_FURN_*, layout/furniture.h)
+ * into *s: 0 when the page shows one, -1 when not (or out of memory). */
+static int furniture_string(const pd_ctx *c, int which, size_t p, qr_buf *s)
 {
-    char s[64];
-    snprintf(s, sizeof s, "%zu%s%zu", p + 1, c->style.footer_sep, c->n_pages);
+    const qr_doc *d = c->rc->doc; /* c->doc is NULL in a cached PNG layout (pdf.c) */
+    if (!qr_furniture_on_page(d, p)) return -1;
+    qr_buf tb = {0};
+    const char *tpl = qr_furniture_template(d, &c->style, which, &tb);
+    int rc = tpl ? qr_furniture_text(d, tpl, c->rc->epoch, p + 1, c->n_pages, s) : -1;
+    qr_buf_free(&tb);
+    return rc == 0 && s->len ? 0 : -1;
+}
+
+/* Page p's header or footer (QR_FURN_*), one line in the footer's size,
+ * centred in the top or bottom margin, laid out in f; its line's origin in
+ * *x, *y. NULL when the page has none. */
+static const pd_text *furniture_text(pd_ctx *c, pd_ctx *f, int which, size_t p, double *x,
+                                     double *y)
+{
+    qr_buf s = {0};
+    if (furniture_string(c, which, p, &s) != 0) {
+        qr_buf_free(&s);
+        return NULL;
+    }
     pd_style st = {.size = c->style.footer_pt};
-    const pd_text *t = qr_pdf_text(f, NULL, s, strlen(s), &st, 0, "");
+    const pd_text *t = qr_pdf_text(f, NULL, s.data, s.len, &st, 0, "");
+    qr_buf_free(&s);
     if (!t || !t->n_lines) return NULL;
-    double margin = c->page_h - c->bottom;
-    double mid = c->page_h - margin / 2;
-    if (margin < t->lines[0].height) mid = c->page_h - t->lines[0].height / 2;
+    double h = t->lines[0].height;
+    double mid;
+    if (which == QR_FURN_HEADER) {
+        mid = c->top < h ? h / 2 : c->top / 2;
+    } else {
+        double margin = c->page_h - c->bottom;
+        mid = margin < h ? c->page_h - h / 2 : c->page_h - margin / 2;
+    }
     *x = (c->page_w - t->width) / 2 + t->lines[0].x;
-    *y = mid - t->lines[0].height / 2 + t->lines[0].ascent;
+    *y = mid - h / 2 + t->lines[0].ascent;
     return t;
 }
 
-static void paint_footer(painter *pt, cairo_t *cr, size_t p)
+/* Page p's header and footer: each replayed from the helper's recording
+ * (pdf.c), or laid out and drawn here. */
+static void paint_furniture(painter *pt, cairo_t *cr, size_t p)
 {
-    double x, y;
-    if (pt->rd) {
-        if (qr_pdf_rec_replay_footer(pt->rd, &x, &y) == 0) {
-            set_rgb(cr, FOOTER_RGB);
-            cairo_move_to(cr, x, y);
-            if (qr_pdf_rec_replay_line(pt->rd, cr) == 0) return;
-            /* a cut at the footer's line itself: pango draws it */
-        } else if (qr_pdf_rec_next(pt->rd) != REC_CUT) {
-            return; /* no footer (the helper could not lay it out) */
+    for (int which = QR_FURN_HEADER; which <= QR_FURN_FOOTER; which++) {
+        double x, y;
+        if (pt->rd) {
+            qr_buf s = {0};
+            int has = furniture_string(pt->c, which, p, &s) == 0;
+            qr_buf_free(&s);
+            if (!has) continue;
+            if (qr_pdf_rec_replay_footer(pt->rd, &x, &y) == 0) {
+                set_rgb(cr, FOOTER_RGB);
+                cairo_move_to(cr, x, y);
+                if (qr_pdf_rec_replay_line(pt->rd, cr) == 0) continue;
+                /* a cut at the line itself: pango draws it */
+            } else if (qr_pdf_rec_next(pt->rd) != REC_CUT) {
+                return; /* none (the helper could not lay it out) */
+            }
+            cut(pt);
         }
-        cut(pt);
-        const pd_text *t = footer_text(pt->c, pt->c, p, &x, &y);
-        if (!t) return;
+        const pd_text *t = furniture_text(pt->c, pt->c, which, p, &x, &y);
+        if (!t) continue;
         set_rgb(cr, FOOTER_RGB);
         cairo_move_to(cr, x, y);
         pango_cairo_show_layout_line(cr, t->lines[0].line);
-        return;
     }
-    const pd_text *t = footer_text(pt->c, pt->c, p, &x, &y);
-    if (!t) return;
-    set_rgb(cr, FOOTER_RGB);
-    cairo_move_to(cr, x, y);
-    pango_cairo_show_layout_line(cr, t->lines[0].line);
 }
 
 void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recread *rd)
@@ -417,7 +445,7 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
         }
     }
     flush_links(&pt, cr);
-    paint_footer(&pt, cr, p);
+    paint_furniture(&pt, cr, p);
 }
 
 int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf *out)
@@ -434,9 +462,10 @@ int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf 
                 if (qr_pdf_rec_line(r, out, t->lines[k].line) != 0) return -1;
         }
     }
-    double x, y;
-    const pd_text *t = footer_text(c, f, p, &x, &y);
-    if (t) {
+    for (int which = QR_FURN_HEADER; which <= QR_FURN_FOOTER; which++) {
+        double x, y;
+        const pd_text *t = furniture_text(c, f, which, p, &x, &y);
+        if (!t) continue;
         qr_pdf_rec_footer(out, x, y);
         if (qr_pdf_rec_line(r, out, t->lines[0].line) != 0) return -1;
     }

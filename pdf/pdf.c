@@ -852,7 +852,7 @@ static const char *chart_alt(const qr_chart *ch)
 }
 
 /* The catalog's /Lang and title preference, each Figure's /Alt. */
-static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
+static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_xmp *xmp)
 {
     const qr_doc *d = c->doc;
     size_t n = 0;
@@ -900,7 +900,8 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base)
     for (size_t i = 0, k = 0; i < c->n_blocks; i++)
         if (c->blocks[i].kind == PB_TEXT && c->blocks[i].text && c->blocks[i].text->lang)
             langs[k++] = c->blocks[i].text->lang;
-    int r = qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl);
+    int r =
+        qr_pdf_tag_patch(tail, base, d->lang, d->title.n != 0, alts, n, cells, nc, langs, nl, xmp);
     free(langs);
     free(cells);
     qr_buf_free(&cb);
@@ -1013,7 +1014,16 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (cs == CAIRO_STATUS_SUCCESS && out->status == QR_OK) {
-        if (tag_patch(&c, &tail, base) != 0)
+        char producer[96]; /* the info dictionary's, which cairo writes */
+        snprintf(producer, sizeof producer, "cairo %s (https://cairographics.org)",
+                 cairo_version_string());
+        pd_xmp xmp = {c.doc->title.n ? qr_plain(&c.doc->title) : NULL,
+                      c.doc->author,
+                      c.doc->subject,
+                      c.doc->keywords,
+                      date,
+                      producer};
+        if (tag_patch(&c, &tail, base, &xmp) != 0)
             qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
         else
             qr_sink_write(out, tail.data, tail.len);

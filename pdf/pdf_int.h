@@ -423,11 +423,21 @@ void qr_pdf_tag_paint(cairo_t *cr, const pd_op *o);
  *  order), each chart data cell (PD_TAG_DATA_TH/TD) made a TH or TD with
  *  /ActualText cells[k] (the k-th, in document order), each paragraph or
  *  heading tagged PD_TAG_LANG_* made a P or Hn with /Lang langs[k] (the
- *  k-th, in document order), the cross-reference
- *  offsets moved to match. Returns 0, or -1 on OOM (tail is left as it was). */
+ *  k-th, in document order), and with xmp an XMP metadata stream (a new
+ *  object before the cross-reference table, /Metadata in the catalog: dc
+ *  title, creator, description and subject, pdf Keywords, xmp CreateDate,
+ *  ModifyDate and CreatorTool), the cross-reference offsets moved to match.
+ *  Returns 0, or -1 on OOM (tail is left as it was). */
+/* The document's metadata for the XMP stream (each NULL when not set;
+ * keywords joined with ", "; date W3CDTF, as the info dictionary's). */
+typedef struct pd_xmp {
+    const char *title, *author, *subject, *keywords, *date;
+    const char *producer; /* as cairo writes it in the info dictionary */
+} pd_xmp;
+
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
-                     size_t n_cells, const char *const *langs, size_t n_langs);
+                     size_t n_cells, const char *const *langs, size_t n_langs, const pd_xmp *xmp);
 
 /* ---- faces.c ---------------------------------------------------------------- */
 

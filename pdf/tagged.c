@@ -155,9 +155,137 @@ static const char *lang_real(const char *name, size_t len)
     return NULL;
 }
 
+/* Text for XML: &, <, >, " escaped, control characters but tab and
+ * line feed left out (XML 1.0 has no place for them). */
+static void put_xml(qr_buf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '&')
+            qr_buf_puts(b, "&amp;");
+        else if (ch == '<')
+            qr_buf_puts(b, "&lt;");
+        else if (ch == '>')
+            qr_buf_puts(b, "&gt;");
+        else if (ch == '"')
+            qr_buf_puts(b, "&quot;");
+        else if (ch >= 0x20 || ch == '\t' || ch == '\n')
+            qr_buf_putc(b, (char)ch);
+    }
+}
+
+/* An rdf:Alt of one x-default item, an rdf:Seq or rdf:Bag of items split
+ * at ", " (sep NULL: one item). */
+static void put_rdf(qr_buf *b, const char *el, const char *kind, const char *v, const char *sep)
+{
+    qr_buf_printf(b, "   <%s><rdf:%s>", el, kind);
+    for (const char *p = v; p;) {
+        const char *e = sep ? strstr(p, sep) : NULL;
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        qr_buf_puts(b, !strcmp(kind, "Alt") ? "<rdf:li xml:lang=\"x-default\">" : "<rdf:li>");
+        put_xml(b, p, n);
+        qr_buf_puts(b, "</rdf:li>");
+        p = e ? e + strlen(sep) : NULL;
+    }
+    qr_buf_printf(b, "</rdf:%s></%s>\n", kind, el);
+}
+
+/* The XMP packet of the document's metadata (the info dictionary's
+ * values, which cairo writes: readers that look at XMP only, PDF/UA's
+ * dc:title, find the same). Deterministic. */
+static void put_xmp(qr_buf *b, const pd_xmp *m)
+{
+    qr_buf_puts(b, "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+                   "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+                   " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+                   "  <rdf:Description rdf:about=\"\"\n"
+                   "    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
+                   "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"
+                   "    xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\">\n"
+                   "   <dc:format>application/pdf</dc:format>\n");
+    if (m->title) put_rdf(b, "dc:title", "Alt", m->title, NULL);
+    if (m->author) put_rdf(b, "dc:creator", "Seq", m->author, NULL);
+    if (m->subject) put_rdf(b, "dc:description", "Alt", m->subject, NULL);
+    if (m->keywords) {
+        put_rdf(b, "dc:subject", "Bag", m->keywords, ", ");
+        qr_buf_puts(b, "   <pdf:Keywords>");
+        put_xml(b, m->keywords, strlen(m->keywords));
+        qr_buf_puts(b, "</pdf:Keywords>\n");
+    }
+    if (m->date) {
+        qr_buf_puts(b, "   <xmp:CreateDate>");
+        put_xml(b, m->date, strlen(m->date));
+        qr_buf_puts(b, "</xmp:CreateDate>\n   <xmp:ModifyDate>");
+        put_xml(b, m->date, strlen(m->date));
+        qr_buf_puts(b, "</xmp:ModifyDate>\n");
+    }
+    if (m->producer) {
+        qr_buf_puts(b, "   <pdf:Producer>");
+        put_xml(b, m->producer, strlen(m->producer));
+        qr_buf_puts(b, "</pdf:Producer>\n");
+    }
+    qr_buf_puts(b, "   <xmp:CreatorTool>quire</xmp:CreatorTool>\n"
+                   "  </rdf:Description>\n </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"r\"?>");
+}
+
+/* The last cross-reference table of d[0..n): its "xref" line's offset, the
+ * first entry's offset and the entry count; -1 when there is none. */
+static int xref_of(const char *d, size_t n, size_t *at, size_t *entries, unsigned long *count)
+{
+    const char *x = NULL;
+    for (const char *p = find(d, n, 0, "\nxref\n"); p;
+         p = find(d, n, (size_t)(p - d) + 1, "\nxref\n"))
+        x = p;
+    if (!x) return -1;
+    char *e;
+    const char *p = x + 6;
+    if (strtoul(p, &e, 10) != 0 || *e != ' ') return -1;
+    unsigned long cnt = strtoul(e + 1, &e, 10);
+    if (*e == ' ') e++;
+    if (*e != '\n') return -1;
+    if ((size_t)(e + 1 - d) + cnt * 20 > n) return -1;
+    *at = (size_t)(x + 1 - d);
+    *entries = (size_t)(e + 1 - d);
+    *count = cnt;
+    return 0;
+}
+
+/* One more object in the cross-reference table of *b (its entries already
+ * final): at file offset off, numbered count; the trailer's /Size grows. */
+static int xref_add(qr_buf *b, unsigned long long off)
+{
+    size_t at, entries;
+    unsigned long cnt;
+    if (xref_of(b->data, b->len, &at, &entries, &cnt) != 0) return -1;
+    size_t end = entries + cnt * 20;
+    qr_buf o = {0};
+    qr_buf_append(&o, b->data, at);
+    qr_buf_printf(&o, "xref\n0 %lu\n", cnt + 1);
+    qr_buf_append(&o, b->data + entries, end - entries);
+    qr_buf_printf(&o, "%010llu 00000 n \n", off);
+    char size[32];
+    snprintf(size, sizeof size, "/Size %lu", cnt);
+    const char *sz = find(b->data, b->len, end, size);
+    if (!sz) {
+        qr_buf_free(&o);
+        return -1;
+    }
+    qr_buf_append(&o, b->data + end, (size_t)(sz - b->data) - end);
+    qr_buf_printf(&o, "/Size %lu", cnt + 1);
+    size_t rest = (size_t)(sz - b->data) + strlen(size);
+    qr_buf_append(&o, b->data + rest, b->len - rest);
+    if (o.oom) {
+        qr_buf_free(&o);
+        return -1;
+    }
+    qr_buf_free(b);
+    *b = o;
+    return 0;
+}
+
 int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
                      const char *const *alts, size_t n_alts, const char *const *cells,
-                     size_t n_cells, const char *const *langs, size_t n_langs)
+                     size_t n_cells, const char *const *langs, size_t n_langs, const pd_xmp *xmp)
 {
     static const char cat[] = "<< /Type /Catalog\n";
     static const char elem[] = "<< /Type /StructElem\n   /S /";
@@ -165,7 +293,7 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     size_t n = tail->len;
     if (!s) return 0;
     qr_buf out = {0};
-    ins *v = calloc(n_alts + n_cells + n_langs + 2, sizeof *v);
+    ins *v = calloc(n_alts + n_cells + n_langs + 3, sizeof *v);
     if (!v) return -1;
     size_t nv = 0, at = 0, k = 0, kc = 0, kl = 0;
     /* The catalog is the last object cairo writes: its last match (a
@@ -174,6 +302,12 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     for (const char *p = find(s, n, 0, cat); p; p = find(s, n, (size_t)(p - s) + 1, cat))
         catalog = p;
     size_t stop = catalog ? (size_t)(catalog - s) : n;
+    /* the XMP stream: a new object numbered after cairo's last, placed
+     * just before the cross-reference table */
+    size_t x_at = 0, x_entries;
+    unsigned long x_cnt = 0;
+    if (xmp && (!catalog || xref_of(s, n, &x_at, &x_entries, &x_cnt) != 0 || x_at <= stop))
+        xmp = NULL;
     /* Structure elements in the order cairo wrote them (document order),
      * each kind matched with its own list in turn: a Figure gets /Alt, a
      * chart data cell (RB, RT) becomes TH or TD with /ActualText, a
@@ -235,8 +369,29 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
         put_lang(&out, lang && *lang ? lang : "en");
         qr_buf_putc(&out, '\n');
         if (has_title) qr_buf_puts(&out, "   /ViewerPreferences << /DisplayDocTitle true >>\n");
+        if (xmp) qr_buf_printf(&out, "   /Metadata %lu 0 R\n", x_cnt);
         v[nv++] = (ins){end, out.len - before};
         at = end;
+    }
+    unsigned long long xmp_off = 0;
+    if (xmp) {
+        /* "...endobj\n" + "N 0 obj ... endobj\n" + "xref": inserted at
+         * the table's line feed before it, so the table moves too */
+        qr_buf_append(&out, s + at, x_at - 1 - at);
+        size_t before = out.len;
+        qr_buf pkt = {0};
+        put_xmp(&pkt, xmp);
+        qr_buf_printf(&out,
+                      "\n%lu 0 obj\n<< /Type /Metadata\n   /Subtype /XML\n   /Length %zu\n>>\n"
+                      "stream\n",
+                      x_cnt, pkt.len);
+        xmp_off = base + before + 1;
+        qr_buf_append(&out, pkt.data, pkt.len);
+        qr_buf_puts(&out, "\nendstream\nendobj");
+        if (pkt.oom) out.oom = 1;
+        qr_buf_free(&pkt);
+        v[nv++] = (ins){x_at - 1, out.len - before};
+        at = x_at - 1;
     }
     qr_buf_append(&out, s + at, n - at);
     if (out.oom) {
@@ -287,6 +442,10 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
         }
     }
     free(v);
+    if (xmp && xref_add(&out, xmp_off) != 0) {
+        qr_buf_free(&out);
+        return -1;
+    }
     qr_buf_free(tail);
     *tail = out;
     return 0;

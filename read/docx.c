@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "cnum.h"
 #include "docx_read.h"
+#include "words.h"
 
 typedef struct item {
     int level;
@@ -53,6 +54,14 @@ typedef struct dx {
     qr_buf blocks;
     size_t n_blocks;
     size_t quote_end; /* blocks.len after the last quote block (its attribution may follow) */
+    /* a table of contents: blocks.len after its toc block (its entries,
+     * the TOC field's result, follow and are not read as text), whether
+     * its levels are written, and the field instructions of the paragraph
+     * being read (TOC \o "1-3" gives the levels) */
+    size_t toc_end;
+    int toc_levels;
+    int in_instr;
+    qr_buf instr;
 
     /* the paragraph being read */
     char *pstyle;
@@ -110,6 +119,13 @@ typedef struct dx {
     /* page */
     long pg_w, pg_h, m_top, m_right, m_bottom, m_left;
     int landscape;
+    /* page furniture: the body's default header and footer relationship
+     * ids (xmlFree), w:titlePg, and the parts read back as templates with
+     * {page} and {pages} (layout/furniture.h), each NUL-terminated */
+    char *hdr_rid, *ftr_rid;
+    int title_pg;
+    qr_buf tpl_header, tpl_footer;
+    int has_header, has_footer;
 } dx;
 
 static void block_sep(dx *d)
@@ -238,6 +254,7 @@ static void para_reset(dx *d)
     d->outline = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
+    d->instr.len = 0;
 }
 
 /* A list item in a table cell: the spec's cells hold text, so the item
@@ -263,6 +280,49 @@ static void cell_list_mark(dx *d)
         snprintf(mark + n, sizeof mark - (size_t)n, "\xe2\x80\xa2 ");
     qr_rd_run plain = {0};
     qr_rd_runs_add(&d->cell_runs, mark, strlen(mark), &plain);
+}
+
+/* A table of contents (issue 32): its title paragraph ("TOC Heading")
+ * starts a toc block, written without the title when it is the default
+ * one of the document's language; the entries after it ("toc N", the TOC
+ * field's cached result) are the block's, not text: the first gives the
+ * field's levels (\o "1-N"; 3, the default, left out). Entries with no
+ * title before them start a toc of their own. */
+static void toc_paragraph(dx *d, qr_rd_para_kind kind, int empty)
+{
+    if (kind == QR_RD_PARA_TOC_HEADING || d->toc_end != d->blocks.len || !d->toc_end) {
+        if (kind == QR_RD_PARA_TOC_HEADING && empty) return;
+        flush_list(d);
+        block_sep(d);
+        qr_buf_puts(&d->blocks, "{\"type\":\"toc\"");
+        if (kind == QR_RD_PARA_TOC_HEADING) {
+            qr_buf t = {0};
+            qr_rd_runs_plain(&d->runs, &t);
+            const char *lang = d->styles.lang && *d->styles.lang ? d->styles.lang : "en";
+            const char *def = qr_word(lang, QR_WORD_CONTENTS);
+            if (!t.data || strlen(def) != t.len || memcmp(def, t.data, t.len) != 0) {
+                qr_buf_puts(&d->blocks, ",\"title\":");
+                qr_buf_json_str(&d->blocks, t.data ? t.data : "", t.len, 0);
+            }
+            qr_buf_free(&t);
+        }
+        qr_buf_putc(&d->blocks, '}');
+        d->toc_end = d->blocks.len;
+        d->toc_levels = 0;
+    }
+    if (kind != QR_RD_PARA_TOC_ENTRY || d->toc_levels) return;
+    qr_buf_putc(&d->instr, '\0');
+    const char *o = d->instr.oom ? NULL : strstr(d->instr.data, "\\o");
+    if (!o) return;
+    o += 2;
+    o += strspn(o, " \"");
+    long lo = strtol(o, (char **)&o, 10);
+    long hi = *o == '-' ? strtol(o + 1, NULL, 10) : lo;
+    d->toc_levels = 1;
+    if (lo != 1 || hi < 1 || hi > 6 || hi == 3) return;
+    d->blocks.len--; /* the toc's closing brace */
+    qr_buf_printf(&d->blocks, ",\"levels\":%ld}", hi);
+    d->toc_end = d->blocks.len;
 }
 
 static void end_paragraph(dx *d)
@@ -337,6 +397,8 @@ static void end_paragraph(dx *d)
         qr_buf_json_str(&d->blocks, a, al, 0);
         qr_buf_putc(&d->blocks, '}');
         qr_buf_free(&t);
+    } else if (kind == QR_RD_PARA_TOC_HEADING || kind == QR_RD_PARA_TOC_ENTRY) {
+        toc_paragraph(d, kind, empty);
     } else if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
         add_item(d, num_id, d->ilvl);
     } else if (!empty) {
@@ -878,6 +940,90 @@ static int only_number(const char *s, size_t n)
     return 1;
 }
 
+/* A header or footer part as a page template (layout/furniture.h): its
+ * text, a PAGE field as {page} and a NUMPAGES field as {pages} (simple
+ * fields and complex ones: begin, instruction, separate, result, end);
+ * other fields keep their shown result. Paragraphs are joined by a space
+ * (a template is one line). */
+static qr_status part_template(qr_rd *r, const char *part, qr_buf *out)
+{
+    char *data;
+    size_t len;
+    qr_status st = qr_rd_zip_read(r, part, &data, &len);
+    if (st != QR_OK) return st;
+    xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, part);
+    int in_t = 0, in_instr = 0, paras = 0;
+    int skip = 0; /* depth inside a known simple field (its cached result) */
+    int fld = 0;  /* complex field: 1 instruction, 2 result shown, 3 result hidden */
+    qr_buf instr = {0};
+    while (x && qr_rd_xml_next(r, x, part) == 1) {
+        int type = xmlTextReaderNodeType(x);
+        if (type == XML_READER_TYPE_ELEMENT) {
+            int empty = xmlTextReaderIsEmptyElement(x);
+            if (skip) {
+                skip += !empty;
+                continue;
+            }
+            if (qr_rd_is(x, "p") && paras++) qr_buf_putc(out, ' ');
+            if (qr_rd_is(x, "tab")) qr_buf_putc(out, ' ');
+            in_t = qr_rd_is(x, "t") && !empty && fld != 1 && fld != 3;
+            in_instr = qr_rd_is(x, "instrText") && !empty && fld == 1;
+            if (qr_rd_is(x, "fldSimple")) {
+                char *in = qr_rd_attr(x, "instr");
+                const char *f = NULL;
+                if (in) {
+                    const char *w = in + strspn(in, " ");
+                    size_t n = strcspn(w, " \\");
+                    if (n == 4 && !strncasecmp(w, "PAGE", 4)) f = "{page}";
+                    if (n == 8 && !strncasecmp(w, "NUMPAGES", 8)) f = "{pages}";
+                }
+                xmlFree(in);
+                if (f) {
+                    qr_buf_puts(out, f);
+                    skip = !empty;
+                }
+            } else if (qr_rd_is(x, "fldChar")) {
+                char *t = qr_rd_attr(x, "fldCharType");
+                if (t && !strcmp(t, "begin")) {
+                    fld = 1;
+                    instr.len = 0;
+                } else if (t && (!strcmp(t, "separate") || !strcmp(t, "end")) && fld == 1) {
+                    qr_buf_putc(&instr, '\0');
+                    const char *w = instr.oom ? "" : instr.data + strspn(instr.data, " ");
+                    size_t n = strcspn(w, " \\");
+                    const char *f = n == 4 && !strncasecmp(w, "PAGE", 4)       ? "{page}"
+                                    : n == 8 && !strncasecmp(w, "NUMPAGES", 8) ? "{pages}"
+                                                                               : NULL;
+                    if (f) qr_buf_puts(out, f);
+                    fld = strcmp(t, "end") == 0 ? 0 : f ? 3 : 2;
+                } else if (t && !strcmp(t, "end")) {
+                    fld = 0;
+                }
+                xmlFree(t);
+            }
+        } else if (type == XML_READER_TYPE_END_ELEMENT) {
+            if (skip) skip--;
+            in_t = in_instr = 0;
+        } else if (in_t || in_instr) {
+            const char *t = (const char *)xmlTextReaderConstValue(x);
+            if (t) qr_buf_puts(in_instr ? &instr : out, t);
+        }
+    }
+    qr_buf_free(&instr);
+    st = qr_rd_xml_free(r, x);
+    free(data);
+    /* trimmed */
+    size_t a = 0;
+    while (a < out->len && out->data[a] == ' ')
+        a++;
+    memmove(out->data ? out->data : (char *)"", out->data ? out->data + a : "", out->len - a);
+    out->len -= a;
+    while (out->len && out->data[out->len - 1] == ' ')
+        out->len--;
+    qr_buf_putc(out, '\0');
+    return out->oom ? qr_fail(QR_E_NOMEM) : st;
+}
+
 /* Comments, page headers and footers: a document spec has no place for
  * them, so each is a warning that names its part and gives its text (a
  * header's, shortened) or counts them (comments); none is dropped without a
@@ -896,6 +1042,16 @@ static qr_status side_parts(dx *d)
         int comments = tl >= 9 && strcmp(rel->type + tl - 9, "/comments") == 0;
         if ((!header && !footer && !comments) || rel->external || !qr_rd_zip_has(r, rel->target))
             continue;
+        /* the body's own header and footer: the page's templates */
+        const char *own = header ? d->hdr_rid : footer ? d->ftr_rid : NULL;
+        if (own && rel->id && !strcmp(own, rel->id)) {
+            qr_buf *tb = header ? &d->tpl_header : &d->tpl_footer;
+            tb->len = 0;
+            st = part_template(r, rel->target, tb);
+            if (st != QR_OK) break;
+            *(header ? &d->has_header : &d->has_footer) = 1;
+            continue;
+        }
         qr_buf t = {0};
         long n = 0;
         st = part_text(r, rel->target, comments ? "comment" : NULL, &t, &n);
@@ -1294,6 +1450,20 @@ static void element(dx *d, const node *x, int empty)
             d->rows[d->n_rows - 1].after = v;
     } else if (is(x, "sectPr") && d->tbl_depth == 0) {
         /* the last one wins: the body's */
+    } else if (is(x, "headerReference") || is(x, "footerReference")) {
+        char *t = attr_dup(x, "type"), *id = attr_dup(x, "id");
+        char **slot = is(x, "headerReference") ? &d->hdr_rid : &d->ftr_rid;
+        if (id && (!t || !strcmp(t, "default"))) {
+            xmlFree(*slot);
+            *slot = id;
+            id = NULL;
+        }
+        xmlFree(t);
+        xmlFree(id);
+    } else if (is(x, "titlePg")) {
+        char *v = attr_dup(x, "val");
+        d->title_pg = !v || (strcmp(v, "0") && strcmp(v, "false") && strcmp(v, "off"));
+        xmlFree(v);
     } else if (is(x, "pgSz")) {
         d->pg_w = attr_long(x, "w", 0);
         d->pg_h = attr_long(x, "h", 0);
@@ -1364,16 +1534,36 @@ static const char *size_name(long w, long h)
     return NULL;
 }
 
+/* The page furniture's members (layout/furniture.h): a header; a footer
+ * unless it is the house footer "{page} / {pages}" (a docx without one
+ * keeps the house footer); first_page false for w:titlePg. */
+static void write_furniture(dx *d, qr_buf *b)
+{
+    if (d->has_header && d->tpl_header.data && *d->tpl_header.data) {
+        qr_buf_puts(b, ",\"header\":");
+        qr_buf_json_str(b, d->tpl_header.data, strlen(d->tpl_header.data), 0);
+    }
+    if (d->has_footer && d->tpl_footer.data &&
+        strcmp(d->tpl_footer.data, "{page} / {pages}") != 0) {
+        qr_buf_puts(b, ",\"footer\":");
+        qr_buf_json_str(b, d->tpl_footer.data, strlen(d->tpl_footer.data), 0);
+    }
+    if (d->title_pg) qr_buf_puts(b, ",\"first_page\":false");
+}
+
 static void write_page(dx *d, qr_buf *b)
 {
-    if (!d->pg_w || !d->pg_h) return;
+    qr_buf furn = {0};
+    write_furniture(d, &furn);
     long w = d->pg_w, h = d->pg_h;
+    if (!w || !h) w = 12240, h = 15840; /* none given: Letter */
     int land = d->landscape || w > h;
     const char *name = land ? size_name(h, w) : size_name(w, h);
-    int margins = labs(d->m_top - 1440) > 1 || labs(d->m_right - 1440) > 1 ||
-                  labs(d->m_bottom - 1440) > 1 || labs(d->m_left - 1440) > 1;
+    int margins = d->pg_w && d->pg_h &&
+                  (labs(d->m_top - 1440) > 1 || labs(d->m_right - 1440) > 1 ||
+                   labs(d->m_bottom - 1440) > 1 || labs(d->m_left - 1440) > 1);
     if (!name) name = "Letter"; /* the spec names sizes only: the nearest default */
-    if (strcmp(name, "Letter") == 0 && !land && !margins) return;
+    if (strcmp(name, "Letter") == 0 && !land && !margins && !furn.len) return;
     qr_buf_puts(b, ",\"page\":{\"size\":");
     qr_buf_json_str(b, name, strlen(name), 0);
     if (land) qr_buf_puts(b, ",\"orientation\":\"landscape\"");
@@ -1388,6 +1578,8 @@ static void write_page(dx *d, qr_buf *b)
         qr_rd_jnum(b, round((double)d->m_left / 20 * 100) / 100);
         qr_buf_putc(b, '}');
     }
+    qr_buf_append(b, furn.data ? furn.data : "", furn.len);
+    qr_buf_free(&furn);
     qr_buf_putc(b, '}');
 }
 
@@ -1409,6 +1601,11 @@ static void body_start(void *ctx, const char *local, int nattr, const xmlChar **
         s->body = is(&x, "body");
         return;
     }
+    if (is(&x, "instrText")) { /* a field's instruction: kept for a TOC's levels */
+        s->d->in_instr = 1;
+        s->skip = 1;
+        return;
+    }
     if (skipped(&x)) {
         s->skip = 1;
         return;
@@ -1420,7 +1617,7 @@ static void body_end(void *ctx, const char *local)
 {
     body_sax *s = ctx;
     if (s->skip) {
-        s->skip--;
+        if (!--s->skip) s->d->in_instr = 0;
         return;
     }
     node x = {local, 0, NULL};
@@ -1431,6 +1628,7 @@ static void body_text(void *ctx, const char *t, int len)
 {
     body_sax *s = ctx;
     if (!s->skip && s->d->in_t) add_text(s->d, t, (size_t)len);
+    if (s->skip == 1 && s->d->in_instr) qr_buf_append(&s->d->instr, t, (size_t)len);
 }
 
 static qr_status read_body(dx *d)
@@ -1521,6 +1719,11 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_rd_runs_free(&d.runs);
     qr_rd_runs_free(&d.cell_runs);
     qr_buf_free(&d.blocks);
+    qr_buf_free(&d.tpl_header);
+    qr_buf_free(&d.instr);
+    qr_buf_free(&d.tpl_footer);
+    xmlFree(d.hdr_rid);
+    xmlFree(d.ftr_rid);
     qr_buf_free(&d.images);
     qr_buf_free(&d.cap);
     xmlFree(d.pstyle);

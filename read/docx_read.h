@@ -47,12 +47,15 @@ int qr_rd_style_bold(const qr_rd_styles *s, const char *id);
 /** What a paragraph style marks, by its name through basedOn (or, with no
  *  styles part, its id): a block quote ("Quote", "Intense Quote", "Block
  *  Text"), a quote's attribution ("Quote Attribution"), a rule ("Horizontal
- *  Rule"), or none. */
+ *  Rule"), a table of contents' title ("TOC Heading") or entry ("toc 1" to
+ *  "toc 9"), or none. */
 typedef enum qr_rd_para_kind {
     QR_RD_PARA_NONE,
     QR_RD_PARA_QUOTE,
     QR_RD_PARA_ATTRIBUTION,
-    QR_RD_PARA_RULE
+    QR_RD_PARA_RULE,
+    QR_RD_PARA_TOC_HEADING, /* "TOC Heading": a table of contents' title */
+    QR_RD_PARA_TOC_ENTRY    /* "toc 1" .. "toc 9": its entries (the TOC field's result) */
 } qr_rd_para_kind;
 qr_rd_para_kind qr_rd_style_kind(const qr_rd_styles *s, const char *id);
 void qr_rd_styles_free(qr_rd_styles *s);

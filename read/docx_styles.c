@@ -164,6 +164,16 @@ static qr_rd_para_kind kind_of_name(const char *n, int id)
         {"block text", "blocktext", QR_RD_PARA_QUOTE},
         {"quote attribution", "quoteattribution", QR_RD_PARA_ATTRIBUTION},
         {"horizontal rule", "horizontalrule", QR_RD_PARA_RULE},
+        {"toc heading", "tocheading", QR_RD_PARA_TOC_HEADING},
+        {"toc 1", "toc1", QR_RD_PARA_TOC_ENTRY},
+        {"toc 2", "toc2", QR_RD_PARA_TOC_ENTRY},
+        {"toc 3", "toc3", QR_RD_PARA_TOC_ENTRY},
+        {"toc 4", "toc4", QR_RD_PARA_TOC_ENTRY},
+        {"toc 5", "toc5", QR_RD_PARA_TOC_ENTRY},
+        {"toc 6", "toc6", QR_RD_PARA_TOC_ENTRY},
+        {"toc 7", "toc7", QR_RD_PARA_TOC_ENTRY},
+        {"toc 8", "toc8", QR_RD_PARA_TOC_ENTRY},
+        {"toc 9", "toc9", QR_RD_PARA_TOC_ENTRY},
     };
     for (size_t i = 0; n && i < sizeof k / sizeof k[0]; i++)
         if (strcasecmp(n, id ? k[i].id : k[i].name) == 0) return k[i].kind;

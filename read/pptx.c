@@ -17,6 +17,7 @@
  * whose only text besides the title is a list numbered by buAutoNum is an
  * agenda. A column that comes back empty (a chart: charts are not read)
  * leaves the slide as title_content with what was read. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,14 @@ typedef struct shape {
     para *paras;
     size_t n, cap;
 } shape;
+
+/* A slide's furniture as quire writes it (boxes "Date", "Footer", "Slide
+ * Number", the picture "Logo"), and where its object opens in the spec. */
+typedef struct furn {
+    qr_buf date, footer; /* JSON strings, empty when the slide has none */
+    int number, logo;
+    size_t open; /* the offset in r->spec just past the slide's '{' */
+} furn;
 
 typedef struct px {
     qr_rd *r;
@@ -81,6 +90,7 @@ typedef struct px {
     int vis_idx;                 /* a picture's or frame's p:ph idx */
     char *pic_name;
     qr_buf *logo; /* the deck's logo (quire's picture "Logo" on any slide), read once */
+    furn *furn;   /* this slide's furniture */
     int in_bg;    /* in p:bg: a ground picture is not slide content */
     qr_buf pend;  /* the picture being read: pushed at its end (its a:xfrm follows the blip) */
     int n_bullets;
@@ -243,9 +253,9 @@ static int named_box(px *p, const shape *s)
     if (s->is_ph || !s->name) return 0;
     if (strcmp(s->name, "Title (closing)") == 0) p->closing = 1;
     /* the furniture is the deck's, not the slide's content */
-    if (strcmp(s->name, "Date") == 0 || strcmp(s->name, "Footer") == 0 ||
-        strcmp(s->name, "Slide Number") == 0)
-        return 1;
+    if (strcmp(s->name, "Date") == 0) return box_text(s, &p->furn->date), 1;
+    if (strcmp(s->name, "Footer") == 0) return box_text(s, &p->furn->footer), 1;
+    if (strcmp(s->name, "Slide Number") == 0) return p->furn->number = 1, 1;
     int col = strcmp(s->name, "Left") == 0 ? 0 : strcmp(s->name, "Right") == 0 ? 1 : -1;
     if (col >= 0) {
         p->named_cols = 1;
@@ -578,6 +588,7 @@ static void element(px *p, xmlTextReaderPtr x, int empty)
                 qr_buf_putc(&j, '}');
                 if (p->pic_name && strcmp(p->pic_name, "Picture (full)") == 0) p->full = 1;
                 if (p->pic_name && strcmp(p->pic_name, "Logo") == 0) {
+                    p->furn->logo = 1;
                     if (p->logo && !p->logo->len) *p->logo = j, memset(&j, 0, sizeof j);
                 } else if (!p->pend.len) {
                     p->pend = j, memset(&j, 0, sizeof j);
@@ -788,7 +799,70 @@ static void put_column(qr_buf *b, px *p, int k, const struct rvis *v, int headin
     qr_buf_putc(b, '}');
 }
 
-static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw, qr_buf *logo)
+/* A slide's own ground (p:bg/p:bgPr, before its shapes): a solid colour as
+ * "#RRGGBB", a picture as {"src": data URI}, appended to out as JSON;
+ * nothing for a theme reference (p:bgRef), a gradient or a pattern. */
+typedef struct ground_walk {
+    int in_bgpr, solid, done;
+    char *rid;
+    char rgb[8];
+} ground_walk;
+
+static int ground_element(xmlTextReaderPtr x, void *arg)
+{
+    ground_walk *g = arg;
+    if (qr_rd_is(x, "spTree")) return 1; /* p:bg comes first */
+    if (qr_rd_is(x, "bgPr")) {
+        g->in_bgpr = 1;
+    } else if (!g->in_bgpr || g->done) {
+        return 0;
+    } else if (qr_rd_is(x, "solidFill")) {
+        g->solid = 1;
+    } else if (qr_rd_is(x, "srgbClr") && g->solid) {
+        char *v = qr_rd_attr(x, "val");
+        if (v && strlen(v) == 6 && strspn(v, "0123456789abcdefABCDEF") == 6) {
+            g->rgb[0] = '#';
+            for (int i = 0; i < 6; i++)
+                g->rgb[i + 1] = (char)toupper((unsigned char)v[i]);
+            g->rgb[7] = '\0';
+        }
+        xmlFree(v);
+        g->done = 1;
+    } else if (qr_rd_is(x, "blip")) {
+        g->rid = qr_rd_attr(x, "embed");
+        g->done = 1;
+    } else if (qr_rd_is(x, "gradFill") || qr_rd_is(x, "pattFill") || qr_rd_is(x, "schemeClr")) {
+        g->done = 1;
+    }
+    return 0;
+}
+
+static qr_status slide_ground(qr_rd *r, const char *part, qr_buf *out)
+{
+    ground_walk g = {0};
+    qr_status st = qr_rd_part_elements(r, part, ground_element, &g);
+    if (st == QR_OK && g.rgb[0]) {
+        qr_buf_printf(out, "\"%s\"", g.rgb);
+    } else if (st == QR_OK && g.rid) {
+        qr_rd_rels rels;
+        if (qr_rd_rels_read(r, part, &rels) == QR_OK) {
+            const qr_rd_rel *rel = qr_rd_rels_get(&rels, g.rid);
+            qr_buf img = {0};
+            if (rel && !rel->external && qr_rd_image_uri(r, rel->target, &img)) {
+                qr_buf_puts(out, "{\"src\":");
+                qr_buf_append(out, img.data, img.len);
+                qr_buf_putc(out, '}');
+            }
+            qr_buf_free(&img);
+            qr_rd_rels_free(&rels);
+        }
+    }
+    xmlFree(g.rid);
+    return st;
+}
+
+static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw, qr_buf *logo,
+                            const char *ground, furn *f)
 {
     px p;
     memset(&p, 0, sizeof p);
@@ -796,6 +870,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw,
     p.part = part;
     p.sw = sw;
     p.logo = logo;
+    p.furn = f;
     p.current = -1;
     p.sh.idx = -1;
     qr_status st = qr_rd_rels_read(r, part, &p.rels);
@@ -847,6 +922,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw,
         qr_buf *b = &r->spec;
         if (!first) qr_buf_putc(b, ',');
         qr_buf_putc(b, '{');
+        f->open = b->len;
         int comma = 0;
         int comparison = cols && (p.col_head[0].len || p.col_head[1].len);
         if (cols)
@@ -939,6 +1015,7 @@ static qr_status read_slide(qr_rd *r, const char *part, int first, long long sw,
                 member(b, &comma, "\"image\":"), qr_buf_puts(b, p.vis[i].json.data);
                 break;
             }
+        if (ground) member(b, &comma, "\"background\":"), qr_buf_puts(b, ground);
         if (notes.len)
             member(b, &comma, "\"notes\":"), qr_buf_json_str(b, notes.data, notes.len, 0);
         qr_buf_putc(b, '}');
@@ -1033,6 +1110,75 @@ static int pres_element(xmlTextReaderPtr x, void *arg)
     return 0;
 }
 
+static int same(const qr_buf *a, const qr_buf *b)
+{
+    return a->len == b->len && (!a->len || memcmp(a->data, b->data, a->len) == 0);
+}
+
+/* The deck's furniture from its slides' (after "slides" in r->spec): the
+ * date, the footer most slides show, slide numbers when any
+ * slide has one; a slide bare of all of it (no logo either) where the deck
+ * has some gets "footer": false, a slide with another footer text its own
+ * "footer", each put just inside its object (one copy of the spec, only
+ * when a slide needs one). */
+static qr_status put_furniture(qr_rd *r, furn *fs, size_t n)
+{
+    const qr_buf *date = NULL, *footer = NULL;
+    int numbers = 0, logo = 0;
+    size_t best = 0, tried = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fs[i].open == SIZE_MAX) continue;
+        if (!date && fs[i].date.len) date = &fs[i].date;
+        numbers |= fs[i].number;
+        logo |= fs[i].logo;
+        /* the footer most slides show (the first of the first 16 texts) */
+        const qr_buf *t = &fs[i].footer;
+        if (!t->len || tried >= 16 || (footer && same(t, footer))) continue;
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = fs[k].open != SIZE_MAX && same(&fs[k].footer, t);
+        if (seen) continue;
+        tried++;
+        size_t count = 0;
+        for (size_t k = i; k < n; k++)
+            count += fs[k].open != SIZE_MAX && same(&fs[k].footer, t);
+        if (count > best) best = count, footer = t;
+    }
+    qr_buf *b = &r->spec;
+    if (!date && !footer && !numbers && !logo) return QR_OK;
+    if (date) qr_buf_puts(b, ",\"date\":"), qr_buf_append(b, date->data, date->len);
+    if (footer) qr_buf_puts(b, ",\"footer\":"), qr_buf_append(b, footer->data, footer->len);
+    if (numbers) qr_buf_puts(b, ",\"slide_numbers\":true");
+    /* each slide's own: "footer" false or its text */
+    qr_buf out = {0};
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        furn *f = &fs[i];
+        if (f->open == SIZE_MAX || f->open > b->len) continue;
+        const char *own = NULL;
+        size_t own_len = 0;
+        if (!f->date.len && !f->footer.len && !f->number && !(logo && f->logo))
+            own = "false", own_len = 5;
+        else if (f->footer.len && footer && !same(&f->footer, footer))
+            own = f->footer.data, own_len = f->footer.len;
+        if (!own) continue;
+        qr_buf_append(&out, b->data + from, f->open - from);
+        qr_buf_puts(&out, "\"footer\":");
+        qr_buf_append(&out, own, own_len);
+        if (b->data[f->open] != '}') qr_buf_putc(&out, ',');
+        from = f->open;
+    }
+    if (!from) return QR_OK; /* no slide of its own */
+    qr_buf_append(&out, b->data + from, b->len - from);
+    if (out.oom) {
+        qr_buf_free(&out);
+        return QR_E_NOMEM;
+    }
+    qr_buf_free(b);
+    *b = out;
+    return QR_OK;
+}
+
 qr_status qr_rd_pptx(qr_rd *r)
 {
     r->kind = QR_KIND_PRESENTATION;
@@ -1055,13 +1201,43 @@ qr_status qr_rd_pptx(qr_rd *r)
         qr_buf_puts(b, "\"slides\":[");
         int first = 1;
         qr_buf logo = {0};
+        /* the grounds: the deck's when every slide has one and at least half
+         * share the first's (quire writes the deck's on every slide), each
+         * slide's own where it differs */
+        qr_buf *grounds = calloc(n ? n : 1, sizeof *grounds);
+        furn *fs = calloc(n ? n : 1, sizeof *fs);
+        if (!grounds || !fs) st = QR_E_NOMEM;
+        for (size_t i = 0; fs && i < n; i++)
+            fs[i].open = SIZE_MAX; /* not read */
+        size_t have = 0, same = 0, slides = 0;
+        const char *deck = NULL;
         for (size_t i = 0; i < n && st == QR_OK; i++) {
             const qr_rd_rel *rel = qr_rd_rels_get(&rels, ids[i]);
             if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) continue;
-            st = read_slide(r, rel->target, first, cx, &logo);
+            slides++;
+            st = slide_ground(r, rel->target, &grounds[i]);
+            if (!grounds[i].len) continue;
+            if (!have++) deck = grounds[i].data;
+            if (strcmp(grounds[i].data, deck) == 0) same++;
+        }
+        if (!slides || have < slides || same * 2 < slides) deck = NULL;
+        for (size_t i = 0; i < n && st == QR_OK; i++) {
+            const qr_rd_rel *rel = qr_rd_rels_get(&rels, ids[i]);
+            if (!rel || rel->external || !qr_rd_zip_has(r, rel->target)) continue;
+            const char *g = grounds[i].len ? grounds[i].data : NULL;
+            if (g && deck && strcmp(g, deck) == 0) g = NULL;
+            st = read_slide(r, rel->target, first, cx, &logo, g, &fs[i]);
             first = 0;
         }
         qr_buf_puts(b, "]");
+        if (deck && st == QR_OK) qr_buf_puts(b, ",\"background\":"), qr_buf_puts(b, deck);
+        if (st == QR_OK) st = put_furniture(r, fs, n);
+        for (size_t i = 0; grounds && i < n; i++)
+            qr_buf_free(&grounds[i]);
+        for (size_t i = 0; fs && i < n; i++)
+            qr_buf_free(&fs[i].date), qr_buf_free(&fs[i].footer);
+        free(grounds);
+        free(fs);
         if (logo.len) qr_buf_puts(b, ",\"logo\":"), qr_buf_append(b, logo.data, logo.len);
         qr_buf_puts(b, "}");
         qr_buf_free(&logo);

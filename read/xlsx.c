@@ -895,6 +895,8 @@ typedef struct sheet_state {
     long cells;   /* cells with content written */
     long dropped; /* far cells not read */
     char first_dropped[32];
+    long behind; /* cells before one already read (a repeated <row r>, a column again) */
+    char first_behind[32];
     double widths[256];
     long n_widths;
     long freeze_col, freeze_row;
@@ -997,11 +999,13 @@ static void close_row(qr_buf *b, sheet_state *s)
     s->row++;
 }
 
-/* Put a cell's JSON at (row, col); 0 when it lies past the padding budget. */
+/* Put a cell's JSON at (row, col); 0 when it lies past the padding budget,
+ * -1 when it lies before a cell already written (rows are written as they
+ * come: a cell is read in place or not at all). */
 static int place_cell(qr_buf *b, sheet_state *s, long row, long col, const char *json, size_t n)
 {
     long open = s->in_row ? s->row : -1;
-    if (row < s->row) row = s->in_row ? s->row : s->row; /* out of order: keep the file's order */
+    if (row < s->row || (row == open && col < s->col)) return -1;
     long pad_rows = row == open ? 0 : row - s->row;
     long from = row == open ? s->col : 0;
     if (col < from) col = from;
@@ -1156,7 +1160,16 @@ static void end_cell(sheet_sax *x)
         }
     }
     if (!x->one.data || (x->one.len == 4 && memcmp(x->one.data, "null", 4) == 0)) return;
-    if (!place_cell(x->b, &x->s, x->cell_row, x->cell_col, x->one.data, x->one.len)) {
+    int placed = place_cell(x->b, &x->s, x->cell_row, x->cell_col, x->one.data, x->one.len);
+    if (placed < 0) {
+        if (!x->s.behind++) {
+            char ref[8];
+            col_name(x->cell_col, ref);
+            snprintf(x->s.first_behind, sizeof x->s.first_behind, "%s%ld", ref, x->cell_row + 1);
+        }
+        return;
+    }
+    if (!placed) {
         if (!x->s.dropped++) {
             char ref[8];
             col_name(x->cell_col, ref);
@@ -1290,7 +1303,8 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
             if (r < 0) r = 0;
             if (r > 1048575) r = 1048575;
             flush_notes(x, r, 0); /* the notes of cells before it with no <c> */
-            close_row(x->b, &x->s);
+            /* a row number again (a broken writer): its cells go on in place */
+            if (!(x->s.in_row && x->s.row == r)) close_row(x->b, &x->s);
             x->s.cur_row = r;
         } else if (strcmp(local, "rPh") == 0) {
             x->where = -1; /* phonetic guides are not the text */
@@ -1550,7 +1564,8 @@ static void sheet_end(void *ctx, const char *local)
         end_cell(x);
     } else if (strcmp(local, "row") == 0) {
         flush_notes(x, x->s.cur_row, LONG_MAX); /* the row's notes on cells with no <c> */
-        close_row(x->b, &x->s);
+        /* the row stays open until a cell of another row (or the sheet's end):
+         * a <row r> given again goes on in place */
     } else if (strcmp(local, "rPh") == 0) {
         x->where = 0;
     }
@@ -1624,6 +1639,15 @@ static qr_status read_sheet_once(xl *w, const char *part, const char *name, rd_n
             name, s->dropped, s->dropped == 1 ? "" : "s", s->first_dropped,
             s->dropped == 1 ? "it" : "them",
             PAD_FLOOR > s->cells * PAD_PER_CELL ? PAD_FLOOR : s->cells * PAD_PER_CELL);
+    if (s->behind && !*again)
+        qr_errlist_addf(
+            w->r->warns, QR_OK, part,
+            "a worksheet lists its rows, and each row its cells, in order; save the "
+            "file again from a spreadsheet application",
+            "sheet \"%s\": %ld cell%s (first %s) not read: the file gives %s after "
+            "a cell that comes later on the sheet (a row number or a column given again)",
+            name, s->behind, s->behind == 1 ? "" : "s", s->first_behind,
+            s->behind == 1 ? "it" : "them");
     w->shared = NULL;
     shared_free(&x.shared);
     qr_buf_free(&x.one);

@@ -12,6 +12,7 @@
 #include "compile_int.h"
 #include "markdown.h"
 #include "schema.h"
+#include "suggest.h"
 #include "words.h"
 
 /* The keys of every object here are those of the schema table (schema_table.c). */
@@ -118,6 +119,44 @@ static int margin_value(qr_cc *cc, json_t *v, double *out)
     return 0;
 }
 
+/* A header or footer template (layout/furniture.h): a string whose
+ * "{name}" fields are qr_page_fields; copied into *out. */
+static void furniture(qr_cc *cc, json_t *v, const char *key, const char **out)
+{
+    json_t *t = json_object_get(v, key);
+    if (!t) return;
+    size_t o = qr_cc_push_key(cc, key);
+    if (!json_is_string(t)) {
+        qr_cc_err(cc, "a text like \"{title}, page {page} of {pages}\"; \"\" for none",
+                  "expected a string, got %s", qr_cc_type_name(t));
+        qr_cc_pop(cc, o);
+        return;
+    }
+    const char *s = json_string_value(t);
+    for (const char *p = strchr(s, '{'); p; p = strchr(p + 1, '{')) {
+        size_t n = 0;
+        while (p[1 + n] && (isalnum((unsigned char)p[1 + n]) || p[1 + n] == '_'))
+            n++;
+        if (!n || p[1 + n] != '}') continue; /* not a field: plain text */
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(n < 31 ? n : 31), p + 1);
+        int known = 0;
+        for (int i = 0; qr_page_fields[i]; i++)
+            known |= !strcmp(name, qr_page_fields[i]);
+        if (known) continue;
+        const char *near = qr_suggest(name, qr_page_fields);
+        char hint[96];
+        if (near)
+            snprintf(hint, sizeof hint, "did you mean {%s}?", near);
+        else
+            snprintf(hint, sizeof hint, "the fields are {page}, {pages}, {title} and {date}");
+        qr_cc_err(cc, hint, "unknown field {%s}", name);
+        break;
+    }
+    *out = qr_arena_strdup(cc->a, s);
+    qr_cc_pop(cc, o);
+}
+
 static void page(qr_cc *cc, json_t *v)
 {
     qr_page *pg = &cc->doc->page;
@@ -192,6 +231,17 @@ static void page(qr_cc *cc, json_t *v)
                       "expected a number or an object, got %s", qr_cc_type_name(m));
         }
         qr_cc_pop(cc, o);
+    }
+    furniture(cc, v, "header", &pg->header);
+    furniture(cc, v, "footer", &pg->footer);
+    json_t *first = json_object_get(v, "first_page");
+    if (first) {
+        if (json_is_boolean(first))
+            pg->no_first = json_is_false(first);
+        else
+            qr_cc_err_key(cc, "first_page",
+                          "true shows the header and footer on page 1 too, false leaves it bare",
+                          "expected true or false, got %s", qr_cc_type_name(first));
     }
     if (pg->landscape) {
         double t = pg->width;

@@ -140,6 +140,41 @@ static json_t *def_schema(gen *g, const char *name)
     return NULL;
 }
 
+/* The edit payload's spec_append typed by kind: {key: [items]} for each
+ * top-level list of the kind's spec (blocks, sections; sheets; slides...),
+ * each item the schema of that list's items, any other key refused. */
+static void typed_append(gen *g, json_t *body, qr_kind kind)
+{
+    json_t *props = json_object_get(body, "properties");
+    json_t *append = props ? json_object_get(props, "spec_append") : NULL;
+    gen scratch = {0}; /* the refs noted point into top, freed below */
+    json_t *top = object_schema(&scratch, qr_schema_top(kind), NULL);
+    json_t *lists = json_object();
+    if (!append || !top || !lists || scratch.oom) {
+        g->oom = 1;
+        json_decref(top), json_decref(lists);
+        return;
+    }
+    const char *k;
+    json_t *p;
+    json_object_foreach(json_object_get(top, "properties"), k, p)
+    {
+        json_t *items = json_object_get(p, "items");
+        if (!items) continue; /* not a list: nothing to append to */
+        json_t *a = json_pack("{sssO}", "type", "array", "items", items);
+        if (!a) {
+            g->oom = 1;
+            break;
+        }
+        note_refs(g, a);
+        json_object_set_new(lists, k, a);
+    }
+    json_decref(top);
+    json_object_del(append, "additionalProperties");
+    json_object_set_new(append, "properties", lists);
+    json_object_set_new(append, "additionalProperties", json_false());
+}
+
 static int dump_cb(const char *buffer, size_t size, void *data)
 {
     qr_buf_append(data, buffer, size);
@@ -157,8 +192,8 @@ qr_status qr_schema_json(qr_schema_what what, qr_kind kind, qr_buf *out, qr_errl
     json_t *root = json_object();
     char id[64], title[96];
     if (what == QR_SCHEMA_EDIT) {
-        snprintf(id, sizeof id, "urn:quire:schema:edit");
-        snprintf(title, sizeof title, "quire edit");
+        snprintf(id, sizeof id, "urn:quire:schema:edit:%s", qr_kind_name(kind));
+        snprintf(title, sizeof title, "quire %s edit", qr_kind_name(kind));
     } else {
         snprintf(id, sizeof id, "urn:quire:schema:%s", qr_kind_name(kind));
         snprintf(title, sizeof title, "quire %s spec", qr_kind_name(kind));
@@ -168,6 +203,7 @@ qr_status qr_schema_json(qr_schema_what what, qr_kind kind, qr_buf *out, qr_errl
     json_object_set_new(root, "$id", json_string(id));
     json_object_set_new(root, "title", json_string(title));
     json_t *body = object_schema(&g, top, NULL);
+    if (body && what == QR_SCHEMA_EDIT) typed_append(&g, body, kind);
     if (body) {
         json_object_update(root, body);
         json_decref(body);

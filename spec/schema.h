@@ -143,7 +143,8 @@ qr_sobj_id qr_schema_top(qr_kind kind);
 /* What qr_schema_json exports. */
 typedef enum qr_schema_what {
     QR_SCHEMA_KIND, /* the spec of kind */
-    QR_SCHEMA_EDIT  /* the edit payload {spec_patch, spec_append, ops} */
+    QR_SCHEMA_EDIT  /* the edit payload {spec_patch, spec_append, ops} of kind: spec_append's
+                       lists are the kind's top-level lists, their items typed */
 } qr_schema_what;
 
 /** The JSON Schema (draft 2020-12) of a kind's spec or of the edit

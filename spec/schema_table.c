@@ -105,6 +105,11 @@ static const qr_skey document_keys[] = {
     K("blocks", 0, QR_SO_BLOCK, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/block\"}}",
       NULL),
 };
+/* A header or footer template: "{name}" only for the known fields (the
+ * compiler's check, spec/compile_doc.c); other braces are text. */
+#define S_FURN                                                                                     \
+    "{\"type\":\"string\",\"pattern\":\"^(?:[^{]|\\\\{(?:page|pages|title|date)\\\\}|"             \
+    "\\\\{(?![A-Za-z0-9_]+\\\\}))*$\"}"
 static const qr_skey page_keys[] = {
     K("size", 0, N,
       "{\"type\":\"string\",\"pattern\":\"^([Ll][Ee][Tt][Tt][Ee][Rr]|[Aa][45]|[Ll][Ee][Gg][Aa][Ll])"
@@ -116,6 +121,9 @@ static const qr_skey page_keys[] = {
       "portrait or landscape"),
     K("margins", 0, QR_SO_MARGINS, "{\"anyOf\":[" S_MARGIN ",{\"$ref\":\"#/$defs/margins\"}]}",
       "points, all sides or each"),
+    K("header", 0, N, S_FURN, "text atop every page; fields {page} {pages} {title} {date}"),
+    K("footer", 0, N, S_FURN, "default \"{page} / {pages}\"; \"\" for none"),
+    K("first_page", 0, N, "{\"type\":\"boolean\"}", "false: no header or footer on page 1"),
 };
 static const qr_skey props_keys[] = {
     K("author", 0, N, S_STR, NULL),
@@ -689,9 +697,12 @@ const char *const qr_schema_defs[][2] = {
      "{\"anyOf\":[" S_STR "," S_RUNS "],\"description\":\"numbered: Figure 1, Table 1\"}"},
     {"cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]},"
              "{\"$ref\":\"#/$defs/cell_object\"}]}"},
-    /* integers past 2^53 would lose digits as spreadsheet numbers: refused */
-    {"sheet_cell", "{\"anyOf\":[{\"type\":[\"string\",\"boolean\",\"null\"]},{\"type\":"
-                   "\"number\",\"minimum\":-9007199254740992,\"maximum\":9007199254740992},"
+    /* Any number the JSON reader takes (1e308 included). The compiler also
+     * refuses an integer written in digits past +-2^53 (it would lose digits as
+     * a spreadsheet number), which a JSON Schema cannot say: it sees values,
+     * and 9007199254740993.0, a real quire takes, has that integer's value. */
+    {"sheet_cell", "{\"anyOf\":[{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],"
+                   "\"description\":\"an integer past +-2^53 goes as a string\"},"
                    "{\"$ref\":\"#/$defs/sheet_cell_object\"}]}"},
     {NULL, NULL},
 };

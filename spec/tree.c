@@ -64,6 +64,8 @@ long long qr_output_epoch(void)
     return v;
 }
 
+const char *const qr_page_fields[] = {"page", "pages", "title", "date", NULL};
+
 void qr_format_epoch(long long epoch, char *buf, size_t size)
 {
     time_t t = (time_t)epoch;

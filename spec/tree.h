@@ -341,7 +341,17 @@ typedef struct qr_page {
     double margin_top, margin_right, margin_bottom, margin_left;
     int landscape;
     const char *size_name; /* "Letter", "A4", "A5", "Legal" */
+    /* Page furniture (issue 32; layout/furniture.h): the "header" and
+     * "footer" templates with {page}, {pages}, {title}, {date}, NULL when
+     * not given (no header; the house footer), "" for none; no_first:
+     * "first_page": false (page 1 shows neither). */
+    const char *header, *footer;
+    int no_first;
 } qr_page;
+
+/** The fields a header or footer template may use, NULL-terminated:
+ *  "page", "pages", "title", "date" (tree.c). */
+extern const char *const qr_page_fields[];
 
 /* ---- presentation --------------------------------------------------------- */
 

@@ -20,6 +20,8 @@
 #include "sha256.h"
 
 _Static_assert(QR_KEY_RETENTION == QR_STORE_KEY_RETENTION, "one retention for keys");
+_Static_assert(QR_QUOTA_KEEP == QR_STORE_QUOTA_KEEP && QR_QUOTA_DEFAULT == QR_STORE_QUOTA_DEFAULT,
+               "one quota_set convention");
 
 /* Writes that lost the race to the head this many times in a row fail. */
 #define MAX_ATTEMPTS 10000
@@ -27,6 +29,7 @@ _Static_assert(QR_KEY_RETENTION == QR_STORE_KEY_RETENTION, "one retention for ke
 struct qr_store {
     qr_sb *b;
     qr_store_opts o;
+    char *owner; /* the owner the store is opened for (o.owner's copy), or NULL */
 };
 
 void qr_store_opts_default(qr_store_opts *o)
@@ -53,6 +56,19 @@ static qr_status store_open(const char *path, const qr_store_opts *opts, int no_
         s->o = *opts;
     else
         qr_store_opts_default(&s->o);
+    if (s->o.owner) {
+        if (!qr_folder_owner_valid(s->o.owner)) {
+            qr_status st = qr_folder_bad_owner(errs, s->o.owner);
+            free(s);
+            return st;
+        }
+        s->owner = strdup(s->o.owner);
+        if (!s->owner) {
+            free(s);
+            return qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+        }
+    }
+    s->o.owner = s->owner;
     qr_folder_opts fo;
     qr_folder_opts_default(&fo);
     fo.max_artifacts = s->o.max_artifacts;
@@ -66,6 +82,7 @@ static qr_status store_open(const char *path, const qr_store_opts *opts, int no_
     }
     qr_status st = qr_sb_open(path, &fo, &s->b, errs);
     if (st != QR_OK) {
+        free(s->owner);
         free(s);
         return st;
     }
@@ -89,6 +106,7 @@ void qr_store_close(qr_store *s)
 {
     if (!s) return;
     s->b->ops->close(s->b);
+    free(s->owner);
     free(s);
 }
 
@@ -160,6 +178,34 @@ static void meta_into(qr_store_result *r, const qr_folder_meta *m)
     r->title = strdup(m->title);
     r->owner = strdup(m->owner);
     r->head = m->head;
+}
+
+/* ---- owners ------------------------------------------------------------------------- */
+
+/* 1 when the store is opened for an owner and m is another owner's. */
+static int hidden(const qr_store *s, const qr_folder_meta *m)
+{
+    return s->owner && (!m->owner || strcmp(m->owner, s->owner) != 0);
+}
+
+/* Answer as for a missing id (the id as the caller spelled it): the
+ * result holds nothing of the artifact, so another owner's artifact is
+ * told apart from a missing one by nothing. */
+static qr_status gone(qr_store *s, const char *id, qr_store_result *res)
+{
+    char given[65] = "";
+    if (id) snprintf(given, sizeof given, "%s", id);
+    qr_store_result_free(res);
+    result_init(res, given);
+    return s->b->ops->missing(s->b, given, &res->errors);
+}
+
+/* The refusal of what only the admin view (no owner) may do. */
+static qr_status admin_only(const qr_store *s, qr_errlist *errs, const char *what)
+{
+    if (!s->owner) return QR_OK;
+    return qr_errlist_addf(errs, QR_E_USAGE, "", "open the store without an owner to do that",
+                           "%s sees every owner: not on a store opened for one owner", what);
 }
 
 /* ---- file names ------------------------------------------------------------------- */
@@ -330,6 +376,14 @@ static int key_check(qr_store *s, keyed *k, qr_store_result *res, qr_status *st)
         *st = f;
         return 1;
     }
+    if (strcmp(kr.request, k->req) != 0 && s->owner) { /* name nothing of another's */
+        qr_store_result_free(res);
+        result_init(res, NULL);
+        *st = qr_errlist_addf(&res->errors, QR_E_CONFLICT, "",
+                              "a new request needs a new key; repeat a request with its own key",
+                              "the idempotency key \"%.80s\" was used for another request", k->key);
+        return 1;
+    }
     if (strcmp(kr.request, k->req) != 0) {
         *st = qr_errlist_addf(&res->errors, QR_E_CONFLICT, "",
                               "a new request needs a new key; repeat a request with its own key",
@@ -340,6 +394,11 @@ static int key_check(qr_store *s, keyed *k, qr_store_result *res, qr_status *st)
     }
     qr_folder_meta m;
     *st = ops->meta_load(s->b, kr.id, &m, &res->errors);
+    if (*st == QR_OK && hidden(s, &m)) { /* cannot happen: the request names the owner */
+        qr_folder_meta_free(&m);
+        *st = gone(s, kr.id, res);
+        return 1;
+    }
     if (*st == QR_OK) {
         meta_into(res, &m);
         qr_folder_meta_free(&m);
@@ -390,13 +449,21 @@ static qr_status key_after(qr_store *s, keyed *k, qr_store_result *res, qr_statu
     return key_check(s, k, res, &again) ? again : st;
 }
 
-static void key_init(keyed *k, const qr_store_write *w, qr_sha256 *c, const char *op)
+static void key_init(const qr_store *s, keyed *k, const qr_store_write *w, qr_sha256 *c,
+                     const char *op)
 {
     memset(k, 0, sizeof *k);
     k->lock = -1;
     k->key = w ? w->key : NULL;
     qr_sha256_init(c);
-    req_str(c, op);
+    if (s->owner) { /* an owner's request is never another owner's (nor the admin's) */
+        char scoped[32];
+        snprintf(scoped, sizeof scoped, "owner:%s", op);
+        req_str(c, scoped);
+        req_str(c, s->owner);
+    } else {
+        req_str(c, op);
+    }
 }
 
 /* create and import: version 1 of a new artifact, whose output is the
@@ -407,7 +474,7 @@ static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_
 {
     keyed k;
     qr_sha256 c;
-    key_init(&k, w, &c, file ? "import" : "create");
+    key_init(s, &k, w, &c, file ? "import" : "create");
     req_int(&c, kind);
     req_str(&c, title);
     req_str(&c, id);
@@ -421,6 +488,14 @@ static qr_status create_first(qr_store *s, qr_kind kind, const char *spec, size_
         id = gen;
     }
     result_init(res, id);
+    if (s->owner && owner && strcmp(owner, s->owner) != 0) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "",
+                       "leave the owner out (the store's owner is used), or open the store for "
+                       "that owner",
+                       "the store is opened for another owner than the one given");
+        return finish(res, QR_E_USAGE);
+    }
+    if (s->owner) owner = s->owner;
     if ((unsigned)kind >= QR_KIND_COUNT) {
         qr_errlist_add(&res->errors, QR_E_USAGE, "", "unknown kind",
                        "use document, spreadsheet, presentation, pdf or html");
@@ -649,7 +724,7 @@ qr_status qr_store_edit_with(qr_store *s, const char *id, const char *patch, con
     }
     keyed k;
     qr_sha256 c;
-    key_init(&k, w, &c, "edit");
+    key_init(s, &k, w, &c, "edit");
     req_str(&c, id);
     req_int(&c, w ? w->if_version : 0);
     req_str(&c, patch);
@@ -667,6 +742,11 @@ qr_status qr_store_edit_with(qr_store *s, const char *id, const char *patch, con
         st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
         const qr_folder_meta *m = s->b->ops->txn_meta(t);
+        if (hidden(s, m)) {
+            s->b->ops->end(t);
+            st = gone(s, id, res);
+            break;
+        }
         meta_into(res, m);
         qr_buf head = {0}, canon = {0};
         int conflict = 0;
@@ -702,7 +782,7 @@ qr_status qr_store_rewrite_with(qr_store *s, const char *id, const char *spec, s
     if (!spec) spec = "", len = 0;
     keyed k;
     qr_sha256 c;
-    key_init(&k, w, &c, "rewrite");
+    key_init(s, &k, w, &c, "rewrite");
     req_str(&c, id);
     req_int(&c, w ? w->if_version : 0);
     req_add(&c, spec, len);
@@ -726,6 +806,11 @@ qr_status qr_store_rewrite_with(qr_store *s, const char *id, const char *spec, s
         if (attempt > 0 && key_check(s, &k, res, &st)) break;
         st = s->b->ops->begin_head(s->b, id, &t, &res->errors);
         if (st != QR_OK) break;
+        if (hidden(s, s->b->ops->txn_meta(t))) {
+            s->b->ops->end(t);
+            st = gone(s, id, res);
+            break;
+        }
         meta_into(res, s->b->ops->txn_meta(t));
         st = head_ok(s->b->ops->txn_meta(t), w, res);
         if (st == QR_OK) st = append_spec(s, t, "rewrite", &canon, NULL, &k, &conflict, res);
@@ -750,6 +835,10 @@ static qr_status restore_once(qr_store *s, const char *id, int n, const qr_store
     qr_status st = ops->begin_head(s->b, id, &t, &res->errors);
     if (st != QR_OK) return st;
     const qr_folder_meta *m = ops->txn_meta(t);
+    if (hidden(s, m)) {
+        ops->end(t);
+        return gone(s, id, res);
+    }
     meta_into(res, m);
     qr_buf old = {0}, head = {0};
     qr_vrec orec = {0}, rec;
@@ -807,7 +896,7 @@ qr_status qr_store_restore_with(qr_store *s, const char *id, int n, const qr_sto
     }
     keyed k;
     qr_sha256 c;
-    key_init(&k, w, &c, "restore");
+    key_init(s, &k, w, &c, "restore");
     req_str(&c, id);
     req_int(&c, w ? w->if_version : 0);
     req_int(&c, n);
@@ -832,10 +921,16 @@ qr_status qr_store_restore_with(qr_store *s, const char *id, int n, const qr_sto
     return finish(res, st);
 }
 
-static qr_status read_meta(qr_store *s, const char *id, qr_store_result *res)
+/* The artifact's meta into res (id: the stored spelling; given: the
+ * caller's, for the not_found of another owner's artifact). */
+static qr_status read_meta(qr_store *s, const char *id, const char *given, qr_store_result *res)
 {
     qr_folder_meta m;
     qr_status st = s->b->ops->meta_load(s->b, id, &m, &res->errors);
+    if (st == QR_OK && hidden(s, &m)) {
+        qr_folder_meta_free(&m);
+        return gone(s, given, res);
+    }
     if (st == QR_OK) {
         meta_into(res, &m);
         qr_folder_meta_free(&m);
@@ -849,9 +944,10 @@ static qr_status read_meta(qr_store *s, const char *id, qr_store_result *res)
 static qr_status load_version(qr_store *s, const char **id, char rid[65], int n,
                               qr_store_result *res, qr_vrec *rec)
 {
+    const char *given = *id;
     *id = resolve_id(s, *id, rid);
     result_init(res, *id);
-    qr_status st = read_meta(s, *id, res);
+    qr_status st = read_meta(s, *id, given, res);
     if (st == QR_OK) st = s->b->ops->version(s->b, *id, n ? n : res->head, rec, &res->errors);
     if (st == QR_OK) version_from(&res->version, rec);
     return st;
@@ -880,6 +976,7 @@ qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *res)
 qr_status qr_store_log_limit(qr_store *s, const char *id, int limit, qr_store_result *res)
 {
     char rid[65];
+    const char *given = id;
     id = resolve_id(s, id, rid);
     result_init(res, id);
     if (limit < 0) {
@@ -887,7 +984,7 @@ qr_status qr_store_log_limit(qr_store *s, const char *id, int limit, qr_store_re
                        NULL);
         return finish(res, QR_E_USAGE);
     }
-    qr_status st = read_meta(s, id, res);
+    qr_status st = read_meta(s, id, given, res);
     qr_vrec *recs = NULL;
     size_t n = 0;
     int head = res->head;
@@ -917,9 +1014,10 @@ qr_status qr_store_delete_with(qr_store *s, const char *id, const qr_store_write
                                qr_store_result *res)
 {
     char rid[65];
+    const char *given = id;
     id = resolve_id(s, id, rid);
     result_init(res, id);
-    qr_status st = read_meta(s, id, res);
+    qr_status st = read_meta(s, id, given, res);
     if (st == QR_OK)
         st = s->b->ops->remove(s->b, id, w && w->if_version > 0 ? w->if_version : 0, &res->errors);
     return finish(res, st);
@@ -933,6 +1031,15 @@ qr_status qr_store_list(qr_store *s, const char *owner, const char *kind, const 
         out->status = qr_folder_bad_owner(&out->errors, owner);
         return out->status;
     }
+    if (s->owner && owner && strcmp(owner, s->owner) != 0) {
+        /* another owner's artifacts do not exist for this store */
+        out->items = calloc(1, sizeof *out->items);
+        if (!out->items)
+            return out->status =
+                       qr_errlist_add(&out->errors, QR_E_NOMEM, "", "out of memory", NULL);
+        return out->status = QR_OK;
+    }
+    if (s->owner) owner = s->owner;
     qr_kind k;
     if (kind && qr_kind_parse(kind, &k) != 0) {
         out->status = qr_errlist_addf(&out->errors, QR_E_USAGE, "",
@@ -1001,13 +1108,21 @@ qr_status qr_store_export(qr_store *s, const char *id, int n, qr_store_result *r
 qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_store_diff *out)
 {
     char rid[65];
+    const char *given = id;
     id = resolve_id(s, id, rid);
     memset(out, 0, sizeof *out);
     out->from = a;
     out->to = b;
     qr_buf ta = {0}, tb = {0};
     qr_status st = QR_OK;
-    if (a < 1 || b < 1)
+    if (s->owner) { /* only the owner's artifacts exist */
+        qr_store_result mr;
+        result_init(&mr, id);
+        st = read_meta(s, id, given, &mr);
+        if (st != QR_OK) qr_errlist_move(&out->errors, &mr.errors);
+        qr_store_result_free(&mr);
+    }
+    if (st == QR_OK && (a < 1 || b < 1))
         st = qr_errlist_add(&out->errors, QR_E_USAGE, "", "versions are numbered from 1",
                             "qr_store_log() lists them");
     if (st == QR_OK) st = s->b->ops->spec(s->b, id, a, &ta, &out->errors);
@@ -1049,6 +1164,7 @@ void qr_store_diff_free(qr_store_diff *d)
 qr_status qr_store_fsck_run(qr_store *s, int repair, qr_store_fsck *out)
 {
     memset(out, 0, sizeof *out);
+    if (s->owner) return out->status = admin_only(s, &out->problems, "fsck");
     qr_folder_fsck rep;
     qr_status st = s->b->ops->check(s->b, repair, &rep);
     out->status = st;
@@ -1067,6 +1183,52 @@ void qr_store_fsck_free(qr_store_fsck *r)
     qr_errlist_clear(&r->problems);
     qr_errlist_clear(&r->stray);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- per-owner quotas ------------------------------------------------------------- */
+
+qr_status qr_store_quota_get(qr_store *s, const char *owner, qr_store_quota *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!owner) owner = s->owner ? s->owner : "default";
+    if (s->owner && strcmp(owner, s->owner) != 0)
+        return out->status = admin_only(s, &out->errors, "another owner's quota");
+    qr_quota_rec q;
+    qr_status st = s->b->ops->quota_get(s->b, owner, &q, &out->errors);
+    if (st == QR_OK) {
+        out->own_artifacts = q.has_artifacts;
+        out->own_bytes = q.has_bytes;
+        out->max_artifacts = q.has_artifacts ? q.max_artifacts : s->o.max_artifacts;
+        out->max_bytes = q.has_bytes ? q.max_bytes : s->o.max_total_bytes;
+        out->artifacts = q.artifacts;
+        out->bytes = q.bytes;
+    }
+    return out->status = st;
+}
+
+qr_status qr_store_quota_set(qr_store *s, const char *owner, long long max_artifacts,
+                             long long max_bytes, qr_store_quota *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s->owner) return out->status = admin_only(s, &out->errors, "setting a quota");
+    if (!owner)
+        return out->status = qr_errlist_add(&out->errors, QR_E_USAGE, "", "name the owner",
+                                            "a quota is set for one owner");
+    if (max_artifacts < QR_QUOTA_DEFAULT || max_bytes < QR_QUOTA_DEFAULT)
+        return out->status =
+                   qr_errlist_add(&out->errors, QR_E_USAGE, "",
+                                  "a limit is a count from 0 (0: none)", "invalid quota limit");
+    qr_status st = s->b->ops->quota_set(s->b, owner, max_artifacts, max_bytes, &out->errors);
+    if (st != QR_OK) return out->status = st;
+    qr_store_quota_free(out);
+    return qr_store_quota_get(s, owner, out);
+}
+
+void qr_store_quota_free(qr_store_quota *q)
+{
+    if (!q) return;
+    qr_errlist_clear(&q->errors);
+    memset(q, 0, sizeof *q);
 }
 
 /* ---- copy ---------------------------------------------------------------------------- */
@@ -1144,6 +1306,10 @@ qr_status qr_store_copy(qr_store *from, qr_store *to, qr_store_copy_report *out)
 {
     memset(out, 0, sizeof *out);
     qr_errlist *errs = &out->errors;
+    if (from->owner || to->owner) {
+        out->status = admin_only(from->owner ? from : to, errs, "copy");
+        return out->status;
+    }
     qr_sb_item *items = NULL;
     size_t n = 0;
     char next[QR_SB_CURSOR];

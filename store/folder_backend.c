@@ -212,10 +212,27 @@ static void f_key_unlock(qr_sb *b, int handle)
     qr_store_unlock(handle);
 }
 
+static qr_status f_missing(qr_sb *b, const char *id, qr_errlist *errs)
+{
+    return qr_folder_not_found(F(b), id, errs);
+}
+
+static qr_status f_quota_get(qr_sb *b, const char *owner, qr_quota_rec *q, qr_errlist *errs)
+{
+    return qr_folder_quota_get(F(b), owner, q, errs);
+}
+
+static qr_status f_quota_set(qr_sb *b, const char *owner, long long max_artifacts,
+                             long long max_bytes, qr_errlist *errs)
+{
+    return qr_folder_quota_set(F(b), owner, max_artifacts, max_bytes, errs);
+}
+
 static const qr_sb_ops folder_ops = {
-    "folder", f_close,   f_create,     f_begin,    f_txn_meta, f_commit,   f_end,
-    f_meta,   f_version, f_spec,       f_blob,     f_log,      f_check,    f_list,
-    f_remove, f_resolve, f_begin_head, f_txn_spec, f_key_find, f_key_lock, f_key_unlock};
+    "folder",   f_close,    f_create,     f_begin,   f_txn_meta,   f_commit,
+    f_end,      f_meta,     f_version,    f_spec,    f_blob,       f_log,
+    f_check,    f_list,     f_remove,     f_resolve, f_begin_head, f_txn_spec,
+    f_key_find, f_key_lock, f_key_unlock, f_missing, f_quota_get,  f_quota_set};
 
 qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **out,
                             qr_errlist *errs)

@@ -166,9 +166,13 @@ static int sync_on(const qr_folder *f, int want)
 
 static qr_status io_error(qr_errlist *errs, const char *path, const char *what)
 {
-    return qr_errlist_addf(errs, QR_E_IO, path,
-                           "check the store folder's permissions and free space", "%s: %s", what,
-                           strerror(errno));
+    int e = errno;
+    const char *hint = e == ENOSPC || e == EDQUOT
+                           ? "the disk holding the store is full: free space on it, then try again"
+                       : e == EACCES || e == EPERM || e == EROFS
+                           ? "check the store folder's permissions"
+                           : "check the store folder's permissions and free space";
+    return qr_errlist_addf(errs, QR_E_IO, path, hint, "%s: %s", what, strerror(e));
 }
 
 static int exists_at(int dirfd, const char *name)
@@ -440,6 +444,12 @@ static qr_status bad_id(qr_errlist *errs, const char *what, const char *id)
         "invalid %s \"%.80s\"", what, id ? id : "");
 }
 
+qr_status qr_folder_not_found(qr_folder *f, const char *id, qr_errlist *errs)
+{
+    return qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
+                           "no artifact \"%s\" in the store %s", id, f->path);
+}
+
 static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) {
@@ -449,12 +459,37 @@ static int open_artifact(qr_folder *f, const char *id, qr_errlist *errs)
     int fd = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
-            qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
-                            "no artifact \"%s\" in the store %s", id, f->path);
+            qr_folder_not_found(f, id, errs);
         else
             io_error(errs, "", "cannot open the artifact folder");
     }
     return fd;
+}
+
+/* Lock the artifact folder dir (opened by open_artifact) and check that it
+ * is still the store's id: a delete that held the lock first has moved it
+ * out and emptied it. Returns the lock's fd, or -1 with an error added. */
+static int lock_artifact(qr_folder *f, const char *id, int dir, qr_errlist *errs)
+{
+    int lk = qr_store_lock(dir, ".lock");
+    int e = errno;
+    struct stat here, named;
+    int gone = fstat(dir, &here) != 0 || here.st_nlink == 0 ||
+               fstatat(f->root, id, &named, AT_SYMLINK_NOFOLLOW) != 0 ||
+               named.st_dev != here.st_dev || named.st_ino != here.st_ino;
+    if (gone) {
+        qr_store_unlock(lk);
+        qr_errlist_addf(errs, QR_E_NOT_FOUND, "", "qr_store_list() shows the artifacts",
+                        "artifact \"%s\" was deleted by another command while this one waited "
+                        "for it",
+                        id);
+        return -1;
+    }
+    if (lk < 0) {
+        errno = e;
+        io_error(errs, "", "cannot lock the artifact");
+    }
+    return lk;
 }
 
 /* The highest complete version, starting from meta.json's cached head. */
@@ -816,6 +851,88 @@ static int owner_begin(qr_folder *f, const char *owner, ledger *l, qr_errlist *e
     return fd;
 }
 
+/* The owner's own limits (.owners/<owner>.quota, JSON; none: q zeroed).
+ * Returns 0, or -1 when the file is there but does not read. */
+static int quota_load(qr_folder *f, const char *owner, qr_quota_rec *q)
+{
+    memset(q, 0, sizeof *q);
+    char name[96];
+    ledger_name(name, sizeof name, owner, "quota");
+    qr_buf b = {0};
+    if (qr_store_read_file_max(f->owners, name, &b, META_CAP) != 0) {
+        qr_buf_free(&b);
+        return errno == ENOENT ? 0 : -1;
+    }
+    json_t *j = json_loadb(b.data, b.len, 0, NULL);
+    qr_buf_free(&b);
+    if (!json_is_object(j)) {
+        json_decref(j);
+        return -1;
+    }
+    json_t *a = json_object_get(j, "max_artifacts"), *by = json_object_get(j, "max_bytes");
+    if (json_is_integer(a) && json_integer_value(a) >= 0) {
+        q->has_artifacts = 1;
+        q->max_artifacts = (uint64_t)json_integer_value(a);
+    }
+    if (json_is_integer(by) && json_integer_value(by) >= 0) {
+        q->has_bytes = 1;
+        q->max_bytes = (uint64_t)json_integer_value(by);
+    }
+    json_decref(j);
+    return 0;
+}
+
+static int quota_save(qr_folder *f, const char *owner, const qr_quota_rec *q)
+{
+    char name[96];
+    ledger_name(name, sizeof name, owner, "quota");
+    if (!q->has_artifacts && !q->has_bytes)
+        return unlinkat(f->owners, name, 0) == 0 || errno == ENOENT ? 0 : -1;
+    json_t *j = json_pack("{s:s}", "owner", owner);
+    if (j && q->has_artifacts)
+        json_object_set_new(j, "max_artifacts", json_integer((json_int_t)q->max_artifacts));
+    if (j && q->has_bytes)
+        json_object_set_new(j, "max_bytes", json_integer((json_int_t)q->max_bytes));
+    int rc = j ? dump_to(f->owners, name, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) : -1;
+    json_decref(j);
+    return rc;
+}
+
+qr_status qr_folder_quota_get(qr_folder *f, const char *owner, qr_quota_rec *q, qr_errlist *errs)
+{
+    memset(q, 0, sizeof *q);
+    if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
+    ledger l;
+    int lk = owner_begin(f, owner, &l, errs);
+    if (lk < 0) return QR_E_IO;
+    qr_status st = QR_OK;
+    if (quota_load(f, owner, q) != 0)
+        st = io_error(errs, "", "cannot read the owner's quota (set it again)");
+    q->artifacts = l.artifacts;
+    q->bytes = l.bytes;
+    qr_store_unlock(lk);
+    return st;
+}
+
+qr_status qr_folder_quota_set(qr_folder *f, const char *owner, long long max_artifacts,
+                              long long max_bytes, qr_errlist *errs)
+{
+    if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
+    ledger l;
+    int lk = owner_begin(f, owner, &l, errs);
+    if (lk < 0) return QR_E_IO;
+    qr_quota_rec q;
+    quota_load(f, owner, &q); /* a damaged file is replaced whole */
+    if (max_artifacts >= 0) q.has_artifacts = 1, q.max_artifacts = (uint64_t)max_artifacts;
+    if (max_artifacts == QR_QUOTA_DEFAULT) q.has_artifacts = 0, q.max_artifacts = 0;
+    if (max_bytes >= 0) q.has_bytes = 1, q.max_bytes = (uint64_t)max_bytes;
+    if (max_bytes == QR_QUOTA_DEFAULT) q.has_bytes = 0, q.max_bytes = 0;
+    qr_status st = QR_OK;
+    if (quota_save(f, owner, &q) != 0) st = io_error(errs, "", "cannot write the owner's quota");
+    qr_store_unlock(lk);
+    return st;
+}
+
 /* Fill rec from put (version n after parent). */
 static qr_status prepare(qr_folder *f, const qr_folder_put *put, int n, int parent, qr_vrec *rec,
                          qr_errlist *errs)
@@ -863,19 +980,15 @@ static qr_status reserve(qr_folder *f, const char *owner, ledger *l, const char 
     *created = 0;
     int new_blob = !marker_has(f, owner, rec->sha256);
     uint64_t delta = rec->spec_size + (new_blob ? rec->size : 0);
-    char msg[160];
-    if (new_artifact && f->o.max_artifacts && l->artifacts + 1 > f->o.max_artifacts) {
-        snprintf(msg, sizeof msg,
-                 "artifact count quota reached (%llu); delete artifacts to free space",
-                 (unsigned long long)f->o.max_artifacts);
-        return qr_store_quota_error(errs, msg);
-    }
-    if (f->o.max_total_bytes && l->bytes + delta > f->o.max_total_bytes) {
-        snprintf(msg, sizeof msg,
-                 "artifact storage quota reached (%llu bytes); delete artifacts to free space",
-                 (unsigned long long)f->o.max_total_bytes);
-        return qr_store_quota_error(errs, msg);
-    }
+    qr_quota_rec q; /* the owner's own limits, else the handle's */
+    if (quota_load(f, owner, &q) != 0)
+        return io_error(errs, "",
+                        "cannot read the owner's quota (quire store quota sets it again)");
+    uint64_t max_a = q.has_artifacts ? q.max_artifacts : f->o.max_artifacts;
+    uint64_t max_b = q.has_bytes ? q.max_bytes : f->o.max_total_bytes;
+    if (new_artifact && max_a && l->artifacts + 1 > max_a)
+        return qr_store_quota_exceeded(errs, 1, max_a);
+    if (max_b && l->bytes + delta > max_b) return qr_store_quota_exceeded(errs, 0, max_b);
     ledger nl = *l;
     nl.artifacts += new_artifact ? 1 : 0;
     nl.bytes += delta;
@@ -1146,12 +1259,11 @@ qr_status qr_folder_begin(qr_folder *f, const char *id, qr_folder_txn **out, qr_
     }
     t->f = f;
     t->dir = dir;
-    t->lock = qr_store_lock(dir, ".lock");
+    t->lock = lock_artifact(f, id, dir, errs);
     if (t->lock < 0) {
-        qr_status st = io_error(errs, "", "cannot lock the artifact");
         close(dir);
         free(t);
-        return st;
+        return errs->items[errs->count - 1].code;
     }
     qr_status st = load_meta_at(dir, id, &t->meta, errs);
     if (st == QR_OK && strcmp(t->meta.id, id) != 0)
@@ -1819,10 +1931,10 @@ qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_e
 {
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
-    int lk = qr_store_lock(dir, ".lock");
+    int lk = lock_artifact(f, id, dir, errs);
     if (lk < 0) {
         close(dir);
-        return io_error(errs, "", "cannot lock the artifact");
+        return errs->items[errs->count - 1].code;
     }
     qr_folder_meta m;
     qr_status st = load_meta_at(dir, id, &m, errs);

@@ -14,6 +14,7 @@
  *     STORE/.owners/<owner>.json    the owner's ledger: artifacts, bytes, and an
  *                                   intent ("pending") while a write is under way
  *     STORE/.owners/<owner>.blobs/  one empty file per blob the owner is charged for
+ *     STORE/.owners/<owner>.quota   the owner's own quota (JSON: max_artifacts, max_bytes)
  *     STORE/.keys/<sha256>.json     an idempotency key's record (<sha256>: of the key),
  *     STORE/.keys/<sha256>.lock     flock: one keyed write of that key at a time
  *
@@ -86,6 +87,8 @@ qr_status qr_folder_bad_owner(qr_errlist *errs, const char *owner);
 /** The file name of an owner's ledger: the owner itself when it is a valid
  *  id (stores made before owners were UTF-8), else "~" and its sha256. */
 void qr_folder_owner_file(const char *owner, char out[72]);
+/** The QR_E_NOT_FOUND error of a missing artifact id (added to errs). */
+qr_status qr_folder_not_found(qr_folder *f, const char *id, qr_errlist *errs);
 /** 16 random hex digits from /dev/urandom. Returns 0, or -1. */
 int qr_folder_new_id(char out[17]);
 
@@ -174,6 +177,28 @@ int qr_key_valid(const char *key);
 qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_errlist *errs);
 /** Lock key for one keyed write (blocks). Returns the lock's fd or -1. */
 int qr_folder_key_lock(qr_folder *f, const char *key);
+
+/* ---- per-owner quotas ---------------------------------------------------------------
+ * An owner's own limits, kept in the store (folder: STORE/.owners/<owner>.quota (JSON),
+ * read and written under the owner lock; PostgreSQL: quire_owners.max_artifacts and
+ * max_bytes, read with the ledger row FOR UPDATE). A limit the store does not hold is
+ * the handle's (qr_folder_opts). Writes check them in the same lock as the ledger, so
+ * they hold exactly across processes and replicas. */
+typedef struct qr_quota_rec {
+    int has_artifacts, has_bytes;      /* the store holds the owner's own limit */
+    uint64_t max_artifacts, max_bytes; /* those limits (0: none) */
+    uint64_t artifacts, bytes;         /* what the owner uses (the ledger: trash included) */
+} qr_quota_rec;
+#define QR_QUOTA_KEEP (-1LL)    /* quota_set: leave this limit as it is */
+#define QR_QUOTA_DEFAULT (-2LL) /* quota_set: forget it (the handle's default applies) */
+
+/** The owner's stored limits and usage. */
+qr_status qr_folder_quota_get(qr_folder *f, const char *owner, qr_quota_rec *q, qr_errlist *errs);
+/** Set the owner's limits (a value >= 0, QR_QUOTA_KEEP or QR_QUOTA_DEFAULT). */
+qr_status qr_folder_quota_set(qr_folder *f, const char *owner, long long max_artifacts,
+                              long long max_bytes, qr_errlist *errs);
+/** The QR_E_QUOTA of a write past a limit (art: the artifact count, else bytes). */
+qr_status qr_store_quota_exceeded(qr_errlist *errs, int art, uint64_t limit);
 
 /* Shared by both backends (store/version.c). */
 /** Fill rec for version n after parent from put: the action, the time

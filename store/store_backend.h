@@ -92,6 +92,15 @@ typedef struct qr_sb_ops {
     qr_status (*key_find)(qr_sb *b, const char *key, qr_key_rec *rec, qr_errlist *errs);
     int (*key_lock)(qr_sb *b, const char *key);
     void (*key_unlock)(qr_sb *b, int handle);
+    /* Add the QR_E_NOT_FOUND of a missing artifact id, in the words the
+     * backend's reads use (a store opened for an owner answers another
+     * owner's artifact with it). */
+    qr_status (*missing)(qr_sb *b, const char *id, qr_errlist *errs);
+    /* An owner's own quota and usage; set its limits (folder_store.h
+     * "per-owner quotas": a value, QR_QUOTA_KEEP or QR_QUOTA_DEFAULT). */
+    qr_status (*quota_get)(qr_sb *b, const char *owner, qr_quota_rec *q, qr_errlist *errs);
+    qr_status (*quota_set)(qr_sb *b, const char *owner, long long max_artifacts,
+                           long long max_bytes, qr_errlist *errs);
 } qr_sb_ops;
 
 struct qr_sb {
@@ -119,6 +128,6 @@ int qr_sb_cursor_parse(const char *cursor, char created[48], char id[65]);
     QR_STAMP(sizeof(qr_sb_ops), sizeof(qr_sb_item), sizeof(qr_folder_opts),                        \
              sizeof(qr_folder_meta), sizeof(qr_vrec), sizeof(qr_folder_put), sizeof(qr_buf),       \
              sizeof(qr_errlist), sizeof(qr_error), sizeof(qr_folder_fsck), sizeof(qr_spec_diff),   \
-             sizeof(qr_key_rec))
+             sizeof(qr_key_rec), sizeof(qr_quota_rec))
 
 #endif

@@ -1,14 +1,16 @@
 /* store_pg.c: the PostgreSQL store backend (store_backend.h) over libpq.
  *
- * Tables (schema version 2, created by qr_sb_pg_open when absent; a version 1
- * database gets quire_keys added):
+ * Tables (schema version 3, created by qr_sb_pg_open when absent; a version 1
+ * database gets quire_keys added, a version 2 database the quota and trash columns):
  *     quire_schema        (version)
- *     quire_artifacts     id, kind, title, owner, filename, mime_type, created, head
+ *     quire_artifacts     id, kind, title, owner, filename, mime_type, created, head,
+ *                         deleted (in the trash since; NULL: live)
  *     quire_versions      (artifact_id, version): action, parent, restored_from, created,
  *                         spec (canonical text), spec_sha256, spec_size,
  *                         sha256 (-> quire_blobs), size, filename, mime_type
  *     quire_blobs         sha256, size, data (bytea): rendered bytes, shared
- *     quire_owners        owner, artifacts, bytes: the quota ledger
+ *     quire_owners        owner, artifacts, bytes: the quota ledger; max_artifacts,
+ *                         max_bytes: the owner's own quota (NULL: the handle's)
  *     quire_owner_blobs   (owner, sha256): the blobs an owner is charged for
  *     quire_keys          key: request sha256, artifact_id, version, created (the
  *                         idempotency keys, folder_store.h; removed with their artifact)
@@ -34,7 +36,7 @@
 #include "location.h"
 #include "sha256.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 /* Connections per store handle, open at once (idle in the pool or in use):
  * a call that finds all of them in use waits for one. */
 #define POOL 16
@@ -389,6 +391,14 @@ static const char *KEYS_SQL =
     "CREATE INDEX quire_keys_artifact ON quire_keys (artifact_id);"
     "UPDATE quire_schema SET version = 2;";
 
+/* Schema version 3: owners' own quotas (NULL: the handle's default) and the
+ * trash (an artifact's deleted time; NULL: live). */
+static const char *V3_SQL =
+    "ALTER TABLE quire_owners ADD COLUMN max_artifacts bigint, ADD COLUMN max_bytes bigint;"
+    "ALTER TABLE quire_artifacts ADD COLUMN deleted text COLLATE \"C\";"
+    "CREATE INDEX quire_artifacts_deleted ON quire_artifacts (deleted) WHERE deleted IS NOT NULL;"
+    "UPDATE quire_schema SET version = 3;";
+
 /* The schema version, -1 when the table is absent, -2 on error. */
 static int schema_version(db *d)
 {
@@ -424,9 +434,10 @@ static qr_status migrate(db *d)
     db_cmd(d, "creating the schema",
            "CREATE TABLE IF NOT EXISTS quire_schema (version integer NOT NULL)", 0, NULL);
     v = schema_version(d);
-    if (v == 0 || v == 1) {
-        for (int step = v; step < 2; step++) {
-            PGresult *r = d->st == QR_OK ? PQexec(d->c, step == 0 ? SCHEMA_SQL : KEYS_SQL) : NULL;
+    if (v >= 0 && v < SCHEMA_VERSION) {
+        const char *steps[SCHEMA_VERSION] = {SCHEMA_SQL, KEYS_SQL, V3_SQL};
+        for (int step = v; step < SCHEMA_VERSION; step++) {
+            PGresult *r = d->st == QR_OK ? PQexec(d->c, steps[step]) : NULL;
             if (d->st == QR_OK && (!r || PQresultStatus(r) != PGRES_COMMAND_OK))
                 db_fail(d, gone(d->c, r) ? QR_E_UNAVAILABLE : QR_E_STORE, "creating the schema",
                         r ? PQresultErrorMessage(r) : PQerrorMessage(d->c));
@@ -599,19 +610,27 @@ static qr_status prepare(const pgb *b, const qr_folder_put *put, int n, qr_vrec 
  * (One statement with the check as a subquery read the snapshot taken
  * before the wait: two writers of identical bytes both saw the blob as
  * new, and the second hit quire_owner_blobs' primary key.) */
-#define OWNER_SQL "SELECT artifacts, bytes FROM quire_owners WHERE owner = $1 FOR UPDATE"
+#define OWNER_SQL                                                                                  \
+    "SELECT artifacts, bytes, max_artifacts, max_bytes FROM quire_owners WHERE owner = $1 FOR "    \
+    "UPDATE"
 #define BLOB_SQL "SELECT EXISTS (SELECT 1 FROM quire_owner_blobs WHERE owner = $1 AND sha256 = $2)"
 
 /* An owner's ledger row (OWNER_SQL), for a version whose blob is sha256. */
 typedef struct ledger {
     uint64_t artifacts, bytes;
-    int new_blob; /* the owner is not charged for the blob yet */
+    int new_blob;             /* the owner is not charged for the blob yet */
+    int has_max_a, has_max_b; /* the owner's own limits (quire store quota) */
+    uint64_t max_a, max_b;
 } ledger;
 
 static void ledger_from(PGresult *r, PGresult *blob, ledger *l)
 {
     l->artifacts = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
     l->bytes = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
+    l->has_max_a = !PQgetisnull(r, 0, 2);
+    l->max_a = l->has_max_a ? strtoull(PQgetvalue(r, 0, 2), NULL, 10) : 0;
+    l->has_max_b = !PQgetisnull(r, 0, 3);
+    l->max_b = l->has_max_b ? strtoull(PQgetvalue(r, 0, 3), NULL, 10) : 0;
     l->new_blob = PQgetvalue(blob, 0, 0)[0] != 't';
 }
 
@@ -650,19 +669,15 @@ static int owner_lock(db *d, const char *owner, const char *sha256, ledger *l)
 static int quota_ok(db *d, int new_artifact, const ledger *l, uint64_t delta)
 {
     const pgb *b = d->b;
-    char msg[160];
-    if (new_artifact && b->o.max_artifacts && l->artifacts + 1 > b->o.max_artifacts) {
-        snprintf(msg, sizeof msg,
-                 "artifact count quota reached (%llu); delete artifacts to free space",
-                 (unsigned long long)b->o.max_artifacts);
-        d->st = qr_store_quota_error(d->errs, msg);
+    /* the owner's own limits (read with the locked ledger row), else the handle's */
+    uint64_t max_a = l->has_max_a ? l->max_a : b->o.max_artifacts;
+    uint64_t max_b = l->has_max_b ? l->max_b : b->o.max_total_bytes;
+    if (new_artifact && max_a && l->artifacts + 1 > max_a) {
+        d->st = qr_store_quota_exceeded(d->errs, 1, max_a);
         return -1;
     }
-    if (b->o.max_total_bytes && l->bytes + delta > b->o.max_total_bytes) {
-        snprintf(msg, sizeof msg,
-                 "artifact storage quota reached (%llu bytes); delete artifacts to free space",
-                 (unsigned long long)b->o.max_total_bytes);
-        d->st = qr_store_quota_error(d->errs, msg);
+    if (max_b && l->bytes + delta > max_b) {
+        d->st = qr_store_quota_exceeded(d->errs, 0, max_b);
         return -1;
     }
     return 0;
@@ -1522,7 +1537,66 @@ static void pg_key_unlock(qr_sb *sb, int handle)
     (void)handle;
 }
 
+static qr_status pg_quota_get(qr_sb *sb, const char *owner, qr_quota_rec *q, qr_errlist *errs)
+{
+    memset(q, 0, sizeof *q);
+    if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
+    PGresult *r = db_q(&d, "reading the owner's quota",
+                       "SELECT artifacts, bytes, max_artifacts, max_bytes FROM quire_owners WHERE "
+                       "owner = $1",
+                       1, (const char *[]){owner}, -1, 0);
+    if (r && PQntuples(r) == 1) {
+        q->artifacts = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+        q->bytes = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
+        q->has_artifacts = !PQgetisnull(r, 0, 2);
+        q->max_artifacts = q->has_artifacts ? strtoull(PQgetvalue(r, 0, 2), NULL, 10) : 0;
+        q->has_bytes = !PQgetisnull(r, 0, 3);
+        q->max_bytes = q->has_bytes ? strtoull(PQgetvalue(r, 0, 3), NULL, 10) : 0;
+    }
+    PQclear(r);
+    db_put(&d);
+    return d.st;
+}
+
+/* One limit of quota_set: keep it ($n::bool), else the value (NULL: the default). */
+static void limit_param(long long v, char keep[2], char val[24], const char **pv)
+{
+    snprintf(keep, 2, "%s", v == QR_QUOTA_KEEP ? "t" : "f");
+    snprintf(val, 24, "%lld", v);
+    *pv = v >= 0 ? val : NULL;
+}
+
+static qr_status pg_quota_set(qr_sb *sb, const char *owner, long long max_artifacts,
+                              long long max_bytes, qr_errlist *errs)
+{
+    if (!qr_folder_owner_valid(owner)) return qr_folder_bad_owner(errs, owner);
+    db d;
+    if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
+    char ka[2], va[24], kb[2], vb[24];
+    const char *pa, *pb;
+    limit_param(max_artifacts, ka, va, &pa);
+    limit_param(max_bytes, kb, vb, &pb);
+    /* one statement: the row is made or updated under its lock, as writers read it */
+    db_cmd(&d, "setting the owner's quota",
+           "INSERT INTO quire_owners AS o (owner, max_artifacts, max_bytes) VALUES ($1, CASE WHEN "
+           "$2::bool THEN NULL ELSE $3::bigint END, CASE WHEN $4::bool THEN NULL ELSE $5::bigint "
+           "END) ON CONFLICT (owner) DO UPDATE SET max_artifacts = CASE WHEN $2::bool THEN "
+           "o.max_artifacts ELSE $3::bigint END, max_bytes = CASE WHEN $4::bool THEN o.max_bytes "
+           "ELSE $5::bigint END",
+           5, (const char *[]){owner, ka, pa, kb, pb});
+    db_put(&d);
+    return d.st;
+}
+
+static qr_status pg_missing(qr_sb *sb, const char *id, qr_errlist *errs)
+{
+    return not_found((const pgb *)sb, errs, id);
+}
+
 static const qr_sb_ops pg_ops = {
-    "postgresql", pg_close,   pg_create,     pg_begin,    pg_txn_meta, pg_commit,   pg_end,
-    pg_meta,      pg_version, pg_spec,       pg_blob,     pg_log,      pg_check,    pg_list,
-    pg_remove,    pg_resolve, pg_begin_head, pg_txn_spec, pg_key_find, pg_key_lock, pg_key_unlock};
+    "postgresql", pg_close,    pg_create,     pg_begin,   pg_txn_meta,   pg_commit,
+    pg_end,       pg_meta,     pg_version,    pg_spec,    pg_blob,       pg_log,
+    pg_check,     pg_list,     pg_remove,     pg_resolve, pg_begin_head, pg_txn_spec,
+    pg_key_find,  pg_key_lock, pg_key_unlock, pg_missing, pg_quota_get,  pg_quota_set};

@@ -24,6 +24,20 @@ qr_status qr_store_quota_error(qr_errlist *errs, const char *msg)
                           "ask the store's operator to raise the quota, or delete artifacts");
 }
 
+qr_status qr_store_quota_exceeded(qr_errlist *errs, int art, uint64_t limit)
+{
+    char msg[160];
+    if (art)
+        snprintf(msg, sizeof msg,
+                 "artifact count quota reached (%llu); delete artifacts to free space",
+                 (unsigned long long)limit);
+    else
+        snprintf(msg, sizeof msg,
+                 "artifact storage quota reached (%llu bytes); delete artifacts to free space",
+                 (unsigned long long)limit);
+    return qr_store_quota_error(errs, msg);
+}
+
 static qr_status file_cap(const qr_folder_opts *o, uint64_t size, qr_errlist *errs)
 {
     if (o->max_version_bytes && size > o->max_version_bytes) {

@@ -38,15 +38,32 @@ import glob
 import json
 import os
 import threading
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union, overload
+
+try:
+    from typing import Literal, TypedDict
+except ImportError:  # Python 3.7: the names only annotate
+    Literal = TypedDict = None  # type: ignore
 
 __all__ = ["QuireError", "InvalidError", "UsageError", "FailedError", "DamagedError", "LimitError",
            "QuotaError", "NotFoundError", "ConflictError", "UnavailableError", "Store", "Rendered",
-           "render", "check", "read", "schema", "spec_edit", "spec_canonical", "format_available",
-           "KINDS", "FORMATS"]
-STORE_ABI = 3  # QR_STORE_ABI of the quire/store.h this binding mirrors
+           "render", "check", "read", "read_chunks", "schema", "spec_edit", "spec_canonical",
+           "format_available", "KINDS", "FORMATS", "LAYOUT_KINDS", "STORE_ABI", "Spec", "Payload", "Chunk"]
+STORE_ABI = 4  # QR_STORE_ABI of the quire/store.h this binding mirrors
 
 KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
 FORMATS = ("docx", "xlsx", "pptx", "pdf", "html", "png")
+# A spec (or patch, append, ops) as Python objects or as JSON text.
+Spec = Union[Dict[str, Any], List[Any], str, bytes]
+# A store result: DocsGPT's tool payload ({"status", "artifact_id", "version", ...}).
+Payload = Dict[str, Any]
+# A file to read: its bytes, or a path.
+_File = Union[bytes, bytearray, str, "os.PathLike[str]"]
+if TypedDict is not None:
+    Chunk = TypedDict("Chunk", {"headings": List[str], "text": str, "chars": int})
+else:  # pragma: no cover
+    Chunk = Dict[str, Any]  # type: ignore
+
 _KIND_FORMAT = {"document": "docx", "spreadsheet": "xlsx", "presentation": "pptx", "pdf": "pdf",
                 "html": "html"}
 
@@ -180,7 +197,7 @@ class _StoreOpts(ctypes.Structure):
     _fields_ = [("max_artifacts", ctypes.c_ulonglong), ("max_total_bytes", ctypes.c_ulonglong),
                 ("max_version_bytes", ctypes.c_ulonglong), ("now", _CLOCK),
                 ("now_arg", ctypes.c_void_p), ("no_sync", ctypes.c_int),
-                ("max_output", ctypes.c_size_t), ("max_seconds", ctypes.c_uint)]
+                ("max_output", ctypes.c_size_t), ("owner", ctypes.c_char_p)]
 
 
 class _Version(ctypes.Structure):
@@ -420,7 +437,7 @@ def _format(fmt):
     return f.value
 
 
-def format_available(fmt):
+def format_available(fmt: str) -> bool:
     """Whether this libquire can render the format ("docx", "pdf", ...)."""
     return bool(_L().qr_format_available(_format(fmt)))
 
@@ -432,16 +449,17 @@ class Rendered(bytes):
     layout, the layout report ([{"kind", "path", "slide" or "page",
     "value", "detail"}]: text shrunk, continued, ...; [] when nothing to say)."""
 
-    pages = 0
-    warnings = ()
-    layout = ()
+    pages: int = 0
+    warnings: Tuple[Dict[str, Any], ...] = ()
+    layout: Tuple[Dict[str, Any], ...] = ()
 
     @property
-    def data(self):
+    def data(self) -> bytes:
         return bytes(self)
 
 
-def render(spec, kind, format=None, max_output=0, png_page=1, dpi=96, base_dir=None, strict_layout=()):
+def render(spec: Spec, kind: str, format: Optional[str] = None, max_output: int = 0, png_page: int = 1,
+           dpi: int = 96, base_dir: Optional[str] = None, strict_layout: Iterable[str] = ()) -> Rendered:
     """Render spec (dict or JSON text) of kind ("document", ...) in format
     (default: the kind's own, e.g. document -> docx; documents also render
     to "pdf", "html" and "png"). png_page and dpi choose the page of a PNG
@@ -480,7 +498,8 @@ def _take_text(lib, st, out, n, errs):
         lib.qr_errlist_clear(ctypes.byref(errs))
 
 
-def spec_edit(spec, kind, patch=None, append=None, ops=None):
+def spec_edit(spec: Spec, kind: str, patch: Optional[Spec] = None, append: Optional[Spec] = None,
+              ops: Optional[Spec] = None) -> Dict[str, Any]:
     """The edit engine without a store: merge patch, append and JSON Patch
     ops (in that order) on spec, then validation as kind. Returns the
     edited spec (Python objects); errors raise QuireError with paths."""
@@ -492,7 +511,7 @@ def spec_edit(spec, kind, patch=None, append=None, ops=None):
     return json.loads(_take_text(lib, st, out, n, errs))
 
 
-def spec_canonical(spec, kind=None):
+def spec_canonical(spec: Spec, kind: Optional[str] = None) -> str:
     """The canonical JSON text of spec (what a store keeps and hashes);
     with kind, validated as that kind too."""
     lib = _L()
@@ -503,7 +522,7 @@ def spec_canonical(spec, kind=None):
     return _take_text(lib, st, out, n, errs)
 
 
-def check(spec, kind):
+def check(spec: Spec, kind: str) -> None:
     """Validate spec without rendering; raises QuireError listing every error."""
     lib = _L()
     text = _json_bytes(spec, "spec")
@@ -516,9 +535,10 @@ def check(spec, kind):
         lib.qr_result_free(ctypes.byref(res))
 
 
-def schema(kind="document", edit=False):
+def schema(kind: str = "document", edit: bool = False) -> Dict[str, Any]:
     """The JSON Schema (draft 2020-12) of kind's spec, or with edit=True of the
-    edit payload {spec_patch, spec_append, ops}, as a dict: what a gateway
+    edit payload {spec_patch, spec_append, ops} of kind (spec_append's items
+    typed as kind's top-level lists), as a dict: what a gateway
     hands a model as a tool's parameters."""
     lib = _L()
     res = _Result()
@@ -548,10 +568,15 @@ class Store:
     absent).
 
     Quotas are per owner; 0 disables one. now: a function returning the
-    time (seconds since 1970, UTC) recorded as versions' "created"."""
+    time (seconds since 1970, UTC) recorded as versions' "created".
+    owner: open the store for that owner only: other owners' artifacts
+    raise NotFoundError as a missing id does, list() shows only the
+    owner's, create() makes the owner's (None: every owner, the admin view)."""
 
-    def __init__(self, path, max_artifacts=5000, max_total_bytes=5 << 30,
-                 max_version_bytes=50 << 20, max_output=0, no_sync=False, now=None):
+    def __init__(self, path: Union[str, "os.PathLike[str]"], max_artifacts: int = 5000,
+                 max_total_bytes: int = 5 << 30, max_version_bytes: int = 50 << 20, max_output: int = 0,
+                 no_sync: bool = False, now: Optional[Callable[[], float]] = None,
+                 owner: Optional[str] = None) -> None:
         lib = _L()
         opts = _StoreOpts()
         lib.qr_store_opts_default(ctypes.byref(opts))
@@ -560,6 +585,8 @@ class Store:
         opts.max_version_bytes = max_version_bytes
         opts.max_output = max_output
         opts.no_sync = 1 if no_sync else 0
+        self._owner = owner.encode("utf-8") if owner is not None else None  # kept alive for the call
+        opts.owner = self._owner
         self._clock = _CLOCK(lambda _arg: int(now())) if now else _CLOCK()
         opts.now = self._clock
         self._h = ctypes.c_void_p()
@@ -576,7 +603,7 @@ class Store:
                 lib.qr_errlist_clear(ctypes.byref(errs))
         self.path = path
 
-    def close(self):
+    def close(self) -> None:
         """Close the store: new calls raise QuireError at once, calls in
         flight (other threads) finish first."""
         cv = getattr(self, "_cv", None)
@@ -611,7 +638,7 @@ class Store:
         finally:
             self._leave()
 
-    def __enter__(self):
+    def __enter__(self) -> "Store":
         return self
 
     def __exit__(self, *exc):
@@ -649,7 +676,8 @@ class Store:
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
-    def create(self, kind, spec, title=None, id=None, owner=None, key=None):
+    def create(self, kind: str, spec: Spec, title: Optional[str] = None, id: Optional[str] = None,
+               owner: Optional[str] = None, key: Optional[str] = None) -> Payload:
         """Validate and render spec, store it as version 1 of a new artifact
         (id: given, or 16 random hex digits). Returns the payload dict.
         key: an idempotency key (str, e.g. a UUID): the same call again with
@@ -661,7 +689,8 @@ class Store:
         return self._write(_L().qr_store_create_with, _kind(kind), text, len(text), enc(title), enc(id),
                            enc(owner), _cond(None, key))
 
-    def edit(self, id, patch=None, append=None, ops=None, if_version=None, key=None):
+    def edit(self, id: str, patch: Optional[Spec] = None, append: Optional[Spec] = None, ops: Optional[Spec] = None,
+             if_version: Optional[int] = None, key: Optional[str] = None) -> Payload:
         """Merge-patch (RFC 7386), append ({key: [items]}) and JSON Patch
         ops (RFC 6902), in that order, on the head; then validate and render
         the whole spec. "unchanged" is True when the result equals the head.
@@ -671,18 +700,19 @@ class Store:
         return self._write(_L().qr_store_edit_with, id.encode("utf-8"), _json_bytes(patch, "patch"),
                            _json_bytes(append, "append"), _json_bytes(ops, "ops"), _cond(if_version, key))
 
-    def rewrite(self, id, spec, if_version=None, key=None):
+    def rewrite(self, id: str, spec: Spec, if_version: Optional[int] = None, key: Optional[str] = None) -> Payload:
         """Replace the spec (same kind); if_version and key as for edit."""
         text = _json_bytes(spec, "spec")
         return self._write(_L().qr_store_rewrite_with, id.encode("utf-8"), text, len(text),
                            _cond(if_version, key))
 
-    def restore(self, id, version, if_version=None, key=None):
+    def restore(self, id: str, version: int, if_version: Optional[int] = None,
+                key: Optional[str] = None) -> Payload:
         """Append a copy of an earlier version; if_version and key as for edit."""
         return self._write(_L().qr_store_restore_with, id.encode("utf-8"), int(version),
                            _cond(if_version, key))
 
-    def show_text(self, id, version=None):
+    def show_text(self, id: str, version: Optional[int] = None) -> str:
         """The canonical JSON text of a version (default: the head)."""
         lib, st, res = self._call(_L().qr_store_show, id.encode("utf-8"), int(version or 0))
         try:
@@ -692,7 +722,7 @@ class Store:
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
-    def get(self, id, version=None):
+    def get(self, id: str, version: Optional[int] = None) -> Payload:
         """A version's payload (as create returns it, with "head", the
         artifact's head version, to pass as if_version) and its "spec"."""
         lib, st, res = self._call(_L().qr_store_show, id.encode("utf-8"), int(version or 0))
@@ -705,11 +735,11 @@ class Store:
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
-    def show(self, id, version=None):
+    def show(self, id: str, version: Optional[int] = None) -> Dict[str, Any]:
         """A version's spec as Python objects (default: the head)."""
         return json.loads(self.show_text(id, version))
 
-    def log(self, id, limit=None):
+    def log(self, id: str, limit: Optional[int] = None) -> List[Dict[str, Any]]:
         """Every version (or the newest limit), oldest first:
         [{"version", "action", "parent", "created", "pages", "warnings", ...}]."""
         lib, st, res = self._call(_L().qr_store_log_limit, id.encode("utf-8"), int(limit or 0))
@@ -720,7 +750,7 @@ class Store:
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
-    def export(self, id, version=None):
+    def export(self, id: str, version: Optional[int] = None) -> bytes:
         """The rendered bytes of a version (default: the head)."""
         lib, st, res = self._call(_L().qr_store_export, id.encode("utf-8"), int(version or 0))
         try:
@@ -730,7 +760,7 @@ class Store:
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
-    def diff(self, id, a, b):
+    def diff(self, id: str, a: int, b: int) -> Dict[str, Any]:
         """{"added", "removed", "changed": [JSON pointers], "diff": unified text}."""
         lib = _L()
         d = _Diff()
@@ -745,7 +775,7 @@ class Store:
         finally:
             lib.qr_store_diff_free(ctypes.byref(d))
 
-    def fsck(self, repair=False):
+    def fsck(self, repair: bool = False) -> Dict[str, Any]:
         """Check the store: {"status", "artifacts", "versions", "blobs", "problems", "stray"}."""
         lib = _L()
         f = _Fsck()
@@ -757,7 +787,7 @@ class Store:
         finally:
             lib.qr_store_fsck_free(ctypes.byref(f))
 
-    def delete(self, id, if_version=None):
+    def delete(self, id: str, if_version: Optional[int] = None) -> Payload:
         """Delete an artifact and all its versions (the owner's quota is
         freed); if_version as for edit. Returns {"status", "artifact_id",
         "deleted", "owner", "versions"}."""
@@ -770,7 +800,8 @@ class Store:
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
-    def list(self, owner=None, kind=None, limit=0, cursor=None):
+    def list(self, owner: Optional[str] = None, kind: Optional[str] = None, limit: int = 0,
+             cursor: Optional[str] = None) -> Dict[str, Any]:
         """Artifacts, newest first, of owner and kind (None: any), at most
         limit (0: all), after cursor (the previous page's "next").
         Returns {"artifacts": [{"artifact_id", "kind", "title", "owner",
@@ -800,14 +831,48 @@ class _ReadOpts(ctypes.Structure):
 _READ_TO = {"spec": 0, "json": 1, "markdown": 2, "text": 3}
 
 
-def read(file, to="spec", chunks=0):
-    """Read a .docx, .xlsx, .pptx or .pdf (bytes, or a path) back. to="spec"
-    returns (kind, spec dict); "json" a dict; "markdown" and "text" a str;
-    with chunks=N a list of {"headings", "text", "chars"} of at most N
-    characters. Raises QuireError for a damaged, encrypted or hostile file."""
-    lib = _L()
+@overload
+def read(file: _File) -> Tuple[str, Dict[str, Any]]: ...
+@overload
+def read(file: _File, to: 'Literal["spec"]') -> Tuple[str, Dict[str, Any]]: ...
+@overload
+def read(file: _File, to: 'Literal["json"]') -> Dict[str, Any]: ...
+@overload
+def read(file: _File, to: 'Literal["markdown", "text"]') -> str: ...
+
+
+def read(file: _File, to: str = "spec") -> Union[Tuple[str, Dict[str, Any]], Dict[str, Any], str]:
+    """Read a .docx, .xlsx, .pptx or .pdf (bytes, or a path) back. One
+    return type per mode:
+
+    - to="spec" (default): a tuple (kind, spec dict), kind one of KINDS;
+    - to="json": a dict, the spec with what reading found out about the file;
+    - to="markdown" or "text": a str.
+
+    read_chunks() cuts the text into pieces. Raises QuireError for a damaged,
+    encrypted or hostile file (InvalidError, LimitError)."""
     if to not in _READ_TO:
         raise _usage("to must be one of %s" % ", ".join(_READ_TO))
+    kind, text = _read(file, _READ_TO[to], 0)
+    if to == "spec":
+        return KINDS[kind], json.loads(text)
+    return json.loads(text) if to == "json" else text
+
+
+def read_chunks(file: _File, size: int, to: str = "text") -> List[Chunk]:
+    """Read a file back as a list of chunks {"headings": [...], "text",
+    "chars"} of at most size characters each (to="text" or "markdown": the
+    text the chunks hold), each with the headings it sits under: what a
+    retrieval index takes."""
+    if to not in ("text", "markdown"):
+        raise _usage("to must be text or markdown")
+    if int(size) <= 0:
+        raise _usage("size must be a positive number of characters")
+    return json.loads(_read(file, _READ_TO[to], int(size))[1])["chunks"]
+
+
+def _read(file: _File, to: int, chunks: int) -> Tuple[int, str]:
+    lib = _L()
     fn = lib.qr_read_mem
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_ReadOpts),
@@ -816,18 +881,13 @@ def read(file, to="spec", chunks=0):
         with open(file, "rb") as f:
             file = f.read()
     data = bytes(file)
-    opts = _ReadOpts(_READ_TO[to], chunks, 0, 0, 0.0)
+    opts = _ReadOpts(to, chunks, 0, 0, 0.0)
     kind = ctypes.c_int()
     res = _Result()
     st = fn(data, len(data), ctypes.byref(opts), ctypes.byref(kind), ctypes.byref(res))
     try:
         if st != 0:
             _raise(st, res.errors)
-        text = ctypes.string_at(res.data, res.size).decode("utf-8")
+        return kind.value, ctypes.string_at(res.data, res.size).decode("utf-8")
     finally:
         lib.qr_result_free(ctypes.byref(res))
-    if chunks:
-        return json.loads(text)["chunks"]
-    if to == "spec":
-        return KINDS[kind.value], json.loads(text)
-    return json.loads(text) if to == "json" else text

@@ -180,7 +180,9 @@ QR_EXPORT qr_status qr_check_opts(const char *spec, size_t len, qr_kind kind,
 QR_EXPORT void qr_result_free(qr_result *res);
 
 /** The JSON Schema (draft 2020-12) of a kind's spec, or with edit = 1 of
- *  the edit payload {spec_patch, spec_append, ops}, generated from the
+ *  the edit payload {spec_patch, spec_append, ops} of that kind (spec_append
+ *  names the kind's top-level lists, "blocks" or "sheets" or "slides"..., and
+ *  types their items as the spec schema does), generated from the
  *  compiler's own schema table: every key the compiler accepts, required
  *  keys, additionalProperties false, short descriptions (a tool
  *  definition's size) and "x-quire-extension": true on quire's extensions.

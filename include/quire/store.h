@@ -64,6 +64,13 @@ typedef struct qr_store_opts {
     void *now_arg;
     int no_sync;       /* 1: skip fsync (throwaway stores only: no crash safety) */
     size_t max_output; /* render limit in bytes (0: the default 512 MiB) */
+    /* Open the store for one owner (NULL: every owner, the admin view):
+     * only that owner's artifacts exist for the handle. Another owner's
+     * artifact is QR_E_NOT_FOUND with the words of a missing id (nothing
+     * tells the two apart), list shows only the owner's, create and import
+     * make the owner's (another owner given is QR_E_USAGE), and fsck and
+     * copy, which see every owner, are QR_E_USAGE. Copied at open. */
+    const char *owner;
 } qr_store_opts;
 
 /** The defaults above. Start from these, then change fields. */
@@ -319,9 +326,37 @@ QR_EXPORT qr_status qr_spec_edit(const char *spec, size_t len, qr_kind kind, con
 QR_EXPORT qr_status qr_spec_canonical(const char *spec, size_t len, int kind, char **out,
                                       size_t *out_len, qr_errlist *errors);
 
+/* ---- per-owner quotas --------------------------------------------------------------
+ * An owner's own limits, kept in the store (a folder: STORE/.owners/<owner>.quota;
+ * PostgreSQL: quire_owners.max_artifacts, max_bytes) and read by every write under the
+ * owner's lock (the ledger row FOR UPDATE), so they hold exactly across processes and
+ * replicas. A limit the store does not hold for the owner is the handle's
+ * (qr_store_opts.max_artifacts, max_total_bytes). */
+typedef struct qr_store_quota {
+    qr_status status;
+    unsigned long long max_artifacts, max_bytes; /* in force for the owner (0: none) */
+    int own_artifacts, own_bytes;                /* 1: the owner's own, kept in the store;
+                                                    0: the handle's default */
+    unsigned long long artifacts, bytes;         /* used now (the trash included) */
+    qr_errlist errors;
+} qr_store_quota;
+
+#define QR_STORE_QUOTA_KEEP (-1LL)    /* qr_store_quota_set: leave the limit as it is */
+#define QR_STORE_QUOTA_DEFAULT (-2LL) /* qr_store_quota_set: back to the handle's default */
+
+/** owner's quota and usage (owner NULL: the store's owner, qr_store_opts.owner). */
+QR_EXPORT qr_status qr_store_quota_get(qr_store *s, const char *owner, qr_store_quota *out);
+/** Set owner's own limits: each a count (0: none), QR_STORE_QUOTA_KEEP or
+ *  QR_STORE_QUOTA_DEFAULT; out gets the quota as it is then. Only on a
+ *  store opened without an owner (else QR_E_USAGE). Lowering a limit
+ *  below the usage refuses new writes; nothing is removed. */
+QR_EXPORT qr_status qr_store_quota_set(qr_store *s, const char *owner, long long max_artifacts,
+                                       long long max_bytes, qr_store_quota *out);
+QR_EXPORT void qr_store_quota_free(qr_store_quota *q);
+
 /* The layout version of the structs in this header: bindings that mirror
  * them (bindings/python) check it at load time. */
-#define QR_STORE_ABI 3
+#define QR_STORE_ABI 4
 QR_EXPORT int qr_store_abi(void);
 
 /** The file name rule above, into out (size >= 80). */

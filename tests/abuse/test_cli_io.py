@@ -102,6 +102,41 @@ class CliIO(Case):
         self.assertIn("reserved id", run.out)
         self.assertFalse(os.path.exists(store))
 
+    def test_edit_racing_a_delete(self):  # row 23
+        """An edit that waits for the artifact's lock while a delete holds it
+        and removes the artifact says so (exit 5, not_found), not "run quire
+        fsck". The delete is played by hand, step for step as
+        qr_folder_delete_if does it under the lock: the folder renamed out
+        of the store, emptied, removed."""
+        import fcntl
+        self.spec("d.json", DOC)
+        self.spec("app.json", {"blocks": [{"type": "paragraph", "text": "more"}]})
+        store = self.path("st")
+        run = self.quire("create", "d.json", "-k", "document", "--id", "a", "--store", store)
+        self.assertEqual(run.code, 0, run.out)
+        for cmd in (["edit", "a", "--append", "app.json"], ["delete", "a"]):
+            if not os.path.isdir(os.path.join(store, "a")):
+                run = self.quire("create", "d.json", "-k", "document", "--id", "a", "--store", store)
+                self.assertEqual(run.code, 0, run.out)
+            lock = os.open(os.path.join(store, "a", ".lock"), os.O_RDWR | os.O_CREAT)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            t0 = time.monotonic()
+            pid, r_out, r_err = spawn(cmd + ["--store", store], self.dir)
+            time.sleep(1.5)  # it renders (edit) and waits for the lock
+            gone = os.path.join(store, ".tmp.del.a.test")
+            os.rename(os.path.join(store, "a"), gone)
+            for name in os.listdir(gone):
+                os.unlink(os.path.join(gone, name))
+            os.rmdir(gone)
+            os.close(lock)
+            run = collect(pid, r_out, r_err, t0)
+            self.assertEqual(run.code, 5, run.out + run.err)
+            self.assertEqual(run.result["code"], "not_found")
+            self.assertEqual(run.result["error"],
+                             'artifact "a" was deleted by another command while this one waited for it')
+            self.assertNotIn("fsck", run.out + run.err)
+            self.assertIn("quire list", run.err)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

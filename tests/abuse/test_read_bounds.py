@@ -102,6 +102,24 @@ class ReadBounds(Case):
             self.limit(run, "max_output")
             self.assertLess(run.rss, 400 * MiB)
 
+    def test_23_repeated_rows(self):
+        """Row 23: a <row r> given again goes on in place (it was read as the
+        next rows); a cell before one already read (a column again, a row
+        number going back) is not read, with a warning naming it."""
+        import json
+        m.xlsx(self.path("rep.xlsx"),
+               '<row r="5"><c r="A5"><v>1</v></c></row><row r="5"><c r="B5"><v>2</v></c></row>'
+               '<row r="5"><c r="A5"><v>3</v></c><c><v>4</v></c></row><row><c><v>9</v></c></row>'
+               '<row r="3"><c r="A3"><v>8</v></c></row><row r="7"><c r="B7"><v>6</v></c></row>')
+        run = self.quire("read", "rep.xlsx", "--to", "spec", "-o", "rep.json")
+        self.assertEqual(run.code, 0, run.out)
+        with open(self.path("rep.json")) as f:
+            rows = json.load(f)["sheets"][0]["rows"]
+        self.assertEqual(rows, [[], [], [], [], [1, 2, 4], [9], [None, 6]])
+        [w] = run.result["warnings"]
+        self.assertIn('sheet "S": 2 cells (first A5) not read: the file gives them after a cell '
+                      'that comes later on the sheet', w["message"])
+
     def test_6_pdf_work(self):
         self.write("xo.pdf", xobject_bomb(29))
         self.assertLess(os.path.getsize(self.path("xo.pdf")), 8 << 10)

@@ -10,7 +10,9 @@ table of contents):
      quotes, callouts and the TOC have their styles; every w:hyperlink
      w:anchor names a bookmark of the document; runs carry w:vertAlign,
      w:color and w:shd as the spec says; ooxml-validate passes.
-  2. PDF: pdf-check passes; the structure tree (pdfinfo -struct) has the
+  2. PDF: pdf-check passes; the properties are in the info dictionary and
+     the XMP metadata stream (dc:creator, description, subject, title,
+     xmp:CreateDate); the structure tree (pdfinfo -struct) has the
      roles Note, TOC, TOCI, BlockQuote, Caption and Link where the spec
      asks for them; every footnote sits on the page of its reference.
   3. html: every href="#x" names an element's id; each footnote is an
@@ -251,6 +253,25 @@ def check_pdf(name, spec, path, tool):
         check(name, "Author:          " + props["author"] in info and
               "Subject:         " + props["subject"] in info and "Keywords:" in info,
               f"PDF info: {info}")
+        # the same in the XMP metadata stream (tagged.c), which poppler parses
+        meta = subprocess.run(["pdfinfo", "-meta", path], capture_output=True, text=True).stdout
+        try:
+            x = ET.fromstring(meta[meta.index("<x:xmpmeta"):meta.index("</x:xmpmeta>") + 12])
+        except ValueError as e:
+            x = None
+            check(name, False, f"XMP: {e}: {meta[:300]!r}")
+        if x is not None:
+            rdf, dc = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}", "{http://purl.org/dc/elements/1.1/}"
+            items = lambda el: [li.text for li in x.iter(dc + el) for li in li.iter(rdf + "li")]
+            kw = props["keywords"]
+            kw = kw if isinstance(kw, list) else [kw]
+            xmp_date = "".join(e.text for e in x.iter("{http://ns.adobe.com/xap/1.0/}CreateDate"))
+            check(name, items("creator") == [props["author"]] and
+                  items("description") == [props["subject"]] and items("subject") == kw and
+                  items("title") == ([spec["title"]] if spec.get("title") else []) and
+                  xmp_date.startswith(props["date"]),
+                  f"XMP {items('creator')} {items('description')} {items('subject')} "
+                  f"{items('title')} {xmp_date}")
     roles = struct_roles(path)
     types = {b["type"] for b in spec["blocks"]}
     want = set()

@@ -76,6 +76,8 @@ NOT_SHAPE = {
     "chart-sheet-text-cell": "a range against the cells it names",
     "chart-value-huge": "a number past Excel's range (1e308), which JSON Schema cannot bound exactly",
     "slide-agenda-current": "an index against the count of items",
+    "sheet-huge-integer": "an integer written in digits past +-2^53 (a JSON Schema sees the value, "
+                          "which 9007199254740993.0, a real quire takes, has too)",
 }
 
 failures = []
@@ -137,6 +139,55 @@ for bad in ({"patch": {}}, {"ops": [{"op": "frobnicate", "path": "/a"}]}, {"ops"
         fail("the edit schema accepts %s" % json.dumps(bad))
 if not ev.is_valid(good):
     fail("the edit schema rejects %s: %s" % (json.dumps(good), next(ev.iter_errors(good)).message))
+
+# spec_append typed by kind (issue 31 item 8): the kind's top-level lists,
+# their items checked as the spec schema checks them, any other key refused.
+APPLY = []
+APPEND = {"document": ("blocks", {"type": "page_break"}, {"type": "slide_break"}),
+          "pdf": ("blocks", {"type": "heading", "text": "T"}, {"type": "heading"}),
+          "html": ("sections", {"heading": "H", "paragraphs": ["p"]}, {"heading": "H", "blocks": []}),
+          "spreadsheet": ("sheets", {"name": "More", "rows": [[1, 1e308]]}, {"name": "X", "rows": 3}),
+          "presentation": ("slides", {"title": "Q4", "bullets": ["a"]}, {"title": 4})}
+for kind, (key, item, bad_item) in APPEND.items():
+    es = json.loads(schema_text(["--edit", "-k", kind]))
+    jsonschema.Draft202012Validator.check_schema(es)
+    v = jsonschema.Draft202012Validator(es)
+    if es["$id"] != "urn:quire:schema:edit:" + kind:
+        fail("--edit -k %s: $id %r" % (kind, es["$id"]))
+    if not v.is_valid({"spec_append": {key: [item]}}):
+        fail("--edit -k %s rejects spec_append %s: %s" % (kind, key, next(v.iter_errors(
+            {"spec_append": {key: [item]}})).message))
+    if v.is_valid({"spec_append": {key: [bad_item]}}):
+        fail("--edit -k %s accepts the item %s" % (kind, json.dumps(bad_item)))
+    if v.is_valid({"spec_append": {"nonsense": [1]}}):
+        fail("--edit -k %s accepts spec_append of a key the kind has no list for" % kind)
+    # every item the compiler takes passes: the fixtures' own lists, appended whole
+    for path in sorted(glob.glob(os.path.join(SRC, "fixtures", "*", "spec.json"))):
+        with open(path, encoding="utf-8") as f:
+            spec = json.load(f)
+        if kind_of(spec) != {"pdf": "document", "html": "document"}.get(kind, kind):
+            continue
+        lists = {k: spec[k] for k in ("blocks", "sections", "sheets", "slides") if k in spec}
+        errs = list(v.iter_errors({"spec_append": lists}))
+        if errs:
+            fail("--edit -k %s: %s's lists as spec_append: %s" % (kind, path, errs[0].message[:160]))
+    # and quire's edit engine applies the item the schema accepts (checked below)
+    APPLY.append((kind, key, item, {"document": {"blocks": []}, "pdf": {"blocks": []}, "html": {"sections": []},
+            "spreadsheet": {"sheets": [{"name": "S", "rows": []}]},
+            "presentation": {"slides": [{"title": "a"}]}}[kind]))
+print("--edit -k KIND types spec_append for %d kinds" % len(APPEND))
+
+# Numbers in sheets: what the compiler accepts (1e308, -1e308, 2^53 as
+# digits), the schema accepts; past 2^53 as digits is refused by the
+# compiler only (NOT_SHAPE's sheet-huge-integer).
+nums = {"sheets": [{"name": "N", "rows": [[1e308, -1e308, 9007199254740992, -9007199254740992,
+                                            1.5e-300, {"value": 1e308}]]}]}
+p = subprocess.run([QUIRE, "check", "-k", "spreadsheet", "-"], input=json.dumps(nums).encode(),
+                   capture_output=True, timeout=30)
+if p.returncode != 0:
+    fail("quire check refuses %s: %s" % (json.dumps(nums), p.stdout[:200]))
+if not validators["spreadsheet"].is_valid(nums):
+    fail("the spreadsheet schema rejects %s" % json.dumps(nums))
 
 # Every fixture validates.
 n_ok = 0
@@ -203,7 +254,14 @@ for kind in KINDS:
         fail("quire.schema(%r) differs from quire schema -k %s" % (kind, kind))
 if quire.schema(edit=True) != json.loads(schema_text(["--edit"])):
     fail("quire.schema(edit=True) differs from quire schema --edit")
-print("quire.schema() in the binding matches")
+for kind, key, item, base in APPLY:
+    try:
+        out = quire.spec_edit(base, kind, append={key: [item]})
+        if len(out[key]) != len(base[key]) + 1:
+            fail("spec_edit(%s) did not append %s" % (kind, key))
+    except quire.QuireError as e:
+        fail("spec_edit(%s) refuses the appended %s the edit schema accepts: %s" % (kind, key, e))
+print("quire.schema() in the binding matches; spec_edit applies each typed append")
 
 if failures:
     print("%d failures" % len(failures))

@@ -145,7 +145,19 @@ def doc(spec):
                 out.append(("quote", runs_of(b), b.get("attribution")))
         elif t == "rule":
             out.append(("rule",))
+        elif t == "toc":
+            out.append(("toc", b.get("title"), b.get("levels", 3)))
     page = dict(spec.get("page", {}))
+    # loss 25: {title} and {date} read back as text; the house footer and
+    # "footer": "" as none
+    date = (spec.get("properties") or {}).get("date", "2026-01-01")[:10]
+    for k in ("header", "footer"):
+        if k in page:
+            page[k] = page[k].replace("{title}", spec.get("title") or "").replace("{date}", date)
+    if page.get("footer") in ("", "{page} / {pages}"):
+        del page["footer"]
+    if not page.get("header", True):
+        del page["header"]
     page.setdefault("size", "Letter")
     page.setdefault("orientation", "portrait")
     page["margins"] = dict(DEFAULT_MARGINS, **page.get("margins", {}))

@@ -24,9 +24,12 @@ expect("read spec", kind == "document" and back["title"] == "T" and
        back["blocks"][1] == {"type": "paragraph", "text": "One. Two."}, repr(back))
 md = quire.read(docx, to="markdown")
 expect("read markdown", md == "# T\n\n## H\n\nOne. Two.\n", repr(md))
-ch = quire.read(docx, to="text", chunks=5)
+ch = quire.read_chunks(docx, 5)
 expect("read chunks", [c["text"] for c in ch] == ["T", "H", "One.", "Two."] and
        ch[3]["headings"] == ["T", "H"], repr(ch))
+js = quire.read(docx, to="json")
+expect("read json is a dict", isinstance(js, dict), repr(type(js)))
+expect("read text is a str", isinstance(quire.read(docx, to="text"), str), repr(quire.read(docx, to="text")))
 xlsx = quire.render({"sheets": [{"name": "S", "rows": [["a", 1]]}]}, "spreadsheet")
 kind, back = quire.read(xlsx)
 expect("read xlsx", kind == "spreadsheet" and back["sheets"][0]["rows"] == [["a", 1]], repr(back))

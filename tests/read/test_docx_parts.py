@@ -220,5 +220,59 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("drop cap: text", read(d, "text").stdout.startswith("Once upon"))
     expect("drop cap: markdown", read(d, "markdown").stdout.startswith("Once upon"))
 
+    # Word's own page furniture (issue 32): the body's sectPr names a default
+    # header and footer and a first-page pair (titlePg); the default ones
+    # read back as the page's templates, PAGE and NUMPAGES fields (complex
+    # and simple) as {page} and {pages}, a DATE field as its shown text.
+    d = os.path.join(tmp, "furniture.docx")
+
+    def fld(instr, shown):
+        return ('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space='
+                '"preserve"> %s </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/>'
+                '</w:r>%s<w:r><w:fldChar w:fldCharType="end"/></w:r>' % (instr, wr(shown)))
+    sect = ('<w:sectPr><w:headerReference w:type="default" r:id="rId5"/>'
+            '<w:headerReference w:type="first" r:id="rId6"/>'
+            '<w:footerReference w:type="default" r:id="rId7"/>'
+            '<w:footerReference w:type="first" r:id="rId8"/>'
+            '<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" '
+            'w:left="1440"/><w:titlePg/></w:sectPr>')
+    m.docx(d, para(wr("Body.")) + sect,
+           extra=[("word/header1.xml", hf("hdr", wr("Acme \u2014 ") + fld('DATE \\@ "yyyy"', "2026"))),
+                  ("word/header2.xml", hf("hdr", wr("Cover"))),
+                  ("word/footer1.xml", hf("ftr", wr("Page ") + fld("PAGE \\* MERGEFORMAT", "3")
+                                          + wr(" of ") + '<w:fldSimple w:instr=" NUMPAGES ">'
+                                          + wr("9") + '</w:fldSimple>')),
+                  ("word/footer2.xml", hf("ftr", ""))],
+           rels=[("rId5", "header", "header1.xml", False),
+                 ("rId6", "header", "header2.xml", False),
+                 ("rId7", "footer", "footer1.xml", False),
+                 ("rId8", "footer", "footer2.xml", False)])
+    r = read(d)
+    page = json.loads(r.stdout or "{}").get("page")
+    expect("furniture: the default header and footer as templates, titlePg as first_page",
+           page == {"size": "A4", "header": "Acme \u2014 2026", "footer": "Page {page} of {pages}",
+                    "first_page": False}, json.dumps(page, ensure_ascii=False))
+    expect("furniture: the first-page header is still named", "Cover" in r.stderr, r.stderr)
+
+    # A table of contents reads back as a toc block (issue 32): its title
+    # unless it is the language's default, the TOC field's levels, and not
+    # its entries (the field's cached result) as text.
+    for spec, want in (
+            ({"title": "T", "blocks": [{"type": "toc", "levels": 2},
+                                       {"type": "heading", "text": "One"},
+                                       {"type": "heading", "text": "Two", "level": 2}]},
+             [{"type": "toc", "levels": 2}, {"type": "heading", "level": 1, "text": "One"},
+              {"type": "heading", "level": 2, "text": "Two"}]),
+            ({"lang": "de", "blocks": [{"type": "toc", "title": "Übersicht"},
+                                       {"type": "heading", "text": "Eins"}]},
+             [{"type": "toc", "title": "Übersicht"}, {"type": "heading", "level": 1, "text": "Eins"}])):
+        sp, d = os.path.join(tmp, "toc.json"), os.path.join(tmp, "toc.docx")
+        with open(sp, "w", encoding="utf-8") as f:
+            json.dump(spec, f, ensure_ascii=False)
+        subprocess.run([QUIRE, "render", sp, "-o", d], capture_output=True, check=True)
+        blocks = json.loads(read(d).stdout or "{}").get("blocks")
+        expect("toc: read back as a block (%s)" % spec["blocks"][0], blocks == want,
+               json.dumps(blocks, ensure_ascii=False))
+
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)
