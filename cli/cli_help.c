@@ -124,6 +124,11 @@ static const qr_cli_opt write_opts[] = {
     {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
     STORE_OPTS,
 };
+static const qr_cli_opt delete_opts[] = {
+    {"--if-version", "N", "only when the head is version N (else exit 6, conflict)"},
+    {"--purge", NULL, "remove it at once (from the trash too), not into the trash"},
+    STORE_OPTS,
+};
 static const qr_cli_opt rewrite_opts[] = {
     {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
     {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
@@ -145,12 +150,16 @@ static const qr_cli_opt list_opts[] = {
     {"-k, --kind", "KIND", "only this kind"},
     {"--limit", "N", "at most N (0: all)"},
     {"--cursor", "C", "the page after this one (the previous page's \"next\")"},
+    {"--trash", NULL, "the artifacts in the trash instead (with \"deleted\")"},
     STORE_OPTS,
 };
 static const qr_cli_opt store_cmd_opts[] = {
     {"--from", "DIR", "copy: the folder store to copy"},
     {"--to", "URI", "copy: the store to copy into (a postgresql:// URI)"},
     {"--artifacts", "N|default", "quota: the owner's artifact count limit (0: none)"},
+    {"--trash-retention", "SECONDS",
+     "purge: what has been in the trash this long goes (default 2592000, 30 days; "
+     "$QUIRE_TRASH_RETENTION)"},
     {"--bytes", "B|default", "quota: the owner's byte limit (0: none)"},
     STORE_OPTS,
 };
@@ -226,11 +235,14 @@ const qr_cli_cmd qr_cli_cmds[] = {
      OPTS(log_opts)},
     {"list", "[--owner O] [-k KIND] [--limit N] [--cursor C]", "list artifacts, newest first", NULL,
      OPTS(list_opts)},
-    {"delete", "ID [--if-version N]", "delete an artifact and its versions (its quota is freed)",
-     NULL, OPTS(write_opts)},
-    {"store", "init | copy --from DIR --to URI | quota OWNER [--artifacts N] [--bytes B]",
-     "create the store's tables, copy a folder store into PostgreSQL, or set and show an "
-     "owner's quota",
+    {"delete", "ID [--if-version N] [--purge]",
+     "move an artifact to the trash (purged after 30 days; --purge: at once, its quota freed)",
+     NULL, OPTS(delete_opts)},
+    {"undelete", "ID [--if-version N]", "take an artifact out of the trash", NULL,
+     OPTS(write_opts)},
+    {"store", "init | copy --from DIR --to URI | quota OWNER [--artifacts N] [--bytes B] | purge",
+     "create the store's tables, copy a folder store into PostgreSQL, set and show an owner's "
+     "quota, or purge the trash",
      NULL, OPTS(store_cmd_opts)},
     {"diff", "ID A B [--unified]", "compare two versions", NULL, OPTS(diff_opts)},
     {"restore", "ID N [--if-version H] [--key K]", "make version N the new head", NULL,

@@ -30,6 +30,7 @@ typedef struct args {
     const char *base_dir; /* image files of create/edit/rewrite (default: the file's folder) */
     const char *pos[4];
     int npos, version, repair, unified, limit, json;
+    int purge, trash; /* delete --purge, list --trash */
     qr_store_write w; /* --if-version, --key */
     qr_store_opts opts;
 } args;
@@ -128,6 +129,11 @@ static int parse_args(int argc, char **argv, args *a)
         return usage("QUIRE_MAX_BYTES must be a number", NULL);
     if ((env = getenv("QUIRE_MAX_VERSION_BYTES")) && parse_u64(env, &a->opts.max_version_bytes))
         return usage("QUIRE_MAX_VERSION_BYTES must be a number", NULL);
+    unsigned long long keep;
+    if ((env = getenv("QUIRE_TRASH_RETENTION")) &&
+        (parse_u64(env, &keep) || keep > (unsigned long long)LLONG_MAX))
+        return usage("QUIRE_TRASH_RETENTION must be a number of seconds", NULL);
+    if (env) a->opts.trash_retention = (long long)keep;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define OPT(name, field)                                                                           \
@@ -184,6 +190,16 @@ static int parse_args(int argc, char **argv, args *a)
             i++;
         } else if (strcmp(s, "--json") == 0) {
             a->json = 1;
+        } else if (strcmp(s, "--purge") == 0) {
+            a->purge = 1;
+        } else if (strcmp(s, "--trash") == 0) {
+            a->trash = 1;
+        } else if (strcmp(s, "--trash-retention") == 0) {
+            unsigned long long n;
+            if (parse_u64(v, &n) || n > (unsigned long long)LLONG_MAX)
+                return usage("--trash-retention needs a number of seconds", NULL);
+            a->opts.trash_retention = (long long)n;
+            i++;
         } else if (strcmp(s, "--repair") == 0) {
             a->repair = 1;
         } else if (strcmp(s, "--unified") == 0) {
@@ -514,8 +530,10 @@ static int cmd_fsck(qr_store *s, const args *a)
         qr_json_str(&b, head);
     }
     qr_buf_printf(
-        &b, ",\"artifacts\":%zu,\"versions\":%zu,\"blobs\":%zu,\"repaired\":%zu,\"problems\":",
-        f.artifacts, f.versions, f.blobs, f.repaired);
+        &b,
+        ",\"artifacts\":%zu,\"trashed\":%zu,\"versions\":%zu,\"blobs\":%zu,\"repaired\":%zu,"
+        "\"problems\":",
+        f.artifacts, f.trashed, f.versions, f.blobs, f.repaired);
     size_t om = qr_json_errors(&b, &f.problems, 50, BUDGET);
     if (om) qr_buf_printf(&b, ",\"problems_omitted\":%zu", om);
     qr_buf_puts(&b, ",\"stray\":");
@@ -533,9 +551,12 @@ static int cmd_fsck(qr_store *s, const args *a)
 static int cmd_list(qr_store *s, const args *a)
 {
     if (a->npos != 0)
-        return usage("usage: quire list [--owner O] [-k KIND] [--limit N] [--cursor C]", NULL);
+        return usage("usage: quire list [--owner O] [-k KIND] [--limit N] [--cursor C] [--trash]",
+                     NULL);
     qr_store_list_result l;
-    qr_status st = qr_store_list(s, a->owner, a->kind, a->cursor, (size_t)a->limit, &l);
+    qr_status st = a->trash
+                       ? qr_store_list_trash(s, a->owner, a->kind, a->cursor, (size_t)a->limit, &l)
+                       : qr_store_list(s, a->owner, a->kind, a->cursor, (size_t)a->limit, &l);
     int rc = 0;
     if (st != QR_OK) {
         rc = failure(st, &l.errors);
@@ -552,7 +573,9 @@ static int cmd_list(qr_store *s, const args *a)
             qr_json_str(&b, it->title);
             qr_buf_puts(&b, ",\"owner\":");
             qr_json_str(&b, it->owner);
-            qr_buf_printf(&b, ",\"created\":\"%s\",\"head\":%d}", it->created, it->head);
+            qr_buf_printf(&b, ",\"created\":\"%s\",\"head\":%d", it->created, it->head);
+            if (it->deleted[0]) qr_buf_printf(&b, ",\"deleted\":\"%s\"", it->deleted);
+            qr_buf_putc(&b, '}');
         }
         qr_buf_puts(&b, "],\"next\":");
         if (l.next[0])
@@ -569,11 +592,19 @@ static int cmd_list(qr_store *s, const args *a)
 
 static int cmd_delete(qr_store *s, const args *a)
 {
-    if (a->npos != 1) return usage("usage: quire delete ID [--if-version N]", NULL);
+    int undelete = strcmp(a->cmd, "undelete") == 0;
+    if (a->npos != 1)
+        return usage(undelete ? "usage: quire undelete ID [--if-version N]"
+                              : "usage: quire delete ID [--if-version N] [--purge]",
+                     NULL);
     if (a->w.key)
-        return usage("delete takes no --key: a repeated delete answers not_found (exit 5)", NULL);
+        return usage("delete and undelete take no --key: repeated, they answer not_found (exit 5)",
+                     NULL);
+    if (undelete && a->purge) return usage("undelete takes no --purge", NULL);
     qr_store_result r;
-    qr_status st = qr_store_delete_with(s, a->pos[0], &a->w, &r);
+    qr_status st = undelete   ? qr_store_undelete_with(s, a->pos[0], &a->w, &r)
+                   : a->purge ? qr_store_purge_artifact(s, a->pos[0], &a->w, &r)
+                              : qr_store_delete_with(s, a->pos[0], &a->w, &r);
     int rc = 0;
     if (st != QR_OK) {
         rc = failure_head(st, &r.errors, r.head);
@@ -581,7 +612,9 @@ static int cmd_delete(qr_store *s, const args *a)
         qr_buf b = {0};
         qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");
         qr_json_str(&b, r.artifact_id);
-        qr_buf_puts(&b, ",\"deleted\":true,\"kind\":");
+        qr_buf_puts(&b, undelete   ? ",\"undeleted\":true,\"kind\":"
+                        : a->purge ? ",\"deleted\":true,\"purged\":true,\"kind\":"
+                                   : ",\"deleted\":true,\"trash\":true,\"kind\":");
         qr_json_str(&b, r.kind);
         qr_buf_puts(&b, ",\"owner\":");
         qr_json_str(&b, r.owner);
@@ -647,6 +680,34 @@ static int cmd_quota(const args *a)
     return rc;
 }
 
+/* quire store purge [--trash-retention SECONDS]: remove what is in the
+ * trash past its retention. */
+static int cmd_purge(const args *a)
+{
+    if (a->npos != 1) return usage("usage: quire store purge [--trash-retention SECONDS]", NULL);
+    qr_store *s;
+    qr_errlist errs = {0};
+    qr_status st = qr_store_open_existing(a->store, &a->opts, &s, &errs);
+    if (st != QR_OK) {
+        int rc = failure(st, &errs);
+        qr_errlist_clear(&errs);
+        return rc;
+    }
+    qr_store_purge_report p;
+    st = qr_store_purge(s, &p);
+    int rc = 0;
+    if (st != QR_OK) {
+        rc = failure(st, &p.errors);
+    } else {
+        printf("{\"status\":\"ok\",\"purged\":%zu,\"kept\":%zu,\"cutoff\":\"%s\"}\n", p.purged,
+               p.kept, p.cutoff);
+        fflush(stdout);
+    }
+    qr_store_purge_free(&p);
+    qr_store_close(s);
+    return rc;
+}
+
 /* quire store init (create the tables of a database, or the folder),
  * quire store copy --from A --to B and quire store quota. */
 static int cmd_store(const args *a0)
@@ -656,6 +717,7 @@ static int cmd_store(const args *a0)
     copy.opts.owner = NULL;
     const args *a = &copy;
     if (a->npos >= 1 && strcmp(a->pos[0], "quota") == 0) return cmd_quota(a0);
+    if (a->npos >= 1 && strcmp(a->pos[0], "purge") == 0) return cmd_purge(a0);
     if (a->npos == 1 && strcmp(a->pos[0], "init") == 0) {
         qr_store *s;
         qr_status st = qr_store_open(a->store, &a->opts, &s, &errs);
@@ -670,7 +732,7 @@ static int cmd_store(const args *a0)
     }
     if (a->npos != 1 || strcmp(a->pos[0], "copy") != 0 || !a->from || !a->to)
         return usage("usage: quire store init [--store S] | quire store copy --from S --to S | "
-                     "quire store quota OWNER [--artifacts N] [--bytes B]",
+                     "quire store quota OWNER [--artifacts N] [--bytes B] | quire store purge",
                      NULL);
     qr_store *from = NULL, *to = NULL;
     qr_status st = qr_store_open_existing(a->from, &a->opts, &from, &errs);
@@ -708,7 +770,7 @@ int qr_cli_store(int argc, char **argv)
     } cmds[] = {{"create", cmd_create},   {"edit", cmd_edit},     {"rewrite", cmd_rewrite},
                 {"restore", cmd_restore}, {"show", cmd_show},     {"log", cmd_log},
                 {"diff", cmd_diff},       {"export", cmd_export}, {"fsck", cmd_fsck},
-                {"list", cmd_list},       {"delete", cmd_delete}};
+                {"list", cmd_list},       {"delete", cmd_delete}, {"undelete", cmd_delete}};
     if (strcmp(a.cmd, "store") == 0) return cmd_store(&a);
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(a.cmd, cmds[i].name) != 0) continue;

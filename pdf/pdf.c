@@ -290,8 +290,9 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 typedef struct out_buf {
     qr_sink *sink;
     size_t n;
-    size_t total; /* bytes cairo wrote so far */
-    qr_buf *tail; /* not NULL: keep what cairo writes here (tagged.c patches it) */
+    size_t total;    /* bytes cairo wrote so far */
+    qr_buf *tail;    /* not NULL: keep what cairo writes here (tagged.c patches it) */
+    qr_pdf_dedup dd; /* one key per image in a page's resources (xobjects.c) */
     unsigned char data[PDF_OUT_BUF];
 } out_buf;
 
@@ -303,7 +304,7 @@ static qr_status out_flush(out_buf *ob)
     return n ? qr_sink_write(ob->sink, ob->data, n) : ob->sink->status;
 }
 
-static cairo_status_t out_write(void *closure, const unsigned char *data, unsigned int len)
+static cairo_status_t out_put(void *closure, const unsigned char *data, unsigned int len)
 {
     out_buf *ob = closure;
     if (ob->sink->status != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
@@ -318,6 +319,12 @@ static cairo_status_t out_write(void *closure, const unsigned char *data, unsign
     memcpy(ob->data + ob->n, data, len);
     ob->n += len;
     return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t out_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    out_buf *ob = closure;
+    return qr_pdf_dedup_write(&ob->dd, data, len, out_put, ob);
 }
 
 /* The sink's status when it failed, else a render failure for cairo's. */
@@ -949,6 +956,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     ob->n = 0;
     ob->total = 0;
     ob->tail = NULL;
+    memset(&ob->dd, 0, sizeof ob->dd);
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
@@ -1011,6 +1019,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     size_t base = ob->total;
     ob->tail = &tail;
     cairo_surface_finish(s);
+    qr_pdf_dedup_end(&ob->dd, out_put, ob);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
     if (cs == CAIRO_STATUS_SUCCESS && out->status == QR_OK) {

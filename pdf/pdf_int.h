@@ -297,6 +297,22 @@ qr_status qr_pdf_fail(pd_ctx *c, qr_status st, const char *path, const char *fmt
  *  error naming max_work (added once). Main thread only. */
 int qr_pdf_work(pd_ctx *c, uint64_t units, const char *path, const char *what);
 
+/* xobjects.c */
+/* One key per image in a page's /XObject resources: the PDF's bytes pass
+ * through qr_pdf_dedup_write on their way to the sink (next), which blanks
+ * the repeated keys cairo 1.16 writes when a page paints one picture twice,
+ * the same number of bytes in the same places. Zero-initialised. */
+typedef struct qr_pdf_dedup {
+    int on;      /* inside "/XObject << ... >>" */
+    qr_buf held; /* its entries so far */
+} qr_pdf_dedup;
+
+cairo_status_t qr_pdf_dedup_write(qr_pdf_dedup *d, const unsigned char *data, unsigned int len,
+                                  cairo_write_func_t next, void *closure);
+/** Hand on anything still held and free d's buffer (the surface is
+ *  finished). */
+cairo_status_t qr_pdf_dedup_end(qr_pdf_dedup *d, cairo_write_func_t next, void *closure);
+
 /* text.c */
 /** Copy n bytes of UTF-8 for pango and cairo, one byte for one byte (so
  *  offsets stay valid): control characters but tab and newline become

@@ -18,7 +18,7 @@ static qr_status pv_flush(pv_out *o)
     return n ? qr_sink_write(o->sink, o->data, n) : o->sink->status;
 }
 
-static cairo_status_t pv_write(void *closure, const unsigned char *data, unsigned int len)
+static cairo_status_t pv_put(void *closure, const unsigned char *data, unsigned int len)
 {
     pv_out *o = closure;
     if (o->sink->status != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
@@ -33,9 +33,16 @@ static cairo_status_t pv_write(void *closure, const unsigned char *data, unsigne
     return CAIRO_STATUS_SUCCESS;
 }
 
+static cairo_status_t pv_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    pv_out *o = closure;
+    return qr_pdf_dedup_write(&o->dd, data, len, pv_put, o);
+}
+
 cairo_surface_t *qr_pv_pdf_surface(pv_out *o, qr_render_ctx *rc, double w, double h)
 {
     o->n = 0;
+    memset(&o->dd, 0, sizeof o->dd);
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(pv_write, o, w, h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
@@ -66,6 +73,7 @@ int qr_pv_in_range(const qr_render_ctx *rc, size_t p)
 qr_status qr_pv_pdf_finish(pd_ctx *c, cairo_surface_t *s, pv_out *o)
 {
     cairo_surface_finish(s);
+    qr_pdf_dedup_end(&o->dd, pv_put, o);
     cairo_status_t cs = cairo_surface_status(s);
     cairo_surface_destroy(s);
     pv_flush(o);

@@ -28,6 +28,7 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png);
 /* A PDF stream to a sink through a 64 KiB buffer. */
 typedef struct pv_out {
     qr_sink *sink;
+    qr_pdf_dedup dd; /* one key per image in a page's resources (xobjects.c) */
     size_t n;
     unsigned char data[64 * 1024];
 } pv_out;

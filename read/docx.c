@@ -60,6 +60,11 @@ typedef struct dx {
      * being read (TOC \o "1-3" gives the levels) */
     size_t toc_end;
     int toc_levels;
+    /* captions: blocks.len after the last image, chart or code block (a
+     * caption below it joins it); a caption paragraph written as text, its
+     * place and value (a table right after it takes it back as its caption) */
+    size_t fig_end, cap_start, cap_end, cap_nblocks;
+    qr_buf cap_value;
     int in_instr;
     qr_buf instr;
 
@@ -282,6 +287,60 @@ static void cell_list_mark(dx *d)
     qr_rd_runs_add(&d->cell_runs, mark, strlen(mark), &plain);
 }
 
+/* A caption (issue 32): the paragraph's runs without quire's bold label
+ * ("Table 1: ", "表1："; a bold first run ending in a colon after a
+ * digit) as a caption value, a string or runs. Below an image, chart or
+ * code block it joins that block; otherwise it is written as a paragraph
+ * that a table right after it takes back (end_table). */
+static void caption_paragraph(dx *d)
+{
+    qr_rd_runs rest = {0};
+    size_t from = 0;
+    if (d->runs.n > 1 && d->runs.items[0].bold && !d->runs.items[0].raw) {
+        const qr_buf *t = &d->runs.items[0].text;
+        size_t n = t->len;
+        while (n && t->data[n - 1] == ' ')
+            n--;
+        int colon = (n >= 1 && t->data[n - 1] == ':') ||
+                    (n >= 3 && !memcmp(t->data + n - 3, "\xEF\xBC\x9A", 3));
+        int digit = 0;
+        for (size_t k = 0; k < n; k++)
+            digit |= t->data[k] >= '0' && t->data[k] <= '9';
+        if (colon && digit) from = 1;
+    }
+    for (size_t i = from; i < d->runs.n; i++) {
+        qr_rd_run *rn = &d->runs.items[i];
+        if (rn->raw)
+            qr_rd_runs_raw(&rest, rn->raw);
+        else
+            qr_rd_runs_add(&rest, rn->text.data, rn->text.len, rn);
+    }
+    qr_buf j = {0};
+    qr_rd_runs_json(&rest, &j);
+    qr_rd_runs_free(&rest);
+    /* "text":V or "runs":V -> V */
+    const char *v = j.data ? strchr(j.data, ':') : NULL;
+    d->cap_value.len = 0;
+    if (v) qr_buf_append(&d->cap_value, v + 1, j.len - (size_t)(v + 1 - j.data));
+    qr_buf_free(&j);
+    if (d->fig_end && d->fig_end == d->blocks.len && d->cap_value.len) {
+        d->blocks.len--; /* the figure's closing brace */
+        qr_buf_puts(&d->blocks, ",\"caption\":");
+        qr_buf_append(&d->blocks, d->cap_value.data, d->cap_value.len);
+        qr_buf_putc(&d->blocks, '}');
+        d->cap_value.len = 0;
+        return;
+    }
+    flush_list(d);
+    d->cap_start = d->blocks.len;
+    d->cap_nblocks = d->n_blocks;
+    block_sep(d);
+    qr_buf_puts(&d->blocks, "{\"type\":\"paragraph\",");
+    qr_rd_runs_json(&d->runs, &d->blocks);
+    qr_buf_putc(&d->blocks, '}');
+    d->cap_end = d->blocks.len;
+}
+
 /* A table of contents (issue 32): its title paragraph ("TOC Heading")
  * starts a toc block, written without the title when it is the default
  * one of the document's language; the entries after it ("toc N", the TOC
@@ -397,6 +456,8 @@ static void end_paragraph(dx *d)
         qr_buf_json_str(&d->blocks, a, al, 0);
         qr_buf_putc(&d->blocks, '}');
         qr_buf_free(&t);
+    } else if (kind == QR_RD_PARA_CAPTION && !empty && !d->images.len) {
+        caption_paragraph(d);
     } else if (kind == QR_RD_PARA_TOC_HEADING || kind == QR_RD_PARA_TOC_ENTRY) {
         toc_paragraph(d, kind, empty);
     } else if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
@@ -423,6 +484,7 @@ static void end_paragraph(dx *d)
             qr_buf_puts(&d->blocks, "{\"type\":\"code\",\"text\":");
             qr_buf_json_str(&d->blocks, t.data ? t.data : "", t.len, 0);
             qr_buf_putc(&d->blocks, '}');
+            d->fig_end = d->blocks.len;
             qr_buf_free(&t);
         } else {
             block_sep(d);
@@ -435,6 +497,7 @@ static void end_paragraph(dx *d)
     if (d->images.len) {
         block_sep(d);
         qr_buf_append(&d->blocks, d->images.data, d->images.len);
+        d->fig_end = d->blocks.len;
     }
     if (d->page_break) {
         block_sep(d);
@@ -698,9 +761,20 @@ static void put_col_align(qr_buf *b, const row *rows, size_t n_rows, size_t n)
 static void end_table(dx *d)
 {
     flush_list(d);
+    /* a caption paragraph right before the table is its caption */
+    int cap = d->cap_end && d->cap_end == d->blocks.len && d->cap_value.len;
+    if (cap) {
+        d->blocks.len = d->cap_start;
+        d->n_blocks = d->cap_nblocks;
+    }
+    d->cap_end = 0;
     block_sep(d);
     qr_buf *b = &d->blocks;
     qr_buf_puts(b, "{\"type\":\"table\"");
+    if (cap) {
+        qr_buf_puts(b, ",\"caption\":");
+        qr_buf_append(b, d->cap_value.data, d->cap_value.len);
+    }
     /* The columns: the grid's (w:tblGrid), or the widest row's when a row
      * runs past it. */
     size_t n = d->n_grid;
@@ -1721,6 +1795,7 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_buf_free(&d.blocks);
     qr_buf_free(&d.tpl_header);
     qr_buf_free(&d.instr);
+    qr_buf_free(&d.cap_value);
     qr_buf_free(&d.tpl_footer);
     xmlFree(d.hdr_rid);
     xmlFree(d.ftr_rid);

@@ -165,6 +165,7 @@ static qr_rd_para_kind kind_of_name(const char *n, int id)
         {"quote attribution", "quoteattribution", QR_RD_PARA_ATTRIBUTION},
         {"horizontal rule", "horizontalrule", QR_RD_PARA_RULE},
         {"toc heading", "tocheading", QR_RD_PARA_TOC_HEADING},
+        {"caption", "caption", QR_RD_PARA_CAPTION},
         {"toc 1", "toc1", QR_RD_PARA_TOC_ENTRY},
         {"toc 2", "toc2", QR_RD_PARA_TOC_ENTRY},
         {"toc 3", "toc3", QR_RD_PARA_TOC_ENTRY},

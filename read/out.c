@@ -577,6 +577,18 @@ static void json_table(pieces *ps, qr_buf *b, const qr_table *t)
 /* A document block, as JSON into ps->json when it is set, else as markdown
  * or text pieces (a heading's level shifted under the title): the one
  * switch over block types. */
+/* A table's, image's, chart's or code block's caption as a paragraph
+ * (its label "Table 1: " first, in bold): above a table, below the rest,
+ * where the document shows it. */
+static void caption_pieces(pieces *ps, const qr_block *b)
+{
+    if (!b->caption.n) return;
+    qr_buf t = {0};
+    put_text(ps, &t, &b->caption, 0);
+    add_sentences(ps, "\n\n", t.data ? t.data : "", t.len);
+    qr_buf_free(&t);
+}
+
 static void block_out(pieces *ps, const qr_block *b, int shift)
 {
     qr_buf *j = ps->json;
@@ -617,14 +629,17 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
         qr_buf_putc(j, '}');
         break;
     case QR_BLOCK_TABLE:
-        if (j)
+        if (j) {
             json_table(ps, j, &b->u.table);
-        else
+        } else {
+            caption_pieces(ps, b);
             table_pieces(ps, &b->u.table);
+        }
         break;
     case QR_BLOCK_CODE:
         if (!j) {
             code_pieces(ps, &b->u.code.text);
+            caption_pieces(ps, b);
             break;
         }
         qr_buf_puts(j, "{\"type\":\"code\",\"text\":");
@@ -634,6 +649,7 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
     case QR_BLOCK_IMAGE:
         if (!j) {
             image_pieces(ps, &b->u.image);
+            caption_pieces(ps, b);
             break;
         }
         qr_buf_puts(j, "{\"type\":\"image\",\"alt\":");
@@ -643,6 +659,7 @@ static void block_out(pieces *ps, const qr_block *b, int shift)
     case QR_BLOCK_CHART:
         if (!j) {
             chart_pieces(ps, &b->u.chart);
+            caption_pieces(ps, b);
             break;
         }
         qr_buf_puts(j, "{\"type\":\"chart\",\"title\":");

@@ -38,6 +38,7 @@ void qr_store_opts_default(qr_store_opts *o)
     o->max_artifacts = 5000;
     o->max_total_bytes = 5ull << 30;
     o->max_version_bytes = 50ull << 20;
+    o->trash_retention = QR_STORE_TRASH_RETENTION;
 }
 
 static int64_t call_clock(void *p)
@@ -182,10 +183,11 @@ static void meta_into(qr_store_result *r, const qr_folder_meta *m)
 
 /* ---- owners ------------------------------------------------------------------------- */
 
-/* 1 when the store is opened for an owner and m is another owner's. */
+/* 1 when the store is opened for an owner and m is another owner's, or m
+ * is in the trash: either way, not there for the call. */
 static int hidden(const qr_store *s, const qr_folder_meta *m)
 {
-    return s->owner && (!m->owner || strcmp(m->owner, s->owner) != 0);
+    return (s->owner && (!m->owner || strcmp(m->owner, s->owner) != 0)) || m->deleted[0];
 }
 
 /* Answer as for a missing id (the id as the caller spelled it): the
@@ -922,11 +924,19 @@ qr_status qr_store_restore_with(qr_store *s, const char *id, int n, const qr_sto
 }
 
 /* The artifact's meta into res (id: the stored spelling; given: the
- * caller's, for the not_found of another owner's artifact). */
-static qr_status read_meta(qr_store *s, const char *id, const char *given, qr_store_result *res)
+ * caller's, for the not_found of another owner's artifact or one where the
+ * call does not look: trash 0 live ones, 1 those in the trash, -1 both). */
+static qr_status read_meta_in(qr_store *s, const char *id, const char *given, int trash,
+                              qr_store_result *res)
 {
     qr_folder_meta m;
     qr_status st = s->b->ops->meta_load(s->b, id, &m, &res->errors);
+    int in_trash = st == QR_OK && m.deleted[0];
+    if (st == QR_OK && trash >= 0 && in_trash != trash) {
+        qr_folder_meta_free(&m);
+        return gone(s, given, res);
+    }
+    if (st == QR_OK) m.deleted[0] = '\0'; /* where the call looks: only the owner counts */
     if (st == QR_OK && hidden(s, &m)) {
         qr_folder_meta_free(&m);
         return gone(s, given, res);
@@ -936,6 +946,12 @@ static qr_status read_meta(qr_store *s, const char *id, const char *given, qr_st
         qr_folder_meta_free(&m);
     }
     return st;
+}
+
+/* read_meta_in of a live artifact (one in the trash is not found). */
+static qr_status read_meta(qr_store *s, const char *id, const char *given, qr_store_result *res)
+{
+    return read_meta_in(s, id, given, 0, res);
 }
 
 /* What show and export start with: resolve id (into rid), read the
@@ -1010,21 +1026,103 @@ qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res)
     return qr_store_delete_with(s, id, NULL, res);
 }
 
-qr_status qr_store_delete_with(qr_store *s, const char *id, const qr_store_write *w,
-                               qr_store_result *res)
+/* delete (to the trash), undelete (out of it) and purge_artifact (at once). */
+enum { TO_TRASH, FROM_TRASH, PURGE_NOW };
+
+static qr_status trash_op(qr_store *s, const char *id, const qr_store_write *w, int op,
+                          qr_store_result *res)
 {
     char rid[65];
     const char *given = id;
     id = resolve_id(s, id, rid);
     result_init(res, id);
-    qr_status st = read_meta(s, id, given, res);
-    if (st == QR_OK)
-        st = s->b->ops->remove(s->b, id, w && w->if_version > 0 ? w->if_version : 0, &res->errors);
+    if (w && w->key) {
+        qr_errlist_add(&res->errors, QR_E_USAGE, "",
+                       "leave the key out: repeated, the call answers not_found",
+                       "delete, undelete and purge take no idempotency key");
+        return finish(res, QR_E_USAGE);
+    }
+    int ifv = w && w->if_version > 0 ? w->if_version : 0;
+    qr_status st = read_meta_in(s, id, given, op == TO_TRASH ? 0 : op == FROM_TRASH ? 1 : -1, res);
+    if (st == QR_OK && op == PURGE_NOW)
+        st = s->b->ops->remove(s->b, id, ifv, NULL, &res->errors);
+    else if (st == QR_OK)
+        st = s->b->ops->trash(s->b, id, ifv, op == FROM_TRASH, &res->errors);
     return finish(res, st);
 }
 
+qr_status qr_store_delete_with(qr_store *s, const char *id, const qr_store_write *w,
+                               qr_store_result *res)
+{
+    return trash_op(s, id, w, TO_TRASH, res);
+}
+
+qr_status qr_store_undelete_with(qr_store *s, const char *id, const qr_store_write *w,
+                                 qr_store_result *res)
+{
+    return trash_op(s, id, w, FROM_TRASH, res);
+}
+
+qr_status qr_store_purge_artifact(qr_store *s, const char *id, const qr_store_write *w,
+                                  qr_store_result *res)
+{
+    return trash_op(s, id, w, PURGE_NOW, res);
+}
+
+qr_status qr_store_purge(qr_store *s, qr_store_purge_report *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s->owner) return out->status = admin_only(s, &out->errors, "purging the trash");
+    long long keep = s->o.trash_retention < 0 ? 0 : s->o.trash_retention;
+    qr_folder_opts clock = {0};
+    if (s->o.now) clock.now = call_clock, clock.now_arg = s;
+    qr_store_time(&clock, -keep, out->cutoff);
+    qr_sb_item *items = NULL;
+    size_t n = 0;
+    char next[QR_SB_CURSOR];
+    qr_status st = s->b->ops->list(s->b, NULL, NULL, 1, NULL, 0, &items, &n, next, &out->errors);
+    for (size_t i = 0; st == QR_OK && i < n; i++) {
+        if (strcmp(items[i].deleted, out->cutoff) > 0) {
+            out->kept++;
+            continue;
+        }
+        qr_errlist errs = {0};
+        qr_status r = s->b->ops->remove(s->b, items[i].id, 0, out->cutoff, &errs);
+        if (r == QR_OK)
+            out->purged++;
+        else if (r != QR_E_NOT_FOUND) /* not found: taken out of the trash, or purged, meanwhile */
+            st = r, qr_errlist_move(&out->errors, &errs);
+        qr_errlist_clear(&errs);
+    }
+    qr_sb_items_free(items, n);
+    free(items);
+    return out->status = st;
+}
+
+void qr_store_purge_free(qr_store_purge_report *r)
+{
+    if (!r) return;
+    qr_errlist_clear(&r->errors);
+    memset(r, 0, sizeof *r);
+}
+
+static qr_status list_in(qr_store *s, const char *owner, const char *kind, int trash,
+                         const char *cursor, size_t limit, qr_store_list_result *out);
+
 qr_status qr_store_list(qr_store *s, const char *owner, const char *kind, const char *cursor,
                         size_t limit, qr_store_list_result *out)
+{
+    return list_in(s, owner, kind, 0, cursor, limit, out);
+}
+
+qr_status qr_store_list_trash(qr_store *s, const char *owner, const char *kind, const char *cursor,
+                              size_t limit, qr_store_list_result *out)
+{
+    return list_in(s, owner, kind, 1, cursor, limit, out);
+}
+
+static qr_status list_in(qr_store *s, const char *owner, const char *kind, int trash,
+                         const char *cursor, size_t limit, qr_store_list_result *out)
 {
     memset(out, 0, sizeof *out);
     if (owner && !qr_folder_owner_valid(owner)) {
@@ -1051,7 +1149,7 @@ qr_status qr_store_list(qr_store *s, const char *owner, const char *kind, const 
     size_t n = 0;
     char next[QR_SB_CURSOR];
     qr_status st =
-        s->b->ops->list(s->b, owner, kind, cursor, limit, &items, &n, next, &out->errors);
+        s->b->ops->list(s->b, owner, kind, trash, cursor, limit, &items, &n, next, &out->errors);
     if (st == QR_OK) {
         out->items = calloc(n ? n : 1, sizeof *out->items);
         if (!out->items) st = qr_errlist_add(&out->errors, QR_E_NOMEM, "", "out of memory", NULL);
@@ -1063,6 +1161,7 @@ qr_status qr_store_list(qr_store *s, const char *owner, const char *kind, const 
             snprintf(it->created, sizeof it->created, "%s",
                      items[i].created ? items[i].created : "");
             it->head = items[i].head;
+            memcpy(it->deleted, items[i].deleted, sizeof it->deleted);
         }
         if (out->items) out->count = n;
         snprintf(out->next, sizeof out->next, "%s", next);
@@ -1115,7 +1214,7 @@ qr_status qr_store_diff_versions(qr_store *s, const char *id, int a, int b, qr_s
     out->to = b;
     qr_buf ta = {0}, tb = {0};
     qr_status st = QR_OK;
-    if (s->owner) { /* only the owner's artifacts exist */
+    if (qr_folder_id_valid(id)) { /* only live artifacts (of the owner) are there */
         qr_store_result mr;
         result_init(&mr, id);
         st = read_meta(s, id, given, &mr);
@@ -1174,6 +1273,7 @@ qr_status qr_store_fsck_run(qr_store *s, int repair, qr_store_fsck *out)
     out->repaired = rep.repaired;
     out->problems = rep.problems;
     out->stray = rep.stray;
+    out->trashed = rep.trashed;
     return st;
 }
 
@@ -1313,7 +1413,7 @@ qr_status qr_store_copy(qr_store *from, qr_store *to, qr_store_copy_report *out)
     qr_sb_item *items = NULL;
     size_t n = 0;
     char next[QR_SB_CURSOR];
-    qr_status st = from->b->ops->list(from->b, NULL, NULL, NULL, 0, &items, &n, next, errs);
+    qr_status st = from->b->ops->list(from->b, NULL, NULL, -1, NULL, 0, &items, &n, next, errs);
     /* oldest first, so the target lists them in the same order */
     for (size_t k = n; st == QR_OK && k-- > 0;) {
         const char *id = items[k].id;
@@ -1343,6 +1443,8 @@ qr_status qr_store_copy(qr_store *from, qr_store *to, qr_store_copy_report *out)
             if (st == QR_OK && !same_log(src, ns, dst, nd))
                 st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
                                      "artifact \"%s\" reads back different from the target", id);
+            /* one in the trash goes to the target's trash (since the copy) */
+            if (st == QR_OK && items[k].deleted[0]) st = to->b->ops->trash(to->b, id, 0, 0, errs);
             if (st == QR_OK) {
                 out->artifacts++;
                 out->versions += ns;

@@ -129,9 +129,9 @@ static int item_cmp(const void *pa, const void *pb)
     return c ? c : strcmp(b->id, a->id);
 }
 
-static qr_status f_list(qr_sb *b, const char *owner, const char *kind, const char *cursor,
-                        size_t limit, qr_sb_item **items, size_t *n, char next[QR_SB_CURSOR],
-                        qr_errlist *errs)
+static qr_status f_list(qr_sb *b, const char *owner, const char *kind, int trash,
+                        const char *cursor, size_t limit, qr_sb_item **items, size_t *n,
+                        char next[QR_SB_CURSOR], qr_errlist *errs)
 {
     *items = NULL;
     *n = 0;
@@ -149,6 +149,8 @@ static qr_status f_list(qr_sb *b, const char *owner, const char *kind, const cha
     for (size_t i = 0; v && i < count; i++) {
         qr_folder_meta *m = &all[i];
         if ((owner && strcmp(owner, m->owner)) || (kind && strcmp(kind, m->kind))) continue;
+        if (trash >= 0 && (m->deleted[0] != '\0') != trash) continue;
+        memcpy(v[k].deleted, m->deleted, sizeof v[k].deleted);
         snprintf(v[k].id, sizeof v[k].id, "%s", m->id);
         v[k].kind = m->kind, v[k].title = m->title, v[k].owner = m->owner;
         v[k].created = m->created;
@@ -186,9 +188,15 @@ void qr_sort_items(qr_sb_item *v, size_t n)
     qsort(v, n, sizeof *v, item_cmp);
 }
 
-static qr_status f_remove(qr_sb *b, const char *id, int if_version, qr_errlist *errs)
+static qr_status f_remove(qr_sb *b, const char *id, int if_version, const char *trashed_before,
+                          qr_errlist *errs)
 {
-    return qr_folder_delete_if(F(b), id, if_version, errs);
+    return qr_folder_purge_if(F(b), id, if_version, trashed_before, errs);
+}
+
+static qr_status f_trash(qr_sb *b, const char *id, int if_version, int restore, qr_errlist *errs)
+{
+    return qr_folder_trash(F(b), id, if_version, restore, errs);
 }
 
 static void f_resolve(qr_sb *b, const char *id, char out[65])
@@ -229,10 +237,10 @@ static qr_status f_quota_set(qr_sb *b, const char *owner, long long max_artifact
 }
 
 static const qr_sb_ops folder_ops = {
-    "folder",   f_close,    f_create,     f_begin,   f_txn_meta,   f_commit,
-    f_end,      f_meta,     f_version,    f_spec,    f_blob,       f_log,
-    f_check,    f_list,     f_remove,     f_resolve, f_begin_head, f_txn_spec,
-    f_key_find, f_key_lock, f_key_unlock, f_missing, f_quota_get,  f_quota_set};
+    "folder",  f_close,     f_create,     f_begin,    f_txn_meta, f_commit,   f_end,
+    f_meta,    f_version,   f_spec,       f_blob,     f_log,      f_check,    f_list,
+    f_remove,  f_resolve,   f_begin_head, f_txn_spec, f_key_find, f_key_lock, f_key_unlock,
+    f_missing, f_quota_get, f_quota_set,  f_trash};
 
 qr_status qr_sb_folder_open(const char *path, const qr_folder_opts *o, qr_sb **out,
                             qr_errlist *errs)

@@ -511,6 +511,26 @@ static int probe_head(int dir, int cached)
     return n;
 }
 
+/* The trash marker of the artifact in dir: "" when there is none. Returns
+ * 0, or -1 when it is there and does not read. */
+#define TRASH_FILE "deleted"
+static int trash_read(int dir, char out[32])
+{
+    out[0] = '\0';
+    qr_buf b = {0};
+    if (qr_store_read_file_max(dir, TRASH_FILE, &b, META_CAP) != 0) {
+        qr_buf_free(&b);
+        return errno == ENOENT ? 0 : -1;
+    }
+    json_t *j = json_loadb(b.data, b.len, 0, NULL);
+    qr_buf_free(&b);
+    const char *t = json_is_object(j) ? jstr(j, "deleted") : NULL;
+    int ok = t && *t && strlen(t) < 32;
+    if (ok) snprintf(out, 32, "%s", t);
+    json_decref(j);
+    return ok ? 0 : -1;
+}
+
 static qr_status load_meta_at(int dir, const char *id, qr_folder_meta *m, qr_errlist *errs)
 {
     qr_buf b = {0};
@@ -526,6 +546,11 @@ static qr_status load_meta_at(int dir, const char *id, qr_folder_meta *m, qr_err
         return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
                                "artifact \"%s\" has a damaged meta.json", id);
     m->head = probe_head(dir, m->head);
+    if (trash_read(dir, m->deleted) != 0) {
+        qr_folder_meta_free(m);
+        return qr_errlist_addf(errs, QR_E_STORE, "", "run quire fsck",
+                               "artifact \"%s\" has a damaged trash marker", id);
+    }
     return QR_OK;
 }
 
@@ -1498,6 +1523,14 @@ static void check_artifact(fsck_ctx *c, const char *id)
         if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, "meta.json") ||
             !strcmp(nm, ".lock"))
             continue;
+        if (!strcmp(nm, TRASH_FILE)) { /* in the trash: counted, its marker checked */
+            char when[32];
+            if (trash_read(dir, when) != 0)
+                problem(c, rel, "a damaged trash marker %s", TRASH_FILE);
+            else
+                c->rep->trashed++;
+            continue;
+        }
         if (!strncmp(nm, ".tmp.", 5)) {
             stray(c, dir, rel, nm, "temp file of an interrupted write", 0);
             continue;
@@ -1929,6 +1962,40 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs)
 
 qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_errlist *errs)
 {
+    return qr_folder_purge_if(f, id, if_version, NULL, errs);
+}
+
+qr_status qr_folder_trash(qr_folder *f, const char *id, int if_version, int restore,
+                          qr_errlist *errs)
+{
+    qr_folder_txn *t;
+    qr_status st = qr_folder_begin(f, id, &t, errs);
+    if (st != QR_OK) return st;
+    const qr_folder_meta *m = &t->meta;
+    if ((m->deleted[0] != '\0') != restore) { /* not where the call looks for it */
+        st = qr_folder_not_found(f, id, errs);
+    } else if (if_version > 0 && m->head != if_version) {
+        st = qr_store_head_conflict(errs, id, m->head, if_version);
+    } else if (restore) {
+        if (unlinkat(t->dir, TRASH_FILE, 0) != 0)
+            st = io_error(errs, "", "cannot take the artifact out of the trash");
+        else if (sync_on(f, QR_SYNC_DIR))
+            qr_store_sync_dir(t->dir);
+    } else {
+        char when[32];
+        qr_store_time(&f->o, 0, when);
+        json_t *j = json_pack("{s:s}", "deleted", when);
+        if (!j || dump_to(t->dir, TRASH_FILE, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) != 0)
+            st = io_error(errs, "", "cannot move the artifact to the trash");
+        json_decref(j);
+    }
+    qr_folder_end(t);
+    return st;
+}
+
+qr_status qr_folder_purge_if(qr_folder *f, const char *id, int if_version,
+                             const char *trashed_before, qr_errlist *errs)
+{
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
     int lk = lock_artifact(f, id, dir, errs);
@@ -1938,7 +2005,10 @@ qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_e
     }
     qr_folder_meta m;
     qr_status st = load_meta_at(dir, id, &m, errs);
-    if (st == QR_OK && if_version && m.head != if_version) {
+    if (st == QR_OK && trashed_before && (!m.deleted[0] || strcmp(m.deleted, trashed_before) > 0)) {
+        st = qr_folder_not_found(f, id, errs); /* taken out of the trash meanwhile */
+        qr_folder_meta_free(&m);
+    } else if (st == QR_OK && if_version && m.head != if_version) {
         st = qr_store_head_conflict(errs, id, m.head, if_version);
         qr_folder_meta_free(&m);
     }

@@ -4,6 +4,7 @@
  *     STORE/<id>/meta.json          id, kind, title, owner, filename, mime_type,
  *                                   created, head (a cache, see below)
  *     STORE/<id>/.lock              flock: one writer per artifact
+ *     STORE/<id>/deleted            the trash marker: {"deleted": time} (absent: live)
  *     STORE/<id>/v000001.json       the spec, canonical JSON
  *     STORE/<id>/v000001.meta       action, parent, created, spec sha256/size,
  *                                   output sha256/size/name/mime_type
@@ -97,6 +98,7 @@ typedef struct qr_folder_meta {
     char id[65];
     char *kind, *title, *owner, *filename, *mime_type, *created;
     int head;
+    char deleted[32]; /* in the trash since (UTC, as created); "" when live */
 } qr_folder_meta;
 void qr_folder_meta_free(qr_folder_meta *m);
 
@@ -169,6 +171,8 @@ typedef struct qr_key_rec {
 /** The oldest "created" a key record may have to be honoured now (o's
  *  clock less QR_KEY_RETENTION), as "2026-07-01T12:00:00Z". */
 void qr_key_cutoff(const qr_folder_opts *o, char out[32]);
+/** The time of o's clock plus offset seconds, as "2026-07-01T12:00:00Z". */
+void qr_store_time(const qr_folder_opts *o, long long offset, char out[32]);
 /** 1 when key is 1 to QR_KEY_MAX bytes of printable ASCII (no space). */
 int qr_key_valid(const char *key);
 
@@ -262,6 +266,17 @@ qr_status qr_folder_delete(qr_folder *f, const char *id, qr_errlist *errs);
 /** qr_folder_delete, refused (QR_E_CONFLICT) under the artifact's lock
  *  unless its head is if_version (0: any). */
 qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_errlist *errs);
+/** qr_folder_delete_if; trashed_before (not NULL): only an artifact in the
+ *  trash since that time or earlier, checked under its lock (else
+ *  QR_E_NOT_FOUND and nothing removed), for purging the trash. */
+qr_status qr_folder_purge_if(qr_folder *f, const char *id, int if_version,
+                             const char *trashed_before, qr_errlist *errs);
+/** Move an artifact to the trash (restore 0: its marker says since when,
+ *  at o's clock) or back out of it (restore 1), under its lock. A trashed
+ *  artifact is not there for delete, a live one not for undelete
+ *  (QR_E_NOT_FOUND); if_version > 0 as for delete. */
+qr_status qr_folder_trash(qr_folder *f, const char *id, int if_version, int restore,
+                          qr_errlist *errs);
 
 /* fsck: problems are damage (exit 3), stray are leftovers of killed writers. */
 typedef struct qr_folder_fsck {
@@ -269,6 +284,7 @@ typedef struct qr_folder_fsck {
     qr_errlist problems; /* path = file relative to the store */
     qr_errlist stray;
     size_t repaired; /* items fixed or removed with repair */
+    size_t trashed;  /* artifacts in the trash (counted in artifacts too) */
 } qr_folder_fsck;
 /** Check the whole store. With repair, remove stray files, update lagging
  *  meta.json heads and rebuild owner ledgers (run it with no writers). */

@@ -33,6 +33,7 @@ typedef struct qr_sb_item {
     char id[65];
     char *kind, *title, *owner, *created;
     int head;
+    char deleted[32]; /* in the trash since; "" when live */
 } qr_sb_item;
 void qr_sb_items_free(qr_sb_item *v, size_t n);
 /** Sort newest first: created DESC, then id DESC (the listing order). */
@@ -61,16 +62,20 @@ typedef struct qr_sb_ops {
     qr_status (*log)(qr_sb *b, const char *id, int from, qr_vrec **recs, size_t *n,
                      qr_errlist *errs);
     qr_status (*check)(qr_sb *b, int repair, qr_folder_fsck *rep);
-    /* Artifacts newest first, filtered by owner and kind (each NULL: any),
-     * after cursor ("" for the first page), at most limit; next gets the
-     * cursor of the following page, or "" when this one is the last. */
-    qr_status (*list)(qr_sb *b, const char *owner, const char *kind, const char *cursor,
+    /* Artifacts newest first, filtered by owner and kind (each NULL: any)
+     * and trash (0: live ones, 1: those in the trash, -1: both), after
+     * cursor ("" for the first page), at most limit; next gets the cursor
+     * of the following page, or "" when this one is the last. */
+    qr_status (*list)(qr_sb *b, const char *owner, const char *kind, int trash, const char *cursor,
                       size_t limit, qr_sb_item **items, size_t *n, char next[QR_SB_CURSOR],
                       qr_errlist *errs);
-    /* Delete an artifact and its versions; free the owner's quota; remove
-     * the blobs no version uses any more. if_version > 0: refuse
-     * (QR_E_CONFLICT, under the artifact's lock) unless it is the head. */
-    qr_status (*remove)(qr_sb *b, const char *id, int if_version, qr_errlist *errs);
+    /* Delete an artifact and its versions (live or in the trash); free the
+     * owner's quota; remove the blobs no version uses any more. if_version
+     * > 0: refuse (QR_E_CONFLICT, under the artifact's lock) unless it is
+     * the head. trashed_before (not NULL): only an artifact in the trash
+     * since then or earlier (else QR_E_NOT_FOUND), checked under the lock. */
+    qr_status (*remove)(qr_sb *b, const char *id, int if_version, const char *trashed_before,
+                        qr_errlist *errs);
     /* The stored spelling of id (ids compare case-insensitively) into out;
      * id itself when there is no such artifact or the store is unreachable
      * (the call that follows reports it). */
@@ -101,6 +106,11 @@ typedef struct qr_sb_ops {
     qr_status (*quota_get)(qr_sb *b, const char *owner, qr_quota_rec *q, qr_errlist *errs);
     qr_status (*quota_set)(qr_sb *b, const char *owner, long long max_artifacts,
                            long long max_bytes, qr_errlist *errs);
+    /* Move an artifact to the trash (restore 0; the time is the store's
+     * clock) or out of it (restore 1), under its lock (row lock): a
+     * trashed artifact is QR_E_NOT_FOUND for restore 0, a live one for
+     * restore 1; if_version as for remove. */
+    qr_status (*trash)(qr_sb *b, const char *id, int if_version, int restore, qr_errlist *errs);
 } qr_sb_ops;
 
 struct qr_sb {

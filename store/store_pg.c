@@ -572,6 +572,9 @@ static int meta_from(PGresult *r, int row, qr_folder_meta *m)
     m->mime_type = strdup(PQgetvalue(r, row, 5));
     m->created = strdup(PQgetvalue(r, row, 6));
     m->head = atoi(PQgetvalue(r, row, 7));
+    int del = PQfnumber(r, "deleted"); /* selected by the reads that need it */
+    if (del >= 0 && !PQgetisnull(r, row, del))
+        snprintf(m->deleted, sizeof m->deleted, "%s", PQgetvalue(r, row, del));
     if (!m->kind || !m->title || !m->owner || !m->filename || !m->mime_type || !m->created) {
         qr_folder_meta_free(m);
         return -1;
@@ -839,9 +842,9 @@ static qr_status pg_create(qr_sb *sb, const char *id, const char *kind, const ch
 static qr_status get_meta(db *d, const char *id, qr_folder_meta *m)
 {
     memset(m, 0, sizeof *m);
-    PGresult *r =
-        db_q(d, "reading the artifact", "SELECT " MCOLS " FROM quire_artifacts WHERE id = $1", 1,
-             (const char *[]){id}, -1, 0);
+    PGresult *r = db_q(d, "reading the artifact",
+                       "SELECT " MCOLS ", deleted FROM quire_artifacts WHERE id = $1", 1,
+                       (const char *[]){id}, -1, 0);
     if (!r) return d->st;
     if (PQntuples(r) == 0)
         d->st = not_found(d->b, d->errs, id);
@@ -896,7 +899,7 @@ static qr_status pg_begin_head(qr_sb *sb, const char *id, qr_sb_txn **out, qr_er
     }
     PGresult *r = db_q(&d, "reading the artifact",
                        "SELECT a.id, a.kind, a.title, a.owner, a.filename, a.mime_type, a.created, "
-                       "a.head, v.spec, v.spec_sha256 FROM quire_artifacts a LEFT JOIN "
+                       "a.head, v.spec, v.spec_sha256, a.deleted FROM quire_artifacts a LEFT JOIN "
                        "quire_versions v ON v.artifact_id = a.id AND v.version = a.head "
                        "WHERE lower(a.id) = lower($1)", /* unique: the stored spelling */
                        1, (const char *[]){id}, -1, 0);
@@ -976,8 +979,8 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
     batch_start(&q, &d);
     batch_add(&q, "storing the version", "BEGIN", 0, NULL, -1, 0);
     batch_add(&q, "storing the version",
-              "SELECT head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1, (const char *[]){id},
-              -1, 0);
+              "SELECT head, deleted IS NOT NULL FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
+              (const char *[]){id}, -1, 0);
     batch_add(&q, "locking the owner", OWNER_SQL, 1, (const char *[]){owner}, -1, 0);
     batch_add(&q, "locking the owner", BLOB_SQL, 2, (const char *[]){owner, rec->sha256}, -1, 0);
     if (!p.data)
@@ -985,8 +988,8 @@ static qr_status pg_commit(qr_sb_txn *t, const qr_folder_put *put, qr_vrec *rec,
                   1, (const char *[]){rec->sha256}, -1, 0);
     batch_run(&q, rs);
     ledger l = {0};
-    if (d.st == QR_OK && PQntuples(rs[1]) == 0)
-        d.st = not_found(t->b, errs, id);
+    if (d.st == QR_OK && (PQntuples(rs[1]) == 0 || PQgetvalue(rs[1], 0, 1)[0] == 't'))
+        d.st = not_found(t->b, errs, id); /* deleted, or moved to the trash, meanwhile */
     else if (d.st == QR_OK && atoi(PQgetvalue(rs[1], 0, 0)) != t->meta.head)
         *conflict = 1;
     if (d.st == QR_OK && !*conflict) {
@@ -1190,9 +1193,9 @@ static qr_status pg_log(qr_sb *sb, const char *id, int from, qr_vrec **recs, siz
     return d.st;
 }
 
-static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const char *cursor,
-                         size_t limit, qr_sb_item **items, size_t *n, char next[QR_SB_CURSOR],
-                         qr_errlist *errs)
+static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, int trash,
+                         const char *cursor, size_t limit, qr_sb_item **items, size_t *n,
+                         char next[QR_SB_CURSOR], qr_errlist *errs)
 {
     *items = NULL;
     *n = 0;
@@ -1204,16 +1207,20 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
                               "pass the \"next\" of the previous page");
     if (limit > 1000000000) limit = 0; /* more than any store holds: all */
     snprintf(lim, sizeof lim, "%zu", limit + 1);
+    char tr[4];
+    snprintf(tr, sizeof tr, "%d", trash);
     db d;
     if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     PGresult *r = db_q(&d, "listing the artifacts",
-                       "SELECT id, kind, title, owner, created, head FROM quire_artifacts WHERE "
+                       "SELECT id, kind, title, owner, created, head, coalesce(deleted, '') FROM "
+                       "quire_artifacts WHERE "
                        "($1::text IS NULL OR owner = $1) AND ($2::text IS NULL OR kind = $2) AND "
-                       "($3::text IS NULL OR (created, id) < ($3, $4)) "
+                       "($3::text IS NULL OR (created, id) < ($3, $4)) AND ($6::int < 0 OR "
+                       "(deleted IS NOT NULL) = ($6::int = 1)) "
                        "ORDER BY created DESC, id DESC LIMIT $5::bigint",
-                       5,
+                       6,
                        (const char *[]){owner, kind, has_cursor ? c_created : NULL,
-                                        has_cursor ? c_id : NULL, limit ? lim : NULL},
+                                        has_cursor ? c_id : NULL, limit ? lim : NULL, tr},
                        -1, 0);
     if (r) {
         size_t rows = (size_t)PQntuples(r);
@@ -1227,6 +1234,7 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
             v[i].owner = strdup(PQgetvalue(r, (int)i, 3));
             v[i].created = strdup(PQgetvalue(r, (int)i, 4));
             v[i].head = atoi(PQgetvalue(r, (int)i, 5));
+            snprintf(v[i].deleted, sizeof v[i].deleted, "%s", PQgetvalue(r, (int)i, 6));
         }
         if (v && take < rows && take) qr_sb_cursor_of(&v[take - 1], next);
         *items = v;
@@ -1237,17 +1245,24 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, const c
     return d.st;
 }
 
-static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, qr_errlist *errs)
+static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, const char *trashed_before,
+                           qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
     if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     db_cmd(&d, "deleting the artifact", "BEGIN", 0, NULL);
     PGresult *r = db_q(&d, "deleting the artifact",
-                       "SELECT owner, head FROM quire_artifacts WHERE id = $1 FOR UPDATE", 1,
-                       (const char *[]){id}, -1, 0);
+                       "SELECT owner, head, $2::text IS NOT NULL AND (deleted IS NULL OR deleted "
+                       "> $2) FROM quire_artifacts WHERE id = $1 FOR UPDATE",
+                       2, (const char *[]){id, trashed_before}, -1, 0);
     char *owner = NULL;
-    if (r && PQntuples(r) == 0) d.st = not_found(d.b, errs, id);
+    /* not there; or, purging the trash, taken out of it meanwhile */
+    if (r && (PQntuples(r) == 0 || PQgetvalue(r, 0, 2)[0] == 't')) {
+        d.st = not_found(d.b, errs, id);
+        PQclear(r);
+        r = NULL;
+    }
     if (r && PQntuples(r) > 0 && if_version && atoi(PQgetvalue(r, 0, 1)) != if_version)
         d.st = qr_store_head_conflict(errs, id, atoi(PQgetvalue(r, 0, 1)), if_version);
     if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
@@ -1330,14 +1345,15 @@ static qr_status pg_check(qr_sb *sb, int repair, qr_folder_fsck *rep)
     char path[200], msg[300];
     /* artifacts: versions 1..head without gaps */
     PGresult *r = fq(&d, rep,
-                     "SELECT a.id, a.head, count(v.version), coalesce(max(v.version), 0) FROM "
-                     "quire_artifacts a LEFT JOIN quire_versions v ON v.artifact_id = a.id GROUP "
-                     "BY a.id, a.head ORDER BY a.id",
+                     "SELECT a.id, a.head, count(v.version), coalesce(max(v.version), 0), "
+                     "a.deleted IS NOT NULL FROM quire_artifacts a LEFT JOIN quire_versions v ON "
+                     "v.artifact_id = a.id GROUP BY a.id, a.head ORDER BY a.id",
                      0);
     for (int i = 0; r && i < PQntuples(r); i++) {
         int head = atoi(PQgetvalue(r, i, 1)), count = atoi(PQgetvalue(r, i, 2)),
             max = atoi(PQgetvalue(r, i, 3));
         rep->artifacts++;
+        if (PQgetvalue(r, i, 4)[0] == 't') rep->trashed++;
         snprintf(path, sizeof path, "quire_artifacts/%s", PQgetvalue(r, i, 0));
         if (head < 1 || count != head || max != head) {
             snprintf(msg, sizeof msg, "says head %d, but holds %d versions numbered up to %d", head,
@@ -1590,13 +1606,38 @@ static qr_status pg_quota_set(qr_sb *sb, const char *owner, long long max_artifa
     return d.st;
 }
 
+static qr_status pg_trash(qr_sb *sb, const char *id, int if_version, int restore, qr_errlist *errs)
+{
+    if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
+    pgb *b = (pgb *)sb;
+    char when[32];
+    qr_store_time(&b->o, 0, when);
+    db d;
+    if (db_get(&d, b, errs) != 0) return QR_E_UNAVAILABLE;
+    db_cmd(&d, "moving the artifact", "BEGIN", 0, NULL);
+    PGresult *r = db_q(&d, "moving the artifact",
+                       "SELECT head, deleted IS NOT NULL FROM quire_artifacts WHERE id = $1 FOR "
+                       "UPDATE",
+                       1, (const char *[]){id}, -1, 0);
+    if (r && (PQntuples(r) == 0 || (PQgetvalue(r, 0, 1)[0] == 't') != restore))
+        d.st = not_found(b, errs, id); /* not where the call looks for it */
+    else if (r && if_version > 0 && atoi(PQgetvalue(r, 0, 0)) != if_version)
+        d.st = qr_store_head_conflict(errs, id, atoi(PQgetvalue(r, 0, 0)), if_version);
+    PQclear(r);
+    db_cmd(&d, "moving the artifact", "UPDATE quire_artifacts SET deleted = $2 WHERE id = $1", 2,
+           (const char *[]){id, restore ? NULL : when});
+    qr_status st = finish_txn(&d);
+    db_put(&d);
+    return st;
+}
+
 static qr_status pg_missing(qr_sb *sb, const char *id, qr_errlist *errs)
 {
     return not_found((const pgb *)sb, errs, id);
 }
 
 static const qr_sb_ops pg_ops = {
-    "postgresql", pg_close,    pg_create,     pg_begin,   pg_txn_meta,   pg_commit,
-    pg_end,       pg_meta,     pg_version,    pg_spec,    pg_blob,       pg_log,
-    pg_check,     pg_list,     pg_remove,     pg_resolve, pg_begin_head, pg_txn_spec,
-    pg_key_find,  pg_key_lock, pg_key_unlock, pg_missing, pg_quota_get,  pg_quota_set};
+    "postgresql", pg_close,     pg_create,     pg_begin,    pg_txn_meta, pg_commit,   pg_end,
+    pg_meta,      pg_version,   pg_spec,       pg_blob,     pg_log,      pg_check,    pg_list,
+    pg_remove,    pg_resolve,   pg_begin_head, pg_txn_spec, pg_key_find, pg_key_lock, pg_key_unlock,
+    pg_missing,   pg_quota_get, pg_quota_set,  pg_trash};

@@ -95,13 +95,18 @@ qr_status qr_vrec_fill(qr_vrec *rec, const qr_folder_put *put, int n, int parent
     return st;
 }
 
-void qr_key_cutoff(const qr_folder_opts *o, char out[32])
+void qr_store_time(const qr_folder_opts *o, long long offset, char out[32])
 {
     time_t t = o->now ? (time_t)o->now(o->now_arg) : time(NULL);
-    t -= QR_KEY_RETENTION;
+    t += (time_t)offset;
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void qr_key_cutoff(const qr_folder_opts *o, char out[32])
+{
+    qr_store_time(o, -(long long)QR_KEY_RETENTION, out);
 }
 
 int qr_key_valid(const char *key)

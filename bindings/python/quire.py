@@ -49,7 +49,7 @@ __all__ = ["QuireError", "InvalidError", "UsageError", "FailedError", "DamagedEr
            "QuotaError", "NotFoundError", "ConflictError", "UnavailableError", "Store", "Rendered",
            "render", "check", "read", "read_chunks", "schema", "spec_edit", "spec_canonical",
            "format_available", "KINDS", "FORMATS", "LAYOUT_KINDS", "STORE_ABI", "Spec", "Payload", "Chunk"]
-STORE_ABI = 4  # QR_STORE_ABI of the quire/store.h this binding mirrors
+STORE_ABI = 5  # QR_STORE_ABI of the quire/store.h this binding mirrors
 
 KINDS = ("document", "spreadsheet", "presentation", "pdf", "html")
 FORMATS = ("docx", "xlsx", "pptx", "pdf", "html", "png")
@@ -197,7 +197,8 @@ class _StoreOpts(ctypes.Structure):
     _fields_ = [("max_artifacts", ctypes.c_ulonglong), ("max_total_bytes", ctypes.c_ulonglong),
                 ("max_version_bytes", ctypes.c_ulonglong), ("now", _CLOCK),
                 ("now_arg", ctypes.c_void_p), ("no_sync", ctypes.c_int),
-                ("max_output", ctypes.c_size_t), ("owner", ctypes.c_char_p)]
+                ("max_output", ctypes.c_size_t), ("owner", ctypes.c_char_p),
+                ("trash_retention", ctypes.c_longlong)]
 
 
 class _Version(ctypes.Structure):
@@ -211,7 +212,8 @@ class _Version(ctypes.Structure):
 
 class _Item(ctypes.Structure):
     _fields_ = [("artifact_id", ctypes.c_char * 65), ("kind", ctypes.c_char_p), ("title", ctypes.c_char_p),
-                ("owner", ctypes.c_char_p), ("created", ctypes.c_char * 32), ("head", ctypes.c_int)]
+                ("owner", ctypes.c_char_p), ("created", ctypes.c_char * 32), ("head", ctypes.c_int),
+                ("deleted", ctypes.c_char * 32)]
 
 
 class _List(ctypes.Structure):
@@ -257,7 +259,12 @@ class _Diff(ctypes.Structure):
 class _Fsck(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("artifacts", ctypes.c_size_t), ("versions", ctypes.c_size_t),
                 ("blobs", ctypes.c_size_t), ("problems", _ErrList), ("stray", _ErrList),
-                ("repaired", ctypes.c_size_t)]
+                ("repaired", ctypes.c_size_t), ("trashed", ctypes.c_size_t)]
+
+
+class _Purge(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("purged", ctypes.c_size_t), ("kept", ctypes.c_size_t),
+                ("cutoff", ctypes.c_char * 32), ("errors", _ErrList)]
 
 
 # ---- loading ----------------------------------------------------------------------
@@ -329,6 +336,11 @@ def _L():
                                             P(_StoreResult)]),
         "qr_store_restore_with": (c.c_int, [c.c_void_p, c.c_char_p, c.c_int, P(_StoreWrite), P(_StoreResult)]),
         "qr_store_delete_with": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreWrite), P(_StoreResult)]),
+        "qr_store_undelete_with": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreWrite), P(_StoreResult)]),
+        "qr_store_purge_artifact": (c.c_int, [c.c_void_p, c.c_char_p, P(_StoreWrite), P(_StoreResult)]),
+        "qr_store_purge": (c.c_int, [c.c_void_p, P(_Purge)]),
+        "qr_store_purge_free": (None, [P(_Purge)]),
+        "qr_store_list_trash": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_List)]),
         "qr_store_list": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_List)]),
         "qr_store_list_free": (None, [P(_List)]),
         "qr_spec_edit": (c.c_int, [c.c_char_p, c.c_size_t, c.c_int, c.c_char_p, c.c_char_p, c.c_char_p,
@@ -576,7 +588,7 @@ class Store:
     def __init__(self, path: Union[str, "os.PathLike[str]"], max_artifacts: int = 5000,
                  max_total_bytes: int = 5 << 30, max_version_bytes: int = 50 << 20, max_output: int = 0,
                  no_sync: bool = False, now: Optional[Callable[[], float]] = None,
-                 owner: Optional[str] = None) -> None:
+                 owner: Optional[str] = None, trash_retention: Optional[int] = None) -> None:
         lib = _L()
         opts = _StoreOpts()
         lib.qr_store_opts_default(ctypes.byref(opts))
@@ -587,6 +599,8 @@ class Store:
         opts.no_sync = 1 if no_sync else 0
         self._owner = owner.encode("utf-8") if owner is not None else None  # kept alive for the call
         opts.owner = self._owner
+        if trash_retention is not None:
+            opts.trash_retention = int(trash_retention)
         self._clock = _CLOCK(lambda _arg: int(now())) if now else _CLOCK()
         opts.now = self._clock
         self._h = ctypes.c_void_p()
@@ -783,25 +797,55 @@ class Store:
         try:
             return {"status": "ok" if st == 0 else "error", "artifacts": f.artifacts,
                     "versions": f.versions, "blobs": f.blobs, "repaired": f.repaired,
+                    "trashed": f.trashed,
                     "problems": _errors(f.problems), "stray": _errors(f.stray)}
         finally:
             lib.qr_store_fsck_free(ctypes.byref(f))
 
-    def delete(self, id: str, if_version: Optional[int] = None) -> Payload:
-        """Delete an artifact and all its versions (the owner's quota is
-        freed); if_version as for edit. Returns {"status", "artifact_id",
-        "deleted", "owner", "versions"}."""
-        lib, st, res = self._call(_L().qr_store_delete_with, id.encode("utf-8"), _cond(if_version))
+    def delete(self, id: str, if_version: Optional[int] = None, purge: bool = False) -> Payload:
+        """Move an artifact to the trash (NotFoundError for every call but
+        undelete from then on; it still counts against its owner's quota
+        until purged); purge=True removes it at once, with all its versions
+        (the owner's quota is freed). if_version as for edit. Returns
+        {"status", "artifact_id", "deleted", "trash", "owner", "versions"}."""
+        fn = _L().qr_store_purge_artifact if purge else _L().qr_store_delete_with
+        lib, st, res = self._call(fn, id.encode("utf-8"), _cond(if_version))
         try:
             if st != 0:
                 _raise(st, res.errors, res.head)
             return {"status": "ok", "artifact_id": _s(res.artifact_id), "deleted": True,
+                    "trash": not purge, "kind": _s(res.kind), "owner": _s(res.owner),
+                    "versions": res.head}
+        finally:
+            lib.qr_store_result_free(ctypes.byref(res))
+
+    def undelete(self, id: str, if_version: Optional[int] = None) -> Payload:
+        """Take an artifact out of the trash, as it was."""
+        lib, st, res = self._call(_L().qr_store_undelete_with, id.encode("utf-8"), _cond(if_version))
+        try:
+            if st != 0:
+                _raise(st, res.errors, res.head)
+            return {"status": "ok", "artifact_id": _s(res.artifact_id), "undeleted": True,
                     "kind": _s(res.kind), "owner": _s(res.owner), "versions": res.head}
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
+    def purge(self) -> Dict[str, Any]:
+        """Remove what has been in the trash longer than trash_retention
+        (Store(...), seconds; 30 days by default) by the store's clock:
+        {"purged", "kept", "cutoff"}."""
+        lib = _L()
+        p = _Purge()
+        st = self._run(lib.qr_store_purge, ctypes.byref(p))
+        try:
+            if st != 0:
+                _raise(st, p.errors)
+            return {"purged": p.purged, "kept": p.kept, "cutoff": _s(p.cutoff)}
+        finally:
+            lib.qr_store_purge_free(ctypes.byref(p))
+
     def list(self, owner: Optional[str] = None, kind: Optional[str] = None, limit: int = 0,
-             cursor: Optional[str] = None) -> Dict[str, Any]:
+             cursor: Optional[str] = None, trash: bool = False) -> Dict[str, Any]:
         """Artifacts, newest first, of owner and kind (None: any), at most
         limit (0: all), after cursor (the previous page's "next").
         Returns {"artifacts": [{"artifact_id", "kind", "title", "owner",
@@ -809,12 +853,14 @@ class Store:
         lib = _L()
         out = _List()
         enc = lambda v: v.encode("utf-8") if v is not None else None
-        st = self._run(lib.qr_store_list, enc(owner), enc(kind), enc(cursor), int(limit), ctypes.byref(out))
+        fn = lib.qr_store_list_trash if trash else lib.qr_store_list
+        st = self._run(fn, enc(owner), enc(kind), enc(cursor), int(limit), ctypes.byref(out))
         try:
             if st != 0:
                 _raise(st, out.errors)
             items = [{"artifact_id": _s(it.artifact_id), "kind": _s(it.kind), "title": _s(it.title),
-                      "owner": _s(it.owner), "created": _s(it.created), "head": it.head}
+                      "owner": _s(it.owner), "created": _s(it.created), "head": it.head,
+                      **({"deleted": _s(it.deleted)} if trash else {})}
                      for it in (out.items[i] for i in range(out.count))]
             return {"artifacts": items, "next": _s(out.next) or None}
         finally:

@@ -71,7 +71,13 @@ typedef struct qr_store_opts {
      * make the owner's (another owner given is QR_E_USAGE), and fsck and
      * copy, which see every owner, are QR_E_USAGE. Copied at open. */
     const char *owner;
+    /* Seconds an artifact stays in the trash before qr_store_purge removes
+     * it, by the store's clock (now); QR_STORE_TRASH_RETENTION (30 days) by
+     * default, 0: purge removes everything in the trash. */
+    long long trash_retention;
 } qr_store_opts;
+
+#define QR_STORE_TRASH_RETENTION (30LL * 24 * 3600)
 
 /** The defaults above. Start from these, then change fields. */
 QR_EXPORT void qr_store_opts_default(qr_store_opts *o);
@@ -224,12 +230,40 @@ QR_EXPORT qr_status qr_store_log(qr_store *s, const char *id, qr_store_result *r
 QR_EXPORT qr_status qr_store_log_limit(qr_store *s, const char *id, int limit,
                                        qr_store_result *res);
 
-/** Delete an artifact and every version of it: its owner's quota gets its
- *  bytes and count back, and rendered files no other version uses are
- *  removed. res names what was deleted (kind, title, owner, head). */
+/** Move an artifact to the trash: from then on it is QR_E_NOT_FOUND for
+ *  every call but qr_store_undelete, qr_store_purge_artifact and
+ *  qr_store_list_trash, its id stays taken, and it still counts against
+ *  its owner's quotas until it is purged (qr_store_purge, after
+ *  qr_store_opts.trash_retention). res names it (kind, title, owner,
+ *  head). w: if_version as for edit (w->key is not taken: QR_E_USAGE). */
 QR_EXPORT qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res);
 QR_EXPORT qr_status qr_store_delete_with(qr_store *s, const char *id, const qr_store_write *w,
                                          qr_store_result *res);
+/** Take an artifact out of the trash, as it was (QR_E_NOT_FOUND when it is
+ *  not in the trash). w as for qr_store_delete_with. */
+QR_EXPORT qr_status qr_store_undelete_with(qr_store *s, const char *id, const qr_store_write *w,
+                                           qr_store_result *res);
+/** Remove an artifact at once, from the trash or not, with every version:
+ *  its owner's quota gets its bytes and count back, and rendered files no
+ *  other version uses are removed. w as for qr_store_delete_with. */
+QR_EXPORT qr_status qr_store_purge_artifact(qr_store *s, const char *id, const qr_store_write *w,
+                                            qr_store_result *res);
+
+/* What a purge of the trash did. */
+typedef struct qr_store_purge_report {
+    qr_status status;
+    size_t purged;   /* artifacts removed */
+    size_t kept;     /* left in the trash (not past the retention yet) */
+    char cutoff[32]; /* removed: in the trash since this time or earlier */
+    qr_errlist errors;
+} qr_store_purge_report;
+
+/** Remove every artifact in the trash since trash_retention seconds ago
+ *  or earlier (the store's clock), as qr_store_purge_artifact does; one
+ *  taken out of the trash meanwhile stays. Only on a store opened without
+ *  an owner (else QR_E_USAGE). */
+QR_EXPORT qr_status qr_store_purge(qr_store *s, qr_store_purge_report *out);
+QR_EXPORT void qr_store_purge_free(qr_store_purge_report *r);
 
 /* One artifact of a listing. */
 typedef struct qr_store_item {
@@ -237,6 +271,7 @@ typedef struct qr_store_item {
     char *kind, *title, *owner;
     char created[32];
     int head;
+    char deleted[32]; /* qr_store_list_trash: in the trash since (UTC); else "" */
 } qr_store_item;
 
 #define QR_STORE_CURSOR 112
@@ -254,6 +289,10 @@ typedef struct qr_store_list_result {
  *  previous page's next). Free with qr_store_list_free. */
 QR_EXPORT qr_status qr_store_list(qr_store *s, const char *owner, const char *kind,
                                   const char *cursor, size_t limit, qr_store_list_result *out);
+/** qr_store_list of the artifacts in the trash (items' deleted says since when). */
+QR_EXPORT qr_status qr_store_list_trash(qr_store *s, const char *owner, const char *kind,
+                                        const char *cursor, size_t limit,
+                                        qr_store_list_result *out);
 QR_EXPORT void qr_store_list_free(qr_store_list_result *r);
 
 /* What a copy did. */
@@ -300,6 +339,7 @@ typedef struct qr_store_fsck {
     qr_errlist problems; /* damage: path (relative to the store) and message */
     qr_errlist stray;    /* leftovers of interrupted writers; harmless */
     size_t repaired;
+    size_t trashed; /* artifacts in the trash (counted in artifacts too) */
 } qr_store_fsck;
 
 /** Check every artifact: meta.json, versions 1..head without gaps, each
@@ -356,7 +396,7 @@ QR_EXPORT void qr_store_quota_free(qr_store_quota *q);
 
 /* The layout version of the structs in this header: bindings that mirror
  * them (bindings/python) check it at load time. */
-#define QR_STORE_ABI 4
+#define QR_STORE_ABI 5
 QR_EXPORT int qr_store_abi(void);
 
 /** The file name rule above, into out (size >= 80). */

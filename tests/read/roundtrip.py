@@ -108,6 +108,12 @@ def items(its):
             for i in its]
 
 
+def caption(b):
+    """A caption as merged runs (loss 1), or None."""
+    c = b.get("caption")
+    return None if c is None else runs_of(c if isinstance(c, str) else {"runs": c})
+
+
 def doc(spec):
     blocks = []
     for s in spec.get("sections", []):  # loss 9: legacy sections become blocks
@@ -133,11 +139,11 @@ def doc(spec):
             else:
                 out.append(("list", o, items(b["items"])))
         elif t == "table":
-            out.append(("table", table(b)))
+            out.append(("table", table(b), caption(b)))
         elif t == "code":
-            out.append(("code", b["text"]))
+            out.append(("code", b["text"], caption(b)))
         elif t == "image":
-            out.append(("image", b.get("alt", "")))
+            out.append(("image", b.get("alt", ""), caption(b)))
         elif t == "page_break":
             out.append(("page_break",))
         elif t == "quote":
@@ -181,7 +187,11 @@ def sheet_cell(v):
             v["formula"] = v["formula"][1:]  # loss 14: a formula's leading = is not stored
         if v.get("format") == "General":
             del v["format"]  # loss 11: General is no format
-        if "value" in v and "format" not in v and "formula" not in v:
+        link = v.get("link")
+        if isinstance(link, str) and "value" not in v and "formula" not in v:
+            # loss 26: a link without a value shows (and reads back) its address
+            v["value"] = link[7:] if link.startswith("mailto:") else link.lstrip("#")
+        if "value" in v and set(v) == {"value"}:
             v = v["value"]
     if v == "":
         return None

@@ -15,6 +15,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ooxml_make as m  # noqa: E402
 
 QUIRE = os.environ.get("QUIRE", "build/quire")
+SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", ".."))
 failed = 0
 
 
@@ -273,6 +275,29 @@ with tempfile.TemporaryDirectory() as tmp:
         blocks = json.loads(read(d).stdout or "{}").get("blocks")
         expect("toc: read back as a block (%s)" % spec["blocks"][0], blocks == want,
                json.dumps(blocks, ensure_ascii=False))
+
+    # Captions read back (issue 32): quire's bold label ("Tabelle 1: ", "表1：")
+    # dropped, above a table or below an image, chart or code block.
+    cases = {"docs-captions-de": [("table", "Gebühren"), ("image", "Ein Testbild"),
+                                  ("chart", [{"text": "Umsatz", "italic": True}, " je Quartal"]),
+                                  ("code", "Ein Programm"), ("table", "Zweite Tabelle")],
+             "docs-captions-ja": [("table", "料金表")]}
+    for case, want in cases.items():
+        d = os.path.join(tmp, case + ".docx")
+        subprocess.run([QUIRE, "render", os.path.join(SRC, "fixtures", case, "spec.json"), "-o", d],
+                       capture_output=True, check=True)
+        blocks = json.loads(read(d).stdout or "{}").get("blocks", [])
+        got = [(b["type"], b["caption"]) for b in blocks if "caption" in b]
+        expect("captions: %s" % case, got == want, json.dumps(got, ensure_ascii=False))
+        if case == "docs-captions-de":
+            md = read(d, "markdown").stdout
+            expect("captions: markdown shows them where the document does",
+                   "**Tabelle 1:** Gebühren\n\n| Posten" in md and
+                   "![Testbild](image1.png)\n\n**Abbildung 1:** Ein Testbild" in md, md[:400])
+        expect("captions: %s has no caption paragraph left" % case,
+               not any(b["type"] == "paragraph" and ": " in json.dumps(b, ensure_ascii=False)
+                       and "Tabelle 1: " in json.dumps(b, ensure_ascii=False) for b in blocks),
+               json.dumps(blocks, ensure_ascii=False)[:300])
 
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)

@@ -27,6 +27,7 @@ def kind_of(spec):
 # issue 28's rich documents and styled workbooks): such a fixture is checked
 # for a clean, canonical read only, and listed as partial.
 UNREAD_BLOCKS = {"callout"}
+# (captions read back from docx, tests/read/test_docx_parts.py; not from pptx)
 UNREAD_KEYS = {"caption", "ref", "style", "styles"}
 
 
