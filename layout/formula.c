@@ -382,6 +382,52 @@ static val reference(cur *k, size_t sheet, const char *w, size_t wn)
 
 static val call(cur *k, const char *name, size_t n);
 
+/* A structured reference after a table's name at k->p ('['): Name[Column],
+ * Name[#Data], Name[#All], Name[#Headers], Name[#Totals] ('[ '] '# ''
+ * escape a column name's characters). A table or column quire does not
+ * know: NONE (not computed). */
+static val structured(cur *k, const char *w, size_t wn)
+{
+    const qr_doc *d = k->e->doc;
+    const qr_sheet_table *t = NULL;
+    size_t sheet = 0;
+    for (size_t i = 0; i < d->n_sheets && !t; i++)
+        for (size_t j = 0; j < d->sheets[i].n_tables && !t; j++)
+            if (strlen(d->sheets[i].tables[j].name) == wn &&
+                strncasecmp(d->sheets[i].tables[j].name, w, wn) == 0)
+                t = &d->sheets[i].tables[j], sheet = i;
+    char item[256];
+    size_t n = 0;
+    k->p++; /* '[' */
+    while (*k->p && *k->p != ']') {
+        if (*k->p == '[') return v_none(); /* [[#This Row],[Col]]: not ours */
+        if (*k->p == '\'' && k->p[1]) k->p++;
+        if (n + 1 >= sizeof item) return v_none();
+        item[n++] = *k->p++;
+    }
+    if (*k->p != ']' || !t) return v_none();
+    k->p++;
+    item[n] = '\0';
+    val v = {.t = V_RANGE, .sheet = sheet};
+    v.r0 = t->range.r0 + 1, v.r1 = t->range.r1, v.c0 = t->range.c0, v.c1 = t->range.c1;
+    if (strcasecmp(item, "#All") == 0) {
+        v.r0 = t->range.r0;
+        if (t->totals) v.r1++;
+    } else if (strcasecmp(item, "#Headers") == 0) {
+        v.r0 = v.r1 = t->range.r0;
+    } else if (strcasecmp(item, "#Totals") == 0) {
+        if (!t->totals) return v_err(E_REF);
+        v.r0 = v.r1 = t->range.r1 + 1;
+    } else if (strcasecmp(item, "#Data") != 0) {
+        size_t c = 0, nc = t->range.c1 - t->range.c0 + 1;
+        while (c < nc && strcasecmp(t->cols[c], item) != 0)
+            c++;
+        if (c == nc) return v_err(E_REF);
+        v.c0 = v.c1 = t->range.c0 + (uint32_t)c;
+    }
+    return v;
+}
+
 static val primary(cur *k)
 {
     ws(k);
@@ -477,6 +523,7 @@ static val primary(cur *k)
         val v = reference(k, sheet, r, (size_t)(k->p - r));
         return bad && v.t == V_RANGE ? v_err(E_REF) : v;
     }
+    if (*k->p == '[') return structured(k, w, wn);
     const char *after = k->p;
     ws(k);
     if (*k->p == '(') {
@@ -927,6 +974,27 @@ static val call(cur *k, const char *w, size_t wn)
         if (NAME("SUM")) return v_num(a.sum);
         if (NAME("AVERAGE")) return a.count ? v_num(a.sum / (double)a.count) : v_err(E_DIV0);
         return v_num(a.count ? NAME("MIN") ? a.min : a.max : 0);
+    }
+    if (NAME("SUBTOTAL")) { /* 1-5 and 9 (101-105, 109): hidden rows count too */
+        ARGS(2, MAX_ARGS);
+        if (to_num(deref(k, args[0]), &x, &f)) return f;
+        int code = (int)x % 100;
+        if (x < 1 || (code > 5 && code != 9)) return v_none(); /* not computed here */
+        if (aggregate(k, args + 1, n - 1, &a, code == 2 || code == 3, &f)) return f;
+        switch (code) {
+        case 1:
+            return a.count ? v_num(a.sum / (double)a.count) : v_err(E_DIV0);
+        case 2:
+            return v_num((double)a.count);
+        case 3:
+            return v_num((double)a.counta);
+        case 4:
+            return v_num(a.count ? a.max : 0);
+        case 5:
+            return v_num(a.count ? a.min : 0);
+        default:
+            return v_num(a.sum);
+        }
     }
     if (NAME("COUNT") || NAME("COUNTA")) {
         ARGS(1, MAX_ARGS);

@@ -7,6 +7,7 @@
  *     xl/styles.xml              streamed after the sheets (cellXfs in first-use order)
  *     xl/sharedStrings.xml       streamed after the sheets (count/uniqueCount known)
  *     xl/commentsN.xml, xl/drawings/vmlDrawingN.vml   a sheet's comments (xlsx_notes.c)
+ *     xl/tables/tableN.xml       a sheet's Excel tables (xlsx_table.c)
  *
  * A spec with no sheets gets one empty "Sheet1" (as DocsGPT). Rendering
  * never copies the tree: memory beyond the parsed spec is the string and
@@ -52,7 +53,7 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
     }
 
     qr_status st = QR_OK;
-    size_t n_charts = 0;
+    size_t n_charts = 0, n_tables = 0;
     qr_xlsx_sst sst;
     qr_xlsx_styles styles;
     int have_sst = 0, have_styles = 0;
@@ -109,7 +110,8 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
             goto done;
         }
         if ((st = qr_xlsx_add_charts(p, &sheets[i], i + 1, &n_charts, ctx->epoch, &ink)) ||
-            (st = qr_xlsx_add_notes(p, &sheets[i], i + 1, doc->author)))
+            (st = qr_xlsx_add_notes(p, &sheets[i], i + 1, doc->author)) ||
+            (st = qr_xlsx_add_tables(p, &sheets[i], i + 1, &n_tables)))
             goto done;
     }
     if ((st = qr_package_add_stream(p, "xl/styles.xml", QR_CT_XLSX_STYLES, qr_xlsx_styles_fill,

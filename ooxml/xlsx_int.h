@@ -162,6 +162,13 @@ qr_status qr_xlsx_add_charts(qr_package *p, const qr_sheet *sh, size_t sheet_no,
  *  ones) and comments, its xl/commentsN.xml (author: NULL for "quire") and
  *  xl/drawings/vmlDrawingN.vml; after qr_xlsx_add_charts. */
 qr_status qr_xlsx_add_notes(qr_package *p, const qr_sheet *sh, size_t sheet_no, const char *author);
+/** The relationships a sheet's links and comments take (after the charts'). */
+unsigned qr_xlsx_notes_rels(const qr_sheet *sh);
+/** xlsx_table.c: the parts of sheet sheet_no's tables, xl/tables/tableN.xml
+ *  (numbered on from *table_no), related from the sheet after its notes. */
+qr_status qr_xlsx_add_tables(qr_package *p, const qr_sheet *sh, size_t sheet_no, size_t *table_no);
+/** The sheet's <tableParts>, or nothing. */
+void qr_xlsx_write_table_parts(qr_buf *b, const qr_sheet *sh);
 /** The sheet's <hyperlinks> (nothing when it has no link). */
 void qr_xlsx_write_hyperlinks(qr_buf *b, const qr_sheet *sh);
 /** The sheet's <legacyDrawing> (its comments' shapes), or nothing. */

@@ -10,7 +10,7 @@
  * The worksheet's relationships are numbered in a fixed order, so the
  * sheet's tail can name them before the parts exist: the charts' drawing
  * (rId1, xlsx_chart.c), then each external link in cell order, then the
- * comments and the VML drawing. */
+ * comments and the VML drawing, then the tables (xlsx_table.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +38,14 @@ static size_t count_comments(const qr_sheet *sh)
     size_t n = 0;
     for (size_t i = 0; i < sh->n_notes; i++)
         n += sh->notes[i].comment != NULL;
+    return n;
+}
+
+unsigned qr_xlsx_notes_rels(const qr_sheet *sh)
+{
+    unsigned n = count_comments(sh) ? 2 : 0;
+    for (size_t i = 0; i < sh->n_notes; i++)
+        n += external(&sh->notes[i]);
     return n;
 }
 

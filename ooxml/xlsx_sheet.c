@@ -491,6 +491,7 @@ int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh, const qr_xlsx_styles
     write_page_margins(b);
     if (sh->n_charts) qr_buf_puts(b, "<drawing r:id=\"rId1\"/>"); /* xlsx_chart.c */
     qr_xlsx_write_legacy_drawing(b, sh);
+    qr_xlsx_write_table_parts(b, sh);
     qr_buf_puts(b, "</worksheet>");
     return b->oom ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "civil.h"
 #include "cnum.h"
@@ -24,6 +25,11 @@ typedef struct strtab {
 } strtab;
 
 typedef struct shared_tab *shared_tab_ptr;
+
+/* A table's totals row (xlsx tables): its cells are the table's. */
+typedef struct rd_skip {
+    long row, c0, c1;
+} rd_skip;
 
 typedef struct xl {
     qr_rd *r;
@@ -38,6 +44,9 @@ typedef struct xl {
     const char
         *sheet_names;      /* the open sheet's "names" members ("\"Rate\":\"...\"", ...) or NULL */
     shared_tab_ptr shared; /* the open sheet's shared formulas */
+    const char *tables;    /* the open sheet's "tables" objects, comma-separated, or NULL */
+    const rd_skip *skip;   /* its tables' totals rows: cells the tables make */
+    size_t n_skip;
 } xl;
 
 /* ---- shared strings -------------------------------------------------------------- */
@@ -1141,13 +1150,58 @@ static void end_cell(sheet_sax *x)
     x->where = 0;
     qr_rd *r = x->w->r;
     if (r->errs->count) return;
+    for (size_t i = 0; i < x->w->n_skip; i++) { /* a table's totals row: the table makes it */
+        const rd_skip *k = &x->w->skip[i];
+        if (x->cell_row == k->row && x->cell_col >= k->c0 && x->cell_col <= k->c1) return;
+    }
     x->one.len = 0;
     write_cell(x->w, &x->c, &x->one, x->cell_row, x->cell_col, x->name);
     const char *look =
         x->c.xf >= 0 && (size_t)x->c.xf < x->w->n_look ? x->w->look_of_xf[x->c.xf] : NULL;
     /* the header row's bold is the sheet's "header", not a look */
     if (look && x->cell_row == 0 && strcmp(look, "\"bold\":true") == 0) look = NULL;
+    const rd_note *here = NULL;
+    if (x->notes) {
+        rd_notes *t = x->notes;
+        flush_notes(x, x->cell_row, x->cell_col);
+        if (t->next < t->n && t->items[t->next].row == x->cell_row &&
+            t->items[t->next].col == x->cell_col)
+            here = &t->items[t->next];
+    }
+    /* a link's own look (Excel's Hyperlink style: blue, underlined) is the
+     * link's, not the cell's */
+    char lk[512];
+    if (look && here && here->link && strlen(look) < sizeof lk) {
+        static const char *const drop[] = {"\"underline\":true", "\"color\":\"#0563C1\""};
+        size_t o = 0;
+        for (const char *p = look; *p;) {
+            const char *e = strchr(p, ',');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            int skip = 0;
+            for (int d = 0; d < 2; d++)
+                skip |= n == strlen(drop[d]) && strncmp(p, drop[d], n) == 0;
+            if (!skip) {
+                if (o) lk[o++] = ',';
+                memcpy(lk + o, p, n);
+                o += n;
+            }
+            p += n + (e ? 1 : 0);
+        }
+        lk[o] = '\0';
+        look = o ? lk : NULL;
+    }
     if (look) add_look(&x->one, look);
+    if (here && here->link && !look && x->one.data) { /* a link alone shows its address */
+        const char *a = here->link[0] == '#' ? here->link + 1 : here->link;
+        if (strncasecmp(a, "mailto:", 7) == 0) a += 7;
+        qr_buf js = {0};
+        qr_buf_json_str(&js, a, strlen(a), 0);
+        if (js.data && js.len == x->one.len && memcmp(js.data, x->one.data, js.len) == 0) {
+            x->one.len = 0;
+            qr_buf_puts(&x->one, "null");
+        }
+        qr_buf_free(&js);
+    }
     if (x->notes) {
         rd_notes *t = x->notes;
         flush_notes(x, x->cell_row, x->cell_col);
@@ -1702,6 +1756,7 @@ static qr_status read_sheet_once(xl *w, const char *part, const char *name, rd_n
     }
     qr_buf_free(&s->valids);
     if (w->sheet_names) qr_buf_printf(b, ",\"names\":{%s}", w->sheet_names);
+    if (w->tables) qr_buf_printf(b, ",\"tables\":[%s]", w->tables);
     qr_buf_putc(b, '}');
     return st;
 }
@@ -1762,6 +1817,119 @@ static qr_status read_comments(xl *w, const qr_rd_rels *rels, rd_notes *notes)
     return st;
 }
 
+/* ---- tables ---------------------------------------------------------------------------- */
+
+/* The tables of a sheet (its xl/tables/tableN.xml parts) as the spec's
+ * "tables" (JSON objects, comma-separated, in out) and the totals rows,
+ * whose cells the table makes (skip: row, first and last column). */
+typedef struct tbl_walk {
+    qr_buf *out;
+    qr_buf totals; /* members of "totals" */
+    char name[256], ref[64], style[32];
+    long totals_rows;
+    int first;
+} tbl_walk;
+
+static int table_element(xmlTextReaderPtr x, void *arg)
+{
+    tbl_walk *t = arg;
+    if (qr_rd_is(x, "table")) {
+        char *n = qr_rd_attr(x, "displayName");
+        if (!n) n = qr_rd_attr(x, "name");
+        char *ref = qr_rd_attr(x, "ref"), *tr = qr_rd_attr(x, "totalsRowCount");
+        snprintf(t->name, sizeof t->name, "%s", n ? n : "");
+        snprintf(t->ref, sizeof t->ref, "%s", ref ? ref : "");
+        t->totals_rows = tr ? strtol(tr, NULL, 10) : 0;
+        xmlFree(n);
+        xmlFree(ref);
+        xmlFree(tr);
+    } else if (qr_rd_is(x, "tableColumn")) {
+        static const char *const fns[][2] = {{"sum", "sum"},     {"average", "average"},
+                                             {"count", "count"}, {"countNums", "count_nums"},
+                                             {"min", "min"},     {"max", "max"}};
+        char *n = qr_rd_attr(x, "name"), *f = qr_rd_attr(x, "totalsRowFunction");
+        char *l = qr_rd_attr(x, "totalsRowLabel");
+        const char *fn = NULL;
+        for (size_t i = 0; f && i < sizeof fns / sizeof *fns; i++)
+            if (strcmp(f, fns[i][0]) == 0) fn = fns[i][1];
+        if (n && (fn || l)) {
+            if (t->totals.len) qr_buf_putc(&t->totals, ',');
+            qr_buf_json_str(&t->totals, n, strlen(n), 0);
+            if (fn) {
+                qr_buf_printf(&t->totals, ":\"%s\"", fn);
+            } else {
+                qr_buf_puts(&t->totals, ":{\"label\":");
+                qr_buf_json_str(&t->totals, l, strlen(l), 0);
+                qr_buf_putc(&t->totals, '}');
+            }
+        }
+        xmlFree(n);
+        xmlFree(f);
+        xmlFree(l);
+    } else if (qr_rd_is(x, "tableStyleInfo")) {
+        char *n = qr_rd_attr(x, "name");
+        static const char *const kinds[] = {"Light", "Medium", "Dark"};
+        for (int k = 0; n && k < 3; k++) {
+            size_t kl = strlen("TableStyle") + strlen(kinds[k]);
+            char pre[32];
+            snprintf(pre, sizeof pre, "TableStyle%s", kinds[k]);
+            if (strncmp(n, pre, kl) == 0 && n[kl] >= '1' && n[kl] <= '9' && strlen(n + kl) <= 2)
+                snprintf(t->style, sizeof t->style, "%c%s%s", kinds[k][0] + 32, kinds[k] + 1,
+                         n + kl);
+        }
+        xmlFree(n);
+    }
+    return 0;
+}
+
+static qr_status read_tables(xl *w, const qr_rd_rels *rels, qr_buf *out, rd_skip **skip,
+                             size_t *n_skip)
+{
+    qr_status st = QR_OK;
+    for (size_t i = 0; i < rels->n && st == QR_OK; i++) {
+        const qr_rd_rel *rel = &rels->items[i];
+        size_t tl = strlen(rel->type);
+        if (rel->external || tl < 6 || strcmp(rel->type + tl - 6, "/table") != 0 ||
+            !qr_rd_zip_has(w->r, rel->target))
+            continue;
+        tbl_walk t = {.out = out};
+        snprintf(t.style, sizeof t.style, "none");
+        st = qr_rd_part_elements(w->r, rel->target, table_element, &t);
+        long c0, r0, c1, r1;
+        const char *colon = strchr(t.ref, ':');
+        char a[32];
+        if (st == QR_OK && colon && (size_t)(colon - t.ref) < sizeof a && t.name[0]) {
+            memcpy(a, t.ref, (size_t)(colon - t.ref));
+            a[colon - t.ref] = '\0';
+            if (parse_ref(a, &c0, &r0) == 0 && parse_ref(colon + 1, &c1, &r1) == 0 &&
+                r1 - t.totals_rows > r0) {
+                long last = r1 - (t.totals_rows > 0 ? 1 : 0);
+                char ca[8], cz[8];
+                col_name(c0, ca);
+                col_name(c1, cz);
+                if (out->len) qr_buf_putc(out, ',');
+                qr_buf_puts(out, "{\"name\":");
+                qr_buf_json_str(out, t.name, strlen(t.name), 0);
+                qr_buf_printf(out, ",\"range\":\"%s%ld:%s%ld\",\"style\":\"%s\"", ca, r0 + 1, cz,
+                              last + 1, t.style);
+                if (t.totals_rows > 0) {
+                    if (t.totals.len)
+                        qr_buf_printf(out, ",\"totals\":{%.*s}", (int)t.totals.len, t.totals.data);
+                    rd_skip *ns = realloc(*skip, (*n_skip + 1) * sizeof *ns);
+                    if (ns) {
+                        ns[*n_skip] = (rd_skip){last + 1, c0, c1};
+                        *skip = ns;
+                        ++*n_skip;
+                    }
+                }
+                qr_buf_putc(out, '}');
+            }
+        }
+        qr_buf_free(&t.totals);
+    }
+    return st;
+}
+
 /* A sheet: its comments, then its rows (twice when it has links). */
 static qr_status read_sheet(xl *w, const char *part, const char *name)
 {
@@ -1770,9 +1938,21 @@ static qr_status read_sheet(xl *w, const char *part, const char *name)
     if (st != QR_OK) return st;
     rd_notes notes = {0};
     st = read_comments(w, &rels, &notes);
+    qr_buf tables = {0};
+    rd_skip *skip = NULL;
+    size_t n_skip = 0;
+    if (st == QR_OK) st = read_tables(w, &rels, &tables, &skip, &n_skip);
+    w->tables = tables.len ? tables.data : NULL;
+    w->skip = skip;
+    w->n_skip = n_skip;
     int again = 0;
     if (st == QR_OK) st = read_sheet_once(w, part, name, &notes, &rels, &again);
     if (st == QR_OK && again) st = read_sheet_once(w, part, name, &notes, &rels, &again);
+    w->tables = NULL;
+    w->skip = NULL;
+    w->n_skip = 0;
+    qr_buf_free(&tables);
+    free(skip);
     notes_free(&notes);
     qr_rd_rels_free(&rels);
     return st;

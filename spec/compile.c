@@ -580,6 +580,7 @@ static qr_status compile_read(qr_read_fn read, void *ctx, qr_kind kind, const qr
     free(cc.path);
     free(cc.fixes);
     free(cc.cnotes);
+    free(cc.fnames);
 
     if (cc.warns && cc.n_warnings > QR_CC_MAX_WARNINGS)
         qr_errlist_addf(cc.warns, QR_OK, "", "fix the warnings listed first",

@@ -88,7 +88,18 @@ typedef struct qr_cc {
     size_t n_cnotes, cap_cnotes;
     const char *const *sheet_names;
     size_t n_sheet_names;
+    /* formulas that name defined names or tables, checked once all are known */
+    struct qr_cc_fname *fnames;
+    size_t n_fnames, cap_fnames;
+    size_t cur_sheet; /* the sheet being compiled */
 } qr_cc;
+
+/* A formula naming a defined name or a table (compile_sheet.c): its text,
+ * the JSON pointer of its "formula" and its sheet. */
+typedef struct qr_cc_fname {
+    const char *text, *path;
+    size_t sheet;
+} qr_cc_fname;
 
 /* ---- compile_cc.c: paths, errors, keys, typed getters -------------------- */
 

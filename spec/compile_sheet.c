@@ -262,6 +262,217 @@ static int scalar(qr_cc *cc, json_t *v, double *num, const char **str, size_t *l
 static int parse_ref(const char *s, int *row, int *col);
 static int parse_range(const char *s, qr_range *rg, const char **why);
 
+/* ---- names a formula uses -------------------------------------------------------- */
+
+/* Whether formula text s names something besides functions, cell
+ * references, sheets and literals: a defined name or a table, which the
+ * workbook must define (checked by formula_names once every name is
+ * known). */
+static int ident_start(unsigned char c)
+{
+    return isalpha(c) || c == '_' || c == '\\' || c >= 0x80;
+}
+static int ident_char(unsigned char c)
+{
+    return isalnum(c) || c == '_' || c == '.' || c == '\\' || c == '$' || c >= 0x80;
+}
+
+/* Call fn(arg, word, len, table) for each name formula s (n bytes) uses
+ * (table: it is followed by '[', a structured reference); stops when fn
+ * returns nonzero and returns that. */
+static int formula_idents(const char *s, size_t n, int (*fn)(void *, const char *, size_t, int),
+                          void *arg)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"') { /* a text: "" is a quote */
+            for (i++; i < n; i++)
+                if (s[i] == '"' && !(i + 1 < n && s[i + 1] == '"' && ++i)) break;
+            i++;
+            continue;
+        }
+        if (c == '\'') { /* a quoted sheet name, then its reference */
+            for (i++; i < n; i++)
+                if (s[i] == '\'' && !(i + 1 < n && s[i + 1] == '\'' && ++i)) break;
+            i++;
+            if (i < n && s[i] == '!') {
+                i++;
+                while (i < n && (ident_char((unsigned char)s[i]) || s[i] == ':'))
+                    i++;
+            }
+            continue;
+        }
+        if (c == '[') { /* a structured reference's items */
+            int depth = 0;
+            for (; i < n; i++) {
+                if (s[i] == '\'' && i + 1 < n) {
+                    i++;
+                    continue;
+                }
+                if (s[i] == '[') depth++;
+                if (s[i] == ']' && --depth == 0) break;
+            }
+            i++;
+            continue;
+        }
+        if (c == '#') { /* an error literal: #N/A, #REF! */
+            for (i++; i < n && (isalnum((unsigned char)s[i]) || s[i] == '/' || s[i] == '!' ||
+                                s[i] == '?' || s[i] == '0');
+                 i++)
+                ;
+            continue;
+        }
+        if (isdigit(c) || (c == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]))) {
+            while (i < n &&
+                   (isalnum((unsigned char)s[i]) || s[i] == '.' ||
+                    ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'E' || s[i - 1] == 'e'))))
+                i++;
+            continue;
+        }
+        if (!(ident_start(c) || c == '$')) {
+            i++;
+            continue;
+        }
+        size_t w = i;
+        while (i < n && ident_char((unsigned char)s[i]))
+            i++;
+        size_t wn = i - w, j = i;
+        while (j < n && s[j] == ' ')
+            j++;
+        int prev_colon = w > 0 && s[w - 1] == ':';
+        if (j < n && s[j] == '|') { /* DDE: the policy (allow_external) decides */
+            i = j + 1;
+            continue;
+        }
+        if (j < n && (s[j] == '(' || s[j] == '!')) { /* a function, or a sheet */
+            if (s[j] == '!') {
+                i = j + 1;
+                while (i < n && (ident_char((unsigned char)s[i]) || s[i] == ':'))
+                    i++;
+            }
+            continue;
+        }
+        char word[64];
+        size_t k = 0;
+        for (size_t x = w; x < w + wn && k + 1 < sizeof word; x++)
+            if (s[x] != '$') word[k++] = s[x];
+        word[k] = '\0';
+        if (k == 0 || wn >= sizeof word) continue;
+        int r, col;
+        size_t letters = 0;
+        while (letters < k && isalpha((unsigned char)word[letters]))
+            letters++;
+        if (parse_ref(word, &r, &col) == 0) continue;                                   /* B2 */
+        if (letters == k && k <= 3 && ((j < n && s[j] == ':') || prev_colon)) continue; /* A:C */
+        if (strcasecmp(word, "TRUE") == 0 || strcasecmp(word, "FALSE") == 0) continue;
+        if (!ident_start((unsigned char)word[0])) continue;
+        int res = fn(arg, s + w, wn, j < n && s[j] == '[');
+        if (res) return res;
+    }
+    return 0;
+}
+
+static int any_name(void *arg, const char *w, size_t n, int table)
+{
+    (void)arg, (void)w, (void)n, (void)table;
+    return 1;
+}
+
+/* A formula naming something (a defined name or a table) into cc->fnames,
+ * checked when every name is known (LET and LAMBDA make names of their
+ * own: those formulas are left to the office suite). */
+static void note_formula_names(qr_cc *cc, const qr_formula *f, size_t n)
+{
+    if (!formula_idents(f->text, n, any_name, NULL)) return;
+    for (const char *p = f->text; (p = strchr(p, '(')) != NULL; p++) {
+        size_t b = (size_t)(p - f->text);
+        if ((b >= 3 && strncasecmp(p - 3, "LET", 3) == 0) ||
+            (b >= 6 && strncasecmp(p - 6, "LAMBDA", 6) == 0))
+            return;
+    }
+    if (cc->n_fnames == cc->cap_fnames) {
+        size_t cap = cc->cap_fnames ? cc->cap_fnames * 2 : 16;
+        qr_cc_fname *t = realloc(cc->fnames, cap * sizeof *t);
+        if (!t) return qr_cc_oom(cc);
+        cc->fnames = t;
+        cc->cap_fnames = cap;
+    }
+    size_t o = qr_cc_push_key(cc, "formula");
+    cc->fnames[cc->n_fnames++] = (qr_cc_fname){f->text, qr_cc_path(cc), cc->cur_sheet};
+    qr_cc_pop(cc, o);
+}
+
+typedef struct name_chk {
+    qr_cc *cc;
+    const qr_sheet *ss;
+    size_t n_sheets, sheet;
+} name_chk;
+
+static int known_table(const name_chk *k, const char *w, size_t n)
+{
+    for (size_t i = 0; i < k->n_sheets; i++)
+        for (size_t j = 0; j < k->ss[i].n_tables; j++)
+            if (strlen(k->ss[i].tables[j].name) == n &&
+                strncasecmp(k->ss[i].tables[j].name, w, n) == 0)
+                return 1;
+    return 0;
+}
+
+static int check_name(void *arg, const char *w, size_t n, int table)
+{
+    name_chk *k = arg;
+    const qr_doc *doc = k->cc->doc;
+    if (known_table(k, w, n)) return 0;
+    for (size_t i = 0; !table && i < doc->n_names; i++)
+        if ((doc->names[i].scope < 0 || (size_t)doc->names[i].scope == k->sheet) &&
+            strlen(doc->names[i].name) == n && strncasecmp(doc->names[i].name, w, n) == 0)
+            return 0;
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), w);
+    const char *cands[129];
+    size_t nc = 0;
+    for (size_t i = 0; i < doc->n_names && nc < 64; i++)
+        if (!table && (doc->names[i].scope < 0 || (size_t)doc->names[i].scope == k->sheet))
+            cands[nc++] = doc->names[i].name;
+    for (size_t i = 0; i < k->n_sheets && nc < 128; i++)
+        for (size_t j = 0; j < k->ss[i].n_tables && nc < 128; j++)
+            cands[nc++] = k->ss[i].tables[j].name;
+    cands[nc] = NULL;
+    const char *dym = qr_suggest(word, cands);
+    char h[200];
+    if (dym)
+        snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
+    else if (table)
+        snprintf(h, sizeof h, "name one of the workbook's \"tables\"");
+    else
+        snprintf(h, sizeof h,
+                 "define it in \"names\": {\"%s\": \"Sheet1!$B$2:$B$13\"}, or quote a "
+                 "text: \"\\\"%s\\\"\"",
+                 word, word);
+    qr_cc_err(k->cc, h, "the formula uses %s \"%s\", which the workbook does not define",
+              table ? "the table" : "the name", word);
+    return 0;
+}
+
+/* The names and tables the workbook's formulas use exist. */
+static void formula_names(qr_cc *cc, const qr_sheet *ss, size_t n)
+{
+    name_chk k = {cc, ss, n, 0};
+    char *save = cc->path;
+    size_t plen = cc->plen;
+    for (size_t i = 0; i < cc->n_fnames; i++) {
+        const qr_cc_fname *f = &cc->fnames[i];
+        k.sheet = f->sheet;
+        cc->path = (char *)f->path;
+        cc->plen = strlen(f->path);
+        formula_idents(f->text, strlen(f->text), check_name, &k);
+    }
+    cc->path = save;
+    cc->plen = plen;
+    cc->n_fnames = 0;
+}
+
 /* ---- links and comments ------------------------------------------------------------ */
 
 #define MAX_LINK 2079u     /* Excel's longest hyperlink address */
@@ -477,6 +688,7 @@ static int cell_object(qr_cc *cc, fmt_table *ft, json_t *v, qr_cell *c, size_t r
         qr_formula *f = qr_arena_alloc(cc->a, sizeof *f);
         if (!f) return qr_cc_oom(cc), -1;
         f->text = s;
+        note_formula_names(cc, f, n);
         if (value) {
             o = qr_cc_push_key(cc, "value");
             size_t len = 0;
@@ -1596,6 +1808,369 @@ static void sheet_valids(qr_cc *cc, json_t *v, qr_sheet *sh)
     qr_cc_pop(cc, o);
 }
 
+/* ---- tables ----------------------------------------------------------------------- */
+
+static const char *name_why(const char *s, size_t n);
+
+static const char *const tf_names[] = {"sum", "average", "count", "count_nums", "min", "max", NULL};
+/* SUBTOTAL's function numbers that skip hidden rows, in qr_table_fn order from QR_TF_SUM */
+static const int tf_codes[] = {109, 101, 103, 102, 105, 104};
+
+static int overlaps(const qr_range *a, const qr_range *b)
+{
+    return a->r0 <= b->r1 && b->r0 <= a->r1 && a->c0 <= b->c1 && b->c0 <= a->c1;
+}
+
+static const qr_cell *cell_at(const qr_row *rows, size_t n_rows, size_t r, size_t c)
+{
+    return r < n_rows && c < rows[r].n ? &rows[r].cells[c] : NULL;
+}
+
+/* A table's "style": "medium2" -> "TableStyleMedium2", "none" -> NULL. */
+static int table_style(qr_cc *cc, json_t *obj, const char **out)
+{
+    json_t *v = json_object_get(obj, "style");
+    *out = "TableStyleMedium2";
+    if (!v) return 0;
+    static const char *const kinds[] = {"light", "medium", "dark"};
+    static const int most[] = {21, 28, 11};
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    if (strcmp(s, "none") == 0) {
+        *out = NULL;
+        return 0;
+    }
+    for (int k = 0; k < 3; k++) {
+        size_t kl = strlen(kinds[k]);
+        if (strncmp(s, kinds[k], kl) != 0) continue;
+        char *end;
+        long n = strtol(s + kl, &end, 10);
+        if (s[kl] < '1' || s[kl] > '9' || *end || n < 1 || n > most[k]) break;
+        char buf[40];
+        snprintf(buf, sizeof buf, "TableStyle%c%s%ld", kinds[k][0] - 32, kinds[k] + 1, n);
+        *out = qr_cc_strndup(cc, buf, strlen(buf));
+        return *out ? 0 : -1;
+    }
+    qr_cc_err_key(cc, "style",
+                  "a table style is light1-light21, medium1-medium28, dark1-dark11 or none",
+                  "unknown table style %s%.30s%s", json_is_string(v) ? "\"" : "",
+                  json_is_string(v) ? s : qr_cc_type_name(v), json_is_string(v) ? "\"" : "");
+    return -1;
+}
+
+/* The header texts of a table over rg into cols; 0 or -1 (reported at range). */
+static int table_headers(qr_cc *cc, const qr_row *rows, size_t n_rows, const qr_range *rg,
+                         const char **cols)
+{
+    const char *hint = "a table's first row names its columns: give each a distinct text";
+    for (uint32_t c = rg->c0; c <= rg->c1; c++) {
+        const qr_cell *cell = cell_at(rows, n_rows, rg->r0, c);
+        char ref[16], col[4] = {0};
+        uint32_t x = c + 1;
+        int k = 0;
+        char tmp[4];
+        while (x && k < 3) {
+            tmp[k++] = (char)('A' + (x - 1) % 26);
+            x = (x - 1) / 26;
+        }
+        for (int i = 0; i < k; i++)
+            col[i] = tmp[k - 1 - i];
+        snprintf(ref, sizeof ref, "%s%u", col, rg->r0 + 1);
+        if (!cell || cell->type != QR_CELL_TEXT || cell->len == 0) {
+            qr_cc_err_key(cc, "range", hint, "the header cell %s is %s", ref,
+                          !cell || cell->type == QR_CELL_EMPTY ? "empty" : "not a text");
+            return -1;
+        }
+        if (cell->len > 255 || memchr(cell->v.str, '\n', cell->len) ||
+            memchr(cell->v.str, '\r', cell->len)) {
+            qr_cc_err_key(cc, "range", hint,
+                          "the header cell %s is longer than 255 characters or holds a line break",
+                          ref);
+            return -1;
+        }
+        cols[c - rg->c0] = qr_cc_strndup(cc, cell->v.str, cell->len);
+        if (!cols[c - rg->c0]) return -1;
+        for (uint32_t j = rg->c0; j < c; j++)
+            if (strcasecmp(cols[j - rg->c0], cols[c - rg->c0]) == 0) {
+                qr_cc_err_key(cc, "range", hint, "the header cell %s repeats \"%.40s\"", ref,
+                              cols[c - rg->c0]);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+/* A table's "totals" into t (fn, label); 0 or -1 (reported). */
+static int table_totals(qr_cc *cc, json_t *v, qr_sheet_table *t, size_t n)
+{
+    size_t o = qr_cc_push_key(cc, "totals");
+    int bad = 0;
+    uint8_t *fn = qr_arena_array(cc->a, n, 1);
+    const char **label = qr_arena_array(cc->a, n, sizeof *label);
+    if (!fn || !label) {
+        qr_cc_pop(cc, o);
+        return qr_cc_oom(cc), -1;
+    }
+    if (!json_is_object(v) || json_object_size(v) == 0) {
+        qr_cc_err(cc, "totals is {\"Region\": {\"label\": \"Total\"}, \"Revenue\": \"sum\"}",
+                  "expected an object of columns, got %s", qr_cc_type_name(v));
+        qr_cc_pop(cc, o);
+        return -1;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(v, key, val)
+    {
+        size_t o2 = qr_cc_push_key(cc, key);
+        size_t c = 0;
+        while (c < n && strcasecmp(t->cols[c], key) != 0)
+            c++;
+        if (c == n) {
+            const char *cands[65];
+            size_t nc = 0;
+            for (size_t j = 0; j < n && nc < 64; j++)
+                cands[nc++] = t->cols[j];
+            cands[nc] = NULL;
+            const char *dym = qr_suggest(key, cands);
+            char h[160];
+            if (dym)
+                snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
+            else
+                snprintf(h, sizeof h, "name a column by its header text");
+            qr_cc_err(cc, h, "the table has no column \"%.40s\"", key);
+            bad = 1;
+        } else if (json_is_string(val)) {
+            size_t f = 0;
+            while (tf_names[f] && strcmp(tf_names[f], json_string_value(val)) != 0)
+                f++;
+            if (!tf_names[f]) {
+                const char *dym = qr_suggest(json_string_value(val), tf_names);
+                char h[200];
+                if (dym)
+                    snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
+                else
+                    snprintf(h, sizeof h,
+                             "a function is sum, average, count, count_nums, min or "
+                             "max; a text is {\"label\": \"Total\"}");
+                qr_cc_err(cc, h, "unknown totals function \"%.40s\"", json_string_value(val));
+                bad = 1;
+            } else {
+                fn[c] = (uint8_t)(QR_TF_SUM + f);
+            }
+        } else if (json_is_object(val) && json_object_size(val) == 1 &&
+                   json_is_string(json_object_get(val, "label"))) {
+            size_t len;
+            label[c] = qr_cc_str(cc, json_object_get(val, "label"), &len);
+            if (!label[c]) bad = 1;
+        } else {
+            qr_cc_err(cc, "a column's total is a function (\"sum\") or {\"label\": \"Total\"}",
+                      "expected a function name or a label, got %s", qr_cc_type_name(val));
+            bad = 1;
+        }
+        qr_cc_pop(cc, o2);
+    }
+    qr_cc_pop(cc, o);
+    t->fn = fn;
+    t->label = label;
+    return bad ? -1 : 0;
+}
+
+/* A table's column name in a structured reference: [ ] # ' escaped with '. */
+static void struct_col(qr_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("[]#'", *s)) qr_buf_putc(b, '\'');
+        qr_buf_putc(b, *s);
+    }
+}
+
+/* The totals row of t (row t->range.r1 + 1) into the rows (*rows, *n_rows
+ * may grow); 0 or -1 (reported at the table). */
+static int totals_row(qr_cc *cc, qr_sheet_table *t, qr_row **rows, size_t *n_rows)
+{
+    uint32_t tr = t->range.r1 + 1;
+    if (tr >= EXCEL_ROWS) {
+        qr_cc_err_key(cc, "totals", "end the table a row higher",
+                      "the totals row is past the grid");
+        return -1;
+    }
+    for (uint32_t c = t->range.c0; c <= t->range.c1; c++) {
+        const qr_cell *cell = cell_at(*rows, *n_rows, tr, c);
+        if (cell && cell->type != QR_CELL_EMPTY) {
+            qr_cc_err_key(cc, "totals", "the totals row is the row below the range: leave it empty",
+                          "the totals row (row %u) would hide a value in its column %u", tr + 1,
+                          c - t->range.c0 + 1);
+            return -1;
+        }
+    }
+    if (tr >= *n_rows) {
+        qr_row *nr = qr_arena_array(cc->a, tr + 1, sizeof *nr);
+        if (!nr) return qr_cc_oom(cc), -1;
+        memcpy(nr, *rows, *n_rows * sizeof *nr);
+        *rows = nr;
+        *n_rows = tr + 1;
+    }
+    qr_row *row = &(*rows)[tr];
+    if (row->n <= t->range.c1) {
+        qr_cell *cs = qr_arena_array(cc->a, t->range.c1 + 1, sizeof *cs);
+        if (!cs) return qr_cc_oom(cc), -1;
+        if (row->n) memcpy(cs, row->cells, row->n * sizeof *cs);
+        row->cells = cs;
+        row->n = t->range.c1 + 1;
+    }
+    for (uint32_t c = t->range.c0; c <= t->range.c1; c++) {
+        size_t i = c - t->range.c0;
+        qr_cell *cell = &row->cells[c];
+        if (t->label[i]) {
+            cell->type = QR_CELL_TEXT;
+            cell->v.str = t->label[i];
+            cell->len = (uint32_t)strlen(t->label[i]);
+        } else if (t->fn[i]) {
+            qr_buf b = {0};
+            qr_buf_printf(&b, "SUBTOTAL(%d,%s[", tf_codes[t->fn[i] - QR_TF_SUM], t->name);
+            struct_col(&b, t->cols[i]);
+            qr_buf_putc(&b, ']');
+            qr_buf_putc(&b, ')');
+            qr_formula *f = qr_arena_alloc(cc->a, sizeof *f);
+            const char *text = b.oom ? NULL : qr_cc_strndup(cc, b.data, b.len);
+            qr_buf_free(&b);
+            if (!f || !text) return qr_cc_oom(cc), -1;
+            memset(f, 0, sizeof *f);
+            f->text = text;
+            cell->type = QR_CELL_FORMULA;
+            cell->v.formula = f;
+            /* the column's number format (its last data cell's) */
+            const qr_cell *last = cell_at(*rows, *n_rows, t->range.r1, c);
+            if (last && t->fn[i] != QR_TF_COUNT && t->fn[i] != QR_TF_COUNT_NUMS)
+                cell->fmt = last->fmt;
+        }
+    }
+    return 0;
+}
+
+/* A sheet's "tables" over its compiled rows (*rows may grow by totals rows). */
+static void sheet_tables(qr_cc *cc, json_t *v, qr_sheet *sh, qr_row **rows, size_t *n_rows)
+{
+    size_t o = qr_cc_push_key(cc, "tables");
+    size_t n = json_is_array(v) ? json_array_size(v) : 0;
+    if (!json_is_array(v))
+        qr_cc_err(cc, "tables is [{\"range\": \"A1:F200\", \"name\": \"Sales\"}]",
+                  "expected an array of tables, got %s", qr_cc_type_name(v));
+    qr_sheet_table *ts = n ? qr_arena_array(cc->a, n, sizeof *ts) : NULL;
+    if (n && !ts) qr_cc_oom(cc), n = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t o2 = qr_cc_push_index(cc, i);
+        json_t *obj = json_array_get(v, i);
+        qr_sheet_table *t = &ts[k];
+        memset(t, 0, sizeof *t);
+        int bad = 0;
+        if (!json_is_object(obj)) {
+            qr_cc_err(cc, "a table is {\"range\": \"A1:F200\", \"name\": \"Sales\"}",
+                      "expected a table object, got %s", qr_cc_type_name(obj));
+            qr_cc_pop(cc, o2);
+            continue;
+        }
+        if (qr_cc_check_obj(cc, obj, QR_SO_XTABLE, "a table") > 0) bad = 1;
+        json_t *nm = json_object_get(obj, "name"), *rg = json_object_get(obj, "range");
+        if (!nm) {
+            qr_cc_missing(cc, "name", "a table is named: \"name\": \"Sales\"");
+            bad = 1;
+        } else {
+            const char *why = json_is_string(nm)
+                                  ? name_why(json_string_value(nm), json_string_length(nm))
+                                  : "expected a string";
+            if (why) {
+                qr_cc_err_key(cc, "name",
+                              "a table name is like Sales or Q3_Costs: letters, digits, _",
+                              "%s, got %s%.40s%s", why, json_is_string(nm) ? "\"" : "",
+                              json_is_string(nm) ? json_string_value(nm) : qr_cc_type_name(nm),
+                              json_is_string(nm) ? "\"" : "");
+                bad = 1;
+            } else {
+                size_t len;
+                t->name = qr_cc_str(cc, nm, &len);
+            }
+        }
+        if (!rg) {
+            qr_cc_missing(cc, "range", "a table is over a range: \"range\": \"A1:F200\"");
+            bad = 1;
+        } else {
+            size_t o3 = qr_cc_push_key(cc, "range");
+            if (range_at(cc, rg, &t->range) < 0) {
+                bad = 1;
+            } else if (t->range.r1 == t->range.r0) {
+                qr_cc_err(cc, "a table's range holds its header row and at least one data row",
+                          "the range is one row");
+                bad = 1;
+            }
+            qr_cc_pop(cc, o3);
+        }
+        if (table_style(cc, obj, &t->style) < 0) bad = 1;
+        if (!bad) {
+            for (size_t j = 0; j < k && !bad; j++)
+                if (overlaps(&t->range, &ts[j].range)) {
+                    qr_cc_err_key(cc, "range", "tables do not overlap: make the ranges apart",
+                                  "this range overlaps the table \"%.40s\"", ts[j].name);
+                    bad = 1;
+                }
+            for (size_t m = 0; m < sh->n_merges && !bad; m++)
+                if (overlaps(&t->range, &sh->merges[m])) {
+                    qr_cc_err_key(cc, "range", "a table holds no merged cells: unmerge them",
+                                  "this range overlaps the merge %zu", m + 1);
+                    bad = 1;
+                }
+            if (!bad && sh->autofilter == QR_FILTER_RANGE && overlaps(&t->range, &sh->filter)) {
+                qr_cc_err_key(
+                    cc, "range",
+                    "a table filters its own columns: leave the sheet's \"autofilter\" out",
+                    "this range overlaps the sheet's autofilter");
+                bad = 1;
+            }
+        }
+        size_t nc = bad ? 0 : t->range.c1 - t->range.c0 + 1;
+        const char **cols = nc ? qr_arena_array(cc->a, nc, sizeof *cols) : NULL;
+        if (nc && !cols) qr_cc_oom(cc), bad = 1;
+        if (!bad && table_headers(cc, *rows, *n_rows, &t->range, cols) < 0) bad = 1;
+        if (!bad) t->cols = cols;
+        json_t *tot = json_object_get(obj, "totals");
+        if (!bad && tot) {
+            if (table_totals(cc, tot, t, nc) < 0 || totals_row(cc, t, rows, n_rows) < 0)
+                bad = 1;
+            else
+                t->totals = 1;
+        }
+        if (!bad) k++;
+        qr_cc_pop(cc, o2);
+    }
+    sh->tables = ts;
+    sh->n_tables = k;
+    if (k && sh->autofilter == QR_FILTER_AUTO) sh->autofilter = QR_FILTER_NONE; /* the tables' */
+    qr_cc_pop(cc, o);
+}
+
+/* Table names are unique in the workbook, and apart from its defined names. */
+static void table_names(qr_cc *cc, const qr_sheet *ss, size_t n)
+{
+    const qr_doc *doc = cc->doc;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < ss[i].n_tables; j++) {
+            const char *a = ss[i].tables[j].name, *clash = NULL;
+            for (size_t i2 = 0; i2 <= i && !clash; i2++)
+                for (size_t j2 = 0; j2 < (i2 == i ? j : ss[i2].n_tables) && !clash; j2++)
+                    if (strcasecmp(ss[i2].tables[j2].name, a) == 0) clash = "another table";
+            for (size_t m = 0; m < doc->n_names && !clash; m++)
+                if (strcasecmp(doc->names[m].name, a) == 0) clash = "a defined name";
+            if (!clash) continue;
+            size_t o = qr_cc_push_key(cc, "sheets");
+            qr_cc_push_index(cc, i);
+            qr_cc_push_key(cc, "tables");
+            qr_cc_push_index(cc, j);
+            qr_cc_err_key(cc, "name", "give each table and name its own name (ignoring case)",
+                          "\"%.40s\" is already the name of %s", a, clash);
+            qr_cc_pop(cc, o);
+        }
+}
+
 /* "column_styles": [null, "input", {"format": "0.0%"}], one per column. */
 static void column_styles(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh)
 {
@@ -1796,6 +2371,9 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
 #endif
     }
     qr_cc_pop(cc, o);
+    size_t n_all = n_json + hdr;
+    json_t *tbs = json_object_get(v, "tables");
+    if (tbs && !sr) sheet_tables(cc, tbs, sh, &out, &n_all); /* streamed: the tree path does */
     if (cc->n_cnotes) { /* the cells' links and comments, in the sheet's rows */
         qr_cell_note *nts = qr_arena_array(cc->a, cc->n_cnotes, sizeof *nts);
         if (!nts) {
@@ -1811,9 +2389,10 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
         cc->n_cnotes = 0;
     }
     sh->rows = out;
-    sh->n_rows = n_json + hdr;
+    sh->n_rows = n_all;
     sh->columns_row = hdr != 0;
     sh->n_cols = n_cols;
+    if (n_all > n_json + hdr && out[n_all - 1].n > n_cols) sh->n_cols = out[n_all - 1].n;
     size_t n_have = sr ? sh->n_held : sh->n_rows;
     for (size_t r = 0; r < n_have; r++)
         if (out[r].outline > sh->row_outline) sh->row_outline = out[r].outline;
@@ -2086,8 +2665,10 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
         size_t o2 = qr_cc_push_index(cc, i);
         json_t *sv = json_array_get(sheets, i);
         const qr_srows *sr = qr_cc_stream_rows(cc, i);
-        if (cs && !cs->all && json_is_object(sv) && json_object_get(sv, "charts"))
-            cs->fallback = 1; /* charts read cells of any row: the tree path renders */
+        cc->cur_sheet = i;
+        if (cs && json_is_object(sv) &&
+            ((!cs->all && json_object_get(sv, "charts")) || json_object_get(sv, "tables")))
+            cs->fallback = 1; /* charts and tables read cells of any row: the tree path */
         sheet(cc, &ft, sv, &ss[i], names[i], sr);
         qr_cc_pop(cc, o2);
     }
@@ -2108,6 +2689,8 @@ void qr_cc_spreadsheet(qr_cc *cc, json_t *root)
         sheet_charts(cc, json_array_get(sheets, i), i, &ss[i]);
     qr_cc_pop(cc, o);
     defined_names(cc, root, sheets);
+    table_names(cc, ss, n);
+    formula_names(cc, ss, n);
     o = qr_cc_push_key(cc, "sheets");
 done:
     cc->sheet_names = NULL;

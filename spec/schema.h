@@ -64,6 +64,7 @@ typedef enum qr_sobj_id {
     QR_SO_BORDER, /* a border per side */
     QR_SO_COND,   /* a conditional format of a sheet's "conditional" */
     QR_SO_VALID,  /* a data validation of a sheet's "validation" */
+    QR_SO_XTABLE, /* an Excel table of a sheet's "tables" */
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,

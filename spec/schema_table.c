@@ -449,6 +449,8 @@ static const qr_skey sheet_keys[] = {
       "names local to the sheet: {\"Rate\": \"$B$1\"}"),
     K("validation", X, QR_SO_VALID,
       "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/validation\"}}", "what cells accept"),
+    K("tables", X, QR_SO_XTABLE, "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/xtable\"}}",
+      "Excel tables over ranges"),
     K("hidden_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "C or C:E"),
     K("grouped_columns", X, N, "{\"type\":\"array\",\"items\":" S_COLS "}", "outline groups, C:E"),
     K("column_styles", X, N,
@@ -499,6 +501,19 @@ static const qr_skey valid_keys[] = {
     K("prompt", X, N, "{\"type\":\"string\",\"maxLength\":255}", "shown on selecting"),
     K("error", X, N, "{\"type\":\"string\",\"maxLength\":225}", "shown on a refused value"),
     K("blank", X, N, S_BOOL, "empty allowed, default true"),
+};
+static const qr_skey xtable_keys[] = {
+    K("range", R, N, S_RANGE, "its header row and data rows"),
+    K("name", R, N, "{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}",
+      "unique in the workbook"),
+    K("style", X, N, "{\"type\":\"string\",\"pattern\":\"^(none|(light|medium|dark)[0-9]{1,2})$\"}",
+      "medium2 (default), light1-21, medium1-28, dark1-11, none"),
+    K("totals", X, N,
+      "{\"type\":\"object\",\"additionalProperties\":{\"anyOf\":[{\"enum\":[\"sum\","
+      "\"average\",\"count\",\"count_nums\",\"min\",\"max\"]},{\"type\":\"object\","
+      "\"properties\":{\"label\":{\"type\":\"string\"}},\"required\":[\"label\"],"
+      "\"additionalProperties\":false}]}}",
+      "a totals row: {\"Region\": {\"label\": \"Total\"}, \"Revenue\": \"sum\"}"),
 };
 static const qr_skey border_keys[] = {
     K("left", X, N, S_BORDER_KIND, NULL), K("right", X, N, S_BORDER_KIND, NULL),
@@ -660,6 +675,8 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
         "{\"oneOf\":[{\"required\":[\"list\"]},{\"required\":[\"number\"]},{\"required\":"
         "[\"whole\"]},{\"required\":[\"date\"]}]}",
         valid_keys),
+    OBJ(QR_SO_XTABLE, "xtable", "an Excel table: a header row, data rows, maybe totals", NULL,
+        xtable_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
     OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,

@@ -61,6 +61,7 @@ void qr_stream_free(qr_stream *s)
     qr_arena_free(&s->scratch);
     free(s->rc.path);
     free(s->rc.cnotes);
+    free(s->rc.fnames);
     free(s->seen);
     free(s);
 }
@@ -191,7 +192,8 @@ static int take_row(void *ctx, size_t i, size_t r, json_t *row)
     sr->limit = s->rc.limit;
     if (!s->cs.all && needs_eval(dst)) s->cs.fallback = 1; /* with all rows kept, it can */
     if (s->rc.policy_later) s->cs.fallback = 1; /* "allow_external" decides: the tree path */
-    if (s->rc.n_cnotes) s->cs.fallback = 1;     /* links and comments: the tree path keeps them */
+    if (s->rc.n_cnotes || s->rc.n_fnames)
+        s->cs.fallback = 1; /* links and comments: the tree path keeps them */
     if (r >= s->hold) scratch_done(s);
     return s->rc.nomem ? -1 : 0;
 }
@@ -355,6 +357,7 @@ qr_status qr_stream_rows(qr_stream *s, const qr_doc *doc, qr_read_fn read, void 
     qr_errlist errs = {0};
     free(s->rc.path);
     free(s->rc.cnotes);
+    free(s->rc.fnames);
     s->rc = (qr_cc){.doc = (qr_doc *)doc,
                     .a = &s->scratch,
                     .errs = &errs,

@@ -621,6 +621,31 @@ typedef struct qr_cell_note {
     const char *author;  /* the comment's author, or NULL (the workbook's, else "quire") */
 } qr_cell_note;
 
+/* An Excel table (ListObject) of a sheet ("tables"): range is its header
+ * row and data rows; a totals row, when it has one, is the row below
+ * (range.r1 + 1), its cells already in the sheet's rows (labels as text,
+ * functions as SUBTOTAL formulas over Name[Column]). cols: the header
+ * texts, one per column of the range; fn[c] the column's totals function
+ * (qr_table_fn, 0 none), label[c] its totals label or NULL. */
+typedef enum qr_table_fn {
+    QR_TF_NONE,
+    QR_TF_SUM,
+    QR_TF_AVERAGE,
+    QR_TF_COUNT,      /* non-empty cells (COUNTA) */
+    QR_TF_COUNT_NUMS, /* numbers (COUNT) */
+    QR_TF_MIN,
+    QR_TF_MAX
+} qr_table_fn;
+typedef struct qr_sheet_table {
+    const char *name;
+    qr_range range;
+    const char *style; /* "TableStyleMedium2", or NULL: none */
+    int totals;        /* a totals row below range */
+    const char *const *cols;
+    const uint8_t *fn;
+    const char *const *label;
+} qr_sheet_table;
+
 typedef struct qr_sheet {
     const char *name; /* validated, or "SheetN" when the spec gave none */
     qr_row *rows;
@@ -661,6 +686,9 @@ typedef struct qr_sheet {
     /* cells' "link" and "comment", in row then column order */
     const qr_cell_note *notes;
     size_t n_notes;
+    /* "tables": Excel tables in spec order */
+    const qr_sheet_table *tables;
+    size_t n_tables;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the

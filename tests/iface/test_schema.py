@@ -61,6 +61,7 @@ NOT_SHAPE = {
     "sheet-cond-stray-key": "the keys a conditional rule takes against its rule",
     "sheet-cond-style-unknown": "a style name against the workbook's styles",
     "sheet-valid-overlap": "validations against each other",
+    "sheet-formula-unknown-name": "a formula's names against the workbook's names and tables",
     "sheet-names-duplicate": "names unique ignoring case",
     "sheet-names-shadow-ref": "a name against cell references",
     "table-widths-wrong-count": "widths against the column count",

@@ -58,7 +58,7 @@ FORMULAS = [
     "LEN(\"hello\")", "LEN(Data!B2)", "LEN(123.5)", "UPPER(\"MiXed\")", "LOWER(Data!B2)", "UPPER(Data!B3)",
     "DATE(2026,3,15)", "DATE(2026,14,1)", "DATE(2024,2,30)", "DATE(1900,3,1)", "DATE(99,1,1)",
     "YEAR(Data!D1)", "MONTH(Data!D1)", "DAY(Data!D1)", "YEAR(DATE(2000,12,31))", "MONTH(46000)", 
-    "FOOBAR(1)", "nosuchname", "'Data'!A2*2",
+    "FOOBAR(1)", "'Data'!A2*2",  # a name no one defined is a spec error (test_names)
     "SUM(Data!A1:A2)*AVERAGE(Data!A1:A2)-MAX(Data!A1:A5)", "IF(SUM(Data!A1:A2)>25,UPPER(\"big\"),\"small\")",
     "ROUND(AVERAGE(Data!A1:A5)/3,4)", "\"n=\"&COUNT(Data!A1:A5)", "LEN(CONCAT(Data!B1:B5))",
 ]

@@ -127,6 +127,34 @@ static void test_today_and_dates(void **state)
     qr_doc_free(d);
 }
 
+/* Excel tables: structured references and the totals row's SUBTOTAL. */
+static void test_tables(void **state)
+{
+    (void)state;
+    qr_doc *d = compile("{\"sheets\":[{\"name\":\"S\",\"rows\":[[\"Item\",\"Cost [EUR]\"],"
+                        "[\"a\",10],[\"b\",32],[\"c\",\"x\"]],\"tables\":[{\"range\":\"A1:B4\","
+                        "\"name\":\"Costs\",\"totals\":{\"Item\":\"count\",\"Cost [EUR]\":"
+                        "\"sum\"}}]}]}");
+    const qr_formula *f = formula_at(d, 0, 4, 1);
+    assert_string_equal(f->text, "SUBTOTAL(109,Costs[Cost '[EUR']])");
+    assert_int_equal(qr_formula_eval_doc(d, 0, NULL, NULL), QR_OK);
+    assert_true(f->has_value && f->num == 42);
+    assert_true(formula_at(d, 0, 4, 0)->num == 3); /* COUNTA of the items */
+    qr_fresult r = qr_formula_eval(d, 0, "AVERAGE(Costs[Cost '[EUR']])", 0);
+    assert_true(r.kind == QR_FR_NUMBER && r.num == 21);
+    r = qr_formula_eval(d, 0, "COUNTA(Costs[#All])", 0);
+    assert_true(r.kind == QR_FR_NUMBER && r.num == 10);
+    r = qr_formula_eval(d, 0, "SUM(Costs[#Totals])", 0);
+    assert_true(r.kind == QR_FR_NUMBER && r.num == 45);
+    r = qr_formula_eval(d, 0, "SUBTOTAL(4,Costs[#Data])", 0);
+    assert_true(r.kind == QR_FR_NUMBER && r.num == 32);
+    r = qr_formula_eval(d, 0, "SUM(Costs[Nope])", 0);
+    assert_string_equal(r.str, "#REF!");
+    r = qr_formula_eval(d, 0, "SUM(Other[Cost])", 0);
+    assert_int_equal(r.kind, QR_FR_NONE); /* a table quire does not know: not computed */
+    qr_doc_free(d);
+}
+
 static void test_file_text(void **state)
 {
     (void)state;
@@ -175,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_values),          cmocka_unit_test(test_cycle_and_spec_value),
         cmocka_unit_test(test_deep_chain),      cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_today_and_dates), cmocka_unit_test(test_file_text),
+        cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,25 +20,19 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 import zipfile
 
 import openpyxl
 
-QUIRE = os.environ.get("QUIRE", "build/quire")
-SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import require, unittest_exit  # noqa: E402
+from sheets import QUIRE, SRC, render, scratch  # noqa: E402
 
-TMP = tempfile.mkdtemp(prefix="quire-names-")
+TMP = scratch("names")
 FIX = os.path.join(SRC, "fixtures", "names-sheet", "spec.json")
 VALUES = {"B2": 4500, "B3": 2800, "B4": 1700, "B5": 1275, "B6": 1200}
 
-
-def render(spec_path, out):
-    p = subprocess.run([QUIRE, "render", spec_path, "-o", out], capture_output=True)
-    return p.returncode, json.loads(p.stdout.decode().splitlines()[0])
 
 
 def read(path):
@@ -102,6 +96,28 @@ class Names(unittest.TestCase):
         self.assertEqual(rc, 0, res)
         with zipfile.ZipFile(self.out) as a, zipfile.ZipFile(again) as b:
             self.assertEqual(a.read("xl/workbook.xml"), b.read("xl/workbook.xml"))
+
+    def test_unknown_name_is_an_error(self):
+        """A formula using a name (or table) no one defined: an error at its
+        /formula with a did-you-mean, the same streamed and not, no file."""
+        rows = ",".join('["m%d", %d]' % (i, i) for i in range(30000))
+        path = os.path.join(TMP, "unknown.json")
+        with open(path, "w") as f:
+            f.write('{"names": {"Revenue": "Data!$B$2:$B$9"}, "sheets": [{"name": "Data", '
+                    '"rows": [%s, ["t", {"formula": "SUM(Revnue)", "value": 1}], '
+                    '["u", {"formula": "SUM(Revenue)+\\"Revnue\\"", "value": 1}]]}]}' % rows)
+        got = []
+        for mode in ("0", "1"):
+            out = os.path.join(TMP, "unknown-%s.xlsx" % mode)
+            e = dict(os.environ, QUIRE_XLSX_STREAM=mode)
+            p = subprocess.run([QUIRE, "render", path, "-o", out], capture_output=True, env=e)
+            res = json.loads(p.stdout.decode().splitlines()[0])
+            self.assertEqual(p.returncode, 1, res)
+            self.assertFalse(os.path.exists(out))
+            got.append(res["errors"])
+        self.assertEqual(got[0], got[1])
+        self.assertEqual([(e["path"], e["hint"]) for e in got[0]],
+                         [("/sheets/0/rows/30000/1/formula", 'did you mean "Revenue"?')])
 
 
 if __name__ == "__main__":
