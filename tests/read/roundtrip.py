@@ -87,13 +87,26 @@ def shortest_number(v):
 def right_numbers(t):
     """Loss 24: in a column aligned right, a text cell written as a number
     ("900") reads back as the number (the docx's only mark of one); in a
-    column aligned left or center, a number reads back as its text."""
+    column aligned left or center, a number reads back as its text. A cell's
+    column is its grid position (spans above and to the left taken)."""
     al = t.get("align") or []
+    below = {}  # grid column -> rows a rowspan above still covers
 
     def fix(row):
-        out = []
-        for c, v in enumerate(row):
-            a = al[c] if c < len(al) else None
+        out, pos = [], 0
+        covered = {k for k, n in below.items() if n > 0}
+        for k in covered:
+            below[k] -= 1
+        for v in row:
+            while pos in covered:
+                pos += 1
+            a = al[pos] if pos < len(al) else None
+            span = v.get("colspan", 1) if isinstance(v, dict) else 1
+            rows = v.get("rowspan", 1) if isinstance(v, dict) else 1
+            for k in range(pos, pos + span):
+                if rows > 1:
+                    below[k] = rows - 1
+            pos += span
             if a == "right" and shortest_number(v):
                 v = float(v)
             elif a in ("left", "center") and isinstance(v, (int, float)) \
@@ -101,6 +114,8 @@ def right_numbers(t):
                 v = json.dumps(v)
             out.append(v)
         return out
+    if t.get("headers"):
+        fix(t["headers"])
     return [fix(r) for r in t.get("rows", [])]
 
 
