@@ -636,6 +636,18 @@ static long long quota_arg(const char *v)
     return (long long)n;
 }
 
+/* Opens the store a->store names for a store command (never creating
+ * one): 0, or the exit code of the failure it printed. */
+static int open_existing(const args *a, qr_store **s)
+{
+    qr_errlist errs = {0};
+    qr_status st = qr_store_open_existing(a->store, &a->opts, s, &errs);
+    if (st == QR_OK) return 0;
+    int rc = failure(st, &errs);
+    qr_errlist_clear(&errs);
+    return rc;
+}
+
 /* quire store quota OWNER [--artifacts N|default] [--bytes B|default]: set
  * and show an owner's quota kept in the store. */
 static int cmd_quota(const args *a)
@@ -647,20 +659,16 @@ static int cmd_quota(const args *a)
     if (na == -3) return usage("--artifacts needs a count (0: none) or default", NULL);
     if (nb == -3) return usage("--bytes needs a byte count (0: none) or default", NULL);
     qr_store *s;
-    qr_errlist errs = {0};
-    qr_status st = qr_store_open_existing(a->store, &a->opts, &s, &errs);
-    if (st != QR_OK) {
-        int rc = failure(st, &errs);
-        qr_errlist_clear(&errs);
-        return rc;
-    }
+    int rc = open_existing(a, &s);
+    if (rc) return rc;
+    qr_status st;
     qr_store_quota q;
     const char *owner = a->pos[1];
     if (na == QR_STORE_QUOTA_KEEP && nb == QR_STORE_QUOTA_KEEP)
         st = qr_store_quota_get(s, owner, &q);
     else
         st = qr_store_quota_set(s, owner, na, nb, &q);
-    int rc = 0;
+    rc = 0;
     if (st != QR_OK) {
         rc = failure(st, &q.errors);
     } else {
@@ -686,16 +694,12 @@ static int cmd_purge(const args *a)
 {
     if (a->npos != 1) return usage("usage: quire store purge [--trash-retention SECONDS]", NULL);
     qr_store *s;
-    qr_errlist errs = {0};
-    qr_status st = qr_store_open_existing(a->store, &a->opts, &s, &errs);
-    if (st != QR_OK) {
-        int rc = failure(st, &errs);
-        qr_errlist_clear(&errs);
-        return rc;
-    }
+    int rc = open_existing(a, &s);
+    if (rc) return rc;
+    qr_status st;
     qr_store_purge_report p;
     st = qr_store_purge(s, &p);
-    int rc = 0;
+    rc = 0;
     if (st != QR_OK) {
         rc = failure(st, &p.errors);
     } else {

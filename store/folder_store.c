@@ -742,11 +742,13 @@ static void ledger_name(char *buf, size_t n, const char *owner, const char *ext)
     snprintf(buf, n, "%s.%s", file, ext);
 }
 
-static int ledger_load(qr_folder *f, const char *owner, ledger *l)
+/* An owner's JSON file (.owners/<owner>.EXT) into *out: 1, 0 when it is
+ * not there (*out NULL), -1 when it does not read as an object. */
+static int owner_json_load(qr_folder *f, const char *owner, const char *ext, json_t **out)
 {
-    memset(l, 0, sizeof *l);
+    *out = NULL;
     char name[96];
-    ledger_name(name, sizeof name, owner, "json");
+    ledger_name(name, sizeof name, owner, ext);
     qr_buf b = {0};
     if (qr_store_read_file_max(f->owners, name, &b, META_CAP) != 0) {
         qr_buf_free(&b);
@@ -758,6 +760,16 @@ static int ledger_load(qr_folder *f, const char *owner, ledger *l)
         json_decref(j);
         return -1;
     }
+    *out = j;
+    return 1;
+}
+
+static int ledger_load(qr_folder *f, const char *owner, ledger *l)
+{
+    memset(l, 0, sizeof *l);
+    json_t *j;
+    int got = owner_json_load(f, owner, "json", &j);
+    if (got <= 0) return got;
     l->artifacts = (uint64_t)json_integer_value(json_object_get(j, "artifacts"));
     l->bytes = (uint64_t)json_integer_value(json_object_get(j, "bytes"));
     json_t *p = json_object_get(j, "pending");
@@ -881,19 +893,9 @@ static int owner_begin(qr_folder *f, const char *owner, ledger *l, qr_errlist *e
 static int quota_load(qr_folder *f, const char *owner, qr_quota_rec *q)
 {
     memset(q, 0, sizeof *q);
-    char name[96];
-    ledger_name(name, sizeof name, owner, "quota");
-    qr_buf b = {0};
-    if (qr_store_read_file_max(f->owners, name, &b, META_CAP) != 0) {
-        qr_buf_free(&b);
-        return errno == ENOENT ? 0 : -1;
-    }
-    json_t *j = json_loadb(b.data, b.len, 0, NULL);
-    qr_buf_free(&b);
-    if (!json_is_object(j)) {
-        json_decref(j);
-        return -1;
-    }
+    json_t *j;
+    int got = owner_json_load(f, owner, "quota", &j);
+    if (got <= 0) return got;
     json_t *a = json_object_get(j, "max_artifacts"), *by = json_object_get(j, "max_bytes");
     if (json_is_integer(a) && json_integer_value(a) >= 0) {
         q->has_artifacts = 1;

@@ -47,10 +47,13 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <hb-aat.h>
+#include <hb-ot.h>
 #include <hb.h>
 
 /* The wrappers are exported from the executable (its symbols are hidden by
@@ -69,7 +72,9 @@ static add_fn real_add;
 static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 static pthread_key_t memo_key;
 static int memo_off;                         /* QUIRE_SHAPE_MEMO=0 */
+static int words_off;                        /* QUIRE_SHAPE_WORDS=0 */
 static atomic_ulong n_calls, n_whole, n_run; /* every thread's, for QUIRE_SHAPE_TRACE */
+static atomic_ulong n_words, n_word_calls;   /* calls answered from words, words shaped */
 
 /* A growable byte array. */
 typedef struct bytes {
@@ -130,11 +135,53 @@ typedef struct kept {
     unsigned int n_in, n_out;
 } kept;
 
+/* ---- the word cache's records (see "words" below) ---- */
+
+/* What a call shapes with, but its text: the font and the buffer's setup. */
+typedef struct setup {
+    hb_font_t *font; /* the parent font, referenced */
+    int x_scale, y_scale;
+    unsigned int x_ppem, y_ppem;
+    float ptem;
+    hb_segment_properties_t props;
+    hb_buffer_cluster_level_t level;
+    hb_codepoint_t invisible, replacement, not_found;
+    bytes features;
+    int apart; /* the font's lookups never see the space glyph (space_apart) */
+} setup;
+
+/* A piece of text shaped on its own: its code points and its glyphs in the
+ * store (clusters from the piece's start). */
+typedef struct word {
+    uint64_t hash;
+    unsigned int setup, flags;
+    unsigned int cp, n_cp; /* in words.cps */
+    unsigned int g, n_g;   /* in words.store */
+} word;
+
+typedef struct words {
+    setup *setups;
+    unsigned int n_setups, last;
+    word *items;
+    unsigned int n, cap;
+    unsigned int *slots; /* open addressing: index + 1, 0 empty */
+    unsigned int n_slots;
+    hb_codepoint_t *cps;
+    size_t n_cps, cap_cps;
+    hb_buffer_t *store;   /* every word's glyphs */
+    hb_buffer_t *scratch; /* a word being shaped */
+    hb_buffer_t *out;     /* a call's glyphs, assembled */
+} words;
+
 typedef struct memo {
     seen now;          /* the buffer being filled on this thread */
     hb_buffer_t *copy; /* the input of the call being shaped, copied */
     kept k;
+    words w;
 } memo;
+
+static void words_free(words *w);
+static void color_drop(void);
 
 static void memo_free(void *p)
 {
@@ -147,6 +194,8 @@ static void memo_free(void *p)
     free(m->k.in.p);
     hb_buffer_destroy(m->copy);
     hb_buffer_destroy(m->k.out);
+    words_free(&m->w);
+    color_drop();
     free(m);
 }
 
@@ -155,6 +204,8 @@ static void trace(void)
     fprintf(stderr, "quire: hb_shape: %lu calls, %lu answered whole and %lu as a run by the memo\n",
             (unsigned long)atomic_load(&n_calls), (unsigned long)atomic_load(&n_whole),
             (unsigned long)atomic_load(&n_run));
+    fprintf(stderr, "quire: hb_shape: %lu calls answered word by word, %lu words shaped\n",
+            (unsigned long)atomic_load(&n_word_calls), (unsigned long)atomic_load(&n_words));
 }
 
 /* Like the PDF backend's font maps: the thread that calls exit() drops its
@@ -174,6 +225,8 @@ static void real_init(void)
     real_add = (add_fn)dlsym(RTLD_NEXT, "hb_buffer_add");
     const char *e = getenv("QUIRE_SHAPE_MEMO");
     memo_off = (e && strcmp(e, "0") == 0) || pthread_key_create(&memo_key, memo_free) != 0;
+    e = getenv("QUIRE_SHAPE_WORDS");
+    words_off = e && strcmp(e, "0") == 0;
     if (!memo_off) atexit(memo_at_exit);
     e = getenv("QUIRE_SHAPE_TRACE");
     if (e && *e && strcmp(e, "0") != 0) atexit(trace);
@@ -398,6 +451,420 @@ static int keep_output(kept *k, hb_buffer_t *buf)
     return 0;
 }
 
+/* ---- words: each word shaped once per font ------------------------------------ */
+
+/* Most of a document's items are words HarfBuzz has shaped before in the
+ * same font: D1's 0.65 M characters are a few thousand words. An item of a
+ * simple script (Latin, Greek, Cyrillic, Common) running left to right, in
+ * a font whose lookups never see the space glyph, is cut after each run of
+ * spaces into words ("over " "the " "fence"); each word is looked up by its
+ * font, setup, flags and code points, shaped on its own the first time
+ * (clusters from its start), and the item's glyphs are the words' glyphs
+ * one after the other, clusters moved to where each word starts.
+ *
+ * Why that is what HarfBuzz gives for the whole item: its substitutions and
+ * positionings (kerning included) are lookups that match a run of glyphs,
+ * context before and after included; a lookup that would reach across a
+ * space has to match the space glyph, and none of the font's can
+ * (space_apart: not in any lookup's coverage, backtrack, input, lookahead
+ * or output, no legacy kern or AAT tables, which HarfBuzz applies instead).
+ * A lookup that ignores glyphs could skip the space, but only marks are
+ * skipped next to bases and marks and format characters (ZWJ, the soft
+ * hyphen) are not in the items taken. The text around the item (the
+ * buffer's context) only matters to the joining scripts, which are not
+ * taken either. The first word keeps the item's beginning-of-text flag and
+ * the last its end-of-text flag; the glyph flags (unsafe to break) come
+ * from lookups that matched, each inside its word. tests/pdf/
+ * test_shape_memo.py renders every fixture with and without the memo and
+ * the cache (QUIRE_SHAPE_WORDS=0 turns the cache alone off): the same
+ * bytes. At most WORDS_MAX words or WORDS_GLYPHS glyphs are kept per
+ * thread; past that the cache starts afresh. */
+#define WORDS_MAX 200000u
+#define WORDS_GLYPHS 2000000u
+#define WORD_MAX_CPS 64u /* a longer run of text is no word: HarfBuzz shapes the item */
+
+static void words_free(words *w)
+{
+    for (unsigned int i = 0; i < w->n_setups; i++) {
+        hb_font_destroy(w->setups[i].font);
+        free(w->setups[i].features.p);
+    }
+    free(w->setups);
+    free(w->items);
+    free(w->slots);
+    free(w->cps);
+    hb_buffer_destroy(w->store);
+    hb_buffer_destroy(w->scratch);
+    hb_buffer_destroy(w->out);
+    memset(w, 0, sizeof *w);
+}
+
+/* Forget every word (the setups stay). */
+static void words_reset(words *w)
+{
+    w->n = 0;
+    w->n_cps = 0;
+    if (w->slots) memset(w->slots, 0, w->n_slots * sizeof *w->slots);
+    if (w->store) hb_buffer_clear_contents(w->store);
+}
+
+/* Whether no lookup HarfBuzz applies with this font, segment and features
+ * (the shape plan's) can see the space glyph (above). */
+static int space_apart(hb_font_t *font, const hb_segment_properties_t *props,
+                       const hb_feature_t *feat, unsigned int nf)
+{
+    hb_face_t *face = hb_font_get_face(font);
+    hb_codepoint_t sp;
+    if (!hb_font_get_nominal_glyph(font, ' ', &sp)) return 0;
+    hb_blob_t *kern = hb_face_reference_table(face, HB_TAG('k', 'e', 'r', 'n'));
+    int has_kern = hb_blob_get_length(kern) > 0;
+    hb_blob_destroy(kern);
+    if (hb_aat_layout_has_substitution(face) || hb_aat_layout_has_positioning(face) ||
+        (!hb_ot_layout_has_positioning(face) && has_kern))
+        return 0;
+    unsigned int n_coords;
+    const int *coords = hb_font_get_var_coords_normalized(font, &n_coords);
+    hb_shape_plan_t *plan =
+        hb_shape_plan_create_cached2(face, props, feat, nf, coords, n_coords, NULL);
+    static const hb_tag_t tables[2] = {HB_OT_TAG_GSUB, HB_OT_TAG_GPOS};
+    hb_set_t *used = hb_set_create();
+    hb_set_t *set[4];
+    for (int i = 0; i < 4; i++)
+        set[i] = hb_set_create();
+    int apart = strcmp(hb_shape_plan_get_shaper(plan), "ot") == 0;
+    for (int t = 0; t < 2 && apart; t++) {
+        hb_set_clear(used);
+        hb_ot_shape_plan_collect_lookups(plan, tables[t], used);
+        hb_codepoint_t l = HB_SET_VALUE_INVALID;
+        while (apart && hb_set_next(used, &l)) {
+            for (int i = 0; i < 4; i++)
+                hb_set_clear(set[i]);
+            hb_ot_layout_lookup_collect_glyphs(face, tables[t], l, set[0], set[1], set[2], set[3]);
+            for (int i = 0; i < 4; i++)
+                if (hb_set_has(set[i], sp)) apart = 0;
+        }
+        if (!hb_set_allocation_successful(used)) apart = 0;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (!hb_set_allocation_successful(set[i])) apart = 0;
+        hb_set_destroy(set[i]);
+    }
+    hb_set_destroy(used);
+    hb_shape_plan_destroy(plan);
+    return apart;
+}
+
+static int simple_script(hb_script_t sc)
+{
+    return sc == HB_SCRIPT_LATIN || sc == HB_SCRIPT_COMMON || sc == HB_SCRIPT_CYRILLIC ||
+           sc == HB_SCRIPT_GREEK;
+}
+
+/* The index of the call's setup in w->setups (added when new), or -1. */
+static int setup_of(words *w, hb_font_t *font, hb_buffer_t *buf, const hb_feature_t *feat,
+                    unsigned int nf)
+{
+    setup t = {0};
+    t.font = base_font(font);
+    hb_font_get_scale(font, &t.x_scale, &t.y_scale);
+    hb_font_get_ppem(font, &t.x_ppem, &t.y_ppem);
+    t.ptem = hb_font_get_ptem(font);
+    hb_buffer_get_segment_properties(buf, &t.props);
+    t.level = hb_buffer_get_cluster_level(buf);
+    t.invisible = hb_buffer_get_invisible_glyph(buf);
+    t.replacement = hb_buffer_get_replacement_codepoint(buf);
+    t.not_found = hb_buffer_get_not_found_glyph(buf);
+    size_t fb = nf * sizeof *feat;
+    for (unsigned int j = 0; j < w->n_setups; j++) {
+        unsigned int i = (w->last + j) % w->n_setups;
+        const setup *u = &w->setups[i];
+        if (u->font == t.font && u->x_scale == t.x_scale && u->y_scale == t.y_scale &&
+            u->x_ppem == t.x_ppem && u->y_ppem == t.y_ppem && u->ptem == t.ptem &&
+            hb_segment_properties_equal(&u->props, &t.props) && u->level == t.level &&
+            u->invisible == t.invisible && u->replacement == t.replacement &&
+            u->not_found == t.not_found && u->features.n == fb &&
+            (!fb || memcmp(u->features.p, feat, fb) == 0)) {
+            w->last = i;
+            return (int)i;
+        }
+    }
+    if (w->n_setups >= 256) return -1;
+    setup *ns = realloc(w->setups, (w->n_setups + 1) * sizeof *ns);
+    if (!ns) return -1;
+    w->setups = ns;
+    if (bytes_set(&t.features, feat, fb) != 0) {
+        free(t.features.p);
+        return -1;
+    }
+    t.apart = space_apart(font, &t.props, feat, nf);
+    hb_font_reference(t.font);
+    w->setups[w->n_setups] = t;
+    w->last = w->n_setups;
+    return (int)w->n_setups++;
+}
+
+static uint64_t word_hash(unsigned int su, unsigned int flags, const hb_glyph_info_t *in,
+                          unsigned int n)
+{
+    uint64_t h = 1469598103934665603ull;
+    h = (h ^ su) * 1099511628211ull;
+    h = (h ^ flags) * 1099511628211ull;
+    for (unsigned int i = 0; i < n; i++)
+        h = (h ^ in[i].codepoint) * 1099511628211ull;
+    return h;
+}
+
+/* Room for one more word in the table; 0 or -1. */
+static int words_grow(words *w)
+{
+    if (w->n + 1 > WORDS_MAX || hb_buffer_get_length(w->store) > WORDS_GLYPHS) words_reset(w);
+    if (w->n == w->cap) {
+        unsigned int cap = w->cap ? 2 * w->cap : 1024;
+        word *ni = realloc(w->items, cap * sizeof *ni);
+        if (!ni) return -1;
+        w->items = ni;
+        w->cap = cap;
+    }
+    if (2 * (w->n + 1) > w->n_slots) {
+        unsigned int ns = w->n_slots ? 2 * w->n_slots : 4096;
+        unsigned int *sl = calloc(ns, sizeof *sl);
+        if (!sl) return -1;
+        for (unsigned int i = 0; i < w->n; i++) {
+            unsigned int at = (unsigned int)(w->items[i].hash & (ns - 1));
+            while (sl[at])
+                at = (at + 1) & (ns - 1);
+            sl[at] = i + 1;
+        }
+        free(w->slots);
+        w->slots = sl;
+        w->n_slots = ns;
+    }
+    return 0;
+}
+
+/* The word in[0 .. n) (clusters from in[0]'s) of setup su with flags:
+ * found, or shaped now with the setup's font and buf's; NULL when it
+ * cannot be. */
+static const word *word_get(words *w, unsigned int su, unsigned int flags, hb_font_t *font,
+                            hb_buffer_t *buf, const hb_feature_t *feat, unsigned int nf,
+                            const hb_glyph_info_t *in, unsigned int n)
+{
+    uint64_t h = word_hash(su, flags, in, n);
+    if (w->n_slots) {
+        unsigned int at = (unsigned int)(h & (w->n_slots - 1));
+        for (; w->slots[at]; at = (at + 1) & (w->n_slots - 1)) {
+            const word *x = &w->items[w->slots[at] - 1];
+            if (x->hash != h || x->setup != su || x->flags != flags || x->n_cp != n) continue;
+            unsigned int i = 0;
+            while (i < n && w->cps[x->cp + i] == in[i].codepoint)
+                i++;
+            if (i == n) return x;
+        }
+    }
+    /* shape it on its own */
+    if (words_grow(w) != 0) return NULL;
+    if (w->n_cps + n > w->cap_cps) {
+        size_t cap = 2 * (w->n_cps + n) + 4096;
+        hb_codepoint_t *nc = realloc(w->cps, cap * sizeof *nc);
+        if (!nc) return NULL;
+        w->cps = nc;
+        w->cap_cps = cap;
+    }
+    hb_buffer_t *sc = w->scratch;
+    hb_buffer_clear_contents(sc);
+    hb_segment_properties_t props;
+    hb_buffer_get_segment_properties(buf, &props);
+    hb_buffer_set_segment_properties(sc, &props);
+    hb_buffer_set_flags(sc, (hb_buffer_flags_t)flags);
+    hb_buffer_set_cluster_level(sc, hb_buffer_get_cluster_level(buf));
+    hb_buffer_set_invisible_glyph(sc, hb_buffer_get_invisible_glyph(buf));
+    hb_buffer_set_replacement_codepoint(sc, hb_buffer_get_replacement_codepoint(buf));
+    hb_buffer_set_not_found_glyph(sc, hb_buffer_get_not_found_glyph(buf));
+    for (unsigned int i = 0; i < n; i++)
+        real_add(sc, in[i].codepoint, in[i].cluster - in[0].cluster);
+    hb_buffer_set_content_type(sc, HB_BUFFER_CONTENT_TYPE_UNICODE);
+    real_shape(font, sc, feat, nf);
+    unsigned int ng = hb_buffer_get_length(sc);
+    if (!hb_buffer_allocation_successful(sc)) return NULL;
+    word x = {.hash = h, .setup = su, .flags = flags, .n_cp = n, .n_g = ng};
+    unsigned int at0 = hb_buffer_get_length(w->store);
+    if (ng) {
+        hb_buffer_append(w->store, sc, 0, ng);
+        if (!hb_buffer_allocation_successful(w->store) ||
+            hb_buffer_get_length(w->store) != at0 + ng)
+            return NULL;
+    }
+    x.g = at0;
+    x.cp = (unsigned int)w->n_cps;
+    for (unsigned int i = 0; i < n; i++)
+        w->cps[w->n_cps++] = in[i].codepoint;
+    unsigned int at = (unsigned int)(h & (w->n_slots - 1));
+    while (w->slots[at])
+        at = (at + 1) & (w->n_slots - 1);
+    w->items[w->n] = x;
+    w->slots[at] = ++w->n;
+    atomic_fetch_add(&n_words, 1);
+    return &w->items[w->n - 1];
+}
+
+/* The number of UTF-8 bytes of code point c. */
+static unsigned int utf8_len(hb_codepoint_t c)
+{
+    return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
+
+/* Shape the call word by word into buf (its input copied in m->copy, filled
+ * from UTF-8 by one hb_buffer_add_utf8()); 0, or -1: shape it with
+ * HarfBuzz (buf unchanged). */
+static int shape_words(memo *m, hb_font_t *font, hb_buffer_t *buf, const hb_feature_t *feat,
+                       unsigned int nf)
+{
+    words *w = &m->w;
+    if (words_off || hb_buffer_get_direction(buf) != HB_DIRECTION_LTR ||
+        !simple_script(hb_buffer_get_script(buf)))
+        return -1;
+    unsigned int n;
+    const hb_glyph_info_t *in = hb_buffer_get_glyph_infos(m->copy, &n);
+    if (n == 0) return -1;
+    /* clusters are the UTF-8 offsets of the code points (so a word's own
+     * clusters are the same wherever it stands); no marks or format
+     * characters */
+    hb_unicode_funcs_t *uf = hb_buffer_get_unicode_funcs(buf);
+    for (unsigned int i = 0; i < n; i++) {
+        if (i && in[i].cluster != in[i - 1].cluster + utf8_len(in[i - 1].codepoint)) return -1;
+        hb_codepoint_t c = in[i].codepoint;
+        if (c >= 0x20 && c < 0x7f) continue;
+        hb_unicode_general_category_t gc = hb_unicode_general_category(uf, c);
+        if (gc == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK ||
+            gc == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK ||
+            gc == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK ||
+            gc == HB_UNICODE_GENERAL_CATEGORY_FORMAT || gc == HB_UNICODE_GENERAL_CATEGORY_CONTROL ||
+            gc == HB_UNICODE_GENERAL_CATEGORY_SURROGATE)
+            return -1;
+    }
+    if (!w->store) {
+        w->store = hb_buffer_create();
+        w->scratch = hb_buffer_create();
+        w->out = hb_buffer_create();
+        if (!hb_buffer_allocation_successful(w->out)) return -1;
+    }
+    int su = setup_of(w, font, buf, feat, nf);
+    if (su < 0 || !w->setups[su].apart) return -1;
+    unsigned int flags = hb_buffer_get_flags(buf);
+    hb_buffer_clear_contents(w->out);
+    unsigned int start = 0, n_out = 0;
+    while (start < n) {
+        unsigned int end = start;
+        while (end < n && in[end].codepoint != ' ')
+            end++;
+        while (end < n && in[end].codepoint == ' ')
+            end++;
+        if (end - start > WORD_MAX_CPS) return -1;
+        unsigned int f = flags & ~(unsigned int)(HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
+        if (start == 0) f |= flags & HB_BUFFER_FLAG_BOT;
+        if (end == n) f |= flags & HB_BUFFER_FLAG_EOT;
+        const word *x =
+            word_get(w, (unsigned int)su, f, font, buf, feat, nf, in + start, end - start);
+        if (!x || !x->n_g) return -1; /* a word of no glyphs: HarfBuzz takes the item */
+        {
+            hb_buffer_append(w->out, w->store, x->g, x->g + x->n_g);
+            if (!hb_buffer_allocation_successful(w->out)) return -1;
+            hb_glyph_info_t *g = hb_buffer_get_glyph_infos(w->out, NULL);
+            for (unsigned int i = n_out; i < n_out + x->n_g; i++)
+                g[i].cluster += in[start].cluster;
+            n_out += x->n_g;
+        }
+        start = end;
+    }
+    if (hb_buffer_get_length(w->out) != n_out) return -1;
+    kept k = {0};
+    k.out = w->out;
+    if (give(&k, buf, 0, n_out) != 0) return -1;
+    atomic_fetch_add(&n_word_calls, 1);
+    return 0;
+}
+
+/* ---- colour: what pango asks of every glyph it shapes ------------------------- */
+
+/* pango 1.50's shaper asks HarfBuzz, for every glyph, whether the face has
+ * PNG or SVG glyphs and how many colour layers the glyph has: 1.5 M calls
+ * for D1, each a look-up in the face's tables. The answers for a face
+ * never change, so each thread keeps the last face's (referenced, so its
+ * pointer cannot stand for another face meanwhile), and a face with no
+ * colour layers (no COLR glyphs) answers 0 layers, as HarfBuzz does,
+ * without the search. Only a thread with a memo keeps one (its memo
+ * releases it); others ask HarfBuzz. */
+typedef hb_bool_t (*face_fn)(hb_face_t *);
+typedef unsigned int (*layers_fn)(hb_face_t *, hb_codepoint_t, unsigned int, unsigned int *,
+                                  hb_ot_color_layer_t *);
+static face_fn real_has_png, real_has_svg, real_has_layers;
+static layers_fn real_get_layers;
+
+static __thread struct {
+    hb_face_t *face; /* referenced */
+    unsigned char png, svg, layers;
+} color;
+
+static void color_init(void)
+{
+    real_has_png = (face_fn)dlsym(RTLD_NEXT, "hb_ot_color_has_png");
+    real_has_svg = (face_fn)dlsym(RTLD_NEXT, "hb_ot_color_has_svg");
+    real_has_layers = (face_fn)dlsym(RTLD_NEXT, "hb_ot_color_has_layers");
+    real_get_layers = (layers_fn)dlsym(RTLD_NEXT, "hb_ot_color_glyph_get_layers");
+}
+
+static void color_drop(void)
+{
+    if (color.face) hb_face_destroy(color.face);
+    color.face = NULL;
+}
+
+/* Make face the kept one; 0, or -1 (not kept: ask HarfBuzz). */
+static int color_keep(hb_face_t *face)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, color_init);
+    if (face == color.face) return 0;
+    if (!real_has_png || !real_has_svg || !real_has_layers || !real_get_layers || !thread_memo())
+        return -1;
+    color_drop();
+    color.face = hb_face_reference(face);
+    color.png = (unsigned char)(real_has_png(face) != 0);
+    color.svg = (unsigned char)(real_has_svg(face) != 0);
+    color.layers = (unsigned char)(real_has_layers(face) != 0);
+    return 0;
+}
+
+QR_WRAP hb_bool_t hb_ot_color_has_png(hb_face_t *face)
+{
+    if (face == color.face) return color.png;
+    return color_keep(face) == 0 ? color.png : real_has_png(face);
+}
+
+QR_WRAP hb_bool_t hb_ot_color_has_svg(hb_face_t *face)
+{
+    if (face == color.face) return color.svg;
+    return color_keep(face) == 0 ? color.svg : real_has_svg(face);
+}
+
+QR_WRAP hb_bool_t hb_ot_color_has_layers(hb_face_t *face)
+{
+    if (face == color.face) return color.layers;
+    return color_keep(face) == 0 ? color.layers : real_has_layers(face);
+}
+
+QR_WRAP unsigned int hb_ot_color_glyph_get_layers(hb_face_t *face, hb_codepoint_t glyph,
+                                                  unsigned int start_offset,
+                                                  unsigned int *layer_count,
+                                                  hb_ot_color_layer_t *layers)
+{
+    if ((face == color.face || color_keep(face) == 0) && !color.layers) {
+        if (layer_count) *layer_count = 0;
+        return 0;
+    }
+    return real_get_layers(face, glyph, start_offset, layer_count, layers);
+}
+
 /* Copy buf's input (code points and clusters) to m->copy; 0 or -1. */
 static int copy_input(memo *m, hb_buffer_t *buf)
 {
@@ -430,6 +897,7 @@ QR_WRAP void hb_shape(hb_font_t *font, hb_buffer_t *buffer, const hb_feature_t *
         return;
     }
     k->valid = known && keep_input(k, font, buffer, m->copy, features, num_features, s) == 0;
-    real_shape(font, buffer, features, num_features);
+    if (!known || shape_words(m, font, buffer, features, num_features) != 0)
+        real_shape(font, buffer, features, num_features);
     k->valid = k->valid && keep_output(k, buffer) == 0;
 }

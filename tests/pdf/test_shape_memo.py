@@ -6,7 +6,11 @@ glyphs of a run cut where HarfBuzz marks the cut safe). It must not change a
 byte: every document and chart fixture, the big Latin and multi-script
 documents (two threads), one thread, and a PNG page render the same bytes
 with the memo turned off (QUIRE_SHAPE_MEMO=0), and the memo answers most of
-the repeats (QUIRE_SHAPE_TRACE=1 counts them).
+the repeats (QUIRE_SHAPE_TRACE=1 counts them). The word cache beside it
+(an item of simple-script text assembled from its words, each shaped once
+per font) and the colour answers per face go off with the memo; the word
+cache alone goes off with QUIRE_SHAPE_WORDS=0, and must not change a byte
+either: the Latin document (a long Markdown report) and the multi-script one.
 
 Env (set by ctest): QUIRE, QUIRE_SOURCE_DIR.
 """
@@ -28,6 +32,7 @@ from shared import unittest_exit  # noqa: E402
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.normpath(os.path.join(HERE, "..", "..")))
 QUIRE = os.environ.get("QUIRE", os.path.join(SRC, "build", "quire"))
 TRACE = re.compile(r"quire: hb_shape: (\d+) calls, (\d+) answered whole and (\d+) as a run")
+WORDS = re.compile(r"quire: hb_shape: (\d+) calls answered word by word, (\d+) words shaped")
 
 
 def render(spec, out, env, *args):
@@ -70,7 +75,8 @@ class ShapeMemo(unittest.TestCase):
         n = 0
         for case in sorted(os.listdir(fx)):
             spec = os.path.join(fx, case, "spec.json")
-            if not case.startswith(("doc-", "pdf-", "docx-", "chart-")) or not os.path.exists(spec):
+            if not case.startswith(("doc-", "pdf-", "docx-", "chart-", "docs-", "md-")) or \
+                    not os.path.exists(spec):
                 continue
             with self.subTest(case=case):
                 self.same_bytes(spec)
@@ -92,6 +98,42 @@ class ShapeMemo(unittest.TestCase):
         calls, whole, run = self.same_bytes(self.write("big.json", big_spec.spec()))
         # most repeats are answered: a line's part of an item, then the rest
         self.assertGreater(whole + run, calls // 3)
+
+    def words_same(self, spec, env=None):
+        """The render with the word cache and without it (the memo on in
+        both); returns (calls answered word by word, words shaped)."""
+        env = env or {}
+        on, err = render(spec, os.path.join(self.tmp, "won.pdf"), dict(env, QUIRE_SHAPE_TRACE="1"))
+        off, err_off = render(spec, os.path.join(self.tmp, "woff.pdf"),
+                              dict(env, QUIRE_SHAPE_WORDS="0", QUIRE_SHAPE_TRACE="1"))
+        self.assertEqual(on, off, "%s: the word cache changed the PDF" % spec)
+        m, m_off = WORDS.search(err), WORDS.search(err_off)
+        self.assertIsNotNone(m, err)
+        self.assertEqual(m_off.group(1), "0")
+        return int(m.group(1)), int(m.group(2))
+
+    def test_words_latin(self):
+        # a long Markdown report (the bench's D1 shape): most items are
+        # answered from their words, each word shaped once per font and thread
+        md = ["---", "title: Words", "---", ""]
+        for i in range(120):
+            md.append("## Section %d" % i)
+            md.append("The **quick brown** fox jumps over the *lazy* dog near the office, "
+                      "again and again; affine fluffy waffles (%d) cost $%d.50 today. " % (i, i) * 3)
+            md.append("- a list item with `code` and [a link](https://example.com/%d)" % i)
+            md.append("")
+        path = os.path.join(self.tmp, "words.md")
+        with open(path, "w") as f:
+            f.write("\n".join(md))
+        calls, shaped = self.words_same(path)
+        self.assertGreater(calls, 100)
+        self.assertLess(shaped, calls)
+        self.words_same(path, {"QUIRE_PDF_THREADS": "1"})
+
+    def test_words_multi_script(self):
+        # right-to-left and complex scripts go to HarfBuzz whole; their
+        # Latin neighbours may come from words
+        self.words_same(self.write("multi.json", multi_spec.spec()))
 
     def test_png_page(self):
         spec = os.path.join(SRC, "fixtures", "pdf-mixed-scripts", "spec.json")

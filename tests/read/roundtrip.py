@@ -86,18 +86,47 @@ def shortest_number(v):
 
 def right_numbers(t):
     """Loss 24: in a column aligned right, a text cell written as a number
-    ("900") reads back as the number (the docx's only mark of one)."""
+    ("900") reads back as the number (the docx's only mark of one); in a
+    column aligned left or center, a number reads back as its text. A cell's
+    column is its grid position (spans above and to the left taken)."""
     al = t.get("align") or []
+    below = {}  # grid column -> rows a rowspan above still covers
+
     def fix(row):
-        return [float(v) if c < len(al) and al[c] == "right" and shortest_number(v) else v
-                for c, v in enumerate(row)]
+        out, pos = [], 0
+        covered = {k for k, n in below.items() if n > 0}
+        for k in covered:
+            below[k] -= 1
+        for v in row:
+            while pos in covered:
+                pos += 1
+            a = al[pos] if pos < len(al) else None
+            span = v.get("colspan", 1) if isinstance(v, dict) else 1
+            rows = v.get("rowspan", 1) if isinstance(v, dict) else 1
+            for k in range(pos, pos + span):
+                if rows > 1:
+                    below[k] = rows - 1
+            pos += span
+            if a == "right" and shortest_number(v):
+                v = float(v)
+            elif a in ("left", "center") and isinstance(v, (int, float)) \
+                    and not isinstance(v, bool):
+                v = json.dumps(v)
+            out.append(v)
+        return out
+    if t.get("headers"):
+        fix(t["headers"])
     return [fix(r) for r in t.get("rows", [])]
 
 
 def table(t):
     hr = t.get("header_rows", 1 if t.get("headers") else 0)
     rows = right_numbers(t)
-    return {"headers": trim(cell(c, True) for c in t["headers"]) if t.get("headers") else None,
+    headers = t.get("headers")
+    if not headers and hr >= 1 and rows:
+        # the first header row is the spec's "headers" or its first row alike
+        headers, rows = rows[0], rows[1:]
+    return {"headers": trim(cell(c, True) for c in headers) if headers else None,
             "header_rows": hr if hr > 1 else None,
             "rows": [trim(cell(c, i + 1 < hr) for c in r) for i, r in enumerate(rows)],
             "widths": widths(t.get("widths"), 0)}

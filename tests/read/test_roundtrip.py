@@ -27,21 +27,23 @@ def kind_of(spec):
 # issue 28's rich documents and styled workbooks): such a fixture is checked
 # for a clean, canonical read only, and listed as partial.
 UNREAD_BLOCKS = {"callout"}
-# (captions read back from docx, tests/read/test_docx_parts.py; not from pptx)
-UNREAD_KEYS = {"caption", "ref", "style", "styles"}
+# Captions read back from docx (tests/read/test_docx_parts.py), not from
+# pptx; a slide's columns (two_content, comparison) are not compared yet.
+UNREAD_KEYS = {"ref", "style", "styles"}
+UNREAD_DECK_KEYS = {"caption", "left", "right"}
 
 
-def unread(v, found):
+def unread(v, found, found_in=()):
     if isinstance(v, dict):
         if v.get("type") in UNREAD_BLOCKS:
             found.add(v["type"])
         for k, x in v.items():
-            if k in UNREAD_KEYS:
+            if k in UNREAD_KEYS or ("slides" in found_in and k in UNREAD_DECK_KEYS):
                 found.add(k)
-            unread(x, found)
+            unread(x, found, found_in)
     elif isinstance(v, list):
         for x in v:
-            unread(x, found)
+            unread(x, found, found_in)
     return found
 
 
@@ -117,7 +119,7 @@ def main():
             if again.stdout != rd.stdout:
                 print("FAIL %s: read's output is not canonical" % case)
                 failed += 1
-            partial = unread(spec, set())
+            partial = unread(spec, set(), ("slides",) if kind == "presentation" else ())
             if partial:
                 print("part %s (%s): read cleanly; not compared (not read back yet: %s)"
                       % (case, kind, ", ".join(sorted(partial))))

@@ -20,25 +20,19 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 import zipfile
 
 import openpyxl
 
-QUIRE = os.environ.get("QUIRE", "build/quire")
-SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import require, unittest_exit  # noqa: E402
+from sheets import QUIRE, SRC, render, scratch  # noqa: E402
 
-TMP = tempfile.mkdtemp(prefix="quire-names-")
+TMP = scratch("names")
 FIX = os.path.join(SRC, "fixtures", "names-sheet", "spec.json")
 VALUES = {"B2": 4500, "B3": 2800, "B4": 1700, "B5": 1275, "B6": 1200}
 
-
-def render(spec_path, out):
-    p = subprocess.run([QUIRE, "render", spec_path, "-o", out], capture_output=True)
-    return p.returncode, json.loads(p.stdout.decode().splitlines()[0])
 
 
 def read(path):

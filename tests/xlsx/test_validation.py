@@ -22,26 +22,18 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 import zipfile
 
 import openpyxl
 
-QUIRE = os.environ.get("QUIRE", "build/quire")
-SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import require, unittest_exit  # noqa: E402
+from sheets import QUIRE, SRC, render, scratch  # noqa: E402
 
-TMP = tempfile.mkdtemp(prefix="quire-valid-")
+TMP = scratch("valid")
 FIX = os.path.join(SRC, "fixtures", "valid-sheet", "spec.json")
 
-
-def render(spec_path, out, env=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run([QUIRE, "render", spec_path, "-o", out], capture_output=True, env=e)
-    return p.returncode, json.loads(p.stdout.decode().splitlines()[0])
 
 
 def read_valid(path):
