@@ -229,7 +229,7 @@ class Blobs(unittest.TestCase):
             rc, out = self.q("fsck", "--repair")
             self.assertEqual(rc, 3, (how, out))
             self.assertTrue(os.path.exists(blob), "fsck --repair removed a blob a uses (%s)" % how)
-            rc, out = self.q("delete", "a")
+            rc, out = self.q("delete", "a", "--purge")  # a trashed a still uses its blobs
             self.assertEqual(rc, 0, (how, out))
             self.assertTrue(os.path.exists(blob), "delete a removed the blob b may use (%s)" % how)
             rc, out = self.q("fsck", "--repair")
