@@ -63,6 +63,20 @@ static void general(out *o, double v)
         puts_(o, exp);
         return;
     }
+    if (a < 1e11 && v == (double)(long long)v) {
+        /* a whole number: its digits (what %f then trimming gives, without
+         * printf's cost: autofit and the layout report format every cell) */
+        long long k = (long long)a;
+        char d[24], *p = d + sizeof d;
+        *--p = '\0';
+        do {
+            *--p = (char)('0' + k % 10);
+            k /= 10;
+        } while (k);
+        if (v < 0) *--p = '-';
+        puts_(o, p);
+        return;
+    }
     int digits = 10 - (a >= 1 ? (int)floor(log10(a)) + 1 : 0);
     if (a < 1) digits = 10;
     if (digits < 0) digits = 0;

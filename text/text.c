@@ -24,8 +24,8 @@ size_t qr_text_clean(char *d, const char *src, size_t n)
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         unsigned char ch = s[i];
-        if (ch >= 0x20 && ch < 0x7F) {
-            d[o++] = (char)ch;
+        if ((ch >= 0x20 && ch < 0x7F) || ch == '\r') {
+            d[o++] = ch == '\r' ? ' ' : (char)ch; /* a lone CR is no line break: a space */
             i++;
             continue;
         }

@@ -110,7 +110,8 @@ int qr_text_unshown(uint32_t cp);
 
 /** Copy n bytes of UTF-8 s to d (room for QR_TEXT_CLEAN_MAX(n) bytes) with
  *  each unshown character (qr_text_unshown) and each invalid byte as
- *  U+FFFD. Returns the bytes written (no NUL is added). */
+ *  U+FFFD, and a CR as a space (pango would break the line there, where
+ *  the layout saw none). Returns the bytes written (no NUL is added). */
 size_t qr_text_clean(char *d, const char *s, size_t n);
 
 /** Start a document's text state. warnings may be NULL. */
