@@ -83,9 +83,17 @@ static const char *bare(const char *name)
     return name;
 }
 
+/* The index of a part: its exact name first (libzip hashes names), then
+ * any case (a linear scan: other tools' packages differ in case). */
+static zip_int64_t locate(qr_rd *r, const char *name)
+{
+    zip_int64_t i = zip_name_locate(r->zip->za, name, 0);
+    return i >= 0 ? i : zip_name_locate(r->zip->za, name, ZIP_FL_NOCASE);
+}
+
 int qr_rd_zip_has(qr_rd *r, const char *name)
 {
-    return r->zip && zip_name_locate(r->zip->za, bare(name), ZIP_FL_NOCASE) >= 0;
+    return r->zip && locate(r, bare(name)) >= 0;
 }
 
 /* ---- one entry, counted as it comes out --------------------------------------- */
@@ -141,7 +149,7 @@ static qr_status entry_open(qr_rd *r, const char *name, qr_rd_entry *e)
     e->xml = (nl > 4 && strcasecmp(e->name + nl - 4, ".xml") == 0) ||
              (nl > 5 && strcasecmp(e->name + nl - 5, ".rels") == 0);
     if (!r->zip) return qr_rd_fail(r, QR_E_SPEC, e->name, NULL, "no package");
-    zip_int64_t i = zip_name_locate(r->zip->za, e->name, ZIP_FL_NOCASE);
+    zip_int64_t i = locate(r, e->name);
     if (i < 0)
         return qr_rd_fail(r, QR_E_SPEC, e->name, "the package is damaged or not an Office file",
                           "the package has no part %s", e->name);
