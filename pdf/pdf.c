@@ -320,7 +320,10 @@ static cairo_status_t out_keep(void *closure, const unsigned char *data, unsigne
     if (ob->writer ? writer_failed(ob->writer) : ob->sink->status != QR_OK)
         return CAIRO_STATUS_WRITE_ERROR;
     ob->total += len;
-    qr_buf *keep = ob->tail ? ob->tail : ob->page ? ob->page : ob->writer ? writer_loose(ob->writer) : NULL;
+    qr_buf *keep = ob->tail     ? ob->tail
+                   : ob->page   ? ob->page
+                   : ob->writer ? writer_loose(ob->writer)
+                                : NULL;
     if (keep)
         return qr_buf_append(keep, data, len) == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_NO_MEMORY;
     return out_put(ob, data, len);
@@ -371,9 +374,9 @@ typedef struct pd_writer {
     pthread_cond_t cv;
     wr_item *q; /* a ring of WR_MAX_QUEUED */
     size_t head, n;
-    int closing;   /* no more items (under mu) */
+    int closing;       /* no more items (under mu) */
     atomic_int failed; /* 0, or the writer's qr_status (QR_E_NOMEM, a sink failure) */
-    qr_buf loose;  /* what cairo wrote outside a page since the last item (main thread) */
+    qr_buf loose;      /* what cairo wrote outside a page since the last item (main thread) */
 } pd_writer;
 
 static void *writer_main(void *arg)
@@ -390,13 +393,14 @@ static void *writer_main(void *arg)
         wr_item it = w->q[w->head];
         pthread_mutex_unlock(&w->mu);
         if (!atomic_load(&w->failed)) {
-            if (it.is_page && (it.bytes.oom || qr_pdf_artifact_page(&it.bytes, it.at, w->top,
-                                                                     w->bottom, &w->ob->shifts) != 0))
+            if (it.is_page &&
+                (it.bytes.oom ||
+                 qr_pdf_artifact_page(&it.bytes, it.at, w->top, w->bottom, &w->ob->shifts) != 0))
                 atomic_store(&w->failed, QR_E_NOMEM);
             else if (out_put(w->ob, (const unsigned char *)it.bytes.data, it.bytes.len) !=
                      CAIRO_STATUS_SUCCESS)
-                atomic_store(&w->failed, w->ob->sink->status != QR_OK ? w->ob->sink->status
-                                                                      : QR_E_IO);
+                atomic_store(&w->failed,
+                             w->ob->sink->status != QR_OK ? w->ob->sink->status : QR_E_IO);
         }
         qr_buf_free(&it.bytes);
         pthread_mutex_lock(&w->mu);
