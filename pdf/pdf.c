@@ -45,6 +45,8 @@
  * only at process exit); fontconfig's configuration underneath is shared.
  * Each render has its own PangoContext.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -347,6 +349,29 @@ static cairo_status_t out_write(void *closure, const unsigned char *data, unsign
 {
     out_buf *ob = closure;
     return qr_pdf_dedup_write(&ob->dd, data, len, out_keep, ob);
+}
+
+/* ---- one deflate per page -------------------------------------------------------------- */
+
+/* The quire executable's qr_pdf_deflate_store() (pdf/memo/deflate_once.c),
+ * or NULL (libquire): on around cairo_show_page(), cairo stores the page's
+ * content stream and qr_pdf_artifact_page() deflates it, once. */
+typedef void (*store_fn)(int);
+static store_fn deflate_store;
+static pthread_once_t store_once = PTHREAD_ONCE_INIT;
+
+static void find_store(void)
+{
+    deflate_store = (store_fn)dlsym(RTLD_DEFAULT, "qr_pdf_deflate_store");
+}
+
+/* cairo_show_page(), the content stream stored when the executable can. */
+static void show_page(cairo_t *cr)
+{
+    pthread_once(&store_once, find_store);
+    if (deflate_store) deflate_store(1);
+    cairo_show_page(cr);
+    if (deflate_store) deflate_store(0);
 }
 
 /* ---- the page writer ------------------------------------------------------------------ */
@@ -1166,7 +1191,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         qr_buf pg = {0};
         size_t at = ob->total;
         ob->page = &pg;
-        cairo_show_page(cr);
+        show_page(cr);
         ob->page = NULL;
         if (ob->writer) {
             pd_writer *w = ob->writer;
