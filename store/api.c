@@ -1472,7 +1472,8 @@ qr_status qr_store_copy(qr_store *from, qr_store *to, qr_store_copy_report *out)
                 st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
                                      "artifact \"%s\" reads back different from the target", id);
             /* one in the trash goes to the target's trash (since the copy) */
-            if (st == QR_OK && items[k].deleted[0]) st = to->b->ops->trash(to->b, id, 0, 0, NULL, NULL, errs);
+            if (st == QR_OK && items[k].deleted[0])
+                st = to->b->ops->trash(to->b, id, 0, 0, NULL, NULL, errs);
             if (st == QR_OK) {
                 out->artifacts++;
                 out->versions += ns;

@@ -189,8 +189,7 @@ void qr_sort_items(qr_sb_item *v, size_t n)
 }
 
 static qr_status f_remove(qr_sb *b, const char *id, int if_version, const char *trashed_before,
-                          const char *key, const char *key_request,
-                          qr_errlist *errs)
+                          const char *key, const char *key_request, qr_errlist *errs)
 {
     return qr_folder_purge_key(F(b), id, if_version, trashed_before, key, key_request, errs);
 }

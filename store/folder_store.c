@@ -2170,8 +2170,8 @@ qr_status qr_folder_purge_if(qr_folder *f, const char *id, int if_version,
 }
 
 qr_status qr_folder_purge_key(qr_folder *f, const char *id, int if_version,
-                              const char *trashed_before, const char *key,
-                              const char *key_request, qr_errlist *errs)
+                              const char *trashed_before, const char *key, const char *key_request,
+                              qr_errlist *errs)
 {
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;

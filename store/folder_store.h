@@ -291,8 +291,8 @@ qr_status qr_folder_purge_if(qr_folder *f, const char *id, int if_version,
  *  sha256 of its request: its record is kept with the purge ("idempotency
  *  keys" above). */
 qr_status qr_folder_purge_key(qr_folder *f, const char *id, int if_version,
-                              const char *trashed_before, const char *key,
-                              const char *key_request, qr_errlist *errs);
+                              const char *trashed_before, const char *key, const char *key_request,
+                              qr_errlist *errs);
 /** Move an artifact to the trash (restore 0: its marker says since when,
  *  at o's clock) or back out of it (restore 1), under its lock. A trashed
  *  artifact is not there for delete, a live one not for undelete

@@ -1267,8 +1267,9 @@ static void key_insert(db *d, const char *key, const char *request, const char *
     char cutoff[32], now[32];
     qr_key_cutoff(&d->b->o, cutoff);
     qr_store_time(&d->b->o, 0, now);
-    db_cmd(d, "storing the idempotency key", "DELETE FROM quire_keys WHERE key = $1 AND created < $2",
-           2, (const char *[]){key, cutoff});
+    db_cmd(d, "storing the idempotency key",
+           "DELETE FROM quire_keys WHERE key = $1 AND created < $2", 2,
+           (const char *[]){key, cutoff});
     db_cmd(d, "storing the idempotency key",
            "INSERT INTO quire_keys (key, request, artifact_id, version, created, action) "
            "VALUES ($1, $2, $3, 0, $4, $5)",
@@ -1278,8 +1279,8 @@ static void key_insert(db *d, const char *key, const char *request, const char *
 static void key_head(db *d, const char *key, const char *head)
 {
     if (key)
-        db_cmd(d, "storing the idempotency key", "UPDATE quire_keys SET version = $2 WHERE key = $1",
-               2, (const char *[]){key, head});
+        db_cmd(d, "storing the idempotency key",
+               "UPDATE quire_keys SET version = $2 WHERE key = $1", 2, (const char *[]){key, head});
 }
 
 /* The unworded conflict of key_insert, when the caller's look-up did not
