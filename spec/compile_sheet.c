@@ -1160,7 +1160,7 @@ static void sheet_widths(qr_cc *cc, json_t *w, qr_sheet *sh)
 }
 
 /* A column "C" (0-based 2) at s; the letters read, 0 when none. */
-static size_t col_letters(const char *s, uint32_t *col)
+size_t qr_cc_col_letters(const char *s, uint32_t *col)
 {
     size_t i = 0;
     unsigned long c = 0;
@@ -1200,6 +1200,17 @@ static int range_at(qr_cc *cc, json_t *v, qr_range *rg)
               json_is_string(v) ? json_string_value(v) : qr_cc_type_name(v),
               json_is_string(v) ? "\"" : "");
     return -1;
+}
+
+int qr_cc_range_at(qr_cc *cc, json_t *v, int one_cell, qr_range *rg)
+{
+    int r, c;
+    if (one_cell && json_is_string(v) && !strchr(json_string_value(v), ':') &&
+        parse_ref(json_string_value(v), &r, &c) == 0) {
+        *rg = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
+        return 0;
+    }
+    return range_at(cc, v, rg);
 }
 
 /* "merge": ranges that do not overlap, each over more than one cell. */
@@ -1297,10 +1308,10 @@ static void column_marks(qr_cc *cc, json_t *v, const char *key, uint8_t *flags, 
         size_t o2 = qr_cc_push_index(cc, i);
         const char *s = json_is_string(e) ? json_string_value(e) : "";
         uint32_t a = 0, b = 0;
-        size_t n = col_letters(s, &a);
+        size_t n = qr_cc_col_letters(s, &a);
         int ok = n > 0;
         if (ok && s[n] == ':') {
-            size_t m = col_letters(s + n + 1, &b);
+            size_t m = qr_cc_col_letters(s + n + 1, &b);
             ok = m > 0 && s[n + 1 + m] == '\0' && b >= a;
         } else {
             ok = ok && s[n] == '\0';
@@ -1331,8 +1342,8 @@ static const char *const cf_ops[] = {"<",  "<=",      ">",           ">=", "=",
                                      "!=", "between", "not_between", NULL};
 
 /* One of names at obj's key (required); its index, or -1 (reported). */
-static int cf_word(qr_cc *cc, json_t *obj, const char *key, const char *const *names,
-                   const char *hint)
+int qr_cc_word(qr_cc *cc, json_t *obj, const char *key, const char *const *names,
+               const char *hint)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {
@@ -1497,12 +1508,7 @@ static int rule_range(qr_cc *cc, json_t *obj, const char *example, qr_range *out
         return -1;
     }
     size_t o = qr_cc_push_key(cc, "range");
-    int r, c, rc = 0;
-    if (json_is_string(rg) && !strchr(json_string_value(rg), ':') &&
-        parse_ref(json_string_value(rg), &r, &c) == 0)
-        *out = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
-    else if (range_at(cc, rg, out) < 0)
-        rc = -1;
+    int rc = qr_cc_range_at(cc, rg, 1, out);
     qr_cc_pop(cc, o);
     return rc;
 }
@@ -1521,13 +1527,13 @@ static int cf_rule(qr_cc *cc, fmt_table *ft, json_t *obj, qr_cond *cf)
     int bad = 0;
     if (rule_range(cc, obj, "C2:C100", &cf->range) < 0) bad = 1;
     int rule =
-        cf_word(cc, obj, "rule", cf_rules, "\"cell\", \"formula\", \"color_scale\", \"data_bar\"");
+        qr_cc_word(cc, obj, "rule", cf_rules, "\"cell\", \"formula\", \"color_scale\", \"data_bar\"");
     if (rule < 0) return -1;
     cf->rule = (qr_cf_rule)rule;
     if (cf_stray(cc, obj, cf) < 0) return -1;
     if (cf->rule == QR_CF_CELL || cf->rule == QR_CF_FORMULA) {
         if (cf->rule == QR_CF_CELL) {
-            int op = cf_word(cc, obj, "op", cf_ops,
+            int op = qr_cc_word(cc, obj, "op", cf_ops,
                              "\"<\", \"<=\", \">\", \">=\", \"=\", \"!=\", \"between\", "
                              "\"not_between\"");
             if (op < 0)
@@ -2398,6 +2404,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
         if (out[r].outline > sh->row_outline) sh->row_outline = out[r].outline;
     if (sr && sr->outline > sh->row_outline) sh->row_outline = sr->outline;
     check_merges(cc, v, sh, out, n_have);
+    json_t *pr = json_object_get(v, "print");
+    if (pr) qr_cc_sheet_print(cc, pr, sh);
     if (sr && cc->stream && !cc->stream->all)
         for (size_t i = 0; i < sh->n_merges; i++)
             if (sh->merges[i].r1 >= n_have && sh->merges[i].r0 < sh->n_rows)
