@@ -4,7 +4,8 @@
  * <sheetPr> (xlsx_sheet.c) and the print area and titles are the
  * workbook's _xlnm.Print_Area and _xlnm.Print_Titles names
  * (xlsx_workbook.c). Header and footer fields map to Excel's codes:
- * {page} &P, {pages} &N, {sheet} &A; "&" is written "&&", "{{" is "{". */
+ * {page} &P, {pages} &N, {sheet} &A; "&" is written "&&", "{{" and "}}"
+ * are "{" and "}". */
 #include <string.h>
 
 #include "xlsx_int.h"
@@ -17,6 +18,11 @@ static void hf_section(qr_buf *b, const char *s)
         if (*s == '&') {
             qr_buf_puts(b, "&&");
             s++;
+            continue;
+        }
+        if (*s == '}' && s[1] == '}') {
+            qr_buf_putc(b, '}');
+            s += 2;
             continue;
         }
         if (*s == '{') {
@@ -79,8 +85,7 @@ void qr_xlsx_write_print(qr_buf *b, const qr_sheet *sh)
         qr_buf_puts(b, "<pageSetup");
         if (p->paper) qr_buf_printf(b, " paperSize=\"%d\"", paper_code[p->paper]);
         if (p->fit_width || p->fit_height)
-            qr_buf_printf(b, " fitToWidth=\"%u\" fitToHeight=\"%u\"", p->fit_width,
-                          p->fit_height);
+            qr_buf_printf(b, " fitToWidth=\"%u\" fitToHeight=\"%u\"", p->fit_width, p->fit_height);
         if (p->orientation)
             qr_buf_puts(b, p->orientation == 2 ? " orientation=\"landscape\""
                                                : " orientation=\"portrait\"");

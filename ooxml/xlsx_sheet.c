@@ -487,7 +487,7 @@ int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh, const qr_xlsx_styles
     write_conditional(b, sh, st);
     write_validations(b, sh);
     qr_xlsx_write_hyperlinks(b, sh);
-    qr_xlsx_write_print(b, sh); /* xlsx_print.c */
+    qr_xlsx_write_print(b, sh);                                   /* xlsx_print.c */
     if (sh->n_charts) qr_buf_puts(b, "<drawing r:id=\"rId1\"/>"); /* xlsx_chart.c */
     qr_xlsx_write_legacy_drawing(b, sh);
     qr_xlsx_write_table_parts(b, sh);

@@ -4,9 +4,9 @@
  * through r:id rId1.. (xlsx.c adds the relationships in the same order).
  * An autofilter needs Excel's hidden _xlnm._FilterDatabase name over the
  * same range, local to its sheet; a print area and repeated rows or
- * columns are _xlnm.Print_Area and _xlnm.Print_Titles likewise. calcPr fullCalcOnLoad makes Excel and
- * LibreOffice compute every formula on open, so formulas written without a
- * cached value never show a stale 0.
+ * columns are _xlnm.Print_Area and _xlnm.Print_Titles likewise. calcPr fullCalcOnLoad makes Excel
+ * and LibreOffice compute every formula on open, so formulas written without a cached value never
+ * show a stale 0.
  */
 #include <stdio.h>
 #include <stdlib.h>

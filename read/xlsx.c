@@ -46,7 +46,7 @@ typedef struct xl {
     shared_tab_ptr shared; /* the open sheet's shared formulas */
     const char *tables;    /* the open sheet's "tables" objects, comma-separated, or NULL */
     const char *print_area, *print_titles; /* the open sheet's _xlnm. names' texts, or NULL */
-    const rd_skip *skip;   /* its tables' totals rows: cells the tables make */
+    const rd_skip *skip;                   /* its tables' totals rows: cells the tables make */
     size_t n_skip;
 } xl;
 

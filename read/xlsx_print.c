@@ -21,7 +21,7 @@ static const char *hf_section(const char *s, qr_buf *out)
 {
     while (*s) {
         if (*s != '&') {
-            if (*s == '{') qr_buf_putc(out, '{'); /* "{{": a literal brace */
+            if (*s == '{' || *s == '}') qr_buf_putc(out, *s); /* "{{", "}}": literal braces */
             qr_buf_putc(out, *s++);
             continue;
         }
@@ -52,9 +52,11 @@ static const char *hf_section(const char *s, qr_buf *out)
                 s++;
             break;
         default:
-            if (isdigit((unsigned char)c)) /* &12: a font size */
+            if (isdigit((unsigned char)c)) { /* &12: a font size, a space may end it */
                 while (isdigit((unsigned char)*s))
                     s++;
+                if (*s == ' ') s++;
+            }
             break; /* &B &I &U &E &S &X &Y &O &H, &D &T &F &Z &G: dropped */
         }
     }

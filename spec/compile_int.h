@@ -314,19 +314,19 @@ void qr_cc_looks_free(qr_cc_fmts *t);
 int qr_cc_range_at(qr_cc *cc, json_t *v, int one_cell, qr_range *rg);
 /** One of names (NULL-terminated) at obj's key (required: reported when
  *  missing, with hint); its index, or -1 (reported with a did-you-mean). */
-int qr_cc_word(qr_cc *cc, json_t *obj, const char *key, const char *const *names,
-               const char *hint);
+int qr_cc_word(qr_cc *cc, json_t *obj, const char *key, const char *const *names, const char *hint);
 /** A column "C" (0-based 2) at s: the letters read, 0 when none. */
 size_t qr_cc_col_letters(const char *s, uint32_t *col);
-/** Each element of the array v at key (below the current path): fn(cc,
- *  element, i, item, arg) with the path at the element and item the i-th
- *  of n_items zeroed items of size bytes in the arena (NULL when size is
- *  0); fn returns 1 to keep the item, 0 to drop it. v not an array: an
- *  error with hint ("expected an array of what"). Returns the items kept
- *  (packed) and sets *n. */
+/** Each element of the array v at key (pushed on the current path): with
+ *  the path at element i, fn(cc, element, items, k, arg) fills items' k-th
+ *  (zeroed, size bytes) from it, items holding the n elements' room and k
+ *  the items kept so far, and returns 1 to keep it, 0 to drop it. v not an
+ *  array: the error "expected an array of <what>, got ..." with hint.
+ *  Returns the items (in the arena; NULL when none) and sets *n to those
+ *  kept. */
 void *qr_cc_each_array(qr_cc *cc, json_t *v, const char *key, const char *hint, const char *what,
-                       size_t size, int (*fn)(qr_cc *, json_t *, size_t, void *, void *),
-                       void *arg, size_t *n);
+                       size_t size, int (*fn)(qr_cc *, json_t *, void *, size_t, void *), void *arg,
+                       size_t *n);
 
 /* ---- compile_print.c: a sheet's "print" ------------------------------------ */
 

@@ -37,6 +37,7 @@ static const char *hf_text(qr_cc *cc, json_t *v, size_t *chars)
         unsigned char ch = (unsigned char)s[i];
         if ((ch & 0xC0) != 0x80) (*chars)++; /* a character, not a continuation byte */
         if (ch == '&') (*chars)++;           /* written "&&" */
+        if (ch == '}' && i + 1 < n && s[i + 1] == '}') i++; /* "}}": a literal brace */
         if (ch != '{') continue;
         if (i + 1 < n && s[i + 1] == '{') {
             i++; /* "{{": a literal brace */
@@ -59,11 +60,11 @@ static const char *hf_text(qr_cc *cc, json_t *v, size_t *chars)
                 snprintf(hint, sizeof hint, "did you mean \"{%s}\"?", dym);
             else
                 snprintf(hint, sizeof hint,
-                         "the fields are {page}, {pages} and {sheet}; \"{{\" prints a brace");
+                         "the fields are {page}, {pages} and {sheet}; \"{{\" prints \"{\"");
             qr_cc_err(cc, hint, "unknown field \"{%s}\"", word);
             return NULL;
         }
-        *chars -= j - i - 1; /* "{page}" is "&P": 2 characters */
+        (*chars)++; /* "{page}" is "&P": its "{" counted, 1 more */
         i = j;
     }
     size_t len = 0;
@@ -217,7 +218,8 @@ static int margins(qr_cc *cc, json_t *p, qr_sheet_print *pr)
                 qr_fmt_double(d, got);
             else
                 snprintf(got, sizeof got, "%s", qr_cc_type_name(e));
-            qr_cc_err_key(cc, sides[k], "a margin is points from the paper's edge: 36 is half an inch",
+            qr_cc_err_key(cc, sides[k],
+                          "a margin is points from the paper's edge: 36 is half an inch",
                           "expected a number from 0 to 1000, got %s", got);
             rc = -1;
         } else {
@@ -226,9 +228,10 @@ static int margins(qr_cc *cc, json_t *p, qr_sheet_print *pr)
     }
     double w, h;
     qr_print_paper_pt(pr->paper, pr->orientation == 2, &w, &h);
-    if (rc == 0 && (pr->margins[1] + pr->margins[3] > w - 72 || pr->margins[0] + pr->margins[2] > h - 72)) {
-        qr_cc_err(cc, "leave an inch (72 points) of the paper for the cells, both ways",
-                  "the margins leave %s no room for the cells",
+    if (rc == 0 &&
+        (pr->margins[1] + pr->margins[3] > w - 72 || pr->margins[0] + pr->margins[2] > h - 72)) {
+        qr_cc_err(cc, "leave the cells an inch (72 points) of the paper each way",
+                  "the margins leave no room %s for the cells",
                   pr->margins[1] + pr->margins[3] > w - 72 ? "across" : "down");
         rc = -1;
     }
@@ -246,8 +249,7 @@ static int fit(qr_cc *cc, json_t *p, const char *key, const char *way, uint16_t 
         char got[40], hint[120];
         qr_fmt_double(d, got);
         snprintf(hint, sizeof hint,
-                 "%s is how many pages %s the sheet prints on: 1 or more (leave it out for any)",
-                 key, way);
+                 "%s is the pages %s the sheet prints on: 1 or more, or leave it out", key, way);
         qr_cc_err_key(cc, key, hint, "expected a number of pages, 1 or more, got %s", got);
         return -1;
     }

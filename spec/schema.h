@@ -117,9 +117,9 @@ typedef struct qr_sblock {
  * in the order of the tree's enums: the one list the compiler checks a value
  * against (with its did-you-mean), the exported schema lists and the hints
  * name. (Theme names: qr_theme_names, tree.h, defined with these.) */
-extern const char *const qr_enum_chart_types[]; /* qr_chart_type order */
-extern const char *const qr_enum_legends[];     /* qr_legend order */
-extern const char *const qr_enum_layouts[];     /* qr_layout order */
+extern const char *const qr_enum_chart_types[];  /* qr_chart_type order */
+extern const char *const qr_enum_legends[];      /* qr_legend order */
+extern const char *const qr_enum_layouts[];      /* qr_layout order */
 extern const char *const qr_enum_orientations[]; /* qr_sheet_print.orientation - 1 */
 extern const char *const qr_enum_papers[];       /* qr_print_paper - 1 */
 
