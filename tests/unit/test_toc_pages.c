@@ -80,7 +80,8 @@ static int assert_same_pages(const char *json, size_t len, const char *base_dir,
     int n_pdf = 0, n_only = 0, t_only = 0;
     size_t *pdf = block_pages(doc, 0, &n_pdf, threads);
     size_t *only = block_pages(doc, 1, &n_only, &t_only);
-    if (n_pdf != n_only) fail_msg("%s: %d pages in the PDF, %d laid out alone", name, n_pdf, n_only);
+    if (n_pdf != n_only)
+        fail_msg("%s: %d pages in the PDF, %d laid out alone", name, n_pdf, n_only);
     for (size_t i = 0; i < doc->n_blocks; i++)
         if (pdf[i] != only[i])
             fail_msg("%s: block %zu on page %zu in the PDF, %zu laid out alone", name, i, pdf[i],
@@ -136,9 +137,20 @@ static void test_every_document_fixture(void **state)
  * at other places. */
 static void words(qr_buf *b, unsigned *seed, int n)
 {
-    static const char *const vocab[] = {"a", "of", "the", "page", "report", "quarterly",
-                                        "measurement", "internationalisation", "line", "breaks",
-                                        "figure", "is", "consistently", "wide"};
+    static const char *const vocab[] = {"a",
+                                        "of",
+                                        "the",
+                                        "page",
+                                        "report",
+                                        "quarterly",
+                                        "measurement",
+                                        "internationalisation",
+                                        "line",
+                                        "breaks",
+                                        "figure",
+                                        "is",
+                                        "consistently",
+                                        "wide"};
     for (int i = 0; i < n; i++) {
         *seed = *seed * 1103515245u + 12345u;
         append(b, vocab[(*seed >> 16) % (sizeof vocab / sizeof *vocab)]);
@@ -172,8 +184,8 @@ static void test_long_rich_document(void **state)
     for (int i = 0; i < 600; i++) {
         if (i % 20 == 0) {
             snprintf(tmp, sizeof tmp,
-                     "{\"type\":\"heading\",\"level\":%d,\"text\":\"Section %d\"%s},", 1 + i / 20 % 3,
-                     i / 20, i == 60 ? ",\"id\":\"s3\"" : "");
+                     "{\"type\":\"heading\",\"level\":%d,\"text\":\"Section %d\"%s},",
+                     1 + i / 20 % 3, i / 20, i == 60 ? ",\"id\":\"s3\"" : "");
             append(&b, tmp);
         }
         append(&b, "{\"type\":\"paragraph\",\"runs\":[\"");
@@ -186,7 +198,8 @@ static void test_long_rich_document(void **state)
             append(&b, "\",");
         }
         if (i % 3 == 0) {
-            snprintf(tmp, sizeof tmp, "{\"footnote\":\"Note on paragraph %d, with its source.\"},", i);
+            snprintf(tmp, sizeof tmp, "{\"footnote\":\"Note on paragraph %d, with its source.\"},",
+                     i);
             append(&b, tmp);
         }
         append(&b, "\"End.\"]},");
