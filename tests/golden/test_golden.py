@@ -61,7 +61,7 @@ def kind_of(spec):
 
 
 PNG_DPI = "60"
-PNG_CASES = ("deck-structural", "deck-columns", "deck-ground-logo", "cond-sheet", "notes-sheet", "tables-sheet")
+PNG_CASES = ("deck-structural", "deck-columns", "deck-ground-logo", "deck-agenda-cont", "cond-sheet", "notes-sheet", "tables-sheet")
 
 
 def render(spec_path, out_path, fmt, spec_kind="document"):
