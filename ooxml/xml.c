@@ -21,11 +21,11 @@
 
 struct qr_xml {
     qr_buf *out;
-    qr_buf names;    /* the open elements' names, each NUL-terminated */
-    size_t *opened;  /* offsets into names, innermost last */
+    qr_buf names;   /* the open elements' names, each NUL-terminated */
+    size_t *opened; /* offsets into names, innermost last */
     size_t depth, cap;
-    int in_tag;      /* the innermost start tag is not closed yet ('>' pending) */
-    int decl;        /* the XML declaration was written: attributes keep UTF-8 */
+    int in_tag; /* the innermost start tag is not closed yet ('>' pending) */
+    int decl;   /* the XML declaration was written: attributes keep UTF-8 */
     qr_status status;
 };
 

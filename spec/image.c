@@ -395,8 +395,7 @@ int qr_cc_image_src(qr_cc *cc, json_t *src, qr_image *img)
             r = 0;
         } else if ((r = from_file(cc, s, &data, &size)) == 0) {
             const char *keep = qr_arena_strdup(cc->a, s);
-            if (keep)
-                cc->files[cc->n_files++ % 8] = (struct qr_cc_file){keep, data, size};
+            if (keep) cc->files[cc->n_files++ % 8] = (struct qr_cc_file){keep, data, size};
         }
     }
     if (r < 0) return -1;
