@@ -61,7 +61,7 @@ def kind_of(spec):
 
 
 PNG_DPI = "60"
-PNG_CASES = ("deck-structural", "deck-columns", "deck-ground-logo", "deck-agenda-cont", "cond-sheet", "notes-sheet",
+PNG_CASES = ("deck-structural", "deck-columns", "deck-ground-logo", "cont-agenda", "cond-sheet", "notes-sheet",
              "tables-sheet", "sheets-finance-model")
 
 
