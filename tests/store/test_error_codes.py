@@ -19,7 +19,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from store import BINDING_DIR, SRC, backend, close_all, new_store, run, sql  # noqa: E402
 
 
-
 def table():
     """code -> exit, from README.md's error-code table."""
     rows = {}

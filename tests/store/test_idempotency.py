@@ -34,7 +34,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from store import QUIRE, backend, close_all, new_store, run_json as run, server, versions, write  # noqa: E402
 
 
-
 def texts(store, aid):
     """The paragraph texts of the head, in order."""
     rc, out, _ = run("show", aid, "--store", store)

@@ -20,7 +20,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from store import BINDING_DIR, QUIRE, call as run, close_all, new_store  # noqa: E402
 
 
-
 def main():
     tmp = tempfile.mkdtemp(prefix="quire-ifv-")
     try:

@@ -27,7 +27,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from store import QUIRE, binding_env, call as run, close_all, new_store  # noqa: E402
 
 
-
 # one "replica": 4 writers, each its own process (so its own pool), 4 creates each
 REPLICA = r"""
 import json, subprocess, sys

@@ -22,7 +22,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from store import binding, close_all, new_store, run_json as run  # noqa: E402
 
 
-
 def main():
     tmp = tempfile.mkdtemp(prefix="quire-owners-")
     try:

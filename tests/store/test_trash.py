@@ -25,7 +25,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from store import binding, call as run, close_all, has_binding, new_store  # noqa: E402
 
 
-
 CLOCK = r"""
 T = 1_800_000_000
 DAY = 86400
