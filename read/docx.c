@@ -54,6 +54,11 @@ typedef struct dx {
     qr_buf blocks;
     size_t n_blocks;
     size_t quote_end; /* blocks.len after the last quote block (its attribution may follow) */
+    /* a callout (quire writes its title, then its text, as two "Callout"
+     * paragraphs): blocks.len after a callout block still waiting for its
+     * text; the paragraph's left border colour (the tone's ink), -1 none */
+    size_t callout_end;
+    long bar;
     /* a table of contents: blocks.len after its toc block (its entries,
      * the TOC field's result, follow and are not read as text), whether
      * its levels are written, and the field instructions of the paragraph
@@ -257,6 +262,7 @@ static void para_reset(dx *d)
     d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = d->drop_cap = 0;
     d->jc = 0;
     d->outline = -1;
+    d->bar = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
     d->instr.len = 0;
@@ -384,6 +390,41 @@ static void toc_paragraph(dx *d, qr_rd_para_kind kind, int empty)
     d->toc_end = d->blocks.len;
 }
 
+/* A callout (issue 32): quire writes its title and its text as two
+ * "Callout" paragraphs with a left bar in the tone's ink. The first starts
+ * a callout block (the tone by the bar's colour, else note; the title left
+ * out when it is the tone's name in the document's language), the second
+ * gives its text. A lone one (another tool's) is a callout with a title. */
+static void callout_paragraph(dx *d)
+{
+    if (d->callout_end && d->callout_end == d->blocks.len) {
+        d->blocks.len--; /* the callout's closing brace */
+        qr_buf_putc(&d->blocks, ',');
+        qr_rd_runs_json(&d->runs, &d->blocks);
+        qr_buf_putc(&d->blocks, '}');
+        d->callout_end = 0;
+        return;
+    }
+    static const char *const tones[] = {"note", "tip", "warning", "important"};
+    int tone = QR_TONE_NOTE;
+    for (int t = 0; t < 4 && d->bar >= 0; t++)
+        if ((long)qr_tone_ink((qr_tone)t) == d->bar) tone = t;
+    flush_list(d);
+    block_sep(d);
+    qr_buf_printf(&d->blocks, "{\"type\":\"callout\",\"tone\":\"%s\"", tones[tone]);
+    qr_buf t = {0};
+    qr_rd_runs_plain(&d->runs, &t);
+    const char *lang = d->styles.lang && *d->styles.lang ? d->styles.lang : "en";
+    const char *def = qr_word(lang, (qr_word_id)(QR_WORD_NOTE + tone));
+    if (strlen(def) != t.len || (t.len && memcmp(def, t.data, t.len) != 0)) {
+        qr_buf_puts(&d->blocks, ",\"title\":");
+        qr_buf_json_str(&d->blocks, t.data ? t.data : "", t.len, 0);
+    }
+    qr_buf_free(&t);
+    qr_buf_putc(&d->blocks, '}');
+    d->callout_end = d->blocks.len;
+}
+
 static void end_paragraph(dx *d)
 {
     if (d->tbl_depth > 0) {
@@ -456,6 +497,8 @@ static void end_paragraph(dx *d)
         qr_buf_json_str(&d->blocks, a, al, 0);
         qr_buf_putc(&d->blocks, '}');
         qr_buf_free(&t);
+    } else if (kind == QR_RD_PARA_CALLOUT) {
+        callout_paragraph(d);
     } else if (kind == QR_RD_PARA_CAPTION && !empty && !d->images.len) {
         caption_paragraph(d);
     } else if (kind == QR_RD_PARA_TOC_HEADING || kind == QR_RD_PARA_TOC_ENTRY) {
@@ -1378,6 +1421,13 @@ static void element(dx *d, const node *x, int empty)
         char *v = attr_dup(x, "dropCap");
         d->drop_cap = v && (strcmp(v, "drop") == 0 || strcmp(v, "margin") == 0);
         xmlFree(v);
+    } else if (d->in_ppr && (is(x, "left") || is(x, "start"))) {
+        /* a paragraph border's left side (w:pBdr): a callout's bar */
+        char *v = attr_dup(x, "color");
+        d->bar = v && strlen(v) == 6 && strspn(v, "0123456789abcdefABCDEF") == 6
+                     ? strtol(v, NULL, 16)
+                     : -1;
+        xmlFree(v);
     } else if (d->in_ppr && is(x, "jc")) {
         char *v = attr_dup(x, "val");
         d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
@@ -1722,6 +1772,7 @@ qr_status qr_rd_docx(qr_rd *r)
     memset(&d, 0, sizeof d);
     d.r = r;
     d.outline = -1;
+    d.bar = -1;
     qr_status st;
     char *part = qr_rd_main_part(r, "word/document.xml", &st);
     if (!part) return st;

@@ -56,7 +56,8 @@ typedef enum qr_rd_para_kind {
     QR_RD_PARA_RULE,
     QR_RD_PARA_TOC_HEADING, /* "TOC Heading": a table of contents' title */
     QR_RD_PARA_TOC_ENTRY,   /* "toc 1" .. "toc 9": its entries (the TOC field's result) */
-    QR_RD_PARA_CAPTION      /* "Caption": a table's, figure's or listing's caption */
+    QR_RD_PARA_CAPTION,     /* "Caption": a table's, figure's or listing's caption */
+    QR_RD_PARA_CALLOUT      /* "Callout": a callout's title, then its text (quire's pair) */
 } qr_rd_para_kind;
 qr_rd_para_kind qr_rd_style_kind(const qr_rd_styles *s, const char *id);
 void qr_rd_styles_free(qr_rd_styles *s);
