@@ -136,6 +136,11 @@ typedef struct dx {
     int title_pg;
     qr_buf tpl_header, tpl_footer;
     int has_header, has_footer;
+    /* the first page's and the even pages' header and footer ids (w:type
+     * "first", "even"; xmlFree), whether page 1 reads as bare (titlePg,
+     * its parts unlike the others') */
+    char *first_rid[2], *even_rid[2];
+    int first_bare;
 } dx;
 
 static void block_sep(dx *d)
@@ -1141,6 +1146,85 @@ static qr_status part_template(qr_rd *r, const char *part, qr_buf *out)
     return out->oom ? qr_fail(QR_E_NOMEM) : st;
 }
 
+/* Whether settings.xml turns on even pages' own headers and footers
+ * (w:evenAndOddHeaders, not switched off by its w:val). */
+static int even_and_odd(dx *d)
+{
+    const qr_rd_rel *set = qr_rd_rels_type(&d->rels, "/settings");
+    const char *part = set && !set->external ? set->target : "word/settings.xml";
+    char *data;
+    size_t len;
+    if (!qr_rd_zip_has(d->r, part) || qr_rd_zip_read(d->r, part, &data, &len) != QR_OK) return 0;
+    int on = 0;
+    for (size_t i = 0; i + 17 <= len; i++) {
+        if (data[i] != 'e' || memcmp(data + i, "evenAndOddHeaders", 17) != 0) continue;
+        const char *p = data + i, *gt = memchr(p, '>', len - i);
+        size_t n = gt ? (size_t)(gt - p) : 0;
+        char el[128];
+        snprintf(el, sizeof el, "%.*s", (int)(n < sizeof el ? n : sizeof el - 1), p);
+        on = !strstr(el, "val=\"0\"") && !strstr(el, "val=\"false\"") && !strstr(el, "val=\"off\"");
+        break;
+    }
+    free(data);
+    return on;
+}
+
+/* How many bytes of txt a warning shows: at most 120, cut at a character's start. */
+static size_t shown_len(const char *txt, size_t len)
+{
+    size_t show = len;
+    if (show > 120) {
+        show = 120;
+        while (show > 0 && ((unsigned char)txt[show] & 0xC0) == 0x80)
+            show--;
+    }
+    return show;
+}
+
+/* The first page's and the even pages' own headers and footers (w:titlePg,
+ * settings' w:evenAndOddHeaders). A spec's page 1 is like the others or
+ * bare (first_page: false), and its pages share one header and footer: a
+ * first page unlike the others reads as bare, with a warning for each of
+ * its parts that has text; even pages unlike the odd ones read as the odd
+ * ones, with a warning naming the even part and its text. t holds the
+ * templates (first header, first footer, even header, even footer), part
+ * their part names (NULL: none). */
+static qr_status first_and_even(dx *d, qr_buf *t, const char **part)
+{
+    const char *def[2] = {d->has_header && d->tpl_header.data ? d->tpl_header.data : "",
+                          d->has_footer && d->tpl_footer.data ? d->tpl_footer.data : ""};
+    const char *tx[4];
+    for (int k = 0; k < 4; k++) {
+        if (t[k].oom) return qr_fail(QR_E_NOMEM);
+        tx[k] = part[k] && t[k].data ? t[k].data : "";
+    }
+    static const char *const what[2] = {"header", "footer"};
+    if (d->title_pg && (strcmp(tx[0], def[0]) || strcmp(tx[1], def[1]))) {
+        d->first_bare = 1;
+        for (int k = 0; k < 2; k++) {
+            if (!*tx[k] || !strcmp(tx[k], def[k])) continue;
+            size_t len = strlen(tx[k]), show = shown_len(tx[k], len);
+            qr_errlist_addf(d->r->warns, QR_OK, part[k],
+                            "a spec's first page is like the others or bare (first_page: false)",
+                            "%s: the first page's own %s \"%.*s%s\" not read (page 1 reads as "
+                            "bare: first_page: false)",
+                            part[k], what[k], (int)show, tx[k], show < len ? "..." : "");
+        }
+    }
+    if (!(part[2] || part[3]) || !even_and_odd(d)) return QR_OK;
+    for (int k = 0; k < 2; k++) {
+        if (!part[2 + k] || !strcmp(tx[2 + k], def[k])) continue;
+        size_t len = strlen(tx[2 + k]), show = shown_len(tx[2 + k], len);
+        qr_errlist_addf(d->r->warns, QR_OK, part[2 + k],
+                        "a spec's pages share one header and one footer",
+                        "%s: the even pages' own %s \"%.*s%s\" not read (they read as the odd "
+                        "pages' \"%.40s\")",
+                        part[2 + k], what[k], (int)show, tx[2 + k], show < len ? "..." : "",
+                        def[k]);
+    }
+    return QR_OK;
+}
+
 /* Comments, page headers and footers: a document spec has no place for
  * them, so each is a warning that names its part and gives its text (a
  * header's, shortened) or counts them (comments); none is dropped without a
@@ -1151,6 +1235,9 @@ static qr_status side_parts(dx *d)
     qr_rd *r = d->r;
     qr_buf seen = {0}; /* the texts named, each ending in a NUL */
     qr_status st = QR_OK;
+    /* the first page's header and footer, the even pages': templates and parts */
+    qr_buf other[4] = {{0}};
+    const char *other_part[4] = {NULL};
     for (size_t i = 0; i < d->rels.n && st == QR_OK; i++) {
         const qr_rd_rel *rel = &d->rels.items[i];
         size_t tl = strlen(rel->type);
@@ -1167,6 +1254,19 @@ static qr_status side_parts(dx *d)
             st = part_template(r, rel->target, tb);
             if (st != QR_OK) break;
             *(header ? &d->has_header : &d->has_footer) = 1;
+            continue;
+        }
+        /* the first page's and the even pages' parts: compared below */
+        int slot = -1;
+        for (int k = 0; k < 4 && rel->id && (header || footer); k++) {
+            const char *id = k < 2 ? d->first_rid[k] : d->even_rid[k - 2];
+            if (id && !strcmp(id, rel->id) && k % 2 == (footer ? 1 : 0)) slot = k;
+        }
+        if (slot >= 0) {
+            qr_buf *tb = &other[slot];
+            tb->len = 0;
+            st = part_template(r, rel->target, tb);
+            other_part[slot] = rel->target;
             continue;
         }
         qr_buf t = {0};
@@ -1216,6 +1316,9 @@ static qr_status side_parts(dx *d)
         qr_buf_free(&t);
     }
     qr_buf_free(&seen);
+    if (st == QR_OK) st = first_and_even(d, other, other_part);
+    for (int k = 0; k < 4; k++)
+        qr_buf_free(&other[k]);
     return st;
 }
 
@@ -1576,8 +1679,12 @@ static void element(dx *d, const node *x, int empty)
         /* the last one wins: the body's */
     } else if (is(x, "headerReference") || is(x, "footerReference")) {
         char *t = attr_dup(x, "type"), *id = attr_dup(x, "id");
-        char **slot = is(x, "headerReference") ? &d->hdr_rid : &d->ftr_rid;
-        if (id && (!t || !strcmp(t, "default"))) {
+        int h = !is(x, "headerReference"); /* 0 header, 1 footer */
+        char **slot = !t || !strcmp(t, "default") ? (h ? &d->ftr_rid : &d->hdr_rid)
+                      : !strcmp(t, "first")       ? &d->first_rid[h]
+                      : !strcmp(t, "even")        ? &d->even_rid[h]
+                                                  : NULL;
+        if (id && slot) {
             xmlFree(*slot);
             *slot = id;
             id = NULL;
@@ -1672,7 +1779,7 @@ static void write_furniture(dx *d, qr_buf *b)
         qr_buf_puts(b, ",\"footer\":");
         qr_buf_json_str(b, d->tpl_footer.data, strlen(d->tpl_footer.data), 0);
     }
-    if (d->title_pg) qr_buf_puts(b, ",\"first_page\":false");
+    if (d->first_bare) qr_buf_puts(b, ",\"first_page\":false");
 }
 
 static void write_page(dx *d, qr_buf *b)
@@ -1850,6 +1957,10 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_buf_free(&d.tpl_footer);
     xmlFree(d.hdr_rid);
     xmlFree(d.ftr_rid);
+    for (int k = 0; k < 2; k++) {
+        xmlFree(d.first_rid[k]);
+        xmlFree(d.even_rid[k]);
+    }
     qr_buf_free(&d.images);
     qr_buf_free(&d.cap);
     xmlFree(d.pstyle);
