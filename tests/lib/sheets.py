@@ -64,12 +64,26 @@ def stream_modes(spec_path, tmp, name, modes=("0", "1", "all")):
     got = []
     for mode in modes:
         out = os.path.join(tmp, "%s-%s.xlsx" % (name, mode))
+        if os.path.exists(out):
+            os.remove(out)
         rc, res = render(spec_path, out, {"QUIRE_XLSX_STREAM": mode})
         data = None
         if os.path.exists(out):
             with open(out, "rb") as f:
                 data = f.read()
         got.append((rc, res, data))
+    return got
+
+
+def same_on_every_path(test, tmp, name, text, modes=("0", "1", "all")):
+    """Write the spec text to tmp/name.json and render it through each compile
+    path: the test fails unless every path answers alike (exit code, errors,
+    the file's bytes). Returns stream_modes' list for further checks."""
+    got = stream_modes(write_spec(os.path.join(tmp, name + ".json"), text), tmp, name, modes)
+    first = got[0]
+    for mode, g in zip(modes[1:], got[1:]):
+        test.assertEqual((g[0], g[1].get("errors"), g[2]),
+                         (first[0], first[1].get("errors"), first[2]), "%s, path %s" % (name, mode))
     return got
 
 

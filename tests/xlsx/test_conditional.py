@@ -31,7 +31,7 @@ import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import require, unittest_exit  # noqa: E402
-from sheets import QUIRE, SRC, render, scratch  # noqa: E402
+from sheets import QUIRE, SRC, render, same_on_every_path, scratch  # noqa: E402
 
 TMP = scratch("cond")
 FIX = os.path.join(SRC, "fixtures", "cond-sheet", "spec.json")
@@ -178,18 +178,8 @@ class Conditional(unittest.TestCase):
                  % (cond, rows)),
                 ("after", '{"sheets": [{"columns": ["Item", "A", "B", "C"], "rows": [%s], %s}]}'
                  % (rows, cond))):
-            path = os.path.join(TMP, name + ".json")
-            with open(path, "w") as f:
-                f.write(text)
-            outs = []
-            for mode in ("0", "1", "all"):
-                out = os.path.join(TMP, "%s-%s.xlsx" % (name, mode))
-                rc, res = render(path, out, {"QUIRE_XLSX_STREAM": mode})
-                self.assertEqual(rc, 0, res)
-                with open(out, "rb") as f:
-                    outs.append(f.read())
-            self.assertEqual(outs[0], outs[1], name)
-            self.assertEqual(outs[0], outs[2], name)
+            rc, res, _ = same_on_every_path(self, TMP, name, text)[0]
+            self.assertEqual(rc, 0, res)
         ws = openpyxl.load_workbook(os.path.join(TMP, "after-1.xlsx"))["Sheet1"]
         self.assertEqual(len(ws.conditional_formatting), 4)
 

@@ -27,7 +27,7 @@ import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import require, unittest_exit  # noqa: E402
-from sheets import QUIRE, SRC, render, scratch  # noqa: E402
+from sheets import QUIRE, SRC, render, same_on_every_path, scratch  # noqa: E402
 
 TMP = scratch("names")
 FIX = os.path.join(SRC, "fixtures", "names-sheet", "spec.json")
@@ -101,22 +101,13 @@ class Names(unittest.TestCase):
         """A formula using a name (or table) no one defined: an error at its
         /formula with a did-you-mean, the same streamed and not, no file."""
         rows = ",".join('["m%d", %d]' % (i, i) for i in range(30000))
-        path = os.path.join(TMP, "unknown.json")
-        with open(path, "w") as f:
-            f.write('{"names": {"Revenue": "Data!$B$2:$B$9"}, "sheets": [{"name": "Data", '
-                    '"rows": [%s, ["t", {"formula": "SUM(Revnue)", "value": 1}], '
-                    '["u", {"formula": "SUM(Revenue)+\\"Revnue\\"", "value": 1}]]}]}' % rows)
-        got = []
-        for mode in ("0", "1"):
-            out = os.path.join(TMP, "unknown-%s.xlsx" % mode)
-            e = dict(os.environ, QUIRE_XLSX_STREAM=mode)
-            p = subprocess.run([QUIRE, "render", path, "-o", out], capture_output=True, env=e)
-            res = json.loads(p.stdout.decode().splitlines()[0])
-            self.assertEqual(p.returncode, 1, res)
-            self.assertFalse(os.path.exists(out))
-            got.append(res["errors"])
-        self.assertEqual(got[0], got[1])
-        self.assertEqual([(e["path"], e["hint"]) for e in got[0]],
+        text = ('{"names": {"Revenue": "Data!$B$2:$B$9"}, "sheets": [{"name": "Data", '
+                '"rows": [%s, ["t", {"formula": "SUM(Revnue)", "value": 1}], '
+                '["u", {"formula": "SUM(Revenue)+\\"Revnue\\"", "value": 1}]]}]}' % rows)
+        rc, res, data = same_on_every_path(self, TMP, "unknown", text, modes=("0", "1"))[0]
+        self.assertEqual(rc, 1, res)
+        self.assertIsNone(data)
+        self.assertEqual([(e["path"], e["hint"]) for e in res["errors"]],
                          [("/sheets/0/rows/30000/1/formula", 'did you mean "Revenue"?')])
 
 

@@ -26,7 +26,7 @@ import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import require, unittest_exit  # noqa: E402
-from sheets import QUIRE, SRC, render, scratch  # noqa: E402
+from sheets import QUIRE, SRC, render, same_on_every_path, scratch  # noqa: E402
 
 TMP = scratch("styles")
 FIX = os.path.join(SRC, "fixtures", "styles-sheet", "spec.json")
@@ -120,17 +120,8 @@ class Styles(unittest.TestCase):
         styles = '"styles": {"header": {"fill": "#1F4E79", "color": "#FFFFFF"}, "money": {"format": "#,##0"}}'
         for name, text in (("before", '{%s, "sheets": [%s]}' % (styles, sheet)),
                            ("after", '{"sheets": [%s], %s}' % (sheet, styles))):
-            path = os.path.join(TMP, name + ".json")
-            with open(path, "w") as f:
-                f.write(text)
-            outs = []
-            for mode in ("0", "1"):
-                out = os.path.join(TMP, "%s-%s.xlsx" % (name, mode))
-                rc, res = render(path, out, {"QUIRE_XLSX_STREAM": mode})
-                self.assertEqual(rc, 0, res)
-                with open(out, "rb") as f:
-                    outs.append(f.read())
-            self.assertEqual(outs[0], outs[1], name)
+            rc, res, _ = same_on_every_path(self, TMP, name, text, modes=("0", "1"))[0]
+            self.assertEqual(rc, 0, res)
         ws = openpyxl.load_workbook(os.path.join(TMP, "after-1.xlsx"), read_only=True)["Big"]
         first = next(ws.iter_rows(min_row=1, max_row=1))
         self.assertEqual(rgb(first[0].fill.fgColor), "1F4E79")
@@ -164,20 +155,9 @@ class Styles(unittest.TestCase):
         bytes; a merge hiding a value there is the same error both ways."""
         rows = ",".join('["r%d", %d]' % (i, i) for i in range(25000))
         for merge, hides in (("A24001:B24001", True), ("C24001:D24002", False)):
-            path = os.path.join(TMP, "m.json")
-            with open(path, "w") as f:
-                f.write('{"sheets": [{"rows": [%s], "merge": ["%s"]}]}' % (rows, merge))
-            got = []
-            for mode in ("0", "1"):
-                out = os.path.join(TMP, "m-%s.xlsx" % mode)
-                rc, res = render(path, out, {"QUIRE_XLSX_STREAM": mode})
-                data = None
-                if rc == 0:
-                    with open(out, "rb") as f:
-                        data = f.read()
-                got.append((rc, res.get("errors"), data))
-            self.assertEqual(got[0], got[1], merge)
-            self.assertEqual(got[0][0], 1 if hides else 0, merge)
+            text = '{"sheets": [{"rows": [%s], "merge": ["%s"]}]}' % (rows, merge)
+            rc = same_on_every_path(self, TMP, "m", text, modes=("0", "1"))[0][0]
+            self.assertEqual(rc, 1 if hides else 0, merge)
 
     def test_quire_read(self):
         """quire read gives the looks back as cell properties, merges and the tab colour

@@ -29,7 +29,7 @@ import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import require, unittest_exit  # noqa: E402
-from sheets import QUIRE, SRC, render, scratch  # noqa: E402
+from sheets import QUIRE, SRC, render, same_on_every_path, scratch  # noqa: E402
 
 TMP = scratch("valid")
 FIX = os.path.join(SRC, "fixtures", "valid-sheet", "spec.json")
@@ -107,34 +107,17 @@ class Validation(unittest.TestCase):
                  % (valid, rows)),
                 ("after", '{"sheets": [{"columns": ["T", "S", "F", "N"], "rows": [%s], %s}]}'
                  % (rows, valid))):
-            path = os.path.join(TMP, name + ".json")
-            with open(path, "w") as f:
-                f.write(text)
-            outs = []
-            for mode in ("0", "1", "all"):
-                out = os.path.join(TMP, "%s-%s.xlsx" % (name, mode))
-                rc, res = render(path, out, {"QUIRE_XLSX_STREAM": mode})
-                self.assertEqual(rc, 0, res)
-                with open(out, "rb") as f:
-                    outs.append(f.read())
-            self.assertEqual(outs[0], outs[1], name)
-            self.assertEqual(outs[0], outs[2], name)
+            rc, res, _ = same_on_every_path(self, TMP, name, text)[0]
+            self.assertEqual(rc, 0, res)
 
     def test_errors_both_paths(self):
         rows = ",".join('[%d]' % i for i in range(100))
-        path = os.path.join(TMP, "bad.json")
-        with open(path, "w") as f:
-            f.write('{"sheets": [{"rows": [%s], "validation": [{"range": "A1:A9", "list": ["a,b"]},'
-                    ' {"range": "A2", "number": {"mni": 1}}]}]}' % rows)
-        got = []
-        for mode in ("0", "1"):
-            out = os.path.join(TMP, "bad-%s.xlsx" % mode)
-            rc, res = render(path, out, {"QUIRE_XLSX_STREAM": mode})
-            self.assertEqual(rc, 1)
-            self.assertFalse(os.path.exists(out))
-            got.append(res["errors"])
-        self.assertEqual(got[0], got[1])
-        paths = [e["path"] for e in got[0]]
+        text = ('{"sheets": [{"rows": [%s], "validation": [{"range": "A1:A9", "list": ["a,b"]},'
+                ' {"range": "A2", "number": {"mni": 1}}]}]}' % rows)
+        rc, res, data = same_on_every_path(self, TMP, "bad", text, modes=("0", "1"))[0]
+        self.assertEqual(rc, 1)
+        self.assertIsNone(data)
+        paths = [e["path"] for e in res["errors"]]
         self.assertIn("/sheets/0/validation/0/list/0", paths)
         self.assertIn("/sheets/0/validation/1/number/mni", paths)
 
