@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "backend.h"
 #include "compile.h"
 #include "cnum.h"
 #include "docx_read.h"
@@ -54,6 +55,20 @@ typedef struct dx {
     qr_buf blocks;
     size_t n_blocks;
     size_t quote_end; /* blocks.len after the last quote block (its attribution may follow) */
+    /* bookmarks (issue 32), each list NUL-separated names: those waiting
+     * for the next block, the open paragraph's, the open list's, the open
+     * table's; every name given to a block (docx_links.c turns them into
+     * ids); an internal link ("\1#name") open, and whether one was read or
+     * a name that can be an id was seen */
+    qr_buf bm_pending, bm_para, bm_list, bm_table;
+    qr_rd_mark *marks;
+    size_t n_marks, cap_marks;
+    char *anchor;
+    int internal;
+    /* the paragraph's fields: where the open one's instruction starts in
+     * instr, and whether a REF field's result is being read */
+    size_t fld_at;
+    int fld_ref;
     /* a callout (quire writes its title, then its text, as two "Callout"
      * paragraphs): blocks.len after a callout block still waiting for its
      * text; the paragraph's left border colour (the tone's ink), -1 none */
@@ -143,9 +158,38 @@ typedef struct dx {
     int first_bare;
 } dx;
 
+/* The names in list (NUL-separated) mark block i; list is emptied. */
+static void names_give(dx *d, qr_buf *list, size_t i)
+{
+    for (size_t k = 0; k < list->len; k += strlen(list->data + k) + 1) {
+        const char *nm = list->data + k;
+        if (d->n_marks == d->cap_marks) {
+            size_t cap = d->cap_marks ? d->cap_marks * 2 : 16;
+            qr_rd_mark *nm2 = realloc(d->marks, cap * sizeof *nm2);
+            if (!nm2) break;
+            d->marks = nm2;
+            d->cap_marks = cap;
+        }
+        char *dup = strdup(nm);
+        if (!dup) break;
+        d->marks[d->n_marks].name = dup;
+        d->marks[d->n_marks++].block = i;
+        if (isalpha((unsigned char)nm[0])) d->internal = 1;
+    }
+    list->len = 0;
+}
+
+/* Move the names of from to the end of to. */
+static void names_move(qr_buf *to, qr_buf *from)
+{
+    if (from->len) qr_buf_append(to, from->data, from->len);
+    from->len = 0;
+}
+
 static void block_sep(dx *d)
 {
     if (d->n_blocks++) qr_buf_putc(&d->blocks, ',');
+    names_give(d, &d->bm_pending, d->n_blocks - 1);
     /* What is read is bounded as it grows, not once it is all in memory. */
     if (d->r->max_output && d->blocks.len > d->r->max_output && !d->r->errs->count)
         qr_rd_fail(d->r, QR_E_LIMIT, d->part, "raise it with --max-output BYTES (0 disables it)",
@@ -188,7 +232,12 @@ static void emit_items(dx *d, size_t *i, int level, qr_buf *b)
 static void flush_list(dx *d)
 {
     if (!d->n_items) return;
+    /* the list's bookmarks mark it, the ones waiting wait on */
+    qr_buf wait = d->bm_pending;
+    d->bm_pending = d->bm_list;
     block_sep(d);
+    d->bm_list = d->bm_pending;
+    d->bm_pending = wait;
     qr_buf_puts(&d->blocks, "{\"type\":\"list\"");
     if (d->list_ordered) qr_buf_puts(&d->blocks, ",\"ordered\":true");
     if (d->list_ordered && d->list_start > 1)
@@ -242,7 +291,8 @@ static void add_item(dx *d, int num_id, int ilvl)
                 !(d->runs.n == 1 &&
                   (d->runs.items[0].bold || d->runs.items[0].italic || d->runs.items[0].underline ||
                    d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].sup ||
-                   d->runs.items[0].sub || d->runs.items[0].link));
+                   d->runs.items[0].sub || d->runs.items[0].color || d->runs.items[0].highlight ||
+                   d->runs.items[0].link));
     if (plain) {
         if (d->runs.n)
             qr_buf_json_str(&b, d->runs.items[0].text.data, d->runs.items[0].text.len, 0);
@@ -335,7 +385,8 @@ static void caption_paragraph(dx *d)
     if (v) qr_buf_append(&d->cap_value, v + 1, j.len - (size_t)(v + 1 - j.data));
     qr_buf_free(&j);
     if (d->fig_end && d->fig_end == d->blocks.len && d->cap_value.len) {
-        d->blocks.len--; /* the figure's closing brace */
+        names_give(d, &d->bm_pending, d->n_blocks - 1); /* the caption's marks are the figure's */
+        d->blocks.len--;                                /* the figure's closing brace */
         qr_buf_puts(&d->blocks, ",\"caption\":");
         qr_buf_append(&d->blocks, d->cap_value.data, d->cap_value.len);
         qr_buf_putc(&d->blocks, '}');
@@ -433,6 +484,7 @@ static void callout_paragraph(dx *d)
 static void end_paragraph(dx *d)
 {
     if (d->tbl_depth > 0) {
+        names_move(&d->bm_table, &d->bm_para);
         /* A cell's paragraphs join with newlines. */
         if (d->cell_paras++ && !qr_rd_runs_empty(&d->runs)) {
             qr_rd_run plain = {0};
@@ -448,6 +500,7 @@ static void end_paragraph(dx *d)
         para_reset(d);
         return;
     }
+    names_move(&d->bm_pending, &d->bm_para);
     /* A drop cap is a framed paragraph of its own (w:framePr w:dropCap):
      * its letters start the paragraph after it. */
     if (d->drop_cap && !qr_rd_runs_empty(&d->runs) && !d->images.len) {
@@ -510,6 +563,7 @@ static void end_paragraph(dx *d)
         toc_paragraph(d, kind, empty);
     } else if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
         add_item(d, num_id, d->ilvl);
+        names_move(&d->bm_list, &d->bm_pending);
     } else if (!empty) {
         flush_list(d);
         if (level == -1 && !d->have_title && d->n_blocks == 0) {
@@ -521,6 +575,9 @@ static void end_paragraph(dx *d)
             }
             d->have_title = 1;
         } else if (level > 0) {
+            if (d->runs.n && d->runs.items[0].text.len &&
+                isdigit((unsigned char)d->runs.items[0].text.data[0]))
+                d->internal = 1; /* perhaps numbered headings (docx_links.c) */
             block_sep(d);
             qr_buf_puts(&d->blocks, "{\"type\":\"heading\",");
             qr_rd_runs_json(&d->runs, &d->blocks);
@@ -618,7 +675,7 @@ static char *cell_json(dx *d, int header)
         for (size_t i = 0; i < rs->n; i++) {
             const qr_rd_run *x = &rs->items[i];
             if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code ||
-                x->sup || x->sub || x->link)
+                x->sup || x->sub || x->color || x->highlight || x->link)
                 plain = 0;
         }
         if (plain) {
@@ -816,6 +873,7 @@ static void end_table(dx *d)
         d->n_blocks = d->cap_nblocks;
     }
     d->cap_end = 0;
+    names_move(&d->bm_pending, &d->bm_table);
     block_sep(d);
     qr_buf *b = &d->blocks;
     qr_buf_puts(b, "{\"type\":\"table\"");
@@ -1215,12 +1273,11 @@ static qr_status first_and_even(dx *d, qr_buf *t, const char **part)
     for (int k = 0; k < 2; k++) {
         if (!part[2 + k] || !strcmp(tx[2 + k], def[k])) continue;
         size_t len = strlen(tx[2 + k]), show = shown_len(tx[2 + k], len);
-        qr_errlist_addf(d->r->warns, QR_OK, part[2 + k],
-                        "a spec's pages share one header and one footer",
-                        "%s: the even pages' own %s \"%.*s%s\" not read (they read as the odd "
-                        "pages' \"%.40s\")",
-                        part[2 + k], what[k], (int)show, tx[2 + k], show < len ? "..." : "",
-                        def[k]);
+        qr_errlist_addf(
+            d->r->warns, QR_OK, part[2 + k], "a spec's pages share one header and one footer",
+            "%s: the even pages' own %s \"%.*s%s\" not read (they read as the odd "
+            "pages' \"%.40s\")",
+            part[2 + k], what[k], (int)show, tx[2 + k], show < len ? "..." : "", def[k]);
     }
     return QR_OK;
 }
@@ -1324,6 +1381,92 @@ static qr_status side_parts(dx *d)
 
 /* ---- the body ------------------------------------------------------------------ */
 
+/* "RRGGBB" as QR_RGB_SET | 0xRRGGBB, or 0 ("auto", anything else). */
+static uint32_t hex_color(const char *v)
+{
+    if (!v || strlen(v) != 6 || strspn(v, "0123456789abcdefABCDEF") != 6) return 0;
+    return QR_RGB_SET | (uint32_t)strtoul(v, NULL, 16);
+}
+
+/* core.xml's author, subject, keywords and creation date (issue 32). */
+typedef struct core_props {
+    char *v[4]; /* dc:creator, dc:subject, cp:keywords, dcterms:created */
+} core_props;
+
+static int core_prop(xmlTextReaderPtr x, void *arg)
+{
+    static const char *const names[4] = {"creator", "subject", "keywords", "created"};
+    core_props *c = arg;
+    for (int k = 0; k < 4; k++) {
+        if (c->v[k] || !qr_rd_is(x, names[k])) continue;
+        xmlChar *t = xmlTextReaderReadString(x);
+        if (t && *t) c->v[k] = strdup((const char *)t);
+        xmlFree(t);
+    }
+    return 0;
+}
+
+/* ,"properties":{...} from core.xml: the author unless it is "quire" (what
+ * quire writes for none), keywords quire joined with ", " as a list, the
+ * creation date (a date alone at midnight UTC) unless it is the date quire
+ * writes for a spec without one. */
+static void write_properties(qr_rd *r, qr_buf *b)
+{
+    const char *name = "docProps/core.xml";
+    core_props c = {{NULL}};
+    if (!qr_rd_zip_has(r, name) || qr_rd_part_elements(r, name, core_prop, &c) != QR_OK) {
+        for (int k = 0; k < 4; k++)
+            free(c.v[k]);
+        return;
+    }
+    char fixed[32];
+    qr_format_epoch(qr_output_epoch(), fixed, sizeof fixed);
+    if (c.v[0] && !strcmp(c.v[0], "quire")) free(c.v[0]), c.v[0] = NULL;
+    if (c.v[3] &&
+        (!strcmp(c.v[3], fixed) || strlen(c.v[3]) != 20 || c.v[3][10] != 'T' || c.v[3][19] != 'Z'))
+        free(c.v[3]), c.v[3] = NULL;
+    if (c.v[3] && !strcmp(c.v[3] + 10, "T00:00:00Z")) c.v[3][10] = '\0';
+    int any = 0;
+    static const char *const keys[4] = {"author", "subject", "keywords", "date"};
+    for (int k = 0; k < 4; k++) {
+        if (!c.v[k]) continue;
+        qr_buf_puts(b, any ? ",\"" : ",\"properties\":{\"");
+        qr_buf_puts(b, keys[k]);
+        qr_buf_puts(b, "\":");
+        any = 1;
+        if (k == 2 && strstr(c.v[k], ", ")) {
+            qr_buf_putc(b, '[');
+            for (const char *p = c.v[k], *e;; p = e + 2) {
+                e = strstr(p, ", ");
+                size_t n = e ? (size_t)(e - p) : strlen(p);
+                if (p != c.v[k]) qr_buf_putc(b, ',');
+                qr_buf_json_str(b, p, n, 0);
+                if (!e) break;
+            }
+            qr_buf_putc(b, ']');
+        } else {
+            qr_buf_json_str(b, c.v[k], strlen(c.v[k]), 0);
+        }
+    }
+    if (any) qr_buf_putc(b, '}');
+    for (int k = 0; k < 4; k++)
+        free(c.v[k]);
+}
+
+/* The marked link "\1#name" for an internal link to name (d->anchor). */
+static char *set_anchor(dx *d, const char *name, size_t n)
+{
+    char *a = realloc(d->anchor, n + 3);
+    if (!a) return NULL;
+    d->anchor = a;
+    a[0] = '\1';
+    a[1] = '#';
+    memcpy(a + 2, name, n);
+    a[n + 2] = '\0';
+    d->internal = 1;
+    return a;
+}
+
 static void run_reset(dx *d)
 {
     memset(&d->flags, 0, sizeof d->flags);
@@ -1336,6 +1479,8 @@ static void add_text(dx *d, const char *s, size_t n)
     f.link = d->link;
     if (!f.code && d->rstyle && qr_rd_style_mono(&d->styles, d->rstyle)) f.code = 1;
     if (!f.bold && d->rstyle && qr_rd_style_bold(&d->styles, d->rstyle)) f.bold = 1;
+    if (f.code) f.highlight = 0; /* a code run's ground is the code's */
+    if (f.link) f.color = 0;     /* a link's colour is the link's */
     if (d->math && d->n_script) {
         int sc = d->script[d->n_script - 1];
         f.sub = sc == 1;
@@ -1558,6 +1703,31 @@ static void element(dx *d, const node *x, int empty)
         d->flags.sup = v && strcmp(v, "superscript") == 0;
         d->flags.sub = v && strcmp(v, "subscript") == 0;
         xmlFree(v);
+    } else if (d->in_rpr && is(x, "color")) {
+        /* a colour (not "auto", not a theme's by name only) */
+        char *v = attr_dup(x, "val");
+        d->flags.color = hex_color(v);
+        xmlFree(v);
+    } else if (d->in_rpr && is(x, "shd")) {
+        /* a run's shading: its highlight (quire's code runs' ground is the code's) */
+        char *v = attr_dup(x, "fill");
+        d->flags.highlight = hex_color(v);
+        xmlFree(v);
+    } else if (d->in_rpr && is(x, "highlight")) {
+        /* Word's highlighter colours by name */
+        static const struct {
+            const char *name;
+            uint32_t rgb;
+        } hl[] = {{"yellow", 0xFFFF00},      {"green", 0x00FF00},     {"cyan", 0x00FFFF},
+                  {"magenta", 0xFF00FF},     {"blue", 0x0000FF},      {"red", 0xFF0000},
+                  {"darkBlue", 0x000080},    {"darkCyan", 0x008080},  {"darkGreen", 0x008000},
+                  {"darkMagenta", 0x800080}, {"darkRed", 0x800000},   {"darkYellow", 0x808000},
+                  {"darkGray", 0x808080},    {"lightGray", 0xC0C0C0}, {"black", 0x000000},
+                  {"white", 0xFFFFFF}};
+        char *v = attr_dup(x, "val");
+        for (size_t k = 0; v && k < sizeof hl / sizeof hl[0]; k++)
+            if (!strcmp(v, hl[k].name)) d->flags.highlight = QR_RGB_SET | hl[k].rgb;
+        xmlFree(v);
     } else if (d->in_rpr && (is(x, "strike") || is(x, "dstrike"))) {
         d->flags.strike = attr_on(x);
     } else if (d->in_rpr && is(x, "rFonts")) {
@@ -1595,7 +1765,50 @@ static void element(dx *d, const node *x, int empty)
         const qr_rd_rel *rel = qr_rd_rels_get(&d->rels, rid);
         d->link = rel && rel->external && qr_link_ok(rel->target) ? rel->target : NULL;
         xmlFree(rid);
+        if (!d->link) {
+            /* to a bookmark: resolved once the body is read (docx_links.c) */
+            char *a = attr_dup(x, "anchor");
+            if (a && *a) d->link = set_anchor(d, a, strlen(a));
+            xmlFree(a);
+        }
         if (empty) d->link = NULL;
+    } else if (is(x, "bookmarkStart")) {
+        char *nm = attr_dup(x, "name");
+        if (nm && *nm) {
+            qr_buf *to = d->tbl_depth > 0 ? &d->bm_table : &d->bm_para;
+            qr_buf_puts(to, nm);
+            qr_buf_putc(to, '\0');
+        }
+        xmlFree(nm);
+    } else if (d->in_run && is(x, "fldChar")) {
+        /* a REF field (Word's cross-reference): its result links to the bookmark */
+        char *t = attr_dup(x, "fldCharType");
+        if (t && !strcmp(t, "begin")) {
+            d->fld_at = d->instr.len;
+        } else if (t && !strcmp(t, "separate") && d->instr.len >= d->fld_at) {
+            const char *in = d->instr.data ? d->instr.data + d->fld_at : "";
+            size_t n = d->instr.len - d->fld_at, a = 0;
+            while (a < n && in[a] == ' ')
+                a++;
+            if (n - a > 4 && !memcmp(in + a, "REF ", 4) && !d->link) {
+                a += 4;
+                while (a < n && in[a] == ' ')
+                    a++;
+                size_t e = a;
+                while (e < n && in[e] != ' ' && in[e] != '\\')
+                    e++;
+                if (e > a) {
+                    d->link = set_anchor(d, in + a, e - a);
+                    d->fld_ref = 1;
+                    d->flags.link = d->link;
+                }
+            }
+        } else if (t && !strcmp(t, "end") && d->fld_ref) {
+            d->fld_ref = 0;
+            d->link = NULL;
+            d->flags.link = NULL;
+        }
+        xmlFree(t);
     } else if (is(x, "docPr")) {
         xmlFree(d->alt);
         d->alt = attr_dup(x, "descr");
@@ -1731,7 +1944,7 @@ static void end_element(dx *d, const node *x)
     } else if (is(x, "t")) {
         d->in_t = 0;
     } else if (is(x, "hyperlink")) {
-        d->link = NULL;
+        if (!d->fld_ref) d->link = NULL;
     } else if (is(x, "tcPr")) {
         d->in_tcpr = 0;
     } else if (is(x, "tc") && d->tbl_depth == 1) {
@@ -1924,6 +2137,7 @@ qr_status qr_rd_docx(qr_rd *r)
         qr_buf_append(b, d.blocks.data ? d.blocks.data : "", d.blocks.len);
         qr_buf_putc(b, ']');
         write_page(&d, b);
+        write_properties(r, b);
         /* Notes at the end of the document: a spec's notes are one kind. */
         if (d.n_end && !d.n_foot) qr_buf_puts(b, ",\"notes\":\"endnotes\"");
         if (d.n_end && d.n_foot)
@@ -1933,6 +2147,8 @@ qr_status qr_rd_docx(qr_rd *r)
                             d.n_foot, d.n_end);
         qr_buf_putc(b, '}');
         if (b->oom || d.blocks.oom) st = qr_rd_fail(r, QR_E_NOMEM, "", NULL, "out of memory");
+        /* bookmarks that can be ids, internal links: ids, links and refs */
+        if (st == QR_OK && d.internal) st = qr_rd_docx_links(r, d.marks, d.n_marks);
         r->kind = QR_KIND_DOCUMENT;
     }
     for (size_t k = 0; k < d.n_items; k++)
@@ -1951,6 +2167,14 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_rd_runs_free(&d.runs);
     qr_rd_runs_free(&d.cell_runs);
     qr_buf_free(&d.blocks);
+    qr_buf_free(&d.bm_pending);
+    qr_buf_free(&d.bm_para);
+    qr_buf_free(&d.bm_list);
+    qr_buf_free(&d.bm_table);
+    for (size_t k = 0; k < d.n_marks; k++)
+        free(d.marks[k].name);
+    free(d.marks);
+    free(d.anchor);
     qr_buf_free(&d.tpl_header);
     qr_buf_free(&d.instr);
     qr_buf_free(&d.cap_value);

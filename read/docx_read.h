@@ -73,4 +73,13 @@ int qr_rd_num_task(const qr_rd_numbering *nb, int num_id);
 long qr_rd_num_start(const qr_rd_numbering *nb, int num_id);
 void qr_rd_numbering_free(qr_rd_numbering *nb);
 
+/* A bookmark of the body: its name and the index of the block it marks. */
+typedef struct qr_rd_mark {
+    char *name;
+    size_t block;
+} qr_rd_mark;
+/** Block ids, "#id" links and refs from the read spec's bookmarks and its
+ *  internal links (written "\1#name"), rewriting r->spec (docx_links.c). */
+qr_status qr_rd_docx_links(qr_rd *r, const qr_rd_mark *marks, size_t n_marks);
+
 #endif

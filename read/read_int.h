@@ -155,6 +155,7 @@ void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min);
 typedef struct qr_rd_run {
     qr_buf text;
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1, sup : 1, sub : 1;
+    uint32_t color, highlight; /* QR_RGB_SET | 0xRRGGBB (spec/tree.h), or 0 */
     char *link;
     char *raw; /* a run written as this JSON object ({"footnote":...}), never merged */
 } qr_rd_run;

@@ -29,7 +29,7 @@ def kind_of(spec):
 UNREAD_BLOCKS = set()
 # Captions read back from docx (tests/read/test_docx_parts.py), not from
 # pptx; a slide's columns (two_content, comparison) are not compared yet.
-UNREAD_KEYS = {"ref", "style", "styles"}
+UNREAD_KEYS = {"style", "styles"}
 UNREAD_DECK_KEYS = {"caption", "left", "right"}
 
 
