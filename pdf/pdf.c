@@ -296,6 +296,7 @@ typedef struct out_buf {
     qr_buf *page;     /* not NULL: keep what cairo writes for a page here (its footer: tagged.c) */
     pd_shifts shifts; /* what the pages' patches moved, for the cross-reference table */
     qr_pdf_dedup dd;  /* one key per image in a page's resources (xobjects.c) */
+    struct pd_writer *writer; /* not NULL: pages and what lies between go to it */
     unsigned char data[PDF_OUT_BUF];
 } out_buf;
 
@@ -308,15 +309,21 @@ static qr_status out_flush(out_buf *ob)
 }
 
 static cairo_status_t out_put(out_buf *ob, const unsigned char *data, size_t len);
+static int writer_failed(struct pd_writer *w);
+static qr_buf *writer_loose(struct pd_writer *w);
 
 /* What cairo writes, past the xobjects dedup (same lengths): counted, kept
  * for the tail or a page, or buffered to the sink. */
 static cairo_status_t out_keep(void *closure, const unsigned char *data, unsigned int len)
 {
     out_buf *ob = closure;
-    if (ob->sink->status != QR_OK) return CAIRO_STATUS_WRITE_ERROR;
+    if (ob->writer ? writer_failed(ob->writer) : ob->sink->status != QR_OK)
+        return CAIRO_STATUS_WRITE_ERROR;
     ob->total += len;
-    qr_buf *keep = ob->tail ? ob->tail : ob->page;
+    qr_buf *keep = ob->tail     ? ob->tail
+                   : ob->page   ? ob->page
+                   : ob->writer ? writer_loose(ob->writer)
+                                : NULL;
     if (keep)
         return qr_buf_append(keep, data, len) == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_NO_MEMORY;
     return out_put(ob, data, len);
@@ -340,6 +347,140 @@ static cairo_status_t out_write(void *closure, const unsigned char *data, unsign
 {
     out_buf *ob = closure;
     return qr_pdf_dedup_write(&ob->dd, data, len, out_keep, ob);
+}
+
+/* ---- the page writer ------------------------------------------------------------------ */
+
+/* cairo's bytes for page p reach the sink through a thread of their own
+ * for a big document: it makes the page's furniture artifacts (tagged.c:
+ * inflate, scan, deflate again) and writes, while the main thread paints
+ * page p + 1 and cairo writes it. Every byte cairo writes while the writer
+ * runs is queued in order (a page's bytes, or a piece between pages), so
+ * the sink sees the same bytes as without it; the shifts and the sink are
+ * the writer's until it is joined. */
+#define WR_MAX_QUEUED 32
+
+typedef struct wr_item {
+    qr_buf bytes;
+    size_t at;   /* a page's: its first byte's offset in what cairo wrote */
+    int is_page; /* 1: a page's bytes (made artifacts), 0: written as they are */
+} wr_item;
+
+typedef struct pd_writer {
+    out_buf *ob;
+    double top, bottom;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    wr_item *q; /* a ring of WR_MAX_QUEUED */
+    size_t head, n;
+    int closing;       /* no more items (under mu) */
+    atomic_int failed; /* 0, or the writer's qr_status (QR_E_NOMEM, a sink failure) */
+    qr_buf loose;      /* what cairo wrote outside a page since the last item (main thread) */
+} pd_writer;
+
+static void *writer_main(void *arg)
+{
+    pd_writer *w = arg;
+    for (;;) {
+        pthread_mutex_lock(&w->mu);
+        while (!w->n && !w->closing)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->n) {
+            pthread_mutex_unlock(&w->mu);
+            return NULL;
+        }
+        wr_item it = w->q[w->head];
+        pthread_mutex_unlock(&w->mu);
+        if (!atomic_load(&w->failed)) {
+            if (it.is_page &&
+                (it.bytes.oom ||
+                 qr_pdf_artifact_page(&it.bytes, it.at, w->top, w->bottom, &w->ob->shifts) != 0))
+                atomic_store(&w->failed, QR_E_NOMEM);
+            else if (out_put(w->ob, (const unsigned char *)it.bytes.data, it.bytes.len) !=
+                     CAIRO_STATUS_SUCCESS)
+                atomic_store(&w->failed,
+                             w->ob->sink->status != QR_OK ? w->ob->sink->status : QR_E_IO);
+        }
+        qr_buf_free(&it.bytes);
+        pthread_mutex_lock(&w->mu);
+        w->head = (w->head + 1) % WR_MAX_QUEUED;
+        w->n--;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+    }
+}
+
+/* Queue bytes (taken over: *b is emptied) for the writer; waits while the
+ * queue is full. */
+static void writer_push(pd_writer *w, qr_buf *b, size_t at, int is_page)
+{
+    pthread_mutex_lock(&w->mu);
+    while (w->n == WR_MAX_QUEUED)
+        pthread_cond_wait(&w->cv, &w->mu);
+    w->q[(w->head + w->n) % WR_MAX_QUEUED] = (wr_item){*b, at, is_page};
+    w->n++;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    *b = (qr_buf){0};
+}
+
+/* The writer for ob's pages, or NULL (then the main thread writes them). */
+static pd_writer *writer_start(out_buf *ob, double top, double bottom)
+{
+    pd_writer *w = calloc(1, sizeof *w);
+    wr_item *q = calloc(WR_MAX_QUEUED, sizeof *q);
+    if (!w || !q) {
+        free(w);
+        free(q);
+        return NULL;
+    }
+    w->ob = ob;
+    w->top = top;
+    w->bottom = bottom;
+    w->q = q;
+    atomic_init(&w->failed, 0);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    if (pthread_create(&w->th, NULL, writer_main, w) != 0) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+        free(q);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static int writer_failed(pd_writer *w)
+{
+    return atomic_load(&w->failed) != 0;
+}
+
+static qr_buf *writer_loose(pd_writer *w)
+{
+    return &w->loose;
+}
+
+/* Write what is queued, join the writer; its failure (QR_OK: none). */
+static qr_status writer_stop(pd_writer *w)
+{
+    if (w->loose.len || w->loose.oom) {
+        if (w->loose.oom) atomic_store(&w->failed, QR_E_NOMEM);
+        writer_push(w, &w->loose, 0, 0);
+    }
+    pthread_mutex_lock(&w->mu);
+    w->closing = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    qr_status st = (qr_status)atomic_load(&w->failed);
+    qr_buf_free(&w->loose);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w->q);
+    free(w);
+    return st;
 }
 
 /* The sink's status when it failed, else a render failure for cairo's. */
@@ -974,6 +1115,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     ob->page = NULL;
     memset(&ob->shifts, 0, sizeof ob->shifts);
     memset(&ob->dd, 0, sizeof ob->dd);
+    ob->writer = NULL;
     cairo_surface_t *s = cairo_pdf_surface_create_for_stream(out_write, ob, c.page_w, c.page_h);
     char date[32];
     qr_format_epoch(rc->epoch, date, sizeof date);
@@ -1010,18 +1152,32 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
      * within a tree of its own.) */
     cairo_tag_begin(cr, "Document", "");
     pd_outline ol = {0};
-    if (c.helper) pipe_start(&c);
+    if (c.helper) {
+        pipe_start(&c);
+        ob->writer = writer_start(ob, c.top, c.bottom);
+    }
     for (size_t p = 0; p < c.n_pages && c.status == QR_OK; p++) {
         pd_recread rd;
         qr_pdf_paint_page(&c, cr, p, &ol, pipe_page(&c, p, &rd));
         pipe_page_done(&c, p);
         /* cairo writes the page's content at cairo_show_page: kept, what
-         * is drawn in its margins made an artifact (tagged.c), then written */
+         * is drawn in its margins made an artifact (tagged.c), then written
+         * (by the writer, when there is one) */
         qr_buf pg = {0};
         size_t at = ob->total;
         ob->page = &pg;
         cairo_show_page(cr);
         ob->page = NULL;
+        if (ob->writer) {
+            pd_writer *w = ob->writer;
+            if (w->loose.len || w->loose.oom) { /* written before the page */
+                if (w->loose.oom) atomic_store(&w->failed, QR_E_NOMEM);
+                writer_push(w, &w->loose, 0, 0);
+            }
+            writer_push(w, &pg, at, 1);
+            if (writer_failed(w) || cairo_status(cr) != CAIRO_STATUS_SUCCESS) break;
+            continue;
+        }
         if (pg.oom || qr_pdf_artifact_page(&pg, at, c.top, c.bottom, &ob->shifts) != 0) {
             qr_buf_free(&pg);
             qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
@@ -1031,6 +1187,11 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         qr_buf_free(&pg);
         if (ws != CAIRO_STATUS_SUCCESS) break;
         if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || out->status != QR_OK) break;
+    }
+    if (ob->writer) {
+        qr_status ws = writer_stop(ob->writer);
+        ob->writer = NULL;
+        if (ws == QR_E_NOMEM && c.status == QR_OK) qr_pdf_fail(&c, QR_E_NOMEM, "", "out of memory");
     }
     qr_pdf_pipe_stop(&c);
     cairo_tag_end(cr, "Document");
