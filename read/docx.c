@@ -18,6 +18,13 @@
 #include "docx_read.h"
 #include "words.h"
 
+/* "RRGGBB" as QR_RGB_SET | 0xRRGGBB, or 0 ("auto", anything else). */
+static uint32_t hex_color(const char *v)
+{
+    if (!v || strlen(v) != 6 || strspn(v, "0123456789abcdefABCDEF") != 6) return 0;
+    return QR_RGB_SET | (uint32_t)strtoul(v, NULL, 16);
+}
+
 typedef struct item {
     int level;
     char *json; /* a JSON string, or an object's members without braces */
@@ -35,6 +42,7 @@ typedef struct cell {
     char fill[8]; /* its shading (w:shd w:fill) as "#RRGGBB", or "" */
     char align;   /* its paragraphs' w:jc: 'l', 'c', 'r', or 0 (none, or mixed) */
     char number;  /* its value reads as a number */
+    char xalign;  /* its own align, unlike its column's: 1..3 left, center, right; 0 none */
 } cell;
 
 typedef struct row {
@@ -96,6 +104,7 @@ typedef struct dx {
     qr_rd_runs runs;
     qr_buf images; /* image blocks of this paragraph, each preceded by a comma */
     char *alt;
+    long img_cx; /* the drawing's width in EMU (wp:extent), 0 none */
 
     /* the run being read */
     qr_rd_run flags;
@@ -493,7 +502,10 @@ static void end_paragraph(dx *d)
         cell_list_mark(d);
         for (size_t i = 0; i < d->runs.n; i++) {
             qr_rd_run *rn = &d->runs.items[i];
-            qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
+            if (rn->raw)
+                qr_rd_runs_raw(&d->cell_runs, rn->raw); /* a note referenced from the cell */
+            else
+                qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
         }
         if (d->jc_right) d->cell_right = 1;
         d->cell_jc = d->cell_paras == 1 || d->cell_jc == d->jc ? d->jc : 0;
@@ -617,7 +629,8 @@ static void add_image(dx *d, const char *rid)
     if (!rel || rel->external) return;
     qr_buf img = {0};
     qr_buf_puts(&img, "{\"type\":\"image\",\"src\":");
-    if (!qr_rd_image_uri(d->r, rel->target, &img)) {
+    double natural = 0;
+    if (!qr_rd_image_uri_size(d->r, rel->target, &img, &natural)) {
         qr_errlist_addf(d->r->warns, QR_OK, rel->target, "only PNG and JPEG images are read",
                         "skipped the image %s", rel->target);
         qr_buf_free(&img);
@@ -627,6 +640,15 @@ static void add_image(dx *d, const char *rid)
         qr_buf_puts(&img, ",\"alt\":");
         qr_buf_json_str(&img, d->alt, strlen(d->alt), 0);
     }
+    /* its size (wp:extent) in points unless it is its own (issue 32), and
+     * its paragraph's alignment */
+    if (d->img_cx > 0 && natural > 0 && fabs((double)d->img_cx - natural) > 0.5) {
+        qr_buf_puts(&img, ",\"width\":");
+        qr_rd_jnum(&img, (double)d->img_cx / 12700.0);
+    }
+    if (d->jc == 'c' || d->jc == 'r')
+        qr_buf_puts(&img, d->jc == 'c' ? ",\"align\":\"center\"" : ",\"align\":\"right\"");
+    d->img_cx = 0;
     qr_buf_putc(&img, '}');
     /* Several images of one paragraph: "," separates them. */
     if (d->images.len) qr_buf_putc(&d->images, ',');
@@ -675,7 +697,7 @@ static char *cell_json(dx *d, int header)
         for (size_t i = 0; i < rs->n; i++) {
             const qr_rd_run *x = &rs->items[i];
             if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code ||
-                x->sup || x->sub || x->color || x->highlight || x->link)
+                x->sup || x->sub || x->color || x->highlight || x->link || x->raw)
                 plain = 0;
         }
         if (plain) {
@@ -685,7 +707,10 @@ static char *cell_json(dx *d, int header)
             for (size_t i = 0; i < rs->n; i++) {
                 qr_rd_run f = rs->items[i];
                 if (header) f.bold = 0;
-                qr_rd_runs_add(&copy, rs->items[i].text.data, rs->items[i].text.len, &f);
+                if (f.raw)
+                    qr_rd_runs_raw(&copy, f.raw);
+                else
+                    qr_rd_runs_add(&copy, rs->items[i].text.data, rs->items[i].text.len, &f);
             }
             qr_buf_putc(&b, '{');
             qr_rd_runs_json(&copy, &b);
@@ -746,7 +771,7 @@ static size_t row_width(const row *rw)
 static void put_cell(qr_buf *b, const cell *c, int header)
 {
     const char *v = header ? c->json_header : c->json;
-    if (c->span == 1 && c->rows == 1 && (header || !c->fill[0])) {
+    if (c->span == 1 && c->rows == 1 && (header || !c->fill[0]) && !c->xalign) {
         qr_buf_puts(b, v);
         return;
     }
@@ -766,6 +791,8 @@ static void put_cell(qr_buf *b, const cell *c, int header)
     if (c->rows > 1) qr_buf_printf(b, ",\"rowspan\":%ld", c->rows);
     /* a header row's shading is the theme's, not the spec's */
     if (!header && c->fill[0]) qr_buf_printf(b, ",\"fill\":\"%s\"", c->fill);
+    static const char *const aligns[] = {"", "left", "center", "right"};
+    if (c->xalign) qr_buf_printf(b, ",\"align\":\"%s\"", aligns[(int)c->xalign]);
     qr_buf_putc(b, '}');
 }
 
@@ -829,37 +856,53 @@ static void rowspans(row *rows, size_t from, size_t to)
     }
 }
 
-/* ,"align":[...]: a column's alignment when every cell that starts in it
- * has its paragraphs aligned alike (quire writes the column's align on each
- * of its cells). Right on numbers alone is their default look, not the
- * column's; a column of mixed or no w:jc is null; no aligned column, none. */
-static void put_col_align(qr_buf *b, const row *rows, size_t n_rows, size_t n)
+/* The columns' and cells' alignment (issue 32), as quire's writer makes
+ * it: a cell's w:jc is its own align, else its column's, else right for
+ * a number and none for the rest. Per grid column the align (none, left,
+ * center, right) that leaves the fewest cells needing their own is the
+ * column's (none first on a tie); those cells get theirs (xalign). A
+ * cell with no w:jc cannot say its own: a column that would need one is
+ * not chosen (one a rowspan covers counts as any other: it is not
+ * written, and LibreOffice writes left on it). col: n entries, 0 none,
+ * 1..3 left, center, right. */
+static void col_aligns(row *rows, size_t n_rows, size_t n, int *col)
+{
+    for (size_t k = 0; k < n; k++)
+        col[k] = 0;
+    if (n > 64) return;
+    long cost[64][4];
+    memset(cost, 0, sizeof cost);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n_rows; i++) {
+            row *rw = &rows[i];
+            size_t k = rw->before > 0 ? (size_t)rw->before : 0;
+            for (size_t c = 0; c < rw->n && k < n; c++) {
+                cell *x = &rw->cells[c];
+                int want = x->align == 'l' ? 1 : x->align == 'c' ? 2 : x->align == 'r' ? 3 : 0;
+                for (int a = 0; a < 4; a++) {
+                    int got = a ? a : x->number ? 3 : 0;
+                    if (pass == 0 && got != want) cost[k][a] += want == 0 && !x->gone ? 100000 : 1;
+                    if (pass == 1 && a == col[k]) x->xalign = got != want ? (char)want : 0;
+                }
+                k += (size_t)(x->span > 0 ? x->span : 1);
+            }
+        }
+        for (size_t k = 0; pass == 0 && k < n; k++)
+            for (int a = 1; a < 4; a++)
+                if (cost[k][a] < cost[k][col[k]]) col[k] = a;
+    }
+}
+
+static void put_col_align(qr_buf *b, const int *col, size_t n)
 {
     static const char *const names[] = {"null", "\"left\"", "\"center\"", "\"right\""};
-    if (n > 64) return;
-    int al[64];         /* per column: 0 unseen, 1..3 left/center/right, -1 none */
-    int text[64] = {0}; /* a cell that is not a number */
-    memset(al, 0, sizeof al);
-    for (size_t i = 0; i < n_rows; i++) {
-        const row *rw = &rows[i];
-        size_t k = rw->before > 0 ? (size_t)rw->before : 0;
-        for (size_t c = 0; c < rw->n && k < n; k++, c++) {
-            const cell *x = &rw->cells[c];
-            int a = x->align == 'l' ? 1 : x->align == 'c' ? 2 : x->align == 'r' ? 3 : -1;
-            al[k] = al[k] == 0 || al[k] == a ? a : -1;
-            if (!x->number) text[k] = 1;
-            k += (size_t)(x->span - 1);
-        }
-    }
     int any = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (al[k] == 3 && !text[k]) al[k] = -1;
-        if (al[k] > 0) any = 1;
-    }
+    for (size_t k = 0; k < n; k++)
+        any |= col[k] != 0;
     if (!any) return;
     qr_buf_puts(b, ",\"align\":[");
     for (size_t k = 0; k < n; k++)
-        qr_buf_printf(b, "%s%s", k ? "," : "", names[al[k] > 0 ? al[k] : 0]);
+        qr_buf_printf(b, "%s%s", k ? "," : "", names[col[k]]);
     qr_buf_putc(b, ']');
 }
 
@@ -905,6 +948,12 @@ static void end_table(dx *d)
     first = hr ? 1 : 0;
     rowspans(d->rows, 0, hr);
     rowspans(d->rows, hr, d->n_rows);
+    int *col = malloc(n * sizeof *col);
+    if (!col) {
+        b->oom = 1;
+        return;
+    }
+    col_aligns(d->rows, d->n_rows, n, col);
     if (first) {
         qr_buf_puts(b, ",\"headers\":");
         emit_row(b, &d->rows[0], 1, n);
@@ -916,7 +965,8 @@ static void end_table(dx *d)
         emit_row(b, &d->rows[i], i < hr, n);
     }
     qr_buf_putc(b, ']');
-    put_col_align(b, d->rows, d->n_rows, n);
+    put_col_align(b, col, n);
+    free(col);
     /* Widths when the grid is uneven, as ratios to the narrowest column. */
     int even = 1;
     double min = 0;
@@ -954,7 +1004,8 @@ typedef struct note {
 typedef struct notes {
     note *items;
     size_t n, cap;
-    int used; /* references read */
+    int used;     /* references read */
+    int internal; /* a note links to a bookmark */
 } notes;
 
 static void notes_put(notes *ns, long id, qr_rd_runs *rs)
@@ -1004,11 +1055,18 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
     size_t len;
     qr_status st = qr_rd_zip_read(r, part, &data, &len);
     if (st != QR_OK) return st;
+    qr_rd_rels rels = {0};
+    st = qr_rd_rels_read(r, part, &rels);
+    if (st != QR_OK) {
+        free(data);
+        return st;
+    }
     xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, part);
     qr_rd_runs rs = {0};
     qr_rd_run f = {0};
     long id = 0;
     int in_note = 0, in_t = 0, in_rpr = 0, paras = 0;
+    char *link = NULL; /* the open hyperlink's target, "\1#name" for a bookmark */
     while (x && qr_rd_xml_next(r, x, part) == 1) {
         int type = xmlTextReaderNodeType(x);
         if (type == XML_READER_TYPE_ELEMENT) {
@@ -1029,8 +1087,37 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
                 }
             } else if (qr_rd_is(x, "r")) {
                 memset(&f, 0, sizeof f);
+                f.link = link;
+            } else if (qr_rd_is(x, "hyperlink") && !empty) {
+                /* a link in a note: to a URL, or to a bookmark (docx_links.c) */
+                char *rid = qr_rd_attr(x, "id"), *a = qr_rd_attr(x, "anchor");
+                const qr_rd_rel *rel = qr_rd_rels_get(&rels, rid);
+                free(link);
+                link = NULL;
+                if (rel && rel->external && qr_link_ok(rel->target)) {
+                    link = strdup(rel->target);
+                } else if (a && *a && (link = malloc(strlen(a) + 3))) {
+                    link[0] = '\1';
+                    link[1] = '#';
+                    strcpy(link + 2, a);
+                    ns->internal = 1;
+                }
+                xmlFree(rid);
+                xmlFree(a);
             } else if (qr_rd_is(x, "rPr")) {
                 in_rpr = !empty;
+            } else if (in_rpr && qr_rd_is(x, "rFonts")) {
+                char *fam = qr_rd_attr(x, "ascii");
+                if (fam && qr_rd_mono_font(fam)) f.code = 1;
+                xmlFree(fam);
+            } else if (in_rpr && qr_rd_is(x, "color")) {
+                char *v = qr_rd_attr(x, "val");
+                f.color = f.link || hex_color(v) == QR_RGB_SET ? 0 : hex_color(v);
+                xmlFree(v);
+            } else if (in_rpr && qr_rd_is(x, "shd")) {
+                char *v = qr_rd_attr(x, "fill");
+                f.highlight = f.code ? 0 : hex_color(v);
+                xmlFree(v);
             } else if (in_rpr && qr_rd_is(x, "b")) {
                 f.bold = qr_rd_attr_on(x);
             } else if (in_rpr && qr_rd_is(x, "i")) {
@@ -1054,6 +1141,10 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
         } else if (type == XML_READER_TYPE_END_ELEMENT) {
             if (qr_rd_is(x, "rPr")) in_rpr = 0;
             if (qr_rd_is(x, "t")) in_t = 0;
+            if (qr_rd_is(x, "hyperlink")) {
+                free(link);
+                link = f.link = NULL;
+            }
             if (in_note && qr_rd_is(x, el)) {
                 notes_put(ns, id, &rs);
                 in_note = 0;
@@ -1064,6 +1155,8 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
         }
     }
     qr_rd_runs_free(&rs);
+    qr_rd_rels_free(&rels);
+    free(link);
     st = qr_rd_xml_free(r, x);
     free(data);
     return st;
@@ -1381,13 +1474,6 @@ static qr_status side_parts(dx *d)
 
 /* ---- the body ------------------------------------------------------------------ */
 
-/* "RRGGBB" as QR_RGB_SET | 0xRRGGBB, or 0 ("auto", anything else). */
-static uint32_t hex_color(const char *v)
-{
-    if (!v || strlen(v) != 6 || strspn(v, "0123456789abcdefABCDEF") != 6) return 0;
-    return QR_RGB_SET | (uint32_t)strtoul(v, NULL, 16);
-}
-
 /* core.xml's author, subject, keywords and creation date (issue 32). */
 typedef struct core_props {
     char *v[4]; /* dc:creator, dc:subject, cp:keywords, dcterms:created */
@@ -1704,9 +1790,11 @@ static void element(dx *d, const node *x, int empty)
         d->flags.sub = v && strcmp(v, "subscript") == 0;
         xmlFree(v);
     } else if (d->in_rpr && is(x, "color")) {
-        /* a colour (not "auto", not a theme's by name only) */
+        /* a colour (not "auto"; black, which LibreOffice writes on every
+         * run, is the text's own) */
         char *v = attr_dup(x, "val");
         d->flags.color = hex_color(v);
+        if (d->flags.color == QR_RGB_SET) d->flags.color = 0;
         xmlFree(v);
     } else if (d->in_rpr && is(x, "shd")) {
         /* a run's shading: its highlight (quire's code runs' ground is the code's) */
@@ -1809,6 +1897,8 @@ static void element(dx *d, const node *x, int empty)
             d->flags.link = NULL;
         }
         xmlFree(t);
+    } else if (is(x, "extent") && d->tbl_depth == 0) {
+        d->img_cx = attr_long(x, "cx", 0); /* wp:extent: a drawing's size */
     } else if (is(x, "docPr")) {
         xmlFree(d->alt);
         d->alt = attr_dup(x, "descr");
@@ -2109,6 +2199,7 @@ qr_status qr_rd_docx(qr_rd *r)
     const qr_rd_rel *en = qr_rd_rels_type(&d.rels, "/endnotes");
     if (st == QR_OK && fn) st = notes_read(r, fn->target, "footnote", &foot);
     if (st == QR_OK && en) st = notes_read(r, en->target, "endnote", &end);
+    d.internal = foot.internal || end.internal;
     if (st == QR_OK) {
         d.core_title = qr_rd_core_title(r);
         st = read_body(&d);

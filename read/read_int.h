@@ -128,6 +128,9 @@ void qr_rd_put_title(qr_rd *r);
 /** An image part as a data: URI appended to b as a JSON string; 0 if it is
  *  not PNG or JPEG (then nothing is appended). */
 int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b);
+/** The same, and *natural the image's own width in EMU (its pixels at its
+ *  dpi, else 96), 0 when its header does not say. */
+int qr_rd_image_uri_size(qr_rd *r, const char *part, qr_buf *b, double *natural);
 
 /* ---- charts and diagrams (chart.c, smartart.c) ------------------------------- */
 
