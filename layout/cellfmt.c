@@ -216,6 +216,9 @@ static int literal(out *o, const char **fp, const char *end, int write)
 typedef struct numspec {
     int int_zeros, int_digits; /* '0' and all placeholders before the point */
     int frac_zeros, frac_digits;
+    /* the placeholders themselves ('0', '#' or '?'), left to right: a '?'
+     * shows a space where '0' shows a zero (the first 32 of each part) */
+    char int_ph[32], frac_ph[32];
     int point, thousands, percent, scale; /* scale: trailing commas */
     int exp, exp_digits, exp_plus;
     const char *first, *last; /* the first placeholder and past the last */
@@ -245,9 +248,11 @@ static void read_numspec(const char *f, const char *end, numspec *ns)
             if (in_exp)
                 ns->exp_digits++;
             else if (after_point) {
+                if (ns->frac_digits < 32) ns->frac_ph[ns->frac_digits] = c;
                 ns->frac_digits++;
                 if (c != '#') ns->frac_zeros = ns->frac_digits;
             } else {
+                if (ns->int_digits < 32) ns->int_ph[ns->int_digits] = c;
                 ns->int_digits++;
                 if (c != '#') ns->int_zeros++;
             }
@@ -280,6 +285,7 @@ static double round_away(double a, int digits)
 {
     if (digits > 15) return a;
     double p = pow(10, digits);
+    if (a * p >= 1e15) return a; /* no digit left to round (and 1.8e308 rounded up is inf) */
     char buf[64];
     qr_snprintf_c(buf, sizeof buf, "%.15g", a * p);
     return floor(qr_strtod_c(buf, NULL) + 0.5) / p;
@@ -305,11 +311,21 @@ static void put_number(out *o, const numspec *ns, double a)
     char *dot = strchr(buf, '.');
     char *ip = buf;
     size_t il = dot ? (size_t)(dot - buf) : strlen(buf);
-    if (il == 1 && ip[0] == '0' && ns->int_zeros == 0) il = 0; /* "#.00" of 0.5: ".50" */
-    char ints[400];
+    /* the integer part's placeholder j places left of the point: '0', '?', '#' */
+#define INT_PH(j)                                                                                  \
+    (ns->int_digits - 1 - (j) < 32 ? ns->int_ph[ns->int_digits - 1 - (j)]                          \
+     : (j) < ns->int_zeros         ? '0'                                                           \
+                                   : '#')
+    if (il == 1 && ip[0] == '0' && (ns->int_digits == 0 || INT_PH(0) != '0'))
+        il = 0;     /* "#.00" of 0.5: ".50"; "?.00": " .50" */
+    char ints[600]; /* 309 digits of 1e308, their 102 commas, the places */
     size_t n = 0;
-    for (int k = (int)il; k < ns->int_zeros; k++)
-        ints[n++] = '0';
+    /* the places left of the digits: a '0' shows a zero, a '?' a space, a '#' nothing */
+    for (int j = ns->int_digits - 1; j >= (int)il && n < 64; j--) {
+        char ph = INT_PH(j);
+        if (ph != '#') ints[n++] = ph == '?' ? ' ' : '0';
+    }
+#undef INT_PH
     for (size_t k = 0; k < il; k++) {
         ints[n++] = ip[k];
         size_t left = il - k - 1;
@@ -321,8 +337,15 @@ static void put_number(out *o, const numspec *ns, double a)
         int keep = ns->frac_digits;
         while (keep > ns->frac_zeros && fr[keep - 1] == '0')
             keep--;
+        /* a '?' keeps its place as a space where its digit is an
+         * insignificant zero ("0.0?" of 1.5: "1.5 ") */
+        int last = keep;
+        while (last > 0 && fr[last - 1] == '0' && last - 1 < 32 && ns->frac_ph[last - 1] == '?')
+            last--;
         puts_(o, ".");
-        put(o, fr, (size_t)keep);
+        put(o, fr, (size_t)last);
+        for (int k = last; k < ns->frac_digits && k < 32; k++)
+            if (ns->frac_ph[k] == '?') puts_(o, " ");
     }
     if (ns->exp) {
         char eb[16];
@@ -506,6 +529,9 @@ static void number_section(out *o, const char *f, const char *end, double v, int
                 p++;
             continue;
         }
+        /* any other letter shows as itself, as in Excel and LibreOffice: the
+         * x of a multiple's "0.0x" */
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')) put(o, p, 1);
         p++;
     }
 }

@@ -67,6 +67,20 @@ static const struct {
     {"# ?/8", 0.26, " 2/8"},
     {"# ?/4", 1.99, "2    "},
     {"0 ?/?", 0.25, "0 1/4"},
+    /* finance models' formats (tests/sheets/test_finance_model.py): a
+     * multiple's unquoted x, the accounting format's '?' places (spaces
+     * where a digit would be an insignificant zero; its fill is nothing) */
+    {"0.0x", 12.345, "12.3x"},
+    {"0.0\"x\"", 12.345, "12.3x"},
+    {"#,##0.0,,\" M\"", 1234567.891, "1.2 M"},
+    {"_($* #,##0_);_($* (#,##0);_($* \"-\"?\?_);_(@_)", 0, " $-   "},
+    {"_($* #,##0_);_($* (#,##0);_($* \"-\"?\?_);_(@_)", -98765.4, " $(98,765)"},
+    {"0.0?", 1.5, "1.5 "},
+    {"0.0?", 1.25, "1.25"},
+    {"?.00", 0.5, " .50"},
+    {"?\?0", 5, "  5"},
+    {"?0", 5, " 5"},
+    {"0?", 5, "05"},
     /* a colour section's text is its text */
     {"[Red]0.00", 1.5, "1.50"},
     {"0;[Red]-0", -3, "-3"},
@@ -82,6 +96,19 @@ static void test_cases(void **state)
             fail_msg("format %s of %.17g: got \"%s\", want \"%s\"",
                      cases[i].fmt ? cases[i].fmt : "NULL", cases[i].v, buf, cases[i].want);
     }
+}
+
+/* The largest double under "#,##0": 309 digits and 102 commas, whole
+ * (the digits were once gathered in a 400-byte buffer). */
+static void test_huge(void **state)
+{
+    (void)state;
+    char buf[1024];
+    size_t n = qr_cellfmt_number("#,##0", 1.7976931348623157e308, buf, sizeof buf);
+    assert_int_equal(n, 309 + 102);
+    assert_int_equal(strncmp(buf, "179,769,313,486,231,57", 22), 0);
+    n = qr_cellfmt_number("?\?#,##0.0?", 1e308, buf, sizeof buf);
+    assert_true(n > 411);
 }
 
 static void test_colors(void **state)
@@ -123,9 +150,8 @@ static void test_small_buffer(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cases),
-        cmocka_unit_test(test_is_date),
-        cmocka_unit_test(test_colors),
+        cmocka_unit_test(test_cases),        cmocka_unit_test(test_huge),
+        cmocka_unit_test(test_is_date),      cmocka_unit_test(test_colors),
         cmocka_unit_test(test_small_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
