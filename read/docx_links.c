@@ -254,12 +254,44 @@ static void run_link(links *l, json_t *run, json_t **out)
     free(hash);
 }
 
+/* A runs array after a link was dropped: runs that are only text are
+ * strings, adjacent strings one. */
+static void merge_plain(links *l, json_t *runs)
+{
+    for (size_t i = 0; i < json_array_size(runs);) {
+        json_t *x = json_array_get(runs, i);
+        const char *t = json_string_value(json_object_get(x, "text"));
+        if (json_is_object(x) && json_object_size(x) == 1 && t) {
+            if (json_array_set_new(runs, i, json_string(t)) != 0) l->nomem = 1;
+            x = json_array_get(runs, i);
+        }
+        json_t *prev = i ? json_array_get(runs, i - 1) : NULL;
+        if (json_is_string(x) && json_is_string(prev)) {
+            size_t a = json_string_length(prev), b = json_string_length(x);
+            char *both = malloc(a + b + 1);
+            if (!both) {
+                l->nomem = 1;
+                return;
+            }
+            memcpy(both, json_string_value(prev), a);
+            memcpy(both + a, json_string_value(x), b + 1);
+            if (json_array_set_new(runs, i - 1, json_stringn(both, a + b)) != 0 ||
+                json_array_remove(runs, i) != 0)
+                l->nomem = 1;
+            free(both);
+            continue;
+        }
+        i++;
+    }
+}
+
 /* Every marked link under v. */
 static void walk(links *l, json_t *v)
 {
     if (json_is_array(v)) {
         size_t i;
         json_t *x;
+        int dropped = 0;
         json_array_foreach(v, i, x)
         {
             const char *lk =
@@ -268,10 +300,12 @@ static void walk(links *l, json_t *v)
                 json_t *rep;
                 run_link(l, x, &rep);
                 if (rep && json_array_set_new(v, i, rep) != 0) l->nomem = 1;
+                dropped |= !rep && !json_object_get(x, "link");
                 continue;
             }
             walk(l, x);
         }
+        if (dropped) merge_plain(l, v);
     } else if (json_is_object(v)) {
         const char *k;
         json_t *x;

@@ -300,6 +300,35 @@ with tempfile.TemporaryDirectory() as tmp:
            "first_page" not in page and page.get("header") == "Acme report" and "warning" not in err,
            json.dumps(page) + err)
 
+    # Word's bookmarks, internal hyperlinks and cross-references (issue 32):
+    # a bookmark is its block's id (a hidden "_Ref" one only once something
+    # links to it, without its underscore), a REF field whose result is the
+    # target heading's text a ref, a hyperlink to a bookmark a "#id" link,
+    # one to no bookmark its text.
+    d = os.path.join(tmp, "xref.docx")
+
+    def bm(i, name, inner):
+        return ('<w:bookmarkStart w:id="%d" w:name="%s"/>%s<w:bookmarkEnd w:id="%d"/>'
+                % (i, name, inner, i))
+
+    def anchor(name, text):
+        return '<w:hyperlink w:anchor="%s">%s</w:hyperlink>' % (name, wr(text))
+    ref = ('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve">'
+           ' REF _Ref12 \\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+           + wr("Scope") + '<w:r><w:fldChar w:fldCharType="end"/></w:r>')
+    m.docx(d, para(bm(0, "_Ref12", wr("Scope")), '<w:outlineLvl w:val="0"/>')
+           + para(bm(1, "_GoBack", "") + bm(2, "intro", wr("Intro text.")))
+           + para(wr("See ") + ref + wr(", ") + anchor("intro", "the intro") + wr(", ")
+                  + anchor("nowhere", "gone") + wr(".")))
+    r = read(d)
+    blocks = json.loads(r.stdout or "{}").get("blocks")
+    expect("cross-references: ids, a ref, a #id link, a dangling link as text", blocks == [
+        {"type": "heading", "level": 1, "text": "Scope", "id": "Ref12"},
+        {"type": "paragraph", "text": "Intro text.", "id": "intro"},
+        {"type": "paragraph", "runs": ["See ", {"ref": "Ref12"}, ", ",
+                                       {"text": "the intro", "link": "#intro"}, ", gone."]}],
+           json.dumps(blocks) + r.stderr)
+
     # A table of contents reads back as a toc block (issue 32): its title
     # unless it is the language's default, the TOC field's levels, and not
     # its entries (the field's cached result) as text.
