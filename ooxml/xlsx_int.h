@@ -79,6 +79,15 @@ qr_status qr_xlsx_sst_fill(void *ctx, qr_buf *chunk, int *done);
  *  decode it into another character. Returns 0 or -1 on OOM. */
 int qr_xlsx_escape(qr_buf *b, const char *text, size_t len);
 
+/* ---- xlsx_print.c: a sheet's print setup ---------------------------------------- */
+
+/** <printOptions>, <pageMargins> (Excel's defaults without a print setup),
+ *  <pageSetup> and <headerFooter> of sh, in the worksheet's order. */
+void qr_xlsx_write_print(qr_buf *b, const qr_sheet *sh);
+/** A header's or footer's sections (left, center, right; NULL none) as
+ *  Excel's code text ("&CPage &P of &N"), not yet XML-escaped. */
+void qr_xlsx_hf_code(qr_buf *b, const char *const sec[3]);
+
 /* ---- xlsx_styles.c: number formats and cellXfs ---------------------------------- */
 
 /* Flags of a cell's xf besides its number format. */

@@ -155,8 +155,13 @@ void qr_xlsx_filter_range(const qr_sheet *sh, char *buf, size_t size)
  * groups after their details, as Excel's default. */
 static void write_sheet_pr(qr_buf *b, const qr_sheet *sh)
 {
-    if (!sh->tab_color) return;
-    qr_buf_printf(b, "<sheetPr><tabColor rgb=\"FF%06X\"/></sheetPr>", sh->tab_color & 0xFFFFFF);
+    const qr_sheet_print *p = sh->print;
+    int fit = p && (p->fit_width || p->fit_height);
+    if (!sh->tab_color && !fit) return;
+    qr_buf_puts(b, "<sheetPr>");
+    if (sh->tab_color) qr_buf_printf(b, "<tabColor rgb=\"FF%06X\"/>", sh->tab_color & 0xFFFFFF);
+    if (fit) qr_buf_puts(b, "<pageSetUpPr fitToPage=\"1\"/>");
+    qr_buf_puts(b, "</sheetPr>");
 }
 
 /* <x:dimension> */
@@ -473,12 +478,6 @@ static void write_validations(qr_buf *b, const qr_sheet *sh)
 }
 
 /* <x:pageMargins>: Excel's defaults, so printing looks as Excel's own files. */
-static void write_page_margins(qr_buf *b)
-{
-    qr_buf_puts(b, "<pageMargins left=\"0.7\" right=\"0.7\" top=\"0.75\" bottom=\"0.75\" "
-                   "header=\"0.3\" footer=\"0.3\"/>");
-}
-
 /* </x:sheetData> to </x:worksheet> */
 int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh, const qr_xlsx_styles *st)
 {
@@ -488,7 +487,7 @@ int qr_xlsx_write_sheet_tail(qr_buf *b, const qr_sheet *sh, const qr_xlsx_styles
     write_conditional(b, sh, st);
     write_validations(b, sh);
     qr_xlsx_write_hyperlinks(b, sh);
-    write_page_margins(b);
+    qr_xlsx_write_print(b, sh);                                   /* xlsx_print.c */
     if (sh->n_charts) qr_buf_puts(b, "<drawing r:id=\"rId1\"/>"); /* xlsx_chart.c */
     qr_xlsx_write_legacy_drawing(b, sh);
     qr_xlsx_write_table_parts(b, sh);

@@ -3,9 +3,10 @@
  * Sheets are named as the compiler validated them and point to their parts
  * through r:id rId1.. (xlsx.c adds the relationships in the same order).
  * An autofilter needs Excel's hidden _xlnm._FilterDatabase name over the
- * same range, local to its sheet. calcPr fullCalcOnLoad makes Excel and
- * LibreOffice compute every formula on open, so formulas written without a
- * cached value never show a stale 0.
+ * same range, local to its sheet; a print area and repeated rows or
+ * columns are _xlnm.Print_Area and _xlnm.Print_Titles likewise. calcPr fullCalcOnLoad makes Excel
+ * and LibreOffice compute every formula on open, so formulas written without a cached value never
+ * show a stale 0.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +66,8 @@ static int filter_ref(qr_buf *b, const qr_sheet *sh)
     return b->oom ? -1 : 0;
 }
 
-/* 'Name'!$A$1 or 'Name'!$A$1:$B$2 of a defined name. */
-static void name_ref(qr_buf *b, const qr_sheet *sh, const qr_range *rg)
+/* 'Name'! : the sheet name quoted, apostrophes doubled. */
+static void sheet_prefix(qr_buf *b, const qr_sheet *sh)
 {
     qr_buf_putc(b, '\'');
     for (const char *p = sh->name; *p; p++) {
@@ -74,6 +75,12 @@ static void name_ref(qr_buf *b, const qr_sheet *sh, const qr_range *rg)
         qr_buf_putc(b, *p);
     }
     qr_buf_puts(b, "'!");
+}
+
+/* 'Name'!$A$1 or 'Name'!$A$1:$B$2 of a defined name. */
+static void name_ref(qr_buf *b, const qr_sheet *sh, const qr_range *rg)
+{
+    sheet_prefix(b, sh);
     for (int k = 0; k < 2; k++) {
         char r[16];
         qr_xlsx_cell_ref(k ? rg->c1 : rg->c0, k ? rg->r1 : rg->r0, r);
@@ -84,7 +91,18 @@ static void name_ref(qr_buf *b, const qr_sheet *sh, const qr_range *rg)
     }
 }
 
-/* <x:definedNames>: the filters' hidden names, then the spec's "names" */
+/* <x:definedName> of one of Excel's own names, local to sheet i */
+static void print_name(qr_xml *x, const char *name, size_t i, const qr_buf *ref)
+{
+    qr_xml_start(x, "definedName");
+    qr_xml_attr(x, "name", name);
+    qr_xml_attr_int(x, "localSheetId", (long long)i);
+    if (ref->data) qr_xml_text(x, ref->data, ref->len);
+    qr_xml_end(x);
+}
+
+/* <x:definedNames>: the filters' hidden names, the print areas and
+ * titles, then the spec's "names" */
 static void write_defined_names(qr_xml *x, const qr_sheet *sheets, size_t n, const qr_name *names,
                                 size_t n_names)
 {
@@ -105,6 +123,34 @@ static void write_defined_names(qr_xml *x, const qr_sheet *sheets, size_t n, con
         qr_xml_attr(x, "hidden", "1");
         if (ref.data) qr_xml_text(x, ref.data, ref.len);
         qr_xml_end(x);
+    }
+    /* the print setups' areas and titles, local to their sheets */
+    for (size_t i = 0; i < n; i++) {
+        const qr_sheet_print *p = sheets[i].print;
+        if (!p || (!p->has_area && !p->has_rows && !p->has_cols)) continue;
+        if (!any) qr_xml_start(x, "definedNames");
+        any = 1;
+        if (p->has_area) {
+            ref.len = 0;
+            name_ref(&ref, &sheets[i], &p->area);
+            print_name(x, "_xlnm.Print_Area", i, &ref);
+        }
+        if (p->has_rows || p->has_cols) {
+            ref.len = 0;
+            if (p->has_cols) { /* 'Name'!$A:$B */
+                char a[8], z[8];
+                qr_xlsx_col_name(p->cols0, a);
+                qr_xlsx_col_name(p->cols1, z);
+                sheet_prefix(&ref, &sheets[i]);
+                qr_buf_printf(&ref, "$%s:$%s", a, z);
+            }
+            if (p->has_rows) { /* 'Name'!$1:$2 */
+                if (p->has_cols) qr_buf_putc(&ref, ',');
+                sheet_prefix(&ref, &sheets[i]);
+                qr_buf_printf(&ref, "$%u:$%u", (unsigned)p->rows0 + 1, (unsigned)p->rows1 + 1);
+            }
+            print_name(x, "_xlnm.Print_Titles", i, &ref);
+        }
     }
     /* in name order (ignoring case), as Excel writes them */
     size_t *ord = n_names ? malloc(n_names * sizeof *ord) : NULL;

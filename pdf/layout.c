@@ -725,8 +725,8 @@ static int page_empty(const flow *f)
 static void line_span(const pd_text *t, size_t i, int *a, int *z)
 {
     const pd_line *ln = &t->lines[i];
-    *a = (int)ln->base + ln->line->start_index;
-    *z = *a + ln->line->length;
+    *a = (int)ln->base + ln->start;
+    *z = *a + ln->length;
     if (i + 1 == t->n_lines) *z = 1 << 30; /* a trailing reference belongs to the last line */
 }
 

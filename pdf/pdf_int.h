@@ -44,8 +44,9 @@ typedef struct pd_note {
 
 /* One line of a layout, measured once (points, relative to the layout's top-left). */
 typedef struct pd_line {
-    PangoLayoutLine *line; /* owned by the layout */
+    PangoLayoutLine *line; /* owned by the layout; NULL when only measured (layout_only) */
     size_t base;        /* the text's byte where line's layout starts (a huge text has several) */
+    int start, length;  /* the line's bytes in its layout's text (line->start_index, length) */
     double x;           /* left of the line's logical box (alignment included) */
     double top, height; /* logical box */
     double ascent;      /* baseline - top */

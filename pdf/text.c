@@ -152,7 +152,10 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
         size_t off = so[i], end = so[next];
         int bold = st->bold || r->bold, italic = st->italic || r->italic;
         int mono = st->mono || r->code;
-        if (end >= w->start && off <= w->end) {
+        /* colours, lines under and through the words: painting only
+         * (pango breaks lines and sets item boundaries without them:
+         * pango-layout.c's affects_itemization, affects_break_or_shape) */
+        if (end >= w->start && off <= w->end && !c->rc->layout_only) {
             if (r->link) insert(al, w, color_attr(0, c->style.link), off, end);
             if (r->underline || r->link) {
                 /* the line under the words only: not under the spaces a
@@ -175,12 +178,12 @@ static PangoAttrList *text_attrs(pd_ctx *c, const qr_segs *sg, const pd_style *s
                 insert(al, w, color_attr(0, r->color & 0xFFFFFF), off, end);
             }
             if (r->highlight) insert(al, w, color_attr(1, r->highlight & 0xFFFFFF), off, end);
-            if (r->sup || r->sub) {
-                /* raised a third of the size (lowered a fifth), at 70 % */
-                double rise = st->size * (r->sup ? 0.33 : -0.2) * PANGO_SCALE;
-                insert(al, w, pango_attr_rise_new((int)rise), off, end);
-                insert(al, w, pango_attr_scale_new(0.7), off, end);
-            }
+        }
+        if (end >= w->start && off <= w->end && (r->sup || r->sub)) {
+            /* raised a third of the size (lowered a fifth), at 70 % */
+            double rise = st->size * (r->sup ? 0.33 : -0.2) * PANGO_SCALE;
+            insert(al, w, pango_attr_rise_new((int)rise), off, end);
+            insert(al, w, pango_attr_scale_new(0.7), off, end);
         }
         for (size_t k = i, kn; k < next; k = kn) {
             for (kn = k + 1; kn < next && sg->items[kn].span == sg->items[k].span; kn++)
@@ -250,21 +253,30 @@ static PangoLayout *piece_layout(pd_ctx *c, const qr_segs *sg, const pd_style *s
  * the same in every script. Lines are drawn at these baselines (paint.c):
  * the layout's own line positions are not used. Fills out[0..room) from y0;
  * returns the lines measured. */
-static size_t measure_lines(PangoLayout *lay, pd_line *out, size_t room, double y0, size_t base,
-                            double size)
+static size_t measure_lines(pd_ctx *c, PangoLayout *lay, pd_line *out, size_t room, double y0,
+                            size_t base, double size)
 {
+    /* pagination alone (layout_only: the docx's table of contents) needs no
+     * line's left edge, and no layout once measured (qr_pdf_text drops it) */
+    const int paint = !c->rc->layout_only;
     const double pitch = qr_rhythm_pitch(size);
     const double asc = size * PD_BASE_ASCENT + (pitch - size * PD_BASE_HEIGHT) / 2;
     PangoLayoutIter *it = pango_layout_get_iter(lay);
     size_t k = 0;
     do {
         if (k >= room) break;
-        PangoRectangle log;
-        pango_layout_iter_get_line_extents(it, NULL, &log);
         pd_line *ln = &out[k];
-        ln->line = pango_layout_iter_get_line_readonly(it);
+        PangoLayoutLine *line = pango_layout_iter_get_line_readonly(it);
+        ln->line = paint ? line : NULL;
+        ln->start = line->start_index;
+        ln->length = line->length;
         ln->base = base;
-        ln->x = (double)log.x / PANGO_SCALE;
+        ln->x = 0;
+        if (paint) {
+            PangoRectangle log;
+            pango_layout_iter_get_line_extents(it, NULL, &log);
+            ln->x = (double)log.x / PANGO_SCALE;
+        }
         ln->top = y0 + (double)k * pitch;
         ln->ascent = asc;
         ln->height = pitch;
@@ -305,10 +317,10 @@ static int lay_pieces(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_style 
             if (!p) goto oom;
             v = p, cap = ncap;
         }
-        size_t k = measure_lines(lay, v + nv, nl, y0, w.start, st->size);
+        size_t k = measure_lines(c, lay, v + nv, nl, y0, w.start, st->size);
         if (w.end < len && k > 1) {
             k--; /* the next piece starts with this line */
-            from = w.start + (size_t)v[nv + k].line->start_index;
+            from = w.start + (size_t)v[nv + k].start;
         } else {
             from = w.end;
         }
@@ -358,6 +370,19 @@ static pd_text *measure_notes(pd_ctx *c, pd_text *pt)
         if (!nt->text) return NULL;
     }
     return pt;
+}
+
+/* Pagination alone (layout_only) keeps the lines' numbers, not pt's
+ * layouts: they go as soon as they are measured, on the thread that made
+ * them, so their memory is used again by the next text. */
+static void drop_measured(pd_ctx *c, pd_text *pt)
+{
+    if (!c->rc->layout_only) return;
+    for (size_t k = pt->slot; k < c->n_layouts; k++)
+        g_object_unref(c->layouts[k]);
+    c->n_layouts = pt->slot;
+    pt->layout = NULL;
+    pt->n_slots = 0;
 }
 
 /* 1 when BCP 47 tags a and b name one language (their first subtags). */
@@ -516,6 +541,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     if (width > 0 && c->tbuf.len > PIECE_FROM) {
         if (lay_pieces(c, pt, sg, st, width) != 0) goto oom;
         pt->width = width;
+        drop_measured(c, pt);
         return measure_notes(c, pt);
     }
     window all = {0, c->tbuf.len};
@@ -527,7 +553,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     int nl = pango_layout_get_line_count(lay);
     pt->lines = qr_arena_array(&c->arena, nl > 0 ? (size_t)nl : 1, sizeof *pt->lines);
     if (!pt->lines) goto oom;
-    pt->n_lines = measure_lines(lay, pt->lines, nl > 0 ? (size_t)nl : 0, 0, 0, st->size);
+    pt->n_lines = measure_lines(c, lay, pt->lines, nl > 0 ? (size_t)nl : 0, 0, 0, st->size);
     pt->height =
         pt->n_lines ? pt->lines[pt->n_lines - 1].top + pt->lines[pt->n_lines - 1].height : 0;
     if (width > 0) {
@@ -537,6 +563,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         pango_layout_get_extents(lay, NULL, &log);
         pt->width = (double)log.width / PANGO_SCALE;
     }
+    drop_measured(c, pt);
     return measure_notes(c, pt);
 oom:
     if (c->status == QR_OK) qr_pdf_fail(c, QR_E_NOMEM, path ? path : "", "out of memory");

@@ -144,6 +144,27 @@ qr_status qr_rd_chart(qr_rd *r, const char *part, const char *alt, int block, qr
  *  first; *written: the top-level items written. */
 qr_status qr_rd_smartart(qr_rd *r, const char *part, qr_buf *out, int first, int *written);
 
+/* ---- a worksheet's print setup (xlsx_print.c) --------------------------------- */
+
+/* What a worksheet says of its printing, as read (xlsx.c fills it). */
+typedef struct qr_rd_print {
+    int landscape, paper;       /* paper: Excel's paperSize code, 0 none */
+    int fit;                    /* <pageSetUpPr fitToPage="1"> */
+    long fit_width, fit_height; /* <pageSetup>'s, 1 when not given */
+    int gridlines;              /* <printOptions gridLines>: -1 not given */
+    double margin[4];           /* top, right, bottom, left, inches */
+    int has_margin[4];
+    qr_buf header, footer; /* <oddHeader>, <oddFooter> code text */
+} qr_rd_print;
+
+/** Append ,"print":{...} for p and the sheet's _xlnm.Print_Area and
+ *  _xlnm.Print_Titles texts (NULL: none); nothing when all is Excel's
+ *  default. */
+void qr_rd_xlsx_print_json(const qr_rd_print *p, const char *area, const char *titles, qr_buf *b);
+/** Append ,"key":"..." (or {"left", "center", "right"}) for a header's or
+ *  footer's code text; nothing when it shows no text. */
+void qr_rd_xlsx_hf(const char *code, const char *key, qr_buf *b);
+
 /* ---- JSON helpers (json.c) ------------------------------------------------- */
 
 /* JSON strings: qr_buf_json_str(b, s, n, 0) (core/buf.h). */

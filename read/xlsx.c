@@ -45,7 +45,8 @@ typedef struct xl {
         *sheet_names;      /* the open sheet's "names" members ("\"Rate\":\"...\"", ...) or NULL */
     shared_tab_ptr shared; /* the open sheet's shared formulas */
     const char *tables;    /* the open sheet's "tables" objects, comma-separated, or NULL */
-    const rd_skip *skip;   /* its tables' totals rows: cells the tables make */
+    const char *print_area, *print_titles; /* the open sheet's _xlnm. names' texts, or NULL */
+    const rd_skip *skip;                   /* its tables' totals rows: cells the tables make */
     size_t n_skip;
 } xl;
 
@@ -914,6 +915,7 @@ typedef struct sheet_state {
     char tab[8];   /* "tab_color", or "" */
     qr_buf conds;  /* the "conditional" rules as JSON objects, comma-separated */
     qr_buf valids; /* the "validation" rules likewise */
+    qr_rd_print print;
 } sheet_state;
 
 /* A cell's link or comment, read before its cell is written: the
@@ -1047,7 +1049,7 @@ typedef struct sheet_sax {
     sheet_state s;
     cellv c;
     int in_cell, where; /* where: 1 <v>, 2 <f>, 3 <is><t>, 4 a <cfRule>'s <formula>,
-                           5 a <dataValidation>'s <formula1|2> */
+                           5 a <dataValidation>'s <formula1|2>, 6 <oddHeader>, 7 <oddFooter> */
     long cell_col, cell_row;
     qr_buf one; /* the cell's JSON */
     shared_tab shared;
@@ -1364,7 +1366,34 @@ static void sheet_start(void *ctx, const char *local, int nattr, const xmlChar *
             x->where = -1; /* phonetic guides are not the text */
         }
         return;
+    case 'o':
+        if (strcmp(local, "oddHeader") == 0 || strcmp(local, "oddFooter") == 0) {
+            x->where = local[3] == 'H' ? 6 : 7;
+            (x->where == 6 ? &x->s.print.header : &x->s.print.footer)->len = 0;
+        }
+        return;
     case 'p':
+        if (strcmp(local, "pageSetUpPr") == 0) {
+            const char *v = attr(nattr, attrs, "fitToPage", buf, sizeof buf);
+            x->s.print.fit = v && (!strcmp(v, "1") || !strcmp(v, "true"));
+        } else if (strcmp(local, "pageSetup") == 0) {
+            qr_rd_print *p = &x->s.print;
+            const char *v = attr(nattr, attrs, "orientation", buf, sizeof buf);
+            p->landscape = v && strcmp(v, "landscape") == 0;
+            p->paper = (int)attr_long(nattr, attrs, "paperSize", 0);
+            p->fit_width = attr_long(nattr, attrs, "fitToWidth", 1);
+            p->fit_height = attr_long(nattr, attrs, "fitToHeight", 1);
+        } else if (strcmp(local, "printOptions") == 0) {
+            const char *v = attr(nattr, attrs, "gridLines", buf, sizeof buf);
+            if (v) x->s.print.gridlines = !strcmp(v, "1") || !strcmp(v, "true");
+        } else if (strcmp(local, "pageMargins") == 0) {
+            static const char *const sides[] = {"top", "right", "bottom", "left"};
+            for (int k = 0; k < 4; k++) {
+                const char *v = attr(nattr, attrs, sides[k], buf, sizeof buf);
+                x->s.print.has_margin[k] = v != NULL;
+                x->s.print.margin[k] = v ? qr_strtod_c(v, NULL) : 0;
+            }
+        }
         if (strcmp(local, "pane") == 0) {
             const char *state = attr(nattr, attrs, "state", buf, sizeof buf);
             if (state && strncmp(state, "frozen", 6) == 0) {
@@ -1595,6 +1624,11 @@ static void end_validation(sheet_sax *x)
 static void sheet_end(void *ctx, const char *local)
 {
     sheet_sax *x = ctx;
+    if (x->where >= 6 && (strcmp(local, "oddHeader") == 0 || strcmp(local, "oddFooter") == 0)) {
+        qr_buf_putc(x->where == 6 ? &x->s.print.header : &x->s.print.footer, '\0');
+        x->where = 0;
+        return;
+    }
     if (x->where == 5 && (strcmp(local, "formula1") == 0 || strcmp(local, "formula2") == 0)) {
         x->where = 0;
         return;
@@ -1636,6 +1670,10 @@ static void sheet_text(void *ctx, const char *s, int len)
         qr_buf_append(&x->dv.f[x->dv.n_f], s, (size_t)len);
         return;
     }
+    if (x->where >= 6) {
+        qr_buf_append(x->where == 6 ? &x->s.print.header : &x->s.print.footer, s, (size_t)len);
+        return;
+    }
     if (!x->in_cell || x->where <= 0) return;
     qr_buf *dst = x->where == 1 ? &x->c.v : x->where == 2 ? &x->c.f : &x->c.is;
     qr_buf_append(dst, s, (size_t)len);
@@ -1659,6 +1697,7 @@ static qr_status read_sheet_once(xl *w, const char *part, const char *name, rd_n
     x.name = name;
     x.b = b;
     x.s.cur_row = -1;
+    x.s.print.gridlines = -1;
     x.notes = notes;
     x.rels = rels;
     x.links_done = *again;
@@ -1715,6 +1754,8 @@ static qr_status read_sheet_once(xl *w, const char *part, const char *name, rd_n
     qr_buf_free(&x.dv.prompt);
     qr_buf_free(&x.dv.error);
     if (*again) {
+        qr_buf_free(&s->print.header);
+        qr_buf_free(&s->print.footer);
         qr_buf_free(&s->merges);
         qr_buf_free(&s->conds);
         qr_buf_free(&s->valids);
@@ -1757,6 +1798,9 @@ static qr_status read_sheet_once(xl *w, const char *part, const char *name, rd_n
     qr_buf_free(&s->valids);
     if (w->sheet_names) qr_buf_printf(b, ",\"names\":{%s}", w->sheet_names);
     if (w->tables) qr_buf_printf(b, ",\"tables\":[%s]", w->tables);
+    qr_rd_xlsx_print_json(&s->print, w->print_area, w->print_titles, b);
+    qr_buf_free(&s->print.header);
+    qr_buf_free(&s->print.footer);
     qr_buf_putc(b, '}');
     return st;
 }
@@ -1973,6 +2017,8 @@ typedef struct book_walk {
     qr_buf names;        /* the workbook's "names" members */
     qr_buf *sheet_names; /* per sheet index (n_sheet_names) */
     size_t n_sheet_names;
+    char **print_area, **print_titles; /* per sheet index (n_print): the _xlnm. names' texts */
+    size_t n_print;
 } book_walk;
 
 /* Whether a defined name's text is a reference quire's "names" take:
@@ -2017,6 +2063,27 @@ static int book_element(xmlTextReaderPtr x, void *arg)
         char *local = qr_rd_attr(x, "localSheetId");
         char *text = (char *)xmlTextReaderReadString(x);
         long sid = local ? strtol(local, NULL, 10) : -1;
+        int area = name && strcmp(name, "_xlnm.Print_Area") == 0;
+        if (text && sid >= 0 && sid < 4096 &&
+            (area || (name && strcmp(name, "_xlnm.Print_Titles") == 0))) {
+            if ((size_t)sid >= bw->n_print) {
+                size_t n = (size_t)sid + 1;
+                char **a = realloc(bw->print_area, n * sizeof *a);
+                if (a) bw->print_area = a;
+                char **t = a ? realloc(bw->print_titles, n * sizeof *t) : NULL;
+                if (t) bw->print_titles = t;
+                if (a && t) {
+                    for (size_t i = bw->n_print; i < n; i++)
+                        a[i] = t[i] = NULL;
+                    bw->n_print = n;
+                }
+            }
+            if ((size_t)sid < bw->n_print) {
+                char **dst = area ? &bw->print_area[sid] : &bw->print_titles[sid];
+                free(*dst);
+                *dst = strdup(text);
+            }
+        }
         if (name && strncmp(name, "_xlnm.", 6) != 0 && plain_name_ref(text) && sid < 4096) {
             qr_buf *dst = &bw->names;
             if (sid >= 0) {
@@ -2089,6 +2156,8 @@ qr_status qr_rd_xlsx(qr_rd *r)
             qr_buf *sn = i < bw.n_sheet_names ? &bw.sheet_names[i] : NULL;
             if (sn && sn->len) qr_buf_putc(sn, '\0');
             w.sheet_names = sn && sn->len ? sn->data : NULL;
+            w.print_area = i < bw.n_print ? bw.print_area[i] : NULL;
+            w.print_titles = i < bw.n_print ? bw.print_titles[i] : NULL;
             st = read_sheet(&w, rel->target, nm);
         }
         qr_buf_puts(b, "]}");
@@ -2102,6 +2171,12 @@ qr_status qr_rd_xlsx(qr_rd *r)
     for (size_t i = 0; i < bw.n_sheet_names; i++)
         qr_buf_free(&bw.sheet_names[i]);
     free(bw.sheet_names);
+    for (size_t i = 0; i < bw.n_print; i++) {
+        free(bw.print_area[i]);
+        free(bw.print_titles[i]);
+    }
+    free(bw.print_area);
+    free(bw.print_titles);
     for (size_t i = 0; i < w.n_xf; i++)
         free(w.fmt_of_xf[i]);
     free(w.fmt_of_xf);

@@ -305,6 +305,33 @@ int qr_cc_color(qr_cc *cc, json_t *v, uint32_t *out);
 /** Free the keys and names of t. */
 void qr_cc_looks_free(qr_cc_fmts *t);
 
+/* ---- compile_sheet.c's helpers other sheet parts use ----------------------- */
+
+/** A range "A1:F1" at the current path into *rg; one_cell: a lone cell
+ *  "C2" is a range too. 0, or -1 (reported). */
+int qr_cc_range_at(qr_cc *cc, json_t *v, int one_cell, qr_range *rg);
+/** One of names (NULL-terminated) at obj's key (required: reported when
+ *  missing, with hint); its index, or -1 (reported with a did-you-mean). */
+int qr_cc_word(qr_cc *cc, json_t *obj, const char *key, const char *const *names, const char *hint);
+/** A column "C" (0-based 2) at s: the letters read, 0 when none. */
+size_t qr_cc_col_letters(const char *s, uint32_t *col);
+/** Each element of the array v at key (pushed on the current path): with
+ *  the path at element i, fn(cc, element, items, k, arg) fills items' k-th
+ *  (zeroed, size bytes) from it, items holding the n elements' room and k
+ *  the items kept so far, and returns 1 to keep it, 0 to drop it. v not an
+ *  array: the error "expected an array of <what>, got ..." with hint.
+ *  Returns the items (in the arena; NULL when none) and sets *n to those
+ *  kept. */
+void *qr_cc_each_array(qr_cc *cc, json_t *v, const char *key, const char *hint, const char *what,
+                       size_t size, int (*fn)(qr_cc *, json_t *, void *, size_t, void *), void *arg,
+                       size_t *n);
+
+/* ---- compile_print.c: a sheet's "print" ------------------------------------ */
+
+/** A sheet's "print" (v, below the sheet's path) into sh->print, after its
+ *  rows (repeated rows are checked against them). */
+void qr_cc_sheet_print(qr_cc *cc, json_t *v, qr_sheet *sh);
+
 /** The index of format s (n bytes), added when new; -1 on OOM, -2 when full. */
 long qr_cc_fmt_add(qr_cc_fmts *t, const char *s, size_t n);
 void qr_cc_fmts_free(qr_cc_fmts *t);

@@ -1160,7 +1160,7 @@ static void sheet_widths(qr_cc *cc, json_t *w, qr_sheet *sh)
 }
 
 /* A column "C" (0-based 2) at s; the letters read, 0 when none. */
-static size_t col_letters(const char *s, uint32_t *col)
+size_t qr_cc_col_letters(const char *s, uint32_t *col)
 {
     size_t i = 0;
     unsigned long c = 0;
@@ -1202,38 +1202,65 @@ static int range_at(qr_cc *cc, json_t *v, qr_range *rg)
     return -1;
 }
 
-/* "merge": ranges that do not overlap, each over more than one cell. */
-static void sheet_merges(qr_cc *cc, json_t *v, qr_sheet *sh)
+void *qr_cc_each_array(qr_cc *cc, json_t *v, const char *key, const char *hint, const char *what,
+                       size_t size, int (*fn)(qr_cc *, json_t *, void *, size_t, void *), void *arg,
+                       size_t *n_out)
 {
-    size_t o = qr_cc_push_key(cc, "merge");
+    size_t o = qr_cc_push_key(cc, key);
     size_t n = json_is_array(v) ? json_array_size(v) : 0;
     if (!json_is_array(v))
-        qr_cc_err(cc, "merge is [\"A1:F1\", \"A2:A5\"]", "expected an array of ranges, got %s",
-                  qr_cc_type_name(v));
-    qr_range *m = n ? qr_arena_array(cc->a, n, sizeof *m) : NULL;
-    if (n && !m) qr_cc_oom(cc), n = 0;
+        qr_cc_err(cc, hint, "expected an array of %s, got %s", what, qr_cc_type_name(v));
+    char *items = n ? qr_arena_array(cc->a, n, size) : NULL;
+    if (n && !items) qr_cc_oom(cc), n = 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         size_t o2 = qr_cc_push_index(cc, i);
-        qr_range rg;
-        if (range_at(cc, json_array_get(v, i), &rg) == 0) {
-            size_t j = 0;
-            for (; j < k; j++)
-                if (rg.r0 <= m[j].r1 && m[j].r0 <= rg.r1 && rg.c0 <= m[j].c1 && m[j].c0 <= rg.c1)
-                    break;
-            if (rg.r0 == rg.r1 && rg.c0 == rg.c1)
-                qr_cc_err(cc, "merge two cells or more: \"A1:F1\"", "a merge of one cell");
-            else if (j < k)
-                qr_cc_err(cc, "merged ranges may not share cells", "this merge overlaps merge %s",
-                          json_string_value(json_array_get(v, j)));
-            else
-                m[k++] = rg;
-        }
+        memset(items + k * size, 0, size);
+        if (fn(cc, json_array_get(v, i), items, k, arg)) k++;
         qr_cc_pop(cc, o2);
     }
-    sh->merges = m;
-    sh->n_merges = k;
     qr_cc_pop(cc, o);
+    *n_out = k;
+    return items;
+}
+
+int qr_cc_range_at(qr_cc *cc, json_t *v, int one_cell, qr_range *rg)
+{
+    int r, c;
+    if (one_cell && json_is_string(v) && !strchr(json_string_value(v), ':') &&
+        parse_ref(json_string_value(v), &r, &c) == 0) {
+        *rg = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
+        return 0;
+    }
+    return range_at(cc, v, rg);
+}
+
+/* One merge of "merge" into m[k] (arg: the "merge" array). */
+static int one_merge(qr_cc *cc, json_t *e, void *items, size_t k, void *arg)
+{
+    qr_range *m = items, rg;
+    if (range_at(cc, e, &rg) < 0) return 0;
+    size_t j = 0;
+    for (; j < k; j++)
+        if (rg.r0 <= m[j].r1 && m[j].r0 <= rg.r1 && rg.c0 <= m[j].c1 && m[j].c0 <= rg.c1) break;
+    if (rg.r0 == rg.r1 && rg.c0 == rg.c1) {
+        qr_cc_err(cc, "merge two cells or more: \"A1:F1\"", "a merge of one cell");
+        return 0;
+    }
+    if (j < k) {
+        qr_cc_err(cc, "merged ranges may not share cells", "this merge overlaps merge %s",
+                  json_string_value(json_array_get((json_t *)arg, j)));
+        return 0;
+    }
+    m[k] = rg;
+    return 1;
+}
+
+/* "merge": ranges that do not overlap, each over more than one cell. */
+static void sheet_merges(qr_cc *cc, json_t *v, qr_sheet *sh)
+{
+    sh->merges = qr_cc_each_array(cc, v, "merge", "merge is [\"A1:F1\", \"A2:A5\"]", "ranges",
+                                  sizeof(qr_range), one_merge, v, &sh->n_merges);
 }
 
 /* After the rows: no value under a merge but in its top-left cell (Excel
@@ -1297,10 +1324,10 @@ static void column_marks(qr_cc *cc, json_t *v, const char *key, uint8_t *flags, 
         size_t o2 = qr_cc_push_index(cc, i);
         const char *s = json_is_string(e) ? json_string_value(e) : "";
         uint32_t a = 0, b = 0;
-        size_t n = col_letters(s, &a);
+        size_t n = qr_cc_col_letters(s, &a);
         int ok = n > 0;
         if (ok && s[n] == ':') {
-            size_t m = col_letters(s + n + 1, &b);
+            size_t m = qr_cc_col_letters(s + n + 1, &b);
             ok = m > 0 && s[n + 1 + m] == '\0' && b >= a;
         } else {
             ok = ok && s[n] == '\0';
@@ -1331,8 +1358,7 @@ static const char *const cf_ops[] = {"<",  "<=",      ">",           ">=", "=",
                                      "!=", "between", "not_between", NULL};
 
 /* One of names at obj's key (required); its index, or -1 (reported). */
-static int cf_word(qr_cc *cc, json_t *obj, const char *key, const char *const *names,
-                   const char *hint)
+int qr_cc_word(qr_cc *cc, json_t *obj, const char *key, const char *const *names, const char *hint)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {
@@ -1497,12 +1523,7 @@ static int rule_range(qr_cc *cc, json_t *obj, const char *example, qr_range *out
         return -1;
     }
     size_t o = qr_cc_push_key(cc, "range");
-    int r, c, rc = 0;
-    if (json_is_string(rg) && !strchr(json_string_value(rg), ':') &&
-        parse_ref(json_string_value(rg), &r, &c) == 0)
-        *out = (qr_range){(uint32_t)r, (uint32_t)c, (uint32_t)r, (uint32_t)c};
-    else if (range_at(cc, rg, out) < 0)
-        rc = -1;
+    int rc = qr_cc_range_at(cc, rg, 1, out);
     qr_cc_pop(cc, o);
     return rc;
 }
@@ -1520,16 +1541,16 @@ static int cf_rule(qr_cc *cc, fmt_table *ft, json_t *obj, qr_cond *cf)
     if (qr_cc_check_obj(cc, obj, QR_SO_COND, "a conditional format") > 0) return -1;
     int bad = 0;
     if (rule_range(cc, obj, "C2:C100", &cf->range) < 0) bad = 1;
-    int rule =
-        cf_word(cc, obj, "rule", cf_rules, "\"cell\", \"formula\", \"color_scale\", \"data_bar\"");
+    int rule = qr_cc_word(cc, obj, "rule", cf_rules,
+                          "\"cell\", \"formula\", \"color_scale\", \"data_bar\"");
     if (rule < 0) return -1;
     cf->rule = (qr_cf_rule)rule;
     if (cf_stray(cc, obj, cf) < 0) return -1;
     if (cf->rule == QR_CF_CELL || cf->rule == QR_CF_FORMULA) {
         if (cf->rule == QR_CF_CELL) {
-            int op = cf_word(cc, obj, "op", cf_ops,
-                             "\"<\", \"<=\", \">\", \">=\", \"=\", \"!=\", \"between\", "
-                             "\"not_between\"");
+            int op = qr_cc_word(cc, obj, "op", cf_ops,
+                                "\"<\", \"<=\", \">\", \">=\", \"=\", \"!=\", \"between\", "
+                                "\"not_between\"");
             if (op < 0)
                 bad = 1;
             else {
@@ -1582,26 +1603,17 @@ static int cf_rule(qr_cc *cc, fmt_table *ft, json_t *obj, qr_cond *cf)
     return bad ? -1 : 0;
 }
 
+static int one_cond(qr_cc *cc, json_t *e, void *items, size_t k, void *ft)
+{
+    return cf_rule(cc, ft, e, (qr_cond *)items + k) == 0;
+}
+
 /* "conditional": [rule, ...] */
 static void sheet_conds(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh)
 {
-    size_t o = qr_cc_push_key(cc, "conditional");
-    size_t n = json_is_array(v) ? json_array_size(v) : 0;
-    if (!json_is_array(v))
-        qr_cc_err(cc, "conditional is [{\"range\": \"C2:C100\", \"rule\": \"data_bar\"}]",
-                  "expected an array of rules, got %s", qr_cc_type_name(v));
-    qr_cond *cf = n ? qr_arena_array(cc->a, n, sizeof *cf) : NULL;
-    if (n && !cf) qr_cc_oom(cc), n = 0;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t o2 = qr_cc_push_index(cc, i);
-        memset(&cf[k], 0, sizeof cf[k]);
-        if (cf_rule(cc, ft, json_array_get(v, i), &cf[k]) == 0) k++;
-        qr_cc_pop(cc, o2);
-    }
-    sh->conds = cf;
-    sh->n_conds = k;
-    qr_cc_pop(cc, o);
+    sh->conds = qr_cc_each_array(
+        cc, v, "conditional", "conditional is [{\"range\": \"C2:C100\", \"rule\": \"data_bar\"}]",
+        "rules", sizeof(qr_cond), one_cond, ft, &sh->n_conds);
 }
 
 /* ---- "validation": data validations --------------------------------------------------- */
@@ -1775,37 +1787,29 @@ static int dv_rule(qr_cc *cc, json_t *obj, qr_valid *dv)
 
 /* "validation": [rule, ...]; two rules over one cell are an error (Excel
  * keeps one and repairs the file). */
+static int one_valid(qr_cc *cc, json_t *e, void *items, size_t k, void *arg)
+{
+    (void)arg;
+    qr_valid *dv = items;
+    if (dv_rule(cc, e, &dv[k]) < 0) return 0;
+    const qr_range *a = &dv[k].range;
+    for (size_t j = 0; j < k; j++) {
+        const qr_range *b = &dv[j].range;
+        if (a->r0 <= b->r1 && b->r0 <= a->r1 && a->c0 <= b->c1 && b->c0 <= a->c1) {
+            qr_cc_err_key(cc, "range", "a cell takes one validation: make the ranges apart",
+                          "this range overlaps an earlier validation's");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void sheet_valids(qr_cc *cc, json_t *v, qr_sheet *sh)
 {
-    size_t o = qr_cc_push_key(cc, "validation");
-    size_t n = json_is_array(v) ? json_array_size(v) : 0;
-    if (!json_is_array(v))
-        qr_cc_err(cc, "validation is [{\"range\": \"E2:E100\", \"list\": [\"Open\", \"Done\"]}]",
-                  "expected an array of validations, got %s", qr_cc_type_name(v));
-    qr_valid *dv = n ? qr_arena_array(cc->a, n, sizeof *dv) : NULL;
-    if (n && !dv) qr_cc_oom(cc), n = 0;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t o2 = qr_cc_push_index(cc, i);
-        memset(&dv[k], 0, sizeof dv[k]);
-        if (dv_rule(cc, json_array_get(v, i), &dv[k]) == 0) {
-            const qr_range *a = &dv[k].range;
-            size_t j = 0;
-            for (; j < k; j++) {
-                const qr_range *b = &dv[j].range;
-                if (a->r0 <= b->r1 && b->r0 <= a->r1 && a->c0 <= b->c1 && b->c0 <= a->c1) break;
-            }
-            if (j < k)
-                qr_cc_err_key(cc, "range", "a cell takes one validation: make the ranges apart",
-                              "this range overlaps an earlier validation's");
-            else
-                k++;
-        }
-        qr_cc_pop(cc, o2);
-    }
-    sh->valids = dv;
-    sh->n_valids = k;
-    qr_cc_pop(cc, o);
+    sh->valids =
+        qr_cc_each_array(cc, v, "validation",
+                         "validation is [{\"range\": \"E2:E100\", \"list\": [\"Open\", \"Done\"]}]",
+                         "validations", sizeof(qr_valid), one_valid, NULL, &sh->n_valids);
 }
 
 /* ---- tables ----------------------------------------------------------------------- */
@@ -2048,104 +2052,104 @@ static int totals_row(qr_cc *cc, qr_sheet_table *t, qr_row **rows, size_t *n_row
 }
 
 /* A sheet's "tables" over its compiled rows (*rows may grow by totals rows). */
+/* What one table of "tables" needs besides itself. */
+typedef struct table_ctx {
+    qr_sheet *sh;
+    qr_row **rows;
+    size_t *n_rows;
+} table_ctx;
+
+static int one_table(qr_cc *cc, json_t *obj, void *items, size_t k, void *arg)
+{
+    table_ctx *tc = arg;
+    qr_sheet *sh = tc->sh;
+    qr_row **rows = tc->rows;
+    size_t *n_rows = tc->n_rows;
+    qr_sheet_table *ts = items, *t = &ts[k];
+    int bad = 0;
+    if (!json_is_object(obj)) {
+        qr_cc_err(cc, "a table is {\"range\": \"A1:F200\", \"name\": \"Sales\"}",
+                  "expected a table object, got %s", qr_cc_type_name(obj));
+        return 0;
+    }
+    if (qr_cc_check_obj(cc, obj, QR_SO_XTABLE, "a table") > 0) bad = 1;
+    json_t *nm = json_object_get(obj, "name"), *rg = json_object_get(obj, "range");
+    if (!nm) {
+        qr_cc_missing(cc, "name", "a table is named: \"name\": \"Sales\"");
+        bad = 1;
+    } else {
+        const char *why = json_is_string(nm)
+                              ? name_why(json_string_value(nm), json_string_length(nm))
+                              : "expected a string";
+        if (why) {
+            qr_cc_err_key(cc, "name", "a table name is like Sales or Q3_Costs: letters, digits, _",
+                          "%s, got %s%.40s%s", why, json_is_string(nm) ? "\"" : "",
+                          json_is_string(nm) ? json_string_value(nm) : qr_cc_type_name(nm),
+                          json_is_string(nm) ? "\"" : "");
+            bad = 1;
+        } else {
+            size_t len;
+            t->name = qr_cc_str(cc, nm, &len);
+        }
+    }
+    if (!rg) {
+        qr_cc_missing(cc, "range", "a table is over a range: \"range\": \"A1:F200\"");
+        bad = 1;
+    } else {
+        size_t o3 = qr_cc_push_key(cc, "range");
+        if (range_at(cc, rg, &t->range) < 0) {
+            bad = 1;
+        } else if (t->range.r1 == t->range.r0) {
+            qr_cc_err(cc, "a table's range holds its header row and at least one data row",
+                      "the range is one row");
+            bad = 1;
+        }
+        qr_cc_pop(cc, o3);
+    }
+    if (table_style(cc, obj, &t->style) < 0) bad = 1;
+    if (!bad) {
+        for (size_t j = 0; j < k && !bad; j++)
+            if (overlaps(&t->range, &ts[j].range)) {
+                qr_cc_err_key(cc, "range", "tables do not overlap: make the ranges apart",
+                              "this range overlaps the table \"%.40s\"", ts[j].name);
+                bad = 1;
+            }
+        for (size_t m = 0; m < sh->n_merges && !bad; m++)
+            if (overlaps(&t->range, &sh->merges[m])) {
+                qr_cc_err_key(cc, "range", "a table holds no merged cells: unmerge them",
+                              "this range overlaps the merge %zu", m + 1);
+                bad = 1;
+            }
+        if (!bad && sh->autofilter == QR_FILTER_RANGE && overlaps(&t->range, &sh->filter)) {
+            qr_cc_err_key(cc, "range",
+                          "a table filters its own columns: leave the sheet's \"autofilter\" out",
+                          "this range overlaps the sheet's autofilter");
+            bad = 1;
+        }
+    }
+    size_t nc = bad ? 0 : t->range.c1 - t->range.c0 + 1;
+    const char **cols = nc ? qr_arena_array(cc->a, nc, sizeof *cols) : NULL;
+    if (nc && !cols) qr_cc_oom(cc), bad = 1;
+    if (!bad && table_headers(cc, *rows, *n_rows, &t->range, cols) < 0) bad = 1;
+    if (!bad) t->cols = cols;
+    json_t *tot = json_object_get(obj, "totals");
+    if (!bad && tot) {
+        if (table_totals(cc, tot, t, nc) < 0 || totals_row(cc, t, rows, n_rows) < 0)
+            bad = 1;
+        else
+            t->totals = 1;
+    }
+    return !bad;
+}
+
 static void sheet_tables(qr_cc *cc, json_t *v, qr_sheet *sh, qr_row **rows, size_t *n_rows)
 {
-    size_t o = qr_cc_push_key(cc, "tables");
-    size_t n = json_is_array(v) ? json_array_size(v) : 0;
-    if (!json_is_array(v))
-        qr_cc_err(cc, "tables is [{\"range\": \"A1:F200\", \"name\": \"Sales\"}]",
-                  "expected an array of tables, got %s", qr_cc_type_name(v));
-    qr_sheet_table *ts = n ? qr_arena_array(cc->a, n, sizeof *ts) : NULL;
-    if (n && !ts) qr_cc_oom(cc), n = 0;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t o2 = qr_cc_push_index(cc, i);
-        json_t *obj = json_array_get(v, i);
-        qr_sheet_table *t = &ts[k];
-        memset(t, 0, sizeof *t);
-        int bad = 0;
-        if (!json_is_object(obj)) {
-            qr_cc_err(cc, "a table is {\"range\": \"A1:F200\", \"name\": \"Sales\"}",
-                      "expected a table object, got %s", qr_cc_type_name(obj));
-            qr_cc_pop(cc, o2);
-            continue;
-        }
-        if (qr_cc_check_obj(cc, obj, QR_SO_XTABLE, "a table") > 0) bad = 1;
-        json_t *nm = json_object_get(obj, "name"), *rg = json_object_get(obj, "range");
-        if (!nm) {
-            qr_cc_missing(cc, "name", "a table is named: \"name\": \"Sales\"");
-            bad = 1;
-        } else {
-            const char *why = json_is_string(nm)
-                                  ? name_why(json_string_value(nm), json_string_length(nm))
-                                  : "expected a string";
-            if (why) {
-                qr_cc_err_key(cc, "name",
-                              "a table name is like Sales or Q3_Costs: letters, digits, _",
-                              "%s, got %s%.40s%s", why, json_is_string(nm) ? "\"" : "",
-                              json_is_string(nm) ? json_string_value(nm) : qr_cc_type_name(nm),
-                              json_is_string(nm) ? "\"" : "");
-                bad = 1;
-            } else {
-                size_t len;
-                t->name = qr_cc_str(cc, nm, &len);
-            }
-        }
-        if (!rg) {
-            qr_cc_missing(cc, "range", "a table is over a range: \"range\": \"A1:F200\"");
-            bad = 1;
-        } else {
-            size_t o3 = qr_cc_push_key(cc, "range");
-            if (range_at(cc, rg, &t->range) < 0) {
-                bad = 1;
-            } else if (t->range.r1 == t->range.r0) {
-                qr_cc_err(cc, "a table's range holds its header row and at least one data row",
-                          "the range is one row");
-                bad = 1;
-            }
-            qr_cc_pop(cc, o3);
-        }
-        if (table_style(cc, obj, &t->style) < 0) bad = 1;
-        if (!bad) {
-            for (size_t j = 0; j < k && !bad; j++)
-                if (overlaps(&t->range, &ts[j].range)) {
-                    qr_cc_err_key(cc, "range", "tables do not overlap: make the ranges apart",
-                                  "this range overlaps the table \"%.40s\"", ts[j].name);
-                    bad = 1;
-                }
-            for (size_t m = 0; m < sh->n_merges && !bad; m++)
-                if (overlaps(&t->range, &sh->merges[m])) {
-                    qr_cc_err_key(cc, "range", "a table holds no merged cells: unmerge them",
-                                  "this range overlaps the merge %zu", m + 1);
-                    bad = 1;
-                }
-            if (!bad && sh->autofilter == QR_FILTER_RANGE && overlaps(&t->range, &sh->filter)) {
-                qr_cc_err_key(
-                    cc, "range",
-                    "a table filters its own columns: leave the sheet's \"autofilter\" out",
-                    "this range overlaps the sheet's autofilter");
-                bad = 1;
-            }
-        }
-        size_t nc = bad ? 0 : t->range.c1 - t->range.c0 + 1;
-        const char **cols = nc ? qr_arena_array(cc->a, nc, sizeof *cols) : NULL;
-        if (nc && !cols) qr_cc_oom(cc), bad = 1;
-        if (!bad && table_headers(cc, *rows, *n_rows, &t->range, cols) < 0) bad = 1;
-        if (!bad) t->cols = cols;
-        json_t *tot = json_object_get(obj, "totals");
-        if (!bad && tot) {
-            if (table_totals(cc, tot, t, nc) < 0 || totals_row(cc, t, rows, n_rows) < 0)
-                bad = 1;
-            else
-                t->totals = 1;
-        }
-        if (!bad) k++;
-        qr_cc_pop(cc, o2);
-    }
-    sh->tables = ts;
-    sh->n_tables = k;
-    if (k && sh->autofilter == QR_FILTER_AUTO) sh->autofilter = QR_FILTER_NONE; /* the tables' */
-    qr_cc_pop(cc, o);
+    table_ctx tc = {sh, rows, n_rows};
+    sh->tables = qr_cc_each_array(cc, v, "tables",
+                                  "tables is [{\"range\": \"A1:F200\", \"name\": \"Sales\"}]",
+                                  "tables", sizeof(qr_sheet_table), one_table, &tc, &sh->n_tables);
+    if (sh->n_tables && sh->autofilter == QR_FILTER_AUTO)
+        sh->autofilter = QR_FILTER_NONE; /* the tables' */
 }
 
 /* Table names are unique in the workbook, and apart from its defined names. */
@@ -2398,6 +2402,8 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
         if (out[r].outline > sh->row_outline) sh->row_outline = out[r].outline;
     if (sr && sr->outline > sh->row_outline) sh->row_outline = sr->outline;
     check_merges(cc, v, sh, out, n_have);
+    json_t *pr = json_object_get(v, "print");
+    if (pr) qr_cc_sheet_print(cc, pr, sh);
     if (sr && cc->stream && !cc->stream->all)
         for (size_t i = 0; i < sh->n_merges; i++)
             if (sh->merges[i].r1 >= n_have && sh->merges[i].r0 < sh->n_rows)
@@ -2408,30 +2414,24 @@ static void sheet(qr_cc *cc, fmt_table *ft, json_t *v, qr_sheet *sh, const char 
     }
 }
 
+static int one_chart(qr_cc *cc, json_t *e, void *items, size_t k, void *arg)
+{
+    qr_chart *ch = (qr_chart *)items + k;
+    qr_cc_chart(cc, e, QR_CC_CHART_SHEET, ch);
+    if (!ch->anchor_row && !ch->anchor_col && !json_object_get(e, "anchor"))
+        ch->anchor_col = (uint32_t)(((qr_sheet *)arg)->n_cols + 1); /* right of the data */
+    return 1;
+}
+
 /* A sheet's "charts": an array of charts anchored on it. */
 static void sheet_charts(qr_cc *cc, json_t *v, size_t index, qr_sheet *sh)
 {
     json_t *arr = json_is_object(v) ? json_object_get(v, "charts") : NULL;
     if (!arr) return;
-    size_t o = qr_cc_push_index(cc, index), o2 = qr_cc_push_key(cc, "charts");
-    size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
-    qr_chart *cs = n ? qr_arena_array(cc->a, n, sizeof *cs) : NULL;
-    if (!json_is_array(arr))
-        qr_cc_err(cc, "charts is [{\"chart\": \"column\", \"categories\": \"Q3!A2:A9\", ...}]",
-                  "expected an array of charts, got %s", qr_cc_type_name(arr));
-    else if (n && !cs)
-        qr_cc_oom(cc);
-    for (size_t i = 0; cs && i < n; i++) {
-        size_t o3 = qr_cc_push_index(cc, i);
-        qr_cc_chart(cc, json_array_get(arr, i), QR_CC_CHART_SHEET, &cs[i]);
-        if (!cs[i].anchor_row && !cs[i].anchor_col &&
-            !json_object_get(json_array_get(arr, i), "anchor"))
-            cs[i].anchor_col = (uint32_t)(sh->n_cols + 1); /* right of the data */
-        qr_cc_pop(cc, o3);
-    }
-    sh->charts = cs;
-    sh->n_charts = cs ? n : 0;
-    qr_cc_pop(cc, o2);
+    size_t o = qr_cc_push_index(cc, index);
+    sh->charts = qr_cc_each_array(
+        cc, arr, "charts", "charts is [{\"chart\": \"column\", \"categories\": \"Q3!A2:A9\", ...}]",
+        "charts", sizeof(qr_chart), one_chart, sh, &sh->n_charts);
     qr_cc_pop(cc, o);
 }
 

@@ -65,6 +65,8 @@ typedef enum qr_sobj_id {
     QR_SO_COND,   /* a conditional format of a sheet's "conditional" */
     QR_SO_VALID,  /* a data validation of a sheet's "validation" */
     QR_SO_XTABLE, /* an Excel table of a sheet's "tables" */
+    QR_SO_PRINT,  /* a sheet's "print" setup */
+    QR_SO_HF,     /* a print header or footer by section */
     /* the edit payload */
     QR_SO_EDIT,
     QR_SO_OP,
@@ -115,9 +117,11 @@ typedef struct qr_sblock {
  * in the order of the tree's enums: the one list the compiler checks a value
  * against (with its did-you-mean), the exported schema lists and the hints
  * name. (Theme names: qr_theme_names, tree.h, defined with these.) */
-extern const char *const qr_enum_chart_types[]; /* qr_chart_type order */
-extern const char *const qr_enum_legends[];     /* qr_legend order */
-extern const char *const qr_enum_layouts[];     /* qr_layout order */
+extern const char *const qr_enum_chart_types[];  /* qr_chart_type order */
+extern const char *const qr_enum_legends[];      /* qr_legend order */
+extern const char *const qr_enum_layouts[];      /* qr_layout order */
+extern const char *const qr_enum_orientations[]; /* qr_sheet_print.orientation - 1 */
+extern const char *const qr_enum_papers[];       /* qr_print_paper - 1 */
 
 /** values joined for a message into buf: "a, b, c" + last + "d" (last is
  *  ", " or " or "), each in double quotes when quoted. */

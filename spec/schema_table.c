@@ -58,6 +58,11 @@ const char *const qr_enum_legends[] = {"bottom", "right", "top", "left", "none",
 _Static_assert(sizeof qr_enum_legends / sizeof *qr_enum_legends == QR_LEGEND_NONE + 2,
                "one name per legend position");
 
+const char *const qr_enum_orientations[] = {"portrait", "landscape", NULL};
+const char *const qr_enum_papers[] = {"letter", "legal", "tabloid", "a3", "a4", "a5", NULL};
+_Static_assert(sizeof qr_enum_papers / sizeof *qr_enum_papers == QR_PAPER_A5 + 1,
+               "one name per paper size");
+
 #define K(name, flags, child, schema, desc)                                                        \
     {                                                                                              \
         name, flags, child, schema, desc                                                           \
@@ -459,6 +464,31 @@ static const qr_skey sheet_keys[] = {
       "per column: a style name or properties"),
     K("charts", X, QR_SO_SHEET_CHART,
       "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/sheet_chart\"}}", "anchored charts"),
+    K("print", X, QR_SO_PRINT, "{\"$ref\":\"#/$defs/print\"}", NULL),
+};
+#define S_FIT "{\"type\":\"integer\",\"minimum\":1,\"maximum\":32767}"
+#define S_HF "{\"anyOf\":[{\"type\":\"string\",\"maxLength\":255},{\"$ref\":\"#/$defs/hf\"}]}"
+static const qr_skey print_keys[] = {
+    KV("orientation", X, qr_enum_orientations, NULL),
+    KV("paper", X, qr_enum_papers, NULL),
+    K("fit_width", X, N, S_FIT, "pages across"),
+    K("fit_height", X, N, S_FIT, "pages down"),
+    K("repeat_rows", X, N,
+      "{\"anyOf\":[{\"type\":\"integer\",\"minimum\":1},{\"type\":\"string\",\"pattern\":"
+      "\"^[1-9][0-9]*:[1-9][0-9]*$\"}]}",
+      "first N rows, or 3:4"),
+    K("repeat_cols", X, N, "{\"anyOf\":[{\"type\":\"integer\",\"minimum\":1}," S_COLS "]}",
+      "first N columns, or A:B"),
+    K("gridlines", X, N, S_BOOL, NULL),
+    K("area", X, N, S_RANGE, NULL),
+    K("header", X, QR_SO_HF, S_HF, "{page} {pages} {sheet}"),
+    K("footer", X, QR_SO_HF, S_HF, NULL),
+    K("margins", X, QR_SO_MARGINS, "{\"$ref\":\"#/$defs/margins\"}", NULL),
+};
+static const qr_skey hf_keys[] = {
+    K("left", X, N, S_STR, NULL),
+    K("center", X, N, S_STR, NULL),
+    K("right", X, N, S_STR, NULL),
 };
 static const qr_skey row_keys[] = {
     K("style", X, N, S_STYLE_NAME, "the whole row's style"),
@@ -677,6 +707,8 @@ const qr_sobj qr_schema_objs[QR_SO_COUNT] = {
         valid_keys),
     OBJ(QR_SO_XTABLE, "xtable", "an Excel table: a header row, data rows, maybe totals", NULL,
         xtable_keys),
+    OBJ(QR_SO_PRINT, "print", NULL, NULL, print_keys),
+    OBJ(QR_SO_HF, "hf", NULL, NULL, hf_keys),
     OBJ(QR_SO_EDIT, "edit", "an edit: applied patch, append, ops in that order", NULL, edit_keys),
     OBJ(QR_SO_OP, "op", NULL, NULL, op_keys),
     OBJ(QR_SO_MARKDOWN, "markdown", "Markdown compiled into blocks where it stands", NULL,

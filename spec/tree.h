@@ -646,6 +646,44 @@ typedef struct qr_sheet_table {
     const char *const *label;
 } qr_sheet_table;
 
+/* A sheet's print setup ("print"). Each part is optional: 0 (or NULL) is
+ * "not given", the office suite's default. Rows and columns are 0-based;
+ * header and footer texts keep the spec's fields ({page}, {pages},
+ * {sheet}; "{{" and "}}" literal braces), per section left, center, right. */
+typedef enum qr_print_paper {
+    QR_PAPER_NONE,
+    QR_PAPER_LETTER,
+    QR_PAPER_LEGAL,
+    QR_PAPER_TABLOID,
+    QR_PAPER_A3,
+    QR_PAPER_A4,
+    QR_PAPER_A5
+} qr_print_paper;
+typedef struct qr_sheet_print {
+    uint8_t orientation; /* 0 not given, 1 portrait, 2 landscape */
+    uint8_t paper;       /* qr_print_paper */
+    uint8_t gridlines;   /* 0 not given, 1 false, 2 true */
+    uint8_t has_area, has_rows, has_cols, has_margins;
+    uint16_t fit_width, fit_height;    /* pages across, down; 0: not given */
+    qr_range area;                     /* when has_area */
+    uint32_t rows0, rows1;             /* repeated rows, when has_rows */
+    uint32_t cols0, cols1;             /* repeated columns, when has_cols */
+    double margins[4];                 /* top, right, bottom, left, points, when has_margins */
+    const char *header[3], *footer[3]; /* left, center, right; NULL none */
+} qr_sheet_print;
+
+/** The paper's width and height in points (portrait; swapped when
+ *  landscape); QR_PAPER_NONE is Letter. */
+static inline void qr_print_paper_pt(unsigned paper, int landscape, double *w, double *h)
+{
+    static const double wh[][2] = {{612, 792},      {612, 792},        {612, 1008},
+                                   {792, 1224},     {841.89, 1190.55}, {595.28, 841.89},
+                                   {419.53, 595.28}};
+    unsigned i = paper <= QR_PAPER_A5 ? paper : 0;
+    *w = wh[i][landscape ? 1 : 0];
+    *h = wh[i][landscape ? 0 : 1];
+}
+
 typedef struct qr_sheet {
     const char *name; /* validated, or "SheetN" when the spec gave none */
     qr_row *rows;
@@ -689,6 +727,8 @@ typedef struct qr_sheet {
     /* "tables": Excel tables in spec order */
     const qr_sheet_table *tables;
     size_t n_tables;
+    /* "print": the print setup, or NULL */
+    const qr_sheet_print *print;
     const char *path;
     /* A sheet streamed from its spec (spec/stream.c; only the .xlsx backend
      * sees one): rows holds just the first n_held of its n_rows rows (the
