@@ -289,23 +289,31 @@ static int plan_sheet(splan *p, const qr_doc *d, size_t index, long long epoch)
     /* fit to pages: the cells scaled down (to 10% at most, as Excel) until
      * they take fit_width pages across and fit_height down */
     if (pr && (pr->fit_width || pr->fit_height) && r_to > r_from) {
+        /* the rows' heights once (a fit down only: the rows are many) */
+        double *rh = pr->fit_height ? malloc(r_to * sizeof *rh) : NULL;
+        if (pr->fit_height && !rh) return -1;
         double w = p->colx[c_to] - p->colx[c_from], h = 0;
-        for (size_t r = r_from; r < r_to; r++)
-            h += row_height(sh, r);
+        for (size_t r = 0; rh && r < r_to; r++) {
+            rh[r] = row_height(sh, r);
+            if (r >= r_from) h += rh[r];
+        }
         double s = 1;
         if (pr->fit_width && w > room_w * pr->fit_width) s = room_w * pr->fit_width / w;
         if (pr->fit_height && h * s > room_h * pr->fit_height) s = room_h * pr->fit_height / h;
         for (int k = 0; k < 200 && s > 0.1; k++, s *= 0.98) {
             size_t ncb = 0, nrb = 0;
-            size_t *cb = bands(c_from, c_to, p->rc0, p->rc1, room_w / s, p->colw, sh, &ncb);
-            size_t *rb = bands(r_from, r_to, p->rr0, p->rr1, room_h / s, NULL, sh, &nrb);
+            size_t *cb = pr->fit_width
+                             ? bands(c_from, c_to, p->rc0, p->rc1, room_w / s, p->colw, sh, &ncb)
+                             : NULL;
+            size_t *rb = rh ? bands(r_from, r_to, p->rr0, p->rr1, room_h / s, rh, sh, &nrb) : NULL;
             free(cb);
             free(rb);
-            if (!cb || !rb) return -1;
+            if ((pr->fit_width && !cb) || (rh && !rb)) return free(rh), -1;
             if ((!pr->fit_width || ncb <= pr->fit_width) &&
                 (!pr->fit_height || nrb <= pr->fit_height))
                 break;
         }
+        free(rh);
         p->scale = s < 0.1 ? 0.1 : s;
     }
     p->cband = bands(c_from, c_to, p->rc0, p->rc1, room_w / p->scale, p->colw, sh, &p->n_cb);
