@@ -120,13 +120,15 @@ static const qr_cli_opt fsck_opts[] = {
     {"--repair", NULL, "remove what a crash left half-written"},
     STORE_OPTS,
 };
-static const qr_cli_opt write_opts[] = {
-    {"--if-version", "N", "write only when the head is version N (else exit 6, conflict)"},
-    STORE_OPTS,
-};
 static const qr_cli_opt delete_opts[] = {
     {"--if-version", "N", "only when the head is version N (else exit 6, conflict)"},
     {"--purge", NULL, "remove it at once (from the trash too), not into the trash"},
+    {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
+    STORE_OPTS,
+};
+static const qr_cli_opt undelete_opts[] = {
+    {"--if-version", "N", "only when the head is version N (else exit 6, conflict)"},
+    {"--key", "K", "an idempotency key: a repeat with K answers with the first result"},
     STORE_OPTS,
 };
 static const qr_cli_opt rewrite_opts[] = {
@@ -235,11 +237,11 @@ const qr_cli_cmd qr_cli_cmds[] = {
      OPTS(log_opts)},
     {"list", "[--owner O] [-k KIND] [--limit N] [--cursor C]", "list artifacts, newest first", NULL,
      OPTS(list_opts)},
-    {"delete", "ID [--if-version N] [--purge]",
+    {"delete", "ID [--if-version N] [--key K] [--purge]",
      "move an artifact to the trash (purged after 30 days; --purge: at once, its quota freed)",
      NULL, OPTS(delete_opts)},
-    {"undelete", "ID [--if-version N]", "take an artifact out of the trash", NULL,
-     OPTS(write_opts)},
+    {"undelete", "ID [--if-version N] [--key K]", "take an artifact out of the trash", NULL,
+     OPTS(undelete_opts)},
     {"store", "init | copy --from DIR --to URI | quota OWNER [--artifacts N] [--bytes B] | purge",
      "create the store's tables, copy a folder store into PostgreSQL, set and show an owner's "
      "quota, or purge the trash",

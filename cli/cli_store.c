@@ -594,11 +594,8 @@ static int cmd_delete(qr_store *s, const args *a)
 {
     int undelete = strcmp(a->cmd, "undelete") == 0;
     if (a->npos != 1)
-        return usage(undelete ? "usage: quire undelete ID [--if-version N]"
-                              : "usage: quire delete ID [--if-version N] [--purge]",
-                     NULL);
-    if (a->w.key)
-        return usage("delete and undelete take no --key: repeated, they answer not_found (exit 5)",
+        return usage(undelete ? "usage: quire undelete ID [--if-version N] [--key K]"
+                              : "usage: quire delete ID [--if-version N] [--key K] [--purge]",
                      NULL);
     if (undelete && a->purge) return usage("undelete takes no --purge", NULL);
     qr_store_result r;
@@ -612,12 +609,16 @@ static int cmd_delete(qr_store *s, const args *a)
         qr_buf b = {0};
         qr_buf_puts(&b, "{\"status\":\"ok\",\"artifact_id\":");
         qr_json_str(&b, r.artifact_id);
-        qr_buf_puts(&b, undelete   ? ",\"undeleted\":true,\"kind\":"
-                        : a->purge ? ",\"deleted\":true,\"purged\":true,\"kind\":"
-                                   : ",\"deleted\":true,\"trash\":true,\"kind\":");
-        qr_json_str(&b, r.kind);
-        qr_buf_puts(&b, ",\"owner\":");
-        qr_json_str(&b, r.owner);
+        qr_buf_puts(&b, undelete   ? ",\"undeleted\":true"
+                        : a->purge ? ",\"deleted\":true,\"purged\":true"
+                                   : ",\"deleted\":true,\"trash\":true");
+        if (r.kind) { /* absent from a replayed purge of an artifact now gone */
+            qr_buf_puts(&b, ",\"kind\":");
+            qr_json_str(&b, r.kind);
+            qr_buf_puts(&b, ",\"owner\":");
+            qr_json_str(&b, r.owner);
+        }
+        if (r.replayed) qr_buf_puts(&b, ",\"replayed\":true");
         qr_buf_printf(&b, ",\"versions\":%d,\"head\":%d}", r.head, r.head);
         qr_json_print(&b);
         qr_buf_free(&b);

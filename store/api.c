@@ -394,6 +394,24 @@ static int key_check(qr_store *s, keyed *k, qr_store_result *res, qr_status *st)
                               k->key, kr.id, kr.version);
         return 1;
     }
+    if (kr.action[0]) { /* a trash operation's: the artifact as it is now, or as it was */
+        qr_folder_meta m;
+        qr_errlist quiet = {0};
+        *st = ops->meta_load(s->b, kr.id, &m, &quiet);
+        if (*st == QR_OK) {
+            m.deleted[0] = '\0'; /* the owner check only */
+            if (!hidden(s, &m)) meta_into(res, &m);
+            qr_folder_meta_free(&m);
+        } else if (*st == QR_E_NOT_FOUND) { /* purged since: the head it left */
+            res->head = kr.version;
+            *st = QR_OK;
+        } else {
+            qr_errlist_move(&res->errors, &quiet);
+        }
+        qr_errlist_clear(&quiet);
+        if (*st == QR_OK) res->replayed = 1;
+        return 1;
+    }
     qr_folder_meta m;
     *st = ops->meta_load(s->b, kr.id, &m, &res->errors);
     if (*st == QR_OK && hidden(s, &m)) { /* cannot happen: the request names the owner */
@@ -1032,22 +1050,32 @@ enum { TO_TRASH, FROM_TRASH, PURGE_NOW };
 static qr_status trash_op(qr_store *s, const char *id, const qr_store_write *w, int op,
                           qr_store_result *res)
 {
+    static const char *const names[] = {"delete", "undelete", "purge"};
     char rid[65];
     const char *given = id;
+    int ifv = w && w->if_version > 0 ? w->if_version : 0;
+    keyed k;
+    qr_sha256 c;
+    key_init(s, &k, w, &c, names[op]);
+    req_str(&c, id);
+    req_int(&c, ifv);
+    req_done(&c, &k);
     id = resolve_id(s, id, rid);
     result_init(res, id);
-    if (w && w->key) {
-        qr_errlist_add(&res->errors, QR_E_USAGE, "",
-                       "leave the key out: repeated, the call answers not_found",
-                       "delete, undelete and purge take no idempotency key");
-        return finish(res, QR_E_USAGE);
+    qr_status st = QR_OK;
+    /* the key first: a repeated delete answers as the first did, not
+     * not_found; the folder store holds the key's lock to the commit */
+    if (key_start(s, &k, res, &st)) {
+        key_end(s, &k);
+        return finish(res, st);
     }
-    int ifv = w && w->if_version > 0 ? w->if_version : 0;
-    qr_status st = read_meta_in(s, id, given, op == TO_TRASH ? 0 : op == FROM_TRASH ? 1 : -1, res);
+    st = read_meta_in(s, id, given, op == TO_TRASH ? 0 : op == FROM_TRASH ? 1 : -1, res);
     if (st == QR_OK && op == PURGE_NOW)
-        st = s->b->ops->remove(s->b, id, ifv, NULL, &res->errors);
+        st = s->b->ops->remove(s->b, id, ifv, NULL, k.key, k.req, &res->errors);
     else if (st == QR_OK)
-        st = s->b->ops->trash(s->b, id, ifv, op == FROM_TRASH, &res->errors);
+        st = s->b->ops->trash(s->b, id, ifv, op == FROM_TRASH, k.key, k.req, &res->errors);
+    st = key_after(s, &k, res, st);
+    key_end(s, &k);
     return finish(res, st);
 }
 
@@ -1087,7 +1115,7 @@ qr_status qr_store_purge(qr_store *s, qr_store_purge_report *out)
             continue;
         }
         qr_errlist errs = {0};
-        qr_status r = s->b->ops->remove(s->b, items[i].id, 0, out->cutoff, &errs);
+        qr_status r = s->b->ops->remove(s->b, items[i].id, 0, out->cutoff, NULL, NULL, &errs);
         if (r == QR_OK)
             out->purged++;
         else if (r != QR_E_NOT_FOUND) /* not found: taken out of the trash, or purged, meanwhile */
@@ -1444,7 +1472,8 @@ qr_status qr_store_copy(qr_store *from, qr_store *to, qr_store_copy_report *out)
                 st = qr_errlist_addf(errs, QR_E_STORE, "", NULL,
                                      "artifact \"%s\" reads back different from the target", id);
             /* one in the trash goes to the target's trash (since the copy) */
-            if (st == QR_OK && items[k].deleted[0]) st = to->b->ops->trash(to->b, id, 0, 0, errs);
+            if (st == QR_OK && items[k].deleted[0])
+                st = to->b->ops->trash(to->b, id, 0, 0, NULL, NULL, errs);
             if (st == QR_OK) {
                 out->artifacts++;
                 out->versions += ns;

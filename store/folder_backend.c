@@ -189,14 +189,15 @@ void qr_sort_items(qr_sb_item *v, size_t n)
 }
 
 static qr_status f_remove(qr_sb *b, const char *id, int if_version, const char *trashed_before,
-                          qr_errlist *errs)
+                          const char *key, const char *key_request, qr_errlist *errs)
 {
-    return qr_folder_purge_if(F(b), id, if_version, trashed_before, errs);
+    return qr_folder_purge_key(F(b), id, if_version, trashed_before, key, key_request, errs);
 }
 
-static qr_status f_trash(qr_sb *b, const char *id, int if_version, int restore, qr_errlist *errs)
+static qr_status f_trash(qr_sb *b, const char *id, int if_version, int restore, const char *key,
+                         const char *key_request, qr_errlist *errs)
 {
-    return qr_folder_trash(F(b), id, if_version, restore, errs);
+    return qr_folder_trash(F(b), id, if_version, restore, key, key_request, errs);
 }
 
 static void f_resolve(qr_sb *b, const char *id, char out[65])

@@ -1135,6 +1135,102 @@ static int key_write(qr_folder *f, const qr_folder_put *put, const char *id, con
     return rc;
 }
 
+/* ---- keys of trash operations (folder_store.h "idempotency keys") --------------------- */
+
+#define UNDELETED_FILE "undeleted"
+
+/* Write the record of a trash operation's key: pending (done 0) before
+ * the operation's commit point, done (1) after it. moved_to: a purge's
+ * ".tmp.del.*" folder. */
+static int tkey_write(qr_folder *f, const char *key, const char *request, const char *action,
+                      const char *id, int version, const char *moved_to, const char *created,
+                      int done)
+{
+    int dir = keys_dir(f);
+    if (dir < 0) return -1;
+    char name[80];
+    key_name(key, "json", name);
+    json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:b}", "key", key, "request", request,
+                          "artifact_id", id, "version", version, "created", created, "action",
+                          action, "done", done);
+    if (j && moved_to) json_object_set_new(j, "moved_to", json_string(moved_to));
+    int rc = j ? dump_to(dir, name, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) : -1;
+    json_decref(j);
+    close(dir);
+    return rc;
+}
+
+/* The key sha256 held in field k of the marker name in the artifact
+ * folder dir, into out ("" when there is none). */
+static void marker_key(int dir, const char *name, const char *k, char out[65])
+{
+    out[0] = '\0';
+    qr_buf b = {0};
+    if (qr_store_read_file_max(dir, name, &b, META_CAP) == 0) {
+        json_t *j = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
+        const char *v = jstr(j, k);
+        if (v && is_hex64(v)) snprintf(out, 65, "%s", v);
+        json_decref(j);
+    }
+    qr_buf_free(&b);
+}
+
+/* 1 when the store shows that the pending trash operation of record j
+ * (the record of key) happened: its marker, or a purge's moved folder. */
+static int tkey_vouched(qr_folder *f, json_t *j, const char *key)
+{
+    const char *action = jstr(j, "action"), *id = jstr(j, "artifact_id");
+    if (!action || !id || !qr_folder_id_valid(id)) return 0;
+    if (!strcmp(action, "purge")) {
+        const char *to = jstr(j, "moved_to");
+        struct stat st;
+        return to && !strncmp(to, ".tmp.del.", 9) && !strchr(to, '/') &&
+               fstatat(f->root, to, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+    }
+    int dir = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (dir < 0) return 0;
+    char hex[65], have[65] = "";
+    qr_sha256_hex(key, strlen(key), hex);
+    if (!strcmp(action, "delete")) marker_key(dir, TRASH_FILE, "key", have);
+    if (!strcmp(action, "undelete")) marker_key(dir, UNDELETED_FILE, "undelete_key", have);
+    close(dir);
+    return have[0] && !strcmp(have, hex);
+}
+
+/* Mark done the pending record named sha (a key's sha256) when it is
+ * action's on id: the caller knows that the operation happened. */
+static void tkey_confirm(qr_folder *f, const char *sha, const char *id, const char *action)
+{
+    int dir = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (dir < 0) return;
+    char name[80];
+    snprintf(name, sizeof name, "%.64s.json", sha);
+    qr_buf b = {0};
+    json_t *j = NULL;
+    if (qr_store_read_file_max(dir, name, &b, META_CAP) == 0)
+        j = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
+    qr_buf_free(&b);
+    const char *a = jstr(j, "action"), *rid = jstr(j, "artifact_id");
+    if (json_is_false(json_object_get(j, "done")) && a && !strcmp(a, action) && rid &&
+        !strcmp(rid, id)) {
+        json_object_set_new(j, "done", json_true());
+        dump_to(dir, name, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
+    }
+    json_decref(j);
+    close(dir);
+}
+
+/* Before the markers in the artifact folder dir go or are overwritten
+ * (undelete, purge): mark done the records they vouch for. */
+static void tkey_settle(qr_folder *f, int dir, const char *id)
+{
+    char sha[65];
+    marker_key(dir, TRASH_FILE, "key", sha);
+    if (sha[0]) tkey_confirm(f, sha, id, "delete");
+    marker_key(dir, UNDELETED_FILE, "undelete_key", sha);
+    if (sha[0]) tkey_confirm(f, sha, id, "undelete");
+}
+
 qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_errlist *errs)
 {
     memset(rec, 0, sizeof *rec);
@@ -1155,13 +1251,27 @@ qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_
     const char *k = jstr(j, "key"), *req = jstr(j, "request"), *id = jstr(j, "artifact_id"),
                *created = jstr(j, "created");
     json_t *v = json_object_get(j, "version");
+    const char *action = jstr(j, "action");
     char cutoff[32];
     qr_key_cutoff(&f->o, cutoff);
+    int fresh = k && !strcmp(k, key) && is_hex64(req) && id && qr_folder_id_valid(id) &&
+                json_is_integer(v) && created && strlen(created) < sizeof rec->created &&
+                strcmp(created, cutoff) >= 0;
+    if (fresh && action) { /* a trash operation's: done, or pending and vouched for */
+        if (strlen(action) < sizeof rec->action &&
+            (json_is_true(json_object_get(j, "done")) || tkey_vouched(f, j, key))) {
+            rec->found = 1;
+            snprintf(rec->request, sizeof rec->request, "%s", req);
+            snprintf(rec->id, sizeof rec->id, "%s", id);
+            rec->version = (int)json_integer_value(v);
+            snprintf(rec->created, sizeof rec->created, "%s", created);
+            snprintf(rec->action, sizeof rec->action, "%s", action);
+        }
+        fresh = 0;
+    }
     /* honoured while fresh, and only when the version it names exists and
      * carries the key (a writer killed before its commit point left it) */
-    if (k && !strcmp(k, key) && is_hex64(req) && id && qr_folder_id_valid(id) &&
-        json_is_integer(v) && created && strlen(created) < sizeof rec->created &&
-        strcmp(created, cutoff) >= 0) {
+    if (fresh) {
         qr_vrec vr;
         qr_errlist quiet = {0};
         char hex[65];
@@ -1537,6 +1647,10 @@ static void check_artifact(fsck_ctx *c, const char *id)
             stray(c, dir, rel, nm, "temp file of an interrupted write", 0);
             continue;
         }
+        if (!strcmp(nm, UNDELETED_FILE)) { /* keys_settle has marked its undelete done */
+            stray(c, dir, rel, nm, "the marker of an interrupted undelete", 0);
+            continue;
+        }
         if (!parse_vname(nm, &v, &ext)) {
             problem(c, rel, "unexpected file %s", nm);
             continue;
@@ -1769,8 +1883,37 @@ static size_t keys_expire(qr_folder *f)
     return n;
 }
 
+/* Mark done every pending trash-operation record the store vouches for,
+ * before fsck --repair removes what vouches (an "undeleted" leftover, a
+ * purge's ".tmp.del.*" folder). */
+static void keys_settle(qr_folder *f)
+{
+    int dir = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    DIR *d = dir >= 0 ? fdopendir(dir) : NULL;
+    if (!d) {
+        if (dir >= 0) close(dir);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *nm = e->d_name;
+        if (strlen(nm) != 69 || strcmp(nm + 64, ".json") != 0) continue;
+        qr_buf b = {0};
+        json_t *j = NULL;
+        if (qr_store_read_file_max(dirfd(d), nm, &b, META_CAP) == 0)
+            j = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
+        qr_buf_free(&b);
+        const char *key = jstr(j, "key"), *action = jstr(j, "action");
+        if (key && action && json_is_false(json_object_get(j, "done")) && tkey_vouched(f, j, key))
+            tkey_confirm(f, nm, jstr(j, "artifact_id"), action);
+        json_decref(j);
+    }
+    closedir(d);
+}
+
 qr_status qr_folder_check(qr_folder *f, int repair, qr_folder_fsck *rep)
 {
+    if (repair) keys_settle(f);
     memset(rep, 0, sizeof *rep);
     fsck_ctx c = {0};
     c.f = f;
@@ -1968,27 +2111,52 @@ qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_e
 }
 
 qr_status qr_folder_trash(qr_folder *f, const char *id, int if_version, int restore,
-                          qr_errlist *errs)
+                          const char *key, const char *key_request, qr_errlist *errs)
 {
     qr_folder_txn *t;
     qr_status st = qr_folder_begin(f, id, &t, errs);
     if (st != QR_OK) return st;
     const qr_folder_meta *m = &t->meta;
+    const char *action = restore ? "undelete" : "delete";
+    char hex[65] = "", now[32];
+    if (key) qr_sha256_hex(key, strlen(key), hex);
+    qr_store_time(&f->o, 0, now);
     if ((m->deleted[0] != '\0') != restore) { /* not where the call looks for it */
         st = qr_folder_not_found(f, id, errs);
     } else if (if_version > 0 && m->head != if_version) {
         st = qr_store_head_conflict(errs, id, m->head, if_version);
+    } else if (key && tkey_write(f, key, key_request, action, m->id, m->head, NULL, now, 0) != 0) {
+        st = io_error(errs, "", "cannot write the idempotency key's record");
     } else if (restore) {
-        if (unlinkat(t->dir, TRASH_FILE, 0) != 0)
-            st = io_error(errs, "", "cannot take the artifact out of the trash");
-        else if (sync_on(f, QR_SYNC_DIR))
-            qr_store_sync_dir(t->dir);
+        /* the marker goes: the delete it names (and an earlier undelete's
+         * leftover) are known to have happened */
+        tkey_settle(f, t->dir, m->id);
+        if (!key) {
+            if (unlinkat(t->dir, TRASH_FILE, 0) != 0)
+                st = io_error(errs, "", "cannot take the artifact out of the trash");
+            else if (sync_on(f, QR_SYNC_DIR))
+                qr_store_sync_dir(t->dir);
+        } else {
+            /* the marker names this undelete's key, then its rename to
+             * "undeleted" is the commit point (the record vouched for) */
+            json_t *j = json_pack("{s:s, s:s}", "deleted", m->deleted, "undelete_key", hex);
+            if (!j || dump_to(t->dir, TRASH_FILE, j, sync_on(f, QR_SYNC_FILE)) != 0 ||
+                renameat(t->dir, TRASH_FILE, t->dir, UNDELETED_FILE) != 0) {
+                st = io_error(errs, "", "cannot take the artifact out of the trash");
+            } else {
+                if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(t->dir);
+                if (tkey_write(f, key, key_request, action, m->id, m->head, NULL, now, 1) == 0)
+                    unlinkat(t->dir, UNDELETED_FILE, 0);
+            }
+            json_decref(j);
+        }
     } else {
-        char when[32];
-        qr_store_time(&f->o, 0, when);
-        json_t *j = json_pack("{s:s}", "deleted", when);
+        json_t *j = json_pack("{s:s}", "deleted", now);
+        if (j && key) json_object_set_new(j, "key", json_string(hex));
         if (!j || dump_to(t->dir, TRASH_FILE, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) != 0)
             st = io_error(errs, "", "cannot move the artifact to the trash");
+        else if (key) /* done; if this fails the marker still vouches for it */
+            tkey_write(f, key, key_request, action, m->id, m->head, NULL, now, 1);
         json_decref(j);
     }
     qr_folder_end(t);
@@ -1997,6 +2165,13 @@ qr_status qr_folder_trash(qr_folder *f, const char *id, int if_version, int rest
 
 qr_status qr_folder_purge_if(qr_folder *f, const char *id, int if_version,
                              const char *trashed_before, qr_errlist *errs)
+{
+    return qr_folder_purge_key(f, id, if_version, trashed_before, NULL, NULL, errs);
+}
+
+qr_status qr_folder_purge_key(qr_folder *f, const char *id, int if_version,
+                              const char *trashed_before, const char *key, const char *key_request,
+                              qr_errlist *errs)
 {
     int dir = open_artifact(f, id, errs);
     if (dir < 0) return errs->items[errs->count - 1].code;
@@ -2040,10 +2215,19 @@ qr_status qr_folder_purge_if(qr_folder *f, const char *id, int if_version,
     int olock = gc >= 0 ? owner_begin(f, m.owner, &l, errs) : -1;
     if (st == QR_OK && olock < 0)
         st = gc < 0 ? io_error(errs, "", "cannot lock blobs/.gc") : QR_E_IO;
+    /* the markers go with the folder: what they vouch for is done; a
+     * keyed purge's record is pending until the rename (the commit point)
+     * and names the folder it moves to */
+    char now[32];
+    qr_store_time(&f->o, 0, now);
+    if (st == QR_OK) tkey_settle(f, dir, m.id);
+    if (st == QR_OK && key && tkey_write(f, key, key_request, "purge", m.id, m.head, tmp, now, 0))
+        st = io_error(errs, "", "cannot write the idempotency key's record");
     if (st == QR_OK && renameat(f->root, id, f->root, tmp) != 0)
         st = io_error(errs, "", "cannot move the artifact out of the store");
     if (st == QR_OK) {
         if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(f->root);
+        if (key) tkey_write(f, key, key_request, "purge", m.id, m.head, tmp, now, 1);
         strset mine = {0}, all = {0};
         int scan = scan_refs(f, m.owner, NULL, &mine, &all);
         if (scan >= 0) {

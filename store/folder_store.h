@@ -156,7 +156,20 @@ typedef struct qr_folder_put {
  * (the commit point) and checked against the key the .meta names, so a
  * writer killed between the two leaves a record that is ignored; a keyed
  * write holds STORE/.keys/<sha256>.lock from the look-up to the commit.
- * PostgreSQL: the quire_keys table, its primary key serialising writers. */
+ * PostgreSQL: the quire_keys table, its primary key serialising writers.
+ *
+ * Trash operations (delete, undelete, purge) add no version to vouch for
+ * their record, so the folder store writes it pending ("done": false)
+ * before the operation's commit point and done after it. A pending record
+ * is honoured only while the store shows that its operation happened: a
+ * delete's trash marker carries the key's sha256 ("key"); an undelete
+ * renames the marker to STORE/<id>/undeleted at its commit point, carrying
+ * "undelete_key"; a purge renames the artifact's folder to the
+ * ".tmp.del.*" name its record holds ("moved_to"). Whatever removes one of
+ * those first marks the record it vouches for done (a later undelete or
+ * purge of the artifact, fsck --repair), so a done record answers even
+ * after the artifact is gone. PostgreSQL writes the key's row in the
+ * operation's own transaction. */
 #define QR_KEY_RETENTION (24 * 3600)
 #define QR_KEY_MAX 255
 
@@ -166,6 +179,9 @@ typedef struct qr_key_rec {
     char id[65];      /* the artifact and version it wrote */
     int version;
     char created[32];
+    /* "" for a write that added a version; "delete", "undelete" or
+     * "purge" for a trash operation (version: the head it left) */
+    char action[16];
 } qr_key_rec;
 
 /** The oldest "created" a key record may have to be honoured now (o's
@@ -271,12 +287,18 @@ qr_status qr_folder_delete_if(qr_folder *f, const char *id, int if_version, qr_e
  *  QR_E_NOT_FOUND and nothing removed), for purging the trash. */
 qr_status qr_folder_purge_if(qr_folder *f, const char *id, int if_version,
                              const char *trashed_before, qr_errlist *errs);
+/** qr_folder_purge_if under an idempotency key (NULL: none) and the
+ *  sha256 of its request: its record is kept with the purge ("idempotency
+ *  keys" above). */
+qr_status qr_folder_purge_key(qr_folder *f, const char *id, int if_version,
+                              const char *trashed_before, const char *key, const char *key_request,
+                              qr_errlist *errs);
 /** Move an artifact to the trash (restore 0: its marker says since when,
  *  at o's clock) or back out of it (restore 1), under its lock. A trashed
  *  artifact is not there for delete, a live one not for undelete
  *  (QR_E_NOT_FOUND); if_version > 0 as for delete. */
 qr_status qr_folder_trash(qr_folder *f, const char *id, int if_version, int restore,
-                          qr_errlist *errs);
+                          const char *key, const char *key_request, qr_errlist *errs);
 
 /* fsck: problems are damage (exit 3), stray are leftovers of killed writers. */
 typedef struct qr_folder_fsck {

@@ -73,9 +73,11 @@ typedef struct qr_sb_ops {
      * owner's quota; remove the blobs no version uses any more. if_version
      * > 0: refuse (QR_E_CONFLICT, under the artifact's lock) unless it is
      * the head. trashed_before (not NULL): only an artifact in the trash
-     * since then or earlier (else QR_E_NOT_FOUND), checked under the lock. */
+     * since then or earlier (else QR_E_NOT_FOUND), checked under the lock.
+     * key (NULL: none): an idempotency key stored with the removal, in
+     * the same commit, naming key_request (the caller holds key_lock). */
     qr_status (*remove)(qr_sb *b, const char *id, int if_version, const char *trashed_before,
-                        qr_errlist *errs);
+                        const char *key, const char *key_request, qr_errlist *errs);
     /* The stored spelling of id (ids compare case-insensitively) into out;
      * id itself when there is no such artifact or the store is unreachable
      * (the call that follows reports it). */
@@ -109,8 +111,9 @@ typedef struct qr_sb_ops {
     /* Move an artifact to the trash (restore 0; the time is the store's
      * clock) or out of it (restore 1), under its lock (row lock): a
      * trashed artifact is QR_E_NOT_FOUND for restore 0, a live one for
-     * restore 1; if_version as for remove. */
-    qr_status (*trash)(qr_sb *b, const char *id, int if_version, int restore, qr_errlist *errs);
+     * restore 1; if_version and key as for remove. */
+    qr_status (*trash)(qr_sb *b, const char *id, int if_version, int restore, const char *key,
+                       const char *key_request, qr_errlist *errs);
 } qr_sb_ops;
 
 struct qr_sb {

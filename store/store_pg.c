@@ -1,7 +1,8 @@
 /* store_pg.c: the PostgreSQL store backend (store_backend.h) over libpq.
  *
- * Tables (schema version 3, created by qr_sb_pg_open when absent; a version 1
- * database gets quire_keys added, a version 2 database the quota and trash columns):
+ * Tables (schema version 4, created by qr_sb_pg_open when absent; a version 1
+ * database gets quire_keys added, a version 2 database the quota and trash columns,
+ * a version 3 database quire_keys.action):
  *     quire_schema        (version)
  *     quire_artifacts     id, kind, title, owner, filename, mime_type, created, head,
  *                         deleted (in the trash since; NULL: live)
@@ -12,8 +13,10 @@
  *     quire_owners        owner, artifacts, bytes: the quota ledger; max_artifacts,
  *                         max_bytes: the owner's own quota (NULL: the handle's)
  *     quire_owner_blobs   (owner, sha256): the blobs an owner is charged for
- *     quire_keys          key: request sha256, artifact_id, version, created (the
- *                         idempotency keys, folder_store.h; removed with their artifact)
+ *     quire_keys          key: request sha256, artifact_id, version, created, action
+ *                         (the idempotency keys, folder_store.h; NULL action: a
+ *                         version's, removed with its artifact; "delete", "undelete",
+ *                         "purge": a trash operation's, kept after a purge)
  *
  * Every write is one transaction. Lock order: the artifact row, then the
  * owner row (FOR UPDATE); a create locks only the owner row. Nothing is
@@ -36,7 +39,7 @@
 #include "location.h"
 #include "sha256.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 /* Connections per store handle, open at once (idle in the pool or in use):
  * a call that finds all of them in use waits for one. */
 #define POOL 16
@@ -399,6 +402,14 @@ static const char *V3_SQL =
     "CREATE INDEX quire_artifacts_deleted ON quire_artifacts (deleted) WHERE deleted IS NOT NULL;"
     "UPDATE quire_schema SET version = 3;";
 
+/* Schema version 4: keys of trash operations (quire_keys.action; NULL for a
+ * version's key), which outlive a purged artifact: no foreign key (a purge
+ * removes its artifact's version keys itself). */
+static const char *V4_SQL =
+    "ALTER TABLE quire_keys DROP CONSTRAINT IF EXISTS quire_keys_artifact_id_fkey,"
+    " ADD COLUMN action text COLLATE \"C\";"
+    "UPDATE quire_schema SET version = 4;";
+
 /* The schema version, -1 when the table is absent, -2 on error. */
 static int schema_version(db *d)
 {
@@ -435,7 +446,7 @@ static qr_status migrate(db *d)
            "CREATE TABLE IF NOT EXISTS quire_schema (version integer NOT NULL)", 0, NULL);
     v = schema_version(d);
     if (v >= 0 && v < SCHEMA_VERSION) {
-        const char *steps[SCHEMA_VERSION] = {SCHEMA_SQL, KEYS_SQL, V3_SQL};
+        const char *steps[SCHEMA_VERSION] = {SCHEMA_SQL, KEYS_SQL, V3_SQL, V4_SQL};
         for (int step = v; step < SCHEMA_VERSION; step++) {
             PGresult *r = d->st == QR_OK ? PQexec(d->c, steps[step]) : NULL;
             if (d->st == QR_OK && (!r || PQresultStatus(r) != PGRES_COMMAND_OK))
@@ -1245,13 +1256,51 @@ static qr_status pg_list(qr_sb *sb, const char *owner, const char *kind, int tra
     return d.st;
 }
 
+/* A trash operation's key, first in its transaction: a second call with
+ * the key waits here for the first one's commit and then fails on the
+ * primary key (QR_E_CONFLICT, unworded), and the caller looks the key up
+ * again. Its version is set by key_head once the row lock gave the head. */
+static void key_insert(db *d, const char *key, const char *request, const char *id,
+                       const char *action)
+{
+    if (!key) return;
+    char cutoff[32], now[32];
+    qr_key_cutoff(&d->b->o, cutoff);
+    qr_store_time(&d->b->o, 0, now);
+    db_cmd(d, "storing the idempotency key",
+           "DELETE FROM quire_keys WHERE key = $1 AND created < $2", 2,
+           (const char *[]){key, cutoff});
+    db_cmd(d, "storing the idempotency key",
+           "INSERT INTO quire_keys (key, request, artifact_id, version, created, action) "
+           "VALUES ($1, $2, $3, 0, $4, $5)",
+           5, (const char *[]){key, request, id, now, action});
+}
+
+static void key_head(db *d, const char *key, const char *head)
+{
+    if (key)
+        db_cmd(d, "storing the idempotency key",
+               "UPDATE quire_keys SET version = $2 WHERE key = $1", 2, (const char *[]){key, head});
+}
+
+/* The unworded conflict of key_insert, when the caller's look-up did not
+ * answer it (the other call's record expired meanwhile). */
+static qr_status key_lost(qr_status st, qr_errlist *errs)
+{
+    if (st == QR_E_CONFLICT && !errs->count)
+        qr_errlist_add(errs, QR_E_CONFLICT, "", "repeat the call with the same key",
+                       "another call with the same idempotency key was being committed");
+    return st;
+}
+
 static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, const char *trashed_before,
-                           qr_errlist *errs)
+                           const char *key, const char *key_request, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     db d;
     if (db_get(&d, (pgb *)sb, errs) != 0) return QR_E_UNAVAILABLE;
     db_cmd(&d, "deleting the artifact", "BEGIN", 0, NULL);
+    key_insert(&d, key, key_request, id, "purge");
     PGresult *r = db_q(&d, "deleting the artifact",
                        "SELECT owner, head, $2::text IS NOT NULL AND (deleted IS NULL OR deleted "
                        "> $2) FROM quire_artifacts WHERE id = $1 FOR UPDATE",
@@ -1266,6 +1315,7 @@ static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, const char
     if (r && PQntuples(r) > 0 && if_version && atoi(PQgetvalue(r, 0, 1)) != if_version)
         d.st = qr_store_head_conflict(errs, id, atoi(PQgetvalue(r, 0, 1)), if_version);
     if (r && PQntuples(r) > 0) owner = strdup(PQgetvalue(r, 0, 0));
+    if (r && PQntuples(r) > 0) key_head(&d, key, PQgetvalue(r, 0, 1));
     PQclear(r);
     if (d.st == QR_OK && !owner) d.st = qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
     db_cmd(&d, "deleting the artifact", "SELECT 1 FROM quire_owners WHERE owner = $1 FOR UPDATE", 1,
@@ -1291,11 +1341,15 @@ static qr_status pg_remove(qr_sb *sb, const char *id, int if_version, const char
            "CREATE TEMP TABLE quire_gone ON COMMIT DROP AS SELECT DISTINCT sha256 FROM "
            "quire_versions WHERE artifact_id = $1",
            1, (const char *[]){id});
+    /* the keys of its versions go with it; those of trash operations stay */
+    db_cmd(&d, "deleting the artifact",
+           "DELETE FROM quire_keys WHERE artifact_id = $1 AND action IS NULL", 1,
+           (const char *[]){id});
     db_cmd(&d, "deleting the artifact", "DELETE FROM quire_artifacts WHERE id = $1", 1,
            (const char *[]){id});
     db_cmd(&d, "deleting the artifact",
            "CREATE TEMP TABLE quire_gc AS SELECT sha256 FROM quire_gone", 0, NULL);
-    qr_status st = finish_txn(&d);
+    qr_status st = key_lost(finish_txn(&d), errs);
     free(owner);
     /* blobs no version uses any more, each in its own step: a writer that
      * took one meanwhile keeps it (the foreign key refuses the delete) */
@@ -1524,11 +1578,12 @@ static qr_status pg_key_find(qr_sb *sb, const char *key, qr_key_rec *rec, qr_err
     char cutoff[32];
     qr_key_cutoff(&b->o, cutoff);
     PGresult *r = db_q(&d, "reading the idempotency key",
-                       "SELECT request, artifact_id, version, created FROM quire_keys "
-                       "WHERE key = $1 AND created >= $2",
+                       "SELECT request, artifact_id, version, created, coalesce(action, '') "
+                       "FROM quire_keys WHERE key = $1 AND created >= $2",
                        2, (const char *[]){key, cutoff}, -1, 0);
     if (r && PQntuples(r) == 1 && PQgetlength(r, 0, 0) == 64 && PQgetlength(r, 0, 1) < 65 &&
-        PQgetlength(r, 0, 3) < 32) {
+        PQgetlength(r, 0, 3) < 32 && PQgetlength(r, 0, 4) < 16) {
+        snprintf(rec->action, sizeof rec->action, "%s", PQgetvalue(r, 0, 4));
         rec->found = 1;
         snprintf(rec->request, sizeof rec->request, "%s", PQgetvalue(r, 0, 0));
         snprintf(rec->id, sizeof rec->id, "%s", PQgetvalue(r, 0, 1));
@@ -1606,7 +1661,8 @@ static qr_status pg_quota_set(qr_sb *sb, const char *owner, long long max_artifa
     return d.st;
 }
 
-static qr_status pg_trash(qr_sb *sb, const char *id, int if_version, int restore, qr_errlist *errs)
+static qr_status pg_trash(qr_sb *sb, const char *id, int if_version, int restore, const char *key,
+                          const char *key_request, qr_errlist *errs)
 {
     if (!qr_folder_id_valid(id)) return bad_id(errs, "artifact id", id);
     pgb *b = (pgb *)sb;
@@ -1615,6 +1671,7 @@ static qr_status pg_trash(qr_sb *sb, const char *id, int if_version, int restore
     db d;
     if (db_get(&d, b, errs) != 0) return QR_E_UNAVAILABLE;
     db_cmd(&d, "moving the artifact", "BEGIN", 0, NULL);
+    key_insert(&d, key, key_request, id, restore ? "undelete" : "delete");
     PGresult *r = db_q(&d, "moving the artifact",
                        "SELECT head, deleted IS NOT NULL FROM quire_artifacts WHERE id = $1 FOR "
                        "UPDATE",
@@ -1623,10 +1680,11 @@ static qr_status pg_trash(qr_sb *sb, const char *id, int if_version, int restore
         d.st = not_found(b, errs, id); /* not where the call looks for it */
     else if (r && if_version > 0 && atoi(PQgetvalue(r, 0, 0)) != if_version)
         d.st = qr_store_head_conflict(errs, id, atoi(PQgetvalue(r, 0, 0)), if_version);
+    if (r && PQntuples(r) > 0) key_head(&d, key, PQgetvalue(r, 0, 0));
     PQclear(r);
     db_cmd(&d, "moving the artifact", "UPDATE quire_artifacts SET deleted = $2 WHERE id = $1", 2,
            (const char *[]){id, restore ? NULL : when});
-    qr_status st = finish_txn(&d);
+    qr_status st = key_lost(finish_txn(&d), errs);
     db_put(&d);
     return st;
 }

@@ -72,9 +72,8 @@ class QuireError(Exception):
     """A failed call. error_code: the stable code a program branches on
     ("invalid", "usage", "failed", "damaged", "limit", "quota", "not_found",
     "conflict", "unavailable"; README "Error codes"), also the subclass
-    raised; retryable: True for "unavailable" (repeat the call; after a write
-    lost its commit, check the log first: idempotency keys are not built
-    yet); status: "spec error", "not found"...; code: the
+    raised; retryable: True for "unavailable" (repeat the call; a write
+    that lost its commit is safe to repeat with the same key=); status: "spec error", "not found"...; code: the
     qr_status number; exit_code: what the CLI would exit with;
     errors: [{"path", "message", "hint"}]."""
 
@@ -316,6 +315,9 @@ def _L():
                                       c.c_char_p, P(_StoreResult)]),
         "qr_store_create_with": (c.c_int, [c.c_void_p, c.c_int, c.c_char_p, c.c_size_t, c.c_char_p,
                                            c.c_char_p, c.c_char_p, P(_StoreWrite), P(_StoreResult)]),
+        "qr_store_import_with": (c.c_int, [c.c_void_p, c.c_int, c.c_char_p, c.c_size_t, c.c_char_p,
+                                           c.c_size_t, c.c_char_p, c.c_char_p, c.c_char_p, P(_StoreWrite),
+                                           P(_StoreResult)]),
         "qr_store_edit": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p, c.c_char_p,
                                     P(_StoreResult)]),
         "qr_store_rewrite": (c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_size_t, P(_StoreResult)]),
@@ -703,6 +705,32 @@ class Store:
         return self._write(_L().qr_store_create_with, _kind(kind), text, len(text), enc(title), enc(id),
                            enc(owner), _cond(None, key))
 
+    def import_file(self, file: _File, title: Optional[str] = None, id: Optional[str] = None,
+                    owner: Optional[str] = None, key: Optional[str] = None) -> Payload:
+        """quire import (named so: import is a Python keyword): read a
+        .docx, .xlsx, .pptx or .pdf (its bytes, or a path) back into a spec
+        and store it as version 1 of a new artifact, whose rendered file is
+        the file itself (export() gives it back; action "import"). title:
+        given, else the file name without its extension (a path), else the
+        file name rule. Returns the payload create returns (filename,
+        mime_type, size, pages, head, ...); key as for create (if_version
+        does not apply: the artifact is new)."""
+        if not isinstance(file, (bytes, bytearray)):
+            path = os.fspath(file)
+            if title is None:
+                title = os.path.splitext(os.path.basename(path))[0] or None
+            with open(path, "rb") as f:
+                data = f.read()
+        else:
+            data = bytes(file)
+        kind, spec = _read(data, _READ_TO["spec"], 0)
+        if kind == _kind("document") and data[:5] == b"%PDF-":
+            kind = _kind("pdf")  # a PDF reads as a document spec; the artifact is a pdf
+        text = spec.encode("utf-8")
+        enc = lambda s: s.encode("utf-8") if s is not None else None
+        return self._write(_L().qr_store_import_with, kind, text, len(text), data, len(data), enc(title),
+                           enc(id), enc(owner), _cond(None, key))
+
     def edit(self, id: str, patch: Optional[Spec] = None, append: Optional[Spec] = None, ops: Optional[Spec] = None,
              if_version: Optional[int] = None, key: Optional[str] = None) -> Payload:
         """Merge-patch (RFC 7386), append ({key: [items]}) and JSON Patch
@@ -802,31 +830,38 @@ class Store:
         finally:
             lib.qr_store_fsck_free(ctypes.byref(f))
 
-    def delete(self, id: str, if_version: Optional[int] = None, purge: bool = False) -> Payload:
+    def delete(self, id: str, if_version: Optional[int] = None, purge: bool = False,
+               key: Optional[str] = None) -> Payload:
         """Move an artifact to the trash (NotFoundError for every call but
         undelete from then on; it still counts against its owner's quota
         until purged); purge=True removes it at once, with all its versions
-        (the owner's quota is freed). if_version as for edit. Returns
-        {"status", "artifact_id", "deleted", "trash", "owner", "versions"}."""
+        (the owner's quota is freed). if_version as for edit; key: an
+        idempotency key: the same call again returns the first answer with
+        "replayed": True (also once the artifact is purged: then without
+        kind and owner), another call with it raises ConflictError. Returns
+        {"status", "artifact_id", "deleted", "trash", "kind", "owner",
+        "versions", "head", "replayed"}."""
         fn = _L().qr_store_purge_artifact if purge else _L().qr_store_delete_with
-        lib, st, res = self._call(fn, id.encode("utf-8"), _cond(if_version))
+        lib, st, res = self._call(fn, id.encode("utf-8"), _cond(if_version, key))
         try:
             if st != 0:
                 _raise(st, res.errors, res.head)
             return {"status": "ok", "artifact_id": _s(res.artifact_id), "deleted": True,
                     "trash": not purge, "kind": _s(res.kind), "owner": _s(res.owner),
-                    "versions": res.head}
+                    "versions": res.head, "head": res.head, "replayed": bool(res.replayed)}
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 
-    def undelete(self, id: str, if_version: Optional[int] = None) -> Payload:
-        """Take an artifact out of the trash, as it was."""
-        lib, st, res = self._call(_L().qr_store_undelete_with, id.encode("utf-8"), _cond(if_version))
+    def undelete(self, id: str, if_version: Optional[int] = None, key: Optional[str] = None) -> Payload:
+        """Take an artifact out of the trash, as it was; if_version and key
+        as for delete."""
+        lib, st, res = self._call(_L().qr_store_undelete_with, id.encode("utf-8"), _cond(if_version, key))
         try:
             if st != 0:
                 _raise(st, res.errors, res.head)
             return {"status": "ok", "artifact_id": _s(res.artifact_id), "undeleted": True,
-                    "kind": _s(res.kind), "owner": _s(res.owner), "versions": res.head}
+                    "kind": _s(res.kind), "owner": _s(res.owner), "versions": res.head,
+                    "head": res.head, "replayed": bool(res.replayed)}
         finally:
             lib.qr_store_result_free(ctypes.byref(res))
 

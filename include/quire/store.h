@@ -179,7 +179,9 @@ typedef struct qr_store_write {
      * Concurrent writes with one key add one version between them. Keys
      * are kept 24 hours (QR_STORE_KEY_RETENTION seconds, by the store's
      * clock), then the key may be used again; fsck --repair removes the
-     * expired ones. A write that adds nothing (unchanged) keeps no key. */
+     * expired ones. A write that adds nothing (unchanged) keeps no key.
+     * Delete, undelete and purge_artifact take keys too (their result is
+     * replayed; a purge's key outlives the artifact). */
     const char *key;
 } qr_store_write;
 
@@ -235,7 +237,11 @@ QR_EXPORT qr_status qr_store_log_limit(qr_store *s, const char *id, int limit,
  *  qr_store_list_trash, its id stays taken, and it still counts against
  *  its owner's quotas until it is purged (qr_store_purge, after
  *  qr_store_opts.trash_retention). res names it (kind, title, owner,
- *  head). w: if_version as for edit (w->key is not taken: QR_E_USAGE). */
+ *  head). w: if_version as for edit; w->key as for edit: a repeat of the
+ *  request answers as the first call did (res->replayed, res->head the
+ *  head now), also after the artifact was taken out of the trash or
+ *  purged (then res has the id and the head it had, no kind, title or
+ *  owner); the key is stored in the same commit as the move. */
 QR_EXPORT qr_status qr_store_delete(qr_store *s, const char *id, qr_store_result *res);
 QR_EXPORT qr_status qr_store_delete_with(qr_store *s, const char *id, const qr_store_write *w,
                                          qr_store_result *res);
@@ -245,7 +251,8 @@ QR_EXPORT qr_status qr_store_undelete_with(qr_store *s, const char *id, const qr
                                            qr_store_result *res);
 /** Remove an artifact at once, from the trash or not, with every version:
  *  its owner's quota gets its bytes and count back, and rendered files no
- *  other version uses are removed. w as for qr_store_delete_with. */
+ *  other version uses are removed. w as for qr_store_delete_with: the key
+ *  outlives the artifact and answers a repeat for its retention. */
 QR_EXPORT qr_status qr_store_purge_artifact(qr_store *s, const char *id, const qr_store_write *w,
                                             qr_store_result *res);
 

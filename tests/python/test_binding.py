@@ -132,6 +132,63 @@ class StoreTest(unittest.TestCase):
         self.assertEqual(f["status"], "ok", f)
         self.assertEqual((f["artifacts"], f["versions"]), (1, 5))
 
+    def test_import_file(self):
+        """Store.import_file (quire import): the fields create returns, the
+        file itself as version 1's bytes, key= replayed, conflict on another
+        request; a path's name is the title."""
+        st = self.st
+        a = st.create("document", DOC, id="src", title="Source")
+        docx = st.export("src")
+        i = st.import_file(docx, owner="alice", key="imp-1")
+        for k in ("status", "artifact_id", "version", "filename", "mime_type", "size", "pages", "head",
+                  "kind", "title", "owner", "action", "unchanged", "replayed", "sha256", "warnings"):
+            self.assertIn(k, i)
+        self.assertEqual(set(i), set(a))  # the same fields as create
+        self.assertEqual((i["version"], i["head"], i["action"], i["kind"]), (1, 1, "import", "document"))
+        self.assertEqual((i["owner"], i["size"], i["replayed"]), ("alice", len(docx), False))
+        self.assertEqual(st.export(i["artifact_id"]), docx)
+        self.assertEqual(st.show(i["artifact_id"])["blocks"][0]["text"], "Fees")
+        again = st.import_file(docx, owner="alice", key="imp-1")
+        self.assertTrue(again["replayed"])
+        self.assertEqual((again["artifact_id"], again["version"]), (i["artifact_id"], 1))
+        with self.assertRaises(quire.ConflictError):
+            st.import_file(docx, owner="bob", key="imp-1")
+        path = os.path.join(self.dir, "Board minutes.docx")
+        with open(path, "wb") as f:
+            f.write(docx)
+        p = st.import_file(path, id="minutes")
+        self.assertEqual((p["artifact_id"], p["title"], p["filename"]), ("minutes", "Board minutes",
+                                                                          "Board_minutes.docx"))
+        pdf = quire.render(DOC, "pdf")
+        q = st.import_file(bytes(pdf))
+        self.assertEqual((q["kind"], q["mime_type"]), ("pdf", "application/pdf"))
+        with self.assertRaises(quire.QuireError):
+            st.import_file(b"not a document")
+        self.assertEqual(len(st.list()["artifacts"]), 4)
+
+    def test_keyed_delete(self):
+        """delete/undelete(key=): a repeat answers as the first call did
+        (replayed), also after an undelete and after a purge; another
+        request under the key is a conflict."""
+        st = self.st
+        st.create("document", DOC, id="kd")
+        d = st.delete("kd", key="del-kd")
+        self.assertEqual((d["trash"], d["replayed"], d["head"]), (True, False, 1))
+        self.assertTrue(st.delete("kd", key="del-kd")["replayed"])
+        with self.assertRaises(quire.ConflictError):
+            st.delete("kd", key="del-kd", if_version=1)
+        u = st.undelete("kd", key="und-kd")
+        self.assertEqual((u["undeleted"], u["replayed"]), (True, False))
+        self.assertTrue(st.undelete("kd", key="und-kd")["replayed"])
+        self.assertTrue(st.delete("kd", key="del-kd")["replayed"])
+        self.assertEqual(st.get("kd")["head"], 1)  # still live: the repeat deleted nothing
+        p = st.delete("kd", purge=True, key="pur-kd")
+        self.assertEqual((p["trash"], p["replayed"]), (False, False))
+        r = st.delete("kd", purge=True, key="pur-kd")
+        self.assertEqual((r["artifact_id"], r["replayed"], r["head"], r["kind"]), ("kd", True, 1, None))
+        with self.assertRaises(quire.NotFoundError):
+            st.get("kd")
+
     def test_edit_errors(self):
         aid = self.st.create("html", DOC, id="page")["artifact_id"]
         self.assertEqual(aid, "page")

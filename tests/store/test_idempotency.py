@@ -6,7 +6,8 @@ rewrite and restore, on both backends.
     artifact id, same version, "replayed": true) and writes nothing;
   - the same key with another request is exit 6, code "conflict", naming
     the artifact and version the key wrote; nothing is written;
-  - an invalid key is a usage error (exit 2); delete takes no key;
+  - an invalid key is a usage error (exit 2); an edit's key on a delete
+    is a conflict (keyed deletes: test_idempotency_trash.py);
   - 8 processes sending one keyed edit at once add exactly one version and
     all answer with it; 8 identical keyed creates without --id make one
     artifact and all answer with its id;
@@ -122,14 +123,14 @@ def main():
         assert rc == 6 and r["code"] == "conflict", r
         print("import: repeated -> the same artifact")
 
-        # bad keys, delete
+        # bad keys; an edit's key on a delete (test_idempotency_trash.py: keyed deletes)
         for bad in ("", "a b", "x" * 256, "caf\u00e9"):
             rc, r, _ = run("edit", aid, "--append", app, "--key", bad, *S)
             assert rc == 2 and r["code"] == "usage", (bad, r)
-        rc, r, _ = run("delete", aid, "--key", "d-1", *S)
-        assert rc == 2 and r["code"] == "usage", r
+        rc, r, _ = run("delete", aid, "--key", "e-1", *S)
+        assert rc == 6 and r["code"] == "conflict", r
         assert len(versions(store, aid)) == 4
-        print("invalid keys and delete --key: exit 2, nothing written")
+        print("invalid keys: exit 2; an edit's key on a delete: exit 6; nothing written")
 
         # 8 processes, one keyed edit
         procs = [subprocess.Popen([QUIRE, "edit", aid, "--append", app2, "--key", "burst", *S],

@@ -85,7 +85,7 @@ def main():
             rc, out, err = run(*cmd, "--store", uri)
             assert rc == 3, (cmd, rc, out)
             assert json.loads(out)["error"] == ("the database holds a quire store of schema version 99; "
-                                                "this quire reads version 3"), out
+                                                "this quire reads version 4"), out
         assert srv.psql("SELECT version FROM quire_schema", db=db).strip() == "99"
         assert srv.psql("SELECT count(*) FROM quire_artifacts", db=db).strip() == "0"
         assert srv.psql("SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables "
