@@ -1116,8 +1116,20 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
         return qr_fail(QR_E_NOMEM);
     }
     o->sink = out;
-    cairo_surface_t *s =
-        qr_pv_pdf_surface(o, rc, ns ? plans[0].pw : PAGE_W, ns ? plans[0].ph : PAGE_H);
+    /* the surface starts at the first page's size (cairo 1.16 breaks a
+     * tagged PDF whose first page changes it) */
+    const splan *p0 = ns ? &plans[0] : NULL;
+    for (size_t i = 0; i < ns; i++) {
+        size_t n = plans[i].n_rb * plans[i].n_cb, k = 0;
+        while (k < n && !qr_pv_in_range(rc, plans[i].first_page + k))
+            k++;
+        if (k < n) {
+            p0 = &plans[i];
+            break;
+        }
+    }
+    double cur_w = p0 ? p0->pw : PAGE_W, cur_h = p0 ? p0->ph : PAGE_H;
+    cairo_surface_t *s = qr_pv_pdf_surface(o, rc, cur_w, cur_h);
     cairo_t *cr = cairo_create(s);
     /* cells with links: the pages inside one "Document" structure element,
      * which keeps cairo 1.16's link annotations whole (see pdf.c) */
@@ -1134,7 +1146,11 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
                 size_t pg = p->first_page + rb * p->n_cb + cb;
                 if (!qr_pv_in_range(rc, pg)) continue;
                 shown++;
-                cairo_pdf_surface_set_size(s, p->pw, p->ph); /* each sheet its paper */
+                if (p->pw != cur_w || p->ph != cur_h) { /* each sheet its paper */
+                    cairo_pdf_surface_set_size(s, p->pw, p->ph);
+                    cur_w = p->pw;
+                    cur_h = p->ph;
+                }
                 if (tagged) { /* each page a named destination for the links to it */
                     char dest[64];
                     snprintf(dest, sizeof dest, "name='p%zu' x=0 y=0", pg + 1);

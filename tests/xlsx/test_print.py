@@ -223,6 +223,21 @@ class Print(unittest.TestCase):
         self.assertIn("Store 60", text)
         self.assertNotIn("Store 61", text)  # past the area
         self.assertIn("Page 1 of 1", text)
+        # sheets of other sizes with links (tagged): a sound PDF whichever sheet comes first
+        check = require(self, "tools/pdf-check")
+        for k, sheets in enumerate((
+                [{"name": "E", "rows": []},
+                 {"name": "L", "rows": [["a", {"value": "web", "link": "https://example.com/"}]],
+                  "print": {"orientation": "landscape"}}],
+                [{"name": "L", "rows": [["a", {"value": "to M", "link": "#M!A1"}]],
+                  "print": {"orientation": "landscape", "paper": "a4"}},
+                 {"name": "M", "rows": [["b", {"value": "to L", "link": "#L!A1"}]]}])):
+            spec = write_spec(os.path.join(TMP, "links%d.json" % k), {"sheets": sheets})
+            out = os.path.join(TMP, "links%d.pdf" % k)
+            rc, res = render(spec, out)
+            self.assertEqual(rc, 0, res)
+            p = subprocess.run([check, out], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         # the contact sheet and a PNG page draw without trouble
         rc, res = render(FIX, os.path.join(TMP, "contact.png"), args=["--contact"])
         self.assertEqual(rc, 0, res)
