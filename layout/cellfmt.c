@@ -16,6 +16,8 @@
 typedef struct out {
     char *p;
     size_t n, cap;
+    size_t fill_at; /* where the first "*c" fill goes, or (size_t)-1 */
+    char fill;
 } out;
 
 static void put(out *o, const char *s, size_t n)
@@ -176,7 +178,9 @@ static int literal(out *o, const char **fp, const char *end, int write)
         *fp = f + 2;
         return 1;
     }
-    if (c == '*' && f + 1 < end) { /* fill: nothing in a preview */
+    if (c == '*' && f + 1 < end) { /* fill: its place and character (the first one) */
+        if (write && o->fill_at == (size_t)-1 && (unsigned char)f[1] < 0x80)
+            o->fill_at = o->n, o->fill = f[1];
         *fp = f + 2;
         return 1;
     }
@@ -235,7 +239,7 @@ static void read_numspec(const char *f, const char *end, numspec *ns)
     int after_point = 0, in_exp = 0;
     const char *p = f;
     while (p < end) {
-        out none = {NULL, 0, 0};
+        out none = {NULL, 0, 0, (size_t)-1, 0};
         const char *q = p;
         if (literal(&none, &q, end, 0)) {
             p = q;
@@ -425,7 +429,7 @@ static void fraction_section(out *o, const char *f, const char *end, const char 
     /* a whole part: placeholders before the numerator's, apart from it */
     const char *wb = NULL, *we = NULL;
     for (const char *p = f; p < nb; p++) {
-        out none = {NULL, 0, 0};
+        out none = {NULL, 0, 0, (size_t)-1, 0};
         const char *q = p;
         if (literal(&none, &q, nb, 0)) {
             p = q - 1;
@@ -706,7 +710,17 @@ int qr_cellfmt_color(const char *fmt, double v, uint32_t *rgb)
 
 size_t qr_cellfmt_number(const char *fmt, double v, char *buf, size_t cap)
 {
-    out o = {buf, 0, cap};
+    size_t at;
+    char ch;
+    return qr_cellfmt_number_fill(fmt, v, buf, cap, &at, &ch);
+}
+
+size_t qr_cellfmt_number_fill(const char *fmt, double v, char *buf, size_t cap, size_t *fill_at,
+                              char *fill)
+{
+    out o = {buf, 0, cap, (size_t)-1, 0};
+    *fill_at = (size_t)-1;
+    *fill = 0;
     if (cap) buf[0] = '\0';
     if (!fmt || !*fmt || strcasecmp(fmt, "General") == 0) {
         general(&o, v);
@@ -726,5 +740,6 @@ size_t qr_cellfmt_number(const char *fmt, double v, char *buf, size_t cap)
         date_section_put(&o, sec[k], ends[k], v);
     else
         number_section(&o, sec[k], ends[k], v, minus);
+    if (o.fill_at <= o.n) *fill_at = o.fill_at, *fill = o.fill;
     return o.n;
 }

@@ -20,6 +20,15 @@
  *  fits its column (else "###") is the caller's to decide. */
 size_t qr_cellfmt_number(const char *fmt, double v, char *out, size_t cap);
 
+/** qr_cellfmt_number, and where the shown section's fill goes ("*c": the
+ *  character c repeated over the rest of the cell, the accounting format's
+ *  "_($* #,##0_)" that sets the $ at the cell's left and the number at its
+ *  right): *fill_at is its byte offset in out and *fill the character, or
+ *  *fill_at is (size_t)-1 when the section has none (qr_cellfmt_number
+ *  writes no fill). */
+size_t qr_cellfmt_number_fill(const char *fmt, double v, char *out, size_t cap, size_t *fill_at,
+                              char *fill);
+
 /** The colour of the section of fmt that shows v ("[Red]", "[Blue]", ...,
  *  "[Color3]") into *rgb (0xRRGGBB): 1, or 0 when it names none. */
 int qr_cellfmt_color(const char *fmt, double v, uint32_t *rgb);

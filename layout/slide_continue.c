@@ -9,10 +9,19 @@
 
 #include "report.h"
 
-enum { BODY = 1, TABLE = 2 };
+enum { BODY = 1, TABLE = 2, AGENDA = 4 };
 
-/* 1 when slide s fits (what: BODY, TABLE or both): its body at or above
- * the floor, its table at or above the table floor; -1 on OOM. */
+/* The agenda's text box of plan p, or NULL. */
+static const qr_slide_shape *agenda_shape(const qr_slide_plan *p)
+{
+    for (size_t i = 0; i < p->n_extra; i++)
+        if (strcmp(p->extra_name[i], "Agenda") == 0) return &p->extra[i];
+    return NULL;
+}
+
+/* 1 when slide s fits (what: BODY, TABLE, AGENDA or some): its body (or
+ * its agenda) at or above the floor, its table at or above the table
+ * floor; -1 on OOM. */
 static int fits(const qr_slide_geom *g, const qr_slide *s, int what)
 {
     qr_slide_plan p;
@@ -22,6 +31,8 @@ static int fits(const qr_slide_geom *g, const qr_slide *s, int what)
         ok = 0;
     if ((what & TABLE) && p.table.nr && (!p.table.fits || p.table.sz < QR_SLIDE_CONT_TABLE_SZ))
         ok = 0;
+    const qr_slide_shape *ag = (what & AGENDA) ? agenda_shape(&p) : NULL;
+    if (ag && ag->n && (!ag->fits || ag->font_scale < QR_SLIDE_CONT_FLOOR)) ok = 0;
     qr_slide_plan_free(&p);
     return ok;
 }
@@ -51,6 +62,11 @@ static long long most(const qr_slide_geom *g, qr_slide *s, size_t lo, size_t hi,
 static void set_bullets(qr_slide *s, size_t k)
 {
     s->n_bullets = k;
+}
+
+static void set_items(qr_slide *s, size_t k)
+{
+    s->n_agenda = k;
 }
 
 static void set_rows(qr_slide *s, size_t k)
@@ -108,14 +124,54 @@ static int push(out *o, const qr_slide *s)
     return 0;
 }
 
-/* Which slides can continue: the layouts with a content area. */
+/* Which slides can continue: the layouts with a content area, and the
+ * agenda; and whether s has more than one bullet, row or item to share. */
 static int continues(const qr_slide *s)
 {
-    return s->layout == QR_LAYOUT_TITLE_CONTENT || s->layout == QR_LAYOUT_BLANK;
+    if (s->layout == QR_LAYOUT_AGENDA) return s->n_agenda > 1;
+    return (s->layout == QR_LAYOUT_TITLE_CONTENT || s->layout == QR_LAYOUT_BLANK) &&
+           (s->n_bullets > 1 || (s->table && s->table->n_rows > 1));
+}
+
+/* An agenda's items as bullets: what fits at the floor stays, the rest
+ * continues numbered on, the current item highlighted where it lands. */
+static qr_status split_agenda(const qr_slide_geom *g, const qr_slide *s, out *o,
+                              qr_layout_list *report)
+{
+    qr_slide first = *s;
+    long long k = most(g, &first, 1, s->n_agenda, set_items, AGENDA);
+    if (k < 0) return QR_E_NOMEM;
+    first.n_agenda = (size_t)k;
+    if (push(o, &first)) return QR_E_NOMEM;
+    char path[256];
+    snprintf(path, sizeof path, "%s/items", s->path);
+    for (size_t at = (size_t)k; at < s->n_agenda;) {
+        qr_slide *c = cont_slide(o->a, s);
+        if (!c) return QR_E_NOMEM;
+        c->agenda = s->agenda + at;
+        c->agenda_first = s->agenda_first + at;
+        c->current = s->current >= (long)at ? s->current - (long)at : -1;
+        size_t left = s->n_agenda - at, n = left;
+        c->n_agenda = left;
+        if (left > 1) {
+            long long kk = most(g, c, 1, left, set_items, AGENDA);
+            if (kk < 0) return QR_E_NOMEM;
+            n = (size_t)kk;
+        }
+        c->n_agenda = n;
+        if (c->current >= (long)n) c->current = -1;
+        if (push(o, c)) return QR_E_NOMEM;
+        qr_layout_addf(report, QR_LAYOUT_CONTINUED, path, 0, (int)o->n, (double)o->n,
+                       "items %zu to %zu continue on slide %zu, past the %d %% shrink floor",
+                       at + 1, at + n, o->n, QR_SLIDE_CONT_FLOOR / 1000);
+        at += n;
+    }
+    return QR_OK;
 }
 
 static qr_status split(const qr_slide_geom *g, const qr_slide *s, out *o, qr_layout_list *report)
 {
+    if (s->layout == QR_LAYOUT_AGENDA) return split_agenda(g, s, o, report);
     qr_slide first = *s;
     qr_table tcopy;
     if (s->table) {
@@ -201,8 +257,8 @@ qr_status qr_slide_continue(const qr_doc *doc, const qr_slide_geom *g, qr_arena 
     size_t i = 0;
     for (; i < doc->n_slides; i++) {
         const qr_slide *s = &doc->slides[i];
-        if (!continues(s) || (s->n_bullets < 2 && (!s->table || s->table->n_rows < 2))) continue;
-        int f = fits(g, s, BODY | TABLE);
+        if (!continues(s)) continue;
+        int f = fits(g, s, BODY | TABLE | AGENDA);
         if (f < 0) return QR_E_NOMEM;
         if (!f) break;
     }
@@ -213,8 +269,7 @@ qr_status qr_slide_continue(const qr_doc *doc, const qr_slide_geom *g, qr_arena 
     for (; i < doc->n_slides; i++) {
         const qr_slide *s = &doc->slides[i];
         int f = 1;
-        if (continues(s) && (s->n_bullets > 1 || (s->table && s->table->n_rows > 1)))
-            f = fits(g, s, BODY | TABLE);
+        if (continues(s)) f = fits(g, s, BODY | TABLE | AGENDA);
         if (f < 0) return QR_E_NOMEM;
         qr_status st = f ? (push(&o, s) ? QR_E_NOMEM : QR_OK) : split(g, s, &o, report);
         if (st != QR_OK) return st;

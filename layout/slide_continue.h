@@ -7,6 +7,9 @@
  * continue on a new slide titled "Title (cont.)" (same layout, no subtitle,
  * picture, table or chart), as often as needed. A table whose rows do not
  * fit at QR_SLIDE_CONT_TABLE_SZ continues likewise, its header row repeated.
+ * An agenda's items are bullets here: past the floor they continue on
+ * "Title (cont.)" agenda slides, numbered on (agenda_first), the current item
+ * highlighted on the slide that holds it.
  * Every continuation is a "continued" item of the layout report, at the
  * pointer of the bullets or the table, numbered as the output numbers slides.
  */

@@ -678,7 +678,8 @@ static int plan_agenda(qr_slide_plan *p, const qr_slide_geom *g, const qr_slide 
         if (shape_add(sh, &cap, &sl->agenda[i], 0, QR_SLIDE_BULLET_NUM, QR_SLIDE_ALGN_INHERIT,
                       QR_SLIDE_SZ_AGENDA, 1800))
             return -1;
-        sh->paras[i].num = (int)(i + 1 < 100000 ? i + 1 : 99999);
+        size_t no = sl->agenda_first + i + 1;
+        sh->paras[i].num = (int)(no < 100000 ? no : 99999);
         if ((long)i == sl->current) {
             sh->paras[i].bold = 1;
             sh->paras[i].accent = QR_SLIDE_INK_ACCENT;

@@ -159,6 +159,7 @@ typedef struct qr_pptx_ppr {
     int rtl;
     int algn;       /* QR_PPTX_ALGN_*; rtl paragraphs are right-aligned */
     int spc_before; /* a:spcBef in hundredths of a point (text boxes; 0: none) */
+    int start_at;   /* NUM: a:buAutoNum's startAt (0 or 1: numbered from 1) */
 } qr_pptx_ppr;
 
 /** <a:pPr>; nothing when every field inherits. */

@@ -103,7 +103,10 @@ void qr_pptx_write_a_ppr(qr_xml *x, const qr_pptx_ppr *p)
         qr_xml_leaf(x, "a:buChar", "char", qr_pptx_level_char(lvl), NULL);
     } else if (p->bullet == QR_PPTX_BULLET_NUM) {
         qr_xml_leaf(x, "a:buFont", "typeface", QR_PPTX_FONT_LATIN, NULL);
-        qr_xml_leaf(x, "a:buAutoNum", "type", "arabicPeriod", NULL);
+        qr_xml_start(x, "a:buAutoNum");
+        qr_xml_attr(x, "type", "arabicPeriod");
+        if (p->start_at > 1) qr_xml_attr_int(x, "startAt", p->start_at);
+        qr_xml_end(x);
     } else if (p->bullet == QR_PPTX_BULLET_NONE) {
         qr_xml_leaf(x, "a:buNone", NULL);
     }
@@ -259,6 +262,8 @@ static void write_p_sp(qr_pptx *pp, qr_xml *x, int id, const text_shape *ts, con
     for (size_t i = 0; i < sh->n; i++) {
         const qr_slide_para *p = &sh->paras[i];
         qr_pptx_ppr ppr = {.lvl = p->lvl, .bullet = p->bullet, .algn = p->algn};
+        /* numbers run on from the shape's first (a continued agenda: startAt) */
+        if (p->bullet == QR_SLIDE_BULLET_NUM) ppr.start_at = sh->paras[0].num;
         /* a text box has no master's spacing: the plan's, between paragraphs */
         if (!ts->placeholder && i > 0) ppr.spc_before = p->space_before;
         write_a_p_full(pp, x, p->text, ppr, ts->placeholder ? 0 : p->sz, p->bold, p->accent);

@@ -1,10 +1,15 @@
-/* xml.c: the XML writer, a thin layer over libxml2's xmlTextWriter that
- * sanitises every string before it reaches the writer. */
+/* xml.c: the XML writer. It writes straight into the caller's buffer the
+ * bytes libxml2's xmlTextWriter wrote for the same calls (which it replaced:
+ * the writer's per-call bookkeeping was most of a deck's XML time), so every
+ * part stays the same byte for byte:
+ *   - <a/> for an element with nothing inside, </a> otherwise;
+ *   - attribute values with & < > " escaped, tab, LF and CR as &#9; &#10;
+ *     &#13;, and, in a part without the XML declaration, every non-ASCII
+ *     character as &#xHEX; (upper-case hex);
+ *   - text with & < > " escaped and CR as &#13;.
+ * Every string is sanitised first (illegal characters become U+FFFD). */
 #include "xml.h"
 
-#include <libxml/parser.h>
-#include <libxml/xmlwriter.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,45 +20,19 @@
 #include "utf8.h"
 
 struct qr_xml {
-    xmlTextWriterPtr w;
     qr_buf *out;
-    qr_buf scratch; /* sanitised copies */
+    qr_buf names;   /* the open elements' names, each NUL-terminated */
+    size_t *opened; /* offsets into names, innermost last */
+    size_t depth, cap;
+    int in_tag; /* the innermost start tag is not closed yet ('>' pending) */
+    int decl;   /* the XML declaration was written: attributes keep UTF-8 */
     qr_status status;
 };
 
-static int out_write(void *ctx, const char *data, int len)
-{
-    qr_buf *b = ctx;
-    return qr_buf_append(b, data, (size_t)len) == 0 ? len : -1;
-}
-
-static int out_close(void *ctx)
-{
-    (void)ctx;
-    return 0;
-}
-
-/* libxml2 sets up its global state (mutexes, per-thread storage) lazily and
- * without a lock unless xmlInitParser() ran first: threads that write
- * their first XML at once race there (ThreadSanitizer, test_threads). */
-static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
-
 qr_xml *qr_xml_new(qr_buf *out)
 {
-    pthread_once(&xml_once, xmlInitParser);
     qr_xml *x = calloc(1, sizeof *x);
     if (!x) return NULL;
-    xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(out_write, out_close, out, NULL);
-    if (!ob) {
-        free(x);
-        return NULL;
-    }
-    x->w = xmlNewTextWriter(ob); /* owns ob from here on */
-    if (!x->w) {
-        xmlOutputBufferClose(ob);
-        free(x);
-        return NULL;
-    }
     x->out = out;
     return x;
 }
@@ -63,19 +42,24 @@ qr_status qr_xml_status(const qr_xml *x)
     return x->status;
 }
 
-static void check(qr_xml *x, int rc)
+static void fail(qr_xml *x, qr_status st)
 {
-    if (rc < 0 && x->status == QR_OK) x->status = qr_fail(x->out->oom ? QR_E_NOMEM : QR_E_RENDER);
+    if (x->status == QR_OK) x->status = qr_fail(st);
+}
+
+/* After appending: an out-of-memory buffer fails the writer. */
+static void check_out(qr_xml *x)
+{
+    if (x->out->oom || x->names.oom) fail(x, QR_E_NOMEM);
 }
 
 qr_status qr_xml_free(qr_xml *x)
 {
     if (!x) return QR_OK;
-    if (x->status == QR_OK) check(x, xmlTextWriterFlush(x->w));
-    xmlFreeTextWriter(x->w);
-    qr_buf_free(&x->scratch);
     qr_status st = x->status;
     if (st == QR_OK && x->out->oom) st = QR_E_NOMEM;
+    qr_buf_free(&x->names);
+    free(x->opened);
     free(x);
     return st;
 }
@@ -148,57 +132,169 @@ int qr_xml_needs_preserve(const char *t, size_t n)
     return 0;
 }
 
-/* A sanitised (not escaped: the writer escapes) NUL-terminated copy. */
-static const xmlChar *clean(qr_xml *x, const char *text, size_t len)
+/* Append len bytes of text, sanitised and escaped as the writer's text
+ * (attr 0) or attribute values (attr 1), in one pass. */
+static void emit(qr_xml *x, const char *text, size_t len, int attr)
 {
-    x->scratch.len = 0;
-    if (sanitise(&x->scratch, text, len, 0, 0) != 0 || qr_buf_append(&x->scratch, "", 0) != 0) {
-        if (x->status == QR_OK) x->status = qr_fail(QR_E_NOMEM);
-        return NULL;
+    qr_buf *b = x->out;
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0, run = 0; /* run: start of the pending clean bytes */
+    int hex = attr && !x->decl;
+    while (i < len) {
+        unsigned char c = s[i];
+        if (c >= 0x20 && c < 0x7F && c != '&' && c != '<' && c != '>' && c != '"') {
+            i++;
+            continue;
+        }
+        const char *rep = NULL;
+        char ref[16];
+        size_t adv = 1;
+        if (c < 0x80) {
+            switch (c) {
+            case '&':
+                rep = "&amp;";
+                break;
+            case '<':
+                rep = "&lt;";
+                break;
+            case '>':
+                rep = "&gt;";
+                break;
+            case '"':
+                rep = "&quot;";
+                break;
+            case '\r':
+                rep = "&#13;";
+                break;
+            case '\t':
+                rep = attr ? "&#9;" : NULL;
+                break;
+            case '\n':
+                rep = attr ? "&#10;" : NULL;
+                break;
+            default: /* the other C0 controls and DEL */
+                rep = hex ? "&#xFFFD;" : replacement;
+                break;
+            }
+        } else {
+            uint32_t cp;
+            adv = qr_utf8_decode(s + i, len - i, &cp);
+            if (adv == 0 || qr_text_unshown(cp)) { /* text/text.h's one rule */
+                if (adv == 0) adv = 1;
+                rep = hex ? "&#xFFFD;" : replacement;
+            } else if (hex) {
+                snprintf(ref, sizeof ref, "&#x%X;", (unsigned)cp);
+                rep = ref;
+            }
+        }
+        if (rep) {
+            qr_buf_append(b, s + run, i - run);
+            qr_buf_puts(b, rep);
+            i += adv;
+            run = i;
+        } else {
+            i += adv;
+        }
     }
-    return (const xmlChar *)x->scratch.data;
+    qr_buf_append(b, s + run, len - run);
+}
+
+/* Close a pending start tag before content. */
+static void close_tag(qr_xml *x)
+{
+    if (x->in_tag) {
+        qr_buf_putc(x->out, '>');
+        x->in_tag = 0;
+    }
 }
 
 void qr_xml_decl(qr_xml *x)
 {
     if (x->status) return;
-    check(x, xmlTextWriterStartDocument(x->w, "1.0", "UTF-8", "yes"));
+    if (x->depth) {
+        fail(x, QR_E_RENDER);
+        return;
+    }
+    qr_buf_puts(x->out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n");
+    x->decl = 1;
+    check_out(x);
 }
 
 void qr_xml_start(qr_xml *x, const char *name)
 {
     if (x->status) return;
-    check(x, xmlTextWriterStartElement(x->w, (const xmlChar *)name));
+    if (!name || !*name) {
+        fail(x, QR_E_RENDER);
+        return;
+    }
+    if (x->depth == x->cap) {
+        size_t cap = x->cap ? x->cap * 2 : 16;
+        size_t *o = realloc(x->opened, cap * sizeof *o);
+        if (!o) {
+            fail(x, QR_E_NOMEM);
+            return;
+        }
+        x->opened = o;
+        x->cap = cap;
+    }
+    close_tag(x);
+    size_t n = strlen(name);
+    x->opened[x->depth++] = x->names.len;
+    qr_buf_append(&x->names, name, n + 1);
+    qr_buf_putc(x->out, '<');
+    qr_buf_append(x->out, name, n);
+    x->in_tag = 1;
+    check_out(x);
+}
+
+/* ' name="' value '"' (value already escaped when raw is set). */
+static void attr(qr_xml *x, const char *name, const char *value, size_t len, int raw)
+{
+    if (x->status) return;
+    if (!x->in_tag) { /* an attribute outside a start tag */
+        fail(x, QR_E_RENDER);
+        return;
+    }
+    qr_buf_putc(x->out, ' ');
+    qr_buf_puts(x->out, name);
+    qr_buf_append(x->out, "=\"", 2);
+    if (raw)
+        qr_buf_append(x->out, value, len);
+    else
+        emit(x, value, len, 1);
+    qr_buf_putc(x->out, '"');
+    check_out(x);
 }
 
 void qr_xml_attr(qr_xml *x, const char *name, const char *value)
 {
-    if (x->status) return;
-    const xmlChar *v = clean(x, value, strlen(value));
-    if (v) check(x, xmlTextWriterWriteAttribute(x->w, (const xmlChar *)name, v));
+    attr(x, name, value, strlen(value), 0);
 }
 
 void qr_xml_attr_int(qr_xml *x, const char *name, long long value)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%lld", value);
-    if (x->status) return;
-    check(x, xmlTextWriterWriteAttribute(x->w, (const xmlChar *)name, (const xmlChar *)buf));
+    char buf[24], *e = buf + sizeof buf, *p = e; /* "%lld" without printf */
+    unsigned long long u = value < 0 ? 0ull - (unsigned long long)value : (unsigned long long)value;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (value < 0) *--p = '-';
+    attr(x, name, p, (size_t)(e - p), 1);
 }
 
 void qr_xml_attr_num(qr_xml *x, const char *name, double value)
 {
     char buf[32];
     qr_fmt_double(value, buf);
-    if (x->status) return;
-    check(x, xmlTextWriterWriteAttribute(x->w, (const xmlChar *)name, (const xmlChar *)buf));
+    attr(x, name, buf, strlen(buf), 1);
 }
 
 void qr_xml_text(qr_xml *x, const char *text, size_t len)
 {
     if (x->status || len == 0) return;
-    const xmlChar *v = clean(x, text, len);
-    if (v) check(x, xmlTextWriterWriteString(x->w, v));
+    close_tag(x);
+    emit(x, text, len, 0);
+    check_out(x);
 }
 
 void qr_xml_text_str(qr_xml *x, const char *text)
@@ -209,7 +305,21 @@ void qr_xml_text_str(qr_xml *x, const char *text)
 void qr_xml_end(qr_xml *x)
 {
     if (x->status) return;
-    check(x, xmlTextWriterEndElement(x->w));
+    if (!x->depth) {
+        fail(x, QR_E_RENDER);
+        return;
+    }
+    const char *name = x->names.data + x->opened[--x->depth];
+    if (x->in_tag) {
+        qr_buf_append(x->out, "/>", 2);
+        x->in_tag = 0;
+    } else {
+        qr_buf_append(x->out, "</", 2);
+        qr_buf_puts(x->out, name);
+        qr_buf_putc(x->out, '>');
+    }
+    x->names.len = x->opened[x->depth];
+    check_out(x);
 }
 
 void qr_xml_leaf(qr_xml *x, const char *name, ...)
@@ -240,5 +350,7 @@ void qr_xml_raw(qr_xml *x, const char *markup, size_t len)
         x->status = qr_fail(QR_E_LIMIT);
         return;
     }
-    check(x, xmlTextWriterWriteRawLen(x->w, (const xmlChar *)markup, (int)len));
+    close_tag(x);
+    qr_buf_append(x->out, markup, len);
+    check_out(x);
 }

@@ -1,4 +1,4 @@
-/* xml.h: a streaming XML writer (no DOM) over libxml2's xmlTextWriter.
+/* xml.h: a streaming XML writer (no DOM), writing what libxml2's xmlTextWriter wrote.
  *
  * Each element is written once, in order (cmark, libxlsxwriter). Text and
  * attribute values are sanitised first: the characters no format shows

@@ -45,6 +45,8 @@
  * only at process exit); fontconfig's configuration underneath is shared.
  * Each render has its own PangoContext.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -347,6 +349,40 @@ static cairo_status_t out_write(void *closure, const unsigned char *data, unsign
 {
     out_buf *ob = closure;
     return qr_pdf_dedup_write(&ob->dd, data, len, out_keep, ob);
+}
+
+/* ---- one deflate per page -------------------------------------------------------------- */
+
+/* The quire executable's qr_pdf_deflate_store() (pdf/memo/deflate_once.c),
+ * or NULL (libquire): on around cairo_show_page(), cairo stores the page's
+ * content stream and qr_pdf_artifact_page() deflates it, once. */
+typedef void (*switch_fn)(int);
+static switch_fn deflate_store, fast_printf;
+static pthread_once_t switch_once = PTHREAD_ONCE_INIT;
+
+/* And its qr_pdf_fast_printf() (pdf/memo/printf_fast.c), or NULL: on while
+ * cairo writes (cairo_show_page(), cairo_surface_finish()), the numbers it
+ * formats with snprintf are formatted by core/fixed.c, the same text. */
+static void find_switches(void)
+{
+    deflate_store = (switch_fn)dlsym(RTLD_DEFAULT, "qr_pdf_deflate_store");
+    fast_printf = (switch_fn)dlsym(RTLD_DEFAULT, "qr_pdf_fast_printf");
+}
+
+static void writing(int on)
+{
+    pthread_once(&switch_once, find_switches);
+    if (fast_printf) fast_printf(on);
+}
+
+/* cairo_show_page(), the content stream stored when the executable can. */
+static void show_page(cairo_t *cr)
+{
+    writing(1);
+    if (deflate_store) deflate_store(1);
+    cairo_show_page(cr);
+    if (deflate_store) deflate_store(0);
+    writing(0);
 }
 
 /* ---- the page writer ------------------------------------------------------------------ */
@@ -1166,7 +1202,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         qr_buf pg = {0};
         size_t at = ob->total;
         ob->page = &pg;
-        cairo_show_page(cr);
+        show_page(cr);
         ob->page = NULL;
         if (ob->writer) {
             pd_writer *w = ob->writer;
@@ -1208,7 +1244,9 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     out_flush(ob);
     size_t base = ob->total;
     ob->tail = &tail;
+    writing(1);
     cairo_surface_finish(s);
+    writing(0);
     qr_pdf_dedup_end(&ob->dd, out_keep, ob);
     if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_status(s);
     cairo_surface_destroy(s);

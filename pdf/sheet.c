@@ -361,13 +361,15 @@ static void free_plans(splan *p, size_t n)
 
 enum { AL_L, AL_R, AL_C };
 
-/* What the cell shows: text (into buf when formatted), its alignment and
- * the colour its number format's section names ([Red]; *has_ink 1). */
+/* What the cell shows: text (into buf when formatted), its alignment, the
+ * colour its number format's section names ([Red]; *has_ink 1) and where
+ * the format's fill goes (*fill_at, (size_t)-1 for none; cellfmt.h). */
 static const char *cell_display(const qr_doc *d, const qr_cell *c, unsigned fmt_i, char *buf,
                                 size_t cap, size_t *len, int *align, int *number, uint32_t *ink,
-                                int *has_ink)
+                                int *has_ink, size_t *fill_at, char *fill)
 {
     *has_ink = 0;
+    *fill_at = (size_t)-1;
     const char *fmt = fmt_i && fmt_i < d->n_formats ? d->formats[fmt_i] : NULL;
     *number = 0;
     *align = AL_L;
@@ -393,7 +395,7 @@ static const char *cell_display(const qr_doc *d, const qr_cell *c, unsigned fmt_
         *number = 1;
         *align = AL_R;
         if (fmt && strcmp(fmt, "@") == 0) fmt = NULL;
-        *len = qr_cellfmt_number(fmt, num, buf, cap);
+        *len = qr_cellfmt_number_fill(fmt, num, buf, cap, fill_at, fill);
         *has_ink = qr_cellfmt_color(fmt, num, ink);
         return buf;
     case QR_CELL_BOOL:
@@ -450,6 +452,20 @@ static void set_rgb(cairo_t *cr, uint32_t c)
                          (c & 255) / 255.0);
 }
 
+/* ASCII text at (x, base) in the current font, as glyphs with their text. */
+static void show_ascii(cairo_t *cr, const char *s, double x, double base)
+{
+    cairo_glyph_t *g = NULL;
+    cairo_text_cluster_t *cl = NULL;
+    int ng = 0, ncl = 0;
+    cairo_text_cluster_flags_t fl;
+    if (cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr), x, base, s, -1, &g, &ng, &cl,
+                                         &ncl, &fl) == CAIRO_STATUS_SUCCESS)
+        cairo_show_text_glyphs(cr, s, -1, g, ng, cl, ncl, fl);
+    cairo_glyph_free(g);
+    cairo_text_cluster_free(cl);
+}
+
 static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t ci, double x,
                        double y, double w, double h, double spill, const qr_cellstyle *cs)
 {
@@ -463,8 +479,10 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
     if (!fmt && (cs->set & QR_SX_FORMAT)) fmt = cs->fmt;
     uint32_t fmt_ink = 0;
     int has_fmt_ink;
+    size_t fill_at;
+    char fill;
     const char *s = cell_display(c->doc, cell, fmt, buf, sizeof buf, &len, &align, &number,
-                                 &fmt_ink, &has_fmt_ink);
+                                 &fmt_ink, &has_fmt_ink, &fill_at, &fill);
     if (!len) return;
     int bold = cs->bold;
     int wrap = (cell->type == QR_CELL_TEXT && memchr(s, '\n', len) != NULL) ||
@@ -508,17 +526,31 @@ static void paint_cell(pd_ctx *c, cairo_t *cr, const splan *p, size_t r, size_t 
         cairo_rectangle(cr, x, y, align == AL_L ? w + spill : w, h);
         cairo_clip(cr);
         set_rgb(cr, ink);
-        cairo_glyph_t *g = NULL;
-        cairo_text_cluster_t *cl = NULL;
-        int ng = 0, ncl = 0;
-        cairo_text_cluster_flags_t fl;
-        cairo_scaled_font_t *sf = cairo_get_scaled_font(cr);
-        if (cairo_scaled_font_text_to_glyphs(sf, tx, y + (h - p->af->height) / 2 + p->af->ascent,
-                                             show, -1, &g, &ng, &cl, &ncl,
-                                             &fl) == CAIRO_STATUS_SUCCESS)
-            cairo_show_text_glyphs(cr, show, -1, g, ng, cl, ncl, fl);
-        cairo_glyph_free(g);
-        cairo_text_cluster_free(cl);
+        double base = y + (h - p->af->height) / 2 + p->af->ascent;
+        if (show == txt && fill_at < len) {
+            /* a fill ("$* #,##0"): what comes before it at the cell's left,
+             * the rest at its right, its character repeated between */
+            char before[256], run[256];
+            memcpy(before, txt, fill_at);
+            before[fill_at] = '\0';
+            cairo_text_extents_t eb, ea, ef;
+            cairo_text_extents(cr, before, &eb);
+            cairo_text_extents(cr, txt + fill_at, &ea);
+            show_ascii(cr, before, x + PAD, base);
+            show_ascii(cr, txt + fill_at, x + w - PAD - ea.x_advance, base);
+            char one[2] = {fill, '\0'};
+            cairo_text_extents(cr, one, &ef);
+            double gap = w - 2 * PAD - eb.x_advance - ea.x_advance;
+            if (fill != ' ' && ef.x_advance > 0 && gap >= ef.x_advance) {
+                size_t n = (size_t)(gap / ef.x_advance);
+                if (n >= sizeof run) n = sizeof run - 1;
+                memset(run, fill, n);
+                run[n] = '\0';
+                show_ascii(cr, run, x + PAD + eb.x_advance, base);
+            }
+        } else {
+            show_ascii(cr, show, tx, base);
+        }
         cairo_restore(cr);
         return;
     }

@@ -695,6 +695,10 @@ int qr_pdf_artifact_page(qr_buf *page, size_t at, double top, double bottom, pd_
         if (!es) return 0;
         size_t de = (size_t)(es - s);
         if (de > ds && s[de - 1] == '\n') de--; /* cairo ends the data with a newline */
+        /* stored blocks (zlib's header 78 01): cairo was asked not to
+         * deflate it (pdf/memo/deflate_once.c), so it is deflated here
+         * whether or not it changes */
+        int stored = de - ds >= 2 && (unsigned char)s[ds] == 0x78 && s[ds + 1] == 0x01;
         qr_buf raw = {0}, wrapped = {0};
         if (inflate_all((const unsigned char *)s + ds, de - ds, &raw) != 0) {
             qr_buf_free(&raw);
@@ -702,11 +706,15 @@ int qr_pdf_artifact_page(qr_buf *page, size_t at, double top, double bottom, pd_
         }
         if (raw.len < 11 || memcmp(raw.data, "1 0 0 -1 0 ", 11) != 0 ||
             wrap_loose(raw.data, raw.len, top, bottom, &wrapped) != 0) {
-            qr_buf_free(&raw);
             qr_buf_free(&wrapped);
-            continue;
+            if (!stored) {
+                qr_buf_free(&raw);
+                continue;
+            }
+            wrapped = raw; /* deflated as it is */
+        } else {
+            qr_buf_free(&raw);
         }
-        qr_buf_free(&raw);
         uLongf zn = compressBound((uLong)wrapped.len);
         unsigned char *z = malloc(zn);
         if (!z ||

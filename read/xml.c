@@ -4,6 +4,7 @@
  * <!DOCTYPE> is refused outright: Office parts never have one, and refusing
  * it stops XXE and billion-laughs files before any entity is used. Errors
  * are recorded against the part's name, never printed. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,10 +21,16 @@ static void quiet(void *arg, const char *msg, xmlParserSeverities sev, xmlTextRe
     (void)arg, (void)msg, (void)sev, (void)loc;
 }
 
+/* libxml2 sets up its global state (mutexes, per-thread storage) lazily and
+ * without a lock unless xmlInitParser() ran first: threads that read their
+ * first part at once would race there. */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
 xmlTextReaderPtr qr_rd_xml_mem(qr_rd *r, const char *data, size_t len, const char *part)
 {
     if (len > 0x7fffffff)
         return qr_rd_fail(r, QR_E_LIMIT, part, NULL, "the part %s is over 2 GiB", part), NULL;
+    pthread_once(&xml_once, xmlInitParser);
     xmlTextReaderPtr x = xmlReaderForMemory(data, (int)len, part, NULL, XML_OPTS);
     if (!x) {
         qr_rd_fail(r, QR_E_NOMEM, part, NULL, "cannot start reading %s", part);
@@ -39,6 +46,7 @@ xmlTextReaderPtr qr_rd_xml_stream(qr_rd *r, const char *part)
     xmlInputCloseCallback cl;
     void *ctx;
     if (qr_rd_xml_io(r, part, &rd, &cl, &ctx) != 0) return NULL;
+    pthread_once(&xml_once, xmlInitParser);
     xmlTextReaderPtr x = xmlReaderForIO(rd, cl, ctx, part, NULL, XML_OPTS);
     if (!x) {
         /* xmlReaderForIO closes the input on failure. */

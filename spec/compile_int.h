@@ -59,6 +59,14 @@ typedef struct qr_cc {
     int table_cells_over; /* max_table_cells was reported */
     size_t n_cells;       /* table and sheet cells so far */
     unsigned n_images;    /* images so far: names image1, image2, ... */
+    /* the last image files read (image.c): a picture or logo named again is
+     * not read, resolved and copied again (a ring; bytes in the arena) */
+    struct qr_cc_file {
+        const char *src; /* as written in the spec, NUL-terminated */
+        const unsigned char *data;
+        size_t size;
+    } files[8];
+    unsigned n_files; /* files read so far; files[n % 8] is the next slot */
 
     qr_errlist *warns; /* likely mistakes (compile_warn.c), or NULL */
     size_t n_warnings; /* reported (recorded or not) */

@@ -5,7 +5,9 @@
  * backslashes, and the resolved real path (symlinks followed) must stay
  * inside the base folder. The bytes are checked by content (PNG signature
  * and IHDR, or a JPEG SOI and SOFn header), size-limited by max_image and
- * copied into the document arena. Each image gets a stable name in tree
+ * copied into the document arena (once: a path named again, as a deck's
+ * repeated picture, shares the bytes of the last read, so the writers'
+ * media dedup finds it by pointer). Each image gets a stable name in tree
  * order ("image1.png", "image2.jpeg"). */
 #include <errno.h>
 #include <fcntl.h>
@@ -379,8 +381,23 @@ int qr_cc_image_src(qr_cc *cc, json_t *src, qr_image *img)
     }
     unsigned char *data = NULL;
     size_t size = 0;
-    int r = n >= 5 && strncasecmp(s, "data:", 5) == 0 ? from_data_uri(cc, s, n, &data, &size)
-                                                      : from_file(cc, s, &data, &size);
+    int r;
+    if (n >= 5 && strncasecmp(s, "data:", 5) == 0) {
+        r = from_data_uri(cc, s, n, &data, &size);
+    } else {
+        const struct qr_cc_file *seen = NULL;
+        unsigned k = cc->n_files < 8 ? cc->n_files : 8;
+        for (unsigned i = 0; i < k && !seen; i++)
+            if (strcmp(cc->files[i].src, s) == 0) seen = &cc->files[i];
+        if (seen) {
+            data = (unsigned char *)(uintptr_t)seen->data;
+            size = seen->size;
+            r = 0;
+        } else if ((r = from_file(cc, s, &data, &size)) == 0) {
+            const char *keep = qr_arena_strdup(cc->a, s);
+            if (keep) cc->files[cc->n_files++ % 8] = (struct qr_cc_file){keep, data, size};
+        }
+    }
     if (r < 0) return -1;
     const char *why = NULL;
     if (qr_image_probe(data, size, img, &why) < 0) {

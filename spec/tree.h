@@ -418,9 +418,11 @@ typedef struct qr_slide {
     qr_column cols[2]; /* two_content, comparison: left and right */
     int has_caption;   /* image_full: the caption under the title (plain) */
     qr_text caption;
-    const qr_text *agenda; /* agenda: the items (plain), numbered from 1 */
+    const qr_text *agenda; /* agenda: the items (plain), numbered from agenda_first + 1 */
     size_t n_agenda;
-    long current; /* agenda: the index of the highlighted item, -1 when none */
+    long current;        /* agenda: the index of the highlighted item (in agenda[]), -1 or out of
+                            range when none */
+    size_t agenda_first; /* agenda: items before agenda[0] (0; more on a continuation slide) */
 } qr_slide;
 
 /* A slide's "footer": absent (the deck's furniture), a string (its own

@@ -106,6 +106,7 @@ def main():
                                capture_output=True, text=True)
             if r.returncode != 0:
                 continue  # a fixture of another kind (pdf-only, html)
+            cont = any(i.get("kind") == "continued" for i in json.loads(r.stdout).get("layout", []))
             rd = subprocess.run([QUIRE, "read", out], capture_output=True, text=True)
             checked += 1
             if rd.returncode != 0:
@@ -120,6 +121,8 @@ def main():
                 print("FAIL %s: read's output is not canonical" % case)
                 failed += 1
             partial = unread(spec, set(), ("slides",) if kind == "presentation" else ())
+            if cont:  # slides that continued read back as the slides written (cont-agenda)
+                partial = partial | {"continued slides"}
             if partial:
                 print("part %s (%s): read cleanly; not compared (not read back yet: %s)"
                       % (case, kind, ", ".join(sorted(partial))))

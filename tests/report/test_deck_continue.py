@@ -8,6 +8,9 @@ overflowing bullets and a 60-row table.
   2 pt slack, the middle of each word above the box's bottom);
 - the layout report lists exactly the shrinks (the shapes the .pptx writes a
   fontScale for) and the continuations (the "(cont.)" slides), nothing else;
+- a 16-item agenda continues as bullets do: "Agenda 32 (cont.)", numbered on
+  (a:buAutoNum startAt), its current item (the 14th) highlighted on the
+  slide holding it, a "continued" item at its /items;
 - the preview (.pdf) has the same pages and the same report."""
 import json
 import os
@@ -81,6 +84,9 @@ for i in range(37):
                        "right": {"heading": "Buy", "bullets": ["ready", "support"]}})
     elif k == 9:
         slides.append({"layout": "image_full", "title": "Full %d" % i, "caption": "a caption", "image": PIC})
+    elif i == 32:  # more items than fit: they continue
+        slides.append({"layout": "agenda", "title": "Agenda %d" % i, "current": 13,
+                       "items": ["Item %d of the long agenda" % (n + 1) for n in range(16)]})
     else:
         slides.append({"layout": "agenda", "title": "Agenda %d" % i, "items": ["Where", "What", "Next"],
                        "current": i % 3})
@@ -124,6 +130,22 @@ for b in range(40):
     check(("%d %s" % (b, LONG)) in body, "bullet %d is in the deck" % b) if b % 13 == 0 else None
 check(all(("row %d" % r) in body for r in range(60)), "all 60 rows are in the deck")
 
+# the long agenda: continued, numbered on, the current item where it lands
+ag = [i for i, s_ in enumerate(spec["slides"]) if s_.get("title") == "Agenda 32"][0]
+first = titles.index("Agenda 32")
+check(titles[first + 1] == "Agenda 32 (cont.)", "the long agenda continues on \"Agenda 32 (cont.)\"")
+body_ag = texts(xml[first]) + texts(xml[first + 1])
+check(all(("Item %d of the long agenda" % (n + 1)) in body_ag for n in range(16)), "all 16 items are on the two slides")
+m = re.search(r'<a:buAutoNum type="arabicPeriod" startAt="(\d+)"/>', xml[first + 1])
+kept = xml[first].count("<a:buAutoNum")
+check(m and int(m.group(1)) == kept + 1, "the continuation is numbered on from %d: %s" % (kept + 1, m and m.group(1)))
+check("startAt" not in xml[first], "the first agenda slide numbers from 1")
+holder = first if kept >= 14 else first + 1
+check(re.search(r'b="1"[^>]*>(?:(?!</a:r>).)*<a:t>Item 14 of the long agenda</a:t>', xml[holder], re.S) is not None,
+      "item 14 (current) is bold on slide %d" % (holder + 1))
+check(all('b="1"' not in r_ for r_ in re.findall(r"<a:r>.*?</a:r>", xml[first + (holder == first)], re.S)
+          if "long agenda" in r_), "no item is highlighted on the other agenda slide")
+
 # the report: exactly the shrinks and the continuations
 want_shrink = set()
 for i, x in enumerate(xml):
@@ -140,6 +162,8 @@ forty = [i for i in got if i["kind"] == "continued" and i["path"] == "/slides/12
 check(forty and all(i["path"] == "/slides/12/bullets" for i in forty), "continuations point at /slides/12/bullets")
 check(any(i["path"] == "/slides/20/table" for i in got if i["kind"] == "continued"),
       "table continuations point at /slides/20/table")
+check([i["slide"] for i in got if i["kind"] == "continued" and i["path"] == "/slides/%d/items" % ag] == [first + 2],
+      "the agenda's continuation is reported at /slides/%d/items, slide %d" % (ag, first + 2))
 
 # the preview: the same slides, the same report
 pdf = os.path.join(tmp, "deck.pdf")

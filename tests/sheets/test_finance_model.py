@@ -12,6 +12,9 @@ computes the same in LibreOffice as in quire.
   PDF preview show the same words per sheet, row by row (a sheet's row is its
   line on each of the sheet's pages, put together: where the two cut the
   columns over pages does not matter).
+- Numbers end where LibreOffice's end (within 4 pt), and an accounting
+  format's $ starts where LibreOffice's does (its fill sets it at the
+  cell's left).
 - Fills: under every word, the cell's ground (the commonest colour in the
   word's box, at 144 dpi) is the same colour in both, within 24 per channel
   (the colour scales' shades included).
@@ -280,7 +283,35 @@ class FinanceModel(unittest.TestCase):
             qt = [[w[4] for part in row for w in part] for row in q[n]]
             lt = [[w[4] for part in row for w in part] for row in l[n]]
             self.assertEqual(qt, lt, "sheet %s: quire's rows, then LibreOffice's" % n)
-        self.assertIn("$1,012,204", str(qt + lt))
+        self.assertIn("1,012,204", str(qt + lt))
+        self.assertIn("1.9x", str(qt + lt))
+
+    def test_numbers_anchored_alike(self):
+        """A number ends where LibreOffice's ends (both right-aligned in the
+        same columns, within 4 pt); an accounting format's $ starts where
+        LibreOffice's starts (the fill sets it at the cell's left)."""
+        import openpyxl
+        num = re.compile(r"^[($-]*[0-9][0-9,.]*[%x)]*$")
+        in_text = set()  # the words of texts ("BASE: -3.3% margin" starts where its cell does)
+        for ws in openpyxl.load_workbook(self.xlsx, data_only=True).worksheets:
+            for row in ws.iter_rows():
+                for c in row:
+                    if isinstance(c.value, str) and " " in c.value.strip():
+                        in_text.update(c.value.split())
+        seen = dollars = 0
+        for n, r, p, qw, qi, lw, li in self.pairs():
+            if qw[4] in in_text:
+                continue
+            if qw[4] == "$":
+                self.assertLess(abs(qw[0] - lw[0]), 4, "%s row %d: the $ at x %.1f (quire), %.1f (LibreOffice)"
+                                % (n, r + 1, qw[0], lw[0]))
+                dollars += 1
+            elif num.match(qw[4]):
+                self.assertLess(abs(qw[2] - lw[2]), 4, "%s row %d %r ends at x %.1f (quire), %.1f (LibreOffice)"
+                                % (n, r + 1, qw[4], qw[2], lw[2]))
+                seen += 1
+        self.assertGreater(seen, 100)
+        self.assertGreater(dollars, 5)
 
     def pairs(self):
         """(sheet, quire word, its page image, LibreOffice word, its image)

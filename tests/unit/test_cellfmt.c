@@ -111,6 +111,34 @@ static void test_huge(void **state)
     assert_true(n > 411);
 }
 
+/* Where a fill goes: the accounting format's "$* " fills after the $. */
+static void test_fill(void **state)
+{
+    (void)state;
+    char buf[64], ch = 'z';
+    size_t at = 0;
+    const char *acct = "_($* #,##0_);_($* (#,##0);_($* \"-\"?\?_);_(@_)";
+    qr_cellfmt_number_fill(acct, 1234.4, buf, sizeof buf, &at, &ch);
+    assert_string_equal(buf, " $1,234 ");
+    assert_int_equal(at, 2);
+    assert_int_equal(ch, ' ');
+    qr_cellfmt_number_fill(acct, -5, buf, sizeof buf, &at, &ch);
+    assert_string_equal(buf, " $(5)");
+    assert_int_equal(at, 2);
+    qr_cellfmt_number_fill("0.00*-", 1.5, buf, sizeof buf, &at, &ch);
+    assert_string_equal(buf, "1.50");
+    assert_int_equal(at, 4);
+    assert_int_equal(ch, '-');
+    qr_cellfmt_number_fill("#,##0", 1.5, buf, sizeof buf, &at, &ch);
+    assert_true(at == (size_t)-1);
+    qr_cellfmt_number_fill("General", 1.5, buf, sizeof buf, &at, &ch);
+    assert_true(at == (size_t)-1);
+    qr_cellfmt_number_fill("**0", 7, buf, sizeof buf, &at, &ch); /* a fill of '*' */
+    assert_string_equal(buf, "7");
+    assert_int_equal(at, 0);
+    assert_int_equal(ch, '*');
+}
+
 static void test_colors(void **state)
 {
     (void)state;
@@ -150,9 +178,9 @@ static void test_small_buffer(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cases),        cmocka_unit_test(test_huge),
-        cmocka_unit_test(test_is_date),      cmocka_unit_test(test_colors),
-        cmocka_unit_test(test_small_buffer),
+        cmocka_unit_test(test_cases),  cmocka_unit_test(test_huge),
+        cmocka_unit_test(test_fill),   cmocka_unit_test(test_is_date),
+        cmocka_unit_test(test_colors), cmocka_unit_test(test_small_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
