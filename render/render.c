@@ -321,6 +321,13 @@ static int has_toc(const qr_doc *doc)
     return 0;
 }
 
+/* A document laid out on pages by the PDF backend (and a PDF or html spec
+ * rendered to pages). */
+static int is_document(const qr_doc *doc)
+{
+    return doc->kind == QR_KIND_DOCUMENT || doc->kind == QR_KIND_PDF || doc->kind == QR_KIND_HTML;
+}
+
 /* Compile and run the backend into sink. */
 static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
                            const qr_render_opts *opts, qr_sink *sink, qr_result *res)
@@ -425,31 +432,44 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.stats = &res->stats;
     sd.doc = doc;
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
-    size_t *pages = NULL;
-    if (format == QR_FORMAT_DOCX && st == QR_OK && has_toc(doc)) {
+    /* where each block starts and ends on the pages, when the render lays
+     * the document out anyway (PDF, PNG, a docx with a table of contents):
+     * the layout report's pages */
+    size_t *pages = NULL, *last = NULL;
+    int paged = 0;
+    int on_pages = format == QR_FORMAT_PDF || format == QR_FORMAT_PNG;
+    int toc = format == QR_FORMAT_DOCX && st == QR_OK && has_toc(doc);
+    if (st == QR_OK && doc->n_blocks && (toc || (on_pages && is_document(doc)))) {
+        pages = calloc(doc->n_blocks, sizeof *pages);
+        last = calloc(doc->n_blocks, sizeof *last);
+    }
+    if (toc) {
         /* a table of contents shows quire's own page numbers: the PDF
          * layout's (no PDF is written) */
         const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
-        pages = calloc(doc->n_blocks, sizeof *pages);
-        if (pdf && pages) {
+        if (pdf && pages && last) {
             qr_render_ctx lc = ctx;
             qr_errlist lw = {0}, le = {0}; /* the docx reports the same things itself */
             lc.warnings = &lw;
             lc.errors = &le;
             lc.block_pages_out = pages;
+            lc.block_last_out = last;
             lc.layout_only = 1;
             qr_buf nb = {0};
             qr_sink ns;
             qr_sink_init_buf(&ns, &nb);
-            if (pdf->render(&lc, &ns) == QR_OK) ctx.block_pages = pages;
+            if (pdf->render(&lc, &ns) == QR_OK) ctx.block_pages = pages, paged = 1;
             qr_buf_free(&nb);
             qr_errlist_clear(&lw);
             qr_errlist_clear(&le);
         }
+    } else if (pages && last) {
+        ctx.block_pages_out = pages;
+        ctx.block_last_out = last;
     }
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);
-    free(pages);
+    if (!toc && pages && last && st == QR_OK) paged = 1;
     if (st != QR_OK && sd.s && qr_stream_why(sd.s)[0])
         qr_errlist_addf(&res->errors, QR_E_SPEC, "", "render it again once it is written whole",
                         "the spec file changed while it was read: %s", qr_stream_why(sd.s));
@@ -458,7 +478,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (st == QR_OK) {
         qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
         /* documents on pages (html flows: no lines to break) and sheets */
-        if (format != QR_FORMAT_HTML) qr_doc_report(ctx.doc, &res->layout);
+        if (format != QR_FORMAT_HTML)
+            qr_doc_report(ctx.doc, paged ? pages : NULL, paged ? last : NULL, &res->layout);
         qr_sheet_report(ctx.doc, &res->layout);
         qr_contrast_accent_warn(ctx.doc, &res->warnings);
         missing_glyphs(res);
@@ -473,6 +494,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,
                         qr_status_str(st));
     res->pages = ctx.pages;
+    free(pages);
+    free(last);
     qr_arena_free(&cont);
     qr_doc_free(doc);
     return st;
