@@ -1023,6 +1023,61 @@ static void fld_char(qr_xml *x, const char *type)
  * bookmark, its cached page number quire's own pagination (the PDF
  * layout's, through the render context) so Word and LibreOffice show it
  * without updating fields. */
+/* The page of block i while the layout that finds it still runs on
+ * another thread (render.c): the byte TOC_HOLE, which nothing else in the
+ * part can hold (text and attribute values never carry C0 controls:
+ * xml.h), stands where its number goes; fill_toc_holes() writes the
+ * numbers once the body is done. The bytes are those the number gives. */
+#define TOC_HOLE '\x01'
+
+static void toc_hole(qr_docx *d, size_t i)
+{
+    if (d->n_toc_holes == d->cap_toc_holes) {
+        size_t cap = d->cap_toc_holes ? 2 * d->cap_toc_holes : 64;
+        size_t *p = realloc(d->toc_holes, cap * sizeof *p);
+        if (!p) {
+            qr_docx_fail(d, QR_E_NOMEM);
+            return;
+        }
+        d->toc_holes = p;
+        d->cap_toc_holes = cap;
+    }
+    d->toc_holes[d->n_toc_holes++] = i;
+    static const char hole = TOC_HOLE;
+    qr_xml_start(d->x, "w:r");
+    qr_xml_start(d->x, "w:t");
+    qr_xml_raw(d->x, &hole, 1);
+    qr_xml_end(d->x);
+    qr_xml_end(d->x);
+}
+
+/* The page numbers in the holes of out, once the layout is done (its
+ * pages, or 1 for every entry when it failed: as without a layout). */
+static qr_status fill_toc_holes(qr_docx *d, qr_buf *out)
+{
+    const size_t *pages = d->ctx->block_pages_wait(d->ctx->block_pages_ud);
+    qr_buf b = {0};
+    if (!qr_buf_reserve(&b, out->len + d->n_toc_holes * 20)) return qr_fail(QR_E_NOMEM);
+    size_t at = 0, k = 0;
+    for (const char *h; at < out->len && (h = memchr(out->data + at, TOC_HOLE, out->len - at));) {
+        size_t to = (size_t)(h - out->data);
+        if (k == d->n_toc_holes) break;
+        qr_buf_append(&b, out->data + at, to - at);
+        char num[24];
+        size_t page = pages ? pages[d->toc_holes[k++]] : 0;
+        qr_buf_append(&b, num, (size_t)snprintf(num, sizeof num, "%zu", page ? page : 1));
+        at = to + 1;
+    }
+    qr_buf_append(&b, out->data + at, out->len - at);
+    if (b.oom || k != d->n_toc_holes) {
+        qr_buf_free(&b);
+        return qr_fail(b.oom ? QR_E_NOMEM : QR_E_RENDER);
+    }
+    qr_buf_free(out);
+    *out = b;
+    return QR_OK;
+}
+
 static void write_toc(qr_docx *d, const qr_block *b)
 {
     qr_xml *x = d->x;
@@ -1079,12 +1134,16 @@ static void write_toc(qr_docx *d, const qr_block *b)
         qr_xml_start(x, "w:r");
         qr_xml_leaf(x, "w:tab", NULL);
         qr_xml_end(x);
-        char num[24];
-        size_t page = d->ctx->block_pages ? d->ctx->block_pages[i] : 0;
-        snprintf(num, sizeof num, "%zu", page ? page : 1);
-        qr_xml_start(x, "w:r");
-        write_w_t(x, num, strlen(num));
-        qr_xml_end(x);
+        if (!d->ctx->block_pages && d->ctx->block_pages_wait) {
+            toc_hole(d, i);
+        } else {
+            char num[24];
+            size_t page = d->ctx->block_pages ? d->ctx->block_pages[i] : 0;
+            snprintf(num, sizeof num, "%zu", page ? page : 1);
+            qr_xml_start(x, "w:r");
+            write_w_t(x, num, strlen(num));
+            qr_xml_end(x);
+        }
         qr_xml_end(x); /* w:hyperlink */
         if (i == last) fld_char(x, "end");
         qr_xml_end(x); /* w:p */
@@ -1240,5 +1299,8 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
     d->x = NULL;
     qr_status st = qr_xml_free(x);
     if (st == QR_OK) st = d->status;
+    if (st == QR_OK && d->n_toc_holes) st = fill_toc_holes(d, out);
+    free(d->toc_holes);
+    d->toc_holes = NULL;
     return st;
 }

@@ -106,6 +106,10 @@ typedef struct qr_docx {
     const char *bookmark;
     long n_bookmarks;
     int has_toc, toc_levels;
+    /* the blocks whose page numbers the table of contents left as holes
+     * while the layout still ran (render.c), in document order */
+    size_t *toc_holes;
+    size_t n_toc_holes, cap_toc_holes;
 
     /* font families used by runs, in first-use order (for fontTable.xml) */
     const char *default_font; /* fonts/' pointer for QR_DOCX_FONT, once seen */

@@ -374,10 +374,12 @@ static pd_text *measure_notes(pd_ctx *c, pd_text *pt)
 
 /* Pagination alone (layout_only) keeps the lines' numbers, not pt's
  * layouts: they go as soon as they are measured, on the thread that made
- * them, so their memory is used again by the next text. */
-static void drop_measured(pd_ctx *c, pd_text *pt)
+ * them, so their memory is used again by the next text. An unwrapped text
+ * (a list marker, a chart's label: few) keeps its layout, which a chart
+ * measures again (chart.c). */
+static void drop_measured(pd_ctx *c, pd_text *pt, double width)
 {
-    if (!c->rc->layout_only) return;
+    if (!c->rc->layout_only || width <= 0) return;
     for (size_t k = pt->slot; k < c->n_layouts; k++)
         g_object_unref(c->layouts[k]);
     c->n_layouts = pt->slot;
@@ -541,7 +543,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     if (width > 0 && c->tbuf.len > PIECE_FROM) {
         if (lay_pieces(c, pt, sg, st, width) != 0) goto oom;
         pt->width = width;
-        drop_measured(c, pt);
+        drop_measured(c, pt, width);
         return measure_notes(c, pt);
     }
     window all = {0, c->tbuf.len};
@@ -563,7 +565,7 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
         pango_layout_get_extents(lay, NULL, &log);
         pt->width = (double)log.width / PANGO_SCALE;
     }
-    drop_measured(c, pt);
+    drop_measured(c, pt, width);
     return measure_notes(c, pt);
 oom:
     if (c->status == QR_OK) qr_pdf_fail(c, QR_E_NOMEM, path ? path : "", "out of memory");

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,89 @@ static int has_toc(const qr_doc *doc)
     return 0;
 }
 
+/* A docx's table of contents shows quire's own page numbers: the PDF
+ * layout's (measure and paginate, nothing painted or written: the PDF
+ * backend's layout_only). It runs on a thread of its own while the docx
+ * writes its body, which leaves the numbers as holes and asks for them
+ * when the body is done (block_pages_wait; ooxml/docx_document.c). The
+ * layout reads the tree, which nothing changes during a render, and
+ * reports into lists of its own (the docx reports the same things itself);
+ * of the document's work budget (core/budget.h, not thread-safe) only the
+ * layout draws, the docx takes none. */
+typedef struct toc_pass {
+    const qr_backend *pdf;
+    qr_render_ctx lc;
+    size_t *pages, *last; /* where each block starts and ends (last: the layout report's) */
+    qr_errlist warnings, errors;
+    qr_layout_list layout;
+    qr_status st;
+    pthread_t th;
+    int running; /* the thread is started and not joined */
+} toc_pass;
+
+static void toc_run(toc_pass *t)
+{
+    qr_buf nb = {0};
+    qr_sink ns;
+    qr_sink_init_buf(&ns, &nb);
+    t->st = t->pdf->render(&t->lc, &ns);
+    qr_buf_free(&nb);
+}
+
+static void *toc_main(void *arg)
+{
+    toc_run(arg);
+    return NULL;
+}
+
+/* The pages, once the layout is done; NULL when it failed. */
+static const size_t *toc_wait(void *ud)
+{
+    toc_pass *t = ud;
+    if (t->running) pthread_join(t->th, NULL);
+    t->running = 0;
+    return t->st == QR_OK ? t->pages : NULL;
+}
+
+/* Start the layout for ctx's table of contents: on a thread, the docx
+ * waiting through ctx->block_pages_wait, or (one thread asked for, or no
+ * thread to be had) here, into ctx->block_pages. */
+static void toc_start(toc_pass *t, qr_render_ctx *ctx)
+{
+    memset(t, 0, sizeof *t);
+    t->st = QR_E_RENDER;
+    t->pdf = qr_backend_for(QR_FORMAT_PDF);
+    t->pages = calloc(ctx->doc->n_blocks, sizeof *t->pages);
+    t->last = calloc(ctx->doc->n_blocks, sizeof *t->last);
+    if (!t->pdf || !t->pages || !t->last) return;
+    t->lc = *ctx;
+    t->lc.warnings = &t->warnings;
+    t->lc.errors = &t->errors;
+    t->lc.layout = &t->layout;
+    t->lc.stats = NULL;
+    t->lc.block_pages_out = t->pages;
+    t->lc.block_last_out = t->last;
+    t->lc.layout_only = 1;
+    if (ctx->threads != 1 && pthread_create(&t->th, NULL, toc_main, t) == 0) {
+        t->running = 1;
+        ctx->block_pages_wait = toc_wait;
+        ctx->block_pages_ud = t;
+        return;
+    }
+    toc_run(t);
+    if (t->st == QR_OK) ctx->block_pages = t->pages;
+}
+
+static void toc_end(toc_pass *t)
+{
+    toc_wait(t);
+    free(t->pages);
+    free(t->last);
+    qr_errlist_clear(&t->warnings);
+    qr_errlist_clear(&t->errors);
+    qr_layout_clear(&t->layout);
+}
+
 /* A document laid out on pages by the PDF backend (and a PDF or html spec
  * rendered to pages). */
 static int is_document(const qr_doc *doc)
@@ -432,44 +516,31 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.stats = &res->stats;
     sd.doc = doc;
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
-    /* where each block starts and ends on the pages, when the render lays
-     * the document out anyway (PDF, PNG, a docx with a table of contents):
-     * the layout report's pages */
+    toc_pass toc;
+    int with_toc = format == QR_FORMAT_DOCX && has_toc(doc);
+    if (with_toc) toc_start(&toc, &ctx);
+    /* a PDF or PNG of a document: where each block starts and ends, the
+     * layout report's pages (a docx with a toc: its layout's) */
     size_t *pages = NULL, *last = NULL;
-    int paged = 0;
-    int on_pages = format == QR_FORMAT_PDF || format == QR_FORMAT_PNG;
-    int toc = format == QR_FORMAT_DOCX && st == QR_OK && has_toc(doc);
-    if (st == QR_OK && doc->n_blocks && (toc || (on_pages && is_document(doc)))) {
+    const size_t *rep_first = NULL, *rep_last = NULL;
+    if (!with_toc && st == QR_OK && doc->n_blocks && is_document(doc) &&
+        (format == QR_FORMAT_PDF || format == QR_FORMAT_PNG)) {
         pages = calloc(doc->n_blocks, sizeof *pages);
         last = calloc(doc->n_blocks, sizeof *last);
-    }
-    if (toc) {
-        /* a table of contents shows quire's own page numbers: the PDF
-         * layout's (no PDF is written) */
-        const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
-        if (pdf && pages && last) {
-            qr_render_ctx lc = ctx;
-            qr_errlist lw = {0}, le = {0}; /* the docx reports the same things itself */
-            lc.warnings = &lw;
-            lc.errors = &le;
-            lc.block_pages_out = pages;
-            lc.block_last_out = last;
-            lc.layout_only = 1;
-            qr_buf nb = {0};
-            qr_sink ns;
-            qr_sink_init_buf(&ns, &nb);
-            if (pdf->render(&lc, &ns) == QR_OK) ctx.block_pages = pages, paged = 1;
-            qr_buf_free(&nb);
-            qr_errlist_clear(&lw);
-            qr_errlist_clear(&le);
+        if (pages && last) {
+            ctx.block_pages_out = pages;
+            ctx.block_last_out = last;
         }
-    } else if (pages && last) {
-        ctx.block_pages_out = pages;
-        ctx.block_last_out = last;
     }
     sink->limit = co.limits.max_output;
     st = be->render(&ctx, sink);
-    if (!toc && pages && last && st == QR_OK) paged = 1;
+    if (with_toc && toc_wait(&toc)) {
+        rep_first = toc.pages;
+        rep_last = toc.last;
+    } else if (st == QR_OK && pages && last) {
+        rep_first = pages;
+        rep_last = last;
+    }
     if (st != QR_OK && sd.s && qr_stream_why(sd.s)[0])
         qr_errlist_addf(&res->errors, QR_E_SPEC, "", "render it again once it is written whole",
                         "the spec file changed while it was read: %s", qr_stream_why(sd.s));
@@ -478,8 +549,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (st == QR_OK) {
         qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
         /* documents on pages (html flows: no lines to break) and sheets */
-        if (format != QR_FORMAT_HTML)
-            qr_doc_report(ctx.doc, paged ? pages : NULL, paged ? last : NULL, &res->layout);
+        if (format != QR_FORMAT_HTML) qr_doc_report(ctx.doc, rep_first, rep_last, &res->layout);
         qr_sheet_report(ctx.doc, &res->layout);
         qr_contrast_accent_warn(ctx.doc, &res->warnings);
         missing_glyphs(res);
@@ -494,6 +564,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,
                         qr_status_str(st));
     res->pages = ctx.pages;
+    if (with_toc) toc_end(&toc);
     free(pages);
     free(last);
     qr_arena_free(&cont);

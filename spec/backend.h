@@ -56,6 +56,11 @@ typedef struct qr_render_ctx {
     size_t *block_pages_out;
     size_t *block_last_out;
     int layout_only;
+    /* or, while that layout runs on another thread (render.c), a call that
+     * waits for it and returns block_pages (NULL when it failed): the docx
+     * writes its body meanwhile and asks when the body is done */
+    const size_t *(*block_pages_wait)(void *ud);
+    void *block_pages_ud;
 } qr_render_ctx;
 
 typedef struct qr_backend {
