@@ -726,7 +726,18 @@ static val cat(cur *k)
     return sb_end(k, &sb);
 }
 
-/* Excel's order across types: numbers < text < booleans; text ignores case. */
+/* x to 15 significant digits: Excel rounds both numbers of a comparison so
+ * (0.1+0.2=0.3 is TRUE; a difference is not rounded: 0.1+0.2-0.3=0 is FALSE). */
+static double round15(double x)
+{
+    if (x == 0 || !isfinite(x)) return x;
+    char buf[40];
+    qr_snprintf_c(buf, sizeof buf, "%.14e", x);
+    return qr_strtod_c(buf, NULL);
+}
+
+/* Excel's order across types: numbers < text < booleans; text ignores case;
+ * numbers as their 15 significant digits. */
 static int compare(val a, val b)
 {
     if (a.t == V_EMPTY) a = b.t == V_STR ? v_str("", 0) : b.t == V_BOOL ? v_bool(0) : v_num(0);
@@ -743,7 +754,8 @@ static int compare(val a, val b)
         }
         return a.len == b.len ? 0 : a.len < b.len ? -1 : 1;
     }
-    return a.n == b.n ? 0 : a.n < b.n ? -1 : 1;
+    double x = a.t == V_NUM ? round15(a.n) : a.n, y = a.t == V_NUM ? round15(b.n) : b.n;
+    return x == y ? 0 : x < y ? -1 : 1;
 }
 
 static val cmp(cur *k)
@@ -1112,8 +1124,12 @@ static val call(cur *k, const char *w, size_t wn)
         if (yy < 1900) yy += 1900;
         yy += (mm - 1 >= 0 ? (mm - 1) / 12 : -((12 - mm) / 12));
         mm = ((mm - 1) % 12 + 12) % 12 + 1;
-        long long s = qr_days_from_civil(yy, (unsigned)mm, 1) - QR_EXCEL_EPOCH + dd - 1;
+        /* the month's first day as Excel counts (before March 1900 one less:
+         * its calendar has a 29 February 1900), then the days on from it, so
+         * DATE(1900,2,29) is 60 and DATE(1900,3,0) too, as in Excel */
+        long long s = qr_days_from_civil(yy, (unsigned)mm, 1) - QR_EXCEL_EPOCH;
         if (s < 61) s -= 1;
+        s += dd - 1;
         if (s < 0 || s >= 2958466) return v_err(E_NUM);
         return v_num((double)s);
     }

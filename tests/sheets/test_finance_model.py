@@ -98,6 +98,13 @@ def words_by_page(pdf):
     return pages
 
 
+def furniture(w, h):
+    """A word of the page's header or footer: its middle in the top or bottom
+    margin (Excel's 0.75 in; the cells print between them)."""
+    c = (w[1] + w[3]) / 2
+    return c < 54 or c > h - 54
+
+
 def lines(ws):
     """Words grouped into lines (vertical centres within 3 pt), top to
     bottom, each left to right."""
@@ -241,28 +248,32 @@ class FinanceModel(unittest.TestCase):
 
     def sheet_rows(self, pages, names):
         """Per sheet, its rows of words: line i of each of the sheet's pages,
-        put together. A page belongs to the sheet whose footer it carries
-        (quire) or, in order, to the sheet most of whose words it shows."""
+        put together. The page's furniture (header and footer: words in the
+        top and bottom margins) is left out; a page belongs to the sheet its
+        furniture names (quire's always does), else, in order, to the sheet
+        most of whose words it shows."""
         quire = pages is self.qpages
         out = {n: [] for n in names}
         owner = []
-        if quire:
-            for _, h, ws in pages:
-                foot = " ".join(w[4] for w in ws if w[1] > h - 72)
-                owner.append(next(n for n in names if foot.startswith(n + " ")))
-        else:
-            qwords = {n: set() for n in names}
+        qwords = {n: set() for n in names}
+        if not quire:
             for (_, h, ws), n in zip(self.qpages, self.qowner):
-                qwords[n].update(w[4] for w in ws if w[1] <= h - 72)
-            i = 0
-            for _, h, ws in pages:
+                qwords[n].update(w[4] for w in ws if not furniture(w, h))
+        i = 0
+        for _, h, ws in pages:
+            furn = {w[4].strip(":,.") for w in ws if furniture(w, h)}
+            named = [n for n in names if n in furn]
+            if named:
+                best = named[0]
+            else:
+                self.assertFalse(quire, "a page of quire's preview names no sheet in its footer")
                 words = [w[4] for w in ws]
                 score = {n: sum(1 for t in words if t in qwords[n]) for n in names[i:]}
                 best = max(names[i:], key=lambda n: (score[n], -names.index(n)))
-                i = names.index(best)
-                owner.append(best)
+            i = names.index(best)
+            owner.append(best)
         for (_, h, ws), n in zip(pages, owner):
-            body = [w for w in ws if not quire or w[1] <= h - 72]
+            body = [w for w in ws if not furniture(w, h)]
             for j, line in enumerate(lines(body)):
                 if j == len(out[n]):
                     out[n].append([])

@@ -114,6 +114,24 @@ static void test_today_and_dates(void **state)
     assert_true(r.num == 46356);
     r = qr_formula_eval(d, 0, "YEAR(46356)&\"-\"&MONTH(46356)&\"-\"&DAY(46356)", 0);
     assert_string_equal(r.str, "2026-11-30");
+    /* Excel's calendar has a 29 February 1900 (serial 60), and DATE counts
+     * days on from the month's first in it (LibreOffice's gives 61) */
+    r = qr_formula_eval(d, 0, "DATE(1900,2,29)", 0);
+    assert_true(r.num == 60);
+    r = qr_formula_eval(d, 0, "DATE(1900,3,0)", 0);
+    assert_true(r.num == 60);
+    r = qr_formula_eval(d, 0, "DATE(1900,3,1)", 0);
+    assert_true(r.num == 61);
+    r = qr_formula_eval(d, 0, "DATE(1900,1,100)", 0);
+    assert_true(r.num == 100);
+    r = qr_formula_eval(d, 0, "DATE(1900,2,1)", 0);
+    assert_true(r.num == 32);
+    r = qr_formula_eval(d, 0, "DATE(1900,1,0)", 0);
+    assert_true(r.num == 0);
+    r = qr_formula_eval(d, 0, "DATE(1900,0,1)", 0);
+    assert_string_equal(r.str, "#NUM!");
+    r = qr_formula_eval(d, 0, "DATE(2027,14,1)", 0);
+    assert_true(r.num == 46784);
     r = qr_formula_eval(d, 0, "_xlfn.CONCAT(\"a\",\"b\")", 0);
     assert_string_equal(r.str, "ab");
     r = qr_formula_eval(d, 0, "VLOOKUP(1,A1:A2,1)", 0);
@@ -128,6 +146,36 @@ static void test_today_and_dates(void **state)
 }
 
 /* Excel tables: structured references and the totals row's SUBTOTAL. */
+/* Comparisons round both numbers to 15 significant digits, as Excel does: a
+ * model's balance check (=SUM(...)=total) holds where the sums differ in
+ * the last bit; a difference is not rounded. */
+static void test_compare_15_digits(void **state)
+{
+    (void)state;
+    qr_doc *d = compile("{\"sheets\":[{\"rows\":[[0.1,0.2,{\"formula\":\"A1+B1\"}]]}]}");
+    static const struct {
+        const char *f;
+        int want;
+    } cases[] = {{"0.1+0.2=0.3", 1},
+                 {"0.1+0.2<>0.3", 0},
+                 {"0.1+0.2>0.3", 0},
+                 {"0.1+0.2<=0.3", 1},
+                 {"C1=0.3", 1},
+                 {"0.1+0.2-0.3=0", 0},
+                 {"1+1E-14=1", 0},
+                 {"1+1E-16=1", 1},
+                 {"-0.3=-(0.1+0.2)", 1},
+                 {"1E+300*10>1E+300", 1},
+                 {"0.30000000000001>0.3", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        qr_fresult r = qr_formula_eval(d, 0, cases[i].f, 0);
+        if (r.kind != QR_FR_BOOL || (int)r.num != cases[i].want)
+            fail_msg("%s: got kind %d value %g, want %d", cases[i].f, (int)r.kind, r.num,
+                     cases[i].want);
+    }
+    qr_doc_free(d);
+}
+
 static void test_tables(void **state)
 {
     (void)state;
@@ -200,9 +248,13 @@ static void test_deep_nesting(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_values),          cmocka_unit_test(test_cycle_and_spec_value),
-        cmocka_unit_test(test_deep_chain),      cmocka_unit_test(test_deep_nesting),
-        cmocka_unit_test(test_today_and_dates), cmocka_unit_test(test_file_text),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_cycle_and_spec_value),
+        cmocka_unit_test(test_deep_chain),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_today_and_dates),
+        cmocka_unit_test(test_file_text),
+        cmocka_unit_test(test_compare_15_digits),
         cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
