@@ -835,7 +835,9 @@ static qr_status layout(pd_ctx *c)
         if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
     }
     if (c->status != QR_OK) return c->status;
-    if (qr_pdf_decode_images(c) != QR_OK) return c->status;
+    /* pagination alone (a docx's table of contents) needs the images'
+     * boxes, not their pixels */
+    if (!c->rc->layout_only && qr_pdf_decode_images(c) != QR_OK) return c->status;
     return qr_pdf_paginate(c);
 }
 
