@@ -374,8 +374,8 @@ class FinanceModel(unittest.TestCase):
         title = sheet["rows"][0][0]["value"].split()[0]
         widths = []
         for pages, imgs in ((self.qpages, self.qimg), (self.lpages, self.limg)):
-            for (_, _, ws), img in zip(pages, imgs):
-                ls = lines(ws)
+            for (_, h, ws), img in zip(pages, imgs):
+                ls = lines([w for w in ws if not furniture(w, h)])
                 hit = [i for i, line in enumerate(ls) if line[0][4] == title]
                 if not hit:
                     continue
