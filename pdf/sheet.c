@@ -17,6 +17,13 @@
  * bold, italic, underline, text colour, horizontal and vertical alignment,
  * wrapping and a look's number format.
  * The footer holds the sheet's name and the page number.
+ * A sheet's print setup (tree.h's qr_sheet_print) changes this: its paper,
+ * orientation and margins make the page (a PDF's pages differ in size
+ * when its sheets do), its fit scales the cells (drawn through the cairo
+ * matrix) until they take the pages it asks for, its repeated rows and
+ * columns replace the header's and frozen ones, its area limits the cells,
+ * gridlines false drops the grid, and its header and footer replace the
+ * preview's footer.
  * A sheet's charts are drawn at their anchor cell, as large as the .xlsx
  * anchors them (432 x 252 pt by default), on a white chart area (pdf/
  * chart.c draws them); the pages reach as far as the charts do, and a chart
@@ -26,6 +33,7 @@
  * cells for line breaks, no text layout), so a PNG of page 1 of a
  * 100,000-row sheet lays out one page of cells.
  */
+#include <cairo-pdf.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
@@ -43,9 +51,8 @@
 
 #define PAGE_W 612.0
 #define PAGE_H 792.0
-#define MARGIN_X 50.4            /* 0.7 in */
-#define MARGIN_Y 54.0            /* 0.75 in */
-#define FOOTER_Y (PAGE_H - 21.6) /* 0.3 in from the bottom */
+#define MARGIN_X 50.4 /* 0.7 in */
+#define MARGIN_Y 54.0 /* 0.75 in */
 #define ROW_H QR_SHEET_LINE_PT
 #define FONT 9.0
 #define PAD 2.5
@@ -111,7 +118,12 @@ typedef struct splan {
     const qr_sheet *sh;
     size_t nc;    /* columns drawn (at least 1) */
     double *colw; /* nc widths, points */
-    size_t rep_rows, rep_cols;
+    /* the page: its size, margins (top, right, bottom, left) and the scale
+     * the cells are drawn at (a print setup's fit; 1 without) */
+    double pw, ph, mg[4], scale;
+    /* repeated rows and columns: [rr0, rr1), [rc0, rc1) (none when equal),
+     * at the top (left) of every page whose band starts below (right of) them */
+    size_t rr0, rr1, rc0, rc1;
     size_t *cband; /* column band k: columns [cband[k], cband[k+1]) */
     size_t n_cb;
     size_t *rband; /* row band k: rows [rband[k], rband[k+1]) */
@@ -156,24 +168,31 @@ static double row_height(const qr_sheet *sh, size_t r)
     return qr_sheet_row_pt(r < sh->n_rows ? &sh->rows[r] : NULL);
 }
 
-/* Split n items of sizes size(i) into bands of at most room, items [0, rep)
- * repeated at the start of every band but the first. */
-static size_t *bands(size_t n, size_t rep, double room, const double *sizes, const qr_sheet *sh,
-                     size_t *n_out)
+/* The size of items [rep0, rep1). */
+static double rep_size(size_t rep0, size_t rep1, const double *sizes, const qr_sheet *sh)
+{
+    double size = 0;
+    for (size_t i = rep0; i < rep1; i++)
+        size += sizes ? sizes[i] : row_height(sh, i);
+    return size;
+}
+
+/* Split items [from, to) of sizes size(i) into bands of at most room,
+ * items [rep0, rep1) repeated at the start of every band that starts at
+ * or past rep1. */
+static size_t *bands(size_t from, size_t to, size_t rep0, size_t rep1, double room,
+                     const double *sizes, const qr_sheet *sh, size_t *n_out)
 {
     size_t cap = 16, nb = 0;
     size_t *b = malloc(cap * sizeof *b);
     if (!b) return NULL;
-    double rep_size = 0;
-    for (size_t i = 0; i < rep && i < n; i++)
-        rep_size += sizes ? sizes[i] : row_height(sh, i);
-    if (rep_size > room / 2) rep_size = 0, rep = 0; /* too big to repeat */
-    size_t i = 0;
-    b[nb++] = 0;
-    double used = 0;
-    while (i < n) {
+    double rep = rep_size(rep0, rep1, sizes, sh);
+    b[nb++] = from;
+    double used = from >= rep1 ? rep : 0;
+    size_t in_band = 0;
+    for (size_t i = from; i < to; i++) {
         double s = sizes ? sizes[i] : row_height(sh, i);
-        if (used > 0 && used + s > room) {
+        if (in_band && used + s > room) {
             if (nb + 1 >= cap) {
                 cap *= 2;
                 size_t *nbp = realloc(b, cap * sizeof *b);
@@ -181,12 +200,13 @@ static size_t *bands(size_t n, size_t rep, double room, const double *sizes, con
                 b = nbp;
             }
             b[nb++] = i;
-            used = rep_size;
+            used = i >= rep1 ? rep : 0;
+            in_band = 0;
         }
         used += s;
-        i++;
+        in_band++;
     }
-    b[nb] = n;
+    b[nb] = to;
     *n_out = nb;
     return b;
 }
@@ -234,18 +254,77 @@ static int plan_sheet(splan *p, const qr_doc *d, size_t index, long long epoch)
         p->colx[c + 1] = p->colx[c] + p->colw[c];
     }
     free(fit);
-    p->rep_rows = sh->freeze_row > 0 ? (size_t)sh->freeze_row : sh->header ? 1 : 0;
-    p->rep_cols = sh->freeze_col > 0 ? (size_t)sh->freeze_col : 0;
-    if (p->rep_cols >= p->nc) p->rep_cols = 0;
-    p->cband = bands(p->nc, p->rep_cols, PAGE_W - 2 * MARGIN_X, p->colw, sh, &p->n_cb);
-    if (!p->nr) {
+    /* the page, the repeated rows and columns, the cells printed */
+    const qr_sheet_print *pr = sh->print;
+    qr_print_paper_pt(pr ? pr->paper : 0, pr && pr->orientation == 2, &p->pw, &p->ph);
+    static const double def_mg[4] = {MARGIN_Y, MARGIN_X, MARGIN_Y, MARGIN_X};
+    memcpy(p->mg, pr && pr->has_margins ? pr->margins : def_mg, sizeof p->mg);
+    p->scale = 1;
+    if (pr && pr->has_rows) {
+        p->rr0 = pr->rows0;
+        p->rr1 = (size_t)pr->rows1 + 1;
+    } else if (!pr) {
+        p->rr1 = sh->freeze_row > 0 ? (size_t)sh->freeze_row : sh->header ? 1 : 0;
+    }
+    if (pr && pr->has_cols) {
+        p->rc0 = pr->cols0;
+        p->rc1 = (size_t)pr->cols1 + 1;
+    } else if (!pr) {
+        p->rc1 = sh->freeze_col > 0 ? (size_t)sh->freeze_col : 0;
+    }
+    if (p->rc1 > p->nc) p->rc0 = p->rc1 = 0;
+    if (p->rr1 > p->nr) p->rr0 = p->rr1 = 0;
+    size_t r_from = 0, r_to = p->nr, c_from = 0, c_to = p->nc;
+    if (pr && pr->has_area) { /* the area's cells on the sheet's grid */
+        r_from = pr->area.r0 < p->nr ? pr->area.r0 : p->nr;
+        r_to = (size_t)pr->area.r1 + 1 < p->nr ? (size_t)pr->area.r1 + 1 : p->nr;
+        c_from = pr->area.c0 < p->nc ? pr->area.c0 : p->nc;
+        c_to = (size_t)pr->area.c1 + 1 < p->nc ? (size_t)pr->area.c1 + 1 : p->nc;
+        if (c_from >= c_to) c_from = c_to = 0, r_to = r_from; /* nothing printed */
+    }
+    double room_w = p->pw - p->mg[1] - p->mg[3], room_h = p->ph - p->mg[0] - p->mg[2];
+    /* too big to repeat: the repeated items take half a page at most */
+    if (rep_size(p->rc0, p->rc1, p->colw, sh) > room_w / 2) p->rc0 = p->rc1 = 0;
+    if (rep_size(p->rr0, p->rr1, NULL, sh) > room_h / 2) p->rr0 = p->rr1 = 0;
+    /* fit to pages: the cells scaled down (to 10% at most, as Excel) until
+     * they take fit_width pages across and fit_height down */
+    if (pr && (pr->fit_width || pr->fit_height) && r_to > r_from) {
+        /* the rows' heights once (a fit down only: the rows are many) */
+        double *rh = pr->fit_height ? malloc(r_to * sizeof *rh) : NULL;
+        if (pr->fit_height && !rh) return -1;
+        double w = p->colx[c_to] - p->colx[c_from], h = 0;
+        for (size_t r = 0; rh && r < r_to; r++) {
+            rh[r] = row_height(sh, r);
+            if (r >= r_from) h += rh[r];
+        }
+        double s = 1;
+        if (pr->fit_width && w > room_w * pr->fit_width) s = room_w * pr->fit_width / w;
+        if (pr->fit_height && h * s > room_h * pr->fit_height) s = room_h * pr->fit_height / h;
+        for (int k = 0; k < 200 && s > 0.1; k++, s *= 0.98) {
+            size_t ncb = 0, nrb = 0;
+            size_t *cb = pr->fit_width
+                             ? bands(c_from, c_to, p->rc0, p->rc1, room_w / s, p->colw, sh, &ncb)
+                             : NULL;
+            size_t *rb = rh ? bands(r_from, r_to, p->rr0, p->rr1, room_h / s, rh, sh, &nrb) : NULL;
+            free(cb);
+            free(rb);
+            if ((pr->fit_width && !cb) || (rh && !rb)) return free(rh), -1;
+            if ((!pr->fit_width || ncb <= pr->fit_width) &&
+                (!pr->fit_height || nrb <= pr->fit_height))
+                break;
+        }
+        free(rh);
+        p->scale = s < 0.1 ? 0.1 : s;
+    }
+    p->cband = bands(c_from, c_to, p->rc0, p->rc1, room_w / p->scale, p->colw, sh, &p->n_cb);
+    if (r_to <= r_from) {
         /* an empty sheet (no rows, no chart) prints no page, as LibreOffice
          * prints the workbook; only a workbook of empty sheets is one blank
          * page */
         p->rband = malloc(2 * sizeof *p->rband);
         if (p->rband) p->rband[0] = 0, p->rband[1] = 0, p->n_rb = 0;
     } else {
-        p->rband = bands(p->nr, p->rep_rows, PAGE_H - 2 * MARGIN_Y, NULL, sh, &p->n_rb);
+        p->rband = bands(r_from, r_to, p->rr0, p->rr1, room_h / p->scale, NULL, sh, &p->n_rb);
     }
     if (!p->cband || !p->rband) return -1;
     p->band_y = malloc((p->n_rb + 1) * sizeof *p->band_y);
@@ -344,12 +423,14 @@ static int cell_empty(const qr_sheet *sh, size_t r, size_t c)
 
 /* ---- a page ------------------------------------------------------------------------------ */
 
-/* The rows (or columns) of band k with the repeated ones first. */
-static size_t band_items(size_t k, const size_t *b, size_t rep, size_t *items, size_t cap)
+/* The rows (or columns) of band k with the repeated ones, [rep0, rep1), first
+ * when the band starts past them. */
+static size_t band_items(size_t k, const size_t *b, size_t rep0, size_t rep1, size_t *items,
+                         size_t cap)
 {
     size_t n = 0;
-    if (k > 0)
-        for (size_t i = 0; i < rep && n < cap; i++)
+    if (b[k] >= rep1)
+        for (size_t i = rep0; i < rep1 && n < cap; i++)
             items[n++] = i;
     for (size_t i = b[k]; i < b[k + 1] && n < cap; i++)
         items[n++] = i;
@@ -360,8 +441,8 @@ static size_t band_items(size_t k, const size_t *b, size_t rep, size_t *items, s
 static uint64_t band_cells(const splan *p, size_t rb, size_t cb)
 {
     size_t rows[256], cols[256];
-    size_t nr = p->nr ? band_items(rb, p->rband, p->rep_rows, rows, 256) : 0;
-    size_t nc = band_items(cb, p->cband, p->rep_cols, cols, 256);
+    size_t nr = p->n_rb ? band_items(rb, p->rband, p->rr0, p->rr1, rows, 256) : 0;
+    size_t nc = band_items(cb, p->cband, p->rc0, p->rc1, cols, 256);
     return (uint64_t)nr * nc;
 }
 
@@ -568,8 +649,8 @@ static void paint_charts(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size
     double x0 = p->colx[p->cband[cb]], x1 = p->colx[p->cband[cb + 1]];
     double y0 = p->band_y[rb], y1 = p->band_y[rb + 1];
     /* where the band's first cell sits on the page: after the repeated ones */
-    double bx = MARGIN_X + (cb > 0 ? p->colx[p->rep_cols] : 0), by = MARGIN_Y;
-    for (size_t r = 0; rb > 0 && r < p->rep_rows; r++)
+    double bx = p->cband[cb] >= p->rc1 ? p->colx[p->rc1] - p->colx[p->rc0] : 0, by = 0;
+    for (size_t r = p->rr0; p->rband[rb] >= p->rr1 && r < p->rr1; r++)
         by += row_height(sh, r);
     /* the white ground of a sheet in every theme: the chart ink of a light one */
     qr_style ink = qr_style_sheet(&c->style);
@@ -596,18 +677,64 @@ static void paint_charts(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size
 static void paint_notes(cairo_t *cr, const splan *p, const size_t *rows, size_t nr,
                         const size_t *cols, size_t nc, const double *xs, const double *ys);
 
+/* A print header's or footer's sections (left, center, right; NULL none)
+ * with their fields filled in ({page}, {pages}: over the whole workbook, as
+ * the default footer counts; {sheet}), the first line's baseline at y
+ * (0.3 in from the paper's edge, as Excel prints them; a footer's last). */
+static void paint_hf(pd_ctx *c, cairo_t *cr, const splan *p, const char *const sec[3], double y,
+                     size_t page, size_t pages)
+{
+    static const int align[3] = {PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END};
+    double w = p->pw - p->mg[1] - p->mg[3];
+    for (int k = 0; k < 3; k++) {
+        if (!sec[k]) continue;
+        qr_buf b = {0};
+        for (const char *s = sec[k]; *s;) {
+            if ((s[0] == '{' || s[0] == '}') && s[1] == s[0]) {
+                qr_buf_putc(&b, *s);
+                s += 2;
+            } else if (strncmp(s, "{page}", 6) == 0) {
+                qr_buf_printf(&b, "%zu", page + 1);
+                s += 6;
+            } else if (strncmp(s, "{pages}", 7) == 0) {
+                qr_buf_printf(&b, "%zu", pages);
+                s += 7;
+            } else if (strncmp(s, "{sheet}", 7) == 0) {
+                qr_buf_puts(&b, p->sh->name ? p->sh->name : "");
+                s += 7;
+            } else {
+                qr_buf_putc(&b, *s++);
+            }
+        }
+        pd_style fs = {.size = 9, .align = align[k]};
+        pd_text *t =
+            b.data && b.len ? qr_pdf_text(c, NULL, b.data, b.len, &fs, w, p->sh->path) : NULL;
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        /* a header's lines go down from y, a footer's up to it */
+        double y0 = y > p->ph / 2 && t ? y - 11.0 * (double)(t->n_lines - 1) : y;
+        for (size_t i = 0; t && i < t->n_lines; i++)
+            qr_pv_line(cr, t, i, p->mg[3], y0 + 11.0 * (double)i + (y > p->ph / 2 ? 0 : 8));
+        qr_buf_free(&b);
+    }
+}
+
 static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t cb, size_t page,
                        size_t pages)
 {
     const qr_sheet *sh = p->sh;
     size_t rows[256], cols[256];
-    size_t nr = p->nr ? band_items(rb, p->rband, p->rep_rows, rows, 256) : 0;
-    size_t nc = band_items(cb, p->cband, p->rep_cols, cols, 256);
+    size_t nr = p->n_rb ? band_items(rb, p->rband, p->rr0, p->rr1, rows, 256) : 0;
+    size_t nc = band_items(cb, p->cband, p->rc0, p->rc1, cols, 256);
     double xs[257], ys[257];
-    xs[0] = MARGIN_X;
+    /* the cells in sheet points from the page's top-left margin corner, at
+     * the print setup's scale */
+    cairo_save(cr);
+    cairo_translate(cr, p->mg[3], p->mg[0]);
+    cairo_scale(cr, p->scale, p->scale);
+    xs[0] = 0;
     for (size_t k = 0; k < nc; k++)
         xs[k + 1] = xs[k] + p->colw[cols[k]];
-    ys[0] = MARGIN_Y;
+    ys[0] = 0;
     for (size_t k = 0; k < nr; k++)
         ys[k + 1] = ys[k] + row_height(sh, rows[k]);
     /* the grid, over the sheet's own cells (not the room its charts take) */
@@ -682,7 +809,7 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
             }
         }
     }
-    if (gr && gc) {
+    if (gr && gc && !(sh->print && sh->print->gridlines == 1)) {
         cairo_set_line_width(cr, 0.5);
         uint32_t g = c->style.sheet_grid;
         cairo_set_source_rgb(cr, ((g >> 16) & 255) / 255.0, ((g >> 8) & 255) / 255.0,
@@ -729,7 +856,8 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
             size_t j = k + 1;
             for (; j < nc && cell_empty(sh, rows[i], cols[j]); j++)
                 spill += p->colw[cols[j]];
-            if (j == nc) spill += PAGE_W - MARGIN_X - xs[nc]; /* past the last column */
+            if (j == nc) /* past the last column, to the right margin */
+                spill += (p->pw - p->mg[1] - p->mg[3]) / p->scale - xs[nc];
             qr_cellstyle none = {0};
             none.bold = sh->header && rows[i] == 0; /* a tree without looks */
             paint_cell(c, cr, p, rows[i], cols[k], xs[k], ys[i], xs[k + 1] - xs[k],
@@ -743,14 +871,20 @@ static void paint_page(pd_ctx *c, cairo_t *cr, const splan *p, size_t rb, size_t
     free(css);
     free(mg);
     paint_charts(c, cr, p, rb, cb);
+    cairo_restore(cr);
+    if (sh->print) { /* the print setup's header and footer, if it has them */
+        paint_hf(c, cr, p, sh->print->header, 21.6, page, pages);
+        paint_hf(c, cr, p, sh->print->footer, p->ph - 21.6, page, pages);
+        return;
+    }
     /* the footer: sheet name and page number */
     char foot[512];
     snprintf(foot, sizeof foot, "%s \xE2\x80\x94 page %zu of %zu", sh->name ? sh->name : "",
              page + 1, pages);
     pd_style fs = {.size = 8, .align = PD_ALIGN_CENTER};
-    pd_text *t = qr_pdf_text(c, NULL, foot, strlen(foot), &fs, PAGE_W - 2 * MARGIN_X, sh->path);
+    pd_text *t = qr_pdf_text(c, NULL, foot, strlen(foot), &fs, p->pw - 2 * MARGIN_X, sh->path);
     cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-    if (t && t->n_lines) qr_pv_line(cr, t, 0, MARGIN_X, FOOTER_Y);
+    if (t && t->n_lines) qr_pv_line(cr, t, 0, MARGIN_X, p->ph - 21.6);
 }
 
 static void drop_layouts(pd_ctx *c)
@@ -763,6 +897,7 @@ static void drop_layouts(pd_ctx *c)
 typedef struct plans {
     const splan *p;
     size_t n, total;
+    double cw, ch; /* a contact sheet's page (pages of another size fit in it), or 0 */
 } plans_t;
 
 /* The page (0-based, over all sheets) showing cell (row, col) of sheet p,
@@ -815,6 +950,9 @@ static void paint_note(cairo_t *cr, const splan *p, const qr_cell_note *nt, doub
     }
     if (!nt->link) return;
     qr_buf b = {0};
+    /* cairo takes the rectangle in page points, whatever the transformation */
+    cairo_user_to_device(cr, &x0, &y0);
+    cairo_user_to_device(cr, &x1, &y1);
     qr_buf_printf(&b, "rect=[%.2f %.2f %.2f %.2f] ", x0, y0, x1 - x0, y1 - y0);
     if (nt->link[0] != '#') {
         qr_buf_puts(&b, "uri=");
@@ -895,6 +1033,21 @@ static void paint_nth(pd_ctx *c, cairo_t *cr, size_t i, void *ud)
         const splan *p = &ps->p[s];
         if (i < p->first_page || i >= p->first_page + p->n_rb * p->n_cb) continue;
         size_t k = i - p->first_page;
+        if (ps->cw > 0 && (p->pw != ps->cw || p->ph != ps->ch)) {
+            /* a page of another size on a contact sheet: as large as fits, centred */
+            double f = ps->cw / p->pw < ps->ch / p->ph ? ps->cw / p->pw : ps->ch / p->ph;
+            cairo_save(cr);
+            cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
+            cairo_paint(cr);
+            cairo_translate(cr, (ps->cw - p->pw * f) / 2, (ps->ch - p->ph * f) / 2);
+            cairo_scale(cr, f, f);
+            cairo_rectangle(cr, 0, 0, p->pw, p->ph);
+            cairo_set_source_rgb(cr, 1, 1, 1);
+            cairo_fill(cr);
+            paint_page(c, cr, p, k / p->n_cb, k % p->n_cb, i, ps->total);
+            cairo_restore(cr);
+            continue;
+        }
         paint_page(c, cr, p, k / p->n_cb, k % p->n_cb, i, ps->total);
     }
 }
@@ -935,9 +1088,12 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
         plans[i].n_all = ns;
         plans[i].whole = !png && rc->page_first <= 0;
     }
-    plans_t ps = {plans, ns, total};
+    plans_t ps = {plans, ns, total, 0, 0};
     if (png && rc->png_contact) {
-        st = qr_pv_contact(&c, out, PAGE_W, PAGE_H,
+        /* the first sheet's page size (Letter portrait without a print setup) */
+        ps.cw = ns ? plans[0].pw : PAGE_W;
+        ps.ch = ns ? plans[0].ph : PAGE_H;
+        st = qr_pv_contact(&c, out, ps.cw, ps.ch,
                            total < QR_PV_CONTACT_PAGES ? total : QR_PV_CONTACT_PAGES, paint_nth,
                            &ps);
         afont_close(&af);
@@ -947,10 +1103,16 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
     }
     if (png) {
         size_t page = rc->png_page > 0 ? (size_t)rc->png_page : 1;
-        st = qr_pv_png_check(rc, page, total, PAGE_W, PAGE_H);
+        /* the page's own size */
+        double pw = PAGE_W, ph = PAGE_H;
+        for (size_t i = 0; i < ns; i++)
+            if (page - 1 >= plans[i].first_page &&
+                page - 1 < plans[i].first_page + plans[i].n_rb * plans[i].n_cb)
+                pw = plans[i].pw, ph = plans[i].ph;
+        st = qr_pv_png_check(rc, page, total, pw, ph);
         if (st == QR_OK) {
             cairo_t *cr;
-            cairo_surface_t *s = qr_pv_png_surface(rc, PAGE_W, PAGE_H, &cr);
+            cairo_surface_t *s = qr_pv_png_surface(rc, pw, ph, &cr);
             paint_nth(&c, cr, page - 1, &ps);
             st = qr_pv_png_finish(&c, s, cr, out);
         }
@@ -986,7 +1148,20 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
         return qr_fail(QR_E_NOMEM);
     }
     o->sink = out;
-    cairo_surface_t *s = qr_pv_pdf_surface(o, rc, PAGE_W, PAGE_H);
+    /* the surface starts at the first page's size (cairo 1.16 breaks a
+     * tagged PDF whose first page changes it) */
+    const splan *p0 = ns ? &plans[0] : NULL;
+    for (size_t i = 0; i < ns; i++) {
+        size_t n = plans[i].n_rb * plans[i].n_cb, k = 0;
+        while (k < n && !qr_pv_in_range(rc, plans[i].first_page + k))
+            k++;
+        if (k < n) {
+            p0 = &plans[i];
+            break;
+        }
+    }
+    double cur_w = p0 ? p0->pw : PAGE_W, cur_h = p0 ? p0->ph : PAGE_H;
+    cairo_surface_t *s = qr_pv_pdf_surface(o, rc, cur_w, cur_h);
     cairo_t *cr = cairo_create(s);
     /* cells with links: the pages inside one "Document" structure element,
      * which keeps cairo 1.16's link annotations whole (see pdf.c) */
@@ -1003,6 +1178,11 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
                 size_t pg = p->first_page + rb * p->n_cb + cb;
                 if (!qr_pv_in_range(rc, pg)) continue;
                 shown++;
+                if (p->pw != cur_w || p->ph != cur_h) { /* each sheet its paper */
+                    cairo_pdf_surface_set_size(s, p->pw, p->ph);
+                    cur_w = p->pw;
+                    cur_h = p->ph;
+                }
                 if (tagged) { /* each page a named destination for the links to it */
                     char dest[64];
                     snprintf(dest, sizeof dest, "name='p%zu' x=0 y=0", pg + 1);

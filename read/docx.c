@@ -12,10 +12,18 @@
 #include <string.h>
 #include <strings.h>
 
+#include "backend.h"
 #include "compile.h"
 #include "cnum.h"
 #include "docx_read.h"
 #include "words.h"
+
+/* "RRGGBB" as QR_RGB_SET | 0xRRGGBB, or 0 ("auto", anything else). */
+static uint32_t hex_color(const char *v)
+{
+    if (!v || strlen(v) != 6 || strspn(v, "0123456789abcdefABCDEF") != 6) return 0;
+    return QR_RGB_SET | (uint32_t)strtoul(v, NULL, 16);
+}
 
 typedef struct item {
     int level;
@@ -34,6 +42,7 @@ typedef struct cell {
     char fill[8]; /* its shading (w:shd w:fill) as "#RRGGBB", or "" */
     char align;   /* its paragraphs' w:jc: 'l', 'c', 'r', or 0 (none, or mixed) */
     char number;  /* its value reads as a number */
+    char xalign;  /* its own align, unlike its column's: 1..3 left, center, right; 0 none */
 } cell;
 
 typedef struct row {
@@ -54,6 +63,25 @@ typedef struct dx {
     qr_buf blocks;
     size_t n_blocks;
     size_t quote_end; /* blocks.len after the last quote block (its attribution may follow) */
+    /* bookmarks (issue 32), each list NUL-separated names: those waiting
+     * for the next block, the open paragraph's, the open list's, the open
+     * table's; every name given to a block (docx_links.c turns them into
+     * ids); an internal link ("\1#name") open, and whether one was read or
+     * a name that can be an id was seen */
+    qr_buf bm_pending, bm_para, bm_list, bm_table;
+    qr_rd_mark *marks;
+    size_t n_marks, cap_marks;
+    char *anchor;
+    int internal;
+    /* the paragraph's fields: where the open one's instruction starts in
+     * instr, and whether a REF field's result is being read */
+    size_t fld_at;
+    int fld_ref;
+    /* a callout (quire writes its title, then its text, as two "Callout"
+     * paragraphs): blocks.len after a callout block still waiting for its
+     * text; the paragraph's left border colour (the tone's ink), -1 none */
+    size_t callout_end;
+    long bar;
     /* a table of contents: blocks.len after its toc block (its entries,
      * the TOC field's result, follow and are not read as text), whether
      * its levels are written, and the field instructions of the paragraph
@@ -76,6 +104,7 @@ typedef struct dx {
     qr_rd_runs runs;
     qr_buf images; /* image blocks of this paragraph, each preceded by a comma */
     char *alt;
+    long img_cx; /* the drawing's width in EMU (wp:extent), 0 none */
 
     /* the run being read */
     qr_rd_run flags;
@@ -131,11 +160,45 @@ typedef struct dx {
     int title_pg;
     qr_buf tpl_header, tpl_footer;
     int has_header, has_footer;
+    /* the first page's and the even pages' header and footer ids (w:type
+     * "first", "even"; xmlFree), whether page 1 reads as bare (titlePg,
+     * its parts unlike the others') */
+    char *first_rid[2], *even_rid[2];
+    int first_bare;
 } dx;
+
+/* The names in list (NUL-separated) mark block i; list is emptied. */
+static void names_give(dx *d, qr_buf *list, size_t i)
+{
+    for (size_t k = 0; k < list->len; k += strlen(list->data + k) + 1) {
+        const char *nm = list->data + k;
+        if (d->n_marks == d->cap_marks) {
+            size_t cap = d->cap_marks ? d->cap_marks * 2 : 16;
+            qr_rd_mark *nm2 = realloc(d->marks, cap * sizeof *nm2);
+            if (!nm2) break;
+            d->marks = nm2;
+            d->cap_marks = cap;
+        }
+        char *dup = strdup(nm);
+        if (!dup) break;
+        d->marks[d->n_marks].name = dup;
+        d->marks[d->n_marks++].block = i;
+        if (isalpha((unsigned char)nm[0])) d->internal = 1;
+    }
+    list->len = 0;
+}
+
+/* Move the names of from to the end of to. */
+static void names_move(qr_buf *to, qr_buf *from)
+{
+    if (from->len) qr_buf_append(to, from->data, from->len);
+    from->len = 0;
+}
 
 static void block_sep(dx *d)
 {
     if (d->n_blocks++) qr_buf_putc(&d->blocks, ',');
+    names_give(d, &d->bm_pending, d->n_blocks - 1);
     /* What is read is bounded as it grows, not once it is all in memory. */
     if (d->r->max_output && d->blocks.len > d->r->max_output && !d->r->errs->count)
         qr_rd_fail(d->r, QR_E_LIMIT, d->part, "raise it with --max-output BYTES (0 disables it)",
@@ -178,7 +241,12 @@ static void emit_items(dx *d, size_t *i, int level, qr_buf *b)
 static void flush_list(dx *d)
 {
     if (!d->n_items) return;
+    /* the list's bookmarks mark it, the ones waiting wait on */
+    qr_buf wait = d->bm_pending;
+    d->bm_pending = d->bm_list;
     block_sep(d);
+    d->bm_list = d->bm_pending;
+    d->bm_pending = wait;
     qr_buf_puts(&d->blocks, "{\"type\":\"list\"");
     if (d->list_ordered) qr_buf_puts(&d->blocks, ",\"ordered\":true");
     if (d->list_ordered && d->list_start > 1)
@@ -232,7 +300,8 @@ static void add_item(dx *d, int num_id, int ilvl)
                 !(d->runs.n == 1 &&
                   (d->runs.items[0].bold || d->runs.items[0].italic || d->runs.items[0].underline ||
                    d->runs.items[0].strike || d->runs.items[0].code || d->runs.items[0].sup ||
-                   d->runs.items[0].sub || d->runs.items[0].link));
+                   d->runs.items[0].sub || d->runs.items[0].color || d->runs.items[0].highlight ||
+                   d->runs.items[0].link));
     if (plain) {
         if (d->runs.n)
             qr_buf_json_str(&b, d->runs.items[0].text.data, d->runs.items[0].text.len, 0);
@@ -257,6 +326,7 @@ static void para_reset(dx *d)
     d->num_id = d->ilvl = d->jc_right = d->has_num = d->page_break = d->drop_cap = 0;
     d->jc = 0;
     d->outline = -1;
+    d->bar = -1;
     qr_rd_runs_reset(&d->runs);
     d->images.len = 0;
     d->instr.len = 0;
@@ -324,7 +394,8 @@ static void caption_paragraph(dx *d)
     if (v) qr_buf_append(&d->cap_value, v + 1, j.len - (size_t)(v + 1 - j.data));
     qr_buf_free(&j);
     if (d->fig_end && d->fig_end == d->blocks.len && d->cap_value.len) {
-        d->blocks.len--; /* the figure's closing brace */
+        names_give(d, &d->bm_pending, d->n_blocks - 1); /* the caption's marks are the figure's */
+        d->blocks.len--;                                /* the figure's closing brace */
         qr_buf_puts(&d->blocks, ",\"caption\":");
         qr_buf_append(&d->blocks, d->cap_value.data, d->cap_value.len);
         qr_buf_putc(&d->blocks, '}');
@@ -384,9 +455,45 @@ static void toc_paragraph(dx *d, qr_rd_para_kind kind, int empty)
     d->toc_end = d->blocks.len;
 }
 
+/* A callout (issue 32): quire writes its title and its text as two
+ * "Callout" paragraphs with a left bar in the tone's ink. The first starts
+ * a callout block (the tone by the bar's colour, else note; the title left
+ * out when it is the tone's name in the document's language), the second
+ * gives its text. A lone one (another tool's) is a callout with a title. */
+static void callout_paragraph(dx *d)
+{
+    if (d->callout_end && d->callout_end == d->blocks.len) {
+        d->blocks.len--; /* the callout's closing brace */
+        qr_buf_putc(&d->blocks, ',');
+        qr_rd_runs_json(&d->runs, &d->blocks);
+        qr_buf_putc(&d->blocks, '}');
+        d->callout_end = 0;
+        return;
+    }
+    static const char *const tones[] = {"note", "tip", "warning", "important"};
+    int tone = QR_TONE_NOTE;
+    for (int t = 0; t < 4 && d->bar >= 0; t++)
+        if ((long)qr_tone_ink((qr_tone)t) == d->bar) tone = t;
+    flush_list(d);
+    block_sep(d);
+    qr_buf_printf(&d->blocks, "{\"type\":\"callout\",\"tone\":\"%s\"", tones[tone]);
+    qr_buf t = {0};
+    qr_rd_runs_plain(&d->runs, &t);
+    const char *lang = d->styles.lang && *d->styles.lang ? d->styles.lang : "en";
+    const char *def = qr_word(lang, (qr_word_id)(QR_WORD_NOTE + tone));
+    if (strlen(def) != t.len || (t.len && memcmp(def, t.data, t.len) != 0)) {
+        qr_buf_puts(&d->blocks, ",\"title\":");
+        qr_buf_json_str(&d->blocks, t.data ? t.data : "", t.len, 0);
+    }
+    qr_buf_free(&t);
+    qr_buf_putc(&d->blocks, '}');
+    d->callout_end = d->blocks.len;
+}
+
 static void end_paragraph(dx *d)
 {
     if (d->tbl_depth > 0) {
+        names_move(&d->bm_table, &d->bm_para);
         /* A cell's paragraphs join with newlines. */
         if (d->cell_paras++ && !qr_rd_runs_empty(&d->runs)) {
             qr_rd_run plain = {0};
@@ -395,13 +502,17 @@ static void end_paragraph(dx *d)
         cell_list_mark(d);
         for (size_t i = 0; i < d->runs.n; i++) {
             qr_rd_run *rn = &d->runs.items[i];
-            qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
+            if (rn->raw)
+                qr_rd_runs_raw(&d->cell_runs, rn->raw); /* a note referenced from the cell */
+            else
+                qr_rd_runs_add(&d->cell_runs, rn->text.data, rn->text.len, rn);
         }
         if (d->jc_right) d->cell_right = 1;
         d->cell_jc = d->cell_paras == 1 || d->cell_jc == d->jc ? d->jc : 0;
         para_reset(d);
         return;
     }
+    names_move(&d->bm_pending, &d->bm_para);
     /* A drop cap is a framed paragraph of its own (w:framePr w:dropCap):
      * its letters start the paragraph after it. */
     if (d->drop_cap && !qr_rd_runs_empty(&d->runs) && !d->images.len) {
@@ -456,12 +567,15 @@ static void end_paragraph(dx *d)
         qr_buf_json_str(&d->blocks, a, al, 0);
         qr_buf_putc(&d->blocks, '}');
         qr_buf_free(&t);
+    } else if (kind == QR_RD_PARA_CALLOUT) {
+        callout_paragraph(d);
     } else if (kind == QR_RD_PARA_CAPTION && !empty && !d->images.len) {
         caption_paragraph(d);
     } else if (kind == QR_RD_PARA_TOC_HEADING || kind == QR_RD_PARA_TOC_ENTRY) {
         toc_paragraph(d, kind, empty);
     } else if (num_id > 0 && level <= 0 && (!empty || !d->images.len)) {
         add_item(d, num_id, d->ilvl);
+        names_move(&d->bm_list, &d->bm_pending);
     } else if (!empty) {
         flush_list(d);
         if (level == -1 && !d->have_title && d->n_blocks == 0) {
@@ -473,6 +587,9 @@ static void end_paragraph(dx *d)
             }
             d->have_title = 1;
         } else if (level > 0) {
+            if (d->runs.n && d->runs.items[0].text.len &&
+                isdigit((unsigned char)d->runs.items[0].text.data[0]))
+                d->internal = 1; /* perhaps numbered headings (docx_links.c) */
             block_sep(d);
             qr_buf_puts(&d->blocks, "{\"type\":\"heading\",");
             qr_rd_runs_json(&d->runs, &d->blocks);
@@ -512,7 +629,8 @@ static void add_image(dx *d, const char *rid)
     if (!rel || rel->external) return;
     qr_buf img = {0};
     qr_buf_puts(&img, "{\"type\":\"image\",\"src\":");
-    if (!qr_rd_image_uri(d->r, rel->target, &img)) {
+    double natural = 0;
+    if (!qr_rd_image_uri_size(d->r, rel->target, &img, &natural)) {
         qr_errlist_addf(d->r->warns, QR_OK, rel->target, "only PNG and JPEG images are read",
                         "skipped the image %s", rel->target);
         qr_buf_free(&img);
@@ -522,6 +640,15 @@ static void add_image(dx *d, const char *rid)
         qr_buf_puts(&img, ",\"alt\":");
         qr_buf_json_str(&img, d->alt, strlen(d->alt), 0);
     }
+    /* its size (wp:extent) in points unless it is its own (issue 32), and
+     * its paragraph's alignment */
+    if (d->img_cx > 0 && natural > 0 && fabs((double)d->img_cx - natural) > 0.5) {
+        qr_buf_puts(&img, ",\"width\":");
+        qr_rd_jnum(&img, (double)d->img_cx / 12700.0);
+    }
+    if (d->jc == 'c' || d->jc == 'r')
+        qr_buf_puts(&img, d->jc == 'c' ? ",\"align\":\"center\"" : ",\"align\":\"right\"");
+    d->img_cx = 0;
     qr_buf_putc(&img, '}');
     /* Several images of one paragraph: "," separates them. */
     if (d->images.len) qr_buf_putc(&d->images, ',');
@@ -570,7 +697,7 @@ static char *cell_json(dx *d, int header)
         for (size_t i = 0; i < rs->n; i++) {
             const qr_rd_run *x = &rs->items[i];
             if ((x->bold && !header) || x->italic || x->underline || x->strike || x->code ||
-                x->sup || x->sub || x->link)
+                x->sup || x->sub || x->color || x->highlight || x->link || x->raw)
                 plain = 0;
         }
         if (plain) {
@@ -580,7 +707,10 @@ static char *cell_json(dx *d, int header)
             for (size_t i = 0; i < rs->n; i++) {
                 qr_rd_run f = rs->items[i];
                 if (header) f.bold = 0;
-                qr_rd_runs_add(&copy, rs->items[i].text.data, rs->items[i].text.len, &f);
+                if (f.raw)
+                    qr_rd_runs_raw(&copy, f.raw);
+                else
+                    qr_rd_runs_add(&copy, rs->items[i].text.data, rs->items[i].text.len, &f);
             }
             qr_buf_putc(&b, '{');
             qr_rd_runs_json(&copy, &b);
@@ -641,7 +771,7 @@ static size_t row_width(const row *rw)
 static void put_cell(qr_buf *b, const cell *c, int header)
 {
     const char *v = header ? c->json_header : c->json;
-    if (c->span == 1 && c->rows == 1 && (header || !c->fill[0])) {
+    if (c->span == 1 && c->rows == 1 && (header || !c->fill[0]) && !c->xalign) {
         qr_buf_puts(b, v);
         return;
     }
@@ -661,6 +791,8 @@ static void put_cell(qr_buf *b, const cell *c, int header)
     if (c->rows > 1) qr_buf_printf(b, ",\"rowspan\":%ld", c->rows);
     /* a header row's shading is the theme's, not the spec's */
     if (!header && c->fill[0]) qr_buf_printf(b, ",\"fill\":\"%s\"", c->fill);
+    static const char *const aligns[] = {"", "left", "center", "right"};
+    if (c->xalign) qr_buf_printf(b, ",\"align\":\"%s\"", aligns[(int)c->xalign]);
     qr_buf_putc(b, '}');
 }
 
@@ -724,37 +856,53 @@ static void rowspans(row *rows, size_t from, size_t to)
     }
 }
 
-/* ,"align":[...]: a column's alignment when every cell that starts in it
- * has its paragraphs aligned alike (quire writes the column's align on each
- * of its cells). Right on numbers alone is their default look, not the
- * column's; a column of mixed or no w:jc is null; no aligned column, none. */
-static void put_col_align(qr_buf *b, const row *rows, size_t n_rows, size_t n)
+/* The columns' and cells' alignment (issue 32), as quire's writer makes
+ * it: a cell's w:jc is its own align, else its column's, else right for
+ * a number and none for the rest. Per grid column the align (none, left,
+ * center, right) that leaves the fewest cells needing their own is the
+ * column's (none first on a tie); those cells get theirs (xalign). A
+ * cell with no w:jc cannot say its own: a column that would need one is
+ * not chosen (one a rowspan covers counts as any other: it is not
+ * written, and LibreOffice writes left on it). col: n entries, 0 none,
+ * 1..3 left, center, right. */
+static void col_aligns(row *rows, size_t n_rows, size_t n, int *col)
+{
+    for (size_t k = 0; k < n; k++)
+        col[k] = 0;
+    if (n > 64) return;
+    long cost[64][4];
+    memset(cost, 0, sizeof cost);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n_rows; i++) {
+            row *rw = &rows[i];
+            size_t k = rw->before > 0 ? (size_t)rw->before : 0;
+            for (size_t c = 0; c < rw->n && k < n; c++) {
+                cell *x = &rw->cells[c];
+                int want = x->align == 'l' ? 1 : x->align == 'c' ? 2 : x->align == 'r' ? 3 : 0;
+                for (int a = 0; a < 4; a++) {
+                    int got = a ? a : x->number ? 3 : 0;
+                    if (pass == 0 && got != want) cost[k][a] += want == 0 && !x->gone ? 100000 : 1;
+                    if (pass == 1 && a == col[k]) x->xalign = got != want ? (char)want : 0;
+                }
+                k += (size_t)(x->span > 0 ? x->span : 1);
+            }
+        }
+        for (size_t k = 0; pass == 0 && k < n; k++)
+            for (int a = 1; a < 4; a++)
+                if (cost[k][a] < cost[k][col[k]]) col[k] = a;
+    }
+}
+
+static void put_col_align(qr_buf *b, const int *col, size_t n)
 {
     static const char *const names[] = {"null", "\"left\"", "\"center\"", "\"right\""};
-    if (n > 64) return;
-    int al[64];         /* per column: 0 unseen, 1..3 left/center/right, -1 none */
-    int text[64] = {0}; /* a cell that is not a number */
-    memset(al, 0, sizeof al);
-    for (size_t i = 0; i < n_rows; i++) {
-        const row *rw = &rows[i];
-        size_t k = rw->before > 0 ? (size_t)rw->before : 0;
-        for (size_t c = 0; c < rw->n && k < n; k++, c++) {
-            const cell *x = &rw->cells[c];
-            int a = x->align == 'l' ? 1 : x->align == 'c' ? 2 : x->align == 'r' ? 3 : -1;
-            al[k] = al[k] == 0 || al[k] == a ? a : -1;
-            if (!x->number) text[k] = 1;
-            k += (size_t)(x->span - 1);
-        }
-    }
     int any = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (al[k] == 3 && !text[k]) al[k] = -1;
-        if (al[k] > 0) any = 1;
-    }
+    for (size_t k = 0; k < n; k++)
+        any |= col[k] != 0;
     if (!any) return;
     qr_buf_puts(b, ",\"align\":[");
     for (size_t k = 0; k < n; k++)
-        qr_buf_printf(b, "%s%s", k ? "," : "", names[al[k] > 0 ? al[k] : 0]);
+        qr_buf_printf(b, "%s%s", k ? "," : "", names[col[k]]);
     qr_buf_putc(b, ']');
 }
 
@@ -768,6 +916,7 @@ static void end_table(dx *d)
         d->n_blocks = d->cap_nblocks;
     }
     d->cap_end = 0;
+    names_move(&d->bm_pending, &d->bm_table);
     block_sep(d);
     qr_buf *b = &d->blocks;
     qr_buf_puts(b, "{\"type\":\"table\"");
@@ -799,6 +948,12 @@ static void end_table(dx *d)
     first = hr ? 1 : 0;
     rowspans(d->rows, 0, hr);
     rowspans(d->rows, hr, d->n_rows);
+    int *col = malloc(n * sizeof *col);
+    if (!col) {
+        b->oom = 1;
+        return;
+    }
+    col_aligns(d->rows, d->n_rows, n, col);
     if (first) {
         qr_buf_puts(b, ",\"headers\":");
         emit_row(b, &d->rows[0], 1, n);
@@ -810,7 +965,8 @@ static void end_table(dx *d)
         emit_row(b, &d->rows[i], i < hr, n);
     }
     qr_buf_putc(b, ']');
-    put_col_align(b, d->rows, d->n_rows, n);
+    put_col_align(b, col, n);
+    free(col);
     /* Widths when the grid is uneven, as ratios to the narrowest column. */
     int even = 1;
     double min = 0;
@@ -848,7 +1004,8 @@ typedef struct note {
 typedef struct notes {
     note *items;
     size_t n, cap;
-    int used; /* references read */
+    int used;     /* references read */
+    int internal; /* a note links to a bookmark */
 } notes;
 
 static void notes_put(notes *ns, long id, qr_rd_runs *rs)
@@ -898,11 +1055,18 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
     size_t len;
     qr_status st = qr_rd_zip_read(r, part, &data, &len);
     if (st != QR_OK) return st;
+    qr_rd_rels rels = {0};
+    st = qr_rd_rels_read(r, part, &rels);
+    if (st != QR_OK) {
+        free(data);
+        return st;
+    }
     xmlTextReaderPtr x = qr_rd_xml_mem(r, data, len, part);
     qr_rd_runs rs = {0};
     qr_rd_run f = {0};
     long id = 0;
     int in_note = 0, in_t = 0, in_rpr = 0, paras = 0;
+    char *link = NULL; /* the open hyperlink's target, "\1#name" for a bookmark */
     while (x && qr_rd_xml_next(r, x, part) == 1) {
         int type = xmlTextReaderNodeType(x);
         if (type == XML_READER_TYPE_ELEMENT) {
@@ -923,8 +1087,37 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
                 }
             } else if (qr_rd_is(x, "r")) {
                 memset(&f, 0, sizeof f);
+                f.link = link;
+            } else if (qr_rd_is(x, "hyperlink") && !empty) {
+                /* a link in a note: to a URL, or to a bookmark (docx_links.c) */
+                char *rid = qr_rd_attr(x, "id"), *a = qr_rd_attr(x, "anchor");
+                const qr_rd_rel *rel = qr_rd_rels_get(&rels, rid);
+                free(link);
+                link = NULL;
+                if (rel && rel->external && qr_link_ok(rel->target)) {
+                    link = strdup(rel->target);
+                } else if (a && *a && (link = malloc(strlen(a) + 3))) {
+                    link[0] = '\1';
+                    link[1] = '#';
+                    strcpy(link + 2, a);
+                    ns->internal = 1;
+                }
+                xmlFree(rid);
+                xmlFree(a);
             } else if (qr_rd_is(x, "rPr")) {
                 in_rpr = !empty;
+            } else if (in_rpr && qr_rd_is(x, "rFonts")) {
+                char *fam = qr_rd_attr(x, "ascii");
+                if (fam && qr_rd_mono_font(fam)) f.code = 1;
+                xmlFree(fam);
+            } else if (in_rpr && qr_rd_is(x, "color")) {
+                char *v = qr_rd_attr(x, "val");
+                f.color = f.link || hex_color(v) == QR_RGB_SET ? 0 : hex_color(v);
+                xmlFree(v);
+            } else if (in_rpr && qr_rd_is(x, "shd")) {
+                char *v = qr_rd_attr(x, "fill");
+                f.highlight = f.code ? 0 : hex_color(v);
+                xmlFree(v);
             } else if (in_rpr && qr_rd_is(x, "b")) {
                 f.bold = qr_rd_attr_on(x);
             } else if (in_rpr && qr_rd_is(x, "i")) {
@@ -948,6 +1141,10 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
         } else if (type == XML_READER_TYPE_END_ELEMENT) {
             if (qr_rd_is(x, "rPr")) in_rpr = 0;
             if (qr_rd_is(x, "t")) in_t = 0;
+            if (qr_rd_is(x, "hyperlink")) {
+                free(link);
+                link = f.link = NULL;
+            }
             if (in_note && qr_rd_is(x, el)) {
                 notes_put(ns, id, &rs);
                 in_note = 0;
@@ -958,6 +1155,8 @@ static qr_status notes_read(qr_rd *r, const char *part, const char *el, notes *n
         }
     }
     qr_rd_runs_free(&rs);
+    qr_rd_rels_free(&rels);
+    free(link);
     st = qr_rd_xml_free(r, x);
     free(data);
     return st;
@@ -1098,6 +1297,84 @@ static qr_status part_template(qr_rd *r, const char *part, qr_buf *out)
     return out->oom ? qr_fail(QR_E_NOMEM) : st;
 }
 
+/* Whether settings.xml turns on even pages' own headers and footers
+ * (w:evenAndOddHeaders, not switched off by its w:val). */
+static int even_and_odd(dx *d)
+{
+    const qr_rd_rel *set = qr_rd_rels_type(&d->rels, "/settings");
+    const char *part = set && !set->external ? set->target : "word/settings.xml";
+    char *data;
+    size_t len;
+    if (!qr_rd_zip_has(d->r, part) || qr_rd_zip_read(d->r, part, &data, &len) != QR_OK) return 0;
+    int on = 0;
+    for (size_t i = 0; i + 17 <= len; i++) {
+        if (data[i] != 'e' || memcmp(data + i, "evenAndOddHeaders", 17) != 0) continue;
+        const char *p = data + i, *gt = memchr(p, '>', len - i);
+        size_t n = gt ? (size_t)(gt - p) : 0;
+        char el[128];
+        snprintf(el, sizeof el, "%.*s", (int)(n < sizeof el ? n : sizeof el - 1), p);
+        on = !strstr(el, "val=\"0\"") && !strstr(el, "val=\"false\"") && !strstr(el, "val=\"off\"");
+        break;
+    }
+    free(data);
+    return on;
+}
+
+/* How many bytes of txt a warning shows: at most 120, cut at a character's start. */
+static size_t shown_len(const char *txt, size_t len)
+{
+    size_t show = len;
+    if (show > 120) {
+        show = 120;
+        while (show > 0 && ((unsigned char)txt[show] & 0xC0) == 0x80)
+            show--;
+    }
+    return show;
+}
+
+/* The first page's and the even pages' own headers and footers (w:titlePg,
+ * settings' w:evenAndOddHeaders). A spec's page 1 is like the others or
+ * bare (first_page: false), and its pages share one header and footer: a
+ * first page unlike the others reads as bare, with a warning for each of
+ * its parts that has text; even pages unlike the odd ones read as the odd
+ * ones, with a warning naming the even part and its text. t holds the
+ * templates (first header, first footer, even header, even footer), part
+ * their part names (NULL: none). */
+static qr_status first_and_even(dx *d, qr_buf *t, const char **part)
+{
+    const char *def[2] = {d->has_header && d->tpl_header.data ? d->tpl_header.data : "",
+                          d->has_footer && d->tpl_footer.data ? d->tpl_footer.data : ""};
+    const char *tx[4];
+    for (int k = 0; k < 4; k++) {
+        if (t[k].oom) return qr_fail(QR_E_NOMEM);
+        tx[k] = part[k] && t[k].data ? t[k].data : "";
+    }
+    static const char *const what[2] = {"header", "footer"};
+    if (d->title_pg && (strcmp(tx[0], def[0]) || strcmp(tx[1], def[1]))) {
+        d->first_bare = 1;
+        for (int k = 0; k < 2; k++) {
+            if (!*tx[k] || !strcmp(tx[k], def[k])) continue;
+            size_t len = strlen(tx[k]), show = shown_len(tx[k], len);
+            qr_errlist_addf(d->r->warns, QR_OK, part[k],
+                            "a spec's first page is like the others or bare (first_page: false)",
+                            "%s: the first page's own %s \"%.*s%s\" not read (page 1 reads as "
+                            "bare: first_page: false)",
+                            part[k], what[k], (int)show, tx[k], show < len ? "..." : "");
+        }
+    }
+    if (!(part[2] || part[3]) || !even_and_odd(d)) return QR_OK;
+    for (int k = 0; k < 2; k++) {
+        if (!part[2 + k] || !strcmp(tx[2 + k], def[k])) continue;
+        size_t len = strlen(tx[2 + k]), show = shown_len(tx[2 + k], len);
+        qr_errlist_addf(
+            d->r->warns, QR_OK, part[2 + k], "a spec's pages share one header and one footer",
+            "%s: the even pages' own %s \"%.*s%s\" not read (they read as the odd "
+            "pages' \"%.40s\")",
+            part[2 + k], what[k], (int)show, tx[2 + k], show < len ? "..." : "", def[k]);
+    }
+    return QR_OK;
+}
+
 /* Comments, page headers and footers: a document spec has no place for
  * them, so each is a warning that names its part and gives its text (a
  * header's, shortened) or counts them (comments); none is dropped without a
@@ -1108,6 +1385,9 @@ static qr_status side_parts(dx *d)
     qr_rd *r = d->r;
     qr_buf seen = {0}; /* the texts named, each ending in a NUL */
     qr_status st = QR_OK;
+    /* the first page's header and footer, the even pages': templates and parts */
+    qr_buf other[4] = {{0}};
+    const char *other_part[4] = {NULL};
     for (size_t i = 0; i < d->rels.n && st == QR_OK; i++) {
         const qr_rd_rel *rel = &d->rels.items[i];
         size_t tl = strlen(rel->type);
@@ -1124,6 +1404,19 @@ static qr_status side_parts(dx *d)
             st = part_template(r, rel->target, tb);
             if (st != QR_OK) break;
             *(header ? &d->has_header : &d->has_footer) = 1;
+            continue;
+        }
+        /* the first page's and the even pages' parts: compared below */
+        int slot = -1;
+        for (int k = 0; k < 4 && rel->id && (header || footer); k++) {
+            const char *id = k < 2 ? d->first_rid[k] : d->even_rid[k - 2];
+            if (id && !strcmp(id, rel->id) && k % 2 == (footer ? 1 : 0)) slot = k;
+        }
+        if (slot >= 0) {
+            qr_buf *tb = &other[slot];
+            tb->len = 0;
+            st = part_template(r, rel->target, tb);
+            other_part[slot] = rel->target;
             continue;
         }
         qr_buf t = {0};
@@ -1173,10 +1466,92 @@ static qr_status side_parts(dx *d)
         qr_buf_free(&t);
     }
     qr_buf_free(&seen);
+    if (st == QR_OK) st = first_and_even(d, other, other_part);
+    for (int k = 0; k < 4; k++)
+        qr_buf_free(&other[k]);
     return st;
 }
 
 /* ---- the body ------------------------------------------------------------------ */
+
+/* core.xml's author, subject, keywords and creation date (issue 32). */
+typedef struct core_props {
+    char *v[4]; /* dc:creator, dc:subject, cp:keywords, dcterms:created */
+} core_props;
+
+static int core_prop(xmlTextReaderPtr x, void *arg)
+{
+    static const char *const names[4] = {"creator", "subject", "keywords", "created"};
+    core_props *c = arg;
+    for (int k = 0; k < 4; k++) {
+        if (c->v[k] || !qr_rd_is(x, names[k])) continue;
+        xmlChar *t = xmlTextReaderReadString(x);
+        if (t && *t) c->v[k] = strdup((const char *)t);
+        xmlFree(t);
+    }
+    return 0;
+}
+
+/* ,"properties":{...} from core.xml: the author unless it is "quire" (what
+ * quire writes for none), keywords quire joined with ", " as a list, the
+ * creation date (a date alone at midnight UTC) unless it is the date quire
+ * writes for a spec without one. */
+static void write_properties(qr_rd *r, qr_buf *b)
+{
+    const char *name = "docProps/core.xml";
+    core_props c = {{NULL}};
+    if (!qr_rd_zip_has(r, name) || qr_rd_part_elements(r, name, core_prop, &c) != QR_OK) {
+        for (int k = 0; k < 4; k++)
+            free(c.v[k]);
+        return;
+    }
+    char fixed[32];
+    qr_format_epoch(qr_output_epoch(), fixed, sizeof fixed);
+    if (c.v[0] && !strcmp(c.v[0], "quire")) free(c.v[0]), c.v[0] = NULL;
+    if (c.v[3] &&
+        (!strcmp(c.v[3], fixed) || strlen(c.v[3]) != 20 || c.v[3][10] != 'T' || c.v[3][19] != 'Z'))
+        free(c.v[3]), c.v[3] = NULL;
+    if (c.v[3] && !strcmp(c.v[3] + 10, "T00:00:00Z")) c.v[3][10] = '\0';
+    int any = 0;
+    static const char *const keys[4] = {"author", "subject", "keywords", "date"};
+    for (int k = 0; k < 4; k++) {
+        if (!c.v[k]) continue;
+        qr_buf_puts(b, any ? ",\"" : ",\"properties\":{\"");
+        qr_buf_puts(b, keys[k]);
+        qr_buf_puts(b, "\":");
+        any = 1;
+        if (k == 2 && strstr(c.v[k], ", ")) {
+            qr_buf_putc(b, '[');
+            for (const char *p = c.v[k], *e;; p = e + 2) {
+                e = strstr(p, ", ");
+                size_t n = e ? (size_t)(e - p) : strlen(p);
+                if (p != c.v[k]) qr_buf_putc(b, ',');
+                qr_buf_json_str(b, p, n, 0);
+                if (!e) break;
+            }
+            qr_buf_putc(b, ']');
+        } else {
+            qr_buf_json_str(b, c.v[k], strlen(c.v[k]), 0);
+        }
+    }
+    if (any) qr_buf_putc(b, '}');
+    for (int k = 0; k < 4; k++)
+        free(c.v[k]);
+}
+
+/* The marked link "\1#name" for an internal link to name (d->anchor). */
+static char *set_anchor(dx *d, const char *name, size_t n)
+{
+    char *a = realloc(d->anchor, n + 3);
+    if (!a) return NULL;
+    d->anchor = a;
+    a[0] = '\1';
+    a[1] = '#';
+    memcpy(a + 2, name, n);
+    a[n + 2] = '\0';
+    d->internal = 1;
+    return a;
+}
 
 static void run_reset(dx *d)
 {
@@ -1190,6 +1565,8 @@ static void add_text(dx *d, const char *s, size_t n)
     f.link = d->link;
     if (!f.code && d->rstyle && qr_rd_style_mono(&d->styles, d->rstyle)) f.code = 1;
     if (!f.bold && d->rstyle && qr_rd_style_bold(&d->styles, d->rstyle)) f.bold = 1;
+    if (f.code) f.highlight = 0; /* a code run's ground is the code's */
+    if (f.link) f.color = 0;     /* a link's colour is the link's */
     if (d->math && d->n_script) {
         int sc = d->script[d->n_script - 1];
         f.sub = sc == 1;
@@ -1378,6 +1755,13 @@ static void element(dx *d, const node *x, int empty)
         char *v = attr_dup(x, "dropCap");
         d->drop_cap = v && (strcmp(v, "drop") == 0 || strcmp(v, "margin") == 0);
         xmlFree(v);
+    } else if (d->in_ppr && (is(x, "left") || is(x, "start"))) {
+        /* a paragraph border's left side (w:pBdr): a callout's bar */
+        char *v = attr_dup(x, "color");
+        d->bar = v && strlen(v) == 6 && strspn(v, "0123456789abcdefABCDEF") == 6
+                     ? strtol(v, NULL, 16)
+                     : -1;
+        xmlFree(v);
     } else if (d->in_ppr && is(x, "jc")) {
         char *v = attr_dup(x, "val");
         d->jc_right = v && (strcmp(v, "right") == 0 || strcmp(v, "end") == 0);
@@ -1404,6 +1788,33 @@ static void element(dx *d, const node *x, int empty)
         char *v = attr_dup(x, "val");
         d->flags.sup = v && strcmp(v, "superscript") == 0;
         d->flags.sub = v && strcmp(v, "subscript") == 0;
+        xmlFree(v);
+    } else if (d->in_rpr && is(x, "color")) {
+        /* a colour (not "auto"; black, which LibreOffice writes on every
+         * run, is the text's own) */
+        char *v = attr_dup(x, "val");
+        d->flags.color = hex_color(v);
+        if (d->flags.color == QR_RGB_SET) d->flags.color = 0;
+        xmlFree(v);
+    } else if (d->in_rpr && is(x, "shd")) {
+        /* a run's shading: its highlight (quire's code runs' ground is the code's) */
+        char *v = attr_dup(x, "fill");
+        d->flags.highlight = hex_color(v);
+        xmlFree(v);
+    } else if (d->in_rpr && is(x, "highlight")) {
+        /* Word's highlighter colours by name */
+        static const struct {
+            const char *name;
+            uint32_t rgb;
+        } hl[] = {{"yellow", 0xFFFF00},      {"green", 0x00FF00},     {"cyan", 0x00FFFF},
+                  {"magenta", 0xFF00FF},     {"blue", 0x0000FF},      {"red", 0xFF0000},
+                  {"darkBlue", 0x000080},    {"darkCyan", 0x008080},  {"darkGreen", 0x008000},
+                  {"darkMagenta", 0x800080}, {"darkRed", 0x800000},   {"darkYellow", 0x808000},
+                  {"darkGray", 0x808080},    {"lightGray", 0xC0C0C0}, {"black", 0x000000},
+                  {"white", 0xFFFFFF}};
+        char *v = attr_dup(x, "val");
+        for (size_t k = 0; v && k < sizeof hl / sizeof hl[0]; k++)
+            if (!strcmp(v, hl[k].name)) d->flags.highlight = QR_RGB_SET | hl[k].rgb;
         xmlFree(v);
     } else if (d->in_rpr && (is(x, "strike") || is(x, "dstrike"))) {
         d->flags.strike = attr_on(x);
@@ -1442,7 +1853,52 @@ static void element(dx *d, const node *x, int empty)
         const qr_rd_rel *rel = qr_rd_rels_get(&d->rels, rid);
         d->link = rel && rel->external && qr_link_ok(rel->target) ? rel->target : NULL;
         xmlFree(rid);
+        if (!d->link) {
+            /* to a bookmark: resolved once the body is read (docx_links.c) */
+            char *a = attr_dup(x, "anchor");
+            if (a && *a) d->link = set_anchor(d, a, strlen(a));
+            xmlFree(a);
+        }
         if (empty) d->link = NULL;
+    } else if (is(x, "bookmarkStart")) {
+        char *nm = attr_dup(x, "name");
+        if (nm && *nm) {
+            qr_buf *to = d->tbl_depth > 0 ? &d->bm_table : &d->bm_para;
+            qr_buf_puts(to, nm);
+            qr_buf_putc(to, '\0');
+        }
+        xmlFree(nm);
+    } else if (d->in_run && is(x, "fldChar")) {
+        /* a REF field (Word's cross-reference): its result links to the bookmark */
+        char *t = attr_dup(x, "fldCharType");
+        if (t && !strcmp(t, "begin")) {
+            d->fld_at = d->instr.len;
+        } else if (t && !strcmp(t, "separate") && d->instr.len >= d->fld_at) {
+            const char *in = d->instr.data ? d->instr.data + d->fld_at : "";
+            size_t n = d->instr.len - d->fld_at, a = 0;
+            while (a < n && in[a] == ' ')
+                a++;
+            if (n - a > 4 && !memcmp(in + a, "REF ", 4) && !d->link) {
+                a += 4;
+                while (a < n && in[a] == ' ')
+                    a++;
+                size_t e = a;
+                while (e < n && in[e] != ' ' && in[e] != '\\')
+                    e++;
+                if (e > a) {
+                    d->link = set_anchor(d, in + a, e - a);
+                    d->fld_ref = 1;
+                    d->flags.link = d->link;
+                }
+            }
+        } else if (t && !strcmp(t, "end") && d->fld_ref) {
+            d->fld_ref = 0;
+            d->link = NULL;
+            d->flags.link = NULL;
+        }
+        xmlFree(t);
+    } else if (is(x, "extent") && d->tbl_depth == 0) {
+        d->img_cx = attr_long(x, "cx", 0); /* wp:extent: a drawing's size */
     } else if (is(x, "docPr")) {
         xmlFree(d->alt);
         d->alt = attr_dup(x, "descr");
@@ -1526,8 +1982,12 @@ static void element(dx *d, const node *x, int empty)
         /* the last one wins: the body's */
     } else if (is(x, "headerReference") || is(x, "footerReference")) {
         char *t = attr_dup(x, "type"), *id = attr_dup(x, "id");
-        char **slot = is(x, "headerReference") ? &d->hdr_rid : &d->ftr_rid;
-        if (id && (!t || !strcmp(t, "default"))) {
+        int h = !is(x, "headerReference"); /* 0 header, 1 footer */
+        char **slot = !t || !strcmp(t, "default") ? (h ? &d->ftr_rid : &d->hdr_rid)
+                      : !strcmp(t, "first")       ? &d->first_rid[h]
+                      : !strcmp(t, "even")        ? &d->even_rid[h]
+                                                  : NULL;
+        if (id && slot) {
             xmlFree(*slot);
             *slot = id;
             id = NULL;
@@ -1574,7 +2034,7 @@ static void end_element(dx *d, const node *x)
     } else if (is(x, "t")) {
         d->in_t = 0;
     } else if (is(x, "hyperlink")) {
-        d->link = NULL;
+        if (!d->fld_ref) d->link = NULL;
     } else if (is(x, "tcPr")) {
         d->in_tcpr = 0;
     } else if (is(x, "tc") && d->tbl_depth == 1) {
@@ -1622,7 +2082,7 @@ static void write_furniture(dx *d, qr_buf *b)
         qr_buf_puts(b, ",\"footer\":");
         qr_buf_json_str(b, d->tpl_footer.data, strlen(d->tpl_footer.data), 0);
     }
-    if (d->title_pg) qr_buf_puts(b, ",\"first_page\":false");
+    if (d->first_bare) qr_buf_puts(b, ",\"first_page\":false");
 }
 
 static void write_page(dx *d, qr_buf *b)
@@ -1722,6 +2182,7 @@ qr_status qr_rd_docx(qr_rd *r)
     memset(&d, 0, sizeof d);
     d.r = r;
     d.outline = -1;
+    d.bar = -1;
     qr_status st;
     char *part = qr_rd_main_part(r, "word/document.xml", &st);
     if (!part) return st;
@@ -1738,6 +2199,7 @@ qr_status qr_rd_docx(qr_rd *r)
     const qr_rd_rel *en = qr_rd_rels_type(&d.rels, "/endnotes");
     if (st == QR_OK && fn) st = notes_read(r, fn->target, "footnote", &foot);
     if (st == QR_OK && en) st = notes_read(r, en->target, "endnote", &end);
+    d.internal = foot.internal || end.internal;
     if (st == QR_OK) {
         d.core_title = qr_rd_core_title(r);
         st = read_body(&d);
@@ -1766,6 +2228,7 @@ qr_status qr_rd_docx(qr_rd *r)
         qr_buf_append(b, d.blocks.data ? d.blocks.data : "", d.blocks.len);
         qr_buf_putc(b, ']');
         write_page(&d, b);
+        write_properties(r, b);
         /* Notes at the end of the document: a spec's notes are one kind. */
         if (d.n_end && !d.n_foot) qr_buf_puts(b, ",\"notes\":\"endnotes\"");
         if (d.n_end && d.n_foot)
@@ -1775,6 +2238,8 @@ qr_status qr_rd_docx(qr_rd *r)
                             d.n_foot, d.n_end);
         qr_buf_putc(b, '}');
         if (b->oom || d.blocks.oom) st = qr_rd_fail(r, QR_E_NOMEM, "", NULL, "out of memory");
+        /* bookmarks that can be ids, internal links: ids, links and refs */
+        if (st == QR_OK && d.internal) st = qr_rd_docx_links(r, d.marks, d.n_marks);
         r->kind = QR_KIND_DOCUMENT;
     }
     for (size_t k = 0; k < d.n_items; k++)
@@ -1793,12 +2258,24 @@ qr_status qr_rd_docx(qr_rd *r)
     qr_rd_runs_free(&d.runs);
     qr_rd_runs_free(&d.cell_runs);
     qr_buf_free(&d.blocks);
+    qr_buf_free(&d.bm_pending);
+    qr_buf_free(&d.bm_para);
+    qr_buf_free(&d.bm_list);
+    qr_buf_free(&d.bm_table);
+    for (size_t k = 0; k < d.n_marks; k++)
+        free(d.marks[k].name);
+    free(d.marks);
+    free(d.anchor);
     qr_buf_free(&d.tpl_header);
     qr_buf_free(&d.instr);
     qr_buf_free(&d.cap_value);
     qr_buf_free(&d.tpl_footer);
     xmlFree(d.hdr_rid);
     xmlFree(d.ftr_rid);
+    for (int k = 0; k < 2; k++) {
+        xmlFree(d.first_rid[k]);
+        xmlFree(d.even_rid[k]);
+    }
     qr_buf_free(&d.images);
     qr_buf_free(&d.cap);
     xmlFree(d.pstyle);

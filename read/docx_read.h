@@ -56,7 +56,8 @@ typedef enum qr_rd_para_kind {
     QR_RD_PARA_RULE,
     QR_RD_PARA_TOC_HEADING, /* "TOC Heading": a table of contents' title */
     QR_RD_PARA_TOC_ENTRY,   /* "toc 1" .. "toc 9": its entries (the TOC field's result) */
-    QR_RD_PARA_CAPTION      /* "Caption": a table's, figure's or listing's caption */
+    QR_RD_PARA_CAPTION,     /* "Caption": a table's, figure's or listing's caption */
+    QR_RD_PARA_CALLOUT      /* "Callout": a callout's title, then its text (quire's pair) */
 } qr_rd_para_kind;
 qr_rd_para_kind qr_rd_style_kind(const qr_rd_styles *s, const char *id);
 void qr_rd_styles_free(qr_rd_styles *s);
@@ -71,5 +72,14 @@ int qr_rd_num_task(const qr_rd_numbering *nb, int num_id);
 /** A numbering instance's first number at level 0 (its startOverride), 0 for none. */
 long qr_rd_num_start(const qr_rd_numbering *nb, int num_id);
 void qr_rd_numbering_free(qr_rd_numbering *nb);
+
+/* A bookmark of the body: its name and the index of the block it marks. */
+typedef struct qr_rd_mark {
+    char *name;
+    size_t block;
+} qr_rd_mark;
+/** Block ids, "#id" links and refs from the read spec's bookmarks and its
+ *  internal links (written "\1#name"), rewriting r->spec (docx_links.c). */
+qr_status qr_rd_docx_links(qr_rd *r, const qr_rd_mark *marks, size_t n_marks);
 
 #endif

@@ -166,6 +166,7 @@ static qr_rd_para_kind kind_of_name(const char *n, int id)
         {"horizontal rule", "horizontalrule", QR_RD_PARA_RULE},
         {"toc heading", "tocheading", QR_RD_PARA_TOC_HEADING},
         {"caption", "caption", QR_RD_PARA_CAPTION},
+        {"callout", "callout", QR_RD_PARA_CALLOUT},
         {"toc 1", "toc1", QR_RD_PARA_TOC_ENTRY},
         {"toc 2", "toc2", QR_RD_PARA_TOC_ENTRY},
         {"toc 3", "toc3", QR_RD_PARA_TOC_ENTRY},

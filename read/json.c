@@ -32,6 +32,7 @@ static int same_flags(const qr_rd_run *a, const qr_rd_run *b)
 {
     return a->bold == b->bold && a->italic == b->italic && a->underline == b->underline &&
            a->strike == b->strike && a->code == b->code && a->sup == b->sup && a->sub == b->sub &&
+           a->color == b->color && a->highlight == b->highlight &&
            (a->link == b->link || (a->link && b->link && strcmp(a->link, b->link) == 0));
 }
 
@@ -90,7 +91,7 @@ void qr_rd_runs_plain(const qr_rd_runs *rs, qr_buf *b)
 static int plain(const qr_rd_run *r)
 {
     return !r->bold && !r->italic && !r->underline && !r->strike && !r->code && !r->sup &&
-           !r->sub && !r->link && !r->raw;
+           !r->sub && !r->color && !r->highlight && !r->link && !r->raw;
 }
 
 void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
@@ -124,6 +125,9 @@ void qr_rd_runs_json(const qr_rd_runs *rs, qr_buf *b)
         if (r->code) qr_buf_puts(b, ",\"code\":true");
         if (r->sup) qr_buf_puts(b, ",\"sup\":true");
         if (r->sub) qr_buf_puts(b, ",\"sub\":true");
+        if (r->color) qr_buf_printf(b, ",\"color\":\"#%06X\"", (unsigned)(r->color & 0xFFFFFF));
+        if (r->highlight)
+            qr_buf_printf(b, ",\"highlight\":\"#%06X\"", (unsigned)(r->highlight & 0xFFFFFF));
         if (r->link) {
             qr_buf_puts(b, ",\"link\":");
             qr_buf_json_str(b, r->link, strlen(r->link), 0);

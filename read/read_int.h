@@ -128,6 +128,9 @@ void qr_rd_put_title(qr_rd *r);
 /** An image part as a data: URI appended to b as a JSON string; 0 if it is
  *  not PNG or JPEG (then nothing is appended). */
 int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b);
+/** The same, and *natural the image's own width in EMU (its pixels at its
+ *  dpi, else 96), 0 when its header does not say. */
+int qr_rd_image_uri_size(qr_rd *r, const char *part, qr_buf *b, double *natural);
 
 /* ---- charts and diagrams (chart.c, smartart.c) ------------------------------- */
 
@@ -176,6 +179,7 @@ void qr_rd_put_widths(qr_buf *b, const double *grid, size_t n, double min);
 typedef struct qr_rd_run {
     qr_buf text;
     unsigned bold : 1, italic : 1, underline : 1, strike : 1, code : 1, sup : 1, sub : 1;
+    uint32_t color, highlight; /* QR_RGB_SET | 0xRRGGBB (spec/tree.h), or 0 */
     char *link;
     char *raw; /* a run written as this JSON object ({"footnote":...}), never merged */
 } qr_rd_run;

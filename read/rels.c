@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile.h"
 #include "read_int.h"
 
 /* "word/document.xml" + "media/a.png" -> "word/media/a.png"; handles "../"
@@ -155,6 +156,11 @@ char *qr_rd_main_part(qr_rd *r, const char *fallback, qr_status *st)
 
 int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b)
 {
+    return qr_rd_image_uri_size(r, part, b, NULL);
+}
+
+int qr_rd_image_uri_size(qr_rd *r, const char *part, qr_buf *b, double *natural)
+{
     static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     if (!qr_rd_zip_has(r, part)) return 0;
     char *data;
@@ -167,6 +173,14 @@ int qr_rd_image_uri(qr_rd *r, const char *part, qr_buf *b)
     if (!mime) {
         free(data);
         return 0;
+    }
+    if (natural) {
+        qr_image im;
+        const char *why;
+        memset(&im, 0, sizeof im);
+        *natural = 0;
+        if (qr_image_probe(d, len, &im, &why) == 0)
+            *natural = (double)im.width_px * 914400.0 / (im.dpi_x > 1 ? im.dpi_x : 96);
     }
     qr_buf_printf(b, "\"data:%s;base64,", mime);
     char *o = qr_buf_reserve(b, (len + 2) / 3 * 4 + 2);

@@ -101,6 +101,10 @@ const char *qr_kind_name(qr_kind kind);
  *  On success out holds the text. */
 qr_status qr_canonical(const char *json, size_t len, qr_buf *out, qr_errlist *errs);
 
+/** Read the header of PNG or JPEG bytes. Returns 0 and fills type, width,
+ *  height and dpi, or -1 with *why set to a constant reason. */
+int qr_image_probe(const unsigned char *p, size_t n, qr_image *img, const char **why);
+
 /** Guess the kind of a spec by its keys: "slides" -> presentation, "sheets"
  *  -> spreadsheet, else document. Returns -1 when the text is not a JSON object. */
 int qr_kind_guess(const char *json, size_t len, qr_kind *kind);

@@ -247,9 +247,7 @@ int qr_cc_image_src(qr_cc *cc, json_t *src, qr_image *img);
  * Returns 1 when something was wrong (reported), else 0. */
 int qr_cc_image_fields(qr_cc *cc, json_t *v, qr_image *img, int unk);
 
-/** Read the header of PNG or JPEG bytes. Returns 0 and fills type, width,
- *  height and dpi, or -1 with *why set to a constant reason. */
-int qr_image_probe(const unsigned char *p, size_t n, qr_image *img, const char **why);
+/* qr_image_probe: compile.h (the reader sizes images with it too). */
 
 /* ---- compile_markdown.c: Markdown blocks and slide bodies ------------------ */
 

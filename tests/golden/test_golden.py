@@ -62,7 +62,7 @@ def kind_of(spec):
 
 PNG_DPI = "60"
 PNG_CASES = ("deck-structural", "deck-columns", "deck-ground-logo", "cont-agenda", "cond-sheet", "notes-sheet",
-             "tables-sheet", "sheets-finance-model")
+             "tables-sheet", "sheets-finance-model", "print-sheet", "print-fit-sheet")
 
 
 def render(spec_path, out_path, fmt, spec_kind="document"):

@@ -19,7 +19,7 @@ import os
 import subprocess
 import sys
 
-from pg import artifact_ids, backend, close_all, new_store, owner_bytes, server, spec_text, sql  # noqa: F401
+from pg import Server, artifact_ids, backend, close_all, new_store, owner_bytes, server, spec_text, sql  # noqa: F401
 
 SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")

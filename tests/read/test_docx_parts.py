@@ -256,6 +256,79 @@ with tempfile.TemporaryDirectory() as tmp:
                     "first_page": False}, json.dumps(page, ensure_ascii=False))
     expect("furniture: the first-page header is still named", "Cover" in r.stderr, r.stderr)
 
+    # python-docx's first-page and even-page headers (issue 32): a first page
+    # unlike the others reads as bare (first_page: false) with a warning for
+    # its own text; one like the others, or no first page of its own, reads
+    # as nothing; even pages unlike the odd ones (settings' evenAndOddHeaders)
+    # read as the odd ones with a warning naming the even part's text.
+    import docx as pydocx
+
+    def made(first=None, even=None, odd_even=True):
+        p = os.path.join(tmp, "pydocx.docx")
+        doc = pydocx.Document()
+        sec = doc.sections[0]
+        sec.header.paragraphs[0].text = "Acme report"
+        sec.footer.paragraphs[0].text = "Confidential"
+        if first is not None:
+            sec.different_first_page_header_footer = True
+            sec.first_page_header.paragraphs[0].text = first[0]
+            sec.first_page_footer.paragraphs[0].text = first[1]
+        if even is not None:
+            doc.settings.odd_and_even_pages_header_footer = odd_even
+            sec.even_page_header.paragraphs[0].text = even
+            sec.even_page_footer.paragraphs[0].text = "Confidential"
+        doc.add_paragraph("Body.")
+        doc.save(p)
+        r = read(p)
+        return json.loads(r.stdout or "{}").get("page", {}), r.stderr
+    page, err = made(first=("Cover letterhead", ""), even="Acme report (even)")
+    expect("python-docx first page: bare, the default pair as templates",
+           page.get("first_page") is False and page.get("header") == "Acme report"
+           and page.get("footer") == "Confidential", json.dumps(page))
+    expect("python-docx first page: its own header named precisely",
+           "the first page's own header \"Cover letterhead\" not read (page 1 reads as bare"
+           in err and err.count("first page") == 1, err)
+    expect("python-docx even pages: named with the odd pages' text",
+           "the even pages' own header \"Acme report (even)\" not read (they read as the odd "
+           "pages' \"Acme report\")" in err and "even pages' own footer" not in err, err)
+    page, err = made(first=("", ""))
+    expect("python-docx empty first page: first_page false, no warning",
+           page.get("first_page") is False and "warning" not in err, json.dumps(page) + err)
+    page, err = made(first=("Acme report", "Confidential"), even="Acme report (even)",
+                     odd_even=False)
+    expect("python-docx first page like the others, even pages off: nothing to say",
+           "first_page" not in page and page.get("header") == "Acme report" and "warning" not in err,
+           json.dumps(page) + err)
+
+    # Word's bookmarks, internal hyperlinks and cross-references (issue 32):
+    # a bookmark is its block's id (a hidden "_Ref" one only once something
+    # links to it, without its underscore), a REF field whose result is the
+    # target heading's text a ref, a hyperlink to a bookmark a "#id" link,
+    # one to no bookmark its text.
+    d = os.path.join(tmp, "xref.docx")
+
+    def bm(i, name, inner):
+        return ('<w:bookmarkStart w:id="%d" w:name="%s"/>%s<w:bookmarkEnd w:id="%d"/>'
+                % (i, name, inner, i))
+
+    def anchor(name, text):
+        return '<w:hyperlink w:anchor="%s">%s</w:hyperlink>' % (name, wr(text))
+    ref = ('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve">'
+           ' REF _Ref12 \\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+           + wr("Scope") + '<w:r><w:fldChar w:fldCharType="end"/></w:r>')
+    m.docx(d, para(bm(0, "_Ref12", wr("Scope")), '<w:outlineLvl w:val="0"/>')
+           + para(bm(1, "_GoBack", "") + bm(2, "intro", wr("Intro text.")))
+           + para(wr("See ") + ref + wr(", ") + anchor("intro", "the intro") + wr(", ")
+                  + anchor("nowhere", "gone") + wr(".")))
+    r = read(d)
+    blocks = json.loads(r.stdout or "{}").get("blocks")
+    expect("cross-references: ids, a ref, a #id link, a dangling link as text", blocks == [
+        {"type": "heading", "level": 1, "text": "Scope", "id": "Ref12"},
+        {"type": "paragraph", "text": "Intro text.", "id": "intro"},
+        {"type": "paragraph", "runs": ["See ", {"ref": "Ref12"}, ", ",
+                                       {"text": "the intro", "link": "#intro"}, ", gone."]}],
+           json.dumps(blocks) + r.stderr)
+
     # A table of contents reads back as a toc block (issue 32): its title
     # unless it is the language's default, the TOC field's levels, and not
     # its entries (the field's cached result) as text.

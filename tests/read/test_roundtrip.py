@@ -26,10 +26,10 @@ def kind_of(spec):
 # What fixtures hold that the reader does not read back yet (the features of
 # issue 28's rich documents and styled workbooks): such a fixture is checked
 # for a clean, canonical read only, and listed as partial.
-UNREAD_BLOCKS = {"callout"}
+UNREAD_BLOCKS = set()
 # Captions read back from docx (tests/read/test_docx_parts.py), not from
 # pptx; a slide's columns (two_content, comparison) are not compared yet.
-UNREAD_KEYS = {"ref", "style", "styles"}
+UNREAD_KEYS = {"style", "styles"}
 UNREAD_DECK_KEYS = {"caption", "left", "right"}
 
 

@@ -23,10 +23,8 @@ import subprocess
 import sys
 import tempfile
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import backend, close_all, new_store  # noqa: E402
+from store import QUIRE, backend, close_all, new_store  # noqa: E402
 
 ROWS = 30000
 GOLDEN_V1 = "4b02e24bc1d40230efe2b445c44aa9cfc83263c2e9736f05336cf44da0312857"

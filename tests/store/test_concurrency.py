@@ -24,10 +24,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import backend, close_all, new_store, spec_text  # noqa: E402
+from store import QUIRE, SRC, backend, close_all, new_store, run, spec_text  # noqa: E402
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 PROCS, EDITS = 8, 100
 
 CLI_EDITS = 5
@@ -76,11 +74,6 @@ def run_writers(argvs):
         assert p.returncode == 0, err
         reported += json.loads(out)
     return reported
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def main():

@@ -12,15 +12,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import backend, close_all, new_store, sql  # noqa: E402
-
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
+from store import BINDING_DIR, SRC, backend, close_all, new_store, run, sql  # noqa: E402
 
 
 def table():
@@ -32,11 +28,6 @@ def table():
             if m:
                 rows[m.group(2)] = int(m.group(1))
     return rows
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def main():
@@ -90,7 +81,7 @@ def main():
         shutil.rmtree(empty)
 
         # the binding: the subclass of the same name
-        sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
+        sys.path.insert(0, BINDING_DIR)
         import quire
         st = quire.Store(store)
         for code, call in (("not_found", lambda: st.show("nope")),

@@ -23,8 +23,8 @@ import subprocess
 import sys
 import tempfile
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from store import QUIRE  # noqa: E402
 
 
 def run(*args, limit_fsize=None):

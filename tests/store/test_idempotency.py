@@ -31,21 +31,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import backend, close_all, new_store, server  # noqa: E402
-
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, json.loads(p.stdout) if p.stdout.startswith("{") else p.stdout, p.stderr
-
-
-def write(path, obj):
-    with open(path, "w") as f:
-        json.dump(obj, f)
-    return path
+from store import QUIRE, backend, close_all, new_store, run_json as run, server, versions, write  # noqa: E402
 
 
 def texts(store, aid):
@@ -54,12 +40,6 @@ def texts(store, aid):
     assert rc == 0, out
     spec = json.loads(out) if isinstance(out, str) else out
     return [b.get("text") for b in spec["blocks"]]
-
-
-def versions(store, aid):
-    rc, r, _ = run("log", aid, "--store", store)
-    assert rc == 0, r
-    return r["versions"]
 
 
 def main():

@@ -18,12 +18,10 @@ import sys
 import tempfile
 import threading
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
-import quire  # noqa: E402
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import backend, close_all, new_store, sql  # noqa: E402
+from store import BINDING_DIR, backend, close_all, new_store, sql  # noqa: E402
+sys.path.insert(0, BINDING_DIR)
+import quire  # noqa: E402
 
 DAY = 24 * 3600
 

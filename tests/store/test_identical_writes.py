@@ -25,10 +25,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import artifact_ids, close_all, new_store  # noqa: E402
+from store import QUIRE, artifact_ids, close_all, new_store  # noqa: E402
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 PROCS, STEPS, ROUNDS = 8, 8, 10
 
 # One writer: argv = quire, store, id (or "" to create), steps, tmp, w.

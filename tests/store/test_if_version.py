@@ -17,15 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import close_all, new_store  # noqa: E402
-
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, json.loads(p.stdout) if p.stdout.startswith("{") else p.stdout
+from store import BINDING_DIR, QUIRE, call as run, close_all, new_store  # noqa: E402
 
 
 def main():
@@ -92,7 +84,7 @@ def main():
         assert len(r["versions"]) == 2, r
         print("8 writers at --if-version 1: 1 applied, 7 conflicts")
 
-        sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
+        sys.path.insert(0, BINDING_DIR)
         import quire
         st = quire.Store(store)
         got = st.get("race")

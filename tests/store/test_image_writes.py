@@ -9,21 +9,13 @@ image inline.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import backend, close_all, new_store  # noqa: E402
+from store import SRC, backend, close_all, new_store, run  # noqa: E402
 
 PNG = os.path.join(SRC, "fixtures", "chart-pie", "expected", "png", "page1.png")
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def write(tmp, name, obj):

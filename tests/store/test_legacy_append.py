@@ -20,13 +20,10 @@ import subprocess
 import sys
 import tempfile
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
-sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
-import quire  # noqa: E402
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import artifact_ids, backend, close_all, new_store  # noqa: E402
+from store import BINDING_DIR, artifact_ids, backend, close_all, new_store, run  # noqa: E402
+sys.path.insert(0, BINDING_DIR)
+import quire  # noqa: E402
 
 LEGACY = {"title": "Legacy Report",
           "sections": [{"heading": "Alpha section", "paragraphs": ["Alpha one.", "Alpha two."]},
@@ -76,11 +73,6 @@ def in_order(text, items):
             return "%r missing or out of order in %r" % (it, text[:400])
         pos = i
     return None
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def main():

@@ -17,21 +17,13 @@
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import backend, close_all, new_store, owner_bytes  # noqa: E402
+from store import backend, close_all, new_store, owner_bytes, run  # noqa: E402
 
 OWNERS = ["alice", "google-oauth2|1234", "bob@example.com"]
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def ok(*args):

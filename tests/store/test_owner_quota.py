@@ -24,15 +24,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import close_all, new_store  # noqa: E402
-
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, json.loads(p.stdout) if p.stdout.startswith("{") else p.stdout
+from store import QUIRE, binding_env, call as run, close_all, new_store  # noqa: E402
 
 
 # one "replica": 4 writers, each its own process (so its own pool), 4 creates each
@@ -143,7 +135,7 @@ def main():
         assert rc == 0 and r["max_bytes"] == limit and r["own"]["bytes"], r
         lib = os.environ.get("QUIRE_LIB")
         if lib:
-            env = dict(os.environ, QUIRE_SOURCE_DIR=SRC)
+            env = binding_env()
             procs = [subprocess.Popen([sys.executable, "-c", BINDING, store, spec, tag], env=env,
                                       stdout=subprocess.PIPE, text=True) for tag in ("ba", "bb")]
             results = []

@@ -15,21 +15,11 @@ NotFoundError alike. Both backends.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import close_all, new_store  # noqa: E402
-
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    out = json.loads(p.stdout) if p.stdout.startswith("{") else p.stdout
-    return p.returncode, out, p.stderr
+from store import binding, close_all, new_store, run_json as run  # noqa: E402
 
 
 def main():
@@ -128,9 +118,6 @@ def main():
         lib = os.environ.get("QUIRE_LIB")
         if lib:
             code = r"""
-import os, sys, json
-sys.path.insert(0, os.path.join(os.environ["QUIRE_SOURCE_DIR"], "bindings", "python"))
-import quire
 st = quire.Store(sys.argv[1], owner="bob", no_sync=True)
 n = 0
 for call in (lambda: st.get("alice1"), lambda: st.log("alice1"), lambda: st.export("alice1"),
@@ -150,8 +137,7 @@ admin = quire.Store(sys.argv[1], no_sync=True)
 assert admin.get("alice1")["owner"] == "alice"
 print(n)
 """
-            env = dict(os.environ, QUIRE_SOURCE_DIR=SRC)
-            p = subprocess.run([sys.executable, "-c", code, store], capture_output=True, text=True, env=env)
+            p = binding(code, store)
             assert p.returncode == 0 and p.stdout.strip() == "6", (p.stdout, p.stderr)
             print("binding Store(owner='bob'): 6 calls on alice's artifact raise NotFoundError")
     finally:

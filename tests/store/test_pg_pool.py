@@ -21,11 +21,10 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import PG_BIN, _as_owner, close_all, server  # noqa: E402
+from pg import PG_BIN, _as_owner  # noqa: E402
+from store import BINDING_DIR, QUIRE, close_all, server  # noqa: E402
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
-sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
+sys.path.insert(0, BINDING_DIR)
 import quire  # noqa: E402
 
 SPEC = {"title": "T", "blocks": [{"type": "paragraph", "text": "x"}]}

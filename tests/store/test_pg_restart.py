@@ -21,10 +21,8 @@ import sys
 import tempfile
 import time
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import close_all, server  # noqa: E402
+from store import QUIRE, close_all, run, server  # noqa: E402
 
 WRITER = r'''
 import json, subprocess, sys, time, os
@@ -44,11 +42,6 @@ while not os.path.exists(stop):
         time.sleep(0.05)
 print(json.dumps(res))
 '''
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def main():

@@ -20,10 +20,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import artifact_ids, backend, close_all, new_store, owner_bytes  # noqa: E402
+from store import QUIRE, artifact_ids, backend, close_all, new_store, owner_bytes, run  # noqa: E402
 
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
 
 CREATOR = r'''
 import json, subprocess, sys
@@ -36,11 +34,6 @@ for i in range(3):
     res.append([p.returncode, p.stdout])
 print(json.dumps(res))
 '''
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def write_specs(d):

@@ -18,26 +18,14 @@ Both backends.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pg import close_all, new_store  # noqa: E402
-
-SRC = os.environ.get("QUIRE_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-QUIRE = os.environ.get("QUIRE") or os.path.join(SRC, "build", "quire")
-
-
-def run(*args):
-    p = subprocess.run([QUIRE, *args], capture_output=True, text=True)
-    return p.returncode, json.loads(p.stdout) if p.stdout.startswith("{") else p.stdout
+from store import binding, call as run, close_all, has_binding, new_store  # noqa: E402
 
 
 CLOCK = r"""
-import os, sys
-sys.path.insert(0, os.path.join(os.environ["QUIRE_SOURCE_DIR"], "bindings", "python"))
-import quire
 T = 1_800_000_000
 DAY = 86400
 store = sys.argv[1]
@@ -168,9 +156,8 @@ def main():
         rc, r = run("undelete", "o1", "--owner", "v", *S)
         assert rc == 0, r
 
-        if os.environ.get("QUIRE_LIB"):
-            env = dict(os.environ, QUIRE_SOURCE_DIR=SRC)
-            p = subprocess.run([sys.executable, "-c", CLOCK, store], capture_output=True, text=True, env=env)
+        if has_binding():
+            p = binding(CLOCK, store)
             assert p.returncode == 0 and p.stdout.strip() == "ok", (p.stdout, p.stderr)
             print("retention by the store's clock: kept at T+30d-1s, purged at T+30d; an undeleted one stays")
     finally:

@@ -18,7 +18,11 @@ sections, a footer with {page} and {pages}, its own margins) and
   filled in, Letter portrait pages for Contacts with row 2 repeated;
 - a 25,000-row sheet with a print setup gives the same bytes streamed and
   through the tree path (print before or after the rows), and a bad one
-  the same errors both ways.
+  the same errors both ways;
+- quire's own PDF preview: the same pages as LibreOffice's (A4 landscape,
+  Letter portrait), header and footer filled in, the titles repeated, and
+  fixtures/print-fit-sheet's 27 columns scaled onto one page, its print
+  area's rows only.
 Errors (paths, hints) are fixtures/errors/sheet-print-*.
 
 env: QUIRE, QUIRE_SOURCE_DIR, QUIRE_SHARED.
@@ -180,6 +184,63 @@ class Print(unittest.TestCase):
         self.assertIn("4/4", p4)
         self.assertRegex(p4, r"Name\s+Team\s+Email")  # row 2 repeated
         self.assertNotIn("Contacts and owners", p4)  # row 1 is not
+
+    def test_quire_preview(self):
+        pdf = os.path.join(TMP, "preview.pdf")
+        rc, res = render(FIX, pdf)
+        self.assertEqual(rc, 0, res)
+        self.assertEqual(res["pages"], 4)  # as LibreOffice prints it
+        info = subprocess.run(["pdfinfo", "-f", "1", "-l", "4", pdf], capture_output=True,
+                              text=True).stdout
+        sizes = [line.split(":", 1)[1].split("pts")[0].split(" x ")
+                 for line in info.splitlines() if line.startswith("Page") and "size" in line]
+        sizes = [(round(float(w)), round(float(h))) for w, h in sizes]
+        self.assertEqual(sizes, [(842, 595), (842, 595), (612, 792), (612, 792)])
+
+        def page(n):
+            return subprocess.run(["pdftotext", "-layout", "-f", str(n), "-l", str(n), pdf, "-"],
+                                  capture_output=True, text=True).stdout
+
+        p1, p2, p4 = page(1), page(2), page(4)
+        self.assertIn("FY2027 budget & plan", p1)
+        self.assertIn("Page 1 of 4", p1)
+        self.assertIn("Budget", p1.splitlines()[0])  # {sheet} at the right
+        first = [ln for ln in p1.splitlines() if "Salaries 1" in ln][0]
+        self.assertIn("15858", first)
+        self.assertRegex(p2, r"Line\s+Jan")  # row 1 repeated
+        self.assertIn("Page 2 of 4", p2)
+        self.assertIn("Contacts & owners {internal}", page(3))
+        self.assertRegex(p4, r"Name\s+Team\s+Email")  # row 2 repeated
+        self.assertNotIn("Contacts and owners", p4)
+        self.assertIn("4/4", p4)
+        # fit to width: 27 columns scaled onto one Letter landscape page, the area's 61 rows
+        pdf2 = os.path.join(TMP, "fit.pdf")
+        rc, res = render(fixture("print-fit-sheet"), pdf2)
+        self.assertEqual((rc, res["pages"]), (0, 1), res)
+        text = subprocess.run(["pdftotext", "-layout", pdf2, "-"], capture_output=True,
+                              text=True).stdout
+        self.assertRegex(text, r"Store\s+W01\s+W02.*W26")
+        self.assertIn("Store 60", text)
+        self.assertNotIn("Store 61", text)  # past the area
+        self.assertIn("Page 1 of 1", text)
+        # sheets of other sizes with links (tagged): a sound PDF whichever sheet comes first
+        check = require(self, "tools/pdf-check")
+        for k, sheets in enumerate((
+                [{"name": "E", "rows": []},
+                 {"name": "L", "rows": [["a", {"value": "web", "link": "https://example.com/"}]],
+                  "print": {"orientation": "landscape"}}],
+                [{"name": "L", "rows": [["a", {"value": "to M", "link": "#M!A1"}]],
+                  "print": {"orientation": "landscape", "paper": "a4"}},
+                 {"name": "M", "rows": [["b", {"value": "to L", "link": "#L!A1"}]]}])):
+            spec = write_spec(os.path.join(TMP, "links%d.json" % k), {"sheets": sheets})
+            out = os.path.join(TMP, "links%d.pdf" % k)
+            rc, res = render(spec, out)
+            self.assertEqual(rc, 0, res)
+            p = subprocess.run([check, out], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        # the contact sheet and a PNG page draw without trouble
+        rc, res = render(FIX, os.path.join(TMP, "contact.png"), args=["--contact"])
+        self.assertEqual(rc, 0, res)
 
     def test_streamed_same_bytes(self):
         rows = ",".join('["t%d", "Open", 0.5, %d]' % (i, i) for i in range(25000))
