@@ -28,10 +28,10 @@ with a print setup) looks and computes the same in LibreOffice as in quire.
   is as wide in both within 3 pt.
 
 Two soffice runs (PDF, re-saved .xlsx) of about 5 s each."""
-import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import unittest
@@ -219,6 +219,10 @@ class FinanceModel(unittest.TestCase):
         cls.lpages = words_by_page(cls.lpdf)
         cls.qimg = raster(cls.qpdf, os.path.join(cls.tmp, "q"))
         cls.limg = raster(cls.lpdf, os.path.join(cls.lo, "l"))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # -- values --------------------------------------------------------------
 
