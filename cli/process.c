@@ -3,10 +3,14 @@
  * short-lived process that owns its allocator, time zone and caches; the
  * library never touches them.
  *
- * One more lives in the link, not here: the CLI's own hb_shape()
- * (pdf/memo/shape_memo.c, linked into the quire binary only) answers the
- * second of the two shapings pango makes of every item that fits a line,
- * from a memo of the first (bench/README.md "shape memo"). */
+ * Three more live in the link, not here, in pdf/memo/ (linked into the quire
+ * binary only, each a symbol the executable exports over its library's):
+ * hb_shape() (shape_memo.c) answers the second of the two shapings pango
+ * makes of every item that fits a line, from a memo of the first
+ * (bench/README.md "shape memo"); deflateInit_() (deflate_once.c) lets a
+ * page's content stream be deflated once, not twice; __snprintf_chk()
+ * (printf_fast.c) formats cairo's PDF numbers without glibc's printf
+ * (bench/README.md "Round 3: PDF writing"). */
 #include "process.h"
 
 #include <malloc.h>

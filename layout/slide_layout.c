@@ -140,6 +140,7 @@ static int is_tall(uint32_t cp)
 
 static int cp_width(uint32_t cp, int mono)
 {
+    if (cp >= 0x20 && cp < 0x7F) return mono ? 602 : ascii_w[cp - 0x20]; /* most text */
     if (cp == '\t') return 4 * 318;
     if (cp < 0x20) return 0;
     if (is_zero_width(cp)) return 0;
@@ -159,8 +160,8 @@ long long qr_slide_text_width(const char *str, size_t len, int mono, int bold)
     const unsigned char *s = (const unsigned char *)str;
     long long w = 0;
     for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        i += utf8_next(s + i, len - i, &cp);
+        uint32_t cp = s[i];
+        i += cp < 0x80 ? 1 : utf8_next(s + i, len - i, &cp);
         int cw = cp_width(cp, mono);
         w += bold && !mono ? cw * 108 / 100 : cw;
     }
@@ -909,9 +910,16 @@ long long qr_slide_widest_word(const qr_text *t, const char **at, size_t *len)
         for (size_t i = 0; i <= run->len;) {
             uint32_t cp = ' ';
             size_t n = 1;
-            if (i < run->len) n = utf8_next(s + i, run->len - i, &cp);
-            if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == 0x3000 ||
-                cp == 0x2028 || cp == 0x2029 || is_wide(cp) || unspaced(cp)) {
+            if (i < run->len) {
+                if (s[i] < 0x80)
+                    cp = s[i];
+                else
+                    n = utf8_next(s + i, run->len - i, &cp);
+            }
+            int space = cp < 0x80 ? cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r'
+                                  : cp == 0x3000 || cp == 0x2028 || cp == 0x2029 || is_wide(cp) ||
+                                        unspaced(cp);
+            if (space) {
                 if (w > best) {
                     best = w;
                     *at = run->text + start;
