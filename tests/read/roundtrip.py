@@ -17,8 +17,10 @@ def runs_of(v):
         runs = [{"text": v.get("text", "")}]
     out = []
     for r in runs:
-        if "footnote" in r or "endnote" in r:
-            continue  # loss 20: footnote and endnote runs are not read back (yet)
+        if "footnote" in r:
+            fn = r["footnote"]
+            out.append(("", {"footnote": runs_of(fn if isinstance(fn, str) else {"runs": fn})}))
+            continue
         flags = {k: r[k] for k in r if k != "text" and r[k]}
         if not r.get("text"):
             continue

@@ -8,7 +8,9 @@ rule, captions on table, image, chart and code, a table with header rows,
 colspan, rowspan, fill and bold cells, an ordered list with a start, task
 items, a page header and footer with fields and first_page: false, and the
 document's properties. (`quire read` reads docx structure; its html is not
-read and its PDF reading is text only, so the docx is the round trip.)"""
+read and its PDF reading is text only, so the docx is the round trip.) Every
+docs-* fixture round-trips to the same bytes too, and edits of the features
+are checked like any spec (a ref to a missing id refused at its pointer)."""
 import base64
 import json
 import os
@@ -128,6 +130,35 @@ with tempfile.TemporaryDirectory() as tmp:
         r3 = run("read", two)
         expect("%s: reading the second docx gives the same spec" % notes,
                r3.stdout == r.stdout, r3.stdout[:300])
+
+    # Edits know the features: an edit of a callout's tone and a new ref is
+    # a new version; a ref to a missing id is refused at its pointer with
+    # the nearest id as a hint.
+    store = os.path.join(tmp, "store")
+    src_spec = os.path.join(tmp, "spec.json")
+    r = run("--store", store, "create", src_spec, "-k", "document", "--owner", "u1",
+            "--title", "rt")
+    art = json.loads(r.stdout or "{}").get("artifact_id")
+    n_runs = len(SPEC["blocks"][2]["runs"])
+    ops = os.path.join(tmp, "ops.json")
+    for ref, want in (("feez", "error"), ("fees", "ok")):
+        with open(ops, "w") as f:
+            json.dump([{"op": "replace", "path": "/blocks/10/tone", "value": "tip"},
+                       {"op": "add", "path": "/blocks/2/runs/-", "value": {"ref": ref}}], f)
+        e = json.loads(run("--store", store, "edit", art or "none", "--ops", ops, "--owner", "u1")
+                       .stdout or "{}")
+        if want == "error":
+            err = (e.get("errors") or [{}])[0]
+            expect("edit: a ref to a missing id names its pointer and the nearest id",
+                   e.get("status") == "error" and err.get("path") == "/blocks/2/runs/%d/ref"
+                   % n_runs and "fees" in err.get("hint", ""), json.dumps(e))
+        else:
+            shown = json.loads(run("--store", store, "show", art or "none", "--owner", "u1").stdout
+                               or "{}")
+            expect("edit: the tone and the ref are in the new version",
+                   e.get("status") == "ok" and e.get("version") == 2
+                   and shown["blocks"][10]["tone"] == "tip"
+                   and shown["blocks"][2]["runs"][-1] == {"ref": "fees"}, json.dumps(e)[:300])
 
     # Every docs-* fixture round-trips to the same docx bytes too (numbered
     # headings, captions in German and Japanese, notes in table cells, image
