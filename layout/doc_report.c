@@ -171,7 +171,22 @@ static void image(dr *d, const qr_image *im, const char *bpath)
                    (unsigned)im->width_px, (int)(px + 0.5), tenths / 10, tenths % 10);
 }
 
-void qr_doc_report(const qr_doc *doc, qr_layout_list *l)
+/* A table laid out over more than one page (from page first to last): one
+ * continued item, at the page its rows continue on. */
+static void table_continued(dr *d, const qr_table *t, const char *bpath, size_t first, size_t last)
+{
+    if (!first || last <= first) return;
+    char pages[64];
+    if (last == first + 1)
+        snprintf(pages, sizeof pages, "page %zu", last);
+    else
+        snprintf(pages, sizeof pages, "pages %zu to %zu", first + 1, last);
+    qr_layout_addf(d->l, QR_LAYOUT_CONTINUED, t->path ? t->path : bpath, (int)first + 1, 0,
+                   (double)(first + 1), "its rows continue on %s%s", pages,
+                   t->headers || t->body_header_rows ? ", under the header row again" : "");
+}
+
+void qr_doc_report(const qr_doc *doc, const size_t *first, const size_t *last, qr_layout_list *l)
 {
     if (!doc || !l) return;
     if (doc->kind != QR_KIND_DOCUMENT && doc->kind != QR_KIND_PDF && doc->kind != QR_KIND_HTML)
@@ -180,9 +195,13 @@ void qr_doc_report(const qr_doc *doc, qr_layout_list *l)
     d.W = doc->page.width - doc->page.margin_left - doc->page.margin_right;
     if (!(d.W > 0)) return;
     const qr_style *s = &d.st;
+    size_t t0 = l->count;
     if (doc->title.n) text_word(&d, &doc->title, s->title_pt, 1, d.W, "/title");
+    for (size_t k = t0; first && k < l->count; k++)
+        l->items[k].page = 1; /* the title's */
     for (size_t i = 0; i < doc->n_blocks; i++) {
         const qr_block *b = &doc->blocks[i];
+        size_t from = l->count;
         switch (b->type) {
         case QR_BLOCK_HEADING: {
             int lv = b->u.heading.level >= 1 && b->u.heading.level <= 6 ? b->u.heading.level : 2;
@@ -213,5 +232,10 @@ void qr_doc_report(const qr_doc *doc, qr_layout_list *l)
             break;
         }
         if (b->caption.n) text_word(&d, &b->caption, s->table_pt, 0, d.W, b->path);
+        if (!first) continue;
+        /* the page where the block starts (a table's cell may lie further on) */
+        for (size_t k = from; k < l->count; k++)
+            l->items[k].page = first[i] < 100000000 ? (int)first[i] : 0;
+        if (b->type == QR_BLOCK_TABLE) table_continued(&d, &b->u.table, b->path, first[i], last[i]);
     }
 }

@@ -11,7 +11,12 @@
  * with how many more); a table with such columns: table_cut, the least
  * width its words need over the page's text width as its value (below 1:
  * other "widths" would fit them); a picture drawn larger than its
- * pixels at 96 dpi: image_upscaled. Pages are not known here (page 0).
+ * pixels at 96 dpi: image_upscaled. Each item's page is the page where
+ * its block starts, when the caller knows the pages (first and last: per
+ * block of doc->blocks, the 1-based pages where the PDF layout starts and
+ * ends it, as a PDF, a PNG or a docx with a table of contents lays it out;
+ * NULL: page 0); a table on more than one page is a continued item too, at
+ * the page its rows continue on (value: that page).
  *
  * Spreadsheets (sheet_report.c): a value wider than its column (the widths
  * sheet_fit.h gives the .xlsx) that an office suite does not show whole:
@@ -23,7 +28,7 @@
  * columns are left out; a streamed sheet reports the rows it holds (its
  * first ones).
  *
- *     if (doc->kind == QR_KIND_DOCUMENT) qr_doc_report(doc, &res->layout);
+ *     if (doc->kind == QR_KIND_DOCUMENT) qr_doc_report(doc, pages, last, &res->layout);
  */
 #ifndef QR_PAGE_REPORT_H
 #define QR_PAGE_REPORT_H
@@ -32,8 +37,9 @@
 
 #include "tree.h"
 
-/** A document's items, appended to l. */
-void qr_doc_report(const qr_doc *doc, qr_layout_list *l);
+/** A document's items, appended to l; first and last (n_blocks pages each,
+ *  or NULL) place them on pages. */
+void qr_doc_report(const qr_doc *doc, const size_t *first, const size_t *last, qr_layout_list *l);
 
 struct qr_sheet_fits;
 /** A spreadsheet's items, appended to l; fits: the render's column widths

@@ -1636,6 +1636,7 @@ static void paginate(pd_ctx *c)
         }
         if (b->caption && b->kind != PB_TABLE) place_caption(&f, b->caption, 4);
         block_at(c, b, first_op);
+        b->last_page = c->n_pages;
         pending = b->space_after;
     }
     if (c->status == QR_OK && c->doc->endnotes && c->doc->n_notes) place_endnotes(&f);

@@ -835,7 +835,9 @@ static qr_status layout(pd_ctx *c)
         if (qr_pdf_measure_blocks(c, out, 0, d->n_blocks) != QR_OK) return c->status;
     }
     if (c->status != QR_OK) return c->status;
-    if (qr_pdf_decode_images(c) != QR_OK) return c->status;
+    /* pagination alone (a docx's table of contents) needs the images'
+     * boxes, not their pixels */
+    if (!c->rc->layout_only && qr_pdf_decode_images(c) != QR_OK) return c->status;
     return qr_pdf_paginate(c);
 }
 
@@ -1108,6 +1110,17 @@ static int tag_patch(pd_ctx *c, qr_buf *tail, size_t base, const pd_shifts *pre,
     return r;
 }
 
+/* Where each block starts and ends (layout.c), for the docx's table of
+ * contents and the layout report's pages, when the caller asks. */
+static void block_pages(const pd_ctx *c, qr_render_ctx *rc)
+{
+    size_t title = rc->doc->title.n ? 1 : 0;
+    for (size_t i = 0; i < rc->doc->n_blocks && i + title < c->n_blocks; i++) {
+        if (rc->block_pages_out) rc->block_pages_out[i] = c->blocks[i + title].page;
+        if (rc->block_last_out) rc->block_last_out[i] = c->blocks[i + title].last_page;
+    }
+}
+
 static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
 {
     if (rc->doc->kind == QR_KIND_PRESENTATION) return qr_pdf_slides_render(rc, out, 0);
@@ -1127,12 +1140,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
         return st;
     }
     rc->pages = (int)c.n_pages;
-    if (rc->block_pages_out) {
-        /* where each block starts (layout.c), for the docx's table of contents */
-        size_t title = rc->doc->title.n ? 1 : 0;
-        for (size_t i = 0; i < rc->doc->n_blocks; i++)
-            rc->block_pages_out[i] = c.blocks[i + title].page;
-    }
+    block_pages(&c, rc);
     if (rc->layout_only) {
         ctx_free(&c);
         return QR_OK;
@@ -1453,6 +1461,7 @@ static qr_status doc_contact(qr_render_ctx *rc, qr_sink *out)
     if (st == QR_OK) st = layout(&c);
     if (st == QR_OK) {
         rc->pages = (int)c.n_pages;
+        block_pages(&c, rc);
         size_t n = c.n_pages < QR_PV_CONTACT_PAGES ? c.n_pages : QR_PV_CONTACT_PAGES;
         st = qr_pv_contact(&c, out, c.page_w, c.page_h, n, doc_page, NULL);
     }
@@ -1476,6 +1485,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
             const qr_error *w = &pc->warnings.items[i];
             qr_errlist_add(rc->warnings, w->code, w->path, w->message, w->hint);
         }
+        block_pages(c, rc);
         qr_status st = png_paint(c, rc, out);
         if (c->status != QR_OK) cache_drop(pc); /* sticky failure: don't keep it */
         return st;
@@ -1498,6 +1508,7 @@ static qr_status png_render(qr_render_ctx *rc, qr_sink *out)
         return st;
     }
     ctx_detach(c);
+    block_pages(c, rc);
     st = png_paint(c, rc, out);
     if (pc && c->status == QR_OK) {
         pc->ctx = c;

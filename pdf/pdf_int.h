@@ -183,6 +183,8 @@ typedef struct pd_block {
     const char *id;    /* the block's id (a link target), or NULL */
     size_t page;       /* where pagination placed the block's start: 1-based page, */
     double at_x, at_y; /* and its top-left */
+    size_t last_page;  /* the page pagination was on once it placed the block (a table's
+                          rows continued past page: a larger number) */
 } pd_block;
 
 /* ---- positioned boxes: what pass 1 produces, pass 2 paints ---------------------- */

@@ -455,6 +455,23 @@ static void toc_paragraph(dx *d, qr_rd_para_kind kind, int empty)
     d->toc_end = d->blocks.len;
 }
 
+/* Whether a heading's text starts as quire's numbered headings do: "2 ",
+ * "2.3 " (digits, dots between them, a space). */
+static int numbered_like(const qr_buf *t)
+{
+    size_t i = 0;
+    while (i < t->len) {
+        size_t k = i;
+        while (k < t->len && isdigit((unsigned char)t->data[k]))
+            k++;
+        if (k == i || k == t->len) return 0;
+        if (t->data[k] == ' ') return 1;
+        if (t->data[k] != '.') return 0;
+        i = k + 1;
+    }
+    return 0;
+}
+
 /* A callout (issue 32): quire writes its title and its text as two
  * "Callout" paragraphs with a left bar in the tone's ink. The first starts
  * a callout block (the tone by the bar's colour, else note; the title left
@@ -587,8 +604,7 @@ static void end_paragraph(dx *d)
             }
             d->have_title = 1;
         } else if (level > 0) {
-            if (d->runs.n && d->runs.items[0].text.len &&
-                isdigit((unsigned char)d->runs.items[0].text.data[0]))
+            if (d->runs.n && numbered_like(&d->runs.items[0].text))
                 d->internal = 1; /* perhaps numbered headings (docx_links.c) */
             block_sep(d);
             qr_buf_puts(&d->blocks, "{\"type\":\"heading\",");

@@ -335,7 +335,7 @@ static int has_toc(const qr_doc *doc)
 typedef struct toc_pass {
     const qr_backend *pdf;
     qr_render_ctx lc;
-    size_t *pages;
+    size_t *pages, *last; /* where each block starts and ends (last: the layout report's) */
     qr_errlist warnings, errors;
     qr_layout_list layout;
     qr_status st;
@@ -376,13 +376,15 @@ static void toc_start(toc_pass *t, qr_render_ctx *ctx)
     t->st = QR_E_RENDER;
     t->pdf = qr_backend_for(QR_FORMAT_PDF);
     t->pages = calloc(ctx->doc->n_blocks, sizeof *t->pages);
-    if (!t->pdf || !t->pages) return;
+    t->last = calloc(ctx->doc->n_blocks, sizeof *t->last);
+    if (!t->pdf || !t->pages || !t->last) return;
     t->lc = *ctx;
     t->lc.warnings = &t->warnings;
     t->lc.errors = &t->errors;
     t->lc.layout = &t->layout;
     t->lc.stats = NULL;
     t->lc.block_pages_out = t->pages;
+    t->lc.block_last_out = t->last;
     t->lc.layout_only = 1;
     if (ctx->threads != 1 && pthread_create(&t->th, NULL, toc_main, t) == 0) {
         t->running = 1;
@@ -398,9 +400,17 @@ static void toc_end(toc_pass *t)
 {
     toc_wait(t);
     free(t->pages);
+    free(t->last);
     qr_errlist_clear(&t->warnings);
     qr_errlist_clear(&t->errors);
     qr_layout_clear(&t->layout);
+}
+
+/* A document laid out on pages by the PDF backend (and a PDF or html spec
+ * rendered to pages). */
+static int is_document(const qr_doc *doc)
+{
+    return doc->kind == QR_KIND_DOCUMENT || doc->kind == QR_KIND_PDF || doc->kind == QR_KIND_HTML;
 }
 
 /* Compile and run the backend into sink. */
@@ -510,11 +520,30 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     toc_pass toc;
     int with_toc = format == QR_FORMAT_DOCX && has_toc(doc);
     if (with_toc) toc_start(&toc, &ctx);
+    /* a PDF or PNG of a document: where each block starts and ends, the
+     * layout report's pages (a docx with a toc: its layout's) */
+    size_t *pages = NULL, *last = NULL;
+    const size_t *rep_first = NULL, *rep_last = NULL;
+    if (!with_toc && st == QR_OK && doc->n_blocks && is_document(doc) &&
+        (format == QR_FORMAT_PDF || format == QR_FORMAT_PNG)) {
+        pages = calloc(doc->n_blocks, sizeof *pages);
+        last = calloc(doc->n_blocks, sizeof *last);
+        if (pages && last) {
+            ctx.block_pages_out = pages;
+            ctx.block_last_out = last;
+        }
+    }
     sink->limit = co.limits.max_output;
     /* a workbook's column widths: measured once for the backend and the report */
     if (doc->kind == QR_KIND_SPREADSHEET) ctx.sheet_fits = qr_sheet_fits_new(doc);
     st = be->render(&ctx, sink);
-    if (with_toc) toc_end(&toc);
+    if (with_toc && toc_wait(&toc)) {
+        rep_first = toc.pages;
+        rep_last = toc.last;
+    } else if (st == QR_OK && pages && last) {
+        rep_first = pages;
+        rep_last = last;
+    }
     if (st != QR_OK && sd.s && qr_stream_why(sd.s)[0])
         qr_errlist_addf(&res->errors, QR_E_SPEC, "", "render it again once it is written whole",
                         "the spec file changed while it was read: %s", qr_stream_why(sd.s));
@@ -523,7 +552,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (st == QR_OK) {
         qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
         /* documents on pages (html flows: no lines to break) and sheets */
-        if (format != QR_FORMAT_HTML) qr_doc_report(ctx.doc, &res->layout);
+        if (format != QR_FORMAT_HTML) qr_doc_report(ctx.doc, rep_first, rep_last, &res->layout);
         qr_sheet_report(ctx.doc, ctx.sheet_fits, &res->layout);
         qr_contrast_accent_warn(ctx.doc, &res->warnings);
         missing_glyphs(res);
@@ -539,6 +568,9 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
                         qr_status_str(st));
     res->pages = ctx.pages;
     qr_sheet_fits_free(ctx.sheet_fits);
+    if (with_toc) toc_end(&toc);
+    free(pages);
+    free(last);
     qr_arena_free(&cont);
     qr_doc_free(doc);
     return st;

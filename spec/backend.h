@@ -49,9 +49,12 @@ typedef struct qr_render_ctx {
     /* documents with a table of contents: the 1-based page on which the PDF
      * layout starts each of doc->blocks (docx's cached page numbers), or
      * NULL. The PDF backend fills block_pages_out when it is set (n_blocks
-     * entries) and, with layout_only, stops after paginating. */
+     * entries) and, with layout_only, stops after paginating. The layout
+     * report's pages (render.c) come from the same arrays: block_last_out,
+     * when set, gets the page each block ends on. */
     const size_t *block_pages;
     size_t *block_pages_out;
+    size_t *block_last_out;
     int layout_only;
     /* or, while that layout runs on another thread (render.c), a call that
      * waits for it and returns block_pages (NULL when it failed): the docx

@@ -1095,6 +1095,61 @@ static json_t *deck_slides(const char *s, size_t n, int line0, qr_errlist *errs)
 
 size_t qr_utf8_check(const char *s, size_t n); /* compile.c */
 
+/* The JSON text of spec (its fields from the front matter) with
+ * "blocks":[{"type":"markdown","text":T}] last, T being lines newlines and
+ * then the body: the bytes json_dumps() writes for that object
+ * (JSON_COMPACT | JSON_PRESERVE_ORDER; tests/unit/test_markdown.c compares
+ * them), with the body escaped here in one pass instead of jansson's
+ * character by character (51 M of D1md's 211 M instructions to check it).
+ * The body is valid UTF-8 without NUL (qr_md_spec checked). Frees spec. */
+static char *spec_with_body(json_t *spec, int lines, const char *b, size_t n, size_t *len,
+                            qr_errlist *errs)
+{
+    json_malloc_t jm;
+    json_free_t jf;
+    json_get_alloc_funcs(&jm, &jf);
+    char *j = json_dumps(spec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(spec);
+    qr_buf txt = {0};
+    size_t jn = j ? strlen(j) : 0;
+    if (j && jn >= 2 && qr_buf_reserve(&txt, jn + n + n / 8 + (size_t)lines * 2 + 64)) {
+        qr_buf_append(&txt, j, jn - 1); /* without its closing brace */
+        if (jn > 2) qr_buf_putc(&txt, ',');
+        qr_buf_puts(&txt, "\"blocks\":[{\"type\":\"markdown\",\"text\":\"");
+        for (int i = 0; i < lines; i++)
+            qr_buf_puts(&txt, "\\n");
+        static const char short_esc[32] = {
+            ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
+        size_t from = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)b[i];
+            if (c >= 0x20 && c != '"' && c != '\\') continue;
+            qr_buf_append(&txt, b + from, i - from);
+            from = i + 1;
+            if (c == '"' || c == '\\') {
+                char e[2] = {'\\', (char)c};
+                qr_buf_append(&txt, e, 2);
+            } else if (short_esc[c]) {
+                char e[2] = {'\\', short_esc[c]};
+                qr_buf_append(&txt, e, 2);
+            } else {
+                qr_buf_printf(&txt, "\\u%04X", (unsigned)c);
+            }
+        }
+        qr_buf_append(&txt, b + from, n - from);
+        qr_buf_puts(&txt, "\"}]}");
+    } else {
+        txt.oom = 1;
+    }
+    if (j) jf(j);
+    if (txt.oom) {
+        qr_buf_free(&txt);
+        qr_errlist_add(errs, QR_E_NOMEM, "", "out of memory", NULL);
+        return NULL;
+    }
+    return qr_buf_steal(&txt, len); /* qr_buf keeps a NUL after its bytes */
+}
+
 char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len, qr_errlist *errs)
 {
     size_t bad = qr_utf8_check(s, n);
@@ -1113,7 +1168,7 @@ char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len,
     if (check_nul(&fm, s, n) < 0) return NULL;
     json_t *spec = json_object();
     size_t body;
-    int lines;
+    int lines, whole = 0;
     size_t before = errs->count;
     front_matter(s, n, kind, spec, &body, &lines, errs);
     if (errs->count > before) {
@@ -1127,9 +1182,8 @@ char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len,
     } else if (kind == QR_KIND_PRESENTATION) {
         json_t *slides = deck_slides(s + body, n - body, lines, errs);
         if (slides) json_object_set_new(spec, "slides", slides);
-    } else {
-        /* The body keeps its line numbers: the front matter's lines become
-         * blank lines, which Markdown ignores at the top. */
+    } else if (json_object_get(spec, "blocks")) {
+        /* (the front matter sets no blocks: kept for safety) */
         qr_buf t = {0};
         for (int i = 0; i < lines; i++)
             qr_buf_putc(&t, '\n');
@@ -1138,11 +1192,17 @@ char *qr_md_spec(const char *s, size_t n, qr_kind kind, int expand, size_t *len,
         json_object_set_new(blk, "text", json_stringn(t.data ? t.data : "", t.len));
         qr_buf_free(&t);
         json_object_set_new(spec, "blocks", json_pack("[o]", blk));
+    } else {
+        /* The body keeps its line numbers: the front matter's lines become
+         * blank lines, which Markdown ignores at the top. The one markdown
+         * block is written after the front matter's fields below. */
+        whole = 1;
     }
     if (errs->count > before) {
         json_decref(spec);
         return NULL;
     }
+    if (whole) return spec_with_body(spec, lines, s + body, n - body, len, errs);
     /* jansson allocates through the compiler's hooks (json_alloc.c): the
      * caller gets plain malloc'd bytes */
     json_malloc_t jm;

@@ -5,50 +5,15 @@ binding) and every format that lays the spec out; empty for specs with
 nothing to report; --strict=KINDS turns chosen kinds into errors (exit 1, no
 file)."""
 import base64
-import json
 import os
-import struct
-import subprocess
 import sys
-import tempfile
 import zipfile
-import zlib
 
-QUIRE = os.environ.get("QUIRE", "quire")
-SRC = os.environ.get("QUIRE_SOURCE_DIR", ".")
-sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
-import quire  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from report import binding, check, done, png, render, scratch  # noqa: E402
 
-fails = []
-tmp = tempfile.mkdtemp(prefix="qr-report-")
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        fails.append(what)
-
-
-def png(w, h):
-    raw = b"".join(b"\x00" + b"\x80\x40\x20" * w for _ in range(h))
-
-    def chunk(t, d):
-        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
-            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
-
-
-def render(spec, ext, *args):
-    """(exit code, result line, output exists) of quire render."""
-    p = os.path.join(tmp, "spec.json")
-    with open(p, "w") as f:
-        json.dump(spec, f)
-    out = os.path.join(tmp, "out." + ext)
-    if os.path.exists(out):
-        os.unlink(out)
-    r = subprocess.run([QUIRE, "render", p, "-o", out] + list(args), capture_output=True, text=True)
-    return r.returncode, json.loads(r.stdout), os.path.exists(out)
+quire = binding()
+tmp = scratch("qr-report-")
 
 
 def items(res, kind):
@@ -167,4 +132,4 @@ except quire.QuireError as e:
     check(e.errors and e.errors[0]["path"] == "/slides/0/bullets", "binding: strict_layout raises at the pointer")
 check(quire.render(plain_doc, "document", "docx").layout == [], "binding: empty report")
 
-sys.exit(1 if fails else 0)
+done()

@@ -8,48 +8,15 @@ the same from the file and its preview; none for words that fit, text that
 spills over empty cells, Thai (which breaks between words without spaces) or
 a URL (which breaks after its slashes); --strict=KINDS refuses them."""
 import base64
-import json
 import os
-import struct
 import subprocess
 import sys
-import tempfile
-import zlib
 
-QUIRE = os.environ.get("QUIRE", "quire")
-SRC = os.environ.get("QUIRE_SOURCE_DIR", ".")
-sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
-import quire  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from report import QUIRE, binding, check, done, png, render, scratch  # noqa: E402
 
-fails = []
-tmp = tempfile.mkdtemp(prefix="qr-page-report-")
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        fails.append(what)
-
-
-def png(w, h):
-    raw = b"".join(b"\x00" + b"\x80\x40\x20" * w for _ in range(h))
-
-    def chunk(t, d):
-        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
-            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
-
-
-def render(spec, ext, *args):
-    p = os.path.join(tmp, "spec.json")
-    with open(p, "w") as f:
-        json.dump(spec, f)
-    out = os.path.join(tmp, "out." + ext)
-    if os.path.exists(out):
-        os.unlink(out)
-    r = subprocess.run([QUIRE, "render", p, "-o", out] + list(args), capture_output=True, text=True)
-    return r.returncode, json.loads(r.stdout), os.path.exists(out)
+quire = binding()
+tmp = scratch("qr-page-report-")
 
 
 def items(res, kind):
@@ -93,8 +60,68 @@ for ext in ("docx", "pdf"):
     up = items(res, "image_upscaled")
     check(up == ["/blocks/6"] and item(res, "image_upscaled", "/blocks/6")["value"] >= 9.9,
           ext + ": image_upscaled at /blocks/6 (300 pt of a 40 px picture), not its natural-size twin")
-    check(all(i.get("page", 0) == 0 and i.get("slide", 0) == 0 for i in res["layout"]),
-          ext + ": no slide numbers on a document's items")
+    check(all(i.get("slide", 0) == 0 for i in res["layout"]), ext + ": no slide numbers on a document's items")
+    if ext == "docx":  # no table of contents: the docx is not laid out on pages
+        check(all(i.get("page", 0) == 0 for i in res["layout"]), "docx: no page numbers without a toc")
+    else:
+        check([i.get("page", 0) for i in res["layout"]] == [1, 1, 1, 1, 2],
+              "pdf: the items on page 1, the 300 pt picture on page 2")
+
+# ---- pages: each kind on the page its block starts on (PDF, PNG, a docx with a toc) ----
+rows = [["row %d" % r, "value %d" % r] for r in range(90)]
+paged = {"title": "Paged", "blocks": [
+    {"type": "paragraph", "text": "Page one."},
+    {"type": "page_break"},
+    {"type": "paragraph", "text": "Marktwo " + "abcdefghij" * 12},                          # 2: word_broken
+    {"type": "page_break"},
+    {"type": "table", "caption": "Markthree", "headers": list("ABCDEFGH"), "rows": [[LONG] * 8]},  # 4
+    {"type": "page_break"},
+    {"type": "paragraph", "text": "Markfour"},
+    {"type": "image", "src": small, "alt": "a dot", "width": 300},                          # 7: image_upscaled
+    {"type": "page_break"},
+    {"type": "table", "caption": "Markfive", "headers": ["Name", "Value"], "rows": rows},    # 9: continued
+    {"type": "paragraph", "text": "Marklast"},
+]}
+WANT = [("word_broken", "/blocks/2/text", "Marktwo"), ("table_cut", "/blocks/4", "Markthree"),
+        ("word_broken", "/blocks/4/rows/0/0", "Markthree"), ("image_upscaled", "/blocks/7", "Markfour"),
+        ("continued", "/blocks/9", "Markfive")]
+rc, res, _ = render(paged, "pdf")
+pdf = os.path.join(tmp, "paged.pdf")
+os.replace(os.path.join(tmp, "out.pdf"), pdf)
+
+
+def page_of(word):
+    """The PDF's page holding word (pdftotext, page by page)."""
+    for n in range(1, res["pages"] + 1):
+        t = subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), pdf, "-"], capture_output=True, text=True)
+        if word in t.stdout:
+            return n
+    return 0
+
+
+pages = {w: page_of(w) for _, _, w in WANT}
+check([pages[w] for w in ("Marktwo", "Markthree", "Markfour", "Markfive")] == [2, 3, 4, 5],
+      "the marks are on pages 2 to 5: %s" % pages)
+last = page_of("Marklast")
+check(last > 5, "the 90 rows run past page 5 (the last paragraph on page %d)" % last)
+toc = dict(paged, blocks=[{"type": "toc", "title": "Contents"}] + paged["blocks"])
+for ext, spec, shift in (("pdf", paged, 0), ("png", paged, 0), ("docx", toc, 1)):
+    rc, res, _ = render(spec, ext)
+    check(rc == 0, ext + ": rendered")
+    for kind, path, word in WANT:
+        if shift:
+            path = "/blocks/%d%s" % (int(path.split("/")[2]) + shift, path[len("/blocks/") + len(path.split("/")[2]):])
+        it = item(res, kind, path)
+        want = pages[word] + (1 if kind == "continued" else 0)
+        check(it is not None and it.get("page") == want,
+              "%s: %s at %s on page %d: %s" % (ext, kind, path, want, it and it.get("page")))
+    cont = [i for i in res["layout"] if i["kind"] == "continued"]
+    check(len(cont) == 1 and cont[0]["value"] == cont[0]["page"] and
+          "under the header row again" in cont[0]["detail"] and "to %d" % last in cont[0]["detail"],
+          ext + ": one continued item for the long table, its value the page, to page %d: %s" % (last, cont))
+rc, res, _ = render(paged, "docx")
+check(rc == 0 and not items(res, "continued") and all(i.get("page", 0) == 0 for i in res["layout"]),
+      "docx without a toc: no pages, no continued item (nothing lays it out)")
 
 # a table whose words need more than the page: the value says how much
 wide = {"title": "T", "blocks": [{"type": "table", "headers": list("ABCDEFGH"),
@@ -157,4 +184,4 @@ out = quire.render(sheet, "spreadsheet", "xlsx")
 check([i["path"] for i in out.layout if i["kind"] == "table_cut"] ==
       ["/sheets/0/rows/2/0", "/sheets/0/rows/0/1", "/sheets/0/rows/0/2"], "binding: Rendered.layout of a sheet")
 
-sys.exit(1 if fails else 0)
+done()

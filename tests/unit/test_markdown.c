@@ -105,12 +105,73 @@ static void test_front_matter(void **state)
     qr_errlist_clear(&errs);
 }
 
+/* qr_md_spec's document as one markdown block (what `quire render notes.md`
+ * compiles): the bytes json_dumps() gives for the same object, whatever the
+ * body holds (quotes, backslashes, control characters, non-ASCII), with and
+ * without front matter. */
+static void test_whole_body(void **state)
+{
+    (void)state;
+    static const char *const bodies[] = {
+        "",
+        "# x\n",
+        "plain \"quoted\" back\\slash /slash\ttab\r\nline\x01\x1f\x7f\b\f end",
+        "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xd8\xa7\xd9\x84 \xe2\x80\xa8 \xf0\x9f\x98\x80\n",
+        "---\ntitle: \"T\"\nlang: de\nauthor: A \\ B\n---\n\n# H\n\n* a\n* \"b\"\n",
+        "---\ntitle: x\n---\n",
+    };
+    for (size_t k = 0; k < sizeof bodies / sizeof *bodies; k++) {
+        const char *b = bodies[k];
+        qr_errlist errs = {0};
+        size_t len = 0;
+        char *got = qr_md_spec(b, strlen(b), QR_KIND_DOCUMENT, 0, &len, &errs);
+        assert_non_null(got);
+        assert_int_equal(len, strlen(got));
+        /* the same object built with jansson: the front matter's fields
+         * (from the expanded spec) and the body with blank lines for them */
+        char *ex = qr_md_spec(b, strlen(b), QR_KIND_DOCUMENT, 1, &len, &errs);
+        assert_non_null(ex);
+        json_t *spec = json_loads(ex, 0, NULL);
+        assert_non_null(spec);
+        json_object_del(spec, "blocks");
+        const char *body = b;
+        int lines = 0;
+        if (strncmp(b, "---\n", 4) == 0) {
+            const char *e = strstr(b + 4, "\n---\n");
+            assert_non_null(e);
+            body = e + 5;
+            for (const char *p = b; p < body; p++)
+                lines += *p == '\n';
+        }
+        qr_buf t = {0};
+        for (int i = 0; i < lines; i++)
+            qr_buf_putc(&t, '\n');
+        qr_buf_puts(&t, body);
+        json_t *blk = json_pack("{ss}", "type", "markdown");
+        json_object_set_new(blk, "text", json_stringn(t.data ? t.data : "", t.len));
+        qr_buf_free(&t);
+        json_object_set_new(spec, "blocks", json_pack("[o]", blk));
+        char *want = json_dumps(spec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        json_decref(spec);
+        if (strcmp(got, want) != 0) print_message("got  %s\nwant %s\n", got, want);
+        assert_string_equal(got, want);
+        json_malloc_t m;
+        json_free_t f;
+        json_get_alloc_funcs(&m, &f);
+        f(want);
+        free(got);
+        free(ex);
+        qr_errlist_clear(&errs);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_writer_round_trip),
         cmocka_unit_test(test_locations_and_errors),
         cmocka_unit_test(test_front_matter),
+        cmocka_unit_test(test_whole_body),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
