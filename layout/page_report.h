@@ -41,7 +41,9 @@
  *  or NULL) place them on pages. */
 void qr_doc_report(const qr_doc *doc, const size_t *first, const size_t *last, qr_layout_list *l);
 
-/** A spreadsheet's items, appended to l. */
-void qr_sheet_report(const qr_doc *doc, qr_layout_list *l);
+struct qr_sheet_fits;
+/** A spreadsheet's items, appended to l; fits: the render's column widths
+ *  (sheet_fit.h), or NULL to measure them. */
+void qr_sheet_report(const qr_doc *doc, struct qr_sheet_fits *fits, qr_layout_list *l);
 
 #endif

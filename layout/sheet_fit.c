@@ -19,6 +19,7 @@
 #include "sheet_fit.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cellfmt.h"
@@ -192,17 +193,72 @@ unsigned qr_sheet_row_lines(const qr_row *row)
     return most;
 }
 
+void qr_sheet_col_widths_fit(const qr_sheet *sh, const double *fit, double *w, size_t n)
+{
+    size_t given = sh->widths ? sh->n_widths : 0;
+    for (size_t i = 0; i < n; i++) {
+        double g = i < given ? sh->widths[i] : 0;
+        w[i] = g > 0 ? g : fit[i];
+        if (!(w[i] > 0)) w[i] = QR_SHEET_DEFAULT_WIDTH;
+        if (w[i] > 255) w[i] = 255;
+    }
+}
+
 void qr_sheet_col_widths(const qr_sheet *sh, const char *const *formats, size_t n_formats,
                          double *w, size_t n)
 {
     qr_sheet_autofit(sh, formats, n_formats, w, n);
-    size_t given = sh->widths ? sh->n_widths : 0;
-    for (size_t i = 0; i < n; i++) {
-        double g = i < given ? sh->widths[i] : 0;
-        if (g > 0) w[i] = g;
-        if (!(w[i] > 0)) w[i] = QR_SHEET_DEFAULT_WIDTH;
-        if (w[i] > 255) w[i] = 255;
+    qr_sheet_col_widths_fit(sh, w, w, n);
+}
+
+struct qr_sheet_fits {
+    const qr_doc *doc;
+    double **fit; /* per sheet: NULL until measured */
+    size_t *n;
+};
+
+qr_sheet_fits *qr_sheet_fits_new(const qr_doc *doc)
+{
+    qr_sheet_fits *f = calloc(1, sizeof *f);
+    size_t ns = doc->n_sheets ? doc->n_sheets : 1;
+    if (f) f->fit = calloc(ns, sizeof *f->fit), f->n = calloc(ns, sizeof *f->n);
+    if (f && (!f->fit || !f->n)) qr_sheet_fits_free(f), f = NULL;
+    if (f) f->doc = doc;
+    return f;
+}
+
+size_t qr_sheet_fit_cols(const qr_sheet *sh)
+{
+    size_t n = sh->n_cols;
+    if (sh->widths && sh->n_widths > n) n = sh->n_widths;
+    if (sh->n_col_looks > n) n = sh->n_col_looks;
+    if (sh->n_col_flags > n) n = sh->n_col_flags;
+    return n > 16384 ? 16384 : n;
+}
+
+const double *qr_sheet_fits_get(qr_sheet_fits *f, const qr_sheet *sh, size_t *n)
+{
+    if (!f || sh < f->doc->sheets || sh >= f->doc->sheets + f->doc->n_sheets) return NULL;
+    size_t i = (size_t)(sh - f->doc->sheets);
+    if (!f->fit[i]) {
+        size_t k = qr_sheet_fit_cols(sh);
+        f->fit[i] = malloc((k ? k : 1) * sizeof **f->fit);
+        if (!f->fit[i]) return NULL;
+        qr_sheet_autofit(sh, f->doc->formats, f->doc->n_formats, f->fit[i], k);
+        f->n[i] = k;
     }
+    *n = f->n[i];
+    return f->fit[i];
+}
+
+void qr_sheet_fits_free(qr_sheet_fits *f)
+{
+    if (!f) return;
+    for (size_t i = 0; f->fit && f->doc && i < f->doc->n_sheets; i++)
+        free(f->fit[i]);
+    free(f->fit);
+    free(f->n);
+    free(f);
 }
 
 double qr_sheet_col_pt(double chars)

@@ -38,6 +38,28 @@ void qr_sheet_autofit(const qr_sheet *sh, const char *const *formats, size_t n_f
 void qr_sheet_col_widths(const qr_sheet *sh, const char *const *formats, size_t n_formats,
                          double *w, size_t n);
 
+/** The widths of columns 0..n-1 from their autofit widths fit (as
+ *  qr_sheet_autofit gives them): the spec's width, else fit's, else the
+ *  default 8.43; at most 255. */
+void qr_sheet_col_widths_fit(const qr_sheet *sh, const double *fit, double *w, size_t n);
+
+/* The autofit widths of a workbook's sheets, each measured once, when
+ * first asked for: the .xlsx writer, the preview and the layout report of
+ * one render share them (render.c makes them; qr_render_ctx.sheet_fits). */
+typedef struct qr_sheet_fits qr_sheet_fits;
+/** The cache for doc's sheets (nothing measured yet); NULL on OOM. */
+qr_sheet_fits *qr_sheet_fits_new(const qr_doc *doc);
+/** qr_sheet_autofit's widths of sheet sh (one of the document's sheets)
+ *  for its columns 0..n-1, n = qr_sheet_fit_cols(sh) (every column any
+ *  user of them reads); NULL on OOM, or when f is NULL or sh is not one of
+ *  its document's sheets. */
+const double *qr_sheet_fits_get(qr_sheet_fits *f, const qr_sheet *sh, size_t *n);
+/** The columns qr_sheet_fits_get measures: the longest of the rows, the
+ *  widths, the column styles and the hidden or grouped columns (16,384 at
+ *  most). */
+size_t qr_sheet_fit_cols(const qr_sheet *sh);
+void qr_sheet_fits_free(qr_sheet_fits *f);
+
 /** A column width in characters as points on the page. */
 double qr_sheet_col_pt(double chars);
 

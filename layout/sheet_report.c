@@ -268,7 +268,7 @@ static void report_col(const qr_sheet *sh, size_t c, const double *w, const col_
     }
 }
 
-void qr_sheet_report(const qr_doc *doc, qr_layout_list *l)
+void qr_sheet_report(const qr_doc *doc, qr_sheet_fits *fits, qr_layout_list *l)
 {
     if (!doc || !l || doc->kind != QR_KIND_SPREADSHEET) return;
     for (size_t si = 0; si < doc->n_sheets; si++) {
@@ -283,7 +283,12 @@ void qr_sheet_report(const qr_doc *doc, qr_layout_list *l)
             l->oom = 1;
             return;
         }
-        qr_sheet_col_widths(sh, doc->formats, doc->n_formats, w, nc);
+        size_t n_fit = 0;
+        const double *fit = qr_sheet_fits_get(fits, sh, &n_fit);
+        if (fit && n_fit >= nc)
+            qr_sheet_col_widths_fit(sh, fit, w, nc); /* as the writer measured them */
+        else
+            qr_sheet_col_widths(sh, doc->formats, doc->n_formats, w, nc);
         for (size_t r = 0; r < have; r++) {
             const qr_row *row = &sh->rows[r];
             if (row->hidden) continue;

@@ -75,6 +75,7 @@ static qr_status xlsx_render(qr_render_ctx *ctx, qr_sink *out)
     }
     have_styles = 1;
     qr_xlsx_styles_theme(&styles, doc);
+    styles.fits = ctx->sheet_fits;
     /* the charts in the theme's accent and palette, in a light theme's ink: sheets are white */
     qr_style theme = qr_style_of(doc), ink = qr_style_sheet(&theme);
     if (streamed && !(feed = qr_xlsx_feed_new(sheets, n, ctx->rows_src, &sst, &styles))) {

@@ -111,10 +111,11 @@ typedef struct qr_xlsx_styles {
     uint32_t n_xf, cap_xf;
     uint32_t *lslots; /* xfs with a look: open addressing, xf index + 1, 0 = free */
     uint32_t n_lslots;
-    const qr_doc *doc;   /* the looks (qr_sheet_cell_style), or NULL: the header row bold */
-    uint32_t theme[5];   /* the theme's colours of qr_sx_slot, 0xRRGGBB */
-    uint32_t *numfmt_id; /* [n_formats]: numFmtId, 0 = not assigned yet */
-    uint32_t *custom;    /* custom format indexes in id order (ids 164, 165, ...) */
+    const qr_doc *doc;          /* the looks (qr_sheet_cell_style), or NULL: the header row bold */
+    struct qr_sheet_fits *fits; /* the render's autofit widths (sheet_fit.h), or NULL */
+    uint32_t theme[5];          /* the theme's colours of qr_sx_slot, 0xRRGGBB */
+    uint32_t *numfmt_id;        /* [n_formats]: numFmtId, 0 = not assigned yet */
+    uint32_t *custom;           /* custom format indexes in id order (ids 164, 165, ...) */
     uint32_t n_custom;
     int oom;
 } qr_xlsx_styles;

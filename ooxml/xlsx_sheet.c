@@ -251,8 +251,11 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
     if (given > n) n = given;
     if (n_cl > n) n = n_cl;
     if (sh->n_col_flags > n) n = sh->n_col_flags;
-    double *fit = n ? malloc(n * sizeof *fit) : NULL;
-    if (fit) qr_sheet_autofit(sh, formats, n_formats, fit, n);
+    size_t n_shared = 0; /* the render's widths, measured once, else our own */
+    const double *shared = qr_sheet_fits_get(styles ? styles->fits : NULL, sh, &n_shared);
+    double *own = n && (!shared || n_shared < n) ? malloc(n * sizeof *own) : NULL;
+    if (own) qr_sheet_autofit(sh, formats, n_formats, own, n);
+    const double *fit = own ? own : shared && n_shared >= n ? shared : NULL;
     for (size_t i = 0; i < n; i++) {
         double w = i < given ? sh->widths[i] : 0;
         if (!(w > 0)) w = fit ? fit[i] : 0;
@@ -276,7 +279,7 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
         qr_buf_puts(b, "/>");
     }
     if (any) qr_buf_puts(b, "</cols>");
-    free(fit);
+    free(own);
 }
 
 static int head(qr_buf *b, const qr_sheet *sh, int first, const char *const *formats,

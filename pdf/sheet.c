@@ -211,7 +211,7 @@ static size_t *bands(size_t from, size_t to, size_t rep0, size_t rep1, double ro
     return b;
 }
 
-static int plan_sheet(splan *p, const qr_doc *d, size_t index, long long epoch)
+static int plan_sheet(splan *p, const qr_doc *d, size_t index, long long epoch, qr_sheet_fits *fits)
 {
     const qr_sheet *sh = &d->sheets[index];
     memset(p, 0, sizeof *p);
@@ -230,7 +230,12 @@ static int plan_sheet(splan *p, const qr_doc *d, size_t index, long long epoch)
     if (n_fit > 16384) n_fit = 16384;
     double *fit = malloc((n_fit ? n_fit : 1) * sizeof *fit);
     if (!fit) return -1;
-    qr_sheet_col_widths(sh, d->formats, d->n_formats, fit, n_fit);
+    size_t n_shared = 0;
+    const double *shared = qr_sheet_fits_get(fits, sh, &n_shared);
+    if (shared && n_shared >= n_fit)
+        qr_sheet_col_widths_fit(sh, shared, fit, n_fit); /* measured once for the render */
+    else
+        qr_sheet_col_widths(sh, d->formats, d->n_formats, fit, n_fit);
     for (size_t i = 0; i < sh->n_charts; i++) {
         const qr_chart *ch = &sh->charts[i];
         size_t c = ch->anchor_col, r = ch->anchor_row;
@@ -1063,7 +1068,7 @@ qr_status qr_pdf_sheet_render(qr_render_ctx *rc, qr_sink *out, int png)
     }
     size_t pages = 0;
     for (size_t i = 0; i < ns; i++) {
-        if (plan_sheet(&plans[i], d, i, rc->epoch)) {
+        if (plan_sheet(&plans[i], d, i, rc->epoch, rc->sheet_fits)) {
             free_plans(plans, ns);
             qr_errlist_add(rc->errors, QR_E_NOMEM, d->sheets[i].path, "out of memory", NULL);
             return qr_fail(QR_E_NOMEM);

@@ -23,6 +23,7 @@
 #include "formula.h"
 #include "kind_sniff.h"
 #include "report.h"
+#include "sheet_fit.h"
 #include "slide_continue.h"
 #include "stream.h"
 #include "text.h"
@@ -533,6 +534,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         }
     }
     sink->limit = co.limits.max_output;
+    /* a workbook's column widths: measured once for the backend and the report */
+    if (doc->kind == QR_KIND_SPREADSHEET) ctx.sheet_fits = qr_sheet_fits_new(doc);
     st = be->render(&ctx, sink);
     if (with_toc && toc_wait(&toc)) {
         rep_first = toc.pages;
@@ -550,7 +553,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
         /* documents on pages (html flows: no lines to break) and sheets */
         if (format != QR_FORMAT_HTML) qr_doc_report(ctx.doc, rep_first, rep_last, &res->layout);
-        qr_sheet_report(ctx.doc, &res->layout);
+        qr_sheet_report(ctx.doc, ctx.sheet_fits, &res->layout);
         qr_contrast_accent_warn(ctx.doc, &res->warnings);
         missing_glyphs(res);
     }
@@ -564,6 +567,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
         qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,
                         qr_status_str(st));
     res->pages = ctx.pages;
+    qr_sheet_fits_free(ctx.sheet_fits);
     if (with_toc) toc_end(&toc);
     free(pages);
     free(last);

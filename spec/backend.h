@@ -61,6 +61,10 @@ typedef struct qr_render_ctx {
      * writes its body meanwhile and asks when the body is done */
     const size_t *(*block_pages_wait)(void *ud);
     void *block_pages_ud;
+    /* spreadsheets: the sheets' autofit widths, measured once for the
+     * writer, the preview and the layout report (layout/sheet_fit.h), or
+     * NULL (each measures its own) */
+    struct qr_sheet_fits *sheet_fits;
 } qr_render_ctx;
 
 typedef struct qr_backend {
