@@ -117,3 +117,12 @@ def require_tool(test, name):
         import unittest
         raise unittest.SkipTest("%s is not installed" % name)
     return path
+
+
+def assert_ooxml_valid(test, *paths):
+    """The test fails unless ../shared's ooxml-validate passes every file
+    (skipped without ../shared)."""
+    import subprocess
+    p = subprocess.run([require(test, "tools/ooxml-validate")] + list(paths), capture_output=True,
+                       text=True)
+    test.assertEqual(p.returncode, 0, p.stdout + p.stderr)

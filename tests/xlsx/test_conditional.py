@@ -30,7 +30,7 @@ import zipfile
 import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import require, unittest_exit  # noqa: E402
+from shared import assert_ooxml_valid, unittest_exit  # noqa: E402
 from sheets import QUIRE, SRC, render, same_on_every_path, scratch  # noqa: E402
 
 TMP = scratch("cond")
@@ -73,9 +73,7 @@ class Conditional(unittest.TestCase):
         assert rc == 0, res
 
     def test_openpyxl(self):
-        p = subprocess.run([require(self, "tools/ooxml-validate"), self.out], capture_output=True,
-                           text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        assert_ooxml_valid(self, self.out)
         ws = openpyxl.load_workbook(self.out)["Projects"]
         rules = []
         for cf in ws.conditional_formatting:

@@ -31,7 +31,7 @@ import zlib
 import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import require, unittest_exit  # noqa: E402
+from shared import assert_ooxml_valid, require, unittest_exit  # noqa: E402
 from sheets import (fixture, libreoffice_resave, read_spec, render, scratch,  # noqa: E402
                     stream_modes, write_spec)
 
@@ -72,9 +72,7 @@ class Notes(unittest.TestCase):
         assert rc == 0, res
 
     def test_openpyxl(self):
-        p = subprocess.run([require(self, "tools/ooxml-validate"), self.out], capture_output=True,
-                           text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        assert_ooxml_valid(self, self.out)
         wb = openpyxl.load_workbook(self.out)
         links, comments = {}, {}
         for ws in wb:

@@ -38,7 +38,7 @@ import zipfile
 import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import require, unittest_exit  # noqa: E402
+from shared import assert_ooxml_valid, require, unittest_exit  # noqa: E402
 from sheets import QUIRE, fixture, read_spec, render, scratch, write_spec  # noqa: E402
 
 TMP = scratch("print")
@@ -68,9 +68,7 @@ class Print(unittest.TestCase):
         assert rc == 0, res
 
     def test_openpyxl(self):
-        p = subprocess.run([require(self, "tools/ooxml-validate"), self.out], capture_output=True,
-                           text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        assert_ooxml_valid(self, self.out)
         wb = openpyxl.load_workbook(self.out)
         ws = wb["Budget"]
         ps = ws.page_setup

@@ -25,7 +25,7 @@ import unittest
 import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import require, unittest_exit  # noqa: E402
+from shared import assert_ooxml_valid, unittest_exit  # noqa: E402
 from sheets import QUIRE, SRC, render, same_on_every_path, scratch  # noqa: E402
 
 TMP = scratch("styles")
@@ -94,9 +94,7 @@ class Styles(unittest.TestCase):
         self.assertEqual(rgb(ws["D5"].fill.fgColor), "DEE8FC")
 
     def test_validate(self):
-        p = subprocess.run([require(self, "tools/ooxml-validate"), self.out],
-                           capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        assert_ooxml_valid(self, self.out)
 
     def test_theme(self):
         with open(FIX) as f:
@@ -132,9 +130,7 @@ class Styles(unittest.TestCase):
         out = os.path.join(TMP, "merge.xlsx")
         rc, res = render(os.path.join(SRC, "fixtures", "merge-sheet", "spec.json"), out)
         self.assertEqual(rc, 0, res)
-        p = subprocess.run([require(self, "tools/ooxml-validate"), out], capture_output=True,
-                           text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        assert_ooxml_valid(self, out)
         wb = openpyxl.load_workbook(out)
         ws = wb["Report"]
         self.assertEqual(sorted(str(r) for r in ws.merged_cells.ranges), ["A1:E1", "E3:E5"])

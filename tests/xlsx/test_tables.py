@@ -21,14 +21,13 @@ env: QUIRE, QUIRE_SOURCE_DIR, QUIRE_SHARED.
 """
 import json
 import os
-import subprocess
 import sys
 import unittest
 
 import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from shared import require, unittest_exit  # noqa: E402
+from shared import assert_ooxml_valid, unittest_exit  # noqa: E402
 from sheets import (fixture, libreoffice_resave, read_spec, render, scratch,  # noqa: E402
                     write_spec)
 
@@ -58,9 +57,7 @@ class Tables(unittest.TestCase):
         assert rc == 0, res
 
     def test_openpyxl(self):
-        p = subprocess.run([require(self, "tools/ooxml-validate"), self.out], capture_output=True,
-                           text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        assert_ooxml_valid(self, self.out)
         self.assertEqual(tables_of(self.out), {
             "Sales": ("Sales", "A1:D6", 1, "TableStyleMedium2",
                       [("Region", None, "Total"), ("Revenue", "sum", None),
