@@ -461,10 +461,12 @@ static void key_end(qr_store *s, keyed *k)
 }
 
 /* A keyed write failed: when another writer with the key committed first
- * (PostgreSQL: the key's primary key refused this one), answer as it did. */
+ * (PostgreSQL: the key's primary key refused this one; or that writer's
+ * delete, undelete or purge took the artifact from where this one looked
+ * for it: not_found), answer as it did. */
 static qr_status key_after(qr_store *s, keyed *k, qr_store_result *res, qr_status st)
 {
-    if (st != QR_E_CONFLICT || !k->key) return st;
+    if ((st != QR_E_CONFLICT && st != QR_E_NOT_FOUND) || !k->key) return st;
     qr_status again;
     return key_check(s, k, res, &again) ? again : st;
 }

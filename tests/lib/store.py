@@ -18,6 +18,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 
 from pg import Server, artifact_ids, backend, close_all, new_store, owner_bytes, server, spec_text, sql  # noqa: F401
 
@@ -54,6 +56,40 @@ def ok(*args):
     rc, out, err = run(*args)
     assert rc == 0, (args, rc, out, err)
     return parse(out)
+
+
+def repeat_keyed(args, unknown):
+    """quire ARGS (a keyed write), repeated while the store is unavailable
+    (exit 7) as a gateway would; each "while committing" answer is appended
+    to unknown. (exit code, result) of the first other answer, or
+    (None, None) after 400 tries."""
+    for _ in range(400):
+        rc, r = call(*args)
+        if rc != 7:
+            return rc, r
+        if "while committing" in r.get("error", ""):
+            unknown.append(r)
+        time.sleep(0.05)
+    return None, None
+
+
+def under_restarts(worker, threads=4, restarts=3, settle=0.8):
+    """worker(w, stop) on `threads` threads while the PostgreSQL server stops
+    and starts `restarts` times; then stop is set and the threads joined."""
+    stop = threading.Event()
+    ts = [threading.Thread(target=worker, args=(w, stop)) for w in range(threads)]
+    for t in ts:
+        t.start()
+    srv = server()
+    for _ in range(restarts):
+        time.sleep(0.8)
+        srv.stop("fast")
+        time.sleep(0.5)
+        srv.start()
+    time.sleep(settle)
+    stop.set()
+    for t in ts:
+        t.join()
 
 
 def write(path, obj):

@@ -27,19 +27,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from store import QUIRE, backend, close_all, new_store, run_json as run, server, versions, write  # noqa: E402
-
-
-def texts(store, aid):
-    """The paragraph texts of the head, in order."""
-    rc, out, _ = run("show", aid, "--store", store)
-    assert rc == 0, out
-    spec = json.loads(out) if isinstance(out, str) else out
-    return [b.get("text") for b in spec["blocks"]]
+from store import (QUIRE, backend, close_all, new_store, repeat_keyed, run_json as run, texts,  # noqa: E402
+                   under_restarts, versions, write)
 
 
 def main():
@@ -181,43 +173,21 @@ def restart_round(tmp, store, aid):
     """Keyed edits from 4 threads while the server stops and starts again."""
     S = ["--store", store]
     before = len(versions(store, aid))
-    stop = threading.Event()
     done, unknown, errors = [], [], []
 
-    def writer(w):
+    def writer(w, stop):
         i = 0
         while not stop.is_set():
             key = "rs-%d-%d" % (w, i)
             f = write(os.path.join(tmp, "%s.json" % key), {"blocks": [{"type": "paragraph", "text": key}]})
-            for attempt in range(400):
-                rc, r, _ = run("edit", aid, "--append", f, "--key", key, *S)
-                if rc == 0:
-                    done.append(key)
-                    break
-                if rc != 7:
-                    errors.append((rc, r))
-                    return
-                if "while committing" in r.get("error", ""):
-                    unknown.append(r)
-                time.sleep(0.05)
-            else:
-                errors.append(("gave up", key))
+            rc, r = repeat_keyed(("edit", aid, "--append", f, "--key", key, *S), unknown)
+            if rc != 0:
+                errors.append((rc, r, key))
                 return
+            done.append(key)
             i += 1
 
-    threads = [threading.Thread(target=writer, args=(w,)) for w in range(4)]
-    for t in threads:
-        t.start()
-    srv = server()
-    for _ in range(3):
-        time.sleep(0.8)
-        srv.stop("fast")
-        time.sleep(0.5)
-        srv.start()
-    time.sleep(0.8)
-    stop.set()
-    for t in threads:
-        t.join()
+    under_restarts(writer)
     assert not errors, errors[:3]
     vs = versions(store, aid)
     assert len(vs) == before + len(done), (len(vs), before, len(done))

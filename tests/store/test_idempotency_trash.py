@@ -35,11 +35,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from store import QUIRE, backend, call, close_all, new_store, server, write  # noqa: E402
+from store import (QUIRE, backend, call, close_all, new_store, repeat_keyed,  # noqa: E402
+                   under_restarts, write)
 
 
 def spawn(args):
@@ -201,45 +201,23 @@ def restart_round(store, S, spec):
     for aid in ids:
         rc, r = call("create", "-k", "document", "--id", aid, *S, spec)
         assert rc == 0, r
-    stop = threading.Event()
     moves, unknown, errors = [], [], []
 
-    def mover(w):
+    def mover(w, stop):
         mine = ids[w::4]
         rnd = 0
         while not stop.is_set() and not errors:
             for aid in mine:
                 for cmd in ("delete", "undelete"):
                     key = "%s-%s-%d" % (cmd, aid, rnd)
-                    for _ in range(400):
-                        rc, r = call(cmd, aid, "--key", key, *S)
-                        if rc == 0:
-                            moves.append(key)
-                            break
-                        if rc != 7:
-                            errors.append((cmd, aid, rc, r))
-                            return
-                        if "while committing" in r.get("error", ""):
-                            unknown.append(r)
-                        time.sleep(0.05)
-                    else:
-                        errors.append(("gave up", key))
+                    rc, r = repeat_keyed((cmd, aid, "--key", key, *S), unknown)
+                    if rc != 0:
+                        errors.append((cmd, aid, rc, r))
                         return
+                    moves.append(key)
             rnd += 1
 
-    threads = [threading.Thread(target=mover, args=(w,)) for w in range(4)]
-    for t in threads:
-        t.start()
-    srv = server()
-    for _ in range(3):
-        time.sleep(0.8)
-        srv.stop("fast")
-        time.sleep(0.5)
-        srv.start()
-    time.sleep(0.5)
-    stop.set()
-    for t in threads:
-        t.join()
+    under_restarts(mover, settle=0.5)
     assert not errors, errors[:3]
     assert sorted(a for a in live(store) if a.startswith("rs")) == sorted(ids), live(store)
     for r in unknown:
