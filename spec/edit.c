@@ -458,7 +458,7 @@ static int remove_value(json_t *root, const pointer *p, char *why, size_t whysz)
     const char *t = p->tok[p->n - 1];
     if (json_is_object(parent)) return json_object_del(parent, t) == 0 ? 0 : -1;
     size_t idx;
-    array_index(t, &idx);
+    if (array_index(t, &idx) != 0) return -1; /* resolve() took it: cannot happen */
     return json_array_remove(parent, idx) == 0 ? 0 : -1;
 }
 
