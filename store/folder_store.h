@@ -18,6 +18,8 @@
  *     STORE/.owners/<owner>.quota   the owner's own quota (JSON: max_artifacts, max_bytes)
  *     STORE/.keys/<sha256>.json     an idempotency key's record (<sha256>: of the key),
  *     STORE/.keys/<sha256>.lock     flock: one keyed write of that key at a time
+ *     STORE/.keys/boot              the boot whose key index is complete (below)
+ *     STORE/.keys/boot.lock         flock: the index rebuilt after a machine crash
  *
  * Crash safety. Every file is written to a ".tmp.*" name, fsynced, renamed,
  * and its folder fsynced. A version is complete when its .meta exists: the
@@ -156,6 +158,13 @@ typedef struct qr_folder_put {
  * (the commit point) and checked against the key the .meta names, so a
  * writer killed between the two leaves a record that is ignored; a keyed
  * write holds STORE/.keys/<sha256>.lock from the look-up to the commit.
+ * The record is an index of what the .meta (fsynced: the commit) says, so
+ * it is written without an fsync of its own: a killed process leaves it in
+ * the page cache, and only a crash of the machine can lose it. Hence
+ * STORE/.keys/boot names the boot (Linux's boot_id) whose index is
+ * complete; the first keyed call of another boot rebuilds the records of
+ * every keyed version within the retention from the .meta files (fsynced),
+ * then writes it. Without a boot id every record is fsynced.
  * PostgreSQL: the quire_keys table, its primary key serialising writers.
  *
  * Trash operations (delete, undelete, purge) add no version to vouch for
