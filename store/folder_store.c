@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@
 
 struct qr_folder {
     int root, blobs, owners;
+    /* 1 once keys_ready() found the key index complete for this boot
+     * (set once; a boot outlives the process) */
+    atomic_int keys_ok;
     qr_folder_opts o;
     char *path; /* the folder, absolute when it could be resolved: for messages */
 };
@@ -1092,9 +1096,12 @@ static void remove_flat_dir(int parent, const char *name)
 
 /* ---- idempotency keys --------------------------------------------------------------- */
 
-/* STORE/.keys, made by the first keyed write; -1 when it cannot be. */
+/* STORE/.keys, made by the first keyed write; -1 when it cannot be. (A
+ * mkdir of what exists locks the store's folder: tried only when needed.) */
 static int keys_dir(qr_folder *f)
 {
+    int fd = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0 || errno != ENOENT) return fd;
     if (mkdirat(f->root, ".keys", 0755) != 0 && errno != EEXIST) return -1;
     return openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 }
@@ -1106,24 +1113,52 @@ static void key_name(const char *key, const char *ext, char out[80])
     snprintf(out, 80, "%s.%s", hex, ext);
 }
 
+/* A key's lock is one of 4096 files, STORE/.keys/lock.<the first 3 hex
+ * digits of the key's sha256>, made once and kept: not a new file per key
+ * (two keys that share one wait for each other, 1 pair in 4096). */
 int qr_folder_key_lock(qr_folder *f, const char *key)
 {
     int dir = keys_dir(f);
     if (dir < 0) return -1;
-    char name[80];
-    key_name(key, "lock", name);
+    char hex[65], name[16];
+    qr_sha256_hex(key, strlen(key), hex);
+    snprintf(name, sizeof name, "lock.%.3s", hex);
     int fd = qr_store_lock(dir, name);
     close(dir);
     return fd;
+}
+
+/* Write text into dirfd/name in place (no temp file, no rename, no
+ * fsync): for a record only ever read under its key's lock, whose writer
+ * killed mid-way left a record nothing honours (its commit point follows). */
+static int write_in_place(int dirfd, const char *name, const char *text)
+{
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) return -1;
+    size_t n = strlen(text), done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, text + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : EIO;
+            close(fd);
+            errno = e;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return close(fd);
 }
 
 static int keys_ready(qr_folder *f);
 
 /* The record of put's key, for version rec of id; written before the
  * version's commit point (the .meta, or a new artifact's rename), which
- * vouches for it. Not fsynced: only a crash of the machine loses it, and
- * keys_ready() rebuilds the index from the .meta files after one (fsynced
- * where there is no boot id to tell). 0 when there is no key. */
+ * vouches for it. In place and not fsynced: only a crash of the machine
+ * loses it, and keys_ready() rebuilds the index from the .meta files after
+ * one (fsynced, with a rename, where there is no boot id to tell). The
+ * record it replaces, if any, was not honoured (key_find_at). 0 when there
+ * is no key. */
 static int key_write(qr_folder *f, const qr_folder_put *put, const char *id, const qr_vrec *rec)
 {
     if (!put->key || !put->key_request) return 0;
@@ -1135,7 +1170,14 @@ static int key_write(qr_folder *f, const qr_folder_put *put, const char *id, con
     key_name(put->key, "json", name);
     json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:s}", "key", put->key, "request", put->key_request,
                           "artifact_id", id, "version", rec->version, "created", rec->created);
-    int rc = j ? dump_to(dir, name, j, ready ? 0 : sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) : -1;
+    int rc = -1;
+    if (j && !ready) {
+        rc = dump_to(dir, name, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
+    } else if (j) {
+        char *text = qr_json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        rc = text ? write_in_place(dir, name, text) : -1;
+        free(text);
+    }
     json_decref(j);
     close(dir);
     return rc;
@@ -1406,6 +1448,7 @@ static void keys_rebuild(qr_folder *f, int keys)
  * be fsynced (no boot id), -1 on an I/O error. */
 static int keys_ready(qr_folder *f)
 {
+    if (atomic_load(&f->keys_ok)) return 1;
     char boot[64];
     size_t n = boot_id(boot);
     if (!n) return 0;
@@ -1425,6 +1468,7 @@ static int keys_ready(qr_folder *f)
         qr_store_unlock(lk);
     }
     close(keys);
+    if (rc == 1) atomic_store(&f->keys_ok, 1);
     return rc;
 }
 
@@ -1982,8 +2026,10 @@ static void check_owners(fsck_ctx *c)
     }
 }
 
-/* Remove the key records past their retention (and their lock files:
- * a writer holding one has its record written later, under a new name). */
+/* Remove the key records past their retention, and the per-key lock
+ * files an older quire made (STORE/.keys/<sha256>.lock) with them. A
+ * record that does not read (one being written in place, or damage) goes
+ * once its file is older than the retention. */
 static size_t keys_expire(qr_folder *f)
 {
     int dir = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
@@ -1994,25 +2040,25 @@ static size_t keys_expire(qr_folder *f)
     }
     char cutoff[32];
     qr_key_cutoff(&f->o, cutoff);
+    time_t old = time(NULL) - QR_KEY_RETENTION;
     size_t n = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         const char *nm = e->d_name;
-        size_t len = strlen(nm);
-        if (len != 69) continue;
+        if (strlen(nm) != 69 || (strcmp(nm + 64, ".json") && strcmp(nm + 64, ".lock"))) continue;
         char rec[80], lock[80];
         snprintf(rec, sizeof rec, "%.64s.json", nm);
         snprintf(lock, sizeof lock, "%.64s.lock", nm);
-        /* a record without its lock (rebuilt after a crash): as if it had one */
-        if (!strcmp(nm + 64, ".json") && exists_at(dir, lock)) continue;
-        if (strcmp(nm + 64, ".lock") != 0 && strcmp(nm + 64, ".json") != 0) continue;
-        /* a lock and its record: both go once the record expired (or was
-         * never written: an unchanged write, a killed one) */
+        if (!strcmp(nm + 64, ".json") && exists_at(dir, lock)) continue; /* with its lock */
         qr_buf b = {0};
+        struct stat st;
         int have = qr_store_read_file_max(dir, rec, &b, META_CAP) == 0;
         json_t *j = have ? json_loadb(b.data ? b.data : "", b.len, 0, NULL) : NULL;
         const char *created = jstr(j, "created");
-        if (!created || strcmp(created, cutoff) < 0) {
+        int gone = created ? strcmp(created, cutoff) < 0
+                           : !have || (fstatat(dir, rec, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                                       st.st_mtime < old);
+        if (gone) {
             if (have) n += unlinkat(dir, rec, 0) == 0;
             unlinkat(dir, lock, 0);
         }

@@ -35,7 +35,7 @@
  * --repair removes them; they never count as versions.
  *
  * This layer stores text and bytes; it never parses a spec or renders
- * (store/api.c joins the two). Thread-safe: a qr_folder is read-only
+ * (store/api.c joins the two). Thread-safe: a qr_folder is read-only (but for an atomic flag)
  * after qr_folder_open; locks are flock()s on files opened per call, so
  * threads of one process exclude each other like processes do.
  */

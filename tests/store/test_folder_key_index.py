@@ -9,11 +9,11 @@ boot than the one STORE/.keys/boot names) rebuilds the records from the
 
   - a keyed edit does as many fsyncs as an unkeyed one (strace -c);
   - a keyed edit killed (SIGKILL from strace's fault injection) at each of
-    its fsyncs and renames, then repeated with its key: exactly one
+    its writes, fsyncs and renames, then repeated with its key: exactly one
     version; killed at the fsync after the .meta's rename (past the commit
     point) the repeat answers "replayed";
   - the same crash points, then a crash of the machine simulated (the
-    record and its lock lost, STORE/.keys/boot naming another boot):
+    record lost, STORE/.keys/boot naming another boot):
     exactly one version again;
   - a machine crash simulated after keyed create, import, edit, rewrite
     and restore (records lost, or left empty as a delayed allocation
@@ -66,15 +66,13 @@ def record(store, key):
 
 def machine_crash(store, keys, empty=False):
     """What a crash of the machine may leave of keys' records written
-    without an fsync: none (or empty files), no lock files, and a boot
-    file naming the boot before."""
+    without an fsync: none (or empty files), and a boot file naming the
+    boot before."""
     for k in keys:
         if empty:
             open(record(store, k) + ".json", "w").close()
         elif os.path.exists(record(store, k) + ".json"):
             os.unlink(record(store, k) + ".json")
-        if os.path.exists(record(store, k) + ".lock"):
-            os.unlink(record(store, k) + ".lock")
     with open(os.path.join(store, ".keys", "boot"), "w") as f:
         f.write(str(uuid.uuid4()) + "\n")
 
@@ -114,7 +112,7 @@ def main():
 
         # SIGKILL at each fsync and rename of a keyed edit, then the key again
         points, past_commit = 0, {}
-        for call in ("fsync", "renameat"):
+        for call in ("write", "fsync", "renameat"):
             for crash in (False, True):
                 past_commit[call, crash] = 0
                 n = 1
@@ -139,7 +137,7 @@ def main():
                     n += 1
         # killed at the fsync of the artifact's folder after the .meta's rename
         assert past_commit["fsync", False] >= 1 and past_commit["fsync", True] >= 1, past_commit
-        print("a keyed edit killed at each of its fsyncs and renames (%d points, %d past the commit), alone "
+        print("a keyed edit killed at each of its writes, fsyncs and renames (%d points, %d past the commit), alone "
               "and with a machine crash after it: the key repeated gives one version"
               % (points, sum(past_commit.values())))
 
