@@ -17,7 +17,8 @@
  *     STORE/.owners/<owner>.blobs/  one empty file per blob the owner is charged for
  *     STORE/.owners/<owner>.quota   the owner's own quota (JSON: max_artifacts, max_bytes)
  *     STORE/.keys/<sha256>.json     an idempotency key's record (<sha256>: of the key),
- *     STORE/.keys/<sha256>.lock     flock: one keyed write of that key at a time
+ *     STORE/.keys/lock.<abc>        flock: one keyed write of the keys whose sha256
+ *                                   starts with abc at a time (4096 stripes)
  *     STORE/.keys/boot              the boot whose key index is complete (below)
  *     STORE/.keys/boot.lock         flock: the index rebuilt after a machine crash
  *
@@ -157,7 +158,8 @@ typedef struct qr_folder_put {
  * STORE/.keys/<sha256 of the key>.json, written before the version's .meta
  * (the commit point) and checked against the key the .meta names, so a
  * writer killed between the two leaves a record that is ignored; a keyed
- * write holds STORE/.keys/<sha256>.lock from the look-up to the commit.
+ * write holds its key's stripe STORE/.keys/lock.<abc> from the look-up to
+ * the commit.
  * The record is an index of what the .meta (fsynced: the commit) says, so
  * it is written without an fsync of its own: a killed process leaves it in
  * the page cache, and only a crash of the machine can lose it. Hence
