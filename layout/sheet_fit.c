@@ -193,22 +193,17 @@ unsigned qr_sheet_row_lines(const qr_row *row)
     return most;
 }
 
-void qr_sheet_col_widths_fit(const qr_sheet *sh, const double *fit, double *w, size_t n)
+void qr_sheet_col_widths(qr_sheet_fits *fits, const qr_sheet *sh, const char *const *formats,
+                         size_t n_formats, double *w, size_t n)
 {
+    qr_sheet_autofit_shared(fits, sh, formats, n_formats, w, n);
     size_t given = sh->widths ? sh->n_widths : 0;
     for (size_t i = 0; i < n; i++) {
         double g = i < given ? sh->widths[i] : 0;
-        w[i] = g > 0 ? g : fit[i];
+        if (g > 0) w[i] = g;
         if (!(w[i] > 0)) w[i] = QR_SHEET_DEFAULT_WIDTH;
         if (w[i] > 255) w[i] = 255;
     }
-}
-
-void qr_sheet_col_widths(const qr_sheet *sh, const char *const *formats, size_t n_formats,
-                         double *w, size_t n)
-{
-    qr_sheet_autofit(sh, formats, n_formats, w, n);
-    qr_sheet_col_widths_fit(sh, w, w, n);
 }
 
 struct qr_sheet_fits {
@@ -249,6 +244,17 @@ const double *qr_sheet_fits_get(qr_sheet_fits *f, const qr_sheet *sh, size_t *n)
     }
     *n = f->n[i];
     return f->fit[i];
+}
+
+void qr_sheet_autofit_shared(qr_sheet_fits *fits, const qr_sheet *sh, const char *const *formats,
+                             size_t n_formats, double *w, size_t n)
+{
+    size_t have = 0;
+    const double *shared = qr_sheet_fits_get(fits, sh, &have);
+    if (shared && have >= n)
+        memcpy(w, shared, n * sizeof *w);
+    else
+        qr_sheet_autofit(sh, formats, n_formats, w, n);
 }
 
 void qr_sheet_fits_free(qr_sheet_fits *f)

@@ -5,7 +5,7 @@
  * shows it.
  *
  *     double w[8];
- *     qr_sheet_col_widths(sh, doc->formats, doc->n_formats, w, 8);  // characters
+ *     qr_sheet_col_widths(NULL, sh, doc->formats, doc->n_formats, w, 8);  // characters
  *     double x = qr_sheet_col_pt(w[0]);                             // points
  */
 #ifndef QR_SHEET_FIT_H
@@ -32,21 +32,23 @@
 void qr_sheet_autofit(const qr_sheet *sh, const char *const *formats, size_t n_formats, double *w,
                       size_t n);
 
-/** The width of each column 0..n-1 in characters, as the .xlsx declares
- *  it: the spec's width, else the autofit's, else the default 8.43;
- *  at most 255. */
-void qr_sheet_col_widths(const qr_sheet *sh, const char *const *formats, size_t n_formats,
-                         double *w, size_t n);
-
-/** The widths of columns 0..n-1 from their autofit widths fit (as
- *  qr_sheet_autofit gives them): the spec's width, else fit's, else the
- *  default 8.43; at most 255. */
-void qr_sheet_col_widths_fit(const qr_sheet *sh, const double *fit, double *w, size_t n);
-
 /* The autofit widths of a workbook's sheets, each measured once, when
  * first asked for: the .xlsx writer, the preview and the layout report of
  * one render share them (render.c makes them; qr_render_ctx.sheet_fits). */
 typedef struct qr_sheet_fits qr_sheet_fits;
+
+/** qr_sheet_autofit's widths of columns 0..n-1 of sh: fits' (measured
+ *  once for the render) when it has them all, else measured here (fits
+ *  NULL: always measured here). */
+void qr_sheet_autofit_shared(qr_sheet_fits *fits, const qr_sheet *sh, const char *const *formats,
+                             size_t n_formats, double *w, size_t n);
+
+/** The width of each column 0..n-1 in characters, as the .xlsx declares
+ *  it: the spec's width, else the autofit's (qr_sheet_autofit_shared),
+ *  else the default 8.43; at most 255. */
+void qr_sheet_col_widths(qr_sheet_fits *fits, const qr_sheet *sh, const char *const *formats,
+                         size_t n_formats, double *w, size_t n);
+
 /** The cache for doc's sheets (nothing measured yet); NULL on OOM. */
 qr_sheet_fits *qr_sheet_fits_new(const qr_doc *doc);
 /** qr_sheet_autofit's widths of sheet sh (one of the document's sheets)

@@ -283,12 +283,7 @@ void qr_sheet_report(const qr_doc *doc, qr_sheet_fits *fits, qr_layout_list *l)
             l->oom = 1;
             return;
         }
-        size_t n_fit = 0;
-        const double *fit = qr_sheet_fits_get(fits, sh, &n_fit);
-        if (fit && n_fit >= nc)
-            qr_sheet_col_widths_fit(sh, fit, w, nc); /* as the writer measured them */
-        else
-            qr_sheet_col_widths(sh, doc->formats, doc->n_formats, w, nc);
+        qr_sheet_col_widths(fits, sh, doc->formats, doc->n_formats, w, nc); /* the writer's */
         for (size_t r = 0; r < have; r++) {
             const qr_row *row = &sh->rows[r];
             if (row->hidden) continue;

@@ -251,11 +251,8 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
     if (given > n) n = given;
     if (n_cl > n) n = n_cl;
     if (sh->n_col_flags > n) n = sh->n_col_flags;
-    size_t n_shared = 0; /* the render's widths, measured once, else our own */
-    const double *shared = qr_sheet_fits_get(styles ? styles->fits : NULL, sh, &n_shared);
-    double *own = n && (!shared || n_shared < n) ? malloc(n * sizeof *own) : NULL;
-    if (own) qr_sheet_autofit(sh, formats, n_formats, own, n);
-    const double *fit = own ? own : shared && n_shared >= n ? shared : NULL;
+    double *fit = n ? malloc(n * sizeof *fit) : NULL; /* the render's autofit, else our own */
+    if (fit) qr_sheet_autofit_shared(styles ? styles->fits : NULL, sh, formats, n_formats, fit, n);
     for (size_t i = 0; i < n; i++) {
         double w = i < given ? sh->widths[i] : 0;
         if (!(w > 0)) w = fit ? fit[i] : 0;
@@ -279,7 +276,7 @@ static void write_cols(qr_buf *b, const qr_sheet *sh, const char *const *formats
         qr_buf_puts(b, "/>");
     }
     if (any) qr_buf_puts(b, "</cols>");
-    free(own);
+    free(fit);
 }
 
 static int head(qr_buf *b, const qr_sheet *sh, int first, const char *const *formats,

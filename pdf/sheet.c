@@ -230,12 +230,7 @@ static int plan_sheet(splan *p, const qr_doc *d, size_t index, long long epoch, 
     if (n_fit > 16384) n_fit = 16384;
     double *fit = malloc((n_fit ? n_fit : 1) * sizeof *fit);
     if (!fit) return -1;
-    size_t n_shared = 0;
-    const double *shared = qr_sheet_fits_get(fits, sh, &n_shared);
-    if (shared && n_shared >= n_fit)
-        qr_sheet_col_widths_fit(sh, shared, fit, n_fit); /* measured once for the render */
-    else
-        qr_sheet_col_widths(sh, d->formats, d->n_formats, fit, n_fit);
+    qr_sheet_col_widths(fits, sh, d->formats, d->n_formats, fit, n_fit); /* the render's */
     for (size_t i = 0; i < sh->n_charts; i++) {
         const qr_chart *ch = &sh->charts[i];
         size_t c = ch->anchor_col, r = ch->anchor_row;

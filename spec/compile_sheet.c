@@ -2476,7 +2476,6 @@ static const char *name_why(const char *s, size_t n)
  * *nm; 0 or -1 (reported at the current path). */
 static int name_target(qr_cc *cc, json_t *v, int scope, qr_name *nm)
 {
-    const qr_doc *doc = cc->doc;
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
     const char *hint = scope < 0 ? "a workbook name is a sheet's cells: \"Data!$B$2:$B$13\""
                                  : "a sheet's name is cells: \"$B$2\" (this sheet) or "
@@ -2504,25 +2503,9 @@ static int name_target(qr_cc *cc, json_t *v, int scope, qr_name *nm)
                 sheet[k++] = *p;
         }
         sheet[k] = '\0';
-        size_t i = 0;
-        for (; i < doc->n_sheets; i++)
-            if (doc->sheets[i].name && strcasecmp(doc->sheets[i].name, sheet) == 0) break;
-        if (i == doc->n_sheets) {
-            const char *cands[65];
-            size_t nc = 0;
-            for (size_t j = 0; j < doc->n_sheets && nc < 64; j++)
-                if (doc->sheets[j].name) cands[nc++] = doc->sheets[j].name;
-            cands[nc] = NULL;
-            const char *dym = qr_suggest(sheet, cands);
-            char h[160];
-            if (dym)
-                snprintf(h, sizeof h, "did you mean \"%s\"?", dym);
-            else
-                snprintf(h, sizeof h, "name one of the workbook's sheets");
-            qr_cc_err(cc, h, "no sheet \"%.64s\"", sheet);
-            return -1;
-        }
-        nm->sheet = i;
+        long i = sheet_named(cc, sheet, cc->sheet_names, cc->n_sheet_names);
+        if (i < 0) return -1;
+        nm->sheet = (size_t)i;
         s = bang + 1;
     } else if (scope < 0) {
         qr_cc_err(cc, hint, "the reference names no sheet");

@@ -96,3 +96,18 @@ def libreoffice_resave(xlsx, outdir, timeout=300):
     os.makedirs(outdir, exist_ok=True)
     soffice_convert("xlsx:Calc MS Excel 2007 XML", [xlsx], outdir, timeout=timeout)
     return os.path.join(outdir, os.path.basename(xlsx))
+
+
+def pdf_page_sizes(pdf, last):
+    """The sizes of pages 1..last of a PDF in whole points, [(w, h), ...] (pdfinfo)."""
+    info = subprocess.run(["pdfinfo", "-f", "1", "-l", str(last), pdf], capture_output=True,
+                          text=True).stdout
+    sizes = [line.split(":", 1)[1].split("pts")[0].split(" x ")
+             for line in info.splitlines() if line.startswith("Page") and "size" in line]
+    return [(round(float(w)), round(float(h))) for w, h in sizes]
+
+
+def pdf_page_text(pdf, n):
+    """Page n of a PDF as text laid out as on the page (pdftotext -layout)."""
+    return subprocess.run(["pdftotext", "-layout", "-f", str(n), "-l", str(n), pdf, "-"],
+                          capture_output=True, text=True).stdout

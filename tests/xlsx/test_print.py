@@ -39,7 +39,8 @@ import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import assert_ooxml_valid, require, unittest_exit  # noqa: E402
-from sheets import QUIRE, fixture, read_spec, render, scratch, write_spec  # noqa: E402
+from sheets import (QUIRE, fixture, pdf_page_sizes, pdf_page_text, read_spec, render,  # noqa: E402
+                    scratch, write_spec)
 
 TMP = scratch("print")
 FIX = fixture("print-sheet")
@@ -157,17 +158,12 @@ class Print(unittest.TestCase):
         os.makedirs(outdir, exist_ok=True)
         soffice_convert("pdf", [self.out], outdir, timeout=300)
         pdf = os.path.join(outdir, "print.pdf")
-        info = subprocess.run(["pdfinfo", "-f", "1", "-l", "9", pdf], capture_output=True,
-                              text=True).stdout
-        sizes = [line.split(":", 1)[1].split("pts")[0].split(" x ")
-                 for line in info.splitlines() if line.startswith("Page") and "size" in line]
-        sizes = [(round(float(w)), round(float(h))) for w, h in sizes]
+        sizes = pdf_page_sizes(pdf, 9)
         # Budget: 49 rows on A4 landscape, one page wide: 2 pages; Contacts: Letter portrait
         self.assertEqual(sizes, [(842, 595), (842, 595), (612, 792), (612, 792)])
 
         def page(n):
-            return subprocess.run(["pdftotext", "-layout", "-f", str(n), "-l", str(n), pdf, "-"],
-                                  capture_output=True, text=True).stdout
+            return pdf_page_text(pdf, n)
 
         p1, p2, p3, p4 = page(1), page(2), page(3), page(4)
         self.assertIn("FY2027 budget & plan", p1)
@@ -188,16 +184,11 @@ class Print(unittest.TestCase):
         rc, res = render(FIX, pdf)
         self.assertEqual(rc, 0, res)
         self.assertEqual(res["pages"], 4)  # as LibreOffice prints it
-        info = subprocess.run(["pdfinfo", "-f", "1", "-l", "4", pdf], capture_output=True,
-                              text=True).stdout
-        sizes = [line.split(":", 1)[1].split("pts")[0].split(" x ")
-                 for line in info.splitlines() if line.startswith("Page") and "size" in line]
-        sizes = [(round(float(w)), round(float(h))) for w, h in sizes]
+        sizes = pdf_page_sizes(pdf, 4)
         self.assertEqual(sizes, [(842, 595), (842, 595), (612, 792), (612, 792)])
 
         def page(n):
-            return subprocess.run(["pdftotext", "-layout", "-f", str(n), "-l", str(n), pdf, "-"],
-                                  capture_output=True, text=True).stdout
+            return pdf_page_text(pdf, n)
 
         p1, p2, p4 = page(1), page(2), page(4)
         self.assertIn("FY2027 budget & plan", p1)

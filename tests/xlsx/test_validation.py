@@ -29,7 +29,7 @@ import openpyxl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from shared import assert_ooxml_valid, unittest_exit  # noqa: E402
-from sheets import QUIRE, SRC, render, same_on_every_path, scratch  # noqa: E402
+from sheets import QUIRE, SRC, read_spec, render, same_on_every_path, scratch  # noqa: E402
 
 TMP = scratch("valid")
 FIX = os.path.join(SRC, "fixtures", "valid-sheet", "spec.json")
@@ -37,9 +37,7 @@ FIX = os.path.join(SRC, "fixtures", "valid-sheet", "spec.json")
 
 
 def read_valid(path):
-    p = subprocess.run([QUIRE, "read", path], capture_output=True, text=True)
-    assert p.returncode == 0, p.stdout + p.stderr
-    return json.loads(p.stdout)["sheets"][0].get("validation")
+    return read_spec(path)["sheets"][0].get("validation")
 
 
 class Validation(unittest.TestCase):
