@@ -1,5 +1,5 @@
-/* fixed.c: "%.Nf" and "%d" the way glibc's printf writes them, without
- * printf's general machinery (fixed.h).
+/* fixed.c: "%.Nf", "%d" and zero-padded "%x", "%u", "%ld" the way glibc's printf writes them,
+ * without printf's general machinery (fixed.h).
  *
  * cairo writes every number of a PDF page through snprintf ("%f", "%.*f",
  * "%.18f", "%d"); glibc's printf_fp turns the double into a multi-precision
@@ -98,6 +98,20 @@ int qr_fmt_fixed(char *buf, size_t n, double v, int prec)
         *--p = '.';
     }
     p = digits(p, q / P);
+    if (neg) *--p = '-';
+    return put(buf, n, p, (size_t)(end - p));
+}
+
+int qr_fmt_radix(char *buf, size_t n, unsigned long long mag, int neg, unsigned base, int width)
+{
+    if ((base != 10 && base != 16) || width < 0 || width > 64) return -1;
+    char tmp[96], *end = tmp + sizeof tmp, *p = end;
+    do {
+        *--p = "0123456789abcdef"[mag % base];
+        mag /= base;
+    } while (mag);
+    while (end - p + neg < width)
+        *--p = '0';
     if (neg) *--p = '-';
     return put(buf, n, p, (size_t)(end - p));
 }

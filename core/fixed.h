@@ -15,4 +15,12 @@ int qr_fmt_fixed(char *buf, size_t n, double v, int prec);
 /** snprintf(buf, n, "%d", v): the length snprintf would return. */
 int qr_fmt_int(char *buf, size_t n, int v);
 
+/** An integer the way snprintf's "%0*llu" (base 10) or "%0*llx" (base 16,
+ *  lowercase) writes it, with a "-" first when neg (as "%0*lld" writes a
+ *  negative number: the sign, then zeros up to width in all): mag's digits
+ *  zero-padded to width characters (0: no padding). Returns the length
+ *  snprintf would return, the text cut and ended like snprintf's; -1 when
+ *  base is neither 10 nor 16 or width is outside 0..64. */
+int qr_fmt_radix(char *buf, size_t n, unsigned long long mag, int neg, unsigned base, int width);
+
 #endif

@@ -8,6 +8,9 @@
  * their UTF-8 bytes (kana U+3040-U+30FF is E3 81-83 xx, hangul syllables
  * U+AC00-U+D7A3 start with EA B0-ED 9E, Han U+4E00-U+9FFF with E4-E9):
  * one pass, no decoding. */
+#include <stdint.h>
+#include <string.h>
+
 #include "fonts.h"
 #include "walk.h"
 
@@ -24,6 +27,14 @@ static void count_bytes(tally *t, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
     for (size_t i = 0; i + 2 < n; i++) {
+        /* eight ASCII bytes at a time (none of them counts) */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            if (w & 0x8080808080808080ULL) break;
+            i += 8;
+        }
+        if (i + 2 >= n) break;
         if (p[i] < 0xE3) continue;
         if (p[i] == 0xE3 && p[i + 1] >= 0x81 && p[i + 1] <= 0x83)
             t->k++;

@@ -60,6 +60,7 @@
 #include "backend.h"
 #include "pdf_int.h"
 #include "sha256.h"
+#include "simple_text.h"
 #include "walk.h"
 #include "preview.h"
 
@@ -249,6 +250,7 @@ static void ctx_free(pd_ctx *c)
     for (size_t i = 0; i < c->n_surfaces; i++)
         cairo_surface_destroy(c->surfaces[i]);
     free(c->surfaces);
+    qr_simple_free(c->simple);
     if (c->pc) g_object_unref(c->pc);
     free(c->ops);
     free(c->page_start);

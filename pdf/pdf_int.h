@@ -268,6 +268,9 @@ typedef struct pd_ctx {
     cairo_surface_t **surfaces;
     size_t n_surfaces, cap_surfaces;
 
+    /* simple_text.c's words and faces for pc (made on first use), or NULL */
+    struct qr_simple *simple;
+
     /* scratch, reused for every text */
     qr_text_ctx text; /* the text layer (text/): segments, missing-glyph warnings */
     qr_buf tbuf;

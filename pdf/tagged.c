@@ -10,6 +10,7 @@
  * moves the cross-reference offsets by what it inserted. Deterministic: the
  * inserted bytes depend only on the tree.
  */
+#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,12 +127,46 @@ static void put_lang(qr_buf *b, const char *lang)
     qr_buf_putc(b, ')');
 }
 
+/* The first pat in s[from..n), or NULL (glibc's memmem: a tail with the
+ * embedded fonts is hundreds of KB, scanned for a few patterns). */
 static const char *find(const char *s, size_t n, size_t from, const char *pat)
 {
-    size_t m = strlen(pat);
-    for (size_t i = from; i + m <= n; i++)
-        if (s[i] == pat[0] && memcmp(s + i, pat, m) == 0) return s + i;
-    return NULL;
+    if (from >= n) return NULL;
+    return memmem(s + from, n - from, pat, strlen(pat));
+}
+
+/* The last pat in s[0..n), or NULL. */
+static const char *find_last(const char *s, size_t n, const char *pat)
+{
+    const char *last = NULL;
+    for (const char *p = find(s, n, 0, pat); p; p = find(s, n, (size_t)(p - s) + 1, pat))
+        last = p;
+    return last;
+}
+
+/* v written as ten digits with leading zeros (a cross-reference entry's
+ * offset, "%010llu" for any offset below 10^10). */
+static void put_ten_digits(char *e, unsigned long long v)
+{
+    for (int i = 9; i >= 0; i--) {
+        e[i] = (char)('0' + v % 10);
+        v /= 10;
+    }
+}
+
+/* The sum of the shifts before offset off: sums[i] is the sum of the first i
+ * items' deltas, the items in increasing pos. */
+static long long shift_before(const pd_shifts *sh, const long long *sums, unsigned long long off)
+{
+    size_t lo = 0, hi = sh->n; /* the number of items with pos < off */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sh->items[mid].pos < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return sums[lo];
 }
 
 /* One insertion: at old offset pos (in the tail), delta bytes. */
@@ -235,10 +270,7 @@ static void put_xmp(qr_buf *b, const pd_xmp *m)
  * first entry's offset and the entry count; -1 when there is none. */
 static int xref_of(const char *d, size_t n, size_t *at, size_t *entries, unsigned long *count)
 {
-    const char *x = NULL;
-    for (const char *p = find(d, n, 0, "\nxref\n"); p;
-         p = find(d, n, (size_t)(p - d) + 1, "\nxref\n"))
-        x = p;
+    const char *x = find_last(d, n, "\nxref\n");
     if (!x) return -1;
     char *e;
     const char *p = x + 6;
@@ -303,9 +335,7 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     size_t nv = 0, at = 0, k = 0, kc = 0, kl = 0, ks = 0;
     /* The catalog is the last object cairo writes: its last match (a
      * title string in the info dictionary before it cannot pose as it). */
-    const char *catalog = NULL;
-    for (const char *p = find(s, n, 0, cat); p; p = find(s, n, (size_t)(p - s) + 1, cat))
-        catalog = p;
+    const char *catalog = find_last(s, n, cat);
     size_t stop = catalog ? (size_t)(catalog - s) : n;
     /* the XMP stream: a new object numbered after cairo's last, placed
      * just before the cross-reference table */
@@ -418,15 +448,21 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
     /* the cross-reference table: "xref\n0 N\n" then N entries of 20 bytes */
     char *d = out.data;
     size_t dn = out.len;
-    const char *x = NULL;
-    for (const char *p = find(d, dn, 0, "\nxref\n"); p;
-         p = find(d, dn, (size_t)(p - d) + 1, "\nxref\n"))
-        x = p;
-    /* the page shifts (qr_pdf_artifact_page) come before the tail */
-    long long pre_all = 0;
-    for (size_t i = 0; pre && i < pre->n; i++)
-        pre_all += pre->items[i].delta;
-    if (x && (nv || (pre && pre->n))) {
+    const char *x = find_last(d, dn, "\nxref\n");
+    /* the page shifts (qr_pdf_artifact_page) come before the tail; sums[i]
+     * is the sum of the first i */
+    size_t n_pre = pre ? pre->n : 0;
+    long long *sums = malloc((n_pre + 1) * sizeof *sums);
+    if (!sums) {
+        qr_buf_free(&out);
+        free(v);
+        return -1;
+    }
+    sums[0] = 0;
+    for (size_t i = 0; i < n_pre; i++)
+        sums[i + 1] = sums[i] + pre->items[i].delta;
+    long long pre_all = sums[n_pre];
+    if (x && (nv || n_pre)) {
         char *p = (char *)x + 6;
         char *e;
         strtoul(p, &e, 10);
@@ -437,17 +473,19 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
             if (e[17] != 'n') continue;
             unsigned long long off = strtoull(e, NULL, 10);
             if (off < base) {
-                long long dd = 0;
-                for (size_t j = 0; pre && j < pre->n && pre->items[j].pos < off; j++)
-                    dd += pre->items[j].delta;
-                off = (unsigned long long)((long long)off + dd);
+                off = (unsigned long long)((long long)off +
+                                           (n_pre ? shift_before(pre, sums, off) : 0));
             } else {
                 off = (unsigned long long)((long long)off + pre_all) +
                       shift_of(v, nv, (size_t)(off - base));
             }
-            char num[16];
-            snprintf(num, sizeof num, "%010llu", off);
-            memcpy(e, num, 10);
+            if (off < 10000000000ULL) {
+                put_ten_digits(e, off);
+            } else { /* more digits than the entry has room for: as before */
+                char num[24];
+                snprintf(num, sizeof num, "%010llu", off);
+                memcpy(e, num, 10);
+            }
         }
         const char *sx = find(d, dn, (size_t)(e - d), "startxref\n");
         if (sx) {
@@ -463,6 +501,7 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
             if (fixed.oom) {
                 qr_buf_free(&fixed);
                 qr_buf_free(&out);
+                free(sums);
                 free(v);
                 return -1;
             }
@@ -470,6 +509,7 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
             out = fixed;
         }
     }
+    free(sums);
     free(v);
     /* the metadata's offset, in the tail moved by the page shifts */
     if (xmp && xref_add(&out, (unsigned long long)((long long)xmp_off + pre_all)) != 0) {

@@ -10,11 +10,13 @@
  * for Thai and Khmer); we only measure the resulting lines.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pdf_int.h"
 #include "rhythm.h"
+#include "simple_text.h"
 
 int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l)
 {
@@ -339,6 +341,94 @@ oom:
     return -1;
 }
 
+/* The runs of the text with their faces, as text_attrs() sets them (one
+ * font attribute per span of a run; a raised or lowered run at 70 %: its
+ * rise moves it, not its neighbours), for simple_text.c. 0, or -1 out of
+ * memory. */
+static int simple_items(pd_ctx *c, const qr_segs *sg, const pd_style *st, qr_simple_item **out,
+                        size_t *n_out)
+{
+    qr_simple_item *v = qr_arena_array(&c->arena, sg->n ? sg->n : 1, sizeof *v);
+    if (!v) return -1;
+    size_t n = 0;
+    const size_t *so = c->seg_off;
+    for (size_t i = 0, next; i < sg->n; i = next) {
+        const qr_seg *r = &sg->items[i];
+        for (next = i + 1; next < sg->n && sg->items[next].run == r->run; next++)
+            ;
+        int size = qr_simple_size(st->size, r->sup || r->sub ? 0.7 : 1);
+        int mono = st->mono || r->code;
+        for (size_t k = i, kn; k < next; k = kn) {
+            for (kn = k + 1; kn < next && sg->items[kn].span == sg->items[k].span; kn++)
+                ;
+            if (so[kn] == so[k]) continue;
+            const qr_seg *g = &sg->items[k];
+            v[n++] = (qr_simple_item){so[k],
+                                      so[kn],
+                                      mono ? code_family(g) : g->family,
+                                      size,
+                                      st->bold || r->bold,
+                                      st->italic || r->italic,
+                                      g->lang};
+        }
+    }
+    *out = v;
+    *n_out = n;
+    return 0;
+}
+
+/* QUIRE_SIMPLE_TEXT=check: lay the text out with pango too and stop the
+ * process where the lines differ. */
+static void simple_check(pd_ctx *c, const qr_segs *sg, const pd_style *st, double width, int rtl,
+                         const qr_simple_line *got, size_t n)
+{
+    window all = {0, c->tbuf.len};
+    PangoLayout *lay = piece_layout(c, sg, st, width, rtl, &all);
+    if (!lay) return;
+    size_t k = 0;
+    int same = 1;
+    for (GSList *l = pango_layout_get_lines_readonly(lay); l; l = l->next, k++) {
+        PangoLayoutLine *line = l->data;
+        if (k >= n || line->start_index != got[k].start || line->length != got[k].length) same = 0;
+    }
+    if (!same || k != n) {
+        fprintf(stderr,
+                "quire: QUIRE_SIMPLE_TEXT=check: lines differ from pango's at width %g: %s\n",
+                width, c->tbuf.data);
+        abort();
+    }
+    g_object_unref(lay); /* piece_layout kept it last */
+    c->n_layouts--;
+}
+
+/* Pagination alone (layout_only) of a simple text: its lines from
+ * simple_text.c, no PangoLayout. 1 done, 0 not simple (pango's turn), -1
+ * out of memory. */
+static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_style *st, double width)
+{
+    int mode = qr_simple_mode();
+    if (!mode || !qr_simple_ascii(c->tbuf.data, c->tbuf.len)) return 0;
+    if (!c->simple && !(c->simple = qr_simple_new(c->pc))) return -1;
+    qr_simple_item *items;
+    size_t n_items;
+    if (simple_items(c, sg, st, &items, &n_items) != 0) return -1;
+    const qr_simple_line *ln;
+    long nl = qr_simple_break(c->simple, c->tbuf.data, c->tbuf.len, items, n_items,
+                              (int)(width * PANGO_SCALE), &ln);
+    if (nl <= 0) return 0;
+    if (mode == 2) simple_check(c, sg, st, width, pt->rtl, ln, (size_t)nl);
+    pt->lines = qr_arena_array(&c->arena, (size_t)nl, sizeof *pt->lines);
+    if (!pt->lines) return -1;
+    const double pitch = qr_rhythm_pitch(st->size);
+    const double asc = st->size * PD_BASE_ASCENT + (pitch - st->size * PD_BASE_HEIGHT) / 2;
+    for (long k = 0; k < nl; k++)
+        pt->lines[k] =
+            (pd_line){NULL, 0, ln[k].start, ln[k].length, 0, (double)k * pitch, pitch, asc};
+    pt->n_lines = (size_t)nl;
+    pt->height = pt->lines[nl - 1].top + pt->lines[nl - 1].height; /* as measure_lines' */
+    return 1;
+}
+
 pd_text *qr_pdf_note_text(pd_ctx *c, const qr_text *note, unsigned no, const char *path)
 {
     /* "N" raised, a space, then the note's runs, at the footnote size */
@@ -540,6 +630,14 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     pt->owner = c;
     pt->slot = c->n_layouts;
     pt->last_page = SIZE_MAX;
+    if (width > 0 && c->rc->layout_only && c->tbuf.len <= PIECE_FROM) {
+        int r = simple_lines(c, pt, sg, st, width);
+        if (r < 0) goto oom;
+        if (r > 0) {
+            pt->width = width;
+            return measure_notes(c, pt);
+        }
+    }
     if (width > 0 && c->tbuf.len > PIECE_FROM) {
         if (lay_pieces(c, pt, sg, st, width) != 0) goto oom;
         pt->width = width;

@@ -136,11 +136,58 @@ static void test_int(void **state)
     }
 }
 
+/* qr_fmt_radix against the formats cairo's PDF writer hands snprintf. */
+static void radix_same(int hex, long long v, int width, size_t n)
+{
+    char want[96], got[96];
+    memset(want, 'x', sizeof want);
+    memset(got, 'x', sizeof got);
+    int wn, gn;
+    if (hex) {
+        wn = snprintf(want, n, "%0*llx", width, (unsigned long long)v);
+        gn = qr_fmt_radix(got, n, (unsigned long long)v, 0, 16, width);
+    } else {
+        wn = snprintf(want, n, "%0*lld", width, v);
+        unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        gn = qr_fmt_radix(got, n, mag, v < 0, 10, width);
+    }
+    assert_int_equal(wn, gn);
+    assert_memory_equal(want, got, sizeof want);
+}
+
+static void test_radix(void **state)
+{
+    (void)state;
+    long long edge[] = {0,       1,       -1,        9,         10,           -10,
+                        15,      16,      255,       256,       65535,        65536,
+                        INT_MAX, INT_MIN, LLONG_MAX, LLONG_MIN, LLONG_MIN + 1};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        for (int w = 0; w <= 24; w++) {
+            radix_same(0, edge[i], w, 96);
+            if (edge[i] >= 0) radix_same(1, edge[i], w, 96);
+        }
+    for (int i = 0; i < 200000; i++) {
+        long long v = (long long)next();
+        if (i & 1) v %= 1000000;
+        int w = (int)(next() % 20);
+        radix_same(0, v, w, 96);
+        radix_same(1, v < 0 ? -(v + 1) : v, w, 96);
+    }
+    for (size_t n = 0; n < 14; n++) { /* cut buffers */
+        radix_same(0, -98765, 10, n);
+        radix_same(1, 0xbeef, 8, n);
+    }
+    char b[8];
+    assert_int_equal(qr_fmt_radix(b, sizeof b, 1, 0, 8, 0), -1);
+    assert_int_equal(qr_fmt_radix(b, sizeof b, 1, 0, 10, 65), -1);
+    assert_int_equal(qr_fmt_radix(b, sizeof b, 1, 0, 10, -1), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact), cmocka_unit_test(test_ties), cmocka_unit_test(test_random),
-        cmocka_unit_test(test_cut),   cmocka_unit_test(test_int),
+        cmocka_unit_test(test_cut),   cmocka_unit_test(test_int),  cmocka_unit_test(test_radix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,728 @@
+/* simple_text.c: pango's line breaks for simple texts, from kept words
+ * (simple_text.h says what and why). */
+#include "simple_text.h"
+
+#include <hb.h>
+#include <pango/pangocairo.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a map of byte strings to byte strings ---------------------------------------- */
+
+/* Keys and values live in one growing blob; past MEMO_MAX bytes nothing
+ * more is kept (a 5 MB text of distinct words computes, it does not grow). */
+#define MEMO_MAX (64u << 20)
+
+typedef struct memo_entry {
+    uint64_t hash;
+    uint32_t key, key_len, val, val_len; /* offsets in blob */
+} memo_entry;
+
+typedef struct memo {
+    memo_entry *items;
+    uint32_t n, cap;
+    uint32_t *slots; /* index + 1, 0 empty */
+    uint32_t n_slots;
+    unsigned char *blob;
+    size_t len, room;
+} memo;
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
+static void memo_free(memo *m)
+{
+    free(m->items);
+    free(m->slots);
+    free(m->blob);
+    memset(m, 0, sizeof *m);
+}
+
+/* The value kept for key, or NULL. */
+static const unsigned char *memo_get(const memo *m, const void *key, size_t n, uint64_t h,
+                                     size_t *val_len)
+{
+    if (!m->n_slots) return NULL;
+    for (uint32_t i = (uint32_t)h & (m->n_slots - 1);; i = (i + 1) & (m->n_slots - 1)) {
+        uint32_t s = m->slots[i];
+        if (!s) return NULL;
+        const memo_entry *e = &m->items[s - 1];
+        if (e->hash == h && e->key_len == n && memcmp(m->blob + e->key, key, n) == 0) {
+            *val_len = e->val_len;
+            return m->blob + e->val;
+        }
+    }
+}
+
+static int blob_put(memo *m, const void *p, size_t n, uint32_t *at)
+{
+    if (m->len + n > m->room) {
+        size_t room = m->room ? m->room * 2 : 65536;
+        while (room < m->len + n)
+            room *= 2;
+        unsigned char *b = realloc(m->blob, room);
+        if (!b) return -1;
+        m->blob = b;
+        m->room = room;
+    }
+    memcpy(m->blob + m->len, p, n);
+    *at = (uint32_t)m->len;
+    m->len += n;
+    return 0;
+}
+
+/* Keep val for key (not there yet); nothing when full or out of memory. */
+static void memo_put(memo *m, const void *key, size_t n, uint64_t h, const void *val, size_t vn)
+{
+    if (m->len + n + vn > MEMO_MAX) return;
+    if (2 * (m->n + 1) > m->n_slots) {
+        uint32_t ns = m->n_slots ? 2 * m->n_slots : 1024;
+        uint32_t *sl = calloc(ns, sizeof *sl);
+        if (!sl) return;
+        for (uint32_t k = 0; k < m->n; k++) {
+            uint32_t i = (uint32_t)m->items[k].hash & (ns - 1);
+            while (sl[i])
+                i = (i + 1) & (ns - 1);
+            sl[i] = k + 1;
+        }
+        free(m->slots);
+        m->slots = sl;
+        m->n_slots = ns;
+    }
+    if (m->n == m->cap) {
+        uint32_t cap = m->cap ? 2 * m->cap : 512;
+        memo_entry *it = realloc(m->items, cap * sizeof *it);
+        if (!it) return;
+        m->items = it;
+        m->cap = cap;
+    }
+    memo_entry e = {h, 0, (uint32_t)n, 0, (uint32_t)vn};
+    if (blob_put(m, key, n, &e.key) != 0 || blob_put(m, val, vn, &e.val) != 0) return;
+    uint32_t i = (uint32_t)h & (m->n_slots - 1);
+    while (m->slots[i])
+        i = (i + 1) & (m->n_slots - 1);
+    m->items[m->n] = e;
+    m->slots[i] = ++m->n;
+}
+
+/* ---- faces ------------------------------------------------------------------------- */
+
+/* What pango shapes one face's items with, found once by itemizing a
+ * sample in that face (letters: the Latin script a text with a letter gets;
+ * digits: the Common script of one without). */
+typedef struct face {
+    char *family, *lang;
+    int size, bold, italic, letters; /* size: pango units */
+    PangoAnalysis an;                /* font referenced; no extra attributes */
+    int ok;                          /* the first font covers printable ASCII */
+    int safe_distance;               /* process_item's: 3 approximate char widths */
+    unsigned char pair[95][95];      /* 0 unknown, 1 the pair adds up, 2 it does not */
+    int single[95];                  /* each character's width alone, -1 unknown */
+    hb_feature_t features[32];       /* pango_analysis_collect_features(): the font's */
+    unsigned n_features;
+    hb_language_t hb_lang;
+    hb_script_t hb_script;
+} face;
+
+struct qr_simple {
+    PangoContext *pc;
+    face **faces;
+    size_t n_faces, cap_faces;
+    memo breaks, widths;
+    PangoGlyphString *glyphs;
+    hb_buffer_t *buf;
+    /* scratch per call */
+    int *lw, *pre;
+    unsigned char *brk;
+    size_t cap_text;
+    int *face_of; /* per item: its face's index */
+    int *item_at; /* per item: start; the simulation's item list */
+    size_t cap_items;
+    qr_simple_line *lines;
+    size_t cap_lines;
+    PangoLogAttr *attrs;
+    size_t cap_attrs;
+    char *ctx;
+    size_t cap_ctx;
+    unsigned char first[128][128]; /* first_break(): 0 unknown, 1 no, 2 yes */
+};
+
+qr_simple *qr_simple_new(PangoContext *pc)
+{
+    qr_simple *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->pc = g_object_ref(pc);
+    s->glyphs = pango_glyph_string_new();
+    s->buf = hb_buffer_create();
+    return s;
+}
+
+void qr_simple_free(qr_simple *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->n_faces; i++) {
+        face *f = s->faces[i];
+        if (f->an.font) g_object_unref(f->an.font);
+        free(f->family);
+        free(f->lang);
+        free(f);
+    }
+    free(s->faces);
+    memo_free(&s->breaks);
+    memo_free(&s->widths);
+    pango_glyph_string_free(s->glyphs);
+    hb_buffer_destroy(s->buf);
+    free(s->lw);
+    free(s->pre);
+    free(s->brk);
+    free(s->face_of);
+    free(s->item_at);
+    free(s->lines);
+    free(s->attrs);
+    free(s->ctx);
+    g_object_unref(s->pc);
+    free(s);
+}
+
+int qr_simple_size(double pt, double scale)
+{
+    int size = (int)(pt * PANGO_SCALE);
+    if (scale == 1) return size;
+    volatile double d = scale * size;
+    return (int)d;
+}
+
+int qr_simple_ascii(const char *s, size_t n)
+{
+    if (!n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7E) return 0;
+    return 1;
+}
+
+static pthread_once_t mode_once = PTHREAD_ONCE_INIT;
+static int mode_value = 1;
+
+static void mode_init(void)
+{
+    const char *e = getenv("QUIRE_SIMPLE_TEXT");
+    if (e && strcmp(e, "0") == 0) mode_value = 0;
+    if (e && strcmp(e, "check") == 0) mode_value = 2;
+}
+
+int qr_simple_mode(void)
+{
+    pthread_once(&mode_once, mode_init);
+    return mode_value;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Fill f from one item of a sample itemized the way a PangoLayout
+ * itemizes: the face's description and language as attributes. */
+static void face_open(qr_simple *s, face *f)
+{
+    PangoFontDescription *fd = pango_font_description_new();
+    pango_font_description_set_family(fd, f->family);
+    pango_font_description_set_absolute_size(fd, f->size);
+    pango_font_description_set_weight(fd, f->bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_font_description_set_style(fd, f->italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+    PangoAttrList *al = pango_attr_list_new();
+    pango_attr_list_insert(al, pango_attr_font_desc_new(fd));
+    if (f->lang)
+        pango_attr_list_insert(al, pango_attr_language_new(pango_language_from_string(f->lang)));
+    pango_font_description_free(fd);
+    const char *sample = f->letters ? "a" : "0";
+    GList *items = pango_itemize(s->pc, sample, 0, 1, al, NULL);
+    pango_attr_list_unref(al);
+    if (items && !items->next) {
+        PangoItem *it = items->data;
+        f->an = it->analysis;
+        f->an.extra_attrs = NULL;
+        f->an.shape_engine = NULL;
+        f->an.lang_engine = NULL;
+        if (f->an.font) {
+            g_object_ref(f->an.font);
+            f->ok = f->an.level == 0 && !(f->an.flags & PANGO_ANALYSIS_FLAG_CENTERED_BASELINE);
+            for (gunichar ch = 0x20; ch <= 0x7E && f->ok; ch++)
+                f->ok = pango_font_has_char(f->an.font, ch);
+            pango_font_get_features(f->an.font, f->features, 32, &f->n_features);
+            f->hb_lang = hb_language_from_string(pango_language_to_string(f->an.language), -1);
+            f->hb_script = (hb_script_t)g_unicode_script_to_iso15924(f->an.script);
+            PangoFontMetrics *m = pango_font_get_metrics(f->an.font, f->an.language);
+            f->safe_distance = pango_font_metrics_get_approximate_char_width(m) * 3;
+            pango_font_metrics_unref(m);
+        }
+    }
+    g_list_free_full(items, (GDestroyNotify)pango_item_free);
+}
+
+/* The face of it (in a text with or without letters), or -1. */
+static int face_find(qr_simple *s, const qr_simple_item *it, int letters)
+{
+    int size = it->size;
+    for (size_t i = 0; i < s->n_faces; i++) {
+        face *f = s->faces[i];
+        if (f->size == size && f->bold == !!it->bold && f->italic == !!it->italic &&
+            f->letters == letters && same_str(f->family, it->family) && same_str(f->lang, it->lang))
+            return f->ok ? (int)i : -1;
+    }
+    if (s->n_faces == s->cap_faces) {
+        size_t cap = s->cap_faces ? 2 * s->cap_faces : 8;
+        face **p = realloc(s->faces, cap * sizeof *p);
+        if (!p) return -1;
+        s->faces = p;
+        s->cap_faces = cap;
+    }
+    face *f = calloc(1, sizeof *f);
+    if (!f) return -1;
+    f->family = strdup(it->family ? it->family : "");
+    f->lang = it->lang ? strdup(it->lang) : NULL;
+    f->size = size;
+    f->bold = !!it->bold;
+    f->italic = !!it->italic;
+    f->letters = letters;
+    for (int i = 0; i < 95; i++)
+        f->single[i] = -1;
+    if (!f->family || (it->lang && !f->lang)) {
+        free(f->family);
+        free(f->lang);
+        free(f);
+        return -1;
+    }
+    s->faces[s->n_faces++] = f;
+    face_open(s, f);
+    return f->ok ? (int)s->n_faces - 1 : -1;
+}
+
+/* ---- widths ------------------------------------------------------------------------ */
+
+/* Shape p[0..n) alone in face f into s->glyphs: pango_shape_item() as the
+ * layout calls it (no rounding: pdf.c turns it off). */
+static void shape(qr_simple *s, const face *f, const char *p, int n)
+{
+    pango_shape_with_flags(p, n, p, n, &f->an, s->glyphs, PANGO_SHAPE_NONE);
+}
+
+/* The glyph advances HarfBuzz gives p[0..n) in face f, set up as
+ * shape.c's pango_hb_shape() sets up its buffer (left to right, the item's
+ * script and language, monotone characters, BOT and EOT, the font's
+ * features), on the PangoFont's own hb_font: pango's sub-font differs from
+ * it only for characters the font lacks, and f covers printable ASCII. 1
+ * with one glyph per character, in order, into lw[0..n) (then these are
+ * pango_glyph_item_get_logical_widths()'); 0 otherwise. */
+static int hb_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
+{
+    hb_buffer_t *b = s->buf;
+    hb_buffer_clear_contents(b);
+    hb_buffer_set_direction(b, HB_DIRECTION_LTR);
+    hb_buffer_set_script(b, f->hb_script);
+    hb_buffer_set_language(b, f->hb_lang);
+    hb_buffer_set_cluster_level(b, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS);
+    hb_buffer_set_flags(b, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
+    hb_buffer_set_invisible_glyph(b, PANGO_GLYPH_EMPTY);
+    hb_buffer_add_utf8(b, p, n, 0, n);
+    hb_shape_full(pango_font_get_hb_font(f->an.font), b, f->features, f->n_features, NULL);
+    unsigned int ng;
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(b, &ng);
+    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(b, NULL);
+    if (ng != (unsigned)n) return 0;
+    for (int i = 0; i < n; i++) {
+        if (gi[i].cluster != (unsigned)i || gp[i].x_advance < 0) return 0;
+        lw[i] = gp[i].x_advance;
+    }
+    return 1;
+}
+
+/* The logical width of each character of p[0..n) shaped alone in face fi
+ * into lw[0..n) (pango_glyph_item_get_logical_widths), kept per word. */
+static void piece_widths(qr_simple *s, int fi, const char *p, int n, int *lw)
+{
+    char key[256];
+    size_t kn = (size_t)n + sizeof(int);
+    uint64_t h = 0;
+    if (kn <= sizeof key) {
+        memcpy(key, &fi, sizeof fi);
+        memcpy(key + sizeof fi, p, (size_t)n);
+        h = hash_bytes(key, kn);
+        size_t vn;
+        const unsigned char *v = memo_get(&s->widths, key, kn, h, &vn);
+        if (v && vn == (size_t)n * sizeof *lw) {
+            memcpy(lw, v, vn);
+            return;
+        }
+    }
+    const face *f = s->faces[fi];
+    if (!hb_widths(s, f, p, n, lw)) {
+        shape(s, f, p, n);
+        PangoItem item = {0, n, n, f->an};
+        PangoGlyphItem gi = {&item, s->glyphs, 0, 0, 0};
+        pango_glyph_item_get_logical_widths(&gi, p, lw);
+    }
+    if (kn <= sizeof key) memo_put(&s->widths, key, kn, h, lw, (size_t)n * sizeof *lw);
+}
+
+/* The width of character c alone in face f. */
+static int single_width(qr_simple *s, face *f, char c)
+{
+    int *w = &f->single[(unsigned char)c - 0x20];
+    if (*w < 0) {
+        int lw;
+        if (hb_widths(s, f, &c, 1, &lw)) {
+            *w = lw;
+        } else {
+            shape(s, f, &c, 1);
+            *w = pango_glyph_string_get_width(s->glyphs);
+        }
+    }
+    return *w;
+}
+
+/* Does "ab" shaped in face f give a's glyph then b's, each as wide as
+ * alone? Then the text can be cut between them and the halves' widths add
+ * up to the whole's. */
+static int pair_adds_up(qr_simple *s, face *f, char a, char b)
+{
+    unsigned char *p = &f->pair[(unsigned char)a - 0x20][(unsigned char)b - 0x20];
+    if (!*p) {
+        int wa = single_width(s, f, a), wb = single_width(s, f, b);
+        char ab[2] = {a, b};
+        int lw[2];
+        *p = hb_widths(s, f, ab, 2, lw) && lw[0] == wa && lw[1] == wb ? 1 : 2;
+    }
+    return *p == 1;
+}
+
+/* ---- break opportunities -------------------------------------------------------------- */
+
+/* is_line_break per position of t[0..tn), from pango_default_break(), into
+ * out[0..tn); 0 or -1. */
+static int default_breaks(qr_simple *s, const char *t, size_t tn, unsigned char *out)
+{
+    if (tn + 1 > s->cap_attrs) {
+        size_t cap = 2 * (tn + 1);
+        PangoLogAttr *a = realloc(s->attrs, cap * sizeof *a);
+        if (!a) return -1;
+        s->attrs = a;
+        s->cap_attrs = cap;
+    }
+    pango_default_break(t, (int)tn, NULL, s->attrs, (int)tn + 1);
+    for (size_t i = 0; i < tn; i++)
+        out[i] = s->attrs[i].is_line_break;
+    return 0;
+}
+
+/* May a line start at a word after spaces: UAX #14 LB13-LB18 decide it
+ * from the word's first character and the last one before the spaces
+ * (prev, 0: none), kept per pair. 1, 0, or -1. */
+static int first_break(qr_simple *s, char prev, char first)
+{
+    unsigned char *k = &s->first[(unsigned char)prev][(unsigned char)first];
+    if (!*k) {
+        char t[3] = {prev, ' ', first};
+        unsigned char b[3];
+        int at = prev ? 2 : 1;
+        if (default_breaks(s, prev ? t : t + 1, (size_t)at + 1, b) != 0) return -1;
+        *k = b[at] ? 2 : 1;
+    }
+    return *k == 2;
+}
+
+/* pango_default_break()'s is_line_break inside the word p[0..n) (no
+ * spaces; trailed: spaces follow it) into out[1..n), kept per word: no
+ * rule looks across the spaces in front of a word past its first
+ * position. 0 or -1. */
+static int word_breaks(qr_simple *s, int trailed, const char *p, size_t n, unsigned char *out)
+{
+    size_t kn = n + 1;
+    if (kn + 2 > s->cap_ctx) {
+        size_t cap = 2 * (kn + 2);
+        char *c = realloc(s->ctx, cap);
+        if (!c) return -1;
+        s->ctx = c;
+        s->cap_ctx = cap;
+    }
+    char *k = s->ctx;
+    k[0] = (char)trailed;
+    memcpy(k + 1, p, n);
+    uint64_t h = hash_bytes(k, kn);
+    size_t vn;
+    const unsigned char *v = memo_get(&s->breaks, k, kn, h, &vn);
+    if (v && vn == n) {
+        memcpy(out + 1, v + 1, n - 1);
+        return 0;
+    }
+    /* the text pango sees: the word, a space after it when one follows */
+    k[0] = ' ';
+    if (trailed) k[kn] = ' ';
+    unsigned char *b = malloc(kn + 1);
+    if (!b) return -1;
+    int r = default_breaks(s, k, kn + (trailed ? 1 : 0), b);
+    if (r == 0) {
+        memcpy(out + 1, b + 2, n - 1);
+        b[1] = 0;
+        k[0] = (char)trailed;
+        memo_put(&s->breaks, k, kn, h, b + 1, n);
+    }
+    free(b);
+    return r;
+}
+
+int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk)
+{
+    char prev = 0;
+    for (size_t i = 0; i < n;) {
+        if (t[i] == ' ') {
+            brk[i++] = 0; /* never before a space (LB7) */
+            continue;
+        }
+        size_t j = i;
+        while (j < n && t[j] != ' ')
+            j++;
+        if (i == 0) {
+            brk[0] = 0; /* never at the start (LB2) */
+        } else {
+            int f = first_break(s, prev, t[i]);
+            if (f < 0) return -1;
+            brk[i] = (unsigned char)f;
+        }
+        if (j - i > 1 && word_breaks(s, j < n, t + i, j - i, brk + i) != 0) return -1;
+        prev = t[j - 1];
+        i = j;
+    }
+    return 0;
+}
+
+/* ---- pango-layout.c's line filling ------------------------------------------------- */
+
+enum { ALL_FIT, EMPTY_FIT, SOME_FIT, NONE_FIT, GIVE_UP };
+
+/* The state of ParaBreakState this needs: the items left (item h from
+ * byte hs on), the line's runs (each an item's start), the remaining
+ * width; widths from prefix sums of the logical widths. */
+typedef struct sim {
+    const qr_simple *s;
+    const unsigned char *brk, *text;
+    const int *lw, *pre;
+    int n;
+    const int *istart, *iend, *isd; /* per item: bytes and safe distance */
+    int n_items, h, hs;
+    int runs[64], run_item[64], n_runs;
+    int rem;
+} sim;
+
+static int can_break_at(const sim *m, int pos)
+{
+    return pos == m->n ? 1 : m->brk[pos];
+}
+
+/* find_break_extra_width(): a space before the break does not count
+ * (break_inserts_hyphen is off: the layout's insert-hyphens attribute). */
+static int extra_at(const sim *m, int a, int pos)
+{
+    return pos > 0 && m->text[a + pos - 1] == ' ' ? -m->lw[a + pos - 1] : 0;
+}
+
+static int push_run(sim *m, int start)
+{
+    if (m->n_runs == 64) return -1;
+    m->runs[m->n_runs] = start;
+    m->run_item[m->n_runs++] = m->h;
+    return 0;
+}
+
+static void next_item(sim *m)
+{
+    m->h++;
+    m->hs = m->h < m->n_items ? m->istart[m->h] : m->n;
+}
+
+static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
+{
+    int a = m->hs, e = m->iend[m->h], N = e - a, sd = m->isd[m->h];
+    int width = m->pre[e] - m->pre[a], extra = 0;
+    if (!no_break_at_end && can_break_at(m, e)) extra = extra_at(m, a, N);
+    if ((width + extra <= m->rem || (N == 1 && !m->n_runs)) && !no_break_at_end) {
+        if (push_run(m, a) != 0) return GIVE_UP;
+        m->rem -= width;
+        if (m->rem < 0) m->rem = 0;
+        next_item(m);
+        return ALL_FIT;
+    }
+    int bw = width, bx = extra, bn = N;
+    width = 0;
+    int limit = no_break_at_end ? N : N + 1;
+    for (int nc = 0; nc < limit; nc++) {
+        extra = extra_at(m, a, nc);
+        int lo = width + extra < width ? width + extra : width;
+        if (lo > m->rem + sd && bn < N) break;
+        if (can_break_at(m, a + nc) && (nc > 0 || m->n_runs)) {
+            if (nc == 0 || width + extra < m->rem - sd) {
+                bn = nc, bw = width, bx = extra;
+            } else {
+                int nbw = m->pre[a + nc] - m->pre[a];
+                if (nc > 0 && (nc < N || !is_last) && m->text[a + nc - 1] == ' ')
+                    extra = -m->lw[a + nc - 1];
+                else
+                    extra = 0;
+                if (bn == N || nbw + extra <= m->rem || nbw + extra < bw + bx)
+                    bn = nc, bw = nbw, bx = extra;
+            }
+        }
+        if (nc < N) width += m->lw[a + nc];
+    }
+    if (force_fit && bw + bx > m->rem) return GIVE_UP; /* pango retries breaking by character */
+    if (!force_fit && bw + bx > m->rem) return NONE_FIT;
+    m->rem -= bw + bx;
+    if (m->rem < 0) m->rem = 0;
+    if (bn == N) {
+        if (push_run(m, a) != 0) return GIVE_UP;
+        next_item(m);
+        return ALL_FIT;
+    }
+    if (bn == 0) return EMPTY_FIT;
+    if (push_run(m, a) != 0) return GIVE_UP;
+    m->hs = a + bn;
+    return SOME_FIT;
+}
+
+/* process_line(): one line from m->hs on; 0, or -1 to give up. */
+static int process_line(sim *m, int width)
+{
+    int have_break = 0, break_rem = 0, break_link = 0;
+    m->n_runs = 0;
+    m->rem = width;
+    while (m->h < m->n_items) {
+        int a = m->hs, n_chars = m->iend[m->h] - a, old_rem = m->rem, first = !m->n_runs;
+        int r = process_item(m, !have_break, 0, m->h == m->n_items - 1);
+        if (r == GIVE_UP) return -1;
+        if (r == ALL_FIT) {
+            for (int i = first ? 1 : 0; i < n_chars; i++)
+                if (can_break_at(m, a + i)) {
+                    have_break = 1;
+                    break_rem = old_rem;
+                    break_link = m->n_runs - 1;
+                    break;
+                }
+            continue;
+        }
+        if (r == NONE_FIT) {
+            /* back up to the run holding the last break, break inside it */
+            while (m->n_runs > break_link) {
+                m->n_runs--;
+                m->h = m->run_item[m->n_runs];
+                m->hs = m->runs[m->n_runs];
+            }
+            m->rem = break_rem;
+            r = process_item(m, 1, 1, m->h == m->n_items - 1);
+            if (r != SOME_FIT && r != EMPTY_FIT) return -1;
+        }
+        break; /* EMPTY_FIT, SOME_FIT */
+    }
+    return 0;
+}
+
+/* ---- the whole ----------------------------------------------------------------------- */
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap) return 0;
+    size_t c = 2 * n;
+    void *q = realloc(*p, c * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
+                     size_t n_items, int width, const qr_simple_line **lines)
+{
+    if (!qr_simple_ascii(text, n) || !n_items || n > (1u << 20) || width <= 0) return -1;
+    size_t cap = s->cap_text;
+    if (grow((void **)&s->lw, &cap, n + 1, sizeof *s->lw) != 0) return -1;
+    cap = s->cap_text;
+    if (grow((void **)&s->pre, &cap, n + 1, sizeof *s->pre) != 0) return -1;
+    cap = s->cap_text;
+    if (grow((void **)&s->brk, &cap, n + 1, 1) != 0) return -1;
+    s->cap_text = cap;
+    cap = s->cap_items;
+    if (grow((void **)&s->face_of, &cap, 3 * n_items, sizeof *s->face_of) != 0) return -1;
+    cap = s->cap_items;
+    if (grow((void **)&s->item_at, &cap, 3 * n_items, sizeof *s->item_at) != 0) return -1;
+    s->cap_items = cap;
+
+    int letters = 0;
+    for (size_t i = 0; i < n && !letters; i++)
+        letters = (text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'z';
+    int *istart = s->item_at, *iend = istart + n_items, *isd = iend + n_items;
+    for (size_t i = 0; i < n_items; i++) {
+        const qr_simple_item *it = &items[i];
+        if (it->start != (i ? items[i - 1].end : 0) || it->end <= it->start) return -1;
+        int fi = face_find(s, it, letters);
+        if (fi < 0) return -1;
+        s->face_of[i] = fi;
+        istart[i] = (int)it->start;
+        iend[i] = (int)it->end;
+        isd[i] = s->faces[fi]->safe_distance;
+    }
+    if (items[n_items - 1].end != n) return -1;
+
+    unsigned char *brk = s->brk;
+    if (qr_simple_breaks(s, text, n, brk) != 0) return -1;
+    /* the logical widths, piece by piece: cut at each break and item edge,
+     * where the font must not join the two sides */
+    for (size_t i = 0; i < n_items; i++) {
+        int a = istart[i], e = iend[i];
+        face *f = s->faces[s->face_of[i]];
+        for (int p = a; p < e;) {
+            int q = p + 1;
+            while (q < e && !brk[q])
+                q++;
+            if (q < e && !pair_adds_up(s, f, text[q - 1], text[q])) return -1;
+            piece_widths(s, s->face_of[i], text + p, q - p, s->lw + p);
+            p = q;
+        }
+    }
+    s->pre[0] = 0;
+    for (size_t i = 0; i < n; i++)
+        s->pre[i + 1] = s->pre[i] + s->lw[i];
+
+    sim m = {s,
+             brk,
+             (const unsigned char *)text,
+             s->lw,
+             s->pre,
+             (int)n,
+             istart,
+             iend,
+             isd,
+             (int)n_items,
+             0,
+             0,
+             {0},
+             {0},
+             0,
+             0};
+    size_t nl = 0;
+    while (m.h < m.n_items) {
+        int start = m.hs;
+        if (process_line(&m, width) != 0) return -1;
+        if (m.hs <= start && m.h < m.n_items) return -1; /* no progress: not pango's case */
+        if (grow((void **)&s->lines, &s->cap_lines, nl + 1, sizeof *s->lines) != 0) return -1;
+        s->lines[nl++] = (qr_simple_line){start, m.hs - start};
+    }
+    *lines = s->lines;
+    return (long)nl;
+}

@@ -1,0 +1,81 @@
+/* simple_text.h: the lines pango would break a simple text into, without a
+ * PangoLayout.
+ *
+ * A simple text is printable ASCII only (no tab, no newline), left to
+ * right, each byte range in one face (family, weight, style, size,
+ * language) and nothing else that changes how pango shapes or breaks it:
+ * the measure pass (text.c) of the docx's table of contents asks for the
+ * lines of most paragraphs this way. Everything else goes through pango.
+ *
+ * The answer is pango 1.50's own, not an imitation of it: the break
+ * opportunities are pango_default_break()'s, asked once per word in its
+ * context (the character before the spaces in front of it, whether spaces
+ * follow) and kept; the widths are pango_shape_with_flags()'s on the same
+ * font, language and script an itemization of the text gives, per piece of
+ * text between two break opportunities, kept per face; the line filling is
+ * pango-layout.c's process_line() and process_item() step by step over
+ * those numbers (WRAP_WORD_CHAR, insert-hyphens off, no indent, no tabs).
+ * The pieces add up exactly when the font does not kern, ligate or
+ * otherwise join the two characters across a break opportunity: that is
+ * checked per font and character pair, and a text where it fails (or where
+ * pango would break inside a word: a word wider than the line) is left to
+ * pango. tests/unit/test_simple_text.c compares the lines with pango's over
+ * random texts, faces and widths.
+ *
+ * A qr_simple keeps its words and faces for one PangoContext: one per
+ * thread (each pd_ctx has its own), no locks.
+ */
+#ifndef QR_PDF_SIMPLE_TEXT_H
+#define QR_PDF_SIMPLE_TEXT_H
+
+#include <pango/pango.h>
+#include <stddef.h>
+
+typedef struct qr_simple qr_simple;
+
+/* One face over text bytes [start, end): what text.c's font attributes set.
+ * family and lang (NULL: the context's) must live until the call returns. */
+typedef struct qr_simple_item {
+    size_t start, end;
+    const char *family;
+    int size; /* pango units, as the item's font description holds it (qr_simple_size) */
+    int bold, italic;
+    const char *lang;
+} qr_simple_item;
+
+/* One line: bytes [start, start + length) of the text. */
+typedef struct qr_simple_line {
+    int start, length;
+} qr_simple_line;
+
+/** A cache for the context pc (kept referenced); NULL out of memory. */
+qr_simple *qr_simple_new(PangoContext *pc);
+void qr_simple_free(qr_simple *s);
+
+/** The size pango gives a run of a layout whose font description has the
+ *  absolute size pt points, scaled by scale (1: no PangoAttrScale; text.c
+ *  sets superscripts and subscripts at 0.7): pango-attributes.c
+ *  pango_attr_iterator_get_font(). */
+int qr_simple_size(double pt, double scale);
+
+/** 1 when s[0..n) is printable ASCII (n > 0). */
+int qr_simple_ascii(const char *s, size_t n);
+
+/** Break text[0..n) (printable ASCII) set in items (in order, covering it
+ *  with no gap) into lines width pango units wide, as a PangoLayout with
+ *  PANGO_WRAP_WORD_CHAR would: *lines (valid until the next call) and
+ *  their count, or -1 when pango must do it (see above; also out of
+ *  memory). */
+long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
+                     size_t n_items, int width, const qr_simple_line **lines);
+
+/** The break opportunities of printable ASCII t[0..n): brk[i] = 1 when
+ *  pango_default_break() gives position i is_line_break (the lines use
+ *  these; tests compare them with pango's over whole texts). 0 or -1. */
+int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk);
+
+/** QUIRE_SIMPLE_TEXT: 0 off, 1 on (the default), 2 ("check") on and every
+ *  answer compared with pango's by the caller. */
+int qr_simple_mode(void);
+
+#endif

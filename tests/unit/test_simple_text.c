@@ -1,0 +1,323 @@
+/* test_simple_text.c: pdf/simple_text.c breaks a simple text into exactly
+ * the lines a PangoLayout set up as pdf/text.c sets it up (WRAP_WORD_CHAR,
+ * insert-hyphens off, one font attribute and language per run) breaks it
+ * into, or gives up: over thousands of random ASCII paragraphs (words,
+ * numbers, punctuation, quotes, brackets, hyphens, slashes, runs of
+ * spaces, long words) in random faces, sizes and widths. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pango/pangocairo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simple_text.h"
+
+/* The PangoContext pdf.c makes (ctx_pango). */
+static PangoContext *new_context(void)
+{
+    PangoFontMap *map = pango_cairo_font_map_new();
+    pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(map), 72.0);
+    PangoContext *pc = pango_font_map_create_context(map);
+    g_object_unref(map);
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(pc, fo);
+    cairo_font_options_destroy(fo);
+    pango_cairo_context_set_resolution(pc, 72.0);
+    pango_context_set_round_glyph_positions(pc, FALSE);
+    pango_context_set_base_dir(pc, PANGO_DIRECTION_LTR);
+    pango_context_set_language(pc, pango_language_from_string("en"));
+    return pc;
+}
+
+/* The lines of a PangoLayout made as text.c's piece_layout makes one. */
+static int pango_lines(PangoContext *pc, const char *t, size_t n, const qr_simple_item *it,
+                       size_t n_it, double base_size, int width, qr_simple_line *out, int room)
+{
+    PangoLayout *lay = pango_layout_new(pc);
+    PangoAttrList *al = pango_attr_list_new();
+    PangoAttribute *a = pango_attr_insert_hyphens_new(FALSE);
+    a->start_index = 0;
+    a->end_index = (guint)n;
+    pango_attr_list_insert(al, a);
+    for (size_t i = 0; i < n_it; i++) {
+        PangoFontDescription *fd = pango_font_description_new();
+        pango_font_description_set_family(fd, it[i].family);
+        pango_font_description_set_weight(fd, it[i].bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+        pango_font_description_set_style(fd,
+                                         it[i].italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+        a = pango_attr_font_desc_new(fd);
+        a->start_index = (guint)it[i].start;
+        a->end_index = (guint)it[i].end;
+        pango_attr_list_insert(al, a);
+        pango_font_description_free(fd);
+        if (it[i].size != it[0].size) {
+            /* raised at 70 %, as text.c sets a superscript */
+            a = pango_attr_rise_new(3000);
+            a->start_index = (guint)it[i].start;
+            a->end_index = (guint)it[i].end;
+            pango_attr_list_insert(al, a);
+            a = pango_attr_scale_new(0.7);
+            a->start_index = (guint)it[i].start;
+            a->end_index = (guint)it[i].end;
+            pango_attr_list_insert(al, a);
+        }
+        if (it[i].lang) {
+            a = pango_attr_language_new(pango_language_from_string(it[i].lang));
+            a->start_index = (guint)it[i].start;
+            a->end_index = (guint)it[i].end;
+            pango_attr_list_insert(al, a);
+        }
+    }
+    PangoFontDescription *base = pango_font_description_new();
+    pango_font_description_set_family(base, "DejaVu Sans");
+    pango_font_description_set_absolute_size(base, base_size);
+    pango_layout_set_font_description(lay, base);
+    pango_font_description_free(base);
+    pango_layout_set_auto_dir(lay, TRUE);
+    pango_layout_set_width(lay, width);
+    pango_layout_set_wrap(lay, PANGO_WRAP_WORD_CHAR);
+    pango_layout_set_text(lay, t, (int)n);
+    pango_layout_set_attributes(lay, al);
+    pango_attr_list_unref(al);
+    int k = 0;
+    for (GSList *l = pango_layout_get_lines_readonly(lay); l && k < room; l = l->next, k++) {
+        PangoLayoutLine *line = l->data;
+        out[k] = (qr_simple_line){line->start_index, line->length};
+    }
+    g_object_unref(lay);
+    return k;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static unsigned rnd(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+static const char *const WORDS[] = {
+    "the",
+    "layout",
+    "of",
+    "Table",
+    "AVATAR",
+    "Wave",
+    "office",
+    "fjord",
+    "flow",
+    "x",
+    "I",
+    "a",
+    "quire",
+    "LTA",
+    "To",
+    "Yo",
+    "well-",
+    "known",
+    "e.g.",
+    "U.S.",
+    "3.14",
+    "1,000",
+    "$5",
+    "50%",
+    "(see",
+    "below)",
+    "[1]",
+    "{x}",
+    "a/b",
+    "http://example.com/a-b",
+    "\"quoted\"",
+    "'tis",
+    "it's",
+    "--",
+    "-",
+    "end.",
+    "stop,",
+    "semi;",
+    "co:lon",
+    "why?",
+    "wow!",
+    "#tag",
+    "@who",
+    "a&b",
+    "x*y",
+    "1+2=3",
+    "<tag>",
+    "~t",
+    "^",
+    "_u_",
+    "`c`",
+    "|pipe|",
+    "back\\s",
+    "A.",
+    "10-20",
+    "-5",
+    "+7",
+    "(12)",
+    "3/4",
+    "ff",
+    "ffi",
+    "Wa",
+    "Tj",
+    "supercalifragilisticexpialidocious",
+    "pneumonoultramicroscopicsilicovolcanoconiosis",
+};
+
+static const char *const FAMILIES[] = {"DejaVu Sans", "DejaVu Sans Mono", "DejaVu Serif",
+                                       "Noto Sans"};
+
+/* A random paragraph into t (room 4096), its runs into it; returns n. */
+static size_t random_text(char *t, qr_simple_item *it, size_t *n_it, double size)
+{
+    size_t n = 0, words = 1 + rnd(rnd(4) ? 40 : 200);
+    if (rnd(8) == 0) t[n++] = ' ';
+    for (size_t w = 0; w < words && n < 3800; w++) {
+        const char *s = WORDS[rnd(sizeof WORDS / sizeof *WORDS)];
+        if (rnd(6) == 0) {
+            /* a made-up token of any printable characters */
+            size_t k = 1 + rnd(8);
+            for (size_t i = 0; i < k; i++)
+                t[n++] = (char)(0x21 + rnd(94));
+        } else {
+            size_t k = strlen(s);
+            memcpy(t + n, s, k);
+            n += k;
+        }
+        if (w + 1 < words || rnd(4) == 0) {
+            size_t sp = rnd(10) == 0 ? 2 + rnd(3) : rnd(12) == 0 ? 0 : 1;
+            for (size_t i = 0; i < sp; i++)
+                t[n++] = ' ';
+        }
+    }
+    /* runs: cut anywhere (mostly after a space), each a random face */
+    size_t k = 0, from = 0;
+    while (from < n) {
+        size_t to = rnd(3) == 0 ? n : from + 1 + rnd(60);
+        if (to > n) to = n;
+        if (rnd(3) && to < n) {
+            while (to < n && t[to - 1] != ' ')
+                to++;
+        }
+        int f = rnd(5) ? 0 : (int)rnd(4);
+        /* the first run keeps the base size (pango_lines tells the others by it) */
+        int sz = qr_simple_size(size, k && rnd(8) == 0 ? 0.7 : 1);
+        it[k] = (qr_simple_item){
+            from, to, FAMILIES[f], sz, rnd(3) == 0, rnd(4) == 0, rnd(5) == 0 ? "de" : NULL};
+        k++;
+        from = to;
+    }
+    *n_it = k;
+    return n;
+}
+
+static void test_random_paragraphs(void **state)
+{
+    (void)state;
+    PangoContext *pc = new_context();
+    qr_simple *s = qr_simple_new(pc);
+    assert_non_null(s);
+    static char t[4096];
+    static qr_simple_item it[4096];
+    static qr_simple_line want[4096];
+    const double sizes[] = {6, 8, 9, 10, 10.5, 11, 12, 14, 17.3, 24};
+    int tried = 0, answered = 0;
+    for (int round = 0; round < 3000; round++) {
+        double size = sizes[rnd(10)];
+        size_t n_it, n = random_text(t, it, &n_it, size);
+        int width = (int)((20 + rnd(480) + rnd(100) / 100.0) * PANGO_SCALE);
+        const qr_simple_line *got;
+        long nl = qr_simple_break(s, t, n, it, n_it, width, &got);
+        tried++;
+        if (nl < 0) continue;
+        answered++;
+        int nw = pango_lines(pc, t, n, it, n_it, size * PANGO_SCALE, width, want, 4096);
+        if (nl != nw || memcmp(got, want, (size_t)nw * sizeof *want) != 0) {
+            fprintf(stderr, "round %d: width %d, %zu runs, %ld lines, pango %d: \"%.*s\"\n", round,
+                    width, n_it, nl, nw, (int)n, t);
+            for (long i = 0; i < nl || i < nw; i++)
+                fprintf(stderr, "  line %ld: %d+%d / pango %d+%d\n", i, i < nl ? got[i].start : -1,
+                        i < nl ? got[i].length : -1, i < nw ? want[i].start : -1,
+                        i < nw ? want[i].length : -1);
+            fail();
+        }
+    }
+    fprintf(stderr, "simple_text: %d of %d random paragraphs answered, all as pango\n", answered,
+            tried);
+    /* most paragraphs are simple: the fast path must answer them */
+    assert_true(answered * 2 > tried);
+    qr_simple_free(s);
+    g_object_unref(pc);
+}
+
+/* The break opportunities, word by word, are pango_get_log_attrs()' over
+ * the whole text: random texts of words and of any printable characters,
+ * and every pair of characters around a space. */
+static void test_breaks(void **state)
+{
+    (void)state;
+    PangoContext *pc = new_context();
+    qr_simple *s = qr_simple_new(pc);
+    static char t[4096];
+    static qr_simple_item it[4096];
+    static unsigned char brk[4096];
+    static PangoLogAttr la[4097];
+    PangoLanguage *en = pango_language_from_string("en");
+    for (int round = 0; round < 20000; round++) {
+        size_t n_it, n;
+        if (round < 95 * 95) {
+            /* "p f" and "p fx" for every printable p and f */
+            t[0] = (char)(0x20 + round / 95);
+            t[1] = ' ';
+            t[2] = (char)(0x20 + round % 95);
+            t[3] = (char)(0x21 + rnd(94));
+            n = 3 + rnd(2);
+        } else if (round % 2) {
+            n = random_text(t, it, &n_it, 10);
+        } else {
+            n = 1 + rnd(60);
+            for (size_t i = 0; i < n; i++)
+                t[i] = rnd(4) ? (char)(0x21 + rnd(94)) : ' ';
+        }
+        assert_int_equal(qr_simple_breaks(s, t, n, brk), 0);
+        pango_get_log_attrs(t, (int)n, -1, en, la, (int)n + 1);
+        for (size_t i = 0; i < n; i++)
+            if (brk[i] != la[i].is_line_break) {
+                fprintf(stderr, "\"%.*s\" at %zu: %d, pango %d\n", (int)n, t, i, brk[i],
+                        la[i].is_line_break);
+                fail();
+            }
+    }
+    qr_simple_free(s);
+    g_object_unref(pc);
+}
+
+/* Non-ASCII, tabs and newlines are never simple. */
+static void test_not_simple(void **state)
+{
+    (void)state;
+    assert_false(qr_simple_ascii("a\tb", 3));
+    assert_false(qr_simple_ascii("a\nb", 3));
+    assert_false(qr_simple_ascii("caf\xc3\xa9", 5));
+    assert_false(qr_simple_ascii("", 0));
+    assert_true(qr_simple_ascii("plain text, 100%.", 17));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_not_simple),
+        cmocka_unit_test(test_breaks),
+        cmocka_unit_test(test_random_paragraphs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
