@@ -17,9 +17,12 @@ only; tests/lib/pg.py) runs with fsync on and the default synchronous_commit.
 
 Each backend runs plain edits and edits with an idempotency key each
 (key=), alternated over --rounds rounds (2), and the keyed / unkeyed ratios
-are printed.
+are printed; then --rounds runs where each client alternates an unkeyed and
+a keyed edit, whose per-edit latency and CPU ratios (the two kinds under the
+same load at the same moments) are the ones a shared machine does not move.
 
-Usage: bench/store_bench.py [--clients 8] [--edits 100] [--slides 20] [--out FILE.md]
+Usage: bench/store_bench.py [--clients 8] [--edits 100] [--slides 20] [--rounds 2]
+                           [--backends folder,postgresql] [--out FILE.md]
 """
 import argparse
 import json
@@ -42,25 +45,31 @@ import quire
 store, w, edits, slides, keyed = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 tag = "%s-%d-%d" % (keyed, w, time.time_ns())
 st = quire.Store(store)
-deck = {"title": "Deck %d" % w, "slides": [{"title": "Slide %d" % i, "bullets": ["point %d.%d" % (i, k) for k in range(4)]}
+# a deck of its own per run: every edit stores a new blob, as in a first run
+deck = {"title": "Deck %s" % tag, "slides": [{"title": "Slide %d" % i, "bullets": ["point %d.%d" % (i, k) for k in range(4)]}
                                           for i in range(slides)]}
 aid = st.create("presentation", deck, owner="client%d" % w)["artifact_id"]
 print("ready", flush=True)
 sys.stdin.readline()
-lat = []
+lat, cpus, kinds = [], [], []
 c0 = time.process_time()
 for i in range(edits):
+    # "k": every edit keyed; "m" (mixed): every other one, starting with an unkeyed one
+    k = keyed == "k" or (keyed == "m" and i % 2 == 1)
+    c = time.process_time()
     t = time.perf_counter()
     ops = [{"op": "replace", "path": "/slides/%d/title" % (i % slides), "value": "Edit %d" % i}]
-    if keyed == "k":
+    if k:
         r = st.edit(aid, ops=ops, key="%s-%d" % (tag, i))
     else:
         r = st.edit(aid, ops=ops)
     lat.append(time.perf_counter() - t)
+    cpus.append(time.process_time() - c)
+    kinds.append(k)
     assert r["version"] == i + 2, r
 cpu = time.process_time() - c0
 st.close()
-print(json.dumps({"lat": lat, "cpu": cpu}))
+print(json.dumps({"lat": lat, "cpu": cpu, "cpus": cpus, "kinds": kinds}))
 '''
 
 
@@ -77,9 +86,12 @@ def server_cpu(srv):
 
 
 def run_clients(store, clients, edits, slides, srv=None, keyed=False):
+    """keyed: False, True, or "mixed" (each client alternates an unkeyed
+    and a keyed edit; the result then has "split": the two kinds apart)."""
     binding = os.path.join(ROOT, "bindings", "python")
+    mode = "m" if keyed == "mixed" else "k" if keyed else "u"
     procs = [subprocess.Popen([sys.executable, "-c", CLIENT, binding, store, str(w), str(edits), str(slides),
-                               "k" if keyed else "u"],
+                               mode],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for w in range(clients)]
     for p in procs:
         assert p.stdout.readline().strip() == "ready"
@@ -89,18 +101,22 @@ def run_clients(store, clients, edits, slides, srv=None, keyed=False):
         p.stdin.write("go\n")
         p.stdin.flush()
     lat, cpu = [], 0.0
+    split = {False: ([], []), True: ([], [])}  # kind -> (latencies, CPU times)
     for p in procs:
         out, _ = p.communicate()
         assert p.returncode == 0
         r = json.loads(out.strip().splitlines()[-1])
         lat += r["lat"]
         cpu += r["cpu"]
+        for k, t, c in zip(r["kinds"], r["lat"], r["cpus"]):
+            split[k][0].append(t)
+            split[k][1].append(c)
     wall = time.perf_counter() - t0
     time.sleep(0.2)  # the server reaps the backends of the closed connections
     scpu = server_cpu(srv) - s0
     lat.sort()
     q = statistics.quantiles(lat, n=100)
-    return {"edits": len(lat), "wall": wall, "eps": len(lat) / wall, "lat": lat,
+    return {"edits": len(lat), "wall": wall, "eps": len(lat) / wall, "lat": lat, "split": split,
             "p50": statistics.median(lat) * 1000,
             "p99": q[98] * 1000, "cpu": cpu / len(lat) * 1000, "scpu": scpu / len(lat) * 1000}
 
@@ -123,6 +139,7 @@ def main():
     ap.add_argument("--edits", type=int, default=100)
     ap.add_argument("--slides", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--backends", default="folder,postgresql", help="folder, postgresql or both (comma)")
     ap.add_argument("--out", default="")
     a = ap.parse_args()
     if not os.environ.get("QUIRE_LIB"):
@@ -142,12 +159,20 @@ def main():
                     runs[keyed].append(run_clients(store, a.clients, a.edits, a.slides, srv, keyed=keyed))
             for keyed in (False, True):
                 rows.append((name + (" keyed" if keyed else ""), merge(runs[keyed])))
-        both("folder", os.path.join(tmp, "store"))
-        srv = pg.Server(fsync=True)
-        try:
-            both("postgresql", srv.uri(srv.new_db()), srv)
-        finally:
-            srv.close()
+            # and keyed and unkeyed edits interleaved within each client: the
+            # two kinds under the same load at the same moments
+            mixed[name] = [run_clients(store, a.clients, a.edits, a.slides, srv, keyed="mixed")
+                           for _ in range(a.rounds)]
+        mixed = {}
+        names = [n for n in ("folder", "postgresql") if n in a.backends.split(",")]
+        if "folder" in names:
+            both("folder", os.path.join(tmp, "store"))
+        if "postgresql" in names:
+            srv = pg.Server(fsync=True)
+            try:
+                both("postgresql", srv.uri(srv.new_db()), srv)
+            finally:
+                srv.close()
     lines = ["| store | clients x edits | edits/s | p50 ms | p99 ms | client CPU ms/edit | server CPU ms/edit |",
              "|---|---|---|---|---|---|---|"]
     for name, r in rows:
@@ -155,14 +180,24 @@ def main():
             name, a.clients, a.edits * a.rounds, r["eps"], r["p50"], r["p99"], r["cpu"],
             "%.1f" % r["scpu"] if name.startswith("postgresql") else ""))
     by = dict(rows)
-    ratio = by["postgresql"]["eps"] / by["folder"]["eps"]
     lines.append("")
-    lines.append("PostgreSQL / folder edits/s: %.0f%%" % (ratio * 100))
-    for name in ("folder", "postgresql"):
+    if len(names) == 2:
+        lines.append("PostgreSQL / folder edits/s: %.0f%%" % (by["postgresql"]["eps"] / by["folder"]["eps"] * 100))
+    for name in names:
         u, k = by[name], by[name + " keyed"]
         lines.append("%s keyed / unkeyed: p50 %.2fx, wall per edit %.2fx, CPU per edit (client + server) %.2fx"
                      % (name, k["p50"] / u["p50"], u["eps"] / k["eps"],
                         (k["cpu"] + k["scpu"]) / (u["cpu"] + u["scpu"])))
+    for name in names:
+        lat = {k: [x for r in mixed[name] for x in r["split"][k][0]] for k in (False, True)}
+        cpu = {k: [x for r in mixed[name] for x in r["split"][k][1]] for k in (False, True)}
+        mean = {k: statistics.mean(lat[k]) for k in lat}
+        lines.append("%s interleaved (%d unkeyed + %d keyed edits, alternating in each client): keyed / unkeyed "
+                     "mean latency %.2fx (%.1f / %.1f ms), p50 %.2fx, client CPU %.2fx (%.2f / %.2f ms)"
+                     % (name, len(lat[False]), len(lat[True]), mean[True] / mean[False], mean[True] * 1000,
+                        mean[False] * 1000, statistics.median(lat[True]) / statistics.median(lat[False]),
+                        statistics.mean(cpu[True]) / statistics.mean(cpu[False]),
+                        statistics.mean(cpu[True]) * 1000, statistics.mean(cpu[False]) * 1000))
     text = "\n".join(lines)
     print(text)
     if a.out:

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@
 
 struct qr_folder {
     int root, blobs, owners;
+    /* 1 once keys_ready() found the key index complete for this boot
+     * (set once; a boot outlives the process) */
+    atomic_int keys_ok;
     qr_folder_opts o;
     char *path; /* the folder, absolute when it could be resolved: for messages */
 };
@@ -1092,9 +1096,12 @@ static void remove_flat_dir(int parent, const char *name)
 
 /* ---- idempotency keys --------------------------------------------------------------- */
 
-/* STORE/.keys, made by the first keyed write; -1 when it cannot be. */
+/* STORE/.keys, made by the first keyed write; -1 when it cannot be. (A
+ * mkdir of what exists locks the store's folder: tried only when needed.) */
 static int keys_dir(qr_folder *f)
 {
+    int fd = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0 || errno != ENOENT) return fd;
     if (mkdirat(f->root, ".keys", 0755) != 0 && errno != EEXIST) return -1;
     return openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 }
@@ -1106,30 +1113,71 @@ static void key_name(const char *key, const char *ext, char out[80])
     snprintf(out, 80, "%s.%s", hex, ext);
 }
 
+/* A key's lock is one of 4096 files, STORE/.keys/lock.<the first 3 hex
+ * digits of the key's sha256>, made once and kept: not a new file per key
+ * (two keys that share one wait for each other, 1 pair in 4096). */
 int qr_folder_key_lock(qr_folder *f, const char *key)
 {
     int dir = keys_dir(f);
     if (dir < 0) return -1;
-    char name[80];
-    key_name(key, "lock", name);
+    char hex[65], name[16];
+    qr_sha256_hex(key, strlen(key), hex);
+    snprintf(name, sizeof name, "lock.%.3s", hex);
     int fd = qr_store_lock(dir, name);
     close(dir);
     return fd;
 }
 
+/* Write text into dirfd/name in place (no temp file, no rename, no
+ * fsync): for a record only ever read under its key's lock, whose writer
+ * killed mid-way left a record nothing honours (its commit point follows). */
+static int write_in_place(int dirfd, const char *name, const char *text)
+{
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) return -1;
+    size_t n = strlen(text), done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, text + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : EIO;
+            close(fd);
+            errno = e;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return close(fd);
+}
+
+static int keys_ready(qr_folder *f);
+
 /* The record of put's key, for version rec of id; written before the
- * version's commit point (the .meta, or a new artifact's rename). 0 when
- * there is no key. */
+ * version's commit point (the .meta, or a new artifact's rename), which
+ * vouches for it. In place and not fsynced: only a crash of the machine
+ * loses it, and keys_ready() rebuilds the index from the .meta files after
+ * one (fsynced, with a rename, where there is no boot id to tell). The
+ * record it replaces, if any, was not honoured (key_find_at). 0 when there
+ * is no key. */
 static int key_write(qr_folder *f, const qr_folder_put *put, const char *id, const qr_vrec *rec)
 {
     if (!put->key || !put->key_request) return 0;
+    int ready = keys_ready(f);
+    if (ready < 0) return -1;
     int dir = keys_dir(f);
     if (dir < 0) return -1;
     char name[80];
     key_name(put->key, "json", name);
     json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:s}", "key", put->key, "request", put->key_request,
                           "artifact_id", id, "version", rec->version, "created", rec->created);
-    int rc = j ? dump_to(dir, name, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)) : -1;
+    int rc = -1;
+    if (j && !ready) {
+        rc = dump_to(dir, name, j, sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR));
+    } else if (j) {
+        char *text = qr_json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        rc = text ? write_in_place(dir, name, text) : -1;
+        free(text);
+    }
     json_decref(j);
     close(dir);
     return rc;
@@ -1176,8 +1224,8 @@ static void marker_key(int dir, const char *name, const char *k, char out[65])
 }
 
 /* 1 when the store shows that the pending trash operation of record j
- * (the record of key) happened: its marker, or a purge's moved folder. */
-static int tkey_vouched(qr_folder *f, json_t *j, const char *key)
+ * (the record of the key whose sha256 is hex) happened: its marker, or a purge's moved folder. */
+static int tkey_vouched(qr_folder *f, json_t *j, const char *hex)
 {
     const char *action = jstr(j, "action"), *id = jstr(j, "artifact_id");
     if (!action || !id || !qr_folder_id_valid(id)) return 0;
@@ -1189,8 +1237,7 @@ static int tkey_vouched(qr_folder *f, json_t *j, const char *key)
     }
     int dir = openat(f->root, id, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (dir < 0) return 0;
-    char hex[65], have[65] = "";
-    qr_sha256_hex(key, strlen(key), hex);
+    char have[65] = "";
     if (!strcmp(action, "delete")) marker_key(dir, TRASH_FILE, "key", have);
     if (!strcmp(action, "undelete")) marker_key(dir, UNDELETED_FILE, "undelete_key", have);
     close(dir);
@@ -1231,20 +1278,22 @@ static void tkey_settle(qr_folder *f, int dir, const char *id)
     if (sha[0]) tkey_confirm(f, sha, id, "undelete");
 }
 
-qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_errlist *errs)
+/* The record named hex (a key's sha256) in the folder keys, into rec
+ * (found 0 when there is none, it expired or nothing vouches for it).
+ * key: the key itself, checked against the record's when both have it
+ * (a record rebuilt from a .meta has only the sha256). Returns 0, or -1
+ * when the record cannot be read. */
+static int key_find_at(qr_folder *f, int keys, const char *hex, const char *key, qr_key_rec *rec)
 {
     memset(rec, 0, sizeof *rec);
-    int dir = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-    if (dir < 0) return errno == ENOENT ? QR_OK : io_error(errs, "", "cannot open .keys");
     char name[80];
-    key_name(key, "json", name);
+    snprintf(name, sizeof name, "%.64s.json", hex);
     qr_buf b = {0};
-    int rc = qr_store_read_file_max(dir, name, &b, META_CAP);
-    int e = errno;
-    close(dir);
-    if (rc != 0) {
+    if (qr_store_read_file_max(keys, name, &b, META_CAP) != 0) {
+        int e = errno;
         qr_buf_free(&b);
-        return e == ENOENT ? QR_OK : io_error(errs, "", "cannot read an idempotency key's record");
+        errno = e;
+        return e == ENOENT ? 0 : -1;
     }
     json_t *j = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
     qr_buf_free(&b);
@@ -1254,12 +1303,12 @@ qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_
     const char *action = jstr(j, "action");
     char cutoff[32];
     qr_key_cutoff(&f->o, cutoff);
-    int fresh = k && !strcmp(k, key) && is_hex64(req) && id && qr_folder_id_valid(id) &&
-                json_is_integer(v) && created && strlen(created) < sizeof rec->created &&
-                strcmp(created, cutoff) >= 0;
+    int fresh = json_is_object(j) && (!k || !key || !strcmp(k, key)) && is_hex64(req) && id &&
+                qr_folder_id_valid(id) && json_is_integer(v) && created &&
+                strlen(created) < sizeof rec->created && strcmp(created, cutoff) >= 0;
     if (fresh && action) { /* a trash operation's: done, or pending and vouched for */
         if (strlen(action) < sizeof rec->action &&
-            (json_is_true(json_object_get(j, "done")) || tkey_vouched(f, j, key))) {
+            (json_is_true(json_object_get(j, "done")) || tkey_vouched(f, j, hex))) {
             rec->found = 1;
             snprintf(rec->request, sizeof rec->request, "%s", req);
             snprintf(rec->id, sizeof rec->id, "%s", id);
@@ -1274,8 +1323,6 @@ qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_
     if (fresh) {
         qr_vrec vr;
         qr_errlist quiet = {0};
-        char hex[65];
-        qr_sha256_hex(key, strlen(key), hex);
         if (qr_folder_version(f, id, (int)json_integer_value(v), &vr, &quiet) == QR_OK) {
             if (!strcmp(vr.key_sha256, hex) && !strcmp(vr.key_request, req)) {
                 rec->found = 1;
@@ -1289,7 +1336,140 @@ qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_
         qr_errlist_clear(&quiet);
     }
     json_decref(j);
-    return QR_OK;
+    return 0;
+}
+
+qr_status qr_folder_key_find(qr_folder *f, const char *key, qr_key_rec *rec, qr_errlist *errs)
+{
+    memset(rec, 0, sizeof *rec);
+    if (keys_ready(f) < 0) return io_error(errs, "", "cannot rebuild the idempotency keys' index");
+    int dir = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (dir < 0) return errno == ENOENT ? QR_OK : io_error(errs, "", "cannot open .keys");
+    char hex[65];
+    qr_sha256_hex(key, strlen(key), hex);
+    int rc = key_find_at(f, dir, hex, key, rec);
+    int e = errno;
+    close(dir);
+    errno = e;
+    return rc == 0 ? QR_OK : io_error(errs, "", "cannot read an idempotency key's record");
+}
+
+/* ---- the key index after a crash of the machine -----------------------------------
+ * A version's key record is written without an fsync (key_write): a
+ * killed process leaves it in the page cache, so only a crash of the
+ * machine (a new boot) can lose it while its version, fsynced, survives.
+ * STORE/.keys/boot names the boot whose index is complete: the first
+ * keyed call in another boot (or in a store without the file) rebuilds
+ * the records of the keyed versions within the retention from their .meta
+ * files, fsyncs them, then writes the file, under STORE/.keys/boot.lock;
+ * every keyed call waits for that, as it looks its key up first. */
+
+#define KEYS_BOOT "boot"
+
+/* This boot's id (Linux: /proc/sys/kernel/random/boot_id), "<uuid>\n",
+ * into out. Returns its length, or 0 when there is none. */
+static size_t boot_id(char out[64])
+{
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, out, 63);
+    close(fd);
+    if (n < 2 || out[n - 1] != '\n') return 0;
+    out[n] = '\0';
+    return (size_t)n;
+}
+
+/* 1 when STORE/.keys/boot (keys: STORE/.keys) names boot. */
+static int boot_current(int keys, const char *boot, size_t n)
+{
+    qr_buf b = {0};
+    int ok = qr_store_read_file_max(keys, KEYS_BOOT, &b, 64) == 0 && b.len == n &&
+             !memcmp(b.data, boot, n);
+    qr_buf_free(&b);
+    return ok;
+}
+
+/* The record of version r of id, unless the index holds a record of the
+ * key it honours that is as recent. Fsynced (its folder: by the caller). */
+static void key_restore(qr_folder *f, int keys, const char *id, const qr_vrec *r)
+{
+    qr_key_rec have;
+    if (key_find_at(f, keys, r->key_sha256, NULL, &have) == 0 && have.found &&
+        strcmp(have.created, r->created) >= 0)
+        return;
+    char name[80];
+    snprintf(name, sizeof name, "%s.json", r->key_sha256);
+    json_t *j = json_pack("{s:s, s:s, s:i, s:s}", "request", r->key_request, "artifact_id", id,
+                          "version", r->version, "created", r->created);
+    if (j) dump_to(keys, name, j, sync_on(f, QR_SYNC_FILE));
+    json_decref(j);
+}
+
+/* The records of the keyed versions of every artifact within the
+ * retention (each artifact's versions from its head back to the first
+ * one older than the retention). */
+static void keys_rebuild(qr_folder *f, int keys)
+{
+    char cutoff[32];
+    qr_key_cutoff(&f->o, cutoff);
+    int fd = dup(f->root);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return;
+    }
+    rewinddir(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!qr_folder_id_valid(e->d_name)) continue;
+        int dir = openat(f->root, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (dir < 0) continue;
+        qr_folder_meta m;
+        qr_errlist quiet = {0};
+        if (load_meta_at(dir, e->d_name, &m, &quiet) == QR_OK) {
+            for (int v = m.head; v >= 1; v--) {
+                qr_vrec r;
+                if (read_vrec_at(dir, m.id, v, &r, &quiet) != QR_OK) continue; /* fsck's */
+                int old = strcmp(r.created, cutoff) < 0;
+                if (!old && r.key_sha256[0]) key_restore(f, keys, m.id, &r);
+                qr_vrec_free(&r);
+                if (old) break;
+            }
+            qr_folder_meta_free(&m);
+        }
+        qr_errlist_clear(&quiet);
+        close(dir);
+    }
+    closedir(d);
+}
+
+/* Make the index complete for this boot (above). Returns 1 when a
+ * version's record may then be written without an fsync, 0 when it must
+ * be fsynced (no boot id), -1 on an I/O error. */
+static int keys_ready(qr_folder *f)
+{
+    if (atomic_load(&f->keys_ok)) return 1;
+    char boot[64];
+    size_t n = boot_id(boot);
+    if (!n) return 0;
+    int keys = keys_dir(f);
+    if (keys < 0) return -1;
+    int rc = 1;
+    if (!boot_current(keys, boot, n)) {
+        int lk = qr_store_lock(keys, "boot.lock");
+        if (lk < 0) rc = -1;
+        if (lk >= 0 && !boot_current(keys, boot, n)) {
+            keys_rebuild(f, keys);
+            if (sync_on(f, QR_SYNC_DIR)) qr_store_sync_dir(keys);
+            if (qr_atomic_write_file(keys, KEYS_BOOT, boot, n,
+                                     sync_on(f, QR_SYNC_FILE | QR_SYNC_DIR)))
+                rc = -1;
+        }
+        qr_store_unlock(lk);
+    }
+    close(keys);
+    if (rc == 1) atomic_store(&f->keys_ok, 1);
+    return rc;
 }
 
 qr_status qr_folder_create(qr_folder *f, const char *id, const char *kind, const char *title,
@@ -1846,8 +2026,10 @@ static void check_owners(fsck_ctx *c)
     }
 }
 
-/* Remove the key records past their retention (and their lock files:
- * a writer holding one has its record written later, under a new name). */
+/* Remove the key records past their retention, and the per-key lock
+ * files an older quire made (STORE/.keys/<sha256>.lock) with them. A
+ * record that does not read (one being written in place, or damage) goes
+ * once its file is older than the retention. */
 static size_t keys_expire(qr_folder *f)
 {
     int dir = openat(f->root, ".keys", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
@@ -1858,23 +2040,27 @@ static size_t keys_expire(qr_folder *f)
     }
     char cutoff[32];
     qr_key_cutoff(&f->o, cutoff);
+    time_t old = time(NULL) - QR_KEY_RETENTION;
     size_t n = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         const char *nm = e->d_name;
-        size_t len = strlen(nm);
-        if (len != 69 || strcmp(nm + 64, ".lock") != 0) continue;
-        /* a lock and its record: both go once the record expired (or was
-         * never written: an unchanged write, a killed one) */
-        char rec[80];
+        if (strlen(nm) != 69 || (strcmp(nm + 64, ".json") && strcmp(nm + 64, ".lock"))) continue;
+        char rec[80], lock[80];
         snprintf(rec, sizeof rec, "%.64s.json", nm);
+        snprintf(lock, sizeof lock, "%.64s.lock", nm);
+        if (!strcmp(nm + 64, ".json") && exists_at(dir, lock)) continue; /* with its lock */
         qr_buf b = {0};
+        struct stat st;
         int have = qr_store_read_file_max(dir, rec, &b, META_CAP) == 0;
         json_t *j = have ? json_loadb(b.data ? b.data : "", b.len, 0, NULL) : NULL;
         const char *created = jstr(j, "created");
-        if (!created || strcmp(created, cutoff) < 0) {
+        int gone = created ? strcmp(created, cutoff) < 0
+                           : !have || (fstatat(dir, rec, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                                       st.st_mtime < old);
+        if (gone) {
             if (have) n += unlinkat(dir, rec, 0) == 0;
-            unlinkat(dir, nm, 0);
+            unlinkat(dir, lock, 0);
         }
         json_decref(j);
         qr_buf_free(&b);
@@ -1903,8 +2089,10 @@ static void keys_settle(qr_folder *f)
         if (qr_store_read_file_max(dirfd(d), nm, &b, META_CAP) == 0)
             j = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
         qr_buf_free(&b);
-        const char *key = jstr(j, "key"), *action = jstr(j, "action");
-        if (key && action && json_is_false(json_object_get(j, "done")) && tkey_vouched(f, j, key))
+        const char *action = jstr(j, "action");
+        char hex[65];
+        snprintf(hex, sizeof hex, "%.64s", nm);
+        if (action && json_is_false(json_object_get(j, "done")) && tkey_vouched(f, j, hex))
             tkey_confirm(f, nm, jstr(j, "artifact_id"), action);
         json_decref(j);
     }

@@ -17,7 +17,10 @@
  *     STORE/.owners/<owner>.blobs/  one empty file per blob the owner is charged for
  *     STORE/.owners/<owner>.quota   the owner's own quota (JSON: max_artifacts, max_bytes)
  *     STORE/.keys/<sha256>.json     an idempotency key's record (<sha256>: of the key),
- *     STORE/.keys/<sha256>.lock     flock: one keyed write of that key at a time
+ *     STORE/.keys/lock.<abc>        flock: one keyed write of the keys whose sha256
+ *                                   starts with abc at a time (4096 stripes)
+ *     STORE/.keys/boot              the boot whose key index is complete (below)
+ *     STORE/.keys/boot.lock         flock: the index rebuilt after a machine crash
  *
  * Crash safety. Every file is written to a ".tmp.*" name, fsynced, renamed,
  * and its folder fsynced. A version is complete when its .meta exists: the
@@ -33,7 +36,7 @@
  * --repair removes them; they never count as versions.
  *
  * This layer stores text and bytes; it never parses a spec or renders
- * (store/api.c joins the two). Thread-safe: a qr_folder is read-only
+ * (store/api.c joins the two). Thread-safe: a qr_folder is read-only (but for an atomic flag)
  * after qr_folder_open; locks are flock()s on files opened per call, so
  * threads of one process exclude each other like processes do.
  */
@@ -155,7 +158,15 @@ typedef struct qr_folder_put {
  * STORE/.keys/<sha256 of the key>.json, written before the version's .meta
  * (the commit point) and checked against the key the .meta names, so a
  * writer killed between the two leaves a record that is ignored; a keyed
- * write holds STORE/.keys/<sha256>.lock from the look-up to the commit.
+ * write holds its key's stripe STORE/.keys/lock.<abc> from the look-up to
+ * the commit.
+ * The record is an index of what the .meta (fsynced: the commit) says, so
+ * it is written without an fsync of its own: a killed process leaves it in
+ * the page cache, and only a crash of the machine can lose it. Hence
+ * STORE/.keys/boot names the boot (Linux's boot_id) whose index is
+ * complete; the first keyed call of another boot rebuilds the records of
+ * every keyed version within the retention from the .meta files (fsynced),
+ * then writes it. Without a boot id every record is fsynced.
  * PostgreSQL: the quire_keys table, its primary key serialising writers.
  *
  * Trash operations (delete, undelete, purge) add no version to vouch for

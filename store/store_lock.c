@@ -16,7 +16,11 @@
 
 int qr_store_lock(int dirfd, const char *name)
 {
-    int fd = openat(dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    /* O_CREAT only when the file is missing: an open with it locks the
+     * folder for the look-up, a wait for every writer using the folder */
+    int fd = openat(dirfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0 && errno == ENOENT)
+        fd = openat(dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0) return -1;
     while (flock(fd, LOCK_EX) != 0) {
         if (errno == EINTR) continue;
