@@ -77,15 +77,17 @@ static void link_attrs(const pd_op *o, void (*emit)(void *, const char *), void 
 {
     const pd_text *t = o->text;
     const pd_line *ln = &t->lines[o->line];
-    if (!ln->line) return; /* simple_text.c's: text.c leaves linked texts to pango */
-    int base = (int)ln->base, ls = base + ln->line->start_index, le = ls + ln->line->length;
+    int base = (int)ln->base, ls = base + ln->start, le = ls + ln->length;
     double layout_x = o->x - ln->x, top = o->y - ln->ascent;
     for (size_t k = 0; k < t->n_links; k++) {
         const pd_link *lk = &t->links[k];
         int s = lk->start > ls ? lk->start : ls, e = lk->end < le ? lk->end : le;
         if (s >= e) continue;
         int *ranges = NULL, n = 0;
-        pango_layout_line_get_x_ranges(ln->line, s - base, e - base, &ranges, &n);
+        if (ln->line)
+            pango_layout_line_get_x_ranges(ln->line, s - base, e - base, &ranges, &n);
+        else if (qr_pdf_simple_x_ranges(t, o->line, s, e, &ranges, &n) != 0)
+            continue; /* out of memory: no annotation */
         qr_buf b = {0};
         qr_buf_puts(&b, "rect=[");
         int any = 0;

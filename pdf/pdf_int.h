@@ -86,7 +86,20 @@ typedef struct pd_text {
     const char *simple;
     const struct qr_simple_item *simple_items;
     size_t n_simple_items;
+    const struct pd_paint *paint; /* what pango paints over its glyphs (simple_draw.c) */
+    size_t n_paint;
+    const int *cuts; /* the paint's edges, increasing (the runs split there) */
+    size_t n_cuts;
 } pd_text;
+
+/* An attribute pango paints with over bytes [start, end) of a simple text:
+ * text_attrs()' colours and lines, as simple_draw.c draws them. */
+enum { PD_PAINT_FG, PD_PAINT_BG, PD_PAINT_UNDERLINE, PD_PAINT_STRIKE };
+typedef struct pd_paint {
+    int start, end;
+    int kind;     /* PD_PAINT_* */
+    uint32_t rgb; /* FG, BG: 0xRRGGBB */
+} pd_paint;
 
 /* How a text is set. */
 typedef struct pd_style {
@@ -353,10 +366,14 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
 /** A footnote laid out at the column width in the footnote size: its
  *  number raised, a space, the note's runs. NULL on failure. */
 pd_text *qr_pdf_note_text(pd_ctx *c, const qr_text *note, unsigned no, const char *path);
+/* simple_draw.c */
 /** Record line i of t, laid out by simple_text.c (t->simple), as
  *  qr_pdf_rec_line() would record pango's: 0, or -1 out of memory (nothing
  *  appended). Only one thread at a time may use t's owner's cache. */
 int qr_pdf_simple_record(const pd_text *t, size_t i, qr_buf *out);
+/** pango_layout_line_get_x_ranges() of line i of t over its bytes [s, e)
+ *  (inside the line): *ranges (g_free) and *n; -1 out of memory. */
+int qr_pdf_simple_x_ranges(const pd_text *t, size_t i, int s, int e, int **ranges, int *n);
 /** Keep a layout until pd_ctx_free. Returns 0, or -1 on OOM. */
 int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l);
 
@@ -420,9 +437,12 @@ int qr_pdf_rec_line(PangoRenderer *r, qr_buf *out, PangoLayoutLine *line);
  *  colour of its own (font's glyphs[0..n) at (x, y) pango units, each
  *  glyph's first byte log_clusters[i] from text, text_len bytes): a line
  *  simple_text.c laid out, with no PangoLayoutLine; then its end. */
-void qr_pdf_rec_glyph_run(qr_buf *out, PangoFont *font, int x, int y, const char *text,
-                          int text_len, const PangoGlyphInfo *glyphs, const int *log_clusters,
-                          int n);
+void qr_pdf_rec_glyph_run(qr_buf *out, const PangoColor *fg, PangoFont *font, int x, int y,
+                          const char *text, int text_len, const PangoGlyphInfo *glyphs,
+                          const int *log_clusters, int n);
+/** What rec_line records for a rectangle (a run's ground, a line under or
+ *  through it) in colour c (NULL: none), pango units. */
+void qr_pdf_rec_rect(qr_buf *out, const PangoColor *c, int x, int y, int width, int height);
 void qr_pdf_rec_line_end(qr_buf *out);
 /** 0 when recordings a and b of one line are the same, each glyph run's
  *  text pointer taken from its own base (QUIRE_SIMPLE_TEXT=check). */

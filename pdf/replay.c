@@ -247,13 +247,27 @@ void qr_pdf_rec_cut(qr_buf *out)
 
 /* ---- recording a line drawn without pango (simple_text.c's) ------------------------ */
 
-/* What rec_draw_glyph_item() records for a left-to-right glyph item with
- * no colour attribute: the same bytes, from the glyphs themselves. */
-void qr_pdf_rec_glyph_run(qr_buf *out, PangoFont *font, int x, int y, const char *text,
-                          int text_len, const PangoGlyphInfo *glyphs, const int *log_clusters,
-                          int n)
+/* The colour state part_color() reads: fg (NULL: none), no alpha. */
+static rec_color plain_color(const PangoColor *fg)
+{
+    rec_color c = {0};
+    if (fg) {
+        c.has_color = 1;
+        c.r = fg->red;
+        c.g = fg->green;
+        c.b = fg->blue;
+    }
+    return c;
+}
+
+/* What rec_draw_glyph_item() records for a left-to-right glyph item in
+ * foreground fg (NULL: none): the same bytes, from the glyphs themselves. */
+void qr_pdf_rec_glyph_run(qr_buf *out, const PangoColor *fg, PangoFont *font, int x, int y,
+                          const char *text, int text_len, const PangoGlyphInfo *glyphs,
+                          const int *log_clusters, int n)
 {
     rec_glyphs h = {.font = pango_cairo_font_get_scaled_font((PangoCairoFont *)font),
+                    .color = plain_color(fg),
                     .x = x,
                     .y = y,
                     .text = text,
@@ -287,9 +301,22 @@ void qr_pdf_rec_glyph_run(qr_buf *out, PangoFont *font, int x, int y, const char
     }
 }
 
+/* What rec_draw_rectangle() records for a part in colour c (NULL: none). */
+void qr_pdf_rec_rect(qr_buf *out, const PangoColor *c, int x, int y, int width, int height)
+{
+    rec_rect r = {plain_color(c), x, y, width, height};
+    put(out, REC_RECT, &r, sizeof r);
+}
+
 void qr_pdf_rec_line_end(qr_buf *out)
 {
     put(out, REC_LINE_END, NULL, 0);
+}
+
+static int same_color(const rec_color *a, const rec_color *b)
+{
+    return a->has_color == b->has_color && a->r == b->r && a->g == b->g && a->b == b->b &&
+           a->a == b->a;
 }
 
 /* Compare two recordings of one line, each glyph run's text as bytes from
@@ -303,6 +330,16 @@ int qr_pdf_rec_compare(const qr_buf *a, const char *base_a, const qr_buf *b, con
         if (kind != (unsigned char)b->data[i]) return -1;
         i++;
         if (kind == REC_LINE_END) continue;
+        if (kind == REC_RECT) {
+            rec_rect ra, rb;
+            memcpy(&ra, a->data + i, sizeof ra);
+            memcpy(&rb, b->data + i, sizeof rb);
+            if (ra.x != rb.x || ra.y != rb.y || ra.w != rb.w || ra.h != rb.h ||
+                !same_color(&ra.color, &rb.color))
+                return -1;
+            i += sizeof ra;
+            continue;
+        }
         if (kind != REC_GLYPHS) return memcmp(a->data + i - 1, b->data + i - 1, a->len - i + 1);
         rec_glyphs ha, hb;
         memcpy(&ha, a->data + i, sizeof ha);
@@ -310,8 +347,7 @@ int qr_pdf_rec_compare(const qr_buf *a, const char *base_a, const qr_buf *b, con
         if (ha.text - base_a != hb.text - base_b || ha.font != hb.font || ha.x != hb.x ||
             ha.y != hb.y || ha.n_glyphs != hb.n_glyphs || ha.n_clusters != hb.n_clusters ||
             ha.text_len != hb.text_len || ha.backward != hb.backward ||
-            ha.color.has_color != hb.color.has_color || ha.color.r != hb.color.r ||
-            ha.color.g != hb.color.g || ha.color.b != hb.color.b || ha.color.a != hb.color.a)
+            !same_color(&ha.color, &hb.color))
             return -1;
         i += sizeof ha;
         size_t rest = (size_t)ha.n_glyphs * sizeof(rec_glyph) +

@@ -880,7 +880,8 @@ static int text_glyphs(qr_simple *s, const char *text, size_t n, const qr_simple
 }
 
 long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
-                    size_t n_items, int start, int length, int wrapped, const qr_simple_run **runs)
+                    size_t n_items, int start, int length, int wrapped, const int *cuts,
+                    size_t n_cuts, const qr_simple_run **runs)
 {
     struct run_cache *rc = &s->rc;
     if (text_glyphs(s, text, n, items, n_items) != 0) return -1;
@@ -892,6 +893,8 @@ long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_it
         nr++;
         ng += (size_t)(rc->at[e < end ? e : end] - rc->at[a > start ? a : start]);
     }
+    size_t n_whole = nr;
+    nr += n_cuts; /* at most one more run per cut */
     if (grow((void **)&rc->runs, &rc->cap_runs, nr ? nr : 1, sizeof *rc->runs) != 0) return -1;
     size_t cap = rc->cap_rg;
     if (grow((void **)&rc->rg, &cap, ng ? ng : 1, sizeof *rc->rg) != 0 ||
@@ -907,6 +910,7 @@ long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_it
         int g0 = rc->at[a], g1 = rc->at[e];
         qr_simple_run *r = &rc->runs[k++];
         r->font = s->faces[rc->face_of[i]]->an.font;
+        r->language = s->faces[rc->face_of[i]]->an.language;
         r->start = a;
         r->length = e - a;
         r->x = x;
@@ -919,7 +923,7 @@ long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_it
         }
         /* pango-layout.c's zero_line_final_space(): a wrapped line's final
          * space, a cluster of its own, is not drawn */
-        if (k == nr && wrapped && r->n_glyphs > 0 && text[end - 1] == ' ') {
+        if (k == n_whole && wrapped && r->n_glyphs > 0 && text[end - 1] == ' ') {
             int last = r->n_glyphs - 1;
             PangoGlyphInfo *gl = (PangoGlyphInfo *)&r->glyphs[last];
             if (last == 0 || r->log_clusters[last] != r->log_clusters[last - 1]) {
@@ -930,6 +934,37 @@ long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_it
         for (int j = 0; j < r->n_glyphs; j++)
             x += r->glyphs[j].geometry.width;
     }
+    /* pango_glyph_item_apply_attrs(): a run is split where a cut falls
+     * inside it, before the first glyph of the cluster from there on */
+    size_t total = k;
+    for (size_t c = 0; c < n_cuts; c++) {
+        int cut = cuts[c];
+        for (size_t i = 0; i < total; i++) {
+            qr_simple_run *r = &rc->runs[i];
+            if (cut <= r->start || cut >= r->start + r->length) continue;
+            int j = 0;
+            while (j < r->n_glyphs && r->log_clusters[j] < cut - r->start)
+                j++;
+            memmove(r + 2, r + 1, (total - i - 1) * sizeof *r);
+            qr_simple_run *q = r + 1;
+            int w = 0;
+            for (int g = 0; g < j; g++)
+                w += r->glyphs[g].geometry.width;
+            *q = *r;
+            q->start = cut;
+            q->length = r->start + r->length - cut;
+            q->x = r->x + w;
+            q->glyphs = r->glyphs + j;
+            q->log_clusters = r->log_clusters + j;
+            q->n_glyphs = r->n_glyphs - j;
+            for (int g = 0; g < q->n_glyphs; g++)
+                ((int *)q->log_clusters)[g] -= cut - r->start;
+            r->length = cut - r->start;
+            r->n_glyphs = j;
+            total++;
+            break;
+        }
+    }
     *runs = rc->runs;
-    return (long)nr;
+    return (long)total;
 }

@@ -86,6 +86,7 @@ int qr_simple_mode(void);
  * pango_renderer_draw_glyph_item() for a run of a PangoLayoutLine. */
 typedef struct qr_simple_run {
     PangoFont *font;              /* the face's, on the cache's context (not referenced) */
+    PangoLanguage *language;      /* its item's (font metrics) */
     int start, length;            /* the run's bytes in the text */
     int x;                        /* pango units from the line's origin */
     const PangoGlyphInfo *glyphs; /* n_glyphs, as pango shapes them */
@@ -97,11 +98,15 @@ typedef struct qr_simple_run {
  *  length) of text[0..n) set in items, as qr_simple_break() gave it at
  *  some width (wrapped: a line after it follows; pango then draws no
  *  final space), into *runs (valid until the next call) and their count
- *  (left to right, one per item the line touches); -1 out of memory. Each
+ *  (left to right, one per item the line touches, each split again at
+ *  the byte positions cuts[0..n_cuts) inside it, in increasing order: the
+ *  edges of what pango_glyph_item_apply_attrs() splits runs by: colours,
+ *  lines); -1 out of memory. Each
  *  piece between two break opportunities is shaped alone
  *  (pango_shape_with_flags) and kept per face, as its widths are. */
 long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
-                    size_t n_items, int start, int length, int wrapped, const qr_simple_run **runs);
+                    size_t n_items, int start, int length, int wrapped, const int *cuts,
+                    size_t n_cuts, const qr_simple_run **runs);
 
 /** The faces s has opened so far, and the font of face i (to pin). */
 size_t qr_simple_n_faces(const qr_simple *s);

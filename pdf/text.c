@@ -393,6 +393,20 @@ static int simple_check_paint(const pd_text *pt, PangoLayout *lay, PangoLayoutIt
     if (r) g_object_unref(r);
     qr_buf_free(&a);
     qr_buf_free(&b);
+    /* the links' rectangles (paint.c's link_attrs) */
+    const pd_line *ln = &pt->lines[k];
+    for (size_t i = 0; same && i < pt->n_links; i++) {
+        int ls = ln->start, le = ls + ln->length;
+        int s0 = pt->links[i].start > ls ? pt->links[i].start : ls;
+        int e0 = pt->links[i].end < le ? pt->links[i].end : le;
+        if (s0 >= e0) continue;
+        int *want = NULL, *got = NULL, nw = 0, ng = 0;
+        pango_layout_line_get_x_ranges(pango_layout_iter_get_line_readonly(it), s0, e0, &want, &nw);
+        same = qr_pdf_simple_x_ranges(pt, k, s0, e0, &got, &ng) == 0 && nw == ng &&
+               memcmp(want, got, 2 * (size_t)nw * sizeof *want) == 0;
+        g_free(want);
+        g_free(got);
+    }
     return same ? 0 : -1;
 }
 
@@ -429,21 +443,78 @@ static void simple_check(pd_ctx *c, const qr_segs *sg, const pd_style *st, doubl
     c->n_layouts--;
 }
 
-/* May a text be painted from simple_text.c's lines: nothing on it pango
- * draws but glyphs (no colour, line or ground of a run, no rise), left
- * aligned, left to right, no link, note or language span (paint.c asks the
- * layout for those). */
+/* May a text be painted from simple_text.c's lines: left aligned, left to
+ * right, no raised or lowered run, note or language span (paint.c asks
+ * the layout for those); its colours and lines are simple_paint()'s. */
 static int simple_paintable(const pd_text *pt, const qr_segs *sg, const pd_style *st)
 {
-    if (st->align != PD_ALIGN_START || st->linked || pt->rtl || pt->n_spans || pt->n_links ||
-        pt->n_notes)
+    if (st->align != PD_ALIGN_START || st->linked || pt->rtl || pt->n_spans || pt->n_notes)
         return 0;
     for (size_t i = 0; i < sg->n; i++) {
         const qr_seg *g = &sg->items[i];
-        if (g->kind != QR_SEG_TEXT || g->link || g->underline || g->strike || g->code ||
-            g->anchor || g->color || g->highlight || g->sup || g->sub || g->note)
-            return 0;
+        if (g->kind != QR_SEG_TEXT || g->sup || g->sub || g->note) return 0;
     }
+    return 1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* What pango paints over the glyphs of a simple text, as text_attrs() sets
+ * it (the same ranges and colours), into pt->paint and the edges into
+ * pt->cuts. 1, 0 when simple_draw.c cannot draw it (a run with two grounds,
+ * an empty run with a colour), -1 out of memory. */
+static int simple_paint(pd_ctx *c, pd_text *pt, const qr_segs *sg)
+{
+    pd_paint *v = qr_arena_array(&c->arena, 4 * sg->n + 1, sizeof *v);
+    if (!v) return -1;
+    size_t n = 0;
+    const size_t *so = c->seg_off;
+    for (size_t i = 0, next; i < sg->n; i = next) {
+        const qr_seg *r = &sg->items[i];
+        for (next = i + 1; next < sg->n && sg->items[next].run == r->run; next++)
+            ;
+        int off = (int)so[i], end = (int)so[next];
+        int any = r->link || r->underline || r->strike || r->code || r->anchor || r->color ||
+                  r->highlight;
+        if (!any) continue;
+        if (off == end || (r->code && r->highlight)) return 0;
+        if (r->link) v[n++] = (pd_paint){off, end, PD_PAINT_FG, c->style.link};
+        if (r->underline || r->link) {
+            size_t u0 = (size_t)end, u1 = (size_t)off;
+            for (size_t k = i; k < next; k++)
+                if (!sg->items[k].bare) {
+                    if (so[k] < u0) u0 = so[k];
+                    if (so[k + 1] > u1) u1 = so[k + 1];
+                }
+            if (u1 > u0) v[n++] = (pd_paint){(int)u0, (int)u1, PD_PAINT_UNDERLINE, 0};
+        }
+        if (r->strike) v[n++] = (pd_paint){off, end, PD_PAINT_STRIKE, 0};
+        if (r->code) v[n++] = (pd_paint){off, end, PD_PAINT_BG, c->style.code_fill};
+        if (r->anchor && !r->link)
+            v[n++] = (pd_paint){off, end, PD_PAINT_FG, c->style.link};
+        else if (r->color && !r->link)
+            v[n++] = (pd_paint){off, end, PD_PAINT_FG, r->color & 0xFFFFFF};
+        if (r->highlight) v[n++] = (pd_paint){off, end, PD_PAINT_BG, r->highlight & 0xFFFFFF};
+    }
+    int *cuts = qr_arena_array(&c->arena, 2 * n + 1, sizeof *cuts);
+    if (!cuts) return -1;
+    size_t nc = 0;
+    for (size_t k = 0; k < n; k++) {
+        cuts[nc++] = v[k].start;
+        cuts[nc++] = v[k].end;
+    }
+    qsort(cuts, nc, sizeof *cuts, cmp_int);
+    size_t u = 0;
+    for (size_t k = 0; k < nc; k++)
+        if (!u || cuts[u - 1] != cuts[k]) cuts[u++] = cuts[k];
+    pt->paint = v;
+    pt->n_paint = n;
+    pt->cuts = cuts;
+    pt->n_cuts = u;
     return 1;
 }
 
@@ -473,6 +544,8 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
     pt->n_lines = (size_t)nl;
     pt->height = pt->lines[nl - 1].top + pt->lines[nl - 1].height; /* as measure_lines' */
     if (paint) {
+        int r = simple_paint(c, pt, sg);
+        if (r <= 0) return r;
         char *text = qr_arena_alloc(&c->arena, c->tbuf.len + 1);
         if (!text) return -1;
         memcpy(text, c->tbuf.data, c->tbuf.len + 1);
@@ -485,27 +558,6 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
     }
     if (mode == 2) simple_check(c, sg, st, width, pt);
     return 1;
-}
-
-int qr_pdf_simple_record(const pd_text *t, size_t i, qr_buf *out)
-{
-    const pd_line *ln = &t->lines[i];
-    const qr_simple_run *runs;
-    size_t n = t->simple_items[t->n_simple_items - 1].end;
-    long nr = qr_simple_runs(t->owner->simple, t->simple, n, t->simple_items, t->n_simple_items,
-                             ln->start, ln->length, i + 1 < t->n_lines, &runs);
-    if (nr < 0) return -1;
-    size_t at = out->len;
-    for (long k = 0; k < nr; k++) {
-        const qr_simple_run *r = &runs[k];
-        qr_pdf_rec_glyph_run(out, r->font, r->x, 0, t->simple + r->start, r->length, r->glyphs,
-                             r->log_clusters, r->n_glyphs);
-    }
-    qr_pdf_rec_line_end(out);
-    if (!out->oom) return 0;
-    out->len = at;
-    out->oom = 0;
-    return -1;
 }
 
 pd_text *qr_pdf_note_text(pd_ctx *c, const qr_text *note, unsigned no, const char *path)

@@ -303,11 +303,11 @@ static void test_random_runs(void **state)
             qr_buf want = {0}, have = {0};
             assert_int_equal(qr_pdf_rec_line(r, &want, pango_layout_get_line_readonly(lay, k)), 0);
             const qr_simple_run *runs;
-            long nr =
-                qr_simple_runs(s, t, n, it, n_it, ln[k].start, ln[k].length, k + 1 < nl, &runs);
+            long nr = qr_simple_runs(s, t, n, it, n_it, ln[k].start, ln[k].length, k + 1 < nl, NULL,
+                                     0, &runs);
             assert_true(nr > 0);
             for (long i = 0; i < nr; i++)
-                qr_pdf_rec_glyph_run(&have, runs[i].font, runs[i].x, 0, t + runs[i].start,
+                qr_pdf_rec_glyph_run(&have, NULL, runs[i].font, runs[i].x, 0, t + runs[i].start,
                                      runs[i].length, runs[i].glyphs, runs[i].log_clusters,
                                      runs[i].n_glyphs);
             qr_pdf_rec_line_end(&have);
