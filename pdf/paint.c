@@ -77,6 +77,7 @@ static void link_attrs(const pd_op *o, void (*emit)(void *, const char *), void 
 {
     const pd_text *t = o->text;
     const pd_line *ln = &t->lines[o->line];
+    if (!ln->line) return; /* simple_text.c's: text.c leaves linked texts to pango */
     int base = (int)ln->base, ls = base + ln->line->start_index, le = ls + ln->line->length;
     double layout_x = o->x - ln->x, top = o->y - ln->ascent;
     for (size_t k = 0; k < t->n_links; k++) {
@@ -229,12 +230,35 @@ static void settle(painter *pt, cairo_t *cr)
     qr_pdf_batch_flush(&pt->batch, cr);
 }
 
-static void show_line(painter *pt, cairo_t *cr, PangoLayoutLine *line)
+/* Line i of t: replayed from the helper's recording (its runs joined in
+ * pt's batch), else drawn here (a line simple_text.c laid out is recorded
+ * here and replayed). */
+static void show_line(painter *pt, cairo_t *cr, const pd_text *t, size_t i)
 {
     if (pt->rd && qr_pdf_rec_replay_line_batch(pt->rd, cr, &pt->batch) == 0) return;
     settle(pt, cr);
     if (pt->rd) cut(pt);
-    pango_cairo_show_layout_line(cr, line);
+    if (!t->simple) {
+        pango_cairo_show_layout_line(cr, t->lines[i].line);
+        return;
+    }
+    qr_buf b = {0};
+    if (qr_pdf_simple_record(t, i, &b) == 0) {
+        pd_recread rd = {(const unsigned char *)b.data, b.len, 0};
+        qr_pdf_rec_replay_line(&rd, cr);
+    } else {
+        qr_pdf_fail(pt->c, QR_E_NOMEM, "", "out of memory");
+    }
+    qr_buf_free(&b);
+}
+
+/* Record line i of t into out for the replay: 0, or -1 after a cut mark. */
+static int record_line(const pd_text *t, size_t i, PangoRenderer *r, qr_buf *out)
+{
+    if (!t->simple) return qr_pdf_rec_line(r, out, t->lines[i].line);
+    if (qr_pdf_simple_record(t, i, out) == 0) return 0;
+    qr_pdf_rec_cut(out);
+    return -1;
 }
 
 /* The language spans of one line being drawn: which one's tag is open. */
@@ -375,7 +399,7 @@ static void paint_image(painter *pt, cairo_t *cr, const pd_op *o)
         set_rgb(cr, pt->c->style.placeholder_text);
         for (size_t i = 0; i < n; i++) {
             cairo_move_to(cr, x0 + t->lines[i].x, y0 + t->lines[i].top + t->lines[i].ascent);
-            show_line(pt, cr, t->lines[i].line);
+            show_line(pt, cr, t, i);
         }
         settle(pt, cr);
     }
@@ -517,7 +541,7 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
             if (ol && o->text->n_spans)
                 show_line_spans(&pt, cr, o);
             else
-                show_line(&pt, cr, o->text->lines[o->line].line);
+                show_line(&pt, cr, o->text, o->line);
             if (ol && o->text->n_links) line_links(&pt, cr, o);
             break;
         case OP_FILL:
@@ -563,12 +587,12 @@ int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf 
     for (size_t i = a; i < z; i++) {
         const pd_op *o = &c->ops[i];
         if (o->kind == OP_LINE) {
-            if (qr_pdf_rec_line(r, out, o->text->lines[o->line].line) != 0) return -1;
+            if (record_line(o->text, o->line, r, out) != 0) return -1;
             if (o->text->n_links) link_attrs(o, record_tag, out);
         } else if (o->kind == OP_IMAGE && !o->blk->surface && o->blk->alt) {
             const pd_text *t = o->blk->alt;
             for (size_t k = 0, n = alt_lines(t, o); k < n; k++)
-                if (qr_pdf_rec_line(r, out, t->lines[k].line) != 0) return -1;
+                if (record_line(t, k, r, out) != 0) return -1;
         }
     }
     for (int which = QR_FURN_HEADER; which <= QR_FURN_FOOTER; which++) {

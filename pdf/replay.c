@@ -245,6 +245,83 @@ void qr_pdf_rec_cut(qr_buf *out)
     put(out, REC_CUT, NULL, 0);
 }
 
+/* ---- recording a line drawn without pango (simple_text.c's) ------------------------ */
+
+/* What rec_draw_glyph_item() records for a left-to-right glyph item with
+ * no colour attribute: the same bytes, from the glyphs themselves. */
+void qr_pdf_rec_glyph_run(qr_buf *out, PangoFont *font, int x, int y, const char *text,
+                          int text_len, const PangoGlyphInfo *glyphs, const int *log_clusters,
+                          int n)
+{
+    rec_glyphs h = {.font = pango_cairo_font_get_scaled_font((PangoCairoFont *)font),
+                    .x = x,
+                    .y = y,
+                    .text = text,
+                    .text_len = text_len};
+    size_t at = out->len;
+    put(out, REC_GLYPHS, &h, sizeof h);
+    int x_position = 0, count = 0, n_clusters = 0;
+    for (int i = 0; i < n; i++) {
+        const PangoGlyphInfo *gi = &glyphs[i];
+        if (gi->glyph != PANGO_GLYPH_EMPTY && !(gi->glyph & PANGO_GLYPH_UNKNOWN_FLAG)) {
+            rec_glyph g = {gi->glyph, x_position + gi->geometry.x_offset, gi->geometry.y_offset};
+            qr_buf_append(out, (const char *)&g, sizeof g);
+            count++;
+        }
+        x_position += gi->geometry.width;
+    }
+    /* pango_glyph_item_iter's clusters, left to right */
+    for (int i = 0, j; i < n; i = j) {
+        int drawn = 0;
+        for (j = i; j < n && log_clusters[j] == log_clusters[i]; j++)
+            drawn += glyphs[j].glyph != PANGO_GLYPH_EMPTY &&
+                     !(glyphs[j].glyph & PANGO_GLYPH_UNKNOWN_FLAG);
+        cairo_text_cluster_t cl = {(j < n ? log_clusters[j] : text_len) - log_clusters[i], drawn};
+        qr_buf_append(out, (const char *)&cl, sizeof cl);
+        n_clusters++;
+    }
+    if (!out->oom) {
+        h.n_glyphs = count;
+        h.n_clusters = n_clusters;
+        memcpy(out->data + at + 1, &h, sizeof h);
+    }
+}
+
+void qr_pdf_rec_line_end(qr_buf *out)
+{
+    put(out, REC_LINE_END, NULL, 0);
+}
+
+/* Compare two recordings of one line, each glyph run's text as bytes from
+ * its own base: 0 the same. */
+int qr_pdf_rec_compare(const qr_buf *a, const char *base_a, const qr_buf *b, const char *base_b)
+{
+    if (a->len != b->len) return -1;
+    size_t i = 0;
+    while (i < a->len) {
+        int kind = (unsigned char)a->data[i];
+        if (kind != (unsigned char)b->data[i]) return -1;
+        i++;
+        if (kind == REC_LINE_END) continue;
+        if (kind != REC_GLYPHS) return memcmp(a->data + i - 1, b->data + i - 1, a->len - i + 1);
+        rec_glyphs ha, hb;
+        memcpy(&ha, a->data + i, sizeof ha);
+        memcpy(&hb, b->data + i, sizeof hb);
+        if (ha.text - base_a != hb.text - base_b || ha.font != hb.font || ha.x != hb.x ||
+            ha.y != hb.y || ha.n_glyphs != hb.n_glyphs || ha.n_clusters != hb.n_clusters ||
+            ha.text_len != hb.text_len || ha.backward != hb.backward ||
+            ha.color.has_color != hb.color.has_color || ha.color.r != hb.color.r ||
+            ha.color.g != hb.color.g || ha.color.b != hb.color.b || ha.color.a != hb.color.a)
+            return -1;
+        i += sizeof ha;
+        size_t rest = (size_t)ha.n_glyphs * sizeof(rec_glyph) +
+                      (size_t)ha.n_clusters * sizeof(cairo_text_cluster_t);
+        if (i + rest > a->len || memcmp(a->data + i, b->data + i, rest) != 0) return -1;
+        i += rest;
+    }
+    return 0;
+}
+
 /* ---- replaying ---------------------------------------------------------------- */
 
 /* pango's set_color(), from the recorded state. */
