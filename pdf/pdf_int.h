@@ -468,6 +468,30 @@ int qr_pdf_rec_replay_line(pd_recread *rd, cairo_t *cr);
  *  language span's tag there). */
 int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, const char *),
                               void *arg);
+/* Glyph runs waiting to be drawn by one cairo_show_text_glyphs() call: the
+ * runs of consecutive lines in the same scaled font, colour and
+ * transformation, their glyphs, clusters and text joined. cairo's work per
+ * call (its recording, the analysis replay's extents and region, the text
+ * operators' set-up) is then paid per batch, not per run; the content it
+ * writes is the same, glyph by glyph (replay.c keeps apart the runs cairo
+ * would not write when drawn alone). Zero-initialise and set the page's
+ * size; the painter flushes it before anything else is drawn or tagged. */
+typedef struct pd_batch {
+    cairo_scaled_font_t *font;
+    double rgba[4];
+    cairo_matrix_t ctm;
+    qr_buf glyphs, clusters, text; /* cairo_glyph_t, cairo_text_cluster_t, UTF-8 */
+    size_t n_glyphs, n_clusters;
+    double page_w, page_h; /* the page (set by the painter): runs off it are drawn alone */
+    cairo_scaled_font_t *margin_font; /* the font whose margin is known */
+    double margin;
+} pd_batch;
+/** qr_pdf_rec_replay_line(), its glyph runs added to b (a run that must be
+ *  drawn alone flushes b and is drawn; a rectangle flushes b first). */
+int qr_pdf_rec_replay_line_batch(pd_recread *rd, cairo_t *cr, pd_batch *b);
+/** Draw b's runs, if any, and empty it. */
+void qr_pdf_batch_flush(pd_batch *b, cairo_t *cr);
+void qr_pdf_batch_free(pd_batch *b);
 /** The next link tag's attributes, or NULL when the next record is not one. */
 const char *qr_pdf_rec_replay_tag(pd_recread *rd);
 /** The footer line's origin: 0, or -1 when the next record is not one. */
