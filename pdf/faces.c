@@ -77,6 +77,11 @@ static void pin_font(PangoFont *font)
     if (sf && cairo_scaled_font_get_type(sf) == CAIRO_FONT_TYPE_FT) pin(sf);
 }
 
+void qr_pdf_pin_font(PangoFont *font)
+{
+    pin_font(font);
+}
+
 size_t qr_pdf_pinned_count(void)
 {
     pthread_mutex_lock(&pins_lock);

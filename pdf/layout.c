@@ -493,7 +493,7 @@ static void measure_toc(pd_ctx *c, pd_block *b, const qr_block *qb, size_t title
         qr_pdf_fail(c, QR_E_NOMEM, qb->path, "out of memory");
         return;
     }
-    pd_style es = {.size = BODY_SIZE};
+    pd_style es = {.size = BODY_SIZE, .linked = 1};
     for (size_t i = 0; i < d->n_blocks && c->status == QR_OK; i++) {
         const qr_block *h = &d->blocks[i];
         if (h->type != QR_BLOCK_HEADING || h->u.heading.level > levels) continue;

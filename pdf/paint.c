@@ -77,6 +77,7 @@ static void link_attrs(const pd_op *o, void (*emit)(void *, const char *), void 
 {
     const pd_text *t = o->text;
     const pd_line *ln = &t->lines[o->line];
+    if (!ln->line) return; /* simple_text.c's: text.c leaves linked texts to pango */
     int base = (int)ln->base, ls = base + ln->line->start_index, le = ls + ln->line->length;
     double layout_x = o->x - ln->x, top = o->y - ln->ascent;
     for (size_t k = 0; k < t->n_links; k++) {
@@ -153,6 +154,7 @@ typedef struct painter {
     page_link *links;
     size_t n_links, cap_links;
     PangoRenderer *rec; /* records a line with language spans (show_line_spans), or NULL */
+    pd_batch batch;     /* replayed glyph runs not drawn yet (replay.c) */
 } painter;
 
 static uint64_t fnv(const char *s, size_t n)
@@ -222,11 +224,41 @@ static void cut(painter *pt)
     pt->rd = NULL;
 }
 
-static void show_line(painter *pt, cairo_t *cr, PangoLayoutLine *line)
+/* Draw the glyph runs replayed so far: before anything else is drawn. */
+static void settle(painter *pt, cairo_t *cr)
 {
-    if (pt->rd && qr_pdf_rec_replay_line(pt->rd, cr) == 0) return;
+    qr_pdf_batch_flush(&pt->batch, cr);
+}
+
+/* Line i of t: replayed from the helper's recording (its runs joined in
+ * pt's batch), else drawn here (a line simple_text.c laid out is recorded
+ * here and replayed). */
+static void show_line(painter *pt, cairo_t *cr, const pd_text *t, size_t i)
+{
+    if (pt->rd && qr_pdf_rec_replay_line_batch(pt->rd, cr, &pt->batch) == 0) return;
+    settle(pt, cr);
     if (pt->rd) cut(pt);
-    pango_cairo_show_layout_line(cr, line);
+    if (!t->simple) {
+        pango_cairo_show_layout_line(cr, t->lines[i].line);
+        return;
+    }
+    qr_buf b = {0};
+    if (qr_pdf_simple_record(t, i, &b) == 0) {
+        pd_recread rd = {(const unsigned char *)b.data, b.len, 0};
+        qr_pdf_rec_replay_line(&rd, cr);
+    } else {
+        qr_pdf_fail(pt->c, QR_E_NOMEM, "", "out of memory");
+    }
+    qr_buf_free(&b);
+}
+
+/* Record line i of t into out for the replay: 0, or -1 after a cut mark. */
+static int record_line(const pd_text *t, size_t i, PangoRenderer *r, qr_buf *out)
+{
+    if (!t->simple) return qr_pdf_rec_line(r, out, t->lines[i].line);
+    if (qr_pdf_simple_record(t, i, out) == 0) return 0;
+    qr_pdf_rec_cut(out);
+    return -1;
 }
 
 /* The language spans of one line being drawn: which one's tag is open. */
@@ -293,6 +325,7 @@ static void show_line_spans(painter *pt, cairo_t *cr, const pd_op *o)
 {
     const pd_line *ln = &o->text->lines[o->line];
     span_state s = {pt, cr, o->text, pango_layout_get_text(ln->line->layout), ln->base, 0, 0};
+    settle(pt, cr);
     if (pt->rd) {
         int r = qr_pdf_rec_replay_line_at(pt->rd, cr, span_at, &s);
         span_close(&s);
@@ -336,6 +369,7 @@ static size_t alt_lines(const pd_text *t, const pd_op *o)
 static void paint_image(painter *pt, cairo_t *cr, const pd_op *o)
 {
     const pd_block *b = o->blk;
+    settle(pt, cr);
     if (b->surface) {
         int sw = cairo_image_surface_get_width(b->surface);
         int sh = cairo_image_surface_get_height(b->surface);
@@ -365,8 +399,9 @@ static void paint_image(painter *pt, cairo_t *cr, const pd_op *o)
         set_rgb(cr, pt->c->style.placeholder_text);
         for (size_t i = 0; i < n; i++) {
             cairo_move_to(cr, x0 + t->lines[i].x, y0 + t->lines[i].top + t->lines[i].ascent);
-            show_line(pt, cr, t->lines[i].line);
+            show_line(pt, cr, t, i);
         }
+        settle(pt, cr);
     }
     cairo_restore(cr);
 }
@@ -442,6 +477,7 @@ static const pd_text *furniture_text(pd_ctx *c, pd_ctx *f, int which, size_t p, 
  * (pdf.c), or laid out and drawn here. */
 static void paint_furniture(painter *pt, cairo_t *cr, size_t p)
 {
+    settle(pt, cr);
     for (int which = QR_FURN_HEADER; which <= QR_FURN_FOOTER; which++) {
         double x, y;
         if (pt->rd) {
@@ -469,7 +505,9 @@ static void paint_furniture(painter *pt, cairo_t *cr, size_t p)
 
 void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recread *rd)
 {
-    painter pt = {c, rd, NULL, 0, 0, NULL};
+    painter pt = {c, rd, NULL, 0, 0, NULL, {0}};
+    pt.batch.page_w = c->page_w;
+    pt.batch.page_h = c->page_h;
     size_t a = c->page_start[p], z = c->page_start[p + 1];
     if (c->style.background != 0xFFFFFF) {
         /* The theme's page ground (dark: light text on it). Not a paint of
@@ -503,15 +541,17 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
             if (ol && o->text->n_spans)
                 show_line_spans(&pt, cr, o);
             else
-                show_line(&pt, cr, o->text->lines[o->line].line);
+                show_line(&pt, cr, o->text, o->line);
             if (ol && o->text->n_links) line_links(&pt, cr, o);
             break;
         case OP_FILL:
+            settle(&pt, cr);
             set_rgb(cr, o->color);
             cairo_rectangle(cr, o->x, o->y, o->w, o->h);
             cairo_fill(cr);
             break;
         case OP_STROKE:
+            settle(&pt, cr);
             set_rgb(cr, o->color);
             cairo_set_line_width(cr, c->style.grid_pt);
             cairo_rectangle(cr, o->x, o->y, o->w, o->h);
@@ -521,18 +561,23 @@ void qr_pdf_paint_page(pd_ctx *c, cairo_t *cr, size_t p, pd_outline *ol, pd_recr
             paint_image(&pt, cr, o);
             break;
         case OP_DEST:
+            settle(&pt, cr);
             if (ol) outline_add(c, cr, o, p, ol);
             break;
         case OP_CHART:
+            settle(&pt, cr);
             qr_pdf_paint_chart(cr, o);
             break;
         case OP_TAG:
+            settle(&pt, cr);
             if (ol) qr_pdf_tag_paint(cr, o);
             break;
         }
     }
+    settle(&pt, cr);
     flush_links(&pt, cr);
     paint_furniture(&pt, cr, p);
+    qr_pdf_batch_free(&pt.batch);
     if (pt.rec) g_object_unref(pt.rec);
 }
 
@@ -542,12 +587,12 @@ int qr_pdf_record_page(pd_ctx *c, pd_ctx *f, PangoRenderer *r, size_t p, qr_buf 
     for (size_t i = a; i < z; i++) {
         const pd_op *o = &c->ops[i];
         if (o->kind == OP_LINE) {
-            if (qr_pdf_rec_line(r, out, o->text->lines[o->line].line) != 0) return -1;
+            if (record_line(o->text, o->line, r, out) != 0) return -1;
             if (o->text->n_links) link_attrs(o, record_tag, out);
         } else if (o->kind == OP_IMAGE && !o->blk->surface && o->blk->alt) {
             const pd_text *t = o->blk->alt;
             for (size_t k = 0, n = alt_lines(t, o); k < n; k++)
-                if (qr_pdf_rec_line(r, out, t->lines[k].line) != 0) return -1;
+                if (record_line(t, k, r, out) != 0) return -1;
         }
     }
     for (int which = QR_FURN_HEADER; which <= QR_FURN_FOOTER; which++) {

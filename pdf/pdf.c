@@ -679,6 +679,7 @@ static int layout_parallel(pd_ctx *c, pd_block *title, pd_block *out, const pd_n
     c->helper_rc.warnings = &c->helper_warnings;
     c->helper_rc.errors = &c->helper_errors;
     ctx_geom(h, &c->helper_rc, c->for_png);
+    h->simple_paint = c->simple_paint;
     p.ctx[0] = c;
     p.ctx[1] = h;
     p.warnings[0] = &main_warnings;
@@ -1136,6 +1137,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     }
     pd_ctx c;
     qr_status st = ctx_init(&c, rc, 0);
+    c.simple_paint = 1; /* paint.c draws simple_text.c's lines */
     if (st == QR_OK) st = layout(&c);
     if (st != QR_OK) {
         ctx_free(&c);

@@ -81,6 +81,11 @@ typedef struct pd_text {
      * a huge text's pieces are owner->layouts[slot .. slot + n_slots) */
     struct pd_ctx *owner;
     size_t slot, n_slots, last_page;
+    /* laid out by simple_text.c without a PangoLayout (its lines' line is
+     * NULL): its text and faces, for qr_pdf_simple_record(); else NULL */
+    const char *simple;
+    const struct qr_simple_item *simple_items;
+    size_t n_simple_items;
 } pd_text;
 
 /* How a text is set. */
@@ -89,6 +94,7 @@ typedef struct pd_style {
     unsigned bold : 1, italic : 1, mono : 1, has_rgb : 1;
     int align;    /* PD_ALIGN_* */
     uint32_t rgb; /* with has_rgb: the text's colour, else the theme's text colour */
+    int linked;   /* links are added to it after measuring (a TOC entry): pango lays it out */
 } pd_style;
 
 enum { PD_ALIGN_START, PD_ALIGN_CENTER, PD_ALIGN_END };
@@ -270,6 +276,10 @@ typedef struct pd_ctx {
 
     /* simple_text.c's words and faces for pc (made on first use), or NULL */
     struct qr_simple *simple;
+    size_t simple_pinned; /* its faces pinned so far (faces.c) */
+    /* a document's PDF: simple texts are painted without a PangoLayout too
+     * (text.c), not only measured (layout_only) */
+    int simple_paint;
 
     /* scratch, reused for every text */
     qr_text_ctx text; /* the text layer (text/): segments, missing-glyph warnings */
@@ -343,6 +353,10 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
 /** A footnote laid out at the column width in the footnote size: its
  *  number raised, a space, the note's runs. NULL on failure. */
 pd_text *qr_pdf_note_text(pd_ctx *c, const qr_text *note, unsigned no, const char *path);
+/** Record line i of t, laid out by simple_text.c (t->simple), as
+ *  qr_pdf_rec_line() would record pango's: 0, or -1 out of memory (nothing
+ *  appended). Only one thread at a time may use t's owner's cache. */
+int qr_pdf_simple_record(const pd_text *t, size_t i, qr_buf *out);
 /** Keep a layout until pd_ctx_free. Returns 0, or -1 on OOM. */
 int qr_pdf_keep_layout(pd_ctx *c, PangoLayout *l);
 
@@ -402,6 +416,17 @@ PangoRenderer *qr_pdf_rec_renderer_new(void);
  *  surface to out. Returns 0, or -1 when only pango can draw the line (a
  *  REC_CUT mark is appended instead: the reader paints from there itself). */
 int qr_pdf_rec_line(PangoRenderer *r, qr_buf *out, PangoLayoutLine *line);
+/** Append what rec_line records for a left-to-right glyph item without a
+ *  colour of its own (font's glyphs[0..n) at (x, y) pango units, each
+ *  glyph's first byte log_clusters[i] from text, text_len bytes): a line
+ *  simple_text.c laid out, with no PangoLayoutLine; then its end. */
+void qr_pdf_rec_glyph_run(qr_buf *out, PangoFont *font, int x, int y, const char *text,
+                          int text_len, const PangoGlyphInfo *glyphs, const int *log_clusters,
+                          int n);
+void qr_pdf_rec_line_end(qr_buf *out);
+/** 0 when recordings a and b of one line are the same, each glyph run's
+ *  text pointer taken from its own base (QUIRE_SIMPLE_TEXT=check). */
+int qr_pdf_rec_compare(const qr_buf *a, const char *base_a, const qr_buf *b, const char *base_b);
 /** Append a link tag's attributes, the footer's origin, or a cut mark. */
 void qr_pdf_rec_tag(qr_buf *out, const char *attrs);
 void qr_pdf_rec_footer(qr_buf *out, double x, double y);
@@ -423,6 +448,30 @@ int qr_pdf_rec_replay_line(pd_recread *rd, cairo_t *cr);
  *  language span's tag there). */
 int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, const char *),
                               void *arg);
+/* Glyph runs waiting to be drawn by one cairo_show_text_glyphs() call: the
+ * runs of consecutive lines in the same scaled font, colour and
+ * transformation, their glyphs, clusters and text joined. cairo's work per
+ * call (its recording, the analysis replay's extents and region, the text
+ * operators' set-up) is then paid per batch, not per run; the content it
+ * writes is the same, glyph by glyph (replay.c keeps apart the runs cairo
+ * would not write when drawn alone). Zero-initialise and set the page's
+ * size; the painter flushes it before anything else is drawn or tagged. */
+typedef struct pd_batch {
+    cairo_scaled_font_t *font;
+    double rgba[4];
+    cairo_matrix_t ctm;
+    qr_buf glyphs, clusters, text; /* cairo_glyph_t, cairo_text_cluster_t, UTF-8 */
+    size_t n_glyphs, n_clusters;
+    double page_w, page_h; /* the page (set by the painter): runs off it are drawn alone */
+    cairo_scaled_font_t *margin_font; /* the font whose margin is known */
+    double margin;
+} pd_batch;
+/** qr_pdf_rec_replay_line(), its glyph runs added to b (a run that must be
+ *  drawn alone flushes b and is drawn; a rectangle flushes b first). */
+int qr_pdf_rec_replay_line_batch(pd_recread *rd, cairo_t *cr, pd_batch *b);
+/** Draw b's runs, if any, and empty it. */
+void qr_pdf_batch_flush(pd_batch *b, cairo_t *cr);
+void qr_pdf_batch_free(pd_batch *b);
 /** The next link tag's attributes, or NULL when the next record is not one. */
 const char *qr_pdf_rec_replay_tag(pd_recread *rd);
 /** The footer line's origin: 0, or -1 when the next record is not one. */
@@ -512,6 +561,8 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
 /** Keep the FreeType face of every font lay draws with open for the life of
  *  the process (see faces.c: cairo 1.16 closes unlocked faces past 10). */
 void qr_pdf_pin_faces(PangoLayout *lay);
+/** The same for one font. */
+void qr_pdf_pin_font(PangoFont *font);
 /** Faces pinned so far in the process (QUIRE_PDF_FACE_TRACE counts those a
  *  two-thread measure pinned late). */
 size_t qr_pdf_pinned_count(void);

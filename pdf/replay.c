@@ -245,6 +245,83 @@ void qr_pdf_rec_cut(qr_buf *out)
     put(out, REC_CUT, NULL, 0);
 }
 
+/* ---- recording a line drawn without pango (simple_text.c's) ------------------------ */
+
+/* What rec_draw_glyph_item() records for a left-to-right glyph item with
+ * no colour attribute: the same bytes, from the glyphs themselves. */
+void qr_pdf_rec_glyph_run(qr_buf *out, PangoFont *font, int x, int y, const char *text,
+                          int text_len, const PangoGlyphInfo *glyphs, const int *log_clusters,
+                          int n)
+{
+    rec_glyphs h = {.font = pango_cairo_font_get_scaled_font((PangoCairoFont *)font),
+                    .x = x,
+                    .y = y,
+                    .text = text,
+                    .text_len = text_len};
+    size_t at = out->len;
+    put(out, REC_GLYPHS, &h, sizeof h);
+    int x_position = 0, count = 0, n_clusters = 0;
+    for (int i = 0; i < n; i++) {
+        const PangoGlyphInfo *gi = &glyphs[i];
+        if (gi->glyph != PANGO_GLYPH_EMPTY && !(gi->glyph & PANGO_GLYPH_UNKNOWN_FLAG)) {
+            rec_glyph g = {gi->glyph, x_position + gi->geometry.x_offset, gi->geometry.y_offset};
+            qr_buf_append(out, (const char *)&g, sizeof g);
+            count++;
+        }
+        x_position += gi->geometry.width;
+    }
+    /* pango_glyph_item_iter's clusters, left to right */
+    for (int i = 0, j; i < n; i = j) {
+        int drawn = 0;
+        for (j = i; j < n && log_clusters[j] == log_clusters[i]; j++)
+            drawn += glyphs[j].glyph != PANGO_GLYPH_EMPTY &&
+                     !(glyphs[j].glyph & PANGO_GLYPH_UNKNOWN_FLAG);
+        cairo_text_cluster_t cl = {(j < n ? log_clusters[j] : text_len) - log_clusters[i], drawn};
+        qr_buf_append(out, (const char *)&cl, sizeof cl);
+        n_clusters++;
+    }
+    if (!out->oom) {
+        h.n_glyphs = count;
+        h.n_clusters = n_clusters;
+        memcpy(out->data + at + 1, &h, sizeof h);
+    }
+}
+
+void qr_pdf_rec_line_end(qr_buf *out)
+{
+    put(out, REC_LINE_END, NULL, 0);
+}
+
+/* Compare two recordings of one line, each glyph run's text as bytes from
+ * its own base: 0 the same. */
+int qr_pdf_rec_compare(const qr_buf *a, const char *base_a, const qr_buf *b, const char *base_b)
+{
+    if (a->len != b->len) return -1;
+    size_t i = 0;
+    while (i < a->len) {
+        int kind = (unsigned char)a->data[i];
+        if (kind != (unsigned char)b->data[i]) return -1;
+        i++;
+        if (kind == REC_LINE_END) continue;
+        if (kind != REC_GLYPHS) return memcmp(a->data + i - 1, b->data + i - 1, a->len - i + 1);
+        rec_glyphs ha, hb;
+        memcpy(&ha, a->data + i, sizeof ha);
+        memcpy(&hb, b->data + i, sizeof hb);
+        if (ha.text - base_a != hb.text - base_b || ha.font != hb.font || ha.x != hb.x ||
+            ha.y != hb.y || ha.n_glyphs != hb.n_glyphs || ha.n_clusters != hb.n_clusters ||
+            ha.text_len != hb.text_len || ha.backward != hb.backward ||
+            ha.color.has_color != hb.color.has_color || ha.color.r != hb.color.r ||
+            ha.color.g != hb.color.g || ha.color.b != hb.color.b || ha.color.a != hb.color.a)
+            return -1;
+        i += sizeof ha;
+        size_t rest = (size_t)ha.n_glyphs * sizeof(rec_glyph) +
+                      (size_t)ha.n_clusters * sizeof(cairo_text_cluster_t);
+        if (i + rest > a->len || memcmp(a->data + i, b->data + i, rest) != 0) return -1;
+        i += rest;
+    }
+    return 0;
+}
+
 /* ---- replaying ---------------------------------------------------------------- */
 
 /* pango's set_color(), from the recorded state. */
@@ -276,20 +353,204 @@ int qr_pdf_rec_next(pd_recread *rd)
     return rd->data[rd->pos];
 }
 
-int qr_pdf_rec_replay_line(pd_recread *rd, cairo_t *cr)
+/* The colour set_color() would leave as the source, in *rgba; -1 when the
+ * source is not a solid colour (the run is then drawn alone). */
+static int run_rgba(cairo_t *cr, const rec_color *c, double rgba[4])
 {
-    return qr_pdf_rec_replay_line_at(rd, cr, NULL, NULL);
+    if (c->has_color) {
+        rgba[0] = c->r / 65535.;
+        rgba[1] = c->g / 65535.;
+        rgba[2] = c->b / 65535.;
+        rgba[3] = 1.;
+    } else {
+        cairo_pattern_t *pattern = cairo_get_source(cr);
+        if (!pattern || cairo_pattern_get_type(pattern) != CAIRO_PATTERN_TYPE_SOLID) return -1;
+        cairo_pattern_get_rgba(pattern, &rgba[0], &rgba[1], &rgba[2], &rgba[3]);
+    }
+    if (c->a) rgba[3] = c->a / 65535.;
+    return 0;
 }
 
-int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, const char *),
-                              void *arg)
+void qr_pdf_batch_flush(pd_batch *b, cairo_t *cr)
+{
+    if (!b->n_clusters) return;
+    cairo_save(cr);
+    cairo_set_source_rgba(cr, b->rgba[0], b->rgba[1], b->rgba[2], b->rgba[3]);
+    cairo_set_scaled_font(cr, b->font);
+    cairo_show_text_glyphs(cr, b->text.data, (int)b->text.len,
+                           (const cairo_glyph_t *)(void *)b->glyphs.data, (int)b->n_glyphs,
+                           (const cairo_text_cluster_t *)(void *)b->clusters.data,
+                           (int)b->n_clusters, 0);
+    cairo_restore(cr);
+    b->glyphs.len = b->clusters.len = b->text.len = 0;
+    b->n_glyphs = b->n_clusters = 0;
+}
+
+void qr_pdf_batch_free(pd_batch *b)
+{
+    qr_buf_free(&b->glyphs);
+    qr_buf_free(&b->clusters);
+    qr_buf_free(&b->text);
+    memset(b, 0, sizeof *b);
+}
+
+/* Whether a code point surely has a glyph with ink: not a space, a
+ * control or a default-ignorable character. */
+static int inked_cp(uint32_t u)
+{
+    if (u <= 0x20 || (u >= 0x7F && u <= 0xA0) || u == 0xAD || u == 0x34F || u == 0x61C ||
+        u == 0x115F || u == 0x1160 || u == 0x1680 || u == 0x17B4 || u == 0x17B5 ||
+        (u >= 0x180B && u <= 0x180F) || (u >= 0x2000 && u <= 0x200F) ||
+        (u >= 0x2028 && u <= 0x202F) || (u >= 0x205F && u <= 0x206F) || u == 0x3000 ||
+        u == 0x3164 || (u >= 0xFE00 && u <= 0xFE0F) || u == 0xFEFF || u == 0xFFA0 ||
+        (u >= 0xFFF0 && u <= 0xFFFB) || (u >= 0x1BCA0 && u <= 0x1BCA3) ||
+        (u >= 0x1D173 && u <= 0x1D17A) || (u >= 0xE0000 && u <= 0xE0FFF))
+        return 0;
+    return 1;
+}
+
+/* Whether text holds a character whose glyph surely has ink. */
+static int surely_inked(const char *text, int len)
+{
+    const unsigned char *p = (const unsigned char *)text, *e = p + len;
+    while (p < e) {
+        unsigned c = *p;
+        if (c > 0x20 && c < 0x7F) return 1;
+        uint32_t u = c;
+        int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (n > 1) u = c & (0x3F >> (n - 1));
+        for (int i = 1; i < n && p + i < e; i++)
+            u = (u << 6) | (p[i] & 0x3F);
+        if (c >= 0x80 && inked_cp(u)) return 1;
+        p += n;
+    }
+    return 0;
+}
+
+/* Whether a run may join a batch: cairo drops a call whose glyphs' box
+ * (their ink, each rounded out to whole device units) is empty or off the
+ * page, so a run of spaces drawn alone writes nothing or not, as its
+ * position falls, and a run off the page nothing; joined to others such a
+ * run would be written. A run joins when one of its characters has ink
+ * (not a space, a control or a default-ignorable) and every glyph's origin
+ * lies inside the page by more than the font's height and widest advance;
+ * any other run is drawn alone, and cairo decides as before. */
+static int run_joins(pd_batch *b, const cairo_matrix_t *ctm, const rec_glyphs *h,
+                     const unsigned char *d, double base_x, double base_y)
+{
+    if (!surely_inked(h->text, h->text_len)) return 0;
+    const cairo_matrix_t m = *ctm;
+    if (m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 || m.x0 != 0 || m.y0 != 0)
+        return 0; /* the page's bounds are in device space */
+    if (b->margin_font != h->font) {
+        cairo_font_extents_t fe;
+        cairo_scaled_font_extents(h->font, &fe);
+        b->margin = fe.height > fe.max_x_advance ? fe.height : fe.max_x_advance;
+        b->margin_font = h->font;
+    }
+    double lo_x = b->margin, hi_x = b->page_w - b->margin;
+    double lo_y = b->margin, hi_y = b->page_h - b->margin;
+    for (int i = 0; i < h->n_glyphs; i++) {
+        rec_glyph g;
+        memcpy(&g, d + (size_t)i * sizeof g, sizeof g);
+        double x = base_x + (double)g.dx / PANGO_SCALE, y = base_y + (double)g.dy / PANGO_SCALE;
+        if (!(x >= lo_x && x <= hi_x && y >= lo_y && y <= hi_y)) return 0;
+    }
+    return 1;
+}
+
+/* Add run h (its glyphs and clusters at d) to batch b: 0, or -1 when it
+ * must be drawn alone (backward, without clusters, a source that is not a
+ * solid colour, out of memory; b is flushed then). A run in another font,
+ * colour or transformation flushes b first. */
+static int batch_add(pd_batch *b, cairo_t *cr, const rec_glyphs *h, const unsigned char *d,
+                     double base_x, double base_y)
+{
+    if (!h->n_glyphs && h->n_clusters)
+        return 0; /* cairo draws nothing for a call without glyphs (a line's last space) */
+    double rgba[4];
+    cairo_matrix_t ctm;
+    cairo_get_matrix(cr, &ctm);
+    if (h->backward || !h->n_clusters || run_rgba(cr, &h->color, rgba) != 0 ||
+        !run_joins(b, &ctm, h, d, base_x, base_y)) {
+        qr_pdf_batch_flush(b, cr);
+        return -1;
+    }
+    if (b->n_clusters && (b->font != h->font || memcmp(b->rgba, rgba, sizeof rgba) != 0 ||
+                          memcmp(&b->ctm, &ctm, sizeof ctm) != 0))
+        qr_pdf_batch_flush(b, cr);
+    size_t gsz = (size_t)h->n_glyphs * sizeof(cairo_glyph_t);
+    size_t csz = (size_t)h->n_clusters * sizeof(cairo_text_cluster_t);
+    cairo_glyph_t *gl = (cairo_glyph_t *)(void *)qr_buf_reserve(&b->glyphs, gsz + 1);
+    char *cl = qr_buf_reserve(&b->clusters, csz + 1);
+    char *tx = qr_buf_reserve(&b->text, (size_t)h->text_len + 1);
+    if (!gl || !cl || !tx) {
+        b->glyphs.oom = b->clusters.oom = b->text.oom = 0;
+        qr_pdf_batch_flush(b, cr);
+        return -1;
+    }
+    if (!b->n_clusters) {
+        b->font = h->font;
+        memcpy(b->rgba, rgba, sizeof rgba);
+        b->ctm = ctm;
+    }
+    for (int i = 0; i < h->n_glyphs; i++) {
+        rec_glyph g;
+        memcpy(&g, d + (size_t)i * sizeof g, sizeof g);
+        gl[i].index = g.index;
+        gl[i].x = base_x + (double)g.dx / PANGO_SCALE;
+        gl[i].y = g.dy == 0 ? base_y : base_y + (double)g.dy / PANGO_SCALE;
+    }
+    memcpy(cl, d + (size_t)h->n_glyphs * sizeof(rec_glyph), csz);
+    memcpy(tx, h->text, (size_t)h->text_len);
+    b->glyphs.len += gsz;
+    b->clusters.len += csz;
+    b->text.len += (size_t)h->text_len;
+    b->n_glyphs += (size_t)h->n_glyphs;
+    b->n_clusters += (size_t)h->n_clusters;
+    return 0;
+}
+
+/* One glyph run drawn as pango's cairo renderer draws it: a call of its own. */
+static void show_run(cairo_t *cr, const rec_glyphs *h, const unsigned char *d, double base_x,
+                     double base_y)
+{
+    cairo_glyph_t stack[256];
+    cairo_glyph_t *gl = stack;
+    if (h->n_glyphs > 256) gl = malloc((size_t)h->n_glyphs * sizeof *gl);
+    if (!gl) return;
+    for (int i = 0; i < h->n_glyphs; i++) {
+        rec_glyph g;
+        memcpy(&g, d + (size_t)i * sizeof g, sizeof g);
+        gl[i].index = g.index;
+        gl[i].x = base_x + (double)g.dx / PANGO_SCALE;
+        gl[i].y = g.dy == 0 ? base_y : base_y + (double)g.dy / PANGO_SCALE;
+    }
+    cairo_text_cluster_t *cl = NULL, one;
+    if (h->n_clusters) {
+        cl = malloc((size_t)h->n_clusters * sizeof *cl);
+        if (cl)
+            memcpy(cl, d + (size_t)h->n_glyphs * sizeof(rec_glyph),
+                   (size_t)h->n_clusters * sizeof *cl);
+    }
+    cairo_save(cr);
+    set_color(cr, &h->color);
+    cairo_set_scaled_font(cr, h->font);
+    cairo_show_text_glyphs(cr, h->text, h->text_len, gl, h->n_glyphs, cl ? cl : &one, h->n_clusters,
+                           h->backward ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : 0);
+    cairo_restore(cr);
+    free(cl);
+    if (gl != stack) free(gl);
+}
+
+static int replay(pd_recread *rd, cairo_t *cr, void (*at)(void *, const char *), void *arg,
+                  pd_batch *b)
 {
     if (qr_pdf_rec_next(rd) == REC_CUT) return -1;
     const unsigned char *d = rd->data;
     int had = cairo_has_current_point(cr);
     double x_offset, y_offset;
     cairo_get_current_point(cr, &x_offset, &y_offset);
-    cairo_glyph_t stack[256];
     while (rd->pos < rd->len) {
         int kind = d[rd->pos++];
         if (kind == REC_LINE_END) break;
@@ -297,6 +558,7 @@ int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, co
             rec_rect r;
             memcpy(&r, d + rd->pos, sizeof r);
             rd->pos += sizeof r;
+            if (b) qr_pdf_batch_flush(b, cr);
             cairo_save(cr);
             set_color(cr, &r.color);
             cairo_rectangle(cr, x_offset + (double)r.x / PANGO_SCALE,
@@ -311,34 +573,10 @@ int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, co
             if (at) at(arg, h.text);
             double base_x = x_offset + (double)h.x / PANGO_SCALE;
             double base_y = y_offset + (double)h.y / PANGO_SCALE;
-            cairo_glyph_t *gl = stack;
-            if (h.n_glyphs > 256) gl = malloc((size_t)h.n_glyphs * sizeof *gl);
-            for (int i = 0; gl && i < h.n_glyphs; i++) {
-                rec_glyph g;
-                memcpy(&g, d + rd->pos, sizeof g);
-                rd->pos += sizeof g;
-                gl[i].index = g.index;
-                gl[i].x = base_x + (double)g.dx / PANGO_SCALE;
-                gl[i].y = g.dy == 0 ? base_y : base_y + (double)g.dy / PANGO_SCALE;
-            }
-            if (!gl) rd->pos += (size_t)h.n_glyphs * sizeof(rec_glyph);
-            cairo_text_cluster_t *cl = NULL;
-            if (h.n_clusters) {
-                cl = malloc((size_t)h.n_clusters * sizeof *cl);
-                if (cl) memcpy(cl, d + rd->pos, (size_t)h.n_clusters * sizeof *cl);
-            }
-            rd->pos += (size_t)h.n_clusters * sizeof(cairo_text_cluster_t);
-            cairo_text_cluster_t one;
-            cairo_save(cr);
-            set_color(cr, &h.color);
-            cairo_set_scaled_font(cr, h.font);
-            if (gl)
-                cairo_show_text_glyphs(cr, h.text, h.text_len, gl, h.n_glyphs, cl ? cl : &one,
-                                       h.n_clusters,
-                                       h.backward ? CAIRO_TEXT_CLUSTER_FLAG_BACKWARD : 0);
-            cairo_restore(cr);
-            free(cl);
-            if (gl != stack) free(gl);
+            if (!b || batch_add(b, cr, &h, d + rd->pos, base_x, base_y) != 0)
+                show_run(cr, &h, d + rd->pos, base_x, base_y);
+            rd->pos += (size_t)h.n_glyphs * sizeof(rec_glyph) +
+                       (size_t)h.n_clusters * sizeof(cairo_text_cluster_t);
         } else {
             break; /* not expected */
         }
@@ -348,6 +586,22 @@ int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, co
     else
         cairo_new_sub_path(cr);
     return 0;
+}
+
+int qr_pdf_rec_replay_line(pd_recread *rd, cairo_t *cr)
+{
+    return replay(rd, cr, NULL, NULL, NULL);
+}
+
+int qr_pdf_rec_replay_line_at(pd_recread *rd, cairo_t *cr, void (*at)(void *, const char *),
+                              void *arg)
+{
+    return replay(rd, cr, at, arg, NULL);
+}
+
+int qr_pdf_rec_replay_line_batch(pd_recread *rd, cairo_t *cr, pd_batch *b)
+{
+    return replay(rd, cr, NULL, NULL, b);
 }
 
 const char *qr_pdf_rec_replay_tag(pd_recread *rd)

@@ -164,6 +164,23 @@ struct qr_simple {
     char *ctx;
     size_t cap_ctx;
     unsigned char first[128][128]; /* first_break(): 0 unknown, 1 no, 2 yes */
+    /* qr_simple_runs(): the glyphs of the last text asked for, kept per piece */
+    struct run_cache {
+        memo glyphs; /* (face, piece) -> its glyphs */
+        char *text;  /* a copy of the text they are for, its length, */
+        size_t n, n_items;
+        qr_simple_item *items; /* and its items */
+        unsigned char *brk;    /* its break opportunities */
+        int *face_of;          /* per item */
+        PangoGlyphInfo *g;     /* the whole text's glyphs, piece by piece */
+        int *cl;               /* per glyph: its first byte in the text */
+        int *at;               /* per byte starting a piece: its first glyph (at[n]: all) */
+        size_t n_g, cap_g, cap_n, cap_items;
+        PangoGlyphInfo *rg;  /* the runs handed out: their glyphs, */
+        int *rcl;            /* their clusters, */
+        qr_simple_run *runs; /* and the runs */
+        size_t cap_rg, cap_runs;
+    } rc;
 };
 
 qr_simple *qr_simple_new(PangoContext *pc)
@@ -199,6 +216,17 @@ void qr_simple_free(qr_simple *s)
     free(s->lines);
     free(s->attrs);
     free(s->ctx);
+    memo_free(&s->rc.glyphs);
+    free(s->rc.text);
+    free(s->rc.items);
+    free(s->rc.brk);
+    free(s->rc.face_of);
+    free(s->rc.g);
+    free(s->rc.cl);
+    free(s->rc.at);
+    free(s->rc.rg);
+    free(s->rc.rcl);
+    free(s->rc.runs);
     g_object_unref(s->pc);
     free(s);
 }
@@ -777,4 +805,183 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     }
     *lines = s->lines;
     return (long)nl;
+}
+
+/* ---- what a line draws --------------------------------------------------------------- */
+
+size_t qr_simple_n_faces(const qr_simple *s)
+{
+    return s->n_faces;
+}
+
+PangoFont *qr_simple_face_font(const qr_simple *s, size_t i)
+{
+    return i < s->n_faces ? s->faces[i]->an.font : NULL;
+}
+
+/* A piece's glyphs as kept: n, then per glyph its PangoGlyphInfo and its
+ * cluster (bytes from the piece's start). */
+typedef struct kept_glyph {
+    PangoGlyphInfo g;
+    int cl;
+} kept_glyph;
+
+/* Append the glyphs of p[0..len) (bytes [at, at + len) of the text) shaped
+ * alone in face fi to the cache's whole-text glyphs; 0 or -1. */
+static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
+{
+    struct run_cache *rc = &s->rc;
+    char key[256];
+    size_t kn = (size_t)len + sizeof(int);
+    uint64_t h = 0;
+    const kept_glyph *kg = NULL;
+    size_t ng = 0, vn;
+    if (kn <= sizeof key) {
+        memcpy(key, &fi, sizeof fi);
+        memcpy(key + sizeof fi, p, (size_t)len);
+        h = hash_bytes(key, kn);
+        const unsigned char *v = memo_get(&rc->glyphs, key, kn, h, &vn);
+        if (v && vn % sizeof *kg == 0) {
+            kg = (const kept_glyph *)(const void *)v;
+            ng = vn / sizeof *kg;
+        }
+    }
+    kept_glyph *made = NULL;
+    if (!kg) {
+        shape(s, s->faces[fi], p, len);
+        ng = (size_t)s->glyphs->num_glyphs;
+        made = malloc((ng ? ng : 1) * sizeof *made);
+        if (!made) return -1;
+        for (size_t i = 0; i < ng; i++) {
+            memset(&made[i], 0, sizeof made[i]);
+            made[i].g = s->glyphs->glyphs[i];
+            made[i].cl = s->glyphs->log_clusters[i];
+        }
+        if (kn <= sizeof key) memo_put(&rc->glyphs, key, kn, h, made, ng * sizeof *made);
+        kg = made;
+    }
+    size_t cap = rc->cap_g;
+    if (grow((void **)&rc->g, &cap, rc->n_g + ng, sizeof *rc->g) != 0 ||
+        grow((void **)&rc->cl, &rc->cap_g, rc->n_g + ng, sizeof *rc->cl) != 0) {
+        free(made);
+        return -1;
+    }
+    for (size_t i = 0; i < ng; i++) {
+        rc->g[rc->n_g + i] = kg[i].g;
+        rc->cl[rc->n_g + i] = at + kg[i].cl;
+    }
+    rc->n_g += ng;
+    free(made);
+    return 0;
+}
+
+/* The whole text's glyphs, piece by piece, into s->rc (kept while the same
+ * text is asked for); 0 or -1. */
+static int text_glyphs(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
+                       size_t n_items)
+{
+    struct run_cache *rc = &s->rc;
+    if (rc->n == n && rc->n_items == n_items && memcmp(rc->text, text, n) == 0) {
+        size_t i = 0;
+        for (; i < n_items; i++) {
+            const qr_simple_item *a = &rc->items[i], *b = &items[i];
+            if (a->start != b->start || a->end != b->end || a->size != b->size ||
+                a->bold != b->bold || a->italic != b->italic || !same_str(a->family, b->family) ||
+                !same_str(a->lang, b->lang))
+                break;
+        }
+        if (i == n_items) return 0;
+    }
+    rc->n = rc->n_items = 0; /* nothing kept until the end */
+    size_t cap = rc->cap_n;
+    if (grow((void **)&rc->brk, &cap, n + 1, 1) != 0) return -1;
+    cap = rc->cap_n;
+    if (grow((void **)&rc->at, &cap, n + 1, sizeof *rc->at) != 0) return -1;
+    cap = rc->cap_n;
+    if (grow((void **)&rc->text, &cap, n + 1, 1) != 0) return -1;
+    rc->cap_n = cap;
+    cap = rc->cap_items;
+    if (grow((void **)&rc->face_of, &cap, n_items, sizeof *rc->face_of) != 0) return -1;
+    cap = rc->cap_items;
+    if (grow((void **)&rc->items, &cap, n_items, sizeof *rc->items) != 0) return -1;
+    rc->cap_items = cap;
+    int letters = 0;
+    for (size_t i = 0; i < n && !letters; i++)
+        letters = (text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'z';
+    for (size_t i = 0; i < n_items; i++)
+        if ((rc->face_of[i] = face_find(s, &items[i], letters)) < 0) return -1;
+    if (qr_simple_breaks(s, text, n, rc->brk) != 0) return -1;
+    rc->n_g = 0;
+    for (size_t i = 0; i < n_items; i++) {
+        int a = (int)items[i].start, e = (int)items[i].end;
+        for (int p = a; p < e;) {
+            int q = p + 1;
+            while (q < e && !rc->brk[q])
+                q++;
+            rc->at[p] = (int)rc->n_g;
+            if (piece_glyphs(s, rc->face_of[i], text + p, q - p, p) != 0) return -1;
+            p = q;
+        }
+    }
+    rc->at[n] = (int)rc->n_g;
+    memcpy(rc->text, text, n);
+    memcpy(rc->items, items, n_items * sizeof *items);
+    rc->n = n;
+    rc->n_items = n_items;
+    return 0;
+}
+
+long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
+                    size_t n_items, int start, int length, int wrapped, const qr_simple_run **runs)
+{
+    struct run_cache *rc = &s->rc;
+    if (text_glyphs(s, text, n, items, n_items) != 0) return -1;
+    int end = start + length;
+    size_t nr = 0, ng = 0;
+    for (size_t i = 0; i < n_items; i++) {
+        int a = (int)items[i].start, e = (int)items[i].end;
+        if (e <= start || a >= end) continue;
+        nr++;
+        ng += (size_t)(rc->at[e < end ? e : end] - rc->at[a > start ? a : start]);
+    }
+    if (grow((void **)&rc->runs, &rc->cap_runs, nr ? nr : 1, sizeof *rc->runs) != 0) return -1;
+    size_t cap = rc->cap_rg;
+    if (grow((void **)&rc->rg, &cap, ng ? ng : 1, sizeof *rc->rg) != 0 ||
+        grow((void **)&rc->rcl, &rc->cap_rg, ng ? ng : 1, sizeof *rc->rcl) != 0)
+        return -1;
+    size_t k = 0, at = 0;
+    int x = 0;
+    for (size_t i = 0; i < n_items; i++) {
+        int a = (int)items[i].start, e = (int)items[i].end;
+        if (e <= start || a >= end) continue;
+        if (a < start) a = start;
+        if (e > end) e = end;
+        int g0 = rc->at[a], g1 = rc->at[e];
+        qr_simple_run *r = &rc->runs[k++];
+        r->font = s->faces[rc->face_of[i]]->an.font;
+        r->start = a;
+        r->length = e - a;
+        r->x = x;
+        r->glyphs = rc->rg + at;
+        r->log_clusters = rc->rcl + at;
+        r->n_glyphs = g1 - g0;
+        for (int j = g0; j < g1; j++, at++) {
+            rc->rg[at] = rc->g[j];
+            rc->rcl[at] = rc->cl[j] - a;
+        }
+        /* pango-layout.c's zero_line_final_space(): a wrapped line's final
+         * space, a cluster of its own, is not drawn */
+        if (k == nr && wrapped && r->n_glyphs > 0 && text[end - 1] == ' ') {
+            int last = r->n_glyphs - 1;
+            PangoGlyphInfo *gl = (PangoGlyphInfo *)&r->glyphs[last];
+            if (last == 0 || r->log_clusters[last] != r->log_clusters[last - 1]) {
+                gl->geometry.width = 0;
+                gl->glyph = PANGO_GLYPH_EMPTY;
+            }
+        }
+        for (int j = 0; j < r->n_glyphs; j++)
+            x += r->glyphs[j].geometry.width;
+    }
+    *runs = rc->runs;
+    return (long)nr;
 }

@@ -5,7 +5,9 @@
  * right, each byte range in one face (family, weight, style, size,
  * language) and nothing else that changes how pango shapes or breaks it:
  * the measure pass (text.c) of the docx's table of contents asks for the
- * lines of most paragraphs this way. Everything else goes through pango.
+ * lines of most paragraphs this way, and a document's PDF asks for the
+ * lines and the glyph runs they draw (qr_simple_runs) of the texts with
+ * nothing on them but glyphs. Everything else goes through pango.
  *
  * The answer is pango 1.50's own, not an imitation of it: the break
  * opportunities are pango_default_break()'s, asked once per word in its
@@ -79,5 +81,32 @@ int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk);
 /** QUIRE_SIMPLE_TEXT: 0 off, 1 on (the default), 2 ("check") on and every
  *  answer compared with pango's by the caller. */
 int qr_simple_mode(void);
+
+/* ---- what a line draws (the PDF's paint pass) ------------------------------------ */
+
+/* One glyph run of a line: what pango's renderer hands
+ * pango_renderer_draw_glyph_item() for a run of a PangoLayoutLine. */
+typedef struct qr_simple_run {
+    PangoFont *font;              /* the face's, on the cache's context (not referenced) */
+    int start, length;            /* the run's bytes in the text */
+    int x;                        /* pango units from the line's origin */
+    const PangoGlyphInfo *glyphs; /* n_glyphs, as pango shapes them */
+    const int *log_clusters;      /* per glyph: its first byte, from start */
+    int n_glyphs;
+} qr_simple_run;
+
+/** The glyph runs a PangoLayout would draw for the line [start, start +
+ *  length) of text[0..n) set in items, as qr_simple_break() gave it at
+ *  some width (wrapped: a line after it follows; pango then draws no
+ *  final space), into *runs (valid until the next call) and their count
+ *  (left to right, one per item the line touches); -1 out of memory. Each
+ *  piece between two break opportunities is shaped alone
+ *  (pango_shape_with_flags) and kept per face, as its widths are. */
+long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
+                    size_t n_items, int start, int length, int wrapped, const qr_simple_run **runs);
+
+/** The faces s has opened so far, and the font of face i (to pin). */
+size_t qr_simple_n_faces(const qr_simple *s);
+PangoFont *qr_simple_face_font(const qr_simple *s, size_t i);
 
 #endif

@@ -377,34 +377,81 @@ static int simple_items(pd_ctx *c, const qr_segs *sg, const pd_style *st, qr_sim
     return 0;
 }
 
+/* QUIRE_SIMPLE_TEXT=check, a text painted without a PangoLayout: line k
+ * of lay and of pt draw the same (pango's recording against
+ * qr_pdf_simple_record()'s); 0 or -1. */
+static int simple_check_paint(const pd_text *pt, PangoLayout *lay, PangoLayoutIter *it, size_t k)
+{
+    PangoRectangle log;
+    pango_layout_iter_get_line_extents(it, NULL, &log);
+    if (log.x != 0) return -1;
+    PangoRenderer *r = qr_pdf_rec_renderer_new();
+    qr_buf a = {0}, b = {0};
+    int same = r && qr_pdf_rec_line(r, &a, pango_layout_iter_get_line_readonly(it)) == 0 &&
+               qr_pdf_simple_record(pt, k, &b) == 0 && !a.oom && !b.oom &&
+               qr_pdf_rec_compare(&a, pango_layout_get_text(lay), &b, pt->simple) == 0;
+    if (r) g_object_unref(r);
+    qr_buf_free(&a);
+    qr_buf_free(&b);
+    return same ? 0 : -1;
+}
+
 /* QUIRE_SIMPLE_TEXT=check: lay the text out with pango too and stop the
- * process where the lines differ. */
-static void simple_check(pd_ctx *c, const qr_segs *sg, const pd_style *st, double width, int rtl,
-                         const qr_simple_line *got, size_t n)
+ * process where the lines differ (or, painted, what they draw). */
+static void simple_check(pd_ctx *c, const qr_segs *sg, const pd_style *st, double width,
+                         const pd_text *pt)
 {
     window all = {0, c->tbuf.len};
-    PangoLayout *lay = piece_layout(c, sg, st, width, rtl, &all);
+    PangoLayout *lay = piece_layout(c, sg, st, width, pt->rtl, &all);
     if (!lay) return;
     size_t k = 0;
     int same = 1;
-    for (GSList *l = pango_layout_get_lines_readonly(lay); l; l = l->next, k++) {
-        PangoLayoutLine *line = l->data;
-        if (k >= n || line->start_index != got[k].start || line->length != got[k].length) same = 0;
-    }
-    if (!same || k != n) {
-        fprintf(stderr,
-                "quire: QUIRE_SIMPLE_TEXT=check: lines differ from pango's at width %g: %s\n",
-                width, c->tbuf.data);
+    const char *what = "lines";
+    PangoLayoutIter *it = pango_layout_get_iter(lay);
+    do {
+        PangoLayoutLine *line = pango_layout_iter_get_line_readonly(it);
+        if (k >= pt->n_lines || line->start_index != pt->lines[k].start ||
+            line->length != pt->lines[k].length) {
+            same = 0;
+        } else if (pt->simple && simple_check_paint(pt, lay, it, k) != 0) {
+            same = 0;
+            what = "glyph runs";
+        }
+        k++;
+    } while (same && pango_layout_iter_next_line(it));
+    pango_layout_iter_free(it);
+    if (!same || k != pt->n_lines) {
+        fprintf(stderr, "quire: QUIRE_SIMPLE_TEXT=check: %s differ from pango's at width %g: %s\n",
+                what, width, c->tbuf.data);
         abort();
     }
     g_object_unref(lay); /* piece_layout kept it last */
     c->n_layouts--;
 }
 
-/* Pagination alone (layout_only) of a simple text: its lines from
- * simple_text.c, no PangoLayout. 1 done, 0 not simple (pango's turn), -1
- * out of memory. */
-static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_style *st, double width)
+/* May a text be painted from simple_text.c's lines: nothing on it pango
+ * draws but glyphs (no colour, line or ground of a run, no rise), left
+ * aligned, left to right, no link, note or language span (paint.c asks the
+ * layout for those). */
+static int simple_paintable(const pd_text *pt, const qr_segs *sg, const pd_style *st)
+{
+    if (st->align != PD_ALIGN_START || st->linked || pt->rtl || pt->n_spans || pt->n_links ||
+        pt->n_notes)
+        return 0;
+    for (size_t i = 0; i < sg->n; i++) {
+        const qr_seg *g = &sg->items[i];
+        if (g->kind != QR_SEG_TEXT || g->link || g->underline || g->strike || g->code ||
+            g->anchor || g->color || g->highlight || g->sup || g->sub || g->note)
+            return 0;
+    }
+    return 1;
+}
+
+/* A simple text's lines from simple_text.c, no PangoLayout: for pagination
+ * alone (layout_only), or painted too (paint: qr_pdf_simple_record() draws
+ * them). 1 done, 0 not simple (pango's turn), -1 out of memory. */
+static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_style *st, double width,
+                        int paint)
 {
     int mode = qr_simple_mode();
     if (!mode || !qr_simple_ascii(c->tbuf.data, c->tbuf.len)) return 0;
@@ -416,7 +463,6 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
     long nl = qr_simple_break(c->simple, c->tbuf.data, c->tbuf.len, items, n_items,
                               (int)(width * PANGO_SCALE), &ln);
     if (nl <= 0) return 0;
-    if (mode == 2) simple_check(c, sg, st, width, pt->rtl, ln, (size_t)nl);
     pt->lines = qr_arena_array(&c->arena, (size_t)nl, sizeof *pt->lines);
     if (!pt->lines) return -1;
     const double pitch = qr_rhythm_pitch(st->size);
@@ -426,7 +472,40 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
             (pd_line){NULL, 0, ln[k].start, ln[k].length, 0, (double)k * pitch, pitch, asc};
     pt->n_lines = (size_t)nl;
     pt->height = pt->lines[nl - 1].top + pt->lines[nl - 1].height; /* as measure_lines' */
+    if (paint) {
+        char *text = qr_arena_alloc(&c->arena, c->tbuf.len + 1);
+        if (!text) return -1;
+        memcpy(text, c->tbuf.data, c->tbuf.len + 1);
+        pt->simple = text;
+        pt->simple_items = items;
+        pt->n_simple_items = n_items;
+        /* the faces it draws with stay open (faces.c), as measure_lines' */
+        for (size_t n = qr_simple_n_faces(c->simple); c->simple_pinned < n; c->simple_pinned++)
+            qr_pdf_pin_font(qr_simple_face_font(c->simple, c->simple_pinned));
+    }
+    if (mode == 2) simple_check(c, sg, st, width, pt);
     return 1;
+}
+
+int qr_pdf_simple_record(const pd_text *t, size_t i, qr_buf *out)
+{
+    const pd_line *ln = &t->lines[i];
+    const qr_simple_run *runs;
+    size_t n = t->simple_items[t->n_simple_items - 1].end;
+    long nr = qr_simple_runs(t->owner->simple, t->simple, n, t->simple_items, t->n_simple_items,
+                             ln->start, ln->length, i + 1 < t->n_lines, &runs);
+    if (nr < 0) return -1;
+    size_t at = out->len;
+    for (long k = 0; k < nr; k++) {
+        const qr_simple_run *r = &runs[k];
+        qr_pdf_rec_glyph_run(out, r->font, r->x, 0, t->simple + r->start, r->length, r->glyphs,
+                             r->log_clusters, r->n_glyphs);
+    }
+    qr_pdf_rec_line_end(out);
+    if (!out->oom) return 0;
+    out->len = at;
+    out->oom = 0;
+    return -1;
 }
 
 pd_text *qr_pdf_note_text(pd_ctx *c, const qr_text *note, unsigned no, const char *path)
@@ -630,8 +709,9 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
     pt->owner = c;
     pt->slot = c->n_layouts;
     pt->last_page = SIZE_MAX;
-    if (width > 0 && c->rc->layout_only && c->tbuf.len <= PIECE_FROM) {
-        int r = simple_lines(c, pt, sg, st, width);
+    int paint = !c->rc->layout_only && c->simple_paint && simple_paintable(pt, sg, st);
+    if (width > 0 && (c->rc->layout_only || paint) && c->tbuf.len <= PIECE_FROM) {
+        int r = simple_lines(c, pt, sg, st, width, paint);
         if (r < 0) goto oom;
         if (r > 0) {
             pt->width = width;

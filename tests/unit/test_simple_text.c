@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pdf_int.h"
 #include "simple_text.h"
 
 /* The PangoContext pdf.c makes (ctx_pango). */
@@ -37,9 +38,9 @@ static PangoContext *new_context(void)
     return pc;
 }
 
-/* The lines of a PangoLayout made as text.c's piece_layout makes one. */
-static int pango_lines(PangoContext *pc, const char *t, size_t n, const qr_simple_item *it,
-                       size_t n_it, double base_size, int width, qr_simple_line *out, int room)
+/* A PangoLayout made as text.c's piece_layout makes one. */
+static PangoLayout *pango_layout(PangoContext *pc, const char *t, size_t n,
+                                 const qr_simple_item *it, size_t n_it, double base_size, int width)
 {
     PangoLayout *lay = pango_layout_new(pc);
     PangoAttrList *al = pango_attr_list_new();
@@ -87,6 +88,14 @@ static int pango_lines(PangoContext *pc, const char *t, size_t n, const qr_simpl
     pango_layout_set_text(lay, t, (int)n);
     pango_layout_set_attributes(lay, al);
     pango_attr_list_unref(al);
+    return lay;
+}
+
+/* The lines of that layout. */
+static int pango_lines(PangoContext *pc, const char *t, size_t n, const qr_simple_item *it,
+                       size_t n_it, double base_size, int width, qr_simple_line *out, int room)
+{
+    PangoLayout *lay = pango_layout(pc, t, n, it, n_it, base_size, width);
     int k = 0;
     for (GSList *l = pango_layout_get_lines_readonly(lay); l && k < room; l = l->next, k++) {
         PangoLayoutLine *line = l->data;
@@ -97,6 +106,7 @@ static int pango_lines(PangoContext *pc, const char *t, size_t n, const qr_simpl
 }
 
 static uint64_t rng = 88172645463325252ull;
+static int same_size; /* random_text(): every run in the base size */
 static unsigned rnd(unsigned n)
 {
     rng ^= rng << 13;
@@ -210,7 +220,7 @@ static size_t random_text(char *t, qr_simple_item *it, size_t *n_it, double size
         }
         int f = rnd(5) ? 0 : (int)rnd(4);
         /* the first run keeps the base size (pango_lines tells the others by it) */
-        int sz = qr_simple_size(size, k && rnd(8) == 0 ? 0.7 : 1);
+        int sz = qr_simple_size(size, k && !same_size && rnd(8) == 0 ? 0.7 : 1);
         it[k] = (qr_simple_item){
             from, to, FAMILIES[f], sz, rnd(3) == 0, rnd(4) == 0, rnd(5) == 0 ? "de" : NULL};
         k++;
@@ -279,6 +289,91 @@ static size_t word_text(char *t)
     return n;
 }
 
+/* What a line draws: the glyph runs qr_simple_runs() gives, recorded as
+ * the PDF's paint pass records them (pdf/replay.c), are pango's own
+ * recording of the layout's line, byte for byte (fonts, glyphs, offsets,
+ * clusters, the wrapped lines' final space not drawn): random paragraphs
+ * in one size per paragraph (a raised run is painted by pango). */
+static void test_random_runs(void **state)
+{
+    (void)state;
+    PangoContext *pc = new_context();
+    qr_simple *s = qr_simple_new(pc);
+    assert_non_null(s);
+    PangoRenderer *r = qr_pdf_rec_renderer_new();
+    static char t[4096];
+    static qr_simple_item it[4096];
+    const double sizes[] = {6, 8, 9, 10, 10.5, 11, 12, 14, 17.3, 24};
+    int answered = 0, lines = 0;
+    same_size = 1;
+    for (int round = 0; round < 1500; round++) {
+        double size = sizes[rnd(10)];
+        size_t n_it, n = random_text(t, it, &n_it, size);
+        int width = (int)((20 + rnd(480) + rnd(100) / 100.0) * PANGO_SCALE);
+        const qr_simple_line *got;
+        long nl = qr_simple_break(s, t, n, it, n_it, width, &got);
+        if (nl < 0) continue;
+        answered++;
+        qr_simple_line *ln = malloc((size_t)nl * sizeof *ln);
+        assert_non_null(ln);
+        memcpy(ln, got, (size_t)nl * sizeof *ln);
+        PangoLayout *lay = pango_layout(pc, t, n, it, n_it, size * PANGO_SCALE, width);
+        assert_int_equal(pango_layout_get_line_count(lay), nl);
+        for (long k = 0; k < nl; k++, lines++) {
+            qr_buf want = {0}, have = {0};
+            assert_int_equal(qr_pdf_rec_line(r, &want, pango_layout_get_line_readonly(lay, k)), 0);
+            const qr_simple_run *runs;
+            long nr =
+                qr_simple_runs(s, t, n, it, n_it, ln[k].start, ln[k].length, k + 1 < nl, &runs);
+            assert_true(nr > 0);
+            for (long i = 0; i < nr; i++)
+                qr_pdf_rec_glyph_run(&have, runs[i].font, runs[i].x, 0, t + runs[i].start,
+                                     runs[i].length, runs[i].glyphs, runs[i].log_clusters,
+                                     runs[i].n_glyphs);
+            qr_pdf_rec_line_end(&have);
+            if (qr_pdf_rec_compare(&want, pango_layout_get_text(lay), &have, t) != 0) {
+                fprintf(stderr, "round %d line %ld (%d+%d of %ld): \"%.*s\"\n", round, k,
+                        ln[k].start, ln[k].length, nl, (int)n, t);
+                for (size_t i = 0; i < n_it; i++)
+                    fprintf(stderr, "  item %zu-%zu %s %d %d %d %s\n", it[i].start, it[i].end,
+                            it[i].family, it[i].size, it[i].bold, it[i].italic,
+                            it[i].lang ? it[i].lang : "-");
+                for (long i = 0; i < nr; i++)
+                    fprintf(stderr, "  run %d+%d x %d: %d glyphs\n", runs[i].start, runs[i].length,
+                            runs[i].x, runs[i].n_glyphs);
+                for (GSList *l = pango_layout_get_line_readonly(lay, k)->runs; l; l = l->next) {
+                    PangoGlyphItem *gi = l->data;
+                    fprintf(stderr, "  pango run %d+%d: %d glyphs:", gi->item->offset,
+                            gi->item->length, gi->glyphs->num_glyphs);
+                    for (int g = 0; g < gi->glyphs->num_glyphs; g++)
+                        fprintf(stderr, " %u/%d/%d", gi->glyphs->glyphs[g].glyph,
+                                gi->glyphs->glyphs[g].geometry.width, gi->glyphs->log_clusters[g]);
+                    fprintf(stderr, "\n");
+                }
+                for (long i = 0; i < nr; i++) {
+                    fprintf(stderr, "  mine:");
+                    for (int g = 0; g < runs[i].n_glyphs; g++)
+                        fprintf(stderr, " %u/%d/%d", runs[i].glyphs[g].glyph,
+                                runs[i].glyphs[g].geometry.width, runs[i].log_clusters[g]);
+                    fprintf(stderr, "\n");
+                }
+                fail();
+            }
+            qr_buf_free(&want);
+            qr_buf_free(&have);
+        }
+        g_object_unref(lay);
+        free(ln);
+    }
+    same_size = 0;
+    fprintf(stderr, "simple_text: %d paragraphs, %d lines drawn as pango draws them\n", answered,
+            lines);
+    assert_true(answered > 500);
+    g_object_unref(r);
+    qr_simple_free(s);
+    g_object_unref(pc);
+}
+
 /* The break opportunities, word by word, are pango_get_log_attrs()' over
  * the whole text: random texts of words, of letters and digits with stops
  * after them, and of any printable characters, and every pair of
@@ -341,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_not_simple),
         cmocka_unit_test(test_breaks),
         cmocka_unit_test(test_random_paragraphs),
+        cmocka_unit_test(test_random_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
