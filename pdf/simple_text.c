@@ -29,13 +29,24 @@ typedef struct memo {
     size_t len, room;
 } memo;
 
+/* Eight bytes at a time (the keys are words: most fit in one or two). */
 static uint64_t hash_bytes(const void *p, size_t n)
 {
     const unsigned char *s = p;
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 1099511628211ull;
-    return h;
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (; n >= 8; n -= 8, s += 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    if (n) {
+        uint64_t w = 0;
+        memcpy(&w, s, n);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    return h * 0xBF58476D1CE4E5B9ull ^ (h >> 31);
 }
 
 static void memo_free(memo *m)
@@ -123,7 +134,7 @@ typedef struct face {
     int size, bold, italic, letters; /* size: pango units */
     PangoAnalysis an;                /* font referenced; no extra attributes */
     int ok;                          /* the first font covers printable ASCII */
-    int safe_distance;               /* process_item's: 3 approximate char widths */
+    int safe_distance;               /* process_item's: 3 approximate char widths; -1 unknown */
     unsigned char pair[95][95];      /* 0 unknown, 1 the pair adds up, 2 it does not */
     int single[95];                  /* each character's width alone, -1 unknown */
     hb_feature_t features[32];       /* pango_analysis_collect_features(): the font's */
@@ -228,10 +239,20 @@ int qr_simple_size(double pt, double scale)
     return (int)d;
 }
 
+/* Eight bytes at a time: a byte below 0x20 borrows into its top bit (no
+ * borrow reaches a byte unless one below it is under 0x20), a byte from
+ * 0x7F up has its top bit set once 1 is added. */
 int qr_simple_ascii(const char *s, size_t n)
 {
     if (!n) return 0;
-    for (size_t i = 0; i < n; i++)
+    const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (((w - 0x20 * ones) & ~w & tops) || ((w + ones) | w) & tops) return 0;
+    }
+    for (; i < n; i++)
         if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7E) return 0;
     return 1;
 }
@@ -288,12 +309,23 @@ static void face_open(qr_simple *s, face *f)
             pango_font_get_features(f->an.font, f->features, 32, &f->n_features);
             f->hb_lang = hb_language_from_string(pango_language_to_string(f->an.language), -1);
             f->hb_script = (hb_script_t)g_unicode_script_to_iso15924(f->an.script);
-            PangoFontMetrics *m = pango_font_get_metrics(f->an.font, f->an.language);
-            f->safe_distance = pango_font_metrics_get_approximate_char_width(m) * 3;
-            pango_font_metrics_unref(m);
+            f->safe_distance = -1; /* safe_distance() */
         }
     }
     g_list_free_full(items, (GDestroyNotify)pango_item_free);
+}
+
+/* process_item()'s safe distance in face f: pango_font_get_metrics()
+ * lays out a sample text for it, so it is asked only when a line breaks
+ * inside an item of the face (most faces never: their items fit whole). */
+static int safe_distance(face *f)
+{
+    if (f->safe_distance < 0) {
+        PangoFontMetrics *m = pango_font_get_metrics(f->an.font, f->an.language);
+        f->safe_distance = pango_font_metrics_get_approximate_char_width(m) * 3;
+        pango_font_metrics_unref(m);
+    }
+    return f->safe_distance;
 }
 
 /* The face of it (in a text with or without letters), or -1. */
@@ -507,6 +539,18 @@ static int word_breaks(qr_simple *s, int trailed, const char *p, size_t n, unsig
     return r;
 }
 
+/* What qr_simple_breaks() knows of a character without pango: a letter
+ * or digit, a stop (. , : ; ! ?: UAX #14's IS and EX), or neither (0). */
+enum { ALNUM = 1, STOP = 2 };
+#define K2(c) [c] = ALNUM, [c + 1] = ALNUM
+#define K8(c) K2(c), K2(c + 2), K2(c + 4), K2(c + 6)
+static const unsigned char char_kind[256] = {
+    K8('0'),      K2('8'),      K8('A'),      K8('I'),     K8('Q'),      K2('Y'),
+    K8('a'),      K8('i'),      K8('q'),      K2('y'),     ['.'] = STOP, [','] = STOP,
+    [':'] = STOP, [';'] = STOP, ['!'] = STOP, ['?'] = STOP};
+#undef K8
+#undef K2
+
 int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk)
 {
     char prev = 0;
@@ -516,8 +560,12 @@ int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk)
             continue;
         }
         size_t j = i;
-        while (j < n && t[j] != ' ')
-            j++;
+        unsigned seen = 0, plain = 1; /* letters and digits, then only stops */
+        for (; j < n && t[j] != ' '; j++) {
+            unsigned k = char_kind[(unsigned char)t[j]];
+            plain &= k == STOP ? seen != 0 : k == ALNUM && !(seen & STOP);
+            seen |= k;
+        }
         if (i == 0) {
             brk[0] = 0; /* never at the start (LB2) */
         } else {
@@ -525,7 +573,12 @@ int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk)
             if (f < 0) return -1;
             brk[i] = (unsigned char)f;
         }
-        if (j - i > 1 && word_breaks(s, j < n, t + i, j - i, brk + i) != 0) return -1;
+        /* UAX #14: never between letters and digits (LB23, LB25, LB28),
+         * nor before a full stop, comma, colon, semicolon, ! or ? (LB13) */
+        if (j - i > 1 && plain)
+            memset(brk + i + 1, 0, j - i - 1);
+        else if (j - i > 1 && word_breaks(s, j < n, t + i, j - i, brk + i) != 0)
+            return -1;
         prev = t[j - 1];
         i = j;
     }
@@ -544,7 +597,7 @@ typedef struct sim {
     const unsigned char *brk, *text;
     const int *lw, *pre;
     int n;
-    const int *istart, *iend, *isd; /* per item: bytes and safe distance */
+    const int *istart, *iend, *iface; /* per item: bytes and face */
     int n_items, h, hs;
     int runs[64], run_item[64], n_runs;
     int rem;
@@ -578,7 +631,7 @@ static void next_item(sim *m)
 
 static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
 {
-    int a = m->hs, e = m->iend[m->h], N = e - a, sd = m->isd[m->h];
+    int a = m->hs, e = m->iend[m->h], N = e - a;
     int width = m->pre[e] - m->pre[a], extra = 0;
     if (!no_break_at_end && can_break_at(m, e)) extra = extra_at(m, a, N);
     if ((width + extra <= m->rem || (N == 1 && !m->n_runs)) && !no_break_at_end) {
@@ -588,7 +641,7 @@ static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
         next_item(m);
         return ALL_FIT;
     }
-    int bw = width, bx = extra, bn = N;
+    int bw = width, bx = extra, bn = N, sd = safe_distance(m->s->faces[m->iface[m->h]]);
     width = 0;
     int limit = no_break_at_end ? N : N + 1;
     for (int nc = 0; nc < limit; nc++) {
@@ -694,7 +747,7 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     int letters = 0;
     for (size_t i = 0; i < n && !letters; i++)
         letters = (text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'z';
-    int *istart = s->item_at, *iend = istart + n_items, *isd = iend + n_items;
+    int *istart = s->item_at, *iend = istart + n_items;
     for (size_t i = 0; i < n_items; i++) {
         const qr_simple_item *it = &items[i];
         if (it->start != (i ? items[i - 1].end : 0) || it->end <= it->start) return -1;
@@ -703,7 +756,6 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
         s->face_of[i] = fi;
         istart[i] = (int)it->start;
         iend[i] = (int)it->end;
-        isd[i] = s->faces[fi]->safe_distance;
     }
     if (items[n_items - 1].end != n) return -1;
 
@@ -735,7 +787,7 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
              (int)n,
              istart,
              iend,
-             isd,
+             s->face_of,
              (int)n_items,
              0,
              0,

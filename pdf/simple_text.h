@@ -12,7 +12,9 @@
  * The answer is pango 1.50's own, not an imitation of it: the break
  * opportunities are pango_default_break()'s, asked once per word in its
  * context (the character before the spaces in front of it, whether spaces
- * follow) and kept; the widths are pango_shape_with_flags()'s on the same
+ * follow) and kept (a word of letters and digits, stops . , : ; ! ? at most
+ * at its end, has none inside by UAX #14 LB13, LB23, LB25 and LB28: not
+ * asked); the widths are pango_shape_with_flags()'s on the same
  * font, language and script an itemization of the text gives, per piece of
  * text between two break opportunities, kept per face; the line filling is
  * pango-layout.c's process_line() and process_item() step by step over

@@ -341,6 +341,15 @@ typedef struct toc_pass {
     qr_status st;
     pthread_t th;
     int running; /* the thread is started and not joined */
+    /* Started early (toc_early: the spec's text names a toc while it is
+     * read), the thread loads the PDF backend and makes its font map
+     * (pango starts fontconfig then, about 26 M instructions) while the
+     * spec compiles, then waits: go 1, the pass (toc_start), or -1, none
+     * (toc_cancel: no toc block after all, or the spec failed). */
+    int early, hinted; /* hinted: started early (the result's stats.toc_early) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int go; /* under mu */
 } toc_pass;
 
 static void toc_run(toc_pass *t)
@@ -352,10 +361,149 @@ static void toc_run(toc_pass *t)
     qr_buf_free(&nb);
 }
 
+/* The PDF backend loaded and this thread's font map made: the layout of
+ * a document with no blocks (nothing measured, nothing kept but the map,
+ * which the pass then uses on this thread). */
+static void toc_warm(void)
+{
+    const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
+    if (!pdf) return;
+    qr_doc empty;
+    memset(&empty, 0, sizeof empty);
+    empty.kind = QR_KIND_DOCUMENT;
+    qr_errlist warnings = {0}, errors = {0};
+    qr_layout_list layout = {0};
+    qr_render_ctx c = {0};
+    c.doc = &empty;
+    c.fonts = qr_fonts_default();
+    c.warnings = &warnings;
+    c.errors = &errors;
+    c.layout = &layout;
+    c.threads = 1;
+    c.layout_only = 1;
+    qr_buf nb = {0};
+    qr_sink ns;
+    qr_sink_init_buf(&ns, &nb);
+    pdf->render(&c, &ns);
+    qr_buf_free(&nb);
+    qr_errlist_clear(&warnings);
+    qr_errlist_clear(&errors);
+    qr_layout_clear(&layout);
+}
+
 static void *toc_main(void *arg)
 {
-    toc_run(arg);
+    toc_pass *t = arg;
+    if (t->early) {
+        toc_warm();
+        pthread_mutex_lock(&t->mu);
+        while (!t->go)
+            pthread_cond_wait(&t->cv, &t->mu);
+        int go = t->go;
+        pthread_mutex_unlock(&t->mu);
+        if (go < 0) return NULL;
+    }
+    toc_run(t);
     return NULL;
+}
+
+/* Start the thread early (t zeroed before): 0, or -1 when it cannot be
+ * (then toc_start starts it as usual). */
+static int toc_early(toc_pass *t)
+{
+    if (pthread_mutex_init(&t->mu, NULL) != 0) return -1;
+    if (pthread_cond_init(&t->cv, NULL) != 0) {
+        pthread_mutex_destroy(&t->mu);
+        return -1;
+    }
+    t->early = 1;
+    if (pthread_create(&t->th, NULL, toc_main, t) == 0) {
+        t->running = 1;
+        t->hinted = 1;
+        return 0;
+    }
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    t->early = 0;
+    return -1;
+}
+
+/* Tell an early thread whether to run the pass (go 1) or end (-1). */
+static void toc_go(toc_pass *t, int go)
+{
+    pthread_mutex_lock(&t->mu);
+    t->go = go;
+    pthread_cond_signal(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+}
+
+/* An early thread with no pass to run: ended and joined. */
+static void toc_cancel(toc_pass *t)
+{
+    if (!t->early) return;
+    toc_go(t, -1);
+    if (t->running) pthread_join(t->th, NULL);
+    t->running = 0;
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    t->early = 0;
+}
+
+/* ---- noticing a toc while the spec is read ------------------------------------- */
+
+/* A docx spec's text is looked at as it is read for the string "toc" (in
+ * quotes: the block's type, or a text that says it): then the pass's
+ * thread starts before the compile (toc_early). It is a hint, never a
+ * decision: the pass runs only for a compiled toc block, and a thread
+ * started for a text that only says "toc" is ended unused. */
+typedef struct toc_sniff {
+    qr_read_fn read;
+    void *ctx;
+    toc_pass *t;
+    char tail[4]; /* the last bytes read, for a "toc" across two reads */
+    size_t n_tail;
+    int seen;
+} toc_sniff;
+
+/* 1 when p[0..n) holds "toc" with its quotes. */
+static int has_quoted_toc(const char *p, size_t n)
+{
+    for (const char *q = p, *end = p + n; end - q >= 5; q++) {
+        q = memchr(q, '"', (size_t)(end - q) - 4);
+        if (!q) return 0;
+        if (memcmp(q, "\"toc\"", 5) == 0) return 1;
+    }
+    return 0;
+}
+
+static void sniff_bytes(toc_sniff *s, const char *p, size_t n)
+{
+    if (s->seen || !n) return;
+    char edge[8]; /* the last bytes before p, then p's first */
+    size_t k = n < 4 ? n : 4;
+    memcpy(edge, s->tail, s->n_tail);
+    memcpy(edge + s->n_tail, p, k);
+    if (has_quoted_toc(edge, s->n_tail + k) || has_quoted_toc(p, n)) {
+        s->seen = 1;
+        toc_early(s->t);
+        return;
+    }
+    if (n >= 4) {
+        memcpy(s->tail, p + n - 4, 4);
+        s->n_tail = 4;
+    } else {
+        size_t all = s->n_tail + n, keep = all < 4 ? all : 4;
+        memcpy(s->tail, edge + all - keep, keep);
+        s->n_tail = keep;
+    }
+}
+
+static size_t sniff_read(void *ctx, char *buf, size_t size)
+{
+    toc_sniff *s = ctx;
+    size_t n = s->read(s->ctx, buf, size);
+    if (n && n != (size_t)-1) sniff_bytes(s, buf, n);
+    return n;
 }
 
 /* The pages, once the layout is done; NULL when it failed. */
@@ -372,12 +520,16 @@ static const size_t *toc_wait(void *ud)
  * thread to be had) here, into ctx->block_pages. */
 static void toc_start(toc_pass *t, qr_render_ctx *ctx)
 {
-    memset(t, 0, sizeof *t);
+    int early = t->early;
+    if (!early) memset(t, 0, sizeof *t);
     t->st = QR_E_RENDER;
     t->pdf = qr_backend_for(QR_FORMAT_PDF);
     t->pages = calloc(ctx->doc->n_blocks, sizeof *t->pages);
     t->last = calloc(ctx->doc->n_blocks, sizeof *t->last);
-    if (!t->pdf || !t->pages || !t->last) return;
+    if (!t->pdf || !t->pages || !t->last) {
+        toc_cancel(t);
+        return;
+    }
     t->lc = *ctx;
     t->lc.warnings = &t->warnings;
     t->lc.errors = &t->errors;
@@ -391,6 +543,12 @@ static void toc_start(toc_pass *t, qr_render_ctx *ctx)
      * takes to warm up (D1r: 702 M instructions in all, against 906 M
      * with a measuring helper, callgrind) */
     t->lc.threads = 1;
+    if (early) {
+        toc_go(t, 1);
+        ctx->block_pages_wait = toc_wait;
+        ctx->block_pages_ud = t;
+        return;
+    }
     if (ctx->threads != 1 && pthread_create(&t->th, NULL, toc_main, t) == 0) {
         t->running = 1;
         ctx->block_pages_wait = toc_wait;
@@ -404,6 +562,10 @@ static void toc_start(toc_pass *t, qr_render_ctx *ctx)
 static void toc_end(toc_pass *t)
 {
     toc_wait(t);
+    if (t->early) {
+        pthread_cond_destroy(&t->cv);
+        pthread_mutex_destroy(&t->mu);
+    }
     free(t->pages);
     free(t->last);
     qr_errlist_clear(&t->warnings);
@@ -452,18 +614,31 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     qr_doc *doc = NULL;
     qr_status st = QR_OK;
     streamed sd = {0};
+    /* a docx with a table of contents: its layout's thread may start while
+     * the spec is read (toc_sniff) */
+    toc_pass toc;
+    memset(&toc, 0, sizeof toc);
+    toc_sniff sn = {in->read, in->ctx, &toc, {0}, 0, 0};
+    int sniff = format == QR_FORMAT_DOCX && kind != QR_KIND_SPREADSHEET &&
+                kind != QR_KIND_PRESENTATION && !(opts && opts->threads == 1) && !sniffed;
+    if (sniff && !in->read) sniff_bytes(&sn, in->text, in->len);
     int by_stream =
         kind == QR_KIND_SPREADSHEET && !sniffed &&
         stream_compile(in, format, &co, opts ? opts->xlsx_stream : 0, &sd, &doc, res, &st);
     if (!by_stream)
-        st = sniffed    ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
-             : in->read ? qr_compile_reader(in->read, in->ctx, kind, &co, &doc, &res->errors)
-                        : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
+        st = sniffed ? qr_compile_reader(qr_sniff_read, &sr, kind, &co, &doc, &res->errors)
+             : in->read
+                 ? qr_compile_reader(sniff ? sniff_read : in->read, sniff ? (void *)&sn : in->ctx,
+                                     kind, &co, &doc, &res->errors)
+                 : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
     qr_sniff_reader_free(&sr);
     /* Formulas get their computed values as cached values (layout/formula.h);
      * a streamed workbook has none to compute (spec/stream.h). */
     if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET && !qr_stream_needed(doc))
         st = qr_formula_eval_doc(doc, qr_output_epoch(), &res->warnings, &res->errors);
+    int with_toc = st == QR_OK && format == QR_FORMAT_DOCX && has_toc(doc);
+    if (!with_toc) toc_cancel(&toc);
+    res->stats.toc_early = toc.hinted;
     if (st != QR_OK) {
         qr_doc_free(doc);
         qr_stream_free(sd.s);
@@ -471,6 +646,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     }
     const qr_backend *be = qr_backend_for(format);
     if (!be) {
+        toc_cancel(&toc);
         qr_doc_free(doc);
         qr_stream_free(sd.s);
         const char *why = qr_backend_error(format);
@@ -522,8 +698,6 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.stats = &res->stats;
     sd.doc = doc;
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
-    toc_pass toc;
-    int with_toc = format == QR_FORMAT_DOCX && has_toc(doc);
     if (with_toc) toc_start(&toc, &ctx);
     /* a PDF or PNG of a document: where each block starts and ends, the
      * layout report's pages (a docx with a toc: its layout's) */

@@ -87,6 +87,8 @@ typedef struct qr_render_stats {
     int threads;           /* threads the backend used (PDF: 2 when a helper measured) */
     int faces_pinned;      /* PDF, two threads: font faces opened before they started */
     int faces_pinned_late; /* and by them (0 unless the gathering missed one) */
+    int toc_early;         /* docx: the table of contents' layout thread started while the spec
+                              was read (its text says "toc"), before the compile */
 } qr_render_stats;
 
 /* ---- the layout report --------------------------------------------------------

@@ -269,6 +269,26 @@ static void test_random_paragraphs(void **state)
     g_object_unref(pc);
 }
 
+/* A text of words made of letters and digits, most ending in stops
+ * (. , : ; ! ?), a few with any printable character anywhere: the words
+ * qr_simple_breaks() answers without pango, and their near misses. */
+static size_t word_text(char *t)
+{
+    static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static const char stops[] = ".,:;!?";
+    size_t n = 0, words = 1 + rnd(12);
+    for (size_t w = 0; w < words; w++) {
+        if (w) t[n++] = ' ';
+        for (size_t k = 1 + rnd(9); k; k--)
+            t[n++] = alnum[rnd(sizeof alnum - 1)];
+        for (size_t k = rnd(3) ? rnd(3) : 0; k; k--)
+            t[n++] = stops[rnd(sizeof stops - 1)];
+        if (!rnd(8)) t[n++] = rnd(2) ? alnum[rnd(sizeof alnum - 1)] : (char)(0x21 + rnd(94));
+        if (!rnd(8)) t[n++] = (char)(0x21 + rnd(94));
+    }
+    return n;
+}
+
 /* What a line draws: the glyph runs qr_simple_runs() gives, recorded as
  * the PDF's paint pass records them (pdf/replay.c), are pango's own
  * recording of the layout's line, byte for byte (fonts, glyphs, offsets,
@@ -355,8 +375,9 @@ static void test_random_runs(void **state)
 }
 
 /* The break opportunities, word by word, are pango_get_log_attrs()' over
- * the whole text: random texts of words and of any printable characters,
- * and every pair of characters around a space. */
+ * the whole text: random texts of words, of letters and digits with stops
+ * after them, and of any printable characters, and every pair of
+ * characters around a space. */
 static void test_breaks(void **state)
 {
     (void)state;
@@ -376,6 +397,8 @@ static void test_breaks(void **state)
             t[2] = (char)(0x20 + round % 95);
             t[3] = (char)(0x21 + rnd(94));
             n = 3 + rnd(2);
+        } else if (round % 3 == 0) {
+            n = word_text(t);
         } else if (round % 2) {
             n = random_text(t, it, &n_it, 10);
         } else {
