@@ -834,16 +834,16 @@ static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
     char key[256];
     size_t kn = (size_t)len + sizeof(int);
     uint64_t h = 0;
-    const kept_glyph *kg = NULL;
+    const unsigned char *kg = NULL; /* kept_glyph values, not aligned in the memo */
     size_t ng = 0, vn;
     if (kn <= sizeof key) {
         memcpy(key, &fi, sizeof fi);
         memcpy(key + sizeof fi, p, (size_t)len);
         h = hash_bytes(key, kn);
         const unsigned char *v = memo_get(&rc->glyphs, key, kn, h, &vn);
-        if (v && vn % sizeof *kg == 0) {
-            kg = (const kept_glyph *)(const void *)v;
-            ng = vn / sizeof *kg;
+        if (v && vn % sizeof(kept_glyph) == 0) {
+            kg = v;
+            ng = vn / sizeof(kept_glyph);
         }
     }
     kept_glyph *made = NULL;
@@ -858,7 +858,7 @@ static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
             made[i].cl = s->glyphs->log_clusters[i];
         }
         if (kn <= sizeof key) memo_put(&rc->glyphs, key, kn, h, made, ng * sizeof *made);
-        kg = made;
+        kg = (const unsigned char *)made;
     }
     size_t cap = rc->cap_g;
     if (grow((void **)&rc->g, &cap, rc->n_g + ng, sizeof *rc->g) != 0 ||
@@ -867,8 +867,10 @@ static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
         return -1;
     }
     for (size_t i = 0; i < ng; i++) {
-        rc->g[rc->n_g + i] = kg[i].g;
-        rc->cl[rc->n_g + i] = at + kg[i].cl;
+        kept_glyph k;
+        memcpy(&k, kg + i * sizeof k, sizeof k);
+        rc->g[rc->n_g + i] = k.g;
+        rc->cl[rc->n_g + i] = at + k.cl;
     }
     rc->n_g += ng;
     free(made);
