@@ -26,6 +26,9 @@ import html5lib
 QUIRE = os.environ.get("QUIRE")
 SRC = os.environ.get("QUIRE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "bindings", "python"))
+import quire as quire_binding  # noqa: E402
 from shared import SHARED, require, unittest_exit  # noqa: E402
 FIX = os.path.join(SRC, "fixtures")
 
@@ -487,19 +490,6 @@ class Blocks(unittest.TestCase):
             ("td", ()), ("td", ())])
 
 
-class ErrList(ctypes.Structure):
-    _fields_ = [("items", ctypes.c_void_p), ("count", ctypes.c_size_t), ("cap", ctypes.c_size_t),
-                ("oom", ctypes.c_int)]
-
-
-class Result(ctypes.Structure):
-    """quire/quire.h's qr_result."""
-    _fields_ = [("status", ctypes.c_int), ("data", ctypes.c_void_p), ("size", ctypes.c_size_t),
-                ("pages", ctypes.c_int), ("errors", ErrList), ("warnings", ErrList),
-                ("kind", ctypes.c_int), ("stats", ctypes.c_int * 3),
-                ("layout", ctypes.c_void_p * 3), ("layout_oom", ctypes.c_int)]
-
-
 QR_KIND_HTML = 4
 QR_FORMAT_HTML = 4
 
@@ -540,11 +530,10 @@ class Speed(unittest.TestCase):
                                capture_output=True, text=True, env=env, timeout=600)
             self.assertEqual(p.returncode, 0, p.stdout[-2000:] + p.stderr[-2000:])
             return
-        lib = ctypes.CDLL(lib_path)
-        lib.qr_render_mem.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                                      ctypes.c_void_p, ctypes.POINTER(Result)]
-        lib.qr_check.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int, ctypes.POINTER(Result)]
-        lib.qr_result_free.argtypes = [ctypes.POINTER(Result)]
+        # the binding's structures: one mirror of quire.h's qr_result (a copy
+        # here went stale when qr_render_stats grew, and libquire wrote past it)
+        lib = quire_binding._L()
+        Result = quire_binding._Result
         with open(self.spec, "rb") as f:
             text = f.read()
 

@@ -4,9 +4,11 @@ libquire ($QUIRE_LIB): render, check, and a Store's create / edit /
 rewrite / restore / show / log / export / diff / fsck, errors as
 QuireError with their paths, quotas, ids, unchanged edits, failed renders
 that append nothing, threads sharing one Store, the injectable clock."""
+import ctypes
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -27,6 +29,53 @@ DOC = {"title": "Services Agreement",
        "blocks": [{"type": "heading", "text": "Fees", "level": 1},
                   {"type": "paragraph", "runs": ["The ", {"text": "Client", "bold": True}, " pays."]}]}
 FIXED = 1782907200  # 2026-07-01T12:00:00Z
+
+
+class LayoutTest(unittest.TestCase):
+    """Every structure the binding mirrors has the size and field offsets of
+    the one in quire's headers (a copy that falls behind a header lets
+    libquire write past the Python object)."""
+    PAIRS = (("qr_error", "_Error"), ("qr_errlist", "_ErrList"),
+             ("qr_layout_item", "_LayoutItem"), ("qr_layout_list", "_LayoutList"),
+             ("qr_render_stats", "_RenderStats"), ("qr_result", "_Result"),
+             ("qr_render_opts", "_RenderOpts"), ("qr_read_opts", "_ReadOpts"),
+             ("qr_store_opts", "_StoreOpts"), ("qr_store_version", "_Version"),
+             ("qr_store_item", "_Item"), ("qr_store_list_result", "_List"),
+             ("qr_store_result", "_StoreResult"), ("qr_store_write", "_StoreWrite"),
+             ("qr_store_diff", "_Diff"), ("qr_store_fsck", "_Fsck"),
+             ("qr_store_purge_report", "_Purge"))
+
+    def test_structures_match_the_headers(self):
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if not cc:
+            self.skipTest("no C compiler to read the headers' layouts with")
+        lines = ["#include <stddef.h>", "#include <stdio.h>", "#include <quire/quire.h>",
+                 "#include <quire/store.h>", "int main(void) {"]
+        for c_name, py_name in self.PAIRS:
+            lines.append('printf("%s %%zu\\n", sizeof(%s));' % (py_name, c_name))
+            for field in getattr(quire, py_name)._fields_:
+                c_field = "from" if field[0] == "from_" else field[0]
+                lines.append('printf("%s.%s %%zu\\n", offsetof(%s, %s));'
+                             % (py_name, field[0], c_name, c_field))
+        lines.append("return 0; }")
+        tmp = tempfile.mkdtemp()
+        try:
+            src, exe = os.path.join(tmp, "layout.c"), os.path.join(tmp, "layout")
+            with open(src, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            p = subprocess.run([cc, "-std=c11", "-I", os.path.join(SRC, "include"), src, "-o", exe],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            want = dict(line.split() for line in subprocess.run(
+                [exe], capture_output=True, text=True, check=True).stdout.splitlines())
+        finally:
+            shutil.rmtree(tmp)
+        for c_name, py_name in self.PAIRS:
+            cls = getattr(quire, py_name)
+            self.assertEqual(ctypes.sizeof(cls), int(want[py_name]), "sizeof(%s)" % c_name)
+            for field in cls._fields_:
+                self.assertEqual(getattr(cls, field[0]).offset, int(want[py_name + "." + field[0]]),
+                                 "%s.%s" % (c_name, field[0]))
 
 
 class RenderTest(unittest.TestCase):
