@@ -444,7 +444,7 @@ static int simple_check_paint(const pd_text *pt, PangoLayout *lay, PangoLayoutIt
 {
     PangoRectangle log;
     pango_layout_iter_get_line_extents(it, NULL, &log);
-    if (log.x != 0) return -1;
+    if ((double)log.x / PANGO_SCALE != pt->lines[k].x) return -1;
     PangoRenderer *r = qr_pdf_rec_renderer_new();
     qr_buf a = {0}, b = {0};
     int same = r && qr_pdf_rec_line(r, &a, pango_layout_iter_get_line_readonly(it)) == 0 &&
@@ -503,18 +503,43 @@ static void simple_check(pd_ctx *c, const qr_segs *sg, const pd_style *st, doubl
     c->n_layouts--;
 }
 
-/* May a text be painted from simple_text.c's lines: left aligned, left to
- * right, no raised or lowered run, note or language span (paint.c asks
- * the layout for those); its colours and lines are simple_walk()'s. */
+/* May a text be painted from simple_text.c's lines: left aligned (or right
+ * aligned without links: table cells of numbers), left to right, no raised
+ * or lowered run, note or language span (paint.c asks the layout for
+ * those); its colours and lines are simple_walk()'s. */
 static int simple_paintable(const pd_text *pt, const qr_segs *sg, const pd_style *st)
 {
-    if (st->align != PD_ALIGN_START || st->linked || pt->rtl || pt->n_spans || pt->n_notes)
+    if (st->align == PD_ALIGN_CENTER || st->linked || pt->rtl || pt->n_spans || pt->n_notes)
         return 0;
     for (size_t i = 0; i < sg->n; i++) {
         const qr_seg *g = &sg->items[i];
         if (g->kind != QR_SEG_TEXT || g->sup || g->sub || g->note) return 0;
+        /* a link's rectangles are qr_pdf_simple_x_ranges()', from the
+         * line's left edge: on a left-aligned line only */
+        if (st->align == PD_ALIGN_END && g->link) return 0;
     }
     return 1;
+}
+
+/* The left edges of a right-aligned simple text's lines, as pango places
+ * them (pango-layout.c get_x_offset: the layout's width less the line's
+ * logical width, the glyphs' advances; a wrapped line's final space has
+ * none). 0, or -1 out of memory. */
+static int right_edges(pd_ctx *c, pd_text *pt, const simple_runs *sr, int wrap)
+{
+    for (size_t k = 0; k < pt->n_lines; k++) {
+        const qr_simple_run *runs;
+        long nr = qr_simple_runs(c->simple, c->tbuf.data, c->tbuf.len, sr->items, sr->n_items,
+                                 pt->lines[k].start, pt->lines[k].length, k + 1 < pt->n_lines, NULL,
+                                 0, &runs);
+        if (nr < 0) return -1;
+        int w = 0;
+        for (long r = 0; r < nr; r++)
+            for (int j = 0; j < runs[r].n_glyphs; j++)
+                w += runs[r].glyphs[j].geometry.width;
+        pt->lines[k].x = (double)(wrap - w) / PANGO_SCALE;
+    }
+    return 0;
 }
 
 /* A simple text's lines from simple_text.c, no PangoLayout: for pagination
@@ -529,9 +554,10 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
     simple_runs sr;
     int w = simple_walk(c, sg, st, paint, &sr);
     if (w <= 0) return w;
+    const int wrap = (int)(width * PANGO_SCALE);
     const qr_simple_line *ln;
-    long nl = qr_simple_break(c->simple, c->tbuf.data, c->tbuf.len, sr.items, sr.n_items,
-                              (int)(width * PANGO_SCALE), &ln);
+    long nl =
+        qr_simple_break(c->simple, c->tbuf.data, c->tbuf.len, sr.items, sr.n_items, wrap, &ln);
     if (nl <= 0) return 0;
     pt->lines = qr_arena_array(&c->arena, (size_t)nl, sizeof *pt->lines);
     if (!pt->lines) return -1;
@@ -542,6 +568,7 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
             (pd_line){NULL, 0, ln[k].start, ln[k].length, 0, (double)k * pitch, pitch, asc};
     pt->n_lines = (size_t)nl;
     pt->height = pt->lines[nl - 1].top + pt->lines[nl - 1].height; /* as measure_lines' */
+    if (paint && st->align == PD_ALIGN_END && right_edges(c, pt, &sr, wrap) != 0) return -1;
     if (paint) {
         pt->paint = sr.paint;
         pt->n_paint = sr.n_paint;
