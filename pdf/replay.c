@@ -495,6 +495,20 @@ static int run_joins(pd_batch *b, const cairo_matrix_t *ctm, const rec_glyphs *h
     return 1;
 }
 
+/* The glyphs of run h (recorded at d) into gl at their page positions,
+ * the run's origin being (base_x, base_y). */
+static void decode_glyphs(cairo_glyph_t *gl, const rec_glyphs *h, const unsigned char *d,
+                          double base_x, double base_y)
+{
+    for (int i = 0; i < h->n_glyphs; i++) {
+        rec_glyph g;
+        memcpy(&g, d + (size_t)i * sizeof g, sizeof g);
+        gl[i].index = g.index;
+        gl[i].x = base_x + (double)g.dx / PANGO_SCALE;
+        gl[i].y = g.dy == 0 ? base_y : base_y + (double)g.dy / PANGO_SCALE;
+    }
+}
+
 /* Add run h (its glyphs and clusters at d) to batch b: 0, or -1 when it
  * must be drawn alone (backward, without clusters, a source that is not a
  * solid colour, out of memory; b is flushed then). A run in another font,
@@ -530,13 +544,7 @@ static int batch_add(pd_batch *b, cairo_t *cr, const rec_glyphs *h, const unsign
         memcpy(b->rgba, rgba, sizeof rgba);
         b->ctm = ctm;
     }
-    for (int i = 0; i < h->n_glyphs; i++) {
-        rec_glyph g;
-        memcpy(&g, d + (size_t)i * sizeof g, sizeof g);
-        gl[i].index = g.index;
-        gl[i].x = base_x + (double)g.dx / PANGO_SCALE;
-        gl[i].y = g.dy == 0 ? base_y : base_y + (double)g.dy / PANGO_SCALE;
-    }
+    decode_glyphs(gl, h, d, base_x, base_y);
     memcpy(cl, d + (size_t)h->n_glyphs * sizeof(rec_glyph), csz);
     memcpy(tx, h->text, (size_t)h->text_len);
     b->glyphs.len += gsz;
@@ -555,13 +563,7 @@ static void show_run(cairo_t *cr, const rec_glyphs *h, const unsigned char *d, d
     cairo_glyph_t *gl = stack;
     if (h->n_glyphs > 256) gl = malloc((size_t)h->n_glyphs * sizeof *gl);
     if (!gl) return;
-    for (int i = 0; i < h->n_glyphs; i++) {
-        rec_glyph g;
-        memcpy(&g, d + (size_t)i * sizeof g, sizeof g);
-        gl[i].index = g.index;
-        gl[i].x = base_x + (double)g.dx / PANGO_SCALE;
-        gl[i].y = g.dy == 0 ? base_y : base_y + (double)g.dy / PANGO_SCALE;
-    }
+    decode_glyphs(gl, h, d, base_x, base_y);
     cairo_text_cluster_t *cl = NULL, one;
     if (h->n_clusters) {
         cl = malloc((size_t)h->n_clusters * sizeof *cl);

@@ -341,16 +341,37 @@ oom:
     return -1;
 }
 
-/* The runs of the text with their faces, as text_attrs() sets them (one
- * font attribute per span of a run; a raised or lowered run at 70 %: its
- * rise moves it, not its neighbours), for simple_text.c. 0, or -1 out of
- * memory. */
-static int simple_items(pd_ctx *c, const qr_segs *sg, const pd_style *st, qr_simple_item **out,
-                        size_t *n_out)
+/* What simple_text.c and simple_draw.c need of a simple text, in one walk
+ * over its runs. */
+typedef struct {
+    qr_simple_item *items; /* the runs with their faces, as text_attrs() sets them */
+    size_t n_items;
+    pd_paint *paint; /* what pango paints over the glyphs (paint only) */
+    size_t n_paint;
+    int *cuts; /* the paint's edges, increasing */
+    size_t n_cuts;
+} simple_runs;
+
+static int cmp_int(const void *a, const void *b)
 {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The runs of the text with their faces into out->items, as text_attrs()
+ * sets them (one font attribute per span of a run; a raised or lowered run
+ * at 70 %: its rise moves it, not its neighbours); with paint, what pango
+ * paints over their glyphs (the same ranges and colours) into out->paint
+ * and the edges into out->cuts. 1, 0 when simple_draw.c cannot draw it (a
+ * run with two grounds, an empty run with a colour), -1 out of memory. */
+static int simple_walk(pd_ctx *c, const qr_segs *sg, const pd_style *st, int paint,
+                       simple_runs *out)
+{
+    memset(out, 0, sizeof *out);
     qr_simple_item *v = qr_arena_array(&c->arena, sg->n ? sg->n : 1, sizeof *v);
-    if (!v) return -1;
-    size_t n = 0;
+    pd_paint *pv = paint ? qr_arena_array(&c->arena, 4 * sg->n + 1, sizeof *pv) : NULL;
+    if (!v || (paint && !pv)) return -1;
+    size_t n = 0, np = 0;
     const size_t *so = c->seg_off;
     for (size_t i = 0, next; i < sg->n; i = next) {
         const qr_seg *r = &sg->items[i];
@@ -371,10 +392,49 @@ static int simple_items(pd_ctx *c, const qr_segs *sg, const pd_style *st, qr_sim
                                       st->italic || r->italic,
                                       g->lang};
         }
+        if (!paint) continue;
+        int off = (int)so[i], end = (int)so[next];
+        int any = r->link || r->underline || r->strike || r->code || r->anchor || r->color ||
+                  r->highlight;
+        if (!any) continue;
+        if (off == end || (r->code && r->highlight)) return 0;
+        if (r->link) pv[np++] = (pd_paint){off, end, PD_PAINT_FG, c->style.link};
+        if (r->underline || r->link) {
+            size_t u0 = (size_t)end, u1 = (size_t)off;
+            for (size_t k = i; k < next; k++)
+                if (!sg->items[k].bare) {
+                    if (so[k] < u0) u0 = so[k];
+                    if (so[k + 1] > u1) u1 = so[k + 1];
+                }
+            if (u1 > u0) pv[np++] = (pd_paint){(int)u0, (int)u1, PD_PAINT_UNDERLINE, 0};
+        }
+        if (r->strike) pv[np++] = (pd_paint){off, end, PD_PAINT_STRIKE, 0};
+        if (r->code) pv[np++] = (pd_paint){off, end, PD_PAINT_BG, c->style.code_fill};
+        if (r->anchor && !r->link)
+            pv[np++] = (pd_paint){off, end, PD_PAINT_FG, c->style.link};
+        else if (r->color && !r->link)
+            pv[np++] = (pd_paint){off, end, PD_PAINT_FG, r->color & 0xFFFFFF};
+        if (r->highlight) pv[np++] = (pd_paint){off, end, PD_PAINT_BG, r->highlight & 0xFFFFFF};
     }
-    *out = v;
-    *n_out = n;
-    return 0;
+    out->items = v;
+    out->n_items = n;
+    if (!paint) return 1;
+    int *cuts = qr_arena_array(&c->arena, 2 * np + 1, sizeof *cuts);
+    if (!cuts) return -1;
+    size_t nc = 0;
+    for (size_t k = 0; k < np; k++) {
+        cuts[nc++] = pv[k].start;
+        cuts[nc++] = pv[k].end;
+    }
+    qsort(cuts, nc, sizeof *cuts, cmp_int);
+    size_t u = 0;
+    for (size_t k = 0; k < nc; k++)
+        if (!u || cuts[u - 1] != cuts[k]) cuts[u++] = cuts[k];
+    out->paint = pv;
+    out->n_paint = np;
+    out->cuts = cuts;
+    out->n_cuts = u;
+    return 1;
 }
 
 /* QUIRE_SIMPLE_TEXT=check, a text painted without a PangoLayout: line k
@@ -445,7 +505,7 @@ static void simple_check(pd_ctx *c, const qr_segs *sg, const pd_style *st, doubl
 
 /* May a text be painted from simple_text.c's lines: left aligned, left to
  * right, no raised or lowered run, note or language span (paint.c asks
- * the layout for those); its colours and lines are simple_paint()'s. */
+ * the layout for those); its colours and lines are simple_walk()'s. */
 static int simple_paintable(const pd_text *pt, const qr_segs *sg, const pd_style *st)
 {
     if (st->align != PD_ALIGN_START || st->linked || pt->rtl || pt->n_spans || pt->n_notes)
@@ -454,67 +514,6 @@ static int simple_paintable(const pd_text *pt, const qr_segs *sg, const pd_style
         const qr_seg *g = &sg->items[i];
         if (g->kind != QR_SEG_TEXT || g->sup || g->sub || g->note) return 0;
     }
-    return 1;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-/* What pango paints over the glyphs of a simple text, as text_attrs() sets
- * it (the same ranges and colours), into pt->paint and the edges into
- * pt->cuts. 1, 0 when simple_draw.c cannot draw it (a run with two grounds,
- * an empty run with a colour), -1 out of memory. */
-static int simple_paint(pd_ctx *c, pd_text *pt, const qr_segs *sg)
-{
-    pd_paint *v = qr_arena_array(&c->arena, 4 * sg->n + 1, sizeof *v);
-    if (!v) return -1;
-    size_t n = 0;
-    const size_t *so = c->seg_off;
-    for (size_t i = 0, next; i < sg->n; i = next) {
-        const qr_seg *r = &sg->items[i];
-        for (next = i + 1; next < sg->n && sg->items[next].run == r->run; next++)
-            ;
-        int off = (int)so[i], end = (int)so[next];
-        int any = r->link || r->underline || r->strike || r->code || r->anchor || r->color ||
-                  r->highlight;
-        if (!any) continue;
-        if (off == end || (r->code && r->highlight)) return 0;
-        if (r->link) v[n++] = (pd_paint){off, end, PD_PAINT_FG, c->style.link};
-        if (r->underline || r->link) {
-            size_t u0 = (size_t)end, u1 = (size_t)off;
-            for (size_t k = i; k < next; k++)
-                if (!sg->items[k].bare) {
-                    if (so[k] < u0) u0 = so[k];
-                    if (so[k + 1] > u1) u1 = so[k + 1];
-                }
-            if (u1 > u0) v[n++] = (pd_paint){(int)u0, (int)u1, PD_PAINT_UNDERLINE, 0};
-        }
-        if (r->strike) v[n++] = (pd_paint){off, end, PD_PAINT_STRIKE, 0};
-        if (r->code) v[n++] = (pd_paint){off, end, PD_PAINT_BG, c->style.code_fill};
-        if (r->anchor && !r->link)
-            v[n++] = (pd_paint){off, end, PD_PAINT_FG, c->style.link};
-        else if (r->color && !r->link)
-            v[n++] = (pd_paint){off, end, PD_PAINT_FG, r->color & 0xFFFFFF};
-        if (r->highlight) v[n++] = (pd_paint){off, end, PD_PAINT_BG, r->highlight & 0xFFFFFF};
-    }
-    int *cuts = qr_arena_array(&c->arena, 2 * n + 1, sizeof *cuts);
-    if (!cuts) return -1;
-    size_t nc = 0;
-    for (size_t k = 0; k < n; k++) {
-        cuts[nc++] = v[k].start;
-        cuts[nc++] = v[k].end;
-    }
-    qsort(cuts, nc, sizeof *cuts, cmp_int);
-    size_t u = 0;
-    for (size_t k = 0; k < nc; k++)
-        if (!u || cuts[u - 1] != cuts[k]) cuts[u++] = cuts[k];
-    pt->paint = v;
-    pt->n_paint = n;
-    pt->cuts = cuts;
-    pt->n_cuts = u;
     return 1;
 }
 
@@ -527,11 +526,11 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
     int mode = qr_simple_mode();
     if (!mode || !qr_simple_ascii(c->tbuf.data, c->tbuf.len)) return 0;
     if (!c->simple && !(c->simple = qr_simple_new(c->pc))) return -1;
-    qr_simple_item *items;
-    size_t n_items;
-    if (simple_items(c, sg, st, &items, &n_items) != 0) return -1;
+    simple_runs sr;
+    int w = simple_walk(c, sg, st, paint, &sr);
+    if (w <= 0) return w;
     const qr_simple_line *ln;
-    long nl = qr_simple_break(c->simple, c->tbuf.data, c->tbuf.len, items, n_items,
+    long nl = qr_simple_break(c->simple, c->tbuf.data, c->tbuf.len, sr.items, sr.n_items,
                               (int)(width * PANGO_SCALE), &ln);
     if (nl <= 0) return 0;
     pt->lines = qr_arena_array(&c->arena, (size_t)nl, sizeof *pt->lines);
@@ -544,14 +543,16 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
     pt->n_lines = (size_t)nl;
     pt->height = pt->lines[nl - 1].top + pt->lines[nl - 1].height; /* as measure_lines' */
     if (paint) {
-        int r = simple_paint(c, pt, sg);
-        if (r <= 0) return r;
+        pt->paint = sr.paint;
+        pt->n_paint = sr.n_paint;
+        pt->cuts = sr.cuts;
+        pt->n_cuts = sr.n_cuts;
         char *text = qr_arena_alloc(&c->arena, c->tbuf.len + 1);
         if (!text) return -1;
         memcpy(text, c->tbuf.data, c->tbuf.len + 1);
         pt->simple = text;
-        pt->simple_items = items;
-        pt->n_simple_items = n_items;
+        pt->simple_items = sr.items;
+        pt->n_simple_items = sr.n_items;
         /* the faces it draws with stay open (faces.c), as measure_lines' */
         for (size_t n = qr_simple_n_faces(c->simple); c->simple_pinned < n; c->simple_pinned++)
             qr_pdf_pin_font(qr_simple_face_font(c->simple, c->simple_pinned));
