@@ -151,7 +151,7 @@ struct qr_simple {
     PangoGlyphString *glyphs;
     hb_buffer_t *buf;
     /* scratch per call */
-    int *lw, *pre;
+    int *lw, *pre, *next_brk;
     unsigned char *brk;
     size_t cap_text;
     int *face_of; /* per item: its face's index */
@@ -220,6 +220,7 @@ void qr_simple_free(qr_simple *s)
     free(s->lw);
     free(s->pre);
     free(s->brk);
+    free(s->next_brk);
     free(s->face_of);
     free(s->item_at);
     free(s->lines);
@@ -613,7 +614,7 @@ enum { ALL_FIT, EMPTY_FIT, SOME_FIT, NONE_FIT, GIVE_UP };
 typedef struct sim {
     const qr_simple *s;
     const unsigned char *brk, *text;
-    const int *lw, *pre;
+    const int *lw, *pre, *next_brk; /* next_brk[i]: the first break opportunity from i on (n) */
     int n;
     const int *istart, *iend, *iface; /* per item: bytes and face */
     int n_items, h, hs;
@@ -662,7 +663,13 @@ static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
     int bw = width, bx = extra, bn = N, sd = safe_distance(m->s->faces[m->iface[m->h]]);
     width = 0;
     int limit = no_break_at_end ? N : N + 1;
-    for (int nc = 0; nc < limit; nc++) {
+    /* pango's loop looks at every character; only 0 and the break
+     * opportunities change anything, and where it stops at a character
+     * between two of them (lo past the remaining width), it stops at the
+     * next one too: lo there is the width up to it, less a space before
+     * it, at least the lo of any character since the last */
+    for (int nc = 0; nc < limit; nc = m->next_brk[a + nc + 1] - a) {
+        width = m->pre[a + nc] - m->pre[a];
         extra = extra_at(m, a, nc);
         int lo = width + extra < width ? width + extra : width;
         if (lo > m->rem + sd && bn < N) break;
@@ -679,7 +686,7 @@ static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
                     bn = nc, bw = nbw, bx = extra;
             }
         }
-        if (nc < N) width += m->lw[a + nc];
+        if (nc == N) break;
     }
     if (force_fit && bw + bx > m->rem) return GIVE_UP; /* pango retries breaking by character */
     if (!force_fit && bw + bx > m->rem) return NONE_FIT;
@@ -901,11 +908,13 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
 {
     if (!qr_simple_ascii(text, n) || !n_items || n > (1u << 20) || width <= 0) return -1;
     size_t cap = s->cap_text;
-    if (grow((void **)&s->lw, &cap, n + 1, sizeof *s->lw) != 0) return -1;
+    if (grow((void **)&s->lw, &cap, n + 2, sizeof *s->lw) != 0) return -1;
     cap = s->cap_text;
-    if (grow((void **)&s->pre, &cap, n + 1, sizeof *s->pre) != 0) return -1;
+    if (grow((void **)&s->pre, &cap, n + 2, sizeof *s->pre) != 0) return -1;
     cap = s->cap_text;
-    if (grow((void **)&s->brk, &cap, n + 1, 1) != 0) return -1;
+    if (grow((void **)&s->next_brk, &cap, n + 2, sizeof *s->next_brk) != 0) return -1;
+    cap = s->cap_text;
+    if (grow((void **)&s->brk, &cap, n + 2, 1) != 0) return -1;
     s->cap_text = cap;
     cap = s->cap_items;
     if (grow((void **)&s->face_of, &cap, 3 * n_items, sizeof *s->face_of) != 0) return -1;
@@ -948,14 +957,20 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     }
     if (widths_pending(s, text) != 0) return -1;
     s->pre[0] = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (s->lw[i] < 0) return -1; /* process_item() counts on widths that only grow */
         s->pre[i + 1] = s->pre[i] + s->lw[i];
+    }
+    s->next_brk[n] = s->next_brk[n + 1] = (int)n; /* the end breaks (can_break_at) */
+    for (size_t i = n; i-- > 0;)
+        s->next_brk[i] = brk[i] ? (int)i : s->next_brk[i + 1];
 
     sim m = {s,
              brk,
              (const unsigned char *)text,
              s->lw,
              s->pre,
+             s->next_brk,
              (int)n,
              istart,
              iend,
