@@ -151,7 +151,7 @@ struct qr_simple {
     PangoGlyphString *glyphs;
     hb_buffer_t *buf;
     /* scratch per call */
-    int *lw, *pre;
+    int *lw, *pre, *next_brk;
     unsigned char *brk;
     size_t cap_text;
     int *face_of; /* per item: its face's index */
@@ -163,6 +163,15 @@ struct qr_simple {
     size_t cap_attrs;
     char *ctx;
     size_t cap_ctx;
+    /* the pieces of the text being broken not kept yet (widths_pending) */
+    struct pend {
+        int fi, at, len, dup; /* dup: the index of the same piece before it, or -1 */
+        uint64_t h;           /* the memo key's hash */
+    } * pend;
+    size_t n_pend, cap_pend;
+    char *batch;      /* one face's pieces one after another, */
+    int *batch_glyph; /* per byte: its glyph, -1 none, -2 more than one */
+    size_t cap_batch;
     unsigned char first[128][128]; /* first_break(): 0 unknown, 1 no, 2 yes */
     /* qr_simple_runs(): the glyphs of the last text asked for, kept per piece */
     struct run_cache {
@@ -211,11 +220,15 @@ void qr_simple_free(qr_simple *s)
     free(s->lw);
     free(s->pre);
     free(s->brk);
+    free(s->next_brk);
     free(s->face_of);
     free(s->item_at);
     free(s->lines);
     free(s->attrs);
     free(s->ctx);
+    free(s->pend);
+    free(s->batch);
+    free(s->batch_glyph);
     memo_free(&s->rc.glyphs);
     free(s->rc.text);
     free(s->rc.items);
@@ -375,16 +388,13 @@ static void shape(qr_simple *s, const face *f, const char *p, int n)
     pango_shape_with_flags(p, n, p, n, &f->an, s->glyphs, PANGO_SHAPE_NONE);
 }
 
-/* The glyph advances HarfBuzz gives p[0..n) in face f, set up as
- * shape.c's pango_hb_shape() sets up its buffer (left to right, the item's
- * script and language, monotone characters, BOT and EOT, the font's
- * features), on the PangoFont's own hb_font: pango's sub-font differs from
- * it only for characters the font lacks, and f covers printable ASCII. 1
- * with one glyph per character, in order, into lw[0..n) (then these are
- * pango_glyph_item_get_logical_widths()'); 0 otherwise. */
-static int hb_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
+/* Shape p[0..n) in face f into b, set up as shape.c's pango_hb_shape()
+ * sets up its buffer (left to right, the item's script and language,
+ * monotone characters, BOT and EOT, the font's features), on the
+ * PangoFont's own hb_font: pango's sub-font differs from it only for
+ * characters the font lacks, and f covers printable ASCII. */
+static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
 {
-    hb_buffer_t *b = s->buf;
     hb_buffer_clear_contents(b);
     hb_buffer_set_direction(b, HB_DIRECTION_LTR);
     hb_buffer_set_script(b, f->hb_script);
@@ -394,6 +404,15 @@ static int hb_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
     hb_buffer_set_invisible_glyph(b, PANGO_GLYPH_EMPTY);
     hb_buffer_add_utf8(b, p, n, 0, n);
     hb_shape_full(pango_font_get_hb_font(f->an.font), b, f->features, f->n_features, NULL);
+}
+
+/* The glyph advances HarfBuzz gives p[0..n) in face f: 1 with one glyph
+ * per character, in order, into lw[0..n) (then these are
+ * pango_glyph_item_get_logical_widths()'); 0 otherwise. */
+static int hb_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
+{
+    hb_buffer_t *b = s->buf;
+    hb_shape_alone(b, f, p, n);
     unsigned int ng;
     const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(b, &ng);
     const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(b, NULL);
@@ -595,7 +614,7 @@ enum { ALL_FIT, EMPTY_FIT, SOME_FIT, NONE_FIT, GIVE_UP };
 typedef struct sim {
     const qr_simple *s;
     const unsigned char *brk, *text;
-    const int *lw, *pre;
+    const int *lw, *pre, *next_brk; /* next_brk[i]: the first break opportunity from i on (n) */
     int n;
     const int *istart, *iend, *iface; /* per item: bytes and face */
     int n_items, h, hs;
@@ -644,7 +663,13 @@ static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
     int bw = width, bx = extra, bn = N, sd = safe_distance(m->s->faces[m->iface[m->h]]);
     width = 0;
     int limit = no_break_at_end ? N : N + 1;
-    for (int nc = 0; nc < limit; nc++) {
+    /* pango's loop looks at every character; only 0 and the break
+     * opportunities change anything, and where it stops at a character
+     * between two of them (lo past the remaining width), it stops at the
+     * next one too: lo there is the width up to it, less a space before
+     * it, at least the lo of any character since the last */
+    for (int nc = 0; nc < limit; nc = m->next_brk[a + nc + 1] - a) {
+        width = m->pre[a + nc] - m->pre[a];
         extra = extra_at(m, a, nc);
         int lo = width + extra < width ? width + extra : width;
         if (lo > m->rem + sd && bn < N) break;
@@ -661,7 +686,7 @@ static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
                     bn = nc, bw = nbw, bx = extra;
             }
         }
-        if (nc < N) width += m->lw[a + nc];
+        if (nc == N) break;
     }
     if (force_fit && bw + bx > m->rem) return GIVE_UP; /* pango retries breaking by character */
     if (!force_fit && bw + bx > m->rem) return NONE_FIT;
@@ -727,16 +752,169 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
     return 0;
 }
 
+/* ---- shaping a text's new pieces together ---------------------------------------------- */
+
+/* HarfBuzz costs about the same per call whatever the text's length (its
+ * plan's lookups, each tried once per call), and a paragraph brings a few
+ * pieces no earlier one had, in each of its faces. They are shaped one
+ * face at a time in one buffer, one after another (each once), and a
+ * piece takes its advances from there when HarfBuzz says the buffer could
+ * be cut at both its ends with the same glyphs on each side (no
+ * HB_GLYPH_FLAG_UNSAFE_TO_BREAK on the first glyph of the piece nor on the
+ * one after it: nothing across the edge touched either, so shaped alone
+ * the piece gives what it gives here), with one glyph per character, in
+ * order: what hb_widths() asks of a piece shaped alone. Any other piece
+ * is shaped alone, as before. */
+
+/* The widths of text[at, at + len) in face fi into s->lw + at when kept;
+ * otherwise (a new piece) noted for widths_pending(). 0 or -1. */
+static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
+{
+    char key[256];
+    size_t kn = (size_t)len + sizeof(int);
+    if (kn > sizeof key) { /* too long to keep: shaped alone */
+        piece_widths(s, fi, text + at, len, s->lw + at);
+        return 0;
+    }
+    memcpy(key, &fi, sizeof fi);
+    memcpy(key + sizeof fi, text + at, (size_t)len);
+    uint64_t h = hash_bytes(key, kn);
+    size_t vn;
+    const unsigned char *v = memo_get(&s->widths, key, kn, h, &vn);
+    if (v && vn == (size_t)len * sizeof *s->lw) {
+        memcpy(s->lw + at, v, vn);
+        return 0;
+    }
+    if (grow((void **)&s->pend, &s->cap_pend, s->n_pend + 1, sizeof *s->pend) != 0) return -1;
+    int dup = -1;
+    for (size_t k = 0; k < s->n_pend && dup < 0; k++) {
+        const struct pend *o = &s->pend[k];
+        if (o->h == h && o->fi == fi && o->len == len && o->dup < 0 &&
+            memcmp(text + o->at, text + at, (size_t)len) == 0)
+            dup = (int)k;
+    }
+    s->pend[s->n_pend++] = (struct pend){fi, at, len, dup, h};
+    return 0;
+}
+
+/* Keep the widths of a new piece (at s->lw + pd->at). */
+static void pend_keep(qr_simple *s, const struct pend *pd, const char *text)
+{
+    char key[256];
+    memcpy(key, &pd->fi, sizeof pd->fi);
+    memcpy(key + sizeof pd->fi, text + pd->at, (size_t)pd->len);
+    memo_put(&s->widths, key, (size_t)pd->len + sizeof(int), pd->h, s->lw + pd->at,
+             (size_t)pd->len * sizeof *s->lw);
+}
+
+/* Whether the buffer may be cut before byte c (of total) with the same
+ * glyphs on each side: an end, or c's glyph without UNSAFE_TO_BREAK. */
+static int cut_safe(const hb_glyph_info_t *gi, const int *gof, size_t c, size_t total)
+{
+    if (c == 0 || c == total) return 1;
+    return gof[c] >= 0 &&
+           !(hb_glyph_info_get_glyph_flags(&gi[gof[c]]) & HB_GLYPH_FLAG_UNSAFE_TO_BREAK);
+}
+
+/* Shape the new pieces of face fi (from pend[first] on, not duplicates)
+ * in one buffer; each one that may take its advances from it gets them
+ * and is kept (done[k] = 1). 0 or -1. */
+static int batch_shape(qr_simple *s, int fi, size_t first, const char *text, unsigned char *done)
+{
+    const face *f = s->faces[fi];
+    size_t total = 0;
+    for (size_t k = first; k < s->n_pend; k++)
+        if (s->pend[k].fi == fi && s->pend[k].dup < 0) total += (size_t)s->pend[k].len;
+    size_t cap = s->cap_batch;
+    if (grow((void **)&s->batch, &cap, total, 1) != 0) return -1;
+    cap = s->cap_batch;
+    if (grow((void **)&s->batch_glyph, &cap, total, sizeof *s->batch_glyph) != 0) return -1;
+    s->cap_batch = cap;
+    char *b = s->batch;
+    size_t o = 0;
+    for (size_t k = first; k < s->n_pend; k++) {
+        const struct pend *pd = &s->pend[k];
+        if (pd->fi != fi || pd->dup >= 0) continue;
+        memcpy(b + o, text + pd->at, (size_t)pd->len);
+        o += (size_t)pd->len;
+    }
+    hb_buffer_t *hb = s->buf;
+    hb_shape_alone(hb, f, b, (int)total);
+    unsigned int ng;
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(hb, &ng);
+    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(hb, NULL);
+    int *gof = s->batch_glyph;
+    for (size_t c = 0; c < total; c++)
+        gof[c] = -1;
+    for (unsigned int g = 0; g < ng; g++) {
+        unsigned int c = gi[g].cluster;
+        if (c < total) gof[c] = gof[c] == -1 ? (int)g : -2;
+    }
+    o = 0;
+    for (size_t k = first; k < s->n_pend; k++) {
+        const struct pend *pd = &s->pend[k];
+        if (pd->fi != fi || pd->dup >= 0) continue;
+        size_t a = o, e = o + (size_t)pd->len;
+        o = e;
+        int ok = gof[a] >= 0 && cut_safe(gi, gof, a, total) && cut_safe(gi, gof, e, total);
+        for (size_t c = a; c < e && ok; c++) {
+            int g = gof[c];
+            ok = g == gof[a] + (int)(c - a) && gp[g].x_advance >= 0;
+        }
+        if (!ok) continue;
+        for (size_t c = a; c < e; c++)
+            s->lw[pd->at + (int)(c - a)] = gp[gof[c]].x_advance;
+        pend_keep(s, pd, text);
+        done[k] = 1;
+    }
+    return 0;
+}
+
+/* The widths of the new pieces noted by piece_kept(), into s->lw; 0 or -1. */
+static int widths_pending(qr_simple *s, const char *text)
+{
+    size_t np = s->n_pend;
+    if (!np) return 0;
+    unsigned char stack[256], *done = np <= sizeof stack ? stack : calloc(np, 1);
+    if (!done) return -1;
+    if (done == stack) memset(done, 0, np);
+    int st = 0;
+    for (size_t k = 0; k < np && st == 0; k++) {
+        const struct pend *pd = &s->pend[k];
+        if (done[k] || pd->dup >= 0) continue;
+        size_t more = 0; /* other new pieces of its face */
+        for (size_t j = k + 1; j < np && !more; j++)
+            more = s->pend[j].fi == pd->fi && s->pend[j].dup < 0;
+        if (more) st = batch_shape(s, pd->fi, k, text, done);
+        /* a piece alone, or one the buffer could not answer for */
+        for (size_t j = k; j < np && st == 0; j++) {
+            const struct pend *q = &s->pend[j];
+            if (q->fi != pd->fi || q->dup >= 0 || done[j]) continue;
+            piece_widths(s, q->fi, text + q->at, q->len, s->lw + q->at);
+            done[j] = 1;
+        }
+    }
+    for (size_t k = 0; k < np && st == 0; k++) {
+        const struct pend *pd = &s->pend[k];
+        if (pd->dup >= 0)
+            memcpy(s->lw + pd->at, s->lw + s->pend[pd->dup].at, (size_t)pd->len * sizeof *s->lw);
+    }
+    if (done != stack) free(done);
+    return st;
+}
+
 long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
                      size_t n_items, int width, const qr_simple_line **lines)
 {
     if (!qr_simple_ascii(text, n) || !n_items || n > (1u << 20) || width <= 0) return -1;
     size_t cap = s->cap_text;
-    if (grow((void **)&s->lw, &cap, n + 1, sizeof *s->lw) != 0) return -1;
+    if (grow((void **)&s->lw, &cap, n + 2, sizeof *s->lw) != 0) return -1;
     cap = s->cap_text;
-    if (grow((void **)&s->pre, &cap, n + 1, sizeof *s->pre) != 0) return -1;
+    if (grow((void **)&s->pre, &cap, n + 2, sizeof *s->pre) != 0) return -1;
     cap = s->cap_text;
-    if (grow((void **)&s->brk, &cap, n + 1, 1) != 0) return -1;
+    if (grow((void **)&s->next_brk, &cap, n + 2, sizeof *s->next_brk) != 0) return -1;
+    cap = s->cap_text;
+    if (grow((void **)&s->brk, &cap, n + 2, 1) != 0) return -1;
     s->cap_text = cap;
     cap = s->cap_items;
     if (grow((void **)&s->face_of, &cap, 3 * n_items, sizeof *s->face_of) != 0) return -1;
@@ -762,7 +940,9 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     unsigned char *brk = s->brk;
     if (qr_simple_breaks(s, text, n, brk) != 0) return -1;
     /* the logical widths, piece by piece: cut at each break and item edge,
-     * where the font must not join the two sides */
+     * where the font must not join the two sides; the pieces not kept yet
+     * are shaped together afterwards (widths_pending) */
+    s->n_pend = 0;
     for (size_t i = 0; i < n_items; i++) {
         int a = istart[i], e = iend[i];
         face *f = s->faces[s->face_of[i]];
@@ -771,19 +951,26 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
             while (q < e && !brk[q])
                 q++;
             if (q < e && !pair_adds_up(s, f, text[q - 1], text[q])) return -1;
-            piece_widths(s, s->face_of[i], text + p, q - p, s->lw + p);
+            if (piece_kept(s, s->face_of[i], text, p, q - p) != 0) return -1;
             p = q;
         }
     }
+    if (widths_pending(s, text) != 0) return -1;
     s->pre[0] = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (s->lw[i] < 0) return -1; /* process_item() counts on widths that only grow */
         s->pre[i + 1] = s->pre[i] + s->lw[i];
+    }
+    s->next_brk[n] = s->next_brk[n + 1] = (int)n; /* the end breaks (can_break_at) */
+    for (size_t i = n; i-- > 0;)
+        s->next_brk[i] = brk[i] ? (int)i : s->next_brk[i + 1];
 
     sim m = {s,
              brk,
              (const unsigned char *)text,
              s->lw,
              s->pre,
+             s->next_brk,
              (int)n,
              istart,
              iend,

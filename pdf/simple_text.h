@@ -16,8 +16,11 @@
  * at its end, has none inside by UAX #14 LB13, LB23, LB25 and LB28: not
  * asked); the widths are pango_shape_with_flags()'s on the same
  * font, language and script an itemization of the text gives, per piece of
- * text between two break opportunities, kept per face; the line filling is
- * pango-layout.c's process_line() and process_item() step by step over
+ * text between two break opportunities, kept per face (a paragraph's new
+ * pieces of one face are shaped in one HarfBuzz buffer, and each keeps its
+ * advances from there where HarfBuzz flags both its edges safe to break:
+ * the same numbers as shaped alone, at a fraction of the calls); the line
+ * filling is pango-layout.c's process_line() and process_item() step by step over
  * those numbers (WRAP_WORD_CHAR, insert-hyphens off, no indent, no tabs).
  * The pieces add up exactly when the font does not kern, ligate or
  * otherwise join the two characters across a break opportunity: that is

@@ -361,9 +361,34 @@ static void toc_run(toc_pass *t)
     qr_buf_free(&nb);
 }
 
-/* The PDF backend loaded and this thread's font map made: the layout of
- * a document with no blocks (nothing measured, nothing kept but the map,
- * which the pass then uses on this thread). */
+/* What the early thread lays out while the spec compiles: a document in
+ * the default theme with a line of each kind of text a document has
+ * (title, headings, body in each weight and style, code, footnotes, a
+ * table of words and numbers and its caption), long enough to wrap. The
+ * pass opens the faces it needs anew, but pango keeps on this thread's
+ * font map what opening them costs: each face's fontset (fontconfig's
+ * substitution and match, and the sort pango starts on its own threads),
+ * its fonts and their metrics (the layout's safe distance). A document in
+ * another theme finds fewer of its faces ready, nothing else. */
+#define WARM_WORDS "a0 a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a "
+static const char warm_spec[] =
+    "{\"title\": \"" WARM_WORDS "\", \"blocks\": ["
+    "{\"type\": \"toc\", \"title\": \"a\", \"levels\": 3},"
+    "{\"type\": \"heading\", \"level\": 1, \"text\": \"" WARM_WORDS "\"},"
+    "{\"type\": \"heading\", \"level\": 2, \"text\": \"" WARM_WORDS "\"},"
+    "{\"type\": \"heading\", \"level\": 3, \"text\": \"" WARM_WORDS "\"},"
+    "{\"type\": \"paragraph\", \"runs\": [\"" WARM_WORDS "\", "
+    "{\"text\": \"" WARM_WORDS "\", \"bold\": true}, "
+    "{\"text\": \"" WARM_WORDS "\", \"italic\": true}, "
+    "{\"text\": \"" WARM_WORDS "\", \"bold\": true, \"italic\": true}, "
+    "{\"text\": \"" WARM_WORDS "\", \"code\": true}, "
+    "{\"footnote\": \"" WARM_WORDS "\"}, \"a\"]},"
+    "{\"type\": \"table\", \"headers\": [\"" WARM_WORDS "\", \"a\"], \"caption\": \"" WARM_WORDS
+    "\", \"rows\": [[\"" WARM_WORDS "\", 55], [\"a\", 227.9]]}]}";
+
+/* The PDF backend loaded and this thread's font map made, and warm: the
+ * layout of warm_spec (nothing kept but the map, which the pass then uses
+ * on this thread). */
 static void toc_warm(void)
 {
     const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
@@ -373,8 +398,17 @@ static void toc_warm(void)
     empty.kind = QR_KIND_DOCUMENT;
     qr_errlist warnings = {0}, errors = {0};
     qr_layout_list layout = {0};
+    qr_compile_opts co;
+    qr_compile_opts_default(&co);
+    co.warnings = &warnings;
+    qr_doc *sample = NULL;
+    if (qr_compile(warm_spec, sizeof warm_spec - 1, QR_KIND_DOCUMENT, &co, &sample, &errors) !=
+        QR_OK) {
+        qr_doc_free(sample);
+        sample = NULL;
+    }
     qr_render_ctx c = {0};
-    c.doc = &empty;
+    c.doc = sample ? sample : &empty;
     c.fonts = qr_fonts_default();
     c.warnings = &warnings;
     c.errors = &errors;
@@ -386,6 +420,7 @@ static void toc_warm(void)
     qr_sink_init_buf(&ns, &nb);
     pdf->render(&c, &ns);
     qr_buf_free(&nb);
+    qr_doc_free(sample);
     qr_errlist_clear(&warnings);
     qr_errlist_clear(&errors);
     qr_layout_clear(&layout);

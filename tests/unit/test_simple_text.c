@@ -230,9 +230,11 @@ static size_t random_text(char *t, qr_simple_item *it, size_t *n_it, double size
     return n;
 }
 
-static void test_random_paragraphs(void **state)
+/* rounds random paragraphs against pango's lines; fresh: each with a new
+ * qr_simple, so every piece of it is new (shaped with the paragraph's other
+ * new pieces of its face, simple_text.c batch_shape) rather than kept */
+static void random_paragraphs(int rounds, int fresh)
 {
-    (void)state;
     PangoContext *pc = new_context();
     qr_simple *s = qr_simple_new(pc);
     assert_non_null(s);
@@ -241,10 +243,15 @@ static void test_random_paragraphs(void **state)
     static qr_simple_line want[4096];
     const double sizes[] = {6, 8, 9, 10, 10.5, 11, 12, 14, 17.3, 24};
     int tried = 0, answered = 0;
-    for (int round = 0; round < 3000; round++) {
+    for (int round = 0; round < rounds; round++) {
         double size = sizes[rnd(10)];
         size_t n_it, n = random_text(t, it, &n_it, size);
         int width = (int)((20 + rnd(480) + rnd(100) / 100.0) * PANGO_SCALE);
+        if (fresh) {
+            qr_simple_free(s);
+            s = qr_simple_new(pc);
+            assert_non_null(s);
+        }
         const qr_simple_line *got;
         long nl = qr_simple_break(s, t, n, it, n_it, width, &got);
         tried++;
@@ -261,12 +268,24 @@ static void test_random_paragraphs(void **state)
             fail();
         }
     }
-    fprintf(stderr, "simple_text: %d of %d random paragraphs answered, all as pango\n", answered,
-            tried);
+    fprintf(stderr, "simple_text: %d of %d random paragraphs answered (%s), all as pango\n",
+            answered, tried, fresh ? "each piece new" : "pieces kept");
     /* most paragraphs are simple: the fast path must answer them */
     assert_true(answered * 2 > tried);
     qr_simple_free(s);
     g_object_unref(pc);
+}
+
+static void test_random_paragraphs(void **state)
+{
+    (void)state;
+    random_paragraphs(3000, 0);
+}
+
+static void test_random_paragraphs_new_pieces(void **state)
+{
+    (void)state;
+    random_paragraphs(1500, 1);
 }
 
 /* A text of words made of letters and digits, most ending in stops
@@ -436,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_not_simple),
         cmocka_unit_test(test_breaks),
         cmocka_unit_test(test_random_paragraphs),
+        cmocka_unit_test(test_random_paragraphs_new_pieces),
         cmocka_unit_test(test_random_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
