@@ -18,11 +18,60 @@ int qr_text_unshown(uint32_t cp)
     return (cp & 0xFFFE) == 0xFFFE;
 }
 
+/* Eight bytes at a time (texts are mostly printable ASCII: every format
+ * takes those as they are). A byte below 0x20 borrows into its own top bit
+ * (a borrow reaches a byte above only past one below 0x20), a byte from
+ * 0x7F up has its top bit set once 1 is added: nonzero when w holds a byte
+ * outside 0x20-0x7E; control(w): nonzero when it holds one below 0x20. */
+#define ONES 0x0101010101010101ull
+#define TOPS 0x8080808080808080ull
+static uint64_t control(uint64_t w)
+{
+    return (w - 0x20 * ONES) & ~w & TOPS;
+}
+
+static uint64_t not_printable(uint64_t w)
+{
+    return control(w) | (((w + ONES) | w) & TOPS);
+}
+
+/* The length of s[0..n)'s first run of printable ASCII, whole words of 8 (the
+ * callers look at the rest byte by byte). */
+static size_t printable_words(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    for (uint64_t w; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (not_printable(w)) break;
+    }
+    return i;
+}
+
+/* The first position from i on in s[0..e) holding a byte below 0x20 (a
+ * tab, a line break or another control), or e. */
+static size_t next_control(const char *s, size_t i, size_t e)
+{
+    for (uint64_t w; i + 8 <= e; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (control(w)) break;
+    }
+    while (i < e && (unsigned char)s[i] >= 0x20)
+        i++;
+    return i;
+}
+
 size_t qr_text_clean(char *d, const char *src, size_t n)
 {
     const unsigned char *s = (const unsigned char *)src;
     size_t o = 0;
     for (size_t i = 0; i < n;) {
+        size_t k = printable_words(s + i, n - i);
+        if (k) {
+            memcpy(d + o, s + i, k);
+            o += k;
+            i += k;
+            if (i == n) break;
+        }
         unsigned char ch = s[i];
         if ((ch >= 0x20 && ch < 0x7F) || ch == '\r') {
             d[o++] = ch == '\r' ? ' ' : (char)ch; /* a lone CR is no line break: a space */
@@ -53,6 +102,8 @@ static int warn_unshown(qr_text_ctx *c, const qr_text *t)
         const unsigned char *s = (const unsigned char *)t->runs[r].text;
         size_t n = t->runs[r].len;
         for (size_t i = 0; i < n;) {
+            i += printable_words(s + i, n - i);
+            if (i == n) break;
             if (s[i] >= 0x20 && s[i] < 0x7F) {
                 i++;
                 continue;
@@ -177,6 +228,7 @@ static qr_status cut_span(const qr_text_ctx *c, qr_segs *out, const qr_span *sp,
     }
     size_t from = a;
     for (size_t i = a; i <= e; i++) {
+        i = next_control(r->text, i, e); /* nothing to cut before it */
         char ch = i < e ? r->text[i] : 0;
         int brk = i < e && (ch == '\t' || ch == '\n' || ch == '\r');
         if (i < e && !brk) continue;
