@@ -62,9 +62,31 @@ typedef struct list_acc {
     size_t n, cap;
     const qr_item **src; /* the item of each entry */
     int *depth;
-    const pd_text *bullet[3]; /* shared bullet layouts per depth */
-    double step[9];           /* indent of each depth: the widest marker there, or more */
+    /* the markers laid out so far, shared by every item that shows the
+     * same one (a document's lists count 1., 2., 3. again and again) */
+    struct {
+        char text[48];
+        const pd_text *t;
+    } marker[32];
+    size_t n_marker;
+    double step[9]; /* indent of each depth: the widest marker there, or more */
 } list_acc;
+
+/* The layout of marker m (body size, no width), shared; NULL on failure. */
+static const pd_text *marker_layout(pd_ctx *c, list_acc *acc, const char *m, const char *path)
+{
+    size_t n = strlen(m), k = 0;
+    for (; k < acc->n_marker; k++)
+        if (strcmp(acc->marker[k].text, m) == 0) return acc->marker[k].t;
+    pd_style st = {.size = BODY_SIZE};
+    const pd_text *t = qr_pdf_text(c, NULL, m, n, &st, 0, path);
+    if (t && n < sizeof acc->marker[0].text &&
+        acc->n_marker < sizeof acc->marker / sizeof *acc->marker) {
+        memcpy(acc->marker[acc->n_marker].text, m, n + 1);
+        acc->marker[acc->n_marker++].t = t;
+    }
+    return t;
+}
 
 /* First pass over a list: one entry per item in reading order, with its
  * marker laid out, so each depth's indent can fit its widest marker. first:
@@ -73,7 +95,6 @@ typedef struct list_acc {
 static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, size_t n, int ordered,
                               int depth, unsigned first, const char *path)
 {
-    pd_style st = {.size = BODY_SIZE};
     for (size_t i = 0; i < n && c->status == QR_OK; i++) {
         const qr_item *it = &items[i];
         if (acc->n == acc->cap) {
@@ -101,17 +122,9 @@ static qr_status list_markers(pd_ctx *c, list_acc *acc, const qr_item *items, si
         } else {
             marker_text(ordered, depth, first + (unsigned)i, m);
         }
-        if (it->task) {
-            strcpy(m, qr_look_task(it->task == QR_TASK_DONE));
-            pi->marker = qr_pdf_text(c, NULL, m, strlen(m), &st, 0, it->text.path);
-            if (!pi->marker) return c->status;
-        } else if (!ordered && acc->bullet[depth % 3]) {
-            pi->marker = acc->bullet[depth % 3];
-        } else {
-            pi->marker = qr_pdf_text(c, NULL, m, strlen(m), &st, 0, it->text.path);
-            if (!pi->marker) return c->status;
-            if (!ordered) acc->bullet[depth % 3] = pi->marker;
-        }
+        if (it->task) strcpy(m, qr_look_task(it->task == QR_TASK_DONE));
+        pi->marker = marker_layout(c, acc, m, it->text.path);
+        if (!pi->marker) return c->status;
         double need = pi->marker->width + 6;
         if (need > acc->step[acc->depth[k]]) acc->step[acc->depth[k]] = need;
         if (it->n_items) {
@@ -562,7 +575,6 @@ qr_status qr_pdf_measure_blocks(pd_ctx *c, pd_block *out, size_t from, size_t to
             b->kind = PB_LIST;
             space(b, qr_rhythm_block(&c->style, QR_RHYTHM_LIST, 0));
             acc.n = 0;
-            acc.bullet[0] = acc.bullet[1] = acc.bullet[2] = NULL;
             memset(acc.step, 0, sizeof acc.step);
             if (list_markers(c, &acc, qb->u.list.items, qb->u.list.n_items, qb->u.list.ordered, 0,
                              qb->u.list.start ? qb->u.list.start : 1, qb->path) == QR_OK &&
@@ -1642,7 +1654,8 @@ static void paginate(pd_ctx *c)
     if (c->status == QR_OK && c->doc->endnotes && c->doc->n_notes) place_endnotes(&f);
     flush_notes(c);
     if (c->status == QR_OK) c->page_start[c->n_pages] = c->n_ops; /* sentinel */
-    if (c->status == QR_OK) fill_toc_numbers(c);
+    /* the numbers are only drawn: a layout_only pass wants the pages */
+    if (c->status == QR_OK && !c->rc->layout_only) fill_toc_numbers(c);
     if (c->status == QR_OK) resolve_links(c);
     free(c->foot.notes);
     memset(&c->foot, 0, sizeof c->foot);
