@@ -569,38 +569,65 @@ static const unsigned char char_kind[256] = {
 #undef K8
 #undef K2
 
-int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk)
+/* next[k] = b for every k from *from to b (the first break opportunity
+ * from k on is b), then *from = b + 1. */
+static void next_to(int *next, size_t *from, size_t b)
+{
+    for (size_t k = *from; k <= b; k++)
+        next[k] = (int)b;
+    *from = b + 1;
+}
+
+/* qr_simple_breaks(), and when next is not NULL the first break
+ * opportunity from each position on into next[0..n + 1] (n: the end,
+ * where a line may always end). */
+static int text_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk, int *next)
 {
     char prev = 0;
+    size_t from = 0; /* next[] is known below from */
     for (size_t i = 0; i < n;) {
         if (t[i] == ' ') {
             brk[i++] = 0; /* never before a space (LB7) */
             continue;
         }
+        /* letters and digits, then only stops, then a space or the end:
+         * UAX #14 has no break inside (never between letters and digits:
+         * LB23, LB25, LB28; nor before a full stop, comma, colon,
+         * semicolon, ! or ?: LB13) */
         size_t j = i;
-        unsigned seen = 0, plain = 1; /* letters and digits, then only stops */
-        for (; j < n && t[j] != ' '; j++) {
-            unsigned k = char_kind[(unsigned char)t[j]];
-            plain &= k == STOP ? seen != 0 : k == ALNUM && !(seen & STOP);
-            seen |= k;
-        }
+        while (j < n && char_kind[(unsigned char)t[j]] == ALNUM)
+            j++;
+        int plain = j > i;
+        while (j < n && char_kind[(unsigned char)t[j]] == STOP)
+            j++;
+        plain = plain && (j == n || t[j] == ' ');
+        while (j < n && t[j] != ' ')
+            j++;
         if (i == 0) {
             brk[0] = 0; /* never at the start (LB2) */
         } else {
             int f = first_break(s, prev, t[i]);
             if (f < 0) return -1;
             brk[i] = (unsigned char)f;
+            if (f && next) next_to(next, &from, i);
         }
-        /* UAX #14: never between letters and digits (LB23, LB25, LB28),
-         * nor before a full stop, comma, colon, semicolon, ! or ? (LB13) */
-        if (j - i > 1 && plain)
+        if (j - i > 1 && plain) {
             memset(brk + i + 1, 0, j - i - 1);
-        else if (j - i > 1 && word_breaks(s, j < n, t + i, j - i, brk + i) != 0)
-            return -1;
+        } else if (j - i > 1) {
+            if (word_breaks(s, j < n, t + i, j - i, brk + i) != 0) return -1;
+            for (size_t k = i + 1; k < j && next; k++)
+                if (brk[k]) next_to(next, &from, k);
+        }
         prev = t[j - 1];
         i = j;
     }
+    if (next) next_to(next, &from, n), next[n + 1] = (int)n;
     return 0;
+}
+
+int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk)
+{
+    return text_breaks(s, t, n, brk, NULL);
 }
 
 /* ---- pango-layout.c's line filling ------------------------------------------------- */
@@ -936,7 +963,7 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     if (items[n_items - 1].end != n) return -1;
 
     unsigned char *brk = s->brk;
-    if (qr_simple_breaks(s, text, n, brk) != 0) return -1;
+    if (text_breaks(s, text, n, brk, s->next_brk) != 0) return -1;
     /* the logical widths, piece by piece: cut at each break and item edge,
      * where the font must not join the two sides; the pieces not kept yet
      * are shaped together afterwards (widths_pending) */
@@ -945,23 +972,20 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
         int a = istart[i], e = iend[i];
         face *f = s->faces[s->face_of[i]];
         for (int p = a; p < e;) {
-            int q = p + 1;
-            while (q < e && !brk[q])
-                q++;
+            int q = s->next_brk[p + 1] < e ? s->next_brk[p + 1] : e;
             if (q < e && !pair_adds_up(s, f, text[q - 1], text[q])) return -1;
             if (piece_kept(s, s->face_of[i], text, p, q - p) != 0) return -1;
             p = q;
         }
     }
     if (widths_pending(s, text) != 0) return -1;
+    int neg = 0, sum = 0;
     s->pre[0] = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s->lw[i] < 0) return -1; /* process_item() counts on widths that only grow */
-        s->pre[i + 1] = s->pre[i] + s->lw[i];
+        neg |= s->lw[i];
+        s->pre[i + 1] = sum += s->lw[i];
     }
-    s->next_brk[n] = s->next_brk[n + 1] = (int)n; /* the end breaks (can_break_at) */
-    for (size_t i = n; i-- > 0;)
-        s->next_brk[i] = brk[i] ? (int)i : s->next_brk[i + 1];
+    if (neg < 0) return -1; /* process_item() counts on widths that only grow */
 
     sim m = {s,
              brk,
