@@ -317,8 +317,14 @@ static void face_open(qr_simple *s, face *f)
         if (f->an.font) {
             g_object_ref(f->an.font);
             f->ok = f->an.level == 0 && !(f->an.flags & PANGO_ANALYSIS_FLAG_CENTERED_BASELINE);
+            /* pango_font_has_char() per character, with the coverage its
+             * default asks for each time (fonts.c, 1.50) asked for once */
+            PangoCoverage *cov =
+                f->ok ? pango_font_get_coverage(f->an.font, pango_language_get_default()) : NULL;
+            if (!cov) f->ok = 0;
             for (gunichar ch = 0x20; ch <= 0x7E && f->ok; ch++)
-                f->ok = pango_font_has_char(f->an.font, ch);
+                f->ok = pango_coverage_get(cov, (int)ch) != PANGO_COVERAGE_NONE;
+            if (cov) g_object_unref(cov);
             pango_font_get_features(f->an.font, f->features, 32, &f->n_features);
             f->hb_lang = hb_language_from_string(pango_language_to_string(f->an.language), -1);
             f->hb_script = (hb_script_t)g_unicode_script_to_iso15924(f->an.script);
