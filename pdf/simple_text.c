@@ -134,7 +134,6 @@ typedef struct face {
     int size, bold, italic, letters; /* size: pango units */
     PangoAnalysis an;                /* font referenced; no extra attributes */
     int ok;                          /* the first font covers printable ASCII */
-    int safe_distance;               /* process_item's: 3 approximate char widths; -1 unknown */
     unsigned char pair[95][95];      /* 0 unknown, 1 the pair adds up, 2 it does not */
     int single[95];                  /* each character's width alone, -1 unknown */
     hb_feature_t features[32];       /* pango_analysis_collect_features(): the font's */
@@ -328,23 +327,9 @@ static void face_open(qr_simple *s, face *f)
             pango_font_get_features(f->an.font, f->features, 32, &f->n_features);
             f->hb_lang = hb_language_from_string(pango_language_to_string(f->an.language), -1);
             f->hb_script = (hb_script_t)g_unicode_script_to_iso15924(f->an.script);
-            f->safe_distance = -1; /* safe_distance() */
         }
     }
     g_list_free_full(items, (GDestroyNotify)pango_item_free);
-}
-
-/* process_item()'s safe distance in face f: pango_font_get_metrics()
- * lays out a sample text for it, so it is asked only when a line breaks
- * inside an item of the face (most faces never: their items fit whole). */
-static int safe_distance(face *f)
-{
-    if (f->safe_distance < 0) {
-        PangoFontMetrics *m = pango_font_get_metrics(f->an.font, f->an.language);
-        f->safe_distance = pango_font_metrics_get_approximate_char_width(m) * 3;
-        pango_font_metrics_unref(m);
-    }
-    return f->safe_distance;
 }
 
 /* The face of it (in a text with or without letters), or -1. */
@@ -644,11 +629,10 @@ enum { ALL_FIT, EMPTY_FIT, SOME_FIT, NONE_FIT, GIVE_UP };
  * byte hs on), the line's runs (each an item's start), the remaining
  * width; widths from prefix sums of the logical widths. */
 typedef struct sim {
-    const qr_simple *s;
     const unsigned char *brk, *text;
     const int *lw, *pre, *next_brk; /* next_brk[i]: the first break opportunity from i on (n) */
     int n;
-    const int *istart, *iend, *iface; /* per item: bytes and face */
+    const int *istart, *iend; /* per item: its bytes */
     int n_items, h, hs;
     int runs[64], run_item[64], n_runs;
     int rem;
@@ -692,21 +676,29 @@ static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
         next_item(m);
         return ALL_FIT;
     }
-    int bw = width, bx = extra, bn = N, sd = safe_distance(m->s->faces[m->iface[m->h]]);
+    int bw = width, bx = extra, bn = N;
     width = 0;
     int limit = no_break_at_end ? N : N + 1;
     /* pango's loop looks at every character; only 0 and the break
      * opportunities change anything, and where it stops at a character
      * between two of them (lo past the remaining width), it stops at the
      * next one too: lo there is the width up to it, less a space before
-     * it, at least the lo of any character since the last */
+     * it, at least the lo of any character since the last.
+     * Its safe distance (3 approximate character widths: the face's
+     * pango_font_get_metrics(), which lays out a sample text in a context
+     * of its own, one more fontset and fontconfig sort per face) is 0
+     * here, with the same lines: it only chooses between taking a break's
+     * width as the sum of the logical widths and shaping the item up to
+     * it (the else branch), the same number when the pieces add up; and
+     * where it ends the loop early, no later break could be taken (lo
+     * only grows, and the best so far is at most the lo it was taken at) */
     for (int nc = 0; nc < limit; nc = m->next_brk[a + nc + 1] - a) {
         width = m->pre[a + nc] - m->pre[a];
         extra = extra_at(m, a, nc);
         int lo = width + extra < width ? width + extra : width;
-        if (lo > m->rem + sd && bn < N) break;
+        if (lo > m->rem && bn < N) break;
         if (can_break_at(m, a + nc) && (nc > 0 || m->n_runs)) {
-            if (nc == 0 || width + extra < m->rem - sd) {
+            if (nc == 0 || width + extra < m->rem) {
                 bn = nc, bw = width, bx = extra;
             } else {
                 int nbw = m->pre[a + nc] - m->pre[a];
@@ -993,8 +985,7 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     }
     if (neg < 0) return -1; /* process_item() counts on widths that only grow */
 
-    sim m = {s,
-             brk,
+    sim m = {brk,
              (const unsigned char *)text,
              s->lw,
              s->pre,
@@ -1002,7 +993,6 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
              (int)n,
              istart,
              iend,
-             s->face_of,
              (int)n_items,
              0,
              0,
