@@ -424,32 +424,31 @@ static int hb_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
     return 1;
 }
 
-/* The logical width of each character of p[0..n) shaped alone in face fi
- * into lw[0..n) (pango_glyph_item_get_logical_widths), kept per word. */
-static void piece_widths(qr_simple *s, int fi, const char *p, int n, int *lw)
+/* The logical width of each character of p[0..n) shaped alone in face f
+ * into lw[0..n) (pango_glyph_item_get_logical_widths): HarfBuzz's advances
+ * when it gives one glyph per character, else pango's shaping. */
+static void shape_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
 {
-    char key[256];
-    size_t kn = (size_t)n + sizeof(int);
-    uint64_t h = 0;
-    if (kn <= sizeof key) {
-        memcpy(key, &fi, sizeof fi);
-        memcpy(key + sizeof fi, p, (size_t)n);
-        h = hash_bytes(key, kn);
-        size_t vn;
-        const unsigned char *v = memo_get(&s->widths, key, kn, h, &vn);
-        if (v && vn == (size_t)n * sizeof *lw) {
-            memcpy(lw, v, vn);
-            return;
-        }
-    }
-    const face *f = s->faces[fi];
-    if (!hb_widths(s, f, p, n, lw)) {
-        shape(s, f, p, n);
-        PangoItem item = {0, n, n, f->an};
-        PangoGlyphItem gi = {&item, s->glyphs, 0, 0, 0};
-        pango_glyph_item_get_logical_widths(&gi, p, lw);
-    }
-    if (kn <= sizeof key) memo_put(&s->widths, key, kn, h, lw, (size_t)n * sizeof *lw);
+    if (hb_widths(s, f, p, n, lw)) return;
+    shape(s, f, p, n);
+    PangoItem item = {0, n, n, f->an};
+    PangoGlyphItem gi = {&item, s->glyphs, 0, 0, 0};
+    pango_glyph_item_get_logical_widths(&gi, p, lw);
+}
+
+/* A piece's key in the memos kept per face and piece (its widths, its
+ * glyphs): the face's index, then the piece's bytes. */
+#define PIECE_KEY_MAX 256
+
+/* The key of p[0..n) in face fi into key: its length, or 0 when the piece
+ * is too long to keep (it is then shaped each time it is asked for). */
+static size_t piece_key(char key[PIECE_KEY_MAX], int fi, const char *p, int n)
+{
+    size_t kn = (size_t)n + sizeof fi;
+    if (kn > PIECE_KEY_MAX) return 0;
+    memcpy(key, &fi, sizeof fi);
+    memcpy(key + sizeof fi, p, (size_t)n);
+    return kn;
 }
 
 /* The width of character c alone in face f. */
@@ -766,18 +765,17 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
  * order: what hb_widths() asks of a piece shaped alone. Any other piece
  * is shaped alone, as before. */
 
-/* The widths of text[at, at + len) in face fi into s->lw + at when kept;
- * otherwise (a new piece) noted for widths_pending(). 0 or -1. */
+/* The widths of text[at, at + len) in face fi into s->lw + at when kept
+ * (or too long to keep: shaped alone now); otherwise (a new piece) noted
+ * for widths_pending(). 0 or -1. */
 static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
 {
-    char key[256];
-    size_t kn = (size_t)len + sizeof(int);
-    if (kn > sizeof key) { /* too long to keep: shaped alone */
-        piece_widths(s, fi, text + at, len, s->lw + at);
+    char key[PIECE_KEY_MAX];
+    size_t kn = piece_key(key, fi, text + at, len);
+    if (!kn) {
+        shape_widths(s, s->faces[fi], text + at, len, s->lw + at);
         return 0;
     }
-    memcpy(key, &fi, sizeof fi);
-    memcpy(key + sizeof fi, text + at, (size_t)len);
     uint64_t h = hash_bytes(key, kn);
     size_t vn;
     const unsigned char *v = memo_get(&s->widths, key, kn, h, &vn);
@@ -797,14 +795,13 @@ static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
     return 0;
 }
 
-/* Keep the widths of a new piece (at s->lw + pd->at). */
+/* Keep the widths of a new piece (at s->lw + pd->at; piece_kept() noted
+ * only pieces short enough to keep). */
 static void pend_keep(qr_simple *s, const struct pend *pd, const char *text)
 {
-    char key[256];
-    memcpy(key, &pd->fi, sizeof pd->fi);
-    memcpy(key + sizeof pd->fi, text + pd->at, (size_t)pd->len);
-    memo_put(&s->widths, key, (size_t)pd->len + sizeof(int), pd->h, s->lw + pd->at,
-             (size_t)pd->len * sizeof *s->lw);
+    char key[PIECE_KEY_MAX];
+    size_t kn = piece_key(key, pd->fi, text + pd->at, pd->len);
+    if (kn) memo_put(&s->widths, key, kn, pd->h, s->lw + pd->at, (size_t)pd->len * sizeof *s->lw);
 }
 
 /* Whether the buffer may be cut before byte c (of total) with the same
@@ -890,7 +887,8 @@ static int widths_pending(qr_simple *s, const char *text)
         for (size_t j = k; j < np && st == 0; j++) {
             const struct pend *q = &s->pend[j];
             if (q->fi != pd->fi || q->dup >= 0 || done[j]) continue;
-            piece_widths(s, q->fi, text + q->at, q->len, s->lw + q->at);
+            shape_widths(s, s->faces[q->fi], text + q->at, q->len, s->lw + q->at);
+            pend_keep(s, q, text);
             done[j] = 1;
         }
     }
@@ -1023,14 +1021,12 @@ typedef struct kept_glyph {
 static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
 {
     struct run_cache *rc = &s->rc;
-    char key[256];
-    size_t kn = (size_t)len + sizeof(int);
+    char key[PIECE_KEY_MAX];
+    size_t kn = piece_key(key, fi, p, len);
     uint64_t h = 0;
     const unsigned char *kg = NULL; /* kept_glyph values, not aligned in the memo */
     size_t ng = 0, vn;
-    if (kn <= sizeof key) {
-        memcpy(key, &fi, sizeof fi);
-        memcpy(key + sizeof fi, p, (size_t)len);
+    if (kn) {
         h = hash_bytes(key, kn);
         const unsigned char *v = memo_get(&rc->glyphs, key, kn, h, &vn);
         if (v && vn % sizeof(kept_glyph) == 0) {
@@ -1049,7 +1045,7 @@ static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
             made[i].g = s->glyphs->glyphs[i];
             made[i].cl = s->glyphs->log_clusters[i];
         }
-        if (kn <= sizeof key) memo_put(&rc->glyphs, key, kn, h, made, ng * sizeof *made);
+        if (kn) memo_put(&rc->glyphs, key, kn, h, made, ng * sizeof *made);
         kg = (const unsigned char *)made;
     }
     size_t cap = rc->cap_g;
