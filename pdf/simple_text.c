@@ -1006,7 +1006,12 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
         if (process_line(&m, width) != 0) return -1;
         if (m.hs <= start && m.h < m.n_items) return -1; /* no progress: not pango's case */
         if (grow((void **)&s->lines, &s->cap_lines, nl + 1, sizeof *s->lines) != 0) return -1;
-        s->lines[nl++] = (qr_simple_line){start, m.hs - start};
+        s->lines[nl++] = (qr_simple_line){start, m.hs - start, s->pre[m.hs] - s->pre[start]};
+    }
+    /* a wrapped line's final space is not drawn (qr_simple_runs) */
+    for (size_t k = 0; k + 1 < nl; k++) {
+        int end = s->lines[k].start + s->lines[k].length;
+        if (s->lines[k].length > 0 && text[end - 1] == ' ') s->lines[k].width -= s->lw[end - 1];
     }
     *lines = s->lines;
     return (long)nl;

@@ -50,9 +50,13 @@ typedef struct qr_simple_item {
     const char *lang;
 } qr_simple_item;
 
-/* One line: bytes [start, start + length) of the text. */
+/* One line: bytes [start, start + length) of the text, and its logical
+ * width in pango units as a PangoLayout draws it: its characters' logical
+ * widths (the glyphs' advances qr_simple_runs() gives), a wrapped line's
+ * final space at zero (pango-layout.c zero_line_final_space). */
 typedef struct qr_simple_line {
     int start, length;
+    int width;
 } qr_simple_line;
 
 /** A cache for the context pc (kept referenced); NULL out of memory. */

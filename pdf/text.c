@@ -521,27 +521,6 @@ static int simple_paintable(const pd_text *pt, const qr_segs *sg, const pd_style
     return 1;
 }
 
-/* The left edges of a right-aligned simple text's lines, as pango places
- * them (pango-layout.c get_x_offset: the layout's width less the line's
- * logical width, the glyphs' advances; a wrapped line's final space has
- * none). 0, or -1 out of memory. */
-static int right_edges(pd_ctx *c, pd_text *pt, const simple_runs *sr, int wrap)
-{
-    for (size_t k = 0; k < pt->n_lines; k++) {
-        const qr_simple_run *runs;
-        long nr = qr_simple_runs(c->simple, c->tbuf.data, c->tbuf.len, sr->items, sr->n_items,
-                                 pt->lines[k].start, pt->lines[k].length, k + 1 < pt->n_lines, NULL,
-                                 0, &runs);
-        if (nr < 0) return -1;
-        int w = 0;
-        for (long r = 0; r < nr; r++)
-            for (int j = 0; j < runs[r].n_glyphs; j++)
-                w += runs[r].glyphs[j].geometry.width;
-        pt->lines[k].x = (double)(wrap - w) / PANGO_SCALE;
-    }
-    return 0;
-}
-
 /* A simple text's lines from simple_text.c, no PangoLayout: for pagination
  * alone (layout_only), or painted too (paint: qr_pdf_simple_record() draws
  * them). 1 done, 0 not simple (pango's turn), -1 out of memory. */
@@ -563,12 +542,21 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
     if (!pt->lines) return -1;
     const double pitch = qr_rhythm_pitch(st->size);
     const double asc = st->size * PD_BASE_ASCENT + (pitch - st->size * PD_BASE_HEIGHT) / 2;
+    /* a right-aligned line's left edge, as pango places it (pango-layout.c
+     * get_x_offset): the layout's width less the line's logical width (its
+     * glyphs' advances, a wrapped line's final space at zero) */
+    const int right = paint && st->align == PD_ALIGN_END;
     for (long k = 0; k < nl; k++)
-        pt->lines[k] =
-            (pd_line){NULL, 0, ln[k].start, ln[k].length, 0, (double)k * pitch, pitch, asc};
+        pt->lines[k] = (pd_line){NULL,
+                                 0,
+                                 ln[k].start,
+                                 ln[k].length,
+                                 right ? (double)(wrap - ln[k].width) / PANGO_SCALE : 0,
+                                 (double)k * pitch,
+                                 pitch,
+                                 asc};
     pt->n_lines = (size_t)nl;
     pt->height = pt->lines[nl - 1].top + pt->lines[nl - 1].height; /* as measure_lines' */
-    if (paint && st->align == PD_ALIGN_END && right_edges(c, pt, &sr, wrap) != 0) return -1;
     if (paint) {
         pt->paint = sr.paint;
         pt->n_paint = sr.n_paint;

@@ -91,7 +91,8 @@ static PangoLayout *pango_layout(PangoContext *pc, const char *t, size_t n,
     return lay;
 }
 
-/* The lines of that layout. */
+/* The lines of that layout, each with its logical width (what a
+ * right-aligned line's left edge is placed by). */
 static int pango_lines(PangoContext *pc, const char *t, size_t n, const qr_simple_item *it,
                        size_t n_it, double base_size, int width, qr_simple_line *out, int room)
 {
@@ -99,7 +100,9 @@ static int pango_lines(PangoContext *pc, const char *t, size_t n, const qr_simpl
     int k = 0;
     for (GSList *l = pango_layout_get_lines_readonly(lay); l && k < room; l = l->next, k++) {
         PangoLayoutLine *line = l->data;
-        out[k] = (qr_simple_line){line->start_index, line->length};
+        PangoRectangle log;
+        pango_layout_line_get_extents(line, NULL, &log);
+        out[k] = (qr_simple_line){line->start_index, line->length, log.width};
     }
     g_object_unref(lay);
     return k;
@@ -262,9 +265,10 @@ static void random_paragraphs(int rounds, int fresh)
             fprintf(stderr, "round %d: width %d, %zu runs, %ld lines, pango %d: \"%.*s\"\n", round,
                     width, n_it, nl, nw, (int)n, t);
             for (long i = 0; i < nl || i < nw; i++)
-                fprintf(stderr, "  line %ld: %d+%d / pango %d+%d\n", i, i < nl ? got[i].start : -1,
-                        i < nl ? got[i].length : -1, i < nw ? want[i].start : -1,
-                        i < nw ? want[i].length : -1);
+                fprintf(stderr, "  line %ld: %d+%d w %d / pango %d+%d w %d\n", i,
+                        i < nl ? got[i].start : -1, i < nl ? got[i].length : -1,
+                        i < nl ? got[i].width : -1, i < nw ? want[i].start : -1,
+                        i < nw ? want[i].length : -1, i < nw ? want[i].width : -1);
             fail();
         }
     }
