@@ -900,13 +900,46 @@ static int hb_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
     return 1;
 }
 
+/* pango_glyph_item_get_logical_widths() of p[0..n) shaped alone in face f
+ * (opened without pango) into lw[0..n), from HarfBuzz's glyphs as
+ * pango_hb_shape() takes them (a glyph's width its advance, its cluster
+ * its first byte): each cluster's width split evenly over its characters,
+ * the remainder to the first. */
+static void own_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
+{
+    hb_buffer_t *b = s->buf;
+    hb_shape_alone(b, f, p, n);
+    unsigned int ng;
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(b, &ng);
+    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(b, NULL);
+    memset(lw, 0, (size_t)n * sizeof *lw);
+    for (unsigned int g = 0; g < ng;) {
+        unsigned int c = gi[g].cluster, e = g;
+        int width = 0;
+        for (; e < ng && gi[e].cluster == c; e++)
+            width += gp[e].x_advance;
+        int end = e < ng ? (int)gi[e].cluster : n, chars = end - (int)c;
+        if (chars > 0) {
+            int each = width / chars;
+            for (int k = (int)c; k < end; k++)
+                lw[k] = each;
+            lw[c] += width - each * chars;
+        }
+        g = e;
+    }
+}
+
 /* The logical width of each character of p[0..n) shaped alone in face f
  * into lw[0..n) (pango_glyph_item_get_logical_widths): HarfBuzz's advances
- * when it gives one glyph per character, else pango's shaping. 0, or -1
- * when pango has no font for f. */
+ * when it gives one glyph per character, else pango's shaping (or
+ * own_widths()). 0, or -1 when pango has no font for f. */
 static int shape_widths(qr_simple *s, face *f, const char *p, int n, int *lw)
 {
     if (hb_widths(s, f, p, n, lw)) return 0;
+    if (f->own_hb) {
+        own_widths(s, f, p, n, lw);
+        return 0;
+    }
     if (shape(s, f, p, n) != 0) return -1;
     PangoItem item = {0, n, n, f->an};
     PangoGlyphItem gi = {&item, s->glyphs, 0, 0, 0};
@@ -936,6 +969,9 @@ static int single_width(qr_simple *s, face *f, char c)
     if (*w < 0) {
         int lw;
         if (hb_widths(s, f, &c, 1, &lw)) {
+            *w = lw;
+        } else if (f->own_hb) {
+            own_widths(s, f, &c, 1, &lw);
             *w = lw;
         } else if (shape(s, f, &c, 1) == 0) {
             *w = pango_glyph_string_get_width(s->glyphs);
