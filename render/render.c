@@ -388,7 +388,8 @@ static const char warm_spec[] =
 
 /* The PDF backend loaded and this thread's font map made, and warm: the
  * layout of warm_spec (nothing kept but the map, which the pass then uses
- * on this thread). */
+ * on this thread, or which goes back to pdf.c's pool when the thread ends:
+ * pdf_warm). */
 static void toc_warm(void)
 {
     const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
@@ -482,6 +483,47 @@ static void toc_cancel(toc_pass *t)
     pthread_cond_destroy(&t->cv);
     pthread_mutex_destroy(&t->mu);
     t->early = 0;
+}
+
+/* ---- a PDF's font map warmed while the spec compiles ------------------------------ */
+
+/* A big document's PDF: the compile (a Markdown one's above all) runs on
+ * the main thread while the other core waits for the backend's measuring
+ * helper. A thread started before the compile loads the PDF backend
+ * (dlopen of quire-pdf.so and its libraries), starts fontconfig and warms
+ * a font map (toc_warm), then ends: pdf.c's pool hands that map to the
+ * first thread that asks for one, the main thread when the backend
+ * starts. Output does not depend on a map's history (fonts are matched
+ * and opened the same way warm or cold): only when the work is done
+ * moves. Small specs skip it: their compile leaves nothing to overlap. */
+#define WARM_MIN_BYTES (96 * 1024)
+
+typedef struct pdf_warm {
+    pthread_t th;
+    int running;
+} pdf_warm;
+
+static void *pdf_warm_main(void *arg)
+{
+    (void)arg;
+    toc_warm();
+    return NULL;
+}
+
+static void pdf_warm_start(pdf_warm *w, const spec_in *in, qr_kind kind, qr_format format,
+                           const qr_render_opts *opts)
+{
+    size_t size = in->read ? in->file_size : in->len;
+    w->running = format == QR_FORMAT_PDF && (kind == QR_KIND_DOCUMENT || kind == QR_KIND_PDF) &&
+                 !(opts && opts->threads == 1) && size >= WARM_MIN_BYTES &&
+                 pthread_create(&w->th, NULL, pdf_warm_main, NULL) == 0;
+}
+
+/* Joined: its map is in the pool once the thread has ended. */
+static void pdf_warm_join(pdf_warm *w)
+{
+    if (w->running) pthread_join(w->th, NULL);
+    w->running = 0;
 }
 
 /* ---- noticing a toc while the spec is read ------------------------------------- */
@@ -657,6 +699,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     int sniff = format == QR_FORMAT_DOCX && kind != QR_KIND_SPREADSHEET &&
                 kind != QR_KIND_PRESENTATION && !(opts && opts->threads == 1) && !sniffed;
     if (sniff && !in->read) sniff_bytes(&sn, in->text, in->len);
+    pdf_warm warm;
+    pdf_warm_start(&warm, in, kind, format, opts);
     int by_stream =
         kind == QR_KIND_SPREADSHEET && !sniffed &&
         stream_compile(in, format, &co, opts ? opts->xlsx_stream : 0, &sd, &doc, res, &st);
@@ -667,6 +711,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
                                      kind, &co, &doc, &res->errors)
                  : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
     qr_sniff_reader_free(&sr);
+    pdf_warm_join(&warm);
     /* Formulas get their computed values as cached values (layout/formula.h);
      * a streamed workbook has none to compute (spec/stream.h). */
     if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET && !qr_stream_needed(doc))
