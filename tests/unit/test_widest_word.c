@@ -22,25 +22,36 @@ static const struct {
     const char *s;
     int cls;
 } tokens[] = {
-    {"a", WORD},      {"W", WORD},      {"0", WORD},      {".", WORD},  {"~", WORD},
-    {"@", WORD},      {"\x01", WORD},   {"\x7f", WORD},   {"\xc3\xa9", WORD}, /* e acute */
-    {"\xce\xa9", WORD},                                                         /* omega */
-    {"\xcc\x81", WORD},                                                         /* combining acute */
-    {"\xd8\xa8", WORD},                                                         /* Arabic beh */
-    {"\xd7\x90", WORD},                                                         /* Hebrew alef */
-    {"\xc2\xa0", WORD},                                                         /* no-break space */
-    {"\xff", WORD},                                                             /* invalid byte */
-    {" ", SPACE},     {"\t", SPACE},    {"\n", SPACE},    {"\r", SPACE},
+    {"a", WORD},
+    {"W", WORD},
+    {"0", WORD},
+    {".", WORD},
+    {"~", WORD},
+    {"@", WORD},
+    {"\x01", WORD},
+    {"\x7f", WORD},
+    {"\xc3\xa9", WORD}, /* e acute */
+    {"\xce\xa9", WORD}, /* omega */
+    {"\xcc\x81", WORD}, /* combining acute */
+    {"\xd8\xa8", WORD}, /* Arabic beh */
+    {"\xd7\x90", WORD}, /* Hebrew alef */
+    {"\xc2\xa0", WORD}, /* no-break space */
+    {"\xff", WORD},     /* invalid byte */
+    {" ", SPACE},
+    {"\t", SPACE},
+    {"\n", SPACE},
+    {"\r", SPACE},
     {"\xe3\x80\x80", SPACE}, /* ideographic space */
     {"\xe4\xb8\xad", SPACE}, /* a Han character: a word of its own, not counted */
-    {"-", BREAK},     {"/", BREAK},     {"\xe2\x80\x90", BREAK}, /* hyphen */
+    {"-", BREAK},
+    {"/", BREAK},
+    {"\xe2\x80\x90", BREAK}, /* hyphen */
 };
 #define N_TOKENS (sizeof tokens / sizeof tokens[0])
 
 /* The widest word by the rule slide_layout.h gives, word by word. */
 static long long reference(const qr_text *t, const int *cls, const size_t *tok_at,
-                           const size_t *tok_len, const size_t *n_tok, const char **at,
-                           size_t *len)
+                           const size_t *tok_len, const size_t *n_tok, const char **at, size_t *len)
 {
     long long best = 0;
     *at = NULL;
