@@ -1,6 +1,7 @@
 /* simple_text.c: pango's line breaks for simple texts, from kept words
  * (simple_text.h says what and why). */
 #include "simple_text.h"
+#include "text.h"
 
 #include <hb.h>
 #include <pango/pangocairo.h>
@@ -251,22 +252,9 @@ int qr_simple_size(double pt, double scale)
     return (int)d;
 }
 
-/* Eight bytes at a time: a byte below 0x20 borrows into its top bit (no
- * borrow reaches a byte unless one below it is under 0x20), a byte from
- * 0x7F up has its top bit set once 1 is added. */
 int qr_simple_ascii(const char *s, size_t n)
 {
-    if (!n) return 0;
-    const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (((w - 0x20 * ones) & ~w & tops) || ((w + ones) | w) & tops) return 0;
-    }
-    for (; i < n; i++)
-        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7E) return 0;
-    return 1;
+    return n && qr_text_printable_prefix(s, n) == n;
 }
 
 static pthread_once_t mode_once = PTHREAD_ONCE_INIT;

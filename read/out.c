@@ -190,8 +190,9 @@ static void put_script(qr_buf *b, const char *s, size_t n, int sup)
             return;
         }
     for (size_t i = 0; i < n; i++) {
-        if (s[i] >= '0' && s[i] <= '9') {
-            qr_buf_puts(b, (sup ? up : down)[s[i] - '0']);
+        unsigned digit = (unsigned char)s[i] - (unsigned)'0';
+        if (digit <= 9) {
+            qr_buf_puts(b, (sup ? up : down)[digit]);
         } else {
             size_t k = (size_t)(strchr(marks, s[i]) - marks);
             qr_buf_puts(b, (sup ? up_marks : down_marks)[k]);

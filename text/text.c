@@ -35,15 +35,15 @@ static uint64_t not_printable(uint64_t w)
     return control(w) | (((w + ONES) | w) & TOPS);
 }
 
-/* The length of s[0..n)'s first run of printable ASCII, whole words of 8 (the
- * callers look at the rest byte by byte). */
-static size_t printable_words(const unsigned char *s, size_t n)
+size_t qr_text_printable_prefix(const char *s, size_t n)
 {
     size_t i = 0;
     for (uint64_t w; i + 8 <= n; i += 8) {
         memcpy(&w, s + i, 8);
         if (not_printable(w)) break;
     }
+    while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7F)
+        i++;
     return i;
 }
 
@@ -65,7 +65,7 @@ size_t qr_text_clean(char *d, const char *src, size_t n)
     const unsigned char *s = (const unsigned char *)src;
     size_t o = 0;
     for (size_t i = 0; i < n;) {
-        size_t k = printable_words(s + i, n - i);
+        size_t k = qr_text_printable_prefix(src + i, n - i);
         if (k) {
             memcpy(d + o, s + i, k);
             o += k;
@@ -73,8 +73,8 @@ size_t qr_text_clean(char *d, const char *src, size_t n)
             if (i == n) break;
         }
         unsigned char ch = s[i];
-        if ((ch >= 0x20 && ch < 0x7F) || ch == '\r') {
-            d[o++] = ch == '\r' ? ' ' : (char)ch; /* a lone CR is no line break: a space */
+        if (ch == '\r') {
+            d[o++] = ' '; /* a lone CR is no line break: a space */
             i++;
             continue;
         }
@@ -102,12 +102,8 @@ static int warn_unshown(qr_text_ctx *c, const qr_text *t)
         const unsigned char *s = (const unsigned char *)t->runs[r].text;
         size_t n = t->runs[r].len;
         for (size_t i = 0; i < n;) {
-            i += printable_words(s + i, n - i);
+            i += qr_text_printable_prefix(t->runs[r].text + i, n - i);
             if (i == n) break;
-            if (s[i] >= 0x20 && s[i] < 0x7F) {
-                i++;
-                continue;
-            }
             uint32_t cp;
             size_t len = qr_utf8_decode(s + i, n - i, &cp);
             if (len == 0) cp = 0xFFFD, len = 1;

@@ -104,6 +104,10 @@ typedef struct qr_text_ctx {
  *  document. */
 int qr_text_unshown(uint32_t cp);
 
+/** The length of s[0..n)'s first run of printable ASCII (0x20-0x7E), read
+ *  eight bytes at a time: every format takes those as they are. */
+size_t qr_text_printable_prefix(const char *s, size_t n);
+
 /** The most bytes qr_text_clean() writes for n bytes (a 1-byte control
  *  becomes the 3 bytes of U+FFFD). */
 #define QR_TEXT_CLEAN_MAX(n) (3 * (n))
