@@ -43,8 +43,8 @@ void qr_doc_report(const qr_doc *doc, const size_t *first, const size_t *last, q
 
 /** qr_doc_report in two steps, the first (every word measured) free of
  *  the pages, so it may run while the pages are laid out (render.c): the
- *  items without pages, and where each block's end (ends[0]: the title's,
- *  ends[i + 1]: block i's). */
+ *  items without pages, and where each block's items end (ends[0]: the
+ *  title's, ends[i + 1]: block i's). */
 typedef struct qr_doc_words {
     qr_layout_list l;
     size_t *ends; /* NULL: no items for this document (or out of memory: l.oom) */
