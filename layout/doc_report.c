@@ -186,22 +186,25 @@ static void table_continued(dr *d, const qr_table *t, const char *bpath, size_t 
                    t->headers || t->body_header_rows ? ", under the header row again" : "");
 }
 
-void qr_doc_report(const qr_doc *doc, const size_t *first, const size_t *last, qr_layout_list *l)
+void qr_doc_words_measure(const qr_doc *doc, qr_doc_words *w)
 {
-    if (!doc || !l) return;
+    memset(w, 0, sizeof *w);
+    if (!doc) return;
     if (doc->kind != QR_KIND_DOCUMENT && doc->kind != QR_KIND_PDF && doc->kind != QR_KIND_HTML)
         return; /* the html kind too, when it is rendered to pages */
-    dr d = {.doc = doc, .st = qr_style_of(doc), .l = l};
+    dr d = {.doc = doc, .st = qr_style_of(doc), .l = &w->l};
     d.W = doc->page.width - doc->page.margin_left - doc->page.margin_right;
     if (!(d.W > 0)) return;
+    w->ends = calloc(doc->n_blocks + 1, sizeof *w->ends);
+    if (!w->ends) {
+        w->l.oom = 1;
+        return;
+    }
     const qr_style *s = &d.st;
-    size_t t0 = l->count;
     if (doc->title.n) text_word(&d, &doc->title, s->title_pt, 1, d.W, "/title");
-    for (size_t k = t0; first && k < l->count; k++)
-        l->items[k].page = 1; /* the title's */
+    w->ends[0] = w->l.count;
     for (size_t i = 0; i < doc->n_blocks; i++) {
         const qr_block *b = &doc->blocks[i];
-        size_t from = l->count;
         switch (b->type) {
         case QR_BLOCK_HEADING: {
             int lv = b->u.heading.level >= 1 && b->u.heading.level <= 6 ? b->u.heading.level : 2;
@@ -232,10 +235,48 @@ void qr_doc_report(const qr_doc *doc, const size_t *first, const size_t *last, q
             break;
         }
         if (b->caption.n) text_word(&d, &b->caption, s->table_pt, 0, d.W, b->path);
-        if (!first) continue;
-        /* the page where the block starts (a table's cell may lie further on) */
-        for (size_t k = from; k < l->count; k++)
-            l->items[k].page = first[i] < 100000000 ? (int)first[i] : 0;
-        if (b->type == QR_BLOCK_TABLE) table_continued(&d, &b->u.table, b->path, first[i], last[i]);
+        w->ends[i + 1] = w->l.count;
     }
+}
+
+void qr_doc_words_place(const qr_doc *doc, qr_doc_words *w, const size_t *first, const size_t *last,
+                        qr_layout_list *l)
+{
+    if (!l) return;
+    if (w->l.oom) l->oom = 1;
+    if (!w->ends) return;
+    dr d = {.doc = doc, .l = l};
+    size_t k = 0;
+    /* the title's on page 1, each block's where the block starts (a
+     * table's cell may lie further on) */
+    for (; k < w->ends[0]; k++) {
+        const qr_layout_item *it = &w->l.items[k];
+        qr_layout_add(l, it->kind, it->path, first ? 1 : 0, it->slide, it->value, it->detail);
+    }
+    for (size_t i = 0; i < doc->n_blocks; i++) {
+        int page = first && first[i] < 100000000 ? (int)first[i] : 0;
+        for (; k < w->ends[i + 1]; k++) {
+            const qr_layout_item *it = &w->l.items[k];
+            qr_layout_add(l, it->kind, it->path, page, it->slide, it->value, it->detail);
+        }
+        const qr_block *b = &doc->blocks[i];
+        if (first && b->type == QR_BLOCK_TABLE)
+            table_continued(&d, &b->u.table, b->path, first[i], last[i]);
+    }
+}
+
+void qr_doc_words_free(qr_doc_words *w)
+{
+    qr_layout_clear(&w->l);
+    free(w->ends);
+    w->ends = NULL;
+}
+
+void qr_doc_report(const qr_doc *doc, const size_t *first, const size_t *last, qr_layout_list *l)
+{
+    if (!l) return;
+    qr_doc_words w;
+    qr_doc_words_measure(doc, &w);
+    qr_doc_words_place(doc, &w, first, last, l);
+    qr_doc_words_free(&w);
 }

@@ -41,6 +41,23 @@
  *  or NULL) place them on pages. */
 void qr_doc_report(const qr_doc *doc, const size_t *first, const size_t *last, qr_layout_list *l);
 
+/** qr_doc_report in two steps, the first (every word measured) free of
+ *  the pages, so it may run while the pages are laid out (render.c): the
+ *  items without pages, and where each block's items end (ends[0]: the
+ *  title's, ends[i + 1]: block i's). */
+typedef struct qr_doc_words {
+    qr_layout_list l;
+    size_t *ends; /* NULL: no items for this document (or out of memory: l.oom) */
+} qr_doc_words;
+
+/** Measure doc's words into w (free it with qr_doc_words_free). */
+void qr_doc_words_measure(const qr_doc *doc, qr_doc_words *w);
+/** w's items placed on pages, and the continued items, appended to l:
+ *  what qr_doc_report(doc, first, last, l) appends. */
+void qr_doc_words_place(const qr_doc *doc, qr_doc_words *w, const size_t *first, const size_t *last,
+                        qr_layout_list *l);
+void qr_doc_words_free(qr_doc_words *w);
+
 struct qr_sheet_fits;
 /** A spreadsheet's items, appended to l; fits: the render's column widths
  *  (sheet_fit.h), or NULL to measure them. */

@@ -388,7 +388,8 @@ static const char warm_spec[] =
 
 /* The PDF backend loaded and this thread's font map made, and warm: the
  * layout of warm_spec (nothing kept but the map, which the pass then uses
- * on this thread). */
+ * on this thread, or which goes back to pdf.c's pool when the thread ends:
+ * pdf_warm). */
 static void toc_warm(void)
 {
     const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
@@ -482,6 +483,85 @@ static void toc_cancel(toc_pass *t)
     pthread_cond_destroy(&t->cv);
     pthread_mutex_destroy(&t->mu);
     t->early = 0;
+}
+
+/* ---- a PDF's font map warmed while the spec compiles ------------------------------ */
+
+/* A big document's PDF: the compile (a Markdown one's above all) runs on
+ * the main thread while the other core waits for the backend's measuring
+ * helper. A thread started before the compile loads the PDF backend
+ * (dlopen of quire-pdf.so and its libraries), starts fontconfig and warms
+ * a font map (toc_warm), then ends: pdf.c's pool hands that map to the
+ * first thread that asks for one, the main thread when the backend
+ * starts. Output does not depend on a map's history (fonts are matched
+ * and opened the same way warm or cold): only when the work is done
+ * moves. Small specs skip it: their compile leaves nothing to overlap. */
+#define BIG_INPUT (96 * 1024)
+
+typedef struct pdf_warm {
+    pthread_t th;
+    int running;
+} pdf_warm;
+
+static void *pdf_warm_main(void *arg)
+{
+    (void)arg;
+    toc_warm();
+    return NULL;
+}
+
+/* A spec of at least BIG_INPUT bytes, and more than one thread allowed. */
+static int big_input(const spec_in *in, const qr_render_opts *opts)
+{
+    return (in->read ? in->file_size : in->len) >= BIG_INPUT && !(opts && opts->threads == 1);
+}
+
+static void pdf_warm_start(pdf_warm *w, const spec_in *in, qr_kind kind, qr_format format,
+                           const qr_render_opts *opts)
+{
+    w->running = format == QR_FORMAT_PDF && (kind == QR_KIND_DOCUMENT || kind == QR_KIND_PDF) &&
+                 big_input(in, opts) && pthread_create(&w->th, NULL, pdf_warm_main, NULL) == 0;
+}
+
+/* Joined: its map is in the pool once the thread has ended. */
+static void pdf_warm_join(pdf_warm *w)
+{
+    if (w->running) pthread_join(w->th, NULL);
+    w->running = 0;
+}
+
+/* ---- the layout report's words measured while the pages are laid out ------------ */
+
+/* A big document's layout report measures every word of its text
+ * (layout/doc_report.c): on a thread of its own while the backend lays
+ * out and writes, the items placed on their pages once it is done. */
+typedef struct doc_words {
+    const qr_doc *doc;
+    qr_doc_words w;
+    pthread_t th;
+    int running;
+} doc_words;
+
+static void *doc_words_main(void *arg)
+{
+    doc_words *dw = arg;
+    qr_doc_words_measure(dw->doc, &dw->w);
+    return NULL;
+}
+
+static void doc_words_start(doc_words *dw, const qr_doc *doc)
+{
+    dw->doc = doc;
+    dw->running = pthread_create(&dw->th, NULL, doc_words_main, dw) == 0;
+}
+
+/* Its items appended to l as qr_doc_report appends them. */
+static void doc_words_end(doc_words *dw, const size_t *first, const size_t *last, qr_layout_list *l)
+{
+    pthread_join(dw->th, NULL);
+    dw->running = 0;
+    if (l) qr_doc_words_place(dw->doc, &dw->w, first, last, l);
+    qr_doc_words_free(&dw->w);
 }
 
 /* ---- noticing a toc while the spec is read ------------------------------------- */
@@ -657,6 +737,8 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     int sniff = format == QR_FORMAT_DOCX && kind != QR_KIND_SPREADSHEET &&
                 kind != QR_KIND_PRESENTATION && !(opts && opts->threads == 1) && !sniffed;
     if (sniff && !in->read) sniff_bytes(&sn, in->text, in->len);
+    pdf_warm warm;
+    pdf_warm_start(&warm, in, kind, format, opts);
     int by_stream =
         kind == QR_KIND_SPREADSHEET && !sniffed &&
         stream_compile(in, format, &co, opts ? opts->xlsx_stream : 0, &sd, &doc, res, &st);
@@ -667,6 +749,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
                                      kind, &co, &doc, &res->errors)
                  : qr_compile(in->text, in->len, kind, &co, &doc, &res->errors);
     qr_sniff_reader_free(&sr);
+    pdf_warm_join(&warm);
     /* Formulas get their computed values as cached values (layout/formula.h);
      * a streamed workbook has none to compute (spec/stream.h). */
     if (st == QR_OK && doc->kind == QR_KIND_SPREADSHEET && !qr_stream_needed(doc))
@@ -734,6 +817,9 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     sd.doc = doc;
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
     if (with_toc) toc_start(&toc, &ctx);
+    doc_words words = {0};
+    if (format != QR_FORMAT_HTML && is_document(ctx.doc) && big_input(in, opts))
+        doc_words_start(&words, ctx.doc);
     /* a PDF or PNG of a document: where each block starts and ends, the
      * layout report's pages (a docx with a toc: its layout's) */
     size_t *pages = NULL, *last = NULL;
@@ -766,7 +852,10 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (st == QR_OK) {
         qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
         /* documents on pages (html flows: no lines to break) and sheets */
-        if (format != QR_FORMAT_HTML) qr_doc_report(ctx.doc, rep_first, rep_last, &res->layout);
+        if (words.running)
+            doc_words_end(&words, rep_first, rep_last, &res->layout);
+        else if (format != QR_FORMAT_HTML)
+            qr_doc_report(ctx.doc, rep_first, rep_last, &res->layout);
         qr_sheet_report(ctx.doc, ctx.sheet_fits, &res->layout);
         qr_contrast_accent_warn(ctx.doc, &res->warnings);
         missing_glyphs(res);
@@ -780,6 +869,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     else if (st != QR_OK && res->errors.count == 0)
         qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,
                         qr_status_str(st));
+    if (words.running) doc_words_end(&words, NULL, NULL, NULL);
     res->pages = ctx.pages;
     qr_sheet_fits_free(ctx.sheet_fits);
     if (with_toc) toc_end(&toc);

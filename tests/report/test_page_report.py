@@ -8,6 +8,7 @@ the same from the file and its preview; none for words that fit, text that
 spills over empty cells, Thai (which breaks between words without spaces) or
 a URL (which breaks after its slashes); --strict=KINDS refuses them."""
 import base64
+import json
 import os
 import subprocess
 import sys
@@ -178,6 +179,25 @@ check(rc == 0 and res["layout"] == [], "autofit widths: nothing to report")
 
 rc, res, made = render(sheet, "xlsx", "--strict=word_broken")
 check(rc == 1 and not made and res["errors"][0]["path"] == "/sheets/0/rows/3/1", "--strict=word_broken on a sheet")
+
+# a big document: its words are measured on a thread of their own while the
+# pages are laid out (render/render.c), the same items as on one thread
+big = {"title": "T " + LONG * 2, "blocks": []}
+for i in range(60):
+    big["blocks"] += [{"type": "paragraph", "text": "words " * 150 + LONG},
+                      {"type": "table", "headers": ["A", "B " + LONG], "widths": [0.1, 0.9],
+                       "rows": [[MID, "x"] for _ in range(40)]},
+                      {"type": "list", "items": [{"text": "item", "items": ["nested " + LONG]}]}]
+check(len(json.dumps(big)) > 96 * 1024, "the big document is past render.c's BIG_INPUT")
+for ext in ("pdf", "docx"):
+    rc, res, _ = render(big, ext)
+    os.environ["QUIRE_THREADS"] = "1"
+    rc1, res1, _ = render(big, ext)
+    del os.environ["QUIRE_THREADS"]
+    pages = {i.get("page", 0) for i in res.get("layout", [])}
+    check(rc == rc1 == 0 and res["layout"] == res1["layout"] and len(res["layout"]) > 100 and
+          (ext == "docx" or len(pages) > 20),
+          ext + ": a big document's report on two threads is the report on one")
 
 # the library, through the binding: the same list
 out = quire.render(sheet, "spreadsheet", "xlsx")
