@@ -482,14 +482,14 @@ static int fc_may_equal(const char *a, const char *b)
 
 /* The fonts FcFontSetMatch() can pick for a pattern whose first family,
  * bound strongly, is name: those of that family, and those with none. In
- * fontconfig 2.13 to 2.15 a match ranks fonts by FILE, FONTFORMAT,
- * VARIABLE, SCALABLE, COLOR, FOUNDRY, CHARSET, then strongly bound family
- * (fcmatch.c); pango's pattern gives none of the first seven (VARIABLE
- * DontCare: every font scores 0), so where a font has the first family no
- * font without it can win, and the fonts keep their order (ties go to the
- * first). Matching these few instead of every font gives the same font, at
- * a fraction of the work. NULL: match them all (no font has the family by
- * name, or out of memory). */
+ * fontconfig 2.13 to 2.15 a match ranks fonts by FILE, FONT_WRAPPER (2.15),
+ * FONTFORMAT, VARIABLE, SCALABLE, COLOR, FOUNDRY, CHARSET, then strongly
+ * bound family (fcmatch.c); pango's pattern gives none of those before
+ * family (VARIABLE DontCare: every font scores 0), so where a font has the
+ * first family no font without it can win, and the fonts keep their order
+ * (ties go to the first). Matching these few instead of every font gives
+ * the same font, at a fraction of the work. NULL: match them all (no font
+ * has the family by name, or out of memory). */
 static FcFontSet *fc_family_fonts(fc_kept *k, const char *name)
 {
     for (size_t i = 0; i < k->n_families; i++)
@@ -532,7 +532,7 @@ static FcFontSet *fc_candidates(fc_kept *k, FcPattern *p)
     int version = FcGetVersion();
     FcValue v;
     FcValueBinding b;
-    static const char *const before[] = {FC_FILE,  FC_FONTFORMAT, FC_SCALABLE,
+    static const char *const before[] = {FC_FILE,  "fontwrapper", FC_FONTFORMAT, FC_SCALABLE,
                                          FC_COLOR, FC_FOUNDRY,    FC_CHARSET};
     if (version < 21300 || version >= 21600 ||
         FcPatternGetWithBinding(p, FC_FAMILY, 0, &v, &b) != FcResultMatch ||
@@ -721,8 +721,8 @@ static int face_open_fc(qr_simple *s, face *f)
                 fd = o;
         }
         fc_found *v = fd ? NULL : realloc(k->found, (k->n_found + 1) * sizeof *v);
+        if (v) k->found = v;
         if (v && (key.family = strdup(f->family)) != NULL) {
-            k->found = v;
             fc_find(k, map, fo, &key);
             v[k->n_found] = key;
             fd = &v[k->n_found++];
