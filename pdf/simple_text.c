@@ -3,8 +3,12 @@
 #include "simple_text.h"
 #include "text.h"
 
+#include <cairo-ft.h>
+#include <fontconfig/fontconfig.h>
+#include <hb-ot.h>
 #include <hb.h>
 #include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -133,11 +137,15 @@ static void memo_put(memo *m, const void *key, size_t n, uint64_t h, const void 
 typedef struct face {
     char *family, *lang;
     int size, bold, italic, letters; /* size: pango units */
-    PangoAnalysis an;                /* font referenced; no extra attributes */
-    int ok;                          /* the first font covers printable ASCII */
-    unsigned char pair[95][95];      /* 0 unknown, 1 the pair adds up, 2 it does not */
-    int single[95];                  /* each character's width alone, -1 unknown */
-    hb_feature_t features[32];       /* pango_analysis_collect_features(): the font's */
+    PangoAnalysis an;                /* font referenced (NULL until pango shapes: own_hb);
+                                        no extra attributes */
+    hb_font_t *own_hb;               /* face_open_fc()'s, or NULL: the PangoFont's */
+    const char *own_file;            /* its font file and index (face_check) */
+    int own_index;
+    int ok;                     /* the first font covers printable ASCII */
+    unsigned char pair[95][95]; /* 0 unknown, 1 the pair adds up, 2 it does not */
+    int single[95];             /* each character's width alone, -1 unknown */
+    hb_feature_t features[32];  /* pango_analysis_collect_features(): the font's */
     unsigned n_features;
     hb_language_t hb_lang;
     hb_script_t hb_script;
@@ -145,6 +153,7 @@ typedef struct face {
 
 struct qr_simple {
     PangoContext *pc;
+    int widths_only; /* faces opened without pango where they can be (face_open_fc) */
     face **faces;
     size_t n_faces, cap_faces;
     memo breaks, widths;
@@ -192,11 +201,12 @@ struct qr_simple {
     } rc;
 };
 
-qr_simple *qr_simple_new(PangoContext *pc)
+qr_simple *qr_simple_new(PangoContext *pc, int widths_only)
 {
     qr_simple *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->pc = g_object_ref(pc);
+    s->widths_only = widths_only;
     s->glyphs = pango_glyph_string_new();
     s->buf = hb_buffer_create();
     return s;
@@ -208,6 +218,7 @@ void qr_simple_free(qr_simple *s)
     for (size_t i = 0; i < s->n_faces; i++) {
         face *f = s->faces[i];
         if (f->an.font) g_object_unref(f->an.font);
+        if (f->own_hb) hb_font_destroy(f->own_hb);
         free(f->family);
         free(f->lang);
         free(f);
@@ -278,9 +289,10 @@ static int same_str(const char *a, const char *b)
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* Fill f from one item of a sample itemized the way a PangoLayout
- * itemizes: the face's description and language as attributes. */
-static void face_open(qr_simple *s, face *f)
+/* The font, language and script pango gives a sample in f's face (its
+ * description and language as attributes, the way a PangoLayout itemizes)
+ * into f->an, the font referenced; 0, or -1 when it gives no one item. */
+static int face_itemize(qr_simple *s, face *f)
 {
     PangoFontDescription *fd = pango_font_description_new();
     pango_font_description_set_family(fd, f->family);
@@ -295,6 +307,7 @@ static void face_open(qr_simple *s, face *f)
     const char *sample = f->letters ? "a" : "0";
     GList *items = pango_itemize(s->pc, sample, 0, 1, al, NULL);
     pango_attr_list_unref(al);
+    int r = -1;
     if (items && !items->next) {
         PangoItem *it = items->data;
         f->an = it->analysis;
@@ -303,21 +316,500 @@ static void face_open(qr_simple *s, face *f)
         f->an.lang_engine = NULL;
         if (f->an.font) {
             g_object_ref(f->an.font);
-            f->ok = f->an.level == 0 && !(f->an.flags & PANGO_ANALYSIS_FLAG_CENTERED_BASELINE);
-            /* pango_font_has_char() per character, with the coverage its
-             * default asks for each time (fonts.c, 1.50) asked for once */
-            PangoCoverage *cov =
-                f->ok ? pango_font_get_coverage(f->an.font, pango_language_get_default()) : NULL;
-            if (!cov) f->ok = 0;
-            for (gunichar ch = 0x20; ch <= 0x7E && f->ok; ch++)
-                f->ok = pango_coverage_get(cov, (int)ch) != PANGO_COVERAGE_NONE;
-            if (cov) g_object_unref(cov);
-            pango_font_get_features(f->an.font, f->features, 32, &f->n_features);
-            f->hb_lang = hb_language_from_string(pango_language_to_string(f->an.language), -1);
-            f->hb_script = (hb_script_t)g_unicode_script_to_iso15924(f->an.script);
+            r = 0;
         }
     }
     g_list_free_full(items, (GDestroyNotify)pango_item_free);
+    return r;
+}
+
+/* Fill f from pango's font for it. */
+static void face_open_pango(qr_simple *s, face *f)
+{
+    if (face_itemize(s, f) != 0) return;
+    f->ok = f->an.level == 0 && !(f->an.flags & PANGO_ANALYSIS_FLAG_CENTERED_BASELINE);
+    /* pango_font_has_char() per character, with the coverage its default
+     * asks for each time (fonts.c, 1.50) asked for once */
+    PangoCoverage *cov =
+        f->ok ? pango_font_get_coverage(f->an.font, pango_language_get_default()) : NULL;
+    if (!cov) f->ok = 0;
+    for (gunichar ch = 0x20; ch <= 0x7E && f->ok; ch++)
+        f->ok = pango_coverage_get(cov, (int)ch) != PANGO_COVERAGE_NONE;
+    if (cov) g_object_unref(cov);
+    pango_font_get_features(f->an.font, f->features, 32, &f->n_features);
+    f->hb_lang = hb_language_from_string(pango_language_to_string(f->an.language), -1);
+    f->hb_script = (hb_script_t)g_unicode_script_to_iso15924(f->an.script);
+}
+
+/* ---- faces without pango ----------------------------------------------------------- */
+
+/* Loading a PangoFontset (what pango_itemize does for each new face) starts
+ * FcFontSetSort over every installed font on pango's threads, for the
+ * fallback fonts of characters the first font lacks. A simple text never
+ * needs them: its face covers printable ASCII. So where only widths are
+ * asked for (the docx's measure pass), a face is found as pango 1.50 finds
+ * its first font (pangofc-fontmap.c: the pattern of
+ * pango_fc_make_pattern(), substituted as pangocairo-fcfontmap.c does,
+ * FcFontSetMatch() over the fonts filter_by_format() keeps) and its
+ * hb_font made as pangofc-font.c's pango_fc_font_create_hb_font() makes
+ * it. Anything this does not follow (a variable font, a matrix on the
+ * context, a vertical gravity) is left to pango. */
+
+/* What face_open_fc() found for a face, kept per font map (the docx's
+ * warm-up finds the faces the pass then asks for, on the same map). */
+typedef struct fc_found {
+    /* the key: what the pattern is made of */
+    char *family;
+    const char *lang; /* pango's interned string */
+    int size, bold, italic;
+    double dpi;
+    unsigned long options; /* cairo_font_options_hash() of the context's */
+    /* the font: NULL when pango must open it */
+    hb_font_t *hb;
+    int ok, has_a, has_0; /* printable ASCII covered; the samples' characters */
+    hb_feature_t features[32];
+    unsigned n_features;
+    const char *file; /* its file and index (kept in fc_kept.files) */
+    int index;
+} fc_found;
+
+typedef struct fc_kept {
+    GMutex mu;
+    FcFontSet *fonts; /* the fonts pango matches against */
+    struct fc_file {
+        char *file;
+        int index;
+        hb_face_t *hb;
+    } * files;
+    size_t n_files;
+    fc_found *found;
+    size_t n_found;
+    struct fc_family {
+        char *name;
+        FcFontSet *fonts; /* fc_family_fonts() */
+    } * families;
+    size_t n_families;
+} fc_kept;
+
+static void fc_kept_free(gpointer p)
+{
+    fc_kept *k = p;
+    for (size_t i = 0; i < k->n_found; i++) {
+        free(k->found[i].family);
+        if (k->found[i].hb) hb_font_destroy(k->found[i].hb);
+    }
+    free(k->found);
+    for (size_t i = 0; i < k->n_files; i++) {
+        free(k->files[i].file);
+        hb_face_destroy(k->files[i].hb);
+    }
+    free(k->files);
+    for (size_t i = 0; i < k->n_families; i++) {
+        free(k->families[i].name);
+        if (k->families[i].fonts) FcFontSetDestroy(k->families[i].fonts);
+    }
+    free(k->families);
+    if (k->fonts) FcFontSetDestroy(k->fonts);
+    g_mutex_clear(&k->mu);
+    free(k);
+}
+
+/* The font map's kept faces, made on first use; NULL out of memory. */
+static fc_kept *fc_kept_of(PangoFontMap *map)
+{
+    static GMutex made;
+    g_mutex_lock(&made);
+    fc_kept *k = g_object_get_data(G_OBJECT(map), "quire-simple-text-faces");
+    if (!k && (k = calloc(1, sizeof *k)) != NULL) {
+        g_mutex_init(&k->mu);
+        g_object_set_data_full(G_OBJECT(map), "quire-simple-text-faces", k, fc_kept_free);
+    }
+    g_mutex_unlock(&made);
+    return k;
+}
+
+/* filter_by_format(): the formats HarfBuzz shapes. */
+static int fc_supported(FcPattern *p)
+{
+    FcChar8 *file, *format;
+    if (FcPatternGetString(p, FC_FILE, 0, &file) == FcResultMatch &&
+        (g_str_has_suffix((const char *)file, ".woff") ||
+         g_str_has_suffix((const char *)file, ".woff2")))
+        return 0;
+    if (FcPatternGetString(p, FC_FONTFORMAT, 0, &format) != FcResultMatch) return 0;
+    return g_ascii_strcasecmp((const char *)format, "TrueType") == 0 ||
+           g_ascii_strcasecmp((const char *)format, "CFF") == 0;
+}
+
+/* The fonts pango matches against (its config's system and application
+ * fonts in the formats it shapes), made once; NULL out of memory. */
+static FcFontSet *fc_fonts(fc_kept *k, FcConfig *cfg)
+{
+    if (k->fonts) return k->fonts;
+    FcFontSet *out = FcFontSetCreate();
+    if (!out) return NULL;
+    for (int set = 0; set < 2; set++) {
+        FcFontSet *fs = FcConfigGetFonts(cfg, set ? FcSetApplication : FcSetSystem);
+        for (int i = 0; fs && i < fs->nfont; i++) {
+            if (!fc_supported(fs->fonts[i])) continue;
+            FcPatternReference(fs->fonts[i]);
+            if (!FcFontSetAdd(out, fs->fonts[i])) {
+                FcPatternDestroy(fs->fonts[i]);
+                FcFontSetDestroy(out);
+                return NULL;
+            }
+        }
+    }
+    return k->fonts = out;
+}
+
+/* May fontconfig's FcStrCmpIgnoreBlanksAndCase() find a and b equal? Yes
+ * when they are equal but for spaces and ASCII case, or either is not ASCII. */
+static int fc_may_equal(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ')
+            a++;
+        while (*b == ' ')
+            b++;
+        if ((unsigned char)*a >= 0x80 || (unsigned char)*b >= 0x80) return 1;
+        if (g_ascii_tolower(*a) != g_ascii_tolower(*b)) return 0;
+        if (!*a) return 1;
+        a++;
+        b++;
+    }
+}
+
+/* The fonts FcFontSetMatch() can pick for a pattern whose first family,
+ * bound strongly, is name: those of that family, and those with none. In
+ * fontconfig 2.13 to 2.15 a match ranks fonts by FILE, FONT_WRAPPER (2.15),
+ * FONTFORMAT, VARIABLE, SCALABLE, COLOR, FOUNDRY, CHARSET, then strongly
+ * bound family (fcmatch.c); pango's pattern gives none of those before
+ * family (VARIABLE DontCare: every font scores 0), so where a font has the
+ * first family no font without it can win, and the fonts keep their order
+ * (ties go to the first). Matching these few instead of every font gives
+ * the same font, at a fraction of the work. NULL: match them all (no font
+ * has the family by name, or out of memory). */
+static FcFontSet *fc_family_fonts(fc_kept *k, const char *name)
+{
+    for (size_t i = 0; i < k->n_families; i++)
+        if (strcmp(k->families[i].name, name) == 0) return k->families[i].fonts;
+    struct fc_family *v = realloc(k->families, (k->n_families + 1) * sizeof *v);
+    if (!v) return NULL;
+    k->families = v;
+    char *copy = strdup(name);
+    FcFontSet *out = copy ? FcFontSetCreate() : NULL;
+    int named = 0; /* a font of exactly that name */
+    for (int i = 0; out && i < k->fonts->nfont; i++) {
+        FcPattern *f = k->fonts->fonts[i];
+        FcChar8 *fam;
+        int take = FcPatternGetString(f, FC_FAMILY, 0, &fam) != FcResultMatch;
+        for (int j = 0; !take && FcPatternGetString(f, FC_FAMILY, j, &fam) == FcResultMatch; j++) {
+            take = fc_may_equal((const char *)fam, name);
+            named |= strcmp((const char *)fam, name) == 0;
+        }
+        if (!take) continue;
+        FcPatternReference(f);
+        if (!FcFontSetAdd(out, f)) {
+            FcPatternDestroy(f);
+            FcFontSetDestroy(out);
+            out = NULL;
+        }
+    }
+    if (out && !named) {
+        FcFontSetDestroy(out);
+        out = NULL;
+    }
+    if (!copy) return NULL;
+    v[k->n_families++] = (struct fc_family){copy, out};
+    return out;
+}
+
+/* The fonts to match p against: fc_family_fonts() where that holds, else
+ * all of them. */
+static FcFontSet *fc_candidates(fc_kept *k, FcPattern *p)
+{
+    int version = FcGetVersion();
+    FcValue v;
+    FcValueBinding b;
+    static const char *const before[] = {FC_FILE,  "fontwrapper", FC_FONTFORMAT, FC_SCALABLE,
+                                         FC_COLOR, FC_FOUNDRY,    FC_CHARSET};
+    if (version < 21300 || version >= 21600 ||
+        FcPatternGetWithBinding(p, FC_FAMILY, 0, &v, &b) != FcResultMatch ||
+        v.type != FcTypeString || b != FcValueBindingStrong)
+        return k->fonts;
+    const char *first = (const char *)v.u.s;
+    for (size_t i = 0; i < sizeof before / sizeof *before; i++)
+        if (FcPatternGet(p, before[i], 0, &v) == FcResultMatch) return k->fonts;
+    for (int i = 0; FcPatternGet(p, FC_VARIABLE, i, &v) == FcResultMatch; i++)
+        if (v.type != FcTypeBool || v.u.b != FcDontCare) return k->fonts;
+    FcFontSet *few = fc_family_fonts(k, first);
+    return few ? few : k->fonts;
+}
+
+/* pango_fc_make_pattern() for the face of fd, substituted as
+ * pango_cairo_fc_font_map_fontset_key_substitute() does with the font
+ * options fo; NULL on failure. */
+static FcPattern *fc_pattern(const fc_found *fd, FcConfig *cfg, const cairo_font_options_t *fo)
+{
+    int pixel_size = fd->size; /* get_scaled_size(): absolute, no matrix */
+    double dpi = fd->dpi;
+    FcPattern *p = FcPatternBuild(
+        NULL, PANGO_FC_VERSION, FcTypeInteger, pango_version(), FC_WEIGHT, FcTypeDouble,
+        FcWeightFromOpenTypeDouble(fd->bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL), FC_SLANT,
+        FcTypeInteger, fd->italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN, FC_WIDTH, FcTypeInteger,
+        FC_WIDTH_NORMAL, FC_VARIABLE, FcTypeBool, FcDontCare, FC_DPI, FcTypeDouble, dpi, FC_SIZE,
+        FcTypeDouble, pixel_size * (72. / 1024. / dpi), FC_PIXEL_SIZE, FcTypeDouble,
+        pixel_size / 1024., (char *)NULL);
+    if (!p) return NULL;
+    gchar **families = g_strsplit(fd->family, ",", -1);
+    for (int i = 0; families[i]; i++)
+        FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)families[i]);
+    g_strfreev(families);
+    FcPatternAddString(p, FC_LANG, (const FcChar8 *)fd->lang);
+    const char *prgname = g_get_prgname();
+    if (prgname) FcPatternAddString(p, PANGO_FC_PRGNAME, (const FcChar8 *)prgname);
+    FcConfigSubstitute(cfg, p, FcMatchPattern);
+    cairo_ft_font_options_substitute(fo, p);
+    FcDefaultSubstitute(p);
+    return p;
+}
+
+/* The hb_face of a font file, kept per file and index; NULL on failure. */
+static hb_face_t *fc_hb_face(fc_kept *k, const char *file, int index, const char **kept)
+{
+    for (size_t i = 0; i < k->n_files; i++)
+        if (k->files[i].index == index && strcmp(k->files[i].file, file) == 0) {
+            *kept = k->files[i].file;
+            return k->files[i].hb;
+        }
+    struct fc_file *v = realloc(k->files, (k->n_files + 1) * sizeof *v);
+    if (!v) return NULL;
+    k->files = v;
+    char *copy = strdup(file);
+    if (!copy) return NULL;
+    hb_blob_t *blob = hb_blob_create_from_file(file);
+    hb_face_t *hf = hb_face_create(blob, (unsigned)index);
+    hb_blob_destroy(blob);
+    v[k->n_files++] = (struct fc_file){copy, index, hf};
+    *kept = copy;
+    return hf;
+}
+
+/* pango_fc_font_create_hb_font() for the font pattern m (FcFontSetMatch's,
+ * render-prepared) with no matrix on the context, into fd; 0, or -1 where
+ * it would set variations (left to pango). */
+static int fc_hb_font(fc_kept *k, FcPattern *m, fc_found *fd)
+{
+    FcChar8 *file;
+    if (FcPatternGetString(m, FC_FILE, 0, &file) != FcResultMatch ||
+        FcPatternGetInteger(m, FC_INDEX, 0, &fd->index) != FcResultMatch)
+        return -1;
+    hb_face_t *hf = fc_hb_face(k, (const char *)file, fd->index, &fd->file);
+    if (!hf || hb_ot_var_get_axis_infos(hf, 0, NULL, NULL) != 0) return -1;
+    FcMatrix fm, *mv;
+    FcMatrixInit(&fm);
+    for (int i = 0; FcPatternGetMatrix(m, FC_MATRIX, i, &mv) == FcResultMatch; i++)
+        FcMatrixMultiply(&fm, &fm, mv);
+    PangoMatrix pm = PANGO_MATRIX_INIT;
+    pm.xx = fm.xx;
+    pm.yx = -fm.yx;
+    pm.xy = fm.xy;
+    pm.yy = -fm.yy;
+    double x_scale_inv = 1.0, y_scale_inv = 1.0, x, y;
+    pango_matrix_get_font_scale_factors(&pm, &x, &y);
+    double slant = pango_matrix_get_slant_ratio(&pm);
+    x_scale_inv /= x;
+    y_scale_inv /= y;
+    double point_size, pixel_size, dpi;
+    if (FcPatternGetDouble(m, FC_SIZE, 0, &point_size) != FcResultMatch) point_size = 13.;
+    if (FcPatternGetDouble(m, FC_PIXEL_SIZE, 0, &pixel_size) != FcResultMatch) {
+        if (FcPatternGetDouble(m, FC_DPI, 0, &dpi) != FcResultMatch) dpi = 72.;
+        pixel_size = point_size * dpi / 72.;
+    }
+    double x_scale = 1. / x_scale_inv, y_scale = 1. / y_scale_inv;
+    fd->hb = hb_font_create(hf);
+    hb_font_set_scale(fd->hb, (int)(pixel_size * PANGO_SCALE * x_scale),
+                      (int)(pixel_size * PANGO_SCALE * y_scale));
+    hb_font_set_ptem(fd->hb, (float)point_size);
+    hb_font_set_synthetic_slant(fd->hb, (float)slant);
+    hb_font_make_immutable(fd->hb);
+    return 0;
+}
+
+/* Find the font of fd (its key set) as pango finds its first font. */
+static void fc_find(fc_kept *k, PangoFontMap *map, const cairo_font_options_t *fo, fc_found *fd)
+{
+    FcConfig *cfg = pango_fc_font_map_get_config(PANGO_FC_FONT_MAP(map));
+    FcFontSet *fonts = fc_fonts(k, cfg);
+    FcPattern *p = fonts ? fc_pattern(fd, cfg, fo) : NULL;
+    FcResult res;
+    if (p) fonts = fc_candidates(k, p);
+    FcPattern *m = p ? FcFontSetMatch(cfg, &fonts, 1, p, &res) : NULL;
+    if (p) FcPatternDestroy(p);
+    FcCharSet *cs;
+    FcChar8 *str;
+    if (m && FcPatternGetCharSet(m, FC_CHARSET, 0, &cs) == FcResultMatch &&
+        FcPatternGetString(m, PANGO_FC_GRAVITY, 0, &str) != FcResultMatch &&
+        FcPatternGetString(m, FC_FONT_VARIATIONS, 0, &str) != FcResultMatch &&
+        fc_hb_font(k, m, fd) == 0) {
+        fd->has_a = FcCharSetHasChar(cs, 'a');
+        fd->has_0 = FcCharSetHasChar(cs, '0');
+        fd->ok = 1;
+        for (FcChar32 ch = 0x20; ch <= 0x7E && fd->ok; ch++)
+            fd->ok = FcCharSetHasChar(cs, ch);
+        /* pango_fc_font_get_features() */
+        for (int i = 0; fd->n_features < 32 &&
+                        FcPatternGetString(m, FC_FONT_FEATURES, i, &str) == FcResultMatch;
+             i++) {
+            hb_feature_t *ft = &fd->features[fd->n_features];
+            int ok = hb_feature_from_string((const char *)str, -1, ft);
+            ft->start = 0;
+            ft->end = (unsigned)-1;
+            fd->n_features += ok != 0;
+        }
+    }
+    if (m) FcPatternDestroy(m);
+}
+
+/* Fill f without pango (see above): 1 done, 0 pango's turn. */
+static int face_open_fc(qr_simple *s, face *f)
+{
+    PangoFontMap *map = pango_context_get_font_map(s->pc);
+    if (!f->family[0] || !PANGO_IS_FC_FONT_MAP(map) || !PANGO_IS_CAIRO_FONT_MAP(map) ||
+        pango_context_get_matrix(s->pc) ||
+        pango_context_get_base_gravity(s->pc) != PANGO_GRAVITY_SOUTH ||
+        pango_context_get_base_dir(s->pc) != PANGO_DIRECTION_LTR)
+        return 0;
+    const PangoFontDescription *cd = pango_context_get_font_description(s->pc);
+    if (pango_font_description_get_stretch(cd) != PANGO_STRETCH_NORMAL ||
+        pango_font_description_get_variant(cd) != PANGO_VARIANT_NORMAL)
+        return 0;
+    /* itemize.c's compute_derived_language() for the sample's script */
+    PangoScript script = f->letters ? PANGO_SCRIPT_LATIN : PANGO_SCRIPT_COMMON;
+    PangoLanguage *lang =
+        f->lang ? pango_language_from_string(f->lang) : pango_context_get_language(s->pc);
+    if (!lang || !pango_language_includes_script(lang, script)) {
+        lang = pango_script_get_sample_language(script);
+        if (!lang) lang = pango_language_from_string("xx");
+    }
+    double dpi = pango_cairo_context_get_resolution(s->pc);
+    if (dpi <= 0) dpi = pango_cairo_font_map_get_resolution(PANGO_CAIRO_FONT_MAP(map));
+    /* the fontset key's context key: the context's font options merged
+     * over a surface's (quire sets none) */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    const cairo_font_options_t *set = pango_cairo_context_get_font_options(s->pc);
+    if (set) cairo_font_options_merge(fo, set);
+    fc_found key = {0};
+    key.family = f->family;
+    key.lang = pango_language_to_string(lang);
+    key.size = f->size;
+    key.bold = f->bold;
+    key.italic = f->italic;
+    key.dpi = dpi;
+    key.options = cairo_font_options_hash(fo);
+    fc_kept *k = fc_kept_of(map);
+    const fc_found *fd = NULL;
+    fc_found got = {0}; /* a copy of *fd, its font referenced */
+    if (k) {
+        g_mutex_lock(&k->mu);
+        for (size_t i = 0; i < k->n_found && !fd; i++) {
+            const fc_found *o = &k->found[i];
+            if (o->size == key.size && o->bold == key.bold && o->italic == key.italic &&
+                o->lang == key.lang && o->dpi == key.dpi && o->options == key.options &&
+                strcmp(o->family, key.family) == 0)
+                fd = o;
+        }
+        fc_found *v = fd ? NULL : realloc(k->found, (k->n_found + 1) * sizeof *v);
+        if (v) k->found = v;
+        if (v && (key.family = strdup(f->family)) != NULL) {
+            fc_find(k, map, fo, &key);
+            v[k->n_found] = key;
+            fd = &v[k->n_found++];
+        }
+        if (fd) {
+            got = *fd;
+            if (got.hb) hb_font_reference(got.hb);
+        }
+        g_mutex_unlock(&k->mu);
+    }
+    cairo_font_options_destroy(fo);
+    /* pango's first font, if it has the sample's character (else pango
+     * looks further down its sorted list) */
+    if (!got.hb || !(f->letters ? got.has_a : got.has_0)) {
+        if (got.hb) hb_font_destroy(got.hb);
+        return 0;
+    }
+    f->own_hb = got.hb;
+    f->own_file = got.file;
+    f->own_index = got.index;
+    f->ok = got.ok;
+    memcpy(f->features, got.features, sizeof f->features);
+    f->n_features = got.n_features;
+    f->hb_lang = hb_language_from_string(key.lang, -1);
+    f->hb_script = (hb_script_t)g_unicode_script_to_iso15924((GUnicodeScript)script);
+    return 1;
+}
+
+/* QUIRE_SIMPLE_TEXT=check: f opened without pango is what pango opens (the
+ * same font file, sizes, slant, features, language and script); stop the
+ * process where it is not. */
+static void face_check(qr_simple *s, face *f)
+{
+    if (face_itemize(s, f) != 0) {
+        fprintf(stderr, "quire: QUIRE_SIMPLE_TEXT=check: pango has no font for %s\n", f->family);
+        abort();
+    }
+    hb_font_t *ph = pango_font_get_hb_font(f->an.font);
+    FcPattern *pp =
+        PANGO_IS_FC_FONT(f->an.font) ? pango_fc_font_get_pattern(PANGO_FC_FONT(f->an.font)) : NULL;
+    FcChar8 *pf = NULL;
+    int pi = -1;
+    if (pp) {
+        FcPatternGetString(pp, FC_FILE, 0, &pf);
+        FcPatternGetInteger(pp, FC_INDEX, 0, &pi);
+    }
+    int px, py, ox, oy;
+    hb_font_get_scale(ph, &px, &py);
+    hb_font_get_scale(f->own_hb, &ox, &oy);
+    hb_feature_t pft[32];
+    unsigned pn = 0;
+    pango_font_get_features(f->an.font, pft, 32, &pn);
+    int same =
+        pf && strcmp((const char *)pf, f->own_file) == 0 && pi == f->own_index && px == ox &&
+        py == oy && hb_font_get_ptem(ph) == hb_font_get_ptem(f->own_hb) &&
+        hb_font_get_synthetic_slant(ph) == hb_font_get_synthetic_slant(f->own_hb) &&
+        pn == f->n_features && memcmp(pft, f->features, pn * sizeof *pft) == 0 &&
+        f->hb_lang == hb_language_from_string(pango_language_to_string(f->an.language), -1) &&
+        f->hb_script == (hb_script_t)g_unicode_script_to_iso15924(f->an.script) &&
+        f->an.level == 0 && !(f->an.flags & PANGO_ANALYSIS_FLAG_CENTERED_BASELINE);
+    if (!same) {
+        fprintf(stderr,
+                "quire: QUIRE_SIMPLE_TEXT=check: the face %s %d%s%s differs from pango's: "
+                "%s/%d %d against %s/%d %d\n",
+                f->family, f->size, f->bold ? " bold" : "", f->italic ? " italic" : "", f->own_file,
+                f->own_index, ox, pf ? (const char *)pf : "?", pi, px);
+        abort();
+    }
+}
+
+/* Fill f from its first font: without pango where only widths are asked
+ * for and that follows pango, else pango's. */
+static void face_open(qr_simple *s, face *f)
+{
+    if (s->widths_only && face_open_fc(s, f)) {
+        if (qr_simple_mode() == 2) face_check(s, f);
+        return;
+    }
+    face_open_pango(s, f);
+}
+
+/* f's PangoFont (for pango's shaping), found now if face_open_fc() made
+ * f; NULL when pango has none. */
+static PangoFont *face_font(qr_simple *s, face *f)
+{
+    if (!f->an.font) face_itemize(s, f);
+    return f->an.font;
 }
 
 /* The face of it (in a text with or without letters), or -1. */
@@ -361,17 +853,21 @@ static int face_find(qr_simple *s, const qr_simple_item *it, int letters)
 /* ---- widths ------------------------------------------------------------------------ */
 
 /* Shape p[0..n) alone in face f into s->glyphs: pango_shape_item() as the
- * layout calls it (no rounding: pdf.c turns it off). */
-static void shape(qr_simple *s, const face *f, const char *p, int n)
+ * layout calls it (no rounding: pdf.c turns it off). 0, or -1 when pango
+ * has no font for f. */
+static int shape(qr_simple *s, face *f, const char *p, int n)
 {
+    if (!face_font(s, f)) return -1;
     pango_shape_with_flags(p, n, p, n, &f->an, s->glyphs, PANGO_SHAPE_NONE);
+    return 0;
 }
 
 /* Shape p[0..n) in face f into b, set up as shape.c's pango_hb_shape()
  * sets up its buffer (left to right, the item's script and language,
  * monotone characters, BOT and EOT, the font's features), on the
- * PangoFont's own hb_font: pango's sub-font differs from it only for
- * characters the font lacks, and f covers printable ASCII. */
+ * PangoFont's own hb_font (or face_open_fc()'s copy of it): pango's
+ * sub-font differs from it only for characters the font lacks, and f
+ * covers printable ASCII. */
 static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
 {
     hb_buffer_clear_contents(b);
@@ -382,7 +878,8 @@ static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
     hb_buffer_set_flags(b, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
     hb_buffer_set_invisible_glyph(b, PANGO_GLYPH_EMPTY);
     hb_buffer_add_utf8(b, p, n, 0, n);
-    hb_shape_full(pango_font_get_hb_font(f->an.font), b, f->features, f->n_features, NULL);
+    hb_font_t *font = f->own_hb ? f->own_hb : pango_font_get_hb_font(f->an.font);
+    hb_shape_full(font, b, f->features, f->n_features, NULL);
 }
 
 /* The glyph advances HarfBuzz gives p[0..n) in face f: 1 with one glyph
@@ -403,16 +900,51 @@ static int hb_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
     return 1;
 }
 
+/* pango_glyph_item_get_logical_widths() of p[0..n) shaped alone in face f
+ * (opened without pango) into lw[0..n), from HarfBuzz's glyphs as
+ * pango_hb_shape() takes them (a glyph's width its advance, its cluster
+ * its first byte): each cluster's width split evenly over its characters,
+ * the remainder to the first. */
+static void own_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
+{
+    hb_buffer_t *b = s->buf;
+    hb_shape_alone(b, f, p, n);
+    unsigned int ng;
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(b, &ng);
+    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(b, NULL);
+    memset(lw, 0, (size_t)n * sizeof *lw);
+    for (unsigned int g = 0; g < ng;) {
+        unsigned int c = gi[g].cluster, e = g;
+        int width = 0;
+        for (; e < ng && gi[e].cluster == c; e++)
+            width += gp[e].x_advance;
+        int end = e < ng ? (int)gi[e].cluster : n, chars = end - (int)c;
+        if (chars > 0) {
+            int each = width / chars;
+            for (int k = (int)c; k < end; k++)
+                lw[k] = each;
+            lw[c] += width - each * chars;
+        }
+        g = e;
+    }
+}
+
 /* The logical width of each character of p[0..n) shaped alone in face f
  * into lw[0..n) (pango_glyph_item_get_logical_widths): HarfBuzz's advances
- * when it gives one glyph per character, else pango's shaping. */
-static void shape_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
+ * when it gives one glyph per character, else pango's shaping (or
+ * own_widths()). 0, or -1 when pango has no font for f. */
+static int shape_widths(qr_simple *s, face *f, const char *p, int n, int *lw)
 {
-    if (hb_widths(s, f, p, n, lw)) return;
-    shape(s, f, p, n);
+    if (hb_widths(s, f, p, n, lw)) return 0;
+    if (f->own_hb) {
+        own_widths(s, f, p, n, lw);
+        return 0;
+    }
+    if (shape(s, f, p, n) != 0) return -1;
     PangoItem item = {0, n, n, f->an};
     PangoGlyphItem gi = {&item, s->glyphs, 0, 0, 0};
     pango_glyph_item_get_logical_widths(&gi, p, lw);
+    return 0;
 }
 
 /* A piece's key in the memos kept per face and piece (its widths, its
@@ -430,7 +962,7 @@ static size_t piece_key(char key[PIECE_KEY_MAX], int fi, const char *p, int n)
     return kn;
 }
 
-/* The width of character c alone in face f. */
+/* The width of character c alone in face f, -1 when pango has no font for f. */
 static int single_width(qr_simple *s, face *f, char c)
 {
     int *w = &f->single[(unsigned char)c - 0x20];
@@ -438,8 +970,10 @@ static int single_width(qr_simple *s, face *f, char c)
         int lw;
         if (hb_widths(s, f, &c, 1, &lw)) {
             *w = lw;
-        } else {
-            shape(s, f, &c, 1);
+        } else if (f->own_hb) {
+            own_widths(s, f, &c, 1, &lw);
+            *w = lw;
+        } else if (shape(s, f, &c, 1) == 0) {
             *w = pango_glyph_string_get_width(s->glyphs);
         }
     }
@@ -456,7 +990,7 @@ static int pair_adds_up(qr_simple *s, face *f, char a, char b)
         int wa = single_width(s, f, a), wb = single_width(s, f, b);
         char ab[2] = {a, b};
         int lw[2];
-        *p = hb_widths(s, f, ab, 2, lw) && lw[0] == wa && lw[1] == wb ? 1 : 2;
+        *p = wa >= 0 && wb >= 0 && hb_widths(s, f, ab, 2, lw) && lw[0] == wa && lw[1] == wb ? 1 : 2;
     }
     return *p == 1;
 }
@@ -785,10 +1319,7 @@ static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
 {
     char key[PIECE_KEY_MAX];
     size_t kn = piece_key(key, fi, text + at, len);
-    if (!kn) {
-        shape_widths(s, s->faces[fi], text + at, len, s->lw + at);
-        return 0;
-    }
+    if (!kn) return shape_widths(s, s->faces[fi], text + at, len, s->lw + at);
     uint64_t h = hash_bytes(key, kn);
     size_t vn;
     const unsigned char *v = memo_get(&s->widths, key, kn, h, &vn);
@@ -900,7 +1431,8 @@ static int widths_pending(qr_simple *s, const char *text)
         for (size_t j = k; j < np && st == 0; j++) {
             const struct pend *q = &s->pend[j];
             if (q->fi != pd->fi || q->dup >= 0 || done[j]) continue;
-            shape_widths(s, s->faces[q->fi], text + q->at, q->len, s->lw + q->at);
+            st = shape_widths(s, s->faces[q->fi], text + q->at, q->len, s->lw + q->at);
+            if (st != 0) break;
             pend_keep(s, q, text);
             done[j] = 1;
         }
@@ -1044,7 +1576,7 @@ static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
     }
     kept_glyph *made = NULL;
     if (!kg) {
-        shape(s, s->faces[fi], p, len);
+        if (shape(s, s->faces[fi], p, len) != 0) return -1;
         ng = (size_t)s->glyphs->num_glyphs;
         made = malloc((ng ? ng : 1) * sizeof *made);
         if (!made) return -1;

@@ -59,8 +59,13 @@ typedef struct qr_simple_line {
     int width;
 } qr_simple_line;
 
-/** A cache for the context pc (kept referenced); NULL out of memory. */
-qr_simple *qr_simple_new(PangoContext *pc);
+/** A cache for the context pc (kept referenced); NULL out of memory.
+ *  widths_only: only qr_simple_break() and qr_simple_breaks() will be
+ *  asked (the docx's measure pass): a face is then opened without pango
+ *  where it can be (its font file matched as pango matches it, its hb_font
+ *  made as pango makes it), which spares pango's fontset and the fallback
+ *  sort fontconfig runs for it. */
+qr_simple *qr_simple_new(PangoContext *pc, int widths_only);
 void qr_simple_free(qr_simple *s);
 
 /** The size pango gives a run of a layout whose font description has the
@@ -117,7 +122,8 @@ long qr_simple_runs(qr_simple *s, const char *text, size_t n, const qr_simple_it
                     size_t n_items, int start, int length, int wrapped, const int *cuts,
                     size_t n_cuts, const qr_simple_run **runs);
 
-/** The faces s has opened so far, and the font of face i (to pin). */
+/** The faces s has opened so far, and the font of face i (to pin; NULL
+ *  for a face opened without pango). */
 size_t qr_simple_n_faces(const qr_simple *s);
 PangoFont *qr_simple_face_font(const qr_simple *s, size_t i);
 

@@ -529,7 +529,7 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
 {
     int mode = qr_simple_mode();
     if (!mode || !qr_simple_ascii(c->tbuf.data, c->tbuf.len)) return 0;
-    if (!c->simple && !(c->simple = qr_simple_new(c->pc))) return -1;
+    if (!c->simple && !(c->simple = qr_simple_new(c->pc, c->rc->layout_only))) return -1;
     simple_runs sr;
     int w = simple_walk(c, sg, st, paint, &sr);
     if (w <= 0) return w;

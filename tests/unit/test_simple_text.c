@@ -189,6 +189,10 @@ static const char *const WORDS[] = {
 static const char *const FAMILIES[] = {"DejaVu Sans", "DejaVu Sans Mono", "DejaVu Serif",
                                        "Noto Sans"};
 
+/* Run languages: Latin ones, and ones whose script is not Latin (pango
+ * then itemizes Latin letters in another language). */
+static const char *const LANGS[] = {"de", "fr", "ru", "ar", "ja", "zh-cn"};
+
 /* A random paragraph into t (room 4096), its runs into it; returns n. */
 static size_t random_text(char *t, qr_simple_item *it, size_t *n_it, double size)
 {
@@ -225,7 +229,7 @@ static size_t random_text(char *t, qr_simple_item *it, size_t *n_it, double size
         /* the first run keeps the base size (pango_lines tells the others by it) */
         int sz = qr_simple_size(size, k && !same_size && rnd(8) == 0 ? 0.7 : 1);
         it[k] = (qr_simple_item){
-            from, to, FAMILIES[f], sz, rnd(3) == 0, rnd(4) == 0, rnd(5) == 0 ? "de" : NULL};
+            from, to, FAMILIES[f], sz, rnd(3) == 0, rnd(4) == 0, rnd(5) ? NULL : LANGS[rnd(6)]};
         k++;
         from = to;
     }
@@ -235,11 +239,12 @@ static size_t random_text(char *t, qr_simple_item *it, size_t *n_it, double size
 
 /* rounds random paragraphs against pango's lines; fresh: each with a new
  * qr_simple, so every piece of it is new (shaped with the paragraph's other
- * new pieces of its face, simple_text.c batch_shape) rather than kept */
-static void random_paragraphs(int rounds, int fresh)
+ * new pieces of its face, simple_text.c batch_shape) rather than kept;
+ * widths_only: faces opened without pango (simple_text.c face_open_fc) */
+static void random_paragraphs(int rounds, int fresh, int widths_only)
 {
     PangoContext *pc = new_context();
-    qr_simple *s = qr_simple_new(pc);
+    qr_simple *s = qr_simple_new(pc, widths_only);
     assert_non_null(s);
     static char t[4096];
     static qr_simple_item it[4096];
@@ -252,7 +257,7 @@ static void random_paragraphs(int rounds, int fresh)
         int width = (int)((20 + rnd(480) + rnd(100) / 100.0) * PANGO_SCALE);
         if (fresh) {
             qr_simple_free(s);
-            s = qr_simple_new(pc);
+            s = qr_simple_new(pc, widths_only);
             assert_non_null(s);
         }
         const qr_simple_line *got;
@@ -272,8 +277,9 @@ static void random_paragraphs(int rounds, int fresh)
             fail();
         }
     }
-    fprintf(stderr, "simple_text: %d of %d random paragraphs answered (%s), all as pango\n",
-            answered, tried, fresh ? "each piece new" : "pieces kept");
+    fprintf(stderr, "simple_text: %d of %d random paragraphs answered (%s%s), all as pango\n",
+            answered, tried, fresh ? "each piece new" : "pieces kept",
+            widths_only ? ", faces without pango" : "");
     /* most paragraphs are simple: the fast path must answer them */
     assert_true(answered * 2 > tried);
     qr_simple_free(s);
@@ -283,13 +289,61 @@ static void random_paragraphs(int rounds, int fresh)
 static void test_random_paragraphs(void **state)
 {
     (void)state;
-    random_paragraphs(3000, 0);
+    random_paragraphs(3000, 0, 0);
 }
 
 static void test_random_paragraphs_new_pieces(void **state)
 {
     (void)state;
-    random_paragraphs(1500, 1);
+    random_paragraphs(1500, 1, 0);
+}
+
+/* The same with the faces opened without pango (the docx's measure pass),
+ * each also opened by pango and compared (QUIRE_SIMPLE_TEXT=check: the
+ * font file, HarfBuzz scale, size, slant, features, language, script). */
+static void test_random_paragraphs_widths_only(void **state)
+{
+    (void)state;
+    random_paragraphs(3000, 0, 1);
+    random_paragraphs(300, 1, 1);
+}
+
+/* Per face: the widths of texts set alone on one unbounded line, with the
+ * face opened by pango and without it, over random faces, sizes (raised
+ * at 70 % too) and languages. */
+static void test_faces_without_pango(void **state)
+{
+    (void)state;
+    PangoContext *pc = new_context();
+    qr_simple *p = qr_simple_new(pc, 0), *w = qr_simple_new(pc, 1);
+    assert_non_null(p);
+    assert_non_null(w);
+    static char t[4096];
+    const double sizes[] = {6, 8, 9, 10, 10.5, 11, 12, 14, 17.3, 24};
+    int faces = 0;
+    for (int round = 0; round < 400; round++) {
+        size_t n = 1 + rnd(60);
+        for (size_t i = 0; i < n; i++)
+            t[i] = (char)(0x21 + rnd(94)); /* no space: one line */
+        qr_simple_item it = {0,
+                             n,
+                             FAMILIES[rnd(sizeof FAMILIES / sizeof *FAMILIES)],
+                             qr_simple_size(sizes[rnd(10)], rnd(4) ? 1 : 0.7),
+                             rnd(2),
+                             rnd(2),
+                             rnd(3) ? NULL : LANGS[rnd(6)]};
+        const qr_simple_line *a, *b;
+        long na = qr_simple_break(p, t, n, &it, 1, 1 << 30, &a);
+        long nb = qr_simple_break(w, t, n, &it, 1, 1 << 30, &b);
+        assert_int_equal(na, nb);
+        if (na == 1) assert_int_equal(a[0].width, b[0].width);
+    }
+    faces = (int)qr_simple_n_faces(w);
+    fprintf(stderr, "simple_text: %d faces opened without pango, widths as pango's\n", faces);
+    assert_true(faces > 20);
+    qr_simple_free(p);
+    qr_simple_free(w);
+    g_object_unref(pc);
 }
 
 /* A text of words made of letters and digits, most ending in stops
@@ -321,7 +375,7 @@ static void test_random_runs(void **state)
 {
     (void)state;
     PangoContext *pc = new_context();
-    qr_simple *s = qr_simple_new(pc);
+    qr_simple *s = qr_simple_new(pc, 0);
     assert_non_null(s);
     PangoRenderer *r = qr_pdf_rec_renderer_new();
     static char t[4096];
@@ -405,7 +459,7 @@ static void test_breaks(void **state)
 {
     (void)state;
     PangoContext *pc = new_context();
-    qr_simple *s = qr_simple_new(pc);
+    qr_simple *s = qr_simple_new(pc, 0);
     static char t[4096];
     static qr_simple_item it[4096];
     static unsigned char brk[4096];
@@ -455,11 +509,14 @@ static void test_not_simple(void **state)
 
 int main(void)
 {
+    setenv("QUIRE_SIMPLE_TEXT", "check", 1); /* simple_text.c's face_check() */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_not_simple),
         cmocka_unit_test(test_breaks),
         cmocka_unit_test(test_random_paragraphs),
         cmocka_unit_test(test_random_paragraphs_new_pieces),
+        cmocka_unit_test(test_random_paragraphs_widths_only),
+        cmocka_unit_test(test_faces_without_pango),
         cmocka_unit_test(test_random_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
