@@ -900,18 +900,16 @@ static int hb_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
     return 1;
 }
 
-/* pango_glyph_item_get_logical_widths() of p[0..n) shaped alone in face f
- * (opened without pango) into lw[0..n), from HarfBuzz's glyphs as
- * pango_hb_shape() takes them (a glyph's width its advance, its cluster
- * its first byte): each cluster's width split evenly over its characters,
- * the remainder to the first. */
-static void own_widths(qr_simple *s, const face *f, const char *p, int n, int *lw)
+/* pango_glyph_item_get_logical_widths() of the n characters hb_widths()
+ * just shaped in s->buf (a face opened without pango) into lw[0..n), from
+ * HarfBuzz's glyphs as pango_hb_shape() takes them (a glyph's width its
+ * advance, its cluster its first byte): each cluster's width split evenly
+ * over its characters, the remainder to the first. */
+static void own_widths(qr_simple *s, int n, int *lw)
 {
-    hb_buffer_t *b = s->buf;
-    hb_shape_alone(b, f, p, n);
     unsigned int ng;
-    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(b, &ng);
-    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(b, NULL);
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(s->buf, &ng);
+    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(s->buf, NULL);
     memset(lw, 0, (size_t)n * sizeof *lw);
     for (unsigned int g = 0; g < ng;) {
         unsigned int c = gi[g].cluster, e = g;
@@ -937,7 +935,7 @@ static int shape_widths(qr_simple *s, face *f, const char *p, int n, int *lw)
 {
     if (hb_widths(s, f, p, n, lw)) return 0;
     if (f->own_hb) {
-        own_widths(s, f, p, n, lw);
+        own_widths(s, n, lw);
         return 0;
     }
     if (shape(s, f, p, n) != 0) return -1;
@@ -971,7 +969,7 @@ static int single_width(qr_simple *s, face *f, char c)
         if (hb_widths(s, f, &c, 1, &lw)) {
             *w = lw;
         } else if (f->own_hb) {
-            own_widths(s, f, &c, 1, &lw);
+            own_widths(s, 1, &lw);
             *w = lw;
         } else if (shape(s, f, &c, 1) == 0) {
             *w = pango_glyph_string_get_width(s->glyphs);
