@@ -86,6 +86,33 @@ void qr_docx_add_part(qr_docx *d, const char *name, const char *ct,
     qr_docx_fail(d, qr_package_add_part(d->pkg, name, ct, data, len));
 }
 
+/* word/document.xml. With a table of contents it goes in as a split part
+ * (package.h: qr_package_add_split), its tail the bytes after the last
+ * page number: when the numbers still wait for the layout's thread
+ * (render.c), the package deflates that tail, and this backend writes the
+ * other parts, while the layout runs; settled or not, the same bytes. */
+static void add_document(qr_docx *d)
+{
+    if (d->status != QR_OK) return;
+    qr_buf b = {0};
+    qr_status st = qr_docx_document(d, &b);
+    if (st == QR_OK && b.oom) st = QR_E_NOMEM;
+    if (st != QR_OK) {
+        qr_buf_free(&b);
+        qr_docx_fail(d, st);
+        return;
+    }
+    size_t len;
+    char *data = qr_buf_steal(&b, &len);
+    const char *name = "word/document.xml";
+    if (!d->n_toc_holes)
+        st = qr_package_add_part(d->pkg, name, QR_CT_DOCX_DOCUMENT, data, len);
+    else
+        st = qr_package_add_split(d->pkg, name, QR_CT_DOCX_DOCUMENT, data, len, d->toc_head,
+                                  d->toc_pending ? qr_docx_settle_toc : NULL, d);
+    qr_docx_fail(d, st);
+}
+
 static void rel(qr_docx *d, const char *type, const char *target)
 {
     if (d->status != QR_OK) return;
@@ -128,7 +155,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
         d.notes = calloc(d.doc->n_notes, sizeof *d.notes);
         if (!d.notes) qr_docx_fail(&d, QR_E_NOMEM);
     }
-    qr_docx_add_part(&d, "word/document.xml", QR_CT_DOCX_DOCUMENT, qr_docx_document);
+    add_document(&d);
     qr_docx_notes_part(&d);
     rel(&d, QR_REL_STYLES, "styles.xml");
     qr_docx_add_part(&d, "word/styles.xml", QR_CT_DOCX_STYLES, qr_docx_styles);
@@ -177,6 +204,7 @@ static qr_status docx_render(qr_render_ctx *ctx, qr_sink *out)
     free(d.image_rids);
     free(d.families);
     free(d.notes);
+    free(d.toc_holes);
     return st;
 }
 

@@ -1023,11 +1023,12 @@ static void fld_char(qr_xml *x, const char *type)
  * bookmark, its cached page number quire's own pagination (the PDF
  * layout's, through the render context) so Word and LibreOffice show it
  * without updating fields. */
-/* The page of block i while the layout that finds it still runs on
- * another thread (render.c): the byte TOC_HOLE, which nothing else in the
- * part can hold (text and attribute values never carry C0 controls:
- * xml.h), stands where its number goes; fill_toc_holes() writes the
- * numbers once the body is done. The bytes are those the number gives. */
+/* The page of block i: the byte TOC_HOLE, which nothing else in the part
+ * can hold (text and attribute values never carry C0 controls: xml.h),
+ * stands where its number goes; fill_holes() writes the numbers, when the
+ * body is done if they are known, else once the layout that finds them on
+ * another thread (render.c) ends: the package deflates the part's tail
+ * while it runs (qr_docx_settle_toc). The bytes are those the number gives. */
 #define TOC_HOLE '\x01'
 
 static void toc_hole(qr_docx *d, size_t i)
@@ -1051,30 +1052,54 @@ static void toc_hole(qr_docx *d, size_t i)
     qr_xml_end(d->x);
 }
 
-/* The page numbers in the holes of out, once the layout is done (its
- * pages, or 1 for every entry when it failed: as without a layout). */
-static qr_status fill_toc_holes(qr_docx *d, qr_buf *out)
+/* The part data[0..len) with the page numbers in its holes, into b: the
+ * pages of the layout, or 1 for every entry when it failed (as without a
+ * layout). *head: the offset in b just after the last number, where the
+ * part's tail begins (qr_package_add_split). */
+static qr_status fill_holes(const qr_docx *d, const size_t *pages, const char *data, size_t len,
+                            qr_buf *b, size_t *head)
 {
-    const size_t *pages = d->ctx->block_pages_wait(d->ctx->block_pages_ud);
-    qr_buf b = {0};
-    if (!qr_buf_reserve(&b, out->len + d->n_toc_holes * 20)) return qr_fail(QR_E_NOMEM);
+    if (!qr_buf_reserve(b, len + d->n_toc_holes * 20)) return qr_fail(QR_E_NOMEM);
     size_t at = 0, k = 0;
-    for (const char *h; at < out->len && (h = memchr(out->data + at, TOC_HOLE, out->len - at));) {
-        size_t to = (size_t)(h - out->data);
-        if (k == d->n_toc_holes) break;
-        qr_buf_append(&b, out->data + at, to - at);
+    for (const char *h;
+         k < d->n_toc_holes && at < len && (h = memchr(data + at, TOC_HOLE, len - at));) {
+        size_t to = (size_t)(h - data);
+        qr_buf_append(b, data + at, to - at);
         char num[24];
         size_t page = pages ? pages[d->toc_holes[k++]] : 0;
-        qr_buf_append(&b, num, (size_t)snprintf(num, sizeof num, "%zu", page ? page : 1));
+        qr_buf_append(b, num, (size_t)snprintf(num, sizeof num, "%zu", page ? page : 1));
         at = to + 1;
     }
-    qr_buf_append(&b, out->data + at, out->len - at);
-    if (b.oom || k != d->n_toc_holes) {
+    *head = b->len;
+    qr_buf_append(b, data + at, len - at);
+    if (b->oom || k != d->n_toc_holes) return qr_fail(b->oom ? QR_E_NOMEM : QR_E_RENDER);
+    return QR_OK;
+}
+
+/* The offset just after the last hole of data[0..len), 0 when it has
+ * fewer than the table of contents made. The holes are near the start:
+ * memchr skips to each. */
+static size_t after_holes(const qr_docx *d, const char *data, size_t len)
+{
+    size_t at = 0, k = 0;
+    for (const char *h;
+         k < d->n_toc_holes && at < len && (h = memchr(data + at, TOC_HOLE, len - at)); k++)
+        at = (size_t)(h - data) + 1;
+    return k == d->n_toc_holes ? at : 0;
+}
+
+qr_status qr_docx_settle_toc(void *ctx, const char *data, size_t len, char **out, size_t *out_len)
+{
+    qr_docx *d = ctx;
+    const size_t *pages = d->ctx->block_pages_wait(d->ctx->block_pages_ud);
+    qr_buf b = {0};
+    size_t head;
+    qr_status st = fill_holes(d, pages, data, len, &b, &head);
+    if (st != QR_OK) {
         qr_buf_free(&b);
-        return qr_fail(b.oom ? QR_E_NOMEM : QR_E_RENDER);
+        return st;
     }
-    qr_buf_free(out);
-    *out = b;
+    *out = qr_buf_steal(&b, out_len);
     return QR_OK;
 }
 
@@ -1134,16 +1159,7 @@ static void write_toc(qr_docx *d, const qr_block *b)
         qr_xml_start(x, "w:r");
         qr_xml_leaf(x, "w:tab", NULL);
         qr_xml_end(x);
-        if (!d->ctx->block_pages && d->ctx->block_pages_wait) {
-            toc_hole(d, i);
-        } else {
-            char num[24];
-            size_t page = d->ctx->block_pages ? d->ctx->block_pages[i] : 0;
-            snprintf(num, sizeof num, "%zu", page ? page : 1);
-            qr_xml_start(x, "w:r");
-            write_w_t(x, num, strlen(num));
-            qr_xml_end(x);
-        }
+        toc_hole(d, i);
         qr_xml_end(x); /* w:hyperlink */
         if (i == last) fld_char(x, "end");
         qr_xml_end(x); /* w:p */
@@ -1299,8 +1315,22 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out)
     d->x = NULL;
     qr_status st = qr_xml_free(x);
     if (st == QR_OK) st = d->status;
-    if (st == QR_OK && d->n_toc_holes) st = fill_toc_holes(d, out);
-    free(d->toc_holes);
-    d->toc_holes = NULL;
+    if (st == QR_OK && d->n_toc_holes) {
+        if (!d->ctx->block_pages && d->ctx->block_pages_wait) {
+            /* The layout still runs: the holes stay for qr_docx_settle_toc. */
+            d->toc_pending = 1;
+            d->toc_head = after_holes(d, out->data, out->len);
+            if (!d->toc_head) st = qr_fail(QR_E_RENDER);
+        } else {
+            qr_buf b = {0};
+            st = fill_holes(d, d->ctx->block_pages, out->data, out->len, &b, &d->toc_head);
+            if (st == QR_OK) {
+                qr_buf_free(out);
+                *out = b;
+            } else {
+                qr_buf_free(&b);
+            }
+        }
+    }
     return st;
 }

@@ -107,9 +107,14 @@ typedef struct qr_docx {
     long n_bookmarks;
     int has_toc, toc_levels;
     /* the blocks whose page numbers the table of contents left as holes
-     * while the layout still ran (render.c), in document order */
+     * (docx_document.c: toc_hole), in document order; toc_pending: the
+     * holes wait for the layout still running (render.c) and are filled
+     * by qr_docx_settle_toc; toc_head: where document.xml's tail after
+     * the last number (or hole) begins (qr_package_add_split) */
     size_t *toc_holes;
     size_t n_toc_holes, cap_toc_holes;
+    int toc_pending;
+    size_t toc_head;
 
     /* font families used by runs, in first-use order (for fontTable.xml) */
     const char *default_font; /* fonts/' pointer for QR_DOCX_FONT, once seen */
@@ -157,6 +162,10 @@ typedef struct qr_docx_ppr {
 /* ---- parts (each appends one complete XML part to out) ---------------------- */
 
 qr_status qr_docx_document(qr_docx *d, qr_buf *out);
+/* docx_document.c: document.xml's settle (package.h: qr_part_settle; ctx
+ * the qr_docx) when its table of contents waits for the layout: waits for
+ * the pages and fills the holes. */
+qr_status qr_docx_settle_toc(void *ctx, const char *data, size_t len, char **out, size_t *out_len);
 qr_status qr_docx_styles(qr_docx *d, qr_buf *out);
 qr_status qr_docx_numbering(qr_docx *d, qr_buf *out);
 qr_status qr_docx_settings(qr_docx *d, qr_buf *out);

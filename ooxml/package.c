@@ -35,6 +35,12 @@ typedef struct part {
     size_t len;
     qr_part_fill fill; /* streamed parts */
     void *fill_ctx;
+    /* qr_package_add_split: data[head..len) is final; settle (NULL once
+     * called, or when data was final already) gives the rest */
+    int split;
+    size_t head;
+    qr_part_settle settle;
+    void *settle_ctx;
 } part;
 
 typedef struct rel {
@@ -146,6 +152,20 @@ qr_status qr_package_add_stored(qr_package *p, const char *name, const char *con
     qr_status st = qr_package_add_part(p, name, content_type, data, len);
     if (st == QR_OK) p->parts[p->n_parts - 1].stored = 1;
     return st;
+}
+
+qr_status qr_package_add_split(qr_package *p, const char *name, const char *content_type,
+                               char *data, size_t len, size_t head, qr_part_settle settle,
+                               void *ctx)
+{
+    qr_status st = qr_package_add_part(p, name, content_type, data, len);
+    if (st != QR_OK) return st;
+    part *pt = &p->parts[p->n_parts - 1];
+    pt->split = 1;
+    pt->head = head < len ? head : len;
+    pt->settle = settle;
+    pt->settle_ctx = ctx;
+    return QR_OK;
 }
 
 qr_status qr_package_add_stream(qr_package *p, const char *name, const char *content_type,
@@ -650,23 +670,71 @@ static qr_status drain(pool *pl, packed *pk, qr_status st)
     return st;
 }
 
-/* Deflate ready bytes: the blocks point into data. */
-static qr_status pack_data(pool *pl, const unsigned char *data, size_t len, packed *pk)
+/* Deflate ready bytes data[from..to), appended to pk: blocks cut at from +
+ * k x BLOCK_SIZE point into data, each primed with the DICT_SIZE bytes
+ * before it (fewer at data's start). The last block ends the stream when
+ * finish is set, else it is sync-flushed like the others, so a stream over
+ * data[to..) can follow (qr_package_add_split's cut). */
+static qr_status pack_range(pool *pl, const unsigned char *data, size_t from, size_t to, int finish,
+                            packed *pk)
 {
     qr_status st = QR_OK;
-    size_t off = 0;
+    size_t off = from;
     do {
         job *j;
         if ((st = acquire(pl, pk, &j)) != QR_OK) break;
         j->in = data + off;
-        j->len = len - off < BLOCK_SIZE ? len - off : BLOCK_SIZE;
+        j->len = to - off < BLOCK_SIZE ? to - off : BLOCK_SIZE;
         j->dict_len = off < DICT_SIZE ? off : DICT_SIZE;
         j->dict = data + off - j->dict_len;
         off += j->len;
-        j->last = off == len;
+        j->last = finish && off == to;
         submit(pl, j);
-    } while (off < len);
+    } while (off < to);
     return drain(pl, pk, st);
+}
+
+/* Where a split part's deflate is cut (package.h: qr_package_add_split):
+ * DICT_SIZE bytes into its final tail, when the part is big and the tail
+ * goes on past that; 0: deflated whole, as any ready part. */
+static size_t split_cut(const part *pt)
+{
+    if (!pt->split || pt->fill || pt->media || pt->stored || !pt->data || pt->len <= BIG_PART ||
+        pt->len - pt->head <= DICT_SIZE)
+        return 0;
+    return pt->head + DICT_SIZE;
+}
+
+/* Append tail, a deflate stream deflated apart, to pk (whose stream ends
+ * with a sync flush). */
+static qr_status join_tail(packed *pk, const packed *tail)
+{
+    if (qr_buf_append(&pk->z, tail->z.data, tail->z.len) != 0) return qr_fail(QR_E_NOMEM);
+    pk->crc = crc32_combine(pk->crc, tail->crc, (z_off_t)tail->size);
+    pk->size += tail->size;
+    return QR_OK;
+}
+
+/* Call a split part's settle: its final bytes replace data, which must end
+ * with the same tail. */
+static qr_status settle_part(part *pt)
+{
+    char *data = NULL;
+    size_t len = 0, tail = pt->len - pt->head;
+    qr_status st = pt->settle(pt->settle_ctx, pt->data, pt->len, &data, &len);
+    pt->settle = NULL;
+    if (st == QR_OK && ((!data && len) || len < tail ||
+                        (tail && memcmp(data + len - tail, pt->data + pt->head, tail) != 0)))
+        st = qr_fail(QR_E_RENDER);
+    if (st != QR_OK) {
+        free(data);
+        return st;
+    }
+    free(pt->data);
+    pt->data = data;
+    pt->len = len;
+    pt->head = len - tail;
+    return QR_OK;
 }
 
 static qr_status own_block(job *j)
@@ -965,11 +1033,19 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
     small *smalls = NULL;
     size_t n_small = 0;
     pool *pl = NULL;
+    packed *tails = NULL; /* per part: its tail, deflated before it settled */
+    /* While a part waits to settle, what it waits for runs on a core of
+     * its own: the work done before (the small parts, the waiting parts'
+     * tails) takes one thread fewer. The bytes do not depend on it. */
+    int threads = thread_count(p), early = threads, waiting = 0;
+    for (size_t i = 0; i < p->n_parts; i++)
+        if (p->parts[i].settle) waiting = 1;
+    if (waiting && early > 1) early--;
     zip_error_t zerr;
     zip_error_init(&zerr);
     zip_source_t *dst = NULL;
     zip_t *za = NULL;
-    if (!gen || !packs) {
+    if (!gen || !packs || (waiting && !(tails = calloc(p->n_parts, sizeof *tails)))) {
         st = qr_fail(QR_E_NOMEM);
         goto done;
     }
@@ -1007,7 +1083,8 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
     }
     for (size_t i = 0; i < p->n_parts; i++) {
         part *pt = &p->parts[i];
-        if (!pt->fill && !pt->media && !pt->stored && !(pt->data && pt->len > BIG_PART)) {
+        if (!pt->fill && !pt->media && !pt->stored && !pt->settle &&
+            !(pt->data && pt->len > BIG_PART)) {
             smalls[4 + 2 * i].data = (const unsigned char *)pt->data;
             smalls[4 + 2 * i].len = pt->len;
         }
@@ -1017,7 +1094,36 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
             smalls[5 + 2 * i].len = gen[4 + i].len;
         }
     }
-    deflate_smalls(smalls, n_small, thread_count(p));
+    deflate_smalls(smalls, n_small, early);
+    if (waiting) {
+        /* Deflate the tails the waiting parts already know, then wait for
+         * each part's beginning (settle), then deflate a settled part that
+         * turned out small. */
+        pool *ep = NULL;
+        for (size_t i = 0; i < p->n_parts && st == QR_OK; i++) {
+            part *pt = &p->parts[i];
+            size_t cut = pt->settle ? split_cut(pt) : 0;
+            if (!cut) continue;
+            if (!ep && !(ep = pool_new(early))) {
+                st = qr_fail(QR_E_NOMEM);
+                break;
+            }
+            tails[i].used = 1;
+            st = pack_range(ep, (const unsigned char *)pt->data, cut, pt->len, 1, &tails[i]);
+        }
+        pool_free(ep);
+        for (size_t i = 0; i < p->n_parts && st == QR_OK; i++) {
+            part *pt = &p->parts[i];
+            if (!pt->settle) continue;
+            if ((st = settle_part(pt)) != QR_OK) break;
+            if (!pt->stored && pt->len <= BIG_PART) {
+                smalls[4 + 2 * i].data = (const unsigned char *)pt->data;
+                smalls[4 + 2 * i].len = pt->len;
+                deflate_smalls(&smalls[4 + 2 * i], 1, threads);
+            }
+        }
+        if (st != QR_OK) goto done;
+    }
     if ((st = small_add(za, "[Content_Types].xml", &smalls[0])) ||
         (st = small_add(za, "_rels/.rels", &smalls[1])) ||
         (st = small_add(za, "docProps/core.xml", &smalls[2])) ||
@@ -1032,12 +1138,19 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
             pk->gp_flags = 2 << 1;
             zip_error_init(&pk->err);
             pk->crc = crc32(0, NULL, 0);
-            if (!pl && !(pl = pool_new(thread_count(p)))) {
+            if (!pl && !(pl = pool_new(threads))) {
                 st = qr_fail(QR_E_NOMEM);
                 goto done;
             }
-            st = pt->fill ? pack_stream(pl, pt, pk)
-                          : pack_data(pl, (const unsigned char *)pt->data, pt->len, pk);
+            const unsigned char *data = (const unsigned char *)pt->data;
+            size_t cut = split_cut(pt);
+            if (pt->fill)
+                st = pack_stream(pl, pt, pk);
+            else if (!cut)
+                st = pack_range(pl, data, 0, pt->len, 1, pk);
+            else if ((st = pack_range(pl, data, 0, cut, 0, pk)) == QR_OK)
+                st = tails && tails[i].used ? join_tail(pk, &tails[i])
+                                            : pack_range(pl, data, cut, pt->len, 1, pk);
             pk->comp = pk->z.len;
             if (st || (st = packed_add(za, pt->name, pk))) goto done;
         } else if (pt->media || pt->stored) {
@@ -1088,6 +1201,10 @@ done:
             if (packs[i].used) zip_error_fini(&packs[i].err);
         }
     }
+    if (tails)
+        for (size_t i = 0; i < p->n_parts; i++)
+            qr_buf_free(&tails[i].z);
+    free(tails);
     smalls_free(smalls, n_small); /* after zip_close/zip_discard: libzip read them */
     free(gen);
     free(packs);

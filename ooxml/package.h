@@ -19,7 +19,9 @@
  * stored): the same parts give the same bytes. Streamed parts and ready
  * parts over 1 MiB are deflated at level 1 in 512 KiB blocks on up to 4
  * threads; the split depends on byte offsets only, so the bytes do not
- * depend on timing or on the number of threads.
+ * depend on timing or on the number of threads. A part whose beginning is
+ * not known yet (qr_package_add_split) has its end deflated first, while
+ * its beginning is awaited.
  */
 #ifndef QR_PACKAGE_H
 #define QR_PACKAGE_H
@@ -53,6 +55,37 @@ qr_status qr_package_add_stored(qr_package *p, const char *name, const char *con
 typedef qr_status (*qr_part_fill)(void *ctx, qr_buf *chunk, int *done);
 qr_status qr_package_add_stream(qr_package *p, const char *name, const char *content_type,
                                 qr_part_fill fill, void *ctx);
+
+/** A ready part whose beginning waits for something its end does not: a
+ *  docx whose table of contents waits for the page numbers of a layout
+ *  running on another thread (render.c, ooxml/docx_document.c).
+ *  data[head..len) is the part's tail, final; data[0..head) may still
+ *  change, its length too. Takes ownership of data even on failure.
+ *
+ *  settle(ctx, data, len, &out, &out_len) is called once, inside
+ *  qr_package_write, after everything that does not need it: the other
+ *  parts deflated (on one thread fewer than set: the awaited work has a
+ *  core) and this part's tail deflated as far as the rule below allows.
+ *  It returns the whole final part in *out (malloc'd; the package owns it
+ *  and frees data), which must end with the same tail (checked: else
+ *  QR_E_RENDER). settle NULL: data is final already (the same part made
+ *  without waiting).
+ *
+ *  The deflate rule, a function of the final bytes and the tail's length
+ *  only, so a part gives the same bytes whether it waited or not, and
+ *  whatever the threads: a part over 1 MiB whose tail is longer than
+ *  deflate's 32 KiB window is cut at S = 32 KiB into the tail. [0, S) is
+ *  deflated as any big part, in 512 KiB blocks from 0, but its last block
+ *  is sync-flushed (not final); [S, len) follows in 512 KiB blocks from S,
+ *  the first primed with the 32 KiB before S (all in the tail, so known
+ *  before settle), the last one final; the CRCs are combined. Shorter
+ *  parts, or tails of 32 KiB or less, are deflated as qr_package_add_part
+ *  would: the same bytes. */
+typedef qr_status (*qr_part_settle)(void *ctx, const char *data, size_t len, char **out,
+                                    size_t *out_len);
+qr_status qr_package_add_split(qr_package *p, const char *name, const char *content_type,
+                               char *data, size_t len, size_t head, qr_part_settle settle,
+                               void *ctx);
 
 /** Add a media part (PNG, JPEG), stored without recompression. data is
  *  borrowed and must live until qr_package_write returns. The content type
