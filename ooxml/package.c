@@ -12,7 +12,13 @@
  * concatenated in block order, so the stream is one valid deflate stream and
  * its bytes do not depend on timing or on the number of threads. libzip
  * then copies that data raw: a source whose stat says ZIP_CM_DEFLATE with
- * size, comp_size and CRC is not recompressed (zip_close's add_data). */
+ * size, comp_size and CRC is not recompressed (zip_close's add_data).
+ *
+ * A split part (a docx whose TOC waits for its page numbers) is deflated
+ * in two streams, cut a window into its final tail: the tail's blocks
+ * before its beginning settles (while the thread it waits for runs), the
+ * head's after, its last block sync-flushed so the tail's stream follows
+ * (see qr_package_add_split). */
 #include "package.h"
 
 #include <pthread.h>
