@@ -1066,7 +1066,8 @@ static qr_status fill_holes(const qr_docx *d, const size_t *pages, const char *d
         size_t to = (size_t)(h - data);
         qr_buf_append(b, data + at, to - at);
         char num[24];
-        size_t page = pages ? pages[d->toc_holes[k++]] : 0;
+        size_t page = pages ? pages[d->toc_holes[k]] : 0;
+        k++;
         qr_buf_append(b, num, (size_t)snprintf(num, sizeof num, "%zu", page ? page : 1));
         at = to + 1;
     }
