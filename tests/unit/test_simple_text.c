@@ -468,12 +468,14 @@ static void test_breaks(void **state)
     for (int round = 0; round < 20000; round++) {
         size_t n_it, n;
         if (round < 95 * 95) {
-            /* "p f" and "p fx" for every printable p and f */
+            /* "p f" and "p fx" for every printable p and f (simple_text.c's
+             * first_break() table), one to three spaces between */
+            size_t sp = 1 + rnd(3);
             t[0] = (char)(0x20 + round / 95);
-            t[1] = ' ';
-            t[2] = (char)(0x20 + round % 95);
-            t[3] = (char)(0x21 + rnd(94));
-            n = 3 + rnd(2);
+            memset(t + 1, ' ', sp);
+            t[1 + sp] = (char)(0x20 + round % 95);
+            t[2 + sp] = (char)(0x21 + rnd(94));
+            n = 2 + sp + rnd(2);
         } else if (round % 3 == 0) {
             n = word_text(t);
         } else if (round % 2) {
@@ -500,6 +502,22 @@ static void test_breaks(void **state)
 static void test_not_simple(void **state)
 {
     (void)state;
+    /* the break scan refuses them too, wherever they stand in a word */
+    PangoContext *pc = new_context();
+    qr_simple *s = qr_simple_new(pc, 1);
+    assert_non_null(s);
+    static const char *const bad[] = {"a\tb", "ab c\n", "\x01x", "caf\xc3\xa9 au lait",
+                                      "x (y\x7f)"};
+    unsigned char brk[32];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        size_t n = strlen(bad[i]);
+        assert_int_equal(qr_simple_breaks(s, bad[i], n, brk), -1);
+        qr_simple_item it = {0, n, "DejaVu Sans", 10 * PANGO_SCALE, 0, 0, NULL};
+        const qr_simple_line *ln;
+        assert_int_equal(qr_simple_break(s, bad[i], n, &it, 1, 100 * PANGO_SCALE, &ln), -1);
+    }
+    qr_simple_free(s);
+    g_object_unref(pc);
     assert_false(qr_simple_ascii("a\tb", 3));
     assert_false(qr_simple_ascii("a\nb", 3));
     assert_false(qr_simple_ascii("caf\xc3\xa9", 5));
