@@ -139,6 +139,13 @@ static int is_tall(uint32_t cp)
            (cp >= 0xFE70 && cp <= 0xFEFF) || is_wide(cp);
 }
 
+/* An advance in a bold run: DejaVu Sans Bold's letters are 8 % wider. Code
+ * runs keep the mono width (callers pass bold only when not mono). */
+static long long bolded(long long w, int bold)
+{
+    return bold ? w * 108 / 100 : w;
+}
+
 static int cp_width(uint32_t cp, int mono)
 {
     if (cp >= 0x20 && cp < 0x7F) return mono ? 602 : ascii_w[cp - 0x20]; /* most text */
@@ -164,7 +171,7 @@ long long qr_slide_text_width(const char *str, size_t len, int mono, int bold)
         uint32_t cp = s[i];
         i += cp < 0x80 ? 1 : utf8_next(s + i, len - i, &cp);
         int cw = cp_width(cp, mono);
-        w += bold && !mono ? cw * 108 / 100 : cw;
+        w += bolded(cw, bold && !mono);
     }
     return w;
 }
@@ -207,11 +214,10 @@ long long qr_slide_text_lines(const qr_text *t, long long W, int *tall)
             }
             if (cp > 0x20 && cp < 0x7F) { /* the common case: printable ASCII */
                 int cw = run->code ? 602 : ascii_w[cp - 0x20];
-                w.word += run->bold && !run->code ? cw * 108 / 100 : cw;
+                w.word += bolded(cw, run->bold && !run->code);
                 continue;
             }
-            int cw = cp_width(cp, run->code);
-            if (run->bold && !run->code) cw = cw * 108 / 100;
+            int cw = (int)bolded(cp_width(cp, run->code), run->bold && !run->code);
             if (cp == ' ' || cp == '\t' || cp == 0x3000) {
                 place_word(&w);
                 w.cur += cw;
@@ -912,7 +918,7 @@ static void ww_init(void)
         for (int c = 0; c < 128; c++) {
             int cw = cp_width((uint32_t)c, k == 2);
             int stop = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '/';
-            ww_tab[k][c] = (short)(stop ? WW_STOP : k == 1 ? cw * 108 / 100 : cw);
+            ww_tab[k][c] = (short)(stop ? WW_STOP : bolded(cw, k == 1));
         }
 }
 
@@ -954,7 +960,7 @@ long long qr_slide_widest_word(const qr_text *t, const char **at, size_t *len)
                 start = i + n;
             } else {
                 int cw = cp_width(cp, run->code);
-                w += run->bold && !run->code ? cw * 108 / 100 : cw;
+                w += bolded(cw, run->bold && !run->code);
                 if (cp == '-' || cp == 0x2010 || cp == '/') { /* a line may break after them */
                     if (w > best) {
                         best = w;
@@ -979,7 +985,7 @@ static void report_word(const qr_text *t, long long sz, int bold, long long avai
     const char *at;
     size_t len;
     long long word = qr_slide_widest_word(t, &at, &len);
-    if (bold) word = word * 108 / 100;
+    word = bolded(word, bold);
     if (sz < 100) sz = 100;
     long long W = avail * 100000 / (sz * QR_SLIDE_EMU_PER_PT); /* the line, 1/1000 em */
     if (word <= W || !at || W <= 0) return;
