@@ -34,24 +34,51 @@ typedef struct memo {
     size_t len, room;
 } memo;
 
-/* Eight bytes at a time (the keys are words: most fit in one or two). */
+static uint64_t load8(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static uint32_t load4(const unsigned char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* Eight bytes at a time (the keys are words: most fit in one or two); the
+ * last 1 to 7 in two overlapping loads of 4, or 3 single ones. */
 static uint64_t hash_bytes(const void *p, size_t n)
 {
     const unsigned char *s = p;
     uint64_t h = 1469598103934665603ull ^ n;
     for (; n >= 8; n -= 8, s += 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+        h = (h ^ load8(s)) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 29;
     }
     if (n) {
-        uint64_t w = 0;
-        memcpy(&w, s, n);
+        uint64_t w = n >= 4 ? load4(s) | (uint64_t)load4(s + n - 4) << 32
+                            : s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
         h = (h ^ w) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 29;
     }
     return h * 0xBF58476D1CE4E5B9ull ^ (h >> 31);
+}
+
+/* a[0..n) == b[0..n), in loads of 8 or 4 (the last one overlapping). */
+static int same_bytes(const unsigned char *a, const unsigned char *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 <= n; i += 8)
+            if (load8(a + i) != load8(b + i)) return 0;
+        return load8(a + n - 8) == load8(b + n - 8);
+    }
+    if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
 }
 
 static void memo_free(memo *m)
@@ -62,16 +89,20 @@ static void memo_free(memo *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The value kept for key, or NULL. */
-static const unsigned char *memo_get(const memo *m, const void *key, size_t n, uint64_t h,
-                                     size_t *val_len)
+/* The value kept for the key key[0..n), after the 4 bytes of *tag when
+ * tag is not NULL (a face's index: piece_key()), or NULL. */
+static const unsigned char *memo_get(const memo *m, const int *tag, const void *key, size_t n,
+                                     uint64_t h, size_t *val_len)
 {
+    size_t pre_n = tag ? sizeof *tag : 0;
     if (!m->n_slots) return NULL;
     for (uint32_t i = (uint32_t)h & (m->n_slots - 1);; i = (i + 1) & (m->n_slots - 1)) {
         uint32_t s = m->slots[i];
         if (!s) return NULL;
         const memo_entry *e = &m->items[s - 1];
-        if (e->hash == h && e->key_len == n && memcmp(m->blob + e->key, key, n) == 0) {
+        if (e->hash == h && e->key_len == pre_n + n &&
+            (!tag || load4(m->blob + e->key) == (uint32_t)*tag) &&
+            same_bytes(m->blob + e->key + pre_n, key, n)) {
             *val_len = e->val_len;
             return m->blob + e->val;
         }
@@ -879,7 +910,10 @@ static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
     hb_buffer_set_cluster_level(b, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS);
     hb_buffer_set_flags(b, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
     hb_buffer_set_invisible_glyph(b, PANGO_GLYPH_EMPTY);
-    hb_buffer_add_utf8(b, p, n, 0, n);
+    /* printable ASCII: its Latin-1 code points are its UTF-8's, one byte
+     * each (and the CLI's hb_buffer_add_utf8(), pdf/memo/shape_memo.c,
+     * notes the text around it for pango's calls: not needed here) */
+    hb_buffer_add_latin1(b, (const uint8_t *)p, n, 0, n);
     hb_font_t *font = f->own_hb ? f->own_hb : pango_font_get_hb_font(f->an.font);
     hb_shape_full(font, b, f->features, f->n_features, NULL);
 }
@@ -1056,7 +1090,7 @@ static int word_breaks(qr_simple *s, int trailed, const char *p, size_t n, unsig
     memcpy(k + 1, p, n);
     uint64_t h = hash_bytes(k, kn);
     size_t vn;
-    const unsigned char *v = memo_get(&s->breaks, k, kn, h, &vn);
+    const unsigned char *v = memo_get(&s->breaks, NULL, k, kn, h, &vn);
     if (v && vn == n) {
         memcpy(out + 1, v + 1, n - 1);
         return 0;
@@ -1077,17 +1111,26 @@ static int word_breaks(qr_simple *s, int trailed, const char *p, size_t n, unsig
     return r;
 }
 
-/* What qr_simple_breaks() knows of a character without pango: a letter
- * or digit, a stop (. , : ; ! ?: UAX #14's IS and EX), or neither (0). */
-enum { ALNUM = 1, STOP = 2 };
-#define K2(c) [c] = ALNUM, [c + 1] = ALNUM
-#define K8(c) K2(c), K2(c + 2), K2(c + 4), K2(c + 6)
+/* What qr_simple_breaks() knows of a character without pango: a letter,
+ * a digit (ALNUM either), a stop (. , : ; ! ?: UAX #14's IS and EX; IS_STOP
+ * the first four), or neither (0). */
+enum { LETTER = 1, DIGIT = 2, ALNUM = 3, STOP = 4, IS_STOP = 8 };
+#define K2(c, k) [c] = k, [c + 1] = k
+#define K8(c, k) K2(c, k), K2(c + 2, k), K2(c + 4, k), K2(c + 6, k)
 static const unsigned char char_kind[256] = {
-    K8('0'),      K2('8'),      K8('A'),      K8('I'),     K8('Q'),      K2('Y'),
-    K8('a'),      K8('i'),      K8('q'),      K2('y'),     ['.'] = STOP, [','] = STOP,
-    [':'] = STOP, [';'] = STOP, ['!'] = STOP, ['?'] = STOP};
+    K8('0', DIGIT),         K2('8', DIGIT),         K8('A', LETTER),        K8('I', LETTER),
+    K8('Q', LETTER),        K2('Y', LETTER),        K8('a', LETTER),        K8('i', LETTER),
+    K8('q', LETTER),        K2('y', LETTER),        ['.'] = STOP | IS_STOP, [','] = STOP | IS_STOP,
+    [':'] = STOP | IS_STOP, [';'] = STOP | IS_STOP, ['!'] = STOP,           ['?'] = STOP};
 #undef K8
 #undef K2
+
+static int only_digits(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (char_kind[(unsigned char)p[i]] != DIGIT) return 0;
+    return n > 0;
+}
 
 /* qr_simple_breaks() of t[0..n) into brk[0..n); when bp is not NULL,
  * the break opportunities in order into bp[0..*nb), then n twice (a line
@@ -1107,12 +1150,19 @@ static int text_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk
         /* letters and digits, then only stops, then a space or the end:
          * UAX #14 has no break inside (never between letters and digits:
          * LB23, LB25, LB28; nor before a full stop, comma, colon,
-         * semicolon, ! or ?: LB13) */
+         * semicolon, ! or ?: LB13); nor in a number whose digits a full
+         * stop, comma, colon or semicolon parts (LB25: NU (IS NU)*: 1,234.5) */
         size_t j = i;
-        while (j < n && char_kind[(unsigned char)t[j]] == ALNUM)
+        while (j < n && (char_kind[(unsigned char)t[j]] & ALNUM))
             j++;
+        if (j + 1 < n && (char_kind[(unsigned char)t[j]] & IS_STOP) &&
+            char_kind[(unsigned char)t[j + 1]] == DIGIT && only_digits(t + i, j - i))
+            while (j + 1 < n && (char_kind[(unsigned char)t[j]] & IS_STOP) &&
+                   char_kind[(unsigned char)t[j + 1]] == DIGIT)
+                for (j += 2; j < n && char_kind[(unsigned char)t[j]] == DIGIT;)
+                    j++;
         int plain = j > i;
-        while (j < n && char_kind[(unsigned char)t[j]] == STOP)
+        while (j < n && (char_kind[(unsigned char)t[j]] & STOP))
             j++;
         plain = plain && (j == n || t[j] == ' ');
         for (; j < n && t[j] != ' '; j++)
@@ -1354,15 +1404,16 @@ static int piece_sum(qr_simple *s, int at, int len)
  * widths_pending(). 0 or -1. */
 static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
 {
-    char key[PIECE_KEY_MAX];
-    size_t kn = piece_key(key, fi, text + at, len);
-    if (!kn) {
+    if ((size_t)len + sizeof fi > PIECE_KEY_MAX) {
         if (shape_widths(s, s->faces[fi], text + at, len, s->lw + at) != 0) return -1;
         return piece_sum(s, at, len);
     }
-    uint64_t h = hash_bytes(key, kn);
+    /* the key is piece_key()'s (pend_keep() makes it), looked for without
+     * copying the piece */
+    uint64_t h =
+        hash_bytes(text + at, (size_t)len) ^ (uint64_t)(unsigned)fi * 0xD6E8FEB86659FD93ull;
     size_t vn;
-    const unsigned char *v = memo_get(&s->widths, key, kn, h, &vn);
+    const unsigned char *v = memo_get(&s->widths, &fi, text + at, (size_t)len, h, &vn);
     if (v && vn == sizeof(piece_width)) {
         piece_width pw;
         memcpy(&pw, v, sizeof pw);
@@ -1622,7 +1673,7 @@ static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
     size_t ng = 0, vn;
     if (kn) {
         h = hash_bytes(key, kn);
-        const unsigned char *v = memo_get(&rc->glyphs, key, kn, h, &vn);
+        const unsigned char *v = memo_get(&rc->glyphs, NULL, key, kn, h, &vn);
         if (v && vn % sizeof(kept_glyph) == 0) {
             kg = v;
             ng = vn / sizeof(kept_glyph);

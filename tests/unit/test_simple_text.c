@@ -347,8 +347,9 @@ static void test_faces_without_pango(void **state)
 }
 
 /* A text of words made of letters and digits, most ending in stops
- * (. , : ; ! ?), a few with any printable character anywhere: the words
- * qr_simple_breaks() answers without pango, and their near misses. */
+ * (. , : ; ! ?), some numbers (digits parted by . , : ;), some of these
+ * followed by letters, a few with any printable character anywhere: the
+ * words qr_simple_breaks() answers without pango, and their near misses. */
 static size_t word_text(char *t)
 {
     static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -356,7 +357,15 @@ static size_t word_text(char *t)
     size_t n = 0, words = 1 + rnd(12);
     for (size_t w = 0; w < words; w++) {
         if (w) t[n++] = ' ';
-        for (size_t k = 1 + rnd(9); k; k--)
+        if (!rnd(4)) {
+            /* a number, its digits parted by stops: 12,534.5 */
+            for (size_t parts = 1 + rnd(4); parts; parts--) {
+                for (size_t k = 1 + rnd(4); k; k--)
+                    t[n++] = (char)('0' + rnd(10));
+                if (parts > 1) t[n++] = stops[rnd(4)];
+            }
+        }
+        for (size_t k = rnd(4) ? 1 + rnd(9) : 0; k; k--)
             t[n++] = alnum[rnd(sizeof alnum - 1)];
         for (size_t k = rnd(3) ? rnd(3) : 0; k; k--)
             t[n++] = stops[rnd(sizeof stops - 1)];
@@ -486,6 +495,9 @@ static void test_breaks(void **state)
                 t[i] = rnd(4) ? (char)(0x21 + rnd(94)) : ' ';
         }
         assert_int_equal(qr_simple_breaks(s, t, n, brk), 0);
+        /* pango 1.50 leaves the first position's is_line_break as it was
+         * (never a break: UAX #14 LB2) */
+        memset(la, 0, ((size_t)n + 1) * sizeof *la);
         pango_get_log_attrs(t, (int)n, -1, en, la, (int)n + 1);
         for (size_t i = 0; i < n; i++)
             if (brk[i] != la[i].is_line_break) {
