@@ -332,6 +332,8 @@ static int has_toc(const qr_doc *doc)
  * reports into lists of its own (the docx reports the same things itself);
  * of the document's work budget (core/budget.h, not thread-safe) only the
  * layout draws, the docx takes none. */
+struct doc_words;
+
 typedef struct toc_pass {
     const qr_backend *pdf;
     qr_render_ctx lc;
@@ -341,6 +343,10 @@ typedef struct toc_pass {
     qr_status st;
     pthread_t th;
     int running; /* the thread is started and not joined */
+    /* The layout report's words, measured by the thread that waits for
+     * the pass (toc_wait) before it blocks: the docx body is written by
+     * then, and the pass has the other core (NULL: none to measure). */
+    struct doc_words *words;
     /* Started early (toc_early: the spec's text names a toc while it is
      * read), the thread loads the PDF backend and makes its font map
      * (pango starts fontconfig then, about 26 M instructions) while the
@@ -534,12 +540,16 @@ static void pdf_warm_join(pdf_warm *w)
 
 /* A big document's layout report measures every word of its text
  * (layout/doc_report.c): on a thread of its own while the backend lays
- * out and writes, the items placed on their pages once it is done. */
+ * out and writes, the items placed on their pages once it is done. A
+ * docx whose table of contents waits for the PDF layout's pages measures
+ * them instead on its own thread while it waits (toc_wait): three threads
+ * on two cores would slow the pass, which the whole render waits for. */
 typedef struct doc_words {
     const qr_doc *doc;
     qr_doc_words w;
     pthread_t th;
-    int running;
+    int running; /* on its thread, not joined */
+    int pending; /* to be measured by toc_wait() (or doc_words_end()) */
 } doc_words;
 
 static void *doc_words_main(void *arg)
@@ -553,15 +563,35 @@ static void doc_words_start(doc_words *dw, const qr_doc *doc)
 {
     dw->doc = doc;
     dw->running = pthread_create(&dw->th, NULL, doc_words_main, dw) == 0;
+    dw->pending = !dw->running; /* no thread to be had: measured at the end */
 }
 
-/* Its items appended to l as qr_doc_report appends them. */
+/* Measured by whoever waits for the toc pass, on its own thread. */
+static void doc_words_defer(doc_words *dw, const qr_doc *doc, toc_pass *t)
+{
+    dw->doc = doc;
+    dw->pending = 1;
+    t->words = dw;
+}
+
+static void doc_words_measure_pending(doc_words *dw)
+{
+    if (!dw->pending) return;
+    qr_doc_words_measure(dw->doc, &dw->w);
+    dw->pending = 0;
+}
+
+/* Its items appended to l as qr_doc_report appends them (l NULL: the
+ * render failed, nothing placed); ended (dw->doc NULL). */
 static void doc_words_end(doc_words *dw, const size_t *first, const size_t *last, qr_layout_list *l)
 {
-    pthread_join(dw->th, NULL);
+    if (dw->running) pthread_join(dw->th, NULL);
     dw->running = 0;
+    if (l) doc_words_measure_pending(dw);
+    dw->pending = 0;
     if (l) qr_doc_words_place(dw->doc, &dw->w, first, last, l);
     qr_doc_words_free(&dw->w);
+    dw->doc = NULL;
 }
 
 /* ---- noticing a toc while the spec is read ------------------------------------- */
@@ -625,6 +655,7 @@ static size_t sniff_read(void *ctx, char *buf, size_t size)
 static const size_t *toc_wait(void *ud)
 {
     toc_pass *t = ud;
+    if (t->running && t->words) doc_words_measure_pending(t->words);
     if (t->running) pthread_join(t->th, NULL);
     t->running = 0;
     return t->st == QR_OK ? t->pages : NULL;
@@ -818,8 +849,12 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     ctx.rows_src = qr_stream_needed(doc) ? &sd.src : NULL;
     if (with_toc) toc_start(&toc, &ctx);
     doc_words words = {0};
-    if (format != QR_FORMAT_HTML && is_document(ctx.doc) && big_input(in, opts))
-        doc_words_start(&words, ctx.doc);
+    if (format != QR_FORMAT_HTML && is_document(ctx.doc) && big_input(in, opts)) {
+        if (with_toc && ctx.block_pages_wait)
+            doc_words_defer(&words, ctx.doc, &toc);
+        else
+            doc_words_start(&words, ctx.doc);
+    }
     /* a PDF or PNG of a document: where each block starts and ends, the
      * layout report's pages (a docx with a toc: its layout's) */
     size_t *pages = NULL, *last = NULL;
@@ -852,7 +887,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (st == QR_OK) {
         qr_contrast_report(ctx.doc, &res->layout); /* a deck: as continued */
         /* documents on pages (html flows: no lines to break) and sheets */
-        if (words.running)
+        if (words.doc)
             doc_words_end(&words, rep_first, rep_last, &res->layout);
         else if (format != QR_FORMAT_HTML)
             qr_doc_report(ctx.doc, rep_first, rep_last, &res->layout);
@@ -869,7 +904,7 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     else if (st != QR_OK && res->errors.count == 0)
         qr_errlist_addf(&res->errors, st, "", NULL, "the %s backend failed: %s", be->name,
                         qr_status_str(st));
-    if (words.running) doc_words_end(&words, NULL, NULL, NULL);
+    if (words.doc) doc_words_end(&words, NULL, NULL, NULL);
     res->pages = ctx.pages;
     qr_sheet_fits_free(ctx.sheet_fits);
     if (with_toc) toc_end(&toc);

@@ -73,10 +73,12 @@ for elf in "$Q" "$root"/usr/lib/libquire.so.0 "$root"/usr/lib/quire/*.so; do
         pkg=$(dpkg -S "$path" 2>/dev/null || dpkg -S "$real" 2>/dev/null || dpkg -S "${path#/usr}" 2>/dev/null ||
             dpkg -S "/usr$path" 2>/dev/null) || { echo "$lib: no Debian package owns $path"; exit 1; }
         pkg=${pkg%%:*}
-        echo "$dep_names" | grep -qx "$pkg" || { echo "$(basename "$elf") needs $lib from $pkg, not in Depends"; exit 1; }
+        # a here-string, not a pipe: grep -q stops at the match, and with pipefail the
+        # writer's SIGPIPE on the lines after it failed this check now and then
+        grep -qx -- "$pkg" <<<"$dep_names" || { echo "$(basename "$elf") needs $lib from $pkg, not in Depends"; exit 1; }
     done
 done
-echo "$dep_names" | grep -qx fonts-dejavu-core
+grep -qx fonts-dejavu-core <<<"$dep_names"
 
 # The installed command renders every format and reads one back.
 cd "$tmp"
