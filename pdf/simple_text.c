@@ -34,24 +34,51 @@ typedef struct memo {
     size_t len, room;
 } memo;
 
-/* Eight bytes at a time (the keys are words: most fit in one or two). */
+static uint64_t load8(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static uint32_t load4(const unsigned char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* Eight bytes at a time (the keys are words: most fit in one or two); the
+ * last 1 to 7 in two overlapping loads of 4, or 3 single ones. */
 static uint64_t hash_bytes(const void *p, size_t n)
 {
     const unsigned char *s = p;
     uint64_t h = 1469598103934665603ull ^ n;
     for (; n >= 8; n -= 8, s += 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+        h = (h ^ load8(s)) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 29;
     }
     if (n) {
-        uint64_t w = 0;
-        memcpy(&w, s, n);
+        uint64_t w = n >= 4 ? load4(s) | (uint64_t)load4(s + n - 4) << 32
+                            : s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
         h = (h ^ w) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 29;
     }
     return h * 0xBF58476D1CE4E5B9ull ^ (h >> 31);
+}
+
+/* a[0..n) == b[0..n), in loads of 8 or 4 (the last one overlapping). */
+static int same_bytes(const unsigned char *a, const unsigned char *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 <= n; i += 8)
+            if (load8(a + i) != load8(b + i)) return 0;
+        return load8(a + n - 8) == load8(b + n - 8);
+    }
+    if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
 }
 
 static void memo_free(memo *m)
@@ -62,16 +89,20 @@ static void memo_free(memo *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The value kept for key, or NULL. */
-static const unsigned char *memo_get(const memo *m, const void *key, size_t n, uint64_t h,
-                                     size_t *val_len)
+/* The value kept for the key key[0..n), after the 4 bytes of *tag when
+ * tag is not NULL (a face's index: piece_key()), or NULL. */
+static const unsigned char *memo_get(const memo *m, const int *tag, const void *key, size_t n,
+                                     uint64_t h, size_t *val_len)
 {
+    size_t pre_n = tag ? sizeof *tag : 0;
     if (!m->n_slots) return NULL;
     for (uint32_t i = (uint32_t)h & (m->n_slots - 1);; i = (i + 1) & (m->n_slots - 1)) {
         uint32_t s = m->slots[i];
         if (!s) return NULL;
         const memo_entry *e = &m->items[s - 1];
-        if (e->hash == h && e->key_len == n && memcmp(m->blob + e->key, key, n) == 0) {
+        if (e->hash == h && e->key_len == pre_n + n &&
+            (!tag || load4(m->blob + e->key) == (uint32_t)*tag) &&
+            same_bytes(m->blob + e->key + pre_n, key, n)) {
             *val_len = e->val_len;
             return m->blob + e->val;
         }
@@ -160,7 +191,9 @@ struct qr_simple {
     PangoGlyphString *glyphs;
     hb_buffer_t *buf;
     /* scratch per call */
-    int *lw, *pre, *next_brk;
+    int *lw, *pre; /* lw: per byte, pre: per piece start (qr_simple_break) */
+    int *bp;       /* the break opportunities in order, then n twice */
+    int *pat;      /* the pieces' starts, then n */
     unsigned char *brk;
     size_t cap_text;
     int *face_of; /* per item: its face's index */
@@ -181,7 +214,6 @@ struct qr_simple {
     char *batch;      /* one face's pieces one after another, */
     int *batch_glyph; /* per byte: its glyph, -1 none, -2 more than one */
     size_t cap_batch;
-    unsigned char first[128][128]; /* first_break(): 0 unknown, 1 no, 2 yes */
     /* qr_simple_runs(): the glyphs of the last text asked for, kept per piece */
     struct run_cache {
         memo glyphs; /* (face, piece) -> its glyphs */
@@ -231,7 +263,8 @@ void qr_simple_free(qr_simple *s)
     free(s->lw);
     free(s->pre);
     free(s->brk);
-    free(s->next_brk);
+    free(s->bp);
+    free(s->pat);
     free(s->face_of);
     free(s->item_at);
     free(s->lines);
@@ -877,7 +910,10 @@ static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
     hb_buffer_set_cluster_level(b, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS);
     hb_buffer_set_flags(b, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
     hb_buffer_set_invisible_glyph(b, PANGO_GLYPH_EMPTY);
-    hb_buffer_add_utf8(b, p, n, 0, n);
+    /* printable ASCII: its Latin-1 code points are its UTF-8's, one byte
+     * each (and the CLI's hb_buffer_add_utf8(), pdf/memo/shape_memo.c,
+     * notes the text around it for pango's calls: not needed here) */
+    hb_buffer_add_latin1(b, (const uint8_t *)p, n, 0, n);
     hb_font_t *font = f->own_hb ? f->own_hb : pango_font_get_hb_font(f->an.font);
     hb_shape_full(font, b, f->features, f->n_features, NULL);
 }
@@ -1012,20 +1048,27 @@ static int default_breaks(qr_simple *s, const char *t, size_t tn, unsigned char 
     return 0;
 }
 
-/* May a line start at a word after spaces: UAX #14 LB13-LB18 decide it
- * from the word's first character and the last one before the spaces
- * (prev, 0: none), kept per pair. 1, 0, or -1. */
-static int first_break(qr_simple *s, char prev, char first)
+/* What UAX #14 says of a printable ASCII character where a word after
+ * spaces starts: nothing (0), no break before it even after spaces (LB13:
+ * CL ) ] }, CP, EX ! ?, IS , . : ;, SY /), an opening bracket (OP ( [ {)
+ * or a quote (QU " '). */
+enum { LB_CLOSE = 1, LB_OPEN = 2, LB_QUOTE = 4 };
+static const unsigned char lb_class[256] = {
+    [')'] = LB_CLOSE, [']'] = LB_CLOSE, ['}'] = LB_CLOSE, ['!'] = LB_CLOSE, ['?'] = LB_CLOSE,
+    [','] = LB_CLOSE, ['.'] = LB_CLOSE, [':'] = LB_CLOSE, [';'] = LB_CLOSE, ['/'] = LB_CLOSE,
+    ['('] = LB_OPEN,  ['['] = LB_OPEN,  ['{'] = LB_OPEN,  ['"'] = LB_QUOTE, ['\''] = LB_QUOTE};
+
+/* May a line start at a word (first, its first character) after spaces,
+ * the last character before them prev (0: none)? pango_default_break()
+ * decides it by UAX #14 LB13 (not before CL, CP, EX, IS, SY), LB14 (not
+ * after OP and spaces), LB15 (not between QU and OP, spaces between) and
+ * LB18 (else after spaces); no other rule looks at a pair around spaces
+ * for printable ASCII. test_simple_text compares it with pango's for
+ * every pair. */
+static int first_break(char prev, char first)
 {
-    unsigned char *k = &s->first[(unsigned char)prev][(unsigned char)first];
-    if (!*k) {
-        char t[3] = {prev, ' ', first};
-        unsigned char b[3];
-        int at = prev ? 2 : 1;
-        if (default_breaks(s, prev ? t : t + 1, (size_t)at + 1, b) != 0) return -1;
-        *k = b[at] ? 2 : 1;
-    }
-    return *k == 2;
+    unsigned p = lb_class[(unsigned char)prev], f = lb_class[(unsigned char)first];
+    return !(f & LB_CLOSE) && !(p & LB_OPEN) && !((p & LB_QUOTE) && (f & LB_OPEN));
 }
 
 /* pango_default_break()'s is_line_break inside the word p[0..n) (no
@@ -1047,7 +1090,7 @@ static int word_breaks(qr_simple *s, int trailed, const char *p, size_t n, unsig
     memcpy(k + 1, p, n);
     uint64_t h = hash_bytes(k, kn);
     size_t vn;
-    const unsigned char *v = memo_get(&s->breaks, k, kn, h, &vn);
+    const unsigned char *v = memo_get(&s->breaks, NULL, k, kn, h, &vn);
     if (v && vn == n) {
         memcpy(out + 1, v + 1, n - 1);
         return 0;
@@ -1068,77 +1111,84 @@ static int word_breaks(qr_simple *s, int trailed, const char *p, size_t n, unsig
     return r;
 }
 
-/* What qr_simple_breaks() knows of a character without pango: a letter
- * or digit, a stop (. , : ; ! ?: UAX #14's IS and EX), or neither (0). */
-enum { ALNUM = 1, STOP = 2 };
-#define K2(c) [c] = ALNUM, [c + 1] = ALNUM
-#define K8(c) K2(c), K2(c + 2), K2(c + 4), K2(c + 6)
+/* What qr_simple_breaks() knows of a character without pango: a letter,
+ * a digit (ALNUM either), a stop (. , : ; ! ?: UAX #14's IS and EX; IS_STOP
+ * the first four), or neither (0). */
+enum { LETTER = 1, DIGIT = 2, ALNUM = 3, STOP = 4, IS_STOP = 8 };
+#define K2(c, k) [c] = k, [c + 1] = k
+#define K8(c, k) K2(c, k), K2(c + 2, k), K2(c + 4, k), K2(c + 6, k)
 static const unsigned char char_kind[256] = {
-    K8('0'),      K2('8'),      K8('A'),      K8('I'),     K8('Q'),      K2('Y'),
-    K8('a'),      K8('i'),      K8('q'),      K2('y'),     ['.'] = STOP, [','] = STOP,
-    [':'] = STOP, [';'] = STOP, ['!'] = STOP, ['?'] = STOP};
+    K8('0', DIGIT),         K2('8', DIGIT),         K8('A', LETTER),        K8('I', LETTER),
+    K8('Q', LETTER),        K2('Y', LETTER),        K8('a', LETTER),        K8('i', LETTER),
+    K8('q', LETTER),        K2('y', LETTER),        ['.'] = STOP | IS_STOP, [','] = STOP | IS_STOP,
+    [':'] = STOP | IS_STOP, [';'] = STOP | IS_STOP, ['!'] = STOP,           ['?'] = STOP};
 #undef K8
 #undef K2
 
-/* next[k] = b for every k from *from to b (the first break opportunity
- * from k on is b), then *from = b + 1. */
-static void next_to(int *next, size_t *from, size_t b)
+static int only_digits(const char *p, size_t n)
 {
-    for (size_t k = *from; k <= b; k++)
-        next[k] = (int)b;
-    *from = b + 1;
+    for (size_t i = 0; i < n; i++)
+        if (char_kind[(unsigned char)p[i]] != DIGIT) return 0;
+    return n > 0;
 }
 
-/* qr_simple_breaks(), and when next is not NULL the first break
- * opportunity from each position on into next[0..n + 1] (n: the end,
- * where a line may always end). */
-static int text_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk, int *next)
+/* qr_simple_breaks() of t[0..n) into brk[0..n); when bp is not NULL,
+ * the break opportunities in order into bp[0..*nb), then n twice (a line
+ * may always end at the end). 0, or -1: t is not printable ASCII, or out
+ * of memory. */
+static int text_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk, int *bp,
+                       size_t *nb)
 {
+    memset(brk, 0, n); /* never at the start (LB2), never before a space (LB7) */
     char prev = 0;
-    size_t from = 0; /* next[] is known below from */
+    size_t k = 0;
     for (size_t i = 0; i < n;) {
         if (t[i] == ' ') {
-            brk[i++] = 0; /* never before a space (LB7) */
+            i++;
             continue;
         }
         /* letters and digits, then only stops, then a space or the end:
          * UAX #14 has no break inside (never between letters and digits:
          * LB23, LB25, LB28; nor before a full stop, comma, colon,
-         * semicolon, ! or ?: LB13) */
+         * semicolon, ! or ?: LB13); nor in a number whose digits a full
+         * stop, comma, colon or semicolon parts (LB25: NU (IS NU)*: 1,234.5) */
         size_t j = i;
-        while (j < n && char_kind[(unsigned char)t[j]] == ALNUM)
+        while (j < n && (char_kind[(unsigned char)t[j]] & ALNUM))
             j++;
+        if (j + 1 < n && (char_kind[(unsigned char)t[j]] & IS_STOP) &&
+            char_kind[(unsigned char)t[j + 1]] == DIGIT && only_digits(t + i, j - i))
+            while (j + 1 < n && (char_kind[(unsigned char)t[j]] & IS_STOP) &&
+                   char_kind[(unsigned char)t[j + 1]] == DIGIT)
+                for (j += 2; j < n && char_kind[(unsigned char)t[j]] == DIGIT;)
+                    j++;
         int plain = j > i;
-        while (j < n && char_kind[(unsigned char)t[j]] == STOP)
+        while (j < n && (char_kind[(unsigned char)t[j]] & STOP))
             j++;
         plain = plain && (j == n || t[j] == ' ');
-        while (j < n && t[j] != ' ')
-            j++;
-        if (i == 0) {
-            brk[0] = 0; /* never at the start (LB2) */
-        } else {
-            int f = first_break(s, prev, t[i]);
-            if (f < 0) return -1;
-            brk[i] = (unsigned char)f;
-            if (f && next) next_to(next, &from, i);
+        for (; j < n && t[j] != ' '; j++)
+            if ((unsigned char)t[j] < 0x20 || (unsigned char)t[j] > 0x7E) return -1;
+        if (i > 0 && first_break(prev, t[i])) {
+            brk[i] = 1;
+            if (bp) bp[k++] = (int)i;
         }
-        if (j - i > 1 && plain) {
-            memset(brk + i + 1, 0, j - i - 1);
-        } else if (j - i > 1) {
+        if (j - i > 1 && !plain) {
             if (word_breaks(s, j < n, t + i, j - i, brk + i) != 0) return -1;
-            for (size_t k = i + 1; k < j && next; k++)
-                if (brk[k]) next_to(next, &from, k);
+            for (size_t q = i + 1; q < j && bp; q++)
+                if (brk[q]) bp[k++] = (int)q;
         }
         prev = t[j - 1];
         i = j;
     }
-    if (next) next_to(next, &from, n), next[n + 1] = (int)n;
+    if (bp) {
+        bp[k] = bp[k + 1] = (int)n;
+        *nb = k;
+    }
     return 0;
 }
 
 int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk)
 {
-    return text_breaks(s, t, n, brk, NULL);
+    return text_breaks(s, t, n, brk, NULL, NULL);
 }
 
 /* ---- pango-layout.c's line filling ------------------------------------------------- */
@@ -1147,16 +1197,34 @@ enum { ALL_FIT, EMPTY_FIT, SOME_FIT, NONE_FIT, GIVE_UP };
 
 /* The state of ParaBreakState this needs: the items left (item h from
  * byte hs on), the line's runs (each an item's start), the remaining
- * width; widths from prefix sums of the logical widths. */
+ * width; widths from prefix sums of the logical widths, known where a
+ * piece starts (pre) and of a piece's last character (lw): the line filling
+ * looks nowhere else. */
 typedef struct sim {
     const unsigned char *brk, *text;
-    const int *lw, *pre, *next_brk; /* next_brk[i]: the first break opportunity from i on (n) */
+    const int *lw, *pre;
+    const int *bp; /* the break opportunities in order, then n twice */
+    int nb;        /* how many, without those */
     int n;
     const int *istart, *iend; /* per item: its bytes */
     int n_items, h, hs;
     int runs[64], run_item[64], n_runs;
     int rem;
 } sim;
+
+/* The index in m->bp of the first break opportunity after pos. */
+static int break_after(const sim *m, int pos)
+{
+    int lo = 0, hi = m->nb; /* bp[hi] = n > pos, or pos = n: hi */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (m->bp[mid] <= pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 
 static int can_break_at(const sim *m, int pos)
 {
@@ -1212,7 +1280,7 @@ static int process_item(sim *m, int force_fit, int no_break_at_end, int is_last)
      * it (the else branch), the same number when the pieces add up; and
      * where it ends the loop early, no later break could be taken (lo
      * only grows, and the best so far is at most the lo it was taken at) */
-    for (int nc = 0; nc < limit; nc = m->next_brk[a + nc + 1] - a) {
+    for (int nc = 0, k = break_after(m, a); nc < limit; nc = m->bp[k++] - a) {
         width = m->pre[a + nc] - m->pre[a];
         extra = extra_at(m, a, nc);
         int lo = width + extra < width ? width + extra : width;
@@ -1310,19 +1378,47 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
  * order: what hb_widths() asks of a piece shaped alone. Any other piece
  * is shaped alone, as before. */
 
-/* The widths of text[at, at + len) in face fi into s->lw + at when kept
- * (or too long to keep: shaped alone now); otherwise (a new piece) noted
- * for widths_pending(). 0 or -1. */
+/* What the line filling needs of a piece (sim): its width, and its last
+ * character's; kept per face and piece. */
+typedef struct piece_width {
+    int sum, last;
+} piece_width;
+
+/* The piece text[at, at + len), its logical widths at s->lw + at: its
+ * width into s->pre[at] (its last character's stays at s->lw + at + len -
+ * 1); 0, or -1 where a width is negative (process_item() counts on widths
+ * that only grow: pango's turn). */
+static int piece_sum(qr_simple *s, int at, int len)
+{
+    int sum = 0, neg = 0;
+    for (int i = at; i < at + len; i++) {
+        neg |= s->lw[i];
+        sum += s->lw[i];
+    }
+    s->pre[at] = sum;
+    return neg < 0 ? -1 : 0;
+}
+
+/* The widths of text[at, at + len) in face fi (piece_sum()) when kept (or
+ * too long to keep: shaped alone now); otherwise (a new piece) noted for
+ * widths_pending(). 0 or -1. */
 static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
 {
-    char key[PIECE_KEY_MAX];
-    size_t kn = piece_key(key, fi, text + at, len);
-    if (!kn) return shape_widths(s, s->faces[fi], text + at, len, s->lw + at);
-    uint64_t h = hash_bytes(key, kn);
+    if ((size_t)len + sizeof fi > PIECE_KEY_MAX) {
+        if (shape_widths(s, s->faces[fi], text + at, len, s->lw + at) != 0) return -1;
+        return piece_sum(s, at, len);
+    }
+    /* the key is piece_key()'s (pend_keep() makes it), looked for without
+     * copying the piece */
+    uint64_t h =
+        hash_bytes(text + at, (size_t)len) ^ (uint64_t)(unsigned)fi * 0xD6E8FEB86659FD93ull;
     size_t vn;
-    const unsigned char *v = memo_get(&s->widths, key, kn, h, &vn);
-    if (v && vn == (size_t)len * sizeof *s->lw) {
-        memcpy(s->lw + at, v, vn);
+    const unsigned char *v = memo_get(&s->widths, &fi, text + at, (size_t)len, h, &vn);
+    if (v && vn == sizeof(piece_width)) {
+        piece_width pw;
+        memcpy(&pw, v, sizeof pw);
+        s->pre[at] = pw.sum;
+        s->lw[at + len - 1] = pw.last;
         return 0;
     }
     if (grow((void **)&s->pend, &s->cap_pend, s->n_pend + 1, sizeof *s->pend) != 0) return -1;
@@ -1338,12 +1434,16 @@ static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
 }
 
 /* Keep the widths of a new piece (at s->lw + pd->at; piece_kept() noted
- * only pieces short enough to keep). */
-static void pend_keep(qr_simple *s, const struct pend *pd, const char *text)
+ * only pieces short enough to keep): piece_sum(), then kept where no
+ * width is negative. 0 or -1 (negative). */
+static int pend_keep(qr_simple *s, const struct pend *pd, const char *text)
 {
+    if (piece_sum(s, pd->at, pd->len) != 0) return -1;
     char key[PIECE_KEY_MAX];
     size_t kn = piece_key(key, pd->fi, text + pd->at, pd->len);
-    if (kn) memo_put(&s->widths, key, kn, pd->h, s->lw + pd->at, (size_t)pd->len * sizeof *s->lw);
+    piece_width pw = {s->pre[pd->at], s->lw[pd->at + pd->len - 1]};
+    if (kn) memo_put(&s->widths, key, kn, pd->h, &pw, sizeof pw);
+    return 0;
 }
 
 /* Whether the buffer may be cut before byte c (of total) with the same
@@ -1403,13 +1503,13 @@ static int batch_shape(qr_simple *s, int fi, size_t first, const char *text, uns
         if (!ok) continue;
         for (size_t c = a; c < e; c++)
             s->lw[pd->at + (int)(c - a)] = gp[gof[c]].x_advance;
-        pend_keep(s, pd, text);
+        if (pend_keep(s, pd, text) != 0) return -1;
         done[k] = 1;
     }
     return 0;
 }
 
-/* The widths of the new pieces noted by piece_kept(), into s->lw; 0 or -1. */
+/* The widths of the new pieces noted by piece_kept() (piece_sum()); 0 or -1. */
 static int widths_pending(qr_simple *s, const char *text)
 {
     size_t np = s->n_pend;
@@ -1430,15 +1530,18 @@ static int widths_pending(qr_simple *s, const char *text)
             const struct pend *q = &s->pend[j];
             if (q->fi != pd->fi || q->dup >= 0 || done[j]) continue;
             st = shape_widths(s, s->faces[q->fi], text + q->at, q->len, s->lw + q->at);
+            if (st == 0) st = pend_keep(s, q, text);
             if (st != 0) break;
-            pend_keep(s, q, text);
             done[j] = 1;
         }
     }
     for (size_t k = 0; k < np && st == 0; k++) {
         const struct pend *pd = &s->pend[k];
-        if (pd->dup >= 0)
-            memcpy(s->lw + pd->at, s->lw + s->pend[pd->dup].at, (size_t)pd->len * sizeof *s->lw);
+        if (pd->dup >= 0) {
+            const struct pend *o = &s->pend[pd->dup];
+            s->pre[pd->at] = s->pre[o->at];
+            s->lw[pd->at + pd->len - 1] = s->lw[o->at + o->len - 1];
+        }
     }
     if (done != stack) free(done);
     return st;
@@ -1447,13 +1550,15 @@ static int widths_pending(qr_simple *s, const char *text)
 long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
                      size_t n_items, int width, const qr_simple_line **lines)
 {
-    if (!qr_simple_ascii(text, n) || !n_items || n > (1u << 20) || width <= 0) return -1;
+    if (!n || !n_items || n > (1u << 20) || width <= 0) return -1;
     size_t cap = s->cap_text;
     if (grow((void **)&s->lw, &cap, n + 2, sizeof *s->lw) != 0) return -1;
     cap = s->cap_text;
     if (grow((void **)&s->pre, &cap, n + 2, sizeof *s->pre) != 0) return -1;
     cap = s->cap_text;
-    if (grow((void **)&s->next_brk, &cap, n + 2, sizeof *s->next_brk) != 0) return -1;
+    if (grow((void **)&s->bp, &cap, n + 2, sizeof *s->bp) != 0) return -1;
+    cap = s->cap_text;
+    if (grow((void **)&s->pat, &cap, n + 2, sizeof *s->pat) != 0) return -1;
     cap = s->cap_text;
     if (grow((void **)&s->brk, &cap, n + 2, 1) != 0) return -1;
     s->cap_text = cap;
@@ -1463,6 +1568,10 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     if (grow((void **)&s->item_at, &cap, 3 * n_items, sizeof *s->item_at) != 0) return -1;
     s->cap_items = cap;
 
+    /* the break opportunities (and printable ASCII only) */
+    unsigned char *brk = s->brk;
+    size_t nb;
+    if (text_breaks(s, text, n, brk, s->bp, &nb) != 0) return -1;
     int letters = 0;
     for (size_t i = 0; i < n && !letters; i++)
         letters = (text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'z';
@@ -1478,46 +1587,44 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     }
     if (items[n_items - 1].end != n) return -1;
 
-    unsigned char *brk = s->brk;
-    if (text_breaks(s, text, n, brk, s->next_brk) != 0) return -1;
     /* the logical widths, piece by piece: cut at each break and item edge,
      * where the font must not join the two sides; the pieces not kept yet
      * are shaped together afterwards (widths_pending) */
     s->n_pend = 0;
+    const int *bp = s->bp;
+    int *pat = s->pat;
+    size_t np = 0, c = 0;
     for (size_t i = 0; i < n_items; i++) {
         int a = istart[i], e = iend[i];
         face *f = s->faces[s->face_of[i]];
         for (int p = a; p < e;) {
-            int q = s->next_brk[p + 1] < e ? s->next_brk[p + 1] : e;
+            while (bp[c] <= p)
+                c++;
+            int q = bp[c] < e ? bp[c] : e;
             if (q < e && !pair_adds_up(s, f, text[q - 1], text[q])) return -1;
             if (piece_kept(s, s->face_of[i], text, p, q - p) != 0) return -1;
+            pat[np++] = p;
             p = q;
         }
     }
     if (widths_pending(s, text) != 0) return -1;
-    int neg = 0, sum = 0;
-    s->pre[0] = 0;
-    for (size_t i = 0; i < n; i++) {
-        neg |= s->lw[i];
-        s->pre[i + 1] = sum += s->lw[i];
+    /* each piece's width (at its start) into the prefix sums there */
+    int sum = 0;
+    for (size_t k = 0; k < np; k++) {
+        int w = s->pre[pat[k]];
+        s->pre[pat[k]] = sum;
+        sum += w;
     }
-    if (neg < 0) return -1; /* process_item() counts on widths that only grow */
+    s->pre[n] = sum;
 
-    sim m = {brk,
-             (const unsigned char *)text,
-             s->lw,
-             s->pre,
-             s->next_brk,
-             (int)n,
-             istart,
-             iend,
-             (int)n_items,
-             0,
-             0,
-             {0},
-             {0},
-             0,
-             0};
+    sim m = {brk,    (const unsigned char *)text,
+             s->lw,  s->pre,
+             bp,     (int)nb,
+             (int)n, istart,
+             iend,   (int)n_items,
+             0,      0,
+             {0},    {0},
+             0,      0};
     size_t nl = 0;
     while (m.h < m.n_items) {
         int start = m.hs;
@@ -1566,7 +1673,7 @@ static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
     size_t ng = 0, vn;
     if (kn) {
         h = hash_bytes(key, kn);
-        const unsigned char *v = memo_get(&rc->glyphs, key, kn, h, &vn);
+        const unsigned char *v = memo_get(&rc->glyphs, NULL, key, kn, h, &vn);
         if (v && vn % sizeof(kept_glyph) == 0) {
             kg = v;
             ng = vn / sizeof(kept_glyph);

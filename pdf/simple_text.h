@@ -10,18 +10,22 @@
  * nothing on them but glyphs. Everything else goes through pango.
  *
  * The answer is pango 1.50's own, not an imitation of it: the break
- * opportunities are pango_default_break()'s, asked once per word in its
- * context (the character before the spaces in front of it, whether spaces
- * follow) and kept (a word of letters and digits, stops . , : ; ! ? at most
- * at its end, has none inside by UAX #14 LB13, LB23, LB25 and LB28: not
- * asked); the widths are pango_shape_with_flags()'s on the same
+ * opportunities are pango_default_break()'s, asked once per word (whether
+ * spaces follow) and kept (a word of letters and digits, stops . , : ; ! ?
+ * at most at its end, has none inside by UAX #14 LB13, LB23, LB25 and
+ * LB28: not asked); the one at a word's start after spaces depends only on
+ * its first character and the one before the spaces (LB13-LB15, LB18: a
+ * table, compared with pango's for every pair by the tests); the widths
+ * are pango_shape_with_flags()'s on the same
  * font, language and script an itemization of the text gives, per piece of
  * text between two break opportunities, kept per face (a paragraph's new
  * pieces of one face are shaped in one HarfBuzz buffer, and each keeps its
  * advances from there where HarfBuzz flags both its edges safe to break:
  * the same numbers as shaped alone, at a fraction of the calls); the line
  * filling is pango-layout.c's process_line() and process_item() step by step over
- * those numbers (WRAP_WORD_CHAR, insert-hyphens off, no indent, no tabs).
+ * those numbers (WRAP_WORD_CHAR, insert-hyphens off, no indent, no tabs),
+ * which it only reads where a piece starts or ends: a piece is kept as its
+ * width and its last character's.
  * The pieces add up exactly when the font does not kern, ligate or
  * otherwise join the two characters across a break opportunity: that is
  * checked per font and character pair, and a text where it fails (or where

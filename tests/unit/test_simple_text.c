@@ -347,8 +347,9 @@ static void test_faces_without_pango(void **state)
 }
 
 /* A text of words made of letters and digits, most ending in stops
- * (. , : ; ! ?), a few with any printable character anywhere: the words
- * qr_simple_breaks() answers without pango, and their near misses. */
+ * (. , : ; ! ?), some numbers (digits parted by . , : ;), some of these
+ * followed by letters, a few with any printable character anywhere: the
+ * words qr_simple_breaks() answers without pango, and their near misses. */
 static size_t word_text(char *t)
 {
     static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -356,7 +357,15 @@ static size_t word_text(char *t)
     size_t n = 0, words = 1 + rnd(12);
     for (size_t w = 0; w < words; w++) {
         if (w) t[n++] = ' ';
-        for (size_t k = 1 + rnd(9); k; k--)
+        if (!rnd(4)) {
+            /* a number, its digits parted by stops: 12,534.5 */
+            for (size_t parts = 1 + rnd(4); parts; parts--) {
+                for (size_t k = 1 + rnd(4); k; k--)
+                    t[n++] = (char)('0' + rnd(10));
+                if (parts > 1) t[n++] = stops[rnd(4)];
+            }
+        }
+        for (size_t k = rnd(4) ? 1 + rnd(9) : 0; k; k--)
             t[n++] = alnum[rnd(sizeof alnum - 1)];
         for (size_t k = rnd(3) ? rnd(3) : 0; k; k--)
             t[n++] = stops[rnd(sizeof stops - 1)];
@@ -468,12 +477,14 @@ static void test_breaks(void **state)
     for (int round = 0; round < 20000; round++) {
         size_t n_it, n;
         if (round < 95 * 95) {
-            /* "p f" and "p fx" for every printable p and f */
+            /* "p f" and "p fx" for every printable p and f (simple_text.c's
+             * first_break() table), one to three spaces between */
+            size_t sp = 1 + rnd(3);
             t[0] = (char)(0x20 + round / 95);
-            t[1] = ' ';
-            t[2] = (char)(0x20 + round % 95);
-            t[3] = (char)(0x21 + rnd(94));
-            n = 3 + rnd(2);
+            memset(t + 1, ' ', sp);
+            t[1 + sp] = (char)(0x20 + round % 95);
+            t[2 + sp] = (char)(0x21 + rnd(94));
+            n = 2 + sp + rnd(2);
         } else if (round % 3 == 0) {
             n = word_text(t);
         } else if (round % 2) {
@@ -484,6 +495,9 @@ static void test_breaks(void **state)
                 t[i] = rnd(4) ? (char)(0x21 + rnd(94)) : ' ';
         }
         assert_int_equal(qr_simple_breaks(s, t, n, brk), 0);
+        /* pango 1.50 leaves the first position's is_line_break as it was
+         * (never a break: UAX #14 LB2) */
+        memset(la, 0, ((size_t)n + 1) * sizeof *la);
         pango_get_log_attrs(t, (int)n, -1, en, la, (int)n + 1);
         for (size_t i = 0; i < n; i++)
             if (brk[i] != la[i].is_line_break) {
@@ -500,6 +514,22 @@ static void test_breaks(void **state)
 static void test_not_simple(void **state)
 {
     (void)state;
+    /* the break scan refuses them too, wherever they stand in a word */
+    PangoContext *pc = new_context();
+    qr_simple *s = qr_simple_new(pc, 1);
+    assert_non_null(s);
+    static const char *const bad[] = {"a\tb", "ab c\n", "\x01x", "caf\xc3\xa9 au lait",
+                                      "x (y\x7f)"};
+    unsigned char brk[32];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        size_t n = strlen(bad[i]);
+        assert_int_equal(qr_simple_breaks(s, bad[i], n, brk), -1);
+        qr_simple_item it = {0, n, "DejaVu Sans", 10 * PANGO_SCALE, 0, 0, NULL};
+        const qr_simple_line *ln;
+        assert_int_equal(qr_simple_break(s, bad[i], n, &it, 1, 100 * PANGO_SCALE, &ln), -1);
+    }
+    qr_simple_free(s);
+    g_object_unref(pc);
     assert_false(qr_simple_ascii("a\tb", 3));
     assert_false(qr_simple_ascii("a\nb", 3));
     assert_false(qr_simple_ascii("caf\xc3\xa9", 5));
