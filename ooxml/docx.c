@@ -69,21 +69,28 @@ void qr_docx_media_name(const qr_image *im, size_t index, char *buf, size_t size
         snprintf(buf, size, "image-%zu.%s", index + 1, im->type == QR_IMAGE_PNG ? "png" : "jpeg");
 }
 
+/* The bytes writer makes (*len of them), or NULL when it failed (d
+ * failed with it). */
+static char *part_bytes(qr_docx *d, qr_status (*writer)(qr_docx *, qr_buf *), size_t *len)
+{
+    qr_buf b = {0};
+    qr_status st = writer(d, &b);
+    if (st == QR_OK && b.oom) st = QR_E_NOMEM;
+    char *data = st == QR_OK ? qr_buf_steal(&b, len) : NULL;
+    if (!data) {
+        qr_buf_free(&b);
+        qr_docx_fail(d, st == QR_OK ? QR_E_NOMEM : st);
+    }
+    return data;
+}
+
 void qr_docx_add_part(qr_docx *d, const char *name, const char *ct,
                       qr_status (*writer)(qr_docx *, qr_buf *))
 {
     if (d->status != QR_OK) return;
-    qr_buf b = {0};
-    qr_status st = writer(d, &b);
-    if (st == QR_OK && b.oom) st = QR_E_NOMEM;
-    if (st != QR_OK) {
-        qr_buf_free(&b);
-        qr_docx_fail(d, st);
-        return;
-    }
     size_t len;
-    char *data = qr_buf_steal(&b, &len);
-    qr_docx_fail(d, qr_package_add_part(d->pkg, name, ct, data, len));
+    char *data = part_bytes(d, writer, &len);
+    if (data) qr_docx_fail(d, qr_package_add_part(d->pkg, name, ct, data, len));
 }
 
 /* word/document.xml. With a table of contents it goes in as a split part
@@ -94,16 +101,10 @@ void qr_docx_add_part(qr_docx *d, const char *name, const char *ct,
 static void add_document(qr_docx *d)
 {
     if (d->status != QR_OK) return;
-    qr_buf b = {0};
-    qr_status st = qr_docx_document(d, &b);
-    if (st == QR_OK && b.oom) st = QR_E_NOMEM;
-    if (st != QR_OK) {
-        qr_buf_free(&b);
-        qr_docx_fail(d, st);
-        return;
-    }
     size_t len;
-    char *data = qr_buf_steal(&b, &len);
+    char *data = part_bytes(d, qr_docx_document, &len);
+    if (!data) return;
+    qr_status st;
     const char *name = "word/document.xml";
     if (!d->n_toc_holes)
         st = qr_package_add_part(d->pkg, name, QR_CT_DOCX_DOCUMENT, data, len);
