@@ -985,15 +985,29 @@ static int shape_widths(qr_simple *s, face *f, const char *p, int n, int *lw)
  * glyphs): the face's index, then the piece's bytes. */
 #define PIECE_KEY_MAX 256
 
+/* Whether a piece of n bytes is short enough to keep. */
+static int piece_fits(int n)
+{
+    return (size_t)n + sizeof(int) <= PIECE_KEY_MAX;
+}
+
 /* The key of p[0..n) in face fi into key: its length, or 0 when the piece
  * is too long to keep (it is then shaped each time it is asked for). */
 static size_t piece_key(char key[PIECE_KEY_MAX], int fi, const char *p, int n)
 {
     size_t kn = (size_t)n + sizeof fi;
-    if (kn > PIECE_KEY_MAX) return 0;
+    if (!piece_fits(n)) return 0;
     memcpy(key, &fi, sizeof fi);
     memcpy(key + sizeof fi, p, (size_t)n);
     return kn;
+}
+
+/* The hash of piece p[0..n) in face fi for the memos kept per face and
+ * piece; they look for it without copying it (memo_get() with the tag
+ * fi) and keep it under piece_key()'s key. */
+static uint64_t piece_hash(int fi, const char *p, int n)
+{
+    return hash_bytes(p, (size_t)n) ^ (uint64_t)(unsigned)fi * 0xD6E8FEB86659FD93ull;
 }
 
 /* The width of character c alone in face f, -1 when pango has no font for f. */
@@ -1404,14 +1418,11 @@ static int piece_sum(qr_simple *s, int at, int len)
  * widths_pending(). 0 or -1. */
 static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
 {
-    if ((size_t)len + sizeof fi > PIECE_KEY_MAX) {
+    if (!piece_fits(len)) {
         if (shape_widths(s, s->faces[fi], text + at, len, s->lw + at) != 0) return -1;
         return piece_sum(s, at, len);
     }
-    /* the key is piece_key()'s (pend_keep() makes it), looked for without
-     * copying the piece */
-    uint64_t h =
-        hash_bytes(text + at, (size_t)len) ^ (uint64_t)(unsigned)fi * 0xD6E8FEB86659FD93ull;
+    uint64_t h = piece_hash(fi, text + at, len);
     size_t vn;
     const unsigned char *v = memo_get(&s->widths, &fi, text + at, (size_t)len, h, &vn);
     if (v && vn == sizeof(piece_width)) {
@@ -1666,14 +1677,13 @@ typedef struct kept_glyph {
 static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
 {
     struct run_cache *rc = &s->rc;
-    char key[PIECE_KEY_MAX];
-    size_t kn = piece_key(key, fi, p, len);
+    const int keep = piece_fits(len);
     uint64_t h = 0;
     const unsigned char *kg = NULL; /* kept_glyph values, not aligned in the memo */
     size_t ng = 0, vn;
-    if (kn) {
-        h = hash_bytes(key, kn);
-        const unsigned char *v = memo_get(&rc->glyphs, NULL, key, kn, h, &vn);
+    if (keep) {
+        h = piece_hash(fi, p, len);
+        const unsigned char *v = memo_get(&rc->glyphs, &fi, p, (size_t)len, h, &vn);
         if (v && vn % sizeof(kept_glyph) == 0) {
             kg = v;
             ng = vn / sizeof(kept_glyph);
@@ -1690,7 +1700,9 @@ static int piece_glyphs(qr_simple *s, int fi, const char *p, int len, int at)
             made[i].g = s->glyphs->glyphs[i];
             made[i].cl = s->glyphs->log_clusters[i];
         }
-        if (kn) memo_put(&rc->glyphs, key, kn, h, made, ng * sizeof *made);
+        char key[PIECE_KEY_MAX];
+        if (keep)
+            memo_put(&rc->glyphs, key, piece_key(key, fi, p, len), h, made, ng * sizeof *made);
         kg = (const unsigned char *)made;
     }
     size_t cap = rc->cap_g;
