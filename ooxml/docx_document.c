@@ -1089,13 +1089,13 @@ static size_t after_holes(const qr_docx *d, const char *data, size_t len)
     return k == d->n_toc_holes ? at : 0;
 }
 
-qr_status qr_docx_settle_toc(void *ctx, const char *data, size_t len, char **out, size_t *out_len)
+qr_status qr_docx_settle_toc(void *ctx, const char *data, size_t head, char **out, size_t *out_len)
 {
     qr_docx *d = ctx;
     const size_t *pages = d->ctx->block_pages_wait(d->ctx->block_pages_ud);
     qr_buf b = {0};
-    size_t head;
-    qr_status st = fill_holes(d, pages, data, len, &b, &head);
+    size_t filled;
+    qr_status st = fill_holes(d, pages, data, head, &b, &filled);
     if (st != QR_OK) {
         qr_buf_free(&b);
         return st;

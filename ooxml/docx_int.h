@@ -165,7 +165,7 @@ qr_status qr_docx_document(qr_docx *d, qr_buf *out);
 /* docx_document.c: document.xml's settle (package.h: qr_part_settle; ctx
  * the qr_docx) when its table of contents waits for the layout: waits for
  * the pages and fills the holes. */
-qr_status qr_docx_settle_toc(void *ctx, const char *data, size_t len, char **out, size_t *out_len);
+qr_status qr_docx_settle_toc(void *ctx, const char *data, size_t head, char **out, size_t *out_len);
 qr_status qr_docx_styles(qr_docx *d, qr_buf *out);
 qr_status qr_docx_numbering(qr_docx *d, qr_buf *out);
 qr_status qr_docx_settings(qr_docx *d, qr_buf *out);

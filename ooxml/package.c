@@ -47,6 +47,11 @@ typedef struct part {
     size_t head;
     qr_part_settle settle;
     void *settle_ctx;
+    /* settled with its tail deflated apart (settle_part): the final bytes
+     * up to the cut, its final beginning then the tail's first DICT_SIZE
+     * bytes (data keeps the beginning as it came) */
+    char *front;
+    size_t front_len;
 } part;
 
 typedef struct rel {
@@ -91,6 +96,7 @@ void qr_package_free(qr_package *p)
         free(p->parts[i].name);
         free(p->parts[i].content_type);
         free(p->parts[i].data);
+        free(p->parts[i].front);
     }
     for (size_t i = 0; i < p->n_rels; i++) {
         free(p->rels[i].source);
@@ -721,25 +727,35 @@ static qr_status join_tail(packed *pk, const packed *tail)
     return QR_OK;
 }
 
-/* Call a split part's settle: its final bytes replace data, which must end
- * with the same tail. */
-static qr_status settle_part(part *pt)
+/* Call a split part's settle for its final beginning. A part whose tail
+ * was deflated apart (tail_apart) keeps what the cut still needs (front);
+ * any other has its final bytes put together in data. */
+static qr_status settle_part(part *pt, int tail_apart)
 {
-    char *data = NULL;
-    size_t len = 0, tail = pt->len - pt->head;
-    qr_status st = pt->settle(pt->settle_ctx, pt->data, pt->len, &data, &len);
+    char *head = NULL;
+    size_t n = 0, tail = pt->len - pt->head;
+    qr_status st = pt->settle(pt->settle_ctx, pt->data, pt->head, &head, &n);
     pt->settle = NULL;
-    if (st == QR_OK && ((!data && len) || len < tail ||
-                        (tail && memcmp(data + len - tail, pt->data + pt->head, tail) != 0)))
-        st = qr_fail(QR_E_RENDER);
+    if (st == QR_OK && !head && n) st = qr_fail(QR_E_RENDER);
+    size_t keep = tail_apart ? DICT_SIZE : tail; /* of the tail, after the beginning */
+    char *d = st == QR_OK ? malloc(n + keep ? n + keep : 1) : NULL;
+    if (st == QR_OK && !d) st = qr_fail(QR_E_NOMEM);
     if (st != QR_OK) {
-        free(data);
+        free(head);
         return st;
     }
-    free(pt->data);
-    pt->data = data;
-    pt->len = len;
-    pt->head = len - tail;
+    if (n) memcpy(d, head, n);
+    memcpy(d + n, pt->data + pt->head, keep);
+    free(head);
+    if (tail_apart) {
+        pt->front = d;
+        pt->front_len = n + keep;
+    } else {
+        free(pt->data);
+        pt->data = d;
+        pt->len = n + tail;
+        pt->head = n;
+    }
     return QR_OK;
 }
 
@@ -1121,7 +1137,7 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
         for (size_t i = 0; i < p->n_parts && st == QR_OK; i++) {
             part *pt = &p->parts[i];
             if (!pt->settle) continue;
-            if ((st = settle_part(pt)) != QR_OK) break;
+            if ((st = settle_part(pt, tails[i].used)) != QR_OK) break;
             if (!pt->stored && pt->len <= BIG_PART) {
                 smalls[4 + 2 * i].data = (const unsigned char *)pt->data;
                 smalls[4 + 2 * i].len = pt->len;
@@ -1152,7 +1168,11 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
             size_t cut = split_cut(pt);
             if (pt->fill)
                 st = pack_stream(pl, pt, pk);
-            else if (!cut)
+            else if (pt->front) {
+                if ((st = pack_range(pl, (const unsigned char *)pt->front, 0, pt->front_len, 0,
+                                     pk)) == QR_OK)
+                    st = join_tail(pk, &tails[i]);
+            } else if (!cut)
                 st = pack_range(pl, data, 0, pt->len, 1, pk);
             else if ((st = pack_range(pl, data, 0, cut, 0, pk)) == QR_OK)
                 st = tails && tails[i].used ? join_tail(pk, &tails[i])

@@ -62,14 +62,15 @@ qr_status qr_package_add_stream(qr_package *p, const char *name, const char *con
  *  data[head..len) is the part's tail, final; data[0..head) may still
  *  change, its length too. Takes ownership of data even on failure.
  *
- *  settle(ctx, data, len, &out, &out_len) is called once, inside
+ *  settle(ctx, data, head, &out, &out_len) is called once, inside
  *  qr_package_write, after everything that does not need it: the other
  *  parts deflated (on one thread fewer than set: the awaited work has a
  *  core) and this part's tail deflated as far as the rule below allows.
- *  It returns the whole final part in *out (malloc'd; the package owns it
- *  and frees data), which must end with the same tail (checked: else
- *  QR_E_RENDER). settle NULL: data is final already (the same part made
- *  without waiting).
+ *  It is given the beginning data[0..head) as it came and returns the
+ *  final beginning in *out (malloc'd; the package frees it): the part is
+ *  then *out followed by the tail, which settle cannot change (nor copy:
+ *  a long tail is not copied again). settle NULL: data is final already
+ *  (the same part made without waiting).
  *
  *  The deflate rule, a function of the final bytes and the tail's length
  *  only, so a part gives the same bytes whether it waited or not, and
