@@ -176,6 +176,7 @@ typedef struct face {
     int ok;                     /* the first font covers printable ASCII */
     unsigned char pair[95][95]; /* 0 unknown, 1 the pair adds up, 2 it does not */
     int single[95];             /* each character's width alone, -1 unknown */
+    int numbers;                /* numbers_add_up(): 0 unknown, 1 they do, 2 not */
     hb_feature_t features[32];  /* pango_analysis_collect_features(): the font's */
     unsigned n_features;
     hb_language_t hb_lang;
@@ -1413,11 +1414,75 @@ static int piece_sum(qr_simple *s, int at, int len)
     return neg < 0 ? -1 : 0;
 }
 
+/* ---- numbers without shaping ------------------------------------------------------ */
+
+/* A number (a table cell's figures, a note's or a page's number) comes as
+ * a piece of its own, new more often than not, and alone in its text: no
+ * batch to shape it in, HarfBuzz once for each. In a face where the
+ * characters of numbers neither join nor kern with one another, such a
+ * piece is as wide, character by character, as each character alone. */
+static const char number_chars[] = "0123456789 .,";
+
+/* Whether the characters of numbers may be cut apart anywhere in face f:
+ * a text holding each ordered pair of them (a de Bruijn sequence: the
+ * Lyndon words of length 1 and 2 in order, then the first again), shaped
+ * once, gives one glyph per character, in order, with nothing across any
+ * edge (no HB_GLYPH_FLAG_UNSAFE_TO_BREAK), so each character shaped alone
+ * gives the glyph it has there (cut_safe()): its width alone
+ * (f->single) is its advance there. Once per face. */
+static int numbers_add_up(qr_simple *s, face *f)
+{
+    if (f->numbers) return f->numbers == 1;
+    f->numbers = 2;
+    enum { K = sizeof number_chars - 1 };
+    char t[K * K + 1];
+    int n = 0;
+    for (int a = 0; a < K; a++) {
+        t[n++] = number_chars[a];
+        for (int b = a + 1; b < K; b++) {
+            t[n++] = number_chars[a];
+            t[n++] = number_chars[b];
+        }
+    }
+    t[n++] = number_chars[0];
+    hb_shape_alone(s->buf, f, t, n);
+    unsigned int ng;
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(s->buf, &ng);
+    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(s->buf, NULL);
+    if (ng != (unsigned)n) return 0;
+    for (int i = 0; i < n; i++) {
+        int *w = &f->single[(unsigned char)t[i] - 0x20];
+        if (gi[i].cluster != (unsigned)i || gp[i].x_advance < 0 ||
+            (*w >= 0 && *w != gp[i].x_advance) ||
+            (i && (hb_glyph_info_get_glyph_flags(&gi[i]) & HB_GLYPH_FLAG_UNSAFE_TO_BREAK)))
+            return 0;
+    }
+    for (int i = 0; i < n; i++)
+        f->single[(unsigned char)t[i] - 0x20] = gp[i].x_advance;
+    f->numbers = 1;
+    return 1;
+}
+
+/* A piece of a number's characters alone in a face where they add up:
+ * its widths (piece_sum()); 1 done, 0 not such a piece. */
+static int number_widths(qr_simple *s, int fi, const char *text, int at, int len)
+{
+    for (int i = at; i < at + len; i++)
+        if (!memchr(number_chars, text[i], sizeof number_chars - 1)) return 0;
+    face *f = s->faces[fi];
+    if (!numbers_add_up(s, f)) return 0;
+    for (int i = at; i < at + len; i++)
+        s->lw[i] = f->single[(unsigned char)text[i] - 0x20];
+    piece_sum(s, at, len); /* no width is negative (numbers_add_up) */
+    return 1;
+}
+
 /* The widths of text[at, at + len) in face fi (piece_sum()) when kept (or
  * too long to keep: shaped alone now); otherwise (a new piece) noted for
  * widths_pending(). 0 or -1. */
 static int piece_kept(qr_simple *s, int fi, const char *text, int at, int len)
 {
+    if (number_widths(s, fi, text, at, len)) return 0;
     if (!piece_fits(len)) {
         if (shape_widths(s, s->faces[fi], text + at, len, s->lw + at) != 0) return -1;
         return piece_sum(s, at, len);

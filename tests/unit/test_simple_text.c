@@ -109,7 +109,8 @@ static int pango_lines(PangoContext *pc, const char *t, size_t n, const qr_simpl
 }
 
 static uint64_t rng = 88172645463325252ull;
-static int same_size; /* random_text(): every run in the base size */
+static int same_size;    /* random_text(): every run in the base size */
+static int numbers_only; /* random_text(): a few numbers, as a table cell holds */
 static unsigned rnd(unsigned n)
 {
     rng ^= rng << 13;
@@ -196,11 +197,16 @@ static const char *const LANGS[] = {"de", "fr", "ru", "ar", "ja", "zh-cn"};
 /* A random paragraph into t (room 4096), its runs into it; returns n. */
 static size_t random_text(char *t, qr_simple_item *it, size_t *n_it, double size)
 {
-    size_t n = 0, words = 1 + rnd(rnd(4) ? 40 : 200);
+    size_t n = 0, words = numbers_only ? 1 + rnd(3) : 1 + rnd(rnd(4) ? 40 : 200);
     if (rnd(8) == 0) t[n++] = ' ';
     for (size_t w = 0; w < words && n < 3800; w++) {
         const char *s = WORDS[rnd(sizeof WORDS / sizeof *WORDS)];
-        if (rnd(6) == 0) {
+        if (numbers_only) {
+            /* figures with separators: 7, 12.5, 1,234,567.89, .5, 3., 1 000 */
+            size_t k = 1 + rnd(12);
+            for (size_t i = 0; i < k; i++)
+                t[n++] = rnd(5) ? (char)('0' + rnd(10)) : ".,  "[rnd(4)];
+        } else if (rnd(6) == 0) {
             /* a made-up token of any printable characters */
             size_t k = 1 + rnd(8);
             for (size_t i = 0; i < k; i++)
@@ -306,6 +312,19 @@ static void test_random_paragraphs_widths_only(void **state)
     (void)state;
     random_paragraphs(3000, 0, 1);
     random_paragraphs(300, 1, 1);
+}
+
+/* Numbers alone (table cells, note and page numbers: simple_text.c's
+ * number_widths(), without HarfBuzz in faces where figures do not kern),
+ * against pango's lines, kept and new, with and without pango's faces. */
+static void test_numbers(void **state)
+{
+    (void)state;
+    numbers_only = 1;
+    random_paragraphs(2000, 0, 1);
+    random_paragraphs(300, 1, 1);
+    random_paragraphs(1000, 0, 0);
+    numbers_only = 0;
 }
 
 /* Per face: the widths of texts set alone on one unbounded line, with the
@@ -546,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_random_paragraphs),
         cmocka_unit_test(test_random_paragraphs_new_pieces),
         cmocka_unit_test(test_random_paragraphs_widths_only),
+        cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_faces_without_pango),
         cmocka_unit_test(test_random_runs),
     };
