@@ -31,6 +31,7 @@
 #include <zlib.h>
 
 #include "backend.h" /* qr_format_epoch */
+#include "thread.h"
 #include "xml.h"
 
 typedef struct part {
@@ -582,7 +583,7 @@ static pool *pool_new(int threads)
     if (pthread_cond_init(&pl->done, NULL) != 0) goto fail_work;
     if (threads > 1) {
         for (int i = 0; i < threads; i++) {
-            if (pthread_create(&pl->th[i], NULL, worker, pl) != 0) break;
+            if (qr_thread_create(&pl->th[i], worker, pl) != 0) break;
             pl->n_threads++;
         }
     }
@@ -1006,7 +1007,7 @@ static void deflate_smalls(small *v, size_t n, int threads)
     pthread_t th[MAX_THREADS];
     int started = 0;
     for (int i = 1; i < threads; i++)
-        if (pthread_create(&th[started], NULL, small_worker, &ss) == 0) started++;
+        if (qr_thread_create(&th[started], small_worker, &ss) == 0) started++;
     small_worker(&ss);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);

@@ -29,6 +29,7 @@
 #include "compile.h" /* qr_fmt_double */
 #include "formula.h"
 #include "sheet_fit.h"
+#include "thread.h"
 #include "xlsx_int.h"
 #include "xml.h" /* QR_NS_REL */
 
@@ -793,7 +794,7 @@ static int producer_start(qr_xlsx_sheet *w)
         free(pr);
         return -1;
     }
-    if (pthread_create(&pr->thread, NULL, produce, pr) != 0) {
+    if (qr_thread_create(&pr->thread, produce, pr) != 0) {
         pthread_cond_destroy(&pr->cv);
         pthread_mutex_destroy(&pr->mu);
         free(pr);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "thread.h"
 #include "xlsx_int.h"
 
 #define BLOCK_BYTES (256u * 1024u)
@@ -207,7 +208,7 @@ qr_status qr_xlsx_feed_fill(void *ctx, qr_buf *chunk, int *done)
     part *pt = ctx;
     qr_xlsx_feed *f = pt->f;
     if (!f->started) {
-        if (pthread_create(&f->thread, NULL, run, f) != 0) return qr_fail(QR_E_NOMEM);
+        if (qr_thread_create(&f->thread, run, f) != 0) return qr_fail(QR_E_NOMEM);
         f->started = 1;
     }
     ring *rg = &f->rings[pt->i];

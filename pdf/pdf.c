@@ -61,6 +61,7 @@
 #include "pdf_int.h"
 #include "sha256.h"
 #include "simple_text.h"
+#include "thread.h"
 #include "walk.h"
 #include "preview.h"
 
@@ -480,7 +481,7 @@ static pd_writer *writer_start(out_buf *ob, double top, double bottom)
     atomic_init(&w->failed, 0);
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
-    if (pthread_create(&w->th, NULL, writer_main, w) != 0) {
+    if (qr_thread_create(&w->th, writer_main, w) != 0) {
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
         free(q);
@@ -685,7 +686,7 @@ static int layout_parallel(pd_ctx *c, pd_block *title, pd_block *out, const pd_n
     p.warnings[0] = &main_warnings;
     p.warnings[1] = &c->helper_warnings;
     pthread_t th;
-    if (pthread_create(&th, NULL, helper_main, &p) != 0) goto out;
+    if (qr_thread_create(&th, helper_main, &p) != 0) goto out;
     c->helper = h;
     h = NULL;
     ret = 0;
@@ -965,7 +966,7 @@ static void pipe_start(pd_ctx *c)
     pp->f_rc.errors = &pp->f_errors;
     ctx_geom(&pp->f, &pp->f_rc, 0);
     pp->f.pc = g_object_ref(c->pc);
-    if (pthread_create(&pp->th, NULL, pipe_main, pp) != 0) {
+    if (qr_thread_create(&pp->th, pipe_main, pp) != 0) {
         g_object_unref(pp->f.pc);
         pthread_mutex_destroy(&pp->mu);
         pthread_cond_destroy(&pp->cv);
@@ -1249,7 +1250,7 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
      * objects) are freed on another core while cairo writes the fonts.
      * cairo holds no reference into them, and no pango call runs here. */
     pthread_t th;
-    int dropping = c.helper && pthread_create(&th, NULL, drop_layouts_main, &c) == 0;
+    int dropping = c.helper && qr_thread_create(&th, drop_layouts_main, &c) == 0;
     /* cairo writes the structure tree and the catalog while finishing:
      * those bytes are kept, completed by tagged.c, then written. */
     qr_buf tail = {0};

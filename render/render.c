@@ -27,6 +27,7 @@
 #include "slide_continue.h"
 #include "stream.h"
 #include "text.h"
+#include "thread.h"
 
 static const struct {
     const char *ext, *mime;
@@ -459,7 +460,7 @@ static int toc_early(toc_pass *t)
         return -1;
     }
     t->early = 1;
-    if (pthread_create(&t->th, NULL, toc_main, t) == 0) {
+    if (qr_thread_create(&t->th, toc_main, t) == 0) {
         t->running = 1;
         t->hinted = 1;
         return 0;
@@ -526,7 +527,7 @@ static void pdf_warm_start(pdf_warm *w, const spec_in *in, qr_kind kind, qr_form
                            const qr_render_opts *opts)
 {
     w->running = format == QR_FORMAT_PDF && (kind == QR_KIND_DOCUMENT || kind == QR_KIND_PDF) &&
-                 big_input(in, opts) && pthread_create(&w->th, NULL, pdf_warm_main, NULL) == 0;
+                 big_input(in, opts) && qr_thread_create(&w->th, pdf_warm_main, NULL) == 0;
 }
 
 /* Joined: its map is in the pool once the thread has ended. */
@@ -562,7 +563,7 @@ static void *doc_words_main(void *arg)
 static void doc_words_start(doc_words *dw, const qr_doc *doc)
 {
     dw->doc = doc;
-    dw->running = pthread_create(&dw->th, NULL, doc_words_main, dw) == 0;
+    dw->running = qr_thread_create(&dw->th, doc_words_main, dw) == 0;
     dw->pending = !dw->running; /* no thread to be had: measured at the end */
 }
 
@@ -695,7 +696,7 @@ static void toc_start(toc_pass *t, qr_render_ctx *ctx)
         ctx->block_pages_ud = t;
         return;
     }
-    if (ctx->threads != 1 && pthread_create(&t->th, NULL, toc_main, t) == 0) {
+    if (ctx->threads != 1 && qr_thread_create(&t->th, toc_main, t) == 0) {
         t->running = 1;
         ctx->block_pages_wait = toc_wait;
         ctx->block_pages_ud = t;
