@@ -583,7 +583,7 @@ static pool *pool_new(int threads)
     if (pthread_cond_init(&pl->done, NULL) != 0) goto fail_work;
     if (threads > 1) {
         for (int i = 0; i < threads; i++) {
-            if (qr_thread_create(&pl->th[i], worker, pl) != 0) break;
+            if (qr_thread_create_nth(&pl->th[i], worker, pl, i) != 0) break;
             pl->n_threads++;
         }
     }

@@ -3,7 +3,8 @@
  * maker's CPUs again by the time the function runs (where it began is the
  * scheduler's to say: bench/README.md measures it); with a single CPU to
  * run on (a container's cpuset) it runs there, as pthread_create's would.
- * Many at once (a deflate pool) all run. */
+ * Many at once (a deflate pool's, spread over the CPUs in turn: the nth),
+ * all run, each with its maker's CPUs. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -67,17 +68,23 @@ static void test_many(void **state)
 {
     (void)state;
     enum { N = 16 };
+    cpu_set_t mine;
+    assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof mine, &mine), 0);
     seen s[N];
     pthread_t th[N];
     for (int i = 0; i < N; i++) {
         s[i].arg = i;
-        assert_int_equal(qr_thread_create(&th[i], note, &s[i]), 0);
+        if (i % 2)
+            assert_int_equal(qr_thread_create(&th[i], note, &s[i]), 0);
+        else
+            assert_int_equal(qr_thread_create_nth(&th[i], note, &s[i], i / 2), 0);
     }
     for (int i = 0; i < N; i++) {
         void *ret = NULL;
         assert_int_equal(pthread_join(th[i], &ret), 0);
         assert_int_equal(s[i].arg, i + 1);
         assert_int_equal((intptr_t)ret, 2 * (i + 1));
+        assert_true(CPU_EQUAL(&s[i].mask, &mine));
     }
 }
 
