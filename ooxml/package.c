@@ -1176,8 +1176,7 @@ qr_status qr_package_write(qr_package *p, long long epoch, qr_sink *out)
             } else if (!cut)
                 st = pack_range(pl, data, 0, pt->len, 1, pk);
             else if ((st = pack_range(pl, data, 0, cut, 0, pk)) == QR_OK)
-                st = tails && tails[i].used ? join_tail(pk, &tails[i])
-                                            : pack_range(pl, data, cut, pt->len, 1, pk);
+                st = pack_range(pl, data, cut, pt->len, 1, pk);
             pk->comp = pk->z.len;
             if (st || (st = packed_add(za, pt->name, pk))) goto done;
         } else if (pt->media || pt->stored) {
