@@ -1426,10 +1426,10 @@ static const char number_chars[] = "0123456789 .,";
 /* Whether the characters of numbers may be cut apart anywhere in face f:
  * a text holding each ordered pair of them (a de Bruijn sequence: the
  * Lyndon words of length 1 and 2 in order, then the first again), shaped
- * once, gives one glyph per character, in order, with nothing across any
- * edge (no HB_GLYPH_FLAG_UNSAFE_TO_BREAK), so each character shaped alone
- * gives the glyph it has there (cut_safe()): its width alone
- * (f->single) is its advance there. Once per face. */
+ * once, gives one glyph per character, in order (hb_widths()), with
+ * nothing across any edge (no HB_GLYPH_FLAG_UNSAFE_TO_BREAK), so each
+ * character shaped alone gives the glyph it has there (cut_safe()): its
+ * width alone (f->single) is its advance there. Once per face. */
 static int numbers_add_up(qr_simple *s, face *f)
 {
     if (f->numbers) return f->numbers == 1;
@@ -1445,20 +1445,17 @@ static int numbers_add_up(qr_simple *s, face *f)
         }
     }
     t[n++] = number_chars[0];
-    hb_shape_alone(s->buf, f, t, n);
-    unsigned int ng;
-    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(s->buf, &ng);
-    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(s->buf, NULL);
-    if (ng != (unsigned)n) return 0;
+    int lw[K * K + 1];
+    if (!hb_widths(s, f, t, n, lw)) return 0;
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(s->buf, NULL);
     for (int i = 0; i < n; i++) {
-        int *w = &f->single[(unsigned char)t[i] - 0x20];
-        if (gi[i].cluster != (unsigned)i || gp[i].x_advance < 0 ||
-            (*w >= 0 && *w != gp[i].x_advance) ||
+        int w = f->single[(unsigned char)t[i] - 0x20];
+        if ((w >= 0 && w != lw[i]) ||
             (i && (hb_glyph_info_get_glyph_flags(&gi[i]) & HB_GLYPH_FLAG_UNSAFE_TO_BREAK)))
             return 0;
     }
     for (int i = 0; i < n; i++)
-        f->single[(unsigned char)t[i] - 0x20] = gp[i].x_advance;
+        f->single[(unsigned char)t[i] - 0x20] = lw[i];
     f->numbers = 1;
     return 1;
 }
