@@ -9,14 +9,19 @@
 #include <unistd.h>
 
 /* dlopen dir[0..dir_len)/sub/file (sub may be ""); a file that exists but
- * does not load is reported in err. */
+ * does not load is reported in err. Lazily: a module is linked with
+ * -z now (CMakeLists.txt), so its own references are bound here and a
+ * missing one is this error, while the libraries under it that are not
+ * linked so (X11 and xcb beneath cairo, fontconfig, expat...) bind a
+ * function on its first call, most of theirs never: a third of
+ * quire-pdf.so's symbol look-ups at load. */
 static void *open_in(const char *dir, int dir_len, const char *sub, const char *file, char *err,
                      size_t size)
 {
     char path[PATH_MAX];
     int n = snprintf(path, sizeof path, "%.*s/%s%s%s", dir_len, dir, sub, *sub ? "/" : "", file);
     if (n < 0 || (size_t)n >= sizeof path) return NULL;
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
     if (!h && !*err && access(path, F_OK) == 0) {
         const char *e = dlerror();
         snprintf(err, size, "cannot load %s: %s", file, e ? e : "unknown error");
