@@ -268,7 +268,10 @@ static void make_dirs(const char *path)
     }
 }
 
-void qr_fonts_cache_write(const char *path, const void *blob, size_t size)
+/* Write head then body to path through a temporary file and a rename,
+ * fsync'd first when sync is set; a failure leaves no file. */
+static void write_atomic(const char *path, const void *head, size_t head_len, const void *body,
+                         size_t body_len, int sync)
 {
     char tmp[PATH_MAX];
     int w = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
@@ -276,16 +279,102 @@ void qr_fonts_cache_write(const char *path, const void *blob, size_t size)
     make_dirs(path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t r = write(fd, (const char *)blob + done, size - done);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        done += (size_t)r;
+    int ok = 1;
+    for (int part = 0; part < 2 && ok; part++) {
+        const char *p = part ? body : head;
+        size_t size = part ? body_len : head_len, done = 0;
+        while (done < size) {
+            ssize_t r = write(fd, p + done, size - done);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) break;
+            done += (size_t)r;
+        }
+        ok = done == size;
     }
-    /* fsync before rename: after a crash the file is whole or absent (rare:
-     * only when the fonts change) */
-    int ok = done == size && fsync(fd) == 0;
+    if (sync) ok = ok && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) unlink(tmp);
+}
+
+void qr_fonts_cache_write(const char *path, const void *blob, size_t size)
+{
+    /* fsync before rename: after a crash the file is whole or absent (rare:
+     * only when the fonts change) */
+    write_atomic(path, NULL, 0, blob, size, 1);
+}
+
+/* ---- side files: other answers under the same key ------------------------------------ */
+
+/* A side file is "quire-side NAME V\n", the key's length and "\n", the key,
+ * then the body, whatever its owner puts there. */
+#define SIDE_VERSION 1
+
+static int side_path(const qr_fonts *f, const char *name, char *out, size_t n)
+{
+    if (!f || !f->cache_path) return -1;
+    int w = snprintf(out, n, "%s.%s", f->cache_path, name);
+    return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+int qr_fonts_side_read(const qr_fonts *f, const char *name, char **body, size_t *len)
+{
+    char path[PATH_MAX];
+    *body = NULL;
+    *len = 0;
+    if (side_path(f, name, path, sizeof path) != 0) return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat st;
+    char *data = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)16 * 1024 * 1024 ||
+        !(data = malloc((size_t)st.st_size + 1))) {
+        close(fd);
+        return -1;
+    }
+    size_t size = (size_t)st.st_size, got = 0;
+    while (got < size) {
+        ssize_t r = read(fd, data + got, size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    data[got] = '\0';
+    char head[128];
+    int hn = snprintf(head, sizeof head, "quire-side %s %d\n", name, SIDE_VERSION);
+    char *end = NULL;
+    unsigned long long key_len = 0;
+    int ok = got == size && hn > 0 && (size_t)hn < sizeof head && size > (size_t)hn &&
+             memcmp(data, head, (size_t)hn) == 0;
+    if (ok) {
+        errno = 0;
+        key_len = strtoull(data + hn, &end, 10);
+        ok = errno == 0 && end != data + hn && *end == '\n' &&
+             key_len <= size - (size_t)(end + 1 - data);
+    }
+    if (ok) ok = qr_fonts_cache_key_holds(end + 1, (size_t)key_len);
+    if (!ok) {
+        free(data);
+        return -1;
+    }
+    size_t at = (size_t)(end + 1 - data) + (size_t)key_len;
+    memmove(data, data + at, size - at + 1);
+    *body = data;
+    *len = size - at;
+    return 0;
+}
+
+void qr_fonts_side_write(const qr_fonts *f, const char *name, struct _FcConfig *cfg,
+                         const void *body, size_t len)
+{
+    char path[PATH_MAX];
+    if (side_path(f, name, path, sizeof path) != 0) return;
+    qr_buf key = {0}, head = {0};
+    if (qr_fonts_cache_key(cfg, &key) == 0) {
+        qr_buf_printf(&head, "quire-side %s %d\n%zu\n", name, SIDE_VERSION, key.len);
+        qr_buf_append(&head, key.data, key.len);
+        if (!head.oom) write_atomic(path, head.data, head.len, body, len, 0);
+    }
+    qr_buf_free(&key);
+    qr_buf_free(&head);
 }

@@ -168,16 +168,23 @@ qr_fonts *qr_fonts_open_cached(const char *path, FcConfig *(*make_cfg)(void *), 
     void *blob = NULL;
     size_t size = 0;
     if (from_cache) *from_cache = 0;
+    qr_fonts *f = NULL;
     if (path && qr_fonts_cache_read(path, &blob, &size) == 0) {
         if (from_cache) *from_cache = 1;
-        return from_table(blob);
+        f = from_table(blob);
+    } else {
+        FcConfig *cfg = make_cfg(arg);
+        if (!cfg) return NULL;
+        blob = table_of(cfg, path != NULL, &size);
+        if (!blob) return NULL;
+        if (path && ((qr_fblob_head *)blob)->key_len) qr_fonts_cache_write(path, blob, size);
+        f = from_table(blob);
     }
-    FcConfig *cfg = make_cfg(arg);
-    if (!cfg) return NULL;
-    blob = table_of(cfg, path != NULL, &size);
-    if (!blob) return NULL;
-    if (path && ((qr_fblob_head *)blob)->key_len) qr_fonts_cache_write(path, blob, size);
-    return from_table(blob);
+    if (f && path && !(f->cache_path = strdup(path))) {
+        qr_fonts_free(f);
+        return NULL;
+    }
+    return f;
 }
 
 /* The default set lives until exit on purpose. Fontconfig stores pointers
@@ -236,6 +243,7 @@ void qr_fonts_enable_cache(void)
 {
     atomic_store(&cache_enabled, 1);
 }
+
 
 static void init_default(void)
 {
@@ -343,6 +351,7 @@ void qr_fonts_free(qr_fonts *f)
     free(f->sorted);
     free(f->script_fam);
     free(f->blob);
+    free(f->cache_path);
     free(f);
 }
 

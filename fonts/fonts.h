@@ -86,6 +86,24 @@ qr_fonts *qr_fonts_default(void);
  *  configuration itself must not: the cache knows only the system's. */
 void qr_fonts_enable_cache(void);
 
+struct _FcConfig;
+
+/** Answers a backend derives from fontconfig's configuration and would
+ *  rather not ask it again (pdf/: the faces it opens without pango), kept
+ *  in a file of their own beside the cache file f was read from or written
+ *  to (its name with ".name" after it) under the same key, so they hold
+ *  exactly as long as the table does. Only for a set opened with a cache
+ *  (qr_fonts_default() after qr_fonts_enable_cache()).
+ *  qr_fonts_side_read: name's body (malloc'd, *len bytes, a NUL after
+ *  them) when its file is whole and its key holds; 0, else -1.
+ *  qr_fonts_side_write: body as name's, keyed by cfg's configuration (the
+ *  one the answers came from), atomically but not synced (a file lost in
+ *  a crash is only asked again); nothing when the cache is off or cfg's
+ *  key cannot be had. */
+int qr_fonts_side_read(const qr_fonts *f, const char *name, char **body, size_t *len);
+void qr_fonts_side_write(const qr_fonts *f, const char *name, struct _FcConfig *cfg,
+                         const void *body, size_t len);
+
 /** A private font set holding only the fonts in dir (tests: "only DejaVu").
  *  Returns NULL when dir holds no font. Free with qr_fonts_free(). */
 qr_fonts *qr_fonts_new_dir(const char *dir);

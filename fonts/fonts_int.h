@@ -204,6 +204,7 @@ int qr_fonts_cache_read(const char *path, void **blob, size_t *size);
  *  making its folder; failures leave no file and are not errors. */
 void qr_fonts_cache_write(const char *path, const void *blob, size_t size);
 
+
 /* ---- the font set (fonts.c) -------------------------------------------------- */
 
 typedef struct qr_family {
@@ -234,6 +235,7 @@ struct qr_fonts {
     int *script_fam; /* per qr_fonts_scripts entry: family index, -1 = base */
     int ascii_ok;    /* the base family covers U+0020..U+007E */
     int is_default;
+    char *cache_path; /* the cache file it was opened with (side files beside it), or NULL */
 };
 
 /** A font set from the table at path (a cache file) when it holds, else from

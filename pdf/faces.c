@@ -206,6 +206,7 @@ static PangoFontset *need_fontset(PangoContext *pc, const need *e)
     pango_font_description_set_style(fd, e->italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
     PangoLanguage *lang =
         e->lang ? pango_language_from_string(e->lang) : pango_context_get_language(pc);
+    qr_pdf_fonts_ready(pc);
     PangoFontset *fs = pango_font_map_load_fontset(pango_context_get_font_map(pc), pc, fd, lang);
     pango_font_description_free(fd);
     return fs;

@@ -202,12 +202,27 @@ static void ctx_geom(pd_ctx *c, qr_render_ctx *rc, int for_png)
     }
 }
 
-/* The PangoContext, on the calling thread's font map. */
+/* Making a font map starts fontconfig (its XML configuration, ~27 M
+ * instructions on a thread of pango's), and a docx's measure pass whose
+ * texts are all simple and whose faces are answered from disk
+ * (simple_text.c, face_answers.h) asks pango for no font: it never needs
+ * one. So a context that only measures (layout_only) starts without a
+ * font map and gets the thread's here, before pango loads its first font. */
+void qr_pdf_fonts_ready(PangoContext *pc)
+{
+    if (pango_context_get_font_map(pc)) return;
+    PangoFontMap *map = thread_font_map();
+    if (map) pango_context_set_font_map(pc, map); /* else pango finds no font, as below */
+}
+
+/* The PangoContext: on the calling thread's font map, or (measuring alone)
+ * on none until pango needs one (qr_pdf_fonts_ready). */
 static qr_status ctx_pango(pd_ctx *c)
 {
-    PangoFontMap *map = thread_font_map();
-    if (!map) return qr_pdf_fail(c, QR_E_RENDER, "", "pango has no font map");
-    c->pc = pango_font_map_create_context(map);
+    int later = c->rc && c->rc->layout_only && !c->rc->fonts_ready;
+    PangoFontMap *map = later ? NULL : thread_font_map();
+    if (!later && !map) return qr_pdf_fail(c, QR_E_RENDER, "", "pango has no font map");
+    c->pc = map ? pango_font_map_create_context(map) : pango_context_new();
     if (!c->pc) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
     cairo_font_options_t *fo = cairo_font_options_create();
     cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);

@@ -582,6 +582,11 @@ int qr_pdf_tag_patch(qr_buf *tail, size_t base, const char *lang, int has_title,
  *  the process (see faces.c: cairo 1.16 closes unlocked faces past 10). */
 void qr_pdf_pin_faces(PangoLayout *lay);
 /** The same for one font. */
+/** Give pc the thread's font map if it has none yet (a context that only
+ *  measures starts without one: pdf.c ctx_pango); every PangoLayout,
+ *  fontset and font asked of a context first calls it. Cheap when done. */
+void qr_pdf_fonts_ready(PangoContext *pc);
+
 void qr_pdf_pin_font(PangoFont *font);
 /** Faces pinned so far in the process (QUIRE_PDF_FACE_TRACE counts those a
  *  two-thread measure pinned late). */

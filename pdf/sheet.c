@@ -78,6 +78,7 @@ static int afont_open(afont *a, pd_ctx *c)
         PangoFontDescription *d = pango_font_description_from_string("DejaVu Sans");
         pango_font_description_set_absolute_size(d, FONT * PANGO_SCALE);
         pango_font_description_set_weight(d, b ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+        qr_pdf_fonts_ready(c->pc);
         a->font[b] = pango_context_load_font(c->pc, d);
         pango_font_description_free(d);
         cairo_scaled_font_t *sf =

@@ -1,6 +1,8 @@
 /* simple_text.c: pango's line breaks for simple texts, from kept words
  * (simple_text.h says what and why). */
 #include "simple_text.h"
+#include "face_answers.h"
+#include "pdf_int.h"
 #include "text.h"
 
 #include <cairo-ft.h>
@@ -162,6 +164,12 @@ static void memo_put(memo *m, const void *key, size_t n, uint64_t h, const void 
 
 /* ---- faces ------------------------------------------------------------------------- */
 
+/* The characters a list's label may be alone (layout/style_rules.c: its
+ * bullets and task boxes): qr_simple_width() measures them without pango
+ * where the face's first font has them. */
+static const uint32_t label_chars[] = {0x2022, 0x25E6, 0x25AA, 0x2610, 0x2611};
+#define N_LABEL_CHARS (sizeof label_chars / sizeof *label_chars)
+
 /* What pango shapes one face's items with, found once by itemizing a
  * sample in that face (letters: the Latin script a text with a letter gets;
  * digits: the Common script of one without). */
@@ -174,6 +182,7 @@ typedef struct face {
     const char *own_file;            /* its font file and index (face_check) */
     int own_index;
     int ok;                     /* the first font covers printable ASCII */
+    unsigned labels;            /* bit i: it covers label_chars[i] */
     unsigned char pair[95][95]; /* 0 unknown, 1 the pair adds up, 2 it does not */
     int single[95];             /* each character's width alone, -1 unknown */
     int numbers;                /* numbers_add_up(): 0 unknown, 1 they do, 2 not */
@@ -186,6 +195,7 @@ typedef struct face {
 struct qr_simple {
     PangoContext *pc;
     int widths_only; /* faces opened without pango where they can be (face_open_fc) */
+    const qr_fonts *fonts; /* the answers kept beside its cache (face_answers.h) */
     face **faces;
     size_t n_faces, cap_faces;
     memo breaks, widths;
@@ -234,10 +244,11 @@ struct qr_simple {
     } rc;
 };
 
-qr_simple *qr_simple_new(PangoContext *pc, int widths_only)
+qr_simple *qr_simple_new(PangoContext *pc, int widths_only, const qr_fonts *fonts)
 {
     qr_simple *s = calloc(1, sizeof *s);
     if (!s) return NULL;
+    s->fonts = fonts;
     s->pc = g_object_ref(pc);
     s->widths_only = widths_only;
     s->glyphs = pango_glyph_string_new();
@@ -245,9 +256,12 @@ qr_simple *qr_simple_new(PangoContext *pc, int widths_only)
     return s;
 }
 
+static void fc_save(void);
+
 void qr_simple_free(qr_simple *s)
 {
     if (!s) return;
+    if (s->widths_only) fc_save();
     for (size_t i = 0; i < s->n_faces; i++) {
         face *f = s->faces[i];
         if (f->an.font) g_object_unref(f->an.font);
@@ -339,6 +353,7 @@ static int face_itemize(qr_simple *s, face *f)
         pango_attr_list_insert(al, pango_attr_language_new(pango_language_from_string(f->lang)));
     pango_font_description_free(fd);
     const char *sample = f->letters ? "a" : "0";
+    qr_pdf_fonts_ready(s->pc);
     GList *items = pango_itemize(s->pc, sample, 0, 1, al, NULL);
     pango_attr_list_unref(al);
     int r = -1;
@@ -369,6 +384,9 @@ static void face_open_pango(qr_simple *s, face *f)
     if (!cov) f->ok = 0;
     for (gunichar ch = 0x20; ch <= 0x7E && f->ok; ch++)
         f->ok = pango_coverage_get(cov, (int)ch) != PANGO_COVERAGE_NONE;
+    for (size_t i = 0; i < N_LABEL_CHARS && f->ok; i++)
+        if (pango_coverage_get(cov, (int)label_chars[i]) != PANGO_COVERAGE_NONE)
+            f->labels |= 1u << i;
     if (cov) g_object_unref(cov);
     pango_font_get_features(f->an.font, f->features, 32, &f->n_features);
     f->hb_lang = hb_language_from_string(pango_language_to_string(f->an.language), -1);
@@ -389,8 +407,10 @@ static void face_open_pango(qr_simple *s, face *f)
  * it. Anything this does not follow (a variable font, a matrix on the
  * context, a vertical gravity) is left to pango. */
 
-/* What face_open_fc() found for a face, kept per font map (the docx's
- * warm-up finds the faces the pass then asks for, on the same map). */
+/* What face_open_fc() found for a face, kept for the process (the docx's
+ * warm-up finds the faces the pass then asks for; every font map quire
+ * makes has fontconfig's current configuration, and a context's
+ * resolution and font options are in the key). */
 typedef struct fc_found {
     /* the key: what the pattern is made of */
     char *family;
@@ -401,6 +421,9 @@ typedef struct fc_found {
     /* the font: NULL when pango must open it */
     hb_font_t *hb;
     int ok, has_a, has_0; /* printable ASCII covered; the samples' characters */
+    unsigned labels;      /* bit i: label_chars[i] covered */
+    int scale_x, scale_y; /* what hb was made with (fc_make_hb) */
+    float ptem, slant;
     hb_feature_t features[32];
     unsigned n_features;
     const char *file; /* its file and index (kept in fc_kept.files) */
@@ -423,11 +446,15 @@ typedef struct fc_kept {
         FcFontSet *fonts; /* fc_family_fonts() */
     } * families;
     size_t n_families;
+    /* the answers kept on disk (face_answers.h), read on first use, and
+     * the configuration the new ones came from (NULL: none new) */
+    qr_face_answers *disk;
+    int disk_read;
+    FcConfig *cfg;
 } fc_kept;
 
-static void fc_kept_free(gpointer p)
+static void fc_kept_clear(fc_kept *k)
 {
-    fc_kept *k = p;
     for (size_t i = 0; i < k->n_found; i++) {
         free(k->found[i].family);
         if (k->found[i].hb) hb_font_destroy(k->found[i].hb);
@@ -444,22 +471,45 @@ static void fc_kept_free(gpointer p)
     }
     free(k->families);
     if (k->fonts) FcFontSetDestroy(k->fonts);
-    g_mutex_clear(&k->mu);
-    free(k);
+    qr_face_answers_free(k->disk);
+    GMutex mu = k->mu; /* held by the caller */
+    memset(k, 0, sizeof *k);
+    k->mu = mu;
 }
 
-/* The font map's kept faces, made on first use; NULL out of memory. */
-static fc_kept *fc_kept_of(PangoFontMap *map)
+static fc_kept kept_faces; /* its mu is a static GMutex: no init */
+
+/* LeakSanitizer's runtime, when the process has one (an ASan build). */
+void __lsan_enable(void) __attribute__((weak));
+
+/* Process exit under LeakSanitizer: the kept fonts dropped, so that it sees
+ * fontconfig's patterns freed (as pdf.c drops its font maps). */
+static void kept_at_exit(void)
 {
-    static GMutex made;
-    g_mutex_lock(&made);
-    fc_kept *k = g_object_get_data(G_OBJECT(map), "quire-simple-text-faces");
-    if (!k && (k = calloc(1, sizeof *k)) != NULL) {
-        g_mutex_init(&k->mu);
-        g_object_set_data_full(G_OBJECT(map), "quire-simple-text-faces", k, fc_kept_free);
+    g_mutex_lock(&kept_faces.mu);
+    fc_kept_clear(&kept_faces);
+    g_mutex_unlock(&kept_faces.mu);
+}
+
+/* The process's kept faces, locked. */
+static fc_kept *fc_kept_lock(void)
+{
+    static gsize once;
+    if (g_once_init_enter(&once)) {
+        if (__lsan_enable) atexit(kept_at_exit);
+        g_once_init_leave(&once, 1);
     }
-    g_mutex_unlock(&made);
-    return k;
+    g_mutex_lock(&kept_faces.mu);
+    return &kept_faces;
+}
+
+/* The faces fontconfig was asked for, written for the next process
+ * (face_answers.h). */
+static void fc_save(void)
+{
+    fc_kept *k = fc_kept_lock();
+    qr_face_answers_save(k->disk, k->cfg);
+    g_mutex_unlock(&k->mu);
 }
 
 /* filter_by_format(): the formats HarfBuzz shapes. */
@@ -630,6 +680,17 @@ static hb_face_t *fc_hb_face(fc_kept *k, const char *file, int index, const char
     return hf;
 }
 
+/* The hb_font of face hf at fd's scale, point size and slant. */
+static hb_font_t *fc_make_hb(hb_face_t *hf, const fc_found *fd)
+{
+    hb_font_t *hb = hb_font_create(hf);
+    hb_font_set_scale(hb, fd->scale_x, fd->scale_y);
+    hb_font_set_ptem(hb, fd->ptem);
+    hb_font_set_synthetic_slant(hb, fd->slant);
+    hb_font_make_immutable(hb);
+    return hb;
+}
+
 /* pango_fc_font_create_hb_font() for the font pattern m (FcFontSetMatch's,
  * render-prepared) with no matrix on the context, into fd; 0, or -1 where
  * it would set variations (left to pango). */
@@ -662,19 +723,21 @@ static int fc_hb_font(fc_kept *k, FcPattern *m, fc_found *fd)
         pixel_size = point_size * dpi / 72.;
     }
     double x_scale = 1. / x_scale_inv, y_scale = 1. / y_scale_inv;
-    fd->hb = hb_font_create(hf);
-    hb_font_set_scale(fd->hb, (int)(pixel_size * PANGO_SCALE * x_scale),
-                      (int)(pixel_size * PANGO_SCALE * y_scale));
-    hb_font_set_ptem(fd->hb, (float)point_size);
-    hb_font_set_synthetic_slant(fd->hb, (float)slant);
-    hb_font_make_immutable(fd->hb);
+    fd->scale_x = (int)(pixel_size * PANGO_SCALE * x_scale);
+    fd->scale_y = (int)(pixel_size * PANGO_SCALE * y_scale);
+    fd->ptem = (float)point_size;
+    fd->slant = (float)slant;
+    fd->hb = fc_make_hb(hf, fd);
     return 0;
 }
 
-/* Find the font of fd (its key set) as pango finds its first font. */
+/* Find the font of fd (its key set) as pango finds its first font (map:
+ * the context's, or NULL before it has one: fontconfig's current
+ * configuration, which is the one pango's maps have). */
 static void fc_find(fc_kept *k, PangoFontMap *map, const cairo_font_options_t *fo, fc_found *fd)
 {
-    FcConfig *cfg = pango_fc_font_map_get_config(PANGO_FC_FONT_MAP(map));
+    FcConfig *cfg = map ? pango_fc_font_map_get_config(PANGO_FC_FONT_MAP(map)) : NULL;
+    k->cfg = cfg ? cfg : FcConfigGetCurrent(); /* NULL: the current one */
     FcFontSet *fonts = fc_fonts(k, cfg);
     FcPattern *p = fonts ? fc_pattern(fd, cfg, fo) : NULL;
     FcResult res;
@@ -692,6 +755,8 @@ static void fc_find(fc_kept *k, PangoFontMap *map, const cairo_font_options_t *f
         fd->ok = 1;
         for (FcChar32 ch = 0x20; ch <= 0x7E && fd->ok; ch++)
             fd->ok = FcCharSetHasChar(cs, ch);
+        for (size_t i = 0; i < N_LABEL_CHARS; i++)
+            if (FcCharSetHasChar(cs, label_chars[i])) fd->labels |= 1u << i;
         /* pango_fc_font_get_features() */
         for (int i = 0; fd->n_features < 32 &&
                         FcPatternGetString(m, FC_FONT_FEATURES, i, &str) == FcResultMatch;
@@ -706,11 +771,56 @@ static void fc_find(fc_kept *k, PangoFontMap *map, const cairo_font_options_t *f
     if (m) FcPatternDestroy(m);
 }
 
+/* fd's answer (its key set) from the disk, as fc_find() would give it
+ * (the key that the answers were kept under still holds): 1, or 0 when it
+ * is not there. */
+static int fc_from_disk(fc_kept *k, const qr_fonts *fonts, fc_found *fd)
+{
+    if (!k->disk_read) {
+        k->disk = qr_face_answers_load(fonts);
+        k->disk_read = 1;
+    }
+    qr_face_answer q = {fd->family, fd->lang, fd->size, fd->bold, fd->italic, fd->dpi, fd->options};
+    const qr_face_answer *a = qr_face_answers_find(k->disk, &q);
+    if (!a) return 0;
+    if (!a->found) return 1; /* pango's */
+    hb_face_t *hf = fc_hb_face(k, a->file, a->index, &fd->file);
+    if (!hf || hb_face_get_glyph_count(hf) == 0) return 0;
+    fd->index = a->index;
+    fd->scale_x = a->scale_x;
+    fd->scale_y = a->scale_y;
+    fd->ptem = a->ptem;
+    fd->slant = a->slant;
+    fd->ok = a->ok;
+    fd->has_a = a->has_a;
+    fd->has_0 = a->has_0;
+    fd->labels = a->labels;
+    memcpy(fd->features, a->features, sizeof fd->features);
+    fd->n_features = a->n_features;
+    fd->hb = fc_make_hb(hf, fd);
+    return 1;
+}
+
+/* Keep fc_find()'s answer for fd to be written (qr_simple_free). */
+static void fc_to_disk(fc_kept *k, const fc_found *fd)
+{
+    if (!k->disk) return;
+    qr_face_answer a = {fd->family,  fd->lang,    fd->size,   fd->bold,    fd->italic,
+                        fd->dpi,     fd->options, fd->hb != NULL,          fd->file,
+                        fd->index,   fd->scale_x, fd->scale_y, fd->ptem,   fd->slant,
+                        fd->ok,      fd->has_a,   fd->has_0,  fd->labels, {{0}},
+                        fd->n_features};
+    memcpy(a.features, fd->features, sizeof a.features);
+    qr_face_answers_add(k->disk, &a); /* out of memory: asked again next time */
+}
+
 /* Fill f without pango (see above): 1 done, 0 pango's turn. */
 static int face_open_fc(qr_simple *s, face *f)
 {
+    /* no map yet: pdf.c gives the context a PangoCairoFcFontMap when
+     * pango first needs one (qr_pdf_fonts_ready) */
     PangoFontMap *map = pango_context_get_font_map(s->pc);
-    if (!f->family[0] || !PANGO_IS_FC_FONT_MAP(map) || !PANGO_IS_CAIRO_FONT_MAP(map) ||
+    if (!f->family[0] || (map && (!PANGO_IS_FC_FONT_MAP(map) || !PANGO_IS_CAIRO_FONT_MAP(map))) ||
         pango_context_get_matrix(s->pc) ||
         pango_context_get_base_gravity(s->pc) != PANGO_GRAVITY_SOUTH ||
         pango_context_get_base_dir(s->pc) != PANGO_DIRECTION_LTR)
@@ -728,7 +838,8 @@ static int face_open_fc(qr_simple *s, face *f)
         if (!lang) lang = pango_language_from_string("xx");
     }
     double dpi = pango_cairo_context_get_resolution(s->pc);
-    if (dpi <= 0) dpi = pango_cairo_font_map_get_resolution(PANGO_CAIRO_FONT_MAP(map));
+    if (dpi <= 0 && map) dpi = pango_cairo_font_map_get_resolution(PANGO_CAIRO_FONT_MAP(map));
+    if (dpi <= 0) return 0;
     /* the fontset key's context key: the context's font options merged
      * over a surface's (quire sets none) */
     cairo_font_options_t *fo = cairo_font_options_create();
@@ -742,11 +853,10 @@ static int face_open_fc(qr_simple *s, face *f)
     key.italic = f->italic;
     key.dpi = dpi;
     key.options = cairo_font_options_hash(fo);
-    fc_kept *k = fc_kept_of(map);
+    fc_kept *k = fc_kept_lock();
     const fc_found *fd = NULL;
     fc_found got = {0}; /* a copy of *fd, its font referenced */
-    if (k) {
-        g_mutex_lock(&k->mu);
+    {
         for (size_t i = 0; i < k->n_found && !fd; i++) {
             const fc_found *o = &k->found[i];
             if (o->size == key.size && o->bold == key.bold && o->italic == key.italic &&
@@ -757,7 +867,10 @@ static int face_open_fc(qr_simple *s, face *f)
         fc_found *v = fd ? NULL : realloc(k->found, (k->n_found + 1) * sizeof *v);
         if (v) k->found = v;
         if (v && (key.family = strdup(f->family)) != NULL) {
-            fc_find(k, map, fo, &key);
+            if (!fc_from_disk(k, s->fonts, &key)) {
+                fc_find(k, map, fo, &key);
+                fc_to_disk(k, &key);
+            }
             v[k->n_found] = key;
             fd = &v[k->n_found++];
         }
@@ -778,6 +891,7 @@ static int face_open_fc(qr_simple *s, face *f)
     f->own_file = got.file;
     f->own_index = got.index;
     f->ok = got.ok;
+    f->labels = got.labels;
     memcpy(f->features, got.features, sizeof f->features);
     f->n_features = got.n_features;
     f->hb_lang = hb_language_from_string(key.lang, -1);
@@ -902,7 +1016,10 @@ static int shape(qr_simple *s, face *f, const char *p, int n)
  * PangoFont's own hb_font (or face_open_fc()'s copy of it): pango's
  * sub-font differs from it only for characters the font lacks, and f
  * covers printable ASCII. */
-static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
+static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n);
+
+/* b set up for face f as pango_hb_shape() sets it up (hb_shape_alone). */
+static void hb_setup(hb_buffer_t *b, const face *f)
 {
     hb_buffer_clear_contents(b);
     hb_buffer_set_direction(b, HB_DIRECTION_LTR);
@@ -911,12 +1028,23 @@ static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
     hb_buffer_set_cluster_level(b, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS);
     hb_buffer_set_flags(b, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
     hb_buffer_set_invisible_glyph(b, PANGO_GLYPH_EMPTY);
+}
+
+/* Shape what b holds (hb_setup) in face f. */
+static void hb_run(hb_buffer_t *b, const face *f)
+{
+    hb_font_t *font = f->own_hb ? f->own_hb : pango_font_get_hb_font(f->an.font);
+    hb_shape_full(font, b, f->features, f->n_features, NULL);
+}
+
+static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
+{
+    hb_setup(b, f);
     /* printable ASCII: its Latin-1 code points are its UTF-8's, one byte
      * each (and the CLI's hb_buffer_add_utf8(), pdf/memo/shape_memo.c,
      * notes the text around it for pango's calls: not needed here) */
     hb_buffer_add_latin1(b, (const uint8_t *)p, n, 0, n);
-    hb_font_t *font = f->own_hb ? f->own_hb : pango_font_get_hb_font(f->an.font);
-    hb_shape_full(font, b, f->features, f->n_features, NULL);
+    hb_run(b, f);
 }
 
 /* The glyph advances HarfBuzz gives p[0..n) in face f: 1 with one glyph
@@ -1713,6 +1841,47 @@ long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_i
     }
     *lines = s->lines;
     return (long)nl;
+}
+
+/* The label character text[0..n) is alone, as its index in label_chars,
+ * or -1. */
+static int label_index(const char *text, size_t n)
+{
+    gunichar ch = n <= 4 ? g_utf8_get_char_validated(text, (gssize)n) : (gunichar)-1;
+    if (ch == (gunichar)-1 || ch == (gunichar)-2 || (size_t)g_unichar_to_utf8(ch, NULL) != n)
+        return -1;
+    for (size_t i = 0; i < N_LABEL_CHARS; i++)
+        if (label_chars[i] == ch) return (int)i;
+    return -1;
+}
+
+long qr_simple_width(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
+                     size_t n_items)
+{
+    if (!n || !n_items) return -1;
+    int lab = label_index(text, n);
+    if (lab < 0) {
+        const qr_simple_line *ln;
+        if (!qr_simple_ascii(text, n) ||
+            qr_simple_break(s, text, n, items, n_items, 1 << 30, &ln) != 1)
+            return -1;
+        return ln[0].width;
+    }
+    /* one character of the Common script, as pango itemizes it: the face
+     * of a text without letters, whose first font must have it (pango
+     * looks further down its fontset otherwise) */
+    if (n_items != 1 || items[0].start != 0 || items[0].end != n) return -1;
+    int fi = face_find(s, &items[0], 0);
+    if (fi < 0 || !(s->faces[fi]->labels & (1u << lab))) return -1;
+    const face *f = s->faces[fi];
+    hb_setup(s->buf, f);
+    hb_buffer_add_codepoints(s->buf, &label_chars[lab], 1, 0, 1);
+    hb_run(s->buf, f);
+    unsigned int ng;
+    const hb_glyph_info_t *gi = hb_buffer_get_glyph_infos(s->buf, &ng);
+    const hb_glyph_position_t *gp = hb_buffer_get_glyph_positions(s->buf, NULL);
+    if (ng != 1 || gi[0].cluster != 0 || gp[0].x_advance < 0) return -1;
+    return gp[0].x_advance;
 }
 
 /* ---- what a line draws --------------------------------------------------------------- */

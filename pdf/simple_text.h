@@ -42,6 +42,8 @@
 #include <pango/pango.h>
 #include <stddef.h>
 
+#include "fonts.h"
+
 typedef struct qr_simple qr_simple;
 
 /* One face over text bytes [start, end): what text.c's font attributes set.
@@ -68,8 +70,10 @@ typedef struct qr_simple_line {
  *  asked (the docx's measure pass): a face is then opened without pango
  *  where it can be (its font file matched as pango matches it, its hb_font
  *  made as pango makes it), which spares pango's fontset and the fallback
- *  sort fontconfig runs for it. */
-qr_simple *qr_simple_new(PangoContext *pc, int widths_only);
+ *  sort fontconfig runs for it; and where fonts (may be NULL) was opened
+ *  with a cache, what fontconfig answered is kept beside it for the next
+ *  process (face_answers.h), which then asks fontconfig nothing. */
+qr_simple *qr_simple_new(PangoContext *pc, int widths_only, const qr_fonts *fonts);
 void qr_simple_free(qr_simple *s);
 
 /** The size pango gives a run of a layout whose font description has the
@@ -88,6 +92,15 @@ int qr_simple_ascii(const char *s, size_t n);
  *  memory). */
 long qr_simple_break(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
                      size_t n_items, int width, const qr_simple_line **lines);
+
+/** The logical width in pango units of text[0..n) set in items (in order,
+ *  covering it) as a PangoLayout with no width lays it out, on one line:
+ *  printable ASCII (qr_simple_break()'s one line), or one character a
+ *  list's label may be alone (a bullet, a task box) in a face whose first
+ *  font has it, shaped alone; -1 when pango must do it (also out of
+ *  memory). */
+long qr_simple_width(qr_simple *s, const char *text, size_t n, const qr_simple_item *items,
+                     size_t n_items);
 
 /** The break opportunities of printable ASCII t[0..n): brk[i] = 1 when
  *  pango_default_break() gives position i is_line_break (the lines use

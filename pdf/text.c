@@ -202,6 +202,7 @@ static PangoLayout *piece_layout(pd_ctx *c, const qr_segs *sg, const pd_style *s
                                  int rtl, const window *w)
 {
     PangoAttrList *al = text_attrs(c, sg, st, w);
+    qr_pdf_fonts_ready(c->pc);
     PangoLayout *lay = pango_layout_new(c->pc);
     if (qr_pdf_keep_layout(c, lay) != 0) {
         g_object_unref(lay);
@@ -255,6 +256,12 @@ static PangoLayout *piece_layout(pd_ctx *c, const qr_segs *sg, const pd_style *s
  * the same in every script. Lines are drawn at these baselines (paint.c):
  * the layout's own line positions are not used. Fills out[0..room) from y0;
  * returns the lines measured. */
+/* A line's baseline below its top at quire's fixed pitch for size. */
+static double line_ascent(double size)
+{
+    return size * PD_BASE_ASCENT + (qr_rhythm_pitch(size) - size * PD_BASE_HEIGHT) / 2;
+}
+
 static size_t measure_lines(pd_ctx *c, PangoLayout *lay, pd_line *out, size_t room, double y0,
                             size_t base, double size)
 {
@@ -262,7 +269,7 @@ static size_t measure_lines(pd_ctx *c, PangoLayout *lay, pd_line *out, size_t ro
      * line's left edge, and no layout once measured (qr_pdf_text drops it) */
     const int paint = !c->rc->layout_only;
     const double pitch = qr_rhythm_pitch(size);
-    const double asc = size * PD_BASE_ASCENT + (pitch - size * PD_BASE_HEIGHT) / 2;
+    const double asc = line_ascent(size);
     PangoLayoutIter *it = pango_layout_get_iter(lay);
     size_t k = 0;
     do {
@@ -529,7 +536,7 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
 {
     int mode = qr_simple_mode();
     if (!mode || !qr_simple_ascii(c->tbuf.data, c->tbuf.len)) return 0;
-    if (!c->simple && !(c->simple = qr_simple_new(c->pc, c->rc->layout_only))) return -1;
+    if (!c->simple && !(c->simple = qr_simple_new(c->pc, c->rc->layout_only, c->fonts))) return -1;
     simple_runs sr;
     int w = simple_walk(c, sg, st, paint, &sr);
     if (w <= 0) return w;
@@ -541,7 +548,7 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
     pt->lines = qr_arena_array(&c->arena, (size_t)nl, sizeof *pt->lines);
     if (!pt->lines) return -1;
     const double pitch = qr_rhythm_pitch(st->size);
-    const double asc = st->size * PD_BASE_ASCENT + (pitch - st->size * PD_BASE_HEIGHT) / 2;
+    const double asc = line_ascent(st->size);
     /* a right-aligned line's left edge, as pango places it (pango-layout.c
      * get_x_offset): the layout's width less the line's logical width (its
      * glyphs' advances, a wrapped line's final space at zero) */
@@ -573,6 +580,43 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
             qr_pdf_pin_font(qr_simple_face_font(c->simple, c->simple_pinned));
     }
     if (mode == 2) simple_check(c, sg, st, width, pt);
+    return 1;
+}
+
+/* An unwrapped text's one line from simple_text.c, no PangoLayout, for
+ * pagination alone (layout_only: a list's markers, whose widths set its
+ * indents). 1 done, 0 pango's turn, -1 out of memory. */
+static int simple_width(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_style *st)
+{
+    int mode = qr_simple_mode();
+    if (!mode || !c->tbuf.len) return 0;
+    if (!c->simple && !(c->simple = qr_simple_new(c->pc, c->rc->layout_only, c->fonts))) return -1;
+    simple_runs sr;
+    int w = simple_walk(c, sg, st, 0, &sr);
+    if (w <= 0) return w;
+    long lw = qr_simple_width(c->simple, c->tbuf.data, c->tbuf.len, sr.items, sr.n_items);
+    if (lw < 0) return 0;
+    pt->lines = qr_arena_array(&c->arena, 1, sizeof *pt->lines);
+    if (!pt->lines) return -1;
+    const double pitch = qr_rhythm_pitch(st->size);
+    pt->lines[0] = (pd_line){NULL, 0, 0, (int)c->tbuf.len, 0, 0, pitch, line_ascent(st->size)};
+    pt->n_lines = 1;
+    pt->height = pitch;
+    pt->width = (double)lw / PANGO_SCALE;
+    if (mode == 2) {
+        window all = {0, c->tbuf.len};
+        PangoLayout *lay = piece_layout(c, sg, st, 0, pt->rtl, &all);
+        if (!lay) return -1;
+        PangoRectangle log;
+        pango_layout_get_extents(lay, NULL, &log);
+        if (pango_layout_get_line_count(lay) != 1 || log.width != lw) {
+            fprintf(stderr, "quire: QUIRE_SIMPLE_TEXT=check: width %ld differs from pango's %d: %s\n",
+                    lw, log.width, c->tbuf.data);
+            abort();
+        }
+        g_object_unref(lay); /* piece_layout kept it last */
+        c->n_layouts--;
+    }
     return 1;
 }
 
@@ -785,6 +829,11 @@ pd_text *qr_pdf_text(pd_ctx *c, const qr_text *t, const char *s, size_t n, const
             pt->width = width;
             return measure_notes(c, pt);
         }
+    }
+    if (width <= 0 && c->rc->layout_only) {
+        int r = simple_width(c, pt, sg, st);
+        if (r < 0) goto oom;
+        if (r > 0) return measure_notes(c, pt);
     }
     if (width > 0 && c->tbuf.len > PIECE_FROM) {
         if (lay_pieces(c, pt, sg, st, width) != 0) goto oom;

@@ -396,8 +396,10 @@ static const char warm_spec[] =
 /* The PDF backend loaded and this thread's font map made, and warm: the
  * layout of warm_spec (nothing kept but the map, which the pass then uses
  * on this thread, or which goes back to pdf.c's pool when the thread ends:
- * pdf_warm). */
-static void toc_warm(void)
+ * pdf_warm). fonts_ready: the map readied for pango too (fontconfig
+ * started), for a PDF that will paint; the pass's warm-up leaves that to
+ * the first text that needs pango, if any (pdf.c qr_pdf_fonts_ready). */
+static void toc_warm(int fonts_ready)
 {
     const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
     if (!pdf) return;
@@ -423,6 +425,7 @@ static void toc_warm(void)
     c.layout = &layout;
     c.threads = 1;
     c.layout_only = 1;
+    c.fonts_ready = fonts_ready;
     qr_buf nb = {0};
     qr_sink ns;
     qr_sink_init_buf(&ns, &nb);
@@ -438,7 +441,7 @@ static void *toc_main(void *arg)
 {
     toc_pass *t = arg;
     if (t->early) {
-        toc_warm();
+        toc_warm(0);
         pthread_mutex_lock(&t->mu);
         while (!t->go)
             pthread_cond_wait(&t->cv, &t->mu);
@@ -513,7 +516,7 @@ typedef struct pdf_warm {
 static void *pdf_warm_main(void *arg)
 {
     (void)arg;
-    toc_warm();
+    toc_warm(1);
     return NULL;
 }
 

@@ -56,6 +56,9 @@ typedef struct qr_render_ctx {
     size_t *block_pages_out;
     size_t *block_last_out;
     int layout_only;
+    /* with layout_only: leave the font map ready for pango all the same
+     * (render.c's warm-up before a PDF, which will paint with it) */
+    int fonts_ready;
     /* or, while that layout runs on another thread (render.c), a call that
      * waits for it and returns block_pages (NULL when it failed): the docx
      * writes its body meanwhile and asks when the body is done */

@@ -250,7 +250,7 @@ static size_t random_text(char *t, qr_simple_item *it, size_t *n_it, double size
 static void random_paragraphs(int rounds, int fresh, int widths_only)
 {
     PangoContext *pc = new_context();
-    qr_simple *s = qr_simple_new(pc, widths_only);
+    qr_simple *s = qr_simple_new(pc, widths_only, NULL);
     assert_non_null(s);
     static char t[4096];
     static qr_simple_item it[4096];
@@ -263,7 +263,7 @@ static void random_paragraphs(int rounds, int fresh, int widths_only)
         int width = (int)((20 + rnd(480) + rnd(100) / 100.0) * PANGO_SCALE);
         if (fresh) {
             qr_simple_free(s);
-            s = qr_simple_new(pc, widths_only);
+            s = qr_simple_new(pc, widths_only, NULL);
             assert_non_null(s);
         }
         const qr_simple_line *got;
@@ -334,7 +334,7 @@ static void test_faces_without_pango(void **state)
 {
     (void)state;
     PangoContext *pc = new_context();
-    qr_simple *p = qr_simple_new(pc, 0), *w = qr_simple_new(pc, 1);
+    qr_simple *p = qr_simple_new(pc, 0, NULL), *w = qr_simple_new(pc, 1, NULL);
     assert_non_null(p);
     assert_non_null(w);
     static char t[4096];
@@ -403,7 +403,7 @@ static void test_random_runs(void **state)
 {
     (void)state;
     PangoContext *pc = new_context();
-    qr_simple *s = qr_simple_new(pc, 0);
+    qr_simple *s = qr_simple_new(pc, 0, NULL);
     assert_non_null(s);
     PangoRenderer *r = qr_pdf_rec_renderer_new();
     static char t[4096];
@@ -487,7 +487,7 @@ static void test_breaks(void **state)
 {
     (void)state;
     PangoContext *pc = new_context();
-    qr_simple *s = qr_simple_new(pc, 0);
+    qr_simple *s = qr_simple_new(pc, 0, NULL);
     static char t[4096];
     static qr_simple_item it[4096];
     static unsigned char brk[4096];
@@ -535,7 +535,7 @@ static void test_not_simple(void **state)
     (void)state;
     /* the break scan refuses them too, wherever they stand in a word */
     PangoContext *pc = new_context();
-    qr_simple *s = qr_simple_new(pc, 1);
+    qr_simple *s = qr_simple_new(pc, 1, NULL);
     assert_non_null(s);
     static const char *const bad[] = {"a\tb", "ab c\n", "\x01x", "caf\xc3\xa9 au lait",
                                       "x (y\x7f)"};
