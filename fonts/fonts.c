@@ -244,7 +244,6 @@ void qr_fonts_enable_cache(void)
     atomic_store(&cache_enabled, 1);
 }
 
-
 static void init_default(void)
 {
     char path[PATH_MAX];

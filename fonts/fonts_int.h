@@ -204,7 +204,6 @@ int qr_fonts_cache_read(const char *path, void **blob, size_t *size);
  *  making its folder; failures leave no file and are not errors. */
 void qr_fonts_cache_write(const char *path, const void *blob, size_t size);
 
-
 /* ---- the font set (fonts.c) -------------------------------------------------- */
 
 typedef struct qr_family {

@@ -194,7 +194,7 @@ typedef struct face {
 
 struct qr_simple {
     PangoContext *pc;
-    int widths_only; /* faces opened without pango where they can be (face_open_fc) */
+    int widths_only;       /* faces opened without pango where they can be (face_open_fc) */
     const qr_fonts *fonts; /* the answers kept beside its cache (face_answers.h) */
     face **faces;
     size_t n_faces, cap_faces;
@@ -805,11 +805,10 @@ static int fc_from_disk(fc_kept *k, const qr_fonts *fonts, fc_found *fd)
 static void fc_to_disk(fc_kept *k, const fc_found *fd)
 {
     if (!k->disk) return;
-    qr_face_answer a = {fd->family,  fd->lang,    fd->size,   fd->bold,    fd->italic,
-                        fd->dpi,     fd->options, fd->hb != NULL,          fd->file,
-                        fd->index,   fd->scale_x, fd->scale_y, fd->ptem,   fd->slant,
-                        fd->ok,      fd->has_a,   fd->has_0,  fd->labels, {{0}},
-                        fd->n_features};
+    qr_face_answer a = {fd->family,  fd->lang,    fd->size,       fd->bold,  fd->italic,
+                        fd->dpi,     fd->options, fd->hb != NULL, fd->file,  fd->index,
+                        fd->scale_x, fd->scale_y, fd->ptem,       fd->slant, fd->ok,
+                        fd->has_a,   fd->has_0,   fd->labels,     {{0}},     fd->n_features};
     memcpy(a.features, fd->features, sizeof a.features);
     qr_face_answers_add(k->disk, &a); /* out of memory: asked again next time */
 }

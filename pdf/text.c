@@ -610,8 +610,9 @@ static int simple_width(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
         PangoRectangle log;
         pango_layout_get_extents(lay, NULL, &log);
         if (pango_layout_get_line_count(lay) != 1 || log.width != lw) {
-            fprintf(stderr, "quire: QUIRE_SIMPLE_TEXT=check: width %ld differs from pango's %d: %s\n",
-                    lw, log.width, c->tbuf.data);
+            fprintf(stderr,
+                    "quire: QUIRE_SIMPLE_TEXT=check: width %ld differs from pango's %d: %s\n", lw,
+                    log.width, c->tbuf.data);
             abort();
         }
         g_object_unref(lay); /* piece_layout kept it last */
