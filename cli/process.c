@@ -88,4 +88,7 @@ void qr_cli_process_trace(const qr_result *res)
     if (e && *e && res->stats.threads == 2)
         fprintf(stderr, "quire: pdf: %d faces pinned before the threads, %d by them\n",
                 res->stats.faces_pinned, res->stats.faces_pinned_late);
+    if (e && *e && res->stats.toc_early + res->stats.toc_fontconfig)
+        fprintf(stderr, "quire: toc: fontconfig %s\n",
+                res->stats.toc_fontconfig ? "asked" : "not asked");
 }

@@ -1170,6 +1170,9 @@ static qr_status pdf_render(qr_render_ctx *rc, qr_sink *out)
     rc->pages = (int)c.n_pages;
     block_pages(&c, rc);
     if (rc->layout_only) {
+        if (rc->stats)
+            rc->stats->toc_fontconfig |= pango_context_get_font_map(c.pc) != NULL ||
+                                         (c.simple && qr_simple_asked_fontconfig(c.simple));
         ctx_free(&c);
         return QR_OK;
     }

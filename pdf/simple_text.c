@@ -196,6 +196,7 @@ struct qr_simple {
     PangoContext *pc;
     int widths_only;       /* faces opened without pango where they can be (face_open_fc) */
     const qr_fonts *fonts; /* the answers kept beside its cache (face_answers.h) */
+    int asked;             /* fontconfig was asked for a face (fc_find) */
     face **faces;
     size_t n_faces, cap_faces;
     memo breaks, widths;
@@ -324,6 +325,11 @@ static void mode_init(void)
     const char *e = getenv("QUIRE_SIMPLE_TEXT");
     if (e && strcmp(e, "0") == 0) mode_value = 0;
     if (e && strcmp(e, "check") == 0) mode_value = 2;
+}
+
+int qr_simple_asked_fontconfig(const qr_simple *s)
+{
+    return s->asked;
 }
 
 int qr_simple_mode(void)
@@ -867,6 +873,7 @@ static int face_open_fc(qr_simple *s, face *f)
         if (v) k->found = v;
         if (v && (key.family = strdup(f->family)) != NULL) {
             if (!fc_from_disk(k, s->fonts, &key)) {
+                s->asked = 1;
                 fc_find(k, map, fo, &key);
                 fc_to_disk(k, &key);
             }

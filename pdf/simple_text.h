@@ -107,6 +107,9 @@ long qr_simple_width(qr_simple *s, const char *text, size_t n, const qr_simple_i
  *  these; tests compare them with pango's over whole texts). 0 or -1. */
 int qr_simple_breaks(qr_simple *s, const char *t, size_t n, unsigned char *brk);
 
+/** Did s ask fontconfig for a face (its answer not kept yet)? 1 or 0. */
+int qr_simple_asked_fontconfig(const qr_simple *s);
+
 /** QUIRE_SIMPLE_TEXT: 0 off, 1 on (the default), 2 ("check") on and every
  *  answer compared with pango's by the caller. */
 int qr_simple_mode(void);

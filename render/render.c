@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,13 +342,16 @@ typedef struct toc_pass {
     size_t *pages, *last; /* where each block starts and ends (last: the layout report's) */
     qr_errlist warnings, errors;
     qr_layout_list layout;
+    qr_render_stats stats; /* the layout's and its warm-up's: toc_fontconfig */
     qr_status st;
     pthread_t th;
     int running; /* the thread is started and not joined */
-    /* The layout report's words, measured by the thread that waits for
-     * the pass (toc_wait) before it blocks: the docx body is written by
-     * then, and the pass has the other core (NULL: none to measure). */
-    struct doc_words *words;
+    /* The layout report's words (NULL: none to measure), measured by
+     * whichever thread is free first: the pass's once it is done, or the
+     * one that waits for it (toc_wait) before it blocks; the docx body is
+     * written by then, and until then the pass has the other core. Set
+     * after the pass has started, hence atomic. */
+    struct doc_words *_Atomic words;
     /* Started early (toc_early: the spec's text names a toc while it is
      * read), the thread loads the PDF backend and makes its font map
      * (pango starts fontconfig then, about 26 M instructions) while the
@@ -399,7 +403,7 @@ static const char warm_spec[] =
  * pdf_warm). fonts_ready: the map readied for pango too (fontconfig
  * started), for a PDF that will paint; the pass's warm-up leaves that to
  * the first text that needs pango, if any (pdf.c qr_pdf_fonts_ready). */
-static void toc_warm(int fonts_ready)
+static void toc_warm(int fonts_ready, qr_render_stats *stats)
 {
     const qr_backend *pdf = qr_backend_for(QR_FORMAT_PDF);
     if (!pdf) return;
@@ -426,6 +430,7 @@ static void toc_warm(int fonts_ready)
     c.threads = 1;
     c.layout_only = 1;
     c.fonts_ready = fonts_ready;
+    c.stats = stats;
     qr_buf nb = {0};
     qr_sink ns;
     qr_sink_init_buf(&ns, &nb);
@@ -437,11 +442,13 @@ static void toc_warm(int fonts_ready)
     qr_layout_clear(&layout);
 }
 
+static void doc_words_measure_pending(struct doc_words *dw);
+
 static void *toc_main(void *arg)
 {
     toc_pass *t = arg;
     if (t->early) {
-        toc_warm(0);
+        toc_warm(0, &t->stats);
         pthread_mutex_lock(&t->mu);
         while (!t->go)
             pthread_cond_wait(&t->cv, &t->mu);
@@ -450,6 +457,8 @@ static void *toc_main(void *arg)
         if (go < 0) return NULL;
     }
     toc_run(t);
+    struct doc_words *dw = atomic_load(&t->words);
+    if (dw) doc_words_measure_pending(dw);
     return NULL;
 }
 
@@ -516,7 +525,7 @@ typedef struct pdf_warm {
 static void *pdf_warm_main(void *arg)
 {
     (void)arg;
-    toc_warm(1);
+    toc_warm(1, NULL);
     return NULL;
 }
 
@@ -552,8 +561,8 @@ typedef struct doc_words {
     const qr_doc *doc;
     qr_doc_words w;
     pthread_t th;
-    int running; /* on its thread, not joined */
-    int pending; /* to be measured by toc_wait() (or doc_words_end()) */
+    int running;        /* on its thread, not joined */
+    atomic_int pending; /* to be measured by the first to claim it (doc_words_measure_pending) */
 } doc_words;
 
 static void *doc_words_main(void *arg)
@@ -567,22 +576,22 @@ static void doc_words_start(doc_words *dw, const qr_doc *doc)
 {
     dw->doc = doc;
     dw->running = qr_thread_create(&dw->th, doc_words_main, dw) == 0;
-    dw->pending = !dw->running; /* no thread to be had: measured at the end */
+    atomic_store(&dw->pending, !dw->running); /* no thread to be had: measured at the end */
 }
 
-/* Measured by whoever waits for the toc pass, on its own thread. */
+/* Measured by the toc pass's thread once it is done, or by whoever waits
+ * for it first. */
 static void doc_words_defer(doc_words *dw, const qr_doc *doc, toc_pass *t)
 {
     dw->doc = doc;
-    dw->pending = 1;
-    t->words = dw;
+    atomic_store(&dw->pending, 1);
+    atomic_store(&t->words, dw);
 }
 
+/* Measured here if no other thread has claimed them. */
 static void doc_words_measure_pending(doc_words *dw)
 {
-    if (!dw->pending) return;
-    qr_doc_words_measure(dw->doc, &dw->w);
-    dw->pending = 0;
+    if (atomic_exchange(&dw->pending, 0)) qr_doc_words_measure(dw->doc, &dw->w);
 }
 
 /* Its items appended to l as qr_doc_report appends them (l NULL: the
@@ -592,7 +601,7 @@ static void doc_words_end(doc_words *dw, const size_t *first, const size_t *last
     if (dw->running) pthread_join(dw->th, NULL);
     dw->running = 0;
     if (l) doc_words_measure_pending(dw);
-    dw->pending = 0;
+    atomic_store(&dw->pending, 0);
     if (l) qr_doc_words_place(dw->doc, &dw->w, first, last, l);
     qr_doc_words_free(&dw->w);
     dw->doc = NULL;
@@ -659,7 +668,8 @@ static size_t sniff_read(void *ctx, char *buf, size_t size)
 static const size_t *toc_wait(void *ud)
 {
     toc_pass *t = ud;
-    if (t->running && t->words) doc_words_measure_pending(t->words);
+    struct doc_words *dw = atomic_load(&t->words);
+    if (t->running && dw) doc_words_measure_pending(dw);
     if (t->running) pthread_join(t->th, NULL);
     t->running = 0;
     return t->st == QR_OK ? t->pages : NULL;
@@ -684,7 +694,7 @@ static void toc_start(toc_pass *t, qr_render_ctx *ctx)
     t->lc.warnings = &t->warnings;
     t->lc.errors = &t->errors;
     t->lc.layout = &t->layout;
-    t->lc.stats = NULL;
+    t->lc.stats = &t->stats;
     t->lc.block_pages_out = t->pages;
     t->lc.block_last_out = t->last;
     t->lc.layout_only = 1;
@@ -879,7 +889,10 @@ static qr_status render_to(const spec_in *in, qr_kind kind, qr_format format,
     if (with_toc && toc_wait(&toc)) {
         rep_first = toc.pages;
         rep_last = toc.last;
-    } else if (st == QR_OK && pages && last) {
+    }
+    if (with_toc)
+        res->stats.toc_fontconfig = toc.stats.toc_fontconfig; /* joined */
+    else if (st == QR_OK && pages && last) {
         rep_first = pages;
         rep_last = last;
     }

@@ -89,6 +89,9 @@ typedef struct qr_render_stats {
     int faces_pinned_late; /* and by them (0 unless the gathering missed one) */
     int toc_early;         /* docx: the table of contents' layout thread started while the spec
                               was read (its text says "toc"), before the compile */
+    int toc_fontconfig;    /* docx: that layout asked fontconfig (0: every face it opened was
+                              answered from the font cache's side file and no text needed
+                              pango's font map, so fontconfig never started for it) */
 } qr_render_stats;
 
 /* ---- the layout report --------------------------------------------------------

@@ -6,6 +6,13 @@ pdf (xlsx needs no font table: fontconfig never starts): the bytes with the cach
 file written) and read back (fontconfig never started: strace shows no read
 of its configuration for the non-PDF formats) are the same, and so are
 `quire fonts` answers. A damaged cache file is replaced, the output the same.
+
+A docx with a table of contents lays its pages out with the PDF backend:
+its faces' fontconfig answers are kept in the cache's side file
+(fonts.bin.faces, pdf/face_answers.h), so on a hit a document whose texts
+are all simple never starts fontconfig at all (no fonts.conf read, the
+trace says "not asked"); one with other scripts still does. The bytes are
+the same either way, and a damaged side file is replaced.
 """
 import os
 import shutil
@@ -96,6 +103,33 @@ def main():
             check("damaged cache: replaced", f.read(7) == b"QRFONTS")
         hit = render(spec, os.path.join(tmp, "d.hit.docx"), cache)
         check("read back: same bytes", hit == off)
+        # a docx with a toc: its layout's faces answered from the side file
+        faces = cache + ".faces"
+        for name, simple in (("docs-toc", True), ("docs-captions-ja", False)):
+            spec = os.path.join(SRC, "fixtures", name, "spec.json")
+            base = os.path.join(tmp, name)
+            off = render(spec, base + ".off.docx", "off")
+            for p in (cache, faces):
+                if os.path.exists(p):
+                    os.unlink(p)
+            miss = render(spec, base + ".miss.docx", cache, base + ".miss.log")
+            check("%s: side file written" % name, os.path.exists(faces))
+            hit = render(spec, base + ".hit.docx", cache, base + ".hit.log")
+            check("%s: miss bytes" % name, miss == off)
+            check("%s: hit bytes" % name, hit == off)
+            check("%s: the miss starts fontconfig" % name, read_fonts_conf(base + ".miss.log"))
+            if simple:
+                check("%s: the hit does not" % name, not read_fonts_conf(base + ".hit.log"))
+                p = subprocess.run([QUIRE, "render", spec, "-o", base + ".t.docx"], capture_output=True,
+                                   env=dict(os.environ, QUIRE_FONT_CACHE=cache, QUIRE_PDF_FACE_TRACE="1"))
+                check("%s: trace" % name, b"quire: toc: fontconfig not asked" in p.stderr, p.stderr)
+        with open(faces, "r+b") as f:
+            f.write(b"garbage!" * 8)
+        spec = os.path.join(SRC, "fixtures", "docs-toc", "spec.json")
+        dmg = render(spec, os.path.join(tmp, "f.dmg.docx"), cache)
+        check("damaged side file: same bytes", dmg == render(spec, os.path.join(tmp, "f.off.docx"), "off"))
+        with open(faces, "rb") as f:
+            check("damaged side file: replaced", f.read(16) == b"quire-side faces")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for f in failures:

@@ -11,6 +11,9 @@
  *   environment make the next open ask fontconfig again; a truncated or
  *   damaged file is ignored and replaced; a path changed in the last two
  *   seconds leaves no cache.
+ * - A side file (qr_fonts_side_write/read) beside such a cache reads back
+ *   while the key holds, not once a font is added; a damaged one, another
+ *   name, or a set opened without a cache read nothing.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -226,6 +229,33 @@ static void test_private_cache(void **state)
     }
     qr_spans_free(&sa);
     qr_spans_free(&sb);
+
+    /* a side file under the same key */
+    FcConfig *cfg = make_cfg(NULL);
+    qr_fonts_side_write(a, "t", cfg, "answers\n", 8);
+    FcConfigDestroy(cfg);
+    char *body;
+    size_t len;
+    assert_int_equal(qr_fonts_side_read(b, "t", &body, &len), 0);
+    assert_int_equal(len, 8);
+    assert_memory_equal(body, "answers\n", 8);
+    assert_int_equal(body[8], '\0');
+    free(body);
+    assert_int_equal(qr_fonts_side_read(b, "u", &body, &len), -1);
+    assert_null(body);
+    assert_int_equal(qr_fonts_side_read(qr_fonts_default(), "t", &body, &len), -1);
+    char side[600];
+    snprintf(side, sizeof side, "%s.t", cache);
+    FILE *sf = fopen(side, "r+b");
+    assert_non_null(sf);
+    assert_int_equal(fwrite("quire-side t 1\n99", 1, 18, sf), 18); /* a key longer than the file */
+    fclose(sf);
+    assert_int_equal(qr_fonts_side_read(b, "t", &body, &len), -1);
+    cfg = make_cfg(NULL);
+    qr_fonts_side_write(a, "t", cfg, "answers\n", 8);
+    FcConfigDestroy(cfg);
+    assert_int_equal(qr_fonts_side_read(b, "t", &body, &len), 0);
+    free(body);
     qr_fonts_free(b);
 
     /* a font added to the folder */
@@ -234,6 +264,7 @@ static void test_private_cache(void **state)
     backdate(fontdir, 50);
     qr_fonts *c = open_private(&hit);
     assert_int_equal(hit, 0);
+    assert_int_equal(qr_fonts_side_read(c, "t", &body, &len), -1); /* its key no longer holds */
     int m = qr_fonts_family_index(c, "DejaVu Sans Mono");
     assert_true(m >= 0 && c->fams[m].cs);
     qr_fonts_free(c);

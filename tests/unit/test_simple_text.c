@@ -529,6 +529,85 @@ static void test_breaks(void **state)
     g_object_unref(pc);
 }
 
+/* A context as pdf.c makes one to measure alone (layout_only): the same
+ * settings, no font map until pango needs one (qr_pdf_fonts_ready). */
+static PangoContext *bare_context(void)
+{
+    PangoContext *pc = pango_context_new();
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(pc, fo);
+    cairo_font_options_destroy(fo);
+    pango_cairo_context_set_resolution(pc, 72.0);
+    pango_context_set_round_glyph_positions(pc, FALSE);
+    pango_context_set_base_dir(pc, PANGO_DIRECTION_LTR);
+    pango_context_set_language(pc, pango_language_from_string("en"));
+    return pc;
+}
+
+/* A list's labels (pdf/layout.c lays them out with no width: their widths
+ * set the list's indents): qr_simple_width() gives what an unwrapped
+ * PangoLayout gives, with faces opened by pango, without it on a context
+ * with a font map, and without it on one with none (test_face_answers.c
+ * shows that one never gets a map). */
+static void test_label_widths(void **state)
+{
+    (void)state;
+    static const char *const labels[] = {
+        "1.",           "12.",          "307.",         "a.",           "zz.",
+        "xiv.",         "mmmcdxliv.",   "\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA",
+        "\xE2\x98\x90", "\xE2\x98\x91", "1. 2"};
+    static const char *const langs[] = {NULL, "de", "ja", "ar"};
+    const double sizes[] = {7, 9, 10.5, 11, 14, 24};
+    PangoContext *pc = new_context(), *bare = bare_context();
+    qr_simple *sp = qr_simple_new(pc, 0, NULL), *sw = qr_simple_new(pc, 1, NULL);
+    qr_simple *sb = qr_simple_new(bare, 1, NULL);
+    assert_true(sp && sw && sb);
+    int measured = 0, labels_measured = 0;
+    for (size_t fam = 0; fam < 3; fam++) /* the DejaVu families: no map needed */
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+            for (int style = 0; style < 4; style++)
+                for (size_t l = 0; l < sizeof langs / sizeof *langs; l++)
+                    for (size_t k = 0; k < sizeof labels / sizeof *labels; k++) {
+                        const char *t = labels[k];
+                        size_t n = strlen(t);
+                        qr_simple_item it = {
+                            0,         n,          FAMILIES[fam], qr_simple_size(sizes[z], 1),
+                            style & 1, style >> 1, langs[l]};
+                        qr_simple_line pl[2];
+                        assert_int_equal(pango_lines(pc, t, n, &it, 1, it.size, -1, pl, 2), 1);
+                        long w[3] = {qr_simple_width(sp, t, n, &it, 1),
+                                     qr_simple_width(sw, t, n, &it, 1),
+                                     qr_simple_width(sb, t, n, &it, 1)};
+                        for (int i = 0; i < 3; i++) {
+                            if (w[i] < 0) continue;
+                            if (w[i] != pl[0].width) {
+                                fprintf(stderr, "\"%s\" in %s %g %d %s: %ld, pango %d\n", t,
+                                        FAMILIES[fam], sizes[z], style, langs[l] ? langs[l] : "-",
+                                        w[i], pl[0].width);
+                                fail();
+                            }
+                            measured++;
+                            labels_measured += (unsigned char)t[0] >= 0x80;
+                        }
+                    }
+    fprintf(stderr, "simple_text: %d label widths as pango's (%d bullets and boxes)\n", measured,
+            labels_measured);
+    assert_true(measured > 4000);
+    assert_true(labels_measured > 1500);
+    /* not a label: pango's */
+    qr_simple_item it = {0, 2, "DejaVu Sans", 11 * PANGO_SCALE, 0, 0, NULL};
+    assert_int_equal(qr_simple_width(sb, "\xE2\x86\x92", 3, &it, 1), -1);
+    assert_int_equal(qr_simple_width(sb, "\xC3\xA9", 2, &it, 1), -1);
+    qr_simple_free(sp);
+    qr_simple_free(sw);
+    qr_simple_free(sb);
+    g_object_unref(bare);
+    g_object_unref(pc);
+}
+
 /* Non-ASCII, tabs and newlines are never simple. */
 static void test_not_simple(void **state)
 {
@@ -567,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_random_paragraphs_widths_only),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_faces_without_pango),
+        cmocka_unit_test(test_label_widths),
         cmocka_unit_test(test_random_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
