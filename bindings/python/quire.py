@@ -167,7 +167,8 @@ class _LayoutList(ctypes.Structure):
 
 class _RenderStats(ctypes.Structure):
     _fields_ = [("threads", ctypes.c_int), ("faces_pinned", ctypes.c_int), ("faces_pinned_late", ctypes.c_int),
-                ("toc_early", ctypes.c_int)]
+                ("toc_early", ctypes.c_int),
+                ("toc_fontconfig", ctypes.c_int)]
 
 
 class _Result(ctypes.Structure):
