@@ -353,10 +353,10 @@ typedef struct toc_pass {
      * after the pass has started, hence atomic. */
     struct doc_words *_Atomic words;
     /* Started early (toc_early: the spec's text names a toc while it is
-     * read), the thread loads the PDF backend and makes its font map
-     * (pango starts fontconfig then, about 26 M instructions) while the
-     * spec compiles, then waits: go 1, the pass (toc_start), or -1, none
-     * (toc_cancel: no toc block after all, or the spec failed). */
+     * read), the thread loads the PDF backend and opens its faces
+     * (toc_warm) while the spec compiles, then waits: go 1, the pass
+     * (toc_start), or -1, none (toc_cancel: no toc block after all, or the
+     * spec failed). */
     int early, hinted; /* hinted: started early (the result's stats.toc_early) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -376,11 +376,11 @@ static void toc_run(toc_pass *t)
  * the default theme with a line of each kind of text a document has
  * (title, headings, body in each weight and style, code, footnotes, a
  * table of words and numbers and its caption), long enough to wrap. The
- * pass opens the faces it needs anew, but pango keeps on this thread's
- * font map what opening them costs: each face's fontset (fontconfig's
- * substitution and match, and the sort pango starts on its own threads),
- * its fonts and their metrics (the layout's safe distance). A document in
- * another theme finds fewer of its faces ready, nothing else. */
+ * faces it opens stay open for the process (pdf/simple_text.c, their
+ * answers from the font cache's side file or from fontconfig), so the pass
+ * finds them ready; a PDF's warm-up (fonts_ready) also gives pango its
+ * font map, which starts fontconfig. A document in another theme finds
+ * fewer of its faces ready, nothing else. */
 #define WARM_WORDS "a0 a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a a "
 static const char warm_spec[] =
     "{\"title\": \"" WARM_WORDS "\", \"blocks\": ["
