@@ -38,10 +38,7 @@ static double width(void *ctx, const char *s, size_t n, double size, int bold)
     pd_style st = {.size = size, .bold = bold ? 1 : 0};
     pd_text *t = qr_pdf_text(m->c, NULL, s, n, &st, 0, m->path);
     m->texts[m->n++] = t;
-    if (!t || !t->layout) return 0;
-    PangoRectangle logical;
-    pango_layout_get_extents(t->layout, NULL, &logical);
-    return (double)logical.width / PANGO_SCALE;
+    return t ? t->width : 0; /* its layout's logical width (text.c), laid out or not */
 }
 
 qr_status qr_pdf_measure_chart(pd_ctx *c, pd_block *b, const qr_chart *ch)

@@ -478,9 +478,14 @@ static void fc_kept_clear(fc_kept *k)
     free(k->families);
     if (k->fonts) FcFontSetDestroy(k->fonts);
     qr_face_answers_free(k->disk);
-    GMutex mu = k->mu; /* held by the caller */
-    memset(k, 0, sizeof *k);
-    k->mu = mu;
+    k->found = NULL;
+    k->files = NULL;
+    k->families = NULL;
+    k->n_found = k->n_files = k->n_families = 0;
+    k->fonts = NULL;
+    k->disk = NULL;
+    k->disk_read = 0;
+    k->cfg = NULL;
 }
 
 static fc_kept kept_faces; /* its mu is a static GMutex: no init */
@@ -861,31 +866,29 @@ static int face_open_fc(qr_simple *s, face *f)
     fc_kept *k = fc_kept_lock();
     const fc_found *fd = NULL;
     fc_found got = {0}; /* a copy of *fd, its font referenced */
-    {
-        for (size_t i = 0; i < k->n_found && !fd; i++) {
-            const fc_found *o = &k->found[i];
-            if (o->size == key.size && o->bold == key.bold && o->italic == key.italic &&
-                o->lang == key.lang && o->dpi == key.dpi && o->options == key.options &&
-                strcmp(o->family, key.family) == 0)
-                fd = o;
-        }
-        fc_found *v = fd ? NULL : realloc(k->found, (k->n_found + 1) * sizeof *v);
-        if (v) k->found = v;
-        if (v && (key.family = strdup(f->family)) != NULL) {
-            if (!fc_from_disk(k, s->fonts, &key)) {
-                s->asked = 1;
-                fc_find(k, map, fo, &key);
-                fc_to_disk(k, &key);
-            }
-            v[k->n_found] = key;
-            fd = &v[k->n_found++];
-        }
-        if (fd) {
-            got = *fd;
-            if (got.hb) hb_font_reference(got.hb);
-        }
-        g_mutex_unlock(&k->mu);
+    for (size_t i = 0; i < k->n_found && !fd; i++) {
+        const fc_found *o = &k->found[i];
+        if (o->size == key.size && o->bold == key.bold && o->italic == key.italic &&
+            o->lang == key.lang && o->dpi == key.dpi && o->options == key.options &&
+            strcmp(o->family, key.family) == 0)
+            fd = o;
     }
+    fc_found *v = fd ? NULL : realloc(k->found, (k->n_found + 1) * sizeof *v);
+    if (v) k->found = v;
+    if (v && (key.family = strdup(f->family)) != NULL) {
+        if (!fc_from_disk(k, s->fonts, &key)) {
+            s->asked = 1;
+            fc_find(k, map, fo, &key);
+            fc_to_disk(k, &key);
+        }
+        v[k->n_found] = key;
+        fd = &v[k->n_found++];
+    }
+    if (fd) {
+        got = *fd;
+        if (got.hb) hb_font_reference(got.hb);
+    }
+    g_mutex_unlock(&k->mu);
     cairo_font_options_destroy(fo);
     /* pango's first font, if it has the sample's character (else pango
      * looks further down its sorted list) */
@@ -1016,14 +1019,6 @@ static int shape(qr_simple *s, face *f, const char *p, int n)
     return 0;
 }
 
-/* Shape p[0..n) in face f into b, set up as shape.c's pango_hb_shape()
- * sets up its buffer (left to right, the item's script and language,
- * monotone characters, BOT and EOT, the font's features), on the
- * PangoFont's own hb_font (or face_open_fc()'s copy of it): pango's
- * sub-font differs from it only for characters the font lacks, and f
- * covers printable ASCII. */
-static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n);
-
 /* b set up for face f as pango_hb_shape() sets it up (hb_shape_alone). */
 static void hb_setup(hb_buffer_t *b, const face *f)
 {
@@ -1043,6 +1038,12 @@ static void hb_run(hb_buffer_t *b, const face *f)
     hb_shape_full(font, b, f->features, f->n_features, NULL);
 }
 
+/* Shape p[0..n) in face f into b, set up as shape.c's pango_hb_shape()
+ * sets up its buffer (left to right, the item's script and language,
+ * monotone characters, BOT and EOT, the font's features), on the
+ * PangoFont's own hb_font (or face_open_fc()'s copy of it): pango's
+ * sub-font differs from it only for characters the font lacks, and f
+ * covers printable ASCII. */
 static void hb_shape_alone(hb_buffer_t *b, const face *f, const char *p, int n)
 {
     hb_setup(b, f);

@@ -244,6 +244,12 @@ static PangoLayout *piece_layout(pd_ctx *c, const qr_segs *sg, const pd_style *s
 
 /* Measure the lines of lay into out (room for all of them), y0 points
  * below the text's top, base its first byte in the text. Returns the count. */
+/* A line's baseline below its top at quire's fixed pitch for size. */
+static double line_ascent(double size)
+{
+    return size * PD_BASE_ASCENT + (qr_rhythm_pitch(size) - size * PD_BASE_HEIGHT) / 2;
+}
+
 /* One line pitch per paragraph, from its base font and size, whatever
  * script each line holds (layout/rhythm.h: pango's own line boxes grow with
  * the fonts a line falls back to, 12.8 pt for a Latin line of 11 pt DejaVu,
@@ -256,12 +262,6 @@ static PangoLayout *piece_layout(pd_ctx *c, const qr_segs *sg, const pd_style *s
  * the same in every script. Lines are drawn at these baselines (paint.c):
  * the layout's own line positions are not used. Fills out[0..room) from y0;
  * returns the lines measured. */
-/* A line's baseline below its top at quire's fixed pitch for size. */
-static double line_ascent(double size)
-{
-    return size * PD_BASE_ASCENT + (qr_rhythm_pitch(size) - size * PD_BASE_HEIGHT) / 2;
-}
-
 static size_t measure_lines(pd_ctx *c, PangoLayout *lay, pd_line *out, size_t room, double y0,
                             size_t base, double size)
 {
@@ -528,6 +528,13 @@ static int simple_paintable(const pd_text *pt, const qr_segs *sg, const pd_style
     return 1;
 }
 
+/* c's simple text cache, made on first use; NULL out of memory. */
+static qr_simple *simple_of(pd_ctx *c)
+{
+    if (!c->simple) c->simple = qr_simple_new(c->pc, c->rc->layout_only, c->fonts);
+    return c->simple;
+}
+
 /* A simple text's lines from simple_text.c, no PangoLayout: for pagination
  * alone (layout_only), or painted too (paint: qr_pdf_simple_record() draws
  * them). 1 done, 0 not simple (pango's turn), -1 out of memory. */
@@ -536,7 +543,7 @@ static int simple_lines(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
 {
     int mode = qr_simple_mode();
     if (!mode || !qr_simple_ascii(c->tbuf.data, c->tbuf.len)) return 0;
-    if (!c->simple && !(c->simple = qr_simple_new(c->pc, c->rc->layout_only, c->fonts))) return -1;
+    if (!simple_of(c)) return -1;
     simple_runs sr;
     int w = simple_walk(c, sg, st, paint, &sr);
     if (w <= 0) return w;
@@ -590,7 +597,7 @@ static int simple_width(pd_ctx *c, pd_text *pt, const qr_segs *sg, const pd_styl
 {
     int mode = qr_simple_mode();
     if (!mode || !c->tbuf.len) return 0;
-    if (!c->simple && !(c->simple = qr_simple_new(c->pc, c->rc->layout_only, c->fonts))) return -1;
+    if (!simple_of(c)) return -1;
     simple_runs sr;
     int w = simple_walk(c, sg, st, 0, &sr);
     if (w <= 0) return w;

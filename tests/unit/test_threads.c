@@ -40,6 +40,20 @@ static job jobs[] = {
      "\"\\u05e9\\u05dc\\u05d5\\u05dd world "
      "\\u65e5\\u672c\\u8a9e\"},{\"type\":\"list\",\"items\":[\"a\",\"b\"]}]}",
      QR_KIND_PDF, QR_FORMAT_PDF},
+    /* docx with a table of contents: each lays its pages out on a thread of
+     * its own, on a context without a font map, its faces kept for the
+     * process (pdf/simple_text.c), list labels and notes measured too */
+    {"{\"title\":\"T\",\"blocks\":[{\"type\":\"toc\"},{\"type\":\"heading\",\"text\":\"One\"},{"
+     "\"type\":\"paragraph\",\"runs\":[\"A paragraph with a note\",{\"footnote\":\"The "
+     "note.\"},\" and more words.\"]},{\"type\":\"list\",\"items\":[\"a\",{\"text\":\"b\","
+     "\"items\":[\"c\"]}]},{\"type\":\"heading\",\"text\":\"Two\"}]}",
+     QR_KIND_DOCUMENT, QR_FORMAT_DOCX},
+    {"{\"title\":\"U\",\"blocks\":[{\"type\":\"toc\"},{\"type\":\"heading\",\"text\":\"Terms\"},"
+     "{\"type\":\"list\",\"ordered\":true,\"items\":[\"First, bold words\",\"Second\"]},{"
+     "\"type\":\"table\",\"headers\":[\"k\",\"v\"],\"rows\":[[\"x\",3.5]],\"caption\":\"Rates\"},"
+     "{\"type\":\"heading\",\"level\":2,\"text\":\"Notes\"},{\"type\":\"code\",\"text\":\"let x = "
+     "1;\"}]}",
+     QR_KIND_DOCUMENT, QR_FORMAT_DOCX},
     {"{\"title\":\"H\",\"blocks\":[{\"type\":\"paragraph\",\"text\":\"<script>x</"
      "script>\"},{\"type\":\"code\",\"text\":\"a\\tb\"}]}",
      QR_KIND_HTML, QR_FORMAT_HTML},
