@@ -215,6 +215,20 @@ void qr_pdf_fonts_ready(PangoContext *pc)
     if (map) pango_context_set_font_map(pc, map); /* else pango finds no font, as below */
 }
 
+void qr_pdf_context_setup(PangoContext *pc, const char *lang)
+{
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(pc, fo);
+    cairo_font_options_destroy(fo);
+    pango_cairo_context_set_resolution(pc, 72.0);
+    pango_context_set_round_glyph_positions(pc, FALSE);
+    pango_context_set_base_dir(pc, PANGO_DIRECTION_LTR);
+    pango_context_set_language(pc, pango_language_from_string(lang ? lang : "en"));
+}
+
 /* The PangoContext: on the calling thread's font map, or (measuring alone)
  * on none until pango needs one (qr_pdf_fonts_ready). */
 static qr_status ctx_pango(pd_ctx *c)
@@ -224,16 +238,7 @@ static qr_status ctx_pango(pd_ctx *c)
     if (!later && !map) return qr_pdf_fail(c, QR_E_RENDER, "", "pango has no font map");
     c->pc = map ? pango_font_map_create_context(map) : pango_context_new();
     if (!c->pc) return qr_pdf_fail(c, QR_E_NOMEM, "", "out of memory");
-    cairo_font_options_t *fo = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-    pango_cairo_context_set_font_options(c->pc, fo);
-    cairo_font_options_destroy(fo);
-    pango_cairo_context_set_resolution(c->pc, 72.0);
-    pango_context_set_round_glyph_positions(c->pc, FALSE);
-    pango_context_set_base_dir(c->pc, PANGO_DIRECTION_LTR);
-    pango_context_set_language(c->pc, pango_language_from_string(c->lang ? c->lang : "en"));
+    qr_pdf_context_setup(c->pc, c->lang);
     return QR_OK;
 }
 

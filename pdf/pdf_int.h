@@ -587,6 +587,11 @@ void qr_pdf_pin_faces(PangoLayout *lay);
  *  fontset and font asked of a context first calls it. Cheap when done. */
 void qr_pdf_fonts_ready(PangoContext *pc);
 
+/** pc set up as the backend lays out: font options (no hinting, metrics
+ *  unhinted, grey antialiasing), 72 dpi, glyph positions not rounded, left
+ *  to right, language lang (NULL: "en"). */
+void qr_pdf_context_setup(PangoContext *pc, const char *lang);
+
 void qr_pdf_pin_font(PangoFont *font);
 /** Faces pinned so far in the process (QUIRE_PDF_FACE_TRACE counts those a
  *  two-thread measure pinned late). */

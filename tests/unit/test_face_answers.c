@@ -136,27 +136,11 @@ static void test_round_trip(void **state)
     unlink(faces);
 }
 
-/* pdf.c's context for measuring alone (ctx_pango, layout_only). */
-static PangoContext *bare_context(void)
-{
-    PangoContext *pc = pango_context_new();
-    cairo_font_options_t *fo = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-    pango_cairo_context_set_font_options(pc, fo);
-    cairo_font_options_destroy(fo);
-    pango_cairo_context_set_resolution(pc, 72.0);
-    pango_context_set_round_glyph_positions(pc, FALSE);
-    pango_context_set_base_dir(pc, PANGO_DIRECTION_LTR);
-    pango_context_set_language(pc, pango_language_from_string("en"));
-    return pc;
-}
-
 static void test_no_font_map(void **state)
 {
     (void)state;
-    PangoContext *pc = bare_context();
+    PangoContext *pc = pango_context_new(); /* pdf.c's for measuring alone (ctx_pango) */
+    qr_pdf_context_setup(pc, NULL);
     qr_simple *s = qr_simple_new(pc, 1, qr_fonts_default());
     assert_non_null(s);
     const char *t = "A paragraph of words, numbers like 3.14 and 1,000, and (brackets).";

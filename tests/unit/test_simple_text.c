@@ -25,16 +25,7 @@ static PangoContext *new_context(void)
     pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(map), 72.0);
     PangoContext *pc = pango_font_map_create_context(map);
     g_object_unref(map);
-    cairo_font_options_t *fo = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-    pango_cairo_context_set_font_options(pc, fo);
-    cairo_font_options_destroy(fo);
-    pango_cairo_context_set_resolution(pc, 72.0);
-    pango_context_set_round_glyph_positions(pc, FALSE);
-    pango_context_set_base_dir(pc, PANGO_DIRECTION_LTR);
-    pango_context_set_language(pc, pango_language_from_string("en"));
+    qr_pdf_context_setup(pc, NULL);
     return pc;
 }
 
@@ -534,16 +525,7 @@ static void test_breaks(void **state)
 static PangoContext *bare_context(void)
 {
     PangoContext *pc = pango_context_new();
-    cairo_font_options_t *fo = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-    pango_cairo_context_set_font_options(pc, fo);
-    cairo_font_options_destroy(fo);
-    pango_cairo_context_set_resolution(pc, 72.0);
-    pango_context_set_round_glyph_positions(pc, FALSE);
-    pango_context_set_base_dir(pc, PANGO_DIRECTION_LTR);
-    pango_context_set_language(pc, pango_language_from_string("en"));
+    qr_pdf_context_setup(pc, NULL);
     return pc;
 }
 
