@@ -372,7 +372,7 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
             s->layout = (qr_layout)found;
         }
     }
-    if (check_takes(cc, v, s->layout)) return;
+    if (check_takes(cc, v, s->layout)) goto done; /* a Markdown body's copy is dropped there */
     ground(cc, v, &s->has_background, &s->background, &s->background_image);
     json_t *ft = json_object_get(v, "footer");
     if (ft && json_is_false(ft)) {
@@ -421,6 +421,7 @@ static void slide(qr_cc *cc, json_t *v, qr_slide *s)
         slide_column(cc, v, "right", s->layout, &s->cols[1]);
     }
     if (s->layout == QR_LAYOUT_AGENDA) slide_agenda(cc, v, s);
+done:
     if (md) {
         qr_cc_md_slide_done(cc, e0, w0, s->path);
         json_decref(md);

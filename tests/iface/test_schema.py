@@ -36,6 +36,7 @@ NOT_SHAPE = {
     "list-checked-ordered": "a task item against its list's ordered",
     "image-bad-width": "a percentage's range inside a string",
     "deck-bullets-depth-10": "nesting past max_list_depth, a limit",
+    "deck-markdown-refused": "the bullets a slide's Markdown makes against its layout",
     "list-depth-10": "nesting past max_list_depth, a limit",
     "limit-string-length": "a string past max_string, a limit",
     "deck-image-bad": "the image bytes are not PNG or JPEG",
